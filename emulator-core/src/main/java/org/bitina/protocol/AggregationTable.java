@@ -1,0 +1,347 @@
+package org.bitina.protocol;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.PriorityQueue;
+import org.bitina.bitmap.EndpointSet;
+import org.bitina.wire.ElementType;
+import org.bitina.wire.Payload;
+import org.bitina.wire.ReductionOp;
+
+/**
+ * The aggregation state machine of one node (seed 000 section 2; F2, F4, F5, S3, S5): the
+ * one place where the termination test, the reduction, the completion test and the
+ * de-duplication live, for every use case and every way a tree is established (A-BM
+ * registered by the control plane, C-BM self-installed by a multicast, BIER-INC tree).
+ *
+ * <ul>
+ *   <li>A packet is terminated when node-BM AND P-BM is non-zero; otherwise it is forwarded.</li>
+ *   <li>Contributions are reduced per {@link StateKey}; concurrent keys never mix.</li>
+ *   <li>The aggregation completes when the OR of held P-BMs equals the node bitmap, and
+ *       emits one result whose P-BM is the node bitmap.</li>
+ *   <li>A P-BM already held is a duplicate: dropped, never counted twice, never completing
+ *       anything early. One that overlaps what is held without being contained would count
+ *       some contributions twice and is rejected.</li>
+ *   <li>At the deadline (first arrival or install + timeout) a partial result leaves whose
+ *       P-BM is exactly what is held.</li>
+ *   <li>After an entry emits, a tombstone remembers what left: a later copy of it is a
+ *       duplicate; a contribution that was missing is {@link Late} and the caller forwards
+ *       it upward untouched, so that it is folded in further up or reported, never lost.</li>
+ *   <li>Live entries per job are bounded; past the bound a new entry is refused.</li>
+ * </ul>
+ *
+ * Time is an argument (nanoseconds on any monotonic clock); nothing here blocks or reads a
+ * clock.
+ */
+public final class AggregationTable {
+
+    /** What became of an offered contribution. */
+    public sealed interface Outcome permits Forward, Buffered, Complete, Duplicate, Late, Rejected, Refused {
+    }
+
+    /** Not for this node: node-BM AND P-BM is zero, or no state exists for the key. */
+    public record Forward() implements Outcome {
+    }
+
+    /** Held; the aggregation still waits for {@code missing}. */
+    public record Buffered(EndpointSet held, EndpointSet missing) implements Outcome {
+    }
+
+    /** The contribution completed the aggregation. */
+    public record Complete(Emission emission) implements Outcome {
+    }
+
+    /** Already held or already sent upward: dropped and counted, never added twice. */
+    public record Duplicate(EndpointSet pbm) implements Outcome {
+    }
+
+    /** Arrived after its aggregation left without it: forward it upward unchanged. */
+    public record Late(EndpointSet pbm, Emission left) implements Outcome {
+    }
+
+    /** Malformed for this node (bits outside the node bitmap, overlap, payload mismatch). */
+    public record Rejected(String reason) implements Outcome {
+    }
+
+    /** Over the job's quota of live entries (S5). */
+    public record Refused(String reason) implements Outcome {
+    }
+
+    private static final Forward FORWARD = new Forward();
+
+    private final int maxEntriesPerJob;
+    private final long tombstoneNanos;
+    private final Map<StateKey, Entry> entries = new HashMap<>();
+    private final Map<StateKey, Tombstone> tombstones = new LinkedHashMap<>();
+    private final Map<Long, Integer> entriesPerJob = new HashMap<>();
+    private final PriorityQueue<Deadline> deadlines = new PriorityQueue<>();
+    private long generation;
+    private long bufferedBytes;
+    private long peakBufferedBytes;
+    private int peakEntries;
+
+    /**
+     * @param maxEntriesPerJob bound on live entries of one job (S5)
+     * @param tombstoneNanos   how long what an entry emitted is remembered, to tell late
+     *                         contributions from duplicates
+     */
+    public AggregationTable(int maxEntriesPerJob, long tombstoneNanos) {
+        if (maxEntriesPerJob < 1 || tombstoneNanos < 0) {
+            throw new IllegalArgumentException("need at least one entry per job and a non-negative tombstone time");
+        }
+        this.maxEntriesPerJob = maxEntriesPerJob;
+        this.tombstoneNanos = tombstoneNanos;
+    }
+
+    private static final class Entry {
+        final StateKey key;
+        final EndpointSet nodeBitmap;
+        final long firstArrival;
+        final long deadline;
+        final long generation;
+        EndpointSet held;
+        ReductionOp op;
+        Payload acc;
+
+        Entry(StateKey key, EndpointSet nodeBitmap, long now, long deadline, long generation) {
+            this.key = key;
+            this.nodeBitmap = nodeBitmap;
+            this.firstArrival = now;
+            this.deadline = deadline;
+            this.generation = generation;
+            this.held = nodeBitmap.andNot(nodeBitmap);
+        }
+    }
+
+    private record Tombstone(Emission emission, EndpointSet passed, long expiresAt) {
+    }
+
+    private record Deadline(long at, long generation, StateKey key) implements Comparable<Deadline> {
+        @Override
+        public int compareTo(Deadline o) {
+            return at != o.at ? Long.compare(at, o.at) : Long.compare(generation, o.generation);
+        }
+    }
+
+    private static long jobKey(StateKey k) {
+        return ((long) k.tenant() << 32) | (k.job() & 0xFFFFFFFFL);
+    }
+
+    /**
+     * Installs soft state (a C-BM) ahead of the contributions, as a branch node of a
+     * multicast does (M2, R2). Returns a {@link Refused} past the job's quota, else null.
+     * Installing a key that is live already is a no-op.
+     */
+    public Refused install(StateKey key, EndpointSet nodeBitmap, long timeoutNanos, long now) {
+        if (entries.containsKey(key)) {
+            return null;
+        }
+        tombstones.remove(key);
+        return open(key, nodeBitmap, timeoutNanos, now) == null ? refusal(key) : null;
+    }
+
+    /** True when a live entry (installed or registered) exists for the key. */
+    public boolean has(StateKey key) {
+        return entries.containsKey(key);
+    }
+
+    /**
+     * Offers a contribution.
+     *
+     * @param registered the node bitmap the control plane registered for this job here (an
+     *                   A-BM), or null to use only state installed for the key
+     */
+    public Outcome offer(StateKey key, EndpointSet registered, Contribution c, long timeoutNanos, long now) {
+        Entry e = entries.get(key);
+        EndpointSet nodeBitmap = e != null ? e.nodeBitmap : registered;
+        if (nodeBitmap == null) {
+            Tombstone t = tombstones.get(key);
+            if (t == null) {
+                return FORWARD;
+            }
+            nodeBitmap = t.emission.nodeBitmap();
+        }
+        if (c.pbm().capacity() != nodeBitmap.capacity()) {
+            return new Rejected("P-BM of " + c.pbm().capacity() + " bits against a node bitmap of " + nodeBitmap.capacity());
+        }
+        // the termination test: AND zero means the packet is not aggregated here
+        if (!nodeBitmap.intersects(c.pbm())) {
+            return FORWARD;
+        }
+        if (c.pbm().isEmpty()) {
+            return new Rejected("empty P-BM");
+        }
+        if (!c.pbm().isSubsetOf(nodeBitmap)) {
+            return new Rejected("P-BM " + c.pbm() + " carries bits outside the node bitmap " + nodeBitmap);
+        }
+        if (e == null) {
+            Tombstone t = tombstones.get(key);
+            if (t != null) {
+                return lateOrDuplicate(key, t, c.pbm());
+            }
+            e = open(key, nodeBitmap, timeoutNanos, now);
+            if (e == null) {
+                return refusal(key);
+            }
+        }
+        if (c.pbm().isSubsetOf(e.held)) {
+            return new Duplicate(c.pbm());
+        }
+        if (c.pbm().intersects(e.held)) {
+            return new Rejected("P-BM " + c.pbm() + " overlaps the held " + e.held + " without being contained: it would count "
+                    + c.pbm().and(e.held) + " twice");
+        }
+        String mismatch = mismatch(e, c);
+        if (mismatch != null) {
+            return new Rejected(mismatch);
+        }
+        reduce(e, c);
+        if (e.held.equals(e.nodeBitmap)) {
+            return new Complete(emit(e, false, now));
+        }
+        return new Buffered(e.held, MissSet.of(e.nodeBitmap, e.held));
+    }
+
+    private Outcome lateOrDuplicate(StateKey key, Tombstone t, EndpointSet pbm) {
+        if (pbm.isSubsetOf(t.passed)) {
+            return new Duplicate(pbm);
+        }
+        if (pbm.intersects(t.passed)) {
+            return new Rejected("late P-BM " + pbm + " overlaps what already left, " + t.passed);
+        }
+        tombstones.put(key, new Tombstone(t.emission, t.passed.or(pbm), t.expiresAt));
+        return new Late(pbm, t.emission);
+    }
+
+    private static String mismatch(Entry e, Contribution c) {
+        if (e.acc == null) {
+            if (c.payload().elementType() != ElementType.NONE && c.op() == ReductionOp.NONE) {
+                return "payload without a reduction op";
+            }
+            return null;
+        }
+        if (c.op() != e.op) {
+            return "reduction " + c.op() + " differs from " + e.op + " of the first contribution";
+        }
+        if (c.payload().elementType() != e.acc.elementType() || c.payload().elements() != e.acc.elements()) {
+            return "payload " + c.payload() + " does not match " + e.acc;
+        }
+        return null;
+    }
+
+    private void reduce(Entry e, Contribution c) {
+        e.held = e.held.or(c.pbm());
+        if (e.acc == null) {
+            e.op = c.op();
+            e.acc = c.payload().copy();
+            bufferedBytes += e.acc.byteSize();
+            peakBufferedBytes = Math.max(peakBufferedBytes, bufferedBytes);
+            return;
+        }
+        if (e.acc instanceof Payload.Float32 f) {
+            e.op.apply(f.values(), ((Payload.Float32) c.payload()).values());
+        } else if (e.acc instanceof Payload.Int32 i) {
+            e.op.apply(i.values(), ((Payload.Int32) c.payload()).values());
+        }
+    }
+
+    private Entry open(StateKey key, EndpointSet nodeBitmap, long timeoutNanos, long now) {
+        long job = jobKey(key);
+        int live = entriesPerJob.getOrDefault(job, 0);
+        if (live >= maxEntriesPerJob) {
+            return null;
+        }
+        entriesPerJob.put(job, live + 1);
+        Entry e = new Entry(key, nodeBitmap, now, now + timeoutNanos, ++generation);
+        entries.put(key, e);
+        deadlines.add(new Deadline(e.deadline, e.generation, key));
+        peakEntries = Math.max(peakEntries, entries.size());
+        return e;
+    }
+
+    private Refused refusal(StateKey key) {
+        return new Refused("job t" + key.tenant() + "/j" + key.job() + " holds its quota of " + maxEntriesPerJob
+                + " aggregation entries; " + key + " refused");
+    }
+
+    private Emission emit(Entry e, boolean partial, long now) {
+        entries.remove(e.key);
+        entriesPerJob.merge(jobKey(e.key), -1, Integer::sum);
+        if (e.acc != null) {
+            bufferedBytes -= e.acc.byteSize();
+        }
+        Payload payload = e.acc == null ? Payload.EMPTY : e.acc;
+        Emission emission = new Emission(e.key, e.nodeBitmap, e.held, payload, partial, e.firstArrival, now);
+        tombstones.put(e.key, new Tombstone(emission, e.held, now + tombstoneNanos));
+        return emission;
+    }
+
+    /**
+     * Fires every deadline at or before {@code now}: each live entry past its deadline
+     * leaves as a partial emission (possibly holding nothing, when an installed C-BM heard
+     * from no one). Also forgets tombstones past their time.
+     */
+    public List<Emission> expire(long now) {
+        List<Emission> out = new ArrayList<>();
+        while (!deadlines.isEmpty() && deadlines.peek().at <= now) {
+            Deadline d = deadlines.poll();
+            Entry e = entries.get(d.key);
+            if (e != null && e.generation == d.generation) {
+                out.add(emit(e, true, now));
+            }
+        }
+        Iterator<Tombstone> it = tombstones.values().iterator();
+        while (it.hasNext()) {
+            if (it.next().expiresAt <= now) {
+                it.remove();
+            }
+        }
+        return out;
+    }
+
+    /** Earliest pending deadline, or {@code Long.MAX_VALUE} when nothing waits. */
+    public long nextDeadline() {
+        while (!deadlines.isEmpty()) {
+            Deadline d = deadlines.peek();
+            Entry e = entries.get(d.key);
+            if (e != null && e.generation == d.generation) {
+                return d.at;
+            }
+            deadlines.poll();
+        }
+        return Long.MAX_VALUE;
+    }
+
+    /** Drops every entry of a job (job end, or a crashed switch's state). */
+    public void clearJob(int tenant, int job) {
+        entries.values().removeIf(e -> {
+            boolean match = e.key.tenant() == tenant && e.key.job() == job;
+            if (match && e.acc != null) {
+                bufferedBytes -= e.acc.byteSize();
+            }
+            return match;
+        });
+        tombstones.keySet().removeIf(k -> k.tenant() == tenant && k.job() == job);
+        entriesPerJob.remove(((long) tenant << 32) | (job & 0xFFFFFFFFL));
+    }
+
+    public int liveEntries() {
+        return entries.size();
+    }
+
+    public int peakEntries() {
+        return peakEntries;
+    }
+
+    public long bufferedBytes() {
+        return bufferedBytes;
+    }
+
+    public long peakBufferedBytes() {
+        return peakBufferedBytes;
+    }
+}

@@ -1,0 +1,66 @@
+package org.bitina.topology;
+
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.bitina.bitmap.EndpointSet;
+import org.bitina.bitmap.FlatBitmap;
+
+/**
+ * A job's bit space (requirement F1, BFR-id style): endpoint names in bit order. Bit 1 of
+ * the seeds (printed leftmost) is index 0. The same index may name different endpoints in
+ * different jobs. Positions may be unassigned (null) when a job's bit space is wider than
+ * its member set, as in the seed's Fig. 1 where 8 servers share the space and 4 take part.
+ */
+public final class BitSpace {
+    private final List<String> endpoints;
+    private final Map<String, Integer> indexOf = new HashMap<>();
+
+    public BitSpace(List<String> endpoints) {
+        if (endpoints.isEmpty() || endpoints.size() > EndpointSet.MAX_CAPACITY) {
+            throw new IllegalArgumentException("a bit space has 1.." + EndpointSet.MAX_CAPACITY + " positions");
+        }
+        this.endpoints = java.util.Collections.unmodifiableList(new java.util.ArrayList<>(endpoints));
+        for (int i = 0; i < endpoints.size(); i++) {
+            String e = endpoints.get(i);
+            if (e != null && indexOf.put(e, i) != null) {
+                throw new IllegalArgumentException("endpoint " + e + " holds two bit positions");
+            }
+        }
+    }
+
+    public int capacity() {
+        return endpoints.size();
+    }
+
+    /** The endpoint at {@code index}, or null for an unassigned position. */
+    public String endpoint(int index) {
+        return endpoints.get(index);
+    }
+
+    public boolean contains(String endpoint) {
+        return indexOf.containsKey(endpoint);
+    }
+
+    public int index(String endpoint) {
+        Integer i = indexOf.get(endpoint);
+        if (i == null) {
+            throw new IllegalArgumentException(endpoint + " has no bit in this job");
+        }
+        return i;
+    }
+
+    public FlatBitmap setOf(Collection<String> names) {
+        return FlatBitmap.of(capacity(), names.stream().mapToInt(this::index).toArray());
+    }
+
+    /** Names of the members of {@code set}, in bit order. */
+    public List<String> names(EndpointSet set) {
+        return set.stream().mapToObj(this::endpoint).toList();
+    }
+
+    public List<String> endpoints() {
+        return endpoints;
+    }
+}

@@ -1,0 +1,25 @@
+package org.bitina.topology;
+
+/**
+ * Properties of a link, the same in both directions.
+ *
+ * @param latencyNanos  one-way propagation latency, modelled time
+ * @param bandwidthBps  bits per second, for serialisation delay in modelled time
+ * @param mtu           largest packet in bytes
+ * @param loss          probability in [0, 1) that a packet is lost on this link
+ */
+public record LinkSpec(long latencyNanos, long bandwidthBps, int mtu, double loss) {
+    public static final LinkSpec DEFAULT = new LinkSpec(1_000, 100_000_000_000L, 4096, 0.0);
+
+    public LinkSpec {
+        if (latencyNanos < 0 || bandwidthBps <= 0 || mtu < 64 || !(loss >= 0 && loss < 1)) {
+            throw new IllegalArgumentException("bad link spec: latency " + latencyNanos + "ns, bandwidth "
+                    + bandwidthBps + "bps, mtu " + mtu + ", loss " + loss);
+        }
+    }
+
+    /** Serialisation time of {@code bytes} on this link, in nanoseconds (rounded up). */
+    public long serializationNanos(long bytes) {
+        return -Math.floorDiv(-(bytes * 8L * 1_000_000_000L), bandwidthBps);
+    }
+}
