@@ -185,7 +185,7 @@ public final class TopologyLoader {
             return pods;
         }
         int index = 1;
-        for (Map.Entry<String, ConfigValue> e : obj.entrySet()) {
+        for (Map.Entry<String, ConfigValue> e : inFileOrder(obj)) {
             if (e.getValue().valueType() != ConfigValueType.LIST) {
                 problem(e.getValue().origin(), "pod '" + e.getKey() + "' must be a list of node names");
                 continue;
@@ -546,7 +546,7 @@ public final class TopologyLoader {
                     return null;
                 }
                 Map<String, List<String>> children = new LinkedHashMap<>();
-                for (Map.Entry<String, ConfigValue> e : vat.entrySet()) {
+                for (Map.Entry<String, ConfigValue> e : inFileOrder(vat)) {
                     if (e.getValue().valueType() != ConfigValueType.LIST) {
                         problem(e.getValue().origin(), "VAT node '" + e.getKey() + "' must map to a list of children");
                         return null;
@@ -926,6 +926,14 @@ public final class TopologyLoader {
             }
         }
         return m;
+    }
+
+    /** HOCON objects are unordered; read them in the order they were written, so that "the second one" is the one blamed. */
+    private static List<Map.Entry<String, ConfigValue>> inFileOrder(ConfigObject obj) {
+        List<Map.Entry<String, ConfigValue>> entries = new ArrayList<>(obj.entrySet());
+        entries.sort(java.util.Comparator.comparingInt((Map.Entry<String, ConfigValue> e) -> e.getValue().origin().lineNumber())
+                .thenComparing(Map.Entry::getKey));
+        return entries;
     }
 
     private void checkKeys(ConfigObject obj, Set<String> known, String where) {
