@@ -1,0 +1,51 @@
+package org.bitina.arch;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The protocol is plain, deterministic Java (DESIGN.md, STYLE.md rule 1): the packages that
+ * hold it import nothing from Pekko, read no clock, start no thread and draw no unseeded
+ * randomness.
+ */
+class ArchitectureTest {
+    private static final String[] PURE = {"org.bitina.bitmap..", "org.bitina.wire..", "org.bitina.topology..",
+            "org.bitina.protocol..", "org.bitina.security.."};
+
+    private static final JavaClasses CLASSES = new ClassFileImporter()
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+            .importPackages("org.bitina");
+
+    @Test
+    void protocolPackagesImportNothingFromPekko() {
+        noClasses().that().resideInAnyPackage(PURE)
+                .should().dependOnClassesThat().resideInAnyPackage("org.apache.pekko..", "org.bitina.device..",
+                        "org.bitina.job..", "org.bitina.run..")
+                .check(CLASSES);
+    }
+
+    @Test
+    void protocolPackagesReadNoClockAndStartNoThread() {
+        noClasses().that().resideInAnyPackage(PURE)
+                .should().callMethod(System.class, "currentTimeMillis")
+                .orShould().callMethod(System.class, "nanoTime")
+                .orShould().dependOnClassesThat().haveFullyQualifiedName("java.time.Instant")
+                .orShould().dependOnClassesThat().haveFullyQualifiedName("java.time.Clock")
+                .orShould().dependOnClassesThat().haveFullyQualifiedName("java.lang.Thread")
+                .orShould().dependOnClassesThat().resideInAPackage("java.util.concurrent..")
+                .check(CLASSES);
+    }
+
+    @Test
+    void protocolPackagesUseOnlySeededRandomness() {
+        noClasses().that().resideInAnyPackage(PURE)
+                .should().callMethod(Math.class, "random")
+                .orShould().callConstructor(java.util.Random.class)
+                .orShould().dependOnClassesThat().haveFullyQualifiedName("java.util.concurrent.ThreadLocalRandom")
+                .check(CLASSES);
+    }
+}
