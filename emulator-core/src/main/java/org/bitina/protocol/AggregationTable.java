@@ -294,11 +294,10 @@ public final class AggregationTable {
                 out.add(emit(e, true, now));
             }
         }
+        // tombstones live equally long and sit in emission order: stop at the first one still alive
         Iterator<Tombstone> it = tombstones.values().iterator();
-        while (it.hasNext()) {
-            if (it.next().expiresAt <= now) {
-                it.remove();
-            }
+        while (it.hasNext() && it.next().expiresAt <= now) {
+            it.remove();
         }
         return out;
     }

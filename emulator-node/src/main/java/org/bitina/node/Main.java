@@ -1,0 +1,28 @@
+package org.bitina.node;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** The {@code bitina} command line: {@code run}, {@code validate}. */
+@Command(name = "bitina", mixinStandardHelpOptions = true, version = "bitina 0.1.0",
+        description = "Emulates in-network aggregation and multicast over bitmaps on Pekko actors.",
+        subcommands = {ValidateCommand.class, RunCommand.class})
+public final class Main implements Runnable {
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    public static void main(String[] args) {
+        System.exit(execute(args));
+    }
+
+    /** Runs the CLI and returns its exit code (tests call this instead of {@link #main}). */
+    public static int execute(String... args) {
+        return new CommandLine(new Main()).execute(args);
+    }
+
+    @Override
+    public void run() {
+        throw new CommandLine.ParameterException(spec.commandLine(), "name a command: run or validate");
+    }
+}

@@ -1,0 +1,35 @@
+package org.bitina.node;
+
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import org.bitina.topology.Problem;
+import org.bitina.topology.Scenario;
+import org.bitina.topology.ScenarioException;
+import org.bitina.topology.TopologyLoader;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
+
+/** {@code bitina validate FILE}: 0 for a valid scenario, 2 with FILE:LINE: lines otherwise. */
+@Command(name = "validate", mixinStandardHelpOptions = true,
+        description = "Checks a scenario file without running it; prints FILE:LINE: message for each problem.")
+final class ValidateCommand implements Callable<Integer> {
+
+    @Parameters(paramLabel = "FILE", description = "scenario file (HOCON)")
+    Path file;
+
+    @Override
+    public Integer call() {
+        try {
+            Scenario s = TopologyLoader.load(file);
+            System.out.printf("%s: valid: %d switches, %d hosts, %d links, %d jobs, %d faults%n", s.file(),
+                    s.topology().switches().size(), s.topology().hosts().size(), s.topology().links().size(),
+                    s.jobs().size(), s.faults().size());
+            return ExitCodes.OK;
+        } catch (ScenarioException e) {
+            for (Problem p : e.problems()) {
+                System.err.println(p);
+            }
+            return ExitCodes.INVALID_SCENARIO;
+        }
+    }
+}
