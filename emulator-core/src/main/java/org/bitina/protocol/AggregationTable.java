@@ -103,15 +103,19 @@ public final class AggregationTable {
         final long firstArrival;
         final long deadline;
         final long generation;
+        final long timeoutNanos;
+        long firstVt = Long.MIN_VALUE;
+        long maxVt = Long.MIN_VALUE;
         EndpointSet held;
         ReductionOp op;
         Payload acc;
 
-        Entry(StateKey key, EndpointSet nodeBitmap, long now, long deadline, long generation) {
+        Entry(StateKey key, EndpointSet nodeBitmap, long now, long timeoutNanos, long generation) {
             this.key = key;
+            this.timeoutNanos = timeoutNanos;
             this.nodeBitmap = nodeBitmap;
             this.firstArrival = now;
-            this.deadline = deadline;
+            this.deadline = now + timeoutNanos;
             this.generation = generation;
             this.held = nodeBitmap.andNot(nodeBitmap);
         }
@@ -137,11 +141,22 @@ public final class AggregationTable {
      * Installing a key that is live already is a no-op.
      */
     public Refused install(StateKey key, EndpointSet nodeBitmap, long timeoutNanos, long now) {
+        return install(key, nodeBitmap, timeoutNanos, now, 0);
+    }
+
+    /** As {@link #install(StateKey, EndpointSet, long, long)}, at modelled time {@code vt}. */
+    public Refused install(StateKey key, EndpointSet nodeBitmap, long timeoutNanos, long now, long vt) {
         if (entries.containsKey(key)) {
             return null;
         }
         tombstones.remove(key);
-        return open(key, nodeBitmap, timeoutNanos, now) == null ? refusal(key) : null;
+        Entry e = open(key, nodeBitmap, timeoutNanos, now);
+        if (e == null) {
+            return refusal(key);
+        }
+        e.firstVt = vt;
+        e.maxVt = vt;
+        return null;
     }
 
     /** True when a live entry (installed or registered) exists for the key. */
@@ -235,6 +250,10 @@ public final class AggregationTable {
 
     private void reduce(Entry e, Contribution c) {
         e.held = e.held.or(c.pbm());
+        if (e.firstVt == Long.MIN_VALUE) {
+            e.firstVt = c.vt();
+        }
+        e.maxVt = Math.max(e.maxVt, c.vt());
         if (e.acc == null) {
             e.op = c.op();
             e.acc = c.payload().copy();
@@ -256,7 +275,7 @@ public final class AggregationTable {
             return null;
         }
         entriesPerJob.put(job, live + 1);
-        Entry e = new Entry(key, nodeBitmap, now, now + timeoutNanos, ++generation);
+        Entry e = new Entry(key, nodeBitmap, now, timeoutNanos, ++generation);
         entries.put(key, e);
         deadlines.add(new Deadline(e.deadline, e.generation, key));
         peakEntries = Math.max(peakEntries, entries.size());
@@ -275,7 +294,11 @@ public final class AggregationTable {
             bufferedBytes -= e.acc.byteSize();
         }
         Payload payload = e.acc == null ? Payload.EMPTY : e.acc;
-        Emission emission = new Emission(e.key, e.nodeBitmap, e.held, payload, partial, e.firstArrival, now);
+        long vt = e.maxVt == Long.MIN_VALUE ? 0 : e.maxVt;
+        if (partial && e.firstVt != Long.MIN_VALUE) {
+            vt = Math.max(vt, e.firstVt + e.timeoutNanos);
+        }
+        Emission emission = new Emission(e.key, e.nodeBitmap, e.held, payload, partial, e.firstArrival, now, vt);
         tombstones.put(e.key, new Tombstone(emission, e.held, now + tombstoneNanos));
         return emission;
     }

@@ -8,10 +8,13 @@ import org.bitina.wire.Payload;
  * timeout (P-BM = exactly the contributions held, F5; {@code missing} = node bitmap AND
  * NOT P-BM).
  *
- * @param firstArrival time the entry was created (first contribution or C-BM install)
+ * @param firstArrival wall time the entry was created (first contribution or C-BM install)
+ * @param vt           modelled time the emission leaves: the latest contribution's arrival for
+ *                     a complete one; for a partial, no earlier than the first arrival plus
+ *                     the timeout (the node waited that long)
  */
 public record Emission(StateKey key, EndpointSet nodeBitmap, EndpointSet pbm, Payload payload, boolean partial,
-                       long firstArrival, long emittedAt) {
+                       long firstArrival, long emittedAt, long vt) {
     /** The contributions the node bitmap expected and this emission lacks. */
     public EndpointSet missing() {
         return MissSet.of(nodeBitmap, pbm);

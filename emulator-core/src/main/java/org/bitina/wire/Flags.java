@@ -16,7 +16,14 @@ public final class Flags {
     /** A contribution that arrived after its aggregation already left (see the late policy). */
     public static final int LATE = 0x10;
 
-    public static final int KNOWN = PARTIAL | RETRANSMIT | AUTH | LAST | LATE;
+    /**
+     * A provenance bitmap follows the endpoint set: on a multicast result whose payload
+     * holds fewer contributions than its destinations (a partial result, F5), it names the
+     * contributions it holds. Set by the codec.
+     */
+    public static final int PROVENANCE = 0x20;
+
+    public static final int KNOWN = PARTIAL | RETRANSMIT | AUTH | LAST | LATE | PROVENANCE;
 
     public static String describe(int flags) {
         StringBuilder sb = new StringBuilder();
@@ -25,6 +32,7 @@ public final class Flags {
         if ((flags & AUTH) != 0) sb.append("A");
         if ((flags & LAST) != 0) sb.append("L");
         if ((flags & LATE) != 0) sb.append("T");
+        if ((flags & PROVENANCE) != 0) sb.append("V");
         return sb.length() == 0 ? "-" : sb.toString();
     }
 }

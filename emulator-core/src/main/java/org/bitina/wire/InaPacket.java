@@ -5,10 +5,11 @@ import org.bitina.bitmap.EndpointSet;
 
 /**
  * An INA packet: header, endpoint set (D-BM, P-BM, destination bitmap, BIER bitstring)
- * and payload, with an optional 16-byte authentication tag (S2). The header's AUTH flag
- * always agrees with the presence of the tag.
+ * and payload, with an optional provenance bitmap (which contributions a multicast result
+ * holds, when that is not its destination set) and an optional 16-byte authentication tag
+ * (S2). The header's AUTH and PROVENANCE flags always agree with what is present.
  */
-public record InaPacket(InaHeader header, EndpointSet endpoints, Payload payload, byte[] authTag) {
+public record InaPacket(InaHeader header, EndpointSet endpoints, Payload payload, EndpointSet provenance, byte[] authTag) {
 
     public static final int AUTH_TAG_BYTES = 16;
 
@@ -19,36 +20,54 @@ public record InaPacket(InaHeader header, EndpointSet endpoints, Payload payload
         if (authTag != null && authTag.length != AUTH_TAG_BYTES) {
             throw new IllegalArgumentException("authentication tag must be " + AUTH_TAG_BYTES + " bytes");
         }
-        int flags = (header.flags() & ~Flags.AUTH) | (authTag != null ? Flags.AUTH : 0);
+        if (provenance != null && provenance.capacity() != endpoints.capacity()) {
+            throw new IllegalArgumentException("provenance of " + provenance.capacity() + " bits for a set of " + endpoints.capacity());
+        }
+        int flags = (header.flags() & ~(Flags.AUTH | Flags.PROVENANCE)) | (authTag != null ? Flags.AUTH : 0)
+                | (provenance != null ? Flags.PROVENANCE : 0);
         if (flags != header.flags()) {
             header = header.withFlags(flags);
         }
     }
 
     public InaPacket(InaHeader header, EndpointSet endpoints, Payload payload) {
-        this(header, endpoints, payload, null);
+        this(header, endpoints, payload, null, null);
+    }
+
+    public InaPacket(InaHeader header, EndpointSet endpoints, Payload payload, byte[] authTag) {
+        this(header, endpoints, payload, null, authTag);
     }
 
     public InaPacket withEndpoints(EndpointSet set) {
-        return new InaPacket(header, set, payload, authTag);
+        return new InaPacket(header, set, payload, provenance, authTag);
     }
 
     public InaPacket withHeader(InaHeader h) {
-        return new InaPacket(h, endpoints, payload, authTag);
+        return new InaPacket(h, endpoints, payload, provenance, authTag);
     }
 
     public InaPacket withPayload(Payload p) {
-        return new InaPacket(header, endpoints, p, authTag);
+        return new InaPacket(header, endpoints, p, provenance, authTag);
+    }
+
+    public InaPacket withProvenance(EndpointSet p) {
+        return new InaPacket(header, endpoints, payload, p, authTag);
     }
 
     public InaPacket withAuthTag(byte[] tag) {
-        return new InaPacket(header, endpoints, payload, tag);
+        return new InaPacket(header, endpoints, payload, provenance, tag);
+    }
+
+    /** The contributions this packet's payload holds: the provenance when present, else the set. */
+    public EndpointSet holds() {
+        return provenance != null ? provenance : endpoints;
     }
 
     @Override
     public boolean equals(Object o) {
         return o instanceof InaPacket p && header.equals(p.header) && endpoints.equals(p.endpoints)
                 && endpoints.encoding() == p.endpoints.encoding() && payload.equals(p.payload)
+                && java.util.Objects.equals(provenance, p.provenance)
                 && Arrays.equals(authTag, p.authTag);
     }
 
@@ -59,6 +78,7 @@ public record InaPacket(InaHeader header, EndpointSet endpoints, Payload payload
 
     @Override
     public String toString() {
-        return "InaPacket{" + header + " " + endpoints.encoding() + " " + endpoints + " " + payload + "}";
+        return "InaPacket{" + header + " " + endpoints.encoding() + " " + endpoints
+                + (provenance != null ? " holds " + provenance : "") + " " + payload + "}";
     }
 }

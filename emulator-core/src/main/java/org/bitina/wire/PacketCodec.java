@@ -36,6 +36,8 @@ import org.bitina.bitmap.NodeList;
  * +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
  * |          Endpoint set body (bit-packed, MSB first) ...        | 40
  * +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+ * |     Provenance (flat, N bits, when flag PROVENANCE) ...       |
+ * +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
  * |          Payload (count x 4 bytes, float32 or int32) ...      |
  * +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
  * |          Authentication tag (16 bytes, when flag AUTH)        |
@@ -72,7 +74,7 @@ public final class PacketCodec {
 
     /** Header bytes of this packet: the fixed header plus the endpoint-set body (H3). */
     public static int headerBytes(InaPacket p) {
-        return HEADER_BYTES + setBodyBytes(p.endpoints());
+        return HEADER_BYTES + setBodyBytes(p.endpoints()) + (p.provenance() != null ? (p.endpoints().capacity() + 7) / 8 : 0);
     }
 
     /** Exact encoded size in bytes. */
@@ -106,6 +108,9 @@ public final class PacketCodec {
         buf.putInt(h.entropy());
         buf.putInt(payload.elements());
         writeSet(set, buf);
+        if (p.provenance() != null) {
+            writeSet(p.provenance().toFlat(), buf);
+        }
         if (payload instanceof Payload.Float32 f) {
             for (float v : f.values()) {
                 buf.putFloat(v);
@@ -225,6 +230,7 @@ public final class PacketCodec {
 
         buf.position(HEADER_BYTES);
         EndpointSet set = readSet(buf, encoding, capacity, setParam);
+        EndpointSet provenance = (flags & Flags.PROVENANCE) != 0 ? readSet(buf, Encoding.FLAT, capacity, 0) : null;
 
         long payloadBytes = count * elementType.bytes();
         int tagBytes = (flags & Flags.AUTH) != 0 ? InaPacket.AUTH_TAG_BYTES : 0;
@@ -256,7 +262,7 @@ public final class PacketCodec {
         }
         InaHeader header = new InaHeader(version, type, flags, op, tenant, job, seq, source, destination, entropy);
         in.position(in.position() + total);
-        return new InaPacket(header, set, payload, tag);
+        return new InaPacket(header, set, payload, provenance, tag);
     }
 
     private static EndpointSet readSet(ByteBuffer buf, Encoding encoding, int capacity, int param)

@@ -99,6 +99,24 @@ class PacketCodecTest {
     }
 
     @Test
+    void provenanceFollowsTheSetAsAFlatBitmap() throws Exception {
+        InaHeader h = InaHeader.of(PacketType.RESULT, 1, 1, 3).withFlags(Flags.PARTIAL);
+        InaPacket p = new InaPacket(h, EndpointSets.parse("[11110000]"), Payload.of(new float[] {2f}))
+                .withProvenance(EndpointSets.parse("[11100000]"));
+        byte[] b = PacketCodec.encode(p);
+        assertEquals((byte) (Flags.PARTIAL | Flags.PROVENANCE), b[2]);
+        assertEquals((byte) 0b1111_0000, b[40]);
+        assertEquals((byte) 0b1110_0000, b[41], "provenance right after the set");
+        assertEquals(PacketCodec.HEADER_BYTES + 2, PacketCodec.headerBytes(p));
+        InaPacket back = PacketCodec.decode(b);
+        assertEquals(p, back);
+        assertEquals(EndpointSets.parse("[11100000]"), back.holds());
+        byte[] beyond = PacketCodec.encode(new InaPacket(h, FlatBitmap.of(6, 0), Payload.EMPTY).withProvenance(FlatBitmap.of(6, 0)));
+        beyond[41] = (byte) 0b1000_0010;
+        rejects(beyond, "non-zero bits beyond the end");
+    }
+
+    @Test
     void decodesFromABufferPositionAndAdvancesIt() throws Exception {
         InaPacket p = sample(FlatBitmap.of(8, 0), Payload.EMPTY);
         byte[] body = PacketCodec.encode(p);
