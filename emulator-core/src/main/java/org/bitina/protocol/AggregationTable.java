@@ -298,7 +298,8 @@ public final class AggregationTable {
         if (partial && e.firstVt != Long.MIN_VALUE) {
             vt = Math.max(vt, e.firstVt + e.timeoutNanos);
         }
-        Emission emission = new Emission(e.key, e.nodeBitmap, e.held, payload, partial, e.firstArrival, now, vt);
+        Emission emission = new Emission(e.key, e.nodeBitmap, e.held, e.op == null ? ReductionOp.NONE : e.op, payload, partial,
+                e.firstArrival, now, vt);
         tombstones.put(e.key, new Tombstone(emission, e.held, now + tombstoneNanos));
         return emission;
     }

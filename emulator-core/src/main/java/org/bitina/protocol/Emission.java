@@ -2,6 +2,7 @@ package org.bitina.protocol;
 
 import org.bitina.bitmap.EndpointSet;
 import org.bitina.wire.Payload;
+import org.bitina.wire.ReductionOp;
 
 /**
  * What an aggregation emits upward: complete (P-BM = node bitmap, F2) or partial on a
@@ -13,10 +14,31 @@ import org.bitina.wire.Payload;
  *                     a complete one; for a partial, no earlier than the first arrival plus
  *                     the timeout (the node waited that long)
  */
-public record Emission(StateKey key, EndpointSet nodeBitmap, EndpointSet pbm, Payload payload, boolean partial,
+public record Emission(StateKey key, EndpointSet nodeBitmap, EndpointSet pbm, ReductionOp op, Payload payload, boolean partial,
                        long firstArrival, long emittedAt, long vt) {
     /** The contributions the node bitmap expected and this emission lacks. */
     public EndpointSet missing() {
         return MissSet.of(nodeBitmap, pbm);
+    }
+
+    /**
+     * This emission with a late contribution folded in: the payloads reduced, the P-BM
+     * widened. The caller has checked (through the table's tombstone) that the late
+     * contribution is disjoint from what this emission holds. Returns null when the payloads
+     * do not match.
+     */
+    public Emission foldIn(Contribution late, long now) {
+        Payload merged = payload.copy();
+        if (merged.elementType() != late.payload().elementType() || merged.elements() != late.payload().elements()) {
+            return null;
+        }
+        if (merged instanceof Payload.Float32 a) {
+            op.apply(a.values(), ((Payload.Float32) late.payload()).values());
+        } else if (merged instanceof Payload.Int32 a) {
+            op.apply(a.values(), ((Payload.Int32) late.payload()).values());
+        }
+        EndpointSet widened = pbm.or(late.pbm());
+        return new Emission(key, nodeBitmap, widened, op, merged, !widened.equals(nodeBitmap), firstArrival, now,
+                Math.max(vt, late.vt()));
     }
 }

@@ -1,0 +1,124 @@
+package org.bitina.job;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.bitina.bitmap.EndpointSet;
+import org.bitina.bitmap.FlatBitmap;
+import org.bitina.protocol.Frame;
+import org.bitina.wire.InaHeader;
+import org.bitina.wire.InaPacket;
+import org.bitina.wire.PacketType;
+
+/**
+ * An AllReduce worker for the INA and parameter-server phases (A4): cuts its array into
+ * chunks with sequence ids, keeps {@code window} chunks in flight, and sends the next one
+ * whenever a result frees a slot. Each contribution carries P-BM = the worker's own bit.
+ * Every result is checked against the reference of the contributions it holds; a better
+ * result for a chunk (a straggler folded in at the root) replaces a partial one.
+ */
+public final class AllReduceWorker implements EndpointDriver {
+    private final AllReducePlan plan;
+    private final String host;
+    private final int bit;
+    private final AllReduceData data;
+    private final EndpointSet expected;
+    private final EndpointSet[] holds;
+    private final boolean[] verified;
+    private final List<String> mismatches = new ArrayList<>();
+    private final SplittableRandom jitter;
+    private int nextChunk;
+    private int received;
+    private long lastVt;
+
+    public AllReduceWorker(AllReducePlan plan, String host) {
+        this.plan = plan;
+        this.host = host;
+        this.bit = plan.space().index(host);
+        this.data = new AllReduceData(plan.data());
+        this.expected = plan.space().setOf(plan.members());
+        this.holds = new EndpointSet[data.chunks()];
+        this.verified = new boolean[data.chunks()];
+        this.jitter = new SplittableRandom(plan.seed() ^ bit);
+    }
+
+    @Override
+    public List<Out> start(long now) {
+        List<Out> out = new ArrayList<>();
+        if (plan.silent().contains(host)) {
+            return out;
+        }
+        while (nextChunk < Math.min(plan.data().window(), data.chunks())) {
+            out.add(send(nextChunk++, 0));
+        }
+        return out;
+    }
+
+    private Out send(int chunk, long vt) {
+        long delay = 0;
+        AllReducePlan.Straggler s = plan.stragglers().get(host);
+        if (s != null && s.delays(chunk)) {
+            delay = s.delayNanos() + (s.jitterNanos() > 0 ? jitter.nextLong(s.jitterNanos() + 1) : 0);
+        }
+        InaHeader h = InaHeader.of(PacketType.CONTRIBUTION, plan.tenant(), plan.wireJob(), chunk)
+                .withOp(plan.data().op()).withSource(bit);
+        InaPacket p = new InaPacket(h, FlatBitmap.of(plan.space().capacity(), bit), data.payload(bit, chunk));
+        return new Out(new Frame(p, plan.uplink().get(host), vt + delay), delay);
+    }
+
+    @Override
+    public boolean accepts(InaPacket p) {
+        return p.header().type() == PacketType.RESULT || p.header().type() == PacketType.UNICAST;
+    }
+
+    @Override
+    public List<Out> onDeliver(InaPacket packet, long vt, long now) {
+        long seq = packet.header().seq();
+        if (seq < 0 || seq >= holds.length) {
+            mismatches.add("result for unknown chunk " + seq);
+            return List.of();
+        }
+        int chunk = (int) seq;
+        EndpointSet got = packet.holds();
+        if (holds[chunk] != null && got.isSubsetOf(holds[chunk])) {
+            return List.of(); // a copy, or nothing better than what this worker has
+        }
+        boolean first = holds[chunk] == null;
+        holds[chunk] = got;
+        lastVt = Math.max(lastVt, vt);
+        Verifier.Mismatch m = Verifier.check(data, chunk, got, packet.payload());
+        verified[chunk] = m == null;
+        if (m != null) {
+            mismatches.add(String.format("chunk %d element %d: got %s, expected %s (tolerance %s) from %s", m.chunk(), m.index(),
+                    m.got(), m.expected(), m.tolerance(), got));
+        }
+        if (!first) {
+            return List.of();
+        }
+        received++;
+        if (nextChunk < data.chunks() && !plan.silent().contains(host)) {
+            return List.of(send(nextChunk++, vt));
+        }
+        return List.of();
+    }
+
+    @Override
+    public boolean done() {
+        return received == data.chunks();
+    }
+
+    @Override
+    public DriverReport report() {
+        List<DriverReport.PartialChunk> partial = new ArrayList<>();
+        int ok = 0;
+        for (int c = 0; c < holds.length; c++) {
+            if (holds[c] != null && !holds[c].equals(expected)) {
+                partial.add(new DriverReport.PartialChunk(c, plan.space().names(expected.andNot(holds[c]))));
+            }
+            if (verified[c]) {
+                ok++;
+            }
+        }
+        return new DriverReport(host, "worker", data.chunks(), received, partial, List.copyOf(mismatches), lastVt, ok, done());
+    }
+}

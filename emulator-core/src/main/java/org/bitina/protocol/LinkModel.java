@@ -1,0 +1,122 @@
+package org.bitina.protocol;
+
+import java.util.SplittableRandom;
+import org.bitina.topology.LinkSpec;
+
+/**
+ * One direction of a link, owned by the sending device (DESIGN.md "Time and links"):
+ * modelled queueing (busy-until), serialisation (bytes / bandwidth) and propagation, the
+ * link's counters, and loss, duplication and reordering drawn from a seeded generator.
+ */
+public final class LinkModel {
+    private final LinkSpec spec;
+    private final SplittableRandom random;
+    private boolean up = true;
+    private double loss;
+    private double duplicate;
+    private double reorder;
+    private long wallDelayNanos;
+    private long busyUntil;
+    private long packets;
+    private long bytes;
+    private long headerBytes;
+    private long lost;
+
+    public LinkModel(LinkSpec spec, long seed) {
+        this.spec = spec;
+        this.random = new SplittableRandom(seed);
+        this.loss = spec.loss();
+    }
+
+    /**
+     * What happens to one packet put on this link.
+     *
+     * @param copies         0 (lost or link down), 1, or 2 (duplicated)
+     * @param arrivalVt      modelled arrival time at the far end
+     * @param wallDelayNanos extra wall-clock delay before delivery (a delay fault, or a small
+     *                       hold-back that lets a later packet overtake this one)
+     */
+    public record Transmission(int copies, long arrivalVt, long wallDelayNanos, String dropReason) {
+    }
+
+    public Transmission transmit(int packetBytes, int packetHeaderBytes, long vt) {
+        if (!up) {
+            lost++;
+            return new Transmission(0, vt, 0, "link down");
+        }
+        if (packetBytes > spec.mtu()) {
+            lost++;
+            return new Transmission(0, vt, 0, "packet of " + packetBytes + " bytes exceeds the MTU of " + spec.mtu());
+        }
+        long departure = Math.max(vt, busyUntil);
+        busyUntil = departure + spec.serializationNanos(packetBytes);
+        long arrival = busyUntil + spec.latencyNanos();
+        packets++;
+        bytes += packetBytes;
+        headerBytes += packetHeaderBytes;
+        if (loss > 0 && random.nextDouble() < loss) {
+            lost++;
+            return new Transmission(0, arrival, 0, "lost on the link");
+        }
+        int copies = duplicate > 0 && random.nextDouble() < duplicate ? 2 : 1;
+        long hold = wallDelayNanos;
+        if (reorder > 0 && random.nextDouble() < reorder) {
+            // held back 1-3 ms so that packets sent after it arrive first
+            hold += 1_000_000L + random.nextLong(2_000_000L);
+        }
+        return new Transmission(copies, arrival, hold, null);
+    }
+
+    public void setUp(boolean isUp) {
+        this.up = isUp;
+    }
+
+    public boolean isUp() {
+        return up;
+    }
+
+    public void setLoss(double rate) {
+        this.loss = rate;
+    }
+
+    public void setDuplicate(double rate) {
+        this.duplicate = rate;
+    }
+
+    public void setReorder(double rate) {
+        this.reorder = rate;
+    }
+
+    public void setWallDelayNanos(long nanos) {
+        this.wallDelayNanos = nanos;
+    }
+
+    public LinkSpec spec() {
+        return spec;
+    }
+
+    public long packets() {
+        return packets;
+    }
+
+    public long bytes() {
+        return bytes;
+    }
+
+    public long headerBytes() {
+        return headerBytes;
+    }
+
+    public long lost() {
+        return lost;
+    }
+
+    /** Zeroes the counters and the modelled queue, between the phases of a run. */
+    public void reset() {
+        packets = 0;
+        bytes = 0;
+        headerBytes = 0;
+        lost = 0;
+        busyUntil = 0;
+    }
+}

@@ -1,0 +1,348 @@
+package org.bitina.protocol;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.bitina.bitmap.EndpointSet;
+import org.bitina.topology.Bift;
+import org.bitina.topology.Routing;
+import org.bitina.wire.Direction;
+import org.bitina.wire.Flags;
+import org.bitina.wire.InaHeader;
+import org.bitina.wire.InaPacket;
+import org.bitina.wire.PacketType;
+
+/**
+ * The data plane of one device (switch or host NIC), as a pure state machine: a frame in,
+ * actions out. It decides per frame between the framework's two directions (seed 000
+ * section 2): an aggregation packet meets the {@link AggregationTable} (terminate, reduce,
+ * complete, or forward toward its underlay destination); a multicast packet is replicated
+ * by the {@link Replicator}; a unicast baseline packet is routed. A device actor owns one
+ * engine, feeds it frames, timer ticks and wall time, and sends what it returns.
+ */
+public final class NodeEngine {
+
+    /**
+     * What the control plane installs on a node for one job (A1, F1).
+     *
+     * @param bift       this node's BIFT for the job's bit space (null: no multicast here)
+     * @param registered the node bitmap (A-BM) when this node is a VAT node, else null
+     * @param vatParent  where this node's aggregation results go (null at the root)
+     * @param root       true at the VAT root: a completed aggregation is multicast back with
+     *                   the root's A-BM as the bitmap (A5, F6)
+     */
+    public record JobTables(String name, int tenant, int job, int capacity, Bift bift, EndpointSet registered,
+                            String vatParent, boolean root, long timeoutNanos) {
+    }
+
+    /** What the device does next. */
+    public sealed interface Action permits Send, Deliver, Traced {
+    }
+
+    /** Put a frame on the link to a neighbour. */
+    public record Send(String neighbor, Frame frame) implements Action {
+    }
+
+    /** Hand a frame to the endpoint drivers on this host. */
+    public record Deliver(Frame frame) implements Action {
+    }
+
+    /** Record a trace event. */
+    public record Traced(TraceEvent event) implements Action {
+    }
+
+    /** Per-job counters of this node. */
+    public static final class Counters {
+        private final Map<String, Long> values = new TreeMap<>();
+
+        void add(String name) {
+            values.merge(name, 1L, Long::sum);
+        }
+
+        public long get(String name) {
+            return values.getOrDefault(name, 0L);
+        }
+
+        public Map<String, Long> asMap() {
+            return Map.copyOf(values);
+        }
+    }
+
+    /** How many completion timeouts a root keeps a partial result to fold late contributions in. */
+    static final int RESULT_MEMORY_TIMEOUTS = 20;
+
+    private final String name;
+    private long unknownJobDrops;
+    private Routing routing;
+    private final AggregationTable table;
+    private final boolean trace;
+    private final Map<Long, JobTables> jobs = new HashMap<>();
+    private final Map<Long, Counters> counters = new HashMap<>();
+    /** At a root: the last result sent for a key that left partial, to fold late contributions in. */
+    private final Map<StateKey, Emission> partialResults = new HashMap<>();
+
+    public NodeEngine(String name, Routing routing, AggregationTable table, boolean trace) {
+        this.name = name;
+        this.routing = routing;
+        this.table = table;
+        this.trace = trace;
+    }
+
+    static long jobKey(int tenant, int job) {
+        return ((long) tenant << 32) | (job & 0xFFFFFFFFL);
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public void install(JobTables t) {
+        jobs.put(jobKey(t.tenant(), t.job()), t);
+        counters.putIfAbsent(jobKey(t.tenant(), t.job()), new Counters());
+    }
+
+    /** New routing after a failure or repair (F7: no bitmap changes, only next hops and BIFTs). */
+    public void setRouting(Routing r, Map<Long, Bift> bifts) {
+        this.routing = r;
+        bifts.forEach((k, b) -> {
+            JobTables t = jobs.get(k);
+            if (t != null) {
+                jobs.put(k, new JobTables(t.name(), t.tenant(), t.job(), t.capacity(), b, t.registered(), t.vatParent(),
+                        t.root(), t.timeoutNanos()));
+            }
+        });
+    }
+
+    public Counters counters(int tenant, int job) {
+        return counters.computeIfAbsent(jobKey(tenant, job), k -> new Counters());
+    }
+
+    /** Frames dropped because no job on this node matched their tenant and job ids (S1). */
+    public long unknownJobDrops() {
+        return unknownJobDrops;
+    }
+
+    public AggregationTable table() {
+        return table;
+    }
+
+    public long nextDeadline() {
+        return table.nextDeadline();
+    }
+
+    /** A frame arriving from a neighbour. */
+    public List<Action> onFrame(Frame f, long now) {
+        List<Action> out = new ArrayList<>(2);
+        JobTables t = jobs.get(jobKey(f.packet().header().tenant(), f.packet().header().job()));
+        if (t == null) {
+            drop(out, null, f, "unknown job t" + f.packet().header().tenant() + "/j" + f.packet().header().job());
+            return out;
+        }
+        counters(t.tenant(), t.job()).add("framesIn");
+        process(t, f, now, out);
+        return out;
+    }
+
+    /** A frame sent by a driver on this host. */
+    public List<Action> originate(Frame f, long now) {
+        List<Action> out = new ArrayList<>(2);
+        JobTables t = jobs.get(jobKey(f.packet().header().tenant(), f.packet().header().job()));
+        if (t == null) {
+            drop(out, null, f, "unknown job t" + f.packet().header().tenant() + "/j" + f.packet().header().job());
+            return out;
+        }
+        trace(out, t, f, "send", List.of(), null);
+        process(t, f, now, out);
+        return out;
+    }
+
+    /** Fires due completion timers: partial results leave (F5). */
+    public List<Action> onTimer(long now) {
+        List<Action> out = new ArrayList<>();
+        for (Emission e : table.expire(now)) {
+            JobTables t = jobs.get(jobKey(e.key().tenant(), e.key().job()));
+            if (t == null) {
+                continue;
+            }
+            counters(t.tenant(), t.job()).add("timeouts");
+            if (trace) {
+                out.add(new Traced(new TraceEvent(name, t.name(), e.key().seq(), "timeout", "agg", e.pbm().toString(), List.of(),
+                        e.vt(), "missing " + e.missing())));
+            }
+            if (!e.pbm().isEmpty()) {
+                emit(t, e, now, out);
+            }
+        }
+        // a root remembers a partial result long enough for stragglers to be folded in, not forever
+        partialResults.values().removeIf(e -> {
+            JobTables t = jobs.get(jobKey(e.key().tenant(), e.key().job()));
+            return t == null || now - e.emittedAt() > RESULT_MEMORY_TIMEOUTS * t.timeoutNanos();
+        });
+        return out;
+    }
+
+    private void process(JobTables t, Frame f, long now, List<Action> out) {
+        InaPacket p = f.packet();
+        if (p.endpoints().capacity() != t.capacity()) {
+            drop(out, t, f, "bitmap of " + p.endpoints().capacity() + " bits in a job of " + t.capacity());
+            return;
+        }
+        if (f.destination() == null) {
+            replicate(t, f, out);
+            return;
+        }
+        StateKey key = new StateKey(t.tenant(), t.job(), 0, p.header().seq());
+        if (p.header().direction() == Direction.AGGREGATION && (t.registered() != null || table.has(key))) {
+            Contribution c = new Contribution(p.endpoints(), p.header().op(), p.payload(), f.vt());
+            AggregationTable.Outcome o = table.offer(key, t.registered(), c, t.timeoutNanos(), now);
+            if (o instanceof AggregationTable.Forward) {
+                route(t, f, out);
+            } else if (o instanceof AggregationTable.Buffered) {
+                counters(t.tenant(), t.job()).add("terminated");
+                trace(out, t, f, "terminate", List.of(), null);
+            } else if (o instanceof AggregationTable.Complete c2) {
+                counters(t.tenant(), t.job()).add("terminated");
+                counters(t.tenant(), t.job()).add("completions");
+                trace(out, t, f, "terminate", List.of(), null);
+                if (trace) {
+                    out.add(new Traced(new TraceEvent(name, t.name(), key.seq(), "complete", "agg", c2.emission().pbm().toString(),
+                            List.of(), c2.emission().vt(), null)));
+                }
+                emit(t, c2.emission(), now, out);
+            } else if (o instanceof AggregationTable.Duplicate) {
+                drop(out, t, f, "duplicate contribution");
+            } else if (o instanceof AggregationTable.Rejected r) {
+                drop(out, t, f, r.reason());
+            } else if (o instanceof AggregationTable.Refused r) {
+                // graceful fallback (S5): pass the contribution on unaggregated toward the parent
+                counters(t.tenant(), t.job()).add("refused");
+                if (t.vatParent() != null) {
+                    route(t, new Frame(p, t.vatParent(), f.vt()), out);
+                } else {
+                    drop(out, t, f, r.reason());
+                }
+            } else if (o instanceof AggregationTable.Late l) {
+                counters(t.tenant(), t.job()).add("late");
+                if (t.root()) {
+                    foldLate(t, key, p, f.vt(), now, out);
+                } else {
+                    InaPacket late = p.withHeader(p.header().withFlags(p.header().flags() | Flags.LATE));
+                    route(t, new Frame(late, t.vatParent(), f.vt()), out);
+                }
+            }
+            return;
+        }
+        route(t, f, out);
+    }
+
+    /** Sends an aggregation result upward, or, at the root, multicasts it back (A5). */
+    private void emit(JobTables t, Emission e, long now, List<Action> out) {
+        InaHeader base = InaHeader.of(PacketType.CONTRIBUTION, t.tenant(), t.job(), e.key().seq()).withOp(e.op());
+        int flags = e.partial() ? Flags.PARTIAL : 0;
+        if (!t.root()) {
+            InaPacket up = new InaPacket(base.withFlags(flags), e.pbm(), e.payload());
+            route(t, new Frame(up, t.vatParent(), e.vt()), out);
+            return;
+        }
+        if (e.partial()) {
+            partialResults.put(e.key(), e);
+        }
+        multicastResult(t, e, out);
+    }
+
+    private void multicastResult(JobTables t, Emission e, List<Action> out) {
+        boolean complete = e.pbm().equals(t.registered());
+        InaHeader h = InaHeader.of(PacketType.RESULT, t.tenant(), t.job(), e.key().seq()).withOp(e.op())
+                .withFlags(complete ? 0 : Flags.PARTIAL);
+        // F6: the root's node bitmap is the multicast bitmap
+        InaPacket result = new InaPacket(h, t.registered(), e.payload(), complete ? null : e.pbm(), null);
+        counters(t.tenant(), t.job()).add(complete ? "rootComplete" : "rootPartial");
+        replicate(t, new Frame(result, null, e.vt()), out);
+    }
+
+    /** A contribution that missed the root's partial result: fold it in and send the better result. */
+    private void foldLate(JobTables t, StateKey key, InaPacket p, long vt, long now, List<Action> out) {
+        Emission prev = partialResults.get(key);
+        if (prev == null) {
+            drop(out, t, new Frame(p, null, vt), "late contribution after the result was forgotten");
+            return;
+        }
+        Emission better = prev.foldIn(new Contribution(p.endpoints(), p.header().op(), p.payload(), vt), now);
+        if (better == null) {
+            drop(out, t, new Frame(p, null, vt), "late payload does not match the result");
+            return;
+        }
+        if (better.partial()) {
+            partialResults.put(key, better);
+        } else {
+            partialResults.remove(key);
+        }
+        counters(t.tenant(), t.job()).add("lateFolded");
+        multicastResult(t, better, out);
+    }
+
+    private void replicate(JobTables t, Frame f, List<Action> out) {
+        if (t.bift() == null) {
+            drop(out, t, f, "no BIFT for this job here");
+            return;
+        }
+        Replicator.Result r = Replicator.replicate(f.packet().endpoints(), t.bift());
+        List<String> to = new ArrayList<>(r.copies().size());
+        for (Replicator.Copy c : r.copies()) {
+            out.add(new Send(c.neighbor(), new Frame(f.packet().withEndpoints(c.bitmap()), null, f.vt())));
+            to.add(c.neighbor());
+        }
+        if (!to.isEmpty()) {
+            counters(t.tenant(), t.job()).add(to.size() > 1 ? "replicated" : "forwarded");
+            trace(out, t, f, to.size() > 1 ? "replicate" : "forward", to, null);
+        }
+        if (!r.local().isEmpty()) {
+            counters(t.tenant(), t.job()).add("delivered");
+            Frame local = new Frame(f.packet().withEndpoints(r.local()), null, f.vt());
+            trace(out, t, local, "deliver", List.of(), null);
+            out.add(new Deliver(local));
+        }
+        if (!r.unreachable().isEmpty()) {
+            drop(out, t, f, "no route to " + r.unreachable());
+        }
+    }
+
+    private void route(JobTables t, Frame f, List<Action> out) {
+        String dst = f.destination();
+        if (dst.equals(name)) {
+            counters(t.tenant(), t.job()).add("delivered");
+            trace(out, t, f, "deliver", List.of(), null);
+            out.add(new Deliver(f));
+            return;
+        }
+        String hop = routing.nextHop(name, dst);
+        if (hop == null) {
+            drop(out, t, f, "no route to " + dst);
+            return;
+        }
+        counters(t.tenant(), t.job()).add("forwarded");
+        trace(out, t, f, "forward", List.of(hop), null);
+        out.add(new Send(hop, f));
+    }
+
+    private void drop(List<Action> out, JobTables t, Frame f, String reason) {
+        if (t != null) {
+            counters(t.tenant(), t.job()).add("drops");
+        } else {
+            unknownJobDrops++;
+        }
+        trace(out, t, f, "drop", List.of(), reason);
+    }
+
+    private void trace(List<Action> out, JobTables t, Frame f, String event, List<String> to, String detail) {
+        if (!trace) {
+            return;
+        }
+        InaPacket p = f.packet();
+        String job = t != null ? t.name() : "t" + p.header().tenant() + "/j" + p.header().job();
+        String dir = p.header().direction() == Direction.AGGREGATION ? "agg" : "mcast";
+        out.add(new Traced(new TraceEvent(name, job, p.header().seq(), event, dir, p.endpoints().toString(), to, f.vt(), detail)));
+    }
+}
