@@ -79,7 +79,10 @@ public final class AllReduceWorker implements EndpointDriver {
             return List.of();
         }
         int chunk = (int) seq;
-        EndpointSet got = packet.holds();
+        // a complete result's P-BM is the root's node bitmap (F2), which is every member; the
+        // multicast copy's bitmap names only this receiver, so only a partial carries provenance
+        EndpointSet got = packet.provenance() != null ? packet.provenance()
+                : packet.header().type() == PacketType.RESULT ? expected : packet.endpoints();
         if (holds[chunk] != null && got.isSubsetOf(holds[chunk])) {
             return List.of(); // a copy, or nothing better than what this worker has
         }

@@ -98,6 +98,18 @@ public final class NodeEngine {
         return name;
     }
 
+    /**
+     * The engine of this node after a crash: the same installed jobs and routing, no
+     * aggregation state, counters kept (they describe what happened before the crash).
+     */
+    public NodeEngine restarted(AggregationTable fresh) {
+        NodeEngine e = new NodeEngine(name, routing, fresh, trace);
+        e.jobs.putAll(jobs);
+        e.counters.putAll(counters);
+        e.unknownJobDrops = unknownJobDrops;
+        return e;
+    }
+
     public void install(JobTables t) {
         jobs.put(jobKey(t.tenant(), t.job()), t);
         counters.putIfAbsent(jobKey(t.tenant(), t.job()), new Counters());

@@ -1,7 +1,14 @@
 package org.bitina.node;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import java.io.IOException;
+import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
+import org.bitina.run.Report;
+import org.bitina.run.RunProgress;
+import org.bitina.run.ScenarioRunner;
 import org.bitina.topology.Problem;
 import org.bitina.topology.Scenario;
 import org.bitina.topology.ScenarioException;
@@ -26,8 +33,11 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--jvms", paramLabel = "N", description = "cluster members to run on (default: the scenario's cluster.jvms)")
     Integer jvms;
 
+    @Option(names = "--quiet", description = "no progress bar")
+    boolean quiet;
+
     @Override
-    public Integer call() {
+    public Integer call() throws IOException {
         Scenario scenario;
         try {
             scenario = TopologyLoader.load(file);
@@ -37,8 +47,81 @@ final class RunCommand implements Callable<Integer> {
             }
             return ExitCodes.INVALID_SCENARIO;
         }
-        System.err.println("bitina: " + scenario.file() + " is valid, but running scenarios is not implemented yet"
-                + " in this version (the AllReduce emulation on actors comes next); nothing ran.");
-        return ExitCodes.UNSUPPORTED;
+        int members = jvms != null ? jvms : scenario.cluster().jvms();
+        if (members != 1) {
+            System.err.println("bitina: this version runs every scenario in one JVM; --jvms " + members
+                    + " (multi-JVM clusters) is not implemented yet; nothing ran.");
+            return ExitCodes.UNSUPPORTED;
+        }
+        RunProgress progress = new RunProgress();
+        Report r;
+        try (ProgressBar bar = quiet ? null : new ProgressBar(progress, System.err)) {
+            r = ScenarioRunner.run(scenario, ScenarioRunner.Options.defaults().withTrace(trace), progress);
+        } catch (UnsupportedOperationException e) {
+            System.err.println("bitina: " + e.getMessage() + "; nothing ran.");
+            return ExitCodes.UNSUPPORTED;
+        }
+        if (report != null) {
+            new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(report.toFile(), r);
+        }
+        Summary.print(r, System.out);
+        if (report != null) {
+            System.out.println("report: " + report);
+        }
+        if (trace != null) {
+            System.out.println("trace:  " + trace);
+        }
+        return r.allAsExpected() ? ExitCodes.OK : ExitCodes.JOB_FAILED;
+    }
+
+    /** A one-line progress bar on stderr, shown only for runs longer than two seconds. */
+    static final class ProgressBar implements AutoCloseable {
+        private final Thread thread;
+        private volatile boolean running = true;
+        private boolean drawn;
+
+        ProgressBar(RunProgress p, PrintStream out) {
+            long start = System.nanoTime();
+            thread = new Thread(() -> {
+                while (running) {
+                    try {
+                        Thread.sleep(250);
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                    long ms = (System.nanoTime() - start) / 1_000_000;
+                    if (ms < 2000 || !running) {
+                        continue;
+                    }
+                    long done = p.results();
+                    long total = Math.max(1, p.expectedResults());
+                    int width = 30;
+                    int filled = (int) Math.min(width, done * width / total);
+                    out.printf("\r[%s%s] phase %d/%d %-24s %3d%%  %.1fs ", "#".repeat(filled), ".".repeat(width - filled),
+                            p.phase(), p.phases(), p.label(), Math.min(100, done * 100 / total), ms / 1000.0);
+                    out.flush();
+                    drawn = true;
+                }
+            }, "bitina-progress");
+            thread.setDaemon(true);
+            thread.start();
+            this.out = out;
+        }
+
+        private final PrintStream out;
+
+        @Override
+        public void close() {
+            running = false;
+            thread.interrupt();
+            try {
+                thread.join(1000);
+            } catch (InterruptedException ignored) {
+                Thread.currentThread().interrupt();
+            }
+            if (drawn) {
+                out.println();
+            }
+        }
     }
 }

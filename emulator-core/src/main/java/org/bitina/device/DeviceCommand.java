@@ -1,0 +1,89 @@
+package org.bitina.device;
+
+import java.util.List;
+import java.util.Map;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.bitina.job.DriverReport;
+import org.bitina.protocol.Frame;
+import org.bitina.protocol.NodeEngine;
+import org.bitina.protocol.TraceEvent;
+import org.bitina.topology.Bift;
+import org.bitina.topology.LinkSpec;
+import org.bitina.topology.Routing;
+
+/**
+ * The protocol every device (switch or host) speaks: the data plane ({@link FrameIn}) and
+ * the control plane that wires, installs, starts, faults and measures it.
+ */
+public interface DeviceCommand {
+
+    /** A frame arriving over the link from {@code from}. */
+    record FrameIn(Frame frame, String from) implements DeviceCommand {
+    }
+
+    /** The device's neighbours and links, and where trace events go (null: no trace). */
+    record Wire(Map<String, ActorRef<DeviceCommand>> neighbors, Map<String, LinkSpec> links, Routing routing, long seed,
+                ActorRef<TraceEvent> trace) implements DeviceCommand {
+    }
+
+    /** Control-plane state for one job on this device (BIFT, A-BM, VAT parent). */
+    record InstallJob(NodeEngine.JobTables tables) implements DeviceCommand {
+    }
+
+    /** Hosts: run a driver for a job phase and report to {@code reportTo}. */
+    record StartDriver(DriverSpec spec, ActorRef<HostEvent> reportTo) implements DeviceCommand {
+    }
+
+    /** Replies once every message sent to the device before it has been processed. */
+    record Sync(ActorRef<String> replyTo) implements DeviceCommand {
+    }
+
+    /** Zero the link counters and modelled queues before a phase. */
+    enum ResetLinks implements DeviceCommand {
+        INSTANCE
+    }
+
+    /** Link fault on the link to {@code neighbor}: up/down, loss, duplication, reordering, delay. */
+    record LinkFault(String neighbor, Boolean up, Double loss, Double duplicate, Double reorder, Long wallDelayNanos)
+            implements DeviceCommand {
+    }
+
+    /** The switch fails: from now on it drops everything and keeps no state. */
+    enum Crash implements DeviceCommand {
+        INSTANCE
+    }
+
+    /** A crashed switch comes back, empty, between the phases of a run. */
+    enum Recover implements DeviceCommand {
+        INSTANCE
+    }
+
+    /** New routing and BIFTs after a failure (F7: the bitmaps stay as they are). */
+    record Reroute(Routing routing, Map<Long, Bift> bifts) implements DeviceCommand {
+    }
+
+    /** Ask for the device's counters for one job phase. */
+    record CollectStats(int tenant, int job, ActorRef<DeviceStats> replyTo) implements DeviceCommand {
+    }
+
+    /** Counters of one device for one job phase. */
+    record DeviceStats(String node, boolean isSwitch, Map<String, Long> counters, List<LinkStats> links, int peakStateEntries,
+                       long peakBufferedBytes, List<DriverReport> drivers, long unknownJobDrops) {
+    }
+
+    /** One direction of a link, as counted by its sender. */
+    record LinkStats(String from, String to, long packets, long bytes, long headerBytes, long lost) {
+    }
+
+    /** What hosts tell the coordinator while a phase runs. */
+    interface HostEvent {
+    }
+
+    /** A driver has everything it waits for. */
+    record DriverDone(int tenant, int job, DriverReport report) implements HostEvent {
+    }
+
+    /** Results received since the last progress message. */
+    record Progress(int tenant, int job, int results) implements HostEvent {
+    }
+}

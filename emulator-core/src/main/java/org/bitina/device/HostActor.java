@@ -1,0 +1,217 @@
+package org.bitina.device;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
+import org.apache.pekko.actor.typed.javadsl.ActorContext;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.actor.typed.javadsl.Receive;
+import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
+import org.bitina.job.DriverReport;
+import org.bitina.job.EndpointDriver;
+import org.bitina.protocol.AggregationTable;
+import org.bitina.protocol.Frame;
+import org.bitina.protocol.NodeEngine;
+
+/**
+ * An emulated server (E1): its NIC is a {@link NodeEngine} (it originates, receives and,
+ * as a parameter server, aggregates), and it runs the endpoint drivers placed on it.
+ */
+public final class HostActor extends AbstractBehavior<DeviceCommand> {
+    private enum Tick implements DeviceCommand {
+        INSTANCE
+    }
+
+    /** A frame a straggling driver sends after its wall-clock delay. */
+    private record Delayed(Frame frame) implements DeviceCommand {
+    }
+
+    private record Running(DriverSpec spec, EndpointDriver driver, ActorRef<DeviceCommand.HostEvent> reportTo) {
+    }
+
+    private static final int PROGRESS_BATCH = 64;
+
+    private final String name;
+    private final int maxEntriesPerJob;
+    private final long tombstoneNanos;
+    private final Ports ports;
+    private final Alarm<DeviceCommand> alarm;
+    private final Map<Long, List<Running>> drivers = new LinkedHashMap<>();
+    private final Map<Long, Integer> unreportedProgress = new LinkedHashMap<>();
+    private NodeEngine engine;
+
+    public static Behavior<DeviceCommand> create(String name, int maxEntriesPerJob, long tombstoneNanos) {
+        return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> new HostActor(ctx, timers, name, maxEntriesPerJob, tombstoneNanos)));
+    }
+
+    private HostActor(ActorContext<DeviceCommand> ctx, TimerScheduler<DeviceCommand> timers, String name, int maxEntriesPerJob,
+                      long tombstoneNanos) {
+        super(ctx);
+        this.name = name;
+        this.maxEntriesPerJob = maxEntriesPerJob;
+        this.tombstoneNanos = tombstoneNanos;
+        this.ports = new Ports(name);
+        this.alarm = new Alarm<>(timers, Tick.INSTANCE);
+    }
+
+    private static long key(int tenant, int job) {
+        return ((long) tenant << 32) | (job & 0xFFFFFFFFL);
+    }
+
+    @Override
+    public Receive<DeviceCommand> createReceive() {
+        return newReceiveBuilder()
+                .onMessage(DeviceCommand.FrameIn.class, this::onFrame)
+                .onMessage(Delayed.class, this::onDelayed)
+                .onMessageEquals(Tick.INSTANCE, this::onTick)
+                .onMessage(DeviceCommand.Wire.class, this::onWire)
+                .onMessage(DeviceCommand.InstallJob.class, this::onInstall)
+                .onMessage(DeviceCommand.Reroute.class, this::onReroute)
+                .onMessage(DeviceCommand.StartDriver.class, this::onStartDriver)
+                .onMessage(DeviceCommand.LinkFault.class, this::onLinkFault)
+                .onMessageEquals(DeviceCommand.ResetLinks.INSTANCE, this::onResetLinks)
+                .onMessage(DeviceCommand.CollectStats.class, this::onCollectStats)
+                .onMessage(DeviceCommand.Sync.class, this::onSync)
+                .build();
+    }
+
+    private Behavior<DeviceCommand> onWire(DeviceCommand.Wire w) {
+        ports.wire(w);
+        engine = new NodeEngine(name, w.routing(), new AggregationTable(maxEntriesPerJob, tombstoneNanos), ports.tracing());
+        return this;
+    }
+
+    private Behavior<DeviceCommand> onInstall(DeviceCommand.InstallJob m) {
+        engine.install(m.tables());
+        return this;
+    }
+
+    private Behavior<DeviceCommand> onReroute(DeviceCommand.Reroute m) {
+        engine.setRouting(m.routing(), m.bifts());
+        return this;
+    }
+
+    private Behavior<DeviceCommand> onStartDriver(DeviceCommand.StartDriver m) {
+        EndpointDriver d = m.spec().create();
+        Running r = new Running(m.spec(), d, m.reportTo());
+        drivers.computeIfAbsent(key(m.spec().tenant(), m.spec().job()), k -> new ArrayList<>()).add(r);
+        long now = System.nanoTime();
+        send(d.start(now), now);
+        checkDone(r);
+        rearm(now);
+        return this;
+    }
+
+    private Behavior<DeviceCommand> onFrame(DeviceCommand.FrameIn m) {
+        long now = System.nanoTime();
+        deliver(ports.perform(getContext(), engine.onFrame(m.frame(), now)), now);
+        rearm(now);
+        return this;
+    }
+
+    private Behavior<DeviceCommand> onDelayed(Delayed m) {
+        long now = System.nanoTime();
+        deliver(ports.perform(getContext(), engine.originate(m.frame(), now)), now);
+        rearm(now);
+        return this;
+    }
+
+    private Behavior<DeviceCommand> onTick() {
+        alarm.fired();
+        long now = System.nanoTime();
+        deliver(ports.perform(getContext(), engine.onTimer(now)), now);
+        for (List<Running> rs : drivers.values()) {
+            for (Running r : rs) {
+                if (r.driver().nextDeadline() <= now) {
+                    send(r.driver().onTimer(now), now);
+                }
+            }
+        }
+        rearm(now);
+        return this;
+    }
+
+    private void deliver(List<Frame> frames, long now) {
+        for (Frame f : frames) {
+            List<Running> rs = drivers.get(key(f.packet().header().tenant(), f.packet().header().job()));
+            if (rs == null) {
+                continue;
+            }
+            for (Running r : rs) {
+                if (r.driver().accepts(f.packet())) {
+                    boolean wasDone = r.driver().done();
+                    send(r.driver().onDeliver(f.packet(), f.vt(), now), now);
+                    progress(r);
+                    if (!wasDone) {
+                        checkDone(r);
+                    }
+                }
+            }
+        }
+    }
+
+    private void progress(Running r) {
+        long k = key(r.spec().tenant(), r.spec().job());
+        int n = unreportedProgress.merge(k, 1, Integer::sum);
+        if (n >= PROGRESS_BATCH) {
+            unreportedProgress.put(k, 0);
+            r.reportTo().tell(new DeviceCommand.Progress(r.spec().tenant(), r.spec().job(), n));
+        }
+    }
+
+    private void checkDone(Running r) {
+        if (r.driver().done()) {
+            r.reportTo().tell(new DeviceCommand.DriverDone(r.spec().tenant(), r.spec().job(), r.driver().report()));
+        }
+    }
+
+    private void send(List<EndpointDriver.Out> outs, long now) {
+        for (EndpointDriver.Out o : outs) {
+            if (o.wallDelayNanos() > 0) {
+                getContext().scheduleOnce(Duration.ofNanos(o.wallDelayNanos()), getContext().getSelf(), new Delayed(o.frame()));
+            } else {
+                deliver(ports.perform(getContext(), engine.originate(o.frame(), now)), now);
+            }
+        }
+    }
+
+    private void rearm(long now) {
+        long deadline = engine.nextDeadline();
+        for (List<Running> rs : drivers.values()) {
+            for (Running r : rs) {
+                deadline = Math.min(deadline, r.driver().nextDeadline());
+            }
+        }
+        alarm.rearm(deadline, now);
+    }
+
+    private Behavior<DeviceCommand> onLinkFault(DeviceCommand.LinkFault f) {
+        ports.fault(f);
+        return this;
+    }
+
+    private Behavior<DeviceCommand> onResetLinks() {
+        ports.resetLinks();
+        return this;
+    }
+
+    private Behavior<DeviceCommand> onSync(DeviceCommand.Sync m) {
+        m.replyTo().tell(name);
+        return this;
+    }
+
+    private Behavior<DeviceCommand> onCollectStats(DeviceCommand.CollectStats m) {
+        List<DriverReport> reports = new ArrayList<>();
+        for (Running r : drivers.getOrDefault(key(m.tenant(), m.job()), List.of())) {
+            reports.add(r.driver().report());
+        }
+        m.replyTo().tell(new DeviceCommand.DeviceStats(name, false, engine.counters(m.tenant(), m.job()).asMap(), ports.stats(),
+                engine.table().peakEntries(), engine.table().peakBufferedBytes(), reports, engine.unknownJobDrops()));
+        return this;
+    }
+}

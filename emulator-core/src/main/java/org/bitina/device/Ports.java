@@ -1,0 +1,132 @@
+package org.bitina.device;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.javadsl.ActorContext;
+import org.bitina.protocol.Frame;
+import org.bitina.protocol.LinkModel;
+import org.bitina.protocol.NodeEngine;
+import org.bitina.protocol.TraceEvent;
+import org.bitina.wire.PacketCodec;
+
+/**
+ * The link ports of one device (DESIGN.md "Time and links"): a {@link LinkModel} per
+ * outgoing link inside the sending actor, not an actor of its own. Also carries out a
+ * {@link NodeEngine}'s actions, so switch and host send alike.
+ */
+final class Ports {
+    private final String node;
+    private final Map<String, ActorRef<DeviceCommand>> neighbors = new LinkedHashMap<>();
+    private final Map<String, LinkModel> links = new LinkedHashMap<>();
+    private ActorRef<TraceEvent> trace;
+
+    Ports(String node) {
+        this.node = node;
+    }
+
+    void wire(DeviceCommand.Wire w) {
+        neighbors.clear();
+        links.clear();
+        neighbors.putAll(w.neighbors());
+        long i = 0;
+        for (Map.Entry<String, ActorRef<DeviceCommand>> e : w.neighbors().entrySet()) {
+            // one seeded generator per link direction: runs repeat loss patterns exactly
+            links.put(e.getKey(), new LinkModel(w.links().get(e.getKey()), w.seed() * 1_000_003L + node.hashCode() * 31L + i++));
+        }
+        trace = w.trace();
+    }
+
+    boolean tracing() {
+        return trace != null;
+    }
+
+    LinkModel link(String neighbor) {
+        return links.get(neighbor);
+    }
+
+    void resetLinks() {
+        links.values().forEach(LinkModel::reset);
+    }
+
+    /** Sends a frame over the link to {@code neighbor}, modelling time, loss and duplication. */
+    void send(ActorContext<?> ctx, String neighbor, Frame f) {
+        LinkModel link = links.get(neighbor);
+        ActorRef<DeviceCommand> to = neighbors.get(neighbor);
+        if (link == null || to == null) {
+            trace(new TraceEvent(node, "?", f.packet().header().seq(), "drop", "agg", f.packet().endpoints().toString(),
+                    List.of(neighbor), f.vt(), "no link to " + neighbor));
+            return;
+        }
+        LinkModel.Transmission t = link.transmit(PacketCodec.encodedSize(f.packet()), PacketCodec.headerBytes(f.packet()), f.vt());
+        if (t.copies() == 0) {
+            trace(new TraceEvent(node, "t" + f.packet().header().tenant() + "/j" + f.packet().header().job(),
+                    f.packet().header().seq(), "drop", f.packet().header().direction().name().startsWith("A") ? "agg" : "mcast",
+                    f.packet().endpoints().toString(), List.of(neighbor), f.vt(), t.dropReason()));
+            return;
+        }
+        DeviceCommand.FrameIn msg = new DeviceCommand.FrameIn(f.withVt(t.arrivalVt()), node);
+        for (int c = 0; c < t.copies(); c++) {
+            if (t.wallDelayNanos() > 0) {
+                ctx.scheduleOnce(Duration.ofNanos(t.wallDelayNanos()), to, msg);
+            } else {
+                to.tell(msg);
+            }
+        }
+    }
+
+    /** Carries out an engine's actions; returns the frames to deliver locally. */
+    List<Frame> perform(ActorContext<?> ctx, List<NodeEngine.Action> actions) {
+        List<Frame> local = null;
+        for (NodeEngine.Action a : actions) {
+            if (a instanceof NodeEngine.Send s) {
+                send(ctx, s.neighbor(), s.frame());
+            } else if (a instanceof NodeEngine.Deliver d) {
+                if (local == null) {
+                    local = new ArrayList<>(1);
+                }
+                local.add(d.frame());
+            } else if (a instanceof NodeEngine.Traced t) {
+                trace(t.event());
+            }
+        }
+        return local == null ? List.of() : local;
+    }
+
+    void trace(TraceEvent e) {
+        if (trace != null) {
+            trace.tell(e);
+        }
+    }
+
+    List<DeviceCommand.LinkStats> stats() {
+        List<DeviceCommand.LinkStats> out = new ArrayList<>();
+        links.forEach((n, l) -> out.add(new DeviceCommand.LinkStats(node, n, l.packets(), l.bytes(), l.headerBytes(), l.lost())));
+        return out;
+    }
+
+    void fault(DeviceCommand.LinkFault f) {
+        LinkModel l = links.get(f.neighbor());
+        if (l == null) {
+            return;
+        }
+        if (f.up() != null) {
+            l.setUp(f.up());
+        }
+        if (f.loss() != null) {
+            l.setLoss(f.loss());
+        }
+        if (f.duplicate() != null) {
+            l.setDuplicate(f.duplicate());
+        }
+        if (f.reorder() != null) {
+            l.setReorder(f.reorder());
+        }
+        if (f.wallDelayNanos() != null) {
+            l.setWallDelayNanos(f.wallDelayNanos());
+        }
+    }
+}

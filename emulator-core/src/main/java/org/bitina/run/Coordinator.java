@@ -1,0 +1,441 @@
+package org.bitina.run;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
+import org.apache.pekko.actor.typed.javadsl.ActorContext;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.actor.typed.javadsl.Receive;
+import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
+import org.bitina.device.DeviceCommand;
+import org.bitina.device.DriverSpec;
+import org.bitina.device.HostActor;
+import org.bitina.device.SwitchActor;
+import org.bitina.job.DriverReport;
+import org.bitina.job.Verifier;
+import org.bitina.protocol.NodeEngine;
+import org.bitina.protocol.TraceEvent;
+import org.bitina.topology.Bift;
+import org.bitina.topology.FaultSpec;
+import org.bitina.topology.Link;
+import org.bitina.topology.LinkSpec;
+import org.bitina.topology.Node;
+import org.bitina.topology.Routing;
+import org.bitina.topology.Scenario;
+
+/**
+ * Runs a scenario (DESIGN.md data flow): spawns one actor per device, wires neighbours,
+ * then for each phase installs the control-plane state, waits until every device has it,
+ * starts the drivers, applies the fault plan on time, waits for the endpoints (or the
+ * deadline), collects every device's counters and builds the report.
+ */
+public final class Coordinator extends AbstractBehavior<Coordinator.Command> {
+    public interface Command {
+    }
+
+    /** Start the run; the report goes to {@code replyTo}. */
+    public record Run(ActorRef<Report> replyTo) implements Command {
+    }
+
+    private record HostEvt(DeviceCommand.HostEvent event) implements Command {
+    }
+
+    private record Synced(String node) implements Command {
+    }
+
+    private record Stats(DeviceCommand.DeviceStats stats) implements Command {
+    }
+
+    private record Deadline(int phase) implements Command {
+    }
+
+    private record Settled(int phase) implements Command {
+    }
+
+    private record ApplyFault(int phase, FaultSpec fault) implements Command {
+    }
+
+    /** Per-device limits: live aggregation entries per job and the tombstone time. */
+    public record Limits(int maxEntriesPerJob, Duration tombstone) {
+        public static final Limits DEFAULT = new Limits(4096, Duration.ofSeconds(5));
+    }
+
+    private final Scenario scenario;
+    private final RunProgress progress;
+    private final TimerScheduler<Command> timers;
+    private final Map<String, ActorRef<DeviceCommand>> devices = new LinkedHashMap<>();
+    private final ActorRef<DeviceCommand.HostEvent> hostEvents;
+    private final ActorRef<String> syncs;
+    private final ActorRef<DeviceCommand.DeviceStats> statsAdapter;
+    private final List<Phase> phases;
+    private final Set<Link> downLinks = new HashSet<>();
+    private final Set<String> downNodes = new HashSet<>();
+    private final List<Report.JobReport> jobReports = new ArrayList<>();
+    private final List<Report.LinkReport> linkReports = new ArrayList<>();
+    private final Map<String, Report.SwitchReport> switchReports = new LinkedHashMap<>();
+    private Routing routing;
+    private ActorRef<Report> replyTo;
+
+    private int current = -1;
+    private int pendingSyncs;
+    private Runnable afterSync;
+    private long phaseStart;
+    private long phaseWall;
+    private final Map<String, DriverReport> done = new HashMap<>();
+    private final Map<String, DeviceCommand.DeviceStats> stats = new HashMap<>();
+    private boolean collecting;
+
+    public static Behavior<Command> create(Scenario scenario, ActorRef<TraceEvent> trace, RunProgress progress, Limits limits) {
+        return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> new Coordinator(ctx, timers, scenario, trace, progress, limits)));
+    }
+
+    private Coordinator(ActorContext<Command> ctx, TimerScheduler<Command> timers, Scenario scenario, ActorRef<TraceEvent> trace,
+                        RunProgress progress, Limits limits) {
+        super(ctx);
+        this.scenario = scenario;
+        this.progress = progress;
+        this.timers = timers;
+        this.hostEvents = ctx.messageAdapter(DeviceCommand.HostEvent.class, HostEvt::new);
+        this.syncs = ctx.messageAdapter(String.class, Synced::new);
+        this.statsAdapter = ctx.messageAdapter(DeviceCommand.DeviceStats.class, Stats::new);
+        this.routing = Routing.compute(scenario.topology());
+        this.phases = PhasePlanner.plan(scenario, routing);
+        progress.phases.set(phases.size());
+        long tombstone = limits.tombstone().toNanos();
+        for (Node n : scenario.topology().nodes()) {
+            Behavior<DeviceCommand> b = n.isSwitch() ? SwitchActor.create(n.name(), limits.maxEntriesPerJob(), tombstone)
+                    : HostActor.create(n.name(), limits.maxEntriesPerJob(), tombstone);
+            devices.put(n.name(), ctx.spawn(b, "dev-" + n.name()));
+        }
+        long seed = 1;
+        for (Node n : scenario.topology().nodes()) {
+            Map<String, ActorRef<DeviceCommand>> nbrs = new LinkedHashMap<>();
+            Map<String, LinkSpec> specs = new LinkedHashMap<>();
+            for (Link l : scenario.topology().linksOf(n.name())) {
+                String o = l.other(n.name());
+                nbrs.put(o, devices.get(o));
+                specs.put(o, l.spec());
+            }
+            devices.get(n.name()).tell(new DeviceCommand.Wire(nbrs, specs, routing, seed, trace));
+        }
+    }
+
+    @Override
+    public Receive<Command> createReceive() {
+        return newReceiveBuilder()
+                .onMessage(Run.class, this::onRun)
+                .onMessage(Synced.class, this::onSynced)
+                .onMessage(HostEvt.class, this::onHostEvent)
+                .onMessage(Deadline.class, this::onDeadline)
+                .onMessage(Settled.class, this::onSettled)
+                .onMessage(ApplyFault.class, this::onFault)
+                .onMessage(Stats.class, this::onStats)
+                .build();
+    }
+
+    private Behavior<Command> onRun(Run m) {
+        replyTo = m.replyTo();
+        nextPhase();
+        return this;
+    }
+
+    private void syncAll(Runnable then) {
+        pendingSyncs = devices.size();
+        afterSync = then;
+        devices.values().forEach(d -> d.tell(new DeviceCommand.Sync(syncs)));
+    }
+
+    private Behavior<Command> onSynced(Synced m) {
+        if (--pendingSyncs == 0 && afterSync != null) {
+            Runnable r = afterSync;
+            afterSync = null;
+            r.run();
+        }
+        return this;
+    }
+
+    private void nextPhase() {
+        current++;
+        if (current == phases.size()) {
+            phases.forEach(p -> Verifier.forget(p.plan().data()));
+            replyTo.tell(new Report(scenario.file(), Verifier.FLOAT_TOLERANCE, List.copyOf(jobReports), List.copyOf(linkReports),
+                    List.copyOf(switchReports.values())));
+            return;
+        }
+        Phase p = phases.get(current);
+        done.clear();
+        stats.clear();
+        collecting = false;
+        progress.phase.set(current + 1);
+        progress.results.set(0);
+        progress.expectedResults.set((long) p.awaited().size() * p.plan().data().chunks());
+        progress.label.set(p.job().name() + " " + p.mode());
+        getContext().getLog().info("phase {}/{}: job {} mode {}", current + 1, phases.size(), p.job().name(), p.mode());
+        devices.values().forEach(d -> d.tell(DeviceCommand.ResetLinks.INSTANCE));
+        p.tables().forEach((node, t) -> devices.get(node).tell(new DeviceCommand.InstallJob(t)));
+        syncAll(() -> startPhase(p));
+    }
+
+    private void startPhase(Phase p) {
+        phaseStart = System.nanoTime();
+        for (DriverSpec d : p.drivers()) {
+            devices.get(d.host()).tell(new DeviceCommand.StartDriver(d, hostEvents));
+        }
+        for (FaultSpec f : scenario.faults()) {
+            if (f.kind() != FaultSpec.Kind.STRAGGLER && f.kind() != FaultSpec.Kind.SILENT) {
+                timers.startSingleTimer(new ApplyFault(current, f), f.at());
+            }
+        }
+        timers.startSingleTimer("deadline", new Deadline(current), p.deadline());
+        if (p.awaited().isEmpty()) {
+            endOfEndpoints(p);
+        }
+    }
+
+    private Behavior<Command> onHostEvent(HostEvt m) {
+        Phase p = current >= 0 && current < phases.size() ? phases.get(current) : null;
+        if (p == null) {
+            return this;
+        }
+        if (m.event() instanceof DeviceCommand.Progress pr && pr.job() == p.wireJob()) {
+            progress.results.addAndGet(pr.results());
+        } else if (m.event() instanceof DeviceCommand.DriverDone d && d.job() == p.wireJob() && !collecting) {
+            if (p.awaited().contains(d.report().endpoint()) && "worker".equals(role(d.report()))) {
+                done.put(d.report().endpoint(), d.report());
+                if (done.keySet().containsAll(p.awaited())) {
+                    endOfEndpoints(p);
+                }
+            }
+        }
+        return this;
+    }
+
+    private static String role(DriverReport r) {
+        return r.role().endsWith("worker") ? "worker" : r.role();
+    }
+
+    private void endOfEndpoints(Phase p) {
+        if (collecting) {
+            return;
+        }
+        collecting = true;
+        phaseWall = System.nanoTime() - phaseStart;
+        timers.cancel("deadline");
+        boolean anyPartial = done.values().stream().anyMatch(r -> !r.partialChunks().isEmpty());
+        if (anyPartial) {
+            // leave stragglers time to be folded in at the root before the results are read
+            long straggle = p.plan().stragglers().values().stream().mapToLong(s -> s.delayNanos() + s.jitterNanos()).max().orElse(0);
+            long settle = Math.min(10_000_000_000L, 2 * p.plan().timeoutNanos() + straggle);
+            timers.startSingleTimer(new Settled(current), Duration.ofNanos(settle));
+        } else {
+            collect(p);
+        }
+    }
+
+    private Behavior<Command> onDeadline(Deadline m) {
+        if (m.phase() == current && !collecting) {
+            Phase p = phases.get(current);
+            getContext().getLog().warn("job {} mode {}: deadline of {} passed with {} of {} endpoints done", p.job().name(), p.mode(),
+                    p.deadline(), done.size(), p.awaited().size());
+            collecting = true;
+            phaseWall = System.nanoTime() - phaseStart;
+            collect(p);
+        }
+        return this;
+    }
+
+    private Behavior<Command> onSettled(Settled m) {
+        if (m.phase() == current) {
+            collect(phases.get(current));
+        }
+        return this;
+    }
+
+    private void collect(Phase p) {
+        stats.clear();
+        devices.values().forEach(d -> d.tell(new DeviceCommand.CollectStats(p.job().common().tenant(), p.wireJob(), statsAdapter)));
+    }
+
+    private Behavior<Command> onStats(Stats m) {
+        stats.put(m.stats().node(), m.stats());
+        if (stats.size() == devices.size()) {
+            Phase p = phases.get(current);
+            jobReports.add(buildReport(p));
+            for (DeviceCommand.DeviceStats s : stats.values()) {
+                for (DeviceCommand.LinkStats l : s.links()) {
+                    if (l.packets() > 0) {
+                        linkReports.add(new Report.LinkReport(p.job().name(), p.mode(), l.from(), l.to(), l.packets(), l.bytes(),
+                                l.headerBytes(), l.lost()));
+                    }
+                }
+                if (s.isSwitch()) {
+                    switchReports.merge(s.node(), new Report.SwitchReport(s.node(), s.peakStateEntries(), s.peakBufferedBytes()),
+                            (a, b) -> new Report.SwitchReport(a.name(), Math.max(a.peakStateEntries(), b.peakStateEntries()),
+                                    Math.max(a.peakBufferedBytes(), b.peakBufferedBytes())));
+                }
+            }
+            timers.cancelAll();
+            healFaults();
+            nextPhase();
+        }
+        return this;
+    }
+
+    private Report.JobReport buildReport(Phase p) {
+        Map<String, DriverReport> workers = new LinkedHashMap<>();
+        for (DeviceCommand.DeviceStats s : stats.values()) {
+            for (DriverReport r : s.drivers()) {
+                if ("worker".equals(role(r)) && p.awaited().contains(r.endpoint())) {
+                    workers.put(r.endpoint(), r);
+                }
+            }
+        }
+        List<String> unfinished = new ArrayList<>();
+        List<String> mismatches = new ArrayList<>();
+        List<Report.PartialChunk> partial = new ArrayList<>();
+        Set<String> missing = new TreeSet<>();
+        long lastVt = 0;
+        boolean allVerified = true;
+        for (String e : p.awaited()) {
+            DriverReport r = workers.get(e);
+            if (r == null || !r.done()) {
+                unfinished.add(e + (r == null ? "" : " (" + r.received() + " of " + r.chunks() + " chunks)"));
+                missing.add(e);
+                allVerified = false;
+                continue;
+            }
+            r.mismatches().forEach(x -> mismatches.add(e + ": " + x));
+            for (DriverReport.PartialChunk c : r.partialChunks()) {
+                partial.add(new Report.PartialChunk(e, c.seq(), c.missing()));
+                missing.addAll(c.missing());
+            }
+            if (r.verifiedChunks() != r.chunks()) {
+                allVerified = false;
+            }
+            lastVt = Math.max(lastVt, r.lastVt());
+        }
+        missing.addAll(p.expectedMissing().stream().filter(x -> !missing.contains(x) && !unfinished.isEmpty()).toList());
+        boolean verified = allVerified && mismatches.isEmpty() && unfinished.isEmpty();
+        String status = !unfinished.isEmpty() || !mismatches.isEmpty() ? "failed" : partial.isEmpty() ? "complete" : "partial";
+        boolean asExpected = switch (p.expectedStatus()) {
+            case "complete" -> status.equals("complete") && verified;
+            case "partial" -> status.equals("partial") && verified && missing.equals(new TreeSet<>(p.expectedMissing()));
+            default -> status.equals(p.expectedStatus());
+        };
+        long maxLink = 0;
+        long total = 0;
+        long header = 0;
+        long packets = 0;
+        long lost = 0;
+        long timeouts = 0;
+        long late = 0;
+        long drops = 0;
+        long intoRoot = 0;
+        for (DeviceCommand.DeviceStats s : stats.values()) {
+            for (DeviceCommand.LinkStats l : s.links()) {
+                maxLink = Math.max(maxLink, l.bytes());
+                total += l.bytes();
+                header += l.headerBytes();
+                packets += l.packets();
+                lost += l.lost();
+            }
+            timeouts += s.counters().getOrDefault("timeouts", 0L);
+            late += s.counters().getOrDefault("late", 0L);
+            drops += s.counters().getOrDefault("drops", 0L);
+            long in = s.counters().getOrDefault("framesIn", 0L);
+            if (p.root() != null ? s.node().equals(p.root()) : p.job().common().members().contains(s.node())) {
+                intoRoot = Math.max(intoRoot, in);
+            }
+        }
+        String note = p.note() + (p.vat() != null ? "; A-BMs " + p.vat().aBms() : "");
+        return new Report.JobReport(p.job().name(), p.job().common().kind().configName(), p.mode(), status, verified,
+                List.copyOf(missing), phaseWall / 1_000_000, lastVt / 1000.0, intoRoot, maxLink, total, header, timeouts, 0,
+                p.expectedStatus(), asExpected, p.root(), p.plan().data().chunks(), p.awaited().size(), partial, mismatches,
+                unfinished, late, drops + lost, packets, note);
+    }
+
+    // ------------------------------------------------------------------ faults
+
+    private Behavior<Command> onFault(ApplyFault m) {
+        if (m.phase() != current || collecting) {
+            return this;
+        }
+        FaultSpec f = m.fault();
+        getContext().getLog().info("fault at {}: {}", f.at(), f.kind().configName());
+        switch (f.kind()) {
+            case LINK_DOWN, LINK_UP -> {
+                boolean up = f.kind() == FaultSpec.Kind.LINK_UP;
+                linkFault(f.link(), new Boolean[] {up}, null, null, null, null);
+                if (up) {
+                    downLinks.remove(f.link());
+                } else {
+                    downLinks.add(f.link());
+                }
+                reroute();
+            }
+            case SWITCH_CRASH -> {
+                devices.get(f.node()).tell(DeviceCommand.Crash.INSTANCE);
+                downNodes.add(f.node());
+                reroute();
+            }
+            case LOSS -> forLinks(f.link(), null, f.rate(), null, null, null);
+            case DUPLICATE -> forLinks(f.link(), null, null, f.rate(), null, null);
+            case REORDER -> forLinks(f.link(), null, null, null, f.rate(), null);
+            case DELAY -> forLinks(f.link(), null, null, null, null, f.delay().toNanos());
+            default -> getContext().getLog().warn("fault kind {} is not applied by this version", f.kind().configName());
+        }
+        return this;
+    }
+
+    private void forLinks(Link link, Boolean up, Double loss, Double dup, Double reorder, Long delay) {
+        if (link != null) {
+            linkFault(link, new Boolean[] {up}, loss, dup, reorder, delay);
+        } else {
+            scenario.topology().links().forEach(l -> linkFault(l, new Boolean[] {up}, loss, dup, reorder, delay));
+        }
+    }
+
+    private void linkFault(Link l, Boolean[] up, Double loss, Double dup, Double reorder, Long delay) {
+        devices.get(l.a()).tell(new DeviceCommand.LinkFault(l.b(), up[0], loss, dup, reorder, delay));
+        devices.get(l.b()).tell(new DeviceCommand.LinkFault(l.a(), up[0], loss, dup, reorder, delay));
+    }
+
+    /** Recomputes routing and BIFTs around what is down (F7: no bitmap changes). */
+    private void reroute() {
+        routing = Routing.compute(scenario.topology(), Set.copyOf(downLinks), Set.copyOf(downNodes));
+        Phase p = phases.get(current);
+        for (Node n : scenario.topology().nodes()) {
+            Map<Long, Bift> bifts = new HashMap<>();
+            NodeEngine.JobTables t = p.tables().get(n.name());
+            if (t != null && t.bift() != null) {
+                bifts.put(((long) t.tenant() << 32) | (t.job() & 0xFFFFFFFFL), Bift.build(routing, n.name(), p.job().common().bitSpace()));
+            }
+            devices.get(n.name()).tell(new DeviceCommand.Reroute(routing, bifts));
+        }
+    }
+
+    /** Between phases the network is restored, so every mode meets the same fault plan from a clean start. */
+    private void healFaults() {
+        for (Link l : scenario.topology().links()) {
+            linkFault(l, new Boolean[] {Boolean.TRUE}, l.spec().loss(), 0.0, 0.0, 0L);
+        }
+        if (!downLinks.isEmpty() || !downNodes.isEmpty()) {
+            downNodes.forEach(n -> devices.get(n).tell(DeviceCommand.Recover.INSTANCE));
+            downLinks.clear();
+            downNodes.clear();
+            routing = Routing.compute(scenario.topology());
+            for (Node n : scenario.topology().nodes()) {
+                devices.get(n.name()).tell(new DeviceCommand.Reroute(routing, Map.of()));
+            }
+        }
+    }
+}

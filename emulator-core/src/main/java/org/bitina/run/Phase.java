@@ -1,0 +1,26 @@
+package org.bitina.run;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.bitina.device.DriverSpec;
+import org.bitina.job.AllReducePlan;
+import org.bitina.protocol.NodeEngine;
+import org.bitina.topology.JobSpec;
+import org.bitina.topology.Vat;
+
+/**
+ * One phase of a run: a job in one mode (INA, or a baseline), with everything the
+ * coordinator installs and starts for it, and what the scenario expects of it.
+ *
+ * @param tables          control-plane state per node
+ * @param awaited         endpoints whose completion ends the phase
+ * @param root            the node whose incoming packets the report counts (root, PS), or
+ *                        null to take the busiest member (ring)
+ * @param expectedStatus  complete, partial (with {@code expectedMissing}) or failed
+ */
+public record Phase(JobSpec job, String mode, int wireJob, AllReducePlan plan, Vat vat, Map<String, NodeEngine.JobTables> tables,
+                    List<DriverSpec> drivers, Set<String> awaited, String root, Duration deadline, String expectedStatus,
+                    Set<String> expectedMissing, String note) {
+}

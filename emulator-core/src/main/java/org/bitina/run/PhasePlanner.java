@@ -1,0 +1,184 @@
+package org.bitina.run;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.bitina.device.DriverSpec;
+import org.bitina.job.AllReducePlan;
+import org.bitina.protocol.NodeEngine;
+import org.bitina.topology.AutoVat;
+import org.bitina.topology.Bift;
+import org.bitina.topology.FaultSpec;
+import org.bitina.topology.JobSpec;
+import org.bitina.topology.Node;
+import org.bitina.topology.Routing;
+import org.bitina.topology.Scenario;
+import org.bitina.topology.TreeSpec;
+import org.bitina.topology.Vat;
+
+/**
+ * Turns a validated scenario into the phases of a run (the "installer" of DESIGN.md's data
+ * flow): for each job, the INA phase and one phase per baseline, each with the tables every
+ * node gets, the drivers every host runs and what the fault plan makes the scenario expect.
+ */
+public final class PhasePlanner {
+    /** Baselines get their own wire job ids so that no switch holds state for them. */
+    public static final int RING_JOB_OFFSET = 1_000_000;
+    public static final int PS_JOB_OFFSET = 2_000_000;
+
+    private PhasePlanner() {
+    }
+
+    public static List<Phase> plan(Scenario s, Routing routing) {
+        List<Phase> phases = new ArrayList<>();
+        for (JobSpec job : s.jobs()) {
+            if (!(job instanceof JobSpec.AllReduce ar)) {
+                throw new UnsupportedOperationException("job '" + job.name() + "' is a " + job.common().kind().configName()
+                        + " job, which this version cannot run yet");
+            }
+            phases.add(ina(s, routing, ar));
+            for (String b : ar.common().baselines()) {
+                phases.add(b.equals("ring") ? ring(s, ar) : ps(s, routing, ar));
+            }
+        }
+        return phases;
+    }
+
+    /** The VAT of a job: as configured, or built automatically (A6). */
+    public static Vat vatOf(Scenario s, Routing routing, JobSpec.AllReduce job) {
+        if (job.tree().mode() == TreeSpec.Mode.VAT) {
+            return job.tree().vat();
+        }
+        Vat.Result r = AutoVat.build(s.topology(), routing, job.common().bitSpace(), job.common().members(), job.tree().root());
+        if (r.vat() == null) {
+            throw new IllegalStateException("cannot build a VAT for job '" + job.name() + "': " + r.defects());
+        }
+        return r.vat();
+    }
+
+    private static Phase ina(Scenario s, Routing routing, JobSpec.AllReduce job) {
+        Vat vat = vatOf(s, routing, job);
+        int wireJob = job.common().id();
+        long timeout = job.common().completionTimeout().toNanos();
+        Map<String, Integer> height = new HashMap<>();
+        heights(vat, vat.root(), height);
+        Map<String, NodeEngine.JobTables> tables = new LinkedHashMap<>();
+        for (Node n : s.topology().nodes()) {
+            boolean vatNode = vat.aBm(n.name()) != null;
+            // a VAT node of height h waits h timeouts, so that its children's partials reach it first
+            long nodeTimeout = vatNode ? timeout * height.get(n.name()) : timeout;
+            tables.put(n.name(), new NodeEngine.JobTables(job.name(), job.common().tenant(), wireJob,
+                    job.common().bitSpace().capacity(), Bift.build(routing, n.name(), job.common().bitSpace()),
+                    vatNode ? vat.aBm(n.name()) : null, vatNode ? vat.parent(n.name()) : null, n.name().equals(vat.root()),
+                    nodeTimeout));
+        }
+        Map<String, String> uplink = new LinkedHashMap<>();
+        job.common().members().forEach(m -> uplink.put(m, vat.parent(m)));
+        AllReducePlan plan = plan(s, job, "ina", wireJob, uplink, null, timeout * height.get(vat.root()));
+        List<DriverSpec> drivers = new ArrayList<>();
+        job.common().members().forEach(m -> drivers.add(new DriverSpec(DriverSpec.Role.ALLREDUCE_WORKER, plan, m)));
+        Set<String> silent = plan.silent();
+        return new Phase(job, "ina", wireJob, plan, vat, tables, drivers, awaited(job, silent), vat.root(),
+                deadline(job, height.get(vat.root())), silent.isEmpty() ? "complete" : "partial", silent,
+                "VAT root " + vat.root());
+    }
+
+    private static Phase ring(Scenario s, JobSpec.AllReduce job) {
+        int wireJob = job.common().id() + RING_JOB_OFFSET;
+        AllReducePlan plan = plan(s, job, "ring", wireJob, Map.of(), null, job.common().completionTimeout().toNanos());
+        List<DriverSpec> drivers = new ArrayList<>();
+        job.common().members().forEach(m -> drivers.add(new DriverSpec(DriverSpec.Role.RING_WORKER, plan, m)));
+        Set<String> silent = plan.silent();
+        return new Phase(job, "ring", wireJob, plan, null, bareTables(s, job, wireJob), drivers, awaited(job, silent), null,
+                deadline(job, job.common().members().size()), silent.isEmpty() ? "complete" : "failed", silent,
+                silent.isEmpty() ? "ring of " + job.common().members().size() + " members"
+                        : "a ring cannot complete with a silent member: " + silent);
+    }
+
+    private static Phase ps(Scenario s, Routing routing, JobSpec.AllReduce job) {
+        int wireJob = job.common().id() + PS_JOB_OFFSET;
+        String psHost = psHost(s, routing, job);
+        Map<String, String> uplink = new LinkedHashMap<>();
+        job.common().members().forEach(m -> uplink.put(m, psHost));
+        long timeout = job.common().completionTimeout().toNanos();
+        AllReducePlan plan = plan(s, job, "ps", wireJob, uplink, psHost, timeout);
+        List<DriverSpec> drivers = new ArrayList<>();
+        drivers.add(new DriverSpec(DriverSpec.Role.PARAMETER_SERVER, plan, psHost));
+        job.common().members().forEach(m -> drivers.add(new DriverSpec(DriverSpec.Role.ALLREDUCE_WORKER, plan, m)));
+        Set<String> silent = plan.silent();
+        return new Phase(job, "ps", wireJob, plan, null, bareTables(s, job, wireJob), drivers, awaited(job, silent), psHost,
+                deadline(job, 1), silent.isEmpty() ? "complete" : "partial", silent, "parameter server " + psHost);
+    }
+
+    /** The PS is the VAT root when that is a host; else the first host that is not a member; else the first member. */
+    static String psHost(Scenario s, Routing routing, JobSpec.AllReduce job) {
+        String root = job.tree().root();
+        if (s.topology().node(root).isHost()) {
+            return root;
+        }
+        Set<String> members = new HashSet<>(job.common().members());
+        return s.topology().hosts().stream().map(Node::name).filter(h -> !members.contains(h)).findFirst()
+                .orElse(job.common().members().get(0));
+    }
+
+    private static Map<String, NodeEngine.JobTables> bareTables(Scenario s, JobSpec.AllReduce job, int wireJob) {
+        Map<String, NodeEngine.JobTables> tables = new LinkedHashMap<>();
+        for (Node n : s.topology().nodes()) {
+            tables.put(n.name(), new NodeEngine.JobTables(job.name() + "/" + (wireJob >= PS_JOB_OFFSET ? "ps" : "ring"),
+                    job.common().tenant(), wireJob, job.common().bitSpace().capacity(), null, null, null, false,
+                    job.common().completionTimeout().toNanos()));
+        }
+        return tables;
+    }
+
+    private static AllReducePlan plan(Scenario s, JobSpec.AllReduce job, String mode, int wireJob, Map<String, String> uplink,
+                                      String psHost, long timeoutNanos) {
+        Map<String, AllReducePlan.Straggler> stragglers = new LinkedHashMap<>();
+        Set<String> silent = new LinkedHashSet<>();
+        for (FaultSpec f : s.faults()) {
+            if (f.node() == null || !job.common().members().contains(f.node())) {
+                continue;
+            }
+            if (f.kind() == FaultSpec.Kind.STRAGGLER) {
+                stragglers.put(f.node(), new AllReducePlan.Straggler(f.delay().toNanos(), f.jitter().toNanos(), Set.copyOf(f.chunks())));
+            } else if (f.kind() == FaultSpec.Kind.SILENT) {
+                silent.add(f.node());
+            }
+        }
+        return new AllReducePlan(job.name(), mode, job.common().tenant(), wireJob, job.common().bitSpace(), job.common().members(),
+                job.data(), uplink, psHost, timeoutNanos, stragglers, silent, job.data().seed());
+    }
+
+    private static Set<String> awaited(JobSpec.AllReduce job, Set<String> silent) {
+        Set<String> a = new LinkedHashSet<>(job.common().members());
+        a.removeAll(silent);
+        return a;
+    }
+
+    /**
+     * A generous bound: every window of chunks may wait for the root's timeout, plus room for
+     * the data itself. A phase that passes it ends as failed, naming who did not finish.
+     */
+    private static Duration deadline(JobSpec.AllReduce job, int depth) {
+        long rounds = (job.data().chunks() + job.data().window() - 1) / job.data().window();
+        long timeoutMs = job.common().completionTimeout().toMillis();
+        return Duration.ofMillis(30_000 + rounds * (depth + 2) * timeoutMs * 2);
+    }
+
+    private static int heights(Vat vat, String node, Map<String, Integer> out) {
+        int h = 1;
+        for (String c : vat.children(node)) {
+            if (vat.aBm(c) != null) {
+                h = Math.max(h, 1 + heights(vat, c, out));
+            }
+        }
+        out.put(node, h);
+        return h;
+    }
+}

@@ -1,0 +1,40 @@
+package org.bitina.run;
+
+import java.util.List;
+
+/**
+ * The run report (DESIGN.md contract: {@code jobs[]}, {@code links[]}, {@code switches[]}),
+ * written as JSON by the CLI. One {@code jobs[]} entry per job and mode: INA and each
+ * baseline side by side.
+ */
+public record Report(String scenario, String tolerance, List<JobReport> jobs, List<LinkReport> links,
+                     List<SwitchReport> switches) {
+
+    /**
+     * @param expected        what the fault plan makes the scenario expect (complete, partial, failed)
+     * @param asExpected      status and missing endpoints are what was expected, and the run verified
+     * @param partialChunks   chunks whose final result lacks contributions, with the missing endpoints
+     * @param mismatches      results that failed verification
+     * @param unfinished      endpoints that did not finish before the phase deadline
+     */
+    public record JobReport(String name, String kind, String mode, String status, boolean verified, List<String> missing,
+                            long wallMillis, double modeledMicros, long packetsIntoRoot, long maxLinkBytes, long totalLinkBytes,
+                            long headerBytes, long timeouts, int retransmissionRounds, String expected, boolean asExpected,
+                            String root, int chunks, int endpoints, List<PartialChunk> partialChunks, List<String> mismatches,
+                            List<String> unfinished, long lateContributions, long drops, long packets, String note) {
+    }
+
+    public record PartialChunk(String endpoint, long seq, List<String> missing) {
+    }
+
+    public record LinkReport(String job, String mode, String from, String to, long packets, long bytes, long headerBytes,
+                             long lost) {
+    }
+
+    public record SwitchReport(String name, int peakStateEntries, long peakBufferedBytes) {
+    }
+
+    public boolean allAsExpected() {
+        return jobs.stream().allMatch(JobReport::asExpected);
+    }
+}

@@ -1,0 +1,99 @@
+package org.bitina.run;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.ActorSystem;
+import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.javadsl.AskPattern;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.bitina.protocol.TraceEvent;
+import org.bitina.topology.Scenario;
+
+/**
+ * Runs one scenario in this JVM: an ActorSystem whose guardian spawns the coordinator (and
+ * the trace writer when asked), then waits for the report and terminates the system.
+ */
+public final class ScenarioRunner {
+    private ScenarioRunner() {
+    }
+
+    public record Options(Path trace, Coordinator.Limits limits, Duration timeout) {
+        public static Options defaults() {
+            return new Options(null, Coordinator.Limits.DEFAULT, Duration.ofHours(2));
+        }
+
+        public Options withTrace(Path t) {
+            return new Options(t, limits, timeout);
+        }
+    }
+
+    private interface Guardian {
+    }
+
+    private record Start(ActorRef<Report> replyTo) implements Guardian {
+    }
+
+    private record Finished(Report report) implements Guardian {
+    }
+
+    private record TraceClosed(Boolean ok) implements Guardian {
+    }
+
+    public static Report run(Scenario scenario, Options options, RunProgress progress) {
+        Behavior<Guardian> guardian = Behaviors.setup(ctx -> {
+            ActorRef<TraceEvent> trace = null;
+            ActorRef<TraceWriter.Command> writer = null;
+            if (options.trace() != null) {
+                writer = ctx.spawn(TraceWriter.create(options.trace()), "trace-writer");
+                trace = ctx.spawn(TraceWriter.adapter(writer), "trace");
+            }
+            ActorRef<Coordinator.Command> coordinator =
+                    ctx.spawn(Coordinator.create(scenario, trace, progress, options.limits()), "coordinator");
+            ActorRef<Report> finished = ctx.messageAdapter(Report.class, Finished::new);
+            ActorRef<Boolean> closed = ctx.messageAdapter(Boolean.class, TraceClosed::new);
+            ActorRef<TraceWriter.Command> w = writer;
+            Report[] result = new Report[1];
+            @SuppressWarnings("unchecked")
+            ActorRef<Report>[] requester = new ActorRef[1];
+            return Behaviors.receive(Guardian.class)
+                    .onMessage(Start.class, start -> {
+                        requester[0] = start.replyTo();
+                        coordinator.tell(new Coordinator.Run(finished));
+                        return Behaviors.same();
+                    })
+                    .onMessage(Finished.class, f -> {
+                        if (w == null) {
+                            requester[0].tell(f.report());
+                        } else {
+                            // the trace is flushed before the report is handed out
+                            result[0] = f.report();
+                            w.tell(new TraceWriter.Close(closed));
+                        }
+                        return Behaviors.same();
+                    })
+                    .onMessage(TraceClosed.class, c -> {
+                        requester[0].tell(result[0]);
+                        return Behaviors.same();
+                    })
+                    .build();
+        });
+        ActorSystem<Guardian> system = ActorSystem.create(guardian, "bitina");
+        try {
+            CompletionStage<Report> report = AskPattern.ask(system, Start::new, options.timeout(), system.scheduler());
+            return report.toCompletableFuture().get(options.timeout().toMillis() + 1000, TimeUnit.MILLISECONDS);
+        } catch (Exception e) {
+            throw new IllegalStateException("the run did not finish: " + e, e);
+        } finally {
+            system.terminate();
+            try {
+                system.getWhenTerminated().toCompletableFuture().get(30, TimeUnit.SECONDS);
+            } catch (Exception ignored) {
+                // the report is what matters; a slow shutdown is not a failed run
+            }
+        }
+    }
+
+}

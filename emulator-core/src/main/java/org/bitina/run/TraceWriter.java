@@ -1,0 +1,89 @@
+package org.bitina.run;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
+import org.apache.pekko.actor.typed.javadsl.ActorContext;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.actor.typed.javadsl.Receive;
+import org.bitina.protocol.TraceEvent;
+
+/**
+ * Writes the per-event trace as JSON lines (DESIGN.md contract: node, job, seq, event, dir,
+ * bitmap, to, vt), so that devices never block on I/O.
+ */
+public final class TraceWriter extends AbstractBehavior<TraceWriter.Command> {
+    public interface Command {
+    }
+
+    record Event(TraceEvent event) implements Command {
+    }
+
+    /** Flush and close, then reply. */
+    public record Close(ActorRef<Boolean> replyTo) implements Command {
+    }
+
+    private final BufferedWriter out;
+    private final ObjectMapper json = new ObjectMapper();
+    private long lines;
+
+    public static Behavior<Command> create(Path file) {
+        return Behaviors.setup(ctx -> new TraceWriter(ctx, file));
+    }
+
+    /** Adapts a TraceEvent ref for the devices. */
+    public static Behavior<TraceEvent> adapter(ActorRef<Command> writer) {
+        return Behaviors.receiveMessage(e -> {
+            writer.tell(new Event(e));
+            return Behaviors.same();
+        });
+    }
+
+    private TraceWriter(ActorContext<Command> ctx, Path file) {
+        super(ctx);
+        try {
+            this.out = Files.newBufferedWriter(file);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write the trace to " + file, e);
+        }
+    }
+
+    @Override
+    public Receive<Command> createReceive() {
+        return newReceiveBuilder().onMessage(Event.class, this::onEvent).onMessage(Close.class, this::onClose).build();
+    }
+
+    private Behavior<Command> onEvent(Event m) throws IOException {
+        TraceEvent e = m.event();
+        Map<String, Object> line = new LinkedHashMap<>();
+        line.put("node", e.node());
+        line.put("job", e.job());
+        line.put("seq", e.seq());
+        line.put("event", e.event());
+        line.put("dir", e.dir());
+        line.put("bitmap", e.bitmap());
+        line.put("to", e.to());
+        line.put("vt", e.vt());
+        if (e.detail() != null) {
+            line.put("detail", e.detail());
+        }
+        out.write(json.writeValueAsString(line));
+        out.write('\n');
+        lines++;
+        return this;
+    }
+
+    private Behavior<Command> onClose(Close m) throws IOException {
+        out.close();
+        m.replyTo().tell(Boolean.TRUE);
+        return Behaviors.stopped();
+    }
+}

@@ -1,0 +1,33 @@
+package org.bitina.node;
+
+import java.io.PrintStream;
+import org.bitina.run.Report;
+
+/** The console summary: one row per job and mode, INA beside its baselines. */
+final class Summary {
+    private Summary() {
+    }
+
+    static void print(Report r, PrintStream out) {
+        out.printf("%-14s %-6s %-9s %-8s %10s %12s %14s %14s %14s %9s %8s  %s%n", "job", "mode", "status", "verified", "wall ms",
+                "modelled us", "pkts to root", "max link B", "total link B", "timeouts", "late", "missing");
+        for (Report.JobReport j : r.jobs()) {
+            out.printf("%-14s %-6s %-9s %-8s %10d %12.1f %14d %14d %14d %9d %8d  %s%s%n", j.name(), j.mode(), j.status(),
+                    j.verified() ? "yes" : "NO", j.wallMillis(), j.modeledMicros(), j.packetsIntoRoot(), j.maxLinkBytes(),
+                    j.totalLinkBytes(), j.timeouts(), j.lateContributions(), j.missing().isEmpty() ? "-" : String.join(",", j.missing()),
+                    j.asExpected() ? "" : "   <-- expected " + j.expected());
+            for (String m : j.mismatches().stream().limit(3).toList()) {
+                out.println("    mismatch: " + m);
+            }
+            for (String u : j.unfinished().stream().limit(5).toList()) {
+                out.println("    unfinished: " + u);
+            }
+        }
+        long partial = r.jobs().stream().mapToLong(j -> j.partialChunks().size()).sum();
+        if (partial > 0) {
+            out.println("partial results: " + partial + " (endpoint, chunk) pairs; see the report's partialChunks");
+        }
+        out.println("tolerance: " + r.tolerance());
+        out.println(r.allAsExpected() ? "every job ended as the scenario expects" : "SOME JOBS DID NOT END AS THE SCENARIO EXPECTS");
+    }
+}
