@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.function.LongSupplier;
 import java.util.Map;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
@@ -37,6 +38,7 @@ public final class HostActor extends AbstractBehavior<DeviceCommand> {
     private static final int PROGRESS_BATCH = 64;
 
     private final String name;
+    private final LongSupplier clock;
     private final int maxEntriesPerJob;
     private final long tombstoneNanos;
     private final Ports ports;
@@ -46,12 +48,18 @@ public final class HostActor extends AbstractBehavior<DeviceCommand> {
     private NodeEngine engine;
 
     public static Behavior<DeviceCommand> create(String name, int maxEntriesPerJob, long tombstoneNanos) {
-        return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> new HostActor(ctx, timers, name, maxEntriesPerJob, tombstoneNanos)));
+        return create(name, maxEntriesPerJob, tombstoneNanos, System::nanoTime);
+    }
+
+    /** With the wall clock the engine reads (tests pass one that follows Pekko's ManualTime). */
+    public static Behavior<DeviceCommand> create(String name, int maxEntriesPerJob, long tombstoneNanos, LongSupplier clock) {
+        return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> new HostActor(ctx, timers, name, maxEntriesPerJob, tombstoneNanos, clock)));
     }
 
     private HostActor(ActorContext<DeviceCommand> ctx, TimerScheduler<DeviceCommand> timers, String name, int maxEntriesPerJob,
-                      long tombstoneNanos) {
+                      long tombstoneNanos, LongSupplier clock) {
         super(ctx);
+        this.clock = clock;
         this.name = name;
         this.maxEntriesPerJob = maxEntriesPerJob;
         this.tombstoneNanos = tombstoneNanos;
@@ -100,7 +108,7 @@ public final class HostActor extends AbstractBehavior<DeviceCommand> {
         EndpointDriver d = m.spec().create();
         Running r = new Running(m.spec(), d, m.reportTo());
         drivers.computeIfAbsent(key(m.spec().tenant(), m.spec().job()), k -> new ArrayList<>()).add(r);
-        long now = System.nanoTime();
+        long now = clock.getAsLong();
         send(d.start(now), now);
         checkDone(r);
         rearm(now);
@@ -108,14 +116,14 @@ public final class HostActor extends AbstractBehavior<DeviceCommand> {
     }
 
     private Behavior<DeviceCommand> onFrame(DeviceCommand.FrameIn m) {
-        long now = System.nanoTime();
+        long now = clock.getAsLong();
         deliver(ports.perform(getContext(), engine.onFrame(m.frame(), now)), now);
         rearm(now);
         return this;
     }
 
     private Behavior<DeviceCommand> onDelayed(Delayed m) {
-        long now = System.nanoTime();
+        long now = clock.getAsLong();
         deliver(ports.perform(getContext(), engine.originate(m.frame(), now)), now);
         rearm(now);
         return this;
@@ -123,7 +131,7 @@ public final class HostActor extends AbstractBehavior<DeviceCommand> {
 
     private Behavior<DeviceCommand> onTick() {
         alarm.fired();
-        long now = System.nanoTime();
+        long now = clock.getAsLong();
         deliver(ports.perform(getContext(), engine.onTimer(now)), now);
         for (List<Running> rs : drivers.values()) {
             for (Running r : rs) {

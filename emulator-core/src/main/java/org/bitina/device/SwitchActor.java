@@ -1,6 +1,7 @@
 package org.bitina.device;
 
 import java.util.List;
+import java.util.function.LongSupplier;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
@@ -22,6 +23,7 @@ public final class SwitchActor extends AbstractBehavior<DeviceCommand> {
     }
 
     private final String name;
+    private final LongSupplier clock;
     private final int maxEntriesPerJob;
     private final long tombstoneNanos;
     private final Ports ports;
@@ -30,12 +32,18 @@ public final class SwitchActor extends AbstractBehavior<DeviceCommand> {
     private boolean crashed;
 
     public static Behavior<DeviceCommand> create(String name, int maxEntriesPerJob, long tombstoneNanos) {
-        return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> new SwitchActor(ctx, timers, name, maxEntriesPerJob, tombstoneNanos)));
+        return create(name, maxEntriesPerJob, tombstoneNanos, System::nanoTime);
+    }
+
+    /** With the wall clock the engine reads (tests pass one that follows Pekko's ManualTime). */
+    public static Behavior<DeviceCommand> create(String name, int maxEntriesPerJob, long tombstoneNanos, LongSupplier clock) {
+        return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> new SwitchActor(ctx, timers, name, maxEntriesPerJob, tombstoneNanos, clock)));
     }
 
     private SwitchActor(ActorContext<DeviceCommand> ctx, TimerScheduler<DeviceCommand> timers, String name, int maxEntriesPerJob,
-                        long tombstoneNanos) {
+                        long tombstoneNanos, LongSupplier clock) {
         super(ctx);
+        this.clock = clock;
         this.name = name;
         this.maxEntriesPerJob = maxEntriesPerJob;
         this.tombstoneNanos = tombstoneNanos;
@@ -80,7 +88,7 @@ public final class SwitchActor extends AbstractBehavior<DeviceCommand> {
         if (crashed) {
             return this;
         }
-        long now = System.nanoTime();
+        long now = clock.getAsLong();
         List<Frame> local = ports.perform(getContext(), engine.onFrame(m.frame(), now));
         if (!local.isEmpty()) {
             getContext().getLog().warn("{} got {} frames addressed to itself; switches host no endpoints", name, local.size());
@@ -94,7 +102,7 @@ public final class SwitchActor extends AbstractBehavior<DeviceCommand> {
         if (crashed) {
             return this;
         }
-        long now = System.nanoTime();
+        long now = clock.getAsLong();
         ports.perform(getContext(), engine.onTimer(now));
         alarm.rearm(engine.nextDeadline(), now);
         return this;

@@ -64,10 +64,16 @@ public final class Coordinator extends AbstractBehavior<Coordinator.Command> {
     private record ApplyFault(int phase, FaultSpec fault) implements Command {
     }
 
+    private record StallCheck(int phase) implements Command {
+    }
+
     /** Per-device limits: live aggregation entries per job and the tombstone time. */
     public record Limits(int maxEntriesPerJob, Duration tombstone) {
         public static final Limits DEFAULT = new Limits(4096, Duration.ofSeconds(5));
     }
+
+    private static final Duration STALL_CHECK = Duration.ofMillis(250);
+    private static final Duration STALL_MIN = Duration.ofSeconds(2);
 
     private final Scenario scenario;
     private final RunProgress progress;
@@ -93,6 +99,9 @@ public final class Coordinator extends AbstractBehavior<Coordinator.Command> {
     private final Map<String, DriverReport> done = new HashMap<>();
     private final Map<String, DeviceCommand.DeviceStats> stats = new HashMap<>();
     private boolean collecting;
+    private long lastActivity;
+    private long lastResults;
+    private String stalled;
 
     public static Behavior<Command> create(Scenario scenario, ActorRef<TraceEvent> trace, RunProgress progress, Limits limits) {
         return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> new Coordinator(ctx, timers, scenario, trace, progress, limits)));
@@ -138,6 +147,7 @@ public final class Coordinator extends AbstractBehavior<Coordinator.Command> {
                 .onMessage(Deadline.class, this::onDeadline)
                 .onMessage(Settled.class, this::onSettled)
                 .onMessage(ApplyFault.class, this::onFault)
+                .onMessage(StallCheck.class, this::onStallCheck)
                 .onMessage(Stats.class, this::onStats)
                 .build();
     }
@@ -196,6 +206,10 @@ public final class Coordinator extends AbstractBehavior<Coordinator.Command> {
             }
         }
         timers.startSingleTimer("deadline", new Deadline(current), p.deadline());
+        lastActivity = phaseStart;
+        lastResults = -1;
+        stalled = null;
+        timers.startTimerWithFixedDelay("stall", new StallCheck(current), STALL_CHECK);
         if (p.awaited().isEmpty()) {
             endOfEndpoints(p);
         }
@@ -230,6 +244,7 @@ public final class Coordinator extends AbstractBehavior<Coordinator.Command> {
         collecting = true;
         phaseWall = System.nanoTime() - phaseStart;
         timers.cancel("deadline");
+        timers.cancel("stall");
         boolean anyPartial = done.values().stream().anyMatch(r -> !r.partialChunks().isEmpty());
         if (anyPartial) {
             // leave stragglers time to be folded in at the root before the results are read
@@ -248,6 +263,35 @@ public final class Coordinator extends AbstractBehavior<Coordinator.Command> {
                     p.deadline(), done.size(), p.awaited().size());
             collecting = true;
             phaseWall = System.nanoTime() - phaseStart;
+            collect(p);
+        }
+        return this;
+    }
+
+    /**
+     * A phase in which no endpoint has received anything for the stall period cannot finish:
+     * it ends as failed at once instead of waiting out its deadline (a ring with a dead member).
+     */
+    private Behavior<Command> onStallCheck(StallCheck m) {
+        if (m.phase() != current || collecting) {
+            return this;
+        }
+        Phase p = phases.get(current);
+        long now = System.nanoTime();
+        long results = progress.results() + done.size();
+        if (results != lastResults) {
+            lastResults = results;
+            lastActivity = now;
+            return this;
+        }
+        long straggle = p.plan().stragglers().values().stream().mapToLong(s -> s.delayNanos() + s.jitterNanos()).max().orElse(0);
+        long stallNanos = Math.max(STALL_MIN.toNanos(), Math.max(20 * p.plan().timeoutNanos(), 2 * straggle));
+        if (now - lastActivity > stallNanos) {
+            stalled = "no endpoint received anything for " + stallNanos / 1_000_000 + " ms";
+            getContext().getLog().warn("job {} mode {}: stalled ({})", p.job().name(), p.mode(), stalled);
+            collecting = true;
+            phaseWall = now - phaseStart;
+            timers.cancel("deadline");
             collect(p);
         }
         return this;
@@ -356,7 +400,7 @@ public final class Coordinator extends AbstractBehavior<Coordinator.Command> {
                 intoRoot = Math.max(intoRoot, in);
             }
         }
-        String note = p.note() + (p.vat() != null ? "; A-BMs " + p.vat().aBms() : "");
+        String note = p.note() + (p.vat() != null ? "; A-BMs " + p.vat().aBms() : "") + (stalled != null ? "; stalled: " + stalled : "");
         return new Report.JobReport(p.job().name(), p.job().common().kind().configName(), p.mode(), status, verified,
                 List.copyOf(missing), phaseWall / 1_000_000, lastVt / 1000.0, intoRoot, maxLink, total, header, timeouts, 0,
                 p.expectedStatus(), asExpected, p.root(), p.plan().data().chunks(), p.awaited().size(), partial, mismatches,

@@ -71,6 +71,43 @@ class CliTest {
     }
 
     @Test
+    void runFig1WritesTheReportContractAndExitsZero() throws IOException {
+        Path report = dir.resolve("r.json");
+        Path trace = dir.resolve("t.jsonl");
+        Result r = cli("run", Path.of("..", "topology-configs", "paper-fig1-allreduce.conf").toString(), "--report", report.toString(),
+                "--trace", trace.toString(), "--quiet");
+        assertEquals(0, r.code(), r.out() + r.err());
+        assertTrue(r.out().contains("every job ended as the scenario expects"), r.out());
+        var json = new com.fasterxml.jackson.databind.ObjectMapper().readTree(report.toFile());
+        var job = json.get("jobs").get(0);
+        for (String field : new String[] {"name", "kind", "mode", "status", "verified", "missing", "wallMillis", "modeledMicros",
+                "packetsIntoRoot", "maxLinkBytes", "totalLinkBytes", "headerBytes", "timeouts", "retransmissionRounds"}) {
+            assertTrue(job.has(field), "jobs[] has " + field);
+        }
+        assertEquals("allreduce", job.get("kind").asText());
+        assertEquals("ina", job.get("mode").asText());
+        assertEquals(3, json.get("jobs").size(), "INA, ring and PS side by side");
+        for (String field : new String[] {"from", "to", "packets", "bytes"}) {
+            assertTrue(json.get("links").get(0).has(field), "links[] has " + field);
+        }
+        for (String field : new String[] {"name", "peakStateEntries", "peakBufferedBytes"}) {
+            assertTrue(json.get("switches").get(0).has(field), "switches[] has " + field);
+        }
+        String first = Files.readAllLines(trace).get(0);
+        var event = new com.fasterxml.jackson.databind.ObjectMapper().readTree(first);
+        for (String field : new String[] {"node", "job", "seq", "event", "dir", "bitmap", "to", "vt"}) {
+            assertTrue(event.has(field), "trace line has " + field);
+        }
+    }
+
+    @Test
+    void runOnSeveralJvmsSaysItIsNotThereYet() {
+        Result r = cli("run", Path.of("..", "topology-configs", "paper-fig1-allreduce.conf").toString(), "--jvms", "3");
+        assertEquals(3, r.code());
+        assertTrue(r.err().contains("not implemented yet"), r.err());
+    }
+
+    @Test
     void noCommandIsAUsageError() {
         assertEquals(2, cli().code());
     }

@@ -1,0 +1,145 @@
+package org.bitina.device;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.typesafe.config.ConfigFactory;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
+import org.apache.pekko.actor.testkit.typed.javadsl.LogCapturingExtension;
+import org.apache.pekko.actor.testkit.typed.javadsl.ManualTime;
+import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.bitina.bitmap.EndpointSets;
+import org.bitina.job.AllReduceData;
+import org.bitina.job.AllReducePlan;
+import org.bitina.protocol.Frame;
+import org.bitina.protocol.NodeEngine;
+import org.bitina.topology.Bift;
+import org.bitina.topology.BitSpace;
+import org.bitina.topology.DataSpec;
+import org.bitina.topology.LinkSpec;
+import org.bitina.topology.Routing;
+import org.bitina.topology.Topologies;
+import org.bitina.topology.Topology;
+import org.bitina.wire.ElementType;
+import org.bitina.wire.InaHeader;
+import org.bitina.wire.InaPacket;
+import org.bitina.wire.PacketType;
+import org.bitina.wire.Payload;
+import org.bitina.wire.ReductionOp;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** Worker w1 of Fig. 1 as an actor; its switch s1 and the coordinator are probes. */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@ExtendWith(LogCapturingExtension.class)
+class HostActorTest {
+    private static final long MS = 1_000_000L;
+    private final ActorTestKit kit = ActorTestKit.create(ManualTime.config().withFallback(ConfigFactory.load()));
+    private final ManualTime manualTime = ManualTime.get(kit.system());
+    private final Topology fig1 = Topologies.paperFig1(LinkSpec.DEFAULT);
+    private final Routing routing = Routing.compute(fig1);
+    private final BitSpace space = new BitSpace(List.of("w1", "w2", "w3", "w4", "w5", "w6", "w7", "w8"));
+    private final DataSpec data = new DataSpec(1000, ElementType.FLOAT32, ReductionOp.SUM, 250, 2, 7, 1024);
+    private final AtomicLong clock = new AtomicLong();
+
+    @AfterAll
+    void shutdown() {
+        kit.shutdownTestKit();
+    }
+
+    private AllReducePlan plan(Map<String, AllReducePlan.Straggler> stragglers) {
+        return new AllReducePlan("fig1", "ina", 1, 1, space, List.of("w1", "w2", "w3", "w4"), data,
+                Map.of("w1", "s1", "w2", "s1", "w3", "s7", "w4", "s7"), null, 50 * MS, stragglers, Set.of(), 7);
+    }
+
+    private ActorRef<DeviceCommand> w1(TestProbe<DeviceCommand> s1) {
+        ActorRef<DeviceCommand> w1 = kit.spawn(HostActor.create("w1", 16, 500 * MS, clock::get));
+        w1.tell(new DeviceCommand.Wire(Map.of("s1", s1.ref()), Map.of("s1", LinkSpec.DEFAULT), routing, 1, null));
+        w1.tell(new DeviceCommand.InstallJob(new NodeEngine.JobTables("fig1", 1, 1, 8, Bift.build(routing, "w1", space), null, null,
+                false, 50 * MS)));
+        return w1;
+    }
+
+    private static InaPacket packetOf(DeviceCommand m) {
+        return ((DeviceCommand.FrameIn) m).frame().packet();
+    }
+
+    @Test
+    void workerKeepsItsWindowAndAdvancesOnResults() {
+        TestProbe<DeviceCommand> s1 = kit.createTestProbe();
+        TestProbe<DeviceCommand.HostEvent> coordinator = kit.createTestProbe();
+        ActorRef<DeviceCommand> w1 = w1(s1);
+        w1.tell(new DeviceCommand.StartDriver(new DriverSpec(DriverSpec.Role.ALLREDUCE_WORKER, plan(Map.of()), "w1"), coordinator.ref()));
+        InaPacket c0 = packetOf(s1.receiveMessage());
+        InaPacket c1 = packetOf(s1.receiveMessage());
+        assertEquals(0, c0.header().seq());
+        assertEquals(1, c1.header().seq());
+        assertEquals(EndpointSets.parse("[10000000]"), c0.endpoints(), "P-BM = the worker's own bit");
+        s1.expectNoMessage(Duration.ofMillis(20));
+
+        AllReduceData d = new AllReduceData(data);
+        for (int chunk = 0; chunk < 4; chunk++) {
+            float[] sum = new float[d.chunkLength(chunk)];
+            for (int bit = 0; bit < 4; bit++) {
+                float[] v = d.values(bit, chunk);
+                for (int i = 0; i < sum.length; i++) {
+                    sum[i] += v[i];
+                }
+            }
+            InaHeader h = InaHeader.of(PacketType.RESULT, 1, 1, chunk).withOp(ReductionOp.SUM);
+            w1.tell(new DeviceCommand.FrameIn(new Frame(new InaPacket(h, EndpointSets.parse("[10000000]"), Payload.of(sum)), null, 10), "s1"));
+            if (chunk < 2) {
+                assertEquals(chunk + 2, packetOf(s1.receiveMessage()).header().seq(), "a result frees a window slot");
+            }
+        }
+        DeviceCommand.DriverDone done = (DeviceCommand.DriverDone) coordinator.fishForMessage(Duration.ofSeconds(3),
+                m -> m instanceof DeviceCommand.DriverDone
+                        ? org.apache.pekko.actor.testkit.typed.javadsl.FishingOutcomes.complete()
+                        : org.apache.pekko.actor.testkit.typed.javadsl.FishingOutcomes.continueAndIgnore()).get(0);
+        assertTrue(done.report().done());
+        assertEquals(4, done.report().verifiedChunks());
+        assertTrue(done.report().mismatches().isEmpty());
+    }
+
+    @Test
+    void aWrongResultIsNamedNotAccepted() {
+        TestProbe<DeviceCommand> s1 = kit.createTestProbe();
+        TestProbe<DeviceCommand.HostEvent> coordinator = kit.createTestProbe();
+        ActorRef<DeviceCommand> w1 = w1(s1);
+        w1.tell(new DeviceCommand.StartDriver(new DriverSpec(DriverSpec.Role.ALLREDUCE_WORKER, plan(Map.of()), "w1"), coordinator.ref()));
+        s1.receiveMessage();
+        s1.receiveMessage();
+        InaHeader h = InaHeader.of(PacketType.RESULT, 1, 1, 0).withOp(ReductionOp.SUM);
+        w1.tell(new DeviceCommand.FrameIn(new Frame(new InaPacket(h, EndpointSets.parse("[10000000]"), Payload.of(new float[250])), null, 0),
+                "s1"));
+        s1.receiveMessage();
+        TestProbe<DeviceCommand.DeviceStats> stats = kit.createTestProbe();
+        w1.tell(new DeviceCommand.CollectStats(1, 1, stats.ref()));
+        var report = stats.receiveMessage().drivers().get(0);
+        assertEquals(1, report.mismatches().size(), report.toString());
+        assertTrue(report.mismatches().get(0).startsWith("chunk 0 element"));
+    }
+
+    @Test
+    void stragglerSendsItsChosenChunksAfterTheDelay() {
+        TestProbe<DeviceCommand> s1 = kit.createTestProbe();
+        TestProbe<DeviceCommand.HostEvent> coordinator = kit.createTestProbe();
+        ActorRef<DeviceCommand> w1 = w1(s1);
+        Map<String, AllReducePlan.Straggler> slow = Map.of("w1", new AllReducePlan.Straggler(30 * MS, 0, Set.of(1L)));
+        w1.tell(new DeviceCommand.StartDriver(new DriverSpec(DriverSpec.Role.ALLREDUCE_WORKER, plan(slow), "w1"), coordinator.ref()));
+        assertEquals(0, packetOf(s1.receiveMessage()).header().seq());
+        s1.expectNoMessage(Duration.ofMillis(20));
+        manualTime.timePasses(Duration.ofMillis(30));
+        DeviceCommand.FrameIn late = (DeviceCommand.FrameIn) s1.receiveMessage();
+        assertEquals(1, late.frame().packet().header().seq());
+        assertTrue(late.frame().vt() >= 30 * MS, "the delay is in modelled time too");
+    }
+}

@@ -1,0 +1,103 @@
+package org.bitina.run;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+import org.bitina.topology.Scenario;
+import org.bitina.topology.ScenarioException;
+import org.bitina.topology.TopologyLoader;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class AllReduceEndToEndTest {
+    @TempDir
+    Path dir;
+
+    private static Report.JobReport mode(Report r, String mode) {
+        return r.jobs().stream().filter(j -> j.mode().equals(mode)).findFirst().orElseThrow();
+    }
+
+    @Test
+    void paperFig1RunsAsTheSeedDescribes() throws ScenarioException, IOException {
+        Scenario s = TopologyLoader.load(Path.of("..", "topology-configs", "paper-fig1-allreduce.conf"));
+        Path trace = dir.resolve("trace.jsonl");
+        Report r = ScenarioRunner.run(s, ScenarioRunner.Options.defaults().withTrace(trace), new RunProgress());
+        for (String mode : List.of("ina", "ring", "ps")) {
+            Report.JobReport j = mode(r, mode);
+            assertEquals("complete", j.status(), mode + ": " + j);
+            assertTrue(j.verified(), mode);
+            assertTrue(j.asExpected(), mode);
+        }
+        assertTrue(r.allAsExpected());
+
+        ObjectMapper json = new ObjectMapper();
+        List<JsonNode> events = Files.readAllLines(trace).stream().map(l -> {
+            try {
+                return json.readTree(l);
+            } catch (IOException e) {
+                throw new IllegalStateException(e);
+            }
+        }).filter(e -> e.get("job").asText().equals("fig1") && e.get("seq").asLong() == 0).toList();
+        // s7 forwards s1's result untouched toward s6: AND with [00110000] is zero
+        assertTrue(events.stream().anyMatch(e -> e.get("node").asText().equals("s7") && e.get("event").asText().equals("forward")
+                && e.get("bitmap").asText().equals("[11000000]") && e.get("to").get(0).asText().equals("s6")), "s7 forwards s1's result");
+        assertTrue(events.stream().anyMatch(e -> e.get("node").asText().equals("s7") && e.get("event").asText().equals("complete")
+                && e.get("bitmap").asText().equals("[00110000]")));
+        assertTrue(events.stream().anyMatch(e -> e.get("node").asText().equals("s6") && e.get("event").asText().equals("complete")
+                && e.get("bitmap").asText().equals("[11110000]")), "s6 completes with [11110000]");
+        Set<String> delivered = events.stream().filter(e -> e.get("event").asText().equals("deliver") && e.get("dir").asText().equals("mcast"))
+                .map(e -> e.get("node").asText()).collect(Collectors.toCollection(TreeSet::new));
+        assertEquals(Set.of("w1", "w2", "w3", "w4"), delivered, "the result reaches w1..w4 and no other host");
+        // report side by side: INA puts fewer packets into the root than the parameter server
+        assertTrue(mode(r, "ina").packetsIntoRoot() < mode(r, "ps").packetsIntoRoot());
+        assertEquals(2 * 256, mode(r, "ina").packetsIntoRoot(), "two children (s1, s7) per chunk");
+        assertEquals(4 * 256, mode(r, "ps").packetsIntoRoot(), "four workers per chunk");
+    }
+
+    @Test
+    void fatTreeK4WithAStragglerAndASilentWorker() throws ScenarioException, IOException {
+        Path conf = dir.resolve("ft4.conf");
+        Files.writeString(conf, """
+                topology { generator { kind = fat-tree, k = 4 } }
+                jobs = [{
+                  name = ft4, kind = allreduce, tenant = 2
+                  members = all
+                  tree { mode = auto, root = core-1 }
+                  data { elements = 4096, type = int32, op = sum, chunk = 256, window = 4, seed = 5 }
+                  completion-timeout = 20ms
+                  baselines = [ps]
+                }]
+                faults = [
+                  # h3 is slower than its edge switch's timer on chunks 1 and 2: late, folded in further up
+                  { kind = straggler, node = h3, delay = 30ms, chunks = [1, 2] }
+                  { kind = silent, node = h16 }
+                ]
+                """);
+        Report r = ScenarioRunner.run(TopologyLoader.load(conf), ScenarioRunner.Options.defaults(), new RunProgress());
+        Report.JobReport ina = mode(r, "ina");
+        assertEquals("partial", ina.status(), ina.toString());
+        assertTrue(ina.verified(), ina.mismatches().toString());
+        assertEquals(List.of("h16"), ina.missing(), "only the silent worker is missing; the straggler is folded in");
+        assertTrue(ina.timeouts() > 0);
+        assertTrue(ina.lateContributions() > 0, "h3's chunks arrived after its edge switch's partial left");
+        assertEquals(16, ina.chunks());
+        assertEquals(15 * 16, ina.partialChunks().size(), "every live worker's every chunk lacks h16");
+        Report.JobReport ps = mode(r, "ps");
+        assertEquals("partial", ps.status());
+        assertTrue(ps.verified());
+        assertEquals(List.of("h16"), ps.missing());
+        assertTrue(r.allAsExpected());
+        assertFalse(r.switches().isEmpty());
+        assertTrue(r.switches().stream().anyMatch(sw -> sw.peakStateEntries() > 0));
+    }
+}
