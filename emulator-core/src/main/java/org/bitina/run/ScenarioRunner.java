@@ -43,6 +43,14 @@ public final class ScenarioRunner {
     }
 
     public static Report run(Scenario scenario, Options options, RunProgress progress) {
+        // references first, outside the actors: phase wall times then measure the emulation alone
+        for (org.bitina.topology.JobSpec job : scenario.jobs()) {
+            if (job instanceof org.bitina.topology.JobSpec.AllReduce ar) {
+                progress.label.set("computing the reference of " + job.name());
+                org.bitina.job.Verifier.prepare(new org.bitina.job.AllReduceData(ar.data()),
+                        ar.common().bitSpace().setOf(ar.common().members()));
+            }
+        }
         Behavior<Guardian> guardian = Behaviors.setup(ctx -> {
             ActorRef<TraceEvent> trace = null;
             ActorRef<TraceWriter.Command> writer = null;
