@@ -3,30 +3,49 @@ package org.bitina.device;
 import org.bitina.job.AllReducePlan;
 import org.bitina.job.AllReduceWorker;
 import org.bitina.job.EndpointDriver;
+import org.bitina.job.MoeExpert;
+import org.bitina.job.MoePlan;
+import org.bitina.job.MoeSource;
 import org.bitina.job.PsServer;
 import org.bitina.job.RingWorker;
 
-/** Which driver a host runs for a job phase; the host builds it, so a spec can cross JVMs. */
-public record DriverSpec(Role role, AllReducePlan plan, String host) {
+/**
+ * Which driver a host runs for a job phase; the host builds it, so a spec can cross JVMs.
+ * Exactly one of {@code allReduce} and {@code moe} is set; {@code endpoint} names the
+ * expert for {@link Role#MOE_EXPERT} and is the host otherwise.
+ */
+public record DriverSpec(Role role, AllReducePlan allReduce, MoePlan moe, String host, String endpoint) {
     public enum Role {
         ALLREDUCE_WORKER,
         RING_WORKER,
-        PARAMETER_SERVER
+        PARAMETER_SERVER,
+        MOE_SOURCE,
+        MOE_EXPERT
+    }
+
+    public DriverSpec(Role role, AllReducePlan plan, String host) {
+        this(role, plan, null, host, host);
+    }
+
+    public static DriverSpec moe(Role role, MoePlan plan, String host, String endpoint) {
+        return new DriverSpec(role, null, plan, host, endpoint);
     }
 
     public EndpointDriver create() {
         return switch (role) {
-            case ALLREDUCE_WORKER -> new AllReduceWorker(plan, host);
-            case RING_WORKER -> new RingWorker(plan, host);
-            case PARAMETER_SERVER -> new PsServer(plan);
+            case ALLREDUCE_WORKER -> new AllReduceWorker(allReduce, host);
+            case RING_WORKER -> new RingWorker(allReduce, host);
+            case PARAMETER_SERVER -> new PsServer(allReduce);
+            case MOE_SOURCE -> new MoeSource(moe, host);
+            case MOE_EXPERT -> new MoeExpert(moe, endpoint);
         };
     }
 
     public int tenant() {
-        return plan.tenant();
+        return allReduce != null ? allReduce.tenant() : moe.tenant();
     }
 
     public int job() {
-        return plan.wireJob();
+        return allReduce != null ? allReduce.wireJob() : moe.wireJob();
     }
 }

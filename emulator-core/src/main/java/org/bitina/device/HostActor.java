@@ -153,7 +153,7 @@ public final class HostActor extends AbstractBehavior<DeviceCommand> {
             for (Running r : rs) {
                 if (r.driver().accepts(f.packet())) {
                     boolean wasDone = r.driver().done();
-                    send(r.driver().onDeliver(f.packet(), f.vt(), now), now);
+                    send(r.driver().onDeliver(f, now), now);
                     progress(r);
                     if (!wasDone) {
                         checkDone(r);

@@ -72,7 +72,9 @@ public final class AllReduceWorker implements EndpointDriver {
     }
 
     @Override
-    public List<Out> onDeliver(InaPacket packet, long vt, long now) {
+    public List<Out> onDeliver(Frame frame, long now) {
+        InaPacket packet = frame.packet();
+        long vt = frame.vt();
         long seq = packet.header().seq();
         if (seq < 0 || seq >= holds.length) {
             mismatches.add("result for unknown chunk " + seq);
@@ -122,6 +124,6 @@ public final class AllReduceWorker implements EndpointDriver {
                 ok++;
             }
         }
-        return new DriverReport(host, "worker", data.chunks(), received, partial, List.copyOf(mismatches), lastVt, ok, done());
+        return new DriverReport(host, "worker", data.chunks(), received, partial, List.copyOf(mismatches), lastVt, ok, done(), List.of());
     }
 }

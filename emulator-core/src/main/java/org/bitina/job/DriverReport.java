@@ -11,9 +11,10 @@ import java.util.List;
  * @param mismatches      results that failed verification (never empty silently: each named)
  * @param lastVt          modelled time of the last result, nanoseconds
  * @param verifiedChunks  chunks checked against the reference and found right
+ * @param dropped         what the endpoint itself dropped by policy (MoE tokens over expert capacity)
  */
 public record DriverReport(String endpoint, String role, int chunks, int received, List<PartialChunk> partialChunks,
-                           List<String> mismatches, long lastVt, int verifiedChunks, boolean done) {
+                           List<String> mismatches, long lastVt, int verifiedChunks, boolean done, List<String> dropped) {
 
     public record PartialChunk(long seq, List<String> missing) {
     }

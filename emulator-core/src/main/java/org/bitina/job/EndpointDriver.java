@@ -22,7 +22,8 @@ public interface EndpointDriver {
         return true;
     }
 
-    List<Out> onDeliver(InaPacket packet, long vt, long now);
+    /** A frame delivered to this host for the driver's job ({@code frame.vt()} is its modelled arrival). */
+    List<Out> onDeliver(Frame frame, long now);
 
     default List<Out> onTimer(long now) {
         return List.of();

@@ -43,7 +43,9 @@ public final class PsServer implements EndpointDriver {
     }
 
     @Override
-    public List<Out> onDeliver(InaPacket p, long vt, long now) {
+    public List<Out> onDeliver(Frame frame, long now) {
+        InaPacket p = frame.packet();
+        long vt = frame.vt();
         StateKey key = new StateKey(plan.tenant(), plan.wireJob(), 0, p.header().seq());
         Contribution c = new Contribution(p.endpoints(), p.header().op(), p.payload(), vt);
         AggregationTable.Outcome o = table.offer(key, members, c, plan.timeoutNanos(), now);
@@ -98,6 +100,6 @@ public final class PsServer implements EndpointDriver {
     @Override
     public DriverReport report() {
         return new DriverReport(plan.psHost(), "parameter-server", plan.data().chunks(), results, List.of(), List.of(), lastVt,
-                0, true);
+                0, true, List.of());
     }
 }

@@ -70,7 +70,9 @@ public final class RingWorker implements EndpointDriver {
     }
 
     @Override
-    public List<Out> onDeliver(InaPacket p, long vt, long now) {
+    public List<Out> onDeliver(Frame frame, long now) {
+        InaPacket p = frame.packet();
+        long vt = frame.vt();
         int chunk = (int) p.header().seq();
         if (chunk < 0 || chunk >= have.length) {
             mismatches.add("ring packet for unknown chunk " + chunk);
@@ -144,6 +146,6 @@ public final class RingWorker implements EndpointDriver {
     @Override
     public DriverReport report() {
         return new DriverReport(host, "ring-worker", data.chunks(), received, List.of(), List.copyOf(mismatches), lastVt,
-                verified, done());
+                verified, done(), List.of());
     }
 }

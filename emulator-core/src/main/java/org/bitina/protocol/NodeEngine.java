@@ -80,6 +80,13 @@ public final class NodeEngine {
     private final boolean trace;
     private final Map<Long, JobTables> jobs = new HashMap<>();
     private final Map<Long, Counters> counters = new HashMap<>();
+    /**
+     * Self-installed trees (MoE): for each installed C-BM, the node upstream of this branch on
+     * the dispatch tree, where the aggregated combine goes.
+     */
+    private final Map<StateKey, String> upstream = new HashMap<>();
+    /** When an emitted self-installed entry's upstream may be forgotten (late contributions still need it until then). */
+    private final Map<StateKey, Long> upstreamUntil = new HashMap<>();
     /** At a root: the last result sent for a key that left partial, to fold late contributions in. */
     private final Map<StateKey, Emission> partialResults = new HashMap<>();
 
@@ -185,8 +192,18 @@ public final class NodeEngine {
             }
             if (!e.pbm().isEmpty()) {
                 emit(t, e, now, out);
+            } else if (upstream.containsKey(e.key())) {
+                // nothing to send, but late contributions may still come through here
+                upstreamUntil.put(e.key(), now + RESULT_MEMORY_TIMEOUTS * t.timeoutNanos());
             }
         }
+        upstreamUntil.entrySet().removeIf(u -> {
+            if (u.getValue() <= now && !table.has(u.getKey())) {
+                upstream.remove(u.getKey());
+                return true;
+            }
+            return false;
+        });
         // a root remembers a partial result long enough for stragglers to be folded in, not forever
         partialResults.values().removeIf(e -> {
             JobTables t = jobs.get(jobKey(e.key().tenant(), e.key().job()));
@@ -202,11 +219,12 @@ public final class NodeEngine {
             return;
         }
         if (f.destination() == null) {
-            replicate(t, f, out);
+            replicate(t, f, now, out);
             return;
         }
-        StateKey key = new StateKey(t.tenant(), t.job(), 0, p.header().seq());
-        if (p.header().direction() == Direction.AGGREGATION && (t.registered() != null || table.has(key))) {
+        StateKey key = keyOf(t, p);
+        if (p.header().direction() == Direction.AGGREGATION
+                && (t.registered() != null || table.has(key) || upstream.containsKey(key))) {
             Contribution c = new Contribution(p.endpoints(), p.header().op(), p.payload(), f.vt());
             AggregationTable.Outcome o = table.offer(key, t.registered(), c, t.timeoutNanos(), now);
             if (o instanceof AggregationTable.Forward) {
@@ -237,11 +255,14 @@ public final class NodeEngine {
                 }
             } else if (o instanceof AggregationTable.Late l) {
                 counters(t.tenant(), t.job()).add("late");
-                if (t.root()) {
+                String parent = upstream.getOrDefault(key, t.vatParent());
+                if (t.root() && !upstream.containsKey(key)) {
                     foldLate(t, key, p, f.vt(), now, out);
+                } else if (parent == null) {
+                    drop(out, t, f, "late contribution with no node upstream to take it");
                 } else {
                     InaPacket late = p.withHeader(p.header().withFlags(p.header().flags() | Flags.LATE));
-                    route(t, new Frame(late, t.vatParent(), f.vt()), out);
+                    route(t, new Frame(late, parent, f.vt()), out);
                 }
             }
             return;
@@ -249,13 +270,32 @@ public final class NodeEngine {
         route(t, f, out);
     }
 
+    /**
+     * The state an aggregation packet belongs to: a self-installed (MoE) tree is scoped by its
+     * token source, carried in the header's destination field; a pre-configured one by the job.
+     */
+    static StateKey keyOf(JobTables t, InaPacket p) {
+        PacketType type = p.header().type();
+        long origin = type == PacketType.DISPATCH || type == PacketType.COMBINE ? p.header().destination() : 0;
+        return new StateKey(t.tenant(), t.job(), origin, p.header().seq());
+    }
+
     /** Sends an aggregation result upward, or, at the root, multicasts it back (A5). */
     private void emit(JobTables t, Emission e, long now, List<Action> out) {
-        InaHeader base = InaHeader.of(PacketType.CONTRIBUTION, t.tenant(), t.job(), e.key().seq()).withOp(e.op());
+        String up = upstream.get(e.key());
         int flags = e.partial() ? Flags.PARTIAL : 0;
+        if (up != null) {
+            upstreamUntil.put(e.key(), now + RESULT_MEMORY_TIMEOUTS * t.timeoutNanos());
+            // a self-installed C-BM: the combine climbs the dispatch tree (M3)
+            InaHeader h = InaHeader.of(PacketType.COMBINE, t.tenant(), t.job(), e.key().seq()).withOp(e.op())
+                    .withDestination((int) e.key().origin()).withFlags(flags);
+            route(t, new Frame(new InaPacket(h, e.pbm(), e.payload()), up, e.vt()), out);
+            return;
+        }
+        InaHeader base = InaHeader.of(PacketType.CONTRIBUTION, t.tenant(), t.job(), e.key().seq()).withOp(e.op());
         if (!t.root()) {
-            InaPacket up = new InaPacket(base.withFlags(flags), e.pbm(), e.payload());
-            route(t, new Frame(up, t.vatParent(), e.vt()), out);
+            InaPacket upPacket = new InaPacket(base.withFlags(flags), e.pbm(), e.payload());
+            route(t, new Frame(upPacket, t.vatParent(), e.vt()), out);
             return;
         }
         if (e.partial()) {
@@ -271,7 +311,7 @@ public final class NodeEngine {
         // F6: the root's node bitmap is the multicast bitmap
         InaPacket result = new InaPacket(h, t.registered(), e.payload(), complete ? null : e.pbm(), null);
         counters(t.tenant(), t.job()).add(complete ? "rootComplete" : "rootPartial");
-        replicate(t, new Frame(result, null, e.vt()), out);
+        replicate(t, new Frame(result, null, e.vt()), e.emittedAt(), out);
     }
 
     /** A contribution that missed the root's partial result: fold it in and send the better result. */
@@ -295,15 +335,19 @@ public final class NodeEngine {
         multicastResult(t, better, out);
     }
 
-    private void replicate(JobTables t, Frame f, List<Action> out) {
+    private void replicate(JobTables t, Frame f, long now, List<Action> out) {
         if (t.bift() == null) {
             drop(out, t, f, "no BIFT for this job here");
             return;
         }
         Replicator.Result r = Replicator.replicate(f.packet().endpoints(), t.bift());
+        String via = f.via();
+        if (r.isBranch() && f.packet().header().type() == PacketType.DISPATCH) {
+            via = install(t, f, r.cbm(), now, out);
+        }
         List<String> to = new ArrayList<>(r.copies().size());
         for (Replicator.Copy c : r.copies()) {
-            out.add(new Send(c.neighbor(), new Frame(f.packet().withEndpoints(c.bitmap()), null, f.vt())));
+            out.add(new Send(c.neighbor(), new Frame(f.packet().withEndpoints(c.bitmap()), null, f.vt(), via)));
             to.add(c.neighbor());
         }
         if (!to.isEmpty()) {
@@ -312,13 +356,35 @@ public final class NodeEngine {
         }
         if (!r.local().isEmpty()) {
             counters(t.tenant(), t.job()).add("delivered");
-            Frame local = new Frame(f.packet().withEndpoints(r.local()), null, f.vt());
+            Frame local = new Frame(f.packet().withEndpoints(r.local()), null, f.vt(), via);
             trace(out, t, local, "deliver", List.of(), null);
             out.add(new Deliver(local));
         }
         if (!r.unreachable().isEmpty()) {
             drop(out, t, f, "no route to " + r.unreachable());
         }
+    }
+
+    /**
+     * A branch node of a dispatch installs the C-BM as soft state with a completion timeout
+     * (M2) and remembers its upstream; downstream copies then name this node as theirs.
+     * Past the job's quota it installs nothing and the combine passes through unaggregated.
+     */
+    private String install(JobTables t, Frame f, org.bitina.bitmap.EndpointSet cbm, long now, List<Action> out) {
+        StateKey key = keyOf(t, f.packet());
+        AggregationTable.Refused refused = table.install(key, cbm, t.timeoutNanos(), now, f.vt());
+        if (refused != null) {
+            counters(t.tenant(), t.job()).add("refused");
+            drop(out, t, f, "C-BM not installed: " + refused.reason());
+            return f.via();
+        }
+        upstream.put(key, f.via() != null ? f.via() : name);
+        counters(t.tenant(), t.job()).add("installs");
+        if (trace) {
+            out.add(new Traced(new TraceEvent(name, t.name(), key.seq(), "install", "mcast", cbm.toString(), List.of(), f.vt(),
+                    "C-BM for source " + key.origin())));
+        }
+        return name;
     }
 
     private void route(JobTables t, Frame f, List<Action> out) {

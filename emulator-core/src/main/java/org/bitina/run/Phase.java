@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.Set;
 import org.bitina.device.DriverSpec;
 import org.bitina.job.AllReducePlan;
+import org.bitina.job.MoePlan;
 import org.bitina.protocol.NodeEngine;
 import org.bitina.topology.JobSpec;
 import org.bitina.topology.Vat;
@@ -16,11 +17,25 @@ import org.bitina.topology.Vat;
  *
  * @param tables          control-plane state per node
  * @param awaited         endpoints whose completion ends the phase
- * @param root            the node whose incoming packets the report counts (root, PS), or
- *                        null to take the busiest member (ring)
+ * @param roots           the nodes whose incoming packets the report counts (VAT root, PS,
+ *                        MoE sources), or null to take the busiest member (ring)
  * @param expectedStatus  complete, partial (with {@code expectedMissing}) or failed
  */
-public record Phase(JobSpec job, String mode, int wireJob, AllReducePlan plan, Vat vat, Map<String, NodeEngine.JobTables> tables,
-                    List<DriverSpec> drivers, Set<String> awaited, String root, Duration deadline, String expectedStatus,
-                    Set<String> expectedMissing, String note) {
+public record Phase(JobSpec job, String mode, int wireJob, AllReducePlan plan, MoePlan moe, Vat vat,
+                    Map<String, NodeEngine.JobTables> tables, List<DriverSpec> drivers, Set<String> awaited, List<String> roots,
+                    Duration deadline, String expectedStatus, Set<String> expectedMissing, String note) {
+
+    /** Results each awaited endpoint waits for: chunks, or tokens. */
+    public int units() {
+        return plan != null ? plan.data().chunks() : moe.params().tokensPerSource();
+    }
+
+    public long timeoutNanos() {
+        return plan != null ? plan.timeoutNanos() : moe.timeoutNanos();
+    }
+
+    public long maxStraggleNanos() {
+        var stragglers = plan != null ? plan.stragglers() : moe.stragglers();
+        return stragglers.values().stream().mapToLong(s -> s.delayNanos() + s.jitterNanos()).max().orElse(0);
+    }
 }

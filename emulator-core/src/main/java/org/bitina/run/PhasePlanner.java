@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Set;
 import org.bitina.device.DriverSpec;
 import org.bitina.job.AllReducePlan;
+import org.bitina.job.MoePlan;
 import org.bitina.protocol.NodeEngine;
 import org.bitina.topology.AutoVat;
 import org.bitina.topology.Bift;
@@ -31,6 +32,7 @@ public final class PhasePlanner {
     /** Baselines get their own wire job ids so that no switch holds state for them. */
     public static final int RING_JOB_OFFSET = 1_000_000;
     public static final int PS_JOB_OFFSET = 2_000_000;
+    public static final int A2A_JOB_OFFSET = 3_000_000;
 
     private PhasePlanner() {
     }
@@ -38,6 +40,13 @@ public final class PhasePlanner {
     public static List<Phase> plan(Scenario s, Routing routing) {
         List<Phase> phases = new ArrayList<>();
         for (JobSpec job : s.jobs()) {
+            if (job instanceof JobSpec.Moe moe) {
+                phases.add(moe(s, routing, moe, "ina"));
+                if (moe.common().baselines().contains("all-to-all")) {
+                    phases.add(moe(s, routing, moe, "all-to-all"));
+                }
+                continue;
+            }
             if (!(job instanceof JobSpec.AllReduce ar)) {
                 throw new UnsupportedOperationException("job '" + job.name() + "' is a " + job.common().kind().configName()
                         + " job, which this version cannot run yet");
@@ -84,7 +93,7 @@ public final class PhasePlanner {
         List<DriverSpec> drivers = new ArrayList<>();
         job.common().members().forEach(m -> drivers.add(new DriverSpec(DriverSpec.Role.ALLREDUCE_WORKER, plan, m)));
         Set<String> silent = plan.silent();
-        return new Phase(job, "ina", wireJob, plan, vat, tables, drivers, awaited(job, silent), vat.root(),
+        return new Phase(job, "ina", wireJob, plan, null, vat, tables, drivers, awaited(job, silent), List.of(vat.root()),
                 deadline(job, height.get(vat.root())), silent.isEmpty() ? "complete" : "partial", silent,
                 "VAT root " + vat.root());
     }
@@ -95,7 +104,7 @@ public final class PhasePlanner {
         List<DriverSpec> drivers = new ArrayList<>();
         job.common().members().forEach(m -> drivers.add(new DriverSpec(DriverSpec.Role.RING_WORKER, plan, m)));
         Set<String> silent = plan.silent();
-        return new Phase(job, "ring", wireJob, plan, null, bareTables(s, job, wireJob), drivers, awaited(job, silent), null,
+        return new Phase(job, "ring", wireJob, plan, null, null, bareTables(s, job, wireJob, "ring"), drivers, awaited(job, silent), null,
                 deadline(job, job.common().members().size()), silent.isEmpty() ? "complete" : "failed", silent,
                 silent.isEmpty() ? "ring of " + job.common().members().size() + " members"
                         : "a ring cannot complete with a silent member: " + silent);
@@ -112,8 +121,58 @@ public final class PhasePlanner {
         drivers.add(new DriverSpec(DriverSpec.Role.PARAMETER_SERVER, plan, psHost));
         job.common().members().forEach(m -> drivers.add(new DriverSpec(DriverSpec.Role.ALLREDUCE_WORKER, plan, m)));
         Set<String> silent = plan.silent();
-        return new Phase(job, "ps", wireJob, plan, null, bareTables(s, job, wireJob), drivers, awaited(job, silent), psHost,
+        return new Phase(job, "ps", wireJob, plan, null, null, bareTables(s, job, wireJob, "ps"), drivers, awaited(job, silent),
+                List.of(psHost),
                 deadline(job, 1), silent.isEmpty() ? "complete" : "partial", silent, "parameter server " + psHost);
+    }
+
+    /**
+     * An MoE phase: in INA mode every node holds the BIFT of the experts' bit space and
+     * installs C-BMs as the dispatch passes; the all-to-all baseline only routes.
+     */
+    private static Phase moe(Scenario s, Routing routing, JobSpec.Moe job, String mode) {
+        boolean ina = mode.equals("ina");
+        int wireJob = job.common().id() + (ina ? 0 : A2A_JOB_OFFSET);
+        long timeout = job.common().completionTimeout().toNanos();
+        Map<String, NodeEngine.JobTables> tables = new LinkedHashMap<>();
+        if (ina) {
+            for (Node n : s.topology().nodes()) {
+                tables.put(n.name(), new NodeEngine.JobTables(job.name(), job.common().tenant(), wireJob,
+                        job.common().bitSpace().capacity(), Bift.build(routing, n.name(), job.common().bitSpace()), null, null, false,
+                        timeout));
+            }
+        } else {
+            tables = bareTables(s, job, wireJob, mode);
+        }
+        Map<String, AllReducePlan.Straggler> stragglers = new LinkedHashMap<>();
+        Set<String> silentHosts = new LinkedHashSet<>();
+        for (FaultSpec f : s.faults()) {
+            if (f.node() != null && job.common().members().contains(f.node())) {
+                if (f.kind() == FaultSpec.Kind.STRAGGLER) {
+                    stragglers.put(f.node(), new AllReducePlan.Straggler(f.delay().toNanos(), f.jitter().toNanos(), Set.of()));
+                } else if (f.kind() == FaultSpec.Kind.SILENT) {
+                    silentHosts.add(f.node());
+                }
+            }
+        }
+        int mtu = s.topology().links().stream().mapToInt(l -> l.spec().mtu()).min().orElse(4096);
+        int budget = mtu - org.bitina.wire.PacketCodec.HEADER_BYTES - (job.common().bitSpace().capacity() + 7) / 8;
+        MoePlan plan = new MoePlan(job.name(), mode, job.common().tenant(), wireJob, job.common().bitSpace(), job.sources(),
+                job.params(), timeout, budget, stragglers, silentHosts);
+        List<DriverSpec> drivers = new ArrayList<>();
+        for (JobSpec.Expert e : job.experts()) {
+            drivers.add(DriverSpec.moe(DriverSpec.Role.MOE_EXPERT, plan, e.host(), e.name()));
+        }
+        for (String src : job.sources()) {
+            drivers.add(DriverSpec.moe(DriverSpec.Role.MOE_SOURCE, plan, src, src));
+        }
+        Set<String> silentExperts = new LinkedHashSet<>();
+        job.experts().stream().filter(e -> silentHosts.contains(e.host())).forEach(e -> silentExperts.add(e.name()));
+        Duration deadline = Duration.ofMillis(30_000 + 20 * job.common().completionTimeout().toMillis());
+        return new Phase(job, mode, wireJob, null, plan, null, tables, drivers, new LinkedHashSet<>(job.sources()), job.sources(),
+                deadline, silentExperts.isEmpty() ? "complete" : "partial", silentExperts,
+                (ina ? "dispatch by bitmap multicast, combine at C-BM branch nodes" : "all-to-all unicast") + ", "
+                        + job.params().granularity() + " granularity, top-" + job.params().topK());
     }
 
     /** The PS is the VAT root when that is a host; else the first host that is not a member; else the first member. */
@@ -127,10 +186,11 @@ public final class PhasePlanner {
                 .orElse(job.common().members().get(0));
     }
 
-    private static Map<String, NodeEngine.JobTables> bareTables(Scenario s, JobSpec.AllReduce job, int wireJob) {
+    /** Tables of a baseline: the job is known everywhere, so its packets are routed, but nothing aggregates or replicates. */
+    private static Map<String, NodeEngine.JobTables> bareTables(Scenario s, JobSpec job, int wireJob, String mode) {
         Map<String, NodeEngine.JobTables> tables = new LinkedHashMap<>();
         for (Node n : s.topology().nodes()) {
-            tables.put(n.name(), new NodeEngine.JobTables(job.name() + "/" + (wireJob >= PS_JOB_OFFSET ? "ps" : "ring"),
+            tables.put(n.name(), new NodeEngine.JobTables(job.name() + "/" + mode,
                     job.common().tenant(), wireJob, job.common().bitSpace().capacity(), null, null, null, false,
                     job.common().completionTimeout().toNanos()));
         }

@@ -7,7 +7,7 @@ import java.util.List;
  * written as JSON by the CLI. One {@code jobs[]} entry per job and mode: INA and each
  * baseline side by side.
  */
-public record Report(String scenario, String tolerance, List<JobReport> jobs, List<LinkReport> links,
+public record Report(String scenario, List<String> tolerances, List<JobReport> jobs, List<LinkReport> links,
                      List<SwitchReport> switches) {
 
     /**
@@ -21,7 +21,8 @@ public record Report(String scenario, String tolerance, List<JobReport> jobs, Li
                             long wallMillis, double modeledMicros, long packetsIntoRoot, long maxLinkBytes, long totalLinkBytes,
                             long headerBytes, long timeouts, int retransmissionRounds, String expected, boolean asExpected,
                             String root, int chunks, int endpoints, List<PartialChunk> partialChunks, List<String> mismatches,
-                            List<String> unfinished, long lateContributions, long drops, long packets, String note) {
+                            List<String> unfinished, long lateContributions, long drops, long packets, String note,
+                            long sourceUplinkBytes, List<String> dropped) {
     }
 
     public record PartialChunk(String endpoint, long seq, List<String> missing) {

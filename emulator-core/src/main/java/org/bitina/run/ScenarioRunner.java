@@ -53,16 +53,17 @@ public final class ScenarioRunner {
         }
         Behavior<Guardian> guardian = Behaviors.setup(ctx -> {
             ActorRef<TraceEvent> trace = null;
-            ActorRef<TraceWriter.Command> writer = null;
+            ActorRef<Object> adapter = null;
             if (options.trace() != null) {
-                writer = ctx.spawn(TraceWriter.create(options.trace()), "trace-writer");
-                trace = ctx.spawn(TraceWriter.adapter(writer), "trace");
+                ActorRef<TraceWriter.Command> writer = ctx.spawn(TraceWriter.create(options.trace()), "trace-writer");
+                adapter = ctx.spawn(TraceWriter.adapter(writer), "trace");
+                trace = adapter.narrow();
             }
             ActorRef<Coordinator.Command> coordinator =
                     ctx.spawn(Coordinator.create(scenario, trace, progress, options.limits()), "coordinator");
             ActorRef<Report> finished = ctx.messageAdapter(Report.class, Finished::new);
             ActorRef<Boolean> closed = ctx.messageAdapter(Boolean.class, TraceClosed::new);
-            ActorRef<TraceWriter.Command> w = writer;
+            ActorRef<Object> w = adapter;
             Report[] result = new Report[1];
             @SuppressWarnings("unchecked")
             ActorRef<Report>[] requester = new ActorRef[1];
@@ -78,7 +79,7 @@ public final class ScenarioRunner {
                         } else {
                             // the trace is flushed before the report is handed out
                             result[0] = f.report();
-                            w.tell(new TraceWriter.Close(closed));
+                            w.tell(new TraceWriter.CloseMarker(closed));
                         }
                         return Behaviors.same();
                     })

@@ -39,12 +39,23 @@ public final class TraceWriter extends AbstractBehavior<TraceWriter.Command> {
         return Behaviors.setup(ctx -> new TraceWriter(ctx, file));
     }
 
-    /** Adapts a TraceEvent ref for the devices. */
-    public static Behavior<TraceEvent> adapter(ActorRef<Command> writer) {
-        return Behaviors.receiveMessage(e -> {
-            writer.tell(new Event(e));
+    /**
+     * Adapts a TraceEvent ref for the devices. A {@link CloseMarker} goes through the same
+     * adapter, so that every event the devices sent before it is written before the file closes.
+     */
+    public static Behavior<Object> adapter(ActorRef<Command> writer) {
+        return Behaviors.receiveMessage(m -> {
+            if (m instanceof TraceEvent e) {
+                writer.tell(new Event(e));
+            } else if (m instanceof CloseMarker c) {
+                writer.tell(new Close(c.replyTo()));
+            }
             return Behaviors.same();
         });
+    }
+
+    /** Close the trace after every event sent before it. */
+    public record CloseMarker(ActorRef<Boolean> replyTo) {
     }
 
     private TraceWriter(ActorContext<Command> ctx, Path file) {

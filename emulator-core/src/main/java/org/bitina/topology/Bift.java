@@ -35,7 +35,7 @@ public final class Bift {
         java.util.List<Integer> local = new java.util.ArrayList<>();
         java.util.List<Integer> unreachable = new java.util.ArrayList<>();
         for (int i = 0; i < n; i++) {
-            String endpoint = space.endpoint(i);
+            String endpoint = space.node(i);
             if (endpoint == null) {
                 continue;
             }

@@ -16,8 +16,19 @@ import org.bitina.bitmap.FlatBitmap;
 public final class BitSpace {
     private final List<String> endpoints;
     private final Map<String, Integer> indexOf = new HashMap<>();
+    private final Map<String, String> nodeOf;
 
+    /** A bit space whose endpoints are the nodes themselves (hosts, as in AllReduce). */
     public BitSpace(List<String> endpoints) {
+        this(endpoints, Map.of());
+    }
+
+    /**
+     * A bit space whose endpoints live on nodes ({@code nodeOf}: endpoint to node, e.g. MoE
+     * experts to their hosts); an endpoint missing from the map is a node itself.
+     */
+    public BitSpace(List<String> endpoints, Map<String, String> nodeOf) {
+        this.nodeOf = Map.copyOf(nodeOf);
         if (endpoints.isEmpty() || endpoints.size() > EndpointSet.MAX_CAPACITY) {
             throw new IllegalArgumentException("a bit space has 1.." + EndpointSet.MAX_CAPACITY + " positions");
         }
@@ -37,6 +48,12 @@ public final class BitSpace {
     /** The endpoint at {@code index}, or null for an unassigned position. */
     public String endpoint(int index) {
         return endpoints.get(index);
+    }
+
+    /** The node that endpoint {@code index} lives on, or null for an unassigned position. */
+    public String node(int index) {
+        String e = endpoints.get(index);
+        return e == null ? null : nodeOf.getOrDefault(e, e);
     }
 
     public boolean contains(String endpoint) {

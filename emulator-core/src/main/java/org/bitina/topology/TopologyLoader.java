@@ -730,7 +730,18 @@ public final class TopologyLoader {
             }
             return null;
         }
-        BitSpace space = new BitSpace(experts.stream().map(JobSpec.Expert::name).toList());
+        Map<String, String> hostOf = new LinkedHashMap<>();
+        experts.forEach(e -> hostOf.put(e.name(), e.host()));
+        BitSpace space = new BitSpace(experts.stream().map(JobSpec.Expert::name).toList(), hostOf);
+        // one token must fit a dispatch packet: header, D-BM, expert list, K weights, hidden vector
+        int minMtu = topology.links().stream().mapToInt(l -> l.spec().mtu()).min().orElse(Integer.MAX_VALUE);
+        long oneToken = PacketCodec.HEADER_BYTES + (experts.size() + 7) / 8 + 4L * (1 + topK + topK + hidden);
+        if (oneToken > minMtu) {
+            problem(m.hasPath("hidden") ? m.getValue("hidden").origin() : m.root().origin(), "a token of hidden size " + hidden
+                    + " with top-k " + topK + " needs " + oneToken + " bytes in a dispatch packet, more than the smallest link MTU of "
+                    + minMtu + " (raise link-defaults.mtu: jumbo frames)");
+            return null;
+        }
         List<String> hosts = experts.stream().map(JobSpec.Expert::host).distinct().toList();
         EncodingSpec encoding = encoding(c, topology, null);
         if (encoding == null) {

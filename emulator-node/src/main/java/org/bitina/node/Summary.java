@@ -27,7 +27,15 @@ final class Summary {
         if (partial > 0) {
             out.println("partial results: " + partial + " (endpoint, chunk) pairs; see the report's partialChunks");
         }
-        out.println("tolerance: " + r.tolerance());
+        for (Report.JobReport j : r.jobs()) {
+            if (!j.dropped().isEmpty()) {
+                out.println(j.name() + " " + j.mode() + ": " + j.dropped().size() + " tokens lost experts to capacity, e.g. " + j.dropped().get(0));
+            }
+            if (j.sourceUplinkBytes() > 0) {
+                out.println(j.name() + " " + j.mode() + ": source uplink bytes " + j.sourceUplinkBytes());
+            }
+        }
+        r.tolerances().forEach(t -> out.println("tolerance: " + t));
         out.println(r.allAsExpected() ? "every job ended as the scenario expects" : "SOME JOBS DID NOT END AS THE SCENARIO EXPECTS");
     }
 }

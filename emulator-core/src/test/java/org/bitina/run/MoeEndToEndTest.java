@@ -1,0 +1,118 @@
+package org.bitina.run;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.bitina.topology.ScenarioException;
+import org.bitina.topology.TopologyLoader;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class MoeEndToEndTest {
+    @TempDir
+    Path dir;
+
+    private static Report.JobReport mode(Report r, String mode) {
+        return r.jobs().stream().filter(j -> j.mode().equals(mode)).findFirst().orElseThrow();
+    }
+
+    private static List<JsonNode> events(Path trace) throws IOException {
+        ObjectMapper json = new ObjectMapper();
+        return Files.readAllLines(trace).stream().map(l -> {
+            try {
+                return json.readTree(l);
+            } catch (IOException e) {
+                throw new IllegalStateException(e);
+            }
+        }).toList();
+    }
+
+    @Test
+    void paperFig2InstallsTheSeedsCbmsAndCombinesAtTheSource() throws ScenarioException, IOException {
+        Path trace = dir.resolve("t.jsonl");
+        Report r = ScenarioRunner.run(TopologyLoader.load(Path.of("..", "topology-configs", "paper-fig2-moe.conf")),
+                ScenarioRunner.Options.defaults().withTrace(trace), new RunProgress());
+        for (String m : List.of("ina", "all-to-all")) {
+            assertEquals("complete", mode(r, m).status(), m + " " + mode(r, m).mismatches());
+            assertTrue(mode(r, m).verified(), m);
+        }
+        // token 0 is pinned to e2, e3, e6, e7: it travels alone in its group's packet
+        List<JsonNode> group = events(trace).stream().filter(e -> e.get("job").asText().equals("fig2")).toList();
+        long seq = group.stream().filter(e -> e.get("node").asText().equals("src") && e.get("event").asText().equals("send")
+                && e.get("bitmap").asText().equals("[01100110]")).findFirst().orElseThrow().get("seq").asLong();
+        Map<String, String> installs = new TreeMap<>();
+        group.stream().filter(e -> e.get("seq").asLong() == seq && e.get("event").asText().equals("install"))
+                .forEach(e -> installs.put(e.get("node").asText(), e.get("bitmap").asText()));
+        assertEquals(Map.of("s0", "[01100110]", "s1", "[01100000]", "s7", "[00000110]"), installs,
+                "C-BMs at the branch nodes only: none at the source or at the experts");
+        assertTrue(group.stream().anyMatch(e -> e.get("seq").asLong() == seq && e.get("node").asText().equals("src")
+                && e.get("event").asText().equals("deliver") && e.get("dir").asText().equals("agg")), "the combined output reaches the source");
+        Report.JobReport ina = mode(r, "ina");
+        Report.JobReport a2a = mode(r, "all-to-all");
+        assertTrue(ina.sourceUplinkBytes() < a2a.sourceUplinkBytes(), "INA sends each token once and gets one output back");
+        assertTrue(r.switches().stream().anyMatch(s -> s.name().equals("s0") && s.peakStateEntries() > 0));
+    }
+
+    private Report run(String faults) throws IOException, ScenarioException {
+        Path conf = dir.resolve("moe.conf");
+        Files.writeString(conf, """
+                topology {
+                  switches = [s0, s1, s7]
+                  hosts = [src, h1, h2, h3, h4]
+                  links = [ [src, s0], [s0, s1], [s0, s7], [s1, h1], [s1, h2], [s7, h3], [s7, h4] ]
+                }
+                jobs = [{
+                  name = moe, kind = moe
+                  sources = [src]
+                  experts = [ { name = e1, host = h1 }, { name = e2, host = h1 }, { name = e3, host = h2 }, { name = e4, host = h2 },
+                              { name = e5, host = h3 }, { name = e6, host = h3 }, { name = e7, host = h4 }, { name = e8, host = h4 } ]
+                  moe { top-k = 3, hidden = 64, tokens-per-source = 64, capacity-factor = 1.0, seed = 9 }
+                  completion-timeout = 30ms
+                  baselines = [all-to-all]
+                }]
+                """ + faults);
+        return ScenarioRunner.run(TopologyLoader.load(conf), ScenarioRunner.Options.defaults(), new RunProgress());
+    }
+
+    @Test
+    void capacityDropsAreCountedAndEveryTokenVerifies() throws IOException, ScenarioException {
+        Report r = run("");
+        Report.JobReport ina = mode(r, "ina");
+        assertEquals("complete", ina.status(), ina.mismatches().toString());
+        assertTrue(ina.verified());
+        assertFalse(ina.dropped().isEmpty(), "capacity factor 1.0 must drop some (token, expert) pairs");
+        assertEquals(ina.dropped(), mode(r, "all-to-all").dropped(), "the same gating and capacity in both modes");
+    }
+
+    @Test
+    void aSlowExpertFiresCbmTimersAndIsStillFoldedInAtTheSource() throws IOException, ScenarioException {
+        Report r = run("faults = [ { kind = straggler, node = h3, delay = 60ms } ]");
+        Report.JobReport ina = mode(r, "ina");
+        assertTrue(ina.timeouts() > 0, "C-BM timers fired while h3's experts were late");
+        assertEquals("complete", ina.status(), "late parts reach the source and are added there: " + ina.partialChunks());
+        assertTrue(ina.verified(), ina.mismatches().toString());
+        assertTrue(ina.lateContributions() > 0);
+    }
+
+    @Test
+    void aDeadExpertLeavesPartialTokensThatNameIt() throws IOException, ScenarioException {
+        Report r = run("faults = [ { kind = silent, node = h4 } ]");
+        Report.JobReport ina = mode(r, "ina");
+        assertEquals("partial", ina.status());
+        assertTrue(ina.verified(), "partial outputs are checked against the experts they hold: " + ina.mismatches());
+        assertFalse(ina.partialChunks().isEmpty());
+        assertTrue(List.of("e7", "e8").containsAll(ina.missing()) && !ina.missing().isEmpty(), ina.missing().toString());
+        assertTrue(ina.partialChunks().stream().allMatch(c -> List.of("e7", "e8").containsAll(c.missing())));
+        assertTrue(ina.asExpected());
+        assertTrue(mode(r, "all-to-all").asExpected());
+    }
+}
