@@ -61,6 +61,19 @@ public final class ScenarioBench {
                     median(js.stream().mapToDouble(Report.JobReport::timeouts).toArray()));
         }
         for (JobSpec job : s.jobs()) {
+            if (job instanceof JobSpec.Moe moe) {
+                List<Report.JobReport> ina = runs.get(job.name() + " ina");
+                List<Report.JobReport> a2a = runs.get(job.name() + " all-to-all");
+                int k = moe.params().topK();
+                double tokens = (double) moe.params().tokensPerSource() * moe.sources().size();
+                System.out.printf("%s: tokens/s INA %.0f, all-to-all %.0f; INA/all-to-all source-uplink bytes = %.4f; theory %.4f (1/K, K=%d,"
+                                + " headers aside)%n", job.name(),
+                        tokens / (median(ina.stream().mapToDouble(Report.JobReport::wallMillis).toArray()) / 1000.0),
+                        a2a == null ? Double.NaN : tokens / (median(a2a.stream().mapToDouble(Report.JobReport::wallMillis).toArray()) / 1000.0),
+                        a2a == null ? Double.NaN : median(ina.stream().mapToDouble(Report.JobReport::sourceUplinkBytes).toArray())
+                                / median(a2a.stream().mapToDouble(Report.JobReport::sourceUplinkBytes).toArray()), 1.0 / k, k);
+                continue;
+            }
             Long ina = maxLink.get(job.name() + " ina");
             int n = job.common().members().size();
             for (String b : job.common().baselines()) {

@@ -30,6 +30,7 @@ public final class SwitchActor extends AbstractBehavior<DeviceCommand> {
     private final Alarm<DeviceCommand> alarm;
     private NodeEngine engine;
     private boolean crashed;
+    private long misaddressed;
 
     public static Behavior<DeviceCommand> create(String name, int maxEntriesPerJob, long tombstoneNanos) {
         return create(name, maxEntriesPerJob, tombstoneNanos, System::nanoTime);
@@ -90,8 +91,9 @@ public final class SwitchActor extends AbstractBehavior<DeviceCommand> {
         }
         long now = clock.getAsLong();
         List<Frame> local = ports.perform(getContext(), engine.onFrame(m.frame(), now));
-        if (!local.isEmpty()) {
-            getContext().getLog().warn("{} got {} frames addressed to itself; switches host no endpoints", name, local.size());
+        if (!local.isEmpty() && misaddressed++ == 0) {
+            // counted in the report's drops too; one warning is enough to point at the problem
+            getContext().getLog().warn("{} got a frame addressed to itself (switches host no endpoints): {}", name, local.get(0));
         }
         alarm.rearm(engine.nextDeadline(), now);
         return this;

@@ -43,6 +43,9 @@ public final class MoeSource implements EndpointDriver {
     private final List<String> errors = new ArrayList<>();
     private long lastVt;
     private DriverReport cached;
+    /** Built dispatch packets not yet sent: a source keeps {@code window} in flight. */
+    private final java.util.ArrayDeque<int[][]> queued = new java.util.ArrayDeque<>();
+    private int inFlight;
 
     private static final class PacketState {
         final int[] tokenIds;
@@ -113,15 +116,28 @@ public final class MoeSource implements EndpointDriver {
                 groups.computeIfAbsent(Arrays.toString(keep), g -> new ArrayList<>()).add(t);
             }
         }
-        List<Out> out = new ArrayList<>();
         for (Map.Entry<String, List<Integer>> g : groups.entrySet()) {
             int[] experts = plan.perPair() ? new int[] {Integer.parseInt(g.getKey())} : kept[g.getValue().get(0)];
             int per = Math.max(1, MoePayload.tokensPerPacket(plan.payloadBudget(), experts.length, plan.params().hidden()));
             List<Integer> ts = g.getValue();
             for (int from = 0; from < ts.size(); from += per) {
                 int[] ids = ts.subList(from, Math.min(ts.size(), from + per)).stream().mapToInt(Integer::intValue).toArray();
-                out.add(dispatch(experts, ids, now));
+                queued.add(new int[][] {experts, ids});
             }
+        }
+        total = queued.size();
+        return sendMore(now, 0);
+    }
+
+    private int total;
+
+    /** Sends queued dispatches while fewer than {@code window} are in flight, at modelled time {@code vt}. */
+    private List<Out> sendMore(long now, long vt) {
+        List<Out> out = new ArrayList<>();
+        while (inFlight < plan.params().window() && !queued.isEmpty()) {
+            int[][] next = queued.poll();
+            out.add(dispatch(next[0], next[1], now, vt));
+            inFlight++;
         }
         return out;
     }
@@ -135,7 +151,7 @@ public final class MoeSource implements EndpointDriver {
         return null;
     }
 
-    private Out dispatch(int[] experts, int[] ids, long now) {
+    private Out dispatch(int[] experts, int[] ids, long now, long vt) {
         int seq = packets.size();
         EndpointSet dbm = FlatBitmap.of(plan.experts().capacity(), experts);
         PacketState st = new PacketState(ids, dbm, plan.params().hidden());
@@ -155,11 +171,11 @@ public final class MoeSource implements EndpointDriver {
         if (plan.ina()) {
             InaHeader h = InaHeader.of(PacketType.DISPATCH, plan.tenant(), plan.wireJob(), seq).withOp(ReductionOp.SUM)
                     .withDestination(sourceIndex);
-            return new Out(new Frame(new InaPacket(h, dbm, payload), null, 0, host), 0);
+            return new Out(new Frame(new InaPacket(h, dbm, payload), null, vt, host), 0);
         }
         InaHeader h = InaHeader.of(PacketType.UNICAST, plan.tenant(), plan.wireJob(), seq).withOp(ReductionOp.SUM)
                 .withDestination(sourceIndex);
-        return new Out(new Frame(new InaPacket(h, dbm, payload), plan.experts().node(experts[0]), 0), 0);
+        return new Out(new Frame(new InaPacket(h, dbm, payload), plan.experts().node(experts[0]), vt), 0);
     }
 
     private static int indexOf(int[] xs, int x) {
@@ -203,9 +219,14 @@ public final class MoeSource implements EndpointDriver {
                 st.acc[i][j] += v[i * h + j];
             }
         }
+        boolean wasFinished = st.finished();
         st.held = st.held.or(holds);
         lastVt = Math.max(lastVt, frame.vt());
         cached = null;
+        if (!wasFinished && st.finished()) {
+            inFlight--;
+            return sendMore(now, frame.vt());
+        }
         return List.of();
     }
 
@@ -214,10 +235,11 @@ public final class MoeSource implements EndpointDriver {
         for (PacketState st : packets) {
             if (!st.finished() && st.deadline <= now) {
                 st.expired = true;
+                inFlight--;
                 cached = null;
             }
         }
-        return List.of();
+        return sendMore(now, lastVt);
     }
 
     @Override
@@ -233,7 +255,7 @@ public final class MoeSource implements EndpointDriver {
 
     @Override
     public boolean done() {
-        return packets.stream().allMatch(PacketState::finished);
+        return queued.isEmpty() && packets.stream().allMatch(PacketState::finished);
     }
 
     @Override

@@ -228,7 +228,14 @@ public final class NodeEngine {
             Contribution c = new Contribution(p.endpoints(), p.header().op(), p.payload(), f.vt());
             AggregationTable.Outcome o = table.offer(key, t.registered(), c, t.timeoutNanos(), now);
             if (o instanceof AggregationTable.Forward) {
-                route(t, f, out);
+                String parent = upstream.getOrDefault(key, t.vatParent());
+                if (f.destination().equals(name) && parent != null && !parent.equals(name)) {
+                    // addressed to this node, whose state for it is gone: pass it on up the tree
+                    counters(t.tenant(), t.job()).add("passedUp");
+                    route(t, new Frame(p, parent, f.vt()), out);
+                } else {
+                    route(t, f, out);
+                }
             } else if (o instanceof AggregationTable.Buffered) {
                 counters(t.tenant(), t.job()).add("terminated");
                 trace(out, t, f, "terminate", List.of(), null);

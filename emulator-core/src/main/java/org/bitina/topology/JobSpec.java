@@ -34,6 +34,6 @@ public sealed interface JobSpec permits JobSpec.AllReduce, JobSpec.Moe {
      *                    {@code pair}: one packet per (source, expert) pair
      */
     record MoeParams(int topK, int hidden, int tokensPerSource, double capacityFactor, long seed,
-                     String granularity, List<PinnedRoute> pinned) {
+                     String granularity, List<PinnedRoute> pinned, int window) {
     }
 }

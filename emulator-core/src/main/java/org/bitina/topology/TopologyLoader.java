@@ -36,7 +36,7 @@ import org.bitina.wire.ReductionOp;
  * is described in the README; topology-configs/ has examples of every part.
  */
 public final class TopologyLoader {
-    private static final Set<String> TOP_KEYS = Set.of("topology", "jobs", "faults", "cluster", "defaults");
+    private static final Set<String> TOP_KEYS = Set.of("topology", "jobs", "faults", "cluster", "defaults", "defs");
     private static final Set<String> TOPOLOGY_KEYS = Set.of("switches", "hosts", "links", "link-defaults", "pods", "generator");
     private static final Set<String> LINK_KEYS = Set.of("latency", "bandwidth", "mtu", "loss");
     private static final Set<String> JOB_KEYS = Set.of("name", "kind", "tenant", "id", "members", "bit-space", "encoding",
@@ -674,7 +674,9 @@ public final class TopologyLoader {
             return null;
         }
         Config m = c.getConfig("moe");
-        checkKeys(m.root(), Set.of("top-k", "hidden", "tokens-per-source", "capacity-factor", "seed", "granularity", "pinned"), "moe");
+        checkKeys(m.root(), Set.of("top-k", "hidden", "tokens-per-source", "capacity-factor", "seed", "granularity", "pinned", "window"),
+                "moe");
+        int window = m.hasPath("window") ? intIn(m, "window", 1, 1 << 20) : 64;
         int topK = m.hasPath("top-k") ? intIn(m, "top-k", 1, 64) : 2;
         int hidden = m.hasPath("hidden") ? intIn(m, "hidden", 64, 4096) : 64;
         int tokens = m.hasPath("tokens-per-source") ? intIn(m, "tokens-per-source", 1, 1 << 20) : 64;
@@ -749,7 +751,7 @@ public final class TopologyLoader {
         }
         JobCommon common = new JobCommon(name, kind, tenant, id, hosts, space, encoding, timeout, baselines);
         return new JobSpec.Moe(common, List.copyOf(sources), List.copyOf(experts),
-                new JobSpec.MoeParams(topK, hidden, tokens, capacity, seed, granularity, List.copyOf(pinned)));
+                new JobSpec.MoeParams(topK, hidden, tokens, capacity, seed, granularity, List.copyOf(pinned), window));
     }
 
     private boolean requireHost(ConfigOrigin origin, String name, String what, Topology topology) {
