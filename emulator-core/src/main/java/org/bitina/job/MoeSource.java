@@ -43,7 +43,7 @@ public final class MoeSource implements EndpointDriver {
     private final List<String> errors = new ArrayList<>();
     private long lastVt;
     private DriverReport cached;
-    /** Built dispatch packets not yet sent: a source keeps {@code window} in flight. */
+    /** Built dispatch packets not yet sent: a source keeps at most {@code window} tokens in flight. */
     private final java.util.ArrayDeque<int[][]> queued = new java.util.ArrayDeque<>();
     private int inFlight;
 
@@ -131,13 +131,17 @@ public final class MoeSource implements EndpointDriver {
 
     private int total;
 
-    /** Sends queued dispatches while fewer than {@code window} are in flight, at modelled time {@code vt}. */
+    /**
+     * Sends queued dispatches while fewer than {@code window} tokens are in flight, at
+     * modelled time {@code vt}. Counting tokens, not packets, keeps INA (often one token per
+     * packet) and all-to-all (many per packet) under the same flow control.
+     */
     private List<Out> sendMore(long now, long vt) {
         List<Out> out = new ArrayList<>();
         while (inFlight < plan.params().window() && !queued.isEmpty()) {
             int[][] next = queued.poll();
             out.add(dispatch(next[0], next[1], now, vt));
-            inFlight++;
+            inFlight += next[1].length;
         }
         return out;
     }
@@ -224,7 +228,7 @@ public final class MoeSource implements EndpointDriver {
         lastVt = Math.max(lastVt, frame.vt());
         cached = null;
         if (!wasFinished && st.finished()) {
-            inFlight--;
+            inFlight -= st.tokenIds.length;
             return sendMore(now, frame.vt());
         }
         return List.of();
@@ -235,7 +239,7 @@ public final class MoeSource implements EndpointDriver {
         for (PacketState st : packets) {
             if (!st.finished() && st.deadline <= now) {
                 st.expired = true;
-                inFlight--;
+                inFlight -= st.tokenIds.length;
                 cached = null;
             }
         }

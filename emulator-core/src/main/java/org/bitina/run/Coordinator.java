@@ -73,7 +73,7 @@ public final class Coordinator extends AbstractBehavior<Coordinator.Command> {
     }
 
     private static final Duration STALL_CHECK = Duration.ofMillis(250);
-    private static final Duration STALL_MIN = Duration.ofSeconds(2);
+    private static final Duration STALL_MIN = Duration.ofSeconds(5);
 
     private final Scenario scenario;
     private final RunProgress progress;
