@@ -6,6 +6,9 @@ import org.bitina.job.EndpointDriver;
 import org.bitina.job.MoeExpert;
 import org.bitina.job.MoePlan;
 import org.bitina.job.MoeSource;
+import org.bitina.job.MulticastPlan;
+import org.bitina.job.MulticastReceiver;
+import org.bitina.job.MulticastSource;
 import org.bitina.job.PsServer;
 import org.bitina.job.RingWorker;
 
@@ -14,21 +17,27 @@ import org.bitina.job.RingWorker;
  * Exactly one of {@code allReduce} and {@code moe} is set; {@code endpoint} names the
  * expert for {@link Role#MOE_EXPERT} and is the host otherwise.
  */
-public record DriverSpec(Role role, AllReducePlan allReduce, MoePlan moe, String host, String endpoint) {
+public record DriverSpec(Role role, AllReducePlan allReduce, MoePlan moe, MulticastPlan multicast, String host, String endpoint) {
     public enum Role {
         ALLREDUCE_WORKER,
         RING_WORKER,
         PARAMETER_SERVER,
         MOE_SOURCE,
-        MOE_EXPERT
+        MOE_EXPERT,
+        MULTICAST_SOURCE,
+        MULTICAST_RECEIVER
     }
 
     public DriverSpec(Role role, AllReducePlan plan, String host) {
-        this(role, plan, null, host, host);
+        this(role, plan, null, null, host, host);
     }
 
     public static DriverSpec moe(Role role, MoePlan plan, String host, String endpoint) {
-        return new DriverSpec(role, null, plan, host, endpoint);
+        return new DriverSpec(role, null, plan, null, host, endpoint);
+    }
+
+    public static DriverSpec multicast(Role role, MulticastPlan plan, String host) {
+        return new DriverSpec(role, null, null, plan, host, host);
     }
 
     public EndpointDriver create() {
@@ -38,14 +47,16 @@ public record DriverSpec(Role role, AllReducePlan allReduce, MoePlan moe, String
             case PARAMETER_SERVER -> new PsServer(allReduce);
             case MOE_SOURCE -> new MoeSource(moe, host);
             case MOE_EXPERT -> new MoeExpert(moe, endpoint);
+            case MULTICAST_SOURCE -> new MulticastSource(multicast, host);
+            case MULTICAST_RECEIVER -> new MulticastReceiver(multicast, host);
         };
     }
 
     public int tenant() {
-        return allReduce != null ? allReduce.tenant() : moe.tenant();
+        return allReduce != null ? allReduce.tenant() : moe != null ? moe.tenant() : multicast.tenant();
     }
 
     public int job() {
-        return allReduce != null ? allReduce.wireJob() : moe.wireJob();
+        return allReduce != null ? allReduce.wireJob() : moe != null ? moe.wireJob() : multicast.wireJob();
     }
 }

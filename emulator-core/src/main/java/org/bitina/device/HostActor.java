@@ -36,6 +36,8 @@ public final class HostActor extends AbstractBehavior<DeviceCommand> {
     }
 
     private static final int PROGRESS_BATCH = 64;
+    private static final long PROGRESS_EVERY_NANOS = 200_000_000L;
+    private long lastProgress;
 
     private final String name;
     private final LongSupplier clock;
@@ -166,7 +168,10 @@ public final class HostActor extends AbstractBehavior<DeviceCommand> {
     private void progress(Running r) {
         long k = key(r.spec().tenant(), r.spec().job());
         int n = unreportedProgress.merge(k, 1, Integer::sum);
-        if (n >= PROGRESS_BATCH) {
+        long now = clock.getAsLong();
+        // in batches, and at least every 200 ms while anything trickles in (a lossy, slow phase is not a stalled one)
+        if (n >= PROGRESS_BATCH || now - lastProgress > PROGRESS_EVERY_NANOS) {
+            lastProgress = now;
             unreportedProgress.put(k, 0);
             r.reportTo().tell(new DeviceCommand.Progress(r.spec().tenant(), r.spec().job(), n));
         }

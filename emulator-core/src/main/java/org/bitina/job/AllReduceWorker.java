@@ -124,6 +124,6 @@ public final class AllReduceWorker implements EndpointDriver {
                 ok++;
             }
         }
-        return new DriverReport(host, "worker", data.chunks(), received, partial, List.copyOf(mismatches), lastVt, ok, done(), List.of());
+        return new DriverReport(host, "worker", data.chunks(), received, partial, List.copyOf(mismatches), lastVt, ok, done(), List.of(), java.util.Map.of());
     }
 }

@@ -97,6 +97,6 @@ public final class MoeExpert implements EndpointDriver {
 
     @Override
     public DriverReport report() {
-        return new DriverReport(name, "expert", answered, answered, List.of(), List.copyOf(errors), 0, answered, true, List.of());
+        return new DriverReport(name, "expert", answered, answered, List.of(), List.copyOf(errors), 0, answered, true, List.of(), java.util.Map.of());
     }
 }

@@ -311,7 +311,7 @@ public final class MoeSource implements EndpointDriver {
             }
         }
         return new DriverReport(host, "moe-source", tokens, received, partial, mismatches, lastVt, verified, done(),
-                List.copyOf(dropped));
+                List.copyOf(dropped), java.util.Map.of());
     }
 
     private String check(int t, EndpointSet holds, float[] got) {

@@ -100,6 +100,6 @@ public final class PsServer implements EndpointDriver {
     @Override
     public DriverReport report() {
         return new DriverReport(plan.psHost(), "parameter-server", plan.data().chunks(), results, List.of(), List.of(), lastVt,
-                0, true, List.of());
+                0, true, List.of(), java.util.Map.of());
     }
 }

@@ -146,6 +146,6 @@ public final class RingWorker implements EndpointDriver {
     @Override
     public DriverReport report() {
         return new DriverReport(host, "ring-worker", data.chunks(), received, List.of(), List.copyOf(mismatches), lastVt,
-                verified, done(), List.of());
+                verified, done(), List.of(), java.util.Map.of());
     }
 }

@@ -13,6 +13,7 @@ import org.bitina.wire.Flags;
 import org.bitina.wire.InaHeader;
 import org.bitina.wire.InaPacket;
 import org.bitina.wire.PacketType;
+import org.bitina.wire.Payload;
 
 /**
  * The data plane of one device (switch or host NIC), as a pure state machine: a frame in,
@@ -34,7 +35,22 @@ public final class NodeEngine {
      *                   the root's A-BM as the bitmap (A5, F6)
      */
     public record JobTables(String name, int tenant, int job, int capacity, Bift bift, EndpointSet registered,
-                            String vatParent, boolean root, long timeoutNanos) {
+                            String vatParent, boolean root, long timeoutNanos, DataInstall dataInstall, boolean rootMulticasts) {
+        public JobTables(String name, int tenant, int job, int capacity, Bift bift, EndpointSet registered, String vatParent,
+                         boolean root, long timeoutNanos) {
+            this(name, tenant, job, capacity, bift, registered, vatParent, root, timeoutNanos, DataInstall.NEVER, true);
+        }
+    }
+
+    /**
+     * Whether a reliable-multicast DATA packet installs a C-BM at branch nodes (R2): never
+     * (pre-configured ACK tree), always (self-installed), or only retransmissions (the
+     * composed policy). A MoE DISPATCH always installs.
+     */
+    public enum DataInstall {
+        NEVER,
+        ALWAYS,
+        RETRANSMISSIONS
     }
 
     /** What the device does next. */
@@ -223,10 +239,11 @@ public final class NodeEngine {
             return;
         }
         StateKey key = keyOf(t, p);
+        EndpointSet registered = registeredFor(t, p);
         if (p.header().direction() == Direction.AGGREGATION
-                && (t.registered() != null || table.has(key) || upstream.containsKey(key))) {
+                && (registered != null || table.has(key) || upstream.containsKey(key))) {
             Contribution c = new Contribution(p.endpoints(), p.header().op(), p.payload(), f.vt());
-            AggregationTable.Outcome o = table.offer(key, t.registered(), c, t.timeoutNanos(), now);
+            AggregationTable.Outcome o = table.offer(key, registered, c, t.timeoutNanos(), now);
             if (o instanceof AggregationTable.Forward) {
                 String parent = upstream.getOrDefault(key, t.vatParent());
                 if (f.destination().equals(name) && parent != null && !parent.equals(name)) {
@@ -263,7 +280,10 @@ public final class NodeEngine {
             } else if (o instanceof AggregationTable.Late l) {
                 counters(t.tenant(), t.job()).add("late");
                 String parent = upstream.getOrDefault(key, t.vatParent());
-                if (t.root() && !upstream.containsKey(key)) {
+                if (t.root() && !upstream.containsKey(key) && p.header().type() == PacketType.ACK) {
+                    // a late acknowledgment at the source: the bits it brings are news for the sender
+                    route(t, new Frame(p, name, f.vt()), out);
+                } else if (t.root() && !upstream.containsKey(key)) {
                     foldLate(t, key, p, f.vt(), now, out);
                 } else if (parent == null) {
                     drop(out, t, f, "late contribution with no node upstream to take it");
@@ -283,14 +303,52 @@ public final class NodeEngine {
      */
     static StateKey keyOf(JobTables t, InaPacket p) {
         PacketType type = p.header().type();
+        if (type == PacketType.DATA || type == PacketType.ACK) {
+            // reliable multicast: scoped by round (destination field), keyed by window or packet (entropy)
+            return new StateKey(t.tenant(), t.job(), p.header().destination(), p.header().entropy());
+        }
         long origin = type == PacketType.DISPATCH || type == PacketType.COMBINE ? p.header().destination() : 0;
         return new StateKey(t.tenant(), t.job(), origin, p.header().seq());
+    }
+
+    /**
+     * The pre-configured node bitmap that applies to this packet: under the composed policy
+     * the A-BMs serve the bulk round only; the ACKs of a retransmission round meet just the
+     * C-BMs their data installed (R2).
+     */
+    private static EndpointSet registeredFor(JobTables t, InaPacket p) {
+        if (p.header().type() == PacketType.ACK && t.dataInstall() == DataInstall.RETRANSMISSIONS && p.header().destination() > 0) {
+            return null;
+        }
+        return t.registered();
+    }
+
+    private static boolean installs(JobTables t, InaPacket p) {
+        return switch (p.header().type()) {
+            case DISPATCH -> true;
+            case DATA -> t.dataInstall() == DataInstall.ALWAYS
+                    || (t.dataInstall() == DataInstall.RETRANSMISSIONS && p.header().has(Flags.RETRANSMIT));
+            default -> false;
+        };
     }
 
     /** Sends an aggregation result upward, or, at the root, multicasts it back (A5). */
     private void emit(JobTables t, Emission e, long now, List<Action> out) {
         String up = upstream.get(e.key());
         int flags = e.partial() ? Flags.PARTIAL : 0;
+        boolean ack = e.payload().elementType() == org.bitina.wire.ElementType.NONE && e.op() == org.bitina.wire.ReductionOp.NONE;
+        if (ack) {
+            // an aggregated acknowledgment: the bitmap is the acknowledgment (R1)
+            InaHeader h = InaHeader.of(PacketType.ACK, t.tenant(), t.job(), e.key().seq()).withDestination((int) e.key().origin())
+                    .withEntropy((int) e.key().seq()).withFlags(flags);
+            String to = up != null ? up : t.root() ? name : t.vatParent();
+            if (up != null) {
+                upstreamUntil.put(e.key(), now + RESULT_MEMORY_TIMEOUTS * t.timeoutNanos());
+            }
+            counters(t.tenant(), t.job()).add(e.partial() ? "partialAcks" : "acks");
+            route(t, new Frame(new InaPacket(h, e.pbm(), Payload.EMPTY), to, e.vt()), out);
+            return;
+        }
         if (up != null) {
             upstreamUntil.put(e.key(), now + RESULT_MEMORY_TIMEOUTS * t.timeoutNanos());
             // a self-installed C-BM: the combine climbs the dispatch tree (M3)
@@ -349,7 +407,7 @@ public final class NodeEngine {
         }
         Replicator.Result r = Replicator.replicate(f.packet().endpoints(), t.bift());
         String via = f.via();
-        if (r.isBranch() && f.packet().header().type() == PacketType.DISPATCH) {
+        if (r.isBranch() && installs(t, f.packet())) {
             via = install(t, f, r.cbm(), now, out);
         }
         List<String> to = new ArrayList<>(r.copies().size());

@@ -198,13 +198,19 @@ public final class Coordinator extends AbstractBehavior<Coordinator.Command> {
 
     private void startPhase(Phase p) {
         phaseStart = System.nanoTime();
-        for (DriverSpec d : p.drivers()) {
-            devices.get(d.host()).tell(new DeviceCommand.StartDriver(d, hostEvents));
-        }
         for (FaultSpec f : scenario.faults()) {
-            if (f.kind() != FaultSpec.Kind.STRAGGLER && f.kind() != FaultSpec.Kind.SILENT) {
+            if (f.kind() == FaultSpec.Kind.STRAGGLER || f.kind() == FaultSpec.Kind.SILENT) {
+                continue;
+            }
+            if (f.at().isZero()) {
+                // in force before the first packet: these messages reach every device before any frame does
+                onFault(new ApplyFault(current, f));
+            } else {
                 timers.startSingleTimer(new ApplyFault(current, f), f.at());
             }
+        }
+        for (DriverSpec d : p.drivers()) {
+            devices.get(d.host()).tell(new DeviceCommand.StartDriver(d, hostEvents));
         }
         timers.startSingleTimer("deadline", new Deadline(current), p.deadline());
         lastActivity = phaseStart;
@@ -236,7 +242,7 @@ public final class Coordinator extends AbstractBehavior<Coordinator.Command> {
 
     /** Workers and MoE sources end a phase; servers and experts serve them. */
     private static boolean awaitedRole(DriverReport r) {
-        return r.role().endsWith("worker") || r.role().equals("moe-source");
+        return r.role().endsWith("worker") || r.role().equals("moe-source") || r.role().equals("multicast-source");
     }
 
     private void endOfEndpoints(Phase p) {
@@ -369,6 +375,28 @@ public final class Coordinator extends AbstractBehavior<Coordinator.Command> {
             }
             lastVt = Math.max(lastVt, r.lastVt());
         }
+        Map<String, Long> extra = new java.util.TreeMap<>();
+        int rounds = 0;
+        for (DriverReport r : workers.values()) {
+            r.stats().forEach((k, v) -> extra.merge(k, v, Long::sum));
+        }
+        if (p.multicast() != null) {
+            rounds = extra.getOrDefault("retransmissionRounds", 0L).intValue();
+            // every live receiver must hold the whole block and its checksum must match (R5)
+            for (DeviceCommand.DeviceStats s : stats.values()) {
+                for (DriverReport r : s.drivers()) {
+                    if (!r.role().equals("receiver")) {
+                        continue;
+                    }
+                    r.stats().forEach((k, v) -> extra.merge(k, v, Long::sum));
+                    r.mismatches().forEach(x -> mismatches.add(r.endpoint() + ": " + x));
+                    if (!r.done() && !missing.contains(r.endpoint())) {
+                        unfinished.add(r.endpoint() + " (receiver holds " + r.received() + " of " + r.chunks() + " packets)");
+                        allVerified = false;
+                    }
+                }
+            }
+        }
         missing.addAll(p.expectedMissing().stream().filter(x -> !missing.contains(x) && !unfinished.isEmpty()).toList());
         boolean verified = allVerified && mismatches.isEmpty() && unfinished.isEmpty();
         String status = !unfinished.isEmpty() || !mismatches.isEmpty() ? "failed" : partial.isEmpty() ? "complete" : "partial";
@@ -416,10 +444,10 @@ public final class Coordinator extends AbstractBehavior<Coordinator.Command> {
         }
         String note = p.note() + (p.vat() != null ? "; A-BMs " + p.vat().aBms() : "") + (stalled != null ? "; stalled: " + stalled : "");
         return new Report.JobReport(p.job().name(), p.job().common().kind().configName(), p.mode(), status, verified,
-                List.copyOf(missing), phaseWall / 1_000_000, lastVt / 1000.0, intoRoot, maxLink, total, header, timeouts, 0,
+                List.copyOf(missing), phaseWall / 1_000_000, lastVt / 1000.0, intoRoot, maxLink, total, header, timeouts, rounds,
                 p.expectedStatus(), asExpected, p.roots() == null ? null : String.join(",", p.roots()), p.units(), p.awaited().size(),
                 partial, mismatches,
-                unfinished, late, drops + lost, packets, note, sourceUplink, dropped);
+                unfinished, late, drops + lost, packets, note, sourceUplink, dropped, extra);
     }
 
     // ------------------------------------------------------------------ faults

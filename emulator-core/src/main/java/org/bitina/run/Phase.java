@@ -7,6 +7,7 @@ import java.util.Set;
 import org.bitina.device.DriverSpec;
 import org.bitina.job.AllReducePlan;
 import org.bitina.job.MoePlan;
+import org.bitina.job.MulticastPlan;
 import org.bitina.protocol.NodeEngine;
 import org.bitina.topology.JobSpec;
 import org.bitina.topology.Vat;
@@ -21,20 +22,23 @@ import org.bitina.topology.Vat;
  *                        MoE sources), or null to take the busiest member (ring)
  * @param expectedStatus  complete, partial (with {@code expectedMissing}) or failed
  */
-public record Phase(JobSpec job, String mode, int wireJob, AllReducePlan plan, MoePlan moe, Vat vat,
+public record Phase(JobSpec job, String mode, int wireJob, AllReducePlan plan, MoePlan moe, MulticastPlan multicast, Vat vat,
                     Map<String, NodeEngine.JobTables> tables, List<DriverSpec> drivers, Set<String> awaited, List<String> roots,
                     Duration deadline, String expectedStatus, Set<String> expectedMissing, String note) {
 
     /** Results each awaited endpoint waits for: chunks, or tokens. */
     public int units() {
-        return plan != null ? plan.data().chunks() : moe.params().tokensPerSource();
+        return plan != null ? plan.data().chunks() : moe != null ? moe.params().tokensPerSource() : multicast.params().windows();
     }
 
     public long timeoutNanos() {
-        return plan != null ? plan.timeoutNanos() : moe.timeoutNanos();
+        return plan != null ? plan.timeoutNanos() : moe != null ? moe.timeoutNanos() : multicast.roundTimeoutNanos();
     }
 
     public long maxStraggleNanos() {
+        if (multicast != null) {
+            return 0;
+        }
         var stragglers = plan != null ? plan.stragglers() : moe.stragglers();
         return stragglers.values().stream().mapToLong(s -> s.delayNanos() + s.jitterNanos()).max().orElse(0);
     }

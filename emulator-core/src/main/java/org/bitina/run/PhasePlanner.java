@@ -12,6 +12,7 @@ import java.util.Set;
 import org.bitina.device.DriverSpec;
 import org.bitina.job.AllReducePlan;
 import org.bitina.job.MoePlan;
+import org.bitina.job.MulticastPlan;
 import org.bitina.protocol.NodeEngine;
 import org.bitina.topology.AutoVat;
 import org.bitina.topology.Bift;
@@ -33,6 +34,7 @@ public final class PhasePlanner {
     public static final int RING_JOB_OFFSET = 1_000_000;
     public static final int PS_JOB_OFFSET = 2_000_000;
     public static final int A2A_JOB_OFFSET = 3_000_000;
+    public static final int UNICAST_ACK_JOB_OFFSET = 4_000_000;
 
     private PhasePlanner() {
     }
@@ -40,6 +42,13 @@ public final class PhasePlanner {
     public static List<Phase> plan(Scenario s, Routing routing) {
         List<Phase> phases = new ArrayList<>();
         for (JobSpec job : s.jobs()) {
+            if (job instanceof JobSpec.Multicast mc) {
+                phases.add(multicast(s, routing, mc, "ina"));
+                if (mc.common().baselines().contains("unicast-ack")) {
+                    phases.add(multicast(s, routing, mc, "unicast-ack"));
+                }
+                continue;
+            }
             if (job instanceof JobSpec.Moe moe) {
                 phases.add(moe(s, routing, moe, "ina"));
                 if (moe.common().baselines().contains("all-to-all")) {
@@ -93,7 +102,7 @@ public final class PhasePlanner {
         List<DriverSpec> drivers = new ArrayList<>();
         job.common().members().forEach(m -> drivers.add(new DriverSpec(DriverSpec.Role.ALLREDUCE_WORKER, plan, m)));
         Set<String> silent = plan.silent();
-        return new Phase(job, "ina", wireJob, plan, null, vat, tables, drivers, awaited(job, silent), List.of(vat.root()),
+        return new Phase(job, "ina", wireJob, plan, null, null, vat, tables, drivers, awaited(job, silent), List.of(vat.root()),
                 deadline(job, height.get(vat.root())), silent.isEmpty() ? "complete" : "partial", silent,
                 "VAT root " + vat.root());
     }
@@ -104,7 +113,7 @@ public final class PhasePlanner {
         List<DriverSpec> drivers = new ArrayList<>();
         job.common().members().forEach(m -> drivers.add(new DriverSpec(DriverSpec.Role.RING_WORKER, plan, m)));
         Set<String> silent = plan.silent();
-        return new Phase(job, "ring", wireJob, plan, null, null, bareTables(s, job, wireJob, "ring"), drivers, awaited(job, silent), null,
+        return new Phase(job, "ring", wireJob, plan, null, null, null, bareTables(s, job, wireJob, "ring"), drivers, awaited(job, silent), null,
                 deadline(job, job.common().members().size()), silent.isEmpty() ? "complete" : "failed", silent,
                 silent.isEmpty() ? "ring of " + job.common().members().size() + " members"
                         : "a ring cannot complete with a silent member: " + silent);
@@ -121,7 +130,7 @@ public final class PhasePlanner {
         drivers.add(new DriverSpec(DriverSpec.Role.PARAMETER_SERVER, plan, psHost));
         job.common().members().forEach(m -> drivers.add(new DriverSpec(DriverSpec.Role.ALLREDUCE_WORKER, plan, m)));
         Set<String> silent = plan.silent();
-        return new Phase(job, "ps", wireJob, plan, null, null, bareTables(s, job, wireJob, "ps"), drivers, awaited(job, silent),
+        return new Phase(job, "ps", wireJob, plan, null, null, null, bareTables(s, job, wireJob, "ps"), drivers, awaited(job, silent),
                 List.of(psHost),
                 deadline(job, 1), silent.isEmpty() ? "complete" : "partial", silent, "parameter server " + psHost);
     }
@@ -169,10 +178,71 @@ public final class PhasePlanner {
         Set<String> silentExperts = new LinkedHashSet<>();
         job.experts().stream().filter(e -> silentHosts.contains(e.host())).forEach(e -> silentExperts.add(e.name()));
         Duration deadline = Duration.ofMillis(30_000 + 20 * job.common().completionTimeout().toMillis());
-        return new Phase(job, mode, wireJob, null, plan, null, tables, drivers, new LinkedHashSet<>(job.sources()), job.sources(),
+        return new Phase(job, mode, wireJob, null, plan, null, null, tables, drivers, new LinkedHashSet<>(job.sources()), job.sources(),
                 deadline, silentExperts.isEmpty() ? "complete" : "partial", silentExperts,
                 (ina ? "dispatch by bitmap multicast, combine at C-BM branch nodes" : "all-to-all unicast") + ", "
                         + job.params().granularity() + " granularity, top-" + job.params().topK());
+    }
+
+    /**
+     * A reliable-multicast phase: every node holds the BIFT of the receivers' bit space for
+     * the data; the ACK tree is the automatic VAT rooted at the source (pre-configured and
+     * composed) and/or C-BMs the data installs (self-installed and composed retransmissions).
+     * In the unicast-ACK baseline nothing aggregates and every receiver ACKs the source.
+     */
+    private static Phase multicast(Scenario s, Routing routing, JobSpec.Multicast job, String mode) {
+        boolean ina = mode.equals("ina");
+        int wireJob = job.common().id() + (ina ? 0 : UNICAST_ACK_JOB_OFFSET);
+        long timeout = job.common().completionTimeout().toNanos();
+        String tree = job.params().ackTree();
+        Vat vat = null;
+        Map<String, Integer> height = new HashMap<>();
+        if (ina && !tree.equals("self-installed")) {
+            Vat.Result r = AutoVat.build(s.topology(), routing, job.common().bitSpace(), job.common().members(), job.source());
+            if (r.vat() == null) {
+                throw new IllegalStateException("cannot build the ACK tree of job '" + job.name() + "': " + r.defects());
+            }
+            vat = r.vat();
+            heights(vat, vat.root(), height);
+        }
+        NodeEngine.DataInstall install = !ina ? NodeEngine.DataInstall.NEVER : switch (tree) {
+            case "self-installed" -> NodeEngine.DataInstall.ALWAYS;
+            case "composed" -> NodeEngine.DataInstall.RETRANSMISSIONS;
+            default -> NodeEngine.DataInstall.NEVER;
+        };
+        Map<String, NodeEngine.JobTables> tables = new LinkedHashMap<>();
+        for (Node n : s.topology().nodes()) {
+            boolean vatNode = vat != null && vat.aBm(n.name()) != null;
+            long nodeTimeout = vatNode ? timeout * height.get(n.name()) : timeout;
+            tables.put(n.name(), new NodeEngine.JobTables(job.name() + (ina ? "" : "/" + mode), job.common().tenant(), wireJob,
+                    job.common().bitSpace().capacity(), Bift.build(routing, n.name(), job.common().bitSpace()),
+                    vatNode ? vat.aBm(n.name()) : null, vatNode ? vat.parent(n.name()) : null,
+                    vat != null && n.name().equals(vat.root()), nodeTimeout, install, false));
+        }
+        Map<String, String> uplink = new LinkedHashMap<>();
+        for (String r : job.common().members()) {
+            uplink.put(r, vat != null ? vat.parent(r) : job.source());
+        }
+        int depth = vat != null ? height.get(vat.root()) : s.topology().size();
+        long roundTimeout = timeout * (Math.min(depth, 8) + 2);
+        Set<String> silent = new LinkedHashSet<>();
+        for (FaultSpec f : s.faults()) {
+            if (f.kind() == FaultSpec.Kind.SILENT && job.common().members().contains(f.node())) {
+                silent.add(f.node());
+            }
+        }
+        MulticastPlan plan = new MulticastPlan(job.name(), mode, job.common().tenant(), wireJob, job.source(), job.common().bitSpace(),
+                job.params(), uplink, roundTimeout, silent);
+        List<DriverSpec> drivers = new ArrayList<>();
+        drivers.add(DriverSpec.multicast(DriverSpec.Role.MULTICAST_SOURCE, plan, job.source()));
+        for (String r : job.common().members()) {
+            drivers.add(DriverSpec.multicast(DriverSpec.Role.MULTICAST_RECEIVER, plan, r));
+        }
+        long windows = job.params().windows();
+        Duration deadline = Duration.ofMillis(30_000 + windows * job.params().maxRounds() * roundTimeout / 1_000_000 * 2);
+        return new Phase(job, mode, wireJob, null, null, plan, vat, tables, drivers, Set.of(job.source()), List.of(job.source()),
+                deadline, silent.isEmpty() ? "complete" : "partial", silent,
+                (ina ? "ACK tree " + tree : "one unicast ACK per receiver") + ", ACK per " + (job.params().perWindow() ? "window" : "packet"));
     }
 
     /** The PS is the VAT root when that is a host; else the first host that is not a member; else the first member. */

@@ -22,7 +22,7 @@ public record Report(String scenario, List<String> tolerances, List<JobReport> j
                             long headerBytes, long timeouts, int retransmissionRounds, String expected, boolean asExpected,
                             String root, int chunks, int endpoints, List<PartialChunk> partialChunks, List<String> mismatches,
                             List<String> unfinished, long lateContributions, long drops, long packets, String note,
-                            long sourceUplinkBytes, List<String> dropped) {
+                            long sourceUplinkBytes, List<String> dropped, java.util.Map<String, Long> stats) {
     }
 
     public record PartialChunk(String endpoint, long seq, List<String> missing) {

@@ -3,7 +3,7 @@ package org.bitina.topology;
 import java.util.List;
 
 /** A job of a scenario; one record per kind. */
-public sealed interface JobSpec permits JobSpec.AllReduce, JobSpec.Moe {
+public sealed interface JobSpec permits JobSpec.AllReduce, JobSpec.Moe, JobSpec.Multicast {
     JobCommon common();
 
     default String name() {
@@ -19,6 +19,27 @@ public sealed interface JobSpec permits JobSpec.AllReduce, JobSpec.Moe {
      * the expert hosts.
      */
     record Moe(JobCommon common, List<String> sources, List<Expert> experts, MoeParams params) implements JobSpec {
+    }
+
+    /**
+     * Reliable multicast (seed 000 section 5): members are the receivers.
+     *
+     * @param perWindow  one ACK per window (true) or per packet
+     * @param ackTree    preconfigured (A-BMs of an automatic VAT rooted at the source),
+     *                   self-installed (C-BMs installed by the data), or composed (the
+     *                   first round preconfigured, retransmissions self-installed)
+     */
+    record Multicast(JobCommon common, String source, MulticastParams params) implements JobSpec {
+    }
+
+    record MulticastParams(long bytes, int packetBytes, int window, long seed, boolean perWindow, String ackTree, int maxRounds) {
+        public int packets() {
+            return (int) ((bytes + packetBytes - 1) / packetBytes);
+        }
+
+        public int windows() {
+            return (packets() + window - 1) / window;
+        }
     }
 
     /** One expert, with its own bit, placed on a host. */

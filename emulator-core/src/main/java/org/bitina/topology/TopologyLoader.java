@@ -40,7 +40,7 @@ public final class TopologyLoader {
     private static final Set<String> TOPOLOGY_KEYS = Set.of("switches", "hosts", "links", "link-defaults", "pods", "generator");
     private static final Set<String> LINK_KEYS = Set.of("latency", "bandwidth", "mtu", "loss");
     private static final Set<String> JOB_KEYS = Set.of("name", "kind", "tenant", "id", "members", "bit-space", "encoding",
-            "tree", "data", "completion-timeout", "baselines", "sources", "experts", "moe");
+            "tree", "data", "completion-timeout", "baselines", "sources", "experts", "moe", "source", "receivers", "ack", "max-rounds");
     private static final Set<String> FAULT_KEYS = Set.of("at", "kind", "node", "link", "delay", "jitter", "rate", "chunks", "member");
     private static final Pattern BANDWIDTH = Pattern.compile("(\\d+(?:\\.\\d+)?)\\s*([KMGT]?)bps");
     private static final Duration DEFAULT_COMPLETION_TIMEOUT = Duration.ofMillis(50);
@@ -361,7 +361,7 @@ public final class TopologyLoader {
             problem(c.getValue("kind").origin(), e.getMessage());
             return null;
         }
-        if (kind == JobKind.RELIABLE_MULTICAST || kind == JobKind.BIER_INC) {
+        if (kind == JobKind.BIER_INC) {
             problem(c.getValue("kind").origin(), "job kind '" + kindName + "' is not implemented yet in this version of bitina");
             return null;
         }
@@ -369,7 +369,11 @@ public final class TopologyLoader {
         int id = c.hasPath("id") ? intIn(c, "id", 1, Integer.MAX_VALUE) : index + 1;
         Duration timeout = c.hasPath("completion-timeout") ? positiveDuration(c, "completion-timeout") : DEFAULT_COMPLETION_TIMEOUT;
         List<String> baselines = c.hasPath("baselines") ? stringList(c, "baselines") : List.of();
-        Set<String> allowedBaselines = kind == JobKind.ALLREDUCE ? Set.of("ring", "ps") : Set.of("all-to-all");
+        Set<String> allowedBaselines = switch (kind) {
+            case ALLREDUCE -> Set.of("ring", "ps");
+            case RELIABLE_MULTICAST -> Set.of("unicast-ack");
+            default -> Set.of("all-to-all");
+        };
         if (baselines != null) {
             for (String b : baselines) {
                 if (!allowedBaselines.contains(b)) {
@@ -377,6 +381,9 @@ public final class TopologyLoader {
                             + " job (expected " + String.join(" or ", new java.util.TreeSet<>(allowedBaselines)) + ")");
                 }
             }
+        }
+        if (kind == JobKind.RELIABLE_MULTICAST) {
+            return multicast(c, topology, name, kind, tenant, id, timeout, baselines, before);
         }
         if (kind == JobKind.ALLREDUCE) {
             List<String> members = members(c, topology);
@@ -752,6 +759,89 @@ public final class TopologyLoader {
         JobCommon common = new JobCommon(name, kind, tenant, id, hosts, space, encoding, timeout, baselines);
         return new JobSpec.Moe(common, List.copyOf(sources), List.copyOf(experts),
                 new JobSpec.MoeParams(topK, hidden, tokens, capacity, seed, granularity, List.copyOf(pinned), window));
+    }
+
+    private JobSpec multicast(Config c, Topology topology, String name, JobKind kind, int tenant, int id, Duration timeout,
+                              List<String> baselines, int before) {
+        String source = requiredString(c, "a reliable-multicast job's source", "source");
+        if (source != null && !requireHost(c.getValue("source").origin(), source, "multicast source", topology)) {
+            source = null;
+        }
+        List<String> receivers = null;
+        if (!c.hasPath("receivers")) {
+            problem(c.root().origin(), "a reliable-multicast job needs receivers = [hosts] or \"all\"");
+        } else if (c.getValue("receivers").valueType() == ConfigValueType.STRING && "all".equals(c.getValue("receivers").unwrapped())) {
+            String src = source;
+            receivers = topology.hosts().stream().map(Node::name).filter(h -> !h.equals(src)).toList();
+        } else {
+            List<String> r = stringList(c, "receivers");
+            if (r != null) {
+                receivers = new ArrayList<>();
+                for (String h : r) {
+                    if (requireHost(c.getValue("receivers").origin(), h, "receiver", topology)) {
+                        if (h.equals(source)) {
+                            problem(c.getValue("receivers").origin(), "the source '" + h + "' cannot also be a receiver");
+                        } else if (receivers.contains(h)) {
+                            problem(c.getValue("receivers").origin(), "receiver '" + h + "' is listed twice");
+                        } else {
+                            receivers.add(h);
+                        }
+                    }
+                }
+            }
+        }
+        Config d = c.hasPath("data") ? c.getConfig("data") : ConfigFactory.empty();
+        if (c.hasPath("data")) {
+            checkKeys(d.root(), Set.of("bytes", "packet", "window", "seed"), "data");
+        }
+        long bytes = 1 << 20;
+        if (d.hasPath("bytes")) {
+            try {
+                bytes = d.getBytes("bytes");
+                if (bytes < 1 || bytes > (1L << 34)) {
+                    problem(d.getValue("bytes").origin(), "data.bytes must be 1 byte to 16 GiB, got " + d.getValue("bytes").render());
+                }
+            } catch (ConfigException e) {
+                problem(d.getValue("bytes").origin(), "data.bytes: bad size " + d.getValue("bytes").render() + " (write 4MiB, 1000000, ...)");
+            }
+        }
+        int packet = d.hasPath("packet") ? intIn(d, "packet", 4, 1 << 20) : 1024;
+        if (packet % 4 != 0) {
+            problem(d.getValue("packet").origin(), "data.packet must be a multiple of 4 bytes, got " + packet);
+        }
+        int window = d.hasPath("window") ? intIn(d, "window", 1, 1 << 16) : 16;
+        long seed = d.hasPath("seed") ? longValue(d, "seed") : 1;
+        Config a = c.hasPath("ack") ? c.getConfig("ack") : ConfigFactory.empty();
+        if (c.hasPath("ack")) {
+            checkKeys(a.root(), Set.of("per", "tree"), "ack");
+        }
+        String per = a.hasPath("per") ? string(a.getValue("per")) : "window";
+        if (per != null && !per.equals("window") && !per.equals("packet")) {
+            problem(a.getValue("per").origin(), "ack.per must be window or packet, got '" + per + "'");
+        }
+        String tree = a.hasPath("tree") ? string(a.getValue("tree")) : "composed";
+        if (tree != null && !Set.of("preconfigured", "self-installed", "composed").contains(tree)) {
+            problem(a.getValue("tree").origin(), "ack.tree must be preconfigured, self-installed or composed, got '" + tree + "'");
+        }
+        int maxRounds = c.hasPath("max-rounds") ? intIn(c, "max-rounds", 1, 1000) : 8;
+        if (problemsSince(before) || source == null || receivers == null || receivers.isEmpty()) {
+            if (!problemsSince(before)) {
+                problem(c.root().origin(), "a reliable-multicast job needs a source and at least one receiver");
+            }
+            return null;
+        }
+        int minMtu = topology.links().stream().mapToInt(l -> l.spec().mtu()).min().orElse(Integer.MAX_VALUE);
+        long packetSize = PacketCodec.HEADER_BYTES + 2L * ((receivers.size() + 7) / 8) + packet;
+        if (packetSize > minMtu) {
+            problem(c.getValue("data").origin(), "a data packet of " + packet + " bytes needs " + packetSize
+                    + " bytes with its header, more than the smallest link MTU of " + minMtu);
+            return null;
+        }
+        BitSpace space = new BitSpace(receivers);
+        JobCommon common = new JobCommon(name, kind, tenant, id, List.copyOf(receivers), space, encoding(c, topology, space), timeout,
+                baselines);
+        return new JobSpec.Multicast(common, source, new JobSpec.MulticastParams(bytes, packet, window, seed, "window".equals(per), tree,
+                maxRounds));
     }
 
     private boolean requireHost(ConfigOrigin origin, String name, String what, Topology topology) {

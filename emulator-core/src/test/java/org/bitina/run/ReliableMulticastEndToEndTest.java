@@ -1,0 +1,115 @@
+package org.bitina.run;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.bitina.topology.ScenarioException;
+import org.bitina.topology.TopologyLoader;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class ReliableMulticastEndToEndTest {
+    @TempDir
+    Path dir;
+
+    private Report run(String job, String faults, Path trace) throws IOException, ScenarioException {
+        Path conf = dir.resolve("rm.conf");
+        Files.writeString(conf, """
+                topology { generator { kind = leaf-spine, spines = 2, leaves = 3, hosts-per-leaf = 3 } }
+                jobs = [{
+                  name = cp, kind = reliable-multicast, source = h1, receivers = all
+                  %s
+                  completion-timeout = 20ms
+                  baselines = [unicast-ack]
+                }]
+                %s
+                """.formatted(job, faults));
+        ScenarioRunner.Options o = ScenarioRunner.Options.defaults();
+        return ScenarioRunner.run(TopologyLoader.load(conf), trace == null ? o : o.withTrace(trace), new RunProgress());
+    }
+
+    private static Report.JobReport mode(Report r, String mode) {
+        return r.jobs().stream().filter(j -> j.mode().equals(mode)).findFirst().orElseThrow();
+    }
+
+    @Test
+    void withAggregationTheSourceGetsOneAckPerWindowPerRoundWithoutItOnePerReceiver() throws Exception {
+        Report r = run("data { bytes = 64KiB, packet = 4000, window = 4, seed = 1 }, ack { per = window, tree = preconfigured }", "", null);
+        Report.JobReport ina = mode(r, "ina");
+        Report.JobReport uni = mode(r, "unicast-ack");
+        long windows = ina.stats().get("windows");
+        assertEquals(5, windows);
+        assertEquals("complete", ina.status());
+        assertTrue(ina.verified() && uni.verified());
+        assertEquals(0, ina.retransmissionRounds());
+        assertEquals(windows, ina.stats().get("ackPacketsIntoSource"), "one aggregated ACK per window and round");
+        assertEquals(windows * 8, uni.stats().get("ackPacketsIntoSource"), "one ACK per receiver per window: the implosion");
+        assertEquals(windows, ina.packetsIntoRoot(), "one ACK frame reaches the source host per window");
+    }
+
+    @ParameterizedTest(name = "{0}% loss")
+    @ValueSource(ints = {1, 5, 20})
+    void everyLiveReceiverVerifiesUnderLoss(int percent) throws Exception {
+        Report r = run("data { bytes = 32000, packet = 4000, window = 4, seed = 2 }, ack { per = packet, tree = composed }, max-rounds = 60",
+                "faults = [ { kind = loss, rate = " + percent + "% } ]", null);
+        for (Report.JobReport j : r.jobs()) {
+            assertEquals("complete", j.status(), j.mode() + " " + j.unfinished() + j.missing());
+            assertTrue(j.verified(), j.mode() + " " + j.mismatches());
+        }
+    }
+
+    @Test
+    void duplicatesAreNeverHandedToTheApplication() throws Exception {
+        Report r = run("data { bytes = 32000, packet = 4000, window = 8, seed = 3 }, ack { per = packet, tree = self-installed }",
+                "faults = [ { kind = duplicate, rate = 30% } ]", null);
+        Report.JobReport ina = mode(r, "ina");
+        assertTrue(ina.verified(), ina.mismatches().toString());
+        assertTrue(ina.stats().get("duplicatesSuppressed") > 0, "duplicated copies arrived and were suppressed");
+        assertEquals(8L * 32000, ina.stats().get("deliveredBytes"), "each packet delivered once to each of 8 receivers");
+    }
+
+    @Test
+    void aDeadReceiverIsReportedUnreachableAndTheRunEnds() throws Exception {
+        Report r = run("data { bytes = 16000, packet = 4000, window = 2, seed = 4 }, ack { per = window, tree = composed }, max-rounds = 3",
+                "faults = [ { kind = silent, node = h5 } ]", null);
+        Report.JobReport ina = mode(r, "ina");
+        assertEquals("partial", ina.status());
+        assertEquals(List.of("h5"), ina.missing());
+        assertTrue(ina.verified(), "every live receiver holds the block: " + ina.mismatches() + ina.unfinished());
+        assertEquals(2, ina.retransmissionRounds(), "three rounds for the first window, then h5 is left out");
+        assertTrue(r.allAsExpected());
+    }
+
+    @Test
+    void retransmissionsReachOnlyTheMissSet() throws Exception {
+        Path trace = dir.resolve("t.jsonl");
+        Report r = run("data { bytes = 16000, packet = 4000, window = 4, seed = 5 }, ack { per = packet, tree = composed }, max-rounds = 40",
+                "faults = [ { kind = loss, link = [leaf-3, h7], rate = 50% }, { kind = loss, link = [leaf-2, h4], rate = 30% } ]", trace);
+        assertTrue(mode(r, "ina").verified());
+        ObjectMapper json = new ObjectMapper();
+        long retransmissions = 0;
+        for (String line : Files.readAllLines(trace)) {
+            JsonNode e = json.readTree(line);
+            if (e.get("job").asText().equals("cp") && e.get("node").asText().equals("h1") && e.get("event").asText().equals("send")
+                    && !e.get("bitmap").asText().equals("[11111111]")) {
+                retransmissions++;
+                String bm = e.get("bitmap").asText();
+                // bits: h2..h9 in order; only h4 (bit 3) and h7 (bit 6) lose data on their links
+                for (int i = 1; i < bm.length() - 1; i++) {
+                    if (bm.charAt(i) == '1') {
+                        assertTrue(i == 3 || i == 6, "a retransmission went to a receiver that lost nothing: " + bm);
+                    }
+                }
+            }
+        }
+        assertTrue(retransmissions > 0, "the lossy links forced retransmissions");
+    }
+}
