@@ -61,6 +61,21 @@ public final class ScenarioBench {
                     median(js.stream().mapToDouble(Report.JobReport::timeouts).toArray()));
         }
         for (JobSpec job : s.jobs()) {
+            if (job instanceof JobSpec.Multicast mc) {
+                List<Report.JobReport> ina = runs.get(job.name() + " ina");
+                List<Report.JobReport> uni = runs.get(job.name() + " unicast-ack");
+                double delivered = (double) mc.params().bytes() * mc.common().members().size();
+                double acksIna = median(ina.stream().mapToDouble(j -> j.stats().getOrDefault("ackPacketsIntoSource", 0L)).toArray());
+                System.out.printf("%s: delivered bytes/s INA %.3e%s; ACK packets into the source INA %.0f%s%n", job.name(),
+                        delivered / (median(ina.stream().mapToDouble(Report.JobReport::wallMillis).toArray()) / 1000.0),
+                        uni == null ? "" : String.format(", unicast-ack %.3e",
+                                delivered / (median(uni.stream().mapToDouble(Report.JobReport::wallMillis).toArray()) / 1000.0)),
+                        acksIna, uni == null ? "" : String.format(", unicast-ack %.0f: ratio %.4f (theory 1/receivers = %.4f without loss)",
+                                median(uni.stream().mapToDouble(j -> j.stats().getOrDefault("ackPacketsIntoSource", 0L)).toArray()),
+                                acksIna / median(uni.stream().mapToDouble(j -> j.stats().getOrDefault("ackPacketsIntoSource", 0L)).toArray()),
+                                1.0 / mc.common().members().size()));
+                continue;
+            }
             if (job instanceof JobSpec.Moe moe) {
                 List<Report.JobReport> ina = runs.get(job.name() + " ina");
                 List<Report.JobReport> a2a = runs.get(job.name() + " all-to-all");
