@@ -92,7 +92,7 @@ public final class SwitchActor extends AbstractBehavior<DeviceCommand> {
         long now = clock.getAsLong();
         List<Frame> local = ports.perform(getContext(), engine.onFrame(m.frame(), now));
         if (!local.isEmpty() && misaddressed++ == 0) {
-            // counted in the report's drops too; one warning is enough to point at the problem
+            // a switch hosts no endpoints: one warning per switch is enough to point at the problem
             getContext().getLog().warn("{} got a frame addressed to itself (switches host no endpoints): {}", name, local.get(0));
         }
         alarm.rearm(engine.nextDeadline(), now);

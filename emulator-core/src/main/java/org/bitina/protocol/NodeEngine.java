@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import org.bitina.bitmap.EndpointSet;
 import org.bitina.topology.Bift;
+import org.bitina.topology.EncodingSpec;
 import org.bitina.topology.Routing;
 import org.bitina.wire.Direction;
 import org.bitina.wire.Flags;
@@ -35,11 +36,31 @@ public final class NodeEngine {
      *                   the root's A-BM as the bitmap (A5, F6)
      */
     public record JobTables(String name, int tenant, int job, int capacity, Bift bift, EndpointSet registered,
-                            String vatParent, boolean root, long timeoutNanos, DataInstall dataInstall, boolean rootMulticasts) {
+                            String vatParent, boolean root, long timeoutNanos, DataInstall dataInstall, boolean rootMulticasts,
+                            EncodingSpec encoding) {
         public JobTables(String name, int tenant, int job, int capacity, Bift bift, EndpointSet registered, String vatParent,
                          boolean root, long timeoutNanos) {
-            this(name, tenant, job, capacity, bift, registered, vatParent, root, timeoutNanos, DataInstall.NEVER, true);
+            this(name, tenant, job, capacity, bift, registered, vatParent, root, timeoutNanos, DataInstall.NEVER, true, EncodingSpec.FLAT);
         }
+
+        public JobTables withEncoding(EncodingSpec e) {
+            return new JobTables(name, tenant, job, capacity, bift, registered, vatParent, root, timeoutNanos, dataInstall, rootMulticasts, e);
+        }
+    }
+
+    /**
+     * Every packet leaves a node with its endpoint set in the job's encoding (H2): endpoints
+     * and switches may compute on any encoding, the wire carries the one the job chose.
+     */
+    private static Frame onWire(JobTables t, Frame f) {
+        EndpointSet set = f.packet().endpoints();
+        EncodingSpec e = t.encoding();
+        if (e == null || (set.encoding() == e.encoding()
+                && (e.encoding() != org.bitina.bitmap.Encoding.HIERARCHICAL
+                || ((org.bitina.bitmap.HierarchicalBitmap) set).blockSize() == e.blockSize()))) {
+            return f;
+        }
+        return new Frame(f.packet().withEndpoints(set.to(e.encoding(), e.blockSize())), f.destination(), f.vt(), f.via());
     }
 
     /**
@@ -412,7 +433,7 @@ public final class NodeEngine {
         }
         List<String> to = new ArrayList<>(r.copies().size());
         for (Replicator.Copy c : r.copies()) {
-            out.add(new Send(c.neighbor(), new Frame(f.packet().withEndpoints(c.bitmap()), null, f.vt(), via)));
+            out.add(new Send(c.neighbor(), onWire(t, new Frame(f.packet().withEndpoints(c.bitmap()), null, f.vt(), via))));
             to.add(c.neighbor());
         }
         if (!to.isEmpty()) {
@@ -467,7 +488,7 @@ public final class NodeEngine {
         }
         counters(t.tenant(), t.job()).add("forwarded");
         trace(out, t, f, "forward", List.of(hop), null);
-        out.add(new Send(hop, f));
+        out.add(new Send(hop, onWire(t, f)));
     }
 
     private void drop(List<Action> out, JobTables t, Frame f, String reason) {

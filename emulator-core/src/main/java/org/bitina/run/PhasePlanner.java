@@ -16,6 +16,7 @@ import org.bitina.job.MulticastPlan;
 import org.bitina.protocol.NodeEngine;
 import org.bitina.topology.AutoVat;
 import org.bitina.topology.Bift;
+import org.bitina.topology.EncodingSpec;
 import org.bitina.topology.FaultSpec;
 import org.bitina.topology.JobSpec;
 import org.bitina.topology.Node;
@@ -40,6 +41,27 @@ public final class PhasePlanner {
     }
 
     public static List<Phase> plan(Scenario s, Routing routing) {
+        List<Phase> phases = new ArrayList<>();
+        for (Phase p : planEach(s, routing)) {
+            // the job's endpoint-set encoding applies on every link, in every mode (H2, H3)
+            Map<String, NodeEngine.JobTables> encoded = new LinkedHashMap<>();
+            p.tables().forEach((n, t) -> encoded.put(n, t.withEncoding(p.job().common().encoding())));
+            phases.add(new Phase(p.job(), p.mode(), p.wireJob(), p.plan(), p.moe(), p.multicast(), p.vat(), encoded, p.drivers(),
+                    p.awaited(), p.roots(), p.deadline(), p.expectedStatus(), p.expectedMissing(), p.note()
+                    + "; endpoint sets " + describe(p.job().common().encoding())));
+        }
+        return phases;
+    }
+
+    private static String describe(org.bitina.topology.EncodingSpec e) {
+        return switch (e.encoding()) {
+            case FLAT -> "flat";
+            case NODE_LIST -> "node-list";
+            case HIERARCHICAL -> "hierarchical (blocks of " + e.blockSize() + ")";
+        };
+    }
+
+    private static List<Phase> planEach(Scenario s, Routing routing) {
         List<Phase> phases = new ArrayList<>();
         for (JobSpec job : s.jobs()) {
             if (job instanceof JobSpec.Multicast mc) {
@@ -217,7 +239,7 @@ public final class PhasePlanner {
             tables.put(n.name(), new NodeEngine.JobTables(job.name() + (ina ? "" : "/" + mode), job.common().tenant(), wireJob,
                     job.common().bitSpace().capacity(), Bift.build(routing, n.name(), job.common().bitSpace()),
                     vatNode ? vat.aBm(n.name()) : null, vatNode ? vat.parent(n.name()) : null,
-                    vat != null && n.name().equals(vat.root()), nodeTimeout, install, false));
+                    vat != null && n.name().equals(vat.root()), nodeTimeout, install, false, EncodingSpec.FLAT));
         }
         Map<String, String> uplink = new LinkedHashMap<>();
         for (String r : job.common().members()) {

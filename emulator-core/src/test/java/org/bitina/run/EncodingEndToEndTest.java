@@ -1,0 +1,53 @@
+package org.bitina.run;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.bitina.topology.ScenarioException;
+import org.bitina.topology.TopologyLoader;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A job's endpoint-set encoding is what its packets carry on every link (H2), and what the header bytes count (H3). */
+class EncodingEndToEndTest {
+    @TempDir
+    Path dir;
+
+    private Report.JobReport run(String encoding) throws IOException, ScenarioException {
+        Path conf = dir.resolve("enc.conf");
+        Files.writeString(conf, """
+                topology { generator { kind = fat-tree, k = 4 } }
+                jobs = [{
+                  name = e, kind = allreduce, members = all, encoding = %s
+                  tree { mode = auto, root = core-1 }
+                  data { elements = 1024, type = int32, op = sum, chunk = 256, window = 4, seed = 1 }
+                }]
+                """.formatted(encoding));
+        Report r = ScenarioRunner.run(TopologyLoader.load(conf), ScenarioRunner.Options.defaults(), new RunProgress());
+        return r.jobs().get(0);
+    }
+
+    @Test
+    void everyEncodingVerifiesAndCostsWhatItShould() throws Exception {
+        Map<String, Report.JobReport> byEncoding = new LinkedHashMap<>();
+        for (String e : new String[] {"flat", "node-list", "{ kind = hierarchical, block = 4 }"}) {
+            Report.JobReport j = run(e);
+            assertEquals("complete", j.status(), e + " " + j.mismatches());
+            assertTrue(j.verified(), e);
+            assertTrue(j.note().contains("endpoint sets"), j.note());
+            byEncoding.put(e, j);
+        }
+        long flat = byEncoding.get("flat").headerBytes();
+        long list = byEncoding.get("node-list").headerBytes();
+        long packets = byEncoding.get("flat").packets();
+        assertEquals(packets, byEncoding.get("node-list").packets(), "the same packets, only their endpoint sets differ");
+        // 16 endpoints: a flat bitmap is 2 bytes on every packet; a node list of 4-bit ids is
+        // 1 byte for one or two members and 8 bytes for the full set the results carry
+        assertTrue(list != flat, "header bytes depend on the encoding: flat " + flat + ", node list " + list);
+    }
+}
