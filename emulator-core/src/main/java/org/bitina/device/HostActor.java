@@ -8,14 +8,12 @@ import java.util.function.LongSupplier;
 import java.util.Map;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
-import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.actor.typed.javadsl.Receive;
 import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
 import org.bitina.job.DriverReport;
 import org.bitina.job.EndpointDriver;
-import org.bitina.protocol.AggregationTable;
 import org.bitina.protocol.Frame;
 import org.bitina.protocol.NodeEngine;
 
@@ -23,7 +21,7 @@ import org.bitina.protocol.NodeEngine;
  * An emulated server (E1): its NIC is a {@link NodeEngine} (it originates, receives and,
  * as a parameter server, aggregates), and it runs the endpoint drivers placed on it.
  */
-public final class HostActor extends AbstractBehavior<DeviceCommand> {
+public final class HostActor extends DeviceActor {
     private enum Tick implements DeviceCommand {
         INSTANCE
     }
@@ -39,15 +37,8 @@ public final class HostActor extends AbstractBehavior<DeviceCommand> {
     private static final long PROGRESS_EVERY_NANOS = 200_000_000L;
     private long lastProgress;
 
-    private final String name;
-    private final LongSupplier clock;
-    private final int maxEntriesPerJob;
-    private final long tombstoneNanos;
-    private final Ports ports;
-    private final Alarm<DeviceCommand> alarm;
     private final Map<Long, List<Running>> drivers = new LinkedHashMap<>();
     private final Map<Long, Integer> unreportedProgress = new LinkedHashMap<>();
-    private NodeEngine engine;
 
     public static Behavior<DeviceCommand> create(String name, int maxEntriesPerJob, long tombstoneNanos) {
         return create(name, maxEntriesPerJob, tombstoneNanos, System::nanoTime);
@@ -60,13 +51,7 @@ public final class HostActor extends AbstractBehavior<DeviceCommand> {
 
     private HostActor(ActorContext<DeviceCommand> ctx, TimerScheduler<DeviceCommand> timers, String name, int maxEntriesPerJob,
                       long tombstoneNanos, LongSupplier clock) {
-        super(ctx);
-        this.clock = clock;
-        this.name = name;
-        this.maxEntriesPerJob = maxEntriesPerJob;
-        this.tombstoneNanos = tombstoneNanos;
-        this.ports = new Ports(name);
-        this.alarm = new Alarm<>(timers, Tick.INSTANCE);
+        super(ctx, timers, Tick.INSTANCE, name, maxEntriesPerJob, tombstoneNanos, clock);
     }
 
     private static long key(int tenant, int job) {
@@ -75,36 +60,16 @@ public final class HostActor extends AbstractBehavior<DeviceCommand> {
 
     @Override
     public Receive<DeviceCommand> createReceive() {
-        return newReceiveBuilder()
+        return withControlPlane(newReceiveBuilder()
                 .onMessage(DeviceCommand.FrameIn.class, this::onFrame)
                 .onMessage(Delayed.class, this::onDelayed)
                 .onMessageEquals(Tick.INSTANCE, this::onTick)
-                .onMessage(DeviceCommand.Wire.class, this::onWire)
-                .onMessage(DeviceCommand.InstallJob.class, this::onInstall)
-                .onMessage(DeviceCommand.Reroute.class, this::onReroute)
-                .onMessage(DeviceCommand.StartDriver.class, this::onStartDriver)
-                .onMessage(DeviceCommand.LinkFault.class, this::onLinkFault)
-                .onMessageEquals(DeviceCommand.ResetLinks.INSTANCE, this::onResetLinks)
-                .onMessage(DeviceCommand.CollectStats.class, this::onCollectStats)
-                .onMessage(DeviceCommand.Sync.class, this::onSync)
+                .onMessage(DeviceCommand.StartDriver.class, this::onStartDriver))
                 .build();
     }
 
-    private Behavior<DeviceCommand> onWire(DeviceCommand.Wire w) {
-        ports.wire(w);
-        engine = new NodeEngine(name, w.routing(), new AggregationTable(maxEntriesPerJob, tombstoneNanos), ports.tracing());
-        return this;
-    }
 
-    private Behavior<DeviceCommand> onInstall(DeviceCommand.InstallJob m) {
-        engine.install(m.tables());
-        return this;
-    }
 
-    private Behavior<DeviceCommand> onReroute(DeviceCommand.Reroute m) {
-        engine.setRouting(m.routing(), m.bifts());
-        return this;
-    }
 
     private Behavior<DeviceCommand> onStartDriver(DeviceCommand.StartDriver m) {
         EndpointDriver d = m.spec().create();
@@ -203,28 +168,21 @@ public final class HostActor extends AbstractBehavior<DeviceCommand> {
         alarm.rearm(deadline, now);
     }
 
-    private Behavior<DeviceCommand> onLinkFault(DeviceCommand.LinkFault f) {
-        ports.fault(f);
-        return this;
-    }
 
-    private Behavior<DeviceCommand> onResetLinks() {
-        ports.resetLinks();
-        return this;
-    }
 
-    private Behavior<DeviceCommand> onSync(DeviceCommand.Sync m) {
-        m.replyTo().tell(name);
-        return this;
-    }
 
-    private Behavior<DeviceCommand> onCollectStats(DeviceCommand.CollectStats m) {
+
+    @Override
+    protected List<DriverReport> driverReports(int tenant, int job) {
         List<DriverReport> reports = new ArrayList<>();
-        for (Running r : drivers.getOrDefault(key(m.tenant(), m.job()), List.of())) {
+        for (Running r : drivers.getOrDefault(key(tenant, job), List.of())) {
             reports.add(r.driver().report());
         }
-        m.replyTo().tell(new DeviceCommand.DeviceStats(name, false, engine.counters(m.tenant(), m.job()).asMap(), ports.stats(),
-                engine.table().peakEntries(), engine.table().peakBufferedBytes(), reports, engine.unknownJobDrops()));
-        return this;
+        return reports;
+    }
+
+    @Override
+    protected boolean isSwitch() {
+        return false;
     }
 }

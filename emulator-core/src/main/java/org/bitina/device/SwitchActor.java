@@ -3,12 +3,10 @@ package org.bitina.device;
 import java.util.List;
 import java.util.function.LongSupplier;
 import org.apache.pekko.actor.typed.Behavior;
-import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.actor.typed.javadsl.Receive;
 import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
-import org.bitina.protocol.AggregationTable;
 import org.bitina.protocol.Frame;
 import org.bitina.protocol.NodeEngine;
 
@@ -16,19 +14,12 @@ import org.bitina.protocol.NodeEngine;
  * An emulated switch (E1): a thin shell over one {@link NodeEngine}. Frames and timer
  * ticks become engine calls; the engine's actions go out through the link ports.
  */
-public final class SwitchActor extends AbstractBehavior<DeviceCommand> {
+public final class SwitchActor extends DeviceActor {
     /** Timer tick for the engine's soft-state deadlines. */
     private enum Tick implements DeviceCommand {
         INSTANCE
     }
 
-    private final String name;
-    private final LongSupplier clock;
-    private final int maxEntriesPerJob;
-    private final long tombstoneNanos;
-    private final Ports ports;
-    private final Alarm<DeviceCommand> alarm;
-    private NodeEngine engine;
     private boolean crashed;
     private long misaddressed;
 
@@ -43,47 +34,21 @@ public final class SwitchActor extends AbstractBehavior<DeviceCommand> {
 
     private SwitchActor(ActorContext<DeviceCommand> ctx, TimerScheduler<DeviceCommand> timers, String name, int maxEntriesPerJob,
                         long tombstoneNanos, LongSupplier clock) {
-        super(ctx);
-        this.clock = clock;
-        this.name = name;
-        this.maxEntriesPerJob = maxEntriesPerJob;
-        this.tombstoneNanos = tombstoneNanos;
-        this.ports = new Ports(name);
-        this.alarm = new Alarm<>(timers, Tick.INSTANCE);
+        super(ctx, timers, Tick.INSTANCE, name, maxEntriesPerJob, tombstoneNanos, clock);
     }
 
     @Override
     public Receive<DeviceCommand> createReceive() {
-        return newReceiveBuilder()
+        return withControlPlane(newReceiveBuilder()
                 .onMessage(DeviceCommand.FrameIn.class, this::onFrame)
                 .onMessageEquals(Tick.INSTANCE, this::onTick)
-                .onMessage(DeviceCommand.Wire.class, this::onWire)
-                .onMessage(DeviceCommand.InstallJob.class, this::onInstall)
-                .onMessage(DeviceCommand.Reroute.class, this::onReroute)
-                .onMessage(DeviceCommand.LinkFault.class, this::onLinkFault)
-                .onMessageEquals(DeviceCommand.ResetLinks.INSTANCE, this::onResetLinks)
                 .onMessageEquals(DeviceCommand.Crash.INSTANCE, this::onCrash)
-                .onMessageEquals(DeviceCommand.Recover.INSTANCE, this::onRecover)
-                .onMessage(DeviceCommand.CollectStats.class, this::onCollectStats)
-                .onMessage(DeviceCommand.Sync.class, this::onSync)
+                .onMessageEquals(DeviceCommand.Recover.INSTANCE, this::onRecover))
                 .build();
     }
 
-    private Behavior<DeviceCommand> onWire(DeviceCommand.Wire w) {
-        ports.wire(w);
-        engine = new NodeEngine(name, w.routing(), new AggregationTable(maxEntriesPerJob, tombstoneNanos), ports.tracing());
-        return this;
-    }
 
-    private Behavior<DeviceCommand> onInstall(DeviceCommand.InstallJob m) {
-        engine.install(m.tables());
-        return this;
-    }
 
-    private Behavior<DeviceCommand> onReroute(DeviceCommand.Reroute m) {
-        engine.setRouting(m.routing(), m.bifts());
-        return this;
-    }
 
     private Behavior<DeviceCommand> onFrame(DeviceCommand.FrameIn m) {
         if (crashed) {
@@ -110,36 +75,29 @@ public final class SwitchActor extends AbstractBehavior<DeviceCommand> {
         return this;
     }
 
-    private Behavior<DeviceCommand> onLinkFault(DeviceCommand.LinkFault f) {
-        ports.fault(f);
-        return this;
-    }
 
-    private Behavior<DeviceCommand> onResetLinks() {
-        ports.resetLinks();
-        return this;
-    }
 
     private Behavior<DeviceCommand> onCrash() {
         crashed = true;
-        engine = engine.restarted(new AggregationTable(maxEntriesPerJob, tombstoneNanos));
+        engine = engine.restarted(freshTable());
         getContext().getLog().warn("switch {} crashed: it drops everything from now on", name);
         return this;
     }
 
-    private Behavior<DeviceCommand> onSync(DeviceCommand.Sync m) {
-        m.replyTo().tell(name);
-        return this;
-    }
 
     private Behavior<DeviceCommand> onRecover() {
         crashed = false;
         return this;
     }
 
-    private Behavior<DeviceCommand> onCollectStats(DeviceCommand.CollectStats m) {
-        m.replyTo().tell(new DeviceCommand.DeviceStats(name, true, engine.counters(m.tenant(), m.job()).asMap(), ports.stats(),
-                engine.table().peakEntries(), engine.table().peakBufferedBytes(), List.of(), engine.unknownJobDrops()));
-        return this;
+
+    @Override
+    protected List<org.bitina.job.DriverReport> driverReports(int tenant, int job) {
+        return List.of();
+    }
+
+    @Override
+    protected boolean isSwitch() {
+        return true;
     }
 }

@@ -1,0 +1,96 @@
+package org.bitina.device;
+
+import java.util.List;
+import java.util.function.LongSupplier;
+import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
+import org.apache.pekko.actor.typed.javadsl.ActorContext;
+import org.apache.pekko.actor.typed.javadsl.ReceiveBuilder;
+import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
+import org.bitina.job.DriverReport;
+import org.bitina.protocol.AggregationTable;
+import org.bitina.protocol.NodeEngine;
+
+/**
+ * What a switch and a host have in common: one {@link NodeEngine}, the link ports, the
+ * soft-state alarm, and the control-plane handlers (wiring, installs, reroutes, link
+ * faults, counters, sync). Each device adds its own data-plane handlers.
+ */
+abstract class DeviceActor extends AbstractBehavior<DeviceCommand> {
+    protected final String name;
+    protected final LongSupplier clock;
+    protected final Ports ports;
+    protected final Alarm<DeviceCommand> alarm;
+    private final int maxEntriesPerJob;
+    private final long tombstoneNanos;
+    protected NodeEngine engine;
+
+    protected DeviceActor(ActorContext<DeviceCommand> ctx, TimerScheduler<DeviceCommand> timers, DeviceCommand tick, String name,
+                          int maxEntriesPerJob, long tombstoneNanos, LongSupplier clock) {
+        super(ctx);
+        this.name = name;
+        this.clock = clock;
+        this.maxEntriesPerJob = maxEntriesPerJob;
+        this.tombstoneNanos = tombstoneNanos;
+        this.ports = new Ports(name);
+        this.alarm = new Alarm<>(timers, tick);
+    }
+
+    protected AggregationTable freshTable() {
+        return new AggregationTable(maxEntriesPerJob, tombstoneNanos);
+    }
+
+    /** The handlers every device shares, added to a device's own. */
+    protected ReceiveBuilder<DeviceCommand> withControlPlane(ReceiveBuilder<DeviceCommand> b) {
+        return b.onMessage(DeviceCommand.Wire.class, this::onWire)
+                .onMessage(DeviceCommand.InstallJob.class, this::onInstall)
+                .onMessage(DeviceCommand.Reroute.class, this::onReroute)
+                .onMessage(DeviceCommand.LinkFault.class, this::onLinkFault)
+                .onMessageEquals(DeviceCommand.ResetLinks.INSTANCE, this::onResetLinks)
+                .onMessage(DeviceCommand.CollectStats.class, this::onCollectStats)
+                .onMessage(DeviceCommand.Sync.class, this::onSync);
+    }
+
+    /** Reports of the drivers this device runs for a job (none on a switch). */
+    protected abstract List<DriverReport> driverReports(int tenant, int job);
+
+    protected abstract boolean isSwitch();
+
+    private Behavior<DeviceCommand> onWire(DeviceCommand.Wire w) {
+        ports.wire(w);
+        engine = new NodeEngine(name, w.routing(), freshTable(), ports.tracing());
+        return this;
+    }
+
+    private Behavior<DeviceCommand> onInstall(DeviceCommand.InstallJob m) {
+        engine.install(m.tables());
+        return this;
+    }
+
+    private Behavior<DeviceCommand> onReroute(DeviceCommand.Reroute m) {
+        engine.setRouting(m.routing(), m.bifts());
+        return this;
+    }
+
+    private Behavior<DeviceCommand> onLinkFault(DeviceCommand.LinkFault f) {
+        ports.fault(f);
+        return this;
+    }
+
+    private Behavior<DeviceCommand> onResetLinks() {
+        ports.resetLinks();
+        return this;
+    }
+
+    private Behavior<DeviceCommand> onSync(DeviceCommand.Sync m) {
+        m.replyTo().tell(name);
+        return this;
+    }
+
+    private Behavior<DeviceCommand> onCollectStats(DeviceCommand.CollectStats m) {
+        m.replyTo().tell(new DeviceCommand.DeviceStats(name, isSwitch(), engine.counters(m.tenant(), m.job()).asMap(), ports.stats(),
+                engine.table().peakEntries(), engine.table().peakBufferedBytes(), driverReports(m.tenant(), m.job()),
+                engine.unknownJobDrops()));
+        return this;
+    }
+}
