@@ -25,5 +25,10 @@ public record AllReducePlan(String jobName, String mode, int tenant, int wireJob
         public boolean delays(long chunk) {
             return chunks.isEmpty() || chunks.contains(chunk);
         }
+
+        /** The fixed delay plus a seeded draw of the jitter. */
+        public long draw(java.util.SplittableRandom random) {
+            return delayNanos + (jitterNanos > 0 ? random.nextLong(jitterNanos + 1) : 0);
+        }
     }
 }

@@ -79,7 +79,7 @@ public final class MoeExpert implements EndpointDriver {
         long delay = 0;
         AllReducePlan.Straggler s = plan.stragglers().get(host);
         if (s != null) {
-            delay = s.delayNanos() + (s.jitterNanos() > 0 ? jitter.nextLong(s.jitterNanos() + 1) : 0);
+            delay = s.draw(jitter);
         }
         int sourceIndex = p.header().destination();
         PacketType type = plan.ina() ? PacketType.COMBINE : PacketType.UNICAST;

@@ -131,7 +131,7 @@ public final class RingWorker implements EndpointDriver {
         long delay = 0;
         AllReducePlan.Straggler s = plan.stragglers().get(host);
         if (s != null && s.delays(chunk)) {
-            delay = s.delayNanos() + (s.jitterNanos() > 0 ? jitter.nextLong(s.jitterNanos() + 1) : 0);
+            delay = s.draw(jitter);
         }
         InaHeader h = InaHeader.of(PacketType.UNICAST, plan.tenant(), plan.wireJob(), chunk).withOp(plan.data().op())
                 .withSource(bit).withDestination(plan.space().index(successor));

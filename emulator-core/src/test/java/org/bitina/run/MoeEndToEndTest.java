@@ -84,6 +84,19 @@ class MoeEndToEndTest {
     }
 
     @Test
+    void pairGranularitySendsOnePacketPerSourceExpertPairAndInstallsNothing() throws Exception {
+        Path conf = dir.resolve("pair.conf");
+        Files.writeString(conf, Files.readString(Path.of("..", "topology-configs", "paper-fig2-moe.conf"))
+                .replace("include \"defaults\"", "")
+                .replace("granularity = group", "granularity = pair"));
+        Report r = ScenarioRunner.run(TopologyLoader.load(conf), ScenarioRunner.Options.defaults(), new RunProgress());
+        Report.JobReport ina = mode(r, "ina");
+        assertEquals("complete", ina.status(), ina.mismatches().toString());
+        assertTrue(ina.verified());
+        assertTrue(r.switches().stream().allMatch(s -> s.peakStateEntries() == 0), "single-expert packets never branch: " + r.switches());
+    }
+
+    @Test
     void capacityDropsAreCountedAndEveryTokenVerifies() throws IOException, ScenarioException {
         Report r = run("");
         Report.JobReport ina = mode(r, "ina");
