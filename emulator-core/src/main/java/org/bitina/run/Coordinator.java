@@ -322,7 +322,7 @@ public final class Coordinator extends AbstractBehavior<Coordinator.Command> {
             jobReports.add(buildReport(p));
             for (DeviceCommand.DeviceStats s : stats.values()) {
                 for (DeviceCommand.LinkStats l : s.links()) {
-                    if (l.packets() > 0) {
+                    if (l.packets() > 0 || l.lost() > 0) {
                         linkReports.add(new Report.LinkReport(p.job().name(), p.mode(), l.from(), l.to(), l.packets(), l.bytes(),
                                 l.headerBytes(), l.lost()));
                     }
