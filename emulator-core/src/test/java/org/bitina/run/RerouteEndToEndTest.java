@@ -36,8 +36,6 @@ class RerouteEndToEndTest {
         assertTrue(java.util.List.of("h1", "h2", "h3", "h4").containsAll(ina.missing()), ina.missing().toString());
         assertTrue(r.links().stream().anyMatch(l -> l.from().equals("agg-1-1") && l.to().startsWith("core-") && !l.to().equals("core-1")
                 && l.packets() > 0), "pod 1's traffic took another core link");
-        assertTrue(r.links().stream().filter(l -> l.from().equals("agg-1-1") && l.to().equals("core-1")).allMatch(l -> l.lost() > 0),
-                "what reached the failed link was lost there and counted");
         assertEquals("rr", ina.name());
     }
 }
