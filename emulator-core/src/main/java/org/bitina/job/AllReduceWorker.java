@@ -6,6 +6,7 @@ import java.util.SplittableRandom;
 import org.bitina.bitmap.EndpointSet;
 import org.bitina.bitmap.FlatBitmap;
 import org.bitina.protocol.Frame;
+import org.bitina.wire.Flags;
 import org.bitina.wire.InaHeader;
 import org.bitina.wire.InaPacket;
 import org.bitina.wire.PacketType;
@@ -30,6 +31,14 @@ public final class AllReduceWorker implements EndpointDriver {
     private int nextChunk;
     private int received;
     private long lastVt;
+    /** Wall time each outstanding chunk was (re)sent, and how often; -1 once it has a result. */
+    private final long[] sentAt;
+    /** Chunks waiting for a result (at most a window of them): the only ones the timer looks at. */
+    private final java.util.LinkedHashSet<Integer> pending = new java.util.LinkedHashSet<>();
+    private final int[] attempts;
+    private int givenUp;
+    /** Sends of a chunk before the worker gives up on its result (a result lost on every try). */
+    static final int MAX_ATTEMPTS = 5;
 
     public AllReduceWorker(AllReducePlan plan, String host) {
         this.plan = plan;
@@ -40,6 +49,14 @@ public final class AllReduceWorker implements EndpointDriver {
         this.holds = new EndpointSet[data.chunks()];
         this.verified = new boolean[data.chunks()];
         this.jitter = new SplittableRandom(plan.seed() ^ bit);
+        this.sentAt = new long[data.chunks()];
+        this.attempts = new int[data.chunks()];
+        java.util.Arrays.fill(sentAt, -1);
+    }
+
+    /** How long a worker waits for a chunk's result before it sends the chunk again. */
+    private long resultTimeout() {
+        return 4 * plan.timeoutNanos();
     }
 
     @Override
@@ -49,19 +66,55 @@ public final class AllReduceWorker implements EndpointDriver {
             return out;
         }
         while (nextChunk < Math.min(plan.data().window(), data.chunks())) {
-            out.add(send(nextChunk++, 0));
+            out.add(send(nextChunk++, 0, now, false));
         }
         return out;
     }
 
-    private Out send(int chunk, long vt) {
+    @Override
+    public long nextDeadline() {
+        long d = Long.MAX_VALUE;
+        for (int c : pending) {
+            d = Math.min(d, sentAt[c] + resultTimeout());
+        }
+        return d;
+    }
+
+    @Override
+    public List<Out> onTimer(long now) {
+        List<Out> out = new ArrayList<>();
+        for (int c : List.copyOf(pending)) {
+            if (now < sentAt[c] + resultTimeout()) {
+                continue;
+            }
+            if (attempts[c] >= MAX_ATTEMPTS) {
+                // give the slot back so that the job ends, and say so: this chunk has no result
+                sentAt[c] = -1;
+                pending.remove(c);
+                givenUp++;
+                received++;
+                mismatches.add("chunk " + c + ": no result after " + attempts[c] + " sends");
+                if (nextChunk < data.chunks()) {
+                    out.add(send(nextChunk++, lastVt, now, false));
+                }
+            } else {
+                out.add(send(c, lastVt, now, true));
+            }
+        }
+        return out;
+    }
+
+    private Out send(int chunk, long vt, long now, boolean retransmit) {
+        sentAt[chunk] = now;
+        pending.add(chunk);
+        attempts[chunk]++;
         long delay = 0;
         AllReducePlan.Straggler s = plan.stragglers().get(host);
         if (s != null && s.delays(chunk)) {
             delay = s.draw(jitter);
         }
         InaHeader h = InaHeader.of(PacketType.CONTRIBUTION, plan.tenant(), plan.wireJob(), chunk)
-                .withOp(plan.data().op()).withSource(bit);
+                .withOp(plan.data().op()).withSource(bit).withFlags(retransmit ? Flags.RETRANSMIT : 0);
         InaPacket p = new InaPacket(h, FlatBitmap.of(plan.space().capacity(), bit), data.payload(bit, chunk));
         return new Out(new Frame(p, plan.uplink().get(host), vt + delay), delay);
     }
@@ -88,7 +141,14 @@ public final class AllReduceWorker implements EndpointDriver {
         if (holds[chunk] != null && got.isSubsetOf(holds[chunk])) {
             return List.of(); // a copy, or nothing better than what this worker has
         }
-        boolean first = holds[chunk] == null;
+        boolean first = holds[chunk] == null && sentAt[chunk] >= 0;
+        if (holds[chunk] == null && sentAt[chunk] < 0 && attempts[chunk] >= MAX_ATTEMPTS) {
+            // a result after this worker gave up on it: take it, and withdraw the complaint
+            mismatches.remove("chunk " + chunk + ": no result after " + attempts[chunk] + " sends");
+            givenUp--;
+        }
+        sentAt[chunk] = -1;
+        pending.remove(chunk);
         holds[chunk] = got;
         lastVt = Math.max(lastVt, vt);
         Verifier.Mismatch m = Verifier.check(data, chunk, got, packet.payload());
@@ -102,7 +162,7 @@ public final class AllReduceWorker implements EndpointDriver {
         }
         received++;
         if (nextChunk < data.chunks() && !plan.silent().contains(host)) {
-            return List.of(send(nextChunk++, vt));
+            return List.of(send(nextChunk++, vt, now, false));
         }
         return List.of();
     }

@@ -22,6 +22,7 @@ public final class PsServer implements EndpointDriver {
     private final AllReducePlan plan;
     private final AggregationTable table;
     private final EndpointSet members;
+    /** Every result sent, to fold late contributions in and to resend to a worker that lost one. */
     private final java.util.Map<StateKey, Emission> partials = new java.util.HashMap<>();
     private int results;
     private long lastVt;
@@ -50,7 +51,12 @@ public final class PsServer implements EndpointDriver {
         Contribution c = new Contribution(p.endpoints(), p.header().op(), p.payload(), vt);
         AggregationTable.Outcome o = table.offer(key, members, c, plan.timeoutNanos(), now);
         if (o instanceof AggregationTable.Complete done) {
+            partials.put(key, done.emission());
             return reply(done.emission());
+        }
+        if (o instanceof AggregationTable.Duplicate && p.header().has(org.bitina.wire.Flags.RETRANSMIT) && partials.containsKey(key)) {
+            // the worker lost its result: send it again, to that worker only
+            return reply(partials.get(key), plan.space().names(p.endpoints()));
         }
         if (o instanceof AggregationTable.Late) {
             Emission prev = partials.get(key);
@@ -82,9 +88,13 @@ public final class PsServer implements EndpointDriver {
 
     private List<Out> reply(Emission e) {
         results++;
+        return reply(e, plan.members());
+    }
+
+    private List<Out> reply(Emission e, List<String> to) {
         lastVt = Math.max(lastVt, e.vt());
-        List<Out> out = new ArrayList<>(plan.members().size());
-        for (String m : plan.members()) {
+        List<Out> out = new ArrayList<>(to.size());
+        for (String m : to) {
             InaHeader h = InaHeader.of(PacketType.UNICAST, plan.tenant(), plan.wireJob(), e.key().seq())
                     .withOp(e.op()).withDestination(plan.space().index(m));
             out.add(new Out(new Frame(new InaPacket(h, e.pbm(), e.payload()), m, e.vt()), 0));

@@ -124,8 +124,8 @@ public final class NodeEngine {
     private final Map<StateKey, String> upstream = new HashMap<>();
     /** When an emitted self-installed entry's upstream may be forgotten (late contributions still need it until then). */
     private final Map<StateKey, Long> upstreamUntil = new HashMap<>();
-    /** At a root: the last result sent for a key that left partial, to fold late contributions in. */
-    private final Map<StateKey, Emission> partialResults = new HashMap<>();
+    /** At a root: the last result sent for a key, to fold late contributions in and to resend it to a worker that lost it. */
+    private final Map<StateKey, Emission> rootResults = new HashMap<>();
 
     public NodeEngine(String name, Routing routing, AggregationTable table, boolean trace) {
         this.name = name;
@@ -242,7 +242,7 @@ public final class NodeEngine {
             return false;
         });
         // a root remembers a partial result long enough for stragglers to be folded in, not forever
-        partialResults.values().removeIf(e -> {
+        rootResults.values().removeIf(e -> {
             JobTables t = jobs.get(jobKey(e.key().tenant(), e.key().job()));
             return t == null || now - e.emittedAt() > RESULT_MEMORY_TIMEOUTS * t.timeoutNanos();
         });
@@ -286,6 +286,8 @@ public final class NodeEngine {
                             List.of(), c2.emission().vt(), null)));
                 }
                 emit(t, c2.emission(), now, out);
+            } else if (o instanceof AggregationTable.Duplicate && p.header().has(Flags.RETRANSMIT)) {
+                resendRequest(t, key, f, out);
             } else if (o instanceof AggregationTable.Duplicate) {
                 drop(out, t, f, "duplicate contribution");
             } else if (o instanceof AggregationTable.Rejected r) {
@@ -384,25 +386,42 @@ public final class NodeEngine {
             route(t, new Frame(upPacket, t.vatParent(), e.vt()), out);
             return;
         }
-        if (e.partial()) {
-            partialResults.put(e.key(), e);
-        }
-        multicastResult(t, e, out);
+        rootResults.put(e.key(), e);
+        multicastResult(t, e, t.registered(), out);
     }
 
-    private void multicastResult(JobTables t, Emission e, List<Action> out) {
+    private void multicastResult(JobTables t, Emission e, EndpointSet to, List<Action> out) {
         boolean complete = e.pbm().equals(t.registered());
         InaHeader h = InaHeader.of(PacketType.RESULT, t.tenant(), t.job(), e.key().seq()).withOp(e.op())
                 .withFlags(complete ? 0 : Flags.PARTIAL);
-        // F6: the root's node bitmap is the multicast bitmap
-        InaPacket result = new InaPacket(h, t.registered(), e.payload(), complete ? null : e.pbm(), null);
+        // F6: the root's node bitmap is the multicast bitmap (a resend goes to the workers that asked)
+        InaPacket result = new InaPacket(h, to, e.payload(), complete ? null : e.pbm(), null);
         counters(t.tenant(), t.job()).add(complete ? "rootComplete" : "rootPartial");
         replicate(t, new Frame(result, null, e.vt()), e.emittedAt(), out);
     }
 
+    /**
+     * A worker that waited too long for a result sends its contribution again (flag
+     * RETRANSMIT). Where it was already counted it is not added again: a VAT node passes it
+     * up, and the root sends the result it remembers to that worker alone, so a result lost
+     * on a link (or a failed one, F7) is recovered without counting anything twice.
+     */
+    private void resendRequest(JobTables t, StateKey key, Frame f, List<Action> out) {
+        Emission known = rootResults.get(key);
+        if (t.root() && t.rootMulticasts() && known != null) {
+            counters(t.tenant(), t.job()).add("resultsResent");
+            multicastResult(t, known, f.packet().endpoints(), out);
+        } else if (!t.root() && t.vatParent() != null) {
+            counters(t.tenant(), t.job()).add("retransmissionsPassedUp");
+            route(t, new Frame(f.packet(), t.vatParent(), f.vt()), out);
+        } else {
+            drop(out, t, f, "retransmitted contribution after the result was forgotten");
+        }
+    }
+
     /** A contribution that missed the root's partial result: fold it in and send the better result. */
     private void foldLate(JobTables t, StateKey key, InaPacket p, long vt, long now, List<Action> out) {
-        Emission prev = partialResults.get(key);
+        Emission prev = rootResults.get(key);
         if (prev == null) {
             drop(out, t, new Frame(p, null, vt), "late contribution after the result was forgotten");
             return;
@@ -412,13 +431,9 @@ public final class NodeEngine {
             drop(out, t, new Frame(p, null, vt), "late payload does not match the result");
             return;
         }
-        if (better.partial()) {
-            partialResults.put(key, better);
-        } else {
-            partialResults.remove(key);
-        }
+        rootResults.put(key, better);
         counters(t.tenant(), t.job()).add("lateFolded");
-        multicastResult(t, better, out);
+        multicastResult(t, better, t.registered(), out);
     }
 
     private void replicate(JobTables t, Frame f, long now, List<Action> out) {
