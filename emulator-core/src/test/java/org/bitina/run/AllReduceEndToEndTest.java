@@ -29,7 +29,12 @@ class AllReduceEndToEndTest {
 
     @Test
     void paperFig1RunsAsTheSeedDescribes() throws ScenarioException, IOException {
-        Scenario s = TopologyLoader.load(Path.of("..", "topology-configs", "paper-fig1-allreduce.conf"));
+        // the reference scenario with a roomy timer: a cold JVM on a loaded 2-core machine must not
+        // turn this exact packet count into a test of wall-clock timers
+        Path conf = dir.resolve("fig1.conf");
+        Files.writeString(conf, Files.readString(Path.of("..", "topology-configs", "paper-fig1-allreduce.conf"))
+                .replace("include \"defaults\"", "").replace("completion-timeout = 50ms", "completion-timeout = 5s"));
+        Scenario s = TopologyLoader.load(conf);
         Path trace = dir.resolve("trace.jsonl");
         Report r = ScenarioRunner.run(s, ScenarioRunner.Options.defaults().withTrace(trace), new RunProgress());
         for (String mode : List.of("ina", "ring", "ps")) {
@@ -78,8 +83,8 @@ class AllReduceEndToEndTest {
                   baselines = [ps]
                 }]
                 faults = [
-                  # h3 is slower than its edge switch's timer on chunks 1 and 2: late, folded in further up
-                  { kind = straggler, node = h3, delay = 30ms, chunks = [1, 2] }
+                  # h3 is far slower than every timer on chunks 1 and 2: late, folded in at the root
+                  { kind = straggler, node = h3, delay = 150ms, chunks = [1, 2] }
                   { kind = silent, node = h16 }
                 ]
                 """);

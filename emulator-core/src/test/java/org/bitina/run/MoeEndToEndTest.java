@@ -108,7 +108,7 @@ class MoeEndToEndTest {
 
     @Test
     void aSlowExpertFiresCbmTimersAndIsStillFoldedInAtTheSource() throws IOException, ScenarioException {
-        Report r = run("faults = [ { kind = straggler, node = h3, delay = 60ms } ]");
+        Report r = run("faults = [ { kind = straggler, node = h3, delay = 120ms } ]");
         Report.JobReport ina = mode(r, "ina");
         assertTrue(ina.timeouts() > 0, "C-BM timers fired while h3's experts were late");
         assertEquals("complete", ina.status(), "late parts reach the source and are added there: " + ina.partialChunks());
