@@ -461,7 +461,7 @@ public final class Coordinator extends AbstractBehavior<Coordinator.Command> {
         switch (f.kind()) {
             case LINK_DOWN, LINK_UP -> {
                 boolean up = f.kind() == FaultSpec.Kind.LINK_UP;
-                linkFault(f.link(), new Boolean[] {up}, null, null, null, null);
+                linkFault(f.link(), up, null, null, null, null);
                 if (up) {
                     downLinks.remove(f.link());
                 } else {
@@ -485,15 +485,15 @@ public final class Coordinator extends AbstractBehavior<Coordinator.Command> {
 
     private void forLinks(Link link, Boolean up, Double loss, Double dup, Double reorder, Long delay) {
         if (link != null) {
-            linkFault(link, new Boolean[] {up}, loss, dup, reorder, delay);
+            linkFault(link, up, loss, dup, reorder, delay);
         } else {
-            scenario.topology().links().forEach(l -> linkFault(l, new Boolean[] {up}, loss, dup, reorder, delay));
+            scenario.topology().links().forEach(l -> linkFault(l, up, loss, dup, reorder, delay));
         }
     }
 
-    private void linkFault(Link l, Boolean[] up, Double loss, Double dup, Double reorder, Long delay) {
-        devices.get(l.a()).tell(new DeviceCommand.LinkFault(l.b(), up[0], loss, dup, reorder, delay));
-        devices.get(l.b()).tell(new DeviceCommand.LinkFault(l.a(), up[0], loss, dup, reorder, delay));
+    private void linkFault(Link l, Boolean up, Double loss, Double dup, Double reorder, Long delay) {
+        devices.get(l.a()).tell(new DeviceCommand.LinkFault(l.b(), up, loss, dup, reorder, delay));
+        devices.get(l.b()).tell(new DeviceCommand.LinkFault(l.a(), up, loss, dup, reorder, delay));
     }
 
     /** Recomputes routing and BIFTs around what is down (F7: no bitmap changes). */
@@ -513,7 +513,7 @@ public final class Coordinator extends AbstractBehavior<Coordinator.Command> {
     /** Between phases the network is restored, so every mode meets the same fault plan from a clean start. */
     private void healFaults() {
         for (Link l : scenario.topology().links()) {
-            linkFault(l, new Boolean[] {Boolean.TRUE}, l.spec().loss(), 0.0, 0.0, 0L);
+            linkFault(l, Boolean.TRUE, l.spec().loss(), 0.0, 0.0, 0L);
         }
         if (!downLinks.isEmpty() || !downNodes.isEmpty()) {
             downNodes.forEach(n -> devices.get(n).tell(DeviceCommand.Recover.INSTANCE));
