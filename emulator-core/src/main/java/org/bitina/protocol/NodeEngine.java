@@ -124,6 +124,19 @@ public final class NodeEngine {
     private final Map<StateKey, String> upstream = new HashMap<>();
     /** When an emitted self-installed entry's upstream may be forgotten (late contributions still need it until then). */
     private final Map<StateKey, Long> upstreamUntil = new HashMap<>();
+    /**
+     * BIER-INC trees (seed 001), created by the first forward packet of a (BFIR-id, entropy):
+     * the upstream node, the incoming bitstring and the downstream copies. The communicator id
+     * (entropy) is the job id here, so a tree is named by (tenant, job, BFIR-id).
+     */
+    public record IncTree(String upstream, EndpointSet incoming, List<Replicator.Copy> downstream, EndpointSet local) {
+    }
+
+    private record IncKey(int tenant, int job, int bfir) {
+    }
+
+    private final Map<IncKey, IncTree> incTrees = new HashMap<>();
+
     /** At a root: the last result sent for a key, to fold late contributions in and to resend it to a worker that lost it. */
     private final Map<StateKey, Emission> rootResults = new HashMap<>();
 
@@ -162,6 +175,8 @@ public final class NodeEngine {
     /** New routing after a failure or repair (F7: no bitmap changes, only next hops and BIFTs). */
     public void setRouting(Routing r, Map<Long, Bift> bifts) {
         this.routing = r;
+        // B5: INC trees follow the routing; the next forward packet of each communicator rebuilds them
+        incTrees.clear();
         bifts.forEach((k, b) -> {
             JobTables t = jobs.get(k);
             if (t != null) {
@@ -255,8 +270,16 @@ public final class NodeEngine {
             drop(out, t, f, "bitmap of " + p.endpoints().capacity() + " bits in a job of " + t.capacity());
             return;
         }
+        if (p.header().type() == PacketType.INC_FORWARD) {
+            incForward(t, f, out);
+            return;
+        }
         if (f.destination() == null) {
             replicate(t, f, now, out);
+            return;
+        }
+        if (p.header().type() == PacketType.INC_REVERSE && incTrees.containsKey(incKey(t, p.header().destination()))) {
+            incReverse(t, f, now, out);
             return;
         }
         StateKey key = keyOf(t, p);
@@ -330,7 +353,8 @@ public final class NodeEngine {
             // reliable multicast: scoped by round (destination field), keyed by window or packet (entropy)
             return new StateKey(t.tenant(), t.job(), p.header().destination(), p.header().entropy());
         }
-        long origin = type == PacketType.DISPATCH || type == PacketType.COMBINE ? p.header().destination() : 0;
+        long origin = type == PacketType.DISPATCH || type == PacketType.COMBINE || type == PacketType.INC_REVERSE
+                ? p.header().destination() : 0;
         return new StateKey(t.tenant(), t.job(), origin, p.header().seq());
     }
 
@@ -359,6 +383,14 @@ public final class NodeEngine {
     private void emit(JobTables t, Emission e, long now, List<Action> out) {
         String up = upstream.get(e.key());
         int flags = e.partial() ? Flags.PARTIAL : 0;
+        IncTree tree = incTrees.get(new IncKey(e.key().tenant(), e.key().job(), (int) e.key().origin()));
+        if (tree != null && e.op() != org.bitina.wire.ReductionOp.NONE) {
+            // B3: the reduction goes to the upstream node of the INC tree; at the BFIR it is delivered
+            InaHeader h = InaHeader.of(PacketType.INC_REVERSE, t.tenant(), t.job(), e.key().seq()).withOp(e.op())
+                    .withDestination((int) e.key().origin()).withEntropy(t.job()).withFlags(flags);
+            route(t, new Frame(new InaPacket(h, e.pbm(), e.payload()), tree.upstream() != null ? tree.upstream() : name, e.vt()), out);
+            return;
+        }
         boolean ack = e.payload().elementType() == org.bitina.wire.ElementType.NONE && e.op() == org.bitina.wire.ReductionOp.NONE;
         if (ack) {
             // an aggregated acknowledgment: the bitmap is the acknowledgment (R1)
@@ -464,6 +496,85 @@ public final class NodeEngine {
         if (!r.unreachable().isEmpty()) {
             drop(out, t, f, "no route to " + r.unreachable());
         }
+    }
+
+    private static IncKey incKey(JobTables t, int bfir) {
+        return new IncKey(t.tenant(), t.job(), bfir);
+    }
+
+    /**
+     * B2: the first forward packet of a (BFIR-id, entropy) creates the INC tree here from the
+     * bit-by-bit BIER lookup; later ones use the installed downstream copies. A packet whose
+     * bitstring differs from the saved incoming one rebuilds the tree (a routing change).
+     */
+    private void incForward(JobTables t, Frame f, List<Action> out) {
+        InaPacket p = f.packet();
+        if (t.bift() == null) {
+            drop(out, t, f, "no BIFT for this job here");
+            return;
+        }
+        IncKey key = incKey(t, p.header().source());
+        IncTree tree = incTrees.get(key);
+        if (tree == null || !tree.incoming().equals(p.endpoints())) {
+            Replicator.Result r = Replicator.replicate(p.endpoints(), t.bift());
+            tree = new IncTree(f.via(), p.endpoints(), r.copies(), r.local());
+            incTrees.put(key, tree);
+            counters(t.tenant(), t.job()).add("incTrees");
+            if (trace) {
+                out.add(new Traced(new TraceEvent(name, t.name(), p.header().seq(), "install", "mcast", p.endpoints().toString(),
+                        r.copies().stream().map(Replicator.Copy::neighbor).toList(), f.vt(), "INC tree of BFIR " + key.bfir()
+                        + ", upstream " + f.via())));
+            }
+        }
+        List<String> to = new ArrayList<>();
+        for (Replicator.Copy c : tree.downstream()) {
+            // every hop names itself: the next node's upstream (seed 001)
+            out.add(new Send(c.neighbor(), onWire(t, new Frame(p.withEndpoints(c.bitmap()), null, f.vt(), name))));
+            to.add(c.neighbor());
+        }
+        if (!to.isEmpty()) {
+            counters(t.tenant(), t.job()).add(to.size() > 1 ? "replicated" : "forwarded");
+            trace(out, t, f, to.size() > 1 ? "replicate" : "forward", to, null);
+        }
+        if (!tree.local().isEmpty()) {
+            counters(t.tenant(), t.job()).add("delivered");
+            Frame local = new Frame(p.withEndpoints(tree.local()), null, f.vt(), name);
+            trace(out, t, local, "deliver", List.of(), null);
+            out.add(new Deliver(local));
+        }
+    }
+
+    /** B3: OR the bitstrings and reduce; complete when the OR equals the saved incoming bitstring, or at the timer. */
+    private void incReverse(JobTables t, Frame f, long now, List<Action> out) {
+        InaPacket p = f.packet();
+        IncTree tree = incTrees.get(incKey(t, p.header().destination()));
+        StateKey key = keyOf(t, p);
+        Contribution c = new Contribution(p.endpoints(), p.header().op(), p.payload(), f.vt());
+        AggregationTable.Outcome o = table.offer(key, tree.incoming(), c, t.timeoutNanos(), now);
+        if (o instanceof AggregationTable.Buffered) {
+            counters(t.tenant(), t.job()).add("terminated");
+            trace(out, t, f, "terminate", List.of(), null);
+        } else if (o instanceof AggregationTable.Complete done) {
+            counters(t.tenant(), t.job()).add("completions");
+            trace(out, t, f, "terminate", List.of(), null);
+            emit(t, done.emission(), now, out);
+        } else if (o instanceof AggregationTable.Late || o instanceof AggregationTable.Forward) {
+            // not for this node's state any more (or never): pass it on toward the BFIR
+            counters(t.tenant(), t.job()).add("late");
+            String up = tree.upstream() != null ? tree.upstream() : name;
+            route(t, new Frame(p.withHeader(p.header().withFlags(p.header().flags() | Flags.LATE)), up, f.vt()), out);
+        } else if (o instanceof AggregationTable.Duplicate) {
+            drop(out, t, f, "duplicate reduction");
+        } else if (o instanceof AggregationTable.Rejected r) {
+            drop(out, t, f, r.reason());
+        } else if (o instanceof AggregationTable.Refused r) {
+            drop(out, t, f, r.reason());
+        }
+    }
+
+    /** Trees this node holds (the report's tree entries per switch, B2). */
+    public int incTreeCount() {
+        return incTrees.size();
     }
 
     /**
