@@ -25,7 +25,8 @@ public record DriverSpec(Role role, AllReducePlan allReduce, MoePlan moe, Multic
         MOE_SOURCE,
         MOE_EXPERT,
         MULTICAST_SOURCE,
-        MULTICAST_RECEIVER
+        MULTICAST_RECEIVER,
+        INC_MEMBER
     }
 
     public DriverSpec(Role role, AllReducePlan plan, String host) {
@@ -49,6 +50,7 @@ public record DriverSpec(Role role, AllReducePlan allReduce, MoePlan moe, Multic
             case MOE_EXPERT -> new MoeExpert(moe, endpoint);
             case MULTICAST_SOURCE -> new MulticastSource(multicast, host);
             case MULTICAST_RECEIVER -> new MulticastReceiver(multicast, host);
+            case INC_MEMBER -> new org.bitina.job.IncMember(allReduce, host);
         };
     }
 

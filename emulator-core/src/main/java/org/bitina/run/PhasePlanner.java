@@ -82,7 +82,7 @@ public final class PhasePlanner {
                 throw new UnsupportedOperationException("job '" + job.name() + "' is a " + job.common().kind().configName()
                         + " job, which this version cannot run yet");
             }
-            phases.add(ina(s, routing, ar));
+            phases.add(ar.tree().mode() == org.bitina.topology.TreeSpec.Mode.BIER_INC ? bierInc(s, routing, ar) : ina(s, routing, ar));
             for (String b : ar.common().baselines()) {
                 phases.add(b.equals("ring") ? ring(s, ar) : ps(s, routing, ar));
             }
@@ -127,6 +127,28 @@ public final class PhasePlanner {
         return new Phase(job, "ina", wireJob, plan, null, null, vat, tables, drivers, awaited(job, silent), List.of(vat.root()),
                 deadline(job, height.get(vat.root())), silent.isEmpty() ? "complete" : "partial", silent,
                 "VAT root " + vat.root());
+    }
+
+    /**
+     * BIER-INC AllReduce (seed 001): chunk c belongs to member c mod N, which is the BFIR of its
+     * own tree; its first forward packet builds the tree, the others reduce in reverse, and
+     * it broadcasts the result on the same tree. Every node holds the BIFT, none an A-BM.
+     */
+    private static Phase bierInc(Scenario s, Routing routing, JobSpec.AllReduce job) {
+        int wireJob = job.common().id();
+        long timeout = job.common().completionTimeout().toNanos();
+        Map<String, NodeEngine.JobTables> tables = new LinkedHashMap<>();
+        for (Node n : s.topology().nodes()) {
+            tables.put(n.name(), new NodeEngine.JobTables(job.name(), job.common().tenant(), wireJob, job.common().bitSpace().capacity(),
+                    Bift.build(routing, n.name(), job.common().bitSpace()), null, null, false, timeout));
+        }
+        AllReducePlan plan = plan(s, job, "ina", wireJob, Map.of(), null, timeout);
+        List<DriverSpec> drivers = new ArrayList<>();
+        job.common().members().forEach(m -> drivers.add(new DriverSpec(DriverSpec.Role.INC_MEMBER, plan, m)));
+        Set<String> silent = plan.silent();
+        return new Phase(job, "ina", wireJob, plan, null, null, null, tables, drivers, awaited(job, silent), null,
+                deadline(job, 3), silent.isEmpty() ? "complete" : "partial", silent,
+                "BIER-INC: one data-driven tree per member (communicator = job id)");
     }
 
     private static Phase ring(Scenario s, JobSpec.AllReduce job) {
@@ -270,7 +292,7 @@ public final class PhasePlanner {
     /** The PS is the VAT root when that is a host; else the first host that is not a member; else the first member. */
     static String psHost(Scenario s, Routing routing, JobSpec.AllReduce job) {
         String root = job.tree().root();
-        if (s.topology().node(root).isHost()) {
+        if (root != null && s.topology().node(root).isHost()) {
             return root;
         }
         Set<String> members = new HashSet<>(job.common().members());

@@ -40,7 +40,7 @@ public final class TopologyLoader {
     private static final Set<String> TOPOLOGY_KEYS = Set.of("switches", "hosts", "links", "link-defaults", "pods", "generator");
     private static final Set<String> LINK_KEYS = Set.of("latency", "bandwidth", "mtu", "loss");
     private static final Set<String> JOB_KEYS = Set.of("name", "kind", "tenant", "id", "members", "bit-space", "encoding",
-            "tree", "data", "completion-timeout", "baselines", "sources", "experts", "moe", "source", "receivers", "ack", "max-rounds");
+            "tree", "data", "completion-timeout", "baselines", "sources", "experts", "moe", "source", "receivers", "ack", "max-rounds", "collective", "edge");
     private static final Set<String> FAULT_KEYS = Set.of("at", "kind", "node", "link", "delay", "jitter", "rate", "chunks", "member");
     private static final Pattern BANDWIDTH = Pattern.compile("(\\d+(?:\\.\\d+)?)\\s*([KMGT]?)bps");
     private static final Duration DEFAULT_COMPLETION_TIMEOUT = Duration.ofMillis(50);
@@ -361,10 +361,6 @@ public final class TopologyLoader {
             problem(c.getValue("kind").origin(), e.getMessage());
             return null;
         }
-        if (kind == JobKind.BIER_INC) {
-            problem(c.getValue("kind").origin(), "job kind '" + kindName + "' is not implemented yet in this version of bitina");
-            return null;
-        }
         int tenant = c.hasPath("tenant") ? intIn(c, "tenant", 0, 0xFFFF) : 0;
         int id = c.hasPath("id") ? intIn(c, "id", 1, Integer.MAX_VALUE) : index + 1;
         Duration timeout = c.hasPath("completion-timeout") ? positiveDuration(c, "completion-timeout") : DEFAULT_COMPLETION_TIMEOUT;
@@ -372,6 +368,7 @@ public final class TopologyLoader {
         Set<String> allowedBaselines = switch (kind) {
             case ALLREDUCE -> Set.of("ring", "ps");
             case RELIABLE_MULTICAST -> Set.of("unicast-ack");
+            case BIER_INC -> Set.of("ring", "ps");
             default -> Set.of("all-to-all");
         };
         if (baselines != null) {
@@ -385,7 +382,7 @@ public final class TopologyLoader {
         if (kind == JobKind.RELIABLE_MULTICAST) {
             return multicast(c, topology, name, kind, tenant, id, timeout, baselines, before);
         }
-        if (kind == JobKind.ALLREDUCE) {
+        if (kind == JobKind.ALLREDUCE || kind == JobKind.BIER_INC) {
             List<String> members = members(c, topology);
             BitSpace space = members == null ? null : bitSpace(c, topology, members);
             EncodingSpec encoding = encoding(c, topology, space);
@@ -393,7 +390,7 @@ public final class TopologyLoader {
                 return null;
             }
             JobCommon common = new JobCommon(name, kind, tenant, id, members, space, encoding, timeout, baselines);
-            TreeSpec tree = tree(c, topology, space, members);
+            TreeSpec tree = kind == JobKind.BIER_INC ? bierInc(c) : tree(c, topology, space, members);
             DataSpec data = data(c, topology, space);
             if (tree == null || data == null || problemsSince(before)) {
                 return null;
@@ -401,6 +398,28 @@ public final class TopologyLoader {
             return new JobSpec.AllReduce(common, tree, data);
         }
         return moe(c, topology, name, kind, tenant, id, timeout, baselines, before);
+    }
+
+    /**
+     * A BIER-INC job (seed 001) is an AllReduce over one data-driven tree per participant.
+     * Only hosts as edge BFRs and the AllReduce collective are built so far.
+     */
+    private TreeSpec bierInc(Config c) {
+        if (c.hasPath("tree")) {
+            problem(c.getValue("tree").origin(), "a bier-inc job builds its trees from the data; it takes no tree section");
+            return null;
+        }
+        String collective = c.hasPath("collective") ? string(c.getValue("collective")) : "allreduce";
+        if (collective != null && !collective.equals("allreduce")) {
+            problem(c.getValue("collective").origin(), "collective '" + collective + "' is not implemented yet (only allreduce)");
+            return null;
+        }
+        String edge = c.hasPath("edge") ? string(c.getValue("edge")) : "hosts";
+        if (edge != null && !edge.equals("hosts")) {
+            problem(c.getValue("edge").origin(), "edge = '" + edge + "' is not implemented yet (only hosts as edge BFRs)");
+            return null;
+        }
+        return new TreeSpec(TreeSpec.Mode.BIER_INC, null, null);
     }
 
     private List<String> members(Config c, Topology topology) {

@@ -7,6 +7,8 @@ package org.bitina.topology;
 public record TreeSpec(Mode mode, String root, Vat vat) {
     public enum Mode {
         VAT,
-        AUTO
+        AUTO,
+        /** BIER-INC (seed 001): one data-driven tree per participant, no configured A-BMs. */
+        BIER_INC
     }
 }
