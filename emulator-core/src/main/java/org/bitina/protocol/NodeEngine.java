@@ -132,10 +132,18 @@ public final class NodeEngine {
     public record IncTree(String upstream, EndpointSet incoming, List<Replicator.Copy> downstream, EndpointSet local) {
     }
 
+    /** Branch index bits in the state key's origin: (BFIR-id << 20) | branch. */
+    private static final int BRANCH_BITS = 20;
+
     private record IncKey(int tenant, int job, int bfir) {
     }
 
-    private final Map<IncKey, IncTree> incTrees = new HashMap<>();
+    /**
+     * Per tree, one branch per upstream neighbour: with ECMP a node can receive a BFIR's packet
+     * from several upstream nodes, each copy carrying other bits; each such branch has its own
+     * incoming bitstring, and reductions of its bits go back to its own upstream.
+     */
+    private final Map<IncKey, List<IncTree>> incTrees = new HashMap<>();
 
     /** At a root: the last result sent for a key, to fold late contributions in and to resend it to a worker that lost it. */
     private final Map<StateKey, Emission> rootResults = new HashMap<>();
@@ -383,11 +391,14 @@ public final class NodeEngine {
     private void emit(JobTables t, Emission e, long now, List<Action> out) {
         String up = upstream.get(e.key());
         int flags = e.partial() ? Flags.PARTIAL : 0;
-        IncTree tree = incTrees.get(new IncKey(e.key().tenant(), e.key().job(), (int) e.key().origin()));
+        int bfir = (int) (e.key().origin() >> BRANCH_BITS);
+        int branch = (int) (e.key().origin() & ((1 << BRANCH_BITS) - 1));
+        List<IncTree> branches = incTrees.get(new IncKey(e.key().tenant(), e.key().job(), bfir));
+        IncTree tree = branches != null && branch < branches.size() ? branches.get(branch) : null;
         if (tree != null && e.op() != org.bitina.wire.ReductionOp.NONE) {
             // B3: the reduction goes to the upstream node of the INC tree; at the BFIR it is delivered
             InaHeader h = InaHeader.of(PacketType.INC_REVERSE, t.tenant(), t.job(), e.key().seq()).withOp(e.op())
-                    .withDestination((int) e.key().origin()).withEntropy(t.job()).withFlags(flags);
+                    .withDestination(bfir).withEntropy(t.job()).withFlags(flags);
             route(t, new Frame(new InaPacket(h, e.pbm(), e.payload()), tree.upstream() != null ? tree.upstream() : name, e.vt()), out);
             return;
         }
@@ -514,11 +525,30 @@ public final class NodeEngine {
             return;
         }
         IncKey key = incKey(t, p.header().source());
-        IncTree tree = incTrees.get(key);
-        if (tree == null || !tree.incoming().equals(p.endpoints())) {
+        List<IncTree> branches = incTrees.computeIfAbsent(key, k -> new ArrayList<>(1));
+        IncTree tree = null;
+        for (IncTree b : branches) {
+            if (b != null && b.incoming().equals(p.endpoints()) && java.util.Objects.equals(b.upstream(), f.via())) {
+                tree = b;
+            }
+        }
+        if (tree == null) {
+            // a new branch; one that overlaps it is stale (the routes moved) and goes. Branches are
+            // told apart by their bits, not by their upstream: one upstream may send several copies.
             Replicator.Result r = Replicator.replicate(p.endpoints(), t.bift());
             tree = new IncTree(f.via(), p.endpoints(), r.copies(), r.local());
-            incTrees.put(key, tree);
+            EndpointSet bits = p.endpoints();
+            for (int i = 0; i < branches.size(); i++) {
+                if (branches.get(i).incoming().intersects(bits)) {
+                    branches.set(i, null);
+                }
+            }
+            int free = branches.indexOf(null);
+            if (free >= 0) {
+                branches.set(free, tree);
+            } else {
+                branches.add(tree);
+            }
             counters(t.tenant(), t.job()).add("incTrees");
             if (trace) {
                 out.add(new Traced(new TraceEvent(name, t.name(), p.header().seq(), "install", "mcast", p.endpoints().toString(),
@@ -547,8 +577,20 @@ public final class NodeEngine {
     /** B3: OR the bitstrings and reduce; complete when the OR equals the saved incoming bitstring, or at the timer. */
     private void incReverse(JobTables t, Frame f, long now, List<Action> out) {
         InaPacket p = f.packet();
-        IncTree tree = incTrees.get(incKey(t, p.header().destination()));
-        StateKey key = keyOf(t, p);
+        List<IncTree> branches = incTrees.get(incKey(t, p.header().destination()));
+        int at = -1;
+        for (int i = 0; i < branches.size(); i++) {
+            if (branches.get(i) != null && p.endpoints().isSubsetOf(branches.get(i).incoming())) {
+                at = i;
+            }
+        }
+        if (at < 0) {
+            counters(t.tenant(), t.job()).add("offTree");
+            drop(out, t, f, "reduction " + p.endpoints() + " fits no branch here");
+            return;
+        }
+        IncTree tree = branches.get(at);
+        StateKey key = new StateKey(t.tenant(), t.job(), ((long) p.header().destination() << BRANCH_BITS) | at, p.header().seq());
         Contribution c = new Contribution(p.endpoints(), p.header().op(), p.payload(), f.vt());
         AggregationTable.Outcome o = table.offer(key, tree.incoming(), c, t.timeoutNanos(), now);
         if (o instanceof AggregationTable.Buffered) {
@@ -574,7 +616,7 @@ public final class NodeEngine {
 
     /** Trees this node holds (the report's tree entries per switch, B2). */
     public int incTreeCount() {
-        return incTrees.size();
+        return (int) incTrees.values().stream().flatMap(List::stream).filter(java.util.Objects::nonNull).count();
     }
 
     /**

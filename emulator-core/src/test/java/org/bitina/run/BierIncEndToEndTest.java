@@ -33,4 +33,26 @@ class BierIncEndToEndTest {
         assertTrue(inc.verified());
         assertEquals("complete", r.jobs().get(1).status());
     }
+
+    @Test
+    void onAFatTreeEveryBranchOfEveryTreeReducesWithoutTimeoutsOrLatePackets() throws Exception {
+        // with ECMP one node gets a BFIR's packet in several copies, from one upstream or several;
+        // each copy's bits are a branch of their own, reduced and sent back on their own path
+        Path conf = dir.resolve("ft.conf");
+        Files.writeString(conf, """
+                topology { generator { kind = fat-tree, k = 4 } }
+                jobs = [{
+                  name = inc, kind = bier-inc, members = all
+                  data { elements = 8192, type = float32, op = sum, chunk = 256, window = 4, seed = 4 }
+                  completion-timeout = 2s
+                }]
+                """);
+        Report.JobReport inc = ScenarioRunner.run(TopologyLoader.load(conf), ScenarioRunner.Options.defaults(), new RunProgress())
+                .jobs().get(0);
+        assertEquals("complete", inc.status(), inc.mismatches() + " " + inc.missing());
+        assertTrue(inc.verified());
+        assertEquals(0, inc.timeouts(), "every reduction completed by bitstring match");
+        assertEquals(0, inc.lateContributions());
+        assertEquals(0, inc.drops());
+    }
 }
