@@ -174,16 +174,6 @@ public final class AllReduceWorker implements EndpointDriver {
 
     @Override
     public DriverReport report() {
-        List<DriverReport.PartialChunk> partial = new ArrayList<>();
-        int ok = 0;
-        for (int c = 0; c < holds.length; c++) {
-            if (holds[c] != null && !holds[c].equals(expected)) {
-                partial.add(new DriverReport.PartialChunk(c, plan.space().names(expected.andNot(holds[c]))));
-            }
-            if (verified[c]) {
-                ok++;
-            }
-        }
-        return new DriverReport(host, "worker", data.chunks(), received, partial, List.copyOf(mismatches), lastVt, ok, done(), List.of(), java.util.Map.of());
+        return DriverReport.ofChunks(host, "worker", plan.space(), expected, holds, verified, received, mismatches, lastVt, done());
     }
 }

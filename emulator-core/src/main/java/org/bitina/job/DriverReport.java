@@ -20,4 +20,25 @@ public record DriverReport(String endpoint, String role, int chunks, int receive
 
     public record PartialChunk(long seq, List<String> missing) {
     }
+
+    /**
+     * The report of an AllReduce-style endpoint from its per-chunk results: which chunks hold
+     * fewer contributions than {@code all} (and who is missing), how many verified.
+     */
+    public static DriverReport ofChunks(String endpoint, String role, org.bitina.topology.BitSpace space,
+                                        org.bitina.bitmap.EndpointSet all, org.bitina.bitmap.EndpointSet[] holds, boolean[] verified,
+                                        int received, List<String> mismatches, long lastVt, boolean done) {
+        List<PartialChunk> partial = new java.util.ArrayList<>();
+        int ok = 0;
+        for (int c = 0; c < holds.length; c++) {
+            if (holds[c] != null && !holds[c].equals(all)) {
+                partial.add(new PartialChunk(c, space.names(all.andNot(holds[c]))));
+            }
+            if (verified[c]) {
+                ok++;
+            }
+        }
+        return new DriverReport(endpoint, role, holds.length, received, partial, List.copyOf(mismatches), lastVt, ok, done, List.of(),
+                java.util.Map.of());
+    }
 }

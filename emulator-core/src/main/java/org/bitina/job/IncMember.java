@@ -195,17 +195,6 @@ public final class IncMember implements EndpointDriver {
 
     @Override
     public DriverReport report() {
-        List<DriverReport.PartialChunk> partial = new ArrayList<>();
-        int ok = 0;
-        for (int c = 0; c < holds.length; c++) {
-            if (holds[c] != null && !holds[c].equals(all)) {
-                partial.add(new DriverReport.PartialChunk(c, plan.space().names(all.andNot(holds[c]))));
-            }
-            if (verified[c]) {
-                ok++;
-            }
-        }
-        return new DriverReport(host, "inc-worker", data.chunks(), received, partial, List.copyOf(mismatches), lastVt, ok, done(),
-                List.of(), java.util.Map.of());
+        return DriverReport.ofChunks(host, "inc-worker", plan.space(), all, holds, verified, received, mismatches, lastVt, done());
     }
 }
