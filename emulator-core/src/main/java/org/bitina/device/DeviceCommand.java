@@ -30,8 +30,16 @@ public interface DeviceCommand {
     record InstallJob(NodeEngine.JobTables tables) implements DeviceCommand {
     }
 
-    /** Hosts: run a driver for a job phase and report to {@code reportTo}. */
+    /**
+     * Hosts: set up a driver for a job phase, reporting to {@code reportTo}. It starts sending
+     * only on {@link BeginJob}, once every host has its drivers: a packet never reaches a host
+     * that does not know its job yet.
+     */
     record StartDriver(DriverSpec spec, ActorRef<HostEvent> reportTo) implements DeviceCommand {
+    }
+
+    /** Hosts: start the drivers set up for this job. */
+    record BeginJob(int tenant, int job) implements DeviceCommand {
     }
 
     /** Replies once every message sent to the device before it has been processed. */

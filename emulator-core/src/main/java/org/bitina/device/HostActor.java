@@ -64,7 +64,8 @@ public final class HostActor extends DeviceActor {
                 .onMessage(DeviceCommand.FrameIn.class, this::onFrame)
                 .onMessage(Delayed.class, this::onDelayed)
                 .onMessageEquals(Tick.INSTANCE, this::onTick)
-                .onMessage(DeviceCommand.StartDriver.class, this::onStartDriver))
+                .onMessage(DeviceCommand.StartDriver.class, this::onStartDriver)
+                .onMessage(DeviceCommand.BeginJob.class, this::onBeginJob))
                 .build();
     }
 
@@ -73,11 +74,16 @@ public final class HostActor extends DeviceActor {
 
     private Behavior<DeviceCommand> onStartDriver(DeviceCommand.StartDriver m) {
         EndpointDriver d = m.spec().create();
-        Running r = new Running(m.spec(), d, m.reportTo());
-        drivers.computeIfAbsent(key(m.spec().tenant(), m.spec().job()), k -> new ArrayList<>()).add(r);
+        drivers.computeIfAbsent(key(m.spec().tenant(), m.spec().job()), k -> new ArrayList<>()).add(new Running(m.spec(), d, m.reportTo()));
+        return this;
+    }
+
+    private Behavior<DeviceCommand> onBeginJob(DeviceCommand.BeginJob m) {
         long now = clock.getAsLong();
-        send(d.start(now), now);
-        checkDone(r);
+        for (Running r : drivers.getOrDefault(key(m.tenant(), m.job()), List.of())) {
+            send(r.driver().start(now), now);
+            checkDone(r);
+        }
         rearm(now);
         return this;
     }

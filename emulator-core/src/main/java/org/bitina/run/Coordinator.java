@@ -212,6 +212,16 @@ public final class Coordinator extends AbstractBehavior<Coordinator.Command> {
         for (DriverSpec d : p.drivers()) {
             devices.get(d.host()).tell(new DeviceCommand.StartDriver(d, hostEvents));
         }
+        // every host knows its drivers before any of them sends: then begin
+        java.util.Set<String> hosts = new java.util.LinkedHashSet<>();
+        p.drivers().forEach(d -> hosts.add(d.host()));
+        int phase = current;
+        syncAll(() -> {
+            if (phase == current && !collecting) {
+                phaseStart = System.nanoTime();
+                hosts.forEach(h -> devices.get(h).tell(new DeviceCommand.BeginJob(p.job().common().tenant(), p.wireJob())));
+            }
+        });
         timers.startSingleTimer("deadline", new Deadline(current), p.deadline());
         lastActivity = phaseStart;
         lastResults = -1;

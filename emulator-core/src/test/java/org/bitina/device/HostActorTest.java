@@ -78,6 +78,7 @@ class HostActorTest {
         TestProbe<DeviceCommand.HostEvent> coordinator = kit.createTestProbe();
         ActorRef<DeviceCommand> w1 = w1(s1);
         w1.tell(new DeviceCommand.StartDriver(new DriverSpec(DriverSpec.Role.ALLREDUCE_WORKER, plan(Map.of()), "w1"), coordinator.ref()));
+        w1.tell(new DeviceCommand.BeginJob(1, 1));
         InaPacket c0 = packetOf(s1.receiveMessage());
         InaPacket c1 = packetOf(s1.receiveMessage());
         assertEquals(0, c0.header().seq());
@@ -115,6 +116,7 @@ class HostActorTest {
         TestProbe<DeviceCommand.HostEvent> coordinator = kit.createTestProbe();
         ActorRef<DeviceCommand> w1 = w1(s1);
         w1.tell(new DeviceCommand.StartDriver(new DriverSpec(DriverSpec.Role.ALLREDUCE_WORKER, plan(Map.of()), "w1"), coordinator.ref()));
+        w1.tell(new DeviceCommand.BeginJob(1, 1));
         s1.receiveMessage();
         s1.receiveMessage();
         InaHeader h = InaHeader.of(PacketType.RESULT, 1, 1, 0).withOp(ReductionOp.SUM);
@@ -135,6 +137,7 @@ class HostActorTest {
         ActorRef<DeviceCommand> w1 = w1(s1);
         Map<String, AllReducePlan.Straggler> slow = Map.of("w1", new AllReducePlan.Straggler(30 * MS, 0, Set.of(1L)));
         w1.tell(new DeviceCommand.StartDriver(new DriverSpec(DriverSpec.Role.ALLREDUCE_WORKER, plan(slow), "w1"), coordinator.ref()));
+        w1.tell(new DeviceCommand.BeginJob(1, 1));
         assertEquals(0, packetOf(s1.receiveMessage()).header().seq());
         s1.expectNoMessage(Duration.ofMillis(20));
         manualTime.timePasses(Duration.ofMillis(30));
