@@ -36,7 +36,6 @@ public final class AllReduceWorker implements EndpointDriver {
     /** Chunks waiting for a result (at most a window of them): the only ones the timer looks at. */
     private final java.util.LinkedHashSet<Integer> pending = new java.util.LinkedHashSet<>();
     private final int[] attempts;
-    private int givenUp;
     /** Sends of a chunk before the worker gives up on its result (a result lost on every try). */
     static final int MAX_ATTEMPTS = 5;
 
@@ -91,7 +90,6 @@ public final class AllReduceWorker implements EndpointDriver {
                 // give the slot back so that the job ends, and say so: this chunk has no result
                 sentAt[c] = -1;
                 pending.remove(c);
-                givenUp++;
                 received++;
                 mismatches.add("chunk " + c + ": no result after " + attempts[c] + " sends");
                 if (nextChunk < data.chunks()) {
@@ -145,7 +143,6 @@ public final class AllReduceWorker implements EndpointDriver {
         if (holds[chunk] == null && sentAt[chunk] < 0 && attempts[chunk] >= MAX_ATTEMPTS) {
             // a result after this worker gave up on it: take it, and withdraw the complaint
             mismatches.remove("chunk " + chunk + ": no result after " + attempts[chunk] + " sends");
-            givenUp--;
         }
         sentAt[chunk] = -1;
         pending.remove(chunk);

@@ -153,11 +153,7 @@ public final class IncMember implements EndpointDriver {
 
     private Payload add(Payload a, Payload b) {
         Payload sum = a.copy();
-        if (sum instanceof Payload.Float32 f) {
-            plan.data().op().apply(f.values(), ((Payload.Float32) b).values());
-        } else if (sum instanceof Payload.Int32 i) {
-            plan.data().op().apply(i.values(), ((Payload.Int32) b).values());
-        }
+        plan.data().op().apply(sum, b);
         return sum;
     }
 

@@ -37,8 +37,6 @@ public final class MulticastSource implements EndpointDriver {
     private final Map<Integer, EndpointSet> target = new LinkedHashMap<>();
     private final Map<Integer, EndpointSet> acked = new LinkedHashMap<>();
     private final Map<Integer, Boolean> roundFinal = new LinkedHashMap<>();
-    private final List<String> ackCounts = new ArrayList<>();
-    private long acksThisRound;
     private long acksTotal;
     private long roundsTotal;
     private int maxRoundUsed;
@@ -100,7 +98,6 @@ public final class MulticastSource implements EndpointDriver {
         List<Out> out = new ArrayList<>();
         roundsTotal++;
         maxRoundUsed = Math.max(maxRoundUsed, round);
-        acksThisRound = 0;
         roundFinal.clear();
         for (int s = window * windowSize; s < Math.min(packets, (window + 1) * windowSize); s++) {
             int key = plan.params().perWindow() ? window : s;
@@ -125,9 +122,6 @@ public final class MulticastSource implements EndpointDriver {
         lastVt = Math.max(lastVt, frame.vt());
         if (!acked.containsKey(key)) {
             return List.of(); // an ACK of a window already finished
-        }
-        if (p.header().destination() == round) {
-            acksThisRound++;
         }
         // ACK bitmaps of any round are news: those receivers hold the data
         acked.put(key, acked.get(key).or(p.endpoints()));
@@ -156,13 +150,11 @@ public final class MulticastSource implements EndpointDriver {
             allFinal &= full || roundFinal.getOrDefault(e.getKey(), false);
         }
         if (allAcked) {
-            ackCounts.add("w" + window + "r" + round + "=" + acksThisRound);
             return nextWindow(now, vt);
         }
         if (!allFinal && !timedOut) {
             return List.of();
         }
-        ackCounts.add("w" + window + "r" + round + "=" + acksThisRound);
         // repair: each key's miss set, exactly (R3)
         EndpointSet missing = FlatBitmap.of(live.capacity());
         for (Map.Entry<Integer, EndpointSet> e : target.entrySet()) {

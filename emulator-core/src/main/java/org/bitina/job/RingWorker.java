@@ -98,11 +98,7 @@ public final class RingWorker implements EndpointDriver {
         }
         Payload sum = p.payload().copy();
         Payload mine = data.payload(bit, chunk);
-        if (sum instanceof Payload.Float32 a) {
-            plan.data().op().apply(a.values(), ((Payload.Float32) mine).values());
-        } else if (sum instanceof Payload.Int32 a) {
-            plan.data().op().apply(a.values(), ((Payload.Int32) mine).values());
-        }
+        plan.data().op().apply(sum, mine);
         EndpointSet now2 = holds.or(FlatBitmap.of(plan.space().capacity(), bit));
         if (now2.equals(full)) {
             store(chunk, now2, sum, vt);

@@ -261,11 +261,7 @@ public final class AggregationTable {
             peakBufferedBytes = Math.max(peakBufferedBytes, bufferedBytes);
             return;
         }
-        if (e.acc instanceof Payload.Float32 f) {
-            e.op.apply(f.values(), ((Payload.Float32) c.payload()).values());
-        } else if (e.acc instanceof Payload.Int32 i) {
-            e.op.apply(i.values(), ((Payload.Int32) c.payload()).values());
-        }
+        e.op.apply(e.acc, c.payload());
     }
 
     private Entry open(StateKey key, EndpointSet nodeBitmap, long timeoutNanos, long now) {

@@ -32,11 +32,7 @@ public record Emission(StateKey key, EndpointSet nodeBitmap, EndpointSet pbm, Re
         if (merged.elementType() != late.payload().elementType() || merged.elements() != late.payload().elements()) {
             return null;
         }
-        if (merged instanceof Payload.Float32 a) {
-            op.apply(a.values(), ((Payload.Float32) late.payload()).values());
-        } else if (merged instanceof Payload.Int32 a) {
-            op.apply(a.values(), ((Payload.Int32) late.payload()).values());
-        }
+        op.apply(merged, late.payload());
         EndpointSet widened = pbm.or(late.pbm());
         return new Emission(key, nodeBitmap, widened, op, merged, !widened.equals(nodeBitmap), firstArrival, now,
                 Math.max(vt, late.vt()));

@@ -57,6 +57,20 @@ public enum ReductionOp {
         }
     }
 
+    /**
+     * {@code acc = acc op x} on payloads of the same element type and length; an empty
+     * payload (an ACK) reduces to nothing.
+     */
+    public void apply(Payload acc, Payload x) {
+        if (acc instanceof Payload.Float32 a && x instanceof Payload.Float32 b) {
+            apply(a.values(), b.values());
+        } else if (acc instanceof Payload.Int32 a && x instanceof Payload.Int32 b) {
+            apply(a.values(), b.values());
+        } else if (acc.elementType() != x.elementType()) {
+            throw new IllegalArgumentException("cannot reduce " + x + " into " + acc);
+        }
+    }
+
     private static void checkLengths(int a, int b) {
         if (a != b) {
             throw new IllegalArgumentException("cannot reduce arrays of " + a + " and " + b + " elements");
