@@ -68,9 +68,18 @@ abstract class DeviceActor extends AbstractBehavior<DeviceCommand> {
     }
 
     private Behavior<DeviceCommand> onReroute(DeviceCommand.Reroute m) {
-        engine.setRouting(m.routing(), m.bifts());
+        long now = clock.getAsLong();
+        afterActions(ports.perform(getContext(), engine.setRouting(m.routing(), m.bifts(), now)), now);
+        routingChanged(now);
         return this;
     }
+
+    /** Tells the endpoints on this device that the routes changed (none on a switch). */
+    protected void routingChanged(long now) {
+    }
+
+    /** Frames the engine delivered to this device itself, and re-arming its alarm, after it acted outside a data-plane handler. */
+    protected abstract void afterActions(List<org.bitina.protocol.Frame> local, long now);
 
     private Behavior<DeviceCommand> onLinkFault(DeviceCommand.LinkFault f) {
         ports.fault(f);
@@ -90,7 +99,7 @@ abstract class DeviceActor extends AbstractBehavior<DeviceCommand> {
     private Behavior<DeviceCommand> onCollectStats(DeviceCommand.CollectStats m) {
         m.replyTo().tell(new DeviceCommand.DeviceStats(name, isSwitch(), engine.counters(m.tenant(), m.job()).asMap(), ports.stats(),
                 engine.table().peakEntries(), engine.table().peakBufferedBytes(), driverReports(m.tenant(), m.job()),
-                engine.unknownJobDrops()));
+                engine.unknownJobDrops(), engine.incTreeCount(m.tenant(), m.job())));
         return this;
     }
 }

@@ -76,7 +76,7 @@ public interface DeviceCommand {
 
     /** Counters of one device for one job phase. */
     record DeviceStats(String node, boolean isSwitch, Map<String, Long> counters, List<LinkStats> links, int peakStateEntries,
-                       long peakBufferedBytes, List<DriverReport> drivers, long unknownJobDrops) {
+                       long peakBufferedBytes, List<DriverReport> drivers, long unknownJobDrops, int incTrees) {
     }
 
     /** One direction of a link, as counted by its sender. */

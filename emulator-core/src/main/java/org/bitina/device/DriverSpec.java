@@ -17,7 +17,8 @@ import org.bitina.job.RingWorker;
  * Exactly one of {@code allReduce} and {@code moe} is set; {@code endpoint} names the
  * expert for {@link Role#MOE_EXPERT} and is the host otherwise.
  */
-public record DriverSpec(Role role, AllReducePlan allReduce, MoePlan moe, MulticastPlan multicast, String host, String endpoint) {
+public record DriverSpec(Role role, AllReducePlan allReduce, MoePlan moe, MulticastPlan multicast, org.bitina.job.IncPlan inc, String host,
+                         String endpoint) {
     public enum Role {
         ALLREDUCE_WORKER,
         RING_WORKER,
@@ -30,15 +31,19 @@ public record DriverSpec(Role role, AllReducePlan allReduce, MoePlan moe, Multic
     }
 
     public DriverSpec(Role role, AllReducePlan plan, String host) {
-        this(role, plan, null, null, host, host);
+        this(role, plan, null, null, null, host, host);
     }
 
     public static DriverSpec moe(Role role, MoePlan plan, String host, String endpoint) {
-        return new DriverSpec(role, null, plan, null, host, endpoint);
+        return new DriverSpec(role, null, plan, null, null, host, endpoint);
     }
 
     public static DriverSpec multicast(Role role, MulticastPlan plan, String host) {
-        return new DriverSpec(role, null, null, plan, host, host);
+        return new DriverSpec(role, null, null, plan, null, host, host);
+    }
+
+    public static DriverSpec inc(org.bitina.job.IncPlan plan, String host) {
+        return new DriverSpec(Role.INC_MEMBER, plan.base(), null, null, plan, host, host);
     }
 
     public EndpointDriver create() {
@@ -50,7 +55,7 @@ public record DriverSpec(Role role, AllReducePlan allReduce, MoePlan moe, Multic
             case MOE_EXPERT -> new MoeExpert(moe, endpoint);
             case MULTICAST_SOURCE -> new MulticastSource(multicast, host);
             case MULTICAST_RECEIVER -> new MulticastReceiver(multicast, host);
-            case INC_MEMBER -> new org.bitina.job.IncMember(allReduce, host);
+            case INC_MEMBER -> new org.bitina.job.IncMember(inc, host);
         };
     }
 

@@ -164,6 +164,22 @@ public final class HostActor extends DeviceActor {
         }
     }
 
+    @Override
+    protected void afterActions(List<Frame> local, long now) {
+        deliver(local, now);
+        rearm(now);
+    }
+
+    @Override
+    protected void routingChanged(long now) {
+        for (List<Running> rs : drivers.values()) {
+            for (Running r : rs) {
+                send(r.driver().onRoutingChange(now), now);
+            }
+        }
+        rearm(now);
+    }
+
     private void rearm(long now) {
         long deadline = engine.nextDeadline();
         for (List<Running> rs : drivers.values()) {

@@ -64,6 +64,11 @@ public final class SwitchActor extends DeviceActor {
         return this;
     }
 
+    @Override
+    protected void afterActions(List<Frame> local, long now) {
+        alarm.rearm(engine.nextDeadline(), now);
+    }
+
     private Behavior<DeviceCommand> onTick() {
         alarm.fired();
         if (crashed) {

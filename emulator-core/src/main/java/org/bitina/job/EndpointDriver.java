@@ -25,6 +25,11 @@ public interface EndpointDriver {
     /** A frame delivered to this host for the driver's job ({@code frame.vt()} is its modelled arrival). */
     List<Out> onDeliver(Frame frame, long now);
 
+    /** The network's routes changed (a failure or repair was routed around, F7). */
+    default List<Out> onRoutingChange(long now) {
+        return List.of();
+    }
+
     default List<Out> onTimer(long now) {
         return List.of();
     }

@@ -284,6 +284,11 @@ public final class AggregationTable {
     }
 
     private Emission emit(Entry e, boolean partial, long now) {
+        return emit(e, partial, partial, now);
+    }
+
+    /** {@code waited}: the entry left at its timer, so in modelled time no earlier than first arrival + timeout. */
+    private Emission emit(Entry e, boolean partial, boolean waited, long now) {
         entries.remove(e.key);
         entriesPerJob.merge(jobKey(e.key), -1, Integer::sum);
         if (e.acc != null) {
@@ -291,7 +296,7 @@ public final class AggregationTable {
         }
         Payload payload = e.acc == null ? Payload.EMPTY : e.acc;
         long vt = e.maxVt == Long.MIN_VALUE ? 0 : e.maxVt;
-        if (partial && e.firstVt != Long.MIN_VALUE) {
+        if (waited && e.firstVt != Long.MIN_VALUE) {
             vt = Math.max(vt, e.firstVt + e.timeoutNanos);
         }
         Emission emission = new Emission(e.key, e.nodeBitmap, e.held, e.op == null ? ReductionOp.NONE : e.op, payload, partial,
@@ -318,6 +323,24 @@ public final class AggregationTable {
         Iterator<Tombstone> it = tombstones.values().iterator();
         while (it.hasNext() && it.next().expiresAt <= now) {
             it.remove();
+        }
+        return out;
+    }
+
+    /**
+     * Emits at once, as partial, every live entry whose key matches: the state of a tree
+     * that a routing change has just made stale (B5) leaves now instead of at its timer.
+     */
+    public List<Emission> flush(java.util.function.Predicate<StateKey> which, long now) {
+        List<Entry> due = new ArrayList<>();
+        for (Entry e : entries.values()) {
+            if (which.test(e.key)) {
+                due.add(e);
+            }
+        }
+        List<Emission> out = new ArrayList<>(due.size());
+        for (Entry e : due) {
+            out.add(emit(e, true, false, now));
         }
         return out;
     }

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.bitina.bitmap.EndpointSet;
+import org.bitina.bitmap.FlatBitmap;
 import org.bitina.topology.Bift;
 import org.bitina.topology.EncodingSpec;
 import org.bitina.topology.Routing;
@@ -37,14 +38,30 @@ public final class NodeEngine {
      */
     public record JobTables(String name, int tenant, int job, int capacity, Bift bift, EndpointSet registered,
                             String vatParent, boolean root, long timeoutNanos, DataInstall dataInstall, boolean rootMulticasts,
-                            EncodingSpec encoding) {
+                            EncodingSpec encoding, EdgeRole edge) {
         public JobTables(String name, int tenant, int job, int capacity, Bift bift, EndpointSet registered, String vatParent,
                          boolean root, long timeoutNanos) {
             this(name, tenant, job, capacity, bift, registered, vatParent, root, timeoutNanos, DataInstall.NEVER, true, EncodingSpec.FLAT);
         }
 
+        public JobTables(String name, int tenant, int job, int capacity, Bift bift, EndpointSet registered, String vatParent,
+                         boolean root, long timeoutNanos, DataInstall dataInstall, boolean rootMulticasts, EncodingSpec encoding) {
+            this(name, tenant, job, capacity, bift, registered, vatParent, root, timeoutNanos, dataInstall, rootMulticasts, encoding, null);
+        }
+
+        public JobTables withBift(Bift b) {
+            return new JobTables(name, tenant, job, capacity, b, registered, vatParent, root, timeoutNanos, dataInstall, rootMulticasts, encoding,
+                    edge);
+        }
+
         public JobTables withEncoding(EncodingSpec e) {
-            return new JobTables(name, tenant, job, capacity, bift, registered, vatParent, root, timeoutNanos, dataInstall, rootMulticasts, e);
+            return new JobTables(name, tenant, job, capacity, bift, registered, vatParent, root, timeoutNanos, dataInstall, rootMulticasts, e,
+                    edge);
+        }
+
+        public JobTables withEdge(EdgeRole e) {
+            return new JobTables(name, tenant, job, capacity, bift, registered, vatParent, root, timeoutNanos, dataInstall, rootMulticasts, encoding,
+                    e);
         }
     }
 
@@ -132,8 +149,19 @@ public final class NodeEngine {
     public record IncTree(String upstream, EndpointSet incoming, List<Replicator.Copy> downstream, EndpointSet local) {
     }
 
-    /** Branch index bits in the state key's origin: (BFIR-id << 20) | branch. */
-    private static final int BRANCH_BITS = 20;
+    /**
+     * INC state keys: origin = INC_ORIGIN | BFIR-id << 32 | tree generation << 16 | branch.
+     * The generation changes with the routing, so state of a stale tree is never taken for
+     * state of the tree that replaced it.
+     */
+    private static final long INC_ORIGIN = 1L << 62;
+    /** A leaf's sum of its own hosts' shares (B6): origin = EDGE_ORIGIN | BFIR-id << 32. */
+    private static final long EDGE_ORIGIN = 1L << 61;
+    private int incGeneration;
+
+    private static long incOrigin(int bfir, int generation, int branch) {
+        return INC_ORIGIN | ((long) bfir << 32) | ((long) generation << 16) | branch;
+    }
 
     private record IncKey(int tenant, int job, int bfir) {
     }
@@ -180,18 +208,31 @@ public final class NodeEngine {
         counters.putIfAbsent(jobKey(t.tenant(), t.job()), new Counters());
     }
 
-    /** New routing after a failure or repair (F7: no bitmap changes, only next hops and BIFTs). */
-    public void setRouting(Routing r, Map<Long, Bift> bifts) {
+    /**
+     * New routing after a failure or repair (F7: no bitmap changes, only next hops and BIFTs).
+     * B5: INC trees follow the routing, so they go, and the next forward packet of each
+     * communicator rebuilds them; reductions open on the old trees leave at once, outside
+     * the trees, toward their BFIR (the returned actions), which folds them in.
+     */
+    public List<Action> setRouting(Routing r, Map<Long, Bift> bifts, long now) {
         this.routing = r;
-        // B5: INC trees follow the routing; the next forward packet of each communicator rebuilds them
         incTrees.clear();
+        incGeneration = (incGeneration + 1) & 0xFFFF;
         bifts.forEach((k, b) -> {
             JobTables t = jobs.get(k);
             if (t != null) {
-                jobs.put(k, new JobTables(t.name(), t.tenant(), t.job(), t.capacity(), b, t.registered(), t.vatParent(),
-                        t.root(), t.timeoutNanos()));
+                jobs.put(k, t.withBift(b));
             }
         });
+        List<Action> out = new ArrayList<>();
+        for (Emission e : table.flush(k -> (k.origin() & INC_ORIGIN) != 0, now)) {
+            JobTables t = jobs.get(jobKey(e.key().tenant(), e.key().job()));
+            if (t != null && !e.pbm().isEmpty()) {
+                counters(t.tenant(), t.job()).add("rerouteFlushes");
+                emit(t, e, now, out);
+            }
+        }
+        return out;
     }
 
     public Counters counters(int tenant, int job) {
@@ -278,16 +319,17 @@ public final class NodeEngine {
             drop(out, t, f, "bitmap of " + p.endpoints().capacity() + " bits in a job of " + t.capacity());
             return;
         }
-        if (p.header().type() == PacketType.INC_FORWARD) {
-            incForward(t, f, out);
+        if (p.header().type() == PacketType.INC_FORWARD || p.header().type() == PacketType.INC_REVERSE) {
+            Frame g = t.edge() == null ? f : edgeIngress(t, f, now, out);
+            if (g != null && g.packet().header().type() == PacketType.INC_FORWARD) {
+                incForward(t, g, now, out);
+            } else if (g != null) {
+                incReverse(t, g, now, out);
+            }
             return;
         }
         if (f.destination() == null) {
             replicate(t, f, now, out);
-            return;
-        }
-        if (p.header().type() == PacketType.INC_REVERSE && incTrees.containsKey(incKey(t, p.header().destination()))) {
-            incReverse(t, f, now, out);
             return;
         }
         StateKey key = keyOf(t, p);
@@ -391,15 +433,12 @@ public final class NodeEngine {
     private void emit(JobTables t, Emission e, long now, List<Action> out) {
         String up = upstream.get(e.key());
         int flags = e.partial() ? Flags.PARTIAL : 0;
-        int bfir = (int) (e.key().origin() >> BRANCH_BITS);
-        int branch = (int) (e.key().origin() & ((1 << BRANCH_BITS) - 1));
-        List<IncTree> branches = incTrees.get(new IncKey(e.key().tenant(), e.key().job(), bfir));
-        IncTree tree = branches != null && branch < branches.size() ? branches.get(branch) : null;
-        if (tree != null && e.op() != org.bitina.wire.ReductionOp.NONE) {
-            // B3: the reduction goes to the upstream node of the INC tree; at the BFIR it is delivered
-            InaHeader h = InaHeader.of(PacketType.INC_REVERSE, t.tenant(), t.job(), e.key().seq()).withOp(e.op())
-                    .withDestination(bfir).withEntropy(t.job()).withFlags(flags);
-            route(t, new Frame(new InaPacket(h, e.pbm(), e.payload()), tree.upstream() != null ? tree.upstream() : name, e.vt()), out);
+        if ((e.key().origin() & INC_ORIGIN) != 0) {
+            emitInc(t, e, out);
+            return;
+        }
+        if ((e.key().origin() & EDGE_ORIGIN) != 0) {
+            emitEdge(t, e, now, out);
             return;
         }
         boolean ack = e.payload().elementType() == org.bitina.wire.ElementType.NONE && e.op() == org.bitina.wire.ReductionOp.NONE;
@@ -517,47 +556,31 @@ public final class NodeEngine {
      * B2: the first forward packet of a (BFIR-id, entropy) creates the INC tree here from the
      * bit-by-bit BIER lookup; later ones use the installed downstream copies. A packet whose
      * bitstring differs from the saved incoming one rebuilds the tree (a routing change).
+     * A retransmission (a result resent to the members that asked) is replicated without
+     * touching the tree: its bitstring is a subset and must not replace the tree's branch.
      */
-    private void incForward(JobTables t, Frame f, List<Action> out) {
+    private void incForward(JobTables t, Frame f, long now, List<Action> out) {
         InaPacket p = f.packet();
         if (t.bift() == null) {
             drop(out, t, f, "no BIFT for this job here");
             return;
         }
-        IncKey key = incKey(t, p.header().source());
-        List<IncTree> branches = incTrees.computeIfAbsent(key, k -> new ArrayList<>(1));
-        IncTree tree = null;
-        for (IncTree b : branches) {
-            if (b != null && b.incoming().equals(p.endpoints()) && java.util.Objects.equals(b.upstream(), f.via())) {
-                tree = b;
-            }
-        }
-        if (tree == null) {
-            // a new branch; one that overlaps it is stale (the routes moved) and goes. Branches are
-            // told apart by their bits, not by their upstream: one upstream may send several copies.
+        List<Replicator.Copy> copies;
+        EndpointSet local;
+        if (p.header().has(Flags.RETRANSMIT)) {
             Replicator.Result r = Replicator.replicate(p.endpoints(), t.bift());
-            tree = new IncTree(f.via(), p.endpoints(), r.copies(), r.local());
-            EndpointSet bits = p.endpoints();
-            for (int i = 0; i < branches.size(); i++) {
-                if (branches.get(i).incoming().intersects(bits)) {
-                    branches.set(i, null);
-                }
+            copies = r.copies();
+            local = r.local();
+            if (!r.unreachable().isEmpty()) {
+                drop(out, t, f, "no route to " + r.unreachable());
             }
-            int free = branches.indexOf(null);
-            if (free >= 0) {
-                branches.set(free, tree);
-            } else {
-                branches.add(tree);
-            }
-            counters(t.tenant(), t.job()).add("incTrees");
-            if (trace) {
-                out.add(new Traced(new TraceEvent(name, t.name(), p.header().seq(), "install", "mcast", p.endpoints().toString(),
-                        r.copies().stream().map(Replicator.Copy::neighbor).toList(), f.vt(), "INC tree of BFIR " + key.bfir()
-                        + ", upstream " + f.via())));
-            }
+        } else {
+            IncTree tree = incTree(t, f, out);
+            copies = tree.downstream();
+            local = tree.local();
         }
         List<String> to = new ArrayList<>();
-        for (Replicator.Copy c : tree.downstream()) {
+        for (Replicator.Copy c : copies) {
             // every hop names itself: the next node's upstream (seed 001)
             out.add(new Send(c.neighbor(), onWire(t, new Frame(p.withEndpoints(c.bitmap()), null, f.vt(), name))));
             to.add(c.neighbor());
@@ -566,18 +589,153 @@ public final class NodeEngine {
             counters(t.tenant(), t.job()).add(to.size() > 1 ? "replicated" : "forwarded");
             trace(out, t, f, to.size() > 1 ? "replicate" : "forward", to, null);
         }
-        if (!tree.local().isEmpty()) {
-            counters(t.tenant(), t.job()).add("delivered");
-            Frame local = new Frame(p.withEndpoints(tree.local()), null, f.vt(), name);
-            trace(out, t, local, "deliver", List.of(), null);
-            out.add(new Deliver(local));
+        if (!local.isEmpty()) {
+            deliverLocal(t, new Frame(p.withEndpoints(local), null, f.vt(), name), f.via(), out);
         }
     }
 
-    /** B3: OR the bitstrings and reduce; complete when the OR equals the saved incoming bitstring, or at the timer. */
+    /** The tree branch a forward packet belongs to, created by the first one (B2). */
+    private IncTree incTree(JobTables t, Frame f, List<Action> out) {
+        InaPacket p = f.packet();
+        IncKey key = incKey(t, p.header().source());
+        List<IncTree> branches = incTrees.computeIfAbsent(key, k -> new ArrayList<>(1));
+        for (IncTree b : branches) {
+            if (b != null && b.incoming().equals(p.endpoints()) && java.util.Objects.equals(b.upstream(), f.via())) {
+                return b;
+            }
+        }
+        // a new branch; one that overlaps it is stale (the routes moved) and goes. Branches are
+        // told apart by their bits, not by their upstream: one upstream may send several copies.
+        Replicator.Result r = Replicator.replicate(p.endpoints(), t.bift());
+        IncTree tree = new IncTree(f.via(), p.endpoints(), r.copies(), r.local());
+        EndpointSet bits = p.endpoints();
+        for (int i = 0; i < branches.size(); i++) {
+            if (branches.get(i) != null && branches.get(i).incoming().intersects(bits)) {
+                branches.set(i, null);
+            }
+        }
+        int free = branches.indexOf(null);
+        if (free >= 0) {
+            branches.set(free, tree);
+        } else {
+            branches.add(tree);
+        }
+        counters(t.tenant(), t.job()).add("incTrees");
+        if (trace) {
+            out.add(new Traced(new TraceEvent(name, t.name(), p.header().seq(), "install", "mcast", p.endpoints().toString(),
+                    r.copies().stream().map(Replicator.Copy::neighbor).toList(), f.vt(), "INC tree of BFIR " + key.bfir()
+                    + ", upstream " + f.via())));
+        }
+        return tree;
+    }
+
+    /** Delivery here: to this host's endpoint, or, at a leaf that is an edge BFR, to its member hosts but the one it came from (B6). */
+    private void deliverLocal(JobTables t, Frame f, String except, List<Action> out) {
+        EdgeRole e = t.edge();
+        if (e != null && e.leaf().equals(name)) {
+            List<String> to = new ArrayList<>(e.hosts().size());
+            for (String h : e.hosts()) {
+                if (!h.equals(except)) {
+                    out.add(new Send(h, onWire(t, new Frame(f.packet(), null, f.vt(), name))));
+                    to.add(h);
+                }
+            }
+            trace(out, t, f, "forward", to, "to the hosts behind this leaf");
+            return;
+        }
+        counters(t.tenant(), t.job()).add("delivered");
+        trace(out, t, f, "deliver", List.of(), null);
+        out.add(new Deliver(f));
+    }
+
+    /**
+     * B6 at the edge: a member host hands its INC packets to its leaf and takes what comes
+     * back; a leaf sets the BFIR-id on its hosts' forward packets and sums their shares before
+     * they enter the tree as one reduction with the leaf's bit. Returns the frame to go on
+     * with, or null when it was dealt with here.
+     */
+    private Frame edgeIngress(JobTables t, Frame f, long now, List<Action> out) {
+        EdgeRole e = t.edge();
+        InaPacket p = f.packet();
+        if (!e.leaf().equals(name)) {
+            if (f.via() == null) {
+                trace(out, t, f, "forward", List.of(e.leaf()), null);
+                out.add(new Send(e.leaf(), onWire(t, new Frame(p, null, f.vt(), name))));
+            } else {
+                counters(t.tenant(), t.job()).add("delivered");
+                trace(out, t, f, "deliver", List.of(), null);
+                out.add(new Deliver(f));
+            }
+            return null;
+        }
+        int local = f.via() == null ? -1 : e.hosts().indexOf(f.via());
+        if (local < 0) {
+            return f;
+        }
+        if (p.header().type() == PacketType.INC_FORWARD) {
+            return new Frame(p.withHeader(p.header().withSource(e.bit())), f.destination(), f.vt(), f.via());
+        }
+        if (p.endpoints().cardinality() != 1 || !p.endpoints().contains(e.bit())) {
+            drop(out, t, f, "a host behind " + name + " sent bitstring " + p.endpoints() + "; it can only speak for this leaf's bit");
+            return null;
+        }
+        if (p.header().has(Flags.LATE) || p.header().has(Flags.RETRANSMIT)) {
+            return f;
+        }
+        int n = e.hosts().size();
+        StateKey key = new StateKey(t.tenant(), t.job(), EDGE_ORIGIN | ((long) p.header().destination() << 32), p.header().seq());
+        Contribution c = new Contribution(FlatBitmap.of(n, local), p.header().op(), p.payload(), f.vt());
+        AggregationTable.Outcome o = table.offer(key, FlatBitmap.full(n), c, t.timeoutNanos(), now);
+        if (o instanceof AggregationTable.Buffered) {
+            counters(t.tenant(), t.job()).add("terminated");
+            trace(out, t, f, "terminate", List.of(), null);
+        } else if (o instanceof AggregationTable.Complete done) {
+            counters(t.tenant(), t.job()).add("completions");
+            trace(out, t, f, "terminate", List.of(), null);
+            emit(t, done.emission(), now, out);
+        } else if (o instanceof AggregationTable.Duplicate) {
+            drop(out, t, f, "duplicate share");
+        } else if (o instanceof AggregationTable.Rejected r) {
+            drop(out, t, f, r.reason());
+        } else {
+            // late (the leaf's sum left without it) or over the quota: on toward the BFIR, with its provenance
+            counters(t.tenant(), t.job()).add("late");
+            passOn(t, late(f), out);
+        }
+        return null;
+    }
+
+    /** A leaf's sum of its hosts' shares: into the tree as the leaf's bit when all are in, else on to the BFIR with who is in it. */
+    private void emitEdge(JobTables t, Emission e, long now, List<Action> out) {
+        EdgeRole r = t.edge();
+        int bfir = (int) ((e.key().origin() & ~EDGE_ORIGIN) >>> 32);
+        InaHeader h = InaHeader.of(PacketType.INC_REVERSE, t.tenant(), t.job(), e.key().seq()).withOp(e.op())
+                .withDestination(bfir).withSource(r.bit()).withEntropy(t.job());
+        EndpointSet bits = FlatBitmap.of(t.capacity(), r.bit());
+        if (e.pbm().cardinality() == r.hosts().size()) {
+            incReverse(t, new Frame(new InaPacket(h, bits, e.payload()), null, e.vt(), name), now, out);
+            return;
+        }
+        int[] held = e.pbm().stream().map(i -> r.hostBits().get(i)).toArray();
+        EndpointSet provenance = FlatBitmap.of(r.endpointCapacity(), held);
+        counters(t.tenant(), t.job()).add("passedOn");
+        passOn(t, new Frame(new InaPacket(h.withFlags(Flags.LATE), bits, e.payload(), provenance, null), null, e.vt(), name), out);
+    }
+
+    /**
+     * B3: OR the bitstrings and reduce; complete when the OR equals the saved incoming
+     * bitstring, or at the timer. What no current branch here can take (the tree went with a
+     * routing change, or the entry already left) and what comes flagged LATE or RETRANSMIT
+     * is passed on toward the BFIR outside the tree and added there: never dropped, never
+     * added twice (the BFIR takes only bits it has not heard).
+     */
     private void incReverse(JobTables t, Frame f, long now, List<Action> out) {
         InaPacket p = f.packet();
-        List<IncTree> branches = incTrees.get(incKey(t, p.header().destination()));
+        if (p.header().has(Flags.LATE) || p.header().has(Flags.RETRANSMIT)) {
+            passOn(t, f, out);
+            return;
+        }
+        List<IncTree> branches = incTrees.getOrDefault(incKey(t, p.header().destination()), List.of());
         int at = -1;
         for (int i = 0; i < branches.size(); i++) {
             if (branches.get(i) != null && p.endpoints().isSubsetOf(branches.get(i).incoming())) {
@@ -586,11 +744,11 @@ public final class NodeEngine {
         }
         if (at < 0) {
             counters(t.tenant(), t.job()).add("offTree");
-            drop(out, t, f, "reduction " + p.endpoints() + " fits no branch here");
+            passOn(t, late(f), out);
             return;
         }
         IncTree tree = branches.get(at);
-        StateKey key = new StateKey(t.tenant(), t.job(), ((long) p.header().destination() << BRANCH_BITS) | at, p.header().seq());
+        StateKey key = new StateKey(t.tenant(), t.job(), incOrigin(p.header().destination(), incGeneration, at), p.header().seq());
         Contribution c = new Contribution(p.endpoints(), p.header().op(), p.payload(), f.vt());
         AggregationTable.Outcome o = table.offer(key, tree.incoming(), c, t.timeoutNanos(), now);
         if (o instanceof AggregationTable.Buffered) {
@@ -601,17 +759,93 @@ public final class NodeEngine {
             trace(out, t, f, "terminate", List.of(), null);
             emit(t, done.emission(), now, out);
         } else if (o instanceof AggregationTable.Late || o instanceof AggregationTable.Forward) {
-            // not for this node's state any more (or never): pass it on toward the BFIR
             counters(t.tenant(), t.job()).add("late");
-            String up = tree.upstream() != null ? tree.upstream() : name;
-            route(t, new Frame(p.withHeader(p.header().withFlags(p.header().flags() | Flags.LATE)), up, f.vt()), out);
+            passOn(t, late(f), out);
         } else if (o instanceof AggregationTable.Duplicate) {
             drop(out, t, f, "duplicate reduction");
         } else if (o instanceof AggregationTable.Rejected r) {
             drop(out, t, f, r.reason());
         } else if (o instanceof AggregationTable.Refused r) {
-            drop(out, t, f, r.reason());
+            // over the quota (S5): unaggregated, but not lost
+            counters(t.tenant(), t.job()).add("refused");
+            passOn(t, late(f), out);
         }
+    }
+
+    private static Frame late(Frame f) {
+        InaPacket p = f.packet();
+        return new Frame(p.withHeader(p.header().withFlags(p.header().flags() | Flags.LATE)), f.destination(), f.vt(), f.via());
+    }
+
+    /** A reduction leaves: to the upstream of its branch, or, when that tree is gone, toward the BFIR. */
+    private void emitInc(JobTables t, Emission e, List<Action> out) {
+        long origin = e.key().origin();
+        int bfir = (int) ((origin & ~INC_ORIGIN) >>> 32);
+        int generation = (int) ((origin >>> 16) & 0xFFFF);
+        int branch = (int) (origin & 0xFFFF);
+        List<IncTree> branches = incTrees.get(new IncKey(e.key().tenant(), e.key().job(), bfir));
+        IncTree tree = generation == incGeneration && branches != null && branch < branches.size() ? branches.get(branch) : null;
+        int flags = tree == null ? Flags.LATE : e.partial() ? Flags.PARTIAL : 0;
+        InaHeader h = InaHeader.of(PacketType.INC_REVERSE, t.tenant(), t.job(), e.key().seq()).withOp(e.op())
+                .withDestination(bfir).withEntropy(t.job()).withFlags(flags);
+        InaPacket packet = new InaPacket(h, e.pbm(), e.payload());
+        if (tree == null) {
+            counters(t.tenant(), t.job()).add("passedOn");
+            passOn(t, new Frame(packet, null, e.vt(), name), out);
+        } else if (tree.upstream() == null) {
+            // this node is the BFIR: the reduction is for its endpoint
+            counters(t.tenant(), t.job()).add("delivered");
+            Frame f = new Frame(packet, name, e.vt(), name);
+            trace(out, t, f, "deliver", List.of(), null);
+            out.add(new Deliver(f));
+        } else {
+            Frame f = new Frame(packet, tree.upstream(), e.vt(), name);
+            trace(out, t, f, "forward", List.of(tree.upstream()), null);
+            out.add(new Send(tree.upstream(), onWire(t, f)));
+        }
+    }
+
+    /** Toward the BFIR hop by hop along the BIFT (the next hop of the BFIR's own bit), unaggregated. */
+    private void passOn(JobTables t, Frame f, List<Action> out) {
+        int bfir = f.packet().header().destination();
+        if (t.bift() == null || bfir < 0 || bfir >= t.capacity()) {
+            drop(out, t, f, "reduction for BFIR-id " + bfir + ", outside the job's bit space");
+            return;
+        }
+        if (t.bift().local().contains(bfir)) {
+            EdgeRole e = t.edge();
+            if (e != null && e.leaf().equals(name)) {
+                if (e.owner() == null) {
+                    drop(out, t, f, "no BFIR behind leaf " + name);
+                } else {
+                    trace(out, t, f, "forward", List.of(e.owner()), null);
+                    out.add(new Send(e.owner(), onWire(t, new Frame(f.packet(), null, f.vt(), name))));
+                }
+                return;
+            }
+            counters(t.tenant(), t.job()).add("delivered");
+            trace(out, t, f, "deliver", List.of(), null);
+            out.add(new Deliver(f));
+            return;
+        }
+        String hop = t.bift().neighborFor(bfir);
+        if (hop == null) {
+            drop(out, t, f, "no route to BFIR " + bfir);
+            return;
+        }
+        trace(out, t, f, "forward", List.of(hop), null);
+        out.add(new Send(hop, onWire(t, new Frame(f.packet(), null, f.vt(), name))));
+    }
+
+    /** Tree branches this node holds for one job (the report's tree entries per switch, B2). */
+    public int incTreeCount(int tenant, int job) {
+        int n = 0;
+        for (Map.Entry<IncKey, List<IncTree>> e : incTrees.entrySet()) {
+            if (e.getKey().tenant() == tenant && e.getKey().job() == job) {
+                n += (int) e.getValue().stream().filter(java.util.Objects::nonNull).count();
+            }
+        }
+        return n;
     }
 
     /** Trees this node holds (the report's tree entries per switch, B2). */

@@ -338,9 +338,9 @@ public final class Coordinator extends AbstractBehavior<Coordinator.Command> {
                     }
                 }
                 if (s.isSwitch()) {
-                    switchReports.merge(s.node(), new Report.SwitchReport(s.node(), s.peakStateEntries(), s.peakBufferedBytes()),
+                    switchReports.merge(s.node(), new Report.SwitchReport(s.node(), s.peakStateEntries(), s.peakBufferedBytes(), s.incTrees()),
                             (a, b) -> new Report.SwitchReport(a.name(), Math.max(a.peakStateEntries(), b.peakStateEntries()),
-                                    Math.max(a.peakBufferedBytes(), b.peakBufferedBytes())));
+                                    Math.max(a.peakBufferedBytes(), b.peakBufferedBytes()), Math.max(a.incTrees(), b.incTrees())));
                 }
             }
             timers.cancelAll();

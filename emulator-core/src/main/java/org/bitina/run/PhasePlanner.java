@@ -11,11 +11,15 @@ import java.util.Map;
 import java.util.Set;
 import org.bitina.device.DriverSpec;
 import org.bitina.job.AllReducePlan;
+import org.bitina.job.IncMember;
+import org.bitina.job.IncPlan;
 import org.bitina.job.MoePlan;
 import org.bitina.job.MulticastPlan;
+import org.bitina.protocol.EdgeRole;
 import org.bitina.protocol.NodeEngine;
 import org.bitina.topology.AutoVat;
 import org.bitina.topology.Bift;
+import org.bitina.topology.BitSpace;
 import org.bitina.topology.EncodingSpec;
 import org.bitina.topology.FaultSpec;
 import org.bitina.topology.JobSpec;
@@ -129,26 +133,72 @@ public final class PhasePlanner {
                 "VAT root " + vat.root());
     }
 
+    /** How many completion timeouts a BIER-INC owner waits for a chunk before asking again: a reverse path is a few hops of timers. */
+    static final int INC_WAIT_TIMEOUTS = 8;
+
     /**
-     * BIER-INC AllReduce (seed 001): chunk c belongs to member c mod N, which is the BFIR of its
-     * own tree; its first forward packet builds the tree, the others reduce in reverse, and
-     * it broadcasts the result on the same tree. Every node holds the BIFT, none an A-BM.
+     * BIER-INC (seed 001): each owner is the BFIR of its own tree; its first forward packet
+     * builds the tree, the others reduce in reverse. AllReduce: chunk c belongs to owner
+     * c mod N (every member, or one member per leaf when the leaves are the edge BFRs) and
+     * is broadcast back on the same tree; Reduce and Broadcast have the root as sole owner.
+     * Every node holds the BIFT of the job's bitstrings, none an A-BM.
      */
     private static Phase bierInc(Scenario s, Routing routing, JobSpec.AllReduce job) {
         int wireJob = job.common().id();
         long timeout = job.common().completionTimeout().toNanos();
+        TreeSpec spec = job.tree();
+        List<String> members = job.common().members();
+        BitSpace endpoints = job.common().bitSpace();
+        Map<String, String> leafOf = new LinkedHashMap<>();
+        BitSpace wire = endpoints;
+        if (spec.leafEdge()) {
+            members.forEach(m -> leafOf.put(m, s.topology().neighbors(m).get(0)));
+            wire = new BitSpace(List.copyOf(new LinkedHashSet<>(leafOf.values())));
+        }
+        List<String> owners = new ArrayList<>();
+        if (spec.collective() != TreeSpec.Collective.ALLREDUCE) {
+            owners.add(spec.root());
+        } else if (spec.leafEdge()) {
+            // one owner per leaf: a tree is named by its BFIR-id, which is the leaf's
+            Set<String> seen = new LinkedHashSet<>();
+            members.stream().filter(m -> seen.add(leafOf.get(m))).forEach(owners::add);
+        } else {
+            owners.addAll(members);
+        }
         Map<String, NodeEngine.JobTables> tables = new LinkedHashMap<>();
         for (Node n : s.topology().nodes()) {
-            tables.put(n.name(), new NodeEngine.JobTables(job.name(), job.common().tenant(), wireJob, job.common().bitSpace().capacity(),
-                    Bift.build(routing, n.name(), job.common().bitSpace()), null, null, false, timeout));
+            NodeEngine.JobTables t = new NodeEngine.JobTables(job.name(), job.common().tenant(), wireJob, wire.capacity(),
+                    Bift.build(routing, n.name(), wire), null, null, false, timeout);
+            if (spec.leafEdge() && wire.contains(n.name())) {
+                List<String> behind = members.stream().filter(m -> leafOf.get(m).equals(n.name())).toList();
+                String owner = owners.stream().filter(behind::contains).findFirst().orElse(null);
+                t = t.withEdge(new EdgeRole(n.name(), wire.index(n.name()), behind, behind.stream().map(endpoints::index).toList(),
+                        endpoints.capacity(), owner));
+            } else if (spec.leafEdge() && leafOf.containsKey(n.name())) {
+                t = t.withEdge(EdgeRole.host(leafOf.get(n.name()), wire.index(leafOf.get(n.name())), endpoints.capacity()));
+            }
+            tables.put(n.name(), t);
         }
         AllReducePlan plan = plan(s, job, "ina", wireJob, Map.of(), null, timeout);
+        IncPlan.Collective collective = IncPlan.Collective.valueOf(spec.collective().name());
+        IncPlan inc = new IncPlan(plan, collective, wire, leafOf, owners, INC_WAIT_TIMEOUTS * timeout);
         List<DriverSpec> drivers = new ArrayList<>();
-        job.common().members().forEach(m -> drivers.add(new DriverSpec(DriverSpec.Role.INC_MEMBER, plan, m)));
+        members.forEach(m -> drivers.add(DriverSpec.inc(inc, m)));
         Set<String> silent = plan.silent();
-        return new Phase(job, "ina", wireJob, plan, null, null, null, tables, drivers, awaited(job, silent), null,
-                deadline(job, 3), silent.isEmpty() ? "complete" : "partial", silent,
-                "BIER-INC: one data-driven tree per member (communicator = job id)");
+        Set<String> awaited = collective == IncPlan.Collective.REDUCE ? new LinkedHashSet<>(owners) : awaited(job, silent);
+        awaited.removeAll(silent);
+        String what = switch (collective) {
+            case ALLREDUCE -> "AllReduce over one data-driven tree per owner (" + owners.size() + ")";
+            case REDUCE -> "Reduce to " + spec.root();
+            case BROADCAST -> "Broadcast from " + spec.root();
+        };
+        // a silent owner starts no tree: nobody reduces its chunks, as nobody passes a silent ring member's
+        List<String> silentOwners = owners.stream().filter(silent::contains).toList();
+        String expected = silent.isEmpty() ? "complete" : silentOwners.isEmpty() ? "partial" : "failed";
+        return new Phase(job, "ina", wireJob, plan, null, null, null, tables, drivers, awaited, owners,
+                deadline(job, 3 + IncMember.MAX_SENDS * INC_WAIT_TIMEOUTS), expected, silent,
+                "BIER-INC " + what + ", communicator = job id, edge BFRs: " + (spec.leafEdge() ? "leaf switches " + wire.endpoints()
+                        : "hosts") + (silentOwners.isEmpty() ? "" : "; silent owners start no tree: " + silentOwners));
     }
 
     private static Phase ring(Scenario s, JobSpec.AllReduce job) {

@@ -32,7 +32,8 @@ public record Report(String scenario, List<String> tolerances, List<JobReport> j
                              long lost) {
     }
 
-    public record SwitchReport(String name, int peakStateEntries, long peakBufferedBytes) {
+    /** @param incTrees BIER-INC tree entries (branches) the switch held at the end of a phase, the most over phases (B2) */
+    public record SwitchReport(String name, int peakStateEntries, long peakBufferedBytes, int incTrees) {
     }
 
     public boolean allAsExpected() {

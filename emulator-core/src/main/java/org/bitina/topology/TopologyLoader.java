@@ -40,7 +40,8 @@ public final class TopologyLoader {
     private static final Set<String> TOPOLOGY_KEYS = Set.of("switches", "hosts", "links", "link-defaults", "pods", "generator");
     private static final Set<String> LINK_KEYS = Set.of("latency", "bandwidth", "mtu", "loss");
     private static final Set<String> JOB_KEYS = Set.of("name", "kind", "tenant", "id", "members", "bit-space", "encoding",
-            "tree", "data", "completion-timeout", "baselines", "sources", "experts", "moe", "source", "receivers", "ack", "max-rounds", "collective", "edge");
+            "tree", "data", "completion-timeout", "baselines", "sources", "experts", "moe", "source", "receivers", "ack", "max-rounds", "collective", "edge",
+            "root");
     private static final Set<String> FAULT_KEYS = Set.of("at", "kind", "node", "link", "delay", "jitter", "rate", "chunks", "member");
     private static final Pattern BANDWIDTH = Pattern.compile("(\\d+(?:\\.\\d+)?)\\s*([KMGT]?)bps");
     private static final Duration DEFAULT_COMPLETION_TIMEOUT = Duration.ofMillis(50);
@@ -390,7 +391,7 @@ public final class TopologyLoader {
                 return null;
             }
             JobCommon common = new JobCommon(name, kind, tenant, id, members, space, encoding, timeout, baselines);
-            TreeSpec tree = kind == JobKind.BIER_INC ? bierInc(c) : tree(c, topology, space, members);
+            TreeSpec tree = kind == JobKind.BIER_INC ? bierInc(c, topology, members, baselines) : tree(c, topology, space, members);
             DataSpec data = data(c, topology, space);
             if (tree == null || data == null || problemsSince(before)) {
                 return null;
@@ -401,25 +402,68 @@ public final class TopologyLoader {
     }
 
     /**
-     * A BIER-INC job (seed 001) is an AllReduce over one data-driven tree per participant.
-     * Only hosts as edge BFRs and the AllReduce collective are built so far.
+     * A BIER-INC job (seed 001): AllReduce over one data-driven tree per owner, or Reduce to
+     * and Broadcast from a {@code root} member; {@code edge = leaf-switches} gives the bit
+     * positions to the members' leaf switches instead of the hosts (B6).
      */
-    private TreeSpec bierInc(Config c) {
+    private TreeSpec bierInc(Config c, Topology topology, List<String> members, List<String> baselines) {
         if (c.hasPath("tree")) {
             problem(c.getValue("tree").origin(), "a bier-inc job builds its trees from the data; it takes no tree section");
             return null;
         }
-        String collective = c.hasPath("collective") ? string(c.getValue("collective")) : "allreduce";
-        if (collective != null && !collective.equals("allreduce")) {
-            problem(c.getValue("collective").origin(), "collective '" + collective + "' is not implemented yet (only allreduce)");
+        String name = c.hasPath("collective") ? string(c.getValue("collective")) : "allreduce";
+        if (name == null) {
             return null;
+        }
+        TreeSpec.Collective collective = switch (name) {
+            case "allreduce" -> TreeSpec.Collective.ALLREDUCE;
+            case "reduce" -> TreeSpec.Collective.REDUCE;
+            case "broadcast" -> TreeSpec.Collective.BROADCAST;
+            default -> null;
+        };
+        if (collective == null) {
+            problem(c.getValue("collective").origin(), "unknown collective '" + name + "' (expected allreduce, reduce or broadcast)");
+            return null;
+        }
+        String root = c.hasPath("root") ? string(c.getValue("root")) : null;
+        if (collective == TreeSpec.Collective.ALLREDUCE && root != null) {
+            problem(c.getValue("root").origin(), "an allreduce has a tree rooted at every member; it takes no root");
+            return null;
+        }
+        if (collective != TreeSpec.Collective.ALLREDUCE) {
+            if (root == null) {
+                problem(c.origin(), "a " + name + " needs a root: one of the members");
+                return null;
+            }
+            if (!members.contains(root)) {
+                problem(c.getValue("root").origin(), "root '" + root + "' is not a member of the job");
+                return null;
+            }
+            if (baselines != null && !baselines.isEmpty()) {
+                problem(c.getValue("baselines").origin(), "the ring and ps baselines compare AllReduce; a " + name + " has none");
+                return null;
+            }
         }
         String edge = c.hasPath("edge") ? string(c.getValue("edge")) : "hosts";
-        if (edge != null && !edge.equals("hosts")) {
-            problem(c.getValue("edge").origin(), "edge = '" + edge + "' is not implemented yet (only hosts as edge BFRs)");
+        if (edge == null) {
             return null;
         }
-        return new TreeSpec(TreeSpec.Mode.BIER_INC, null, null);
+        if (!edge.equals("hosts") && !edge.equals("leaf-switches")) {
+            problem(c.getValue("edge").origin(), "unknown edge '" + edge + "' (expected hosts or leaf-switches)");
+            return null;
+        }
+        boolean leafEdge = edge.equals("leaf-switches");
+        if (leafEdge) {
+            for (String m : members) {
+                List<String> up = topology.neighbors(m);
+                if (up.size() != 1 || !topology.node(up.get(0)).isSwitch()) {
+                    problem(c.getValue("edge").origin(), "edge = leaf-switches needs every member on exactly one switch; " + m
+                            + " has " + up);
+                    return null;
+                }
+            }
+        }
+        return new TreeSpec(TreeSpec.Mode.BIER_INC, root, null, collective, leafEdge);
     }
 
     private List<String> members(Config c, Topology topology) {

@@ -20,9 +20,6 @@ public record InaPacket(InaHeader header, EndpointSet endpoints, Payload payload
         if (authTag != null && authTag.length != AUTH_TAG_BYTES) {
             throw new IllegalArgumentException("authentication tag must be " + AUTH_TAG_BYTES + " bytes");
         }
-        if (provenance != null && provenance.capacity() != endpoints.capacity()) {
-            throw new IllegalArgumentException("provenance of " + provenance.capacity() + " bits for a set of " + endpoints.capacity());
-        }
         int flags = (header.flags() & ~(Flags.AUTH | Flags.PROVENANCE)) | (authTag != null ? Flags.AUTH : 0)
                 | (provenance != null ? Flags.PROVENANCE : 0);
         if (flags != header.flags()) {

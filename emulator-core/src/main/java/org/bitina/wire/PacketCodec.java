@@ -36,7 +36,9 @@ import org.bitina.bitmap.NodeList;
  * +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
  * |          Endpoint set body (bit-packed, MSB first) ...        | 40
  * +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
- * |     Provenance (flat, N bits, when flag PROVENANCE) ...       |
+ * |   Provenance capacity M (32 bits, when flag PROVENANCE)       |
+ * +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+ * |     Provenance (flat, M bits, when flag PROVENANCE) ...       |
  * +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
  * |          Payload (count x 4 bytes, float32 or int32) ...      |
  * +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
@@ -74,7 +76,7 @@ public final class PacketCodec {
 
     /** Header bytes of this packet: the fixed header plus the endpoint-set body (H3). */
     public static int headerBytes(InaPacket p) {
-        return HEADER_BYTES + setBodyBytes(p.endpoints()) + (p.provenance() != null ? (p.endpoints().capacity() + 7) / 8 : 0);
+        return HEADER_BYTES + setBodyBytes(p.endpoints()) + (p.provenance() != null ? 4 + (p.provenance().capacity() + 7) / 8 : 0);
     }
 
     /** Exact encoded size in bytes. */
@@ -109,6 +111,7 @@ public final class PacketCodec {
         buf.putInt(payload.elements());
         writeSet(set, buf);
         if (p.provenance() != null) {
+            buf.putInt(p.provenance().capacity());
             writeSet(p.provenance().toFlat(), buf);
         }
         if (payload instanceof Payload.Float32 f) {
@@ -230,7 +233,17 @@ public final class PacketCodec {
 
         buf.position(HEADER_BYTES);
         EndpointSet set = readSet(buf, encoding, capacity, setParam);
-        EndpointSet provenance = (flags & Flags.PROVENANCE) != 0 ? readSet(buf, Encoding.FLAT, capacity, 0) : null;
+        EndpointSet provenance = null;
+        if ((flags & Flags.PROVENANCE) != 0) {
+            if (buf.remaining() < 4) {
+                throw new MalformedPacketException("provenance flag set but no room for its capacity");
+            }
+            int m = buf.getInt();
+            if (m < 1 || m > EndpointSet.MAX_CAPACITY) {
+                throw new MalformedPacketException("provenance capacity " + Integer.toUnsignedString(m) + " outside 1.." + EndpointSet.MAX_CAPACITY);
+            }
+            provenance = readSet(buf, Encoding.FLAT, m, 0);
+        }
 
         long payloadBytes = count * elementType.bytes();
         int tagBytes = (flags & Flags.AUTH) != 0 ? InaPacket.AUTH_TAG_BYTES : 0;

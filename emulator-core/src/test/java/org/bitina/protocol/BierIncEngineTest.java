@@ -38,7 +38,7 @@ class BierIncEngineTest {
     private void network(Routing r) {
         for (Node n : fig1.nodes()) {
             NodeEngine e = engines.computeIfAbsent(n.name(), k -> new NodeEngine(k, r, new AggregationTable(16, 500 * MS), false));
-            e.setRouting(r, Map.of());
+            e.setRouting(r, Map.of(), 0);
             e.install(new NodeEngine.JobTables("inc", 1, 9, 4, Bift.build(r, n.name(), members), null, null, false, 50 * MS));
         }
     }
@@ -129,5 +129,38 @@ class BierIncEngineTest {
             assertEquals(first.get(m).get(0).packet().endpoints(), delivered.get(m).get(0).packet().endpoints(), "bitmaps unchanged (F7)");
         }
         assertEquals(1, engines.get("s1").incTreeCount(), "rebuilt by the next forward packet");
+    }
+
+    @Test
+    void reductionsOpenAtARoutingChangeLeaveAtOnceAndEveryShareReachesTheBfirOnce() {
+        Routing before = Routing.compute(fig1);
+        network(before);
+        run("w1", engines.get("w1").originate(forward(0, null), 0));
+        delivered.clear();
+        run("w3", engines.get("w3").originate(reverse(2, 20f), 0));
+        String holder = fig1.nodes().stream().map(Node::name).filter(n -> engines.get(n).table().liveEntries() > 0).findFirst().orElseThrow();
+        assertEquals(1, engines.get(holder).table().liveEntries(), holder + " holds w3's share, waiting for w4's");
+        Routing after = Routing.compute(fig1, Set.of(fig1.linkBetween("s5", "s7").orElseThrow()), Set.of());
+        for (Node n : fig1.nodes()) {
+            run(n.name(), engines.get(n.name()).setRouting(after, Map.of(NodeEngine.jobKey(1, 9), Bift.build(after, n.name(), members)), MS));
+        }
+        assertEquals(1, engines.get(holder).counters(1, 9).get("rerouteFlushes"), holder + "'s open reduction left at the routing change");
+        assertEquals(0, engines.get("s1").incTreeCount(1, 9), "the trees went with the old routes");
+        // shares sent after the change find no tree: they go on toward the BFIR along its BIFT, not dropped
+        run("w4", engines.get("w4").originate(reverse(3, 40f), 0));
+        run("w2", engines.get("w2").originate(reverse(1, 10f), 0));
+        List<Frame> atRoot = delivered.get("w1");
+        EndpointSet heard = EndpointSets.parse("[0000]");
+        float sum = 0;
+        for (Frame f : atRoot) {
+            assertTrue(f.packet().header().has(Flags.LATE), "outside the tree: " + f.packet());
+            assertTrue(!f.packet().endpoints().intersects(heard), "no share twice");
+            heard = heard.or(f.packet().endpoints());
+            sum += ((Payload.Float32) f.packet().payload()).values()[0];
+        }
+        assertEquals(EndpointSets.parse("[0111]"), heard);
+        assertEquals(70f, sum);
+        long drops = fig1.nodes().stream().mapToLong(n -> engines.get(n.name()).counters(1, 9).get("drops")).sum();
+        assertEquals(0, drops);
     }
 }

@@ -3,8 +3,11 @@ package org.bitina.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.bitina.topology.TopologyLoader;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -54,5 +57,101 @@ class BierIncEndToEndTest {
         assertEquals(0, inc.timeouts(), "every reduction completed by bitstring match");
         assertEquals(0, inc.lateContributions());
         assertEquals(0, inc.drops());
+    }
+
+    @Test
+    void reduceAndBroadcastFromARootWithHostsOrLeafSwitchesAsTheEdge() throws Exception {
+        Path conf = dir.resolve("collectives.conf");
+        Files.writeString(conf, """
+                topology { generator { kind = fat-tree, k = 4 } }
+                defs { data { elements = 4096, type = int32, op = sum, chunk = 256, seed = 8 } }
+                jobs = [
+                  { name = red, kind = bier-inc, members = all, collective = reduce, root = h5, data = ${defs.data}, completion-timeout = 1s }
+                  { name = bc, kind = bier-inc, members = all, collective = broadcast, root = h7, data = ${defs.data}, completion-timeout = 1s }
+                  { name = leaf-red, kind = bier-inc, members = all, collective = reduce, root = h5, edge = leaf-switches,
+                    data = ${defs.data}, completion-timeout = 1s }
+                  { name = leaf-bc, kind = bier-inc, members = all, collective = broadcast, root = h7, edge = leaf-switches,
+                    data = ${defs.data}, completion-timeout = 1s }
+                ]
+                """);
+        Report r = ScenarioRunner.run(TopologyLoader.load(conf), ScenarioRunner.Options.defaults(), new RunProgress());
+        for (Report.JobReport j : r.jobs()) {
+            assertEquals("complete", j.status(), j.name() + " " + j.mismatches() + " " + j.unfinished());
+            assertTrue(j.verified(), j.name());
+            assertEquals(j.name().endsWith("red") ? 1 : 16, j.endpoints(), "a reduce waits at its root, a broadcast at every member");
+        }
+        // leaves as the edge: one copy per leaf instead of one per host behind it
+        assertTrue(r.jobs().get(3).totalLinkBytes() < r.jobs().get(1).totalLinkBytes(), r.jobs().toString());
+        assertTrue(r.jobs().get(2).totalLinkBytes() < r.jobs().get(0).totalLinkBytes(), r.jobs().toString());
+    }
+
+    @Test
+    void leafSwitchesAggregateTheirHostsFirstAndSpeakForThemWithTheirOwnBit() throws Exception {
+        Path conf = dir.resolve("leaf.conf");
+        Path trace = dir.resolve("leaf.jsonl");
+        Files.writeString(conf, """
+                topology { generator { kind = fat-tree, k = 4 } }
+                jobs = [{
+                  name = leaf, kind = bier-inc, members = all, edge = leaf-switches
+                  data { elements = 2048, type = float32, op = sum, chunk = 256, seed = 4 }
+                  completion-timeout = 100ms
+                }]
+                faults = [ { at = 0ms, kind = silent, node = h2 } ]
+                """);
+        Report r = ScenarioRunner.run(TopologyLoader.load(conf), ScenarioRunner.Options.defaults().withTrace(trace), new RunProgress());
+        Report.JobReport j = r.jobs().get(0);
+        assertEquals("partial", j.status(), j.mismatches() + " " + j.unfinished());
+        assertTrue(j.verified() && j.asExpected());
+        assertEquals(List.of("h2"), j.missing(), "h2's leaf sent its partial sum with a provenance naming who is in it");
+        assertTrue(j.note().contains("leaf switches [edge-1-1, edge-1-2"), j.note());
+        // 8 leaves, 8 bits: a leaf is the BFIR-id of its owner's tree and answers every tree with its own bit
+        List<String> leaves = List.of("edge-1-1", "edge-1-2", "edge-2-1", "edge-2-2", "edge-3-1", "edge-3-2", "edge-4-1", "edge-4-2");
+        ObjectMapper json = new ObjectMapper();
+        int upward = 0;
+        for (String line : Files.readAllLines(trace)) {
+            JsonNode e = json.readTree(line);
+            String node = e.get("node").asText();
+            if (leaves.contains(node) && e.get("event").asText().equals("forward") && e.get("dir").asText().equals("agg")
+                    && e.get("to").size() == 1 && e.get("to").get(0).asText().startsWith("agg-")) {
+                char[] own = "00000000".toCharArray();
+                own[leaves.indexOf(node)] = '1';
+                assertEquals("[" + new String(own) + "]", e.get("bitmap").asText(), line);
+                upward++;
+            }
+        }
+        assertTrue(upward > 0, "leaves sent reductions up");
+        assertTrue(r.switches().stream().filter(s -> leaves.contains(s.name())).allMatch(s -> s.incTrees() > 0),
+                "every leaf holds tree entries: " + r.switches());
+    }
+
+    @Test
+    void aMidRunLinkFailureIsRoutedAroundAndTheAllReduceStillVerifies() throws Exception {
+        Report r = ScenarioRunner.run(TopologyLoader.load(Path.of("../topology-configs/fat-tree-k4-bier-inc-link-failure.conf")),
+                ScenarioRunner.Options.defaults(), new RunProgress());
+        Report.JobReport j = r.jobs().get(0);
+        assertEquals("complete", j.status(), j.mismatches() + " " + j.unfinished() + j.missing());
+        assertTrue(j.verified() && j.asExpected());
+        // the failed link carried the trees before it failed: the run really was rerouted mid-way
+        assertTrue(r.links().stream().anyMatch(l -> l.from().equals("agg-1-1") && l.to().equals("core-1") && l.packets() > 0),
+                r.links().toString());
+    }
+
+    @Test
+    void aSilentOwnerStartsNoTreeSoItsChunksHaveNoResultAsTheScenarioExpects() throws Exception {
+        Path conf = dir.resolve("silent-owner.conf");
+        Files.writeString(conf, """
+                topology { generator { kind = paper-fig1 } }
+                jobs = [{
+                  name = inc, kind = bier-inc, members = [w1, w2, w3, w4]
+                  data { elements = 1024, type = int32, op = sum, chunk = 256, seed = 6 }
+                  completion-timeout = 20ms
+                }]
+                faults = [ { at = 0ms, kind = silent, node = w2 } ]
+                """);
+        Report.JobReport j = ScenarioRunner.run(TopologyLoader.load(conf), ScenarioRunner.Options.defaults(), new RunProgress()).jobs().get(0);
+        assertEquals("failed", j.expected());
+        assertEquals("failed", j.status());
+        assertTrue(j.asExpected());
+        assertTrue(j.note().contains("silent owners start no tree: [w2]"), j.note());
     }
 }

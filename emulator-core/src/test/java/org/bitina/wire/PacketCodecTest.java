@@ -99,21 +99,27 @@ class PacketCodecTest {
     }
 
     @Test
-    void provenanceFollowsTheSetAsAFlatBitmap() throws Exception {
+    void provenanceFollowsTheSetAsAFlatBitmapWithItsOwnCapacity() throws Exception {
         InaHeader h = InaHeader.of(PacketType.RESULT, 1, 1, 3).withFlags(Flags.PARTIAL);
         InaPacket p = new InaPacket(h, EndpointSets.parse("[11110000]"), Payload.of(new float[] {2f}))
                 .withProvenance(EndpointSets.parse("[11100000]"));
         byte[] b = PacketCodec.encode(p);
         assertEquals((byte) (Flags.PARTIAL | Flags.PROVENANCE), b[2]);
         assertEquals((byte) 0b1111_0000, b[40]);
-        assertEquals((byte) 0b1110_0000, b[41], "provenance right after the set");
-        assertEquals(PacketCodec.HEADER_BYTES + 2, PacketCodec.headerBytes(p));
+        assertEquals(8, ByteBuffer.wrap(b, 41, 4).getInt(), "provenance capacity right after the set");
+        assertEquals((byte) 0b1110_0000, b[45], "then the provenance bits");
+        assertEquals(PacketCodec.HEADER_BYTES + 1 + 4 + 1, PacketCodec.headerBytes(p));
         InaPacket back = PacketCodec.decode(b);
         assertEquals(p, back);
         assertEquals(EndpointSets.parse("[11100000]"), back.holds());
         byte[] beyond = PacketCodec.encode(new InaPacket(h, FlatBitmap.of(6, 0), Payload.EMPTY).withProvenance(FlatBitmap.of(6, 0)));
-        beyond[41] = (byte) 0b1000_0010;
+        beyond[45] = (byte) 0b1000_0010;
         rejects(beyond, "non-zero bits beyond the end");
+        beyond[44] = 0;
+        rejects(beyond, "provenance capacity 0");
+        // B6: the set names 2 edge BFRs, the provenance 12 endpoints behind them
+        InaPacket edge = new InaPacket(h, EndpointSets.parse("[11]"), Payload.EMPTY).withProvenance(EndpointSets.parse("[111011110000]"));
+        assertEquals(edge, PacketCodec.decode(PacketCodec.encode(edge)));
     }
 
     @Test
