@@ -302,6 +302,40 @@ class TopologyLoaderTest {
     }
 
     @Test
+    void bierIncCollectivesRootsAndEdgesAreChecked() throws IOException {
+        List<String> p = problems("""
+                topology {
+                  switches = [s1, s2]
+                  hosts = [a, b, c]
+                  links = [ [s1, s2], [s1, a], [s1, b], [s2, b], [s2, c] ]
+                }
+                defs { data { elements = 256, type = int32, op = sum, chunk = 256, seed = 1 } }
+                jobs = [
+                  { name = j1, kind = bier-inc, members = [a, c], data = ${defs.data}, collective = scatter }
+                  { name = j2, kind = bier-inc, members = [a, c], data = ${defs.data},
+                    collective = reduce }
+                  { name = j3, kind = bier-inc, members = [a, c], data = ${defs.data}, collective = broadcast,
+                    root = b }
+                  { name = j4, kind = bier-inc, members = [a, c], data = ${defs.data},
+                    root = a }
+                  { name = j5, kind = bier-inc, members = [a, c], data = ${defs.data}, collective = reduce, root = a,
+                    baselines = [ring] }
+                  { name = j6, kind = bier-inc, members = [a, b], data = ${defs.data},
+                    edge = leaf-switches }
+                  { name = j7, kind = bier-inc, members = [a, c], data = ${defs.data},
+                    edge = spines }
+                ]
+                """);
+        assertHas(p, file() + "8:", "unknown collective 'scatter'");
+        assertHas(p, file() + "9:", "a reduce needs a root");
+        assertHas(p, file() + "12:", "root 'b' is not a member");
+        assertHas(p, file() + "14:", "it takes no root");
+        assertHas(p, file() + "16:", "a reduce has none");
+        assertHas(p, file() + "18:", "exactly one switch; b has [s1, s2]");
+        assertHas(p, file() + "20:", "unknown edge 'spines'");
+    }
+
+    @Test
     void referenceScenariosAreValid() throws IOException {
         Path configs = Path.of("..", "topology-configs");
         try (Stream<Path> files = Files.list(configs)) {
