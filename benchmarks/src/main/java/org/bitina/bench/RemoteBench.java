@@ -1,0 +1,216 @@
+package org.bitina.bench;
+
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigFactory;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.apache.pekko.actor.AbstractActor;
+import org.apache.pekko.actor.ActorRef;
+import org.apache.pekko.actor.ActorSystem;
+import org.apache.pekko.actor.Props;
+import org.bitina.bitmap.FlatBitmap;
+import org.bitina.device.DeviceCommand;
+import org.bitina.protocol.Frame;
+import org.bitina.wire.InaHeader;
+import org.bitina.wire.InaPacket;
+import org.bitina.wire.PacketCodec;
+import org.bitina.wire.PacketType;
+import org.bitina.wire.Payload;
+import org.bitina.wire.ReductionOp;
+
+/**
+ * Cross-JVM messages per second over Artery TCP on loopback (issue 6): the same 1 KiB-payload
+ * packet as a data-plane frame through the project's binary codec ({@code FrameSerializer})
+ * and as a plain record through Jackson CBOR, measured side by side in one run, several
+ * rounds each, alternating. A second JVM (this class with {@code receiver}) counts and acks.
+ *
+ * <pre>./bench remote [--messages N] [--rounds R]</pre>
+ */
+public final class RemoteBench {
+    /** Marker bound to Jackson CBOR in this benchmark's config. */
+    public interface Cbor {
+    }
+
+    /** The packet's fields as a plain record, for Jackson CBOR. */
+    public record CborFrame(int type, int flags, int op, int tenant, int job, long seq, int source, int destination, int capacity,
+                            int entropy, long[] bitmap, float[] payload, String from) implements Cbor {
+    }
+
+    private static final int ACK_EVERY = 500;
+    /** Below Artery's outbound queue (3,072 messages by default), which drops what overflows it. */
+    private static final int WINDOW = 2000;
+
+    private static Config config(int port) {
+        return ConfigFactory.parseString("""
+                pekko.actor.provider = remote
+                pekko.remote.artery.transport = tcp
+                pekko.remote.artery.canonical.hostname = 127.0.0.1
+                pekko.remote.artery.canonical.port = %d
+                pekko.actor.allow-java-serialization = off
+                pekko.actor.serialization-bindings { "org.bitina.bench.RemoteBench$Cbor" = jackson-cbor }
+                pekko.loglevel = WARNING
+                pekko.loggers = ["org.apache.pekko.event.Logging$DefaultLogger"]
+                pekko.logging-filter = "org.apache.pekko.event.DefaultLoggingFilter"
+                """.formatted(port)).withFallback(ConfigFactory.load());
+    }
+
+    /** Counts arrivals and acks every ACK_EVERY of them. */
+    static final class Counter extends AbstractActor {
+        private long count;
+
+        @Override
+        public Receive createReceive() {
+            return receiveBuilder()
+                    .match(String.class, s -> {
+                        count = 0;
+                        getSender().tell("ready", getSelf());
+                    })
+                    .matchAny(m -> {
+                        if (++count % ACK_EVERY == 0) {
+                            getSender().tell(count, getSelf());
+                        }
+                    })
+                    .build();
+        }
+    }
+
+    /** Keeps at most WINDOW messages unacknowledged (Artery drops what overflows its queues). */
+    static final class Sender extends AbstractActor {
+        private final ActorRef target;
+        private final Object message;
+        private final long total;
+        private final CompletableFuture<Long> done;
+        private long sent;
+        private long start;
+
+        Sender(ActorRef target, Object message, long total, CompletableFuture<Long> done) {
+            this.target = target;
+            this.message = message;
+            this.total = total;
+            this.done = done;
+        }
+
+        @Override
+        public void preStart() {
+            target.tell("reset", getSelf());
+        }
+
+        @Override
+        public Receive createReceive() {
+            return receiveBuilder()
+                    .matchEquals("ready", r -> {
+                        start = System.nanoTime();
+                        pump(0);
+                    })
+                    .match(Long.class, acked -> {
+                        if (acked >= total) {
+                            done.complete(System.nanoTime() - start);
+                            getContext().stop(getSelf());
+                        } else {
+                            pump(acked);
+                        }
+                    })
+                    .build();
+        }
+
+        private void pump(long acked) {
+            while (sent < total && sent - acked < WINDOW) {
+                target.tell(message, getSelf());
+                sent++;
+            }
+        }
+    }
+
+    public static void main(String[] args) throws Exception {
+        if (args.length > 0 && args[0].equals("receiver")) {
+            ActorSystem system = ActorSystem.create("rx", config(0));
+            system.actorOf(Props.create(Counter.class, Counter::new), "counter");
+            int port = (Integer) system.provider().getDefaultAddress().port().get();
+            System.out.println("READY " + port);
+            System.out.flush();
+            new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)).readLine();
+            system.terminate();
+            return;
+        }
+        long messages = 200_000;
+        int rounds = 5;
+        for (int i = 0; i < args.length - 1; i++) {
+            if (args[i].equals("--messages")) {
+                messages = Math.max(4, Long.parseLong(args[i + 1]) / (4 * ACK_EVERY)) * 4 * ACK_EVERY;
+            } else if (args[i].equals("--rounds")) {
+                rounds = Integer.parseInt(args[i + 1]);
+            }
+        }
+        String java = ProcessHandle.current().info().command().orElse("java");
+        Process rx = new ProcessBuilder(java, "-Xmx1g", "-cp", System.getProperty("java.class.path"), RemoteBench.class.getName(), "receiver")
+                .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        try {
+            BufferedReader out = new BufferedReader(new InputStreamReader(rx.getInputStream(), StandardCharsets.UTF_8));
+            String line = out.readLine();
+            if (line == null || !line.startsWith("READY ")) {
+                throw new IllegalStateException("receiver JVM did not start: " + line);
+            }
+            int port = Integer.parseInt(line.substring(6).trim());
+            ActorSystem system = ActorSystem.create("tx", config(0));
+            try {
+                ActorRef counter = system.actorSelection("pekko://rx@127.0.0.1:" + port + "/user/counter")
+                        .resolveOne(Duration.ofSeconds(10)).toCompletableFuture().get(15, TimeUnit.SECONDS);
+                float[] values = new float[256];
+                for (int i = 0; i < values.length; i++) {
+                    values[i] = i * 0.5f;
+                }
+                FlatBitmap bits = FlatBitmap.of(128, 3);
+                InaHeader h = InaHeader.of(PacketType.CONTRIBUTION, 1, 7, 42).withOp(ReductionOp.SUM).withSource(3).withDestination(9);
+                InaPacket packet = new InaPacket(h, bits, Payload.of(values));
+                Object binary = new DeviceCommand.FrameIn(new Frame(packet, "s1", 1234), "w3");
+                Object cbor = new CborFrame(h.type().wireValue(), h.flags(), h.op().wireValue(), h.tenant(), h.job(), h.seq(), h.source(),
+                        h.destination(), bits.capacity(), h.entropy(), bits.words(), values, "w3");
+                System.out.printf("packet: %d bytes on the wire (INA codec), payload 1 KiB; %d messages per measurement, %d rounds%n",
+                        PacketCodec.encodedSize(packet), messages, rounds);
+                // warm both paths up before measuring
+                run(system, counter, binary, messages / 4);
+                run(system, counter, cbor, messages / 4);
+                List<Double> b = new ArrayList<>();
+                List<Double> c = new ArrayList<>();
+                for (int r = 0; r < rounds; r++) {
+                    b.add(messages / (run(system, counter, binary, messages) / 1e9));
+                    c.add(messages / (run(system, counter, cbor, messages) / 1e9));
+                    System.out.printf("round %d: binary codec %,.0f msg/s, Jackson CBOR %,.0f msg/s%n", r + 1, b.get(r), c.get(r));
+                }
+                double mb = median(b);
+                double mc = median(c);
+                System.out.printf("median: binary codec %,.0f msg/s, Jackson CBOR %,.0f msg/s, ratio %.2f%n", mb, mc, mb / mc);
+            } finally {
+                system.terminate();
+                system.getWhenTerminated().toCompletableFuture().get(20, TimeUnit.SECONDS);
+            }
+        } finally {
+            rx.getOutputStream().close();
+            if (!rx.waitFor(20, TimeUnit.SECONDS)) {
+                rx.destroyForcibly();
+            }
+        }
+    }
+
+    /** Nanoseconds to get {@code n} messages (a multiple of the ack interval) acknowledged. */
+    private static long run(ActorSystem system, ActorRef counter, Object message, long n) throws Exception {
+        if (n % ACK_EVERY != 0) {
+            throw new IllegalArgumentException("message counts are multiples of " + ACK_EVERY);
+        }
+        CompletableFuture<Long> done = new CompletableFuture<>();
+        system.actorOf(Props.create(Sender.class, () -> new Sender(counter, message, n, done)));
+        return done.get(10, TimeUnit.MINUTES);
+    }
+
+    private static double median(List<Double> xs) {
+        List<Double> s = new ArrayList<>(xs);
+        s.sort(null);
+        return s.get(s.size() / 2);
+    }
+}
