@@ -15,7 +15,7 @@ import org.bitina.topology.Routing;
  * The protocol every device (switch or host) speaks: the data plane ({@link FrameIn}) and
  * the control plane that wires, installs, starts, faults and measures it.
  */
-public interface DeviceCommand {
+public interface DeviceCommand extends ControlMessage {
 
     /** A frame arriving over the link from {@code from}. */
     record FrameIn(Frame frame, String from) implements DeviceCommand {
@@ -76,7 +76,7 @@ public interface DeviceCommand {
 
     /** Counters of one device for one job phase. */
     record DeviceStats(String node, boolean isSwitch, Map<String, Long> counters, List<LinkStats> links, int peakStateEntries,
-                       long peakBufferedBytes, List<DriverReport> drivers, long unknownJobDrops, int incTrees) {
+                       long peakBufferedBytes, List<DriverReport> drivers, long unknownJobDrops, int incTrees) implements ControlMessage {
     }
 
     /** One direction of a link, as counted by its sender. */
@@ -84,7 +84,7 @@ public interface DeviceCommand {
     }
 
     /** What hosts tell the coordinator while a phase runs. */
-    interface HostEvent {
+    interface HostEvent extends ControlMessage {
     }
 
     /** A driver has everything it waits for. */

@@ -22,12 +22,13 @@ import org.bitina.protocol.NodeEngine;
  * as a parameter server, aggregates), and it runs the endpoint drivers placed on it.
  */
 public final class HostActor extends DeviceActor {
-    private enum Tick implements DeviceCommand {
+    /** Local timer tick: never leaves this actor. */
+    private enum Tick implements DeviceCommand, org.apache.pekko.actor.NoSerializationVerificationNeeded {
         INSTANCE
     }
 
     /** A frame a straggling driver sends after its wall-clock delay. */
-    private record Delayed(Frame frame) implements DeviceCommand {
+    private record Delayed(Frame frame) implements DeviceCommand, org.apache.pekko.actor.NoSerializationVerificationNeeded {
     }
 
     private record Running(DriverSpec spec, EndpointDriver driver, ActorRef<DeviceCommand.HostEvent> reportTo) {

@@ -39,7 +39,8 @@ import org.bitina.topology.Scenario;
  * deadline), collects every device's counters and builds the report.
  */
 public final class Coordinator extends AbstractBehavior<Coordinator.Command> {
-    public interface Command {
+    /** The coordinator's own protocol: local to the JVM that runs it (what devices send it is ControlMessage). */
+    public interface Command extends org.apache.pekko.actor.NoSerializationVerificationNeeded {
     }
 
     /** Start the run; the report goes to {@code replyTo}. */

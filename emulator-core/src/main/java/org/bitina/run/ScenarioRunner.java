@@ -20,17 +20,22 @@ public final class ScenarioRunner {
     private ScenarioRunner() {
     }
 
-    public record Options(Path trace, Coordinator.Limits limits, Duration timeout) {
+    /** @param pekko settings laid over application.conf (tests turn serialize-messages on with it) */
+    public record Options(Path trace, Coordinator.Limits limits, Duration timeout, com.typesafe.config.Config pekko) {
         public static Options defaults() {
-            return new Options(null, Coordinator.Limits.DEFAULT, Duration.ofHours(2));
+            return new Options(null, Coordinator.Limits.DEFAULT, Duration.ofHours(2), com.typesafe.config.ConfigFactory.empty());
         }
 
         public Options withTrace(Path t) {
-            return new Options(t, limits, timeout);
+            return new Options(t, limits, timeout, pekko);
+        }
+
+        public Options withPekko(com.typesafe.config.Config c) {
+            return new Options(trace, limits, timeout, c);
         }
     }
 
-    private interface Guardian {
+    private interface Guardian extends org.apache.pekko.actor.NoSerializationVerificationNeeded {
     }
 
     private record Start(ActorRef<Report> replyTo) implements Guardian {
@@ -89,7 +94,8 @@ public final class ScenarioRunner {
                     })
                     .build();
         });
-        ActorSystem<Guardian> system = ActorSystem.create(guardian, "bitina");
+        ActorSystem<Guardian> system = ActorSystem.create(guardian, "bitina",
+                options.pekko().withFallback(com.typesafe.config.ConfigFactory.load()));
         try {
             CompletionStage<Report> report = AskPattern.ask(system, Start::new, options.timeout(), system.scheduler());
             return report.toCompletableFuture().get(options.timeout().toMillis() + 1000, TimeUnit.MILLISECONDS);

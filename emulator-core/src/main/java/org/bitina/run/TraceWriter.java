@@ -21,7 +21,7 @@ import org.bitina.protocol.TraceEvent;
  * bitmap, to, vt), so that devices never block on I/O.
  */
 public final class TraceWriter extends AbstractBehavior<TraceWriter.Command> {
-    public interface Command {
+    public interface Command extends org.apache.pekko.actor.NoSerializationVerificationNeeded {
     }
 
     record Event(TraceEvent event) implements Command {
@@ -55,7 +55,7 @@ public final class TraceWriter extends AbstractBehavior<TraceWriter.Command> {
     }
 
     /** Close the trace after every event sent before it. */
-    public record CloseMarker(ActorRef<Boolean> replyTo) {
+    public record CloseMarker(ActorRef<Boolean> replyTo) implements org.apache.pekko.actor.NoSerializationVerificationNeeded {
     }
 
     private TraceWriter(ActorContext<Command> ctx, Path file) {

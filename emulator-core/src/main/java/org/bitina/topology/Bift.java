@@ -27,6 +27,14 @@ public final class Bift {
         this.unreachable = unreachable;
     }
 
+    /** A BIFT from its parts, as another JVM sent it (the inverse of its accessors). */
+    public static Bift of(String node, Map<String, FlatBitmap> fbms, String[] neighborOfBit, FlatBitmap local, FlatBitmap unreachable) {
+        if (neighborOfBit.length != local.capacity() || unreachable.capacity() != local.capacity()) {
+            throw new IllegalArgumentException("a BIFT's parts must share one capacity");
+        }
+        return new Bift(node, new LinkedHashMap<>(fbms), neighborOfBit.clone(), local, unreachable);
+    }
+
     /** Builds the BIFT of {@code node} for {@code space} from the routing tables. */
     public static Bift build(Routing routing, String node, BitSpace space) {
         int n = space.capacity();

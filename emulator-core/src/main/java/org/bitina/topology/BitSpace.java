@@ -41,6 +41,11 @@ public final class BitSpace {
         }
     }
 
+    /** Endpoints that live on another node (MoE experts on hosts); the others are nodes themselves. */
+    public Map<String, String> nodeOf() {
+        return nodeOf;
+    }
+
     public int capacity() {
         return endpoints.size();
     }

@@ -17,9 +17,13 @@ public final class Routing {
     /** nextHop[v][d]: index of v's next hop toward d, -1 if unreachable, v itself if v == d. */
     private final int[][] nextHop;
     private final int[][] distance;
+    private final Set<Link> downLinks;
+    private final Set<String> downNodes;
 
     private Routing(Topology topology, Set<Link> downLinks, Set<String> downNodes) {
         this.topology = topology;
+        this.downLinks = Set.copyOf(downLinks);
+        this.downNodes = Set.copyOf(downNodes);
         int n = topology.size();
         nextHop = new int[n][n];
         distance = new int[n][n];
@@ -116,6 +120,15 @@ public final class Routing {
         h *= 0xFF51AFD7ED558CCDL;
         h ^= h >>> 33;
         return (int) Math.floorMod(h, (long) choices);
+    }
+
+    /** What this routing avoids: with the topology, all it is computed from (it crosses JVMs as these). */
+    public Set<Link> downLinks() {
+        return downLinks;
+    }
+
+    public Set<String> downNodes() {
+        return downNodes;
     }
 
     public Topology topology() {

@@ -1,0 +1,161 @@
+package org.bitina.device;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.typesafe.config.ConfigFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
+import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
+import org.apache.pekko.serialization.JavaSerializer;
+import org.apache.pekko.serialization.Serialization;
+import org.apache.pekko.serialization.SerializationExtension;
+import org.apache.pekko.serialization.Serializer;
+import org.apache.pekko.serialization.Serializers;
+import org.apache.pekko.serialization.jackson.JacksonCborSerializer;
+import org.bitina.job.DriverReport;
+import org.bitina.protocol.TraceEvent;
+import org.bitina.run.Phase;
+import org.bitina.run.PhasePlanner;
+import org.bitina.run.Report;
+import org.bitina.run.RunProgress;
+import org.bitina.run.ScenarioRunner;
+import org.bitina.topology.Bift;
+import org.bitina.topology.LinkSpec;
+import org.bitina.topology.Routing;
+import org.bitina.topology.Scenario;
+import org.bitina.topology.TopologyLoader;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Issue 6 (E2): every control message crosses JVMs as Jackson CBOR, data-plane frames through
+ * the INA codec, nothing through Java serialisation; and whole runs verify with Pekko's
+ * serialize-messages on, so every message sent anywhere in them was serialised and read back.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class ControlSerializationTest {
+    private final ActorTestKit kit = ActorTestKit.create(ConfigFactory.load());
+    private final Serialization serialization = SerializationExtension.get(kit.system());
+
+    @TempDir
+    Path dir;
+
+    @AfterAll
+    void shutdown() {
+        kit.shutdownTestKit();
+    }
+
+    private Object roundTrip(Object m) {
+        Serializer s = serialization.findSerializerFor(m);
+        assertTrue(!(s instanceof JavaSerializer), m.getClass() + " would use Java serialisation");
+        if (!(m instanceof DeviceCommand.FrameIn)) {
+            assertTrue(s instanceof JacksonCborSerializer, m.getClass() + " uses " + s.getClass());
+        }
+        byte[] bytes = serialization.serialize(m).get();
+        Object back = serialization.deserialize(bytes, s.identifier(), Serializers.manifestFor(s, m)).get();
+        assertEquals(m.getClass(), back.getClass());
+        // classes without value equality (routing, BIFT) are compared by what they serialise to
+        assertArrayEquals(bytes, serialization.serialize(back).get(), () -> m.getClass() + " changed on the way: " + m);
+        return back;
+    }
+
+    private static Scenario load(String file) throws Exception {
+        return TopologyLoader.load(Path.of("../topology-configs", file));
+    }
+
+    @Test
+    void everyControlMessageOfEveryJobKindRoundTripsAsCbor() throws Exception {
+        TestProbe<DeviceCommand> device = kit.createTestProbe();
+        TestProbe<TraceEvent> trace = kit.createTestProbe();
+        TestProbe<DeviceCommand.HostEvent> host = kit.createTestProbe();
+        TestProbe<DeviceCommand.DeviceStats> stats = kit.createTestProbe();
+        TestProbe<String> sync = kit.createTestProbe();
+        List<Object> messages = new ArrayList<>();
+        int plans = 0;
+        for (String f : List.of("paper-fig1-allreduce.conf", "paper-fig2-moe.conf", "shrinking-miss-set.conf", "fat-tree-k4-bier-inc.conf")) {
+            Scenario s = load(f);
+            Routing routing = Routing.compute(s.topology(), Set.of(s.topology().links().get(0)), Set.of());
+            for (Phase p : PhasePlanner.plan(s, routing)) {
+                p.tables().values().forEach(t -> messages.add(new DeviceCommand.InstallJob(t)));
+                p.drivers().forEach(d -> messages.add(new DeviceCommand.StartDriver(d, host.ref())));
+                plans++;
+            }
+            String node = s.topology().nodes().get(0).name();
+            messages.add(new DeviceCommand.Wire(Map.of("n1", device.ref()), Map.of("n1", LinkSpec.DEFAULT), routing, 7L, trace.ref()));
+            messages.add(new DeviceCommand.Reroute(routing, Map.of((1L << 32) | 1, Bift.build(routing, node,
+                    s.jobs().get(0).common().bitSpace()))));
+        }
+        assertTrue(plans >= 8, "allreduce (ina, ring, ps), moe (ina, a2a), multicast, bier-inc phases: " + plans);
+        messages.add(new DeviceCommand.BeginJob(1, 2));
+        messages.add(new DeviceCommand.Sync(sync.ref()));
+        messages.add(DeviceCommand.ResetLinks.INSTANCE);
+        messages.add(DeviceCommand.Crash.INSTANCE);
+        messages.add(DeviceCommand.Recover.INSTANCE);
+        messages.add(new DeviceCommand.LinkFault("s1", false, 0.05, null, null, 1000L));
+        messages.add(new DeviceCommand.CollectStats(1, 2, stats.ref()));
+        DriverReport r = new DriverReport("w1", "worker", 4, 3, List.of(new DriverReport.PartialChunk(2, List.of("w4"))),
+                List.of("chunk 3: no result"), 99L, 3, false, List.of(), Map.of("retransmissions", 2L));
+        messages.add(new DeviceCommand.DeviceStats("s1", true, Map.of("framesIn", 10L),
+                List.of(new DeviceCommand.LinkStats("s1", "w1", 3, 300, 120, 0)), 5, 1024, List.of(r), 0, 3));
+        messages.add(new DeviceCommand.DriverDone(1, 2, r));
+        messages.add(new DeviceCommand.Progress(1, 2, 64));
+        messages.add(new TraceEvent("s1", "j", 3, "forward", "agg", "[0110]", List.of("s2"), 5L, null));
+        for (Object m : messages) {
+            roundTrip(m);
+        }
+        // a routing that arrives is the same routing: every next hop agrees
+        Scenario fig1 = load("paper-fig1-allreduce.conf");
+        Routing before = Routing.compute(fig1.topology(), Set.of(fig1.topology().links().get(2)), Set.of());
+        Routing after = ((DeviceCommand.Reroute) roundTrip(new DeviceCommand.Reroute(before, Map.of()))).routing();
+        for (var a : fig1.topology().nodes()) {
+            for (var b : fig1.topology().nodes()) {
+                assertEquals(before.nextHop(a.name(), b.name()), after.nextHop(a.name(), b.name()));
+            }
+        }
+    }
+
+    @Test
+    void javaSerialisationIsOff() {
+        java.util.concurrent.atomic.AtomicLong plain = new java.util.concurrent.atomic.AtomicLong(3);
+        assertThrows(Exception.class, () -> serialization.serialize(plain).get(), "a Serializable with no binding is refused");
+        assertEquals("off", kit.system().settings().config().getString("pekko.actor.allow-java-serialization"));
+    }
+
+    @Test
+    void runsVerifyWithEveryMessageSerialised() throws Exception {
+        Path conf = dir.resolve("all-kinds.conf");
+        Files.writeString(conf, """
+                topology { generator { kind = fat-tree, k = 4 } }
+                defs { data { elements = 2048, type = int32, op = sum, chunk = 256, window = 4, seed = 2 } }
+                jobs = [
+                  { name = ar, kind = allreduce, members = all, tree { mode = auto, root = core-1 }, data = ${defs.data},
+                    completion-timeout = 1s, baselines = [ring, ps] }
+                  { name = inc, kind = bier-inc, members = all, edge = leaf-switches, data = ${defs.data}, completion-timeout = 1s }
+                  { name = moe, kind = moe, sources = [h1, h2], experts = [h5, h9, h13, h16]
+                    moe { top-k = 2, hidden = 64, tokens-per-source = 32, seed = 3 }, completion-timeout = 1s, baselines = [all-to-all] }
+                  { name = mc, kind = reliable-multicast, source = h1, receivers = all,
+                    data { bytes = 65536, packet = 1024, window = 16, seed = 4 }, ack { per = window, tree = composed },
+                    max-rounds = 5, completion-timeout = 1s }
+                ]
+                """);
+        // a message that cannot be serialised stalls the run: bound it, so that shows as a failure
+        ScenarioRunner.Options options = new ScenarioRunner.Options(dir.resolve("t.jsonl"), org.bitina.run.Coordinator.Limits.DEFAULT,
+                java.time.Duration.ofMinutes(3), ConfigFactory.parseString("pekko.actor.serialize-messages = on"));
+        Report report = ScenarioRunner.run(TopologyLoader.load(conf), options, new RunProgress());
+        assertEquals(7, report.jobs().size(), "ina, ring, ps; bier-inc; moe ina, all-to-all; multicast");
+        for (Report.JobReport j : report.jobs()) {
+            assertTrue(j.verified(), j.name() + "/" + j.mode() + ": " + j.mismatches() + " " + j.unfinished());
+        }
+        roundTrip(report);
+    }
+}
