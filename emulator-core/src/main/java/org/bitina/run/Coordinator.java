@@ -92,6 +92,7 @@ public final class Coordinator extends AbstractBehavior<Coordinator.Command> {
     private Routing routing;
     private ActorRef<Report> replyTo;
 
+    private final Map<String, String> placement;
     private int current = -1;
     private int pendingSyncs;
     private Runnable afterSync;
@@ -104,13 +105,21 @@ public final class Coordinator extends AbstractBehavior<Coordinator.Command> {
     private long lastResults;
     private String stalled;
 
-    public static Behavior<Command> create(Scenario scenario, ActorRef<TraceEvent> trace, RunProgress progress, Limits limits) {
-        return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> new Coordinator(ctx, timers, scenario, trace, progress, limits)));
+    /**
+     * @param devices   every device's actor, wherever the placement put it
+     * @param placement device to the cluster member that runs it (for the report)
+     */
+    public static Behavior<Command> create(Scenario scenario, Map<String, ActorRef<DeviceCommand>> devices, Map<String, String> placement,
+                                           ActorRef<TraceEvent> trace, RunProgress progress) {
+        return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> new Coordinator(ctx, timers, scenario, devices, placement, trace,
+                progress)));
     }
 
-    private Coordinator(ActorContext<Command> ctx, TimerScheduler<Command> timers, Scenario scenario, ActorRef<TraceEvent> trace,
-                        RunProgress progress, Limits limits) {
+    private Coordinator(ActorContext<Command> ctx, TimerScheduler<Command> timers, Scenario scenario,
+                        Map<String, ActorRef<DeviceCommand>> spawned, Map<String, String> placement, ActorRef<TraceEvent> trace,
+                        RunProgress progress) {
         super(ctx);
+        this.placement = Map.copyOf(placement);
         this.scenario = scenario;
         this.progress = progress;
         this.timers = timers;
@@ -120,11 +129,8 @@ public final class Coordinator extends AbstractBehavior<Coordinator.Command> {
         this.routing = Routing.compute(scenario.topology());
         this.phases = PhasePlanner.plan(scenario, routing);
         progress.phases.set(phases.size());
-        long tombstone = limits.tombstone().toNanos();
         for (Node n : scenario.topology().nodes()) {
-            Behavior<DeviceCommand> b = n.isSwitch() ? SwitchActor.create(n.name(), limits.maxEntriesPerJob(), tombstone)
-                    : HostActor.create(n.name(), limits.maxEntriesPerJob(), tombstone);
-            devices.put(n.name(), ctx.spawn(b, "dev-" + n.name()));
+            devices.put(n.name(), spawned.get(n.name()));
         }
         long seed = 1;
         for (Node n : scenario.topology().nodes()) {
@@ -180,7 +186,7 @@ public final class Coordinator extends AbstractBehavior<Coordinator.Command> {
             phases.stream().filter(p -> p.plan() != null).forEach(p -> Verifier.forget(p.plan().data()));
             replyTo.tell(new Report(scenario.file(), List.of(Verifier.FLOAT_TOLERANCE, org.bitina.job.MoeSource.TOLERANCE),
                     List.copyOf(jobReports), List.copyOf(linkReports),
-                    List.copyOf(switchReports.values())));
+                    List.copyOf(switchReports.values()), placement));
             return;
         }
         Phase p = phases.get(current);

@@ -8,7 +8,7 @@ import java.util.List;
  * baseline side by side.
  */
 public record Report(String scenario, List<String> tolerances, List<JobReport> jobs, List<LinkReport> links,
-                     List<SwitchReport> switches) {
+                     List<SwitchReport> switches, java.util.Map<String, String> placement) {
 
     /**
      * @param expected        what the fault plan makes the scenario expect (complete, partial, failed)

@@ -2,6 +2,11 @@ package org.bitina.run;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import org.apache.pekko.actor.typed.ActorRef;
@@ -9,7 +14,15 @@ import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.javadsl.AskPattern;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.actor.typed.receptionist.Receptionist;
+import org.apache.pekko.cluster.typed.Cluster;
+import org.apache.pekko.cluster.typed.Join;
+import org.bitina.cluster.ClusterSettings;
+import org.bitina.cluster.MemberAgent;
+import org.bitina.device.DeviceCommand;
 import org.bitina.protocol.TraceEvent;
+import org.bitina.topology.Node;
+import org.bitina.topology.Placements;
 import org.bitina.topology.Scenario;
 
 /**
@@ -20,18 +33,32 @@ public final class ScenarioRunner {
     private ScenarioRunner() {
     }
 
-    /** @param pekko settings laid over application.conf (tests turn serialize-messages on with it) */
-    public record Options(Path trace, Coordinator.Limits limits, Duration timeout, com.typesafe.config.Config pekko) {
+    /**
+     * @param pekko   settings laid over the cluster defaults and application.conf (seed nodes,
+     *                ports; tests turn serialize-messages on with it)
+     * @param members cluster members to wait for before placing the devices (1: this JVM alone)
+     */
+    public record Options(Path trace, Coordinator.Limits limits, Duration timeout, com.typesafe.config.Config pekko, int members,
+                          Duration membersTimeout) {
+        public Options(Path trace, Coordinator.Limits limits, Duration timeout, com.typesafe.config.Config pekko) {
+            this(trace, limits, timeout, pekko, 1, Duration.ofSeconds(60));
+        }
+
         public static Options defaults() {
             return new Options(null, Coordinator.Limits.DEFAULT, Duration.ofHours(2), com.typesafe.config.ConfigFactory.empty());
         }
 
         public Options withTrace(Path t) {
-            return new Options(t, limits, timeout, pekko);
+            return new Options(t, limits, timeout, pekko, members, membersTimeout);
         }
 
         public Options withPekko(com.typesafe.config.Config c) {
-            return new Options(trace, limits, timeout, c);
+            return new Options(trace, limits, timeout, c, members, membersTimeout);
+        }
+
+        /** A run over {@code n} cluster members, waiting at most {@code wait} for them to come. */
+        public Options withMembers(int n, Duration wait) {
+            return new Options(trace, limits, timeout, pekko, n, wait);
         }
     }
 
@@ -47,6 +74,15 @@ public final class ScenarioRunner {
     private record TraceClosed(Boolean ok) implements Guardian {
     }
 
+    private record Members(Receptionist.Listing listing) implements Guardian {
+    }
+
+    private record Placed(MemberAgent.Spawned spawned) implements Guardian {
+    }
+
+    private record MembersLate() implements Guardian {
+    }
+
     public static Report run(Scenario scenario, Options options, RunProgress progress) {
         // references first, outside the actors: phase wall times then measure the emulation alone
         for (org.bitina.topology.JobSpec job : scenario.jobs()) {
@@ -56,7 +92,7 @@ public final class ScenarioRunner {
                         ar.common().bitSpace().setOf(ar.common().members()));
             }
         }
-        Behavior<Guardian> guardian = Behaviors.setup(ctx -> {
+        Behavior<Guardian> guardian = Behaviors.setup(ctx -> Behaviors.withTimers(timers -> {
             ActorRef<TraceEvent> trace = null;
             ActorRef<Object> adapter = null;
             if (options.trace() != null) {
@@ -64,18 +100,83 @@ public final class ScenarioRunner {
                 adapter = ctx.spawn(TraceWriter.adapter(writer), "trace");
                 trace = adapter.narrow();
             }
-            ActorRef<Coordinator.Command> coordinator =
-                    ctx.spawn(Coordinator.create(scenario, trace, progress, options.limits()), "coordinator");
+            // this JVM is a member like any other; alone, it is a cluster of one that joins itself
+            ctx.spawn(MemberAgent.create(), "member");
+            Cluster cluster = Cluster.get(ctx.getSystem());
+            if (ctx.getSystem().settings().config().getStringList("pekko.cluster.seed-nodes").isEmpty()) {
+                cluster.manager().tell(Join.create(cluster.selfMember().address()));
+            }
+            ctx.getSystem().receptionist().tell(Receptionist.subscribe(MemberAgent.KEY, ctx.messageAdapter(Receptionist.Listing.class,
+                    Members::new)));
+            timers.startSingleTimer(new MembersLate(), options.membersTimeout());
+            ActorRef<MemberAgent.Spawned> placed = ctx.messageAdapter(MemberAgent.Spawned.class, Placed::new);
             ActorRef<Report> finished = ctx.messageAdapter(Report.class, Finished::new);
             ActorRef<Boolean> closed = ctx.messageAdapter(Boolean.class, TraceClosed::new);
             ActorRef<Object> w = adapter;
+            ActorRef<TraceEvent> traceRef = trace;
             Report[] result = new Report[1];
             @SuppressWarnings("unchecked")
             ActorRef<Report>[] requester = new ActorRef[1];
+            @SuppressWarnings("unchecked")
+            ActorRef<Coordinator.Command>[] coordinator = new ActorRef[1];
+            Map<String, ActorRef<DeviceCommand>> devices = new LinkedHashMap<>();
+            Map<String, String> placement = new TreeMap<>();
+            int[] pending = {-1};
+            String[] failure = new String[1];
             return Behaviors.receive(Guardian.class)
+                    .onMessage(Members.class, l -> {
+                        List<ActorRef<MemberAgent.Command>> agents = new ArrayList<>(l.listing().getServiceInstances(MemberAgent.KEY));
+                        if (pending[0] >= 0 || agents.size() < options.members()) {
+                            return Behaviors.same();
+                        }
+                        // E2: the placement, then each member spawns its devices
+                        agents.sort(java.util.Comparator.comparing((ActorRef<MemberAgent.Command> a) -> !a.path().address().hasLocalScope())
+                                .thenComparing(a -> a.path().toString()));
+                        agents = agents.subList(0, options.members());
+                        Map<String, Integer> where = Placements.place(scenario.topology(), scenario.cluster(), agents.size());
+                        pending[0] = agents.size();
+                        String run = Long.toString(System.nanoTime(), 36);
+                        for (int i = 0; i < agents.size(); i++) {
+                            List<String> switches = new ArrayList<>();
+                            List<String> hosts = new ArrayList<>();
+                            for (Node n : scenario.topology().nodes()) {
+                                if (where.get(n.name()) == i) {
+                                    (n.isSwitch() ? switches : hosts).add(n.name());
+                                }
+                            }
+                            agents.get(i).tell(new MemberAgent.SpawnDevices(run, switches, hosts, options.limits().maxEntriesPerJob(),
+                                    options.limits().tombstone().toNanos(), placed));
+                        }
+                        return Behaviors.same();
+                    })
+                    .onMessage(Placed.class, p -> {
+                        devices.putAll(p.spawned().devices());
+                        p.spawned().devices().keySet().forEach(d -> placement.put(d, p.spawned().member()));
+                        if (--pending[0] == 0) {
+                            timers.cancelAll();
+                            coordinator[0] = ctx.spawn(Coordinator.create(scenario, devices, placement, traceRef, progress), "coordinator");
+                            if (requester[0] != null) {
+                                coordinator[0].tell(new Coordinator.Run(finished));
+                            }
+                        }
+                        return Behaviors.same();
+                    })
+                    .onMessage(MembersLate.class, m -> {
+                        failure[0] = "the cluster did not form: " + options.members() + " members expected, not all came within "
+                                + options.membersTimeout();
+                        ctx.getLog().error(failure[0]);
+                        if (requester[0] != null) {
+                            requester[0].tell(null);
+                        }
+                        return Behaviors.same();
+                    })
                     .onMessage(Start.class, start -> {
                         requester[0] = start.replyTo();
-                        coordinator.tell(new Coordinator.Run(finished));
+                        if (coordinator[0] != null) {
+                            coordinator[0].tell(new Coordinator.Run(finished));
+                        } else if (failure[0] != null) {
+                            requester[0].tell(null);
+                        }
                         return Behaviors.same();
                     })
                     .onMessage(Finished.class, f -> {
@@ -93,12 +194,17 @@ public final class ScenarioRunner {
                         return Behaviors.same();
                     })
                     .build();
-        });
-        ActorSystem<Guardian> system = ActorSystem.create(guardian, "bitina",
-                options.pekko().withFallback(com.typesafe.config.ConfigFactory.load()));
+        }));
+        ActorSystem<Guardian> system = ActorSystem.create(guardian, ClusterSettings.SYSTEM,
+                options.pekko().withFallback(ClusterSettings.defaults()).withFallback(com.typesafe.config.ConfigFactory.load()));
         try {
             CompletionStage<Report> report = AskPattern.ask(system, Start::new, options.timeout(), system.scheduler());
-            return report.toCompletableFuture().get(options.timeout().toMillis() + 1000, TimeUnit.MILLISECONDS);
+            Report r = report.toCompletableFuture().get(options.timeout().toMillis() + 1000, TimeUnit.MILLISECONDS);
+            if (r == null) {
+                throw new IllegalStateException("the cluster did not form: " + options.members() + " members expected, not all came within "
+                        + options.membersTimeout());
+            }
+            return r;
         } catch (Exception e) {
             throw new IllegalStateException("the run did not finish: " + e, e);
         } finally {

@@ -1,0 +1,49 @@
+package org.bitina.cluster;
+
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigFactory;
+import java.util.List;
+
+/**
+ * The Pekko settings of a bitina member (E2): a cluster over Artery TCP, the split brain
+ * resolver for members that are lost (E4), quick gossip (the clusters are small and the
+ * runs short). One JVM alone is a cluster of one that joins itself.
+ */
+public final class ClusterSettings {
+    private static final String BASE = """
+            pekko.actor.provider = cluster
+            pekko.remote.artery.transport = tcp
+            pekko.remote.artery.canonical.hostname = "127.0.0.1"
+            pekko.remote.artery.canonical.port = 0
+            pekko.cluster.jmx.multi-mbeans-in-same-jvm = on
+            pekko.cluster.log-info = off
+            pekko.cluster.gossip-interval = 200ms
+            pekko.cluster.leader-actions-interval = 100ms
+            pekko.cluster.typed.receptionist.distributed-data.gossip-interval = 200ms
+            pekko.cluster.downing-provider-class = "org.apache.pekko.cluster.sbr.SplitBrainResolverProvider"
+            pekko.cluster.split-brain-resolver.active-strategy = keep-majority
+            pekko.cluster.split-brain-resolver.stable-after = 5s
+            """;
+
+    private ClusterSettings() {
+    }
+
+    /** A member on {@code host:port} (port 0: any) that joins through {@code seeds} ("host:port"; none: it founds a cluster of one). */
+    public static Config member(String host, int port, List<String> seeds) {
+        StringBuilder s = new StringBuilder("pekko.remote.artery.canonical.hostname = \"" + host + "\"\n")
+                .append("pekko.remote.artery.canonical.port = ").append(port).append('\n')
+                .append("pekko.cluster.seed-nodes = [");
+        for (int i = 0; i < seeds.size(); i++) {
+            s.append(i > 0 ? ", " : "").append("\"pekko://").append(SYSTEM).append('@').append(seeds.get(i)).append('"');
+        }
+        s.append("]\n");
+        return ConfigFactory.parseString(s.toString()).withFallback(defaults());
+    }
+
+    /** Every member's ActorSystem has this name: Pekko clusters only join systems of one name. */
+    public static final String SYSTEM = "bitina";
+
+    public static Config defaults() {
+        return ConfigFactory.parseString(BASE);
+    }
+}
