@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.Callable;
 import org.bitina.run.Report;
 import org.bitina.run.RunProgress;
@@ -33,6 +34,9 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--jvms", paramLabel = "N", description = "cluster members to run on (default: the scenario's cluster.jvms)")
     Integer jvms;
 
+    @Option(names = "--run-dir", paramLabel = "DIR", description = "with --jvms N > 1: where the members' logs go (default runs/NAME-TIME)")
+    Path runDir;
+
     @Option(names = "--quiet", description = "no progress bar")
     boolean quiet;
 
@@ -48,18 +52,35 @@ final class RunCommand implements Callable<Integer> {
             return ExitCodes.INVALID_SCENARIO;
         }
         int members = jvms != null ? jvms : scenario.cluster().jvms();
-        if (members != 1) {
-            System.err.println("bitina: this version runs every scenario in one JVM; --jvms " + members
-                    + " (multi-JVM clusters) is not implemented yet; nothing ran.");
-            return ExitCodes.UNSUPPORTED;
+        if (members < 1) {
+            System.err.println("bitina: --jvms must be at least 1");
+            return ExitCodes.INVALID_SCENARIO;
         }
         RunProgress progress = new RunProgress();
         Report r;
+        ScenarioRunner.Options options = ScenarioRunner.Options.defaults().withTrace(trace);
+        LocalCluster cluster = null;
         try (ProgressBar bar = quiet ? null : new ProgressBar(progress, System.err)) {
-            r = ScenarioRunner.run(scenario, ScenarioRunner.Options.defaults().withTrace(trace), progress);
+            if (members > 1) {
+                Path dir = runDir != null ? runDir : Path.of("runs", file.getFileName().toString().replaceAll("\\.conf$", "") + "-"
+                        + java.time.LocalDateTime.now().format(java.time.format.DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+                cluster = new LocalCluster(members - 1, dir, System.getenv().getOrDefault("BITINA_MEMBER_HEAP", "2g"));
+                System.err.println("bitina: " + members + " JVMs on loopback, seed port " + cluster.seedPort + ", member logs in " + dir);
+                String seed = "127.0.0.1:" + cluster.seedPort;
+                options = options.withPekko(org.bitina.cluster.ClusterSettings.member("127.0.0.1", cluster.seedPort, List.of(seed)))
+                        .withMembers(members, java.time.Duration.ofSeconds(90));
+            }
+            r = ScenarioRunner.run(scenario, options, progress);
         } catch (UnsupportedOperationException e) {
             System.err.println("bitina: " + e.getMessage() + "; nothing ran.");
             return ExitCodes.UNSUPPORTED;
+        } catch (IllegalStateException e) {
+            System.err.println("bitina: " + e.getMessage());
+            return ExitCodes.JOB_FAILED;
+        } finally {
+            if (cluster != null) {
+                cluster.close();
+            }
         }
         if (report != null) {
             new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(report.toFile(), r);

@@ -101,10 +101,31 @@ class CliTest {
     }
 
     @Test
-    void runOnSeveralJvmsSaysItIsNotThereYet() {
-        Result r = cli("run", Path.of("..", "topology-configs", "paper-fig1-allreduce.conf").toString(), "--jvms", "3");
-        assertEquals(3, r.code());
-        assertTrue(r.err().contains("not implemented yet"), r.err());
+    void runOnThreeRealJvmsPutsDevicesOnEveryMemberAndStopsThemAll() throws IOException {
+        // E6: the launcher starts two member JVMs beside this one; every job verifies; the members stop after the run
+        Path runDir = dir.resolve("run");
+        Path report = dir.resolve("report.json");
+        Result r = cli("run", Path.of("..", "topology-configs", "paper-fig1-allreduce.conf").toString(), "--jvms", "3", "--quiet",
+                "--run-dir", runDir.toString(), "--report", report.toString());
+        assertEquals(0, r.code(), r.out() + r.err());
+        var json = new com.fasterxml.jackson.databind.ObjectMapper().readTree(report.toFile());
+        java.util.Set<String> members = new java.util.TreeSet<>();
+        json.get("placement").forEach(m -> members.add(m.asText()));
+        assertEquals(3, members.size(), "devices on three members: " + members);
+        for (var j : json.get("jobs")) {
+            assertTrue(j.get("verified").asBoolean() && j.get("asExpected").asBoolean(), j.toString());
+        }
+        for (int i = 1; i <= 2; i++) {
+            String log = Files.readString(runDir.resolve("member-" + i + ".log"));
+            assertTrue(log.contains("joining through") && log.contains("stopped"), "member " + i + " joined and stopped: " + log);
+        }
+    }
+
+    @Test
+    void aNodeNeedsASeedOfTheFormHostPort() {
+        Result r = cli("node", "--seed", "nowhere");
+        assertEquals(2, r.code());
+        assertTrue(r.err().contains("HOST:PORT"), r.err());
     }
 
     @Test

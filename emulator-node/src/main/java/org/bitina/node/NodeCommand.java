@@ -1,0 +1,66 @@
+package org.bitina.node;
+
+import com.typesafe.config.ConfigFactory;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.apache.pekko.actor.typed.ActorSystem;
+import org.bitina.cluster.ClusterSettings;
+import org.bitina.cluster.MemberAgent;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code bitina node}: one cluster member by hand (E8), for runs over several machines: it
+ * joins through the seed nodes and runs the devices the coordinator places on it, until it
+ * is stopped (Ctrl-C), leaves the cluster, or is downed.
+ */
+@Command(name = "node", mixinStandardHelpOptions = true, description = "Runs one cluster member that hosts devices.")
+final class NodeCommand implements Callable<Integer> {
+    @Option(names = "--host", defaultValue = "127.0.0.1", description = "address the member listens on and is reached at (default ${DEFAULT-VALUE})")
+    String host;
+
+    @Option(names = "--port", defaultValue = "0", description = "Artery TCP port (default: any free one)")
+    int port;
+
+    @Option(names = "--seed", paramLabel = "HOST:PORT", required = true, description = "a seed node to join through (repeatable)")
+    List<String> seeds;
+
+    @Option(names = "--stop-on-eof", description = "stop when standard input closes (the local launcher's children)")
+    boolean stopOnEof;
+
+    @Override
+    public Integer call() throws Exception {
+        for (String s : seeds) {
+            if (!s.matches("[^:\\s]+:\\d{1,5}")) {
+                System.err.println("bitina node: seed '" + s + "' is not HOST:PORT");
+                return ExitCodes.INVALID_SCENARIO;
+            }
+        }
+        ActorSystem<MemberAgent.Command> system = ActorSystem.create(MemberAgent.create(), ClusterSettings.SYSTEM,
+                ClusterSettings.member(host, port, seeds)
+                        .withFallback(ConfigFactory.parseString("pekko.cluster.shutdown-after-unsuccessful-join-seed-nodes = 60s"))
+                        .withFallback(ConfigFactory.load()));
+        System.out.println("bitina node: member " + system.address() + " joining through " + seeds);
+        System.out.flush();
+        if (stopOnEof) {
+            Thread watcher = new Thread(() -> {
+                try {
+                    InputStream in = System.in;
+                    while (in.read() >= 0) {
+                        // the launcher writes nothing: wait for the end of input
+                    }
+                } catch (IOException ignored) {
+                    // a broken pipe is an end of input too
+                }
+                system.terminate();
+            }, "stop-on-eof");
+            watcher.setDaemon(true);
+            watcher.start();
+        }
+        system.getWhenTerminated().toCompletableFuture().get();
+        System.out.println("bitina node: member " + system.address() + " stopped");
+        return ExitCodes.OK;
+    }
+}
