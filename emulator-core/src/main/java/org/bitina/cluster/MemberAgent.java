@@ -31,10 +31,20 @@ public final class MemberAgent {
     public record Spawned(String member, Map<String, ActorRef<DeviceCommand>> devices) implements ControlMessage {
     }
 
+    /** The fault plan's member-loss (E4): stop as a killed JVM does, without leaving the cluster. */
+    public record Halt() implements Command {
+    }
+
     private MemberAgent() {
     }
 
+    /** A member whose member-loss fault halts its JVM at once, as kill -9 does. */
     public static Behavior<Command> create() {
+        return create(() -> Runtime.getRuntime().halt(137));
+    }
+
+    /** @param halt what member-loss does (tests with several members in one JVM stop only this member's ActorSystem) */
+    public static Behavior<Command> create(Runnable halt) {
         return Behaviors.setup(ctx -> {
             ctx.getSystem().receptionist().tell(Receptionist.register(KEY, ctx.getSelf()));
             String member = ctx.getSystem().address().toString();
@@ -49,6 +59,11 @@ public final class MemberAgent {
                         }
                         ctx.getLog().info("member {} runs {} devices of run {}", member, spawned.size(), m.run());
                         m.replyTo().tell(new Spawned(member, spawned));
+                        return Behaviors.same();
+                    })
+                    .onMessage(Halt.class, h -> {
+                        ctx.getLog().warn("member {} halts (member-loss fault)", member);
+                        halt.run();
                         return Behaviors.same();
                     })
                     .build();

@@ -47,6 +47,10 @@ public final class Coordinator extends AbstractBehavior<Coordinator.Command> {
     public record Run(ActorRef<Report> replyTo) implements Command {
     }
 
+    /** E4: a cluster member left or was downed; these devices went with it. */
+    public record MemberLost(String member, java.util.Set<String> devices) implements Command {
+    }
+
     private record HostEvt(DeviceCommand.HostEvent event) implements Command {
     }
 
@@ -93,6 +97,10 @@ public final class Coordinator extends AbstractBehavior<Coordinator.Command> {
     private ActorRef<Report> replyTo;
 
     private final Map<String, String> placement;
+    private final List<ActorRef<org.bitina.cluster.MemberAgent.Command>> members;
+    /** Devices on members that were lost (E4), and why the run cannot go on. */
+    private final java.util.Set<String> lost = new java.util.HashSet<>();
+    private String lostReason;
     private int current = -1;
     private int pendingSyncs;
     private Runnable afterSync;
@@ -110,16 +118,18 @@ public final class Coordinator extends AbstractBehavior<Coordinator.Command> {
      * @param placement device to the cluster member that runs it (for the report)
      */
     public static Behavior<Command> create(Scenario scenario, Map<String, ActorRef<DeviceCommand>> devices, Map<String, String> placement,
-                                           ActorRef<TraceEvent> trace, RunProgress progress) {
-        return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> new Coordinator(ctx, timers, scenario, devices, placement, trace,
-                progress)));
+                                           List<ActorRef<org.bitina.cluster.MemberAgent.Command>> members, ActorRef<TraceEvent> trace,
+                                           RunProgress progress) {
+        return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> new Coordinator(ctx, timers, scenario, devices, placement, members,
+                trace, progress)));
     }
 
     private Coordinator(ActorContext<Command> ctx, TimerScheduler<Command> timers, Scenario scenario,
-                        Map<String, ActorRef<DeviceCommand>> spawned, Map<String, String> placement, ActorRef<TraceEvent> trace,
-                        RunProgress progress) {
+                        Map<String, ActorRef<DeviceCommand>> spawned, Map<String, String> placement,
+                        List<ActorRef<org.bitina.cluster.MemberAgent.Command>> members, ActorRef<TraceEvent> trace, RunProgress progress) {
         super(ctx);
         this.placement = Map.copyOf(placement);
+        this.members = List.copyOf(members);
         this.scenario = scenario;
         this.progress = progress;
         this.timers = timers;
@@ -149,6 +159,7 @@ public final class Coordinator extends AbstractBehavior<Coordinator.Command> {
     public Receive<Command> createReceive() {
         return newReceiveBuilder()
                 .onMessage(Run.class, this::onRun)
+                .onMessage(MemberLost.class, this::onMemberLost)
                 .onMessage(Synced.class, this::onSynced)
                 .onMessage(HostEvt.class, this::onHostEvent)
                 .onMessage(Deadline.class, this::onDeadline)
@@ -182,6 +193,11 @@ public final class Coordinator extends AbstractBehavior<Coordinator.Command> {
 
     private void nextPhase() {
         current++;
+        if (lostReason != null) {
+            for (; current < phases.size(); current++) {
+                jobReports.add(notRun(phases.get(current), "not run: " + lostReason));
+            }
+        }
         if (current == phases.size()) {
             phases.stream().filter(p -> p.plan() != null).forEach(p -> Verifier.forget(p.plan().data()));
             replyTo.tell(new Report(scenario.file(), List.of(Verifier.FLOAT_TOLERANCE, org.bitina.job.MoeSource.TOLERANCE),
@@ -329,12 +345,64 @@ public final class Coordinator extends AbstractBehavior<Coordinator.Command> {
 
     private void collect(Phase p) {
         stats.clear();
-        devices.values().forEach(d -> d.tell(new DeviceCommand.CollectStats(p.job().common().tenant(), p.wireJob(), statsAdapter)));
+        devices.forEach((n, d) -> {
+            if (!lost.contains(n)) {
+                d.tell(new DeviceCommand.CollectStats(p.job().common().tenant(), p.wireJob(), statsAdapter));
+            }
+        });
+    }
+
+    /**
+     * E4: the devices of a lost member are gone, so the phase running now cannot finish: it
+     * ends at once with what the live devices report, naming the loss, and the phases after
+     * it do not run (each says why). The run ends; nothing waits on the lost devices.
+     */
+    private Behavior<Command> onMemberLost(MemberLost m) {
+        if (m.devices().isEmpty() || lost.containsAll(m.devices())) {
+            return this;
+        }
+        lost.addAll(m.devices());
+        java.util.List<String> names = new java.util.ArrayList<>(new java.util.TreeSet<>(m.devices()));
+        lostReason = "member " + m.member() + " lost with " + names.size() + " devices " + (names.size() > 12
+                ? names.subList(0, 12) + "..." : names);
+        getContext().getLog().error(lostReason);
+        if (current >= 0 && current < phases.size()) {
+            stalled = lostReason;
+            if (!collecting) {
+                collecting = true;
+                phaseWall = System.nanoTime() - phaseStart;
+                timers.cancel("deadline");
+                timers.cancel("stall");
+                collect(phases.get(current));
+            } else {
+                // the stats of the lost devices will not come: go on with those that did
+                onStats(null);
+            }
+        }
+        return this;
+    }
+
+    private Report.JobReport notRun(Phase p, String why) {
+        return new Report.JobReport(p.job().name(), p.job().common().kind().configName(), p.mode(), "failed", false,
+                List.copyOf(p.awaited()), 0, 0, 0, 0, 0, 0, 0, 0, p.expectedStatus(), false, p.roots() == null ? null
+                : String.join(",", p.roots()), p.units(), p.awaited().size(), List.of(), List.of(), List.of(why), 0, 0, 0, why, 0,
+                List.of(), Map.of());
+    }
+
+    private boolean allStats() {
+        for (String n : devices.keySet()) {
+            if (!lost.contains(n) && !stats.containsKey(n)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private Behavior<Command> onStats(Stats m) {
-        stats.put(m.stats().node(), m.stats());
-        if (stats.size() == devices.size()) {
+        if (m != null) {
+            stats.put(m.stats().node(), m.stats());
+        }
+        if (collecting && allStats() && current >= 0 && current < phases.size() && jobReports.size() == current) {
             Phase p = phases.get(current);
             jobReports.add(buildReport(p));
             for (DeviceCommand.DeviceStats s : stats.values()) {
@@ -495,6 +563,15 @@ public final class Coordinator extends AbstractBehavior<Coordinator.Command> {
             case DUPLICATE -> forLinks(f.link(), null, null, f.rate(), null, null);
             case REORDER -> forLinks(f.link(), null, null, null, f.rate(), null);
             case DELAY -> forLinks(f.link(), null, null, null, null, f.delay().toNanos());
+            case MEMBER_LOSS -> {
+                if (f.member() <= 0 || f.member() >= members.size()) {
+                    getContext().getLog().warn("member-loss of member {}: the run has members 1..{} to lose (0 runs the coordinator)",
+                            f.member(), members.size() - 1);
+                } else {
+                    // as kill -9: the member's JVM halts (or, in a test, its ActorSystem stops); the cluster finds out
+                    members.get(f.member()).tell(new org.bitina.cluster.MemberAgent.Halt());
+                }
+            }
             default -> getContext().getLog().warn("fault kind {} is not applied by this version", f.kind().configName());
         }
         return this;

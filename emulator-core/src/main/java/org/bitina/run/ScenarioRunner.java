@@ -15,8 +15,10 @@ import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.javadsl.AskPattern;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.actor.typed.receptionist.Receptionist;
+import org.apache.pekko.cluster.ClusterEvent;
 import org.apache.pekko.cluster.typed.Cluster;
 import org.apache.pekko.cluster.typed.Join;
+import org.apache.pekko.cluster.typed.Subscribe;
 import org.bitina.cluster.ClusterSettings;
 import org.bitina.cluster.MemberAgent;
 import org.bitina.device.DeviceCommand;
@@ -83,6 +85,9 @@ public final class ScenarioRunner {
     private record MembersLate() implements Guardian {
     }
 
+    private record Removed(ClusterEvent.MemberRemoved event) implements Guardian {
+    }
+
     public static Report run(Scenario scenario, Options options, RunProgress progress) {
         // references first, outside the actors: phase wall times then measure the emulation alone
         for (org.bitina.topology.JobSpec job : scenario.jobs()) {
@@ -120,6 +125,10 @@ public final class ScenarioRunner {
             @SuppressWarnings("unchecked")
             ActorRef<Coordinator.Command>[] coordinator = new ActorRef[1];
             Map<String, ActorRef<DeviceCommand>> devices = new LinkedHashMap<>();
+            List<ActorRef<MemberAgent.Command>> memberList = new ArrayList<>();
+            // E4: a member that leaves or is downed (the split brain resolver) takes its devices with it
+            cluster.subscriptions().tell(Subscribe.create(ctx.messageAdapter(ClusterEvent.MemberRemoved.class, Removed::new),
+                    ClusterEvent.MemberRemoved.class));
             Map<String, String> placement = new TreeMap<>();
             int[] pending = {-1};
             String[] failure = new String[1];
@@ -133,6 +142,7 @@ public final class ScenarioRunner {
                         agents.sort(java.util.Comparator.comparing((ActorRef<MemberAgent.Command> a) -> !a.path().address().hasLocalScope())
                                 .thenComparing(a -> a.path().toString()));
                         agents = agents.subList(0, options.members());
+                        memberList.addAll(agents);
                         Map<String, Integer> where = Placements.place(scenario.topology(), scenario.cluster(), agents.size());
                         pending[0] = agents.size();
                         String run = Long.toString(System.nanoTime(), 36);
@@ -154,10 +164,24 @@ public final class ScenarioRunner {
                         p.spawned().devices().keySet().forEach(d -> placement.put(d, p.spawned().member()));
                         if (--pending[0] == 0) {
                             timers.cancelAll();
-                            coordinator[0] = ctx.spawn(Coordinator.create(scenario, devices, placement, traceRef, progress), "coordinator");
+                            coordinator[0] = ctx.spawn(Coordinator.create(scenario, devices, placement, memberList, traceRef, progress),
+                                    "coordinator");
                             if (requester[0] != null) {
                                 coordinator[0].tell(new Coordinator.Run(finished));
                             }
+                        }
+                        return Behaviors.same();
+                    })
+                    .onMessage(Removed.class, m -> {
+                        String address = m.event().member().address().toString();
+                        java.util.Set<String> gone = new java.util.TreeSet<>();
+                        placement.forEach((d, at) -> {
+                            if (at.equals(address)) {
+                                gone.add(d);
+                            }
+                        });
+                        if (coordinator[0] != null && !gone.isEmpty()) {
+                            coordinator[0].tell(new Coordinator.MemberLost(address, gone));
                         }
                         return Behaviors.same();
                     })

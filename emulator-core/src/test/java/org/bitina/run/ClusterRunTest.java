@@ -38,14 +38,18 @@ class ClusterRunTest {
     }
 
     /** Runs the scenario on a fresh three-member cluster: the runner is the seed, two members join it. */
+    @SuppressWarnings("unchecked")
     private static Report runOnThree(Scenario s) throws Exception {
         int port = freePort();
         List<String> seeds = List.of("127.0.0.1:" + port);
         List<ActorSystem<MemberAgent.Command>> others = new ArrayList<>();
         try {
             for (int i = 0; i < 2; i++) {
-                others.add(ActorSystem.create(MemberAgent.create(), ClusterSettings.SYSTEM,
-                        ClusterSettings.member("127.0.0.1", 0, seeds).withFallback(ConfigFactory.load())));
+                // member-loss stops only this member's ActorSystem: the test JVM stays
+                ActorSystem<MemberAgent.Command>[] self = new ActorSystem[1];
+                self[0] = ActorSystem.create(MemberAgent.create(() -> self[0].terminate()), ClusterSettings.SYSTEM,
+                        ClusterSettings.member("127.0.0.1", 0, seeds).withFallback(ConfigFactory.load()));
+                others.add(self[0]);
             }
             ScenarioRunner.Options o = new ScenarioRunner.Options(null, Coordinator.Limits.DEFAULT, Duration.ofMinutes(5),
                     ClusterSettings.member("127.0.0.1", port, seeds), 3, Duration.ofSeconds(60));
@@ -95,5 +99,31 @@ class ClusterRunTest {
         assertEquals(at.get("h1"), at.get("edge-1-1"));
         assertEquals(at.get("h1"), at.get("agg-1-2"));
         assertTrue(!at.get("h1").equals(at.get("h5")) || !at.get("h5").equals(at.get("h9")), "pods spread over members");
+    }
+
+    @Test
+    void aLostMemberEndsTheRunWithItsDevicesNamedAndNothingHangs() throws Exception {
+        Path conf = dir.resolve("loss.conf");
+        Files.writeString(conf, """
+                topology { generator { kind = fat-tree, k = 4 } }
+                jobs = [{
+                  name = k4, kind = allreduce, members = all, tree { mode = auto, root = core-1 }
+                  data { elements = 1048576, type = float32, op = sum, chunk = 256, window = 4, seed = 12 }
+                  completion-timeout = 500ms
+                  baselines = [ring]
+                }]
+                faults = [ { at = 300ms, kind = member-loss, member = 1 } ]
+                """);
+        long start = System.nanoTime();
+        Report r = runOnThree(TopologyLoader.load(conf));
+        assertTrue(System.nanoTime() - start < 120_000_000_000L, "the run ended");
+        Report.JobReport ina = r.jobs().get(0);
+        assertEquals("failed", ina.status());
+        assertTrue(ina.note().contains("lost with"), ina.note());
+        assertTrue(!ina.asExpected());
+        Report.JobReport ring = r.jobs().get(1);
+        assertEquals("failed", ring.status());
+        assertTrue(ring.note().startsWith("not run: member"), ring.note());
+        assertTrue(!r.allAsExpected());
     }
 }

@@ -22,6 +22,14 @@ final class Summary {
             for (String u : j.unfinished().stream().limit(5).toList()) {
                 out.println("    unfinished: " + u);
             }
+            // why a phase ended early or did not run (a stall, a lost member)
+            if (j.note() != null && j.note().startsWith("not run: ")) {
+                continue;
+            }
+            int stalled = j.note() == null ? -1 : j.note().indexOf("stalled: ");
+            if (stalled >= 0) {
+                out.println("    ended: " + j.note().substring(stalled + "stalled: ".length()));
+            }
         }
         long partial = r.jobs().stream().mapToLong(j -> j.partialChunks().size()).sum();
         if (partial > 0) {

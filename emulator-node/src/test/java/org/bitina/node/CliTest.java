@@ -122,6 +122,31 @@ class CliTest {
     }
 
     @Test
+    void aMemberJvmKilledMidRunIsDownedAndTheRunEndsSayingSo() throws IOException {
+        // E4: member-loss halts member 1's JVM as kill -9 would; the split brain resolver downs it
+        Path conf = dir.resolve("loss.conf");
+        Files.writeString(conf, """
+                topology { generator { kind = fat-tree, k = 4 } }
+                jobs = [{
+                  name = k4, kind = allreduce, members = all, tree { mode = auto, root = core-1 }
+                  data { elements = 1048576, type = float32, op = sum, chunk = 256, window = 4, seed = 3 }
+                  completion-timeout = 500ms
+                }]
+                faults = [ { at = 500ms, kind = member-loss, member = 1 } ]
+                """);
+        Path report = dir.resolve("loss.json");
+        long start = System.nanoTime();
+        Result r = cli("run", conf.toString(), "--jvms", "3", "--quiet", "--run-dir", dir.resolve("run").toString(), "--report",
+                report.toString());
+        assertEquals(1, r.code(), r.out() + r.err());
+        assertTrue(System.nanoTime() - start < 120_000_000_000L);
+        var job = new com.fasterxml.jackson.databind.ObjectMapper().readTree(report.toFile()).get("jobs").get(0);
+        assertEquals("failed", job.get("status").asText());
+        assertTrue(job.get("note").asText().contains("lost with"), job.toString());
+        assertTrue(r.out().contains("lost with"), r.out());
+    }
+
+    @Test
     void aNodeNeedsASeedOfTheFormHostPort() {
         Result r = cli("node", "--seed", "nowhere");
         assertEquals(2, r.code());
