@@ -97,6 +97,7 @@ public final class ScenarioRunner {
                         ar.common().bitSpace().setOf(ar.common().members()));
             }
         }
+        java.util.concurrent.atomic.AtomicReference<String> failure = new java.util.concurrent.atomic.AtomicReference<>();
         Behavior<Guardian> guardian = Behaviors.setup(ctx -> Behaviors.withTimers(timers -> {
             ActorRef<TraceEvent> trace = null;
             ActorRef<Object> adapter = null;
@@ -131,7 +132,6 @@ public final class ScenarioRunner {
                     ClusterEvent.MemberRemoved.class));
             Map<String, String> placement = new TreeMap<>();
             int[] pending = {-1};
-            String[] failure = new String[1];
             return Behaviors.receive(Guardian.class)
                     .onMessage(Members.class, l -> {
                         List<ActorRef<MemberAgent.Command>> agents = new ArrayList<>(l.listing().getServiceInstances(MemberAgent.KEY));
@@ -173,6 +173,9 @@ public final class ScenarioRunner {
                         return Behaviors.same();
                     })
                     .onMessage(Removed.class, m -> {
+                        if (m.event().member().address().equals(cluster.selfMember().address())) {
+                            return Behaviors.same(); // this member leaving at the end of the run
+                        }
                         String address = m.event().member().address().toString();
                         java.util.Set<String> gone = new java.util.TreeSet<>();
                         placement.forEach((d, at) -> {
@@ -186,20 +189,16 @@ public final class ScenarioRunner {
                         return Behaviors.same();
                     })
                     .onMessage(MembersLate.class, m -> {
-                        failure[0] = "the cluster did not form: " + options.members() + " members expected, not all came within "
-                                + options.membersTimeout();
-                        ctx.getLog().error(failure[0]);
-                        if (requester[0] != null) {
-                            requester[0].tell(null);
-                        }
-                        return Behaviors.same();
+                        // nothing ran: say why and stop, the caller sees the system end without a report
+                        failure.set("the cluster did not form: " + options.members() + " members expected, not all came within "
+                                + options.membersTimeout());
+                        ctx.getLog().error(failure.get());
+                        return Behaviors.stopped();
                     })
                     .onMessage(Start.class, start -> {
                         requester[0] = start.replyTo();
                         if (coordinator[0] != null) {
                             coordinator[0].tell(new Coordinator.Run(finished));
-                        } else if (failure[0] != null) {
-                            requester[0].tell(null);
                         }
                         return Behaviors.same();
                     })
@@ -223,12 +222,13 @@ public final class ScenarioRunner {
                 options.pekko().withFallback(ClusterSettings.defaults()).withFallback(com.typesafe.config.ConfigFactory.load()));
         try {
             CompletionStage<Report> report = AskPattern.ask(system, Start::new, options.timeout(), system.scheduler());
-            Report r = report.toCompletableFuture().get(options.timeout().toMillis() + 1000, TimeUnit.MILLISECONDS);
-            if (r == null) {
-                throw new IllegalStateException("the cluster did not form: " + options.members() + " members expected, not all came within "
-                        + options.membersTimeout());
+            // the report, or the system's end when the guardian gave up (the cluster did not form)
+            java.util.concurrent.CompletableFuture.anyOf(report.toCompletableFuture(), system.getWhenTerminated().toCompletableFuture())
+                    .get(options.timeout().toMillis() + 1000, TimeUnit.MILLISECONDS);
+            if (!report.toCompletableFuture().isDone() && failure.get() != null) {
+                throw new IllegalStateException(failure.get());
             }
-            return r;
+            return report.toCompletableFuture().get(1, TimeUnit.SECONDS);
         } catch (Exception e) {
             throw new IllegalStateException("the run did not finish: " + e, e);
         } finally {

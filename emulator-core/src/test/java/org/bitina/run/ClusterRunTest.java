@@ -75,7 +75,12 @@ class ClusterRunTest {
 
     @Test
     void paperFig1RunsOverThreeMembers() throws Exception {
-        Report r = runOnThree(TopologyLoader.load(Path.of("../topology-configs/paper-fig1-allreduce.conf")));
+        // the file's 50 ms timeouts are tuned for one JVM; across members give messages room under load
+        Path f = dir.resolve("fig1.conf");
+        Files.writeString(f, Files.readString(Path.of("../topology-configs/paper-fig1-allreduce.conf"))
+                .replace("include \"defaults\"", "include file(\"" + Path.of("../topology-configs/defaults.conf").toAbsolutePath() + "\")")
+                .replaceAll("completion-timeout = \\d+ms", "completion-timeout = 1s"));
+        Report r = runOnThree(TopologyLoader.load(f));
         assertOnAllThree(r);
         assertEquals(3, r.jobs().size(), "ina, ring and ps");
     }
@@ -125,5 +130,16 @@ class ClusterRunTest {
         assertEquals("failed", ring.status());
         assertTrue(ring.note().startsWith("not run: member"), ring.note());
         assertTrue(!r.allAsExpected());
+    }
+
+    @Test
+    void aClusterThatDoesNotFormIsAClearErrorNotAHang() throws Exception {
+        int port = freePort();
+        ScenarioRunner.Options o = new ScenarioRunner.Options(null, Coordinator.Limits.DEFAULT, Duration.ofMinutes(5),
+                ClusterSettings.member("127.0.0.1", port, List.of("127.0.0.1:" + port)), 2, Duration.ofSeconds(3));
+        Scenario s = TopologyLoader.load(Path.of("../topology-configs/paper-fig1-allreduce.conf"));
+        IllegalStateException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class,
+                () -> ScenarioRunner.run(s, o, new RunProgress()));
+        assertTrue(e.getMessage().contains("the cluster did not form: 2 members expected"), e.getMessage());
     }
 }

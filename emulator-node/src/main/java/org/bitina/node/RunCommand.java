@@ -34,6 +34,16 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--jvms", paramLabel = "N", description = "cluster members to run on (default: the scenario's cluster.jvms)")
     Integer jvms;
 
+    @Option(names = "--members", paramLabel = "N", description = "wait for N members in all (this one included), started elsewhere "
+            + "with `bitina node --seed HOST:PORT`, instead of launching local JVMs")
+    Integer externalMembers;
+
+    @Option(names = "--host", defaultValue = "127.0.0.1", description = "with --members: address this member listens on (default ${DEFAULT-VALUE})")
+    String host;
+
+    @Option(names = "--port", defaultValue = "25520", description = "with --members: Artery TCP port, the seed port (default ${DEFAULT-VALUE})")
+    int port;
+
     @Option(names = "--run-dir", paramLabel = "DIR", description = "with --jvms N > 1: where the members' logs go (default runs/NAME-TIME)")
     Path runDir;
 
@@ -61,7 +71,11 @@ final class RunCommand implements Callable<Integer> {
         ScenarioRunner.Options options = ScenarioRunner.Options.defaults().withTrace(trace);
         LocalCluster cluster = null;
         try (ProgressBar bar = quiet ? null : new ProgressBar(progress, System.err)) {
-            if (members > 1) {
+            if (externalMembers != null) {
+                // the other members are started by hand or by a deploy script: this one is their seed
+                options = options.withPekko(org.bitina.cluster.ClusterSettings.member(host, port, List.of(host + ":" + port)))
+                        .withMembers(externalMembers, java.time.Duration.ofSeconds(120));
+            } else if (members > 1) {
                 Path dir = runDir != null ? runDir : Path.of("runs", file.getFileName().toString().replaceAll("\\.conf$", "") + "-"
                         + java.time.LocalDateTime.now().format(java.time.format.DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
                 cluster = new LocalCluster(members - 1, dir, System.getenv().getOrDefault("BITINA_MEMBER_HEAP", "2g"));
