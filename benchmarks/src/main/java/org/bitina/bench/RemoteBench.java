@@ -43,6 +43,7 @@ public final class RemoteBench {
     }
 
     private static final int ACK_EVERY = 500;
+    private static final int BATCH = 16;
     /** Below Artery's outbound queue (3,072 messages by default), which drops what overflows it. */
     private static final int WINDOW = 2000;
 
@@ -169,6 +170,12 @@ public final class RemoteBench {
                 InaHeader h = InaHeader.of(PacketType.CONTRIBUTION, 1, 7, 42).withOp(ReductionOp.SUM).withSource(3).withDestination(9);
                 InaPacket packet = new InaPacket(h, bits, Payload.of(values));
                 Object binary = new DeviceCommand.FrameIn(new Frame(packet, "s1", 1234), "w3");
+                // what a device sends one neighbour in one turn goes as one message (FrameBatch)
+                List<DeviceCommand.FrameIn> batchFrames = new ArrayList<>();
+                for (int i = 0; i < BATCH; i++) {
+                    batchFrames.add((DeviceCommand.FrameIn) binary);
+                }
+                Object batch = new DeviceCommand.FrameBatch(batchFrames);
                 Object cbor = new CborFrame(h.type().wireValue(), h.flags(), h.op().wireValue(), h.tenant(), h.job(), h.seq(), h.source(),
                         h.destination(), bits.capacity(), h.entropy(), bits.words(), values, "w3");
                 System.out.printf("packet: %d bytes on the wire (INA codec), payload 1 KiB; %d messages per measurement, %d rounds%n",
@@ -176,16 +183,23 @@ public final class RemoteBench {
                 // warm both paths up before measuring
                 run(system, counter, binary, messages / 4);
                 run(system, counter, cbor, messages / 4);
+                run(system, counter, batch, messages / BATCH / 4 / ACK_EVERY * ACK_EVERY + ACK_EVERY);
                 List<Double> b = new ArrayList<>();
                 List<Double> c = new ArrayList<>();
+                List<Double> g = new ArrayList<>();
+                long batches = Math.max(ACK_EVERY, messages / BATCH / ACK_EVERY * ACK_EVERY);
                 for (int r = 0; r < rounds; r++) {
                     b.add(messages / (run(system, counter, binary, messages) / 1e9));
                     c.add(messages / (run(system, counter, cbor, messages) / 1e9));
-                    System.out.printf("round %d: binary codec %,.0f msg/s, Jackson CBOR %,.0f msg/s%n", r + 1, b.get(r), c.get(r));
+                    g.add(batches * BATCH / (run(system, counter, batch, batches) / 1e9));
+                    System.out.printf("round %d: packets/s binary codec %,.0f, Jackson CBOR %,.0f, binary in batches of %d %,.0f%n", r + 1,
+                            b.get(r), c.get(r), BATCH, g.get(r));
                 }
                 double mb = median(b);
                 double mc = median(c);
-                System.out.printf("median: binary codec %,.0f msg/s, Jackson CBOR %,.0f msg/s, ratio %.2f%n", mb, mc, mb / mc);
+                double mg = median(g);
+                System.out.printf("median packets/s: binary codec %,.0f, Jackson CBOR %,.0f (ratio %.2f); binary in batches of %d %,.0f "
+                        + "(ratio %.2f to CBOR)%n", mb, mc, mb / mc, BATCH, mg, mg / mc);
             } finally {
                 system.terminate();
                 system.getWhenTerminated().toCompletableFuture().get(20, TimeUnit.SECONDS);

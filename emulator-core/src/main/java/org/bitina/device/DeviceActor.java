@@ -5,6 +5,7 @@ import java.util.function.LongSupplier;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
+import org.apache.pekko.actor.typed.javadsl.Receive;
 import org.apache.pekko.actor.typed.javadsl.ReceiveBuilder;
 import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
 import org.bitina.job.DriverReport;
@@ -49,6 +50,23 @@ abstract class DeviceActor extends AbstractBehavior<DeviceCommand> {
                 .onMessageEquals(DeviceCommand.ResetLinks.INSTANCE, this::onResetLinks)
                 .onMessage(DeviceCommand.CollectStats.class, this::onCollectStats)
                 .onMessage(DeviceCommand.Sync.class, this::onSync);
+    }
+
+    /** A device's receive: after every message, what it sent goes out, one message per neighbour. */
+    protected Receive<DeviceCommand> flushing(Receive<DeviceCommand> inner) {
+        return new Receive<>() {
+            @Override
+            public Behavior<DeviceCommand> receiveMessage(DeviceCommand msg) throws Exception {
+                Behavior<DeviceCommand> next = inner.receiveMessage(msg);
+                ports.flush();
+                return next;
+            }
+
+            @Override
+            public Behavior<DeviceCommand> receiveSignal(org.apache.pekko.actor.typed.Signal signal) throws Exception {
+                return inner.receiveSignal(signal);
+            }
+        };
     }
 
     /** Reports of the drivers this device runs for a job (none on a switch). */

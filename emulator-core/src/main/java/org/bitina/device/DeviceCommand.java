@@ -21,6 +21,13 @@ public interface DeviceCommand extends ControlMessage {
     record FrameIn(Frame frame, String from) implements DeviceCommand {
     }
 
+    /**
+     * The frames one device sent one neighbour while handling one message, in order: one
+     * message instead of many (across JVMs each message has its own envelope and costs).
+     */
+    record FrameBatch(List<FrameIn> frames) implements DeviceCommand {
+    }
+
     /** The device's neighbours and links, and where trace events go (null: no trace). */
     record Wire(Map<String, ActorRef<DeviceCommand>> neighbors, Map<String, LinkSpec> links, Routing routing, long seed,
                 ActorRef<TraceEvent> trace) implements DeviceCommand {

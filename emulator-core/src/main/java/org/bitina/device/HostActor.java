@@ -61,13 +61,17 @@ public final class HostActor extends DeviceActor {
 
     @Override
     public Receive<DeviceCommand> createReceive() {
-        return withControlPlane(newReceiveBuilder()
+        return flushing(withControlPlane(newReceiveBuilder()
                 .onMessage(DeviceCommand.FrameIn.class, this::onFrame)
+                .onMessage(DeviceCommand.FrameBatch.class, b -> {
+                    b.frames().forEach(this::onFrame);
+                    return this;
+                })
                 .onMessage(Delayed.class, this::onDelayed)
                 .onMessageEquals(Tick.INSTANCE, this::onTick)
                 .onMessage(DeviceCommand.StartDriver.class, this::onStartDriver)
                 .onMessage(DeviceCommand.BeginJob.class, this::onBeginJob))
-                .build();
+                .build());
     }
 
 

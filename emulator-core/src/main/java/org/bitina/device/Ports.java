@@ -23,6 +23,8 @@ final class Ports {
     private final Map<String, ActorRef<DeviceCommand>> neighbors = new LinkedHashMap<>();
     private final Map<String, LinkModel> links = new LinkedHashMap<>();
     private ActorRef<TraceEvent> trace;
+    /** Frames to send when the message being handled is done, per neighbour in order (see {@link #flush}). */
+    private final Map<String, List<DeviceCommand.FrameIn>> outbox = new LinkedHashMap<>();
 
     Ports(String node) {
         this.node = node;
@@ -73,9 +75,21 @@ final class Ports {
             if (t.wallDelayNanos() > 0) {
                 ctx.scheduleOnce(Duration.ofNanos(t.wallDelayNanos()), to, msg);
             } else {
-                to.tell(msg);
+                outbox.computeIfAbsent(neighbor, k -> new ArrayList<>(4)).add(msg);
             }
         }
+    }
+
+    /** Sends what the message just handled put in the outbox: one message per neighbour. */
+    void flush() {
+        if (outbox.isEmpty()) {
+            return;
+        }
+        outbox.forEach((n, frames) -> {
+            ActorRef<DeviceCommand> to = neighbors.get(n);
+            to.tell(frames.size() == 1 ? frames.get(0) : new DeviceCommand.FrameBatch(List.copyOf(frames)));
+        });
+        outbox.clear();
     }
 
     /** Carries out an engine's actions; returns the frames to deliver locally. */

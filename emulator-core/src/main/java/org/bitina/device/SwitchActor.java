@@ -39,16 +39,17 @@ public final class SwitchActor extends DeviceActor {
 
     @Override
     public Receive<DeviceCommand> createReceive() {
-        return withControlPlane(newReceiveBuilder()
+        return flushing(withControlPlane(newReceiveBuilder()
                 .onMessage(DeviceCommand.FrameIn.class, this::onFrame)
+                .onMessage(DeviceCommand.FrameBatch.class, b -> {
+                    b.frames().forEach(this::onFrame);
+                    return this;
+                })
                 .onMessageEquals(Tick.INSTANCE, this::onTick)
                 .onMessageEquals(DeviceCommand.Crash.INSTANCE, this::onCrash)
                 .onMessageEquals(DeviceCommand.Recover.INSTANCE, this::onRecover))
-                .build();
+                .build());
     }
-
-
-
 
     private Behavior<DeviceCommand> onFrame(DeviceCommand.FrameIn m) {
         if (crashed) {

@@ -51,6 +51,29 @@ class FrameSerializerTest {
     }
 
     @Test
+    void batchesRoundTripInOrderAndHostileCountsAreRefused() throws Exception {
+        Serialization serialization = SerializationExtension.get(kit.system());
+        DeviceCommand.FrameIn a = sample();
+        DeviceCommand.FrameIn b = new DeviceCommand.FrameIn(new Frame(a.frame().packet(), "w1", 7L, null), "s1");
+        DeviceCommand.FrameBatch batch = new DeviceCommand.FrameBatch(java.util.List.of(a, b, a));
+        var serializer = serialization.findSerializerFor(batch);
+        assertEquals(FrameSerializer.ID, serializer.identifier());
+        byte[] bytes = serialization.serialize(batch).get();
+        assertEquals(batch, serialization.deserialize(bytes, serializer.identifier(), Serializers.manifestFor(serializer, batch)).get());
+        FrameSerializer s = new FrameSerializer();
+        byte[] hostile = bytes.clone();
+        hostile[0] = 0x7f;
+        assertThrows(NotSerializableException.class, () -> s.fromBinary(hostile, "B1"), "a count past the bytes");
+        byte[] zero = bytes.clone();
+        zero[0] = 0;
+        zero[1] = 0;
+        zero[2] = 0;
+        zero[3] = 0;
+        assertThrows(NotSerializableException.class, () -> s.fromBinary(zero, "B1"), "an empty batch");
+        assertThrows(NotSerializableException.class, () -> s.fromBinary(Arrays.copyOf(bytes, bytes.length + 1), "B1"), "trailing bytes");
+    }
+
+    @Test
     void hostileBytesAreRefusedWithNotSerializableException() {
         FrameSerializer s = new FrameSerializer();
         byte[] good = s.toBinary(sample());
