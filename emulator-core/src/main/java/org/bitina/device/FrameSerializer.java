@@ -1,12 +1,9 @@
 package org.bitina.device;
 
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
-import java.io.IOException;
 import java.io.NotSerializableException;
-import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import org.apache.pekko.serialization.ByteBufferSerializer;
 import org.apache.pekko.serialization.SerializerWithStringManifest;
 import org.bitina.protocol.Frame;
 import org.bitina.wire.InaPacket;
@@ -20,7 +17,7 @@ import org.bitina.wire.PacketCodec;
  * {@link DeviceCommand.FrameIn} in application.conf; hostile bytes are refused with
  * {@link NotSerializableException}, never anything else.
  */
-public final class FrameSerializer extends SerializerWithStringManifest {
+public final class FrameSerializer extends SerializerWithStringManifest implements ByteBufferSerializer {
     /** Serializer id; Pekko reserves 0-40. */
     public static final int ID = 8279;
     private static final String FRAME_IN = "F1";
@@ -46,42 +43,88 @@ public final class FrameSerializer extends SerializerWithStringManifest {
 
     @Override
     public byte[] toBinary(Object o) {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream(1200);
-        try (DataOutputStream out = new DataOutputStream(bytes)) {
-            if (o instanceof DeviceCommand.FrameBatch b) {
-                out.writeInt(b.frames().size());
-                for (DeviceCommand.FrameIn m : b.frames()) {
-                    write(m, out);
-                }
-            } else {
-                write((DeviceCommand.FrameIn) o, out);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return bytes.toByteArray();
+        ByteBuffer buf = ByteBuffer.allocate(size(o));
+        toBinary(o, buf);
+        return buf.array();
     }
 
-    private static void write(DeviceCommand.FrameIn m, DataOutputStream out) throws IOException {
+    /** Straight into Artery's envelope buffer: no intermediate copies of the packet bytes. */
+    @Override
+    public void toBinary(Object o, ByteBuffer buf) {
+        // Artery's buffer is little-endian and must stay so; the frames are big-endian (network order)
+        java.nio.ByteOrder order = buf.order();
+        buf.order(java.nio.ByteOrder.BIG_ENDIAN);
+        try {
+            if (o instanceof DeviceCommand.FrameBatch b) {
+                buf.putInt(b.frames().size());
+                for (DeviceCommand.FrameIn m : b.frames()) {
+                    write(m, buf);
+                }
+            } else {
+                write((DeviceCommand.FrameIn) o, buf);
+            }
+        } finally {
+            buf.order(order);
+        }
+    }
+
+    /** Exact serialized size of a frame or a batch. */
+    public static int size(Object o) {
+        if (o instanceof DeviceCommand.FrameBatch b) {
+            int n = 4;
+            for (DeviceCommand.FrameIn m : b.frames()) {
+                n += size(m);
+            }
+            return n;
+        }
+        DeviceCommand.FrameIn m = (DeviceCommand.FrameIn) o;
         Frame f = m.frame();
-        byte[] packet = PacketCodec.encode(f.packet());
-        out.writeUTF(m.from());
-        writeOptional(out, f.destination());
-        out.writeLong(f.vt());
-        writeOptional(out, f.via());
-        out.writeInt(packet.length);
-        out.write(packet);
+        return utf(m.from()) + 1 + (f.destination() == null ? 0 : utf(f.destination())) + 8 + 1 + (f.via() == null ? 0 : utf(f.via())) + 4
+                + PacketCodec.encodedSize(f.packet());
+    }
+
+    private static int utf(String s) {
+        return 2 + s.getBytes(StandardCharsets.UTF_8).length;
+    }
+
+    private static void write(DeviceCommand.FrameIn m, ByteBuffer buf) {
+        Frame f = m.frame();
+        putString(buf, m.from());
+        putOptional(buf, f.destination());
+        buf.putLong(f.vt());
+        putOptional(buf, f.via());
+        buf.putInt(PacketCodec.encodedSize(f.packet()));
+        PacketCodec.encode(f.packet(), buf);
+    }
+
+    private static void putString(ByteBuffer buf, String s) {
+        byte[] b = s.getBytes(StandardCharsets.UTF_8);
+        buf.putShort((short) b.length);
+        buf.put(b);
+    }
+
+    private static void putOptional(ByteBuffer buf, String s) {
+        buf.put((byte) (s != null ? 1 : 0));
+        if (s != null) {
+            putString(buf, s);
+        }
     }
 
     @Override
     public Object fromBinary(byte[] bytes, String manifest) throws NotSerializableException {
+        return fromBinary(ByteBuffer.wrap(bytes), manifest);
+    }
+
+    @Override
+    public Object fromBinary(ByteBuffer buf, String manifest) throws NotSerializableException {
         if (!FRAME_IN.equals(manifest) && !BATCH.equals(manifest)) {
             throw new NotSerializableException("unknown frame manifest '" + manifest + "'");
         }
-        try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes))) {
+        ByteBuffer in = buf.slice().order(java.nio.ByteOrder.BIG_ENDIAN);
+        try {
             Object out;
             if (BATCH.equals(manifest)) {
-                int n = in.readInt();
+                int n = in.getInt();
                 if (n < 1 || n > MAX_BATCH) {
                     throw new NotSerializableException("a batch of " + n + " frames");
                 }
@@ -93,42 +136,42 @@ public final class FrameSerializer extends SerializerWithStringManifest {
             } else {
                 out = read(in);
             }
-            if (in.available() != 0) {
-                throw new NotSerializableException(in.available() + " bytes after the frames");
+            if (in.hasRemaining()) {
+                throw new NotSerializableException(in.remaining() + " bytes after the frames");
             }
+            buf.position(buf.position() + in.position());
             return out;
         } catch (MalformedPacketException e) {
             throw new NotSerializableException("malformed INA packet: " + e.getMessage());
-        } catch (IOException e) {
-            if (e instanceof NotSerializableException n) {
-                throw n;
-            }
+        } catch (java.nio.BufferUnderflowException | IllegalArgumentException e) {
             throw new NotSerializableException("truncated frame envelope: " + e);
         }
     }
 
-    private static DeviceCommand.FrameIn read(DataInputStream in) throws IOException, MalformedPacketException {
-        String from = in.readUTF();
-        String destination = readOptional(in);
-        long vt = in.readLong();
-        String via = readOptional(in);
-        int length = in.readInt();
-        if (length < 0 || length > in.available()) {
-            throw new NotSerializableException("frame says " + length + " packet bytes, " + in.available() + " follow");
+    private static DeviceCommand.FrameIn read(ByteBuffer in) throws NotSerializableException, MalformedPacketException {
+        String from = getString(in);
+        String destination = in.get() != 0 ? getString(in) : null;
+        long vt = in.getLong();
+        String via = in.get() != 0 ? getString(in) : null;
+        int length = in.getInt();
+        if (length < 0 || length > in.remaining()) {
+            throw new NotSerializableException("frame says " + length + " packet bytes, " + in.remaining() + " follow");
         }
-        byte[] packet = in.readNBytes(length);
+        ByteBuffer packet = in.slice();
+        packet.limit(length);
         InaPacket p = PacketCodec.decode(packet);
+        in.position(in.position() + length);
         return new DeviceCommand.FrameIn(new Frame(p, destination, vt, via), from);
     }
 
-    private static void writeOptional(DataOutputStream out, String s) throws IOException {
-        out.writeBoolean(s != null);
-        if (s != null) {
-            out.writeUTF(s);
+    private static String getString(ByteBuffer in) throws NotSerializableException {
+        int n = in.getShort() & 0xFFFF;
+        if (n > in.remaining()) {
+            throw new NotSerializableException("a name of " + n + " bytes, " + in.remaining() + " follow");
         }
+        byte[] b = new byte[n];
+        in.get(b);
+        return new String(b, StandardCharsets.UTF_8);
     }
 
-    private static String readOptional(DataInputStream in) throws IOException {
-        return in.readBoolean() ? in.readUTF() : null;
-    }
 }

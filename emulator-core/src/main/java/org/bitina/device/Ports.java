@@ -80,6 +80,12 @@ final class Ports {
         }
     }
 
+    private static final int MAX_BATCH_BYTES = 128 * 1024;
+
+    private static void send(ActorRef<DeviceCommand> to, List<DeviceCommand.FrameIn> frames) {
+        to.tell(frames.size() == 1 ? frames.get(0) : new DeviceCommand.FrameBatch(List.copyOf(frames)));
+    }
+
     /** Sends what the message just handled put in the outbox: one message per neighbour. */
     void flush() {
         if (outbox.isEmpty()) {
@@ -87,7 +93,22 @@ final class Ports {
         }
         outbox.forEach((n, frames) -> {
             ActorRef<DeviceCommand> to = neighbors.get(n);
-            to.tell(frames.size() == 1 ? frames.get(0) : new DeviceCommand.FrameBatch(List.copyOf(frames)));
+            if (frames.size() == 1) {
+                to.tell(frames.get(0));
+                return;
+            }
+            // well inside Artery's largest frame (256 KiB by default)
+            int from = 0;
+            int bytes = 0;
+            for (int i = 0; i < frames.size(); i++) {
+                bytes += FrameSerializer.size(frames.get(i));
+                if (bytes > MAX_BATCH_BYTES && i > from) {
+                    send(to, frames.subList(from, i));
+                    from = i;
+                    bytes = FrameSerializer.size(frames.get(i));
+                }
+            }
+            send(to, frames.subList(from, frames.size()));
         });
         outbox.clear();
     }

@@ -17,7 +17,9 @@ import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.actor.typed.receptionist.Receptionist;
 import org.apache.pekko.cluster.ClusterEvent;
 import org.apache.pekko.cluster.typed.Cluster;
+import org.apache.pekko.cluster.typed.ClusterSingleton;
 import org.apache.pekko.cluster.typed.Join;
+import org.apache.pekko.cluster.typed.SingletonActor;
 import org.apache.pekko.cluster.typed.Subscribe;
 import org.bitina.cluster.ClusterSettings;
 import org.bitina.cluster.MemberAgent;
@@ -132,6 +134,7 @@ public final class ScenarioRunner {
                     ClusterEvent.MemberRemoved.class));
             Map<String, String> placement = new TreeMap<>();
             int[] pending = {-1};
+            String[] run = new String[1];
             return Behaviors.receive(Guardian.class)
                     .onMessage(Members.class, l -> {
                         List<ActorRef<MemberAgent.Command>> agents = new ArrayList<>(l.listing().getServiceInstances(MemberAgent.KEY));
@@ -145,7 +148,7 @@ public final class ScenarioRunner {
                         memberList.addAll(agents);
                         Map<String, Integer> where = Placements.place(scenario.topology(), scenario.cluster(), agents.size());
                         pending[0] = agents.size();
-                        String run = Long.toString(System.nanoTime(), 36);
+                        run[0] = Long.toString(System.nanoTime(), 36);
                         for (int i = 0; i < agents.size(); i++) {
                             List<String> switches = new ArrayList<>();
                             List<String> hosts = new ArrayList<>();
@@ -154,7 +157,7 @@ public final class ScenarioRunner {
                                     (n.isSwitch() ? switches : hosts).add(n.name());
                                 }
                             }
-                            agents.get(i).tell(new MemberAgent.SpawnDevices(run, switches, hosts, options.limits().maxEntriesPerJob(),
+                            agents.get(i).tell(new MemberAgent.SpawnDevices(run[0], switches, hosts, options.limits().maxEntriesPerJob(),
                                     options.limits().tombstone().toNanos(), placed));
                         }
                         return Behaviors.same();
@@ -164,8 +167,11 @@ public final class ScenarioRunner {
                         p.spawned().devices().keySet().forEach(d -> placement.put(d, p.spawned().member()));
                         if (--pending[0] == 0) {
                             timers.cancelAll();
-                            coordinator[0] = ctx.spawn(Coordinator.create(scenario, devices, placement, memberList, traceRef, progress),
-                                    "coordinator");
+                            // a cluster singleton: one coordinator however many members; it runs on the oldest member,
+                            // which is this one (the seed comes up first), and only this one defines it
+                            Behavior<Coordinator.Command> behavior = Coordinator.create(scenario, devices, placement, memberList, traceRef,
+                                    progress);
+                            coordinator[0] = ClusterSingleton.get(ctx.getSystem()).init(SingletonActor.of(behavior, "coordinator-" + run[0]));
                             if (requester[0] != null) {
                                 coordinator[0].tell(new Coordinator.Run(finished));
                             }

@@ -51,6 +51,22 @@ class FrameSerializerTest {
     }
 
     @Test
+    void writesIntoAnArteryBufferWithoutChangingItsByteOrder() throws Exception {
+        // Artery hands ByteBufferSerializers its little-endian envelope buffer: the frame goes in
+        // network order, and the buffer's own order must be as it was for the envelope after it
+        FrameSerializer s = new FrameSerializer();
+        java.nio.ByteBuffer buf = java.nio.ByteBuffer.allocate(4096).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        buf.putInt(7);
+        s.toBinary(sample(), buf);
+        assertEquals(java.nio.ByteOrder.LITTLE_ENDIAN, buf.order());
+        assertEquals(4 + FrameSerializer.size(sample()), buf.position());
+        buf.flip();
+        assertEquals(7, buf.getInt());
+        assertEquals(sample(), s.fromBinary(buf, "F1"));
+        assertEquals(buf.limit(), buf.position(), "the read consumed exactly the frame");
+    }
+
+    @Test
     void batchesRoundTripInOrderAndHostileCountsAreRefused() throws Exception {
         Serialization serialization = SerializationExtension.get(kit.system());
         DeviceCommand.FrameIn a = sample();
