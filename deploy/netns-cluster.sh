@@ -6,7 +6,7 @@
 #   deploy/netns-cluster.sh run FILE.conf N [--cut-at SECONDS:I] [bitina run options...]
 #       member 0 (namespace bitina-m0, 10.77.0.10) runs the coordinator and is the seed;
 #       members 1..N-1 run `bitina node`. With --cut-at S:I, member I's link goes down S
-#       seconds after it joined (E4: the split brain resolver downs it, the run ends saying so).
+#       seconds after it started its devices (E4: the split brain resolver downs it, the run ends saying so).
 #   deploy/netns-cluster.sh cut I     take member I's link down (from another shell)
 #   deploy/netns-cluster.sh clean     remove the namespaces and the bridge
 #
@@ -68,14 +68,14 @@ case "${1:-}" in
     JAVA="$(java_cmd)"
     pids=()
     for i in $(seq 1 $((n - 1))); do
-      ip netns exec "${P}-m$i" $JAVA node --host "$NET.$((10 + i))" --port "$PORT" --seed "$NET.10:$PORT" \
+      BITINA_LOG_LEVEL=INFO ip netns exec "${P}-m$i" $JAVA node --host "$NET.$((10 + i))" --port "$PORT" --seed "$NET.10:$PORT" \
         > "${BITINA_LOG_DIR:-/tmp}/${P}-member-$i.log" 2>&1 &
       pids+=("$!")
     done
     if [ -n "$cut_at" ]; then
       victim="${cut_at##*:}"
-      # joined = a connection from the member to the seed; then S more seconds
-      (until ip netns exec "${P}-m$victim" ss -Htn state established "( dport = :$PORT )" 2>/dev/null | grep -q .; do
+      # the run is under way once the member's log says it runs its devices; then S more seconds
+      (until grep -q "devices of run" "${BITINA_LOG_DIR:-/tmp}/${P}-member-$victim.log" 2>/dev/null; do
          sleep 0.2
        done
        sleep "${cut_at%%:*}"; cut "$victim") &

@@ -23,6 +23,8 @@ public final class ClusterSettings {
             pekko.cluster.downing-provider-class = "org.apache.pekko.cluster.sbr.SplitBrainResolverProvider"
             pekko.cluster.split-brain-resolver.active-strategy = keep-majority
             pekko.cluster.split-brain-resolver.stable-after = 5s
+            # the coordinator singleton is defined on its member only: leaving, nobody takes it over
+            pekko.coordinated-shutdown.phases.cluster-exiting.timeout = 2s
             """;
 
     private ClusterSettings() {

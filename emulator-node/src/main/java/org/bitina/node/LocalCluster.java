@@ -32,7 +32,9 @@ final class LocalCluster implements AutoCloseable {
         Runtime.getRuntime().addShutdownHook(hook);
         for (int i = 1; i <= others; i++) {
             File log = runDir.resolve("member-" + i + ".log").toFile();
-            ProcessBuilder pb = new ProcessBuilder(java, "-Xmx" + memberHeap, "-XX:+UseParallelGC", "-cp", cp, Main.class.getName(), "node",
+            // INFO for bitina's own loggers: a member's log says which devices it runs
+            ProcessBuilder pb = new ProcessBuilder(java, "-Xmx" + memberHeap, "-XX:+UseParallelGC", "-DBITINA_LOG_LEVEL=INFO", "-cp", cp,
+                    Main.class.getName(), "node",
                     "--host", "127.0.0.1", "--port", "0", "--seed", "127.0.0.1:" + seedPort, "--stop-on-eof")
                     .redirectErrorStream(true).redirectOutput(log);
             members.add(pb.start());

@@ -9,6 +9,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -153,6 +154,42 @@ class CliTest {
         assertEquals("failed", job.get("status").asText());
         assertTrue(job.get("note").asText().contains("lost with"), job.toString());
         assertTrue(r.out().contains("lost with"), r.out());
+    }
+
+    @Test
+    void aMemberKilledFromOutsideWithSigkillIsDownedAndTheRunEnds() throws Exception {
+        // E4 with a real kill -9: the test kills one of the launcher's member JVMs once the run is under way
+        Path conf = dir.resolve("kill.conf");
+        Files.writeString(conf, """
+                topology { generator { kind = fat-tree, k = 4 } }
+                jobs = [{
+                  name = k4, kind = allreduce, members = all, tree { mode = auto, root = core-1 }
+                  data { elements = 4194304, type = float32, op = sum, chunk = 256, window = 4, seed = 3 }
+                  completion-timeout = 500ms
+                }]
+                """);
+        Path report = dir.resolve("kill.json");
+        java.util.concurrent.CompletableFuture<Result> run = java.util.concurrent.CompletableFuture.supplyAsync(() -> cli("run",
+                conf.toString(), "--jvms", "3", "--quiet", "--run-dir", dir.resolve("run").toString(), "--report", report.toString()));
+        ProcessHandle victim = null;
+        long until = System.nanoTime() + 60_000_000_000L;
+        while (victim == null && System.nanoTime() < until) {
+            Thread.sleep(500);
+            // the run is under way once a member's log says it runs its devices
+            if (Files.exists(dir.resolve("run/member-2.log")) && Files.readString(dir.resolve("run/member-2.log")).contains("devices of run")) {
+                Thread.sleep(3000);
+                // this JVM's child JVMs are the launcher's members
+                victim = ProcessHandle.current().children().filter(p -> p.info().command().orElse("").endsWith("java")).findFirst()
+                        .orElse(null);
+            }
+        }
+        assertTrue(victim != null, "a member JVM to kill");
+        assertTrue(victim.destroyForcibly(), "SIGKILL sent");
+        Result r = run.get(3, TimeUnit.MINUTES);
+        assertEquals(1, r.code(), r.out() + r.err());
+        var job = new com.fasterxml.jackson.databind.ObjectMapper().readTree(report.toFile()).get("jobs").get(0);
+        assertEquals("failed", job.get("status").asText());
+        assertTrue(job.get("note").asText().contains("lost with"), job.toString());
     }
 
     @Test
