@@ -34,6 +34,10 @@ clean() {
     ip netns pids "$ns" 2>/dev/null | xargs -r kill -9 2>/dev/null || true
     ip netns del "$ns"
   done
+  # a namespace the kernel has not finished tearing down keeps its veth peers: delete them here
+  for l in $(ip -br link | awk -v p="${P}v" 'index($1, p) == 1 {split($1, a, "@"); print a[1]}'); do
+    ip link del "$l" 2>/dev/null || true
+  done
   ip link del "$BR" 2>/dev/null || true
 }
 
@@ -61,6 +65,7 @@ case "${1:-}" in
   run)
     file="$2"; n="$3"; shift 3
     cut_at=""
+    cutter=""
     if [ "${1:-}" = "--cut-at" ]; then cut_at="$2"; shift 2; fi
     clean
     trap clean EXIT
@@ -75,15 +80,19 @@ case "${1:-}" in
     if [ -n "$cut_at" ]; then
       victim="${cut_at##*:}"
       # the run is under way once the member's log says it runs its devices; then S more seconds
-      (until grep -q "devices of run" "${BITINA_LOG_DIR:-/tmp}/${P}-member-$victim.log" 2>/dev/null; do
+      (for _ in $(seq 1 1500); do
+         grep -q "devices of run" "${BITINA_LOG_DIR:-/tmp}/${P}-member-$victim.log" 2>/dev/null && break
          sleep 0.2
        done
        sleep "${cut_at%%:*}"; cut "$victim") &
+      cutter=$!
     fi
     set +e
     ip netns exec "${P}-m0" $JAVA run "$file" --members "$n" --host "$NET.10" --port "$PORT" "$@"
     rc=$?
     set -e
+    # a cut that has not happened yet must not outlive this run
+    [ -n "${cutter:-}" ] && kill "$cutter" 2>/dev/null || true
     kill "${pids[@]}" 2>/dev/null || true
     wait "${pids[@]}" 2>/dev/null || true
     exit "$rc"
