@@ -20,9 +20,13 @@ final class LocalCluster implements AutoCloseable {
     final int seedPort;
     final Path runDir;
 
+    /** This JVM's own log also goes to the run folder, as member-0.log, beside the others'. */
+    private final ch.qos.logback.core.FileAppender<ch.qos.logback.classic.spi.ILoggingEvent> ownLog;
+
     LocalCluster(int others, Path runDir, String memberHeap) throws IOException {
         this.runDir = runDir;
         Files.createDirectories(runDir);
+        ownLog = ownLog(runDir.resolve("member-0.log"));
         try (ServerSocket s = new ServerSocket(0)) {
             seedPort = s.getLocalPort();
         }
@@ -62,9 +66,34 @@ final class LocalCluster implements AutoCloseable {
         }
     }
 
+    private static ch.qos.logback.core.FileAppender<ch.qos.logback.classic.spi.ILoggingEvent> ownLog(Path file) {
+        if (!(org.slf4j.LoggerFactory.getILoggerFactory() instanceof ch.qos.logback.classic.LoggerContext lc)) {
+            return null;
+        }
+        ch.qos.logback.classic.encoder.PatternLayoutEncoder encoder = new ch.qos.logback.classic.encoder.PatternLayoutEncoder();
+        encoder.setContext(lc);
+        encoder.setPattern("%d{HH:mm:ss.SSS} %-5level %logger{20} - %msg%n");
+        encoder.start();
+        ch.qos.logback.core.FileAppender<ch.qos.logback.classic.spi.ILoggingEvent> out = new ch.qos.logback.core.FileAppender<>();
+        out.setContext(lc);
+        out.setName("run-folder");
+        out.setFile(file.toString());
+        out.setEncoder(encoder);
+        out.start();
+        lc.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME).addAppender(out);
+        // WARN so that it passes the default level: it is the first line a reader of the folder needs
+        org.slf4j.LoggerFactory.getLogger(LocalCluster.class).warn("this JVM is the coordinator and seed; the other members' logs are beside this one");
+        return out;
+    }
+
     @Override
     public void close() {
         stop();
+        if (ownLog != null) {
+            ((ch.qos.logback.classic.LoggerContext) org.slf4j.LoggerFactory.getILoggerFactory())
+                    .getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME).detachAppender(ownLog);
+            ownLog.stop();
+        }
         try {
             Runtime.getRuntime().removeShutdownHook(hook);
         } catch (IllegalStateException ignored) {

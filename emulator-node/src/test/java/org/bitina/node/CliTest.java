@@ -125,6 +125,7 @@ class CliTest {
         for (var j : json.get("jobs")) {
             assertTrue(j.get("verified").asBoolean() && j.get("asExpected").asBoolean(), j.toString());
         }
+        assertTrue(Files.readString(runDir.resolve("member-0.log")).contains("coordinator and seed"), "this JVM's log is there too");
         for (int i = 1; i <= 2; i++) {
             String log = Files.readString(runDir.resolve("member-" + i + ".log"));
             assertTrue(log.contains("joining through") && log.contains("stopped"), "member " + i + " joined and stopped: " + log);
