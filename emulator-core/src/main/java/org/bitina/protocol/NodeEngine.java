@@ -685,23 +685,7 @@ public final class NodeEngine {
         int n = e.hosts().size();
         StateKey key = new StateKey(t.tenant(), t.job(), EDGE_ORIGIN | ((long) p.header().destination() << 32), p.header().seq());
         Contribution c = new Contribution(FlatBitmap.of(n, local), p.header().op(), p.payload(), f.vt());
-        AggregationTable.Outcome o = table.offer(key, FlatBitmap.full(n), c, t.timeoutNanos(), now);
-        if (o instanceof AggregationTable.Buffered) {
-            counters(t.tenant(), t.job()).add("terminated");
-            trace(out, t, f, "terminate", List.of(), null);
-        } else if (o instanceof AggregationTable.Complete done) {
-            counters(t.tenant(), t.job()).add("completions");
-            trace(out, t, f, "terminate", List.of(), null);
-            emit(t, done.emission(), now, out);
-        } else if (o instanceof AggregationTable.Duplicate) {
-            drop(out, t, f, "duplicate share");
-        } else if (o instanceof AggregationTable.Rejected r) {
-            drop(out, t, f, r.reason());
-        } else {
-            // late (the leaf's sum left without it) or over the quota: on toward the BFIR, with its provenance
-            counters(t.tenant(), t.job()).add("late");
-            passOn(t, late(f), out);
-        }
+        offerInc(t, f, key, FlatBitmap.full(n), c, "share", now, out);
         return null;
     }
 
@@ -750,7 +734,17 @@ public final class NodeEngine {
         IncTree tree = branches.get(at);
         StateKey key = new StateKey(t.tenant(), t.job(), incOrigin(p.header().destination(), incGeneration, at), p.header().seq());
         Contribution c = new Contribution(p.endpoints(), p.header().op(), p.payload(), f.vt());
-        AggregationTable.Outcome o = table.offer(key, tree.incoming(), c, t.timeoutNanos(), now);
+        offerInc(t, f, key, tree.incoming(), c, "reduction", now, out);
+    }
+
+    /**
+     * One INC aggregation step, for a tree branch and for a leaf's own hosts alike: reduce,
+     * emit on completion, and pass on toward the BFIR what this state can no longer take
+     * (late, or over the quota), never dropping it.
+     */
+    private void offerInc(JobTables t, Frame f, StateKey key, EndpointSet registered, Contribution c, String what, long now,
+                          List<Action> out) {
+        AggregationTable.Outcome o = table.offer(key, registered, c, t.timeoutNanos(), now);
         if (o instanceof AggregationTable.Buffered) {
             counters(t.tenant(), t.job()).add("terminated");
             trace(out, t, f, "terminate", List.of(), null);
@@ -762,10 +756,10 @@ public final class NodeEngine {
             counters(t.tenant(), t.job()).add("late");
             passOn(t, late(f), out);
         } else if (o instanceof AggregationTable.Duplicate) {
-            drop(out, t, f, "duplicate reduction");
+            drop(out, t, f, "duplicate " + what);
         } else if (o instanceof AggregationTable.Rejected r) {
             drop(out, t, f, r.reason());
-        } else if (o instanceof AggregationTable.Refused r) {
+        } else if (o instanceof AggregationTable.Refused) {
             // over the quota (S5): unaggregated, but not lost
             counters(t.tenant(), t.job()).add("refused");
             passOn(t, late(f), out);
