@@ -70,6 +70,13 @@ public final class BitinaJacksonModule extends SimpleModule {
                 f -> ROUTINGS.computeIfAbsent(f, k -> Routing.compute(new Topology(k.topology().nodes(), k.topology().links()),
                         k.downLinks(), k.downNodes())));
         as(Bift.class, BiftForm.class, BitinaJacksonModule::form, BitinaJacksonModule::bift);
+        // map keys are written with toString()
+        addKeyDeserializer(org.bitina.protocol.JobKey.class, new com.fasterxml.jackson.databind.KeyDeserializer() {
+            @Override
+            public Object deserializeKey(String key, com.fasterxml.jackson.databind.DeserializationContext ctxt) {
+                return org.bitina.protocol.JobKey.parse(key);
+            }
+        });
     }
 
     private static SetForm form(EndpointSet s) {

@@ -5,7 +5,9 @@ import java.util.Map;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.bitina.job.DriverReport;
 import org.bitina.protocol.Frame;
-import org.bitina.protocol.NodeEngine;
+import org.bitina.protocol.Counter;
+import org.bitina.protocol.JobKey;
+import org.bitina.protocol.JobTables;
 import org.bitina.protocol.TraceEvent;
 import org.bitina.topology.Bift;
 import org.bitina.topology.LinkSpec;
@@ -34,7 +36,7 @@ public interface DeviceCommand extends ControlMessage {
     }
 
     /** Control-plane state for one job on this device (BIFT, A-BM, VAT parent). */
-    record InstallJob(NodeEngine.JobTables tables) implements DeviceCommand {
+    record InstallJob(JobTables tables) implements DeviceCommand {
     }
 
     /**
@@ -74,7 +76,7 @@ public interface DeviceCommand extends ControlMessage {
     }
 
     /** New routing and BIFTs after a failure (F7: the bitmaps stay as they are). */
-    record Reroute(Routing routing, Map<Long, Bift> bifts) implements DeviceCommand {
+    record Reroute(Routing routing, Map<JobKey, Bift> bifts) implements DeviceCommand {
     }
 
     /** Ask for the device's counters for one job phase. */
@@ -82,7 +84,7 @@ public interface DeviceCommand extends ControlMessage {
     }
 
     /** Counters of one device for one job phase. */
-    record DeviceStats(String node, boolean isSwitch, Map<String, Long> counters, List<LinkStats> links, int peakStateEntries,
+    record DeviceStats(String node, boolean isSwitch, Map<Counter, Long> counters, List<LinkStats> links, int peakStateEntries,
                        long peakBufferedBytes, List<DriverReport> drivers, long unknownJobDrops, int incTrees) implements ControlMessage {
     }
 

@@ -15,6 +15,7 @@ import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
 import org.bitina.job.DriverReport;
 import org.bitina.job.EndpointDriver;
 import org.bitina.protocol.Frame;
+import org.bitina.protocol.JobKey;
 import org.bitina.protocol.NodeEngine;
 
 /**
@@ -38,8 +39,8 @@ public final class HostActor extends DeviceActor {
     private static final long PROGRESS_EVERY_NANOS = 200_000_000L;
     private long lastProgress;
 
-    private final Map<Long, List<Running>> drivers = new LinkedHashMap<>();
-    private final Map<Long, Integer> unreportedProgress = new LinkedHashMap<>();
+    private final Map<JobKey, List<Running>> drivers = new LinkedHashMap<>();
+    private final Map<JobKey, Integer> unreportedProgress = new LinkedHashMap<>();
 
     public static Behavior<DeviceCommand> create(String name, int maxEntriesPerJob, long tombstoneNanos) {
         return create(name, maxEntriesPerJob, tombstoneNanos, System::nanoTime);
@@ -55,9 +56,6 @@ public final class HostActor extends DeviceActor {
         super(ctx, timers, Tick.INSTANCE, name, maxEntriesPerJob, tombstoneNanos, clock);
     }
 
-    private static long key(int tenant, int job) {
-        return ((long) tenant << 32) | (job & 0xFFFFFFFFL);
-    }
 
     @Override
     public Receive<DeviceCommand> createReceive() {
@@ -79,13 +77,13 @@ public final class HostActor extends DeviceActor {
 
     private Behavior<DeviceCommand> onStartDriver(DeviceCommand.StartDriver m) {
         EndpointDriver d = m.spec().create();
-        drivers.computeIfAbsent(key(m.spec().tenant(), m.spec().job()), k -> new ArrayList<>()).add(new Running(m.spec(), d, m.reportTo()));
+        drivers.computeIfAbsent(new JobKey(m.spec().tenant(), m.spec().job()), k -> new ArrayList<>()).add(new Running(m.spec(), d, m.reportTo()));
         return this;
     }
 
     private Behavior<DeviceCommand> onBeginJob(DeviceCommand.BeginJob m) {
         long now = clock.getAsLong();
-        for (Running r : drivers.getOrDefault(key(m.tenant(), m.job()), List.of())) {
+        for (Running r : drivers.getOrDefault(new JobKey(m.tenant(), m.job()), List.of())) {
             send(r.driver().start(now), now);
             checkDone(r);
         }
@@ -124,7 +122,7 @@ public final class HostActor extends DeviceActor {
 
     private void deliver(List<Frame> frames, long now) {
         for (Frame f : frames) {
-            List<Running> rs = drivers.get(key(f.packet().header().tenant(), f.packet().header().job()));
+            List<Running> rs = drivers.get(JobKey.of(f.packet().header()));
             if (rs == null) {
                 continue;
             }
@@ -142,7 +140,7 @@ public final class HostActor extends DeviceActor {
     }
 
     private void progress(Running r) {
-        long k = key(r.spec().tenant(), r.spec().job());
+        JobKey k = new JobKey(r.spec().tenant(), r.spec().job());
         int n = unreportedProgress.merge(k, 1, Integer::sum);
         long now = clock.getAsLong();
         // in batches, and at least every 200 ms while anything trickles in (a lossy, slow phase is not a stalled one)
@@ -202,7 +200,7 @@ public final class HostActor extends DeviceActor {
     @Override
     protected List<DriverReport> driverReports(int tenant, int job) {
         List<DriverReport> reports = new ArrayList<>();
-        for (Running r : drivers.getOrDefault(key(tenant, job), List.of())) {
+        for (Running r : drivers.getOrDefault(new JobKey(tenant, job), List.of())) {
             reports.add(r.driver().report());
         }
         return reports;

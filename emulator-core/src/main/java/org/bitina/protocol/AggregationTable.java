@@ -77,7 +77,7 @@ public final class AggregationTable {
     private final long tombstoneNanos;
     private final Map<StateKey, Entry> entries = new HashMap<>();
     private final Map<StateKey, Tombstone> tombstones = new LinkedHashMap<>();
-    private final Map<Long, Integer> entriesPerJob = new HashMap<>();
+    private final Map<JobKey, Integer> entriesPerJob = new HashMap<>();
     private final PriorityQueue<Deadline> deadlines = new PriorityQueue<>();
     private long generation;
     private long bufferedBytes;
@@ -129,10 +129,6 @@ public final class AggregationTable {
         public int compareTo(Deadline o) {
             return at != o.at ? Long.compare(at, o.at) : Long.compare(generation, o.generation);
         }
-    }
-
-    private static long jobKey(StateKey k) {
-        return ((long) k.tenant() << 32) | (k.job() & 0xFFFFFFFFL);
     }
 
     /**
@@ -265,7 +261,7 @@ public final class AggregationTable {
     }
 
     private Entry open(StateKey key, EndpointSet nodeBitmap, long timeoutNanos, long now) {
-        long job = jobKey(key);
+        JobKey job = key.jobKey();
         int live = entriesPerJob.getOrDefault(job, 0);
         if (live >= maxEntriesPerJob) {
             return null;
@@ -290,7 +286,7 @@ public final class AggregationTable {
     /** {@code waited}: the entry left at its timer, so in modelled time no earlier than first arrival + timeout. */
     private Emission emit(Entry e, boolean partial, boolean waited, long now) {
         entries.remove(e.key);
-        entriesPerJob.merge(jobKey(e.key), -1, Integer::sum);
+        entriesPerJob.merge(e.key.jobKey(), -1, Integer::sum);
         if (e.acc != null) {
             bufferedBytes -= e.acc.byteSize();
         }
@@ -368,7 +364,7 @@ public final class AggregationTable {
             return match;
         });
         tombstones.keySet().removeIf(k -> k.tenant() == tenant && k.job() == job);
-        entriesPerJob.remove(((long) tenant << 32) | (job & 0xFFFFFFFFL));
+        entriesPerJob.remove(new JobKey(tenant, job));
     }
 
     public int liveEntries() {

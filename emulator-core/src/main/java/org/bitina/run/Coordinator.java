@@ -22,7 +22,9 @@ import org.bitina.device.HostActor;
 import org.bitina.device.SwitchActor;
 import org.bitina.job.DriverReport;
 import org.bitina.job.Verifier;
-import org.bitina.protocol.NodeEngine;
+import org.bitina.protocol.Counter;
+import org.bitina.protocol.JobKey;
+import org.bitina.protocol.JobTables;
 import org.bitina.protocol.TraceEvent;
 import org.bitina.topology.Bift;
 import org.bitina.topology.FaultSpec;
@@ -510,10 +512,10 @@ public final class Coordinator extends AbstractBehavior<Coordinator.Command> {
                 packets += l.packets();
                 lost += l.lost();
             }
-            timeouts += s.counters().getOrDefault("timeouts", 0L);
-            late += s.counters().getOrDefault("late", 0L);
-            drops += s.counters().getOrDefault("drops", 0L);
-            long in = s.counters().getOrDefault("framesIn", 0L);
+            timeouts += s.counters().getOrDefault(Counter.TIMEOUTS, 0L);
+            late += s.counters().getOrDefault(Counter.LATE, 0L);
+            drops += s.counters().getOrDefault(Counter.DROPS, 0L);
+            long in = s.counters().getOrDefault(Counter.FRAMES_IN, 0L);
             if (p.roots() != null) {
                 if (p.roots().contains(s.node())) {
                     intoRoot += in;
@@ -595,10 +597,10 @@ public final class Coordinator extends AbstractBehavior<Coordinator.Command> {
         routing = Routing.compute(scenario.topology(), Set.copyOf(downLinks), Set.copyOf(downNodes));
         Phase p = phases.get(current);
         for (Node n : scenario.topology().nodes()) {
-            Map<Long, Bift> bifts = new HashMap<>();
-            NodeEngine.JobTables t = p.tables().get(n.name());
+            Map<JobKey, Bift> bifts = new HashMap<>();
+            JobTables t = p.tables().get(n.name());
             if (t != null && t.bift() != null) {
-                bifts.put(((long) t.tenant() << 32) | (t.job() & 0xFFFFFFFFL), Bift.build(routing, n.name(), p.job().common().bitSpace()));
+                bifts.put(t.key(), Bift.build(routing, n.name(), p.job().common().bitSpace()));
             }
             devices.get(n.name()).tell(new DeviceCommand.Reroute(routing, bifts));
         }

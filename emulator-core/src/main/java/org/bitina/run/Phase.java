@@ -8,7 +8,7 @@ import org.bitina.device.DriverSpec;
 import org.bitina.job.AllReducePlan;
 import org.bitina.job.MoePlan;
 import org.bitina.job.MulticastPlan;
-import org.bitina.protocol.NodeEngine;
+import org.bitina.protocol.JobTables;
 import org.bitina.topology.JobSpec;
 import org.bitina.topology.Vat;
 
@@ -23,7 +23,7 @@ import org.bitina.topology.Vat;
  * @param expectedStatus  complete, partial (with {@code expectedMissing}) or failed
  */
 public record Phase(JobSpec job, String mode, int wireJob, AllReducePlan plan, MoePlan moe, MulticastPlan multicast, Vat vat,
-                    Map<String, NodeEngine.JobTables> tables, List<DriverSpec> drivers, Set<String> awaited, List<String> roots,
+                    Map<String, JobTables> tables, List<DriverSpec> drivers, Set<String> awaited, List<String> roots,
                     Duration deadline, String expectedStatus, Set<String> expectedMissing, String note) {
 
     /** Results each awaited endpoint waits for: chunks, or tokens. */

@@ -16,7 +16,7 @@ import org.bitina.job.IncPlan;
 import org.bitina.job.MoePlan;
 import org.bitina.job.MulticastPlan;
 import org.bitina.protocol.EdgeRole;
-import org.bitina.protocol.NodeEngine;
+import org.bitina.protocol.JobTables;
 import org.bitina.topology.AutoVat;
 import org.bitina.topology.Bift;
 import org.bitina.topology.BitSpace;
@@ -48,7 +48,7 @@ public final class PhasePlanner {
         List<Phase> phases = new ArrayList<>();
         for (Phase p : planEach(s, routing)) {
             // the job's endpoint-set encoding applies on every link, in every mode (H2, H3)
-            Map<String, NodeEngine.JobTables> encoded = new LinkedHashMap<>();
+            Map<String, JobTables> encoded = new LinkedHashMap<>();
             p.tables().forEach((n, t) -> encoded.put(n, t.withEncoding(p.job().common().encoding())));
             phases.add(new Phase(p.job(), p.mode(), p.wireJob(), p.plan(), p.moe(), p.multicast(), p.vat(), encoded, p.drivers(),
                     p.awaited(), p.roots(), p.deadline(), p.expectedStatus(), p.expectedMissing(), p.note()
@@ -112,15 +112,15 @@ public final class PhasePlanner {
         long timeout = job.common().completionTimeout().toNanos();
         Map<String, Integer> height = new HashMap<>();
         heights(vat, vat.root(), height);
-        Map<String, NodeEngine.JobTables> tables = new LinkedHashMap<>();
+        Map<String, JobTables> tables = new LinkedHashMap<>();
         for (Node n : s.topology().nodes()) {
             boolean vatNode = vat.aBm(n.name()) != null;
             // a VAT node of height h waits h timeouts, so that its children's partials reach it first
             long nodeTimeout = vatNode ? timeout * height.get(n.name()) : timeout;
-            tables.put(n.name(), new NodeEngine.JobTables(job.name(), job.common().tenant(), wireJob,
-                    job.common().bitSpace().capacity(), Bift.build(routing, n.name(), job.common().bitSpace()),
-                    vatNode ? vat.aBm(n.name()) : null, vatNode ? vat.parent(n.name()) : null, n.name().equals(vat.root()),
-                    nodeTimeout));
+            tables.put(n.name(), JobTables.builder(job.name(), job.common().tenant(), wireJob, job.common().bitSpace().capacity(),
+                            nodeTimeout).bift(Bift.build(routing, n.name(), job.common().bitSpace()))
+                    .vatNode(vatNode ? vat.aBm(n.name()) : null, vatNode ? vat.parent(n.name()) : null).root(n.name().equals(vat.root()))
+                    .build());
         }
         Map<String, String> uplink = new LinkedHashMap<>();
         job.common().members().forEach(m -> uplink.put(m, vat.parent(m)));
@@ -165,19 +165,19 @@ public final class PhasePlanner {
         } else {
             owners.addAll(members);
         }
-        Map<String, NodeEngine.JobTables> tables = new LinkedHashMap<>();
+        Map<String, JobTables> tables = new LinkedHashMap<>();
         for (Node n : s.topology().nodes()) {
-            NodeEngine.JobTables t = new NodeEngine.JobTables(job.name(), job.common().tenant(), wireJob, wire.capacity(),
-                    Bift.build(routing, n.name(), wire), null, null, false, timeout);
+            JobTables.Builder t = JobTables.builder(job.name(), job.common().tenant(), wireJob, wire.capacity(), timeout)
+                    .bift(Bift.build(routing, n.name(), wire));
             if (spec.leafEdge() && wire.contains(n.name())) {
                 List<String> behind = members.stream().filter(m -> leafOf.get(m).equals(n.name())).toList();
                 String owner = owners.stream().filter(behind::contains).findFirst().orElse(null);
-                t = t.withEdge(new EdgeRole(n.name(), wire.index(n.name()), behind, behind.stream().map(endpoints::index).toList(),
+                t.edge(new EdgeRole(n.name(), wire.index(n.name()), behind, behind.stream().map(endpoints::index).toList(),
                         endpoints.capacity(), owner));
             } else if (spec.leafEdge() && leafOf.containsKey(n.name())) {
-                t = t.withEdge(EdgeRole.host(leafOf.get(n.name()), wire.index(leafOf.get(n.name())), endpoints.capacity()));
+                t.edge(EdgeRole.host(leafOf.get(n.name()), wire.index(leafOf.get(n.name())), endpoints.capacity()));
             }
-            tables.put(n.name(), t);
+            tables.put(n.name(), t.build());
         }
         AllReducePlan plan = plan(s, job, "ina", wireJob, Map.of(), null, timeout);
         IncPlan.Collective collective = IncPlan.Collective.valueOf(spec.collective().name());
@@ -237,12 +237,11 @@ public final class PhasePlanner {
         boolean ina = mode.equals("ina");
         int wireJob = job.common().id() + (ina ? 0 : A2A_JOB_OFFSET);
         long timeout = job.common().completionTimeout().toNanos();
-        Map<String, NodeEngine.JobTables> tables = new LinkedHashMap<>();
+        Map<String, JobTables> tables = new LinkedHashMap<>();
         if (ina) {
             for (Node n : s.topology().nodes()) {
-                tables.put(n.name(), new NodeEngine.JobTables(job.name(), job.common().tenant(), wireJob,
-                        job.common().bitSpace().capacity(), Bift.build(routing, n.name(), job.common().bitSpace()), null, null, false,
-                        timeout));
+                tables.put(n.name(), JobTables.builder(job.name(), job.common().tenant(), wireJob, job.common().bitSpace().capacity(),
+                        timeout).bift(Bift.build(routing, n.name(), job.common().bitSpace())).build());
             }
         } else {
             tables = bareTables(s, job, wireJob, mode);
@@ -299,19 +298,19 @@ public final class PhasePlanner {
             vat = r.vat();
             heights(vat, vat.root(), height);
         }
-        NodeEngine.DataInstall install = !ina ? NodeEngine.DataInstall.NEVER : switch (tree) {
-            case "self-installed" -> NodeEngine.DataInstall.ALWAYS;
-            case "composed" -> NodeEngine.DataInstall.RETRANSMISSIONS;
-            default -> NodeEngine.DataInstall.NEVER;
+        JobTables.DataInstall install = !ina ? JobTables.DataInstall.NEVER : switch (tree) {
+            case "self-installed" -> JobTables.DataInstall.ALWAYS;
+            case "composed" -> JobTables.DataInstall.RETRANSMISSIONS;
+            default -> JobTables.DataInstall.NEVER;
         };
-        Map<String, NodeEngine.JobTables> tables = new LinkedHashMap<>();
+        Map<String, JobTables> tables = new LinkedHashMap<>();
         for (Node n : s.topology().nodes()) {
             boolean vatNode = vat != null && vat.aBm(n.name()) != null;
             long nodeTimeout = vatNode ? timeout * height.get(n.name()) : timeout;
-            tables.put(n.name(), new NodeEngine.JobTables(job.name() + (ina ? "" : "/" + mode), job.common().tenant(), wireJob,
-                    job.common().bitSpace().capacity(), Bift.build(routing, n.name(), job.common().bitSpace()),
-                    vatNode ? vat.aBm(n.name()) : null, vatNode ? vat.parent(n.name()) : null,
-                    vat != null && n.name().equals(vat.root()), nodeTimeout, install, false, EncodingSpec.FLAT));
+            tables.put(n.name(), JobTables.builder(job.name() + (ina ? "" : "/" + mode), job.common().tenant(), wireJob,
+                            job.common().bitSpace().capacity(), nodeTimeout).bift(Bift.build(routing, n.name(), job.common().bitSpace()))
+                    .vatNode(vatNode ? vat.aBm(n.name()) : null, vatNode ? vat.parent(n.name()) : null)
+                    .root(vat != null && n.name().equals(vat.root())).dataInstall(install).rootMulticasts(false).build());
         }
         Map<String, String> uplink = new LinkedHashMap<>();
         for (String r : job.common().members()) {
@@ -351,12 +350,11 @@ public final class PhasePlanner {
     }
 
     /** Tables of a baseline: the job is known everywhere, so its packets are routed, but nothing aggregates or replicates. */
-    private static Map<String, NodeEngine.JobTables> bareTables(Scenario s, JobSpec job, int wireJob, String mode) {
-        Map<String, NodeEngine.JobTables> tables = new LinkedHashMap<>();
+    private static Map<String, JobTables> bareTables(Scenario s, JobSpec job, int wireJob, String mode) {
+        Map<String, JobTables> tables = new LinkedHashMap<>();
         for (Node n : s.topology().nodes()) {
-            tables.put(n.name(), new NodeEngine.JobTables(job.name() + "/" + mode,
-                    job.common().tenant(), wireJob, job.common().bitSpace().capacity(), null, null, null, false,
-                    job.common().completionTimeout().toNanos()));
+            tables.put(n.name(), JobTables.builder(job.name() + "/" + mode, job.common().tenant(), wireJob,
+                    job.common().bitSpace().capacity(), job.common().completionTimeout().toNanos()).build());
         }
         return tables;
     }

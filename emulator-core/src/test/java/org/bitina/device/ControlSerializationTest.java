@@ -92,7 +92,7 @@ class ControlSerializationTest {
             }
             String node = s.topology().nodes().get(0).name();
             messages.add(new DeviceCommand.Wire(Map.of("n1", device.ref()), Map.of("n1", LinkSpec.DEFAULT), routing, 7L, trace.ref()));
-            messages.add(new DeviceCommand.Reroute(routing, Map.of((1L << 32) | 1, Bift.build(routing, node,
+            messages.add(new DeviceCommand.Reroute(routing, Map.of(new org.bitina.protocol.JobKey(1, 1), Bift.build(routing, node,
                     s.jobs().get(0).common().bitSpace()))));
         }
         assertTrue(plans >= 8, "allreduce (ina, ring, ps), moe (ina, a2a), multicast, bier-inc phases: " + plans);
@@ -105,7 +105,7 @@ class ControlSerializationTest {
         messages.add(new DeviceCommand.CollectStats(1, 2, stats.ref()));
         DriverReport r = new DriverReport("w1", "worker", 4, 3, List.of(new DriverReport.PartialChunk(2, List.of("w4"))),
                 List.of("chunk 3: no result"), 99L, 3, false, List.of(), Map.of("retransmissions", 2L));
-        messages.add(new DeviceCommand.DeviceStats("s1", true, Map.of("framesIn", 10L),
+        messages.add(new DeviceCommand.DeviceStats("s1", true, Map.of(org.bitina.protocol.Counter.FRAMES_IN, 10L),
                 List.of(new DeviceCommand.LinkStats("s1", "w1", 3, 300, 120, 0)), 5, 1024, List.of(r), 0, 3));
         messages.add(new DeviceCommand.DriverDone(1, 2, r));
         messages.add(new DeviceCommand.Progress(1, 2, 64));

@@ -1,5 +1,7 @@
 package org.bitina.device;
 
+import org.bitina.protocol.JobTables;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -63,8 +65,7 @@ class HostActorTest {
     private ActorRef<DeviceCommand> w1(TestProbe<DeviceCommand> s1) {
         ActorRef<DeviceCommand> w1 = kit.spawn(HostActor.create("w1", 16, 500 * MS, clock::get));
         w1.tell(new DeviceCommand.Wire(Map.of("s1", s1.ref()), Map.of("s1", LinkSpec.DEFAULT), routing, 1, null));
-        w1.tell(new DeviceCommand.InstallJob(new NodeEngine.JobTables("fig1", 1, 1, 8, Bift.build(routing, "w1", space), null, null,
-                false, 50 * MS)));
+        w1.tell(new DeviceCommand.InstallJob(JobTables.builder("fig1", 1, 1, 8, 50 * MS).bift(Bift.build(routing, "w1", space)).build()));
         return w1;
     }
 

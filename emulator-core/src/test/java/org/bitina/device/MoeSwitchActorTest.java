@@ -1,5 +1,7 @@
 package org.bitina.device;
 
+import org.bitina.protocol.JobTables;
+
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -81,8 +83,7 @@ class MoeSwitchActorTest {
             specs.put(n, LinkSpec.DEFAULT);
         });
         s0.tell(new DeviceCommand.Wire(nbrs, specs, routing, 1, null));
-        s0.tell(new DeviceCommand.InstallJob(new NodeEngine.JobTables("fig2", 1, 1, 8, Bift.build(routing, "s0", experts), null, null,
-                false, 50 * MS)));
+        s0.tell(new DeviceCommand.InstallJob(JobTables.builder("fig2", 1, 1, 8, 50 * MS).bift(Bift.build(routing, "s0", experts)).build()));
         return new Rig(s0, probes.get("src"), probes.get("s1"), probes.get("s7"));
     }
 

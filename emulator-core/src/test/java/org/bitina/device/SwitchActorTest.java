@@ -1,5 +1,7 @@
 package org.bitina.device;
 
+import org.bitina.protocol.JobTables;
+
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -65,8 +67,8 @@ class SwitchActorTest {
         nbrs.put("s5", s5.ref());
         nbrs.put("s6", s6.ref());
         s7.tell(new DeviceCommand.Wire(nbrs, Map.of("s5", LinkSpec.DEFAULT, "s6", LinkSpec.DEFAULT), routing, 1, null));
-        s7.tell(new DeviceCommand.InstallJob(new NodeEngine.JobTables("fig1", 1, 1, 8, Bift.build(routing, "s7", hosts),
-                EndpointSets.parse("[00110000]"), "s6", false, 50 * MS)));
+        s7.tell(new DeviceCommand.InstallJob(JobTables.builder("fig1", 1, 1, 8, 50 * MS).bift(Bift.build(routing, "s7", hosts))
+                .vatNode(EndpointSets.parse("[00110000]"), "s6").build()));
         return new Rig(s7, s5, s6);
     }
 
@@ -158,6 +160,6 @@ class SwitchActorTest {
         DeviceCommand.DeviceStats s = stats.receiveMessage();
         List<DeviceCommand.LinkStats> toS6 = s.links().stream().filter(l -> l.to().equals("s6")).toList();
         assertEquals(1, toS6.get(0).packets());
-        assertEquals(1L, s.counters().get("forwarded"));
+        assertEquals(1L, s.counters().get(org.bitina.protocol.Counter.FORWARDED));
     }
 }

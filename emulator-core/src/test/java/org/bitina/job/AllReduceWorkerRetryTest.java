@@ -1,5 +1,8 @@
 package org.bitina.job;
 
+import org.bitina.protocol.JobTables;
+import org.bitina.protocol.Counter;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -55,8 +58,8 @@ class AllReduceWorkerRetryTest {
         Routing r = Routing.compute(fig1);
         BitSpace hosts = new BitSpace(List.of("w1", "w2"));
         NodeEngine s1 = new NodeEngine("s1", r, new AggregationTable(8, 1000 * MS), false);
-        s1.install(new NodeEngine.JobTables("j", 1, 1, 2, Bift.build(r, "s1", hosts), org.bitina.bitmap.FlatBitmap.full(2), null, true,
-                10 * MS));
+        s1.install(JobTables.builder("j", 1, 1, 2, 10 * MS).bift(Bift.build(r, "s1", hosts))
+                .vatNode(org.bitina.bitmap.FlatBitmap.full(2), null).root(true).build());
         AllReduceWorker w1 = new AllReduceWorker(plan, "w1");
         AllReduceWorker w2 = new AllReduceWorker(plan, "w2");
         s1.onFrame(w1.start(0).get(0).frame(), 0);
@@ -68,7 +71,7 @@ class AllReduceWorkerRetryTest {
         NodeEngine.Send s = (NodeEngine.Send) resend.stream().filter(a -> a instanceof NodeEngine.Send).findFirst().orElseThrow();
         assertEquals("w1", s.neighbor());
         assertEquals(PacketType.RESULT, s.frame().packet().header().type());
-        assertEquals(1L, s1.counters(1, 1).get("resultsResent"));
+        assertEquals(1L, s1.counters(1, 1).get(Counter.RESULTS_RESENT));
         w1.onDeliver(s.frame(), 41 * MS);
         assertTrue(w1.done());
         assertTrue(w1.report().mismatches().isEmpty(), w1.report().mismatches().toString());

@@ -39,7 +39,7 @@ class BierIncEngineTest {
         for (Node n : fig1.nodes()) {
             NodeEngine e = engines.computeIfAbsent(n.name(), k -> new NodeEngine(k, r, new AggregationTable(16, 500 * MS), false));
             e.setRouting(r, Map.of(), 0);
-            e.install(new NodeEngine.JobTables("inc", 1, 9, 4, Bift.build(r, n.name(), members), null, null, false, 50 * MS));
+            e.install(JobTables.builder("inc", 1, 9, 4, 50 * MS).bift(Bift.build(r, n.name(), members)).build());
         }
     }
 
@@ -77,9 +77,9 @@ class BierIncEngineTest {
         run("w1", engines.get("w1").originate(forward(0, null), 0));
         assertEquals(Set.of("w2", "w3", "w4"), delivered.keySet());
         // the tree: s1 saw [0111] from w1, s5 saw [0011] from s1 ...
-        assertEquals(1, engines.get("s1").incTreeCount());
-        assertEquals(1, engines.get("s5").incTreeCount());
-        assertEquals(0, engines.get("s6").incTreeCount(), "off the tree");
+        assertEquals(1, engines.get("s1").incTreeCount(1, 9));
+        assertEquals(1, engines.get("s5").incTreeCount(1, 9));
+        assertEquals(0, engines.get("s6").incTreeCount(1, 9), "off the tree");
         delivered.clear();
         for (int bit = 1; bit <= 3; bit++) {
             String host = "w" + (bit + 1);
@@ -89,7 +89,7 @@ class BierIncEngineTest {
         assertEquals(1, atRoot.size(), "one reduction reaches the BFIR");
         assertEquals(EndpointSets.parse("[0111]"), atRoot.get(0).packet().endpoints(), "OR of the bitstrings = the incoming bitstring");
         assertArrayEquals(new float[] {60f}, ((Payload.Float32) atRoot.get(0).packet().payload()).values());
-        assertTrue(engines.get("s5").counters(1, 9).get("completions") > 0, "s5 reduced w3 and w4 before passing up");
+        assertTrue(engines.get("s5").counters(1, 9).get(Counter.COMPLETIONS) > 0, "s5 reduced w3 and w4 before passing up");
     }
 
     @Test
@@ -121,14 +121,14 @@ class BierIncEngineTest {
         var down = fig1.linkBetween("s5", "s7").orElseThrow();
         // a routing change anywhere invalidates the trees; whatever the new routes, no bitmap may change
         network(Routing.compute(fig1, Set.of(down), Set.of()));
-        assertEquals(0, engines.get("s1").incTreeCount(), "state cleared by the routing change");
+        assertEquals(0, engines.get("s1").incTreeCount(1, 9), "state cleared by the routing change");
         delivered.clear();
         run("w1", engines.get("w1").originate(forward(1, new float[] {1f}), 0));
         assertEquals(first.keySet(), delivered.keySet(), "the same members are reached");
         for (String m : delivered.keySet()) {
             assertEquals(first.get(m).get(0).packet().endpoints(), delivered.get(m).get(0).packet().endpoints(), "bitmaps unchanged (F7)");
         }
-        assertEquals(1, engines.get("s1").incTreeCount(), "rebuilt by the next forward packet");
+        assertEquals(1, engines.get("s1").incTreeCount(1, 9), "rebuilt by the next forward packet");
     }
 
     @Test
@@ -142,9 +142,9 @@ class BierIncEngineTest {
         assertEquals(1, engines.get(holder).table().liveEntries(), holder + " holds w3's share, waiting for w4's");
         Routing after = Routing.compute(fig1, Set.of(fig1.linkBetween("s5", "s7").orElseThrow()), Set.of());
         for (Node n : fig1.nodes()) {
-            run(n.name(), engines.get(n.name()).setRouting(after, Map.of(NodeEngine.jobKey(1, 9), Bift.build(after, n.name(), members)), MS));
+            run(n.name(), engines.get(n.name()).setRouting(after, Map.of(new JobKey(1, 9), Bift.build(after, n.name(), members)), MS));
         }
-        assertEquals(1, engines.get(holder).counters(1, 9).get("rerouteFlushes"), holder + "'s open reduction left at the routing change");
+        assertEquals(1, engines.get(holder).counters(1, 9).get(Counter.REROUTE_FLUSHES), holder + "'s open reduction left at the routing change");
         assertEquals(0, engines.get("s1").incTreeCount(1, 9), "the trees went with the old routes");
         // shares sent after the change find no tree: they go on toward the BFIR along its BIFT, not dropped
         run("w4", engines.get("w4").originate(reverse(3, 40f), 0));
@@ -160,7 +160,7 @@ class BierIncEngineTest {
         }
         assertEquals(EndpointSets.parse("[0111]"), heard);
         assertEquals(70f, sum);
-        long drops = fig1.nodes().stream().mapToLong(n -> engines.get(n.name()).counters(1, 9).get("drops")).sum();
+        long drops = fig1.nodes().stream().mapToLong(n -> engines.get(n.name()).counters(1, 9).get(Counter.DROPS)).sum();
         assertEquals(0, drops);
     }
 }

@@ -22,7 +22,7 @@ class NodeEngineMoeTest {
 
     private static NodeEngine engine(String node, Topology t, Routing r) {
         NodeEngine e = new NodeEngine(node, r, new AggregationTable(16, 500 * MS), true);
-        e.install(new NodeEngine.JobTables("fig2", 1, 1, 8, Bift.build(r, node, ReplicatorTest.EXPERTS), null, null, false, 50 * MS));
+        e.install(JobTables.builder("fig2", 1, 1, 8, 50 * MS).bift(Bift.build(r, node, ReplicatorTest.EXPERTS)).build());
         return e;
     }
 

@@ -47,7 +47,7 @@ class RerouteInvarianceTest {
         for (Node n : ft.nodes()) {
             NodeEngine e = engines.computeIfAbsent(n.name(), k -> new NodeEngine(k, r, new AggregationTable(64, 500 * MS), false));
             e.setRouting(r, Map.of(), 0);
-            e.install(new NodeEngine.JobTables("j", 1, 7, space.capacity(), Bift.build(r, n.name(), space), null, null, false, 50 * MS));
+            e.install(JobTables.builder("j", 1, 7, space.capacity(), 50 * MS).bift(Bift.build(r, n.name(), space)).build());
         }
     }
 

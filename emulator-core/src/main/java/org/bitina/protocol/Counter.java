@@ -1,0 +1,40 @@
+package org.bitina.protocol;
+
+/**
+ * What a node counts per job. The report reads {@link #TIMEOUTS}, {@link #LATE},
+ * {@link #DROPS} and {@link #FRAMES_IN}; the rest describe what the node did and travel
+ * with its stats.
+ */
+public enum Counter {
+    FRAMES_IN,
+    DROPS,
+    DELIVERED,
+    FORWARDED,
+    REPLICATED,
+    /** Contributions a node held (buffered or completing). */
+    TERMINATED,
+    COMPLETIONS,
+    TIMEOUTS,
+    LATE,
+    /** Past the job's quota (S5): passed on unaggregated. */
+    REFUSED,
+    /** C-BMs installed by a self-installing multicast (M2, R2). */
+    INSTALLS,
+    /** BIER-INC branches created by a first forward packet (B2). */
+    INC_TREES,
+    /** Reductions that left a stale INC tree at a routing change (B5). */
+    REROUTE_FLUSHES,
+    /** Reductions sent on toward their BFIR outside a tree. */
+    PASSED_ON,
+    /** Reverse packets no current INC branch here could take. */
+    OFF_TREE,
+    /** Contributions addressed to a node whose state for them was gone, sent on up the tree. */
+    PASSED_UP,
+    ACKS,
+    PARTIAL_ACKS,
+    ROOT_COMPLETE,
+    ROOT_PARTIAL,
+    RESULTS_RESENT,
+    RETRANSMISSIONS_PASSED_UP,
+    LATE_FOLDED
+}

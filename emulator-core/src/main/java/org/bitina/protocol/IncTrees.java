@@ -1,0 +1,241 @@
+package org.bitina.protocol;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import org.bitina.bitmap.EndpointSet;
+import org.bitina.wire.Flags;
+import org.bitina.wire.InaHeader;
+import org.bitina.wire.InaPacket;
+
+/**
+ * BIER-INC trees (seed 001), created by the first forward packet of a (BFIR-id, entropy):
+ * the upstream node, the incoming bitstring and the downstream copies (B2). The
+ * communicator id (entropy) is the job id here, so a tree is named by (tenant, job,
+ * BFIR-id). Reverse packets OR their bitstrings and reduce per branch, and go upstream
+ * when the OR equals the branch's incoming bitstring or at the timer (B3). A routing
+ * change drops every tree; what was open leaves at once toward the BFIR (B5).
+ */
+final class IncTrees implements TreeMechanism {
+    /** One branch of a tree: with ECMP a node can receive a BFIR's bits in several copies, each a branch of its own. */
+    record IncTree(String upstream, EndpointSet incoming, List<Replicator.Copy> downstream, EndpointSet local) {
+    }
+
+    private final NodeEngine engine;
+    private final NodeContext node;
+    private final EdgeAggregator edge;
+    /** Per (job, BFIR-id), its branches here; a stale branch's slot is null until reused. */
+    private final Map<TreeName, List<IncTree>> trees = new HashMap<>();
+    /** Changes with the routing, so state of a stale tree is never taken for state of the tree that replaced it. */
+    private int generation;
+
+    private record TreeName(JobKey job, int bfir) {
+    }
+
+    IncTrees(NodeEngine engine, NodeContext node, EdgeAggregator edge) {
+        this.engine = engine;
+        this.node = node;
+        this.edge = edge;
+    }
+
+    /** An aggregation's origin: its BFIR-id, the tree generation and the branch (decoded only here). */
+    private static long origin(int bfir, int generation, int branch) {
+        return ((long) bfir << 32) | ((long) generation << 16) | branch;
+    }
+
+    void reroute() {
+        trees.clear();
+        generation = (generation + 1) & 0xFFFF;
+    }
+
+    int count(JobKey job) {
+        int n = 0;
+        for (Map.Entry<TreeName, List<IncTree>> e : trees.entrySet()) {
+            if (e.getKey().job().equals(job)) {
+                n += (int) e.getValue().stream().filter(Objects::nonNull).count();
+            }
+        }
+        return n;
+    }
+
+    /**
+     * B2: the first forward packet of a (BFIR-id, entropy) creates the INC tree here from the
+     * bit-by-bit BIER lookup; later ones use the installed downstream copies. A packet whose
+     * bitstring differs from the saved incoming one rebuilds the tree (a routing change).
+     * A retransmission (a request sent to the members that did not answer) is replicated
+     * without touching the tree: its bitstring is a subset and must not replace the branch.
+     */
+    void forward(JobTables t, Frame f, List<NodeEngine.Action> out) {
+        InaPacket p = f.packet();
+        if (t.bift() == null) {
+            node.drop(out, t, f, "no BIFT for this job here");
+            return;
+        }
+        List<Replicator.Copy> copies;
+        EndpointSet local;
+        if (p.header().has(Flags.RETRANSMIT)) {
+            Replicator.Result r = Replicator.replicate(p.endpoints(), t.bift());
+            copies = r.copies();
+            local = r.local();
+            if (!r.unreachable().isEmpty()) {
+                node.drop(out, t, f, "no route to " + r.unreachable());
+            }
+        } else {
+            IncTree tree = branchOf(t, f, out);
+            copies = tree.downstream();
+            local = tree.local();
+        }
+        List<String> to = new ArrayList<>();
+        for (Replicator.Copy c : copies) {
+            // every hop names itself: the next node's upstream (seed 001)
+            node.send(out, t, c.neighbor(), new Frame(p.withEndpoints(c.bitmap()), null, f.vt(), node.name));
+            to.add(c.neighbor());
+        }
+        if (!to.isEmpty()) {
+            node.count(t, to.size() > 1 ? Counter.REPLICATED : Counter.FORWARDED);
+            node.trace(out, t, f, to.size() > 1 ? "replicate" : "forward", to, null);
+        }
+        if (!local.isEmpty()) {
+            Frame here = new Frame(p.withEndpoints(local), null, f.vt(), node.name);
+            if (!edge.deliverToHosts(t, here, f.via(), out)) {
+                node.deliver(t, here, out);
+            }
+        }
+    }
+
+    /** The tree branch a forward packet belongs to, created by the first one (B2). */
+    private IncTree branchOf(JobTables t, Frame f, List<NodeEngine.Action> out) {
+        InaPacket p = f.packet();
+        TreeName name = new TreeName(t.key(), p.header().source());
+        List<IncTree> branches = trees.computeIfAbsent(name, k -> new ArrayList<>(1));
+        for (IncTree b : branches) {
+            if (b != null && b.incoming().equals(p.endpoints()) && Objects.equals(b.upstream(), f.via())) {
+                return b;
+            }
+        }
+        // a new branch; one that overlaps it is stale (the routes moved) and goes. Branches are
+        // told apart by their bits, not by their upstream: one upstream may send several copies.
+        Replicator.Result r = Replicator.replicate(p.endpoints(), t.bift());
+        IncTree tree = new IncTree(f.via(), p.endpoints(), r.copies(), r.local());
+        for (int i = 0; i < branches.size(); i++) {
+            if (branches.get(i) != null && branches.get(i).incoming().intersects(p.endpoints())) {
+                branches.set(i, null);
+            }
+        }
+        int free = branches.indexOf(null);
+        if (free >= 0) {
+            branches.set(free, tree);
+        } else {
+            branches.add(tree);
+        }
+        node.count(t, Counter.INC_TREES);
+        node.trace(out, t, p.header().seq(), "install", "mcast", p.endpoints(),
+                r.copies().stream().map(Replicator.Copy::neighbor).toList(), f.vt(), "INC tree of BFIR " + name.bfir()
+                        + ", upstream " + f.via());
+        return tree;
+    }
+
+    /**
+     * B3: OR the bitstrings and reduce; complete when the OR equals the saved incoming
+     * bitstring, or at the timer. What no current branch here can take (the tree went with a
+     * routing change, or the entry already left) and what comes flagged LATE or RETRANSMIT
+     * is passed on toward the BFIR outside the tree and added there: never dropped, never
+     * added twice (the BFIR takes only bits it has not heard).
+     */
+    void reverse(JobTables t, Frame f, long now, List<NodeEngine.Action> out) {
+        InaPacket p = f.packet();
+        if (p.header().has(Flags.LATE) || p.header().has(Flags.RETRANSMIT)) {
+            passOn(t, f, out);
+            return;
+        }
+        int bfir = p.header().destination();
+        List<IncTree> branches = trees.getOrDefault(new TreeName(t.key(), bfir), List.of());
+        int at = -1;
+        for (int i = 0; i < branches.size(); i++) {
+            if (branches.get(i) != null && p.endpoints().isSubsetOf(branches.get(i).incoming())) {
+                at = i;
+            }
+        }
+        if (at < 0) {
+            node.count(t, Counter.OFF_TREE);
+            passOn(t, NodeContext.late(f), out);
+            return;
+        }
+        StateKey key = new StateKey(t.tenant(), t.job(), StateKey.Tree.INC, origin(bfir, generation, at), p.header().seq());
+        engine.offer(this, t, f, key, branches.get(at).incoming(), NodeEngine.contribution(f), "reduction", now, out);
+    }
+
+    /** A reduction leaves: to the upstream of its branch, or, when that tree is gone, toward the BFIR. */
+    @Override
+    public void emit(JobTables t, Emission e, long now, List<NodeEngine.Action> out) {
+        long origin = e.key().origin();
+        int bfir = (int) (origin >>> 32);
+        int gen = (int) ((origin >>> 16) & 0xFFFF);
+        int branch = (int) (origin & 0xFFFF);
+        List<IncTree> branches = trees.get(new TreeName(t.key(), bfir));
+        IncTree tree = gen == generation && branches != null && branch < branches.size() ? branches.get(branch) : null;
+        int flags = tree == null ? Flags.LATE : e.partial() ? Flags.PARTIAL : 0;
+        InaHeader h = InaHeader.of(org.bitina.wire.PacketType.INC_REVERSE, t.tenant(), t.job(), e.key().seq()).withOp(e.op())
+                .withDestination(bfir).withEntropy(t.job()).withFlags(flags);
+        InaPacket packet = new InaPacket(h, e.pbm(), e.payload());
+        if (tree == null) {
+            node.count(t, Counter.PASSED_ON);
+            passOn(t, new Frame(packet, null, e.vt(), node.name), out);
+        } else if (tree.upstream() == null) {
+            // this node is the BFIR: the reduction is for its endpoint
+            node.deliver(t, new Frame(packet, node.name, e.vt(), node.name), out);
+        } else {
+            Frame f = new Frame(packet, tree.upstream(), e.vt(), node.name);
+            node.trace(out, t, f, "forward", List.of(tree.upstream()), null);
+            node.send(out, t, tree.upstream(), f);
+        }
+    }
+
+    /** Toward the BFIR hop by hop along the BIFT (the next hop of the BFIR's own bit), unaggregated. */
+    void passOn(JobTables t, Frame f, List<NodeEngine.Action> out) {
+        int bfir = f.packet().header().destination();
+        if (t.bift() == null || bfir < 0 || bfir >= t.capacity()) {
+            node.drop(out, t, f, "reduction for BFIR-id " + bfir + ", outside the job's bit space");
+            return;
+        }
+        if (t.bift().local().contains(bfir)) {
+            if (!edge.toOwner(t, f, out)) {
+                node.deliver(t, f, out);
+            }
+            return;
+        }
+        String hop = t.bift().neighborFor(bfir);
+        if (hop == null) {
+            node.drop(out, t, f, "no route to BFIR " + bfir);
+            return;
+        }
+        node.trace(out, t, f, "forward", List.of(hop), null);
+        node.send(out, t, hop, new Frame(f.packet(), null, f.vt(), node.name));
+    }
+
+    /** Whatever this branch can no longer take goes on toward the BFIR, never dropped. */
+    @Override
+    public void unmatched(JobTables t, StateKey key, Frame f, List<NodeEngine.Action> out) {
+        node.count(t, Counter.LATE);
+        passOn(t, NodeContext.late(f), out);
+    }
+
+    @Override
+    public void late(JobTables t, StateKey key, Frame f, long now, List<NodeEngine.Action> out) {
+        passOn(t, NodeContext.late(f), out);
+    }
+
+    @Override
+    public void refused(JobTables t, StateKey key, Frame f, String reason, List<NodeEngine.Action> out) {
+        // over the quota (S5): unaggregated, but not lost
+        passOn(t, NodeContext.late(f), out);
+    }
+
+    @Override
+    public void retransmitted(JobTables t, StateKey key, Frame f, List<NodeEngine.Action> out) {
+        // retransmissions are passed on before they meet a branch: one here is a plain duplicate
+        node.drop(out, t, f, "duplicate reduction");
+    }
+}

@@ -1,0 +1,128 @@
+package org.bitina.protocol;
+
+import org.bitina.bitmap.EndpointSet;
+import org.bitina.topology.Bift;
+import org.bitina.topology.EncodingSpec;
+
+/**
+ * What the control plane installs on a node for one job (A1, F1). Built with
+ * {@link #builder}; every part but the job's identity has a default.
+ *
+ * @param bift           this node's BIFT for the job's bit space (null: no multicast here)
+ * @param registered     the node bitmap (A-BM) when this node is a VAT node, else null
+ * @param vatParent      where this node's aggregation results go (null at the root)
+ * @param root           true at the VAT root: a completed aggregation is multicast back with
+ *                       the root's A-BM as the bitmap (A5, F6)
+ * @param dataInstall    whether reliable-multicast data installs C-BMs here (R2)
+ * @param rootMulticasts whether the root multicasts results (AllReduce) or keeps them (an ACK tree's source)
+ * @param encoding       the endpoint-set encoding every packet leaves with (H2)
+ * @param edge           BIER-INC leaf edge role (B6), or null
+ */
+public record JobTables(String name, int tenant, int job, int capacity, Bift bift, EndpointSet registered, String vatParent,
+                        boolean root, long timeoutNanos, DataInstall dataInstall, boolean rootMulticasts, EncodingSpec encoding,
+                        EdgeRole edge) {
+
+    /**
+     * Whether a reliable-multicast DATA packet installs a C-BM at branch nodes (R2): never
+     * (pre-configured ACK tree), always (self-installed), or only retransmissions (the
+     * composed policy). A MoE DISPATCH always installs.
+     */
+    public enum DataInstall {
+        NEVER,
+        ALWAYS,
+        RETRANSMISSIONS
+    }
+
+    public JobKey key() {
+        return new JobKey(tenant, job);
+    }
+
+    public static Builder builder(String name, int tenant, int job, int capacity, long timeoutNanos) {
+        return new Builder(name, tenant, job, capacity, timeoutNanos);
+    }
+
+    public Builder toBuilder() {
+        return new Builder(name, tenant, job, capacity, timeoutNanos).bift(bift).vatNode(registered, vatParent).root(root)
+                .dataInstall(dataInstall).rootMulticasts(rootMulticasts).encoding(encoding).edge(edge);
+    }
+
+    public JobTables withBift(Bift b) {
+        return toBuilder().bift(b).build();
+    }
+
+    public JobTables withEncoding(EncodingSpec e) {
+        return toBuilder().encoding(e).build();
+    }
+
+    /** Collects a job's tables part by part. */
+    public static final class Builder {
+        private final String name;
+        private final int tenant;
+        private final int job;
+        private final int capacity;
+        private long timeoutNanos;
+        private Bift bift;
+        private EndpointSet registered;
+        private String vatParent;
+        private boolean root;
+        private DataInstall dataInstall = DataInstall.NEVER;
+        private boolean rootMulticasts = true;
+        private EncodingSpec encoding = EncodingSpec.FLAT;
+        private EdgeRole edge;
+
+        private Builder(String name, int tenant, int job, int capacity, long timeoutNanos) {
+            this.name = name;
+            this.tenant = tenant;
+            this.job = job;
+            this.capacity = capacity;
+            this.timeoutNanos = timeoutNanos;
+        }
+
+        public Builder bift(Bift b) {
+            this.bift = b;
+            return this;
+        }
+
+        /** A VAT node: its A-BM and where its results go (null at the root). */
+        public Builder vatNode(EndpointSet aBm, String parent) {
+            this.registered = aBm;
+            this.vatParent = parent;
+            return this;
+        }
+
+        public Builder root(boolean r) {
+            this.root = r;
+            return this;
+        }
+
+        public Builder timeoutNanos(long t) {
+            this.timeoutNanos = t;
+            return this;
+        }
+
+        public Builder dataInstall(DataInstall d) {
+            this.dataInstall = d;
+            return this;
+        }
+
+        public Builder rootMulticasts(boolean m) {
+            this.rootMulticasts = m;
+            return this;
+        }
+
+        public Builder encoding(EncodingSpec e) {
+            this.encoding = e;
+            return this;
+        }
+
+        public Builder edge(EdgeRole e) {
+            this.edge = e;
+            return this;
+        }
+
+        public JobTables build() {
+            return new JobTables(name, tenant, job, capacity, bift, registered, vatParent, root, timeoutNanos, dataInstall,
+                    rootMulticasts, encoding, edge);
+        }
+    }
+}

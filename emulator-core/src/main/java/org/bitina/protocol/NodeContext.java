@@ -1,0 +1,123 @@
+package org.bitina.protocol;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.bitina.bitmap.Encoding;
+import org.bitina.bitmap.EndpointSet;
+import org.bitina.bitmap.HierarchicalBitmap;
+import org.bitina.topology.EncodingSpec;
+import org.bitina.topology.Routing;
+import org.bitina.wire.Direction;
+import org.bitina.wire.Flags;
+import org.bitina.wire.InaPacket;
+
+/**
+ * What the tree mechanisms of one node share: its name, routing, aggregation table, the
+ * jobs installed on it, its counters, and the few ways a frame leaves (send, route,
+ * deliver, drop), each traced and counted in one place.
+ */
+final class NodeContext {
+    final String name;
+    final AggregationTable table;
+    final boolean tracing;
+    Routing routing;
+    final Map<JobKey, JobTables> jobs = new HashMap<>();
+    final Map<JobKey, Counters> counters = new HashMap<>();
+    long unknownJobDrops;
+
+    NodeContext(String name, Routing routing, AggregationTable table, boolean tracing) {
+        this.name = name;
+        this.routing = routing;
+        this.table = table;
+        this.tracing = tracing;
+    }
+
+    JobTables job(JobKey k) {
+        return jobs.get(k);
+    }
+
+    Counters counters(JobKey k) {
+        return counters.computeIfAbsent(k, x -> new Counters());
+    }
+
+    void count(JobTables t, Counter c) {
+        counters(t.key()).add(c);
+    }
+
+    /** Puts a frame on the link to a neighbour, its endpoint set in the job's encoding. */
+    void send(List<NodeEngine.Action> out, JobTables t, String neighbor, Frame f) {
+        out.add(new NodeEngine.Send(neighbor, onWire(t, f)));
+    }
+
+    /** Toward the frame's underlay destination by unicast routing, or to this node's endpoint. */
+    void route(JobTables t, Frame f, List<NodeEngine.Action> out) {
+        String dst = f.destination();
+        if (dst.equals(name)) {
+            deliver(t, f, out);
+            return;
+        }
+        String hop = routing.nextHop(name, dst);
+        if (hop == null) {
+            drop(out, t, f, "no route to " + dst);
+            return;
+        }
+        count(t, Counter.FORWARDED);
+        trace(out, t, f, "forward", List.of(hop), null);
+        send(out, t, hop, f);
+    }
+
+    /** Hands a frame to the endpoint drivers on this node. */
+    void deliver(JobTables t, Frame f, List<NodeEngine.Action> out) {
+        count(t, Counter.DELIVERED);
+        trace(out, t, f, "deliver", List.of(), null);
+        out.add(new NodeEngine.Deliver(f));
+    }
+
+    void drop(List<NodeEngine.Action> out, JobTables t, Frame f, String reason) {
+        if (t != null) {
+            count(t, Counter.DROPS);
+        } else {
+            unknownJobDrops++;
+        }
+        trace(out, t, f, "drop", List.of(), reason);
+    }
+
+    void trace(List<NodeEngine.Action> out, JobTables t, Frame f, String event, List<String> to, String detail) {
+        if (!tracing) {
+            return;
+        }
+        InaPacket p = f.packet();
+        String job = t != null ? t.name() : JobKey.of(p.header()).toString();
+        String dir = p.header().direction() == Direction.AGGREGATION ? "agg" : "mcast";
+        out.add(new NodeEngine.Traced(new TraceEvent(name, job, p.header().seq(), event, dir, p.endpoints().toString(), to, f.vt(),
+                detail)));
+    }
+
+    /** A trace event that is not about one frame (a timeout, an install). */
+    void trace(List<NodeEngine.Action> out, JobTables t, long seq, String event, String dir, EndpointSet bitmap, List<String> to,
+               long vt, String detail) {
+        if (tracing) {
+            out.add(new NodeEngine.Traced(new TraceEvent(name, t.name(), seq, event, dir, bitmap.toString(), to, vt, detail)));
+        }
+    }
+
+    static Frame late(Frame f) {
+        InaPacket p = f.packet();
+        return new Frame(p.withHeader(p.header().withFlags(p.header().flags() | Flags.LATE)), f.destination(), f.vt(), f.via());
+    }
+
+    /**
+     * Every packet leaves a node with its endpoint set in the job's encoding (H2): endpoints
+     * and switches may compute on any encoding, the wire carries the one the job chose.
+     */
+    private static Frame onWire(JobTables t, Frame f) {
+        EndpointSet set = f.packet().endpoints();
+        EncodingSpec e = t.encoding();
+        if (e == null || (set.encoding() == e.encoding()
+                && (e.encoding() != Encoding.HIERARCHICAL || ((HierarchicalBitmap) set).blockSize() == e.blockSize()))) {
+            return f;
+        }
+        return new Frame(f.packet().withEndpoints(set.to(e.encoding(), e.blockSize())), f.destination(), f.vt(), f.via());
+    }
+}
