@@ -101,8 +101,8 @@ public final class TopologySection {
             if (list == null) {
                 sound = false;
             } else {
-                for (ConfigValue v : list) {
-                    Link l = link(v, names, defaults, links);
+                for (int i = 0; i < list.size(); i++) {
+                    Link l = link(list.get(i), t.label("links[" + i + "]"), names, defaults, links);
                     if (l != null) {
                         links.add(l);
                     }
@@ -156,7 +156,7 @@ public final class TopologySection {
     }
 
     /** One link; with a bad property it still joins its ends (with {@code defaults}) so the graph can be checked. */
-    private Link link(ConfigValue v, Set<String> names, LinkSpec defaults, List<Link> existing) {
+    private Link link(ConfigValue v, String label, Set<String> names, LinkSpec defaults, List<Link> existing) {
         ConfigList pair;
         LinkSpec spec = defaults;
         if (v.valueType() == ConfigValueType.LIST) {
@@ -166,7 +166,7 @@ public final class TopologySection {
                 return null;
             }
         } else if (v.valueType() == ConfigValueType.OBJECT) {
-            ConfigReader c = t.objectOf(v, "a link", "");
+            ConfigReader c = t.objectOf(v, label, "");
             c.checkKeys(LINK_OBJECT_KEYS, "a link");
             spec = linkSpec(c, defaults);
             if (!c.has("between")) {
