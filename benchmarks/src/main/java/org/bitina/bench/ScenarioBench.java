@@ -8,9 +8,9 @@ import java.util.Map;
 import org.bitina.run.Report;
 import org.bitina.run.RunProgress;
 import org.bitina.run.ScenarioRunner;
+import org.bitina.scenario.ScenarioLoader;
 import org.bitina.topology.JobSpec;
 import org.bitina.topology.Scenario;
-import org.bitina.topology.TopologyLoader;
 
 /**
  * Runs a whole scenario several times in one JVM and prints, per job and mode, the median
@@ -31,7 +31,7 @@ public final class ScenarioBench {
         }
         Path file = Path.of(args[0]);
         int repeat = args.length >= 3 && args[1].equals("--repeat") ? Integer.parseInt(args[2]) : 3;
-        Scenario s = TopologyLoader.load(file);
+        Scenario s = ScenarioLoader.load(file);
         Map<String, List<Report.JobReport>> runs = new LinkedHashMap<>();
         for (int i = 0; i < repeat; i++) {
             Report r = ScenarioRunner.run(s, ScenarioRunner.Options.defaults(), new RunProgress());

@@ -27,11 +27,11 @@ import org.bitina.run.PhasePlanner;
 import org.bitina.run.Report;
 import org.bitina.run.RunProgress;
 import org.bitina.run.ScenarioRunner;
+import org.bitina.scenario.ScenarioLoader;
 import org.bitina.topology.Bift;
 import org.bitina.topology.LinkSpec;
 import org.bitina.topology.Routing;
 import org.bitina.topology.Scenario;
-import org.bitina.topology.TopologyLoader;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -70,7 +70,7 @@ class ControlSerializationTest {
     }
 
     private static Scenario load(String file) throws Exception {
-        return TopologyLoader.load(Path.of("../topology-configs", file));
+        return ScenarioLoader.load(Path.of("../topology-configs", file));
     }
 
     @Test
@@ -151,7 +151,7 @@ class ControlSerializationTest {
         // a message that cannot be serialised stalls the run: bound it, so that shows as a failure
         ScenarioRunner.Options options = new ScenarioRunner.Options(dir.resolve("t.jsonl"), org.bitina.run.Coordinator.Limits.DEFAULT,
                 java.time.Duration.ofMinutes(3), ConfigFactory.parseString("pekko.actor.serialize-messages = on"));
-        Report report = ScenarioRunner.run(TopologyLoader.load(conf), options, new RunProgress());
+        Report report = ScenarioRunner.run(ScenarioLoader.load(conf), options, new RunProgress());
         assertEquals(7, report.jobs().size(), "ina, ring, ps; bier-inc; moe ina, all-to-all; multicast");
         for (Report.JobReport j : report.jobs()) {
             assertTrue(j.verified(), j.name() + "/" + j.mode() + ": " + j.mismatches() + " " + j.unfinished());

@@ -13,9 +13,9 @@ import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
+import org.bitina.scenario.ScenarioLoader;
 import org.bitina.topology.Scenario;
 import org.bitina.topology.ScenarioException;
-import org.bitina.topology.TopologyLoader;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -34,7 +34,7 @@ class AllReduceEndToEndTest {
         Path conf = dir.resolve("fig1.conf");
         Files.writeString(conf, Files.readString(Path.of("..", "topology-configs", "paper-fig1-allreduce.conf"))
                 .replace("include \"defaults\"", "").replace("completion-timeout = 50ms", "completion-timeout = 5s"));
-        Scenario s = TopologyLoader.load(conf);
+        Scenario s = ScenarioLoader.load(conf);
         Path trace = dir.resolve("trace.jsonl");
         Report r = ScenarioRunner.run(s, ScenarioRunner.Options.defaults().withTrace(trace), new RunProgress());
         for (String mode : List.of("ina", "ring", "ps")) {
@@ -88,7 +88,7 @@ class AllReduceEndToEndTest {
                   { kind = silent, node = h16 }
                 ]
                 """);
-        Report r = ScenarioRunner.run(TopologyLoader.load(conf), ScenarioRunner.Options.defaults(), new RunProgress());
+        Report r = ScenarioRunner.run(ScenarioLoader.load(conf), ScenarioRunner.Options.defaults(), new RunProgress());
         Report.JobReport ina = mode(r, "ina");
         assertEquals("partial", ina.status(), ina.toString());
         assertTrue(ina.verified(), ina.mismatches().toString());

@@ -8,7 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import org.bitina.topology.TopologyLoader;
+import org.bitina.scenario.ScenarioLoader;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -29,7 +29,7 @@ class BierIncEndToEndTest {
                   baselines = [ring]
                 }]
                 """);
-        Report r = ScenarioRunner.run(TopologyLoader.load(conf), ScenarioRunner.Options.defaults(), new RunProgress());
+        Report r = ScenarioRunner.run(ScenarioLoader.load(conf), ScenarioRunner.Options.defaults(), new RunProgress());
         Report.JobReport inc = r.jobs().get(0);
         assertEquals("bier-inc", inc.kind());
         assertEquals("complete", inc.status(), inc.mismatches() + " " + inc.unfinished() + inc.missing());
@@ -50,7 +50,7 @@ class BierIncEndToEndTest {
                   completion-timeout = 2s
                 }]
                 """);
-        Report.JobReport inc = ScenarioRunner.run(TopologyLoader.load(conf), ScenarioRunner.Options.defaults(), new RunProgress())
+        Report.JobReport inc = ScenarioRunner.run(ScenarioLoader.load(conf), ScenarioRunner.Options.defaults(), new RunProgress())
                 .jobs().get(0);
         assertEquals("complete", inc.status(), inc.mismatches() + " " + inc.missing());
         assertTrue(inc.verified());
@@ -74,7 +74,7 @@ class BierIncEndToEndTest {
                     data = ${defs.data}, completion-timeout = 1s }
                 ]
                 """);
-        Report r = ScenarioRunner.run(TopologyLoader.load(conf), ScenarioRunner.Options.defaults(), new RunProgress());
+        Report r = ScenarioRunner.run(ScenarioLoader.load(conf), ScenarioRunner.Options.defaults(), new RunProgress());
         for (Report.JobReport j : r.jobs()) {
             assertEquals("complete", j.status(), j.name() + " " + j.mismatches() + " " + j.unfinished());
             assertTrue(j.verified(), j.name());
@@ -98,7 +98,7 @@ class BierIncEndToEndTest {
                 }]
                 faults = [ { at = 0ms, kind = silent, node = h2 } ]
                 """);
-        Report r = ScenarioRunner.run(TopologyLoader.load(conf), ScenarioRunner.Options.defaults().withTrace(trace), new RunProgress());
+        Report r = ScenarioRunner.run(ScenarioLoader.load(conf), ScenarioRunner.Options.defaults().withTrace(trace), new RunProgress());
         Report.JobReport j = r.jobs().get(0);
         assertEquals("partial", j.status(), j.mismatches() + " " + j.unfinished());
         assertTrue(j.verified() && j.asExpected());
@@ -126,7 +126,7 @@ class BierIncEndToEndTest {
 
     @Test
     void aMidRunLinkFailureIsRoutedAroundAndTheAllReduceStillVerifies() throws Exception {
-        Report r = ScenarioRunner.run(TopologyLoader.load(Path.of("../topology-configs/fat-tree-k4-bier-inc-link-failure.conf")),
+        Report r = ScenarioRunner.run(ScenarioLoader.load(Path.of("../topology-configs/fat-tree-k4-bier-inc-link-failure.conf")),
                 ScenarioRunner.Options.defaults(), new RunProgress());
         Report.JobReport j = r.jobs().get(0);
         assertEquals("complete", j.status(), j.mismatches() + " " + j.unfinished() + j.missing());
@@ -148,7 +148,7 @@ class BierIncEndToEndTest {
                 }]
                 faults = [ { at = 0ms, kind = silent, node = w2 } ]
                 """);
-        Report.JobReport j = ScenarioRunner.run(TopologyLoader.load(conf), ScenarioRunner.Options.defaults(), new RunProgress()).jobs().get(0);
+        Report.JobReport j = ScenarioRunner.run(ScenarioLoader.load(conf), ScenarioRunner.Options.defaults(), new RunProgress()).jobs().get(0);
         assertEquals("failed", j.expected());
         assertEquals("failed", j.status());
         assertTrue(j.asExpected());

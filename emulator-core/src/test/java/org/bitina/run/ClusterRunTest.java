@@ -17,8 +17,8 @@ import java.util.concurrent.TimeUnit;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.bitina.cluster.ClusterSettings;
 import org.bitina.cluster.MemberAgent;
+import org.bitina.scenario.ScenarioLoader;
 import org.bitina.topology.Scenario;
-import org.bitina.topology.TopologyLoader;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -80,7 +80,7 @@ class ClusterRunTest {
         Files.writeString(f, Files.readString(Path.of("../topology-configs/paper-fig1-allreduce.conf"))
                 .replace("include \"defaults\"", "include file(\"" + Path.of("../topology-configs/defaults.conf").toAbsolutePath() + "\")")
                 .replaceAll("completion-timeout = \\d+ms", "completion-timeout = 1s"));
-        Report r = runOnThree(TopologyLoader.load(f));
+        Report r = runOnThree(ScenarioLoader.load(f));
         assertOnAllThree(r);
         assertEquals(3, r.jobs().size(), "ina, ring and ps");
     }
@@ -97,7 +97,7 @@ class ClusterRunTest {
                   baselines = [ring]
                 }]
                 """);
-        Report r = runOnThree(TopologyLoader.load(conf));
+        Report r = runOnThree(ScenarioLoader.load(conf));
         assertOnAllThree(r);
         // by pod: a pod's edge and aggregation switches and hosts share a member
         Map<String, String> at = r.placement();
@@ -120,7 +120,7 @@ class ClusterRunTest {
                 faults = [ { at = 300ms, kind = member-loss, member = 1 } ]
                 """);
         long start = System.nanoTime();
-        Report r = runOnThree(TopologyLoader.load(conf));
+        Report r = runOnThree(ScenarioLoader.load(conf));
         assertTrue(System.nanoTime() - start < 120_000_000_000L, "the run ended");
         Report.JobReport ina = r.jobs().get(0);
         assertEquals("failed", ina.status());
@@ -137,7 +137,7 @@ class ClusterRunTest {
         int port = freePort();
         ScenarioRunner.Options o = new ScenarioRunner.Options(null, Coordinator.Limits.DEFAULT, Duration.ofMinutes(5),
                 ClusterSettings.member("127.0.0.1", port, List.of("127.0.0.1:" + port)), 2, Duration.ofSeconds(3));
-        Scenario s = TopologyLoader.load(Path.of("../topology-configs/paper-fig1-allreduce.conf"));
+        Scenario s = ScenarioLoader.load(Path.of("../topology-configs/paper-fig1-allreduce.conf"));
         IllegalStateException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class,
                 () -> ScenarioRunner.run(s, o, new RunProgress()));
         assertTrue(e.getMessage().contains("the cluster did not form: 2 members expected"), e.getMessage());

@@ -8,8 +8,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.bitina.scenario.ScenarioLoader;
 import org.bitina.topology.ScenarioException;
-import org.bitina.topology.TopologyLoader;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -28,7 +28,7 @@ class EncodingEndToEndTest {
                   data { elements = 1024, type = int32, op = sum, chunk = 256, window = 4, seed = 1 }
                 }]
                 """.formatted(encoding));
-        Report r = ScenarioRunner.run(TopologyLoader.load(conf), ScenarioRunner.Options.defaults(), new RunProgress());
+        Report r = ScenarioRunner.run(ScenarioLoader.load(conf), ScenarioRunner.Options.defaults(), new RunProgress());
         return r.jobs().get(0);
     }
 

@@ -12,8 +12,8 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.bitina.scenario.ScenarioLoader;
 import org.bitina.topology.ScenarioException;
-import org.bitina.topology.TopologyLoader;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -39,7 +39,7 @@ class MoeEndToEndTest {
     @Test
     void paperFig2InstallsTheSeedsCbmsAndCombinesAtTheSource() throws ScenarioException, IOException {
         Path trace = dir.resolve("t.jsonl");
-        Report r = ScenarioRunner.run(TopologyLoader.load(Path.of("..", "topology-configs", "paper-fig2-moe.conf")),
+        Report r = ScenarioRunner.run(ScenarioLoader.load(Path.of("..", "topology-configs", "paper-fig2-moe.conf")),
                 ScenarioRunner.Options.defaults().withTrace(trace), new RunProgress());
         for (String m : List.of("ina", "all-to-all")) {
             assertEquals("complete", mode(r, m).status(), m + " " + mode(r, m).mismatches());
@@ -80,7 +80,7 @@ class MoeEndToEndTest {
                   baselines = [all-to-all]
                 }]
                 """ + faults);
-        return ScenarioRunner.run(TopologyLoader.load(conf), ScenarioRunner.Options.defaults(), new RunProgress());
+        return ScenarioRunner.run(ScenarioLoader.load(conf), ScenarioRunner.Options.defaults(), new RunProgress());
     }
 
     @Test
@@ -89,7 +89,7 @@ class MoeEndToEndTest {
         Files.writeString(conf, Files.readString(Path.of("..", "topology-configs", "paper-fig2-moe.conf"))
                 .replace("include \"defaults\"", "")
                 .replace("granularity = group", "granularity = pair"));
-        Report r = ScenarioRunner.run(TopologyLoader.load(conf), ScenarioRunner.Options.defaults(), new RunProgress());
+        Report r = ScenarioRunner.run(ScenarioLoader.load(conf), ScenarioRunner.Options.defaults(), new RunProgress());
         Report.JobReport ina = mode(r, "ina");
         assertEquals("complete", ina.status(), ina.mismatches().toString());
         assertTrue(ina.verified());

@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.bitina.scenario.ScenarioLoader;
 import org.bitina.topology.ScenarioException;
-import org.bitina.topology.TopologyLoader;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.io.TempDir;
@@ -31,7 +31,7 @@ class ReductionMatrixTest {
                   baselines = [ring, ps]
                 }]
                 """.formatted(type, op));
-        Report r = ScenarioRunner.run(TopologyLoader.load(conf), ScenarioRunner.Options.defaults(), new RunProgress());
+        Report r = ScenarioRunner.run(ScenarioLoader.load(conf), ScenarioRunner.Options.defaults(), new RunProgress());
         assertEquals(3, r.jobs().size());
         for (Report.JobReport j : r.jobs()) {
             assertEquals("complete", j.status(), j.mode() + " " + j.mismatches() + j.unfinished());

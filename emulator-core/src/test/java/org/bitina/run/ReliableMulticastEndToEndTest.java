@@ -9,8 +9,8 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import org.bitina.scenario.ScenarioLoader;
 import org.bitina.topology.ScenarioException;
-import org.bitina.topology.TopologyLoader;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -37,7 +37,7 @@ class ReliableMulticastEndToEndTest {
                 %s
                 """.formatted(job, timeout, faults));
         ScenarioRunner.Options o = ScenarioRunner.Options.defaults();
-        return ScenarioRunner.run(TopologyLoader.load(conf), trace == null ? o : o.withTrace(trace), new RunProgress());
+        return ScenarioRunner.run(ScenarioLoader.load(conf), trace == null ? o : o.withTrace(trace), new RunProgress());
     }
 
     private static Report.JobReport mode(Report r, String mode) {

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import org.bitina.topology.TopologyLoader;
+import org.bitina.scenario.ScenarioLoader;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -28,7 +28,7 @@ class RerouteEndToEndTest {
                 # down before the first packet: what is in flight at a failure is issue 7's (B5) to settle
                 faults = [ { at = 0ms, kind = link-down, link = [agg-1-1, core-1] } ]
                 """);
-        Report r = ScenarioRunner.run(TopologyLoader.load(conf), ScenarioRunner.Options.defaults(), new RunProgress());
+        Report r = ScenarioRunner.run(ScenarioLoader.load(conf), ScenarioRunner.Options.defaults(), new RunProgress());
         Report.JobReport ina = r.jobs().get(0);
         assertEquals("complete", ina.status(), ina.mismatches() + " " + ina.unfinished() + ina.missing());
         assertTrue(ina.verified());

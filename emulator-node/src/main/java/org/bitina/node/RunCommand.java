@@ -10,10 +10,10 @@ import java.util.concurrent.Callable;
 import org.bitina.run.Report;
 import org.bitina.run.RunProgress;
 import org.bitina.run.ScenarioRunner;
+import org.bitina.scenario.ScenarioLoader;
 import org.bitina.topology.Problem;
 import org.bitina.topology.Scenario;
 import org.bitina.topology.ScenarioException;
-import org.bitina.topology.TopologyLoader;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -54,7 +54,7 @@ final class RunCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         Scenario scenario;
         try {
-            scenario = TopologyLoader.load(file);
+            scenario = ScenarioLoader.load(file);
         } catch (ScenarioException e) {
             for (Problem p : e.problems()) {
                 System.err.println(p);

@@ -2,10 +2,10 @@ package org.bitina.node;
 
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
+import org.bitina.scenario.ScenarioLoader;
 import org.bitina.topology.Problem;
 import org.bitina.topology.Scenario;
 import org.bitina.topology.ScenarioException;
-import org.bitina.topology.TopologyLoader;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
@@ -20,7 +20,7 @@ final class ValidateCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         try {
-            Scenario s = TopologyLoader.load(file);
+            Scenario s = ScenarioLoader.load(file);
             System.out.printf("%s: valid: %d switches, %d hosts, %d links, %d jobs, %d faults%n", s.file(),
                     s.topology().switches().size(), s.topology().hosts().size(), s.topology().links().size(),
                     s.jobs().size(), s.faults().size());

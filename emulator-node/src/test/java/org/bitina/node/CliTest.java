@@ -72,6 +72,21 @@ class CliTest {
     }
 
     @Test
+    void validateReportsASectionOfTheWrongTypeWithFileLineAndExitsTwo() throws IOException {
+        Path bad = dir.resolve("bad.conf");
+        Files.writeString(bad, """
+                topology { generator { kind = fat-tree, k = 4 } }
+                jobs = [{ name = j, kind = allreduce, members = all, tree { mode = auto, root = core-1 },
+                  data = 5 }]
+                cluster = 3
+                """);
+        Result r = cli("validate", bad.toString());
+        assertEquals(2, r.code(), r.err());
+        assertEquals(bad + ":3: data must be an object (got a number)\n" + bad + ":4: cluster must be an object (got a number)",
+                r.err().strip().replace(System.lineSeparator(), "\n"));
+    }
+
+    @Test
     void runRefusesAnInvalidFileBeforeAnythingRuns() throws IOException {
         Path bad = dir.resolve("bad.conf");
         Files.writeString(bad, "topology { generator { kind = fat-tree, k = 3 } }\n");

@@ -1,4 +1,4 @@
-package org.bitina.topology;
+package org.bitina.scenario;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -11,10 +11,15 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
 import org.bitina.bitmap.EndpointSets;
+import org.bitina.topology.JobSpec;
+import org.bitina.topology.Problem;
+import org.bitina.topology.Scenario;
+import org.bitina.topology.ScenarioException;
+import org.bitina.topology.Vat;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-class TopologyLoaderTest {
+class ScenarioLoaderTest {
     @TempDir
     Path dir;
 
@@ -35,7 +40,7 @@ class TopologyLoaderTest {
     /** Loads a bad file and returns its problems as FILE:LINE: message strings. */
     private List<String> problems(String content) throws IOException {
         Path p = write("bad.conf", content);
-        ScenarioException e = assertThrows(ScenarioException.class, () -> TopologyLoader.load(p));
+        ScenarioException e = assertThrows(ScenarioException.class, () -> ScenarioLoader.load(p));
         return e.problems().stream().map(Problem::toString).toList();
     }
 
@@ -274,7 +279,7 @@ class TopologyLoaderTest {
 
     @Test
     void missingFile() {
-        ScenarioException e = assertThrows(ScenarioException.class, () -> TopologyLoader.load(dir.resolve("nope.conf")));
+        ScenarioException e = assertThrows(ScenarioException.class, () -> ScenarioLoader.load(dir.resolve("nope.conf")));
         assertTrue(e.getMessage().contains("nope.conf:1: no such file"));
     }
 
@@ -295,7 +300,7 @@ class TopologyLoaderTest {
 
     private static Scenario assertDoesNotThrowScenario(Path p) {
         try {
-            return TopologyLoader.load(p);
+            return ScenarioLoader.load(p);
         } catch (ScenarioException e) {
             throw new AssertionError(e.getMessage(), e);
         }

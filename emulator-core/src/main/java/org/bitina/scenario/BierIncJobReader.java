@@ -1,0 +1,101 @@
+package org.bitina.scenario;
+
+import java.util.List;
+import java.util.Set;
+import org.bitina.topology.BitSpace;
+import org.bitina.topology.DataSpec;
+import org.bitina.topology.EncodingSpec;
+import org.bitina.topology.JobKind;
+import org.bitina.topology.JobSpec;
+import org.bitina.topology.Topology;
+import org.bitina.topology.TreeSpec;
+
+/**
+ * A BIER-INC job (seed 001): AllReduce over one data-driven tree per owner, or Reduce to and
+ * Broadcast from a {@code root} member; {@code edge = leaf-switches} gives the bit positions
+ * to the members' leaf switches instead of the hosts (B6). It has no tree section: the
+ * trees come from the data. It loads into an AllReduce spec with tree mode BIER_INC.
+ */
+public final class BierIncJobReader implements JobReader {
+    private static final Set<String> KEYS = JobHeader.keysAnd("members", "bit-space", "encoding", "data", "collective", "root", "edge");
+
+    @Override
+    public String kind() {
+        return JobKind.BIER_INC.configName();
+    }
+
+    @Override
+    public Set<String> keys() {
+        return KEYS;
+    }
+
+    @Override
+    public JobSpec read(ConfigReader c, Topology topology, int index) {
+        int before = c.problems().count();
+        JobHeader header = JobHeader.read(c, index, kind(), List.of("ps", "ring"));
+        List<String> members = JobParts.members(c, topology);
+        BitSpace space = JobParts.bitSpace(c, topology, members);
+        EncodingSpec encoding = JobParts.encoding(c, topology, space);
+        TreeSpec tree = tree(c, topology, members, header == null ? null : header.baselines());
+        DataSpec data = DataSection.read(c, kind(), topology, space);
+        if (c.problems().since(before) || header == null || tree == null || data == null) {
+            return null;
+        }
+        return new JobSpec.AllReduce(header.common(JobKind.BIER_INC, members, space, encoding), tree, data);
+    }
+
+    private static TreeSpec tree(ConfigReader c, Topology topology, List<String> members, List<String> baselines) {
+        String name = c.name("collective", "allreduce");
+        if (name == null) {
+            return null;
+        }
+        TreeSpec.Collective collective = switch (name) {
+            case "allreduce" -> TreeSpec.Collective.ALLREDUCE;
+            case "reduce" -> TreeSpec.Collective.REDUCE;
+            case "broadcast" -> TreeSpec.Collective.BROADCAST;
+            default -> null;
+        };
+        if (collective == null) {
+            c.problem("collective", "unknown collective '" + name + "' (expected allreduce, reduce or broadcast)");
+            return null;
+        }
+        String root = c.name("root", null);
+        if (collective == TreeSpec.Collective.ALLREDUCE && root != null) {
+            c.problem("root", "an allreduce has a tree rooted at every member; it takes no root");
+            return null;
+        }
+        if (collective != TreeSpec.Collective.ALLREDUCE) {
+            if (root == null) {
+                c.problem(c.origin(), "a " + name + " needs a root: one of the members");
+                return null;
+            }
+            if (members != null && !members.contains(root)) {
+                c.problem("root", "root '" + root + "' is not a member of the job");
+                return null;
+            }
+            if (baselines != null && !baselines.isEmpty()) {
+                c.problem("baselines", "the ring and ps baselines compare AllReduce; a " + name + " has none");
+                return null;
+            }
+        }
+        String edge = c.name("edge", "hosts");
+        if (edge == null) {
+            return null;
+        }
+        if (!edge.equals("hosts") && !edge.equals("leaf-switches")) {
+            c.problem("edge", "unknown edge '" + edge + "' (expected hosts or leaf-switches)");
+            return null;
+        }
+        boolean leafEdge = edge.equals("leaf-switches");
+        if (leafEdge && members != null) {
+            for (String m : members) {
+                List<String> up = topology.neighbors(m);
+                if (up.size() != 1 || !topology.node(up.get(0)).isSwitch()) {
+                    c.problem("edge", "edge = leaf-switches needs every member on exactly one switch; " + m + " has " + up);
+                    return null;
+                }
+            }
+        }
+        return members == null ? null : new TreeSpec(TreeSpec.Mode.BIER_INC, root, null, collective, leafEdge);
+    }
+}

@@ -1,0 +1,424 @@
+package org.bitina.scenario;
+
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigException;
+import com.typesafe.config.ConfigFactory;
+import com.typesafe.config.ConfigList;
+import com.typesafe.config.ConfigObject;
+import com.typesafe.config.ConfigOrigin;
+import com.typesafe.config.ConfigUtil;
+import com.typesafe.config.ConfigValue;
+import com.typesafe.config.ConfigValueType;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Typed reads on one subtree of a scenario file. A value that is missing where it is needed,
+ * of the wrong type or out of range is recorded in {@link Problems} with the value's
+ * {@code FILE:LINE} and never thrown, so a reader goes on and finds the next problem. Each
+ * read names the value by its path ({@code data.chunk}), says what it must be and what it got.
+ *
+ * <p>Reads with a default return the default when the key is absent and, after recording the
+ * problem, when the value is bad; reads without one return null when the value is missing or
+ * bad. Callers count problems ({@link Problems#count()}) to know whether what they read is usable.
+ */
+public final class ConfigReader {
+    private static final Pattern BANDWIDTH = Pattern.compile("(\\d+(?:\\.\\d+)?)\\s*([KMGT]?)bps");
+
+    private final Config config;
+    private final String path;
+    private final Problems problems;
+
+    private ConfigReader(Config config, String path, Problems problems) {
+        this.config = config;
+        this.path = path;
+        this.problems = problems;
+    }
+
+    /** A reader on {@code config}, whose values are named {@code path + key} in problems. */
+    public static ConfigReader of(Config config, String path, Problems problems) {
+        return new ConfigReader(config, path, problems);
+    }
+
+    /** A reader on an object without keys, for an optional section that is absent. */
+    public ConfigReader empty(String key) {
+        return new ConfigReader(ConfigFactory.empty(), label(key) + ".", problems);
+    }
+
+    /** This reader with {@code fallback} behind its values (a scenario's defaults section). */
+    public ConfigReader withFallback(ConfigReader fallback) {
+        return new ConfigReader(config.withFallback(fallback.config), path, problems);
+    }
+
+    public Problems problems() {
+        return problems;
+    }
+
+    public Config config() {
+        return config;
+    }
+
+    /** What problems call {@code key} of this subtree: its path from the top of the file. */
+    public String label(String key) {
+        return path + key;
+    }
+
+    public boolean has(String key) {
+        return config.hasPath(ConfigUtil.joinPath(key));
+    }
+
+    public ConfigValue value(String key) {
+        return config.getValue(ConfigUtil.joinPath(key));
+    }
+
+    public ConfigOrigin origin() {
+        return config.root().origin();
+    }
+
+    /** Where {@code key} is written, or where this subtree is when it is absent. */
+    public ConfigOrigin origin(String key) {
+        return has(key) ? value(key).origin() : origin();
+    }
+
+    public void problem(ConfigOrigin origin, String message) {
+        problems.add(origin, message);
+    }
+
+    /** A problem with {@code key}, or with this subtree when the key is absent. */
+    public void problem(String key, String message) {
+        problems.add(origin(key), message);
+    }
+
+    // ---------------------------------------------------------------- keys
+
+    /** Each key not in {@code known} is a problem: a typo or a key of another section. */
+    public void checkKeys(Set<String> known, String where) {
+        for (Map.Entry<String, ConfigValue> e : inFileOrder(config.root())) {
+            if (!known.contains(e.getKey())) {
+                problem(e.getValue().origin(), "unknown key '" + e.getKey() + "' in " + where + " (known: " + keyList(known) + ")");
+            }
+        }
+    }
+
+    public static String keyList(Set<String> keys) {
+        return String.join(", ", new TreeSet<>(keys));
+    }
+
+    /** HOCON objects are unordered; read them in the order they were written, so that "the second one" is the one blamed. */
+    public static List<Map.Entry<String, ConfigValue>> inFileOrder(ConfigObject obj) {
+        List<Map.Entry<String, ConfigValue>> entries = new ArrayList<>(obj.entrySet());
+        entries.sort(Comparator.comparingInt((Map.Entry<String, ConfigValue> e) -> e.getValue().origin().lineNumber())
+                .thenComparing(Map.Entry::getKey));
+        return entries;
+    }
+
+    // ---------------------------------------------------------------- shapes
+
+    /** "a number", "a list", ...: what a value is, for "(got ...)". */
+    public static String describe(ConfigValue v) {
+        return switch (v.valueType()) {
+            case OBJECT -> "an object";
+            case LIST -> "a list";
+            case NUMBER -> "a number";
+            case BOOLEAN -> "a boolean";
+            case STRING -> "a string";
+            case NULL -> "null";
+        };
+    }
+
+    /** The object at {@code key}; null, with a problem, when it is something else; null when absent. */
+    public ConfigReader object(String key) {
+        if (!has(key)) {
+            return null;
+        }
+        return objectOf(value(key), label(key), "");
+    }
+
+    /** The object at {@code key}, or an empty one when it is absent (an optional section). */
+    public ConfigReader objectOrEmpty(String key) {
+        return has(key) ? object(key) : empty(key);
+    }
+
+    /** {@code v} as an object named {@code label}; null with "LABEL must be an object SHAPE (got ...)" otherwise. */
+    public ConfigReader objectOf(ConfigValue v, String label, String shape) {
+        if (v.valueType() != ConfigValueType.OBJECT) {
+            problem(v.origin(), label + " must be an object" + (shape.isEmpty() ? "" : " " + shape) + " (got " + describe(v) + ")");
+            return null;
+        }
+        return new ConfigReader(((ConfigObject) v).toConfig(), label + ".", problems);
+    }
+
+    /** The list at {@code key}; null, with a problem, when it is something else; null when absent. */
+    public ConfigList list(String key) {
+        if (!has(key)) {
+            return null;
+        }
+        ConfigValue v = value(key);
+        if (v.valueType() != ConfigValueType.LIST) {
+            problem(v.origin(), label(key) + " must be a list (got " + describe(v) + ")");
+            return null;
+        }
+        return (ConfigList) v;
+    }
+
+    // ---------------------------------------------------------------- names
+
+    /** {@code v} as a name (a non-empty string); null with a problem otherwise. */
+    public String nameOf(ConfigValue v, String label) {
+        if (v.valueType() != ConfigValueType.STRING) {
+            problem(v.origin(), label + " must be a name (got " + describe(v) + " " + v.render() + ")");
+            return null;
+        }
+        String s = (String) v.unwrapped();
+        if (s.isBlank()) {
+            problem(v.origin(), label + ": empty name");
+            return null;
+        }
+        return s;
+    }
+
+    /** The name at {@code key}, {@code dflt} when absent, null with a problem when it is not a name. */
+    public String name(String key, String dflt) {
+        return has(key) ? nameOf(value(key), label(key)) : dflt;
+    }
+
+    /** The name at {@code key}; "missing WHAT" when it is absent. */
+    public String requiredName(String key, String what) {
+        if (!has(key)) {
+            problem(origin(), "missing " + what);
+            return null;
+        }
+        return nameOf(value(key), label(key));
+    }
+
+    /** The list of names at {@code key}; null when absent or when any element is not a name. */
+    public List<String> names(String key) {
+        ConfigList list = list(key);
+        if (list == null) {
+            return null;
+        }
+        List<String> out = new ArrayList<>();
+        boolean ok = true;
+        for (ConfigValue v : list) {
+            String s = nameOf(v, label(key) + " element");
+            ok &= s != null;
+            out.add(s);
+        }
+        return ok ? out : null;
+    }
+
+    /** A word out of {@code allowed} at {@code key}, {@code dflt} when absent, null with a problem otherwise. */
+    public String oneOf(String key, List<String> allowed, String dflt) {
+        String s = name(key, dflt);
+        if (s != null && !allowed.contains(s)) {
+            problem(key, label(key) + " must be " + String.join(" or ", allowed) + ", got '" + s + "'");
+            return null;
+        }
+        return s;
+    }
+
+    // ---------------------------------------------------------------- numbers
+
+    /** A whole number in {@code min..max} at {@code key}; {@code dflt} when absent or bad. */
+    public int intIn(String key, int min, int max, int dflt) {
+        Integer v = has(key) ? intOf(key, min, max) : null;
+        return v == null ? dflt : v;
+    }
+
+    /** A whole number in {@code min..max} at {@code key}; "missing KEY" when absent. */
+    public Integer requiredInt(String key, int min, int max) {
+        if (!has(key)) {
+            problem(origin(), "missing " + label(key));
+            return null;
+        }
+        return intOf(key, min, max);
+    }
+
+    private Integer intOf(String key, int min, int max) {
+        ConfigValue v = value(key);
+        if (v.valueType() != ConfigValueType.NUMBER) {
+            problem(v.origin(), label(key) + " must be a whole number, got " + v.render());
+            return null;
+        }
+        double d = ((Number) v.unwrapped()).doubleValue();
+        if (d != Math.rint(d) || d < min || d > max) {
+            problem(v.origin(), label(key) + " must be a whole number in " + min + ".." + max + ", got " + v.render());
+            return null;
+        }
+        return ((Number) v.unwrapped()).intValue();
+    }
+
+    /** A whole number at {@code key}; {@code dflt} when absent or bad. */
+    public long wholeLong(String key, long dflt) {
+        if (!has(key)) {
+            return dflt;
+        }
+        ConfigValue v = value(key);
+        if (v.valueType() != ConfigValueType.NUMBER || ((Number) v.unwrapped()).doubleValue() != Math.rint(((Number) v.unwrapped()).doubleValue())) {
+            problem(v.origin(), label(key) + " must be a whole number, got " + v.render());
+            return dflt;
+        }
+        return ((Number) v.unwrapped()).longValue();
+    }
+
+    /** A list of whole numbers at least {@code min}; null when absent or bad. */
+    public List<Long> wholeLongs(String key, long min) {
+        ConfigList list = list(key);
+        if (list == null) {
+            return null;
+        }
+        List<Long> out = new ArrayList<>();
+        boolean ok = true;
+        for (ConfigValue v : list) {
+            Object n = v.unwrapped();
+            if (v.valueType() != ConfigValueType.NUMBER || ((Number) n).doubleValue() != Math.rint(((Number) n).doubleValue())) {
+                problem(v.origin(), label(key) + " must hold whole numbers, got " + v.render());
+                ok = false;
+            } else if (((Number) n).longValue() < min) {
+                problem(v.origin(), label(key) + " must hold numbers of at least " + min + ", got " + v.render());
+                ok = false;
+            } else {
+                out.add(((Number) n).longValue());
+            }
+        }
+        return ok ? out : null;
+    }
+
+    /** A number above zero at {@code key}; {@code dflt} when absent or bad. */
+    public double positive(String key, double dflt) {
+        if (!has(key)) {
+            return dflt;
+        }
+        ConfigValue v = value(key);
+        if (v.valueType() != ConfigValueType.NUMBER || ((Number) v.unwrapped()).doubleValue() <= 0) {
+            problem(v.origin(), label(key) + " must be a positive number, got " + v.render());
+            return dflt;
+        }
+        return ((Number) v.unwrapped()).doubleValue();
+    }
+
+    /** {@code true} or {@code false} at {@code key}; {@code dflt} when absent or bad. */
+    public boolean bool(String key, boolean dflt) {
+        if (!has(key)) {
+            return dflt;
+        }
+        ConfigValue v = value(key);
+        if (v.valueType() != ConfigValueType.BOOLEAN) {
+            problem(v.origin(), label(key) + " must be true or false (got " + describe(v) + ")");
+            return dflt;
+        }
+        return (Boolean) v.unwrapped();
+    }
+
+    /** A percentage or fraction in [0, 1): {@code 0.05} or {@code 5%}; {@code dflt} when absent or bad. */
+    public double fraction(String key, double dflt) {
+        if (!has(key)) {
+            return dflt;
+        }
+        ConfigValue v = value(key);
+        double value;
+        if (v.valueType() == ConfigValueType.NUMBER) {
+            value = ((Number) v.unwrapped()).doubleValue();
+        } else if (v.valueType() == ConfigValueType.STRING && ((String) v.unwrapped()).strip().endsWith("%")) {
+            String s = ((String) v.unwrapped()).strip();
+            try {
+                value = Double.parseDouble(s.substring(0, s.length() - 1).strip()) / 100.0;
+            } catch (NumberFormatException e) {
+                problem(v.origin(), label(key) + " must be a fraction like 0.05 or 5%, got " + v.render());
+                return dflt;
+            }
+        } else {
+            problem(v.origin(), label(key) + " must be a fraction like 0.05 or 5%, got " + v.render());
+            return dflt;
+        }
+        if (!(value >= 0 && value < 1)) {
+            problem(v.origin(), label(key) + " must be at least 0 and below 1 (100%), got " + v.render());
+            return dflt;
+        }
+        return value;
+    }
+
+    // ---------------------------------------------------------------- units
+
+    /** A duration of zero or more at {@code key}; {@code dflt} when absent, null when bad. */
+    public Duration nonNegativeDuration(String key, Duration dflt) {
+        return duration(key, dflt, false);
+    }
+
+    /** A duration above zero at {@code key}; {@code dflt} when absent, null when bad. */
+    public Duration positiveDuration(String key, Duration dflt) {
+        return duration(key, dflt, true);
+    }
+
+    private Duration duration(String key, Duration dflt, boolean positive) {
+        if (!has(key)) {
+            return dflt;
+        }
+        ConfigValue v = value(key);
+        Duration d;
+        try {
+            d = config.getDuration(ConfigUtil.joinPath(key));
+        } catch (ConfigException e) {
+            problem(v.origin(), label(key) + ": bad duration " + v.render() + " (write a number with a unit: ns, us, ms, s)");
+            return null;
+        }
+        if (d.isNegative() || (positive && d.isZero())) {
+            problem(v.origin(), label(key) + " must " + (positive ? "be positive" : "not be negative") + ", got " + v.render());
+            return null;
+        }
+        return d;
+    }
+
+    /** Bits per second written with a unit ({@code 100Gbps}); {@code dflt} when absent or bad. */
+    public long bandwidth(String key, long dflt) {
+        if (!has(key)) {
+            return dflt;
+        }
+        ConfigValue v = value(key);
+        if (v.valueType() == ConfigValueType.STRING) {
+            Matcher m = BANDWIDTH.matcher(((String) v.unwrapped()).strip());
+            if (m.matches()) {
+                long unit = switch (m.group(2)) {
+                    case "K" -> 1_000L;
+                    case "M" -> 1_000_000L;
+                    case "G" -> 1_000_000_000L;
+                    case "T" -> 1_000_000_000_000L;
+                    default -> 1L;
+                };
+                double bps = Double.parseDouble(m.group(1)) * unit;
+                if (bps >= 1 && bps < 1e16) {
+                    return (long) bps;
+                }
+            }
+        }
+        problem(v.origin(), label(key) + ": bad bandwidth " + v.render() + " (write a number with a unit: bps, Kbps, Mbps, Gbps, Tbps)");
+        return dflt;
+    }
+
+    /** A size in bytes ({@code 4MiB}, {@code 1000000}) in {@code min..max}; {@code dflt} when absent or bad. */
+    public long bytes(String key, long min, long max, String range, long dflt) {
+        if (!has(key)) {
+            return dflt;
+        }
+        ConfigValue v = value(key);
+        long bytes;
+        try {
+            bytes = config.getBytes(ConfigUtil.joinPath(key));
+        } catch (ConfigException e) {
+            problem(v.origin(), label(key) + ": bad size " + v.render() + " (write 4MiB, 1000000, ...)");
+            return dflt;
+        }
+        if (bytes < min || bytes > max) {
+            problem(v.origin(), label(key) + " must be " + range + ", got " + v.render());
+            return dflt;
+        }
+        return bytes;
+    }
+}

@@ -1,0 +1,126 @@
+package org.bitina.scenario;
+
+import com.typesafe.config.ConfigList;
+import com.typesafe.config.ConfigValue;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import org.bitina.topology.FaultSpec;
+import org.bitina.topology.Link;
+import org.bitina.topology.Topology;
+
+/**
+ * Reads the {@code faults} list, the fault plan (E4). Without a valid topology each fault
+ * is still checked for its keys and values; only the nodes and links it names go unchecked.
+ */
+public final class FaultSection {
+    private static final Set<String> KEYS = Set.of("at", "kind", "node", "link", "delay", "jitter", "rate", "chunks", "member");
+
+    private FaultSection() {
+    }
+
+    /** The faults of {@code root}'s {@code faults} list; {@code topology} is null when it is broken. */
+    public static List<FaultSpec> read(ConfigReader root, Topology topology) {
+        List<FaultSpec> faults = new ArrayList<>();
+        ConfigList list = root.list("faults");
+        if (list == null) {
+            return faults;
+        }
+        for (int i = 0; i < list.size(); i++) {
+            ConfigReader f = root.objectOf(list.get(i), root.label("faults[" + i + "]"), "{ at = 10ms, kind = ..., ... }");
+            if (f == null) {
+                continue;
+            }
+            f.checkKeys(KEYS, "a fault");
+            FaultSpec spec = fault(f, topology);
+            if (spec != null) {
+                faults.add(spec);
+            }
+        }
+        return faults;
+    }
+
+    private static FaultSpec fault(ConfigReader f, Topology topology) {
+        int before = f.problems().count();
+        String kindName = f.requiredName("kind", "a fault's kind");
+        FaultSpec.Kind kind = null;
+        if (kindName != null) {
+            try {
+                kind = FaultSpec.Kind.fromConfig(kindName);
+            } catch (IllegalArgumentException e) {
+                f.problem("kind", e.getMessage());
+            }
+        }
+        Duration at = f.nonNegativeDuration("at", Duration.ZERO);
+        String node = f.name("node", null);
+        Link link = link(f, topology);
+        Duration delay = f.nonNegativeDuration("delay", Duration.ZERO);
+        Duration jitter = f.nonNegativeDuration("jitter", Duration.ZERO);
+        double rate = f.fraction("rate", 0);
+        List<Long> chunks = f.has("chunks") ? f.wholeLongs("chunks", 0) : List.of();
+        int member = f.intIn("member", 0, 1024, -1);
+        if (kind == null) {
+            return null;
+        }
+        switch (kind) {
+            case LINK_DOWN, LINK_UP, DELAY -> {
+                if (!f.has("link")) {
+                    f.problem(f.origin(), kindName + " needs link = [a, b]");
+                }
+            }
+            case SWITCH_CRASH, STRAGGLER, SILENT -> {
+                if (node == null) {
+                    if (!f.has("node")) {
+                        f.problem(f.origin(), kindName + " needs node = ...");
+                    }
+                } else if (topology == null) {
+                    // the node cannot be checked against a broken topology; its problems are reported already
+                } else if (!topology.has(node)) {
+                    f.problem("node", "fault names unknown node '" + node + "'");
+                } else if (kind == FaultSpec.Kind.SWITCH_CRASH && !topology.node(node).isSwitch()) {
+                    f.problem("node", "switch-crash names '" + node + "', which is a host");
+                } else if (kind != FaultSpec.Kind.SWITCH_CRASH && !topology.node(node).isHost()) {
+                    f.problem("node", kindName + " names '" + node + "', which is a switch; stragglers are hosts");
+                }
+                if (kind == FaultSpec.Kind.STRAGGLER && !f.has("delay")) {
+                    f.problem(f.origin(), "straggler needs delay = ...");
+                }
+            }
+            case LOSS, DUPLICATE, REORDER -> {
+                if (!f.has("rate")) {
+                    f.problem(f.origin(), kindName + " needs rate = (a fraction like 0.05 or 5%)");
+                }
+            }
+            case MEMBER_LOSS -> {
+                if (!f.has("member")) {
+                    f.problem(f.origin(), "member-loss needs member = (a cluster member index)");
+                }
+            }
+            default -> throw new AssertionError(kind);
+        }
+        if (f.problems().since(before) || topology == null) {
+            return null;
+        }
+        return new FaultSpec(at, kind, node, link, delay, jitter, rate, List.copyOf(chunks), member);
+    }
+
+    private static Link link(ConfigReader f, Topology topology) {
+        List<String> ends = f.names("link");
+        if (ends == null) {
+            return null;
+        }
+        if (ends.size() != 2) {
+            f.problem("link", "a fault's link is a pair [a, b]");
+            return null;
+        }
+        if (topology == null) {
+            return null;
+        }
+        Link link = topology.linkBetween(ends.get(0), ends.get(1)).orElse(null);
+        if (link == null) {
+            f.problem("link", "there is no link [" + ends.get(0) + ", " + ends.get(1) + "] in the topology");
+        }
+        return link;
+    }
+}

@@ -1,0 +1,159 @@
+package org.bitina.scenario;
+
+import com.typesafe.config.ConfigOrigin;
+import com.typesafe.config.ConfigValue;
+import com.typesafe.config.ConfigValueType;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.bitina.bitmap.Encoding;
+import org.bitina.bitmap.HierarchicalBitmap;
+import org.bitina.topology.BitSpace;
+import org.bitina.topology.EncodingSpec;
+import org.bitina.topology.Node;
+import org.bitina.topology.Topology;
+
+/**
+ * Values that several kinds of job share: members, bit space, encoding and hosts. Each
+ * takes a topology that is null when the topology section is broken; the value is then
+ * still checked for its shape, and what depends on the nodes is left unchecked.
+ */
+public final class JobParts {
+    private JobParts() {
+    }
+
+    /** The job's members: a list of hosts or {@code "all"}; null when missing, bad, or uncheckable. */
+    public static List<String> members(ConfigReader c, Topology topology) {
+        if (!c.has("members")) {
+            c.problem(c.origin(), "a job needs members (a list of hosts, or \"all\")");
+            return null;
+        }
+        ConfigValue v = c.value("members");
+        if (v.valueType() == ConfigValueType.STRING && "all".equals(v.unwrapped())) {
+            return topology == null ? null : topology.hosts().stream().map(Node::name).toList();
+        }
+        if (v.valueType() != ConfigValueType.LIST) {
+            c.problem(v.origin(), "members must be a list of hosts or \"all\" (got " + ConfigReader.describe(v) + ")");
+            return null;
+        }
+        List<String> members = new ArrayList<>();
+        Set<String> seen = new HashSet<>();
+        boolean ok = true;
+        for (ConfigValue m : (Iterable<ConfigValue>) v) {
+            String name = c.nameOf(m, "a job member");
+            if (name == null) {
+                ok = false;
+            } else if (topology != null && !topology.has(name)) {
+                c.problem(m.origin(), "job member '" + name + "' is not a node of the topology");
+                ok = false;
+            } else if (topology != null && !topology.node(name).isHost()) {
+                c.problem(m.origin(), "job member '" + name + "' is a switch; members must be hosts");
+                ok = false;
+            } else if (!seen.add(name)) {
+                c.problem(m.origin(), "job member '" + name + "' is listed twice");
+                ok = false;
+            } else {
+                members.add(name);
+            }
+        }
+        if (ok && members.isEmpty()) {
+            c.problem(v.origin(), "a job needs at least one member");
+            ok = false;
+        }
+        return ok && topology != null ? members : null;
+    }
+
+    /** Who holds a bit: the members, or every host (as in the seed's Fig. 1); null when bad or unknown. */
+    public static BitSpace bitSpace(ConfigReader c, Topology topology, List<String> members) {
+        String mode = c.name("bit-space", "members");
+        if (mode == null) {
+            return null;
+        }
+        if (!mode.equals("members") && !mode.equals("hosts")) {
+            c.problem("bit-space", "bit-space must be \"members\" or \"hosts\", got '" + mode + "'");
+            return null;
+        }
+        if (members == null || topology == null) {
+            return null;
+        }
+        // with hosts every host holds its position; only members take part
+        return new BitSpace(mode.equals("members") ? members : topology.hosts().stream().map(Node::name).toList());
+    }
+
+    /** The endpoint-set encoding (H2): flat by default; null when bad. */
+    public static EncodingSpec encoding(ConfigReader c, Topology topology, BitSpace space) {
+        if (!c.has("encoding")) {
+            return EncodingSpec.FLAT;
+        }
+        ConfigValue v = c.value("encoding");
+        String kind;
+        ConfigReader enc = null;
+        if (v.valueType() == ConfigValueType.STRING) {
+            kind = (String) v.unwrapped();
+        } else if (v.valueType() == ConfigValueType.OBJECT) {
+            enc = c.object("encoding");
+            enc.checkKeys(Set.of("kind", "block"), "encoding");
+            kind = enc.requiredName("kind", "encoding.kind");
+            if (kind == null) {
+                return null;
+            }
+        } else {
+            c.problem(v.origin(), "encoding is flat, hierarchical, node-list or { kind = hierarchical, block = 16 } (got "
+                    + ConfigReader.describe(v) + ")");
+            return null;
+        }
+        switch (kind) {
+            case "flat":
+                return EncodingSpec.FLAT;
+            case "node-list":
+                return new EncodingSpec(Encoding.NODE_LIST, 1);
+            case "hierarchical":
+                if (enc != null && enc.has("block")) {
+                    return new EncodingSpec(Encoding.HIERARCHICAL, enc.intIn("block", 1, HierarchicalBitmap.MAX_BLOCK_SIZE, 1));
+                }
+                return new EncodingSpec(Encoding.HIERARCHICAL, defaultBlock(topology, space));
+            default:
+                c.problem(v.origin(), "unknown encoding '" + kind + "' (expected flat, hierarchical or node-list)");
+                return null;
+        }
+    }
+
+    /** Blocks follow the pods: the largest number of bit-space endpoints any pod holds. */
+    private static int defaultBlock(Topology topology, BitSpace space) {
+        if (space == null || topology == null) {
+            return 1;
+        }
+        Map<Integer, Integer> perPod = new LinkedHashMap<>();
+        for (String e : space.endpoints()) {
+            if (e != null && topology.has(e)) {
+                perPod.merge(topology.node(e).pod(), 1, Integer::sum);
+            }
+        }
+        int max = perPod.values().stream().mapToInt(Integer::intValue).max().orElse(1);
+        return Math.max(1, Math.min(max, HierarchicalBitmap.MAX_BLOCK_SIZE));
+    }
+
+    /** Whether {@code name} is a host; true when the topology is broken and nothing can be checked. */
+    public static boolean requireHost(ConfigReader c, ConfigOrigin origin, String name, String what, Topology topology) {
+        if (topology == null) {
+            return true;
+        }
+        if (!topology.has(name)) {
+            c.problem(origin, what + " '" + name + "' is not a node of the topology");
+            return false;
+        }
+        if (!topology.node(name).isHost()) {
+            c.problem(origin, what + " '" + name + "' is a switch; it must be a host");
+            return false;
+        }
+        return true;
+    }
+
+    /** The smallest MTU of any link: every packet of a job must fit it. */
+    public static int minMtu(Topology topology) {
+        return topology.links().stream().mapToInt(l -> l.spec().mtu()).min().orElse(Integer.MAX_VALUE);
+    }
+}

@@ -1,0 +1,30 @@
+package org.bitina.scenario;
+
+import java.util.Set;
+import org.bitina.topology.JobSpec;
+import org.bitina.topology.Topology;
+
+/**
+ * Reads one kind of job. Each kind has its own keys; a job that uses a key of another kind
+ * is rejected before its reader runs. The kinds a scenario may use are the readers listed in
+ * {@link JobsSection}. A reader depends only on the shared helpers of this package
+ * ({@link ConfigReader}, {@link JobHeader}, {@link JobParts}), never on another reader.
+ */
+public interface JobReader {
+    /** The kind as scenario files write it ({@code kind = allreduce}). */
+    String kind();
+
+    /** Every key a job of this kind may have, {@link JobHeader#KEYS} included. */
+    Set<String> keys();
+
+    /**
+     * The job, or null when it has problems; every problem found is recorded in
+     * {@code job.problems()}, and the job's own keys and values are checked even when
+     * {@code topology} is null (the topology section is broken) and the nodes it names
+     * cannot be.
+     *
+     * @param job   the job's object, with the scenario's {@code defaults} section behind it
+     * @param index the job's position in the jobs list (its id unless it sets one)
+     */
+    JobSpec read(ConfigReader job, Topology topology, int index);
+}

@@ -1,0 +1,98 @@
+package org.bitina.scenario;
+
+import com.typesafe.config.ConfigList;
+import com.typesafe.config.ConfigObject;
+import com.typesafe.config.ConfigValue;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.bitina.topology.JobSpec;
+import org.bitina.topology.Topology;
+
+/**
+ * Reads the {@code jobs} list: picks each job's reader by its kind, holds the job to that
+ * kind's keys, and checks what concerns jobs together (unique names, unique tenant and id).
+ */
+public final class JobsSection {
+    /** The kinds of job a scenario may have, one reader each; this list is the only place they are named. */
+    private static final List<JobReader> READERS = List.of(
+            new AllReduceJobReader(),
+            new MoeJobReader(),
+            new ReliableMulticastJobReader(),
+            new BierIncJobReader());
+
+    private JobsSection() {
+    }
+
+    /**
+     * The valid jobs of {@code root}'s {@code jobs} list; the others are problems.
+     *
+     * @param topology null when the topology section is broken: jobs are still checked for their own keys and values
+     * @param defaults the scenario's {@code defaults} section, behind every job's own values
+     */
+    public static List<JobSpec> read(ConfigReader root, Topology topology, ConfigReader defaults) {
+        List<JobSpec> jobs = new ArrayList<>();
+        ConfigList list = root.list("jobs");
+        if (list == null) {
+            return jobs;
+        }
+        Set<String> names = new HashSet<>();
+        Set<String> ids = new HashSet<>();
+        for (int i = 0; i < list.size(); i++) {
+            ConfigValue v = list.get(i);
+            if (root.objectOf(v, root.label("jobs[" + i + "]"), "{ name = ..., kind = ... }") == null) {
+                continue;
+            }
+            ConfigReader own = ConfigReader.of(((ConfigObject) v).toConfig(), "", root.problems());
+            ConfigReader job = own.withFallback(defaults);
+            JobSpec spec = job(own, job, topology, i);
+            if (spec == null) {
+                continue;
+            }
+            if (!names.add(spec.name())) {
+                job.problem("name", "duplicate job name '" + spec.name() + "'");
+            }
+            String key = spec.common().tenant() + "/" + spec.common().id();
+            if (!ids.add(key)) {
+                job.problem(v.origin(), "job '" + spec.name() + "' reuses tenant " + spec.common().tenant() + " job id "
+                        + spec.common().id() + "; (tenant, id) names one job");
+            }
+            jobs.add(spec);
+        }
+        return jobs;
+    }
+
+    private static JobSpec job(ConfigReader own, ConfigReader job, Topology topology, int index) {
+        String kind = job.requiredName("kind", "a job's kind");
+        JobReader reader = READERS.stream().filter(r -> r.kind().equals(kind)).findFirst().orElse(null);
+        if (reader == null) {
+            if (kind != null) {
+                job.problem("kind", "unknown job kind '" + kind + "' (expected one of "
+                        + READERS.stream().map(JobReader::kind).collect(Collectors.joining(", ")) + ")");
+            }
+            job.requiredName("name", "a job's name");
+            return null;
+        }
+        checkKeys(own, reader);
+        return reader.read(job, topology, index);
+    }
+
+    /** A key of another kind of job gets its own message: it is a job meant as another kind, or a key in the wrong job. */
+    private static void checkKeys(ConfigReader own, JobReader reader) {
+        for (Map.Entry<String, ConfigValue> e : ConfigReader.inFileOrder(own.config().root())) {
+            String key = e.getKey();
+            if (reader.keys().contains(key)) {
+                continue;
+            }
+            List<String> others = READERS.stream().filter(r -> r.keys().contains(key)).map(JobReader::kind).toList();
+            String job = (reader.kind().startsWith("a") ? "an " : "a ") + reader.kind() + " job (" + reader.kind() + " keys: "
+                    + ConfigReader.keyList(reader.keys()) + ")";
+            own.problem(e.getValue().origin(), others.isEmpty()
+                    ? "unknown key '" + key + "' in " + job
+                    : "key '" + key + "' is for " + String.join(" and ", others) + " jobs, not for " + job);
+        }
+    }
+}

@@ -1,0 +1,213 @@
+package org.bitina.scenario;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+import org.bitina.topology.Problem;
+import org.bitina.topology.ScenarioException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** The loader's rules: one key set per job kind, typed sections, every problem at once, includes that must exist. */
+class ScenarioLoaderRulesTest {
+    @TempDir
+    Path dir;
+
+    private static final String TOPOLOGY = """
+            topology {
+              switches = [s1, s2]
+              hosts = [a, b, c]
+              links = [ [s1, s2], [s1, a], [s1, b], [s2, c] ]
+            }
+            """;
+
+    private static final String ALLREDUCE = """
+            { name = j, kind = allreduce, members = [a, b, c], tree { mode = auto, root = s1 }, data { elements = 10 } }
+            """.strip();
+
+    private Path write(String name, String content) throws IOException {
+        Path p = dir.resolve(name);
+        Files.createDirectories(p.getParent());
+        Files.writeString(p, content);
+        return p;
+    }
+
+    private List<String> problems(String content) throws IOException {
+        Path p = write("bad.conf", content);
+        ScenarioException e = assertThrows(ScenarioException.class, () -> ScenarioLoader.load(p));
+        return e.problems().stream().map(Problem::toString).toList();
+    }
+
+    private String at(int line) {
+        return dir.resolve("bad.conf") + ":" + line + ": ";
+    }
+
+    private static void assertHas(List<String> problems, String expected) {
+        assertTrue(problems.stream().anyMatch(p -> p.startsWith(expected)), () -> "expected '" + expected + "' in\n" + String.join("\n", problems));
+    }
+
+    @Test
+    void allreduceJobRejectsKeysOfOtherKindsWithTheirLinesAndItsKeyList() throws IOException {
+        List<String> p = problems(TOPOLOGY + """
+                jobs = [{
+                  name = j, kind = allreduce, members = [a, b, c]
+                  tree { mode = auto, root = s1 }
+                  data { elements = 10 }
+                  experts = [a]
+                  receivers = all
+                  max-rounds = 3
+                }]
+                """);
+        String keys = "(allreduce keys: baselines, bit-space, completion-timeout, data, encoding, id, kind, members, name, tenant, tree)";
+        assertEquals(List.of(
+                at(10) + "key 'experts' is for moe jobs, not for an allreduce job " + keys,
+                at(11) + "key 'receivers' is for reliable-multicast jobs, not for an allreduce job " + keys,
+                at(12) + "key 'max-rounds' is for reliable-multicast jobs, not for an allreduce job " + keys), p);
+    }
+
+    @Test
+    void eachKindHasItsOwnKeysSoAMoeJobRejectsATreeAndABierIncJobRejectsOne() throws IOException {
+        List<String> p = problems(TOPOLOGY + """
+                jobs = [
+                  { name = m, kind = moe, sources = [a], experts = [b, c], moe { top-k = 1 },
+                    members = [a] }
+                  { name = i, kind = bier-inc, members = [a, c], data { elements = 10 },
+                    tree { mode = auto, root = s1 } }
+                ]
+                """);
+        assertHas(p, at(8) + "key 'members' is for allreduce and bier-inc jobs, not for a moe job (moe keys: baselines, ");
+        assertHas(p, at(10) + "key 'tree' is for allreduce jobs, not for a bier-inc job (bier-inc keys: ");
+        assertEquals(2, p.size(), p.toString());
+    }
+
+    static Stream<Arguments> wrongTypeSections() {
+        return Stream.of(
+                Arguments.of("topology = 1\n", 1, "topology must be an object (got a number)"),
+                Arguments.of("topology { switches = [s1], hosts = [a], links = [[s1, a]],\n link-defaults = \"x\" }\n", 2,
+                        "topology.link-defaults must be an object (got a string)"),
+                Arguments.of("topology { generator = 4 }\n", 1, "topology.generator must be an object (got a number)"),
+                Arguments.of("topology { switches = [s1], hosts = [a], links = [[s1, a]],\n pods = [a] }\n", 2,
+                        "topology.pods must be an object (got a list)"),
+                Arguments.of("topology { switches = s1, hosts = [a], links = [[s1, a]] }\n", 1, "topology.switches must be a list (got a string)"),
+                Arguments.of(TOPOLOGY + "jobs = [\n  { name = j, kind = allreduce, members = [a], tree { mode = auto, root = s1 },\n"
+                        + "    data = 5 } ]\n", 8, "data must be an object (got a number)"),
+                Arguments.of(TOPOLOGY + "jobs = [\n  { name = j, kind = allreduce, members = [a], data { elements = 1 },\n"
+                        + "    tree = \"x\" } ]\n", 8, "tree must be an object (got a string)"),
+                Arguments.of(TOPOLOGY + "jobs = [\n  \"j1\" ]\n", 7, "jobs[0] must be an object { name = ..., kind = ... } (got a string)"),
+                Arguments.of(TOPOLOGY + "jobs = { name = j }\n", 6, "jobs must be a list (got an object)"),
+                Arguments.of(TOPOLOGY + "jobs = [{ name = m, kind = moe, sources = [a], experts = [b],\n  moe = 3 }]\n", 7,
+                        "moe must be an object (got a number)"),
+                Arguments.of(TOPOLOGY + "jobs = [{ name = r, kind = reliable-multicast, source = a, receivers = [b],\n  ack = [1] }]\n", 7,
+                        "ack must be an object (got a list)"),
+                Arguments.of(TOPOLOGY + "faults = 3\n", 6, "faults must be a list (got a number)"),
+                Arguments.of(TOPOLOGY + "faults = [ { kind = silent, node = a },\n  true ]\n", 7,
+                        "faults[1] must be an object { at = 10ms, kind = ..., ... } (got a boolean)"),
+                Arguments.of(TOPOLOGY + "cluster = 3\n", 6, "cluster must be an object (got a number)"),
+                Arguments.of(TOPOLOGY + "cluster { jvms = 2, placement = explicit,\n  explicit = [a] }\n", 7,
+                        "cluster.explicit must be an object (got a list)"),
+                Arguments.of(TOPOLOGY + "defaults = 3\n", 6, "defaults must be an object (got a number)"));
+    }
+
+    @ParameterizedTest(name = "{2}")
+    @MethodSource("wrongTypeSections")
+    void sectionOfTheWrongTypeNamesItsKeyWhatItMustBeAndWhatItGot(String content, int line, String message) throws IOException {
+        assertHas(problems(content), at(line) + message);
+    }
+
+    @Test
+    void oneLoadReportsEveryProblemOfTheFileAcrossTopologyJobsFaultsAndCluster() throws IOException {
+        List<String> p = problems("""
+                topology {
+                  switches = [s1, s2]
+                  hosts = [a, b, c]
+                  links = [ [s1, s2], [s1, a], [s1, b],
+                            { between = [s2, c], bandwidth = 10Gbit } ]
+                  colour = blue
+                }
+                jobs = [
+                  { name = j1, kind = allreduce, members = [a, b, ghost]
+                    tree { mode = auto, root = s1 }
+                    data { elements = 10, window = many } }
+                  { name = j2, kind = reliable-multicast, source = a, receivers = [b]
+                    experts = [c] }
+                ]
+                faults = [ { kind = loss, rate = 150% } ]
+                cluster { jvms = 0 }
+                """);
+        assertEquals(List.of(
+                at(5) + "topology.links[3].bandwidth: bad bandwidth \"10Gbit\" (write a number with a unit: bps, Kbps, Mbps, Gbps, Tbps)",
+                at(6) + "unknown key 'colour' in the topology (known: generator, hosts, link-defaults, links, pods, switches)",
+                at(9) + "job member 'ghost' is not a node of the topology",
+                at(11) + "data.window must be a whole number, got \"many\"",
+                at(13) + "key 'experts' is for moe jobs, not for a reliable-multicast job (reliable-multicast keys: ack, baselines, "
+                        + "completion-timeout, data, encoding, id, kind, max-rounds, name, receivers, source, tenant)",
+                at(15) + "faults[0].rate must be at least 0 and below 1 (100%), got \"150%\"",
+                at(16) + "cluster.jvms must be a whole number in 1..64, got 0"), p);
+    }
+
+    @Test
+    void aBrokenTopologyDoesNotHideTheJobsOwnKeysAndValues() throws IOException {
+        List<String> p = problems("""
+                topology {
+                  switches = [s1]
+                  hosts = [a, b]
+                  links = [ [s1, a], [s1, ghost] ]
+                }
+                jobs = [{ name = j, kind = allreduce, members = [a, b], tree { mode = auto, root = s1 },
+                  data { elements = 10, type = float64 }
+                  sources = [a] }]
+                faults = [ { kind = straggler, node = a } ]
+                """);
+        assertEquals(List.of(
+                at(4) + "link [s1, ghost] names unknown node 'ghost'",
+                at(7) + "data type must be float32 or int32, got 'float64'",
+                at(8) + "key 'sources' is for moe jobs, not for an allreduce job (allreduce keys: baselines, bit-space, completion-timeout, "
+                        + "data, encoding, id, kind, members, name, tenant, tree)",
+                at(9) + "straggler needs delay = ..."), p);
+    }
+
+    @Test
+    void missingIncludeIsAProblemAtTheLineOfTheInclude() throws IOException {
+        List<String> p = problems("# a scenario\ninclude \"nodefaults\"\n" + TOPOLOGY);
+        Path looked = dir.resolve("nodefaults.conf");
+        assertEquals(List.of(at(2) + "include \"nodefaults\": no such file (looked for " + looked
+                + ", nodefaults.json or nodefaults.properties)"), p);
+    }
+
+    @Test
+    void includeRequiredOfAPathRelativeToTheFileNamesThatPathNotTheClasspath() throws IOException {
+        List<String> p = problems(TOPOLOGY + "include required(\"shared/links.conf\")\n");
+        assertEquals(List.of(at(6) + "include required(\"shared/links.conf\"): no such file (looked for " + dir.resolve("shared/links.conf")
+                + ")"), p);
+        assertFalse(p.get(0).contains("classpath"), p.get(0));
+    }
+
+    @Test
+    void missingIncludeInsideAnIncludedFileIsBlamedOnThatFile() throws IOException {
+        Path inner = write("shared/defaults.conf", "defaults { completion-timeout = 5ms }\ninclude \"gone\"\n");
+        List<String> p = problems("include \"shared/defaults\"\n" + TOPOLOGY);
+        assertEquals(List.of(inner + ":2: include \"gone\": no such file (looked for " + dir.resolve("shared/gone.conf")
+                + ", gone.json or gone.properties)"), p);
+    }
+
+    @Test
+    void includeOfAFileNextToTheScenarioStillWorks() throws IOException {
+        write("shared/defaults.conf", "defaults { completion-timeout = 5ms }\n");
+        Path good = write("good.conf", "include \"shared/defaults\"\n" + TOPOLOGY + "jobs = [" + ALLREDUCE + "]\n");
+        try {
+            assertEquals(java.time.Duration.ofMillis(5), ScenarioLoader.load(good).jobs().get(0).common().completionTimeout());
+        } catch (ScenarioException e) {
+            throw new AssertionError(e.getMessage(), e);
+        }
+    }
+}
