@@ -1,11 +1,15 @@
 package org.bitina.run;
 
+import static org.bitina.run.Scenarios.fatTree;
+import static org.bitina.run.Scenarios.fig1WithTimeouts;
+import static org.bitina.run.Scenarios.reference;
+import static org.bitina.run.Scenarios.run;
+import static org.bitina.run.Scenarios.write;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.typesafe.config.ConfigFactory;
 import java.net.ServerSocket;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -18,7 +22,6 @@ import org.apache.pekko.actor.typed.ActorSystem;
 import org.bitina.cluster.ClusterSettings;
 import org.bitina.cluster.MemberAgent;
 import org.bitina.topology.Scenario;
-import org.bitina.topology.TopologyLoader;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -53,7 +56,7 @@ class ClusterRunTest {
             }
             ScenarioRunner.Options o = new ScenarioRunner.Options(null, Coordinator.Limits.DEFAULT, Duration.ofMinutes(5),
                     ClusterSettings.member("127.0.0.1", port, seeds), 3, Duration.ofSeconds(60));
-            return ScenarioRunner.run(s, o, new RunProgress());
+            return run(s, o);
         } finally {
             for (ActorSystem<MemberAgent.Command> m : others) {
                 m.terminate();
@@ -76,28 +79,21 @@ class ClusterRunTest {
     @Test
     void paperFig1RunsOverThreeMembers() throws Exception {
         // the file's 50 ms timeouts are tuned for one JVM; across members give messages room under load
-        Path f = dir.resolve("fig1.conf");
-        Files.writeString(f, Files.readString(Path.of("../topology-configs/paper-fig1-allreduce.conf"))
-                .replace("include \"defaults\"", "include file(\"" + Path.of("../topology-configs/defaults.conf").toAbsolutePath() + "\")")
-                .replaceAll("completion-timeout = \\d+ms", "completion-timeout = 1s"));
-        Report r = runOnThree(TopologyLoader.load(f));
+        Report r = runOnThree(fig1WithTimeouts(dir, "1s"));
         assertOnAllThree(r);
         assertEquals(3, r.jobs().size(), "ina, ring and ps");
     }
 
     @Test
     void aFatTreeAllReduceRunsOverThreeMembersPlacedByPod() throws Exception {
-        Path conf = dir.resolve("k4.conf");
-        Files.writeString(conf, """
-                topology { generator { kind = fat-tree, k = 4 } }
+        Report r = runOnThree(write(dir, "k4.conf", fatTree(4, """
                 jobs = [{
                   name = k4, kind = allreduce, members = all, tree { mode = auto, root = core-1 }
                   data { elements = 16384, type = float32, op = sum, chunk = 256, window = 16, seed = 12 }
                   completion-timeout = 500ms
                   baselines = [ring]
                 }]
-                """);
-        Report r = runOnThree(TopologyLoader.load(conf));
+                """)));
         assertOnAllThree(r);
         // by pod: a pod's edge and aggregation switches and hosts share a member
         Map<String, String> at = r.placement();
@@ -108,9 +104,7 @@ class ClusterRunTest {
 
     @Test
     void aLostMemberEndsTheRunWithItsDevicesNamedAndNothingHangs() throws Exception {
-        Path conf = dir.resolve("loss.conf");
-        Files.writeString(conf, """
-                topology { generator { kind = fat-tree, k = 4 } }
+        Scenario loss = write(dir, "loss.conf", fatTree(4, """
                 jobs = [{
                   name = k4, kind = allreduce, members = all, tree { mode = auto, root = core-1 }
                   data { elements = 1048576, type = float32, op = sum, chunk = 256, window = 4, seed = 12 }
@@ -118,9 +112,9 @@ class ClusterRunTest {
                   baselines = [ring]
                 }]
                 faults = [ { at = 300ms, kind = member-loss, member = 1 } ]
-                """);
+                """));
         long start = System.nanoTime();
-        Report r = runOnThree(TopologyLoader.load(conf));
+        Report r = runOnThree(loss);
         assertTrue(System.nanoTime() - start < 120_000_000_000L, "the run ended");
         Report.JobReport ina = r.jobs().get(0);
         assertEquals("failed", ina.status());
@@ -137,9 +131,9 @@ class ClusterRunTest {
         int port = freePort();
         ScenarioRunner.Options o = new ScenarioRunner.Options(null, Coordinator.Limits.DEFAULT, Duration.ofMinutes(5),
                 ClusterSettings.member("127.0.0.1", port, List.of("127.0.0.1:" + port)), 2, Duration.ofSeconds(3));
-        Scenario s = TopologyLoader.load(Path.of("../topology-configs/paper-fig1-allreduce.conf"));
+        Scenario s = reference("paper-fig1-allreduce.conf");
         IllegalStateException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class,
-                () -> ScenarioRunner.run(s, o, new RunProgress()));
+                () -> run(s, o));
         assertTrue(e.getMessage().contains("the cluster did not form: 2 members expected"), e.getMessage());
     }
 }
