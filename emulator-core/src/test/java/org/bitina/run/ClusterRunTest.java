@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import org.apache.pekko.actor.typed.ActorSystem;
@@ -95,11 +96,26 @@ class ClusterRunTest {
                 }]
                 """)));
         assertOnAllThree(r);
-        // by pod: a pod's edge and aggregation switches and hosts share a member
+        // by pod: a pod's aggregation and edge switches and hosts share a member, pods are dealt
+        // round-robin over the three (pod 4 with pod 1), and so are the core switches, which are in no pod
         Map<String, String> at = r.placement();
-        assertEquals(at.get("h1"), at.get("edge-1-1"));
-        assertEquals(at.get("h1"), at.get("agg-1-2"));
-        assertTrue(!at.get("h1").equals(at.get("h5")) || !at.get("h5").equals(at.get("h9")), "pods spread over members");
+        List<String> member = List.of(at.get("h1"), at.get("h5"), at.get("h9"));
+        assertEquals(3, Set.copyOf(member).size(), "pods 1, 2 and 3 on three members: " + at);
+        Map<String, String> expected = new TreeMap<>();
+        for (int c = 1; c <= 4; c++) {
+            expected.put("core-" + c, member.get((c - 1) % 3));
+        }
+        for (int pod = 1; pod <= 4; pod++) {
+            String m = member.get((pod - 1) % 3);
+            for (int i = 1; i <= 2; i++) {
+                expected.put("agg-" + pod + "-" + i, m);
+                expected.put("edge-" + pod + "-" + i, m);
+            }
+            for (int h = 4 * (pod - 1) + 1; h <= 4 * pod; h++) {
+                expected.put("h" + h, m);
+            }
+        }
+        assertEquals(expected, at);
     }
 
     @Test
