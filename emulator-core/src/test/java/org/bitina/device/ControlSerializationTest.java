@@ -1,12 +1,15 @@
 package org.bitina.device;
 
+import static org.bitina.run.Scenarios.fatTree;
+import static org.bitina.run.Scenarios.reference;
+import static org.bitina.run.Scenarios.run;
+import static org.bitina.run.Scenarios.write;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.typesafe.config.ConfigFactory;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,9 +28,7 @@ import org.bitina.protocol.TraceEvent;
 import org.bitina.run.Phase;
 import org.bitina.run.PhasePlanner;
 import org.bitina.run.Report;
-import org.bitina.run.RunProgress;
 import org.bitina.run.ScenarioRunner;
-import org.bitina.scenario.ScenarioLoader;
 import org.bitina.topology.Bift;
 import org.bitina.topology.LinkSpec;
 import org.bitina.topology.Routing;
@@ -69,10 +70,6 @@ class ControlSerializationTest {
         return back;
     }
 
-    private static Scenario load(String file) throws Exception {
-        return ScenarioLoader.load(Path.of("../topology-configs", file));
-    }
-
     @Test
     void everyControlMessageOfEveryJobKindRoundTripsAsCbor() throws Exception {
         TestProbe<DeviceCommand> device = kit.createTestProbe();
@@ -83,7 +80,7 @@ class ControlSerializationTest {
         List<Object> messages = new ArrayList<>();
         int plans = 0;
         for (String f : List.of("paper-fig1-allreduce.conf", "paper-fig2-moe.conf", "shrinking-miss-set.conf", "fat-tree-k4-bier-inc.conf")) {
-            Scenario s = load(f);
+            Scenario s = reference(f);
             Routing routing = Routing.compute(s.topology(), Set.of(s.topology().links().get(0)), Set.of());
             for (Phase p : PhasePlanner.plan(s, routing)) {
                 p.tables().values().forEach(t -> messages.add(new DeviceCommand.InstallJob(t)));
@@ -114,7 +111,7 @@ class ControlSerializationTest {
             roundTrip(m);
         }
         // a routing that arrives is the same routing: every next hop agrees
-        Scenario fig1 = load("paper-fig1-allreduce.conf");
+        Scenario fig1 = reference("paper-fig1-allreduce.conf");
         Routing before = Routing.compute(fig1.topology(), Set.of(fig1.topology().links().get(2)), Set.of());
         Routing after = ((DeviceCommand.Reroute) roundTrip(new DeviceCommand.Reroute(before, Map.of()))).routing();
         for (var a : fig1.topology().nodes()) {
@@ -133,9 +130,7 @@ class ControlSerializationTest {
 
     @Test
     void runsVerifyWithEveryMessageSerialised() throws Exception {
-        Path conf = dir.resolve("all-kinds.conf");
-        Files.writeString(conf, """
-                topology { generator { kind = fat-tree, k = 4 } }
+        Scenario all = write(dir, "all-kinds.conf", fatTree(4, """
                 defs { data { elements = 2048, type = int32, op = sum, chunk = 256, window = 4, seed = 2 } }
                 jobs = [
                   { name = ar, kind = allreduce, members = all, tree { mode = auto, root = core-1 }, data = ${defs.data},
@@ -147,11 +142,11 @@ class ControlSerializationTest {
                     data { bytes = 65536, packet = 1024, window = 16, seed = 4 }, ack { per = window, tree = composed },
                     max-rounds = 5, completion-timeout = 1s }
                 ]
-                """);
+                """));
         // a message that cannot be serialised stalls the run: bound it, so that shows as a failure
         ScenarioRunner.Options options = new ScenarioRunner.Options(dir.resolve("t.jsonl"), org.bitina.run.Coordinator.Limits.DEFAULT,
                 java.time.Duration.ofMinutes(3), ConfigFactory.parseString("pekko.actor.serialize-messages = on"));
-        Report report = ScenarioRunner.run(ScenarioLoader.load(conf), options, new RunProgress());
+        Report report = run(all, options);
         assertEquals(7, report.jobs().size(), "ina, ring, ps; bier-inc; moe ina, all-to-all; multicast");
         for (Report.JobReport j : report.jobs()) {
             assertTrue(j.verified(), j.name() + "/" + j.mode() + ": " + j.mismatches() + " " + j.unfinished());

@@ -3,7 +3,6 @@ package org.bitina.protocol;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -218,13 +217,20 @@ class AggregationTableTest {
     }
 
     @Test
-    void bufferedBytesAreTrackedAndReleased() {
+    void bufferedBytesAreTrackedAndReleasedOnCompletionTimeoutAndJobEnd() {
         EndpointSet abm = bm("[11]");
         table.offer(K, abm, c("[10]", new float[64]), TIMEOUT, 0);
-        assertEquals(256, table.bufferedBytes());
+        assertEquals(256, table.bufferedBytes(), "one float32 accumulator of 64 elements");
         table.offer(K, abm, c("[01]", new float[64]), TIMEOUT, 0);
-        assertEquals(0, table.bufferedBytes());
-        assertEquals(256, table.peakBufferedBytes());
-        assertNotNull(table);
+        assertEquals(0, table.bufferedBytes(), "a complete entry releases its buffer");
+        StateKey timesOut = new StateKey(1, 1, 0, 8);
+        table.offer(timesOut, abm, c("[10]", new float[32]), TIMEOUT, 0);
+        table.offer(new StateKey(1, 1, 0, 9), abm, c("[10]", new float[16]), TIMEOUT, TIMEOUT);
+        assertEquals(128 + 64, table.bufferedBytes(), "two entries, each holding one accumulator");
+        assertEquals(1, table.expire(TIMEOUT).size());
+        assertEquals(64, table.bufferedBytes(), "the entry that timed out released its buffer, the other did not");
+        table.clearJob(1, 1);
+        assertEquals(0, table.bufferedBytes(), "the job's end releases what is left");
+        assertEquals(256, table.peakBufferedBytes(), "the peak is kept");
     }
 }

@@ -1,20 +1,21 @@
 package org.bitina.run;
 
+import static org.bitina.run.Scenarios.events;
+import static org.bitina.run.Scenarios.fatTree;
+import static org.bitina.run.Scenarios.fig1WithTimeouts;
+import static org.bitina.run.Scenarios.mode;
+import static org.bitina.run.Scenarios.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
-import org.bitina.scenario.ScenarioLoader;
-import org.bitina.topology.Scenario;
 import org.bitina.topology.ScenarioException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -23,20 +24,12 @@ class AllReduceEndToEndTest {
     @TempDir
     Path dir;
 
-    private static Report.JobReport mode(Report r, String mode) {
-        return r.jobs().stream().filter(j -> j.mode().equals(mode)).findFirst().orElseThrow();
-    }
-
     @Test
     void paperFig1RunsAsTheSeedDescribes() throws ScenarioException, IOException {
         // the reference scenario with a roomy timer: a cold JVM on a loaded 2-core machine must not
         // turn this exact packet count into a test of wall-clock timers
-        Path conf = dir.resolve("fig1.conf");
-        Files.writeString(conf, Files.readString(Path.of("..", "topology-configs", "paper-fig1-allreduce.conf"))
-                .replace("include \"defaults\"", "").replace("completion-timeout = 50ms", "completion-timeout = 5s"));
-        Scenario s = ScenarioLoader.load(conf);
         Path trace = dir.resolve("trace.jsonl");
-        Report r = ScenarioRunner.run(s, ScenarioRunner.Options.defaults().withTrace(trace), new RunProgress());
+        Report r = run(fig1WithTimeouts(dir, "5s"), trace);
         for (String mode : List.of("ina", "ring", "ps")) {
             Report.JobReport j = mode(r, mode);
             assertEquals("complete", j.status(), mode + ": " + j);
@@ -45,14 +38,8 @@ class AllReduceEndToEndTest {
         }
         assertTrue(r.allAsExpected());
 
-        ObjectMapper json = new ObjectMapper();
-        List<JsonNode> events = Files.readAllLines(trace).stream().map(l -> {
-            try {
-                return json.readTree(l);
-            } catch (IOException e) {
-                throw new IllegalStateException(e);
-            }
-        }).filter(e -> e.get("job").asText().equals("fig1") && e.get("seq").asLong() == 0).toList();
+        List<JsonNode> events = events(trace).stream().filter(e -> e.get("job").asText().equals("fig1") && e.get("seq").asLong() == 0)
+                .toList();
         // s7 forwards s1's result untouched toward s6: AND with [00110000] is zero
         assertTrue(events.stream().anyMatch(e -> e.get("node").asText().equals("s7") && e.get("event").asText().equals("forward")
                 && e.get("bitmap").asText().equals("[11000000]") && e.get("to").get(0).asText().equals("s6")), "s7 forwards s1's result");
@@ -71,9 +58,7 @@ class AllReduceEndToEndTest {
 
     @Test
     void fatTreeK4WithAStragglerAndASilentWorker() throws ScenarioException, IOException {
-        Path conf = dir.resolve("ft4.conf");
-        Files.writeString(conf, """
-                topology { generator { kind = fat-tree, k = 4 } }
+        Report r = run(dir, "ft4.conf", fatTree(4, """
                 jobs = [{
                   name = ft4, kind = allreduce, tenant = 2
                   members = all
@@ -87,8 +72,7 @@ class AllReduceEndToEndTest {
                   { kind = straggler, node = h3, delay = 150ms, chunks = [1, 2] }
                   { kind = silent, node = h16 }
                 ]
-                """);
-        Report r = ScenarioRunner.run(ScenarioLoader.load(conf), ScenarioRunner.Options.defaults(), new RunProgress());
+                """));
         Report.JobReport ina = mode(r, "ina");
         assertEquals("partial", ina.status(), ina.toString());
         assertTrue(ina.verified(), ina.mismatches().toString());

@@ -1,14 +1,17 @@
 package org.bitina.run;
 
+import static org.bitina.run.Scenarios.events;
+import static org.bitina.run.Scenarios.fatTree;
+import static org.bitina.run.Scenarios.reference;
+import static org.bitina.run.Scenarios.run;
+import static org.bitina.run.Scenarios.write;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import org.bitina.scenario.ScenarioLoader;
+import org.bitina.topology.Scenario;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -19,8 +22,7 @@ class BierIncEndToEndTest {
 
     @Test
     void bierIncAllReduceVerifiesBesideTheRing() throws Exception {
-        Path conf = dir.resolve("inc.conf");
-        Files.writeString(conf, """
+        Report r = run(dir, "inc.conf", """
                 topology { generator { kind = paper-fig1 } }
                 jobs = [{
                   name = inc, kind = bier-inc, members = [w1, w2, w3, w4, w5]
@@ -29,7 +31,6 @@ class BierIncEndToEndTest {
                   baselines = [ring]
                 }]
                 """);
-        Report r = ScenarioRunner.run(ScenarioLoader.load(conf), ScenarioRunner.Options.defaults(), new RunProgress());
         Report.JobReport inc = r.jobs().get(0);
         assertEquals("bier-inc", inc.kind());
         assertEquals("complete", inc.status(), inc.mismatches() + " " + inc.unfinished() + inc.missing());
@@ -41,17 +42,13 @@ class BierIncEndToEndTest {
     void onAFatTreeEveryBranchOfEveryTreeReducesWithoutTimeoutsOrLatePackets() throws Exception {
         // with ECMP one node gets a BFIR's packet in several copies, from one upstream or several;
         // each copy's bits are a branch of their own, reduced and sent back on their own path
-        Path conf = dir.resolve("ft.conf");
-        Files.writeString(conf, """
-                topology { generator { kind = fat-tree, k = 4 } }
+        Report.JobReport inc = run(dir, "ft.conf", fatTree(4, """
                 jobs = [{
                   name = inc, kind = bier-inc, members = all
                   data { elements = 8192, type = float32, op = sum, chunk = 256, window = 4, seed = 4 }
                   completion-timeout = 2s
                 }]
-                """);
-        Report.JobReport inc = ScenarioRunner.run(ScenarioLoader.load(conf), ScenarioRunner.Options.defaults(), new RunProgress())
-                .jobs().get(0);
+                """)).jobs().get(0);
         assertEquals("complete", inc.status(), inc.mismatches() + " " + inc.missing());
         assertTrue(inc.verified());
         assertEquals(0, inc.timeouts(), "every reduction completed by bitstring match");
@@ -61,9 +58,7 @@ class BierIncEndToEndTest {
 
     @Test
     void reduceAndBroadcastFromARootWithHostsOrLeafSwitchesAsTheEdge() throws Exception {
-        Path conf = dir.resolve("collectives.conf");
-        Files.writeString(conf, """
-                topology { generator { kind = fat-tree, k = 4 } }
+        Report r = run(dir, "collectives.conf", fatTree(4, """
                 defs { data { elements = 4096, type = int32, op = sum, chunk = 256, seed = 8 } }
                 jobs = [
                   { name = red, kind = bier-inc, members = all, collective = reduce, root = h5, data = ${defs.data}, completion-timeout = 1s }
@@ -73,8 +68,7 @@ class BierIncEndToEndTest {
                   { name = leaf-bc, kind = bier-inc, members = all, collective = broadcast, root = h7, edge = leaf-switches,
                     data = ${defs.data}, completion-timeout = 1s }
                 ]
-                """);
-        Report r = ScenarioRunner.run(ScenarioLoader.load(conf), ScenarioRunner.Options.defaults(), new RunProgress());
+                """));
         for (Report.JobReport j : r.jobs()) {
             assertEquals("complete", j.status(), j.name() + " " + j.mismatches() + " " + j.unfinished());
             assertTrue(j.verified(), j.name());
@@ -87,18 +81,16 @@ class BierIncEndToEndTest {
 
     @Test
     void leafSwitchesAggregateTheirHostsFirstAndSpeakForThemWithTheirOwnBit() throws Exception {
-        Path conf = dir.resolve("leaf.conf");
         Path trace = dir.resolve("leaf.jsonl");
-        Files.writeString(conf, """
-                topology { generator { kind = fat-tree, k = 4 } }
+        Scenario leaf = write(dir, "leaf.conf", fatTree(4, """
                 jobs = [{
                   name = leaf, kind = bier-inc, members = all, edge = leaf-switches
                   data { elements = 2048, type = float32, op = sum, chunk = 256, seed = 4 }
                   completion-timeout = 100ms
                 }]
                 faults = [ { at = 0ms, kind = silent, node = h2 } ]
-                """);
-        Report r = ScenarioRunner.run(ScenarioLoader.load(conf), ScenarioRunner.Options.defaults().withTrace(trace), new RunProgress());
+                """));
+        Report r = run(leaf, trace);
         Report.JobReport j = r.jobs().get(0);
         assertEquals("partial", j.status(), j.mismatches() + " " + j.unfinished());
         assertTrue(j.verified() && j.asExpected());
@@ -106,16 +98,14 @@ class BierIncEndToEndTest {
         assertTrue(j.note().contains("leaf switches [edge-1-1, edge-1-2"), j.note());
         // 8 leaves, 8 bits: a leaf is the BFIR-id of its owner's tree and answers every tree with its own bit
         List<String> leaves = List.of("edge-1-1", "edge-1-2", "edge-2-1", "edge-2-2", "edge-3-1", "edge-3-2", "edge-4-1", "edge-4-2");
-        ObjectMapper json = new ObjectMapper();
         int upward = 0;
-        for (String line : Files.readAllLines(trace)) {
-            JsonNode e = json.readTree(line);
+        for (JsonNode e : events(trace)) {
             String node = e.get("node").asText();
             if (leaves.contains(node) && e.get("event").asText().equals("forward") && e.get("dir").asText().equals("agg")
                     && e.get("to").size() == 1 && e.get("to").get(0).asText().startsWith("agg-")) {
                 char[] own = "00000000".toCharArray();
                 own[leaves.indexOf(node)] = '1';
-                assertEquals("[" + new String(own) + "]", e.get("bitmap").asText(), line);
+                assertEquals("[" + new String(own) + "]", e.get("bitmap").asText(), e.toString());
                 upward++;
             }
         }
@@ -126,8 +116,7 @@ class BierIncEndToEndTest {
 
     @Test
     void aMidRunLinkFailureIsRoutedAroundAndTheAllReduceStillVerifies() throws Exception {
-        Report r = ScenarioRunner.run(ScenarioLoader.load(Path.of("../topology-configs/fat-tree-k4-bier-inc-link-failure.conf")),
-                ScenarioRunner.Options.defaults(), new RunProgress());
+        Report r = run(reference("fat-tree-k4-bier-inc-link-failure.conf"));
         Report.JobReport j = r.jobs().get(0);
         assertEquals("complete", j.status(), j.mismatches() + " " + j.unfinished() + j.missing());
         assertTrue(j.verified() && j.asExpected());
@@ -138,8 +127,7 @@ class BierIncEndToEndTest {
 
     @Test
     void aSilentOwnerStartsNoTreeSoItsChunksHaveNoResultAsTheScenarioExpects() throws Exception {
-        Path conf = dir.resolve("silent-owner.conf");
-        Files.writeString(conf, """
+        Report.JobReport j = run(dir, "silent-owner.conf", """
                 topology { generator { kind = paper-fig1 } }
                 jobs = [{
                   name = inc, kind = bier-inc, members = [w1, w2, w3, w4]
@@ -147,8 +135,7 @@ class BierIncEndToEndTest {
                   completion-timeout = 20ms
                 }]
                 faults = [ { at = 0ms, kind = silent, node = w2 } ]
-                """);
-        Report.JobReport j = ScenarioRunner.run(ScenarioLoader.load(conf), ScenarioRunner.Options.defaults(), new RunProgress()).jobs().get(0);
+                """).jobs().get(0);
         assertEquals("failed", j.expected());
         assertEquals("failed", j.status());
         assertTrue(j.asExpected());

@@ -1,23 +1,27 @@
 package org.bitina.run;
 
+import static org.bitina.run.Scenarios.fatTree;
+import static org.bitina.run.Scenarios.fig1WithTimeouts;
+import static org.bitina.run.Scenarios.reference;
+import static org.bitina.run.Scenarios.run;
+import static org.bitina.run.Scenarios.write;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.typesafe.config.ConfigFactory;
 import java.net.ServerSocket;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.bitina.cluster.ClusterSettings;
 import org.bitina.cluster.MemberAgent;
-import org.bitina.scenario.ScenarioLoader;
 import org.bitina.topology.Scenario;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -53,7 +57,7 @@ class ClusterRunTest {
             }
             ScenarioRunner.Options o = new ScenarioRunner.Options(null, Coordinator.Limits.DEFAULT, Duration.ofMinutes(5),
                     ClusterSettings.member("127.0.0.1", port, seeds), 3, Duration.ofSeconds(60));
-            return ScenarioRunner.run(s, o, new RunProgress());
+            return run(s, o);
         } finally {
             for (ActorSystem<MemberAgent.Command> m : others) {
                 m.terminate();
@@ -76,41 +80,47 @@ class ClusterRunTest {
     @Test
     void paperFig1RunsOverThreeMembers() throws Exception {
         // the file's 50 ms timeouts are tuned for one JVM; across members give messages room under load
-        Path f = dir.resolve("fig1.conf");
-        Files.writeString(f, Files.readString(Path.of("../topology-configs/paper-fig1-allreduce.conf"))
-                .replace("include \"defaults\"", "include file(\"" + Path.of("../topology-configs/defaults.conf").toAbsolutePath() + "\")")
-                .replaceAll("completion-timeout = \\d+ms", "completion-timeout = 1s"));
-        Report r = runOnThree(ScenarioLoader.load(f));
+        Report r = runOnThree(fig1WithTimeouts(dir, "1s"));
         assertOnAllThree(r);
         assertEquals(3, r.jobs().size(), "ina, ring and ps");
     }
 
     @Test
     void aFatTreeAllReduceRunsOverThreeMembersPlacedByPod() throws Exception {
-        Path conf = dir.resolve("k4.conf");
-        Files.writeString(conf, """
-                topology { generator { kind = fat-tree, k = 4 } }
+        Report r = runOnThree(write(dir, "k4.conf", fatTree(4, """
                 jobs = [{
                   name = k4, kind = allreduce, members = all, tree { mode = auto, root = core-1 }
                   data { elements = 16384, type = float32, op = sum, chunk = 256, window = 16, seed = 12 }
                   completion-timeout = 500ms
                   baselines = [ring]
                 }]
-                """);
-        Report r = runOnThree(ScenarioLoader.load(conf));
+                """)));
         assertOnAllThree(r);
-        // by pod: a pod's edge and aggregation switches and hosts share a member
+        // by pod: a pod's aggregation and edge switches and hosts share a member, pods are dealt
+        // round-robin over the three (pod 4 with pod 1), and so are the core switches, which are in no pod
         Map<String, String> at = r.placement();
-        assertEquals(at.get("h1"), at.get("edge-1-1"));
-        assertEquals(at.get("h1"), at.get("agg-1-2"));
-        assertTrue(!at.get("h1").equals(at.get("h5")) || !at.get("h5").equals(at.get("h9")), "pods spread over members");
+        List<String> member = List.of(at.get("h1"), at.get("h5"), at.get("h9"));
+        assertEquals(3, Set.copyOf(member).size(), "pods 1, 2 and 3 on three members: " + at);
+        Map<String, String> expected = new TreeMap<>();
+        for (int c = 1; c <= 4; c++) {
+            expected.put("core-" + c, member.get((c - 1) % 3));
+        }
+        for (int pod = 1; pod <= 4; pod++) {
+            String m = member.get((pod - 1) % 3);
+            for (int i = 1; i <= 2; i++) {
+                expected.put("agg-" + pod + "-" + i, m);
+                expected.put("edge-" + pod + "-" + i, m);
+            }
+            for (int h = 4 * (pod - 1) + 1; h <= 4 * pod; h++) {
+                expected.put("h" + h, m);
+            }
+        }
+        assertEquals(expected, at);
     }
 
     @Test
     void aLostMemberEndsTheRunWithItsDevicesNamedAndNothingHangs() throws Exception {
-        Path conf = dir.resolve("loss.conf");
-        Files.writeString(conf, """
-                topology { generator { kind = fat-tree, k = 4 } }
+        Scenario loss = write(dir, "loss.conf", fatTree(4, """
                 jobs = [{
                   name = k4, kind = allreduce, members = all, tree { mode = auto, root = core-1 }
                   data { elements = 1048576, type = float32, op = sum, chunk = 256, window = 4, seed = 12 }
@@ -118,9 +128,9 @@ class ClusterRunTest {
                   baselines = [ring]
                 }]
                 faults = [ { at = 300ms, kind = member-loss, member = 1 } ]
-                """);
+                """));
         long start = System.nanoTime();
-        Report r = runOnThree(ScenarioLoader.load(conf));
+        Report r = runOnThree(loss);
         assertTrue(System.nanoTime() - start < 120_000_000_000L, "the run ended");
         Report.JobReport ina = r.jobs().get(0);
         assertEquals("failed", ina.status());
@@ -137,9 +147,9 @@ class ClusterRunTest {
         int port = freePort();
         ScenarioRunner.Options o = new ScenarioRunner.Options(null, Coordinator.Limits.DEFAULT, Duration.ofMinutes(5),
                 ClusterSettings.member("127.0.0.1", port, List.of("127.0.0.1:" + port)), 2, Duration.ofSeconds(3));
-        Scenario s = ScenarioLoader.load(Path.of("../topology-configs/paper-fig1-allreduce.conf"));
+        Scenario s = reference("paper-fig1-allreduce.conf");
         IllegalStateException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class,
-                () -> ScenarioRunner.run(s, o, new RunProgress()));
+                () -> run(s, o));
         assertTrue(e.getMessage().contains("the cluster did not form: 2 members expected"), e.getMessage());
     }
 }

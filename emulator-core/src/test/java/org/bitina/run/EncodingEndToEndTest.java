@@ -1,14 +1,13 @@
 package org.bitina.run;
 
+import static org.bitina.run.Scenarios.fatTree;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import org.bitina.scenario.ScenarioLoader;
 import org.bitina.topology.ScenarioException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -19,17 +18,13 @@ class EncodingEndToEndTest {
     Path dir;
 
     private Report.JobReport run(String encoding) throws IOException, ScenarioException {
-        Path conf = dir.resolve("enc.conf");
-        Files.writeString(conf, """
-                topology { generator { kind = fat-tree, k = 4 } }
+        return Scenarios.run(dir, "enc.conf", fatTree(4, """
                 jobs = [{
                   name = e, kind = allreduce, members = all, encoding = %s
                   tree { mode = auto, root = core-1 }
                   data { elements = 1024, type = int32, op = sum, chunk = 256, window = 4, seed = 1 }
                 }]
-                """.formatted(encoding));
-        Report r = ScenarioRunner.run(ScenarioLoader.load(conf), ScenarioRunner.Options.defaults(), new RunProgress());
-        return r.jobs().get(0);
+                """.formatted(encoding))).jobs().get(0);
     }
 
     @Test

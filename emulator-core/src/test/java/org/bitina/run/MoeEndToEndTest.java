@@ -1,18 +1,18 @@
 package org.bitina.run;
 
+import static org.bitina.run.Scenarios.events;
+import static org.bitina.run.Scenarios.mode;
+import static org.bitina.run.Scenarios.reference;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import org.bitina.scenario.ScenarioLoader;
 import org.bitina.topology.ScenarioException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -21,26 +21,10 @@ class MoeEndToEndTest {
     @TempDir
     Path dir;
 
-    private static Report.JobReport mode(Report r, String mode) {
-        return r.jobs().stream().filter(j -> j.mode().equals(mode)).findFirst().orElseThrow();
-    }
-
-    private static List<JsonNode> events(Path trace) throws IOException {
-        ObjectMapper json = new ObjectMapper();
-        return Files.readAllLines(trace).stream().map(l -> {
-            try {
-                return json.readTree(l);
-            } catch (IOException e) {
-                throw new IllegalStateException(e);
-            }
-        }).toList();
-    }
-
     @Test
     void paperFig2InstallsTheSeedsCbmsAndCombinesAtTheSource() throws ScenarioException, IOException {
         Path trace = dir.resolve("t.jsonl");
-        Report r = ScenarioRunner.run(ScenarioLoader.load(Path.of("..", "topology-configs", "paper-fig2-moe.conf")),
-                ScenarioRunner.Options.defaults().withTrace(trace), new RunProgress());
+        Report r = Scenarios.run(reference("paper-fig2-moe.conf"), trace);
         for (String m : List.of("ina", "all-to-all")) {
             assertEquals("complete", mode(r, m).status(), m + " " + mode(r, m).mismatches());
             assertTrue(mode(r, m).verified(), m);
@@ -63,8 +47,7 @@ class MoeEndToEndTest {
     }
 
     private Report run(String faults) throws IOException, ScenarioException {
-        Path conf = dir.resolve("moe.conf");
-        Files.writeString(conf, """
+        return Scenarios.run(dir, "moe.conf", """
                 topology {
                   switches = [s0, s1, s7]
                   hosts = [src, h1, h2, h3, h4]
@@ -80,16 +63,11 @@ class MoeEndToEndTest {
                   baselines = [all-to-all]
                 }]
                 """ + faults);
-        return ScenarioRunner.run(ScenarioLoader.load(conf), ScenarioRunner.Options.defaults(), new RunProgress());
     }
 
     @Test
     void pairGranularitySendsOnePacketPerSourceExpertPairAndInstallsNothing() throws Exception {
-        Path conf = dir.resolve("pair.conf");
-        Files.writeString(conf, Files.readString(Path.of("..", "topology-configs", "paper-fig2-moe.conf"))
-                .replace("include \"defaults\"", "")
-                .replace("granularity = group", "granularity = pair"));
-        Report r = ScenarioRunner.run(ScenarioLoader.load(conf), ScenarioRunner.Options.defaults(), new RunProgress());
+        Report r = Scenarios.run(reference(dir, "paper-fig2-moe.conf", t -> t.replace("granularity = group", "granularity = pair")));
         Report.JobReport ina = mode(r, "ina");
         assertEquals("complete", ina.status(), ina.mismatches().toString());
         assertTrue(ina.verified());

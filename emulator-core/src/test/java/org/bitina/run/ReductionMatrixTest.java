@@ -1,12 +1,11 @@
 package org.bitina.run;
 
+import static org.bitina.run.Scenarios.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import org.bitina.scenario.ScenarioLoader;
 import org.bitina.topology.ScenarioException;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -21,8 +20,7 @@ class ReductionMatrixTest {
     @CsvSource({"float32, sum", "float32, product", "float32, max", "float32, min",
             "int32, sum", "int32, product", "int32, max", "int32, min"})
     void everyOpAndTypeVerifies(String type, String op) throws IOException, ScenarioException {
-        Path conf = dir.resolve("m.conf");
-        Files.writeString(conf, """
+        Report r = run(dir, "m.conf", """
                 topology { generator { kind = paper-fig1 } }
                 jobs = [{
                   name = m, kind = allreduce, members = [w1, w2, w3, w4, w5, w6]
@@ -31,7 +29,6 @@ class ReductionMatrixTest {
                   baselines = [ring, ps]
                 }]
                 """.formatted(type, op));
-        Report r = ScenarioRunner.run(ScenarioLoader.load(conf), ScenarioRunner.Options.defaults(), new RunProgress());
         assertEquals(3, r.jobs().size());
         for (Report.JobReport j : r.jobs()) {
             assertEquals("complete", j.status(), j.mode() + " " + j.mismatches() + j.unfinished());

@@ -1,16 +1,17 @@
 package org.bitina.run;
 
+import static org.bitina.run.Scenarios.events;
+import static org.bitina.run.Scenarios.mode;
+import static org.bitina.run.Scenarios.write;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import org.bitina.scenario.ScenarioLoader;
 import org.bitina.topology.ScenarioException;
+import org.bitina.topology.Scenario;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -25,8 +26,7 @@ class ReliableMulticastEndToEndTest {
     }
 
     private Report run(String job, String faults, Path trace, String timeout) throws IOException, ScenarioException {
-        Path conf = dir.resolve("rm.conf");
-        Files.writeString(conf, """
+        Scenario s = write(dir, "rm.conf", """
                 topology { generator { kind = leaf-spine, spines = 2, leaves = 3, hosts-per-leaf = 3 } }
                 jobs = [{
                   name = cp, kind = reliable-multicast, source = h1, receivers = all
@@ -36,12 +36,7 @@ class ReliableMulticastEndToEndTest {
                 }]
                 %s
                 """.formatted(job, timeout, faults));
-        ScenarioRunner.Options o = ScenarioRunner.Options.defaults();
-        return ScenarioRunner.run(ScenarioLoader.load(conf), trace == null ? o : o.withTrace(trace), new RunProgress());
-    }
-
-    private static Report.JobReport mode(Report r, String mode) {
-        return r.jobs().stream().filter(j -> j.mode().equals(mode)).findFirst().orElseThrow();
+        return trace == null ? Scenarios.run(s) : Scenarios.run(s, trace);
     }
 
     @Test
@@ -100,10 +95,8 @@ class ReliableMulticastEndToEndTest {
         Report r = run("data { bytes = 16000, packet = 4000, window = 4, seed = 5 }, ack { per = packet, tree = composed }, max-rounds = 40",
                 "faults = [ { kind = loss, link = [leaf-3, h7], rate = 50% }, { kind = loss, link = [leaf-2, h4], rate = 30% } ]", trace);
         assertTrue(mode(r, "ina").verified());
-        ObjectMapper json = new ObjectMapper();
         long retransmissions = 0;
-        for (String line : Files.readAllLines(trace)) {
-            JsonNode e = json.readTree(line);
+        for (JsonNode e : events(trace)) {
             if (e.get("job").asText().equals("cp") && e.get("node").asText().equals("h1") && e.get("event").asText().equals("send")
                     && !e.get("bitmap").asText().equals("[11111111]")) {
                 retransmissions++;

@@ -1,11 +1,11 @@
 package org.bitina.run;
 
+import static org.bitina.run.Scenarios.fatTree;
+import static org.bitina.run.Scenarios.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
-import org.bitina.scenario.ScenarioLoader;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -16,9 +16,7 @@ class RerouteEndToEndTest {
 
     @Test
     void allReduceRunsOverTheNewRouteAfterALinkOfItsTreeFails() throws Exception {
-        Path conf = dir.resolve("reroute.conf");
-        Files.writeString(conf, """
-                topology { generator { kind = fat-tree, k = 4 } }
+        Report r = run(dir, "reroute.conf", fatTree(4, """
                 jobs = [{
                   name = rr, kind = allreduce, members = all
                   tree { mode = auto, root = core-1 }
@@ -27,8 +25,7 @@ class RerouteEndToEndTest {
                 }]
                 # down before the first packet: what is in flight at a failure is issue 7's (B5) to settle
                 faults = [ { at = 0ms, kind = link-down, link = [agg-1-1, core-1] } ]
-                """);
-        Report r = ScenarioRunner.run(ScenarioLoader.load(conf), ScenarioRunner.Options.defaults(), new RunProgress());
+                """));
         Report.JobReport ina = r.jobs().get(0);
         assertEquals("complete", ina.status(), ina.mismatches() + " " + ina.unfinished() + ina.missing());
         assertTrue(ina.verified());

@@ -9,6 +9,8 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -185,27 +187,54 @@ class CliTest {
                 }]
                 """);
         Path report = dir.resolve("kill.json");
-        java.util.concurrent.CompletableFuture<Result> run = java.util.concurrent.CompletableFuture.supplyAsync(() -> cli("run",
-                conf.toString(), "--jvms", "3", "--quiet", "--run-dir", dir.resolve("run").toString(), "--report", report.toString()));
-        ProcessHandle victim = null;
-        long until = System.nanoTime() + 60_000_000_000L;
-        while (victim == null && System.nanoTime() < until) {
-            Thread.sleep(500);
-            // the run is under way once a member's log says it runs its devices
-            if (Files.exists(dir.resolve("run/member-2.log")) && Files.readString(dir.resolve("run/member-2.log")).contains("devices of run")) {
-                Thread.sleep(3000);
-                // this JVM's child JVMs are the launcher's members
-                victim = ProcessHandle.current().children().filter(p -> p.info().command().orElse("").endsWith("java")).findFirst()
-                        .orElse(null);
-            }
+        // this JVM's log (member-0.log) says when the coordinator starts a phase: bitina logs at INFO for this test
+        ch.qos.logback.classic.Logger bitina = (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger("org.bitina");
+        ch.qos.logback.classic.Level level = bitina.getLevel();
+        bitina.setLevel(ch.qos.logback.classic.Level.INFO);
+        Result r;
+        try {
+            java.util.concurrent.CompletableFuture<Result> run = java.util.concurrent.CompletableFuture.supplyAsync(() -> cli("run",
+                    conf.toString(), "--jvms", "3", "--quiet", "--run-dir", dir.resolve("run").toString(), "--report", report.toString()));
+            // member 2 runs devices, and the coordinator has them all (its first phase started): the run is under way
+            Path log = dir.resolve("run/member-2.log");
+            assertTrue(awaitLine(log, "devices of run", Duration.ofSeconds(60)), "member 2 runs its devices");
+            assertTrue(awaitLine(dir.resolve("run/member-0.log"), "phase 1/", Duration.ofSeconds(60)), "the first phase started");
+            ProcessHandle victim = memberWritingTo(log).orElseThrow(() -> new AssertionError("no member JVM writes " + log));
+            assertTrue(victim.destroyForcibly(), "SIGKILL sent");
+            r = run.get(3, TimeUnit.MINUTES);
+        } finally {
+            bitina.setLevel(level);
         }
-        assertTrue(victim != null, "a member JVM to kill");
-        assertTrue(victim.destroyForcibly(), "SIGKILL sent");
-        Result r = run.get(3, TimeUnit.MINUTES);
         assertEquals(1, r.code(), r.out() + r.err());
+        assertTrue(Files.exists(report), "the run reported: " + r.out() + r.err());
         var job = new com.fasterxml.jackson.databind.ObjectMapper().readTree(report.toFile()).get("jobs").get(0);
         assertEquals("failed", job.get("status").asText());
         assertTrue(job.get("note").asText().contains("lost with"), job.toString());
+    }
+
+    /** Waits until {@code log} has {@code text} in it; false if it has not within {@code within}. */
+    private static boolean awaitLine(Path log, String text, Duration within) throws IOException, InterruptedException {
+        long until = System.nanoTime() + within.toNanos();
+        while (System.nanoTime() < until) {
+            // bytes, not readString: a line half written may end in half a character
+            if (Files.exists(log) && new String(Files.readAllBytes(log), StandardCharsets.UTF_8).contains(text)) {
+                return true;
+            }
+            Thread.sleep(50);
+        }
+        return false;
+    }
+
+    /** The member JVM this JVM launched whose output goes to {@code log}: the one whose stdout (Linux /proc) is that file. */
+    private static Optional<ProcessHandle> memberWritingTo(Path log) throws IOException {
+        Path file = log.toRealPath();
+        return ProcessHandle.current().children().filter(p -> {
+            try {
+                return Files.readSymbolicLink(Path.of("/proc", Long.toString(p.pid()), "fd", "1")).equals(file);
+            } catch (IOException | UnsupportedOperationException e) {
+                return false;
+            }
+        }).findFirst();
     }
 
     @Test
