@@ -1,5 +1,8 @@
 package org.bitina.bench;
 
+import org.bitina.usecase.moe.MoeSpec;
+import org.bitina.usecase.multicast.MulticastSpec;
+
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -9,8 +12,8 @@ import org.bitina.run.Report;
 import org.bitina.run.RunProgress;
 import org.bitina.run.ScenarioRunner;
 import org.bitina.scenario.ScenarioLoader;
-import org.bitina.topology.JobSpec;
-import org.bitina.topology.Scenario;
+import org.bitina.usecase.JobSpec;
+import org.bitina.scenario.Scenario;
 
 /**
  * Runs a whole scenario several times in one JVM and prints, per job and mode, the median
@@ -61,7 +64,7 @@ public final class ScenarioBench {
                     median(js.stream().mapToDouble(Report.JobReport::timeouts).toArray()));
         }
         for (JobSpec job : s.jobs()) {
-            if (job instanceof JobSpec.Multicast mc) {
+            if (job instanceof MulticastSpec mc) {
                 List<Report.JobReport> ina = runs.get(job.name() + " ina");
                 List<Report.JobReport> uni = runs.get(job.name() + " unicast-ack");
                 double delivered = (double) mc.params().bytes() * mc.common().members().size();
@@ -76,7 +79,7 @@ public final class ScenarioBench {
                                 1.0 / mc.common().members().size()));
                 continue;
             }
-            if (job instanceof JobSpec.Moe moe) {
+            if (job instanceof MoeSpec moe) {
                 List<Report.JobReport> ina = runs.get(job.name() + " ina");
                 List<Report.JobReport> a2a = runs.get(job.name() + " all-to-all");
                 int k = moe.params().topK();

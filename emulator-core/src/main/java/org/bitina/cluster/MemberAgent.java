@@ -1,5 +1,7 @@
 package org.bitina.cluster;
 
+import org.bitina.usecase.References;
+
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -51,11 +53,13 @@ public final class MemberAgent {
             return Behaviors.receive(Command.class)
                     .onMessage(SpawnDevices.class, m -> {
                         Map<String, ActorRef<DeviceCommand>> spawned = new LinkedHashMap<>();
+                        // what this member's hosts share for this run (references, model weights)
+                        References references = new References();
                         for (String s : m.switches()) {
                             spawned.put(s, ctx.spawn(SwitchActor.create(s, m.maxEntriesPerJob(), m.tombstoneNanos()), "dev-" + m.run() + "-" + s));
                         }
                         for (String h : m.hosts()) {
-                            spawned.put(h, ctx.spawn(HostActor.create(h, m.maxEntriesPerJob(), m.tombstoneNanos()), "dev-" + m.run() + "-" + h));
+                            spawned.put(h, ctx.spawn(HostActor.create(h, m.maxEntriesPerJob(), m.tombstoneNanos(), references), "dev-" + m.run() + "-" + h));
                         }
                         ctx.getLog().info("member {} runs {} devices of run {}", member, spawned.size(), m.run());
                         m.replyTo().tell(new Spawned(member, spawned));

@@ -70,6 +70,8 @@ public final class BitinaJacksonModule extends SimpleModule {
                 f -> ROUTINGS.computeIfAbsent(f, k -> Routing.compute(new Topology(k.topology().nodes(), k.topology().links()),
                         k.downLinks(), k.downNodes())));
         as(Bift.class, BiftForm.class, BitinaJacksonModule::form, BitinaJacksonModule::bift);
+        // each use case's driver specs, named by their simple class name
+        org.bitina.usecase.UseCases.driverTypes().forEach(this::registerSubtypes);
         // map keys are written with toString()
         addKeyDeserializer(org.bitina.protocol.JobKey.class, new com.fasterxml.jackson.databind.KeyDeserializer() {
             @Override

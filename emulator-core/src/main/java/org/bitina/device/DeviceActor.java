@@ -8,7 +8,7 @@ import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Receive;
 import org.apache.pekko.actor.typed.javadsl.ReceiveBuilder;
 import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
-import org.bitina.job.DriverReport;
+import org.bitina.usecase.DriverReport;
 import org.bitina.protocol.AggregationTable;
 import org.bitina.protocol.NodeEngine;
 

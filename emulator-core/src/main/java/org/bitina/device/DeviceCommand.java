@@ -1,9 +1,11 @@
 package org.bitina.device;
 
+import org.bitina.usecase.DriverSpec;
+
 import java.util.List;
 import java.util.Map;
 import org.apache.pekko.actor.typed.ActorRef;
-import org.bitina.job.DriverReport;
+import org.bitina.usecase.DriverReport;
 import org.bitina.protocol.Frame;
 import org.bitina.protocol.Counter;
 import org.bitina.protocol.JobKey;

@@ -1,5 +1,8 @@
 package org.bitina.device;
 
+import org.bitina.usecase.DriverSpec;
+import org.bitina.usecase.References;
+
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -12,8 +15,8 @@ import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.actor.typed.javadsl.Receive;
 import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
-import org.bitina.job.DriverReport;
-import org.bitina.job.EndpointDriver;
+import org.bitina.usecase.DriverReport;
+import org.bitina.usecase.EndpointDriver;
 import org.bitina.protocol.Frame;
 import org.bitina.protocol.JobKey;
 import org.bitina.protocol.NodeEngine;
@@ -42,18 +45,24 @@ public final class HostActor extends DeviceActor {
     private final Map<JobKey, List<Running>> drivers = new LinkedHashMap<>();
     private final Map<JobKey, Integer> unreportedProgress = new LinkedHashMap<>();
 
-    public static Behavior<DeviceCommand> create(String name, int maxEntriesPerJob, long tombstoneNanos) {
-        return create(name, maxEntriesPerJob, tombstoneNanos, System::nanoTime);
+    /** @param references what the drivers of this run share with the other hosts on this JVM */
+    public static Behavior<DeviceCommand> create(String name, int maxEntriesPerJob, long tombstoneNanos, References references) {
+        return create(name, maxEntriesPerJob, tombstoneNanos, System::nanoTime, references);
     }
 
     /** With the wall clock the engine reads (tests pass one that follows Pekko's ManualTime). */
-    public static Behavior<DeviceCommand> create(String name, int maxEntriesPerJob, long tombstoneNanos, LongSupplier clock) {
-        return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> new HostActor(ctx, timers, name, maxEntriesPerJob, tombstoneNanos, clock)));
+    public static Behavior<DeviceCommand> create(String name, int maxEntriesPerJob, long tombstoneNanos, LongSupplier clock,
+                                                 References references) {
+        return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> new HostActor(ctx, timers, name, maxEntriesPerJob, tombstoneNanos, clock,
+                references)));
     }
 
+    private final References references;
+
     private HostActor(ActorContext<DeviceCommand> ctx, TimerScheduler<DeviceCommand> timers, String name, int maxEntriesPerJob,
-                      long tombstoneNanos, LongSupplier clock) {
+                      long tombstoneNanos, LongSupplier clock, References references) {
         super(ctx, timers, Tick.INSTANCE, name, maxEntriesPerJob, tombstoneNanos, clock);
+        this.references = references;
     }
 
 
@@ -76,7 +85,7 @@ public final class HostActor extends DeviceActor {
 
 
     private Behavior<DeviceCommand> onStartDriver(DeviceCommand.StartDriver m) {
-        EndpointDriver d = m.spec().create();
+        EndpointDriver d = m.spec().create(references);
         drivers.computeIfAbsent(new JobKey(m.spec().tenant(), m.spec().job()), k -> new ArrayList<>()).add(new Running(m.spec(), d, m.reportTo()));
         return this;
     }

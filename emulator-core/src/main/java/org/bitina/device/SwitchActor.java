@@ -98,7 +98,7 @@ public final class SwitchActor extends DeviceActor {
 
 
     @Override
-    protected List<org.bitina.job.DriverReport> driverReports(int tenant, int job) {
+    protected List<org.bitina.usecase.DriverReport> driverReports(int tenant, int job) {
         return List.of();
     }
 

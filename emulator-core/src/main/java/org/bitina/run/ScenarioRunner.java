@@ -1,5 +1,7 @@
 package org.bitina.run;
 
+import org.bitina.usecase.allreduce.AllReduceSpec;
+
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -27,7 +29,7 @@ import org.bitina.device.DeviceCommand;
 import org.bitina.protocol.TraceEvent;
 import org.bitina.topology.Node;
 import org.bitina.topology.Placements;
-import org.bitina.topology.Scenario;
+import org.bitina.scenario.Scenario;
 
 /**
  * Runs one scenario in this JVM: an ActorSystem whose guardian spawns the coordinator (and
@@ -42,14 +44,14 @@ public final class ScenarioRunner {
      *                ports; tests turn serialize-messages on with it)
      * @param members cluster members to wait for before placing the devices (1: this JVM alone)
      */
-    public record Options(Path trace, Coordinator.Limits limits, Duration timeout, com.typesafe.config.Config pekko, int members,
+    public record Options(Path trace, Limits limits, Duration timeout, com.typesafe.config.Config pekko, int members,
                           Duration membersTimeout) {
-        public Options(Path trace, Coordinator.Limits limits, Duration timeout, com.typesafe.config.Config pekko) {
+        public Options(Path trace, Limits limits, Duration timeout, com.typesafe.config.Config pekko) {
             this(trace, limits, timeout, pekko, 1, Duration.ofSeconds(60));
         }
 
         public static Options defaults() {
-            return new Options(null, Coordinator.Limits.DEFAULT, Duration.ofHours(2), com.typesafe.config.ConfigFactory.empty());
+            return new Options(null, Limits.DEFAULT, Duration.ofHours(2), com.typesafe.config.ConfigFactory.empty());
         }
 
         public Options withTrace(Path t) {
@@ -91,14 +93,6 @@ public final class ScenarioRunner {
     }
 
     public static Report run(Scenario scenario, Options options, RunProgress progress) {
-        // references first, outside the actors: phase wall times then measure the emulation alone
-        for (org.bitina.topology.JobSpec job : scenario.jobs()) {
-            if (job instanceof org.bitina.topology.JobSpec.AllReduce ar) {
-                progress.label.set("computing the reference of " + job.name());
-                org.bitina.job.Verifier.prepare(new org.bitina.job.AllReduceData(ar.data()),
-                        ar.common().bitSpace().setOf(ar.common().members()));
-            }
-        }
         java.util.concurrent.atomic.AtomicReference<String> failure = new java.util.concurrent.atomic.AtomicReference<>();
         Behavior<Guardian> guardian = Behaviors.setup(ctx -> Behaviors.withTimers(timers -> {
             ActorRef<TraceEvent> trace = null;
@@ -126,7 +120,7 @@ public final class ScenarioRunner {
             @SuppressWarnings("unchecked")
             ActorRef<Report>[] requester = new ActorRef[1];
             @SuppressWarnings("unchecked")
-            ActorRef<Coordinator.Command>[] coordinator = new ActorRef[1];
+            ActorRef<PhaseRunner.Command>[] coordinator = new ActorRef[1];
             Map<String, ActorRef<DeviceCommand>> devices = new LinkedHashMap<>();
             List<ActorRef<MemberAgent.Command>> memberList = new ArrayList<>();
             // E4: a member that leaves or is downed (the split brain resolver) takes its devices with it
@@ -169,11 +163,11 @@ public final class ScenarioRunner {
                             timers.cancelAll();
                             // a cluster singleton: one coordinator however many members; it runs on the oldest member,
                             // which is this one (the seed comes up first), and only this one defines it
-                            Behavior<Coordinator.Command> behavior = Coordinator.create(scenario, devices, placement, memberList, traceRef,
+                            Behavior<PhaseRunner.Command> behavior = PhaseRunner.create(scenario, devices, placement, memberList, traceRef,
                                     progress);
                             coordinator[0] = ClusterSingleton.get(ctx.getSystem()).init(SingletonActor.of(behavior, "coordinator-" + run[0]));
                             if (requester[0] != null) {
-                                coordinator[0].tell(new Coordinator.Run(finished));
+                                coordinator[0].tell(new PhaseRunner.Run(finished));
                             }
                         }
                         return Behaviors.same();
@@ -190,7 +184,7 @@ public final class ScenarioRunner {
                             }
                         });
                         if (coordinator[0] != null && !gone.isEmpty()) {
-                            coordinator[0].tell(new Coordinator.MemberLost(address, gone));
+                            coordinator[0].tell(new PhaseRunner.MemberLost(address, gone));
                         }
                         return Behaviors.same();
                     })
@@ -204,7 +198,7 @@ public final class ScenarioRunner {
                     .onMessage(Start.class, start -> {
                         requester[0] = start.replyTo();
                         if (coordinator[0] != null) {
-                            coordinator[0].tell(new Coordinator.Run(finished));
+                            coordinator[0].tell(new PhaseRunner.Run(finished));
                         }
                         return Behaviors.same();
                     })

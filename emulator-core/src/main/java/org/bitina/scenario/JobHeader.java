@@ -6,8 +6,7 @@ import java.util.List;
 import java.util.Set;
 import org.bitina.topology.BitSpace;
 import org.bitina.topology.EncodingSpec;
-import org.bitina.topology.JobCommon;
-import org.bitina.topology.JobKind;
+import org.bitina.usecase.JobCommon;
 
 /** The keys every job has, whatever its kind: name, kind, tenant, id, completion timeout and baselines. */
 public record JobHeader(String name, int tenant, int id, Duration completionTimeout, List<String> baselines) {
@@ -44,7 +43,7 @@ public record JobHeader(String name, int tenant, int id, Duration completionTime
         return c.problems().since(before) ? null : new JobHeader(name, tenant, id, timeout, baselines);
     }
 
-    public JobCommon common(JobKind kind, List<String> members, BitSpace space, EncodingSpec encoding) {
+    public JobCommon common(String kind, List<String> members, BitSpace space, EncodingSpec encoding) {
         return new JobCommon(name, kind, tenant, id, members, space, encoding, completionTimeout, baselines);
     }
 }

@@ -1,7 +1,7 @@
 package org.bitina.scenario;
 
 import java.util.Set;
-import org.bitina.topology.JobSpec;
+import org.bitina.usecase.JobSpec;
 import org.bitina.topology.Topology;
 
 /**

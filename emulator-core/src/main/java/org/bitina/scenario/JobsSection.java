@@ -1,5 +1,10 @@
 package org.bitina.scenario;
 
+import org.bitina.usecase.allreduce.AllReduceJobReader;
+import org.bitina.usecase.bierinc.BierIncJobReader;
+import org.bitina.usecase.moe.MoeJobReader;
+import org.bitina.usecase.multicast.ReliableMulticastJobReader;
+
 import com.typesafe.config.ConfigList;
 import com.typesafe.config.ConfigObject;
 import com.typesafe.config.ConfigValue;
@@ -9,7 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
-import org.bitina.topology.JobSpec;
+import org.bitina.usecase.JobSpec;
 import org.bitina.topology.Topology;
 
 /**

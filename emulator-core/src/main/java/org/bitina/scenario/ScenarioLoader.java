@@ -11,9 +11,8 @@ import java.util.List;
 import java.util.Set;
 import org.bitina.topology.ClusterSpec;
 import org.bitina.topology.FaultSpec;
-import org.bitina.topology.JobSpec;
+import org.bitina.usecase.JobSpec;
 import org.bitina.topology.Problem;
-import org.bitina.topology.Scenario;
 import org.bitina.topology.ScenarioException;
 import org.bitina.topology.Topology;
 

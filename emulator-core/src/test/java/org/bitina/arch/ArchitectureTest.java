@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
  */
 class ArchitectureTest {
     private static final String[] PURE = {"org.bitina.bitmap..", "org.bitina.wire..", "org.bitina.topology..",
-            "org.bitina.protocol..", "org.bitina.security..", "org.bitina.scenario.."};
+            "org.bitina.protocol..", "org.bitina.security..", "org.bitina.scenario..", "org.bitina.usecase.."};
 
     private static final JavaClasses CLASSES = new ClassFileImporter()
             .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
@@ -24,7 +24,7 @@ class ArchitectureTest {
     void protocolPackagesImportNothingFromPekko() {
         noClasses().that().resideInAnyPackage(PURE)
                 .should().dependOnClassesThat().resideInAnyPackage("org.apache.pekko..", "org.bitina.device..",
-                        "org.bitina.job..", "org.bitina.run..")
+                        "org.bitina.cluster..", "org.bitina.run..")
                 .check(CLASSES);
     }
 

@@ -23,16 +23,16 @@ import org.apache.pekko.serialization.SerializationExtension;
 import org.apache.pekko.serialization.Serializer;
 import org.apache.pekko.serialization.Serializers;
 import org.apache.pekko.serialization.jackson.JacksonCborSerializer;
-import org.bitina.job.DriverReport;
+import org.bitina.usecase.DriverReport;
 import org.bitina.protocol.TraceEvent;
-import org.bitina.run.Phase;
-import org.bitina.run.PhasePlanner;
+import org.bitina.usecase.Phase;
+import org.bitina.usecase.UseCases;
 import org.bitina.run.Report;
 import org.bitina.run.ScenarioRunner;
 import org.bitina.topology.Bift;
 import org.bitina.topology.LinkSpec;
 import org.bitina.topology.Routing;
-import org.bitina.topology.Scenario;
+import org.bitina.scenario.Scenario;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -82,7 +82,7 @@ class ControlSerializationTest {
         for (String f : List.of("paper-fig1-allreduce.conf", "paper-fig2-moe.conf", "shrinking-miss-set.conf", "fat-tree-k4-bier-inc.conf")) {
             Scenario s = reference(f);
             Routing routing = Routing.compute(s.topology(), Set.of(s.topology().links().get(0)), Set.of());
-            for (Phase p : PhasePlanner.plan(s, routing)) {
+            for (Phase p : UseCases.plan(s, routing)) {
                 p.tables().values().forEach(t -> messages.add(new DeviceCommand.InstallJob(t)));
                 p.drivers().forEach(d -> messages.add(new DeviceCommand.StartDriver(d, host.ref())));
                 plans++;
@@ -100,7 +100,7 @@ class ControlSerializationTest {
         messages.add(DeviceCommand.Recover.INSTANCE);
         messages.add(new DeviceCommand.LinkFault("s1", false, 0.05, null, null, 1000L));
         messages.add(new DeviceCommand.CollectStats(1, 2, stats.ref()));
-        DriverReport r = new DriverReport("w1", "worker", 4, 3, List.of(new DriverReport.PartialChunk(2, List.of("w4"))),
+        DriverReport r = new DriverReport("w1", DriverReport.Role.WORKER, 4, 3, List.of(new DriverReport.PartialChunk(2, List.of("w4"))),
                 List.of("chunk 3: no result"), 99L, 3, false, List.of(), Map.of("retransmissions", 2L));
         messages.add(new DeviceCommand.DeviceStats("s1", true, Map.of(org.bitina.protocol.Counter.FRAMES_IN, 10L),
                 List.of(new DeviceCommand.LinkStats("s1", "w1", 3, 300, 120, 0)), 5, 1024, List.of(r), 0, 3));
@@ -144,7 +144,7 @@ class ControlSerializationTest {
                 ]
                 """));
         // a message that cannot be serialised stalls the run: bound it, so that shows as a failure
-        ScenarioRunner.Options options = new ScenarioRunner.Options(dir.resolve("t.jsonl"), org.bitina.run.Coordinator.Limits.DEFAULT,
+        ScenarioRunner.Options options = new ScenarioRunner.Options(dir.resolve("t.jsonl"), org.bitina.run.Limits.DEFAULT,
                 java.time.Duration.ofMinutes(3), ConfigFactory.parseString("pekko.actor.serialize-messages = on"));
         Report report = run(all, options);
         assertEquals(7, report.jobs().size(), "ina, ring, ps; bier-inc; moe ina, all-to-all; multicast");

@@ -1,5 +1,9 @@
 package org.bitina.device;
 
+import org.bitina.usecase.allreduce.AllReduceDriver;
+
+import org.bitina.usecase.Straggler;
+
 import org.bitina.protocol.JobTables;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -17,13 +21,13 @@ import org.apache.pekko.actor.testkit.typed.javadsl.ManualTime;
 import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.bitina.bitmap.EndpointSets;
-import org.bitina.job.AllReduceData;
-import org.bitina.job.AllReducePlan;
+import org.bitina.usecase.allreduce.AllReduceData;
+import org.bitina.usecase.allreduce.AllReducePlan;
 import org.bitina.protocol.Frame;
 import org.bitina.protocol.NodeEngine;
 import org.bitina.topology.Bift;
 import org.bitina.topology.BitSpace;
-import org.bitina.topology.DataSpec;
+import org.bitina.usecase.allreduce.DataSpec;
 import org.bitina.topology.LinkSpec;
 import org.bitina.topology.Routing;
 import org.bitina.topology.Topologies;
@@ -57,13 +61,13 @@ class HostActorTest {
         kit.shutdownTestKit();
     }
 
-    private AllReducePlan plan(Map<String, AllReducePlan.Straggler> stragglers) {
+    private AllReducePlan plan(Map<String, Straggler> stragglers) {
         return new AllReducePlan("fig1", "ina", 1, 1, space, List.of("w1", "w2", "w3", "w4"), data,
                 Map.of("w1", "s1", "w2", "s1", "w3", "s7", "w4", "s7"), null, 50 * MS, stragglers, Set.of(), 7);
     }
 
     private ActorRef<DeviceCommand> w1(TestProbe<DeviceCommand> s1) {
-        ActorRef<DeviceCommand> w1 = kit.spawn(HostActor.create("w1", 16, 500 * MS, clock::get));
+        ActorRef<DeviceCommand> w1 = kit.spawn(HostActor.create("w1", 16, 500 * MS, clock::get, new org.bitina.usecase.References()));
         w1.tell(new DeviceCommand.Wire(Map.of("s1", s1.ref()), Map.of("s1", LinkSpec.DEFAULT), routing, 1, null));
         w1.tell(new DeviceCommand.InstallJob(JobTables.builder("fig1", 1, 1, 8, 50 * MS).bift(Bift.build(routing, "w1", space)).build()));
         return w1;
@@ -89,7 +93,7 @@ class HostActorTest {
         TestProbe<DeviceCommand> s1 = kit.createTestProbe();
         TestProbe<DeviceCommand.HostEvent> coordinator = kit.createTestProbe();
         ActorRef<DeviceCommand> w1 = w1(s1);
-        w1.tell(new DeviceCommand.StartDriver(new DriverSpec(DriverSpec.Role.ALLREDUCE_WORKER, plan(Map.of()), "w1"), coordinator.ref()));
+        w1.tell(new DeviceCommand.StartDriver(new AllReduceDriver(AllReduceDriver.Role.WORKER, plan(Map.of()), "w1"), coordinator.ref()));
         w1.tell(new DeviceCommand.BeginJob(1, 1));
         InaPacket c0 = next(s1);
         InaPacket c1 = next(s1);
@@ -127,7 +131,7 @@ class HostActorTest {
         TestProbe<DeviceCommand> s1 = kit.createTestProbe();
         TestProbe<DeviceCommand.HostEvent> coordinator = kit.createTestProbe();
         ActorRef<DeviceCommand> w1 = w1(s1);
-        w1.tell(new DeviceCommand.StartDriver(new DriverSpec(DriverSpec.Role.ALLREDUCE_WORKER, plan(Map.of()), "w1"), coordinator.ref()));
+        w1.tell(new DeviceCommand.StartDriver(new AllReduceDriver(AllReduceDriver.Role.WORKER, plan(Map.of()), "w1"), coordinator.ref()));
         w1.tell(new DeviceCommand.BeginJob(1, 1));
         next(s1);
         next(s1);
@@ -147,8 +151,8 @@ class HostActorTest {
         TestProbe<DeviceCommand> s1 = kit.createTestProbe();
         TestProbe<DeviceCommand.HostEvent> coordinator = kit.createTestProbe();
         ActorRef<DeviceCommand> w1 = w1(s1);
-        Map<String, AllReducePlan.Straggler> slow = Map.of("w1", new AllReducePlan.Straggler(30 * MS, 0, Set.of(1L)));
-        w1.tell(new DeviceCommand.StartDriver(new DriverSpec(DriverSpec.Role.ALLREDUCE_WORKER, plan(slow), "w1"), coordinator.ref()));
+        Map<String, Straggler> slow = Map.of("w1", new Straggler(30 * MS, 0, Set.of(1L)));
+        w1.tell(new DeviceCommand.StartDriver(new AllReduceDriver(AllReduceDriver.Role.WORKER, plan(slow), "w1"), coordinator.ref()));
         w1.tell(new DeviceCommand.BeginJob(1, 1));
         assertEquals(0, next(s1).header().seq());
         s1.expectNoMessage(Duration.ofMillis(20));

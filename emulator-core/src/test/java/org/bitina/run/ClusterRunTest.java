@@ -22,7 +22,7 @@ import java.util.concurrent.TimeUnit;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.bitina.cluster.ClusterSettings;
 import org.bitina.cluster.MemberAgent;
-import org.bitina.topology.Scenario;
+import org.bitina.scenario.Scenario;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -55,7 +55,7 @@ class ClusterRunTest {
                         ClusterSettings.member("127.0.0.1", 0, seeds).withFallback(ConfigFactory.load()));
                 others.add(self[0]);
             }
-            ScenarioRunner.Options o = new ScenarioRunner.Options(null, Coordinator.Limits.DEFAULT, Duration.ofMinutes(5),
+            ScenarioRunner.Options o = new ScenarioRunner.Options(null, Limits.DEFAULT, Duration.ofMinutes(5),
                     ClusterSettings.member("127.0.0.1", port, seeds), 3, Duration.ofSeconds(60));
             return run(s, o);
         } finally {
@@ -145,7 +145,7 @@ class ClusterRunTest {
     @Test
     void aClusterThatDoesNotFormIsAClearErrorNotAHang() throws Exception {
         int port = freePort();
-        ScenarioRunner.Options o = new ScenarioRunner.Options(null, Coordinator.Limits.DEFAULT, Duration.ofMinutes(5),
+        ScenarioRunner.Options o = new ScenarioRunner.Options(null, Limits.DEFAULT, Duration.ofMinutes(5),
                 ClusterSettings.member("127.0.0.1", port, List.of("127.0.0.1:" + port)), 2, Duration.ofSeconds(3));
         Scenario s = reference("paper-fig1-allreduce.conf");
         IllegalStateException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class,

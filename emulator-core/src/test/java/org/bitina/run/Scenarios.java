@@ -8,7 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.function.UnaryOperator;
-import org.bitina.topology.Scenario;
+import org.bitina.scenario.Scenario;
 import org.bitina.topology.ScenarioException;
 import org.bitina.scenario.ScenarioLoader;
 

@@ -1,5 +1,7 @@
 package org.bitina.scenario;
 
+import org.bitina.usecase.allreduce.AllReduceSpec;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -11,9 +13,8 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
 import org.bitina.bitmap.EndpointSets;
-import org.bitina.topology.JobSpec;
+import org.bitina.usecase.JobSpec;
 import org.bitina.topology.Problem;
-import org.bitina.topology.Scenario;
 import org.bitina.topology.ScenarioException;
 import org.bitina.topology.Vat;
 import org.junit.jupiter.api.Test;
@@ -293,7 +294,7 @@ class ScenarioLoaderTest {
         Scenario s = assertDoesNotThrowScenario(p);
         assertEquals(3_000, s.topology().links().get(0).spec().latencyNanos());
         assertEquals(25_000_000_000L, s.topology().links().get(0).spec().bandwidthBps());
-        JobSpec.AllReduce job = assertInstanceOf(JobSpec.AllReduce.class, s.jobs().get(0));
+        AllReduceSpec job = assertInstanceOf(AllReduceSpec.class, s.jobs().get(0));
         assertEquals(java.time.Duration.ofMillis(7), job.common().completionTimeout());
         assertEquals(0.05, s.faults().get(0).rate(), 1e-12);
     }
@@ -355,7 +356,7 @@ class ScenarioLoaderTest {
     @Test
     void fig1ScenarioCarriesTheSeedsAbms() {
         Scenario s = assertDoesNotThrowScenario(Path.of("..", "topology-configs", "paper-fig1-allreduce.conf"));
-        JobSpec.AllReduce job = (JobSpec.AllReduce) s.jobs().get(0);
+        AllReduceSpec job = (AllReduceSpec) s.jobs().get(0);
         Vat vat = job.tree().vat();
         assertEquals(EndpointSets.parse("[11000000]"), vat.aBm("s1"));
         assertEquals(EndpointSets.parse("[00110000]"), vat.aBm("s7"));

@@ -12,7 +12,7 @@ import org.bitina.run.RunProgress;
 import org.bitina.run.ScenarioRunner;
 import org.bitina.scenario.ScenarioLoader;
 import org.bitina.topology.Problem;
-import org.bitina.topology.Scenario;
+import org.bitina.scenario.Scenario;
 import org.bitina.topology.ScenarioException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;

@@ -4,7 +4,7 @@ import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import org.bitina.scenario.ScenarioLoader;
 import org.bitina.topology.Problem;
-import org.bitina.topology.Scenario;
+import org.bitina.scenario.Scenario;
 import org.bitina.topology.ScenarioException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;

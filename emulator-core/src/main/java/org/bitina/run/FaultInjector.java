@@ -1,0 +1,125 @@
+package org.bitina.run;
+
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.bitina.cluster.MemberAgent;
+import org.bitina.device.DeviceCommand;
+import org.bitina.protocol.JobKey;
+import org.bitina.protocol.JobTables;
+import org.bitina.scenario.Scenario;
+import org.bitina.topology.Bift;
+import org.bitina.topology.FaultSpec;
+import org.bitina.topology.Link;
+import org.bitina.topology.Node;
+import org.bitina.topology.Routing;
+import org.bitina.usecase.Phase;
+import org.slf4j.Logger;
+
+/**
+ * Applies a scenario's network faults to the devices (E4) and heals them between phases:
+ * link and switch failures reroute (F7: routing and BIFTs change, bitmaps do not), link
+ * conditions go to both ends of a link, a member loss halts that member. Straggler and
+ * silent faults are the drivers' (planned into their phases), not this class's.
+ */
+final class FaultInjector {
+    private final Scenario scenario;
+    private final Map<String, ActorRef<DeviceCommand>> devices;
+    private final List<ActorRef<MemberAgent.Command>> members;
+    private final Logger log;
+    private final Set<Link> downLinks = new HashSet<>();
+    private final Set<String> downNodes = new HashSet<>();
+
+    FaultInjector(Scenario scenario, Map<String, ActorRef<DeviceCommand>> devices, List<ActorRef<MemberAgent.Command>> members,
+                  Logger log) {
+        this.scenario = scenario;
+        this.devices = devices;
+        this.members = members;
+        this.log = log;
+    }
+
+    /** Whether the fault is the network's to apply (the others are planned into the drivers). */
+    static boolean network(FaultSpec f) {
+        return f.kind() != FaultSpec.Kind.STRAGGLER && f.kind() != FaultSpec.Kind.SILENT;
+    }
+
+    void apply(FaultSpec f, Phase p) {
+        log.info("fault at {}: {}", f.at(), f.kind().configName());
+        switch (f.kind()) {
+            case LINK_DOWN, LINK_UP -> {
+                boolean up = f.kind() == FaultSpec.Kind.LINK_UP;
+                linkFault(f.link(), up, null, null, null, null);
+                if (up) {
+                    downLinks.remove(f.link());
+                } else {
+                    downLinks.add(f.link());
+                }
+                reroute(p);
+            }
+            case SWITCH_CRASH -> {
+                devices.get(f.node()).tell(DeviceCommand.Crash.INSTANCE);
+                downNodes.add(f.node());
+                reroute(p);
+            }
+            case LOSS -> forLinks(f.link(), null, f.rate(), null, null, null);
+            case DUPLICATE -> forLinks(f.link(), null, null, f.rate(), null, null);
+            case REORDER -> forLinks(f.link(), null, null, null, f.rate(), null);
+            case DELAY -> forLinks(f.link(), null, null, null, null, f.delay().toNanos());
+            case MEMBER_LOSS -> {
+                if (f.member() <= 0 || f.member() >= members.size()) {
+                    log.warn("member-loss of member {}: the run has members 1..{} to lose (0 runs the coordinator)", f.member(),
+                            members.size() - 1);
+                } else {
+                    // as kill -9: the member's JVM halts (or, in a test, its ActorSystem stops); the cluster finds out
+                    members.get(f.member()).tell(new MemberAgent.Halt());
+                }
+            }
+            default -> log.warn("fault kind {} is not applied by this version", f.kind().configName());
+        }
+    }
+
+    private void forLinks(Link link, Boolean up, Double loss, Double dup, Double reorder, Long delay) {
+        if (link != null) {
+            linkFault(link, up, loss, dup, reorder, delay);
+        } else {
+            scenario.topology().links().forEach(l -> linkFault(l, up, loss, dup, reorder, delay));
+        }
+    }
+
+    private void linkFault(Link l, Boolean up, Double loss, Double dup, Double reorder, Long delay) {
+        devices.get(l.a()).tell(new DeviceCommand.LinkFault(l.b(), up, loss, dup, reorder, delay));
+        devices.get(l.b()).tell(new DeviceCommand.LinkFault(l.a(), up, loss, dup, reorder, delay));
+    }
+
+    /** Recomputes routing and BIFTs around what is down (F7: no bitmap changes). */
+    private void reroute(Phase p) {
+        Routing routing = Routing.compute(scenario.topology(), Set.copyOf(downLinks), Set.copyOf(downNodes));
+        for (Node n : scenario.topology().nodes()) {
+            Map<JobKey, Bift> bifts = new HashMap<>();
+            JobTables t = p.tables().get(n.name());
+            if (t != null && t.bift() != null) {
+                bifts.put(t.key(), Bift.build(routing, n.name(), p.job().common().bitSpace()));
+            }
+            devices.get(n.name()).tell(new DeviceCommand.Reroute(routing, bifts));
+        }
+    }
+
+    /** Between phases the network is restored, so every mode meets the same fault plan from a clean start. */
+    void heal() {
+        for (Link l : scenario.topology().links()) {
+            linkFault(l, Boolean.TRUE, l.spec().loss(), 0.0, 0.0, 0L);
+        }
+        if (!downLinks.isEmpty() || !downNodes.isEmpty()) {
+            downNodes.forEach(n -> devices.get(n).tell(DeviceCommand.Recover.INSTANCE));
+            downLinks.clear();
+            downNodes.clear();
+            Routing routing = Routing.compute(scenario.topology());
+            for (Node n : scenario.topology().nodes()) {
+                devices.get(n.name()).tell(new DeviceCommand.Reroute(routing, Map.of()));
+            }
+        }
+    }
+}

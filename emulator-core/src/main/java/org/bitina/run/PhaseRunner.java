@@ -1,0 +1,351 @@
+package org.bitina.run;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.javadsl.ActorContext;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
+import org.bitina.cluster.MemberAgent;
+import org.bitina.device.DeviceCommand;
+import org.bitina.protocol.TraceEvent;
+import org.bitina.scenario.Scenario;
+import org.bitina.topology.FaultSpec;
+import org.bitina.topology.Node;
+import org.bitina.topology.Routing;
+import org.bitina.usecase.DriverReport;
+import org.bitina.usecase.DriverSpec;
+import org.bitina.usecase.Phase;
+import org.bitina.usecase.UseCases;
+
+/**
+ * The coordinator of a run (DESIGN.md data flow), a cluster singleton: wires the devices,
+ * then takes each phase through its states, one behavior each: <em>installing</em> (tables
+ * in, every device synced), <em>starting</em> (drivers set up on every host, synced),
+ * <em>running</em> (begin, faults on time, until every awaited endpoint is done, the
+ * deadline passes, or nothing moves), <em>settling</em> (late contributions folded in after a
+ * partial result) and <em>collecting</em> (every live device's counters), then the report.
+ */
+public final class PhaseRunner {
+    /** The runner's own protocol: local to the JVM that runs it (what devices send it is ControlMessage). */
+    public sealed interface Command extends org.apache.pekko.actor.NoSerializationVerificationNeeded {
+    }
+
+    /** Start the run; the report goes to {@code replyTo}. */
+    public record Run(ActorRef<Report> replyTo) implements Command {
+    }
+
+    /** E4: a cluster member left or was downed; these devices went with it. */
+    public record MemberLost(String member, Set<String> devices) implements Command {
+    }
+
+    private record HostEvt(DeviceCommand.HostEvent event) implements Command {
+    }
+
+    private record Synced(String node) implements Command {
+    }
+
+    private record Stats(DeviceCommand.DeviceStats stats) implements Command {
+    }
+
+    private enum Deadline implements Command {
+        INSTANCE
+    }
+
+    private enum Settled implements Command {
+        INSTANCE
+    }
+
+    private enum StallCheck implements Command {
+        INSTANCE
+    }
+
+    private record ApplyFault(FaultSpec fault) implements Command {
+    }
+
+    private static final Duration STALL_CHECK = Duration.ofMillis(250);
+    private static final Duration STALL_MIN = Duration.ofSeconds(5);
+
+    private final ActorContext<Command> ctx;
+    private final TimerScheduler<Command> timers;
+    private final Scenario scenario;
+    private final RunProgress progress;
+    private final Map<String, ActorRef<DeviceCommand>> devices = new LinkedHashMap<>();
+    private final Map<String, String> placement;
+    private final ActorRef<DeviceCommand.HostEvent> hostEvents;
+    private final ActorRef<String> syncs;
+    private final ActorRef<DeviceCommand.DeviceStats> statsAdapter;
+    private final List<Phase> phases;
+    private final FaultInjector faults;
+    private final ReportAssembler report = new ReportAssembler();
+    /** Devices on members that were lost (E4), and why the run cannot go on. */
+    private final Set<String> lost = new HashSet<>();
+    private String lostReason;
+    private ActorRef<Report> replyTo;
+
+    /**
+     * @param devices   every device's actor, wherever the placement put it
+     * @param placement device to the cluster member that runs it (for the report)
+     */
+    public static Behavior<Command> create(Scenario scenario, Map<String, ActorRef<DeviceCommand>> devices, Map<String, String> placement,
+                                           List<ActorRef<MemberAgent.Command>> members, ActorRef<TraceEvent> trace, RunProgress progress) {
+        return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> new PhaseRunner(ctx, timers, scenario, devices, placement, members,
+                trace, progress).idle()));
+    }
+
+    private PhaseRunner(ActorContext<Command> ctx, TimerScheduler<Command> timers, Scenario scenario,
+                        Map<String, ActorRef<DeviceCommand>> spawned, Map<String, String> placement,
+                        List<ActorRef<MemberAgent.Command>> members, ActorRef<TraceEvent> trace, RunProgress progress) {
+        this.ctx = ctx;
+        this.timers = timers;
+        this.scenario = scenario;
+        this.progress = progress;
+        this.placement = Map.copyOf(placement);
+        this.hostEvents = ctx.messageAdapter(DeviceCommand.HostEvent.class, HostEvt::new);
+        this.syncs = ctx.messageAdapter(String.class, Synced::new);
+        this.statsAdapter = ctx.messageAdapter(DeviceCommand.DeviceStats.class, Stats::new);
+        Routing routing = Routing.compute(scenario.topology());
+        this.phases = UseCases.plan(scenario, routing);
+        progress.phases.set(phases.size());
+        for (Node n : scenario.topology().nodes()) {
+            devices.put(n.name(), spawned.get(n.name()));
+        }
+        this.faults = new FaultInjector(scenario, devices, List.copyOf(members), ctx.getLog());
+        TopologyInstaller.wire(scenario, devices, routing, trace);
+    }
+
+    // ------------------------------------------------------------------ states
+
+    private Behavior<Command> idle() {
+        return Behaviors.receive(Command.class)
+                .onMessage(Run.class, m -> {
+                    replyTo = m.replyTo();
+                    return next(0);
+                })
+                .onMessage(MemberLost.class, m -> {
+                    memberLost(m);
+                    return Behaviors.same();
+                })
+                .build();
+    }
+
+    /** Phase {@code i}, or the report when there is none left (or a lost member stopped the run). */
+    private Behavior<Command> next(int i) {
+        if (lostReason != null) {
+            for (int j = i; j < phases.size(); j++) {
+                report.notRun(phases.get(j), "not run: " + lostReason);
+            }
+            i = phases.size();
+        }
+        if (i == phases.size()) {
+            replyTo.tell(report.report(scenario.file(), placement));
+            return Behaviors.ignore();
+        }
+        PhaseRun run = new PhaseRun(i, phases.get(i));
+        progress.phase.set(i + 1);
+        progress.results.set(0);
+        progress.expectedResults.set((long) run.phase.awaited().size() * run.phase.units());
+        progress.label.set(run.phase.job().name() + " " + run.phase.mode());
+        ctx.getLog().info("phase {}/{}: job {} mode {}", i + 1, phases.size(), run.phase.job().name(), run.phase.mode());
+        TopologyInstaller.install(run.phase, devices);
+        return synced(run, () -> starting(run));
+    }
+
+    /** Waits until every live device has handled what was sent to it before, then goes on. */
+    private Behavior<Command> synced(PhaseRun run, java.util.function.Supplier<Behavior<Command>> then) {
+        Set<String> waiting = new HashSet<>(devices.keySet());
+        waiting.removeAll(lost);
+        waiting.forEach(d -> devices.get(d).tell(new DeviceCommand.Sync(syncs)));
+        return Behaviors.receive(Command.class)
+                .onMessage(Synced.class, m -> {
+                    waiting.remove(m.node());
+                    return waiting.isEmpty() ? then.get() : Behaviors.same();
+                })
+                .onMessage(MemberLost.class, m -> memberLost(m) ? collecting(run) : Behaviors.same())
+                .build();
+    }
+
+    /** Every host sets up its drivers before any of them sends: a packet never reaches a host that does not know its job. */
+    private Behavior<Command> starting(PhaseRun run) {
+        for (DriverSpec d : run.phase.drivers()) {
+            devices.get(d.host()).tell(new DeviceCommand.StartDriver(d, hostEvents));
+        }
+        return synced(run, () -> running(run));
+    }
+
+    private Behavior<Command> running(PhaseRun run) {
+        Phase p = run.phase;
+        run.start = System.nanoTime();
+        run.lastActivity = run.start;
+        for (FaultSpec f : scenario.faults()) {
+            if (!FaultInjector.network(f)) {
+                continue;
+            }
+            if (f.at().isZero()) {
+                // in force before the first packet: these messages reach every device before any frame does
+                faults.apply(f, p);
+            } else {
+                timers.startSingleTimer(new ApplyFault(f), f.at());
+            }
+        }
+        Set<String> hosts = new LinkedHashSet<>();
+        p.drivers().forEach(d -> hosts.add(d.host()));
+        hosts.forEach(h -> devices.get(h).tell(new DeviceCommand.BeginJob(p.job().common().tenant(), p.wireJob())));
+        timers.startSingleTimer(Deadline.INSTANCE, p.timing().deadline());
+        timers.startTimerWithFixedDelay(StallCheck.INSTANCE, STALL_CHECK);
+        if (p.awaited().isEmpty()) {
+            return endOfEndpoints(run);
+        }
+        return Behaviors.receive(Command.class)
+                .onMessage(HostEvt.class, m -> onHostEvent(run, m))
+                .onMessage(ApplyFault.class, m -> {
+                    faults.apply(m.fault(), p);
+                    return Behaviors.same();
+                })
+                .onMessageEquals(Deadline.INSTANCE, () -> {
+                    ctx.getLog().warn("job {} mode {}: deadline of {} passed with {} of {} endpoints done", p.job().name(), p.mode(),
+                            p.timing().deadline(), run.done.size(), p.awaited().size());
+                    return endNow(run, null);
+                })
+                .onMessageEquals(StallCheck.INSTANCE, () -> onStallCheck(run))
+                .onMessage(MemberLost.class, m -> memberLost(m) ? endNow(run, lostReason) : Behaviors.same())
+                .build();
+    }
+
+    private Behavior<Command> onHostEvent(PhaseRun run, HostEvt m) {
+        if (m.event() instanceof DeviceCommand.Progress pr && pr.job() == run.phase.wireJob()) {
+            progress.results.addAndGet(pr.results());
+            run.results += pr.results();
+        } else if (m.event() instanceof DeviceCommand.DriverDone d && d.job() == run.phase.wireJob()) {
+            DriverReport r = d.report();
+            if (run.phase.awaited().contains(r.endpoint()) && r.role().endsPhase()) {
+                run.done.put(r.endpoint(), r);
+                if (run.done.keySet().containsAll(run.phase.awaited())) {
+                    return endOfEndpoints(run);
+                }
+            }
+        }
+        return Behaviors.same();
+    }
+
+    /**
+     * A phase in which no endpoint has received anything for the stall period cannot finish:
+     * it ends as failed at once instead of waiting out its deadline (a ring with a dead member).
+     */
+    private Behavior<Command> onStallCheck(PhaseRun run) {
+        long now = System.nanoTime();
+        long results = run.results + run.done.size();
+        if (results != run.lastResults) {
+            run.lastResults = results;
+            run.lastActivity = now;
+            return Behaviors.same();
+        }
+        Phase.Timing t = run.phase.timing();
+        long stallNanos = Math.max(STALL_MIN.toNanos(), Math.max(20 * t.timeoutNanos(), 2 * t.maxStraggleNanos()));
+        if (now - run.lastActivity <= stallNanos) {
+            return Behaviors.same();
+        }
+        String why = "no endpoint received anything for " + stallNanos / 1_000_000 + " ms";
+        ctx.getLog().warn("job {} mode {}: stalled ({})", run.phase.job().name(), run.phase.mode(), why);
+        return endNow(run, why);
+    }
+
+    /** Every awaited endpoint is done: with partial results, stragglers get time to be folded in at the root first. */
+    private Behavior<Command> endOfEndpoints(PhaseRun run) {
+        run.wall = System.nanoTime() - run.start;
+        timers.cancelAll();
+        if (run.done.values().stream().noneMatch(r -> !r.partialChunks().isEmpty())) {
+            return collecting(run);
+        }
+        Phase.Timing t = run.phase.timing();
+        timers.startSingleTimer(Settled.INSTANCE, Duration.ofNanos(Math.min(10_000_000_000L, 2 * t.timeoutNanos() + t.maxStraggleNanos())));
+        return Behaviors.receive(Command.class)
+                .onMessageEquals(Settled.INSTANCE, () -> collecting(run))
+                .onMessage(MemberLost.class, m -> memberLost(m) ? collecting(run) : Behaviors.same())
+                .build();
+    }
+
+    /** The phase ends before its endpoints did (deadline, stall, lost member), saying why. */
+    private Behavior<Command> endNow(PhaseRun run, String why) {
+        run.wall = System.nanoTime() - run.start;
+        run.stalled = why;
+        timers.cancelAll();
+        return collecting(run);
+    }
+
+    /** Asks every live device for its counters; the report of the phase is built when all have answered. */
+    private Behavior<Command> collecting(PhaseRun run) {
+        timers.cancelAll();
+        if (run.stalled == null && lostReason != null) {
+            run.stalled = lostReason;
+        }
+        Map<String, DeviceCommand.DeviceStats> stats = new HashMap<>();
+        devices.forEach((n, d) -> {
+            if (!lost.contains(n)) {
+                d.tell(new DeviceCommand.CollectStats(run.phase.job().common().tenant(), run.phase.wireJob(), statsAdapter));
+            }
+        });
+        return Behaviors.receive(Command.class)
+                .onMessage(Stats.class, m -> {
+                    stats.put(m.stats().node(), m.stats());
+                    return allIn(stats) ? phaseDone(run, stats) : Behaviors.same();
+                })
+                // the stats of the lost devices will not come: go on with those that did
+                .onMessage(MemberLost.class, m -> memberLost(m) && allIn(stats) ? phaseDone(run, stats) : Behaviors.same())
+                .build();
+    }
+
+    private boolean allIn(Map<String, DeviceCommand.DeviceStats> stats) {
+        return devices.keySet().stream().allMatch(n -> lost.contains(n) || stats.containsKey(n));
+    }
+
+    private Behavior<Command> phaseDone(PhaseRun run, Map<String, DeviceCommand.DeviceStats> stats) {
+        report.phase(run.phase, stats.values(), run.wall, run.stalled);
+        faults.heal();
+        return next(run.index + 1);
+    }
+
+    /**
+     * E4: the devices of a lost member are gone, so the phase running now cannot finish: it
+     * ends at once with what the live devices report, naming the loss, and the phases after
+     * it do not run (each says why). Returns whether this loss is news.
+     */
+    private boolean memberLost(MemberLost m) {
+        if (m.devices().isEmpty() || lost.containsAll(m.devices())) {
+            return false;
+        }
+        lost.addAll(m.devices());
+        List<String> names = new ArrayList<>(new TreeSet<>(m.devices()));
+        lostReason = "member " + m.member() + " lost with " + names.size() + " devices " + (names.size() > 12
+                ? names.subList(0, 12) + "..." : names);
+        ctx.getLog().error(lostReason);
+        return true;
+    }
+
+    /** What one phase has gathered while it runs. */
+    private static final class PhaseRun {
+        final int index;
+        final Phase phase;
+        final Map<String, DriverReport> done = new HashMap<>();
+        long start = System.nanoTime();
+        long wall;
+        long results;
+        long lastResults = -1;
+        long lastActivity;
+        String stalled;
+
+        PhaseRun(int index, Phase phase) {
+            this.index = index;
+            this.phase = phase;
+        }
+    }
+}

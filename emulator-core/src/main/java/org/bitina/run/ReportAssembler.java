@@ -1,0 +1,176 @@
+package org.bitina.run;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import org.bitina.device.DeviceCommand;
+import org.bitina.protocol.Counter;
+import org.bitina.usecase.DriverReport;
+import org.bitina.usecase.Phase;
+import org.bitina.usecase.Status;
+import org.bitina.usecase.allreduce.Verifier;
+import org.bitina.usecase.moe.MoeSource;
+
+/**
+ * Builds the run report (DESIGN.md contract) phase by phase from what the devices report:
+ * one {@code jobs[]} entry per phase, its links, and the switches' peaks over all phases.
+ */
+final class ReportAssembler {
+    private final List<Report.JobReport> jobs = new ArrayList<>();
+    private final List<Report.LinkReport> links = new ArrayList<>();
+    private final Map<String, Report.SwitchReport> switches = new LinkedHashMap<>();
+
+    int phasesReported() {
+        return jobs.size();
+    }
+
+    Report report(String scenario, Map<String, String> placement) {
+        return new Report(scenario, List.of(Verifier.FLOAT_TOLERANCE, MoeSource.TOLERANCE), List.copyOf(jobs), List.copyOf(links),
+                List.copyOf(switches.values()), placement);
+    }
+
+    /** A phase that could not run, saying why. */
+    void notRun(Phase p, String why) {
+        jobs.add(new Report.JobReport(p.job().name(), p.job().common().kind(), p.mode(), Status.FAILED.label(), false,
+                List.copyOf(p.awaited()), 0, 0, 0, 0, 0, 0, 0, 0, p.expected().status().label(), false, roots(p), p.units(),
+                p.awaited().size(), List.of(), List.of(), List.of(why), 0, 0, 0, why, 0, List.of(), Map.of()));
+    }
+
+    /** A phase that ran: its job entry, the links that carried anything, the switches' peaks. */
+    void phase(Phase p, Collection<DeviceCommand.DeviceStats> stats, long wallNanos, String stalled) {
+        jobs.add(job(p, stats, wallNanos, stalled));
+        for (DeviceCommand.DeviceStats s : stats) {
+            for (DeviceCommand.LinkStats l : s.links()) {
+                if (l.packets() > 0 || l.lost() > 0) {
+                    links.add(new Report.LinkReport(p.job().name(), p.mode(), l.from(), l.to(), l.packets(), l.bytes(), l.headerBytes(),
+                            l.lost()));
+                }
+            }
+            if (s.isSwitch()) {
+                switches.merge(s.node(), new Report.SwitchReport(s.node(), s.peakStateEntries(), s.peakBufferedBytes(), s.incTrees()),
+                        (a, b) -> new Report.SwitchReport(a.name(), Math.max(a.peakStateEntries(), b.peakStateEntries()),
+                                Math.max(a.peakBufferedBytes(), b.peakBufferedBytes()), Math.max(a.incTrees(), b.incTrees())));
+            }
+        }
+    }
+
+    private static String roots(Phase p) {
+        return p.roots() == null ? null : String.join(",", p.roots());
+    }
+
+    private static Report.JobReport job(Phase p, Collection<DeviceCommand.DeviceStats> stats, long wallNanos, String stalled) {
+        Map<String, DriverReport> ending = new LinkedHashMap<>();
+        List<DriverReport> checked = new ArrayList<>();
+        for (DeviceCommand.DeviceStats s : stats) {
+            for (DriverReport r : s.drivers()) {
+                if (r.role().endsPhase() && p.awaited().contains(r.endpoint())) {
+                    ending.put(r.endpoint(), r);
+                } else if (r.role().checkedAtEnd()) {
+                    checked.add(r);
+                }
+            }
+        }
+        List<String> unfinished = new ArrayList<>();
+        List<String> mismatches = new ArrayList<>();
+        List<String> dropped = new ArrayList<>();
+        List<Report.PartialChunk> partial = new ArrayList<>();
+        Set<String> missing = new TreeSet<>();
+        long lastVt = 0;
+        boolean allVerified = true;
+        for (String e : p.awaited()) {
+            DriverReport r = ending.get(e);
+            if (r == null || !r.done()) {
+                unfinished.add(e + (r == null ? "" : " (" + r.received() + " of " + r.chunks() + " chunks)"));
+                missing.add(e);
+                allVerified = false;
+                continue;
+            }
+            r.mismatches().forEach(x -> mismatches.add(e + ": " + x));
+            for (DriverReport.PartialChunk c : r.partialChunks()) {
+                partial.add(new Report.PartialChunk(e, c.seq(), c.missing()));
+                missing.addAll(c.missing());
+            }
+            r.dropped().forEach(x -> dropped.add(e + ": " + x));
+            if (r.verifiedChunks() != r.chunks()) {
+                allVerified = false;
+            }
+            lastVt = Math.max(lastVt, r.lastVt());
+        }
+        Map<String, Long> extra = new TreeMap<>();
+        for (DriverReport r : ending.values()) {
+            r.stats().forEach((k, v) -> extra.merge(k, v, Long::sum));
+        }
+        int rounds = extra.getOrDefault("retransmissionRounds", 0L).intValue();
+        // endpoints that serve but must hold everything at the end (multicast receivers, R5)
+        for (DriverReport r : checked) {
+            r.stats().forEach((k, v) -> extra.merge(k, v, Long::sum));
+            r.mismatches().forEach(x -> mismatches.add(r.endpoint() + ": " + x));
+            if (!r.done() && !missing.contains(r.endpoint())) {
+                unfinished.add(r.endpoint() + " (receiver holds " + r.received() + " of " + r.chunks() + " packets)");
+                allVerified = false;
+            }
+        }
+        missing.addAll(p.expected().missing().stream().filter(x -> !missing.contains(x) && !unfinished.isEmpty()).toList());
+        boolean verified = allVerified && mismatches.isEmpty() && unfinished.isEmpty();
+        Status status = !unfinished.isEmpty() || !mismatches.isEmpty() ? Status.FAILED : partial.isEmpty() ? Status.COMPLETE : Status.PARTIAL;
+        boolean asExpected = switch (p.expected().status()) {
+            case COMPLETE -> status == Status.COMPLETE && verified;
+            // what the silent endpoints could take away, and nothing else
+            case PARTIAL -> status != Status.FAILED && verified && p.expected().missing().containsAll(missing);
+            case FAILED -> status == Status.FAILED;
+        };
+        Traffic t = Traffic.of(p, stats);
+        String note = p.note() + (stalled != null ? "; stalled: " + stalled : "");
+        return new Report.JobReport(p.job().name(), p.job().common().kind(), p.mode(), status.label(), verified, List.copyOf(missing),
+                wallNanos / 1_000_000, lastVt / 1000.0, t.intoRoot, t.maxLink, t.total, t.header, t.timeouts, rounds,
+                p.expected().status().label(), asExpected, roots(p), p.units(), p.awaited().size(), partial, mismatches, unfinished,
+                t.late, t.drops + t.lost, t.packets, note, t.uplink, dropped, extra);
+    }
+
+    /** What the links and counters of one phase add up to. */
+    private static final class Traffic {
+        long maxLink;
+        long total;
+        long header;
+        long packets;
+        long lost;
+        long timeouts;
+        long late;
+        long drops;
+        long intoRoot;
+        long uplink;
+
+        static Traffic of(Phase p, Collection<DeviceCommand.DeviceStats> stats) {
+            Traffic t = new Traffic();
+            for (DeviceCommand.DeviceStats s : stats) {
+                for (DeviceCommand.LinkStats l : s.links()) {
+                    t.maxLink = Math.max(t.maxLink, l.bytes());
+                    t.total += l.bytes();
+                    t.header += l.headerBytes();
+                    t.packets += l.packets();
+                    t.lost += l.lost();
+                    if (p.uplinks().contains(l.from()) || p.uplinks().contains(l.to())) {
+                        t.uplink += l.bytes();
+                    }
+                }
+                t.timeouts += s.counters().getOrDefault(Counter.TIMEOUTS, 0L);
+                t.late += s.counters().getOrDefault(Counter.LATE, 0L);
+                t.drops += s.counters().getOrDefault(Counter.DROPS, 0L);
+                long in = s.counters().getOrDefault(Counter.FRAMES_IN, 0L);
+                if (p.roots() != null) {
+                    if (p.roots().contains(s.node())) {
+                        t.intoRoot += in;
+                    }
+                } else if (p.job().common().members().contains(s.node())) {
+                    t.intoRoot = Math.max(t.intoRoot, in);
+                }
+            }
+            return t;
+        }
+    }
+}

@@ -1,0 +1,45 @@
+package org.bitina.run;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.bitina.device.DeviceCommand;
+import org.bitina.protocol.TraceEvent;
+import org.bitina.scenario.Scenario;
+import org.bitina.topology.Link;
+import org.bitina.topology.LinkSpec;
+import org.bitina.topology.Node;
+import org.bitina.topology.Routing;
+import org.bitina.usecase.Phase;
+
+/**
+ * Installs the validated model on the spawned devices, as an ns-3 helper installs devices
+ * (STYLE.md habit 2): wires each device to its neighbours with their links and the routing,
+ * and installs each phase's control-plane state. The members spawn the devices placed on
+ * them; nothing here reads HOCON.
+ */
+final class TopologyInstaller {
+    private TopologyInstaller() {
+    }
+
+    /** Every device learns its neighbours, its links, the routing and the seed its link generators start from. */
+    static void wire(Scenario scenario, Map<String, ActorRef<DeviceCommand>> devices, Routing routing, ActorRef<TraceEvent> trace) {
+        long seed = 1;
+        for (Node n : scenario.topology().nodes()) {
+            Map<String, ActorRef<DeviceCommand>> nbrs = new LinkedHashMap<>();
+            Map<String, LinkSpec> specs = new LinkedHashMap<>();
+            for (Link l : scenario.topology().linksOf(n.name())) {
+                String o = l.other(n.name());
+                nbrs.put(o, devices.get(o));
+                specs.put(o, l.spec());
+            }
+            devices.get(n.name()).tell(new DeviceCommand.Wire(nbrs, specs, routing, seed, trace));
+        }
+    }
+
+    /** A phase's tables on every node, after the links are zeroed. */
+    static void install(Phase p, Map<String, ActorRef<DeviceCommand>> devices) {
+        devices.values().forEach(d -> d.tell(DeviceCommand.ResetLinks.INSTANCE));
+        p.tables().forEach((node, t) -> devices.get(node).tell(new DeviceCommand.InstallJob(t)));
+    }
+}

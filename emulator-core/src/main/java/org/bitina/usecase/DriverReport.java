@@ -1,0 +1,75 @@
+package org.bitina.usecase;
+
+import java.util.List;
+
+/**
+ * What an endpoint reports at the end of a job phase.
+ *
+ * @param chunks          chunks (or tokens, windows) expected
+ * @param received        chunks with a result
+ * @param partialChunks   chunks whose result lacks contributions, with the missing endpoints
+ * @param mismatches      results that failed verification (never empty silently: each named)
+ * @param lastVt          modelled time of the last result, nanoseconds
+ * @param verifiedChunks  chunks checked against the reference and found right
+ * @param dropped         what the endpoint itself dropped by policy (MoE tokens over expert capacity)
+ * @param stats           counters particular to the role (rounds, ACK packets, duplicates suppressed)
+ */
+public record DriverReport(String endpoint, Role role, int chunks, int received, List<PartialChunk> partialChunks,
+                           List<String> mismatches, long lastVt, int verifiedChunks, boolean done, List<String> dropped,
+                           java.util.Map<String, Long> stats) {
+
+    /** What an endpoint does in its phase, and so what its report means to the phase's end. */
+    public enum Role {
+        WORKER(true, false),
+        RING_WORKER(true, false),
+        INC_WORKER(true, false),
+        PARAMETER_SERVER(false, false),
+        MOE_SOURCE(true, false),
+        EXPERT(false, false),
+        MULTICAST_SOURCE(true, false),
+        /** A multicast receiver: it serves the source, but must hold the whole block at the end (R5). */
+        RECEIVER(false, true);
+
+        private final boolean endsPhase;
+        private final boolean checkedAtEnd;
+
+        Role(boolean endsPhase, boolean checkedAtEnd) {
+            this.endsPhase = endsPhase;
+            this.checkedAtEnd = checkedAtEnd;
+        }
+
+        /** Workers, MoE and multicast sources end a phase; servers, experts and receivers serve them. */
+        public boolean endsPhase() {
+            return endsPhase;
+        }
+
+        /** Its data is checked when the phase ends, though it does not end it. */
+        public boolean checkedAtEnd() {
+            return checkedAtEnd;
+        }
+    }
+
+    public record PartialChunk(long seq, List<String> missing) {
+    }
+
+    /**
+     * The report of an AllReduce-style endpoint from its per-chunk results: which chunks hold
+     * fewer contributions than {@code all} (and who is missing), how many verified.
+     */
+    public static DriverReport ofChunks(String endpoint, Role role, org.bitina.topology.BitSpace space,
+                                        org.bitina.bitmap.EndpointSet all, org.bitina.bitmap.EndpointSet[] holds, boolean[] verified,
+                                        int received, List<String> mismatches, long lastVt, boolean done) {
+        List<PartialChunk> partial = new java.util.ArrayList<>();
+        int ok = 0;
+        for (int c = 0; c < holds.length; c++) {
+            if (holds[c] != null && !holds[c].equals(all)) {
+                partial.add(new PartialChunk(c, space.names(all.andNot(holds[c]))));
+            }
+            if (verified[c]) {
+                ok++;
+            }
+        }
+        return new DriverReport(endpoint, role, holds.length, received, partial, List.copyOf(mismatches), lastVt, ok, done, List.of(),
+                java.util.Map.of());
+    }
+}

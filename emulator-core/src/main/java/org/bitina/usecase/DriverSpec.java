@@ -1,0 +1,22 @@
+package org.bitina.usecase;
+
+import com.fasterxml.jackson.annotation.JsonTypeInfo;
+
+/**
+ * Which driver a host runs for a job phase; the host builds it, so a spec can cross JVMs
+ * (as CBOR, its type named; the types are registered from {@link UseCases}). One record per
+ * use case, in its package.
+ */
+@JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "driver")
+public interface DriverSpec {
+    /** The host that runs the driver. */
+    String host();
+
+    int tenant();
+
+    /** The job id in packet headers. */
+    int job();
+
+    /** The driver, sharing this JVM's {@code references} with the others of the run. */
+    EndpointDriver create(References references);
+}

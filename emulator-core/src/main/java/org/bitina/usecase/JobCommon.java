@@ -1,0 +1,12 @@
+package org.bitina.usecase;
+
+import org.bitina.topology.BitSpace;
+import org.bitina.topology.EncodingSpec;
+
+import java.time.Duration;
+import java.util.List;
+
+/** What every job has, whatever its kind ({@code kind} as scenario files and reports name it). */
+public record JobCommon(String name, String kind, int tenant, int id, List<String> members, BitSpace bitSpace,
+                        EncodingSpec encoding, Duration completionTimeout, List<String> baselines) {
+}

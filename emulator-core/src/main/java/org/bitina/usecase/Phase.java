@@ -1,0 +1,48 @@
+package org.bitina.usecase;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.bitina.protocol.JobTables;
+
+/**
+ * One phase of a run: a job in one mode (INA, or a baseline), with everything the runner
+ * installs and starts for it, and what the scenario expects of it. Built by the job's
+ * {@link UseCase}; the runner needs nothing else of the kind.
+ *
+ * @param tables    control-plane state per node
+ * @param drivers   the endpoint drivers the hosts run
+ * @param awaited   endpoints whose completion ends the phase
+ * @param roots     the nodes whose incoming packets the report counts (VAT root, PS, MoE
+ *                  sources), or null to take the busiest member (ring)
+ * @param uplinks   endpoints whose links' bytes the report sums as {@code sourceUplinkBytes} (MoE sources)
+ */
+public record Phase(JobSpec job, String mode, int wireJob, Map<String, JobTables> tables, List<DriverSpec> drivers, Set<String> awaited,
+                    List<String> roots, Set<String> uplinks, Timing timing, Expected expected, String note) {
+
+    /**
+     * @param units            results each awaited endpoint waits for: chunks, tokens or windows
+     * @param timeoutNanos     the completion (or round) timeout the phase's partial results wait out
+     * @param maxStraggleNanos the longest straggler delay a fault plan adds
+     * @param deadline         a generous bound; a phase that passes it ends as failed, naming who did not finish
+     */
+    public record Timing(int units, long timeoutNanos, long maxStraggleNanos, Duration deadline) {
+    }
+
+    /** What the scenario expects: a status, and for partial the endpoints the faults may take away. */
+    public record Expected(Status status, Set<String> missing) {
+        /** Complete when nothing is silent; else {@code otherwise}, naming the silent. */
+        public static Expected unless(Set<String> silent, Status otherwise) {
+            return new Expected(silent.isEmpty() ? Status.COMPLETE : otherwise, Set.copyOf(silent));
+        }
+    }
+
+    public int units() {
+        return timing.units();
+    }
+
+    public Phase withTables(Map<String, JobTables> t, String moreNote) {
+        return new Phase(job, mode, wireJob, t, drivers, awaited, roots, uplinks, timing, expected, note + moreNote);
+    }
+}

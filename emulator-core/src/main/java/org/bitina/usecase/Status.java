@@ -1,0 +1,15 @@
+package org.bitina.usecase;
+
+import java.util.Locale;
+
+/** How a phase ended (DESIGN.md report contract: {@code complete | partial | failed}). */
+public enum Status {
+    COMPLETE,
+    PARTIAL,
+    FAILED;
+
+    /** As the report and the summary write it. */
+    public String label() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+}

@@ -1,0 +1,31 @@
+package org.bitina.usecase;
+
+import java.util.List;
+import org.bitina.scenario.JobReader;
+import org.bitina.scenario.Scenario;
+import org.bitina.topology.Routing;
+
+/**
+ * One use case of the seeds, whole: how its jobs are read from a scenario file, planned
+ * into phases (INA and its baselines), and which driver specs its hosts run. Each lives in
+ * its own package under {@code usecase}; {@link UseCases} lists them.
+ *
+ * @param <S> the kind's job spec
+ */
+public interface UseCase<S extends JobSpec> {
+    /** Reads a job of this kind, with its own keys. */
+    JobReader reader();
+
+    /** The kind as scenario files and reports name it. */
+    default String kind() {
+        return reader().kind();
+    }
+
+    Class<S> spec();
+
+    /** The phases of one job: INA first, then each baseline it lists. */
+    List<Phase> plan(S job, Scenario scenario, Routing routing);
+
+    /** The driver specs this kind sends to hosts, for serialisation across JVMs. */
+    List<Class<? extends DriverSpec>> drivers();
+}

@@ -1,0 +1,71 @@
+package org.bitina.usecase;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.bitina.protocol.JobTables;
+import org.bitina.scenario.JobReader;
+import org.bitina.scenario.Scenario;
+import org.bitina.topology.EncodingSpec;
+import org.bitina.topology.Routing;
+import org.bitina.usecase.allreduce.AllReduceUseCase;
+import org.bitina.usecase.bierinc.BierIncUseCase;
+import org.bitina.usecase.moe.MoeUseCase;
+import org.bitina.usecase.multicast.MulticastUseCase;
+
+/** The use cases a scenario may have. Adding one is a package under {@code usecase} and a line in {@link #ALL}. */
+public final class UseCases {
+    public static final List<UseCase<?>> ALL = List.of(
+            new AllReduceUseCase(),
+            new MoeUseCase(),
+            new MulticastUseCase(),
+            new BierIncUseCase());
+
+    private UseCases() {
+    }
+
+    /** How each kind's jobs are read, in the order error messages list the kinds. */
+    public static List<JobReader> readers() {
+        return ALL.stream().map(UseCase::reader).toList();
+    }
+
+    /** Every driver spec a host may be sent, for serialisation. */
+    public static List<Class<? extends DriverSpec>> driverTypes() {
+        return ALL.stream().flatMap(u -> u.drivers().stream()).toList();
+    }
+
+    /**
+     * The phases of a run, job by job in the scenario's order (the installer of DESIGN.md's
+     * data flow). The job's endpoint-set encoding applies on every link, in every mode (H2, H3).
+     */
+    public static List<Phase> plan(Scenario s, Routing routing) {
+        List<Phase> phases = new ArrayList<>();
+        for (JobSpec job : s.jobs()) {
+            EncodingSpec encoding = job.common().encoding();
+            for (Phase p : planOne(of(job), job, s, routing)) {
+                Map<String, JobTables> encoded = new LinkedHashMap<>();
+                p.tables().forEach((n, t) -> encoded.put(n, t.withEncoding(encoding)));
+                phases.add(p.withTables(encoded, "; endpoint sets " + describe(encoding)));
+            }
+        }
+        return phases;
+    }
+
+    private static UseCase<?> of(JobSpec job) {
+        return ALL.stream().filter(u -> u.spec().isInstance(job)).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("no use case runs job '" + job.name() + "' (" + job.common().kind() + ")"));
+    }
+
+    private static <S extends JobSpec> List<Phase> planOne(UseCase<S> u, JobSpec job, Scenario s, Routing routing) {
+        return u.plan(u.spec().cast(job), s, routing);
+    }
+
+    private static String describe(EncodingSpec e) {
+        return switch (e.encoding()) {
+            case FLAT -> "flat";
+            case NODE_LIST -> "node-list";
+            case HIERARCHICAL -> "hierarchical (blocks of " + e.blockSize() + ")";
+        };
+    }
+}

@@ -1,0 +1,36 @@
+package org.bitina.usecase.allreduce;
+
+import org.bitina.usecase.DriverSpec;
+import org.bitina.usecase.EndpointDriver;
+import org.bitina.usecase.References;
+
+/** The driver an AllReduce phase runs on a host: an INA or PS worker, a ring worker, or the parameter server. */
+public record AllReduceDriver(Role role, AllReducePlan plan, String host) implements DriverSpec {
+    public enum Role {
+        WORKER,
+        RING_WORKER,
+        PARAMETER_SERVER
+    }
+
+    @Override
+    public int tenant() {
+        return plan.tenant();
+    }
+
+    @Override
+    public int job() {
+        return plan.wireJob();
+    }
+
+    @Override
+    public EndpointDriver create(References references) {
+        if (role != Role.PARAMETER_SERVER) {
+            references.verifier().prepare(new AllReduceData(plan.data()), plan.space().setOf(plan.members()));
+        }
+        return switch (role) {
+            case WORKER -> new AllReduceWorker(plan, host, references.verifier());
+            case RING_WORKER -> new RingWorker(plan, host, references.verifier());
+            case PARAMETER_SERVER -> new PsServer(plan);
+        };
+    }
+}

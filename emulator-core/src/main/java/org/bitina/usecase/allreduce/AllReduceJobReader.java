@@ -1,0 +1,134 @@
+package org.bitina.usecase.allreduce;
+
+import org.bitina.scenario.JobReader;
+import org.bitina.scenario.JobParts;
+import org.bitina.scenario.JobHeader;
+import org.bitina.scenario.ConfigReader;
+
+import org.bitina.usecase.allreduce.AllReduceSpec;
+
+import com.typesafe.config.ConfigList;
+import com.typesafe.config.ConfigObject;
+import com.typesafe.config.ConfigOrigin;
+import com.typesafe.config.ConfigValue;
+import com.typesafe.config.ConfigValueType;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.bitina.topology.BitSpace;
+import org.bitina.usecase.allreduce.DataSpec;
+import org.bitina.topology.EncodingSpec;
+import org.bitina.usecase.JobSpec;
+import org.bitina.topology.Topology;
+import org.bitina.usecase.allreduce.TreeSpec;
+import org.bitina.topology.Vat;
+
+/** An AllReduce job (seed 000 section 3) over a configured VAT or one built automatically (A1, A6). */
+public final class AllReduceJobReader implements JobReader {
+    static final String KIND = "allreduce";
+    private static final Set<String> KEYS = JobHeader.keysAnd("members", "bit-space", "encoding", "tree", "data");
+
+    @Override
+    public String kind() {
+        return KIND;
+    }
+
+    @Override
+    public Set<String> keys() {
+        return KEYS;
+    }
+
+    @Override
+    public JobSpec read(ConfigReader c, Topology topology, int index) {
+        int before = c.problems().count();
+        JobHeader header = JobHeader.read(c, index, kind(), List.of("ps", "ring"));
+        List<String> members = JobParts.members(c, topology);
+        BitSpace space = JobParts.bitSpace(c, topology, members);
+        EncodingSpec encoding = JobParts.encoding(c, topology, space);
+        TreeSpec tree = tree(c, topology, space, members);
+        DataSpec data = DataSection.read(c, kind(), topology, space);
+        if (c.problems().since(before) || header == null || tree == null || data == null) {
+            return null;
+        }
+        return new AllReduceSpec(header.common(KIND, members, space, encoding), tree, data);
+    }
+
+    /** The tree; its VAT is built and checked only when the topology and the members are known. */
+    private static TreeSpec tree(ConfigReader c, Topology topology, BitSpace space, List<String> members) {
+        if (!c.has("tree")) {
+            c.problem(c.origin(), "an allreduce job needs a tree { mode = vat | auto, root = ... }");
+            return null;
+        }
+        ConfigReader t = c.object("tree");
+        if (t == null) {
+            return null;
+        }
+        t.checkKeys(Set.of("mode", "root", "vat"), "a tree");
+        String mode = t.requiredName("mode", "tree.mode");
+        String root = t.requiredName("root", "tree.root");
+        if (mode == null || root == null) {
+            return null;
+        }
+        if (topology != null && !topology.has(root)) {
+            t.problem("root", "tree root '" + root + "' is not a node of the topology");
+            return null;
+        }
+        switch (mode) {
+            case "auto":
+                if (t.has("vat")) {
+                    t.problem("vat", "tree mode auto builds the VAT itself; remove the vat section or use mode = vat");
+                    return null;
+                }
+                if (members != null && members.contains(root)) {
+                    t.problem("root", "tree root '" + root + "' is a job member; the root is a switch or a separate parameter server");
+                    return null;
+                }
+                return members == null ? null : new TreeSpec(TreeSpec.Mode.AUTO, root, null);
+            case "vat":
+                return vat(t, topology, space, members, root);
+            default:
+                t.problem("mode", "unknown tree mode '" + mode + "' (expected vat or auto)");
+                return null;
+        }
+    }
+
+    private static TreeSpec vat(ConfigReader t, Topology topology, BitSpace space, List<String> members, String root) {
+        if (!t.has("vat")) {
+            t.problem(t.origin(), "tree mode vat needs a vat { node = [children] } section");
+            return null;
+        }
+        ConfigReader vatReader = t.object("vat");
+        if (vatReader == null) {
+            return null;
+        }
+        ConfigObject vat = vatReader.config().root();
+        Map<String, List<String>> children = new LinkedHashMap<>();
+        for (Map.Entry<String, ConfigValue> e : ConfigReader.inFileOrder(vat)) {
+            if (e.getValue().valueType() != ConfigValueType.LIST) {
+                t.problem(e.getValue().origin(), "VAT node '" + e.getKey() + "' must map to a list of children (got "
+                        + ConfigReader.describe(e.getValue()) + ")");
+                return null;
+            }
+            List<String> kids = new ArrayList<>();
+            for (ConfigValue k : (ConfigList) e.getValue()) {
+                String s = t.nameOf(k, "a child of VAT node '" + e.getKey() + "'");
+                if (s == null) {
+                    return null;
+                }
+                kids.add(s);
+            }
+            children.put(e.getKey(), kids);
+        }
+        if (topology == null || space == null || members == null) {
+            return null;
+        }
+        Vat.Result r = Vat.build(topology, space, members, root, children);
+        for (Vat.Defect d : r.defects()) {
+            ConfigOrigin o = d.node() != null && vat.containsKey(d.node()) ? vat.get(d.node()).origin() : vat.origin();
+            t.problem(o, d.message());
+        }
+        return r.vat() == null ? null : new TreeSpec(TreeSpec.Mode.VAT, root, r.vat());
+    }
+}

@@ -1,0 +1,28 @@
+package org.bitina.usecase.allreduce;
+
+import org.bitina.usecase.Straggler;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.bitina.topology.BitSpace;
+
+/**
+ * One phase of an AllReduce job as the endpoints see it: INA over the VAT, or a baseline
+ * (ring, parameter server) over the same topology.
+ *
+ * @param wireJob      job id in packet headers: distinct per phase, so that switches hold
+ *                     state only for the INA phase and forward the baselines
+ * @param uplink       where each member sends its contributions (its VAT parent, or the PS)
+ * @param psHost       the parameter server's host (mode ps), else null
+ * @param stragglers   per member: wall delay, jitter, and the chunks delayed (empty = all)
+ * @param silent       members that send nothing
+ */
+public record AllReducePlan(String jobName, String mode, int tenant, int wireJob, BitSpace space, List<String> members,
+                            DataSpec data, Map<String, String> uplink, String psHost, long timeoutNanos,
+                            Map<String, Straggler> stragglers, Set<String> silent, long seed) {
+    /** The longest delay a straggler of this phase adds. */
+    public long maxStraggleNanos() {
+        return stragglers.values().stream().mapToLong(s -> s.delayNanos() + s.jitterNanos()).max().orElse(0);
+    }
+}

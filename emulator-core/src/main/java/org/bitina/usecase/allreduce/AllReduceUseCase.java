@@ -1,0 +1,164 @@
+package org.bitina.usecase.allreduce;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.bitina.protocol.JobTables;
+import org.bitina.scenario.JobReader;
+import org.bitina.scenario.Scenario;
+import org.bitina.topology.AutoVat;
+import org.bitina.topology.Bift;
+import org.bitina.topology.Node;
+import org.bitina.topology.Routing;
+import org.bitina.topology.Vat;
+import org.bitina.usecase.DriverSpec;
+import org.bitina.usecase.Phase;
+import org.bitina.usecase.Plans;
+import org.bitina.usecase.Status;
+import org.bitina.usecase.UseCase;
+
+/**
+ * AllReduce (seed 000 section 3): INA over a configured or automatic VAT (A1, A6), and the
+ * ring and parameter-server baselines (A7) on the same topology.
+ */
+public final class AllReduceUseCase implements UseCase<AllReduceSpec> {
+    private static final JobReader READER = new AllReduceJobReader();
+
+    @Override
+    public JobReader reader() {
+        return READER;
+    }
+
+    @Override
+    public Class<AllReduceSpec> spec() {
+        return AllReduceSpec.class;
+    }
+
+    @Override
+    public List<Class<? extends DriverSpec>> drivers() {
+        return List.of(AllReduceDriver.class);
+    }
+
+    @Override
+    public List<Phase> plan(AllReduceSpec job, Scenario s, Routing routing) {
+        List<Phase> phases = new ArrayList<>();
+        phases.add(ina(s, routing, job));
+        phases.addAll(baselines(s, routing, job, job.tree().root()));
+        return phases;
+    }
+
+    /** The host-based baselines (A7) a job lists, in its order: ring and parameter server. */
+    public static List<Phase> baselines(Scenario s, Routing routing, JobSpecWithData job, String treeRoot) {
+        List<Phase> phases = new ArrayList<>();
+        for (String b : job.common().baselines()) {
+            phases.add(b.equals("ring") ? ring(s, job) : ps(s, job, treeRoot));
+        }
+        return phases;
+    }
+
+    /** The VAT of a job: as configured, or built automatically (A6). */
+    public static Vat vatOf(Scenario s, Routing routing, AllReduceSpec job) {
+        if (job.tree().mode() == TreeSpec.Mode.VAT) {
+            return job.tree().vat();
+        }
+        Vat.Result r = AutoVat.build(s.topology(), routing, job.common().bitSpace(), job.common().members(), job.tree().root());
+        if (r.vat() == null) {
+            throw new IllegalStateException("cannot build a VAT for job '" + job.name() + "': " + r.defects());
+        }
+        return r.vat();
+    }
+
+    private static Phase ina(Scenario s, Routing routing, AllReduceSpec job) {
+        Vat vat = vatOf(s, routing, job);
+        int wireJob = job.common().id();
+        long timeout = job.common().completionTimeout().toNanos();
+        Map<String, Integer> height = new HashMap<>();
+        Plans.heights(vat, vat.root(), height);
+        Map<String, JobTables> tables = new LinkedHashMap<>();
+        for (Node n : s.topology().nodes()) {
+            boolean vatNode = vat.aBm(n.name()) != null;
+            // a VAT node of height h waits h timeouts, so that its children's partials reach it first
+            long nodeTimeout = vatNode ? timeout * height.get(n.name()) : timeout;
+            tables.put(n.name(), JobTables.builder(job.name(), job.common().tenant(), wireJob, job.common().bitSpace().capacity(),
+                            nodeTimeout).bift(Bift.build(routing, n.name(), job.common().bitSpace()))
+                    .vatNode(vatNode ? vat.aBm(n.name()) : null, vatNode ? vat.parent(n.name()) : null).root(n.name().equals(vat.root()))
+                    .build());
+        }
+        Map<String, String> uplink = new LinkedHashMap<>();
+        job.common().members().forEach(m -> uplink.put(m, vat.parent(m)));
+        AllReducePlan plan = plan(s, job, "ina", wireJob, uplink, null, timeout * height.get(vat.root()));
+        List<DriverSpec> drivers = new ArrayList<>();
+        job.common().members().forEach(m -> drivers.add(new AllReduceDriver(AllReduceDriver.Role.WORKER, plan, m)));
+        return new Phase(job, "ina", wireJob, tables, drivers, Plans.awaited(job.common().members(), plan.silent()), List.of(vat.root()),
+                Set.of(), timing(plan, deadline(job, height.get(vat.root()))), Phase.Expected.unless(plan.silent(), Status.PARTIAL),
+                "VAT root " + vat.root() + "; A-BMs " + vat.aBms());
+    }
+
+    private static Phase ring(Scenario s, JobSpecWithData job) {
+        int wireJob = job.common().id() + Plans.RING_JOB_OFFSET;
+        AllReducePlan plan = plan(s, job, "ring", wireJob, Map.of(), null, job.common().completionTimeout().toNanos());
+        List<DriverSpec> drivers = new ArrayList<>();
+        job.common().members().forEach(m -> drivers.add(new AllReduceDriver(AllReduceDriver.Role.RING_WORKER, plan, m)));
+        Set<String> silent = plan.silent();
+        return new Phase(job, "ring", wireJob, Plans.bareTables(s, job, wireJob, "ring"), drivers,
+                Plans.awaited(job.common().members(), silent), null, Set.of(), timing(plan, deadline(job, job.common().members().size())),
+                Phase.Expected.unless(silent, Status.FAILED), silent.isEmpty() ? "ring of " + job.common().members().size() + " members"
+                : "a ring cannot complete with a silent member: " + silent);
+    }
+
+    private static Phase ps(Scenario s, JobSpecWithData job, String treeRoot) {
+        int wireJob = job.common().id() + Plans.PS_JOB_OFFSET;
+        String psHost = psHost(s, job.common().members(), treeRoot);
+        Map<String, String> uplink = new LinkedHashMap<>();
+        job.common().members().forEach(m -> uplink.put(m, psHost));
+        long timeout = job.common().completionTimeout().toNanos();
+        AllReducePlan plan = plan(s, job, "ps", wireJob, uplink, psHost, timeout);
+        List<DriverSpec> drivers = new ArrayList<>();
+        drivers.add(new AllReduceDriver(AllReduceDriver.Role.PARAMETER_SERVER, plan, psHost));
+        job.common().members().forEach(m -> drivers.add(new AllReduceDriver(AllReduceDriver.Role.WORKER, plan, m)));
+        return new Phase(job, "ps", wireJob, Plans.bareTables(s, job, wireJob, "ps"), drivers,
+                Plans.awaited(job.common().members(), plan.silent()), List.of(psHost), Set.of(), timing(plan, deadline(job, 1)),
+                Phase.Expected.unless(plan.silent(), Status.PARTIAL), "parameter server " + psHost);
+    }
+
+    /** The PS is the VAT root when that is a host; else the first host that is not a member; else the first member. */
+    public static String psHost(Scenario s, List<String> members, String treeRoot) {
+        if (treeRoot != null && s.topology().node(treeRoot).isHost()) {
+            return treeRoot;
+        }
+        Set<String> in = new HashSet<>(members);
+        return s.topology().hosts().stream().map(Node::name).filter(h -> !in.contains(h)).findFirst().orElse(members.get(0));
+    }
+
+    /** What the endpoints of one mode need: data, uplinks, and the fault plan as it touches them. */
+    public static AllReducePlan plan(Scenario s, JobSpecWithData job, String mode, int wireJob, Map<String, String> uplink,
+                                     String psHost, long timeoutNanos) {
+        Plans.EndpointFaults f = Plans.EndpointFaults.of(s, job.common().members(), true);
+        return new AllReducePlan(job.name(), mode, job.common().tenant(), wireJob, job.common().bitSpace(), job.common().members(),
+                job.data(), uplink, psHost, timeoutNanos, f.stragglers(), f.silent(), job.data().seed());
+    }
+
+    /** A job whose members share a seeded data array: AllReduce, and BIER-INC's collectives. */
+    public interface JobSpecWithData extends org.bitina.usecase.JobSpec {
+        DataSpec data();
+    }
+
+    public static Phase.Timing timing(AllReducePlan plan, Duration deadline) {
+        return new Phase.Timing(plan.data().chunks(), plan.timeoutNanos(), plan.maxStraggleNanos(), deadline);
+    }
+
+    /**
+     * A generous bound: every window of chunks may wait for the root's timeout, plus room for
+     * the data itself. A phase that passes it ends as failed, naming who did not finish.
+     */
+    public static Duration deadline(JobSpecWithData job, int depth) {
+        long rounds = (job.data().chunks() + job.data().window() - 1) / job.data().window();
+        long timeoutMs = job.common().completionTimeout().toMillis();
+        return Duration.ofMillis(30_000 + rounds * (depth + 2) * timeoutMs * 2);
+    }
+}

@@ -1,0 +1,77 @@
+package org.bitina.usecase.allreduce;
+
+import org.bitina.scenario.JobParts;
+import org.bitina.scenario.ConfigReader;
+
+import java.util.Locale;
+import java.util.Set;
+import org.bitina.topology.BitSpace;
+import org.bitina.usecase.allreduce.DataSpec;
+import org.bitina.topology.Topology;
+import org.bitina.wire.ElementType;
+import org.bitina.wire.PacketCodec;
+import org.bitina.wire.ReductionOp;
+
+/** The {@code data} section of a job that reduces an array (AllReduce, BIER-INC; A3, A4). */
+public final class DataSection {
+    private static final Set<String> KEYS = Set.of("elements", "type", "op", "chunk", "window", "seed", "scale");
+
+    private DataSection() {
+    }
+
+    /**
+     * The array {@code c}'s job reduces, or null when it has problems. The chunk is checked
+     * against the link MTU only when {@code topology} and {@code space} are known.
+     */
+    public static DataSpec read(ConfigReader c, String kind, Topology topology, BitSpace space) {
+        if (!c.has("data")) {
+            c.problem(c.origin(), "a" + (kind.startsWith("a") ? "n " : " ") + kind
+                    + " job needs a data { elements, type, op, chunk, window, seed } section");
+            return null;
+        }
+        ConfigReader d = c.object("data");
+        if (d == null) {
+            return null;
+        }
+        d.checkKeys(KEYS, "data");
+        int before = d.problems().count();
+        Integer elements = d.requiredInt("elements", 1, 1 << 28);
+        String type = d.name("type", "float32");
+        String op = d.name("op", "sum");
+        int chunk = d.intIn("chunk", 1, 1 << 20, 256);
+        int window = d.intIn("window", 1, 1 << 16, 32);
+        long seed = d.wholeLong("seed", 1);
+        int scale = d.intIn("scale", 1, 1 << 24, 1024);
+        ElementType elementType = null;
+        if ("float32".equals(type)) {
+            elementType = ElementType.FLOAT32;
+        } else if ("int32".equals(type)) {
+            elementType = ElementType.INT32;
+        } else if (type != null) {
+            d.problem("type", "data type must be float32 or int32, got '" + type + "'");
+        }
+        ReductionOp reduction = null;
+        if (op != null) {
+            try {
+                reduction = ReductionOp.valueOf(op.toUpperCase(Locale.ROOT));
+                if (reduction == ReductionOp.NONE) {
+                    throw new IllegalArgumentException();
+                }
+            } catch (IllegalArgumentException e) {
+                d.problem("op", "op must be sum, product, max or min, got '" + op + "'");
+            }
+        }
+        if (d.problems().since(before) || topology == null || space == null) {
+            return null;
+        }
+        // a chunk travels as one packet: header, flat bitmap and payload must fit every link
+        int minMtu = JobParts.minMtu(topology);
+        long chunkBytes = (long) chunk * elementType.bytes() + PacketCodec.HEADER_BYTES + (space.capacity() + 7) / 8;
+        if (chunkBytes > minMtu) {
+            d.problem("chunk", "a chunk of " + chunk + " " + type + " is " + chunkBytes
+                    + " bytes with its header, more than the smallest link MTU of " + minMtu + " bytes");
+            return null;
+        }
+        return new DataSpec(elements, elementType, reduction, chunk, window, seed, scale);
+    }
+}

@@ -1,0 +1,15 @@
+package org.bitina.usecase.bierinc;
+
+import org.bitina.usecase.JobCommon;
+import org.bitina.usecase.allreduce.AllReduceUseCase;
+import org.bitina.usecase.allreduce.DataSpec;
+
+/**
+ * BIER-INC (seed 001): no configured tree; each owner's first forward packet builds its
+ * own. AllReduce over one tree per owner, or Reduce to and Broadcast from {@code root}.
+ *
+ * @param leafEdge the leaf switches rather than the hosts are the edge BFRs (B6)
+ */
+public record BierIncSpec(JobCommon common, IncPlan.Collective collective, String root, boolean leafEdge, DataSpec data)
+        implements AllReduceUseCase.JobSpecWithData {
+}

@@ -1,0 +1,118 @@
+package org.bitina.usecase.bierinc;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.bitina.protocol.EdgeRole;
+import org.bitina.protocol.JobTables;
+import org.bitina.scenario.JobReader;
+import org.bitina.scenario.Scenario;
+import org.bitina.topology.Bift;
+import org.bitina.topology.BitSpace;
+import org.bitina.topology.Node;
+import org.bitina.topology.Routing;
+import org.bitina.usecase.DriverSpec;
+import org.bitina.usecase.Phase;
+import org.bitina.usecase.Plans;
+import org.bitina.usecase.Status;
+import org.bitina.usecase.UseCase;
+import org.bitina.usecase.allreduce.AllReducePlan;
+import org.bitina.usecase.allreduce.AllReduceUseCase;
+
+/**
+ * BIER-INC (seed 001): each owner is the BFIR of its own tree; its first forward packet
+ * builds the tree, the others reduce in reverse. AllReduce: chunk c belongs to owner
+ * c mod N (every member, or one member per leaf when the leaves are the edge BFRs) and is
+ * broadcast back on the same tree; Reduce and Broadcast have the root as sole owner. Every
+ * node holds the BIFT of the job's bitstrings, none an A-BM. The ring baseline compares it
+ * with host AllReduce.
+ */
+public final class BierIncUseCase implements UseCase<BierIncSpec> {
+    private static final JobReader READER = new BierIncJobReader();
+    /** How many completion timeouts an owner waits for a chunk before asking again: a reverse path is a few hops of timers. */
+    public static final int INC_WAIT_TIMEOUTS = 8;
+
+    @Override
+    public JobReader reader() {
+        return READER;
+    }
+
+    @Override
+    public Class<BierIncSpec> spec() {
+        return BierIncSpec.class;
+    }
+
+    @Override
+    public List<Class<? extends DriverSpec>> drivers() {
+        return List.of(IncDriver.class);
+    }
+
+    @Override
+    public List<Phase> plan(BierIncSpec job, Scenario s, Routing routing) {
+        List<Phase> phases = new ArrayList<>();
+        phases.add(ina(s, routing, job));
+        phases.addAll(AllReduceUseCase.baselines(s, routing, job, null));
+        return phases;
+    }
+
+    private static Phase ina(Scenario s, Routing routing, BierIncSpec job) {
+        int wireJob = job.common().id();
+        long timeout = job.common().completionTimeout().toNanos();
+        List<String> members = job.common().members();
+        BitSpace endpoints = job.common().bitSpace();
+        Map<String, String> leafOf = new LinkedHashMap<>();
+        BitSpace wire = endpoints;
+        if (job.leafEdge()) {
+            members.forEach(m -> leafOf.put(m, s.topology().neighbors(m).get(0)));
+            wire = new BitSpace(List.copyOf(new LinkedHashSet<>(leafOf.values())));
+        }
+        List<String> owners = new ArrayList<>();
+        if (job.collective() != IncPlan.Collective.ALLREDUCE) {
+            owners.add(job.root());
+        } else if (job.leafEdge()) {
+            // one owner per leaf: a tree is named by its BFIR-id, which is the leaf's
+            Set<String> seen = new LinkedHashSet<>();
+            members.stream().filter(m -> seen.add(leafOf.get(m))).forEach(owners::add);
+        } else {
+            owners.addAll(members);
+        }
+        Map<String, JobTables> tables = new LinkedHashMap<>();
+        for (Node n : s.topology().nodes()) {
+            JobTables.Builder t = JobTables.builder(job.name(), job.common().tenant(), wireJob, wire.capacity(), timeout)
+                    .bift(Bift.build(routing, n.name(), wire));
+            if (job.leafEdge() && wire.contains(n.name())) {
+                List<String> behind = members.stream().filter(m -> leafOf.get(m).equals(n.name())).toList();
+                String owner = owners.stream().filter(behind::contains).findFirst().orElse(null);
+                t.edge(new EdgeRole(n.name(), wire.index(n.name()), behind, behind.stream().map(endpoints::index).toList(),
+                        endpoints.capacity(), owner));
+            } else if (job.leafEdge() && leafOf.containsKey(n.name())) {
+                t.edge(EdgeRole.host(leafOf.get(n.name()), wire.index(leafOf.get(n.name())), endpoints.capacity()));
+            }
+            tables.put(n.name(), t.build());
+        }
+        AllReducePlan plan = AllReduceUseCase.plan(s, job, "ina", wireJob, Map.of(), null, timeout);
+        IncPlan.Collective collective = job.collective();
+        IncPlan inc = new IncPlan(plan, collective, wire, leafOf, owners, INC_WAIT_TIMEOUTS * timeout);
+        List<DriverSpec> drivers = new ArrayList<>();
+        members.forEach(m -> drivers.add(new IncDriver(inc, m)));
+        Set<String> silent = plan.silent();
+        Set<String> awaited = collective == IncPlan.Collective.REDUCE ? new LinkedHashSet<>(owners) : Plans.awaited(members, silent);
+        awaited.removeAll(silent);
+        String what = switch (collective) {
+            case ALLREDUCE -> "AllReduce over one data-driven tree per owner (" + owners.size() + ")";
+            case REDUCE -> "Reduce to " + job.root();
+            case BROADCAST -> "Broadcast from " + job.root();
+        };
+        // a silent owner starts no tree: nobody reduces its chunks, as nobody passes a silent ring member's
+        List<String> silentOwners = owners.stream().filter(silent::contains).toList();
+        Status expected = silent.isEmpty() ? Status.COMPLETE : silentOwners.isEmpty() ? Status.PARTIAL : Status.FAILED;
+        return new Phase(job, "ina", wireJob, tables, drivers, awaited, owners, Set.of(),
+                AllReduceUseCase.timing(plan, AllReduceUseCase.deadline(job, 3 + IncMember.MAX_SENDS * INC_WAIT_TIMEOUTS)),
+                new Phase.Expected(expected, Set.copyOf(silent)),
+                "BIER-INC " + what + ", communicator = job id, edge BFRs: " + (job.leafEdge() ? "leaf switches " + wire.endpoints()
+                        : "hosts") + (silentOwners.isEmpty() ? "" : "; silent owners start no tree: " + silentOwners));
+    }
+}

@@ -1,0 +1,562 @@
+package org.bitina.usecase.bierinc;
+
+import org.bitina.usecase.Straggler;
+
+import org.bitina.usecase.EndpointDriver;
+import org.bitina.usecase.DriverReport;
+import org.bitina.usecase.allreduce.AllReduceData;
+import org.bitina.usecase.allreduce.AllReducePlan;
+import org.bitina.usecase.allreduce.Verifier;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.bitina.bitmap.EndpointSet;
+import org.bitina.bitmap.FlatBitmap;
+import org.bitina.protocol.Frame;
+import org.bitina.wire.Flags;
+import org.bitina.wire.InaHeader;
+import org.bitina.wire.InaPacket;
+import org.bitina.wire.PacketType;
+import org.bitina.wire.Payload;
+
+/**
+ * A member of a BIER-INC collective (seed 001). An owner is the BFIR of its tree for its
+ * chunks: its first forward packet builds the tree (B2), the other members answer in
+ * reverse (B3), and it broadcasts the AllReduce result on the same tree, naming through the
+ * result's provenance the members whose reductions did not arrive (B4). Reduce stops at the
+ * owner; Broadcast sends the owner's data down the tree and nothing comes back.
+ *
+ * <p>Recovery, for loss and for routing changes (B5): an owner that lacks reductions a wait
+ * after the first arrived asks the missing members again (a forward request, flag
+ * RETRANSMIT) up to {@value #MAX_ASKS} times, then settles the chunk partial. A result is
+ * final when it is complete or settled (flag LAST); a partial result that is not final yet
+ * (the network's timers gave up, the owner has not) is improved by later broadcasts. A
+ * member that has heard nothing new for a wait sends the shares of its chunks without a
+ * final result again (flag RETRANSMIT), and the owner answers a repeat with its result. Retransmissions travel
+ * outside the tree, so they can overtake the aggregate that already holds them: the owner
+ * keeps the parts it holds and lets an aggregate replace the single contributions it covers,
+ * so nothing is counted twice.
+ */
+public final class IncMember implements EndpointDriver {
+    private static final long SETUP = -1;
+    static final int MAX_ASKS = 3;
+    public static final int MAX_SENDS = 8;
+
+    private record Part(EndpointSet members, Payload payload, boolean single) {
+    }
+
+    private final Verifier verifier;
+    private final IncPlan plan;
+    private final AllReducePlan base;
+    private final String host;
+    private final int bit;
+    private final int wireBit;
+    private final AllReduceData data;
+    private final EndpointSet all;
+    private final EndpointSet me;
+    private final EndpointSet[] holds;
+    private final boolean[] verified;
+    private final boolean[] expectsResult;
+    /** As owner: per chunk, the parts that arrived, what they hold together, when the first came, how often the missing were asked. */
+    private final List<Part>[] parts;
+    private final EndpointSet[] heard;
+    private final long[] firstHeard;
+    private final int[] asks;
+    private final boolean[] finished;
+    /** Per chunk: the result held is final (complete, or settled by the owner). */
+    private final boolean[] fin;
+    /** As a contributor: per chunk, how often this member's share was sent. */
+    private final int[] sends;
+    private final boolean[] abandoned;
+    /** The next chunk whose share may go, the owners whose trees exist, and the AllReduce window. */
+    private int next;
+    private final java.util.Set<String> setups = new java.util.HashSet<>();
+    private final boolean[] inWindow;
+    private int inFlight;
+    private final List<String> mismatches = new ArrayList<>();
+    private final List<String> gaveUp = new ArrayList<>();
+    private final SplittableRandom jitter;
+    private int expected;
+    /** Chunks expected here whose result is final, or given up on. */
+    private int settled;
+    private int received;
+    private long lastVt;
+    private long started = Long.MIN_VALUE;
+    private long lastNews;
+    private long retransmissions;
+    private long requests;
+
+    /** A driver alone, checking against references of its own. */
+    public IncMember(IncPlan plan, String host) {
+        this(plan, host, new Verifier());
+    }
+
+    @SuppressWarnings("unchecked")
+    public IncMember(IncPlan plan, String host, Verifier verifier) {
+        this.verifier = verifier;
+        this.plan = plan;
+        this.base = plan.base();
+        this.host = host;
+        this.bit = base.space().index(host);
+        this.wireBit = plan.wireBit(host);
+        this.data = new AllReduceData(base.data());
+        this.all = base.space().setOf(base.members());
+        this.me = FlatBitmap.of(all.capacity(), bit);
+        int n = data.chunks();
+        this.holds = new EndpointSet[n];
+        this.verified = new boolean[n];
+        this.expectsResult = new boolean[n];
+        this.parts = new List[n];
+        this.heard = new EndpointSet[n];
+        this.firstHeard = new long[n];
+        this.asks = new int[n];
+        this.finished = new boolean[n];
+        this.fin = new boolean[n];
+        this.sends = new int[n];
+        this.abandoned = new boolean[n];
+        this.inWindow = new boolean[n];
+        this.jitter = new SplittableRandom(base.seed() ^ bit);
+        for (int c = 0; c < n; c++) {
+            boolean owner = plan.owner(c).equals(host);
+            expectsResult[c] = switch (plan.collective()) {
+                case ALLREDUCE -> true;
+                case REDUCE -> owner;
+                case BROADCAST -> !owner;
+            };
+            if (expectsResult[c]) {
+                expected++;
+            }
+            if (owner) {
+                parts[c] = new ArrayList<>();
+                heard[c] = FlatBitmap.of(all.capacity());
+            }
+        }
+    }
+
+    private boolean silent() {
+        return base.silent().contains(host);
+    }
+
+    /** Whether this member sends a share of {@code chunk} in reverse: an owner only when its leaf aggregates for it (B6). */
+    private boolean contributes(int chunk) {
+        return plan.collective() != IncPlan.Collective.BROADCAST && (plan.leafEdge() || !plan.owner(chunk).equals(host));
+    }
+
+    /** The members whose shares an owner waits for: all of them when its own share also goes through its leaf. */
+    private EndpointSet awaited() {
+        return plan.leafEdge() ? all : all.andNot(me);
+    }
+
+    @Override
+    public boolean accepts(InaPacket p) {
+        return p.header().type() == PacketType.INC_FORWARD || p.header().type() == PacketType.INC_REVERSE;
+    }
+
+    @Override
+    public List<Out> start(long now) {
+        started = now;
+        lastNews = now;
+        List<Out> out = new ArrayList<>();
+        if (silent()) {
+            return out;
+        }
+        if (!plan.owners().contains(host)) {
+            return out;
+        }
+        EndpointSet down = plan.forwardSet(host);
+        if (plan.collective() == IncPlan.Collective.BROADCAST) {
+            for (int c = 0; c < data.chunks(); c++) {
+                if (plan.owner(c).equals(host)) {
+                    finished[c] = true;
+                    // the first of these builds the tree (B2)
+                    out.add(forward(c, down, data.payload(bit, c), null, false));
+                }
+            }
+            return out;
+        }
+        if (down.isEmpty() || awaited().isEmpty()) {
+            for (int c = 0; c < data.chunks(); c++) {
+                if (plan.owner(c).equals(host)) {
+                    finish(c, now, true, out);
+                }
+            }
+            return out;
+        }
+        // the first forward packet of this BFIR's tree: it builds the tree on its way (B2)
+        out.add(forward(SETUP, down, Payload.EMPTY, null, false));
+        if (plan.leafEdge()) {
+            out.addAll(treeReady(host));
+        }
+        return out;
+    }
+
+    private Out forward(long seq, EndpointSet bits, Payload payload, EndpointSet provenance, boolean retransmit) {
+        return forward(seq, bits, payload, provenance, retransmit, false);
+    }
+
+    private Out forward(long seq, EndpointSet bits, Payload payload, EndpointSet provenance, boolean retransmit, boolean last) {
+        InaHeader h = InaHeader.of(PacketType.INC_FORWARD, base.tenant(), base.wireJob(), seq).withOp(base.data().op())
+                .withSource(wireBit).withEntropy(base.wireJob())
+                .withFlags((retransmit ? Flags.RETRANSMIT : 0) | (last ? Flags.LAST : 0));
+        return new Out(new Frame(new InaPacket(h, bits, payload, provenance, null), null, lastVt), 0);
+    }
+
+    @Override
+    public List<Out> onDeliver(Frame frame, long now) {
+        InaPacket p = frame.packet();
+        lastVt = Math.max(lastVt, frame.vt());
+        if (p.header().type() == PacketType.INC_REVERSE) {
+            return reduced(p, frame.vt(), now);
+        }
+        String owner = plan.ownerOfWireBit(p.header().source());
+        if (owner == null) {
+            mismatches.add("forward packet from BFIR-id " + p.header().source() + ", which is no owner's");
+            return List.of();
+        }
+        if (p.header().seq() == SETUP) {
+            return silent() ? List.of() : treeReady(owner);
+        }
+        int chunk = (int) p.header().seq();
+        if (chunk < 0 || chunk >= holds.length || !plan.owner(chunk).equals(owner)) {
+            mismatches.add("forward packet for chunk " + chunk + " from " + owner + ", which does not own it");
+            return List.of();
+        }
+        if (p.payload().elements() == 0) {
+            // the owner asks again for a share it lacks: sent already (and lost), it goes again;
+            // not sent yet, it goes in its turn on the owner's tree
+            if (silent() || !contributes(chunk)) {
+                return List.of();
+            }
+            return sends[chunk] > 0 ? List.of(contribution(chunk, true, 0)) : treeReady(owner);
+        }
+        if (!expectsResult[chunk]) {
+            return List.of();
+        }
+        EndpointSet target = target(owner);
+        EndpointSet got = p.provenance() != null ? p.provenance() : target;
+        boolean last = got.equals(target) || p.header().has(Flags.LAST);
+        if (holds[chunk] == null || !got.isSubsetOf(holds[chunk])) {
+            lastNews = now;
+            store(chunk, got, p.payload(), frame.vt());
+        }
+        if (last && got.equals(holds[chunk]) && !fin[chunk]) {
+            markFinal(chunk);
+            lastNews = now;
+            return pump();
+        }
+        return List.of();
+    }
+
+    /** What a complete result of the owner's chunks holds. */
+    private EndpointSet target(String owner) {
+        return plan.collective() == IncPlan.Collective.BROADCAST ? base.space().setOf(List.of(owner)) : all;
+    }
+
+    /**
+     * As a contributor: the owner's tree exists, so this member's shares of its chunks may go
+     * in reverse (B3). They go in chunk order, every member alike (a chunk waits for its
+     * owner's tree), and at most {@code window} AllReduce chunks without a final result at
+     * once: the shares of one chunk then meet at the nodes close together, inside the
+     * completion timeout, as a VAT worker's do, and the members' windows never wait on each other.
+     */
+    private List<Out> treeReady(String owner) {
+        return setups.add(owner) ? pump() : List.of();
+    }
+
+    private List<Out> pump() {
+        List<Out> out = new ArrayList<>();
+        while (next < data.chunks() && (plan.collective() != IncPlan.Collective.ALLREDUCE || inFlight < base.data().window())) {
+            int c = next;
+            if (!contributes(c) || sends[c] > 0) {
+                next++;
+                continue;
+            }
+            if (!setups.contains(plan.owner(c))) {
+                break;
+            }
+            next++;
+            long delay = 0;
+            Straggler s = base.stragglers().get(host);
+            if (s != null && s.delays(c)) {
+                delay = s.draw(jitter);
+            }
+            out.add(contribution(c, false, delay));
+            if (plan.collective() == IncPlan.Collective.ALLREDUCE && !fin[c]) {
+                inFlight++;
+                inWindow[c] = true;
+            }
+        }
+        return out;
+    }
+
+    private Out contribution(int chunk, boolean retransmit, long delay) {
+        String owner = plan.owner(chunk);
+        sends[chunk]++;
+        if (retransmit) {
+            retransmissions++;
+        }
+        InaHeader h = InaHeader.of(PacketType.INC_REVERSE, base.tenant(), base.wireJob(), chunk).withOp(base.data().op())
+                .withSource(bit).withDestination(plan.wireBit(owner)).withEntropy(base.wireJob())
+                .withFlags(retransmit ? Flags.RETRANSMIT : 0);
+        EndpointSet bits = FlatBitmap.of(plan.wire().capacity(), wireBit);
+        // behind a leaf the bitstring names the leaf; the provenance says which member this is (B6)
+        EndpointSet provenance = plan.leafEdge() ? me : null;
+        InaPacket p = new InaPacket(h, bits, data.payload(bit, chunk), provenance, null);
+        return new Out(new Frame(p, owner, lastVt + delay), delay);
+    }
+
+    /** As the owner: a part of a chunk's reduction, from the tree or passed on outside it. */
+    private List<Out> reduced(InaPacket p, long vt, long now) {
+        int chunk = (int) p.header().seq();
+        if (chunk < 0 || chunk >= holds.length || !plan.owner(chunk).equals(host)) {
+            mismatches.add("reduction for chunk " + chunk + ", which " + host + " does not own");
+            return List.of();
+        }
+        if (plan.collective() == IncPlan.Collective.BROADCAST) {
+            // a member that lacks a chunk of the broadcast: it gets the chunk again
+            String sender = p.header().source() >= 0 && p.header().source() < all.capacity() ? base.space().endpoint(p.header().source()) : null;
+            if (sender == null || !base.members().contains(sender)) {
+                mismatches.add("broadcast repeat request from endpoint " + p.header().source());
+                return List.of();
+            }
+            return List.of(forward(chunk, FlatBitmap.of(plan.wire().capacity(), plan.wireBit(sender)), data.payload(bit, chunk), null, true));
+        }
+        EndpointSet members = p.provenance() != null ? p.provenance() : plan.membersOf(p.endpoints());
+        if (members.capacity() != all.capacity() || !members.isSubsetOf(awaited()) || members.isEmpty()) {
+            mismatches.add("chunk " + chunk + ": reduction from " + members + ", not members this owner waits for");
+            return List.of();
+        }
+        List<Out> out = new ArrayList<>();
+        if (members.isSubsetOf(heard[chunk])) {
+            // a repeat: the sender lacks the result (AllReduce), so it gets it again
+            if (finished[chunk] && p.header().has(Flags.RETRANSMIT) && plan.collective() == IncPlan.Collective.ALLREDUCE) {
+                String sender = base.space().endpoint(p.header().source());
+                out.add(forward(chunk, FlatBitmap.of(plan.wire().capacity(), plan.wireBit(sender)), sum(chunk),
+                        holds[chunk].equals(all) ? null : holds[chunk], true, fin[chunk]));
+            }
+            return out;
+        }
+        boolean single = members.cardinality() == 1;
+        if (members.intersects(heard[chunk])) {
+            // an aggregate that holds single retransmissions which overtook it replaces them
+            List<Part> covered = parts[chunk].stream().filter(x -> x.members().intersects(members)).toList();
+            if (single || covered.stream().anyMatch(x -> !x.single() || !x.members().isSubsetOf(members))) {
+                mismatches.add("chunk " + chunk + ": reduction " + members + " overlaps what arrived, " + heard[chunk]);
+                return out;
+            }
+            parts[chunk].removeAll(covered);
+        }
+        lastNews = now;
+        parts[chunk].add(new Part(members, p.payload().copy(), single));
+        heard[chunk] = heard[chunk].or(members);
+        if (firstHeard[chunk] == 0) {
+            firstHeard[chunk] = now;
+        }
+        lastVt = Math.max(lastVt, vt);
+        // a result goes out when it is complete, when the owner stops asking, or to better a final
+        // one; the network's partials are not passed on: members wait for a final result anyway,
+        // and each better partial would cost a broadcast to everyone
+        boolean complete = heard[chunk].equals(awaited());
+        if (complete || fin[chunk]) {
+            finish(chunk, vt, true, out);
+        }
+        return out;
+    }
+
+    private Payload sum(int chunk) {
+        Payload acc = plan.leafEdge() ? null : data.payload(bit, chunk).copy();
+        for (Part x : parts[chunk]) {
+            if (acc == null) {
+                acc = x.payload().copy();
+            } else {
+                base.data().op().apply(acc, x.payload());
+            }
+        }
+        return acc;
+    }
+
+    /**
+     * The owner gives a chunk's result with what it holds: AllReduce broadcasts it on the
+     * tree, Reduce keeps it. {@code last}: it will not get better (complete, or asked enough).
+     */
+    private void finish(int chunk, long vt, boolean last, List<Out> out) {
+        EndpointSet with = plan.leafEdge() ? heard[chunk] : heard[chunk].or(me);
+        if (with.isEmpty()) {
+            return;
+        }
+        Payload result = sum(chunk);
+        finished[chunk] = true;
+        if (last || with.equals(all)) {
+            markFinal(chunk);
+            out.addAll(pump());
+        }
+        store(chunk, with, result, vt);
+        if (plan.collective() == IncPlan.Collective.ALLREDUCE) {
+            boolean complete = with.equals(all);
+            // the B4 report: a partial result says whom it holds; the others are the BFERs that did not answer
+            out.add(forward(chunk, plan.forwardSet(host), result, complete ? null : with, false, fin[chunk]));
+        }
+    }
+
+    private void store(int chunk, EndpointSet got, Payload payload, long vt) {
+        if (holds[chunk] == null) {
+            received++;
+        }
+        holds[chunk] = got;
+        lastVt = Math.max(lastVt, vt);
+        Verifier.Mismatch m = verifier.check(data, chunk, got, payload);
+        verified[chunk] = m == null;
+        if (m != null) {
+            mismatches.add(String.format("chunk %d element %d: got %s, expected %s (tolerance %s) from %s", m.chunk(), m.index(),
+                    m.got(), m.expected(), m.tolerance(), got));
+        }
+    }
+
+    /**
+     * B5: the trees went with the old routes; an owner whose chunks are still open sends its
+     * first forward packet again, so the trees are rebuilt now rather than by its next result.
+     */
+    @Override
+    public List<Out> onRoutingChange(long now) {
+        if (silent() || !plan.owners().contains(host) || plan.collective() == IncPlan.Collective.BROADCAST) {
+            return List.of();
+        }
+        for (int c = 0; c < holds.length; c++) {
+            if (open(c)) {
+                return List.of(forward(SETUP, plan.forwardSet(host), Payload.EMPTY, null, false));
+            }
+        }
+        return List.of();
+    }
+
+    /** An owner's chunk still open: not final, and (Reduce, AllReduce) it gathers shares. */
+    private boolean open(int c) {
+        return parts[c] != null && !fin[c] && plan.collective() != IncPlan.Collective.BROADCAST;
+    }
+
+    @Override
+    public long nextDeadline() {
+        if (started == Long.MIN_VALUE || silent()) {
+            return Long.MAX_VALUE;
+        }
+        long next = Long.MAX_VALUE;
+        for (int c = 0; c < holds.length; c++) {
+            if (open(c)) {
+                next = Math.min(next, (firstHeard[c] == 0 ? started : firstHeard[c]) + (asks[c] + 1) * plan.waitNanos());
+            }
+        }
+        if (!done()) {
+            next = Math.min(next, lastNews + plan.waitNanos());
+        }
+        return next;
+    }
+
+    @Override
+    public List<Out> onTimer(long now) {
+        List<Out> out = new ArrayList<>();
+        if (silent()) {
+            return out;
+        }
+        boolean resentSetup = false;
+        for (int c = 0; c < holds.length; c++) {
+            if (!open(c) || now < (firstHeard[c] == 0 ? started : firstHeard[c]) + (asks[c] + 1) * plan.waitNanos()) {
+                continue;
+            }
+            EndpointSet missing = awaited().andNot(heard[c]);
+            if (asks[c] < MAX_ASKS && !missing.isEmpty()) {
+                asks[c]++;
+                requests++;
+                FlatBitmap bits = FlatBitmap.of(plan.wire().capacity());
+                for (String m : base.space().names(missing)) {
+                    bits = (FlatBitmap) bits.or(FlatBitmap.of(bits.capacity(), plan.wireBit(m)));
+                }
+                if (!resentSetup) {
+                    // the first forward packet may itself have been lost (or its tree gone with the
+                    // routes): the same bitstring again rebuilds what is missing and reuses the rest
+                    resentSetup = true;
+                    out.add(forward(SETUP, plan.forwardSet(host), Payload.EMPTY, null, false));
+                }
+                out.add(forward(c, bits, Payload.EMPTY, null, true));
+            } else {
+                finish(c, lastVt, true, out);
+                if (!fin[c]) {
+                    // nothing at all arrived: keep waiting, the members resend what has no final result
+                    asks[c] = MAX_ASKS;
+                    firstHeard[c] = now;
+                }
+            }
+        }
+        if (!done() && now >= lastNews + plan.waitNanos()) {
+            // nothing new for a wait: the shares, or the results, of chunks without a final result may be lost
+            lastNews = now;
+            for (int c = 0; c < holds.length; c++) {
+                // shares not sent yet wait for their owner's tree, which the owner sends again when it asks
+                boolean waiting = sends[c] > 0 || plan.collective() == IncPlan.Collective.BROADCAST;
+                if (expectsResult[c] && !fin[c] && !plan.owner(c).equals(host) && !abandoned[c] && waiting) {
+                    if (sends[c] >= MAX_SENDS) {
+                        abandoned[c] = true;
+                        settled++;
+                        gaveUp.add("chunk " + c + ": no final result after " + sends[c] + " sends");
+                    } else if (plan.collective() == IncPlan.Collective.BROADCAST) {
+                        out.add(nack(c));
+                    } else {
+                        out.add(contribution(c, true, 0));
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
+    /** Broadcast: a member without a chunk says so in reverse; the owner sends it again. */
+    private Out nack(int chunk) {
+        sends[chunk]++;
+        retransmissions++;
+        String owner = plan.owner(chunk);
+        InaHeader h = InaHeader.of(PacketType.INC_REVERSE, base.tenant(), base.wireJob(), chunk)
+                .withSource(bit).withDestination(plan.wireBit(owner)).withEntropy(base.wireJob()).withFlags(Flags.RETRANSMIT);
+        return new Out(new Frame(new InaPacket(h, FlatBitmap.of(plan.wire().capacity(), wireBit), Payload.EMPTY,
+                plan.leafEdge() ? me : null, null), owner, lastVt), 0);
+    }
+
+    @Override
+    public boolean done() {
+        return settled == expected;
+    }
+
+    private void markFinal(int chunk) {
+        if (inWindow[chunk]) {
+            inWindow[chunk] = false;
+            inFlight--;
+        }
+        if (!fin[chunk]) {
+            fin[chunk] = true;
+            if (expectsResult[chunk]) {
+                settled++;
+            }
+        }
+    }
+
+    @Override
+    public DriverReport report() {
+        List<String> problems = new ArrayList<>(mismatches);
+        problems.addAll(gaveUp);
+        EndpointSet target = plan.collective() == IncPlan.Collective.BROADCAST ? null : all;
+        List<DriverReport.PartialChunk> partial = new ArrayList<>();
+        int ok = 0;
+        for (int c = 0; c < holds.length; c++) {
+            if (!expectsResult[c]) {
+                continue;
+            }
+            if (holds[c] != null && target != null && !holds[c].equals(target)) {
+                partial.add(new DriverReport.PartialChunk(c, base.space().names(target.andNot(holds[c]))));
+            }
+            if (verified[c]) {
+                ok++;
+            }
+        }
+        return new DriverReport(host, DriverReport.Role.INC_WORKER, expected, received, partial, List.copyOf(problems), lastVt, ok, done(), List.of(),
+                java.util.Map.of("retransmissions", retransmissions, "requests", requests));
+    }
+}

@@ -1,0 +1,77 @@
+package org.bitina.usecase.bierinc;
+
+import org.bitina.usecase.allreduce.AllReducePlan;
+
+import java.util.List;
+import java.util.Map;
+import org.bitina.bitmap.EndpointSet;
+import org.bitina.bitmap.FlatBitmap;
+import org.bitina.topology.BitSpace;
+
+/**
+ * A BIER-INC collective (seed 001) as the members see it.
+ *
+ * @param base       the data, members and their endpoint bit space (what results are verified over)
+ * @param collective AllReduce (one tree per owner), Reduce to a root, Broadcast from a root
+ * @param wire       the bit space the bitstrings use: the members themselves, or the leaf
+ *                   switches in front of them when the leaves are the edge BFRs (B6)
+ * @param leafOf     member to its leaf switch when the leaves are the edge BFRs, else empty
+ * @param owners     the members that are BFIRs: chunk c belongs to owners[c mod size]
+ * @param waitNanos  how long an owner waits for a chunk's reductions before it asks the
+ *                   missing members again, and a member without news waits before it asks
+ */
+public record IncPlan(AllReducePlan base, Collective collective, BitSpace wire, Map<String, String> leafOf, List<String> owners,
+                      long waitNanos) {
+
+    public enum Collective {
+        ALLREDUCE, REDUCE, BROADCAST
+    }
+
+    public boolean leafEdge() {
+        return !leafOf.isEmpty();
+    }
+
+    public String owner(int chunk) {
+        return owners.get(chunk % owners.size());
+    }
+
+    /** The bitstring position standing for a member: its own, or its leaf's (B6). */
+    public int wireBit(String member) {
+        return wire.index(leafEdge() ? leafOf.get(member) : member);
+    }
+
+    /** The owner that is BFIR behind a bitstring position (one per leaf when the leaves are the edge). */
+    public String ownerOfWireBit(int bit) {
+        for (String o : owners) {
+            if (wireBit(o) == bit) {
+                return o;
+            }
+        }
+        return null;
+    }
+
+    /** The members a bitstring stands for. */
+    public EndpointSet membersOf(EndpointSet bits) {
+        if (!leafEdge()) {
+            return bits.toFlat();
+        }
+        FlatBitmap out = FlatBitmap.of(base.space().capacity());
+        for (String m : base.members()) {
+            if (bits.contains(wire.index(leafOf.get(m)))) {
+                out = (FlatBitmap) out.or(FlatBitmap.of(out.capacity(), base.space().index(m)));
+            }
+        }
+        return out;
+    }
+
+    /** The bitstring that reaches every member but {@code owner} (a leaf also delivers to the owner's neighbours). */
+    public EndpointSet forwardSet(String owner) {
+        FlatBitmap all = FlatBitmap.of(wire.capacity());
+        for (String m : base.members()) {
+            if (leafEdge() || !m.equals(owner)) {
+                all = (FlatBitmap) all.or(FlatBitmap.of(wire.capacity(), wireBit(m)));
+            }
+        }
+        return all;
+    }
+}

@@ -1,0 +1,204 @@
+package org.bitina.usecase.moe;
+
+import org.bitina.scenario.JobReader;
+import org.bitina.scenario.JobParts;
+import org.bitina.scenario.JobHeader;
+import org.bitina.scenario.ConfigReader;
+
+import org.bitina.usecase.moe.MoeSpec;
+
+import com.typesafe.config.ConfigList;
+import com.typesafe.config.ConfigValue;
+import com.typesafe.config.ConfigValueType;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.bitina.topology.BitSpace;
+import org.bitina.topology.EncodingSpec;
+import org.bitina.usecase.JobSpec;
+import org.bitina.topology.Topology;
+import org.bitina.wire.PacketCodec;
+
+/**
+ * An MoE dispatch and combine job (seed 000 section 4): {@code sources} hold tokens,
+ * {@code experts} (each with its own bit) live on hosts, and a {@code moe} section sets the
+ * model. See {@code paper-fig2-moe.conf}.
+ */
+public final class MoeJobReader implements JobReader {
+    static final String KIND = "moe";
+    private static final Set<String> KEYS = JobHeader.keysAnd("sources", "experts", "moe", "encoding");
+    private static final Set<String> MOE_KEYS = Set.of("top-k", "hidden", "tokens-per-source", "capacity-factor", "seed",
+            "granularity", "pinned", "window");
+
+    @Override
+    public String kind() {
+        return KIND;
+    }
+
+    @Override
+    public Set<String> keys() {
+        return KEYS;
+    }
+
+    @Override
+    public JobSpec read(ConfigReader c, Topology topology, int index) {
+        int before = c.problems().count();
+        JobHeader header = JobHeader.read(c, index, kind(), List.of("all-to-all"));
+        List<String> sources = sources(c, topology);
+        List<MoeSpec.Expert> experts = experts(c, topology);
+        MoeSpec.Params params = params(c, experts);
+        EncodingSpec encoding = JobParts.encoding(c, topology, null);
+        if (c.problems().since(before) || header == null || params == null || encoding == null || topology == null) {
+            return null;
+        }
+        if (experts.isEmpty() || sources.isEmpty()) {
+            c.problem(c.origin(), "a moe job needs at least one source and one expert");
+            return null;
+        }
+        Map<String, String> hostOf = new LinkedHashMap<>();
+        experts.forEach(e -> hostOf.put(e.name(), e.host()));
+        BitSpace space = new BitSpace(experts.stream().map(MoeSpec.Expert::name).toList(), hostOf);
+        // one token must fit a dispatch packet: header, D-BM, expert list, K weights, hidden vector
+        int minMtu = JobParts.minMtu(topology);
+        long oneToken = PacketCodec.HEADER_BYTES + (experts.size() + 7) / 8 + 4L * (1 + params.topK() + params.topK() + params.hidden());
+        if (oneToken > minMtu) {
+            ConfigReader m = c.object("moe");
+            m.problem("hidden", "a token of hidden size " + params.hidden() + " with top-k " + params.topK() + " needs " + oneToken
+                    + " bytes in a dispatch packet, more than the smallest link MTU of " + minMtu + " (raise link-defaults.mtu: jumbo frames)");
+            return null;
+        }
+        List<String> hosts = experts.stream().map(MoeSpec.Expert::host).distinct().toList();
+        return new MoeSpec(header.common(KIND, hosts, space, encoding), List.copyOf(sources), List.copyOf(experts), params);
+    }
+
+    private static List<String> sources(ConfigReader c, Topology topology) {
+        List<String> sources = new ArrayList<>();
+        if (!c.has("sources")) {
+            c.problem(c.origin(), "a moe job needs sources = [hosts holding tokens]");
+            return sources;
+        }
+        ConfigList list = c.list("sources");
+        if (list != null) {
+            for (ConfigValue v : list) {
+                String s = c.nameOf(v, "a source");
+                if (s != null && JobParts.requireHost(c, v.origin(), s, "MoE source", topology)) {
+                    sources.add(s);
+                }
+            }
+        }
+        return sources;
+    }
+
+    private static List<MoeSpec.Expert> experts(ConfigReader c, Topology topology) {
+        List<MoeSpec.Expert> experts = new ArrayList<>();
+        if (!c.has("experts")) {
+            c.problem(c.origin(), "a moe job needs experts = [hosts] or [{ name = e1, host = h1 }, ...]");
+            return experts;
+        }
+        ConfigList list = c.list("experts");
+        if (list == null) {
+            return experts;
+        }
+        Set<String> names = new LinkedHashSet<>();
+        for (ConfigValue v : list) {
+            String name;
+            String host;
+            if (v.valueType() == ConfigValueType.OBJECT) {
+                ConfigReader e = c.objectOf(v, "an expert", "");
+                e.checkKeys(Set.of("name", "host"), "an expert");
+                name = e.requiredName("name", "an expert's name");
+                host = e.requiredName("host", "an expert's host");
+            } else {
+                name = c.nameOf(v, "an expert");
+                host = name;
+            }
+            if (name == null || host == null || !JobParts.requireHost(c, v.origin(), host, "expert host", topology)) {
+                continue;
+            }
+            if (!names.add(name)) {
+                c.problem(v.origin(), "expert '" + name + "' is listed twice");
+                continue;
+            }
+            experts.add(new MoeSpec.Expert(name, host));
+        }
+        return experts;
+    }
+
+    private static MoeSpec.Params params(ConfigReader c, List<MoeSpec.Expert> experts) {
+        if (!c.has("moe")) {
+            c.problem(c.origin(), "a moe job needs a moe { top-k, hidden, tokens-per-source, ... } section");
+            return null;
+        }
+        ConfigReader m = c.object("moe");
+        if (m == null) {
+            return null;
+        }
+        int before = m.problems().count();
+        m.checkKeys(MOE_KEYS, "moe");
+        int window = m.intIn("window", 1, 1 << 20, 64);
+        int topK = m.intIn("top-k", 1, 64, 2);
+        int hidden = m.intIn("hidden", 64, 4096, 64);
+        int tokens = m.intIn("tokens-per-source", 1, 1 << 20, 64);
+        double capacity = m.positive("capacity-factor", 2.0);
+        long seed = m.wholeLong("seed", 1);
+        String granularity = m.name("granularity", "group");
+        if (granularity != null && !granularity.equals("group") && !granularity.equals("pair")) {
+            m.problem("granularity", "granularity must be group or pair, got '" + granularity + "'");
+        }
+        if (!experts.isEmpty() && topK > experts.size()) {
+            m.problem("top-k", "top-k " + topK + " exceeds the " + experts.size() + " experts");
+        }
+        Set<String> expertNames = new LinkedHashSet<>();
+        experts.forEach(e -> expertNames.add(e.name()));
+        List<MoeSpec.PinnedRoute> pinned = pinned(m, expertNames, topK, tokens);
+        if (m.problems().since(before)) {
+            return null;
+        }
+        return new MoeSpec.Params(topK, hidden, tokens, capacity, seed, granularity, List.copyOf(pinned), window);
+    }
+
+    private static List<MoeSpec.PinnedRoute> pinned(ConfigReader m, Set<String> expertNames, int topK, int tokens) {
+        List<MoeSpec.PinnedRoute> pinned = new ArrayList<>();
+        ConfigList list = m.list("pinned");
+        if (list == null) {
+            return pinned;
+        }
+        for (int i = 0; i < list.size(); i++) {
+            ConfigReader p = m.objectOf(list.get(i), m.label("pinned[" + i + "]"), "{ tokens = [0, 1], experts = [e2, e3] }");
+            if (p == null) {
+                continue;
+            }
+            p.checkKeys(Set.of("tokens", "experts"), "a pinned route");
+            ConfigList tl = p.list("tokens");
+            List<String> ex = p.names("experts");
+            if (tl == null || ex == null) {
+                if (!p.has("tokens") || !p.has("experts")) {
+                    p.problem(p.origin(), "a pinned route needs tokens and experts");
+                }
+                continue;
+            }
+            List<Integer> toks = new ArrayList<>();
+            for (ConfigValue tv : tl) {
+                if (tv.valueType() != ConfigValueType.NUMBER || ((Number) tv.unwrapped()).intValue() < 0
+                        || ((Number) tv.unwrapped()).intValue() >= tokens) {
+                    p.problem(tv.origin(), "pinned token must be a token index 0.." + (tokens - 1));
+                } else {
+                    toks.add(((Number) tv.unwrapped()).intValue());
+                }
+            }
+            for (String e : ex) {
+                if (!expertNames.contains(e)) {
+                    p.problem("experts", "pinned route names unknown expert '" + e + "'");
+                }
+            }
+            if (ex.size() != topK) {
+                p.problem("experts", "a pinned route names " + ex.size() + " experts; top-k is " + topK);
+            }
+            pinned.add(new MoeSpec.PinnedRoute(List.copyOf(toks), List.copyOf(ex)));
+        }
+        return pinned;
+    }
+}

@@ -1,0 +1,36 @@
+package org.bitina.usecase.moe;
+
+import org.bitina.usecase.Straggler;
+
+import org.bitina.usecase.allreduce.AllReducePlan;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.bitina.topology.BitSpace;
+import org.bitina.usecase.JobSpec;
+
+/**
+ * One phase of an MoE job: INA (dispatch by bitmap multicast, combine aggregated at the
+ * branch nodes) or the all-to-all unicast baseline (M6).
+ *
+ * @param experts      the bit space: expert names, each placed on its host
+ * @param sources      hosts holding tokens; a source's index is carried in the header's
+ *                     destination field of its dispatch and combine packets
+ * @param payloadBudget bytes of payload a dispatch packet may carry under the smallest MTU
+ * @param stragglers   per expert host: delay before its experts answer
+ * @param silent       expert hosts whose experts never answer
+ */
+public record MoePlan(String jobName, String mode, int tenant, int wireJob, BitSpace experts, List<String> sources,
+                      MoeSpec.Params params, long timeoutNanos, int payloadBudget,
+                      Map<String, Straggler> stragglers, Set<String> silent) {
+
+    public boolean ina() {
+        return mode.equals("ina");
+    }
+
+    /** One packet per (source, expert) pair instead of one per token group. */
+    public boolean perPair() {
+        return !ina() || "pair".equals(params.granularity());
+    }
+}

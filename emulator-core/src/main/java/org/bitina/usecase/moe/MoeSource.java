@@ -1,0 +1,348 @@
+package org.bitina.usecase.moe;
+
+import org.bitina.usecase.EndpointDriver;
+import org.bitina.usecase.DriverReport;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.bitina.bitmap.EndpointSet;
+import org.bitina.bitmap.FlatBitmap;
+import org.bitina.protocol.Frame;
+import org.bitina.usecase.JobSpec;
+import org.bitina.wire.InaHeader;
+import org.bitina.wire.InaPacket;
+import org.bitina.wire.PacketType;
+import org.bitina.wire.Payload;
+import org.bitina.wire.ReductionOp;
+
+/**
+ * A token source of an MoE layer (M1, M3-M5): gates its tokens (top-K, or a pinned
+ * choice), enforces expert capacity and renormalises the weights of what is left, groups
+ * tokens that chose the same experts into one dispatch packet (M4; or one packet per
+ * expert in pair granularity and in the all-to-all baseline), and adds up what comes
+ * back. Contributions for a packet are accepted only when disjoint from what it already
+ * holds, so a late partial never counts an expert twice. At the end every token's
+ * combined output is checked against a host-computed reference over exactly the experts
+ * it holds.
+ */
+public final class MoeSource implements EndpointDriver {
+    /** Float tolerance of the combine: a sum of K weighted expert outputs in any order. */
+    public static final String TOLERANCE = "MoE combine: |got - exact| <= K * 2^-24 * sum|g_k f_k(x)| per element";
+    private static final double U = Math.scalb(1.0, -24);
+
+    private final MoePlan plan;
+    private final String host;
+    private final int sourceIndex;
+    private final MoeModel model;
+    private final int tokens;
+    private final int capacity;
+    private final int[][] kept;
+    private final float[][] gates;
+    private final List<String> dropped = new ArrayList<>();
+    private final List<PacketState> packets = new ArrayList<>();
+    private final List<String> errors = new ArrayList<>();
+    private long lastVt;
+    private DriverReport cached;
+    /** Built dispatch packets not yet sent: a source keeps at most {@code window} tokens in flight. */
+    private final java.util.ArrayDeque<int[][]> queued = new java.util.ArrayDeque<>();
+    private int inFlight;
+
+    private static final class PacketState {
+        final int[] tokenIds;
+        final EndpointSet experts;
+        EndpointSet held;
+        final float[][] acc;
+        long deadline;
+        boolean expired;
+
+        PacketState(int[] tokenIds, EndpointSet experts, int hidden) {
+            this.tokenIds = tokenIds;
+            this.experts = experts;
+            this.held = experts.andNot(experts);
+            this.acc = new float[tokenIds.length][hidden];
+        }
+
+        boolean finished() {
+            return expired || held.equals(experts);
+        }
+    }
+
+    /** A driver alone, with model weights of its own. */
+    public MoeSource(MoePlan plan, String host) {
+        this(plan, host, new java.util.HashMap<>());
+    }
+
+    /** @param weights the seeded model weights the drivers of this run and JVM share */
+    public MoeSource(MoePlan plan, String host, java.util.Map<String, float[][]> weights) {
+        this.plan = plan;
+        this.host = host;
+        this.sourceIndex = plan.sources().indexOf(host);
+        this.model = new MoeModel(plan.params().seed(), plan.experts().capacity(), plan.params().hidden(), weights);
+        this.tokens = plan.params().tokensPerSource();
+        int e = plan.experts().capacity();
+        int k = plan.params().topK();
+        // M5: capacity per expert and source, enforced here at the end host
+        this.capacity = (int) Math.ceil(plan.params().capacityFactor() * tokens * k / e);
+        this.kept = new int[tokens][];
+        this.gates = new float[tokens][];
+    }
+
+    @Override
+    public boolean accepts(InaPacket p) {
+        return p.header().type() == PacketType.COMBINE || (p.header().type() == PacketType.UNICAST && p.header().source() >= 0);
+    }
+
+    @Override
+    public List<Out> start(long now) {
+        int[] load = new int[plan.experts().capacity()];
+        Map<String, List<Integer>> groups = new LinkedHashMap<>();
+        for (int t = 0; t < tokens; t++) {
+            float[] x = model.token(sourceIndex, t);
+            double[] logits = model.logits(x);
+            int[] chosen = pinned(t);
+            if (chosen == null) {
+                chosen = model.topK(logits, plan.params().topK());
+            }
+            int[] keep = Arrays.stream(chosen).filter(e -> load[e] < capacity).toArray();
+            for (int e : keep) {
+                load[e]++;
+            }
+            if (keep.length < chosen.length) {
+                int[] over = Arrays.stream(chosen).filter(e -> Arrays.stream(keep).noneMatch(k -> k == e)).toArray();
+                dropped.add("token " + t + (keep.length == 0 ? " (dropped)" : "") + ": over capacity at "
+                        + plan.experts().names(FlatBitmap.of(plan.experts().capacity(), over)));
+            }
+            kept[t] = keep;
+            gates[t] = keep.length == 0 ? new float[0] : model.gates(logits, keep);
+            if (plan.perPair()) {
+                for (int e : keep) {
+                    groups.computeIfAbsent(String.valueOf(e), g -> new ArrayList<>()).add(t);
+                }
+            } else if (keep.length > 0) {
+                groups.computeIfAbsent(Arrays.toString(keep), g -> new ArrayList<>()).add(t);
+            }
+        }
+        for (Map.Entry<String, List<Integer>> g : groups.entrySet()) {
+            int[] experts = plan.perPair() ? new int[] {Integer.parseInt(g.getKey())} : kept[g.getValue().get(0)];
+            int per = Math.max(1, MoePayload.tokensPerPacket(plan.payloadBudget(), experts.length, plan.params().hidden()));
+            List<Integer> ts = g.getValue();
+            for (int from = 0; from < ts.size(); from += per) {
+                int[] ids = ts.subList(from, Math.min(ts.size(), from + per)).stream().mapToInt(Integer::intValue).toArray();
+                queued.add(new int[][] {experts, ids});
+            }
+        }
+        total = queued.size();
+        return sendMore(now, 0);
+    }
+
+    private int total;
+
+    /**
+     * Sends queued dispatches while fewer than {@code window} tokens are in flight, at
+     * modelled time {@code vt}. Counting tokens, not packets, keeps INA (often one token per
+     * packet) and all-to-all (many per packet) under the same flow control.
+     */
+    private List<Out> sendMore(long now, long vt) {
+        List<Out> out = new ArrayList<>();
+        while (inFlight < plan.params().window() && !queued.isEmpty()) {
+            int[][] next = queued.poll();
+            out.add(dispatch(next[0], next[1], now, vt));
+            inFlight += next[1].length;
+        }
+        return out;
+    }
+
+    private int[] pinned(int token) {
+        for (MoeSpec.PinnedRoute r : plan.params().pinned()) {
+            if (r.tokens().contains(token)) {
+                return r.experts().stream().mapToInt(plan.experts()::index).sorted().toArray();
+            }
+        }
+        return null;
+    }
+
+    private Out dispatch(int[] experts, int[] ids, long now, long vt) {
+        int seq = packets.size();
+        EndpointSet dbm = FlatBitmap.of(plan.experts().capacity(), experts);
+        PacketState st = new PacketState(ids, dbm, plan.params().hidden());
+        // the packet waits for its combine at most this long; then what it holds is final
+        st.deadline = now + 6 * plan.timeoutNanos();
+        packets.add(st);
+        float[][] g = new float[ids.length][experts.length];
+        float[][] x = new float[ids.length][];
+        for (int i = 0; i < ids.length; i++) {
+            int t = ids[i];
+            for (int j = 0; j < experts.length; j++) {
+                g[i][j] = gates[t][indexOf(kept[t], experts[j])];
+            }
+            x[i] = model.token(sourceIndex, t);
+        }
+        Payload payload = Payload.of(MoePayload.dispatch(experts, g, x));
+        if (plan.ina()) {
+            InaHeader h = InaHeader.of(PacketType.DISPATCH, plan.tenant(), plan.wireJob(), seq).withOp(ReductionOp.SUM)
+                    .withDestination(sourceIndex);
+            return new Out(new Frame(new InaPacket(h, dbm, payload), null, vt, host), 0);
+        }
+        InaHeader h = InaHeader.of(PacketType.UNICAST, plan.tenant(), plan.wireJob(), seq).withOp(ReductionOp.SUM)
+                .withDestination(sourceIndex);
+        return new Out(new Frame(new InaPacket(h, dbm, payload), plan.experts().node(experts[0]), vt), 0);
+    }
+
+    private static int indexOf(int[] xs, int x) {
+        for (int i = 0; i < xs.length; i++) {
+            if (xs[i] == x) {
+                return i;
+            }
+        }
+        throw new IllegalStateException(x + " not in " + Arrays.toString(xs));
+    }
+
+    @Override
+    public List<Out> onDeliver(Frame frame, long now) {
+        InaPacket p = frame.packet();
+        long seq = p.header().seq();
+        if (seq < 0 || seq >= packets.size()) {
+            errors.add("combine for unknown packet " + seq);
+            return List.of();
+        }
+        PacketState st = packets.get((int) seq);
+        EndpointSet holds = p.endpoints();
+        if (!holds.isSubsetOf(st.experts)) {
+            errors.add("packet " + seq + ": combine holds " + holds + ", not within its D-BM " + st.experts);
+            return List.of();
+        }
+        if (holds.isSubsetOf(st.held)) {
+            return List.of(); // a copy of what is here already
+        }
+        if (holds.intersects(st.held)) {
+            errors.add("packet " + seq + ": combine " + holds + " overlaps what is held, " + st.held);
+            return List.of();
+        }
+        int h = plan.params().hidden();
+        float[] v = ((Payload.Float32) p.payload()).values();
+        if (v.length != st.tokenIds.length * h) {
+            errors.add("packet " + seq + ": combine of " + v.length + " floats for " + st.tokenIds.length + " tokens");
+            return List.of();
+        }
+        for (int i = 0; i < st.tokenIds.length; i++) {
+            for (int j = 0; j < h; j++) {
+                st.acc[i][j] += v[i * h + j];
+            }
+        }
+        boolean wasFinished = st.finished();
+        st.held = st.held.or(holds);
+        lastVt = Math.max(lastVt, frame.vt());
+        cached = null;
+        if (!wasFinished && st.finished()) {
+            inFlight -= st.tokenIds.length;
+            return sendMore(now, frame.vt());
+        }
+        return List.of();
+    }
+
+    @Override
+    public List<Out> onTimer(long now) {
+        for (PacketState st : packets) {
+            if (!st.finished() && st.deadline <= now) {
+                st.expired = true;
+                inFlight -= st.tokenIds.length;
+                cached = null;
+            }
+        }
+        return sendMore(now, lastVt);
+    }
+
+    @Override
+    public long nextDeadline() {
+        long d = Long.MAX_VALUE;
+        for (PacketState st : packets) {
+            if (!st.finished()) {
+                d = Math.min(d, st.deadline);
+            }
+        }
+        return d;
+    }
+
+    @Override
+    public boolean done() {
+        return queued.isEmpty() && packets.stream().allMatch(PacketState::finished);
+    }
+
+    @Override
+    public DriverReport report() {
+        if (cached == null) {
+            cached = verify();
+        }
+        return cached;
+    }
+
+    /** Adds each token's parts up and checks them against the reference over the experts they hold. */
+    private DriverReport verify() {
+        int h = plan.params().hidden();
+        float[][] out = new float[tokens][h];
+        EndpointSet[] holds = new EndpointSet[tokens];
+        EndpointSet none = FlatBitmap.of(plan.experts().capacity());
+        Arrays.fill(holds, none);
+        for (PacketState st : packets) {
+            for (int i = 0; i < st.tokenIds.length; i++) {
+                int t = st.tokenIds[i];
+                for (int j = 0; j < h; j++) {
+                    out[t][j] += st.acc[i][j];
+                }
+                holds[t] = holds[t].or(st.held);
+            }
+        }
+        List<String> mismatches = new ArrayList<>(errors);
+        List<DriverReport.PartialChunk> partial = new ArrayList<>();
+        int received = 0;
+        int verified = 0;
+        for (int t = 0; t < tokens; t++) {
+            if (kept[t].length == 0) {
+                received++;
+                verified++;
+                continue; // dropped by capacity: reported in dropped, nothing to combine
+            }
+            EndpointSet want = FlatBitmap.of(plan.experts().capacity(), kept[t]);
+            if (!holds[t].isEmpty()) {
+                received++;
+            }
+            if (!holds[t].equals(want)) {
+                partial.add(new DriverReport.PartialChunk(t, plan.experts().names(want.andNot(holds[t]))));
+            }
+            String m = check(t, holds[t], out[t]);
+            if (m == null) {
+                verified++;
+            } else {
+                mismatches.add(m);
+            }
+        }
+        return new DriverReport(host, DriverReport.Role.MOE_SOURCE, tokens, received, partial, mismatches, lastVt, verified, done(),
+                List.copyOf(dropped), java.util.Map.of());
+    }
+
+    private String check(int t, EndpointSet holds, float[] got) {
+        int h = plan.params().hidden();
+        double[] exact = new double[h];
+        double[] abs = new double[h];
+        float[] x = model.token(sourceIndex, t);
+        for (int e : holds.indices()) {
+            float[] y = model.weightedOutput(e, gates[t][indexOf(kept[t], e)], x);
+            for (int j = 0; j < h; j++) {
+                exact[j] += y[j];
+                abs[j] += Math.abs(y[j]);
+            }
+        }
+        int k = Math.max(1, holds.cardinality());
+        for (int j = 0; j < h; j++) {
+            double tol = k * U * abs[j];
+            if (!(Math.abs(got[j] - exact[j]) <= tol)) {
+                return String.format("token %d element %d: got %s, expected %s (tolerance %s) from %s", t, j, got[j], exact[j], tol,
+                        plan.experts().names(holds));
+            }
+        }
+        return null;
+    }
+}

@@ -1,0 +1,90 @@
+package org.bitina.usecase.moe;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.bitina.protocol.JobTables;
+import org.bitina.scenario.JobReader;
+import org.bitina.scenario.Scenario;
+import org.bitina.topology.Bift;
+import org.bitina.topology.Node;
+import org.bitina.topology.Routing;
+import org.bitina.wire.PacketCodec;
+import org.bitina.usecase.DriverSpec;
+import org.bitina.usecase.Phase;
+import org.bitina.usecase.Plans;
+import org.bitina.usecase.Status;
+import org.bitina.usecase.UseCase;
+
+/**
+ * MoE dispatch and combine (seed 000 section 4): in INA mode every node holds the BIFT of
+ * the experts' bit space and installs C-BMs as the dispatch passes (M2); the all-to-all
+ * baseline (M6) only routes.
+ */
+public final class MoeUseCase implements UseCase<MoeSpec> {
+    private static final JobReader READER = new MoeJobReader();
+
+    @Override
+    public JobReader reader() {
+        return READER;
+    }
+
+    @Override
+    public Class<MoeSpec> spec() {
+        return MoeSpec.class;
+    }
+
+    @Override
+    public List<Class<? extends DriverSpec>> drivers() {
+        return List.of(MoeDriver.class);
+    }
+
+    @Override
+    public List<Phase> plan(MoeSpec job, Scenario s, Routing routing) {
+        List<Phase> phases = new ArrayList<>();
+        phases.add(phase(s, routing, job, "ina"));
+        if (job.common().baselines().contains("all-to-all")) {
+            phases.add(phase(s, routing, job, "all-to-all"));
+        }
+        return phases;
+    }
+
+    private static Phase phase(Scenario s, Routing routing, MoeSpec job, String mode) {
+        boolean ina = mode.equals("ina");
+        int wireJob = job.common().id() + (ina ? 0 : Plans.A2A_JOB_OFFSET);
+        long timeout = job.common().completionTimeout().toNanos();
+        Map<String, JobTables> tables = new LinkedHashMap<>();
+        if (ina) {
+            for (Node n : s.topology().nodes()) {
+                tables.put(n.name(), JobTables.builder(job.name(), job.common().tenant(), wireJob, job.common().bitSpace().capacity(),
+                        timeout).bift(Bift.build(routing, n.name(), job.common().bitSpace())).build());
+            }
+        } else {
+            tables = Plans.bareTables(s, job, wireJob, mode);
+        }
+        Plans.EndpointFaults faults = Plans.EndpointFaults.of(s, job.common().members(), false);
+        int mtu = s.topology().links().stream().mapToInt(l -> l.spec().mtu()).min().orElse(4096);
+        int budget = mtu - PacketCodec.HEADER_BYTES - (job.common().bitSpace().capacity() + 7) / 8;
+        MoePlan plan = new MoePlan(job.name(), mode, job.common().tenant(), wireJob, job.common().bitSpace(), job.sources(),
+                job.params(), timeout, budget, faults.stragglers(), faults.silent());
+        List<DriverSpec> drivers = new ArrayList<>();
+        for (MoeSpec.Expert e : job.experts()) {
+            drivers.add(new MoeDriver(MoeDriver.Role.EXPERT, plan, e.host(), e.name()));
+        }
+        for (String src : job.sources()) {
+            drivers.add(new MoeDriver(MoeDriver.Role.SOURCE, plan, src, src));
+        }
+        Set<String> silentExperts = new LinkedHashSet<>();
+        job.experts().stream().filter(e -> faults.silent().contains(e.host())).forEach(e -> silentExperts.add(e.name()));
+        Duration deadline = Duration.ofMillis(30_000 + 20 * job.common().completionTimeout().toMillis());
+        return new Phase(job, mode, wireJob, tables, drivers, new LinkedHashSet<>(job.sources()), job.sources(), Set.copyOf(job.sources()),
+                new Phase.Timing(job.params().tokensPerSource(), timeout, faults.maxStraggleNanos(), deadline),
+                Phase.Expected.unless(silentExperts, Status.PARTIAL),
+                (ina ? "dispatch by bitmap multicast, combine at C-BM branch nodes" : "all-to-all unicast") + ", "
+                        + job.params().granularity() + " granularity, top-" + job.params().topK());
+    }
+}

@@ -1,0 +1,116 @@
+package org.bitina.usecase.multicast;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.bitina.protocol.JobTables;
+import org.bitina.scenario.JobReader;
+import org.bitina.scenario.Scenario;
+import org.bitina.topology.AutoVat;
+import org.bitina.topology.Bift;
+import org.bitina.topology.FaultSpec;
+import org.bitina.topology.Node;
+import org.bitina.topology.Routing;
+import org.bitina.topology.Vat;
+import org.bitina.usecase.DriverSpec;
+import org.bitina.usecase.Phase;
+import org.bitina.usecase.Plans;
+import org.bitina.usecase.Status;
+import org.bitina.usecase.UseCase;
+
+/**
+ * Reliable multicast (seed 000 section 5): every node holds the BIFT of the receivers' bit
+ * space for the data; the ACK tree is the automatic VAT rooted at the source (pre-configured
+ * and composed) and/or C-BMs the data installs (self-installed and composed
+ * retransmissions). In the unicast-ACK baseline (R6) nothing aggregates and every receiver
+ * ACKs the source.
+ */
+public final class MulticastUseCase implements UseCase<MulticastSpec> {
+    private static final JobReader READER = new ReliableMulticastJobReader();
+
+    @Override
+    public JobReader reader() {
+        return READER;
+    }
+
+    @Override
+    public Class<MulticastSpec> spec() {
+        return MulticastSpec.class;
+    }
+
+    @Override
+    public List<Class<? extends DriverSpec>> drivers() {
+        return List.of(MulticastDriver.class);
+    }
+
+    @Override
+    public List<Phase> plan(MulticastSpec job, Scenario s, Routing routing) {
+        List<Phase> phases = new ArrayList<>();
+        phases.add(phase(s, routing, job, "ina"));
+        if (job.common().baselines().contains("unicast-ack")) {
+            phases.add(phase(s, routing, job, "unicast-ack"));
+        }
+        return phases;
+    }
+
+    private static Phase phase(Scenario s, Routing routing, MulticastSpec job, String mode) {
+        boolean ina = mode.equals("ina");
+        int wireJob = job.common().id() + (ina ? 0 : Plans.UNICAST_ACK_JOB_OFFSET);
+        long timeout = job.common().completionTimeout().toNanos();
+        String tree = job.params().ackTree();
+        Vat vat = null;
+        Map<String, Integer> height = new HashMap<>();
+        if (ina && !tree.equals("self-installed")) {
+            Vat.Result r = AutoVat.build(s.topology(), routing, job.common().bitSpace(), job.common().members(), job.source());
+            if (r.vat() == null) {
+                throw new IllegalStateException("cannot build the ACK tree of job '" + job.name() + "': " + r.defects());
+            }
+            vat = r.vat();
+            Plans.heights(vat, vat.root(), height);
+        }
+        JobTables.DataInstall install = !ina ? JobTables.DataInstall.NEVER : switch (tree) {
+            case "self-installed" -> JobTables.DataInstall.ALWAYS;
+            case "composed" -> JobTables.DataInstall.RETRANSMISSIONS;
+            default -> JobTables.DataInstall.NEVER;
+        };
+        Map<String, JobTables> tables = new LinkedHashMap<>();
+        for (Node n : s.topology().nodes()) {
+            boolean vatNode = vat != null && vat.aBm(n.name()) != null;
+            long nodeTimeout = vatNode ? timeout * height.get(n.name()) : timeout;
+            tables.put(n.name(), JobTables.builder(job.name() + (ina ? "" : "/" + mode), job.common().tenant(), wireJob,
+                            job.common().bitSpace().capacity(), nodeTimeout).bift(Bift.build(routing, n.name(), job.common().bitSpace()))
+                    .vatNode(vatNode ? vat.aBm(n.name()) : null, vatNode ? vat.parent(n.name()) : null)
+                    .root(vat != null && n.name().equals(vat.root())).dataInstall(install).rootMulticasts(false).build());
+        }
+        Map<String, String> uplink = new LinkedHashMap<>();
+        for (String r : job.common().members()) {
+            uplink.put(r, vat != null ? vat.parent(r) : job.source());
+        }
+        int depth = vat != null ? height.get(vat.root()) : s.topology().size();
+        long roundTimeout = timeout * (Math.min(depth, 8) + 2);
+        Set<String> silent = new LinkedHashSet<>();
+        for (FaultSpec f : s.faults()) {
+            if (f.kind() == FaultSpec.Kind.SILENT && job.common().members().contains(f.node())) {
+                silent.add(f.node());
+            }
+        }
+        MulticastPlan plan = new MulticastPlan(job.name(), mode, job.common().tenant(), wireJob, job.source(), job.common().bitSpace(),
+                job.params(), uplink, roundTimeout, silent);
+        List<DriverSpec> drivers = new ArrayList<>();
+        drivers.add(new MulticastDriver(MulticastDriver.Role.SOURCE, plan, job.source()));
+        for (String r : job.common().members()) {
+            drivers.add(new MulticastDriver(MulticastDriver.Role.RECEIVER, plan, r));
+        }
+        long windows = job.params().windows();
+        Duration deadline = Duration.ofMillis(30_000 + windows * job.params().maxRounds() * roundTimeout / 1_000_000 * 2);
+        return new Phase(job, mode, wireJob, tables, drivers, Set.of(job.source()), List.of(job.source()), Set.of(),
+                new Phase.Timing(job.params().windows(), roundTimeout, 0, deadline), Phase.Expected.unless(silent, Status.PARTIAL),
+                (ina ? "ACK tree " + tree : "one unicast ACK per receiver") + ", ACK per " + (job.params().perWindow() ? "window" : "packet")
+                        + (vat != null ? "; A-BMs " + vat.aBms() : ""));
+    }
+}

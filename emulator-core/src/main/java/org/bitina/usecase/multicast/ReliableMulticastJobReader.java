@@ -1,0 +1,123 @@
+package org.bitina.usecase.multicast;
+
+import org.bitina.scenario.JobReader;
+import org.bitina.scenario.JobParts;
+import org.bitina.scenario.JobHeader;
+import org.bitina.scenario.ConfigReader;
+
+import org.bitina.usecase.multicast.MulticastSpec;
+
+import com.typesafe.config.ConfigValue;
+import com.typesafe.config.ConfigValueType;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import org.bitina.topology.BitSpace;
+import org.bitina.topology.EncodingSpec;
+import org.bitina.usecase.JobSpec;
+import org.bitina.topology.Node;
+import org.bitina.topology.Topology;
+import org.bitina.wire.PacketCodec;
+
+/**
+ * A reliable multicast job (seed 000 section 5): a {@code source} sends {@code data} to
+ * {@code receivers}, which acknowledge per window or per packet over an {@code ack} tree;
+ * lost packets are sent again for up to {@code max-rounds} rounds.
+ */
+public final class ReliableMulticastJobReader implements JobReader {
+    static final String KIND = "reliable-multicast";
+    private static final Set<String> KEYS = JobHeader.keysAnd("source", "receivers", "data", "ack", "max-rounds", "encoding");
+
+    @Override
+    public String kind() {
+        return KIND;
+    }
+
+    @Override
+    public Set<String> keys() {
+        return KEYS;
+    }
+
+    @Override
+    public JobSpec read(ConfigReader c, Topology topology, int index) {
+        int before = c.problems().count();
+        JobHeader header = JobHeader.read(c, index, kind(), List.of("unicast-ack"));
+        String source = c.requiredName("source", "a reliable-multicast job's source");
+        if (source != null && !JobParts.requireHost(c, c.origin("source"), source, "multicast source", topology)) {
+            source = null;
+        }
+        List<String> receivers = receivers(c, topology, source);
+        BitSpace space = receivers == null || receivers.isEmpty() ? null : new BitSpace(receivers);
+        EncodingSpec encoding = JobParts.encoding(c, topology, space);
+
+        ConfigReader d = c.objectOrEmpty("data");
+        long bytes = 1 << 20;
+        int packet = 1024;
+        int window = 16;
+        long seed = 1;
+        if (d != null) {
+            d.checkKeys(Set.of("bytes", "packet", "window", "seed"), "data");
+            bytes = d.bytes("bytes", 1, 1L << 34, "1 byte to 16 GiB", bytes);
+            packet = d.intIn("packet", 4, 1 << 20, packet);
+            if (packet % 4 != 0) {
+                d.problem("packet", d.label("packet") + " must be a multiple of 4 bytes, got " + packet);
+            }
+            window = d.intIn("window", 1, 1 << 16, window);
+            seed = d.wholeLong("seed", seed);
+        }
+        ConfigReader a = c.objectOrEmpty("ack");
+        String per = "window";
+        String tree = "composed";
+        if (a != null) {
+            a.checkKeys(Set.of("per", "tree"), "ack");
+            per = a.oneOf("per", List.of("window", "packet"), per);
+            tree = a.oneOf("tree", List.of("preconfigured", "self-installed", "composed"), tree);
+        }
+        int maxRounds = c.intIn("max-rounds", 1, 1000, 8);
+        if (c.problems().since(before) || header == null || topology == null || d == null || a == null || encoding == null) {
+            return null;
+        }
+        if (source == null || receivers == null || receivers.isEmpty()) {
+            c.problem(c.origin(), "a reliable-multicast job needs a source and at least one receiver");
+            return null;
+        }
+        int minMtu = JobParts.minMtu(topology);
+        long packetSize = PacketCodec.HEADER_BYTES + 2L * ((receivers.size() + 7) / 8) + packet;
+        if (packetSize > minMtu) {
+            c.problem("data", "a data packet of " + packet + " bytes needs " + packetSize
+                    + " bytes with its header, more than the smallest link MTU of " + minMtu);
+            return null;
+        }
+        return new MulticastSpec(header.common(KIND, List.copyOf(receivers), space, encoding), source,
+                new MulticastSpec.Params(bytes, packet, window, seed, "window".equals(per), tree, maxRounds));
+    }
+
+    /** The receivers: a list of hosts or {@code "all"} (every host but the source); null when missing or bad. */
+    private static List<String> receivers(ConfigReader c, Topology topology, String source) {
+        if (!c.has("receivers")) {
+            c.problem(c.origin(), "a reliable-multicast job needs receivers = [hosts] or \"all\"");
+            return null;
+        }
+        ConfigValue v = c.value("receivers");
+        if (v.valueType() == ConfigValueType.STRING && "all".equals(v.unwrapped())) {
+            return topology == null ? null : topology.hosts().stream().map(Node::name).filter(h -> !h.equals(source)).toList();
+        }
+        List<String> r = c.names("receivers");
+        if (r == null) {
+            return null;
+        }
+        List<String> receivers = new ArrayList<>();
+        for (String h : r) {
+            if (JobParts.requireHost(c, v.origin(), h, "receiver", topology)) {
+                if (h.equals(source)) {
+                    c.problem(v.origin(), "the source '" + h + "' cannot also be a receiver");
+                } else if (receivers.contains(h)) {
+                    c.problem(v.origin(), "receiver '" + h + "' is listed twice");
+                } else {
+                    receivers.add(h);
+                }
+            }
+        }
+        return receivers;
+    }
+}

@@ -1,0 +1,84 @@
+package org.bitina.usecase.allreduce;
+
+import org.bitina.usecase.EndpointDriver;
+
+import org.bitina.protocol.JobTables;
+import org.bitina.protocol.Counter;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.bitina.protocol.AggregationTable;
+import org.bitina.protocol.NodeEngine;
+import org.bitina.topology.Bift;
+import org.bitina.topology.BitSpace;
+import org.bitina.topology.LinkSpec;
+import org.bitina.topology.Routing;
+import org.bitina.topology.Topologies;
+import org.bitina.topology.Topology;
+import org.bitina.wire.ElementType;
+import org.bitina.wire.Flags;
+import org.bitina.wire.PacketType;
+import org.bitina.wire.ReductionOp;
+import org.junit.jupiter.api.Test;
+
+/** A result lost on a link is asked for again and resent by the root, never counted twice. */
+class AllReduceWorkerRetryTest {
+    private static final long MS = 1_000_000L;
+    private final BitSpace space = new BitSpace(List.of("w1", "w2"));
+    private final DataSpec data = new DataSpec(100, ElementType.INT32, ReductionOp.SUM, 100, 1, 3, 1024);
+    private final AllReducePlan plan = new AllReducePlan("j", "ina", 1, 1, space, List.of("w1", "w2"), data,
+            Map.of("w1", "s1", "w2", "s1"), null, 10 * MS, Map.of(), Set.of(), 3);
+
+    @Test
+    void aWorkerWithoutAResultSendsAgainThenGivesUpAndSaysSo() {
+        AllReduceWorker w = new AllReduceWorker(plan, "w1");
+        List<EndpointDriver.Out> first = w.start(0);
+        assertEquals(1, first.size());
+        assertEquals(40 * MS, w.nextDeadline(), "four root timeouts");
+        List<EndpointDriver.Out> again = w.onTimer(40 * MS);
+        assertEquals(1, again.size());
+        assertTrue(again.get(0).frame().packet().header().has(Flags.RETRANSMIT));
+        long t = 40 * MS;
+        for (int i = 2; i < AllReduceWorker.MAX_ATTEMPTS; i++) {
+            t += 40 * MS;
+            assertEquals(1, w.onTimer(t).size());
+        }
+        t += 40 * MS;
+        assertTrue(w.onTimer(t).isEmpty(), "no more sends after the last attempt");
+        assertTrue(w.done(), "the job can end");
+        assertEquals(List.of("chunk 0: no result after 5 sends"), w.report().mismatches());
+    }
+
+    @Test
+    void theRootResendsItsResultToTheWorkerThatAskedAgain() {
+        Topology fig1 = Topologies.paperFig1(LinkSpec.DEFAULT);
+        Routing r = Routing.compute(fig1);
+        BitSpace hosts = new BitSpace(List.of("w1", "w2"));
+        NodeEngine s1 = new NodeEngine("s1", r, new AggregationTable(8, 1000 * MS), false);
+        s1.install(JobTables.builder("j", 1, 1, 2, 10 * MS).bift(Bift.build(r, "s1", hosts))
+                .vatNode(org.bitina.bitmap.FlatBitmap.full(2), null).root(true).build());
+        AllReduceWorker w1 = new AllReduceWorker(plan, "w1");
+        AllReduceWorker w2 = new AllReduceWorker(plan, "w2");
+        s1.onFrame(w1.start(0).get(0).frame(), 0);
+        List<NodeEngine.Action> done = s1.onFrame(w2.start(0).get(0).frame(), 1);
+        assertEquals(2, sends(done), "the result went to w1 and w2 (and was lost on the way to w1)");
+        // w1 asks again: its contribution is a duplicate, so the root sends the result to w1 alone
+        List<NodeEngine.Action> resend = s1.onFrame(w1.onTimer(40 * MS).get(0).frame(), 40 * MS);
+        assertEquals(1, sends(resend));
+        NodeEngine.Send s = (NodeEngine.Send) resend.stream().filter(a -> a instanceof NodeEngine.Send).findFirst().orElseThrow();
+        assertEquals("w1", s.neighbor());
+        assertEquals(PacketType.RESULT, s.frame().packet().header().type());
+        assertEquals(1L, s1.counters(1, 1).get(Counter.RESULTS_RESENT));
+        w1.onDeliver(s.frame(), 41 * MS);
+        assertTrue(w1.done());
+        assertTrue(w1.report().mismatches().isEmpty(), w1.report().mismatches().toString());
+    }
+
+    private static long sends(List<NodeEngine.Action> actions) {
+        return actions.stream().filter(a -> a instanceof NodeEngine.Send).count();
+    }
+}

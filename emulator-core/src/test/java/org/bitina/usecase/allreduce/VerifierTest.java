@@ -1,0 +1,162 @@
+package org.bitina.usecase.allreduce;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import java.util.List;
+import org.bitina.bitmap.EndpointSet;
+import org.bitina.bitmap.FlatBitmap;
+import org.bitina.wire.ElementType;
+import org.bitina.wire.Payload;
+import org.bitina.wire.ReductionOp;
+import org.junit.jupiter.api.Test;
+
+/** A result chunk against the reference of exactly the contributions it says it holds: int32 exact, float32 within its bound. */
+class VerifierTest {
+    private final Verifier verifier = new Verifier();
+    private static final double U = Math.scalb(1.0, -24);
+    /** 250 elements in chunks of 100: the last chunk is 50 long. */
+    private static final int ELEMENTS = 250;
+    private static final EndpointSet ALL = FlatBitmap.of(4, 0, 1, 2, 3);
+
+    private static AllReduceData data(ElementType type, ReductionOp op, long seed) {
+        return new AllReduceData(new DataSpec(ELEMENTS, type, op, 100, 2, seed, 1 << 16));
+    }
+
+    /** The ints of {@code holds}' payloads reduced by hand, last contributor first. */
+    private static int[] intReduce(AllReduceData d, int chunk, EndpointSet holds) {
+        int[] bits = holds.indices();
+        int[] acc = ((Payload.Int32) d.payload(bits[bits.length - 1], chunk)).values().clone();
+        for (int i = bits.length - 2; i >= 0; i--) {
+            int[] v = ((Payload.Int32) d.payload(bits[i], chunk)).values();
+            for (int j = 0; j < acc.length; j++) {
+                acc[j] = switch (d.op()) {
+                    case SUM -> acc[j] + v[j];
+                    case MAX -> Math.max(acc[j], v[j]);
+                    case MIN -> Math.min(acc[j], v[j]);
+                    default -> throw new IllegalArgumentException(d.op().name());
+                };
+            }
+        }
+        return acc;
+    }
+
+    /** The floats of {@code holds} reduced in float32, last contributor first: another order than any reference. */
+    private static float[] floatReduce(AllReduceData d, int chunk, EndpointSet holds) {
+        int[] bits = holds.indices();
+        float[] acc = d.values(bits[bits.length - 1], chunk).clone();
+        for (int i = bits.length - 2; i >= 0; i--) {
+            float[] v = d.values(bits[i], chunk);
+            for (int j = 0; j < acc.length; j++) {
+                acc[j] = switch (d.op()) {
+                    case SUM -> acc[j] + v[j];
+                    case PRODUCT -> acc[j] * v[j];
+                    case MAX -> Math.max(acc[j], v[j]);
+                    case MIN -> Math.min(acc[j], v[j]);
+                    default -> throw new IllegalArgumentException(d.op().name());
+                };
+            }
+        }
+        return acc;
+    }
+
+    @Test
+    void anInt32SumOfTheContributionsItHoldsIsRightAndOneUnitOffIsNamed() {
+        AllReduceData d = data(ElementType.INT32, ReductionOp.SUM, 1);
+        int[] sum = intReduce(d, 1, ALL);
+        assertNull(verifier.check(d, 1, ALL, Payload.of(sum)));
+        int[] off = sum.clone();
+        off[37] += 1;
+        assertEquals(new Verifier.Mismatch(1, 37, off[37], sum[37], 0), verifier.check(d, 1, ALL, Payload.of(off)),
+                "int32 is exact: one unit off fails, at the element that is off");
+    }
+
+    @Test
+    void aPartialResultIsCheckedAgainstTheContributorsItNamesNotAgainstAll() {
+        AllReduceData d = data(ElementType.INT32, ReductionOp.SUM, 2);
+        EndpointSet w1w3 = FlatBitmap.of(4, 0, 2);
+        int[] partial = intReduce(d, 0, w1w3);
+        assertNull(verifier.check(d, 0, w1w3, Payload.of(partial)));
+        assertNotNull(verifier.check(d, 0, ALL, Payload.of(partial)), "what w1 and w3 sent is not what all four sent");
+        assertNotNull(verifier.check(d, 0, w1w3, Payload.of(intReduce(d, 0, ALL))), "nor the other way round");
+    }
+
+    @Test
+    void int32MaxAndMinAreExact() {
+        for (ReductionOp op : List.of(ReductionOp.MAX, ReductionOp.MIN)) {
+            AllReduceData d = data(ElementType.INT32, op, 3);
+            int[] r = intReduce(d, 2, ALL);
+            assertNull(verifier.check(d, 2, ALL, Payload.of(r)), op.name());
+            r[0] -= 1;
+            assertEquals(0, verifier.check(d, 2, ALL, Payload.of(r)).index(), op.name());
+        }
+    }
+
+    @Test
+    void aFloat32SumInAnyOrderPassesAndTheBoundIsNTimesUnitRoundoffTimesTheSumOfMagnitudes() {
+        AllReduceData d = data(ElementType.FLOAT32, ReductionOp.SUM, 4);
+        float[] sum = floatReduce(d, 0, ALL);
+        assertNull(verifier.check(d, 0, ALL, Payload.of(sum)), "a float32 sum in another order is within the bound");
+        double exact = 0;
+        double magnitudes = 0;
+        for (int b = 0; b < 4; b++) {
+            exact += d.values(b, 0)[5];
+            magnitudes += Math.abs(d.values(b, 0)[5]);
+        }
+        double tolerance = 4 * U * magnitudes;
+        float[] off = sum.clone();
+        off[5] = (float) (exact + 3 * tolerance);
+        Verifier.Mismatch m = verifier.check(d, 0, ALL, Payload.of(off));
+        assertEquals(5, m.index());
+        assertEquals(exact, m.expected(), 1e-12);
+        assertEquals(tolerance, m.tolerance(), 1e-15);
+    }
+
+    @Test
+    void aFloat32ProductInAnyOrderPassesAndItsBoundScalesWithTheProduct() {
+        AllReduceData d = data(ElementType.FLOAT32, ReductionOp.PRODUCT, 5);
+        float[] product = floatReduce(d, 1, ALL);
+        assertNull(verifier.check(d, 1, ALL, Payload.of(product)));
+        double exact = 1;
+        for (int b = 0; b < 4; b++) {
+            exact *= d.values(b, 1)[0];
+        }
+        float[] off = product.clone();
+        off[0] = (float) (exact * (1 + 16 * U));
+        Verifier.Mismatch m = verifier.check(d, 1, ALL, Payload.of(off));
+        assertEquals(0, m.index());
+        assertEquals(4 * U * Math.abs(exact), m.tolerance(), 1e-15);
+    }
+
+    @Test
+    void float32MaxAndMinMustMatchExactlyNotOneUlpOff() {
+        for (ReductionOp op : List.of(ReductionOp.MAX, ReductionOp.MIN)) {
+            AllReduceData d = data(ElementType.FLOAT32, op, 6);
+            float[] r = floatReduce(d, 0, ALL);
+            assertNull(verifier.check(d, 0, ALL, Payload.of(r)), op.name());
+            r[9] = Math.nextUp(r[9]);
+            Verifier.Mismatch m = verifier.check(d, 0, ALL, Payload.of(r));
+            assertEquals(9, m.index(), op.name());
+            assertEquals(0, m.tolerance(), op.name());
+        }
+    }
+
+    @Test
+    void theShortLastChunkIsCheckedOverItsOwnLength() {
+        AllReduceData d = data(ElementType.INT32, ReductionOp.SUM, 7);
+        int last = d.chunks() - 1;
+        int[] sum = intReduce(d, last, ALL);
+        assertEquals(ELEMENTS - 100 * last, sum.length);
+        assertNull(verifier.check(d, last, ALL, Payload.of(sum)));
+    }
+
+    @Test
+    void aResultOfTheWrongLengthOrTypeOrHoldingNobodyIsAMismatchWithoutAnElement() {
+        AllReduceData d = data(ElementType.INT32, ReductionOp.SUM, 8);
+        int[] sum = intReduce(d, 0, ALL);
+        assertEquals(new Verifier.Mismatch(0, -1, 99, 100, 0), verifier.check(d, 0, ALL, Payload.of(java.util.Arrays.copyOf(sum, 99))));
+        assertEquals(-1, verifier.check(d, 0, ALL, Payload.of(new float[100])).index(), "float32 for an int32 job");
+        assertEquals(-1, verifier.check(d, 0, FlatBitmap.of(4), Payload.of(sum)).index(), "a result must hold someone's data");
+    }
+}
