@@ -59,17 +59,32 @@ public record DriverReport(String endpoint, Role role, int chunks, int received,
     public static DriverReport ofChunks(String endpoint, Role role, org.bitina.topology.BitSpace space,
                                         org.bitina.bitmap.EndpointSet all, org.bitina.bitmap.EndpointSet[] holds, boolean[] verified,
                                         int received, List<String> mismatches, long lastVt, boolean done) {
+        return ofChunks(endpoint, role, space, all, holds, verified, null, received, mismatches, lastVt, done, java.util.Map.of());
+    }
+
+    /**
+     * @param all     what a complete chunk holds, or null when results have no provenance to name the missing by
+     * @param expects the chunks this endpoint waits for, or null for every chunk
+     */
+    public static DriverReport ofChunks(String endpoint, Role role, org.bitina.topology.BitSpace space,
+                                        org.bitina.bitmap.EndpointSet all, org.bitina.bitmap.EndpointSet[] holds, boolean[] verified,
+                                        boolean[] expects, int received, List<String> problems, long lastVt, boolean done,
+                                        java.util.Map<String, Long> stats) {
         List<PartialChunk> partial = new java.util.ArrayList<>();
         int ok = 0;
+        int chunks = 0;
         for (int c = 0; c < holds.length; c++) {
-            if (holds[c] != null && !holds[c].equals(all)) {
+            if (expects != null && !expects[c]) {
+                continue;
+            }
+            chunks++;
+            if (holds[c] != null && all != null && !holds[c].equals(all)) {
                 partial.add(new PartialChunk(c, space.names(all.andNot(holds[c]))));
             }
             if (verified[c]) {
                 ok++;
             }
         }
-        return new DriverReport(endpoint, role, holds.length, received, partial, List.copyOf(mismatches), lastVt, ok, done, List.of(),
-                java.util.Map.of());
+        return new DriverReport(endpoint, role, chunks, received, partial, List.copyOf(problems), lastVt, ok, done, List.of(), stats);
     }
 }

@@ -163,8 +163,7 @@ public final class AllReduceWorker implements EndpointDriver {
         Verifier.Mismatch m = verifier.check(data, chunk, got, packet.payload());
         verified[chunk] = m == null;
         if (m != null) {
-            mismatches.add(String.format("chunk %d element %d: got %s, expected %s (tolerance %s) from %s", m.chunk(), m.index(),
-                    m.got(), m.expected(), m.tolerance(), got));
+            mismatches.add(m + " from " + got);
         }
         if (!first) {
             return List.of();

@@ -130,8 +130,7 @@ public final class RingWorker implements EndpointDriver {
         if (m == null) {
             verified++;
         } else {
-            mismatches.add(String.format("chunk %d element %d: got %s, expected %s (tolerance %s)", m.chunk(), m.index(),
-                    m.got(), m.expected(), m.tolerance()));
+            mismatches.add(m.toString());
         }
     }
 

@@ -23,6 +23,10 @@ public final class Verifier {
 
     /** A mismatch, or null when the chunk is right. */
     public record Mismatch(int chunk, int index, double got, double expected, double tolerance) {
+        @Override
+        public String toString() {
+            return String.format("chunk %d element %d: got %s, expected %s (tolerance %s)", chunk, index, got, expected, tolerance);
+        }
     }
 
     /** The reference of one chunk for one set of contributors. */

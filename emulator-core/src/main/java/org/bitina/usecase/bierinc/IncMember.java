@@ -1,21 +1,18 @@
 package org.bitina.usecase.bierinc;
 
-import org.bitina.usecase.Straggler;
-
-import org.bitina.usecase.EndpointDriver;
-import org.bitina.usecase.DriverReport;
-import org.bitina.usecase.allreduce.AllReduceData;
-import org.bitina.usecase.allreduce.AllReducePlan;
-import org.bitina.usecase.allreduce.Verifier;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.bitina.bitmap.EndpointSet;
 import org.bitina.bitmap.FlatBitmap;
 import org.bitina.protocol.Frame;
+import org.bitina.usecase.DriverReport;
+import org.bitina.usecase.EndpointDriver;
+import org.bitina.usecase.Straggler;
+import org.bitina.usecase.allreduce.AllReduceData;
+import org.bitina.usecase.allreduce.AllReducePlan;
+import org.bitina.usecase.allreduce.Verifier;
 import org.bitina.wire.Flags;
-import org.bitina.wire.InaHeader;
 import org.bitina.wire.InaPacket;
 import org.bitina.wire.PacketType;
 import org.bitina.wire.Payload;
@@ -43,27 +40,20 @@ public final class IncMember implements EndpointDriver {
     static final int MAX_ASKS = 3;
     public static final int MAX_SENDS = 8;
 
-    private record Part(EndpointSet members, Payload payload, boolean single) {
-    }
-
     private final Verifier verifier;
     private final IncPlan plan;
     private final AllReducePlan base;
     private final String host;
     private final int bit;
-    private final int wireBit;
     private final AllReduceData data;
     private final EndpointSet all;
     private final EndpointSet me;
     private final EndpointSet[] holds;
     private final boolean[] verified;
     private final boolean[] expectsResult;
-    /** As owner: per chunk, the parts that arrived, what they hold together, when the first came, how often the missing were asked. */
-    private final List<Part>[] parts;
-    private final EndpointSet[] heard;
-    private final long[] firstHeard;
-    private final int[] asks;
-    private final boolean[] finished;
+    /** As owner: per chunk owned here, what arrived; null for the chunks of other owners. */
+    private final OwnedChunk[] owned;
+    private final IncPackets packets;
     /** Per chunk: the result held is final (complete, or settled by the owner). */
     private final boolean[] fin;
     /** As a contributor: per chunk, how often this member's share was sent. */
@@ -92,26 +82,21 @@ public final class IncMember implements EndpointDriver {
         this(plan, host, new Verifier());
     }
 
-    @SuppressWarnings("unchecked")
     public IncMember(IncPlan plan, String host, Verifier verifier) {
         this.verifier = verifier;
         this.plan = plan;
         this.base = plan.base();
         this.host = host;
         this.bit = base.space().index(host);
-        this.wireBit = plan.wireBit(host);
         this.data = new AllReduceData(base.data());
         this.all = base.space().setOf(base.members());
         this.me = FlatBitmap.of(all.capacity(), bit);
+        this.packets = new IncPackets(plan, data, host, me);
         int n = data.chunks();
         this.holds = new EndpointSet[n];
         this.verified = new boolean[n];
         this.expectsResult = new boolean[n];
-        this.parts = new List[n];
-        this.heard = new EndpointSet[n];
-        this.firstHeard = new long[n];
-        this.asks = new int[n];
-        this.finished = new boolean[n];
+        this.owned = new OwnedChunk[n];
         this.fin = new boolean[n];
         this.sends = new int[n];
         this.abandoned = new boolean[n];
@@ -128,8 +113,7 @@ public final class IncMember implements EndpointDriver {
                 expected++;
             }
             if (owner) {
-                parts[c] = new ArrayList<>();
-                heard[c] = FlatBitmap.of(all.capacity());
+                owned[c] = new OwnedChunk(all.capacity());
             }
         }
     }
@@ -168,7 +152,7 @@ public final class IncMember implements EndpointDriver {
         if (plan.collective() == IncPlan.Collective.BROADCAST) {
             for (int c = 0; c < data.chunks(); c++) {
                 if (plan.owner(c).equals(host)) {
-                    finished[c] = true;
+                    owned[c].finished = true;
                     // the first of these builds the tree (B2)
                     out.add(forward(c, down, data.payload(bit, c), null, false));
                 }
@@ -196,10 +180,7 @@ public final class IncMember implements EndpointDriver {
     }
 
     private Out forward(long seq, EndpointSet bits, Payload payload, EndpointSet provenance, boolean retransmit, boolean last) {
-        InaHeader h = InaHeader.of(PacketType.INC_FORWARD, base.tenant(), base.wireJob(), seq).withOp(base.data().op())
-                .withSource(wireBit).withEntropy(base.wireJob())
-                .withFlags((retransmit ? Flags.RETRANSMIT : 0) | (last ? Flags.LAST : 0));
-        return new Out(new Frame(new InaPacket(h, bits, payload, provenance, null), null, lastVt), 0);
+        return packets.forward(seq, bits, payload, provenance, retransmit, last, lastVt);
     }
 
     @Override
@@ -291,19 +272,11 @@ public final class IncMember implements EndpointDriver {
     }
 
     private Out contribution(int chunk, boolean retransmit, long delay) {
-        String owner = plan.owner(chunk);
         sends[chunk]++;
         if (retransmit) {
             retransmissions++;
         }
-        InaHeader h = InaHeader.of(PacketType.INC_REVERSE, base.tenant(), base.wireJob(), chunk).withOp(base.data().op())
-                .withSource(bit).withDestination(plan.wireBit(owner)).withEntropy(base.wireJob())
-                .withFlags(retransmit ? Flags.RETRANSMIT : 0);
-        EndpointSet bits = FlatBitmap.of(plan.wire().capacity(), wireBit);
-        // behind a leaf the bitstring names the leaf; the provenance says which member this is (B6)
-        EndpointSet provenance = plan.leafEdge() ? me : null;
-        InaPacket p = new InaPacket(h, bits, data.payload(bit, chunk), provenance, null);
-        return new Out(new Frame(p, owner, lastVt + delay), delay);
+        return packets.share(chunk, retransmit, delay, lastVt);
     }
 
     /** As the owner: a part of a chunk's reduction, from the tree or passed on outside it. */
@@ -328,52 +301,36 @@ public final class IncMember implements EndpointDriver {
             return List.of();
         }
         List<Out> out = new ArrayList<>();
-        if (members.isSubsetOf(heard[chunk])) {
+        OwnedChunk o = owned[chunk];
+        OwnedChunk.Offer offer = o.offer(members, p.payload(), now);
+        if (offer == OwnedChunk.Offer.REPEAT) {
             // a repeat: the sender lacks the result (AllReduce), so it gets it again
-            if (finished[chunk] && p.header().has(Flags.RETRANSMIT) && plan.collective() == IncPlan.Collective.ALLREDUCE) {
+            if (o.finished && p.header().has(Flags.RETRANSMIT) && plan.collective() == IncPlan.Collective.ALLREDUCE) {
                 String sender = base.space().endpoint(p.header().source());
                 out.add(forward(chunk, FlatBitmap.of(plan.wire().capacity(), plan.wireBit(sender)), sum(chunk),
                         holds[chunk].equals(all) ? null : holds[chunk], true, fin[chunk]));
             }
             return out;
         }
-        boolean single = members.cardinality() == 1;
-        if (members.intersects(heard[chunk])) {
-            // an aggregate that holds single retransmissions which overtook it replaces them
-            List<Part> covered = parts[chunk].stream().filter(x -> x.members().intersects(members)).toList();
-            if (single || covered.stream().anyMatch(x -> !x.single() || !x.members().isSubsetOf(members))) {
-                mismatches.add("chunk " + chunk + ": reduction " + members + " overlaps what arrived, " + heard[chunk]);
-                return out;
-            }
-            parts[chunk].removeAll(covered);
+        if (offer == OwnedChunk.Offer.OVERLAP) {
+            mismatches.add("chunk " + chunk + ": reduction " + members + " overlaps what arrived, " + o.heard);
+            return out;
         }
         lastNews = now;
-        parts[chunk].add(new Part(members, p.payload().copy(), single));
-        heard[chunk] = heard[chunk].or(members);
-        if (firstHeard[chunk] == 0) {
-            firstHeard[chunk] = now;
-        }
         lastVt = Math.max(lastVt, vt);
         // a result goes out when it is complete, when the owner stops asking, or to better a final
         // one; the network's partials are not passed on: members wait for a final result anyway,
         // and each better partial would cost a broadcast to everyone
-        boolean complete = heard[chunk].equals(awaited());
+        boolean complete = o.heard.equals(awaited());
         if (complete || fin[chunk]) {
             finish(chunk, vt, true, out);
         }
         return out;
     }
 
+    /** The chunk's result: the parts, and behind hosts as the edge the owner's own share (a leaf's members all arrive as parts). */
     private Payload sum(int chunk) {
-        Payload acc = plan.leafEdge() ? null : data.payload(bit, chunk).copy();
-        for (Part x : parts[chunk]) {
-            if (acc == null) {
-                acc = x.payload().copy();
-            } else {
-                base.data().op().apply(acc, x.payload());
-            }
-        }
-        return acc;
+        return owned[chunk].sum(plan.leafEdge() ? null : data.payload(bit, chunk), base.data().op());
     }
 
     /**
@@ -381,12 +338,12 @@ public final class IncMember implements EndpointDriver {
      * tree, Reduce keeps it. {@code last}: it will not get better (complete, or asked enough).
      */
     private void finish(int chunk, long vt, boolean last, List<Out> out) {
-        EndpointSet with = plan.leafEdge() ? heard[chunk] : heard[chunk].or(me);
+        EndpointSet with = plan.leafEdge() ? owned[chunk].heard : owned[chunk].heard.or(me);
         if (with.isEmpty()) {
             return;
         }
         Payload result = sum(chunk);
-        finished[chunk] = true;
+        owned[chunk].finished = true;
         if (last || with.equals(all)) {
             markFinal(chunk);
             out.addAll(pump());
@@ -408,8 +365,7 @@ public final class IncMember implements EndpointDriver {
         Verifier.Mismatch m = verifier.check(data, chunk, got, payload);
         verified[chunk] = m == null;
         if (m != null) {
-            mismatches.add(String.format("chunk %d element %d: got %s, expected %s (tolerance %s) from %s", m.chunk(), m.index(),
-                    m.got(), m.expected(), m.tolerance(), got));
+            mismatches.add(m + " from " + got);
         }
     }
 
@@ -432,7 +388,7 @@ public final class IncMember implements EndpointDriver {
 
     /** An owner's chunk still open: not final, and (Reduce, AllReduce) it gathers shares. */
     private boolean open(int c) {
-        return parts[c] != null && !fin[c] && plan.collective() != IncPlan.Collective.BROADCAST;
+        return owned[c] != null && !fin[c] && plan.collective() != IncPlan.Collective.BROADCAST;
     }
 
     @Override
@@ -443,7 +399,7 @@ public final class IncMember implements EndpointDriver {
         long next = Long.MAX_VALUE;
         for (int c = 0; c < holds.length; c++) {
             if (open(c)) {
-                next = Math.min(next, (firstHeard[c] == 0 ? started : firstHeard[c]) + (asks[c] + 1) * plan.waitNanos());
+                next = Math.min(next, owned[c].dueAt(started, plan.waitNanos()));
             }
         }
         if (!done()) {
@@ -460,17 +416,14 @@ public final class IncMember implements EndpointDriver {
         }
         boolean resentSetup = false;
         for (int c = 0; c < holds.length; c++) {
-            if (!open(c) || now < (firstHeard[c] == 0 ? started : firstHeard[c]) + (asks[c] + 1) * plan.waitNanos()) {
+            if (!open(c) || now < owned[c].dueAt(started, plan.waitNanos())) {
                 continue;
             }
-            EndpointSet missing = awaited().andNot(heard[c]);
-            if (asks[c] < MAX_ASKS && !missing.isEmpty()) {
-                asks[c]++;
+            EndpointSet missing = awaited().andNot(owned[c].heard);
+            if (owned[c].asks < MAX_ASKS && !missing.isEmpty()) {
+                owned[c].asks++;
                 requests++;
-                FlatBitmap bits = FlatBitmap.of(plan.wire().capacity());
-                for (String m : base.space().names(missing)) {
-                    bits = (FlatBitmap) bits.or(FlatBitmap.of(bits.capacity(), plan.wireBit(m)));
-                }
+                EndpointSet bits = plan.wireBitsOf(missing);
                 if (!resentSetup) {
                     // the first forward packet may itself have been lost (or its tree gone with the
                     // routes): the same bitstring again rebuilds what is missing and reuses the rest
@@ -482,8 +435,8 @@ public final class IncMember implements EndpointDriver {
                 finish(c, lastVt, true, out);
                 if (!fin[c]) {
                     // nothing at all arrived: keep waiting, the members resend what has no final result
-                    asks[c] = MAX_ASKS;
-                    firstHeard[c] = now;
+                    owned[c].asks = MAX_ASKS;
+                    owned[c].firstHeard = now;
                 }
             }
         }
@@ -513,11 +466,7 @@ public final class IncMember implements EndpointDriver {
     private Out nack(int chunk) {
         sends[chunk]++;
         retransmissions++;
-        String owner = plan.owner(chunk);
-        InaHeader h = InaHeader.of(PacketType.INC_REVERSE, base.tenant(), base.wireJob(), chunk)
-                .withSource(bit).withDestination(plan.wireBit(owner)).withEntropy(base.wireJob()).withFlags(Flags.RETRANSMIT);
-        return new Out(new Frame(new InaPacket(h, FlatBitmap.of(plan.wire().capacity(), wireBit), Payload.EMPTY,
-                plan.leafEdge() ? me : null, null), owner, lastVt), 0);
+        return packets.nack(chunk, lastVt);
     }
 
     @Override
@@ -542,21 +491,9 @@ public final class IncMember implements EndpointDriver {
     public DriverReport report() {
         List<String> problems = new ArrayList<>(mismatches);
         problems.addAll(gaveUp);
+        // a broadcast result is the owner's data alone: there is nobody to name as missing
         EndpointSet target = plan.collective() == IncPlan.Collective.BROADCAST ? null : all;
-        List<DriverReport.PartialChunk> partial = new ArrayList<>();
-        int ok = 0;
-        for (int c = 0; c < holds.length; c++) {
-            if (!expectsResult[c]) {
-                continue;
-            }
-            if (holds[c] != null && target != null && !holds[c].equals(target)) {
-                partial.add(new DriverReport.PartialChunk(c, base.space().names(target.andNot(holds[c]))));
-            }
-            if (verified[c]) {
-                ok++;
-            }
-        }
-        return new DriverReport(host, DriverReport.Role.INC_WORKER, expected, received, partial, List.copyOf(problems), lastVt, ok, done(), List.of(),
-                java.util.Map.of("retransmissions", retransmissions, "requests", requests));
+        return DriverReport.ofChunks(host, DriverReport.Role.INC_WORKER, base.space(), target, holds, verified, expectsResult, received,
+                problems, lastVt, done(), java.util.Map.of("retransmissions", retransmissions, "requests", requests));
     }
 }

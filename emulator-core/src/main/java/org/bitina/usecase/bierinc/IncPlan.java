@@ -40,6 +40,11 @@ public record IncPlan(AllReducePlan base, Collective collective, BitSpace wire, 
         return wire.index(leafEdge() ? leafOf.get(member) : member);
     }
 
+    /** The bitstring positions of some members (their leaves' when the leaves are the edge). */
+    public EndpointSet wireBitsOf(EndpointSet members) {
+        return FlatBitmap.of(wire.capacity(), base.space().names(members).stream().mapToInt(this::wireBit).toArray());
+    }
+
     /** The owner that is BFIR behind a bitstring position (one per leaf when the leaves are the edge). */
     public String ownerOfWireBit(int bit) {
         for (String o : owners) {
