@@ -22,7 +22,7 @@ import org.bitina.device.SwitchActor;
 public final class MemberAgent {
     public static final ServiceKey<Command> KEY = ServiceKey.create(Command.class, "bitina-member");
 
-    public interface Command extends ControlMessage {
+    public sealed interface Command extends ControlMessage permits SpawnDevices, Halt {
     }
 
     /** Spawn these devices for run {@code run} and say where they are. */

@@ -16,29 +16,54 @@ import org.bitina.topology.LinkSpec;
 import org.bitina.topology.Routing;
 
 /**
- * The protocol every device (switch or host) speaks: the data plane ({@link FrameIn}) and
- * the control plane that wires, installs, starts, faults and measures it.
+ * The protocol every device (switch or host) speaks: the data plane ({@link FrameIn}), the
+ * control plane every device takes (wiring, installs, faults, counters), what only a host
+ * takes (its drivers) and only a switch (crash and recovery), and each actor's own timer
+ * messages. The replies devices send are below it, not part of it.
  */
-public interface DeviceCommand extends ControlMessage {
+public sealed interface DeviceCommand extends ControlMessage
+        permits DeviceCommand.DataPlane, DeviceCommand.ControlPlane, DeviceCommand.HostOnly, DeviceCommand.SwitchOnly,
+        DeviceCommand.Local {
+
+    /** Frames between neighbours. */
+    sealed interface DataPlane extends DeviceCommand permits FrameIn, FrameBatch {
+    }
+
+    /** What the coordinator tells every device. */
+    sealed interface ControlPlane extends DeviceCommand permits Wire, InstallJob, Sync, ResetLinks, LinkFault, Reroute, CollectStats {
+    }
+
+    /** What only a host takes: its endpoint drivers. */
+    sealed interface HostOnly extends DeviceCommand permits StartDriver, BeginJob {
+    }
+
+    /** What only a switch takes: failing and coming back (E4). */
+    sealed interface SwitchOnly extends DeviceCommand permits Crash, Recover {
+    }
+
+    /** A device's own timer messages: they never leave its JVM. */
+    sealed interface Local extends DeviceCommand, org.apache.pekko.actor.NoSerializationVerificationNeeded
+            permits SwitchActor.Tick, HostActor.Tick, HostActor.Delayed {
+    }
 
     /** A frame arriving over the link from {@code from}. */
-    record FrameIn(Frame frame, String from) implements DeviceCommand {
+    record FrameIn(Frame frame, String from) implements DataPlane {
     }
 
     /**
      * The frames one device sent one neighbour while handling one message, in order: one
      * message instead of many (across JVMs each message has its own envelope and costs).
      */
-    record FrameBatch(List<FrameIn> frames) implements DeviceCommand {
+    record FrameBatch(List<FrameIn> frames) implements DataPlane {
     }
 
     /** The device's neighbours and links, and where trace events go (null: no trace). */
     record Wire(Map<String, ActorRef<DeviceCommand>> neighbors, Map<String, LinkSpec> links, Routing routing, long seed,
-                ActorRef<TraceEvent> trace) implements DeviceCommand {
+                ActorRef<TraceEvent> trace) implements ControlPlane {
     }
 
     /** Control-plane state for one job on this device (BIFT, A-BM, VAT parent). */
-    record InstallJob(JobTables tables) implements DeviceCommand {
+    record InstallJob(JobTables tables) implements ControlPlane {
     }
 
     /**
@@ -46,43 +71,43 @@ public interface DeviceCommand extends ControlMessage {
      * only on {@link BeginJob}, once every host has its drivers: a packet never reaches a host
      * that does not know its job yet.
      */
-    record StartDriver(DriverSpec spec, ActorRef<HostEvent> reportTo) implements DeviceCommand {
+    record StartDriver(DriverSpec spec, ActorRef<HostEvent> reportTo) implements HostOnly {
     }
 
     /** Hosts: start the drivers set up for this job. */
-    record BeginJob(int tenant, int job) implements DeviceCommand {
+    record BeginJob(int tenant, int job) implements HostOnly {
     }
 
     /** Replies once every message sent to the device before it has been processed. */
-    record Sync(ActorRef<String> replyTo) implements DeviceCommand {
+    record Sync(ActorRef<String> replyTo) implements ControlPlane {
     }
 
     /** Zero the link counters and modelled queues before a phase. */
-    enum ResetLinks implements DeviceCommand {
+    enum ResetLinks implements ControlPlane {
         INSTANCE
     }
 
     /** Link fault on the link to {@code neighbor}: up/down, loss, duplication, reordering, delay. */
     record LinkFault(String neighbor, Boolean up, Double loss, Double duplicate, Double reorder, Long wallDelayNanos)
-            implements DeviceCommand {
+            implements ControlPlane {
     }
 
     /** The switch fails: from now on it drops everything and keeps no state. */
-    enum Crash implements DeviceCommand {
+    enum Crash implements SwitchOnly {
         INSTANCE
     }
 
     /** A crashed switch comes back, empty, between the phases of a run. */
-    enum Recover implements DeviceCommand {
+    enum Recover implements SwitchOnly {
         INSTANCE
     }
 
     /** New routing and BIFTs after a failure (F7: the bitmaps stay as they are). */
-    record Reroute(Routing routing, Map<JobKey, Bift> bifts) implements DeviceCommand {
+    record Reroute(Routing routing, Map<JobKey, Bift> bifts) implements ControlPlane {
     }
 
     /** Ask for the device's counters for one job phase. */
-    record CollectStats(int tenant, int job, ActorRef<DeviceStats> replyTo) implements DeviceCommand {
+    record CollectStats(int tenant, int job, ActorRef<DeviceStats> replyTo) implements ControlPlane {
     }
 
     /** Counters of one device for one job phase. */
@@ -95,7 +120,7 @@ public interface DeviceCommand extends ControlMessage {
     }
 
     /** What hosts tell the coordinator while a phase runs. */
-    interface HostEvent extends ControlMessage {
+    sealed interface HostEvent extends ControlMessage permits DriverDone, Progress {
     }
 
     /** A driver has everything it waits for. */

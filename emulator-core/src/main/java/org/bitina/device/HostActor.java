@@ -27,12 +27,12 @@ import org.bitina.protocol.NodeEngine;
  */
 public final class HostActor extends DeviceActor {
     /** Local timer tick: never leaves this actor. */
-    private enum Tick implements DeviceCommand, org.apache.pekko.actor.NoSerializationVerificationNeeded {
+    enum Tick implements DeviceCommand.Local {
         INSTANCE
     }
 
     /** A frame a straggling driver sends after its wall-clock delay. */
-    private record Delayed(Frame frame) implements DeviceCommand, org.apache.pekko.actor.NoSerializationVerificationNeeded {
+    record Delayed(Frame frame) implements DeviceCommand.Local {
     }
 
     private record Running(DriverSpec spec, EndpointDriver driver, ActorRef<DeviceCommand.HostEvent> reportTo) {

@@ -16,7 +16,7 @@ import org.bitina.protocol.NodeEngine;
  */
 public final class SwitchActor extends DeviceActor {
     /** Timer tick for the engine's soft-state deadlines. */
-    private enum Tick implements DeviceCommand, org.apache.pekko.actor.NoSerializationVerificationNeeded {
+    enum Tick implements DeviceCommand.Local {
         INSTANCE
     }
 
