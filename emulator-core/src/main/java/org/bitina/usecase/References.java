@@ -1,8 +1,7 @@
 package org.bitina.usecase;
 
-import java.util.Collections;
-import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.bitina.usecase.allreduce.Verifier;
 
 /**
@@ -13,8 +12,8 @@ import org.bitina.usecase.allreduce.Verifier;
  */
 public final class References {
     private final Verifier verifier = new Verifier();
-    /** Drivers run on several dispatcher threads at once: the maps are synchronised. */
-    private final Map<String, float[][]> moeWeights = Collections.synchronizedMap(new HashMap<>());
+    /** Drivers run on several dispatcher threads at once, and look weights up per token: a concurrent map. */
+    private final Map<String, float[][]> moeWeights = new ConcurrentHashMap<>();
 
     public Verifier verifier() {
         return verifier;

@@ -39,9 +39,10 @@ public final class Verifier {
     /**
      * References shared by the workers that hold this verifier (those of one run on one JVM,
      * through {@link org.bitina.usecase.References}): every worker of a 128-way job checks the
-     * same chunk against the same reference, computed once. Workers run on several threads.
+     * same chunk against the same reference, computed once. Workers run on several threads:
+     * a concurrent map, so that a lookup never waits on another chunk's computation.
      */
-    private final java.util.Map<Key, Expected> cache = java.util.Collections.synchronizedMap(new java.util.HashMap<>());
+    private final java.util.concurrent.ConcurrentHashMap<Key, Expected> cache = new java.util.concurrent.ConcurrentHashMap<>();
 
     /**
      * Computes the full-membership reference of every chunk ahead of a phase (when its drivers

@@ -18,7 +18,7 @@ public final class MoeModel {
     private final int experts;
     private final int hidden;
     private final float[][] router;
-    /** Seeded weights by name, shared by the drivers that pass the same map (it must then be synchronised). */
+    /** Seeded weights by name, shared by the drivers that pass the same map (it must then be a concurrent one). */
     private final Map<String, float[][]> weights;
 
     /** A model with weights of its own. */
