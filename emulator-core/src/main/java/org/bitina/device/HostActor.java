@@ -121,7 +121,12 @@ public final class HostActor extends DeviceActor {
         for (List<Running> rs : drivers.values()) {
             for (Running r : rs) {
                 if (r.driver().nextDeadline() <= now) {
+                    boolean wasDone = r.driver().done();
                     send(r.driver().onTimer(now), now);
+                    if (!wasDone) {
+                        // a driver may end in its timer (it gave up on a result): the phase must hear it now
+                        checkDone(r);
+                    }
                 }
             }
         }

@@ -57,6 +57,11 @@ final class NodeContext {
             deliver(t, f, out);
             return;
         }
+        if (!routing.topology().has(dst)) {
+            // a hostile or broken sender: a counted drop, never an exception out of the device
+            drop(out, t, f, "unknown destination " + dst);
+            return;
+        }
         String hop = routing.nextHop(name, dst);
         if (hop == null) {
             drop(out, t, f, "no route to " + dst);
@@ -65,6 +70,19 @@ final class NodeContext {
         count(t, Counter.FORWARDED);
         trace(out, t, f, "forward", List.of(hop), null);
         send(out, t, hop, f);
+    }
+
+    /**
+     * An aggregation packet with no state here: when it was addressed to this node, whose state
+     * for it is gone, it goes on up the tree to {@code parent}; else on toward its destination.
+     */
+    void passUpOrRoute(JobTables t, Frame f, String parent, List<NodeEngine.Action> out) {
+        if (f.destination().equals(name) && parent != null && !parent.equals(name)) {
+            count(t, Counter.PASSED_UP);
+            route(t, new Frame(f.packet(), parent, f.vt()), out);
+        } else {
+            route(t, f, out);
+        }
     }
 
     /** Hands a frame to the endpoint drivers on this node. */

@@ -87,14 +87,7 @@ final class SelfInstalledTrees implements TreeMechanism {
 
     @Override
     public void unmatched(JobTables t, StateKey key, Frame f, List<NodeEngine.Action> out) {
-        String parent = upstream.get(key);
-        if (f.destination().equals(node.name) && parent != null && !parent.equals(node.name)) {
-            // addressed to this node, whose state for it is gone: pass it on up the tree
-            node.count(t, Counter.PASSED_UP);
-            node.route(t, new Frame(f.packet(), parent, f.vt()), out);
-        } else {
-            node.route(t, f, out);
-        }
+        node.passUpOrRoute(t, f, upstream.get(key), out);
     }
 
     @Override

@@ -101,7 +101,7 @@ final class FaultInjector {
             Map<JobKey, Bift> bifts = new HashMap<>();
             JobTables t = p.tables().get(n.name());
             if (t != null && t.bift() != null) {
-                bifts.put(t.key(), Bift.build(routing, n.name(), p.job().common().bitSpace()));
+                bifts.put(t.key(), Bift.build(routing, n.name(), p.bitSpace()));
             }
             devices.get(n.name()).tell(new DeviceCommand.Reroute(routing, bifts));
         }

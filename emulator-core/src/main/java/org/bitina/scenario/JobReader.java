@@ -7,15 +7,28 @@ import org.bitina.topology.Topology;
 /**
  * Reads one kind of job. Each kind has its own keys; a job that uses a key of another kind
  * is rejected before its reader runs. The kinds a scenario may use are the readers listed in
- * {@link JobsSection}. A reader depends only on the shared helpers of this package
+ * {@link org.bitina.usecase.UseCases}. A reader depends only on the shared helpers of this package
  * ({@link ConfigReader}, {@link JobHeader}, {@link JobParts}), never on another reader.
  */
-public interface JobReader {
+public abstract class JobReader {
+    private final String kind;
+    private final Set<String> keys;
+
+    /** @param own the kind's own keys, beside {@link JobHeader#KEYS} */
+    protected JobReader(String kind, String... own) {
+        this.kind = kind;
+        this.keys = JobHeader.keysAnd(own);
+    }
+
     /** The kind as scenario files write it ({@code kind = allreduce}). */
-    String kind();
+    public final String kind() {
+        return kind;
+    }
 
     /** Every key a job of this kind may have, {@link JobHeader#KEYS} included. */
-    Set<String> keys();
+    public final Set<String> keys() {
+        return keys;
+    }
 
     /**
      * The job, or null when it has problems; every problem found is recorded in
@@ -26,5 +39,5 @@ public interface JobReader {
      * @param job   the job's object, with the scenario's {@code defaults} section behind it
      * @param index the job's position in the jobs list (its id unless it sets one)
      */
-    JobSpec read(ConfigReader job, Topology topology, int index);
+    public abstract JobSpec read(ConfigReader job, Topology topology, int index);
 }

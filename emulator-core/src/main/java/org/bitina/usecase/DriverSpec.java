@@ -12,10 +12,17 @@ public interface DriverSpec {
     /** The host that runs the driver. */
     String host();
 
-    int tenant();
+    /** What the phase's endpoints share. */
+    JobPlan plan();
+
+    default int tenant() {
+        return plan().tenant();
+    }
 
     /** The job id in packet headers. */
-    int job();
+    default int job() {
+        return plan().wireJob();
+    }
 
     /** The driver, sharing this JVM's {@code references} with the others of the run. */
     EndpointDriver create(References references);

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.bitina.protocol.JobTables;
+import org.bitina.topology.BitSpace;
 
 /**
  * One phase of a run: a job in one mode (INA, or a baseline), with everything the runner
@@ -17,9 +18,11 @@ import org.bitina.protocol.JobTables;
  * @param roots     the nodes whose incoming packets the report counts (VAT root, PS, MoE
  *                  sources), or null to take the busiest member (ring)
  * @param uplinks   endpoints whose links' bytes the report sums as {@code sourceUplinkBytes} (MoE sources)
+ * @param bitSpace  what the phase's BIFTs are built over, again at a reroute: the job's
+ *                  endpoints, or the leaves when they are a BIER-INC job's edge (B6)
  */
 public record Phase(JobSpec job, String mode, int wireJob, Map<String, JobTables> tables, List<DriverSpec> drivers, Set<String> awaited,
-                    List<String> roots, Set<String> uplinks, Timing timing, Expected expected, String note) {
+                    List<String> roots, Set<String> uplinks, BitSpace bitSpace, Timing timing, Expected expected, String note) {
 
     /**
      * @param units            results each awaited endpoint waits for: chunks, tokens or windows
@@ -43,6 +46,6 @@ public record Phase(JobSpec job, String mode, int wireJob, Map<String, JobTables
     }
 
     public Phase withTables(Map<String, JobTables> t, String moreNote) {
-        return new Phase(job, mode, wireJob, t, drivers, awaited, roots, uplinks, timing, expected, note + moreNote);
+        return new Phase(job, mode, wireJob, t, drivers, awaited, roots, uplinks, bitSpace, timing, expected, note + moreNote);
     }
 }

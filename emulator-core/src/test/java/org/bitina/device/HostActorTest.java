@@ -127,6 +127,32 @@ class HostActorTest {
     }
 
     @Test
+    void aWorkerThatGivesUpInItsTimerTellsTheCoordinatorItIsDone() {
+        TestProbe<DeviceCommand> s1 = kit.createTestProbe();
+        TestProbe<DeviceCommand.HostEvent> coordinator = kit.createTestProbe();
+        ActorRef<DeviceCommand> w1 = w1(s1);
+        w1.tell(new DeviceCommand.StartDriver(new AllReduceDriver(AllReduceDriver.Role.WORKER, plan(Map.of()), "w1"), coordinator.ref()));
+        w1.tell(new DeviceCommand.BeginJob(1, 1));
+        TestProbe<String> synced = kit.createTestProbe();
+        // no result ever comes: the worker asks again, then gives up on each chunk in its timer;
+        // the host reads the clock when it handles a tick, so each tick is handled before the clock moves
+        for (int i = 0; i < 200; i++) {
+            w1.tell(new DeviceCommand.Sync(synced.ref()));
+            synced.receiveMessage();
+            clock.addAndGet(100 * MS);
+            w1.tell(HostActor.Tick.INSTANCE);
+        }
+        DeviceCommand.DriverDone done = (DeviceCommand.DriverDone) coordinator.fishForMessage(Duration.ofSeconds(3),
+                m -> m instanceof DeviceCommand.DriverDone
+                        ? org.apache.pekko.actor.testkit.typed.javadsl.FishingOutcomes.complete()
+                        : org.apache.pekko.actor.testkit.typed.javadsl.FishingOutcomes.continueAndIgnore()).get(0);
+        assertTrue(done.report().done());
+        assertEquals(0, done.report().verifiedChunks(), "nothing arrived");
+        assertEquals(4, done.report().mismatches().stream().filter(x -> x.contains("no result after")).count(),
+                "every chunk named as without result: " + done.report().mismatches());
+    }
+
+    @Test
     void aWrongResultIsNamedNotAccepted() {
         TestProbe<DeviceCommand> s1 = kit.createTestProbe();
         TestProbe<DeviceCommand.HostEvent> coordinator = kit.createTestProbe();

@@ -115,6 +115,23 @@ class BierIncEndToEndTest {
     }
 
     @Test
+    void withLeafSwitchesAsTheEdgeARerouteRebuildsTheBiftsOverTheLeaves() throws Exception {
+        // the BIFTs of a leaf-edge job name leaves, not hosts: a reroute that rebuilt them over the
+        // hosts left every bitstring the wrong size, and the run hung
+        Report.JobReport j = run(dir, "leaf-reroute.conf", fatTree(4, """
+                jobs = [{
+                  name = leaf-rr, kind = bier-inc, members = all, edge = leaf-switches
+                  data { elements = 2048, type = int32, op = sum, chunk = 256, seed = 6 }
+                  completion-timeout = 200ms
+                }]
+                faults = [ { at = 0ms, kind = link-down, link = [agg-1-1, core-1] } ]
+                """)).jobs().get(0);
+        assertEquals("complete", j.status(), j.mismatches() + " " + j.unfinished() + j.missing() + " " + j.note());
+        assertTrue(j.verified() && j.asExpected());
+        assertEquals(0, j.drops(), "no bitstring of the wrong size");
+    }
+
+    @Test
     void aMidRunLinkFailureIsRoutedAroundAndTheAllReduceStillVerifies() throws Exception {
         Report r = run(reference("fat-tree-k4-bier-inc-link-failure.conf"));
         Report.JobReport j = r.jobs().get(0);

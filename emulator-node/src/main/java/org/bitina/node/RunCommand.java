@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -50,6 +51,32 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--quiet", description = "no progress bar")
     boolean quiet;
 
+    /**
+     * Why an output file cannot be written, or null when it can. Its folder is made when only
+     * that last folder is missing (its parent exists), as a user naming {@code runs/r.json} expects.
+     */
+    static String unwritable(Path out) {
+        Path file = out.toAbsolutePath();
+        Path dir = file.getParent();
+        if (Files.isDirectory(file)) {
+            return "is a folder";
+        }
+        if (!Files.isDirectory(dir)) {
+            if (dir.getParent() == null || !Files.isDirectory(dir.getParent())) {
+                return "folder " + dir + " does not exist";
+            }
+            try {
+                Files.createDirectory(dir);
+            } catch (IOException e) {
+                return "cannot make folder " + dir + " (" + e.getMessage() + ")";
+            }
+        }
+        if (!Files.isWritable(dir) || (Files.exists(file) && !Files.isWritable(file))) {
+            return "cannot be written";
+        }
+        return null;
+    }
+
     @Override
     public Integer call() throws IOException {
         Scenario scenario;
@@ -60,6 +87,14 @@ final class RunCommand implements Callable<Integer> {
                 System.err.println(p);
             }
             return ExitCodes.INVALID_SCENARIO;
+        }
+        // fail before running, not after: a report or trace that cannot be written is found now
+        for (Path out : new Path[] {report, trace}) {
+            String problem = out == null ? null : unwritable(out);
+            if (problem != null) {
+                System.err.println("bitina: " + out + ": " + problem + "; nothing ran");
+                return ExitCodes.INVALID_SCENARIO;
+            }
         }
         int members = jvms != null ? jvms : scenario.cluster().jvms();
         if (members < 1) {

@@ -89,6 +89,29 @@ class CliTest {
     }
 
     @Test
+    void runRefusesAReportOrTraceItCannotWriteBeforeAnythingRuns() throws IOException {
+        String fig1 = Path.of("..", "topology-configs", "paper-fig1-allreduce.conf").toString();
+        Path nowhere = dir.resolve("no").resolve("such").resolve("r.json");
+        Result r = cli("run", fig1, "--report", nowhere.toString());
+        assertEquals(2, r.code(), r.err());
+        assertTrue(r.err().contains("folder " + nowhere.getParent().toAbsolutePath() + " does not exist; nothing ran"), r.err());
+        Path aFile = Files.writeString(dir.resolve("plain"), "x");
+        r = cli("run", fig1, "--trace", aFile.resolve("t.jsonl").toString());
+        assertEquals(2, r.code(), r.err());
+        r = cli("run", fig1, "--trace", dir.toString());
+        assertEquals(2, r.code(), r.err());
+        assertTrue(r.err().contains("is a folder"), r.err());
+        assertTrue(!r.out().contains("every job"), "nothing ran: " + r.out());
+    }
+
+    @Test
+    void runMakesTheLastFolderOfAnOutputPath() {
+        Path out = dir.resolve("runs").resolve("r.json");
+        assertEquals(null, RunCommand.unwritable(out));
+        assertTrue(Files.isDirectory(out.getParent()));
+    }
+
+    @Test
     void runRefusesAnInvalidFileBeforeAnythingRuns() throws IOException {
         Path bad = dir.resolve("bad.conf");
         Files.writeString(bad, "topology { generator { kind = fat-tree, k = 3 } }\n");

@@ -13,16 +13,6 @@ public record AllReduceDriver(Role role, AllReducePlan plan, String host) implem
     }
 
     @Override
-    public int tenant() {
-        return plan.tenant();
-    }
-
-    @Override
-    public int job() {
-        return plan.wireJob();
-    }
-
-    @Override
     public EndpointDriver create(References references) {
         if (role != Role.PARAMETER_SERVER) {
             references.verifier().prepare(new AllReduceData(plan.data()), plan.space().setOf(plan.members()));

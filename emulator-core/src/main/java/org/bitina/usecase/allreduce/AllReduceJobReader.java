@@ -26,18 +26,11 @@ import org.bitina.usecase.allreduce.TreeSpec;
 import org.bitina.topology.Vat;
 
 /** An AllReduce job (seed 000 section 3) over a configured VAT or one built automatically (A1, A6). */
-public final class AllReduceJobReader implements JobReader {
+public final class AllReduceJobReader extends JobReader {
     static final String KIND = "allreduce";
-    private static final Set<String> KEYS = JobHeader.keysAnd("members", "bit-space", "encoding", "tree", "data");
 
-    @Override
-    public String kind() {
-        return KIND;
-    }
-
-    @Override
-    public Set<String> keys() {
-        return KEYS;
+    public AllReduceJobReader() {
+        super(KIND, "members", "bit-space", "encoding", "tree", "data");
     }
 
     @Override

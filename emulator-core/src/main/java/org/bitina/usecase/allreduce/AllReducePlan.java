@@ -1,5 +1,7 @@
 package org.bitina.usecase.allreduce;
 
+import org.bitina.usecase.JobPlan;
+
 import org.bitina.usecase.Straggler;
 
 import java.util.List;
@@ -20,7 +22,7 @@ import org.bitina.topology.BitSpace;
  */
 public record AllReducePlan(String jobName, String mode, int tenant, int wireJob, BitSpace space, List<String> members,
                             DataSpec data, Map<String, String> uplink, String psHost, long timeoutNanos,
-                            Map<String, Straggler> stragglers, Set<String> silent, long seed) {
+                            Map<String, Straggler> stragglers, Set<String> silent, long seed) implements JobPlan {
     /** The longest delay a straggler of this phase adds. */
     public long maxStraggleNanos() {
         return stragglers.values().stream().mapToLong(s -> s.delayNanos() + s.jitterNanos()).max().orElse(0);

@@ -95,7 +95,7 @@ public final class AllReduceUseCase implements UseCase<AllReduceSpec> {
         List<DriverSpec> drivers = new ArrayList<>();
         job.common().members().forEach(m -> drivers.add(new AllReduceDriver(AllReduceDriver.Role.WORKER, plan, m)));
         return new Phase(job, "ina", wireJob, tables, drivers, Plans.awaited(job.common().members(), plan.silent()), List.of(vat.root()),
-                Set.of(), timing(plan, deadline(job, height.get(vat.root()))), Phase.Expected.unless(plan.silent(), Status.PARTIAL),
+                Set.of(), job.common().bitSpace(), timing(plan, deadline(job, height.get(vat.root()))), Phase.Expected.unless(plan.silent(), Status.PARTIAL),
                 "VAT root " + vat.root() + "; A-BMs " + vat.aBms());
     }
 
@@ -106,7 +106,7 @@ public final class AllReduceUseCase implements UseCase<AllReduceSpec> {
         job.common().members().forEach(m -> drivers.add(new AllReduceDriver(AllReduceDriver.Role.RING_WORKER, plan, m)));
         Set<String> silent = plan.silent();
         return new Phase(job, "ring", wireJob, Plans.bareTables(s, job, wireJob, "ring"), drivers,
-                Plans.awaited(job.common().members(), silent), null, Set.of(), timing(plan, deadline(job, job.common().members().size())),
+                Plans.awaited(job.common().members(), silent), null, Set.of(), job.common().bitSpace(), timing(plan, deadline(job, job.common().members().size())),
                 Phase.Expected.unless(silent, Status.FAILED), silent.isEmpty() ? "ring of " + job.common().members().size() + " members"
                 : "a ring cannot complete with a silent member: " + silent);
     }
@@ -122,7 +122,7 @@ public final class AllReduceUseCase implements UseCase<AllReduceSpec> {
         drivers.add(new AllReduceDriver(AllReduceDriver.Role.PARAMETER_SERVER, plan, psHost));
         job.common().members().forEach(m -> drivers.add(new AllReduceDriver(AllReduceDriver.Role.WORKER, plan, m)));
         return new Phase(job, "ps", wireJob, Plans.bareTables(s, job, wireJob, "ps"), drivers,
-                Plans.awaited(job.common().members(), plan.silent()), List.of(psHost), Set.of(), timing(plan, deadline(job, 1)),
+                Plans.awaited(job.common().members(), plan.silent()), List.of(psHost), Set.of(), job.common().bitSpace(), timing(plan, deadline(job, 1)),
                 Phase.Expected.unless(plan.silent(), Status.PARTIAL), "parameter server " + psHost);
     }
 

@@ -148,6 +148,11 @@ public final class AllReduceWorker implements EndpointDriver {
         // multicast copy's bitmap names only this receiver, so only a partial carries provenance
         EndpointSet got = packet.provenance() != null ? packet.provenance()
                 : packet.header().type() == PacketType.RESULT ? expected : packet.endpoints();
+        if (got.capacity() != expected.capacity() || !got.isSubsetOf(expected)) {
+            // no result of this job holds that: named, never taken (nor a reason to stop the host)
+            mismatches.add("chunk " + chunk + ": a result holding " + got + ", not members of this job");
+            return List.of();
+        }
         if (holds[chunk] != null && got.isSubsetOf(holds[chunk])) {
             return List.of(); // a copy, or nothing better than what this worker has
         }

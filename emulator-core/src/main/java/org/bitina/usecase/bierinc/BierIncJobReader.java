@@ -22,18 +22,11 @@ import org.bitina.topology.Topology;
  * to the members' leaf switches instead of the hosts (B6). It has no tree section: the
  * trees come from the data. 
  */
-public final class BierIncJobReader implements JobReader {
+public final class BierIncJobReader extends JobReader {
     static final String KIND = "bier-inc";
-    private static final Set<String> KEYS = JobHeader.keysAnd("members", "bit-space", "encoding", "data", "collective", "root", "edge");
 
-    @Override
-    public String kind() {
-        return KIND;
-    }
-
-    @Override
-    public Set<String> keys() {
-        return KEYS;
+    public BierIncJobReader() {
+        super(KIND, "members", "bit-space", "encoding", "data", "collective", "root", "edge");
     }
 
     @Override

@@ -109,7 +109,7 @@ public final class BierIncUseCase implements UseCase<BierIncSpec> {
         // a silent owner starts no tree: nobody reduces its chunks, as nobody passes a silent ring member's
         List<String> silentOwners = owners.stream().filter(silent::contains).toList();
         Status expected = silent.isEmpty() ? Status.COMPLETE : silentOwners.isEmpty() ? Status.PARTIAL : Status.FAILED;
-        return new Phase(job, "ina", wireJob, tables, drivers, awaited, owners, Set.of(),
+        return new Phase(job, "ina", wireJob, tables, drivers, awaited, owners, Set.of(), wire,
                 AllReduceUseCase.timing(plan, AllReduceUseCase.deadline(job, 3 + IncMember.MAX_SENDS * INC_WAIT_TIMEOUTS)),
                 new Phase.Expected(expected, Set.copyOf(silent)),
                 "BIER-INC " + what + ", communicator = job id, edge BFRs: " + (job.leafEdge() ? "leaf switches " + wire.endpoints()

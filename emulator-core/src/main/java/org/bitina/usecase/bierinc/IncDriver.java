@@ -8,16 +8,6 @@ import org.bitina.usecase.allreduce.AllReduceData;
 /** The driver every member of a BIER-INC job runs: owner of its chunks' trees and contributor to the others'. */
 public record IncDriver(IncPlan plan, String host) implements DriverSpec {
     @Override
-    public int tenant() {
-        return plan.base().tenant();
-    }
-
-    @Override
-    public int job() {
-        return plan.base().wireJob();
-    }
-
-    @Override
     public EndpointDriver create(References references) {
         references.verifier().prepare(new AllReduceData(plan.base().data()), plan.base().space().setOf(plan.base().members()));
         return new IncMember(plan, host, references.verifier());

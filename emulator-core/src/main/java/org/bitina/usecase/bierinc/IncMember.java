@@ -162,7 +162,7 @@ public final class IncMember implements EndpointDriver {
         if (down.isEmpty() || awaited().isEmpty()) {
             for (int c = 0; c < data.chunks(); c++) {
                 if (plan.owner(c).equals(host)) {
-                    finish(c, now, true, out);
+                    finish(c, lastVt, true, out); // modelled time: nothing left this member at all
                 }
             }
             return out;

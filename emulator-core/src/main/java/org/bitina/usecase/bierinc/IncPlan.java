@@ -1,5 +1,7 @@
 package org.bitina.usecase.bierinc;
 
+import org.bitina.usecase.JobPlan;
+
 import org.bitina.usecase.allreduce.AllReducePlan;
 
 import java.util.List;
@@ -21,7 +23,17 @@ import org.bitina.topology.BitSpace;
  *                   missing members again, and a member without news waits before it asks
  */
 public record IncPlan(AllReducePlan base, Collective collective, BitSpace wire, Map<String, String> leafOf, List<String> owners,
-                      long waitNanos) {
+                      long waitNanos) implements JobPlan {
+    @Override
+    public int tenant() {
+        return base.tenant();
+    }
+
+    @Override
+    public int wireJob() {
+        return base.wireJob();
+    }
+
 
     public enum Collective {
         ALLREDUCE, REDUCE, BROADCAST

@@ -12,16 +12,6 @@ public record MoeDriver(Role role, MoePlan plan, String host, String endpoint) i
     }
 
     @Override
-    public int tenant() {
-        return plan.tenant();
-    }
-
-    @Override
-    public int job() {
-        return plan.wireJob();
-    }
-
-    @Override
     public EndpointDriver create(References references) {
         return switch (role) {
             case SOURCE -> new MoeSource(plan, host, references.moeWeights());

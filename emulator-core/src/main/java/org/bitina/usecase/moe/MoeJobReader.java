@@ -27,20 +27,13 @@ import org.bitina.wire.PacketCodec;
  * {@code experts} (each with its own bit) live on hosts, and a {@code moe} section sets the
  * model. See {@code paper-fig2-moe.conf}.
  */
-public final class MoeJobReader implements JobReader {
+public final class MoeJobReader extends JobReader {
     static final String KIND = "moe";
-    private static final Set<String> KEYS = JobHeader.keysAnd("sources", "experts", "moe", "encoding");
     private static final Set<String> MOE_KEYS = Set.of("top-k", "hidden", "tokens-per-source", "capacity-factor", "seed",
             "granularity", "pinned", "window");
 
-    @Override
-    public String kind() {
-        return KIND;
-    }
-
-    @Override
-    public Set<String> keys() {
-        return KEYS;
+    public MoeJobReader() {
+        super(KIND, "sources", "experts", "moe", "encoding");
     }
 
     @Override

@@ -1,5 +1,7 @@
 package org.bitina.usecase.moe;
 
+import org.bitina.usecase.JobPlan;
+
 import org.bitina.usecase.Straggler;
 
 import org.bitina.usecase.allreduce.AllReducePlan;
@@ -23,7 +25,7 @@ import org.bitina.usecase.JobSpec;
  */
 public record MoePlan(String jobName, String mode, int tenant, int wireJob, BitSpace experts, List<String> sources,
                       MoeSpec.Params params, long timeoutNanos, int payloadBudget,
-                      Map<String, Straggler> stragglers, Set<String> silent) {
+                      Map<String, Straggler> stragglers, Set<String> silent) implements JobPlan {
 
     public boolean ina() {
         return mode.equals("ina");

@@ -81,7 +81,7 @@ public final class MoeUseCase implements UseCase<MoeSpec> {
         Set<String> silentExperts = new LinkedHashSet<>();
         job.experts().stream().filter(e -> faults.silent().contains(e.host())).forEach(e -> silentExperts.add(e.name()));
         Duration deadline = Duration.ofMillis(30_000 + 20 * job.common().completionTimeout().toMillis());
-        return new Phase(job, mode, wireJob, tables, drivers, new LinkedHashSet<>(job.sources()), job.sources(), Set.copyOf(job.sources()),
+        return new Phase(job, mode, wireJob, tables, drivers, new LinkedHashSet<>(job.sources()), job.sources(), Set.copyOf(job.sources()), job.common().bitSpace(),
                 new Phase.Timing(job.params().tokensPerSource(), timeout, faults.maxStraggleNanos(), deadline),
                 Phase.Expected.unless(silentExperts, Status.PARTIAL),
                 (ina ? "dispatch by bitmap multicast, combine at C-BM branch nodes" : "all-to-all unicast") + ", "

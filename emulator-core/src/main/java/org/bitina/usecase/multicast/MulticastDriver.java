@@ -12,16 +12,6 @@ public record MulticastDriver(Role role, MulticastPlan plan, String host) implem
     }
 
     @Override
-    public int tenant() {
-        return plan.tenant();
-    }
-
-    @Override
-    public int job() {
-        return plan.wireJob();
-    }
-
-    @Override
     public EndpointDriver create(References references) {
         return switch (role) {
             case SOURCE -> new MulticastSource(plan, host);

@@ -108,7 +108,7 @@ public final class MulticastUseCase implements UseCase<MulticastSpec> {
         }
         long windows = job.params().windows();
         Duration deadline = Duration.ofMillis(30_000 + windows * job.params().maxRounds() * roundTimeout / 1_000_000 * 2);
-        return new Phase(job, mode, wireJob, tables, drivers, Set.of(job.source()), List.of(job.source()), Set.of(),
+        return new Phase(job, mode, wireJob, tables, drivers, Set.of(job.source()), List.of(job.source()), Set.of(), job.common().bitSpace(),
                 new Phase.Timing(job.params().windows(), roundTimeout, 0, deadline), Phase.Expected.unless(silent, Status.PARTIAL),
                 (ina ? "ACK tree " + tree : "one unicast ACK per receiver") + ", ACK per " + (job.params().perWindow() ? "window" : "packet")
                         + (vat != null ? "; A-BMs " + vat.aBms() : ""));

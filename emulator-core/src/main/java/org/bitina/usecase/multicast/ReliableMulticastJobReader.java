@@ -24,18 +24,11 @@ import org.bitina.wire.PacketCodec;
  * {@code receivers}, which acknowledge per window or per packet over an {@code ack} tree;
  * lost packets are sent again for up to {@code max-rounds} rounds.
  */
-public final class ReliableMulticastJobReader implements JobReader {
+public final class ReliableMulticastJobReader extends JobReader {
     static final String KIND = "reliable-multicast";
-    private static final Set<String> KEYS = JobHeader.keysAnd("source", "receivers", "data", "ack", "max-rounds", "encoding");
 
-    @Override
-    public String kind() {
-        return KIND;
-    }
-
-    @Override
-    public Set<String> keys() {
-        return KEYS;
+    public ReliableMulticastJobReader() {
+        super(KIND, "source", "receivers", "data", "ack", "max-rounds", "encoding");
     }
 
     @Override

@@ -57,6 +57,17 @@ class IncMemberTest {
     }
 
     @Test
+    void aOneMemberJobEndsAtModelledTimeZeroNotAtTheWallClock() {
+        BitSpace one = new BitSpace(List.of("w1"));
+        AllReducePlan alone = new AllReducePlan("j", "ina", 1, 1, one, List.of("w1"), data, Map.of(), null, 10 * MS, Map.of(), Set.of(), 5);
+        IncMember w1 = new IncMember(new IncPlan(alone, IncPlan.Collective.ALLREDUCE, one, Map.of(), List.of("w1"), 80 * MS), "w1");
+        w1.start(1_078_960_368_000L);
+        assertTrue(w1.done());
+        assertEquals(0, w1.report().lastVt(), "nothing crossed a link: no modelled time passed");
+        assertEquals(w1.report().chunks(), w1.report().verifiedChunks());
+    }
+
+    @Test
     void anAggregateReplacesTheRetransmittedSharesItHoldsAndTheResultIsFinal() {
         IncMember w1 = new IncMember(plan(IncPlan.Collective.ALLREDUCE, List.of("w1")), "w1");
         List<EndpointDriver.Out> setup = w1.start(0);
