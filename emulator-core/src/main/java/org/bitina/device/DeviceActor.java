@@ -57,7 +57,14 @@ abstract class DeviceActor extends AbstractBehavior<DeviceCommand> {
         return new Receive<>() {
             @Override
             public Behavior<DeviceCommand> receiveMessage(DeviceCommand msg) throws Exception {
-                Behavior<DeviceCommand> next = inner.receiveMessage(msg);
+                Behavior<DeviceCommand> next;
+                try {
+                    next = inner.receiveMessage(msg);
+                } catch (RuntimeException e) {
+                    // a device never stops on input: what it could not handle is named in the report, and it goes on
+                    failed(msg, e);
+                    next = DeviceActor.this;
+                }
                 ports.flush();
                 return next;
             }
@@ -67,6 +74,20 @@ abstract class DeviceActor extends AbstractBehavior<DeviceCommand> {
                 return inner.receiveSignal(signal);
             }
         };
+    }
+
+    /** Messages this device could not handle, named (the first few) and counted, reported with its stats. */
+    private final List<String> failures = new java.util.ArrayList<>();
+    private long failureCount;
+    private static final int FAILURES_NAMED = 8;
+
+    private void failed(DeviceCommand msg, RuntimeException e) {
+        failureCount++;
+        if (failures.size() < FAILURES_NAMED) {
+            String what = name + " could not handle " + msg.getClass().getSimpleName() + ": " + e;
+            failures.add(what);
+            getContext().getLog().warn(what, e);
+        }
     }
 
     /** Reports of the drivers this device runs for a job (none on a switch). */
@@ -106,6 +127,8 @@ abstract class DeviceActor extends AbstractBehavior<DeviceCommand> {
 
     private Behavior<DeviceCommand> onResetLinks() {
         ports.resetLinks();
+        failures.clear();
+        failureCount = 0;
         return this;
     }
 
@@ -117,7 +140,7 @@ abstract class DeviceActor extends AbstractBehavior<DeviceCommand> {
     private Behavior<DeviceCommand> onCollectStats(DeviceCommand.CollectStats m) {
         m.replyTo().tell(new DeviceCommand.DeviceStats(name, isSwitch(), engine.counters(m.tenant(), m.job()).asMap(), ports.stats(),
                 engine.table().peakEntries(), engine.table().peakBufferedBytes(), driverReports(m.tenant(), m.job()),
-                engine.unknownJobDrops(), engine.incTreeCount(m.tenant(), m.job())));
+                engine.unknownJobDrops(), engine.incTreeCount(m.tenant(), m.job()), failureCount, List.copyOf(failures)));
         return this;
     }
 }

@@ -110,9 +110,15 @@ public sealed interface DeviceCommand extends ControlMessage
     record CollectStats(int tenant, int job, ActorRef<DeviceStats> replyTo) implements ControlPlane {
     }
 
-    /** Counters of one device for one job phase. */
+    /**
+     * Counters of one device for one job phase.
+     *
+     * @param failures      messages the device could not handle (it went on) in this phase
+     * @param failuresNamed the first of them, with what went wrong
+     */
     record DeviceStats(String node, boolean isSwitch, Map<Counter, Long> counters, List<LinkStats> links, int peakStateEntries,
-                       long peakBufferedBytes, List<DriverReport> drivers, long unknownJobDrops, int incTrees) implements ControlMessage {
+                       long peakBufferedBytes, List<DriverReport> drivers, long unknownJobDrops, int incTrees,
+                       long failures, List<String> failuresNamed) implements ControlMessage {
     }
 
     /** One direction of a link, as counted by its sender. */

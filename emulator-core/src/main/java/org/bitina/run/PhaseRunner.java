@@ -194,6 +194,7 @@ public final class PhaseRunner {
                 // in force before the first packet: these messages reach every device before any frame does
                 faults.apply(f, p);
             } else {
+                run.pendingFaults.add(f);
                 timers.startSingleTimer(new ApplyFault(f), f.at());
             }
         }
@@ -208,6 +209,7 @@ public final class PhaseRunner {
         return Behaviors.receive(Command.class)
                 .onMessage(HostEvt.class, m -> onHostEvent(run, m))
                 .onMessage(ApplyFault.class, m -> {
+                    run.pendingFaults.remove(m.fault());
                     faults.apply(m.fault(), p);
                     return Behaviors.same();
                 })
@@ -309,7 +311,13 @@ public final class PhaseRunner {
     }
 
     private Behavior<Command> phaseDone(PhaseRun run, Map<String, DeviceCommand.DeviceStats> stats) {
-        report.phase(run.phase, stats.values(), run.wall, run.stalled);
+        // a fault planned for later than the phase lasted never happened: say so, never pass it over
+        List<String> notApplied = run.pendingFaults.stream().map(f -> f.kind().configName() + " at " + f.at().toMillis() + " ms").toList();
+        if (!notApplied.isEmpty()) {
+            ctx.getLog().warn("job {} mode {}: the phase ended after {} ms, before these faults: {}", run.phase.job().name(),
+                    run.phase.mode(), run.wall / 1_000_000, notApplied);
+        }
+        report.phase(run.phase, stats.values(), run.wall, run.stalled, notApplied);
         faults.heal();
         return next(run.index + 1);
     }
@@ -336,6 +344,8 @@ public final class PhaseRunner {
         final int index;
         final Phase phase;
         final Map<String, DriverReport> done = new HashMap<>();
+        /** Network faults scheduled for this phase and not applied yet. */
+        final List<FaultSpec> pendingFaults = new ArrayList<>();
         long start = System.nanoTime();
         long wall;
         long results;

@@ -16,13 +16,15 @@ public record Report(String scenario, List<String> tolerances, List<JobReport> j
      * @param partialChunks   chunks whose final result lacks contributions, with the missing endpoints
      * @param mismatches      results that failed verification
      * @param unfinished      endpoints that did not finish before the phase deadline
+     * @param faultsNotApplied network faults planned for later than the phase lasted: they never happened
      */
     public record JobReport(String name, String kind, String mode, String status, boolean verified, List<String> missing,
                             long wallMillis, double modeledMicros, long packetsIntoRoot, long maxLinkBytes, long totalLinkBytes,
                             long headerBytes, long timeouts, int retransmissionRounds, String expected, boolean asExpected,
                             String root, int chunks, int endpoints, List<PartialChunk> partialChunks, List<String> mismatches,
                             List<String> unfinished, long lateContributions, long drops, long packets, String note,
-                            long sourceUplinkBytes, List<String> dropped, java.util.Map<String, Long> stats) {
+                            long sourceUplinkBytes, List<String> dropped, java.util.Map<String, Long> stats,
+                            List<String> faultsNotApplied) {
     }
 
     public record PartialChunk(String endpoint, long seq, List<String> missing) {

@@ -38,12 +38,12 @@ final class ReportAssembler {
     void notRun(Phase p, String why) {
         jobs.add(new Report.JobReport(p.job().name(), p.job().common().kind(), p.mode(), Status.FAILED.label(), false,
                 List.copyOf(p.awaited()), 0, 0, 0, 0, 0, 0, 0, 0, p.expected().status().label(), false, roots(p), p.units(),
-                p.awaited().size(), List.of(), List.of(), List.of(why), 0, 0, 0, why, 0, List.of(), Map.of()));
+                p.awaited().size(), List.of(), List.of(), List.of(why), 0, 0, 0, why, 0, List.of(), Map.of(), List.of()));
     }
 
     /** A phase that ran: its job entry, the links that carried anything, the switches' peaks. */
-    void phase(Phase p, Collection<DeviceCommand.DeviceStats> stats, long wallNanos, String stalled) {
-        jobs.add(job(p, stats, wallNanos, stalled));
+    void phase(Phase p, Collection<DeviceCommand.DeviceStats> stats, long wallNanos, String stalled, List<String> faultsNotApplied) {
+        jobs.add(job(p, stats, wallNanos, stalled, faultsNotApplied));
         for (DeviceCommand.DeviceStats s : stats) {
             for (DeviceCommand.LinkStats l : s.links()) {
                 if (l.packets() > 0 || l.lost() > 0) {
@@ -63,7 +63,8 @@ final class ReportAssembler {
         return p.roots() == null ? null : String.join(",", p.roots());
     }
 
-    private static Report.JobReport job(Phase p, Collection<DeviceCommand.DeviceStats> stats, long wallNanos, String stalled) {
+    private static Report.JobReport job(Phase p, Collection<DeviceCommand.DeviceStats> stats, long wallNanos, String stalled,
+                                        List<String> faultsNotApplied) {
         Map<String, DriverReport> ending = new LinkedHashMap<>();
         List<DriverReport> checked = new ArrayList<>();
         for (DeviceCommand.DeviceStats s : stats) {
@@ -101,6 +102,10 @@ final class ReportAssembler {
             }
             lastVt = Math.max(lastVt, r.lastVt());
         }
+        for (DeviceCommand.DeviceStats s : stats) {
+            // what a device could not handle is never passed over
+            dropped.addAll(s.failuresNamed());
+        }
         Map<String, Long> extra = new TreeMap<>();
         for (DriverReport r : ending.values()) {
             r.stats().forEach((k, v) -> extra.merge(k, v, Long::sum));
@@ -125,11 +130,12 @@ final class ReportAssembler {
             case FAILED -> status == Status.FAILED;
         };
         Traffic t = Traffic.of(p, stats);
-        String note = p.note() + (stalled != null ? "; stalled: " + stalled : "");
+        String note = p.note() + (stalled != null ? "; stalled: " + stalled : "")
+                + (faultsNotApplied.isEmpty() ? "" : "; faults not applied, the phase ended first: " + faultsNotApplied);
         return new Report.JobReport(p.job().name(), p.job().common().kind(), p.mode(), status.label(), verified, List.copyOf(missing),
                 wallNanos / 1_000_000, lastVt / 1000.0, t.intoRoot, t.maxLink, t.total, t.header, t.timeouts, rounds,
                 p.expected().status().label(), asExpected, roots(p), p.units(), p.awaited().size(), partial, mismatches, unfinished,
-                t.late, t.drops + t.lost, t.packets, note, t.uplink, dropped, extra);
+                t.late, t.drops + t.lost, t.packets, note, t.uplink, dropped, extra, faultsNotApplied);
     }
 
     /** What the links and counters of one phase add up to. */
@@ -160,7 +166,7 @@ final class ReportAssembler {
                 }
                 t.timeouts += s.counters().getOrDefault(Counter.TIMEOUTS, 0L);
                 t.late += s.counters().getOrDefault(Counter.LATE, 0L);
-                t.drops += s.counters().getOrDefault(Counter.DROPS, 0L);
+                t.drops += s.counters().getOrDefault(Counter.DROPS, 0L) + s.failures();
                 long in = s.counters().getOrDefault(Counter.FRAMES_IN, 0L);
                 if (p.roots() != null) {
                     if (p.roots().contains(s.node())) {

@@ -103,7 +103,7 @@ class ControlSerializationTest {
         DriverReport r = new DriverReport("w1", DriverReport.Role.WORKER, 4, 3, List.of(new DriverReport.PartialChunk(2, List.of("w4"))),
                 List.of("chunk 3: no result"), 99L, 3, false, List.of(), Map.of("retransmissions", 2L));
         messages.add(new DeviceCommand.DeviceStats("s1", true, Map.of(org.bitina.protocol.Counter.FRAMES_IN, 10L),
-                List.of(new DeviceCommand.LinkStats("s1", "w1", 3, 300, 120, 0)), 5, 1024, List.of(r), 0, 3));
+                List.of(new DeviceCommand.LinkStats("s1", "w1", 3, 300, 120, 0)), 5, 1024, List.of(r), 0, 3, 1L, List.of("s1 could not handle FrameIn: boom")));
         messages.add(new DeviceCommand.DriverDone(1, 2, r));
         messages.add(new DeviceCommand.Progress(1, 2, 64));
         messages.add(new TraceEvent("s1", "j", 3, "forward", "agg", "[0110]", List.of("s2"), 5L, null));

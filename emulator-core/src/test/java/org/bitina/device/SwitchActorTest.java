@@ -162,4 +162,22 @@ class SwitchActorTest {
         assertEquals(1, toS6.get(0).packets());
         assertEquals(1L, s.counters().get(org.bitina.protocol.Counter.FORWARDED));
     }
+
+    @Test
+    void aMessageTheSwitchCannotHandleIsNamedAndTheSwitchGoesOn() {
+        Rig r = s7();
+        // a frame with no packet stands for any input a bug would make a device throw on
+        r.s7().tell(new DeviceCommand.FrameIn(null, "s5"));
+        r.s7().tell(contribution("[11000000]", 1f, "s5"));
+        r.s6().receiveMessage();
+        TestProbe<DeviceCommand.DeviceStats> stats = kit.createTestProbe();
+        r.s7().tell(new DeviceCommand.CollectStats(1, 1, stats.ref()));
+        DeviceCommand.DeviceStats s = stats.receiveMessage();
+        assertEquals(1, s.failures());
+        assertTrue(s.failuresNamed().get(0).startsWith("s7 could not handle FrameIn: java.lang.NullPointerException"),
+                s.failuresNamed().toString());
+        r.s7().tell(DeviceCommand.ResetLinks.INSTANCE);
+        r.s7().tell(new DeviceCommand.CollectStats(1, 1, stats.ref()));
+        assertEquals(0, stats.receiveMessage().failures(), "counted per phase");
+    }
 }

@@ -35,4 +35,14 @@ class RerouteEndToEndTest {
                 && l.packets() > 0), "pod 1's traffic took another core link");
         assertEquals("rr", ina.name());
     }
+
+    @Test
+    void aFaultPlannedForAfterThePhaseEndedIsNamedNotPassedOver() throws Exception {
+        Report r = Scenarios.run(Scenarios.reference(dir, "paper-fig1-allreduce.conf",
+                t -> t + "\nfaults = [ { at = 60s, kind = link-down, link = [s5, s7] } ]\n"));
+        for (Report.JobReport j : r.jobs()) {
+            assertEquals(java.util.List.of("link-down at 60000 ms"), j.faultsNotApplied(), j.mode());
+            assertTrue(j.note().contains("faults not applied, the phase ended first: [link-down at 60000 ms]"), j.note());
+        }
+    }
 }

@@ -14,6 +14,7 @@ import org.bitina.run.ScenarioRunner;
 import org.bitina.scenario.ScenarioLoader;
 import org.bitina.topology.Problem;
 import org.bitina.scenario.Scenario;
+import org.bitina.topology.FaultSpec;
 import org.bitina.topology.ScenarioException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -100,6 +101,15 @@ final class RunCommand implements Callable<Integer> {
         if (members < 1) {
             System.err.println("bitina: --jvms must be at least 1");
             return ExitCodes.INVALID_SCENARIO;
+        }
+        for (FaultSpec f : scenario.faults()) {
+            // a loss that cannot happen would leave a run that claims to have survived it
+            if (f.kind() == FaultSpec.Kind.MEMBER_LOSS && (f.member() < 1 || f.member() >= members)) {
+                System.err.println("bitina: a member-loss fault names member " + f.member() + ", but this run has " + members
+                        + (members == 1 ? " member" : " members") + " (member 0 runs the coordinator"
+                        + (members > 1 ? "; 1.." + (members - 1) + " can be lost" : "") + "); nothing ran");
+                return ExitCodes.INVALID_SCENARIO;
+            }
         }
         RunProgress progress = new RunProgress();
         Report r;

@@ -105,6 +105,17 @@ class CliTest {
     }
 
     @Test
+    void runRefusesAMemberLossOfAMemberTheRunDoesNotHave() throws IOException {
+        Path f = dir.resolve("lose7.conf");
+        Files.writeString(f, Files.readString(Path.of("..", "topology-configs", "paper-fig1-allreduce.conf"))
+                .replace("include \"defaults\"", "include file(\"" + Path.of("..", "topology-configs", "defaults.conf").toAbsolutePath() + "\")")
+                + "\nfaults = [ { at = 10ms, kind = member-loss, member = 7 } ]\n");
+        Result r = cli("run", f.toString());
+        assertEquals(2, r.code(), r.err());
+        assertTrue(r.err().contains("names member 7, but this run has 1 member"), r.err());
+    }
+
+    @Test
     void runMakesTheLastFolderOfAnOutputPath() {
         Path out = dir.resolve("runs").resolve("r.json");
         assertEquals(null, RunCommand.unwritable(out));
