@@ -347,6 +347,9 @@ public final class ConfigReader {
 
     // ---------------------------------------------------------------- units
 
+    /** The longest time a scenario may name (a fault's time, a timeout, a delay): a day. */
+    public static final Duration MAX_DURATION = Duration.ofDays(1);
+
     /** A duration of zero or more at {@code key}; {@code dflt} when absent, null when bad. */
     public Duration nonNegativeDuration(String key, Duration dflt) {
         return duration(key, dflt, false);
@@ -371,6 +374,11 @@ public final class ConfigReader {
         }
         if (d.isNegative() || (positive && d.isZero())) {
             problem(v.origin(), label(key) + " must " + (positive ? "be positive" : "not be negative") + ", got " + v.render());
+            return null;
+        }
+        if (d.compareTo(MAX_DURATION) > 0) {
+            // timers and faults are scheduled with it: past the scheduler's reach a run would fail mid-way
+            problem(v.origin(), label(key) + " must be at most " + MAX_DURATION.toHours() + " h, got " + v.render());
             return null;
         }
         return d;

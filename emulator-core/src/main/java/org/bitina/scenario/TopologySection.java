@@ -27,6 +27,10 @@ import org.bitina.wire.PacketCodec;
  */
 public final class TopologySection {
     private static final Set<String> KEYS = Set.of("switches", "hosts", "links", "link-defaults", "pods", "generator");
+    private static final java.util.regex.Pattern NODE_NAME = java.util.regex.Pattern.compile("[A-Za-z0-9_.-]+");
+    /** Beyond a k=64 fat-tree (70,656 nodes): checked before anything is generated, so validate never runs out of memory. */
+    static final long MAX_NODES = 200_000;
+    static final long MAX_LINKS = 2_000_000;
     private static final Set<String> LINK_KEYS = Set.of("latency", "bandwidth", "mtu", "loss");
     private static final Set<String> LINK_OBJECT_KEYS = Set.of("between", "latency", "bandwidth", "mtu", "loss");
 
@@ -84,6 +88,9 @@ public final class TopologySection {
                 String name = t.nameOf(v, t.label(kindKey) + " element");
                 if (name == null) {
                     sound = false;
+                } else if (!NODE_NAME.matcher(name).matches()) {
+                    // a device is an actor named after its node: refuse here what an actor path would refuse mid-run
+                    broken(v.origin(), "node name '" + name + "' may hold only letters, digits, '-', '_' and '.'");
                 } else if (!names.add(name)) {
                     broken(v.origin(), "duplicate node name '" + name + "'");
                 } else {
@@ -242,6 +249,14 @@ public final class TopologySection {
                     Integer leaves = g.requiredInt("leaves", Integer.MIN_VALUE, Integer.MAX_VALUE);
                     Integer hosts = g.requiredInt("hosts-per-leaf", Integer.MIN_VALUE, Integer.MAX_VALUE);
                     if (spines == null || leaves == null || hosts == null) {
+                        return null;
+                    }
+                    long nodes = (long) spines + leaves + (long) leaves * hosts;
+                    long links = (long) spines * leaves + (long) leaves * hosts;
+                    if (spines > 0 && leaves > 0 && hosts > 0 && (nodes > MAX_NODES || links > MAX_LINKS)) {
+                        g.problem(g.origin(), "a leaf-spine of " + spines + " spines, " + leaves + " leaves and " + hosts
+                                + " hosts per leaf has " + nodes + " nodes and " + links + " links; this version runs at most "
+                                + MAX_NODES + " nodes and " + MAX_LINKS + " links");
                         return null;
                     }
                     return Topologies.leafSpine(spines, leaves, hosts, spec);

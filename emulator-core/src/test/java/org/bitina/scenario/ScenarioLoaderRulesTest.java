@@ -210,4 +210,30 @@ class ScenarioLoaderRulesTest {
             throw new AssertionError(e.getMessage(), e);
         }
     }
+
+    @Test
+    void aNodeNameAnActorPathCannotTakeIsRefusedAtItsLine() throws IOException {
+        List<String> p = problems("""
+                topology {
+                  switches = [s1]
+                  hosts = [a, "hé"]
+                  links = [ [s1, a], [s1, "hé"] ]
+                }
+                """);
+        assertHas(p, at(3) + "node name 'hé' may hold only letters, digits, '-', '_' and '.'");
+    }
+
+    @Test
+    void aLeafSpineTooLargeToGenerateIsRefusedBeforeItIsGenerated() throws IOException {
+        List<String> p = problems("topology { generator { kind = leaf-spine, spines = 2000000000, leaves = 8, hosts-per-leaf = 4 } }\n");
+        assertHas(p, at(1) + "a leaf-spine of 2000000000 spines, 8 leaves and 4 hosts per leaf has 2000000040 nodes");
+    }
+
+    @Test
+    void timesPastWhatTheSchedulerCanServeAreRefused() throws IOException {
+        List<String> p = problems(TOPOLOGY + "jobs = [" + ALLREDUCE.replace("data {", "completion-timeout = 10000d, data {") + "]\n"
+                + "faults = [ { at = 1000000000s, kind = link-down, link = [s1, s2] } ]\n");
+        assertHas(p, at(6) + "completion-timeout must be at most 24 h, got \"10000d\"");
+        assertHas(p, at(7) + "faults[0].at must be at most 24 h, got \"1000000000s\"");
+    }
 }

@@ -33,6 +33,8 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--trace", paramLabel = "JSONL", description = "write one JSON line per packet event here")
     Path trace;
 
+    static final int MAX_MEMBERS = 64;
+
     @Option(names = "--jvms", paramLabel = "N", description = "cluster members to run on (default: the scenario's cluster.jvms)")
     Integer jvms;
 
@@ -98,8 +100,9 @@ final class RunCommand implements Callable<Integer> {
             }
         }
         int members = jvms != null ? jvms : scenario.cluster().jvms();
-        if (members < 1) {
-            System.err.println("bitina: --jvms must be at least 1");
+        if (members < 1 || members > MAX_MEMBERS) {
+            // the same bound as the file's cluster.jvms: each member is a JVM this machine starts
+            System.err.println("bitina: --jvms must be from 1 to " + MAX_MEMBERS + ", got " + members);
             return ExitCodes.INVALID_SCENARIO;
         }
         for (FaultSpec f : scenario.faults()) {

@@ -116,6 +116,13 @@ class CliTest {
     }
 
     @Test
+    void runRefusesMoreJvmsThanTheFileMayAsk() {
+        Result r = cli("run", Path.of("..", "topology-configs", "paper-fig1-allreduce.conf").toString(), "--jvms", "1000");
+        assertEquals(2, r.code(), r.err());
+        assertTrue(r.err().contains("--jvms must be from 1 to 64, got 1000"), r.err());
+    }
+
+    @Test
     void runMakesTheLastFolderOfAnOutputPath() {
         Path out = dir.resolve("runs").resolve("r.json");
         assertEquals(null, RunCommand.unwritable(out));
