@@ -95,6 +95,19 @@ class MoeEndToEndTest {
     }
 
     @Test
+    void aStragglingSourceDispatchesLateInWallAndModelledTime() throws IOException, ScenarioException {
+        // before, a straggler fault on a MoE source was dropped without a word
+        Report r = Scenarios.run(reference(dir, "paper-fig2-moe.conf",
+                t -> t + "\nfaults = [ { at = 0ms, kind = straggler, node = src, delay = 300ms } ]\n"));
+        for (Report.JobReport j : r.jobs()) {
+            assertEquals("complete", j.status(), j.mode() + " " + j.unfinished());
+            assertTrue(j.verified(), j.mode());
+            assertTrue(j.modeledMicros() >= 300_000, j.mode() + " modelled " + j.modeledMicros());
+            assertTrue(j.wallMillis() >= 300, j.mode() + " wall " + j.wallMillis());
+        }
+    }
+
+    @Test
     void aDeadExpertLeavesPartialTokensThatNameIt() throws IOException, ScenarioException {
         Report r = run("faults = [ { kind = silent, node = h4 } ]");
         Report.JobReport ina = mode(r, "ina");

@@ -78,6 +78,20 @@ class ReliableMulticastEndToEndTest {
     }
 
     @Test
+    void aStragglingSourceAndReceiverDelayTheRunInWallAndModelledTime() throws Exception {
+        // before, straggler faults on multicast nodes were dropped without a word
+        Report r = run("data { bytes = 16000, packet = 4000, window = 2, seed = 6 }, ack { per = window, tree = composed }",
+                "faults = [ { kind = straggler, node = h1, delay = 300ms }, { kind = straggler, node = h5, delay = 200ms } ]", null, "1s");
+        for (Report.JobReport j : r.jobs()) {
+            assertEquals("complete", j.status(), j.mode() + " " + j.unfinished());
+            assertTrue(j.verified(), j.mode());
+            // two windows, each sent 300 ms late and acknowledged by h5 200 ms late
+            assertTrue(j.modeledMicros() >= 2 * 500_000, j.mode() + " modelled " + j.modeledMicros());
+            assertTrue(j.wallMillis() >= 2 * 500, j.mode() + " wall " + j.wallMillis());
+        }
+    }
+
+    @Test
     void aDeadReceiverIsReportedUnreachableAndTheRunEnds() throws Exception {
         Report r = run("data { bytes = 16000, packet = 4000, window = 2, seed = 4 }, ack { per = window, tree = composed }, max-rounds = 3",
                 "faults = [ { kind = silent, node = h5 } ]", null);

@@ -20,7 +20,7 @@ import org.bitina.usecase.JobSpec;
  * @param sources      hosts holding tokens; a source's index is carried in the header's
  *                     destination field of its dispatch and combine packets
  * @param payloadBudget bytes of payload a dispatch packet may carry under the smallest MTU
- * @param stragglers   per expert host: delay before its experts answer
+ * @param stragglers   per expert host or source: delay before its experts answer or its dispatches leave
  * @param silent       expert hosts whose experts never answer
  */
 public record MoePlan(String jobName, String mode, int tenant, int wireJob, BitSpace experts, List<String> sources,

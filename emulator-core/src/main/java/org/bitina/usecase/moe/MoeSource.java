@@ -1,5 +1,7 @@
 package org.bitina.usecase.moe;
 
+import org.bitina.usecase.Straggler;
+
 import org.bitina.usecase.EndpointDriver;
 import org.bitina.usecase.DriverReport;
 
@@ -36,6 +38,7 @@ public final class MoeSource implements EndpointDriver {
     private final MoePlan plan;
     private final String host;
     private final int sourceIndex;
+    private final java.util.SplittableRandom jitter;
     private final MoeModel model;
     private final int tokens;
     private final int capacity;
@@ -80,6 +83,7 @@ public final class MoeSource implements EndpointDriver {
         this.plan = plan;
         this.host = host;
         this.sourceIndex = plan.sources().indexOf(host);
+        this.jitter = new java.util.SplittableRandom(plan.params().seed() ^ (0x50CE + sourceIndex));
         this.model = new MoeModel(plan.params().seed(), plan.experts().capacity(), plan.params().hidden(), weights);
         this.tokens = plan.params().tokensPerSource();
         int e = plan.experts().capacity();
@@ -168,8 +172,10 @@ public final class MoeSource implements EndpointDriver {
         int seq = packets.size();
         EndpointSet dbm = FlatBitmap.of(plan.experts().capacity(), experts);
         PacketState st = new PacketState(ids, dbm, plan.params().hidden());
-        // the packet waits for its combine at most this long; then what it holds is final
-        st.deadline = now + 6 * plan.timeoutNanos();
+        // a straggling source dispatches late; the packet then waits for its combine at most this long
+        Straggler straggler = plan.stragglers().get(host);
+        long delay = straggler == null ? 0 : straggler.draw(jitter);
+        st.deadline = now + delay + 6 * plan.timeoutNanos();
         packets.add(st);
         float[][] g = new float[ids.length][experts.length];
         float[][] x = new float[ids.length][];
@@ -184,11 +190,11 @@ public final class MoeSource implements EndpointDriver {
         if (plan.ina()) {
             InaHeader h = InaHeader.of(PacketType.DISPATCH, plan.tenant(), plan.wireJob(), seq).withOp(ReductionOp.SUM)
                     .withDestination(sourceIndex);
-            return new Out(new Frame(new InaPacket(h, dbm, payload), null, vt, host), 0);
+            return new Out(new Frame(new InaPacket(h, dbm, payload), null, vt + delay, host), delay);
         }
         InaHeader h = InaHeader.of(PacketType.UNICAST, plan.tenant(), plan.wireJob(), seq).withOp(ReductionOp.SUM)
                 .withDestination(sourceIndex);
-        return new Out(new Frame(new InaPacket(h, dbm, payload), plan.experts().node(experts[0]), vt), 0);
+        return new Out(new Frame(new InaPacket(h, dbm, payload), plan.experts().node(experts[0]), vt + delay), delay);
     }
 
     private static int indexOf(int[] xs, int x) {

@@ -53,6 +53,13 @@ public final class MoeUseCase implements UseCase<MoeSpec> {
         return phases;
     }
 
+    /** The expert hosts that are silent (a silent source is not a fault this version models). */
+    private static Set<String> silentHosts(Plans.EndpointFaults faults, MoeSpec job) {
+        Set<String> silent = new LinkedHashSet<>(faults.silent());
+        silent.retainAll(job.common().members());
+        return silent;
+    }
+
     private static Phase phase(Scenario s, Routing routing, MoeSpec job, String mode) {
         boolean ina = mode.equals("ina");
         int wireJob = job.common().id() + (ina ? 0 : Plans.A2A_JOB_OFFSET);
@@ -66,11 +73,14 @@ public final class MoeUseCase implements UseCase<MoeSpec> {
         } else {
             tables = Plans.bareTables(s, job, wireJob, mode);
         }
-        Plans.EndpointFaults faults = Plans.EndpointFaults.of(s, job.common().members(), false);
+        // the experts' hosts may straggle or be silent; a source may straggle
+        List<String> endpoints = new ArrayList<>(job.common().members());
+        job.sources().stream().filter(x -> !endpoints.contains(x)).forEach(endpoints::add);
+        Plans.EndpointFaults faults = Plans.EndpointFaults.of(s, endpoints, false);
         int mtu = s.topology().links().stream().mapToInt(l -> l.spec().mtu()).min().orElse(4096);
         int budget = mtu - PacketCodec.HEADER_BYTES - (job.common().bitSpace().capacity() + 7) / 8;
         MoePlan plan = new MoePlan(job.name(), mode, job.common().tenant(), wireJob, job.common().bitSpace(), job.sources(),
-                job.params(), timeout, budget, faults.stragglers(), faults.silent());
+                job.params(), timeout, budget, faults.stragglers(), silentHosts(faults, job));
         List<DriverSpec> drivers = new ArrayList<>();
         for (MoeSpec.Expert e : job.experts()) {
             drivers.add(new MoeDriver(MoeDriver.Role.EXPERT, plan, e.host(), e.name()));
@@ -79,7 +89,7 @@ public final class MoeUseCase implements UseCase<MoeSpec> {
             drivers.add(new MoeDriver(MoeDriver.Role.SOURCE, plan, src, src));
         }
         Set<String> silentExperts = new LinkedHashSet<>();
-        job.experts().stream().filter(e -> faults.silent().contains(e.host())).forEach(e -> silentExperts.add(e.name()));
+        job.experts().stream().filter(e -> plan.silent().contains(e.host())).forEach(e -> silentExperts.add(e.name()));
         Duration deadline = Duration.ofMillis(30_000 + 20 * job.common().completionTimeout().toMillis());
         return new Phase(job, mode, wireJob, tables, drivers, new LinkedHashSet<>(job.sources()), job.sources(), Set.copyOf(job.sources()), job.common().bitSpace(),
                 new Phase.Timing(job.params().tokensPerSource(), timeout, faults.maxStraggleNanos(), deadline),

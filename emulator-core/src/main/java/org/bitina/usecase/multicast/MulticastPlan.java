@@ -1,5 +1,7 @@
 package org.bitina.usecase.multicast;
 
+import org.bitina.usecase.Straggler;
+
 import org.bitina.usecase.JobPlan;
 
 import java.util.Map;
@@ -16,7 +18,7 @@ import org.bitina.usecase.JobSpec;
  */
 public record MulticastPlan(String jobName, String mode, int tenant, int wireJob, String source, BitSpace receivers,
                             MulticastSpec.Params params, Map<String, String> uplink, long roundTimeoutNanos,
-                            Set<String> silent) implements JobPlan {
+                            Map<String, Straggler> stragglers, Set<String> silent) implements JobPlan {
 
     public boolean aggregated() {
         return mode.equals("ina");

@@ -1,5 +1,7 @@
 package org.bitina.usecase.multicast;
 
+import org.bitina.usecase.Straggler;
+
 import org.bitina.usecase.EndpointDriver;
 import org.bitina.usecase.DriverReport;
 
@@ -29,6 +31,7 @@ public final class MulticastReceiver implements EndpointDriver {
     private final MulticastPlan plan;
     private final String host;
     private final int bit;
+    private final java.util.SplittableRandom jitter;
     private final MulticastData data;
     private final int[][] held;
     private final Set<Long> ackedWindowRounds = new HashSet<>();
@@ -41,6 +44,7 @@ public final class MulticastReceiver implements EndpointDriver {
         this.plan = plan;
         this.host = host;
         this.bit = plan.receivers().index(host);
+        this.jitter = new java.util.SplittableRandom(plan.params().seed() ^ bit);
         this.data = new MulticastData(plan.params());
         this.held = new int[plan.params().packets()][];
     }
@@ -102,7 +106,10 @@ public final class MulticastReceiver implements EndpointDriver {
         String to = !plan.aggregated() ? plan.source()
                 : plan.selfInstalled(round) ? (data.via() != null ? data.via() : plan.source()) : plan.uplink().get(host);
         acks++;
-        return new Out(new Frame(ack, to, data.vt()), 0);
+        // a straggling receiver acknowledges late
+        Straggler straggler = plan.stragglers().get(host);
+        long delay = straggler == null ? 0 : straggler.draw(jitter);
+        return new Out(new Frame(ack, to, data.vt() + delay), delay);
     }
 
     /** The whole block, in order, or null while anything is missing. */

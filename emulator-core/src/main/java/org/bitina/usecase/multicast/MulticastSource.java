@@ -1,5 +1,7 @@
 package org.bitina.usecase.multicast;
 
+import org.bitina.usecase.Straggler;
+
 import org.bitina.usecase.EndpointDriver;
 import org.bitina.usecase.DriverReport;
 
@@ -46,6 +48,7 @@ public final class MulticastSource implements EndpointDriver {
     private long lastVt;
     private long dataPackets;
     private final List<DriverReport.PartialChunk> unreachableAt = new ArrayList<>();
+    private final java.util.SplittableRandom jitter;
 
     public MulticastSource(MulticastPlan plan, String host) {
         this.plan = plan;
@@ -55,6 +58,7 @@ public final class MulticastSource implements EndpointDriver {
         this.windowSize = plan.params().window();
         this.live = FlatBitmap.full(plan.receivers().capacity());
         this.unreachable = FlatBitmap.of(plan.receivers().capacity());
+        this.jitter = new java.util.SplittableRandom(plan.params().seed() ^ 0x5EEDL);
     }
 
     @Override
@@ -102,6 +106,9 @@ public final class MulticastSource implements EndpointDriver {
         roundsTotal++;
         maxRoundUsed = Math.max(maxRoundUsed, round);
         roundFinal.clear();
+        // a straggling source sends each round late, and its round timer starts when the data leave
+        Straggler straggler = plan.stragglers().get(host);
+        long delay = straggler == null ? 0 : straggler.draw(jitter);
         for (int s = window * windowSize; s < Math.min(packets, (window + 1) * windowSize); s++) {
             int key = plan.params().perWindow() ? window : s;
             EndpointSet to = target.get(key);
@@ -110,10 +117,10 @@ public final class MulticastSource implements EndpointDriver {
             }
             InaHeader h = InaHeader.of(PacketType.DATA, plan.tenant(), plan.wireJob(), s).withDestination(round).withEntropy(key)
                     .withFlags(round > 0 ? Flags.RETRANSMIT : 0);
-            out.add(new Out(new Frame(new InaPacket(h, to, Payload.of(data.packet(s))), null, vt, host), 0));
+            out.add(new Out(new Frame(new InaPacket(h, to, Payload.of(data.packet(s))), null, vt + delay, host), delay));
             dataPackets++;
         }
-        roundDeadline = now + plan.roundTimeoutNanos();
+        roundDeadline = now + delay + plan.roundTimeoutNanos();
         return out;
     }
 

@@ -13,7 +13,6 @@ import org.bitina.scenario.JobReader;
 import org.bitina.scenario.Scenario;
 import org.bitina.topology.AutoVat;
 import org.bitina.topology.Bift;
-import org.bitina.topology.FaultSpec;
 import org.bitina.topology.Node;
 import org.bitina.topology.Routing;
 import org.bitina.topology.Vat;
@@ -93,14 +92,14 @@ public final class MulticastUseCase implements UseCase<MulticastSpec> {
         }
         int depth = vat != null ? height.get(vat.root()) : s.topology().size();
         long roundTimeout = timeout * (Math.min(depth, 8) + 2);
-        Set<String> silent = new LinkedHashSet<>();
-        for (FaultSpec f : s.faults()) {
-            if (f.kind() == FaultSpec.Kind.SILENT && job.common().members().contains(f.node())) {
-                silent.add(f.node());
-            }
-        }
+        // silent receivers; stragglers among the receivers and the source itself
+        List<String> endpoints = new ArrayList<>(job.common().members());
+        endpoints.add(job.source());
+        Plans.EndpointFaults faults = Plans.EndpointFaults.of(s, endpoints, false);
+        Set<String> silent = new LinkedHashSet<>(faults.silent());
+        silent.retainAll(job.common().members());
         MulticastPlan plan = new MulticastPlan(job.name(), mode, job.common().tenant(), wireJob, job.source(), job.common().bitSpace(),
-                job.params(), uplink, roundTimeout, silent);
+                job.params(), uplink, roundTimeout, faults.stragglers(), silent);
         List<DriverSpec> drivers = new ArrayList<>();
         drivers.add(new MulticastDriver(MulticastDriver.Role.SOURCE, plan, job.source()));
         for (String r : job.common().members()) {
@@ -109,7 +108,7 @@ public final class MulticastUseCase implements UseCase<MulticastSpec> {
         long windows = job.params().windows();
         Duration deadline = Duration.ofMillis(30_000 + windows * job.params().maxRounds() * roundTimeout / 1_000_000 * 2);
         return new Phase(job, mode, wireJob, tables, drivers, Set.of(job.source()), List.of(job.source()), Set.of(), job.common().bitSpace(),
-                new Phase.Timing(job.params().windows(), roundTimeout, 0, deadline), Phase.Expected.unless(silent, Status.PARTIAL),
+                new Phase.Timing(job.params().windows(), roundTimeout, faults.maxStraggleNanos(), deadline), Phase.Expected.unless(silent, Status.PARTIAL),
                 (ina ? "ACK tree " + tree : "one unicast ACK per receiver") + ", ACK per " + (job.params().perWindow() ? "window" : "packet")
                         + (vat != null ? "; A-BMs " + vat.aBms() : ""));
     }
