@@ -199,7 +199,7 @@ public final class NodeEngine {
             StateKey key = keyOf(t, p);
             StateKey self = key.in(StateKey.Tree.SELF_INSTALLED);
             if (selfInstalled.holds(self)) {
-                offer(selfInstalled, t, f, self, null, contribution(f), "contribution", now, out);
+                selfInstalled.aggregate(t, f, self, now, out);
                 return;
             }
             EndpointSet registered = preconfigured.registeredFor(t, p);

@@ -49,8 +49,8 @@ final class PreconfiguredTrees implements TreeMechanism {
     }
 
     /** The ACK packet an aggregated acknowledgment leaves as: the round in the destination field, the key in the entropy. */
-    static InaPacket ackPacket(JobTables t, Emission e) {
-        InaHeader h = InaHeader.of(PacketType.ACK, t.tenant(), t.job(), e.key().seq()).withDestination((int) e.key().origin())
+    static InaPacket ackPacket(JobTables t, Emission e, int round) {
+        InaHeader h = InaHeader.of(PacketType.ACK, t.tenant(), t.job(), e.key().seq()).withDestination(round)
                 .withEntropy((int) e.key().seq()).withFlags(e.partial() ? Flags.PARTIAL : 0);
         return new InaPacket(h, e.pbm(), Payload.EMPTY);
     }
@@ -59,7 +59,7 @@ final class PreconfiguredTrees implements TreeMechanism {
     public void emit(JobTables t, Emission e, long now, List<NodeEngine.Action> out) {
         if (isAck(e)) {
             node.count(t, e.partial() ? Counter.PARTIAL_ACKS : Counter.ACKS);
-            node.route(t, new Frame(ackPacket(t, e), t.root() ? node.name : t.vatParent(), e.vt()), out);
+            node.route(t, new Frame(ackPacket(t, e, (int) e.key().origin()), t.root() ? node.name : t.vatParent(), e.vt()), out);
             return;
         }
         if (!t.root()) {

@@ -1,5 +1,6 @@
 package org.bitina.protocol;
 
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -18,14 +19,34 @@ import org.bitina.wire.PacketType;
  * routing would choose.
  */
 final class SelfInstalledTrees implements TreeMechanism {
+    private final NodeEngine engine;
     private final NodeContext node;
-    /** For each installed C-BM, the node upstream of this branch, where the aggregate goes. */
+    /**
+     * Per key, the C-BM of each branch installed here. With ECMP a node can receive one packet
+     * in several copies from several upstream nodes, each with other bits: each copy is a
+     * branch of its own, with its own entry and upstream (its index is packed into the entry's
+     * origin, here only).
+     */
+    private final Map<StateKey, List<EndpointSet>> branches = new HashMap<>();
+    /** For each branch's entry, the node upstream of it, where the aggregate goes. */
     private final Map<StateKey, String> upstream = new HashMap<>();
     /** When an emitted entry's upstream may be forgotten (late contributions still need it until then). */
     private final Map<StateKey, Long> upstreamUntil = new HashMap<>();
 
     SelfInstalledTrees(NodeEngine engine, NodeContext node) {
+        this.engine = engine;
         this.node = node;
+    }
+
+    /** The entry of branch {@code i} of a key: the branch in the origin's upper half. */
+    private static StateKey branchKey(StateKey key, int i) {
+        return new StateKey(key.tenant(), key.job(), StateKey.Tree.SELF_INSTALLED, ((long) i << 32) | (key.origin() & 0xFFFFFFFFL),
+                key.seq());
+    }
+
+    /** The origin the packets carry (the round, the MoE source), without the branch. */
+    private static int origin(StateKey branchKey) {
+        return (int) branchKey.origin();
     }
 
     /** Whether a multicast packet installs a C-BM at a branch node: a dispatch always, data as the policy says (R2). */
@@ -40,7 +61,20 @@ final class SelfInstalledTrees implements TreeMechanism {
 
     /** Whether this node holds (or recently held) a C-BM for the key. */
     boolean holds(StateKey key) {
-        return upstream.containsKey(key) || node.table.has(key);
+        return branches.containsKey(key);
+    }
+
+    /** An aggregate of a self-installed tree: into the entry of the branch whose C-BM holds its bits. */
+    void aggregate(JobTables t, Frame f, StateKey key, long now, List<NodeEngine.Action> out) {
+        List<EndpointSet> cbms = branches.get(key);
+        int at = 0;
+        for (int i = 0; i < cbms.size(); i++) {
+            if (f.packet().endpoints().intersects(cbms.get(i))) {
+                at = i;
+                break;
+            }
+        }
+        engine.offer(this, t, f, branchKey(key, at), null, NodeEngine.contribution(f), "contribution", now, out);
     }
 
     /**
@@ -50,16 +84,27 @@ final class SelfInstalledTrees implements TreeMechanism {
      * downstream copies name as their upstream.
      */
     String install(JobTables t, Frame f, EndpointSet cbm, long now, List<NodeEngine.Action> out) {
-        StateKey key = NodeEngine.keyOf(t, f.packet()).in(StateKey.Tree.SELF_INSTALLED);
+        StateKey base = NodeEngine.keyOf(t, f.packet()).in(StateKey.Tree.SELF_INSTALLED);
+        List<EndpointSet> cbms = branches.getOrDefault(base, List.of());
+        for (EndpointSet b : cbms) {
+            if (b.intersects(cbm)) {
+                // another packet of the same window, or a copy: the branch it belongs to is installed already
+                return node.name;
+            }
+        }
+        int index = cbms.size();
+        StateKey key = branchKey(base, index);
         AggregationTable.Refused refused = node.table.install(key, cbm, t.timeoutNanos(), now, f.vt());
         if (refused != null) {
             node.count(t, Counter.REFUSED);
             node.drop(out, t, f, "C-BM not installed: " + refused.reason());
             return f.via();
         }
+        branches.computeIfAbsent(base, k -> new ArrayList<>(1)).add(cbm);
         upstream.put(key, f.via() != null ? f.via() : node.name);
         node.count(t, Counter.INSTALLS);
-        node.trace(out, t, key.seq(), "install", "mcast", cbm, List.of(), f.vt(), "C-BM for source " + key.origin());
+        node.trace(out, t, key.seq(), "install", "mcast", cbm, List.of(), f.vt(), "C-BM for source " + origin(key)
+                + (index == 0 ? "" : ", branch " + (index + 1)));
         return node.name;
     }
 
@@ -69,12 +114,12 @@ final class SelfInstalledTrees implements TreeMechanism {
         keepUpstream(t, e.key(), now);
         if (PreconfiguredTrees.isAck(e)) {
             node.count(t, e.partial() ? Counter.PARTIAL_ACKS : Counter.ACKS);
-            node.route(t, new Frame(PreconfiguredTrees.ackPacket(t, e), up, e.vt()), out);
+            node.route(t, new Frame(PreconfiguredTrees.ackPacket(t, e, origin(e.key())), up, e.vt()), out);
             return;
         }
         // the combine climbs the dispatch tree (M3)
         InaHeader h = InaHeader.of(PacketType.COMBINE, t.tenant(), t.job(), e.key().seq()).withOp(e.op())
-                .withDestination((int) e.key().origin()).withFlags(e.partial() ? Flags.PARTIAL : 0);
+                .withDestination(origin(e.key())).withFlags(e.partial() ? Flags.PARTIAL : 0);
         node.route(t, new Frame(new InaPacket(h, e.pbm(), e.payload()), up, e.vt()), out);
     }
 
@@ -123,6 +168,15 @@ final class SelfInstalledTrees implements TreeMechanism {
                 return true;
             }
             return false;
+        });
+        // a key goes when none of its branches is remembered any more
+        branches.keySet().removeIf(k -> {
+            for (int i = 0; i < branches.get(k).size(); i++) {
+                if (upstream.containsKey(branchKey(k, i))) {
+                    return false;
+                }
+            }
+            return true;
         });
     }
 }

@@ -78,6 +78,42 @@ class ReliableMulticastEndToEndTest {
     }
 
     @Test
+    void selfInstalledTreesTakeEveryEcmpCopyAsABranchWithItsOwnUpstream() throws Exception {
+        // h1's data reach each far leaf through both spines, each copy with other receivers'
+        // bits: one C-BM per copy, each aggregated on its own and sent to the spine it came from
+        // (one entry per key took the first copy's C-BM and the last copy's upstream: the other
+        // copy's ACKs went up one by one, and the aggregate to the wrong spine)
+        Path trace = dir.resolve("ecmp.jsonl");
+        Report r = Scenarios.run(write(dir, "ecmp.conf", """
+                topology { generator { kind = leaf-spine, spines = 2, leaves = 3, hosts-per-leaf = 6 } }
+                jobs = [{
+                  name = cp, kind = reliable-multicast, source = h1, receivers = all, completion-timeout = 1s
+                  data { bytes = 32000, packet = 4000, window = 4, seed = 7 }, ack { per = window, tree = self-installed }
+                }]
+                """), trace);
+        Report.JobReport ina = mode(r, "ina");
+        assertEquals("complete", ina.status(), ina.unfinished().toString());
+        assertTrue(ina.verified());
+        assertEquals(0, ina.timeouts());
+        java.util.Map<String, String> installedFrom = new java.util.HashMap<>();
+        java.util.Set<String> installs = new java.util.TreeSet<>();
+        java.util.Set<String> aggregatesUp = new java.util.TreeSet<>();
+        for (JsonNode e : events(trace)) {
+            String node = e.get("node").asText();
+            if (e.get("seq").asLong() != 0 || !(node.equals("leaf-2") || node.equals("leaf-3"))) {
+                continue;
+            }
+            if (e.get("event").asText().equals("install")) {
+                installs.add(node + " " + e.get("bitmap").asText());
+            } else if (e.get("event").asText().equals("forward") && e.get("dir").asText().equals("agg")) {
+                aggregatesUp.add(node + " " + e.get("bitmap").asText());
+            }
+        }
+        assertEquals(4, installs.size(), "two copies, two branches, at each far leaf: " + installs);
+        assertEquals(installs, aggregatesUp, "one aggregate per branch goes up, no single ACK");
+    }
+
+    @Test
     void aStragglingSourceAndReceiverDelayTheRunInWallAndModelledTime() throws Exception {
         // before, straggler faults on multicast nodes were dropped without a word
         Report r = run("data { bytes = 16000, packet = 4000, window = 2, seed = 6 }, ack { per = window, tree = composed }",
