@@ -33,8 +33,17 @@ public record Phase(JobSpec job, String mode, int wireJob, Map<String, JobTables
     public record Timing(int units, long timeoutNanos, long maxStraggleNanos, Duration deadline) {
     }
 
-    /** What the scenario expects: a status, and for partial the endpoints the faults may take away. */
-    public record Expected(Status status, Set<String> missing) {
+    /**
+     * What the scenario expects: a status; for partial, the endpoints the faults may take away;
+     * for failed, how many units (chunks, tokens, windows) an endpoint that did not finish may
+     * lack at most: what the fault plan explains, and no more (a failure for another reason,
+     * or wrong results, is not the failure the scenario expects).
+     */
+    public record Expected(Status status, Set<String> missing, int maxShortfall) {
+        public Expected(Status status, Set<String> missing) {
+            this(status, missing, Integer.MAX_VALUE);
+        }
+
         /** Complete when nothing is silent; else {@code otherwise}, naming the silent. */
         public static Expected unless(Set<String> silent, Status otherwise) {
             return new Expected(silent.isEmpty() ? Status.COMPLETE : otherwise, Set.copyOf(silent));

@@ -9,13 +9,14 @@ final class Summary {
     }
 
     static void print(Report r, PrintStream out) {
-        out.printf("%-14s %-6s %-9s %-8s %10s %12s %14s %14s %14s %9s %8s  %s%n", "job", "mode", "status", "verified", "wall ms",
-                "modelled us", "pkts to root", "max link B", "total link B", "timeouts", "late", "missing");
+        out.printf("%-14s %-11s %-9s %-12s %-8s %10s %12s %14s %14s %14s %9s %8s  %s%n", "job", "mode", "status", "expected",
+                "verified", "wall ms", "modelled us", "pkts to root", "max link B", "total link B", "timeouts", "late", "missing");
         for (Report.JobReport j : r.jobs()) {
-            out.printf("%-14s %-6s %-9s %-8s %10d %12.1f %14d %14d %14d %9d %8d  %s%s%n", j.name(), j.mode(), j.status(),
-                    j.verified() ? "yes" : "NO", j.wallMillis(), j.modeledMicros(), j.packetsIntoRoot(), j.maxLinkBytes(),
-                    j.totalLinkBytes(), j.timeouts(), j.lateContributions(), j.missing().isEmpty() ? "-" : String.join(",", j.missing()),
-                    j.asExpected() ? "" : "   <-- expected " + j.expected());
+            // the expected column: what the fault plan makes the scenario expect, and whether this is it
+            out.printf("%-14s %-11s %-9s %-12s %-8s %10d %12.1f %14d %14d %14d %9d %8d  %s%n", j.name(), j.mode(), j.status(),
+                    j.expected() + (j.asExpected() ? " ok" : " NO"), j.verified() ? "yes" : "NO", j.wallMillis(), j.modeledMicros(),
+                    j.packetsIntoRoot(), j.maxLinkBytes(), j.totalLinkBytes(), j.timeouts(), j.lateContributions(),
+                    j.missing().isEmpty() ? "-" : String.join(",", j.missing()));
             for (String m : j.mismatches().stream().limit(3).toList()) {
                 out.println("    mismatch: " + m);
             }
@@ -37,7 +38,8 @@ final class Summary {
         }
         for (Report.JobReport j : r.jobs()) {
             if (!j.dropped().isEmpty()) {
-                out.println(j.name() + " " + j.mode() + ": " + j.dropped().size() + " tokens lost experts to capacity, e.g. " + j.dropped().get(0));
+                out.println(j.name() + " " + j.mode() + ": " + j.dropped().size() + " dropped (tokens over expert capacity, or messages a"
+                        + " device could not handle), e.g. " + j.dropped().get(0));
             }
             if (j.kind().equals("reliable-multicast")) {
                 long windows = Math.max(1, j.stats().getOrDefault("windows", 1L));

@@ -111,7 +111,9 @@ public final class BierIncUseCase implements UseCase<BierIncSpec> {
         Status expected = silent.isEmpty() ? Status.COMPLETE : silentOwners.isEmpty() ? Status.PARTIAL : Status.FAILED;
         return new Phase(job, "ina", wireJob, tables, drivers, awaited, owners, Set.of(), wire,
                 AllReduceUseCase.timing(plan, AllReduceUseCase.deadline(job, 3 + IncMember.MAX_SENDS * INC_WAIT_TIMEOUTS)),
-                new Phase.Expected(expected, Set.copyOf(silent)),
+                // a silent owner's chunks have no tree, and those alone
+                new Phase.Expected(expected, Set.copyOf(silent), (int) java.util.stream.IntStream.range(0, plan.data().chunks())
+                        .filter(c -> silentOwners.contains(inc.owner(c))).count()),
                 "BIER-INC " + what + ", communicator = job id, edge BFRs: " + (job.leafEdge() ? "leaf switches " + wire.endpoints()
                         : "hosts") + (silentOwners.isEmpty() ? "" : "; silent owners start no tree: " + silentOwners));
     }
