@@ -45,4 +45,23 @@ class RerouteEndToEndTest {
             assertTrue(j.note().contains("faults not applied, the phase ended first: [link-down at 60000 ms]"), j.note());
         }
     }
+
+    @Test
+    void aHostCutOffAndBackFinishesItsChunksAndEveryResultVerifies() throws Exception {
+        // h1's link is down from the start to 150 ms: the others finish chunks without it, and those
+        // results reach h1 before it sent them; it counts them, offers its shares late, and ends
+        Report.JobReport j = run(dir, "flap.conf", fatTree(4, """
+                jobs = [{
+                  name = flap, kind = allreduce, members = all
+                  tree { mode = auto, root = core-1 }
+                  data { elements = 16384, type = int32, op = sum, chunk = 256, window = 8, seed = 3 }
+                  completion-timeout = 20ms
+                }]
+                faults = [ { at = 0ms, kind = link-down, link = [edge-1-1, h1] }, { at = 150ms, kind = link-up, link = [edge-1-1, h1] } ]
+                """)).jobs().get(0);
+        assertEquals(java.util.List.of(), j.unfinished(), j.note());
+        assertTrue(j.verified(), j.mismatches().toString());
+        assertTrue(java.util.Set.of("h1").containsAll(j.missing()), "only the cut-off host can be missing: " + j.missing());
+        assertEquals(java.util.List.of(), j.faultsNotApplied());
+    }
 }

@@ -104,9 +104,7 @@ public final class AllReduceWorker implements EndpointDriver {
                 pending.remove(c);
                 received++;
                 mismatches.add("chunk " + c + ": no result after " + attempts[c] + " sends");
-                if (nextChunk < data.chunks()) {
-                    out.add(send(nextChunk++, lastVt, now, false));
-                }
+                out.addAll(sendNext(lastVt, now));
             } else {
                 out.add(send(c, lastVt, now, true));
             }
@@ -118,6 +116,10 @@ public final class AllReduceWorker implements EndpointDriver {
         sentAt[chunk] = now;
         pending.add(chunk);
         attempts[chunk]++;
+        return contribution(chunk, vt, retransmit);
+    }
+
+    private Out contribution(int chunk, long vt, boolean retransmit) {
         long delay = 0;
         Straggler s = plan.stragglers().get(host);
         if (s != null && s.delays(chunk)) {
@@ -156,8 +158,12 @@ public final class AllReduceWorker implements EndpointDriver {
         if (holds[chunk] != null && got.isSubsetOf(holds[chunk])) {
             return List.of(); // a copy, or nothing better than what this worker has
         }
-        boolean first = holds[chunk] == null && sentAt[chunk] >= 0;
-        if (holds[chunk] == null && sentAt[chunk] < 0 && attempts[chunk] >= MAX_ATTEMPTS) {
+        boolean gaveUp = holds[chunk] == null && sentAt[chunk] < 0 && attempts[chunk] >= MAX_ATTEMPTS;
+        boolean inFlight = sentAt[chunk] >= 0;
+        // the first result of a chunk counts, also one that came before this worker sent it (the
+        // others finished it without this worker, e.g. while its link was down); one it gave up on counted already
+        boolean first = holds[chunk] == null && !gaveUp;
+        if (gaveUp) {
             // a result after this worker gave up on it: take it, and withdraw the complaint
             mismatches.remove("chunk " + chunk + ": no result after " + attempts[chunk] + " sends");
         }
@@ -170,14 +176,29 @@ public final class AllReduceWorker implements EndpointDriver {
         if (m != null) {
             mismatches.add(m + " from " + got);
         }
-        if (!first) {
-            return List.of();
+        if (first) {
+            received++;
         }
-        received++;
-        if (nextChunk < data.chunks() && !plan.silent().contains(host)) {
-            return List.of(send(nextChunk++, vt, now, false));
+        // a chunk in flight frees a window slot
+        return first && inFlight && !plan.silent().contains(host) ? sendNext(vt, now) : List.of();
+    }
+
+    /**
+     * The next chunk of the window. A chunk whose result is here already (finished without this
+     * worker) is still offered, once and untracked, so that the root can fold it in while it
+     * remembers the result; the window moves on to the next chunk without a result.
+     */
+    private List<Out> sendNext(long vt, long now) {
+        List<Out> out = new ArrayList<>(1);
+        while (nextChunk < data.chunks()) {
+            int c = nextChunk++;
+            if (holds[c] == null) {
+                out.add(send(c, vt, now, false));
+                break;
+            }
+            out.add(contribution(c, vt, false));
         }
-        return List.of();
+        return out;
     }
 
     @Override

@@ -20,7 +20,10 @@ import org.bitina.topology.Routing;
 import org.bitina.topology.Topologies;
 import org.bitina.topology.Topology;
 import org.bitina.wire.ElementType;
+import org.bitina.protocol.Frame;
 import org.bitina.wire.Flags;
+import org.bitina.wire.InaHeader;
+import org.bitina.wire.InaPacket;
 import org.bitina.wire.PacketType;
 import org.bitina.wire.ReductionOp;
 import org.junit.jupiter.api.Test;
@@ -80,5 +83,44 @@ class AllReduceWorkerRetryTest {
 
     private static long sends(List<NodeEngine.Action> actions) {
         return actions.stream().filter(a -> a instanceof NodeEngine.Send).count();
+    }
+
+    /** The others' sum of a chunk without w1, as the root multicasts a partial result. */
+    private InaPacket partialWithoutW1(AllReduceData d, int chunk) {
+        InaHeader h = InaHeader.of(PacketType.RESULT, 1, 1, chunk).withOp(ReductionOp.SUM).withFlags(Flags.PARTIAL);
+        return new InaPacket(h, space.setOf(List.of("w1")), d.payload(1, chunk), space.setOf(List.of("w2")), null);
+    }
+
+    private InaPacket complete(AllReduceData d, int chunk) {
+        org.bitina.wire.Payload sum = d.payload(0, chunk).copy();
+        ReductionOp.SUM.apply(sum, d.payload(1, chunk));
+        return new InaPacket(InaHeader.of(PacketType.RESULT, 1, 1, chunk).withOp(ReductionOp.SUM), space.setOf(List.of("w1")), sum);
+    }
+
+    @Test
+    void aResultThatComesBeforeTheWorkerSentItsChunkCountsOnceAndTheChunkIsStillOffered() {
+        // w1's link was down: w2 finished chunk 2 without it, and that result reached w1 before w1 got to chunk 2
+        DataSpec three = new DataSpec(300, ElementType.INT32, ReductionOp.SUM, 100, 1, 3, 1024);
+        AllReducePlan p = new AllReducePlan("j", "ina", 1, 1, space, List.of("w1", "w2"), three, Map.of("w1", "s1", "w2", "s1"), null,
+                10 * MS, Map.of(), Set.of(), 3);
+        AllReduceData d = new AllReduceData(three);
+        AllReduceWorker w = new AllReduceWorker(p, "w1");
+        assertEquals(List.of(0L), w.start(0).stream().map(o -> o.frame().packet().header().seq()).toList());
+        assertEquals(List.of(), w.onDeliver(new Frame(partialWithoutW1(d, 2), null, 5), MS), "not in flight: no window slot frees");
+        assertEquals(1, w.report().received());
+        // chunk 0's result frees the slot: chunk 1 goes, tracked
+        assertEquals(List.of(1L), w.onDeliver(new Frame(complete(d, 0), null, 6), 2 * MS).stream()
+                .map(o -> o.frame().packet().header().seq()).toList());
+        // chunk 1's result: chunk 2 is held already, so it is offered once, untracked, for the root to fold in
+        List<EndpointDriver.Out> last = w.onDeliver(new Frame(complete(d, 1), null, 7), 3 * MS);
+        assertEquals(List.of(2L), last.stream().map(o -> o.frame().packet().header().seq()).toList());
+        assertTrue(w.done());
+        assertEquals(3, w.report().received(), "each chunk counted once");
+        assertEquals(Long.MAX_VALUE, w.nextDeadline(), "nothing waits for a result: no resends, no give-up counted twice");
+        // the better result the fold-in brings replaces the partial one, and counts nothing again
+        w.onDeliver(new Frame(complete(d, 2), null, 8), 4 * MS);
+        assertEquals(3, w.report().received());
+        assertTrue(w.report().partialChunks().isEmpty(), w.report().partialChunks().toString());
+        assertEquals(3, w.report().verifiedChunks());
     }
 }
