@@ -1,34 +1,13 @@
 package org.bitina.run;
 
-import org.bitina.usecase.allreduce.AllReduceSpec;
-
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
-import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.javadsl.AskPattern;
-import org.apache.pekko.actor.typed.javadsl.Behaviors;
-import org.apache.pekko.actor.typed.receptionist.Receptionist;
-import org.apache.pekko.cluster.ClusterEvent;
-import org.apache.pekko.cluster.typed.Cluster;
-import org.apache.pekko.cluster.typed.ClusterSingleton;
-import org.apache.pekko.cluster.typed.Join;
-import org.apache.pekko.cluster.typed.SingletonActor;
-import org.apache.pekko.cluster.typed.Subscribe;
 import org.bitina.cluster.ClusterSettings;
-import org.bitina.cluster.MemberAgent;
-import org.bitina.device.DeviceCommand;
-import org.bitina.protocol.TraceEvent;
-import org.bitina.topology.Node;
-import org.bitina.topology.Placements;
 import org.bitina.scenario.Scenario;
 
 /**

@@ -1,7 +1,6 @@
 package org.bitina.scenario;
 
 import com.typesafe.config.ConfigList;
-import com.typesafe.config.ConfigValue;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

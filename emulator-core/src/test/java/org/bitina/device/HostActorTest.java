@@ -24,7 +24,6 @@ import org.bitina.bitmap.EndpointSets;
 import org.bitina.usecase.allreduce.AllReduceData;
 import org.bitina.usecase.allreduce.AllReducePlan;
 import org.bitina.protocol.Frame;
-import org.bitina.protocol.NodeEngine;
 import org.bitina.topology.Bift;
 import org.bitina.topology.BitSpace;
 import org.bitina.usecase.allreduce.DataSpec;

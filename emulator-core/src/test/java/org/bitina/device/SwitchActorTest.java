@@ -20,7 +20,6 @@ import org.apache.pekko.actor.typed.ActorRef;
 import org.bitina.bitmap.EndpointSet;
 import org.bitina.bitmap.EndpointSets;
 import org.bitina.protocol.Frame;
-import org.bitina.protocol.NodeEngine;
 import org.bitina.topology.Bift;
 import org.bitina.topology.BitSpace;
 import org.bitina.topology.LinkSpec;

@@ -13,7 +13,6 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
 import org.bitina.bitmap.EndpointSets;
-import org.bitina.usecase.JobSpec;
 import org.bitina.topology.Problem;
 import org.bitina.topology.ScenarioException;
 import org.bitina.topology.Vat;

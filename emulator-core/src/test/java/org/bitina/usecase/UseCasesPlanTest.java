@@ -29,7 +29,6 @@ import org.bitina.usecase.moe.MoePlan;
 import org.bitina.usecase.multicast.MulticastDriver;
 import org.bitina.usecase.multicast.MulticastPlan;
 import org.bitina.usecase.allreduce.AllReducePlan;
-import org.bitina.usecase.JobSpec;
 import org.bitina.topology.Node;
 import org.bitina.topology.Routing;
 import org.bitina.scenario.Scenario;

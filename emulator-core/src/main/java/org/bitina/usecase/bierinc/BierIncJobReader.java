@@ -7,9 +7,7 @@ import org.bitina.scenario.ConfigReader;
 
 import org.bitina.usecase.allreduce.DataSection;
 
-
 import java.util.List;
-import java.util.Set;
 import org.bitina.topology.BitSpace;
 import org.bitina.usecase.allreduce.DataSpec;
 import org.bitina.topology.EncodingSpec;

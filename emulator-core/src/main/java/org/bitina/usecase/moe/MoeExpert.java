@@ -4,7 +4,6 @@ import org.bitina.usecase.Straggler;
 
 import org.bitina.usecase.EndpointDriver;
 import org.bitina.usecase.DriverReport;
-import org.bitina.usecase.allreduce.AllReducePlan;
 
 import java.util.List;
 import java.util.SplittableRandom;

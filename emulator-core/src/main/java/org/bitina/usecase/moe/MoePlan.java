@@ -4,13 +4,10 @@ import org.bitina.usecase.JobPlan;
 
 import org.bitina.usecase.Straggler;
 
-import org.bitina.usecase.allreduce.AllReducePlan;
-
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.bitina.topology.BitSpace;
-import org.bitina.usecase.JobSpec;
 
 /**
  * One phase of an MoE job: INA (dispatch by bitmap multicast, combine aggregated at the

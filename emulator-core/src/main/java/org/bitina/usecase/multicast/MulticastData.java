@@ -2,7 +2,6 @@ package org.bitina.usecase.multicast;
 
 import java.util.SplittableRandom;
 import java.util.zip.CRC32;
-import org.bitina.usecase.JobSpec;
 
 /** The block a reliable multicast distributes (a checkpoint), from a seed, as int32 words per packet. */
 public final class MulticastData {

@@ -7,7 +7,6 @@ import org.bitina.usecase.JobPlan;
 import java.util.Map;
 import java.util.Set;
 import org.bitina.topology.BitSpace;
-import org.bitina.usecase.JobSpec;
 
 /**
  * One phase of a reliable-multicast job: INA (ACKs aggregated in the network) or the

@@ -14,7 +14,6 @@ import java.util.Set;
 import org.bitina.bitmap.FlatBitmap;
 import org.bitina.protocol.Frame;
 import org.bitina.topology.BitSpace;
-import org.bitina.usecase.JobSpec;
 import org.bitina.wire.InaPacket;
 import org.bitina.wire.PacketType;
 import org.bitina.wire.Payload;

@@ -15,7 +15,6 @@ import java.util.Set;
 import org.bitina.bitmap.EndpointSet;
 import org.bitina.protocol.Frame;
 import org.bitina.topology.BitSpace;
-import org.bitina.usecase.JobSpec;
 import org.bitina.wire.Flags;
 import org.bitina.wire.InaPacket;
 import org.bitina.wire.PacketType;
