@@ -54,7 +54,7 @@ public final class UseCases {
 
     private static UseCase<?> of(JobSpec job) {
         return ALL.stream().filter(u -> u.spec().isInstance(job)).findFirst()
-                .orElseThrow(() -> new IllegalArgumentException("no use case runs job '" + job.name() + "' (" + job.common().kind() + ")"));
+                .orElseThrow(() -> new UnsupportedOperationException("no use case runs job '" + job.name() + "' (" + job.common().kind() + ")"));
     }
 
     private static <S extends JobSpec> List<Phase> planOne(UseCase<S> u, JobSpec job, Scenario s, Routing routing) {
