@@ -165,18 +165,25 @@ final class SelfInstalledTrees implements TreeMechanism {
         upstreamUntil.entrySet().removeIf(u -> {
             if (u.getValue() <= now && !node.table.has(u.getKey())) {
                 upstream.remove(u.getKey());
+                forgetKeyWhenNoBranchIsLeft(u.getKey());
                 return true;
             }
             return false;
         });
-        // a key goes when none of its branches is remembered any more
-        branches.keySet().removeIf(k -> {
-            for (int i = 0; i < branches.get(k).size(); i++) {
-                if (upstream.containsKey(branchKey(k, i))) {
-                    return false;
-                }
+    }
+
+    /** A key goes when none of its branches is remembered any more: checked as a branch goes, not at every tick. */
+    private void forgetKeyWhenNoBranchIsLeft(StateKey branch) {
+        StateKey base = new StateKey(branch.tenant(), branch.job(), StateKey.Tree.SELF_INSTALLED, origin(branch), branch.seq());
+        List<EndpointSet> cbms = branches.get(base);
+        if (cbms == null) {
+            return;
+        }
+        for (int i = 0; i < cbms.size(); i++) {
+            if (upstream.containsKey(branchKey(base, i))) {
+                return;
             }
-            return true;
-        });
+        }
+        branches.remove(base);
     }
 }

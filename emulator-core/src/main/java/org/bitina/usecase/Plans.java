@@ -46,7 +46,7 @@ public final class Plans {
         }
 
         public long maxStraggleNanos() {
-            return stragglers.values().stream().mapToLong(x -> x.delayNanos() + x.jitterNanos()).max().orElse(0);
+            return Straggler.longest(stragglers.values());
         }
     }
 

@@ -9,6 +9,11 @@ public record Straggler(long delayNanos, long jitterNanos, Set<Long> chunks) {
         return chunks.isEmpty() || chunks.contains(chunk);
     }
 
+    /** The longest delay any of these stragglers can add. */
+    public static long longest(java.util.Collection<Straggler> stragglers) {
+        return stragglers.stream().mapToLong(s -> s.delayNanos() + s.jitterNanos()).max().orElse(0);
+    }
+
     /** The fixed delay plus a seeded draw of the jitter. */
     public long draw(SplittableRandom random) {
         return delayNanos + (jitterNanos > 0 ? random.nextLong(jitterNanos + 1) : 0);

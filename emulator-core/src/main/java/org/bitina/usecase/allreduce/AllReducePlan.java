@@ -25,6 +25,6 @@ public record AllReducePlan(String jobName, String mode, int tenant, int wireJob
                             Map<String, Straggler> stragglers, Set<String> silent, long seed) implements JobPlan {
     /** The longest delay a straggler of this phase adds. */
     public long maxStraggleNanos() {
-        return stragglers.values().stream().mapToLong(s -> s.delayNanos() + s.jitterNanos()).max().orElse(0);
+        return Straggler.longest(stragglers.values());
     }
 }
