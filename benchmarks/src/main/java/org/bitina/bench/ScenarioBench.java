@@ -11,6 +11,7 @@ import java.util.Map;
 import org.bitina.run.Report;
 import org.bitina.run.RunProgress;
 import org.bitina.run.ScenarioRunner;
+import org.bitina.scenario.Clock;
 import org.bitina.scenario.ScenarioLoader;
 import org.bitina.usecase.JobSpec;
 import org.bitina.scenario.Scenario;
@@ -21,7 +22,10 @@ import org.bitina.scenario.Scenario;
  * ratio of max link bytes beside its theoretical value. A run that does not verify is
  * reported as such and fails the benchmark: figures of a wrong run are worthless.
  *
- * <pre>./bench scenario topology-configs/fat-tree-k8-allreduce.conf --repeat 3</pre>
+ * <pre>./bench scenario topology-configs/fat-tree-k8-allreduce.conf --repeat 3 [--clock virtual|real|both] [--members 3]</pre>
+ *
+ * With {@code --clock both} the two clocks alternate run by run and their packet-hops per
+ * second are set side by side; under the virtual clock the windows are counted and timed.
  */
 public final class ScenarioBench {
     private ScenarioBench() {
@@ -29,24 +33,63 @@ public final class ScenarioBench {
 
     public static void main(String[] args) throws Exception {
         if (args.length < 1) {
-            System.err.println("usage: ScenarioBench FILE [--repeat N]");
+            System.err.println("usage: ScenarioBench FILE [--repeat N] [--clock virtual|real|both] [--members 1|N]");
             System.exit(2);
         }
         Path file = Path.of(args[0]);
-        int repeat = args.length >= 3 && args[1].equals("--repeat") ? Integer.parseInt(args[2]) : 3;
+        int repeat = 3;
+        String clocks = null;
+        int members = 1;
+        for (int i = 1; i + 1 < args.length; i += 2) {
+            switch (args[i]) {
+                case "--repeat" -> repeat = Integer.parseInt(args[i + 1]);
+                case "--clock" -> clocks = args[i + 1];
+                case "--members" -> members = Integer.parseInt(args[i + 1]);
+                default -> {
+                    System.err.println("unknown option " + args[i]);
+                    System.exit(2);
+                }
+            }
+        }
         Scenario s = ScenarioLoader.load(file);
+        List<Clock> order = clocks == null ? List.of(s.clock()) : clocks.equals("both") ? List.of(Clock.VIRTUAL, Clock.REAL)
+                : List.of(Clock.fromConfig(clocks));
+        if (order.contains(null)) {
+            System.err.println("--clock must be virtual, real or both");
+            System.exit(2);
+        }
         Map<String, List<Report.JobReport>> runs = new LinkedHashMap<>();
+        Map<Clock, List<RunProgress>> progress = new java.util.EnumMap<>(Clock.class);
         for (int i = 0; i < repeat; i++) {
-            Report r = ScenarioRunner.run(s, ScenarioRunner.Options.defaults(), new RunProgress());
-            for (Report.JobReport j : r.jobs()) {
-                runs.computeIfAbsent(j.name() + " " + j.mode(), k -> new ArrayList<>()).add(j);
-                if (!j.asExpected()) {
-                    System.err.printf("run %d: %s %s ended %s (expected %s): %s%n", i + 1, j.name(), j.mode(), j.status(), j.expected(),
-                            j.mismatches().isEmpty() ? j.unfinished() : j.mismatches().get(0));
-                    System.exit(1);
+            // the clocks alternate, so that both meet the same machine load
+            for (Clock c : order) {
+                RunProgress p = new RunProgress();
+                Report r = Members.run(s.withClock(c), members, p);
+                progress.computeIfAbsent(c, k -> new ArrayList<>()).add(p);
+                for (Report.JobReport j : r.jobs()) {
+                    runs.computeIfAbsent(key(order, c, j), k -> new ArrayList<>()).add(j);
+                    if (!j.asExpected()) {
+                        System.err.printf("run %d (%s clock): %s %s ended %s (expected %s): %s%n", i + 1, c.configName(), j.name(), j.mode(),
+                                j.status(), j.expected(), j.mismatches().isEmpty() ? j.unfinished() : j.mismatches().get(0));
+                        System.exit(1);
+                    }
                 }
             }
             System.err.printf("run %d of %d done%n", i + 1, repeat);
+        }
+        if (order.size() > 1) {
+            clockComparison(runs, order);
+        }
+        List<RunProgress> virtual = progress.get(Clock.VIRTUAL);
+        if (virtual != null) {
+            windowFigures(virtual, members);
+        }
+        if (order.size() > 1) {
+            // the per-mode tables below are the first clock's
+            runs.keySet().removeIf(k -> !k.startsWith(order.get(0).configName() + " "));
+            Map<String, List<Report.JobReport>> plain = new LinkedHashMap<>();
+            runs.forEach((k, v) -> plain.put(k.substring(k.indexOf(' ') + 1), v));
+            runs = plain;
         }
         System.out.printf("%s, %d runs, medians%n", file, repeat);
         System.out.printf("%-16s %10s %14s %14s %14s %12s %9s%n", "job mode", "wall ms", "packet-hops/s", "max link B", "total link B",
@@ -108,6 +151,48 @@ public final class ScenarioBench {
                 }
             }
         }
+    }
+
+    private static String key(List<Clock> order, Clock c, Report.JobReport j) {
+        return (order.size() > 1 ? c.configName() + " " : "") + j.name() + " " + j.mode();
+    }
+
+    /** Packet-hops per second under each clock, same runs, and virtual's over real's (issue: at least 0.7). */
+    private static void clockComparison(Map<String, List<Report.JobReport>> runs, List<Clock> order) {
+        System.out.printf("%-24s %16s %16s %8s%n", "job mode", "virtual hops/s", "real hops/s", "ratio");
+        for (String k : runs.keySet()) {
+            if (!k.startsWith("virtual ")) {
+                continue;
+            }
+            String jm = k.substring("virtual ".length());
+            double v = hopsPerSecond(runs.get(k));
+            double r = hopsPerSecond(runs.getOrDefault("real " + jm, List.of()));
+            System.out.printf("%-24s %16.0f %16.0f %8.2f%n", jm, v, r, v / r);
+        }
+    }
+
+    private static double hopsPerSecond(List<Report.JobReport> js) {
+        if (js.isEmpty()) {
+            return Double.NaN;
+        }
+        return median(js.stream().mapToDouble(j -> j.packets() / Math.max(1e-3, j.wallMillis() / 1000.0)).toArray());
+    }
+
+    /**
+     * The virtual clock's windows, per run (medians): how many, events per window, wall time
+     * per window, and the barrier's share of it: wall per window less the devices' busy time
+     * spread over this machine's cores (an estimate: what the window cost beyond the work).
+     */
+    private static void windowFigures(List<RunProgress> ps, int members) {
+        int cores = Runtime.getRuntime().availableProcessors();
+        double windows = median(ps.stream().mapToDouble(RunProgress::windows).toArray());
+        double events = median(ps.stream().mapToDouble(p -> p.windowEvents() / (double) Math.max(1, p.windows())).toArray());
+        double wall = median(ps.stream().mapToDouble(p -> p.windowWallNanos() / 1000.0 / Math.max(1, p.windows())).toArray());
+        double barrier = median(ps.stream().mapToDouble(p -> Math.max(0, p.windowWallNanos() - p.deviceBusyNanos() / (double) cores)
+                / 1000.0 / Math.max(1, p.windows())).toArray());
+        System.out.printf("virtual clock on %d member%s: %.0f windows a run, %.1f events a window, %.1f us wall a window, barrier about"
+                + " %.1f us a window (wall less device busy time / %d cores)%n", members, members == 1 ? "" : "s", windows, events, wall,
+                barrier, cores);
     }
 
     private static double median(double[] xs) {

@@ -1,7 +1,10 @@
 package org.bitina.device;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.LongSupplier;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.bitina.time.LocalEvents;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
@@ -25,16 +28,32 @@ abstract class DeviceActor extends AbstractBehavior<DeviceCommand> {
     private final int maxEntriesPerJob;
     private final long tombstoneNanos;
     protected NodeEngine engine;
+    /** Virtual clock: this device's pending events and modelled time; null under the real clock. */
+    protected final LocalEvents<Object> events;
+    /** Virtual clock: drivers that finished in the window being processed, told with the window's end. */
+    private final List<DeviceCommand.DriverDone> doneInWindow = new ArrayList<>();
+    private ActorRef<DeviceCommand.Advanced> agent;
+    private long window = -1;
+    private boolean windowReported;
 
+    /** @param clock the wall clock (real clock), or null for the virtual clock: modelled time from the device's own events */
     protected DeviceActor(ActorContext<DeviceCommand> ctx, TimerScheduler<DeviceCommand> timers, DeviceCommand tick, String name,
                           int maxEntriesPerJob, long tombstoneNanos, LongSupplier clock) {
         super(ctx);
         this.name = name;
-        this.clock = clock;
         this.maxEntriesPerJob = maxEntriesPerJob;
         this.tombstoneNanos = tombstoneNanos;
         this.ports = new Ports(name);
-        this.alarm = new Alarm<>(timers, tick);
+        if (clock == null) {
+            this.events = new LocalEvents<>();
+            this.clock = events::now;
+            this.ports.virtual(events::now);
+            this.alarm = new Alarm<>(null, tick);
+        } else {
+            this.events = null;
+            this.clock = clock;
+            this.alarm = new Alarm<>(timers, tick);
+        }
     }
 
     protected AggregationTable freshTable() {
@@ -43,7 +62,16 @@ abstract class DeviceActor extends AbstractBehavior<DeviceCommand> {
 
     /** The handlers every device shares, added to a device's own. */
     protected ReceiveBuilder<DeviceCommand> withControlPlane(ReceiveBuilder<DeviceCommand> b) {
-        return b.onMessage(DeviceCommand.Wire.class, this::onWire)
+        return b.onMessage(DeviceCommand.FrameIn.class, m -> {
+                    arrive(List.of(m));
+                    return this;
+                })
+                .onMessage(DeviceCommand.FrameBatch.class, m -> {
+                    arrive(m.frames());
+                    return this;
+                })
+                .onMessage(DeviceCommand.Advance.class, this::onAdvance)
+                .onMessage(DeviceCommand.Wire.class, this::onWire)
                 .onMessage(DeviceCommand.InstallJob.class, this::onInstall)
                 .onMessage(DeviceCommand.Reroute.class, this::onReroute)
                 .onMessage(DeviceCommand.LinkFault.class, this::onLinkFault)
@@ -90,6 +118,108 @@ abstract class DeviceActor extends AbstractBehavior<DeviceCommand> {
         }
     }
 
+    // ------------------------------------------------------------------ data plane and the two clocks
+
+    /** A frame from a neighbour, handled now at the device's time (the real clock: as it comes; the virtual: in its window). */
+    protected abstract void onFrame(DeviceCommand.FrameIn m);
+
+    /** Another event of this device's own, due now (virtual clock: a straggler's delayed send). */
+    protected void onLocalEvent(Object what) {
+    }
+
+    /** The earliest deadline of this device's timers (soft state, drivers), or Long.MAX_VALUE. */
+    protected abstract long timerDeadline();
+
+    /** Fires what is due at the device's time. */
+    protected abstract void fireTimers();
+
+    /** One sender's frames, in order: handled now (real clock) or queued for their modelled time (virtual clock). */
+    private void arrive(List<DeviceCommand.FrameIn> frames) {
+        if (events == null) {
+            frames.forEach(this::onFrame);
+            return;
+        }
+        if (frames.isEmpty()) {
+            return;
+        }
+        boolean remote = ports.countReceipt(frames.get(0).from());
+        for (DeviceCommand.FrameIn f : frames) {
+            events.add(f.frame().vt(), f.from(), f);
+        }
+        if (remote && windowReported) {
+            // the window's barrier counts cross-member messages: this one came after the device said it was done
+            agent.tell(new DeviceCommand.Advanced(name, window, null, ports.remoteReceived(), Long.MAX_VALUE, List.of(), true, List.of(),
+                    0, 0));
+        }
+    }
+
+    private final LocalEvents.Handler<Object> handler = new LocalEvents.Handler<>() {
+        @Override
+        public void event(Object what, long vt) {
+            if (what instanceof DeviceCommand.FrameIn f) {
+                onFrame(f);
+            } else {
+                onLocalEvent(what);
+            }
+        }
+
+        @Override
+        public long nextTimer() {
+            return timerDeadline();
+        }
+
+        @Override
+        public void timer(long vt) {
+            fireTimers();
+        }
+    };
+
+    /** Virtual clock: the events of one window, then what the window's barrier needs to know. */
+    private Behavior<DeviceCommand> onAdvance(DeviceCommand.Advance m) {
+        if (events == null) {
+            getContext().getLog().warn("{} runs on the real clock: a virtual-clock window was ignored", name);
+            return this;
+        }
+        agent = m.replyTo();
+        window = m.window();
+        List<String> problems = new ArrayList<>(0);
+        long behind = events.behind();
+        long processed = events.processed();
+        long began = System.nanoTime();
+        if (!events.runWindow(m.start(), m.end(), handler)) {
+            problems.add(name + ": timers kept firing at " + events.now() + " ns of modelled time without moving on");
+        }
+        if (events.behind() > behind) {
+            problems.add(name + ": " + (events.behind() - behind) + " frames arrived after their modelled time had passed here");
+        }
+        ports.flush();
+        long next = Math.min(events.next(handler), ports.takeEarliestArrival());
+        m.replyTo().tell(new DeviceCommand.Advanced(name, window, ports.remoteSent(), ports.remoteReceived(), next,
+                List.copyOf(doneInWindow), false, problems, events.processed() - processed, System.nanoTime() - began));
+        doneInWindow.clear();
+        windowReported = true;
+        return this;
+    }
+
+    /** A driver has all it waits for: the coordinator hears it now (real clock) or with the end of this window (virtual). */
+    protected void driverDone(DeviceCommand.DriverDone d, ActorRef<DeviceCommand.HostEvent> reportTo) {
+        if (events == null) {
+            reportTo.tell(d);
+        } else {
+            doneInWindow.add(d);
+        }
+    }
+
+    /** A new phase under the virtual clock: what the last one left (queued frames, timers, drivers) goes. */
+    protected void phaseReset() {
+        events.clear();
+        doneInWindow.clear();
+        windowReported = false;
+        if (engine != null) {
+            engine = engine.restarted(freshTable());
+        }
+    }
+
     /** Reports of the drivers this device runs for a job (none on a switch). */
     protected abstract List<DriverReport> driverReports(int tenant, int job);
 
@@ -107,6 +237,9 @@ abstract class DeviceActor extends AbstractBehavior<DeviceCommand> {
     }
 
     private Behavior<DeviceCommand> onReroute(DeviceCommand.Reroute m) {
+        if (events != null) {
+            events.advanceTo(m.vt());
+        }
         long now = clock.getAsLong();
         afterActions(ports.perform(getContext(), engine.setRouting(m.routing(), m.bifts(), now)), now);
         routingChanged(now);
@@ -127,6 +260,9 @@ abstract class DeviceActor extends AbstractBehavior<DeviceCommand> {
 
     private Behavior<DeviceCommand> onResetLinks() {
         ports.resetLinks();
+        if (events != null) {
+            phaseReset();
+        }
         failures.clear();
         failureCount = 0;
         return this;

@@ -30,7 +30,8 @@ public sealed interface DeviceCommand extends ControlMessage
     }
 
     /** What the coordinator tells every device. */
-    sealed interface ControlPlane extends DeviceCommand permits Wire, InstallJob, Sync, ResetLinks, LinkFault, Reroute, CollectStats {
+    sealed interface ControlPlane extends DeviceCommand permits Wire, InstallJob, Sync, ResetLinks, LinkFault, Reroute, CollectStats,
+            Advance {
     }
 
     /** What only a host takes: its endpoint drivers. */
@@ -57,9 +58,20 @@ public sealed interface DeviceCommand extends ControlMessage
     record FrameBatch(List<FrameIn> frames) implements DataPlane {
     }
 
-    /** The device's neighbours and links, and where trace events go (null: no trace). */
+    /**
+     * The device's neighbours and links, and where trace events go (null: no trace).
+     *
+     * @param member          the cluster member running this device (0..members-1)
+     * @param neighborMembers the member running each neighbour: frames to and from other
+     *                        members are counted, so the virtual clock knows none is in flight
+     */
     record Wire(Map<String, ActorRef<DeviceCommand>> neighbors, Map<String, LinkSpec> links, Routing routing, long seed,
-                ActorRef<TraceEvent> trace) implements ControlPlane {
+                ActorRef<TraceEvent> trace, int member, int members, Map<String, Integer> neighborMembers) implements ControlPlane {
+        /** A device whose neighbours all run on its own member. */
+        public Wire(Map<String, ActorRef<DeviceCommand>> neighbors, Map<String, LinkSpec> links, Routing routing, long seed,
+                    ActorRef<TraceEvent> trace) {
+            this(neighbors, links, routing, seed, trace, 0, 1, Map.of());
+        }
     }
 
     /** Control-plane state for one job on this device (BIFT, A-BM, VAT parent). */
@@ -102,8 +114,34 @@ public sealed interface DeviceCommand extends ControlMessage
         INSTANCE
     }
 
-    /** New routing and BIFTs after a failure (F7: the bitmaps stay as they are). */
-    record Reroute(Routing routing, Map<JobKey, Bift> bifts) implements ControlPlane {
+    /** New routing and BIFTs after a failure (F7: the bitmaps stay as they are), at modelled time {@code vt} (virtual clock). */
+    record Reroute(Routing routing, Map<JobKey, Bift> bifts, long vt) implements ControlPlane {
+        public Reroute(Routing routing, Map<JobKey, Bift> bifts) {
+            this(routing, bifts, 0);
+        }
+    }
+
+    /**
+     * Virtual clock: process every event before {@code end} (from {@code start} on), then say
+     * so to {@code replyTo}, the member agent.
+     */
+    record Advance(long window, long start, long end, ActorRef<Advanced> replyTo) implements ControlPlane {
+    }
+
+    /**
+     * A device has processed a window (or, {@code late}, received more cross-member messages
+     * after it said so).
+     *
+     * @param sentTo   messages sent to each member's devices so far (other members only)
+     * @param received messages received from other members' devices so far
+     * @param next     the earliest time anything happens here next, frames it sent included
+     * @param done     drivers that finished in this window
+     * @param problems what went wrong in the window (events behind time, a timer that would not move)
+     * @param events   events and timer firings processed in the window
+     * @param busyNanos wall time the device spent on them (for the benchmark's barrier cost, never in the report)
+     */
+    record Advanced(String node, long window, long[] sentTo, long received, long next, List<DriverDone> done, boolean late,
+                    List<String> problems, long events, long busyNanos) implements ControlMessage {
     }
 
     /** Ask for the device's counters for one job phase. */

@@ -50,7 +50,13 @@ public final class HostActor extends DeviceActor {
         return create(name, maxEntriesPerJob, tombstoneNanos, System::nanoTime, references);
     }
 
-    /** With the wall clock the engine reads (tests pass one that follows Pekko's ManualTime). */
+    /** Under the virtual clock ({@code virtual}) or the real one. */
+    public static Behavior<DeviceCommand> create(String name, int maxEntriesPerJob, long tombstoneNanos, boolean virtual,
+                                                 References references) {
+        return create(name, maxEntriesPerJob, tombstoneNanos, virtual ? null : System::nanoTime, references);
+    }
+
+    /** With the wall clock the engine reads (tests pass one that follows Pekko's ManualTime), or null for the virtual clock. */
     public static Behavior<DeviceCommand> create(String name, int maxEntriesPerJob, long tombstoneNanos, LongSupplier clock,
                                                  References references) {
         return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> new HostActor(ctx, timers, name, maxEntriesPerJob, tombstoneNanos, clock,
@@ -69,11 +75,6 @@ public final class HostActor extends DeviceActor {
     @Override
     public Receive<DeviceCommand> createReceive() {
         return flushing(withControlPlane(newReceiveBuilder()
-                .onMessage(DeviceCommand.FrameIn.class, this::onFrame)
-                .onMessage(DeviceCommand.FrameBatch.class, b -> {
-                    b.frames().forEach(this::onFrame);
-                    return this;
-                })
                 .onMessage(Delayed.class, this::onDelayed)
                 .onMessageEquals(Tick.INSTANCE, this::onTick)
                 .onMessage(DeviceCommand.StartDriver.class, this::onStartDriver)
@@ -100,22 +101,54 @@ public final class HostActor extends DeviceActor {
         return this;
     }
 
-    private Behavior<DeviceCommand> onFrame(DeviceCommand.FrameIn m) {
+    @Override
+    protected void onFrame(DeviceCommand.FrameIn m) {
         long now = clock.getAsLong();
         deliver(ports.perform(getContext(), engine.onFrame(m.frame(), now)), now);
         rearm(now);
-        return this;
     }
 
     private Behavior<DeviceCommand> onDelayed(Delayed m) {
-        long now = clock.getAsLong();
-        deliver(ports.perform(getContext(), engine.originate(m.frame(), now)), now);
-        rearm(now);
+        onLocalEvent(m);
         return this;
+    }
+
+    @Override
+    protected void onLocalEvent(Object what) {
+        if (what instanceof Delayed m) {
+            long now = clock.getAsLong();
+            deliver(ports.perform(getContext(), engine.originate(m.frame(), now)), now);
+            rearm(now);
+        }
     }
 
     private Behavior<DeviceCommand> onTick() {
         alarm.fired();
+        fireTimers();
+        return this;
+    }
+
+    @Override
+    protected long timerDeadline() {
+        long deadline = engine.nextDeadline();
+        for (List<Running> rs : drivers.values()) {
+            for (Running r : rs) {
+                deadline = Math.min(deadline, r.driver().nextDeadline());
+            }
+        }
+        return deadline;
+    }
+
+    @Override
+    protected void phaseReset() {
+        super.phaseReset();
+        // the drivers of the phase before are reported already; their timers must not run into this one
+        drivers.clear();
+        unreportedProgress.clear();
+    }
+
+    @Override
+    protected void fireTimers() {
         long now = clock.getAsLong();
         deliver(ports.perform(getContext(), engine.onTimer(now)), now);
         for (List<Running> rs : drivers.values()) {
@@ -131,7 +164,6 @@ public final class HostActor extends DeviceActor {
             }
         }
         rearm(now);
-        return this;
     }
 
     private void deliver(List<Frame> frames, long now) {
@@ -167,13 +199,21 @@ public final class HostActor extends DeviceActor {
 
     private void checkDone(Running r) {
         if (r.driver().done()) {
-            r.reportTo().tell(new DeviceCommand.DriverDone(r.spec().tenant(), r.spec().job(), r.driver().report()));
+            driverDone(new DeviceCommand.DriverDone(r.spec().tenant(), r.spec().job(), r.driver().report()), r.reportTo());
         }
     }
 
     private void send(List<EndpointDriver.Out> outs, long now) {
         for (EndpointDriver.Out o : outs) {
-            if (o.wallDelayNanos() > 0) {
+            if (events != null) {
+                // virtual clock: a frame leaves at its modelled time, a straggler's after its modelled delay
+                long at = Math.max(now + o.wallDelayNanos(), o.frame().vt());
+                if (at > now) {
+                    events.add(at, name, new Delayed(o.frame()));
+                } else {
+                    deliver(ports.perform(getContext(), engine.originate(o.frame(), now)), now);
+                }
+            } else if (o.wallDelayNanos() > 0) {
                 getContext().scheduleOnce(Duration.ofNanos(o.wallDelayNanos()), getContext().getSelf(), new Delayed(o.frame()));
             } else {
                 deliver(ports.perform(getContext(), engine.originate(o.frame(), now)), now);
@@ -198,13 +238,7 @@ public final class HostActor extends DeviceActor {
     }
 
     private void rearm(long now) {
-        long deadline = engine.nextDeadline();
-        for (List<Running> rs : drivers.values()) {
-            for (Running r : rs) {
-                deadline = Math.min(deadline, r.driver().nextDeadline());
-            }
-        }
-        alarm.rearm(deadline, now);
+        alarm.rearm(timerDeadline(), now);
     }
 
 

@@ -23,6 +23,15 @@ final class Ports {
     private final Map<String, ActorRef<DeviceCommand>> neighbors = new LinkedHashMap<>();
     private final Map<String, LinkModel> links = new LinkedHashMap<>();
     private ActorRef<TraceEvent> trace;
+    /** Virtual clock: the device's modelled time (null under the real clock). */
+    private java.util.function.LongSupplier virtualNow;
+    private int member;
+    private Map<String, Integer> neighborMembers = Map.of();
+    /** Virtual clock: messages sent to each other member's devices, and received from them, since wiring. */
+    private long[] remoteSent = new long[1];
+    private long remoteReceived;
+    /** Virtual clock: the earliest arrival of what was sent since {@link #takeEarliestArrival}. */
+    private long earliestArrival = Long.MAX_VALUE;
     /** Frames to send when the message being handled is done, per neighbour in order (see {@link #flush}). */
     private final Map<String, List<DeviceCommand.FrameIn>> outbox = new LinkedHashMap<>();
 
@@ -40,6 +49,44 @@ final class Ports {
             links.put(e.getKey(), new LinkModel(w.links().get(e.getKey()), w.seed() * 1_000_003L + node.hashCode() * 31L + i++));
         }
         trace = w.trace();
+        member = w.member();
+        neighborMembers = w.neighborMembers();
+        remoteSent = new long[Math.max(1, w.members())];
+        remoteReceived = 0;
+        if (virtualNow != null) {
+            links.values().forEach(l -> l.modelDelays(true));
+        }
+    }
+
+    /** Under the virtual clock: frames depart no earlier than the device's modelled time, and delays are modelled. */
+    void virtual(java.util.function.LongSupplier now) {
+        this.virtualNow = now;
+        links.values().forEach(l -> l.modelDelays(true));
+    }
+
+    /** Whether a frame from {@code neighbor} crossed from another member (the virtual clock counts those). */
+    boolean countReceipt(String neighbor) {
+        Integer m = neighborMembers.get(neighbor);
+        if (m != null && m != member) {
+            remoteReceived++;
+            return true;
+        }
+        return false;
+    }
+
+    long[] remoteSent() {
+        return remoteSent.clone();
+    }
+
+    long remoteReceived() {
+        return remoteReceived;
+    }
+
+    /** The earliest arrival of what was sent since the last call, or Long.MAX_VALUE; and starts again. */
+    long takeEarliestArrival() {
+        long e = earliestArrival;
+        earliestArrival = Long.MAX_VALUE;
+        return e;
     }
 
     boolean tracing() {
@@ -63,14 +110,16 @@ final class Ports {
                     List.of(neighbor), f.vt(), "no link to " + neighbor));
             return;
         }
-        LinkModel.Transmission t = link.transmit(PacketCodec.encodedSize(f.packet()), PacketCodec.headerBytes(f.packet()), f.vt());
+        long departs = virtualNow == null ? f.vt() : Math.max(f.vt(), virtualNow.getAsLong());
+        LinkModel.Transmission t = link.transmit(PacketCodec.encodedSize(f.packet()), PacketCodec.headerBytes(f.packet()), departs);
         if (t.copies() == 0) {
             trace(new TraceEvent(node, "t" + f.packet().header().tenant() + "/j" + f.packet().header().job(),
                     f.packet().header().seq(), "drop", f.packet().header().direction().name().startsWith("A") ? "agg" : "mcast",
-                    f.packet().endpoints().toString(), List.of(neighbor), f.vt(), t.dropReason()));
+                    f.packet().endpoints().toString(), List.of(neighbor), departs, t.dropReason()));
             return;
         }
         DeviceCommand.FrameIn msg = new DeviceCommand.FrameIn(f.withVt(t.arrivalVt()), node);
+        earliestArrival = Math.min(earliestArrival, t.arrivalVt());
         for (int c = 0; c < t.copies(); c++) {
             if (t.wallDelayNanos() > 0) {
                 ctx.scheduleOnce(Duration.ofNanos(t.wallDelayNanos()), to, msg);
@@ -82,8 +131,16 @@ final class Ports {
 
     private static final int MAX_BATCH_BYTES = 128 * 1024;
 
-    private static void send(ActorRef<DeviceCommand> to, List<DeviceCommand.FrameIn> frames) {
+    private void send(String n, ActorRef<DeviceCommand> to, List<DeviceCommand.FrameIn> frames) {
         to.tell(frames.size() == 1 ? frames.get(0) : new DeviceCommand.FrameBatch(List.copyOf(frames)));
+        countSent(n);
+    }
+
+    private void countSent(String n) {
+        Integer m = neighborMembers.get(n);
+        if (m != null && m != member && m < remoteSent.length) {
+            remoteSent[m]++;
+        }
     }
 
     /** Sends what the message just handled put in the outbox: one message per neighbour. */
@@ -95,6 +152,7 @@ final class Ports {
             ActorRef<DeviceCommand> to = neighbors.get(n);
             if (frames.size() == 1) {
                 to.tell(frames.get(0));
+                countSent(n);
                 return;
             }
             // well inside Artery's largest frame (256 KiB by default)
@@ -103,12 +161,12 @@ final class Ports {
             for (int i = 0; i < frames.size(); i++) {
                 bytes += FrameSerializer.size(frames.get(i));
                 if (bytes > MAX_BATCH_BYTES && i > from) {
-                    send(to, frames.subList(from, i));
+                    send(n, to, frames.subList(from, i));
                     from = i;
                     bytes = FrameSerializer.size(frames.get(i));
                 }
             }
-            send(to, frames.subList(from, frames.size()));
+            send(n, to, frames.subList(from, frames.size()));
         });
         outbox.clear();
     }

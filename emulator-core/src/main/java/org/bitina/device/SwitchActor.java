@@ -27,7 +27,12 @@ public final class SwitchActor extends DeviceActor {
         return create(name, maxEntriesPerJob, tombstoneNanos, System::nanoTime);
     }
 
-    /** With the wall clock the engine reads (tests pass one that follows Pekko's ManualTime). */
+    /** Under the virtual clock ({@code virtual}) or the real one. */
+    public static Behavior<DeviceCommand> create(String name, int maxEntriesPerJob, long tombstoneNanos, boolean virtual) {
+        return create(name, maxEntriesPerJob, tombstoneNanos, virtual ? null : System::nanoTime);
+    }
+
+    /** With the wall clock the engine reads (tests pass one that follows Pekko's ManualTime), or null for the virtual clock. */
     public static Behavior<DeviceCommand> create(String name, int maxEntriesPerJob, long tombstoneNanos, LongSupplier clock) {
         return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> new SwitchActor(ctx, timers, name, maxEntriesPerJob, tombstoneNanos, clock)));
     }
@@ -40,20 +45,16 @@ public final class SwitchActor extends DeviceActor {
     @Override
     public Receive<DeviceCommand> createReceive() {
         return flushing(withControlPlane(newReceiveBuilder()
-                .onMessage(DeviceCommand.FrameIn.class, this::onFrame)
-                .onMessage(DeviceCommand.FrameBatch.class, b -> {
-                    b.frames().forEach(this::onFrame);
-                    return this;
-                })
                 .onMessageEquals(Tick.INSTANCE, this::onTick)
                 .onMessageEquals(DeviceCommand.Crash.INSTANCE, this::onCrash)
                 .onMessageEquals(DeviceCommand.Recover.INSTANCE, this::onRecover))
                 .build());
     }
 
-    private Behavior<DeviceCommand> onFrame(DeviceCommand.FrameIn m) {
+    @Override
+    protected void onFrame(DeviceCommand.FrameIn m) {
         if (crashed) {
-            return this;
+            return;
         }
         long now = clock.getAsLong();
         List<Frame> local = ports.perform(getContext(), engine.onFrame(m.frame(), now));
@@ -62,7 +63,6 @@ public final class SwitchActor extends DeviceActor {
             getContext().getLog().warn("{} got a frame addressed to itself (switches host no endpoints): {}", name, local.get(0));
         }
         alarm.rearm(engine.nextDeadline(), now);
-        return this;
     }
 
     @Override
@@ -72,13 +72,23 @@ public final class SwitchActor extends DeviceActor {
 
     private Behavior<DeviceCommand> onTick() {
         alarm.fired();
+        fireTimers();
+        return this;
+    }
+
+    @Override
+    protected long timerDeadline() {
+        return crashed ? Long.MAX_VALUE : engine.nextDeadline();
+    }
+
+    @Override
+    protected void fireTimers() {
         if (crashed) {
-            return this;
+            return;
         }
         long now = clock.getAsLong();
         ports.perform(getContext(), engine.onTimer(now));
         alarm.rearm(engine.nextDeadline(), now);
-        return this;
     }
 
 

@@ -16,6 +16,7 @@ public final class LinkModel {
     private double duplicate;
     private double reorder;
     private long wallDelayNanos;
+    private boolean modelledDelays;
     private long busyUntil;
     private long packets;
     private long bytes;
@@ -59,6 +60,16 @@ public final class LinkModel {
             return new Transmission(0, arrival, 0, "lost on the link");
         }
         int copies = duplicate > 0 && random.nextDouble() < duplicate ? 2 : 1;
+        if (modelledDelays) {
+            // virtual clock: a delay fault adds modelled latency; a reordered packet is held one to
+            // three times its own time on the link, so the packets sent right after it arrive first
+            long hold = wallDelayNanos;
+            if (reorder > 0 && random.nextDouble() < reorder) {
+                long span = spec.latencyNanos() + spec.serializationNanos(packetBytes);
+                hold += span + random.nextLong(2 * span + 1);
+            }
+            return new Transmission(copies, arrival + hold, 0, null);
+        }
         long hold = wallDelayNanos;
         if (reorder > 0 && random.nextDouble() < reorder) {
             // held back 1-3 ms so that packets sent after it arrive first
@@ -85,6 +96,11 @@ public final class LinkModel {
 
     public void setReorder(double rate) {
         this.reorder = rate;
+    }
+
+    /** Under the virtual clock, delays and reordering holds are modelled time added to the arrival, not wall-clock waits. */
+    public void modelDelays(boolean modelled) {
+        this.modelledDelays = modelled;
     }
 
     public void setWallDelayNanos(long nanos) {

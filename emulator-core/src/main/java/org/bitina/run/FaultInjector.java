@@ -47,6 +47,11 @@ final class FaultInjector {
     }
 
     void apply(FaultSpec f, Phase p) {
+        apply(f, p, 0);
+    }
+
+    /** Applies {@code f} at modelled time {@code vt} (the virtual clock: routing changes happen at that time on every device). */
+    void apply(FaultSpec f, Phase p, long vt) {
         log.info("fault at {}: {}", f.at(), f.kind().configName());
         switch (f.kind()) {
             case LINK_DOWN, LINK_UP -> {
@@ -57,12 +62,12 @@ final class FaultInjector {
                 } else {
                     downLinks.add(f.link());
                 }
-                reroute(p);
+                reroute(p, vt);
             }
             case SWITCH_CRASH -> {
                 devices.get(f.node()).tell(DeviceCommand.Crash.INSTANCE);
                 downNodes.add(f.node());
-                reroute(p);
+                reroute(p, vt);
             }
             case LOSS -> forLinks(f.link(), null, f.rate(), null, null, null);
             case DUPLICATE -> forLinks(f.link(), null, null, f.rate(), null, null);
@@ -95,7 +100,7 @@ final class FaultInjector {
     }
 
     /** Recomputes routing and BIFTs around what is down (F7: no bitmap changes). */
-    private void reroute(Phase p) {
+    private void reroute(Phase p, long vt) {
         Routing routing = Routing.compute(scenario.topology(), Set.copyOf(downLinks), Set.copyOf(downNodes));
         for (Node n : scenario.topology().nodes()) {
             Map<JobKey, Bift> bifts = new HashMap<>();
@@ -103,7 +108,7 @@ final class FaultInjector {
             if (t != null && t.bift() != null) {
                 bifts.put(t.key(), Bift.build(routing, n.name(), p.bitSpace()));
             }
-            devices.get(n.name()).tell(new DeviceCommand.Reroute(routing, bifts));
+            devices.get(n.name()).tell(new DeviceCommand.Reroute(routing, bifts, vt));
         }
     }
 

@@ -18,7 +18,9 @@ import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
 import org.bitina.cluster.MemberAgent;
 import org.bitina.device.DeviceCommand;
 import org.bitina.protocol.TraceEvent;
+import org.bitina.scenario.Clock;
 import org.bitina.scenario.Scenario;
+import org.bitina.time.WindowBarrier;
 import org.bitina.topology.FaultSpec;
 import org.bitina.topology.Node;
 import org.bitina.topology.Routing;
@@ -72,6 +74,10 @@ public final class PhaseRunner {
     private record ApplyFault(FaultSpec fault) implements Command {
     }
 
+    /** Virtual clock: a member is done with a window. */
+    private record WindowDone(MemberAgent.WindowReport report) implements Command {
+    }
+
     private static final Duration STALL_CHECK = Duration.ofMillis(250);
     private static final Duration STALL_MIN = Duration.ofSeconds(5);
 
@@ -84,6 +90,10 @@ public final class PhaseRunner {
     private final ActorRef<DeviceCommand.HostEvent> hostEvents;
     private final ActorRef<String> syncs;
     private final ActorRef<DeviceCommand.DeviceStats> statsAdapter;
+    private final ActorRef<MemberAgent.WindowReport> windowReports;
+    private final List<ActorRef<MemberAgent.Command>> members;
+    /** Virtual clock: the smallest link latency plus a nanosecond (DESIGN.md "Time and links"). */
+    private final long lookahead;
     private final List<Phase> phases;
     private final FaultInjector faults;
     private final ReportAssembler report = new ReportAssembler();
@@ -97,13 +107,14 @@ public final class PhaseRunner {
      * @param placement device to the cluster member that runs it (for the report)
      */
     public static Behavior<Command> create(Scenario scenario, Map<String, ActorRef<DeviceCommand>> devices, Map<String, String> placement,
-                                           List<ActorRef<MemberAgent.Command>> members, ActorRef<TraceEvent> trace, RunProgress progress) {
-        return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> new PhaseRunner(ctx, timers, scenario, devices, placement, members,
-                trace, progress).idle()));
+                                           Map<String, Integer> where, List<ActorRef<MemberAgent.Command>> members,
+                                           ActorRef<TraceEvent> trace, RunProgress progress) {
+        return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> new PhaseRunner(ctx, timers, scenario, devices, placement, where,
+                members, trace, progress).idle()));
     }
 
     private PhaseRunner(ActorContext<Command> ctx, TimerScheduler<Command> timers, Scenario scenario,
-                        Map<String, ActorRef<DeviceCommand>> spawned, Map<String, String> placement,
+                        Map<String, ActorRef<DeviceCommand>> spawned, Map<String, String> placement, Map<String, Integer> where,
                         List<ActorRef<MemberAgent.Command>> members, ActorRef<TraceEvent> trace, RunProgress progress) {
         this.ctx = ctx;
         this.timers = timers;
@@ -113,6 +124,10 @@ public final class PhaseRunner {
         this.hostEvents = ctx.messageAdapter(DeviceCommand.HostEvent.class, HostEvt::new);
         this.syncs = ctx.messageAdapter(String.class, Synced::new);
         this.statsAdapter = ctx.messageAdapter(DeviceCommand.DeviceStats.class, Stats::new);
+        this.windowReports = ctx.messageAdapter(MemberAgent.WindowReport.class, WindowDone::new);
+        this.members = List.copyOf(members);
+        this.lookahead = WindowBarrier.lookahead(scenario.topology().links().stream().mapToLong(l -> l.spec().latencyNanos()).min()
+                .orElse(0));
         Routing routing = Routing.compute(scenario.topology());
         this.phases = UseCases.plan(scenario, routing);
         progress.phases.set(phases.size());
@@ -120,7 +135,7 @@ public final class PhaseRunner {
             devices.put(n.name(), spawned.get(n.name()));
         }
         this.faults = new FaultInjector(scenario, devices, List.copyOf(members), ctx.getLog());
-        TopologyInstaller.wire(scenario, devices, routing, trace);
+        TopologyInstaller.wire(scenario, devices, where, routing, trace);
     }
 
     // ------------------------------------------------------------------ states
@@ -147,7 +162,7 @@ public final class PhaseRunner {
             i = phases.size();
         }
         if (i == phases.size()) {
-            replyTo.tell(report.report(scenario.file(), placement));
+            replyTo.tell(report.report(scenario.file(), scenario.clock(), placement));
             return Behaviors.ignore();
         }
         PhaseRun run = new PhaseRun(i, phases.get(i));
@@ -183,6 +198,9 @@ public final class PhaseRunner {
     }
 
     private Behavior<Command> running(PhaseRun run) {
+        if (scenario.clock() == Clock.VIRTUAL) {
+            return runningVirtual(run);
+        }
         Phase p = run.phase;
         run.start = System.nanoTime();
         run.lastActivity = run.start;
@@ -221,6 +239,140 @@ public final class PhaseRunner {
                 .onMessageEquals(StallCheck.INSTANCE, () -> onStallCheck(run))
                 .onMessage(MemberLost.class, m -> memberLost(m) ? endNow(run, lostReason) : Behaviors.same())
                 .build();
+    }
+
+    // ------------------------------------------------------------------ the virtual clock
+
+    /**
+     * The phase in modelled time (DESIGN.md "Time and links"): faults at time zero, the
+     * drivers begin, then windows of at most the lookahead until every awaited endpoint is
+     * done, nothing is left to happen, or the modelled deadline passes. Faults land between
+     * windows, exactly at their time.
+     */
+    private Behavior<Command> runningVirtual(PhaseRun run) {
+        Phase p = run.phase;
+        run.start = System.nanoTime();
+        run.barrier = new WindowBarrier(members.size(), lookahead);
+        for (FaultSpec f : scenario.faults()) {
+            if (!FaultInjector.network(f)) {
+                continue;
+            }
+            if (f.at().isZero()) {
+                faults.apply(f, p, 0);
+            } else {
+                run.pendingFaults.add(f);
+            }
+        }
+        run.pendingFaults.sort(java.util.Comparator.comparing(FaultSpec::at));
+        if (p.awaited().isEmpty()) {
+            return endOfEndpoints(run);
+        }
+        Set<String> hosts = new LinkedHashSet<>();
+        p.drivers().forEach(d -> hosts.add(d.host()));
+        hosts.forEach(h -> devices.get(h).tell(new DeviceCommand.BeginJob(p.job().common().tenant(), p.wireJob())));
+        // every host has begun (and every fault at zero is in) before the first window
+        return synced(run, () -> window(run, 0));
+    }
+
+    private long nextFaultNanos(PhaseRun run) {
+        return run.pendingFaults.isEmpty() ? Long.MAX_VALUE : run.pendingFaults.get(0).at().toNanos();
+    }
+
+    private Behavior<Command> window(PhaseRun run, long start) {
+        WindowBarrier barrier = run.barrier;
+        long end = barrier.end(start, nextFaultNanos(run));
+        barrier.open(barrier.window() + 1);
+        MemberAgent.Window w = new MemberAgent.Window(barrier.window(), start, end, windowReports);
+        long opened = System.nanoTime();
+        members.forEach(m -> m.tell(w));
+        return Behaviors.receive(Command.class)
+                .onMessage(WindowDone.class, m -> {
+                    MemberAgent.WindowReport r = m.report();
+                    if (r.late()) {
+                        barrier.received(r.member(), r.received());
+                    } else if (r.window() == barrier.window()) {
+                        barrier.report(r.member(), r.window(), r.sentTo(), r.received(), r.next());
+                        r.done().forEach(d -> onDone(run, d));
+                        run.problems.addAll(r.problems());
+                        progress.windowEvents.addAndGet(r.events());
+                        progress.deviceBusyNanos.addAndGet(r.busyNanos());
+                    }
+                    if (!barrier.complete()) {
+                        return Behaviors.same();
+                    }
+                    progress.windows.incrementAndGet();
+                    progress.windowWallNanos.addAndGet(System.nanoTime() - opened);
+                    return afterWindow(run, end);
+                })
+                .onMessage(HostEvt.class, m -> onHostEvent(run, m))
+                .onMessage(MemberLost.class, m -> memberLost(m) ? endNow(run, lostReason) : Behaviors.same())
+                .build();
+    }
+
+    private Behavior<Command> afterWindow(PhaseRun run, long end) {
+        Phase p = run.phase;
+        run.vt = end;
+        if (!run.problems.isEmpty()) {
+            return endNow(run, "the virtual clock could not go on: " + (run.problems.size() > 4 ? run.problems.subList(0, 4) + "..."
+                    : run.problems));
+        }
+        long next = run.barrier.next();
+        if (run.settleUntil == Long.MAX_VALUE && run.done.keySet().containsAll(p.awaited())) {
+            if (run.done.values().stream().allMatch(r -> r.partialChunks().isEmpty())) {
+                return finishedVirtual(run);
+            }
+            // partial results: late contributions get their modelled time to be folded in at the root
+            Phase.Timing t = p.timing();
+            run.settleUntil = end + Math.min(10_000_000_000L, 2 * t.timeoutNanos() + t.maxStraggleNanos());
+        }
+        if (run.settleUntil != Long.MAX_VALUE && (next >= run.settleUntil)) {
+            return finishedVirtual(run);
+        }
+        long fault = nextFaultNanos(run);
+        long deadline = p.timing().deadline().toNanos();
+        if (fault <= next && fault <= deadline) {
+            while (!run.pendingFaults.isEmpty() && run.pendingFaults.get(0).at().toNanos() == fault) {
+                faults.apply(run.pendingFaults.remove(0), p, fault);
+            }
+            // every device has the fault before the window that starts at its time
+            return synced(run, () -> window(run, fault));
+        }
+        if (next == Long.MAX_VALUE) {
+            List<String> unfinished = new ArrayList<>(new TreeSet<>(p.awaited()));
+            unfinished.removeAll(run.done.keySet());
+            String why = "nothing left to happen (no frame in flight, no timer armed) at " + micros(end) + " of modelled time; "
+                    + "not finished: " + (unfinished.size() > 12 ? unfinished.subList(0, 12) + "..." : unfinished);
+            ctx.getLog().warn("job {} mode {}: {}", p.job().name(), p.mode(), why);
+            return endNow(run, why);
+        }
+        if (next > deadline) {
+            String why = "modelled deadline of " + p.timing().deadline().toMillis() + " ms passed with " + run.done.size() + " of "
+                    + p.awaited().size() + " endpoints done";
+            ctx.getLog().warn("job {} mode {}: {}", p.job().name(), p.mode(), why);
+            return endNow(run, why);
+        }
+        return window(run, next);
+    }
+
+    private Behavior<Command> finishedVirtual(PhaseRun run) {
+        run.wall = System.nanoTime() - run.start;
+        ctx.getLog().info("job {} mode {}: {} windows of at most {} ns", run.phase.job().name(), run.phase.mode(), run.barrier.windows(),
+                lookahead);
+        return collecting(run);
+    }
+
+    private static String micros(long nanos) {
+        return String.format(java.util.Locale.ROOT, "%.1f us", nanos / 1000.0);
+    }
+
+    private void onDone(PhaseRun run, DeviceCommand.DriverDone d) {
+        if (d.job() != run.phase.wireJob()) {
+            return;
+        }
+        DriverReport r = d.report();
+        if (run.phase.awaited().contains(r.endpoint()) && r.role().endsPhase()) {
+            run.done.put(r.endpoint(), r);
+        }
     }
 
     private Behavior<Command> onHostEvent(PhaseRun run, HostEvt m) {
@@ -317,7 +469,9 @@ public final class PhaseRunner {
             ctx.getLog().warn("job {} mode {}: the phase ended after {} ms, before these faults: {}", run.phase.job().name(),
                     run.phase.mode(), run.wall / 1_000_000, notApplied);
         }
-        report.phase(run.phase, stats.values(), run.wall, run.stalled, notApplied);
+        // in the topology's order, not the order the answers came in: the same run, the same report
+        List<DeviceCommand.DeviceStats> inOrder = devices.keySet().stream().map(stats::get).filter(java.util.Objects::nonNull).toList();
+        report.phase(run.phase, inOrder, run.wall, run.stalled, notApplied);
         faults.heal();
         return next(run.index + 1);
     }
@@ -352,6 +506,11 @@ public final class PhaseRunner {
         long lastResults = -1;
         long lastActivity;
         String stalled;
+        /** Virtual clock: the phase's barrier, the modelled time reached, how long partial results may settle. */
+        WindowBarrier barrier;
+        long vt;
+        long settleUntil = Long.MAX_VALUE;
+        final List<String> problems = new ArrayList<>();
 
         PhaseRun(int index, Phase phase) {
             this.index = index;

@@ -4,10 +4,10 @@ import java.util.List;
 
 /**
  * The run report (DESIGN.md contract: {@code jobs[]}, {@code links[]}, {@code switches[]}),
- * written as JSON by the CLI. One {@code jobs[]} entry per job and mode: INA and each
+ * written as JSON by the CLI, with the clock that ran it ({@code virtual} or {@code real}). One {@code jobs[]} entry per job and mode: INA and each
  * baseline side by side.
  */
-public record Report(String scenario, List<String> tolerances, List<JobReport> jobs, List<LinkReport> links,
+public record Report(String scenario, String clock, List<String> tolerances, List<JobReport> jobs, List<LinkReport> links,
                      List<SwitchReport> switches, java.util.Map<String, String> placement) {
 
     /**

@@ -29,8 +29,8 @@ final class ReportAssembler {
         return jobs.size();
     }
 
-    Report report(String scenario, Map<String, String> placement) {
-        return new Report(scenario, List.of(Verifier.FLOAT_TOLERANCE, MoeSource.TOLERANCE), List.copyOf(jobs), List.copyOf(links),
+    Report report(String scenario, org.bitina.scenario.Clock clock, Map<String, String> placement) {
+        return new Report(scenario, clock.configName(), List.of(Verifier.FLOAT_TOLERANCE, MoeSource.TOLERANCE), List.copyOf(jobs), List.copyOf(links),
                 List.copyOf(switches.values()), placement);
     }
 

@@ -76,6 +76,8 @@ final class RunGuardian extends AbstractBehavior<RunGuardian.Command> {
     private final ActorRef<Boolean> closed;
     private final Map<String, ActorRef<DeviceCommand>> devices = new LinkedHashMap<>();
     private final Map<String, String> placement = new TreeMap<>();
+    /** Device to the index of the member running it. */
+    private Map<String, Integer> where = Map.of();
     private final List<ActorRef<MemberAgent.Command>> members = new ArrayList<>();
     /** Members yet to report their devices; -1 until the placement went out. */
     private int pending = -1;
@@ -98,7 +100,7 @@ final class RunGuardian extends AbstractBehavior<RunGuardian.Command> {
         this.progress = progress;
         this.failure = failure;
         if (options.trace() != null) {
-            ActorRef<TraceWriter.Command> writer = ctx.spawn(TraceWriter.create(options.trace()), "trace-writer");
+            ActorRef<TraceWriter.Command> writer = ctx.spawn(TraceWriter.create(options.trace(), scenario.clock().configName()), "trace-writer");
             traceWriter = ctx.spawn(TraceWriter.adapter(writer), "trace");
             trace = traceWriter.narrow();
         } else {
@@ -147,7 +149,7 @@ final class RunGuardian extends AbstractBehavior<RunGuardian.Command> {
                 .thenComparing(a -> a.path().toString()));
         agents = agents.subList(0, options.members());
         members.addAll(agents);
-        Map<String, Integer> where = Placements.place(scenario.topology(), scenario.cluster(), agents.size());
+        where = Placements.place(scenario.topology(), scenario.cluster(), agents.size());
         pending = agents.size();
         runName = Long.toString(System.nanoTime(), 36);
         for (int i = 0; i < agents.size(); i++) {
@@ -159,7 +161,7 @@ final class RunGuardian extends AbstractBehavior<RunGuardian.Command> {
                 }
             }
             agents.get(i).tell(new MemberAgent.SpawnDevices(runName, switches, hosts, options.limits().maxEntriesPerJob(),
-                    options.limits().tombstone().toNanos(), placed));
+                    options.limits().tombstone().toNanos(), placed, i, scenario.clock() == org.bitina.scenario.Clock.VIRTUAL));
         }
         return this;
     }
@@ -171,7 +173,7 @@ final class RunGuardian extends AbstractBehavior<RunGuardian.Command> {
             timers.cancelAll();
             // a cluster singleton: one runner however many members; it runs on the oldest member,
             // which is this one (the seed comes up first), and only this one defines it
-            Behavior<PhaseRunner.Command> behavior = PhaseRunner.create(scenario, devices, placement, members, trace, progress);
+            Behavior<PhaseRunner.Command> behavior = PhaseRunner.create(scenario, devices, placement, where, members, trace, progress);
             runner = ClusterSingleton.get(getContext().getSystem()).init(SingletonActor.of(behavior, "coordinator-" + runName));
             if (requester != null) {
                 runner.tell(new PhaseRunner.Run(finished));

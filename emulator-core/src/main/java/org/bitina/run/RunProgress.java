@@ -11,6 +11,27 @@ public final class RunProgress {
     final AtomicLong results = new AtomicLong();
     final AtomicLong expectedResults = new AtomicLong();
     final AtomicReference<String> label = new AtomicReference<>("starting");
+    /** Virtual clock, over the whole run: windows, events in them, wall time from opening each to its barrier, devices' busy time. */
+    final AtomicLong windows = new AtomicLong();
+    final AtomicLong windowEvents = new AtomicLong();
+    final AtomicLong windowWallNanos = new AtomicLong();
+    final AtomicLong deviceBusyNanos = new AtomicLong();
+
+    public long windows() {
+        return windows.get();
+    }
+
+    public long windowEvents() {
+        return windowEvents.get();
+    }
+
+    public long windowWallNanos() {
+        return windowWallNanos.get();
+    }
+
+    public long deviceBusyNanos() {
+        return deviceBusyNanos.get();
+    }
 
     public int phase() {
         return phase.get();

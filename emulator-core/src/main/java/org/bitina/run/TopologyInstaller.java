@@ -23,17 +23,25 @@ final class TopologyInstaller {
     }
 
     /** Every device learns its neighbours, its links, the routing and the seed its link generators start from. */
-    static void wire(Scenario scenario, Map<String, ActorRef<DeviceCommand>> devices, Routing routing, ActorRef<TraceEvent> trace) {
+    static void wire(Scenario scenario, Map<String, ActorRef<DeviceCommand>> devices, Map<String, Integer> where, Routing routing,
+                     ActorRef<TraceEvent> trace) {
         long seed = 1;
+        int members = 1;
+        for (int m : where.values()) {
+            members = Math.max(members, m + 1);
+        }
         for (Node n : scenario.topology().nodes()) {
             Map<String, ActorRef<DeviceCommand>> nbrs = new LinkedHashMap<>();
             Map<String, LinkSpec> specs = new LinkedHashMap<>();
+            Map<String, Integer> nbrMembers = new LinkedHashMap<>();
             for (Link l : scenario.topology().linksOf(n.name())) {
                 String o = l.other(n.name());
                 nbrs.put(o, devices.get(o));
                 specs.put(o, l.spec());
+                nbrMembers.put(o, where.getOrDefault(o, 0));
             }
-            devices.get(n.name()).tell(new DeviceCommand.Wire(nbrs, specs, routing, seed, trace));
+            devices.get(n.name()).tell(new DeviceCommand.Wire(nbrs, specs, routing, seed, trace, where.getOrDefault(n.name(), 0), members,
+                    nbrMembers));
         }
     }
 

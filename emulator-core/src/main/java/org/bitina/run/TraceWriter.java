@@ -35,8 +35,9 @@ public final class TraceWriter extends AbstractBehavior<TraceWriter.Command> {
     private final ObjectMapper json = new ObjectMapper();
     private long lines;
 
-    public static Behavior<Command> create(Path file) {
-        return Behaviors.setup(ctx -> new TraceWriter(ctx, file));
+    /** A trace whose first line names the clock the run is on: {@code "event":"clock","clock":"virtual"}. */
+    public static Behavior<Command> create(Path file, String clock) {
+        return Behaviors.setup(ctx -> new TraceWriter(ctx, file, clock));
     }
 
     /**
@@ -58,10 +59,23 @@ public final class TraceWriter extends AbstractBehavior<TraceWriter.Command> {
     public record CloseMarker(ActorRef<Boolean> replyTo) implements org.apache.pekko.actor.NoSerializationVerificationNeeded {
     }
 
-    private TraceWriter(ActorContext<Command> ctx, Path file) {
+    private TraceWriter(ActorContext<Command> ctx, Path file, String clock) {
         super(ctx);
         try {
             this.out = Files.newBufferedWriter(file);
+            // a line with every field of the contract, so readers of events need no special case
+            Map<String, Object> first = new LinkedHashMap<>();
+            first.put("node", "-");
+            first.put("job", "-");
+            first.put("seq", 0);
+            first.put("event", "clock");
+            first.put("dir", "-");
+            first.put("bitmap", "");
+            first.put("to", java.util.List.of());
+            first.put("vt", 0);
+            first.put("clock", clock);
+            out.write(json.writeValueAsString(first));
+            out.write('\n');
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the trace to " + file, e);
         }

@@ -8,6 +8,11 @@ import org.bitina.usecase.JobSpec;
 
 import java.util.List;
 
-/** One scenario file, validated: topology, jobs, fault plan and cluster layout. */
-public record Scenario(String file, Topology topology, List<JobSpec> jobs, List<FaultSpec> faults, ClusterSpec cluster) {
+/** One scenario file, validated: topology, jobs, fault plan, cluster layout and the clock that runs it. */
+public record Scenario(String file, Topology topology, List<JobSpec> jobs, List<FaultSpec> faults, ClusterSpec cluster, Clock clock) {
+
+    /** The same scenario under another clock (the command line's {@code --clock}). */
+    public Scenario withClock(Clock c) {
+        return new Scenario(file, topology, jobs, faults, cluster, c);
+    }
 }

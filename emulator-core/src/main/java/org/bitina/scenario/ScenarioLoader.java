@@ -25,7 +25,7 @@ import org.bitina.topology.Topology;
  * is described in the README; topology-configs/ has examples of every part.
  */
 public final class ScenarioLoader {
-    private static final Set<String> KEYS = Set.of("topology", "jobs", "faults", "cluster", "defaults", "defs");
+    private static final Set<String> KEYS = Set.of("topology", "jobs", "faults", "cluster", "defaults", "defs", "clock");
 
     private ScenarioLoader() {
     }
@@ -61,10 +61,17 @@ public final class ScenarioLoader {
         List<FaultSpec> faults = FaultSection.read(root, topology);
         ConfigReader c = root.object("cluster");
         ClusterSpec cluster = c == null ? ClusterSpec.SINGLE : ClusterSection.read(c, topology);
+        Clock clock = readClock(root);
         if (!problems.isEmpty()) {
             throw new ScenarioException(problems.sorted());
         }
-        return new Scenario(problems.displayName(), topology, List.copyOf(jobs), List.copyOf(faults), cluster);
+        return new Scenario(problems.displayName(), topology, List.copyOf(jobs), List.copyOf(faults), cluster, clock);
+    }
+
+    private static Clock readClock(ConfigReader root) {
+        String name = root.oneOf("clock", java.util.Arrays.stream(Clock.values()).map(Clock::configName).toList(),
+                Clock.VIRTUAL.configName());
+        return name == null ? Clock.VIRTUAL : Clock.fromConfig(name);
     }
 
     /** HOCON puts the origin in front of its messages; the problem carries it already. */

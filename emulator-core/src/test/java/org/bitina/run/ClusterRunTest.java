@@ -86,6 +86,17 @@ class ClusterRunTest {
     }
 
     @Test
+    void underTheVirtualClockThreeMembersReportExactlyWhatOneJvmReports() throws Exception {
+        for (String file : List.of("paper-fig1-allreduce.conf", "paper-fig2-moe.conf")) {
+            Scenario s = reference(file);
+            Report one = run(s);
+            Report three = runOnThree(s);
+            assertOnAllThree(three);
+            Scenarios.assertSameRun(one, three, file);
+        }
+    }
+
+    @Test
     void aFatTreeAllReduceRunsOverThreeMembersPlacedByPod() throws Exception {
         Report r = runOnThree(write(dir, "k4.conf", fatTree(4, """
                 jobs = [{
@@ -127,7 +138,7 @@ class ClusterRunTest {
                   completion-timeout = 500ms
                   baselines = [ring]
                 }]
-                faults = [ { at = 300ms, kind = member-loss, member = 1 } ]
+                faults = [ { at = 20us, kind = member-loss, member = 1 } ]
                 """));
         long start = System.nanoTime();
         Report r = runOnThree(loss);

@@ -114,7 +114,7 @@ class ReliableMulticastEndToEndTest {
     }
 
     @Test
-    void aStragglingSourceAndReceiverDelayTheRunInWallAndModelledTime() throws Exception {
+    void aStragglingSourceAndReceiverDelayTheRunInModelledTime() throws Exception {
         // before, straggler faults on multicast nodes were dropped without a word
         Report r = run("data { bytes = 16000, packet = 4000, window = 2, seed = 6 }, ack { per = window, tree = composed }",
                 "faults = [ { kind = straggler, node = h1, delay = 300ms }, { kind = straggler, node = h5, delay = 200ms } ]", null, "1s");
@@ -123,7 +123,8 @@ class ReliableMulticastEndToEndTest {
             assertTrue(j.verified(), j.mode());
             // two windows, each sent 300 ms late and acknowledged by h5 200 ms late
             assertTrue(j.modeledMicros() >= 2 * 500_000, j.mode() + " modelled " + j.modeledMicros());
-            assertTrue(j.wallMillis() >= 2 * 500, j.mode() + " wall " + j.wallMillis());
+            // under the virtual clock the delays are modelled, not waited out
+            assertTrue(j.wallMillis() < 2 * 500, j.mode() + " wall " + j.wallMillis());
         }
     }
 

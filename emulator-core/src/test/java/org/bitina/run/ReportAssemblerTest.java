@@ -44,7 +44,7 @@ class ReportAssemblerTest {
     private Report.JobReport report(DeviceCommand.DeviceStats... stats) {
         ReportAssembler a = new ReportAssembler();
         a.phase(failingPhase(), List.of(stats), 0, null, List.of());
-        return a.report("s.conf", Map.of()).jobs().get(0);
+        return a.report("s.conf", org.bitina.scenario.Clock.VIRTUAL, Map.of()).jobs().get(0);
     }
 
     @Test

@@ -84,6 +84,19 @@ public final class Scenarios {
                 .orElseThrow(() -> new AssertionError("no " + mode + " phase in " + r.jobs()));
     }
 
+    /** What two runs of one file under the virtual clock must agree on: {@link RunComparison#comparable}. */
+    public static JsonNode comparable(Report r) {
+        return RunComparison.comparable(r);
+    }
+
+    /** Fails, naming the first field where they differ, unless two runs reported the same (see {@link RunComparison}). */
+    public static void assertSameRun(Report a, Report b, String what) {
+        String diff = RunComparison.firstDifference(a, b);
+        if (diff != null) {
+            throw new AssertionError(what + ": the two runs differ at " + diff);
+        }
+    }
+
     /** The events of a trace file, one per line. */
     public static List<JsonNode> events(Path trace) throws IOException {
         ObjectMapper json = new ObjectMapper();

@@ -51,6 +51,10 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--run-dir", paramLabel = "DIR", description = "with --jvms N > 1: where the members' logs go (default runs/NAME-TIME)")
     Path runDir;
 
+    @Option(names = "--clock", paramLabel = "virtual|real", description = "overrides the scenario's clock: virtual (modelled "
+            + "time, reproducible; the default) or real (wall-clock timers)")
+    String clock;
+
     @Option(names = "--quiet", description = "no progress bar")
     boolean quiet;
 
@@ -90,6 +94,14 @@ final class RunCommand implements Callable<Integer> {
                 System.err.println(p);
             }
             return ExitCodes.INVALID_SCENARIO;
+        }
+        if (clock != null) {
+            org.bitina.scenario.Clock c = org.bitina.scenario.Clock.fromConfig(clock);
+            if (c == null) {
+                System.err.println("bitina: --clock must be virtual or real, got '" + clock + "'");
+                return ExitCodes.INVALID_SCENARIO;
+            }
+            scenario = scenario.withClock(c);
         }
         // fail before running, not after: a report or trace that cannot be written is found now
         for (Path out : new Path[] {report, trace}) {

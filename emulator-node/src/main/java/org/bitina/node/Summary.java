@@ -9,6 +9,9 @@ final class Summary {
     }
 
     static void print(Report r, PrintStream out) {
+        out.println("clock: " + r.clock() + ("real".equals(r.clock())
+                ? " (timers and stragglers on the wall clock: figures vary from run to run)"
+                : " (timers, stragglers and faults in modelled time: the same file gives the same figures)"));
         out.printf("%-14s %-11s %-9s %-12s %-8s %10s %12s %14s %14s %14s %9s %8s  %s%n", "job", "mode", "status", "expected",
                 "verified", "wall ms", "modelled us", "pkts to root", "max link B", "total link B", "timeouts", "late", "missing");
         for (Report.JobReport j : r.jobs()) {
@@ -17,6 +20,10 @@ final class Summary {
                     j.expected() + (j.asExpected() ? " ok" : " NO"), j.verified() ? "yes" : "NO", j.wallMillis(), j.modeledMicros(),
                     j.packetsIntoRoot(), j.maxLinkBytes(), j.totalLinkBytes(), j.timeouts(), j.lateContributions(),
                     j.missing().isEmpty() ? "-" : String.join(",", j.missing()));
+            if ("real".equals(r.clock()) && j.timeouts() > 0) {
+                // the number jumped because a wall-clock timer fired; say so where it is read
+                out.println("    timers fired on the wall clock: modelled time includes " + j.timeouts() + " timeouts");
+            }
             for (String m : j.mismatches().stream().limit(3).toList()) {
                 out.println("    mismatch: " + m);
             }

@@ -166,6 +166,9 @@ class CliTest {
         for (String field : new String[] {"node", "job", "seq", "event", "dir", "bitmap", "to", "vt"}) {
             assertTrue(event.has(field), "trace line has " + field);
         }
+        assertEquals("virtual", event.get("clock").asText(), "the trace names its clock first");
+        assertEquals("virtual", json.get("clock").asText(), "the report names its clock");
+        assertTrue(r.out().contains("clock: virtual"), r.out());
     }
 
     @Test
@@ -201,7 +204,7 @@ class CliTest {
                   data { elements = 1048576, type = float32, op = sum, chunk = 256, window = 4, seed = 3 }
                   completion-timeout = 500ms
                 }]
-                faults = [ { at = 500ms, kind = member-loss, member = 1 } ]
+                faults = [ { at = 20us, kind = member-loss, member = 1 } ]
                 """);
         Path report = dir.resolve("loss.json");
         long start = System.nanoTime();

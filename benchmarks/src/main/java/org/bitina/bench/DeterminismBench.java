@@ -1,0 +1,62 @@
+package org.bitina.bench;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.bitina.run.Report;
+import org.bitina.run.RunComparison;
+import org.bitina.run.RunProgress;
+import org.bitina.scenario.Clock;
+import org.bitina.scenario.Scenario;
+import org.bitina.scenario.ScenarioLoader;
+
+/**
+ * The virtual clock's determinism contract over every shipped scenario (the cheap ones are
+ * also in {@code mvn verify}): each file runs twice (or {@code --runs N} times) on the
+ * virtual clock, optionally on several members, and every report must equal the first
+ * except for wall time and placement. Exits 1 naming the first difference.
+ *
+ * <pre>./bench determinism [--runs 2] [--members 1] [FILE ...]   (default: topology-configs/*.conf)</pre>
+ */
+public final class DeterminismBench {
+    private DeterminismBench() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        int runs = 2;
+        int members = 1;
+        List<Path> files = new ArrayList<>();
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--runs" -> runs = Integer.parseInt(args[++i]);
+                case "--members" -> members = Integer.parseInt(args[++i]);
+                default -> files.add(Path.of(args[i]));
+            }
+        }
+        if (files.isEmpty()) {
+            try (Stream<Path> s = Files.list(Path.of("topology-configs"))) {
+                s.filter(p -> p.toString().endsWith(".conf") && !p.getFileName().toString().equals("defaults.conf")).sorted()
+                        .forEach(files::add);
+            }
+        }
+        int differing = 0;
+        for (Path f : files) {
+            Scenario s = ScenarioLoader.load(f).withClock(Clock.VIRTUAL);
+            long start = System.nanoTime();
+            Report first = Members.run(s, 1, new RunProgress());
+            String diff = null;
+            for (int i = 1; i < runs && diff == null; i++) {
+                diff = RunComparison.firstDifference(first, Members.run(s, members, new RunProgress()));
+            }
+            System.out.printf("%-48s %s  (%d runs%s, %.1f s)%n", f, diff == null ? "same" : "DIFFERENT at " + diff, runs,
+                    members > 1 ? ", runs after the first on " + members + " members" : "", (System.nanoTime() - start) / 1e9);
+            if (diff != null) {
+                differing++;
+            }
+        }
+        System.out.println(differing == 0 ? "every file gave the same report every run" : differing + " files differed");
+        System.exit(differing == 0 ? 0 : 1);
+    }
+}

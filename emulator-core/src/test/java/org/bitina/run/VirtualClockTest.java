@@ -1,0 +1,144 @@
+package org.bitina.run;
+
+import static org.bitina.run.Scenarios.assertSameRun;
+import static org.bitina.run.Scenarios.events;
+import static org.bitina.run.Scenarios.mode;
+import static org.bitina.run.Scenarios.reference;
+import static org.bitina.run.Scenarios.run;
+import static org.bitina.run.Scenarios.write;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Path;
+import java.util.List;
+import org.bitina.scenario.Clock;
+import org.bitina.scenario.Scenario;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The virtual clock's contract (DESIGN.md "Time and links", README "Two clocks"): the same
+ * file gives the same report, whatever the load; timers, stragglers and faults happen in
+ * modelled time, never on the wall clock.
+ */
+class VirtualClockTest {
+    @TempDir
+    Path dir;
+
+    /** The cheap reference scenarios; the rest run twice in {@code ./bench determinism}. */
+    @ParameterizedTest
+    @ValueSource(strings = {"paper-fig1-allreduce.conf", "paper-fig2-moe.conf", "shrinking-miss-set.conf", "fat-tree-k4-allreduce.conf",
+            "fat-tree-k4-bier-inc.conf", "fat-tree-k4-bier-inc-link-failure.conf"})
+    void aShippedScenarioRunTwiceGivesTheSameReport(String file) throws Exception {
+        Scenario s = reference(file);
+        assertEquals(Clock.VIRTUAL, s.clock(), "virtual is the default");
+        Report first = run(s);
+        Report second = run(s);
+        assertEquals("virtual", first.clock());
+        assertSameRun(first, second, file);
+        assertTrue(first.allAsExpected(), file + ": " + first.jobs());
+    }
+
+    @Test
+    void twoRunsWriteTheSameTraceOnceSortedByTimeAndNode() throws Exception {
+        Scenario s = reference("paper-fig1-allreduce.conf");
+        List<String> first = sortedTrace(s, dir.resolve("a.jsonl"));
+        List<String> second = sortedTrace(s, dir.resolve("b.jsonl"));
+        assertTrue(first.size() > 1000, first.size() + " events");
+        assertEquals(first, second);
+    }
+
+    /** The trace's lines ordered by (vt, node), then by the line itself (events of one node at one time, any order). */
+    private static List<String> sortedTrace(Scenario s, Path trace) throws Exception {
+        run(s, trace);
+        List<JsonNode> es = new java.util.ArrayList<>(events(trace));
+        es.sort(java.util.Comparator.comparingLong((JsonNode e) -> e.get("vt").asLong()).thenComparing(e -> e.get("node").asText())
+                .thenComparing(JsonNode::toString));
+        return es.stream().map(JsonNode::toString).toList();
+    }
+
+    @Test
+    void aOneMillisecondTimeoutDoesNotFireForWorkThatTakesTheJvmLongerThanThat() throws Exception {
+        // 64 K floats in 256-element chunks: far more than one JVM moves in 1 ms of wall time,
+        // a few tens of microseconds of modelled time; the timer is modelled, so it never fires
+        Report r = run(write(dir, "fast.conf", star("", "1ms")));
+        Report.JobReport ina = mode(r, "ina");
+        assertEquals("complete", ina.status(), ina.toString());
+        assertTrue(ina.verified());
+        assertEquals(0, ina.timeouts());
+        assertTrue(ina.wallMillis() > 1, "the JVM took " + ina.wallMillis() + " ms: longer than the timeout");
+        assertTrue(ina.modeledMicros() < 1000, ina.modeledMicros() + " us");
+    }
+
+    @Test
+    void aFiveMillisecondStragglerMakesTheOneMillisecondTimerFireForEveryChunkAndOnlyItsPartsComeLate() throws Exception {
+        String faults = "faults = [ { at = 0ms, kind = straggler, node = h3, delay = 5ms } ]\n";
+        Scenario s = write(dir, "straggle.conf", star(faults, "1ms"));
+        Report r = run(s);
+        Report.JobReport ina = mode(r, "ina");
+        int chunks = 65536 / 256;
+        // h3's every contribution is 5 ms late: the root's 1 ms timer fires once per chunk, the
+        // partial result leaves without h3, and h3's part of each chunk is folded in late
+        assertEquals(chunks, ina.timeouts(), ina.toString());
+        assertEquals(chunks, ina.lateContributions(), ina.toString());
+        assertEquals("complete", ina.status(), "late parts reach the root and are added there");
+        assertTrue(ina.verified(), ina.mismatches().toString());
+        assertTrue(ina.modeledMicros() >= 5000, ina.modeledMicros() + " us");
+        assertSameRun(r, run(s), "and the same again");
+    }
+
+    @Test
+    void aFaultLandsAtItsModelledTimeEveryRun() throws Exception {
+        // h2's only link fails 20 us into the phase (the run takes several times that): nothing
+        // for h2 is lost before, packets are after (s1 has no route left to it), every run alike
+        String faults = "faults = [ { at = 20us, kind = link-down, link = [s1, h2] } ]\n";
+        Scenario s = write(dir, "cut.conf", star(faults, "1ms"));
+        Report before = null;
+        for (int i = 0; i < 2; i++) {
+            Path trace = dir.resolve("t" + i + ".jsonl");
+            Report r = run(s, trace);
+            List<JsonNode> lost = events(trace).stream().filter(e -> e.get("event").asText().equals("drop")
+                    && (e.path("detail").asText().equals("link down") || e.path("detail").asText().startsWith("no route"))).toList();
+            assertFalse(lost.isEmpty(), "packets were lost because of the failure");
+            long first = lost.stream().mapToLong(e -> e.get("vt").asLong()).min().orElseThrow();
+            assertTrue(first >= 20_000, "first loss at " + first + " ns, the fault is at 20 us");
+            assertTrue(first < 25_000, "and it bites at once: first loss at " + first + " ns");
+            assertTrue(mode(r, "ina").faultsNotApplied().isEmpty());
+            assertEquals(List.of("h2"), mode(r, "ina").missing());
+            if (before != null) {
+                assertSameRun(before, r, "the cut");
+            }
+            before = r;
+        }
+    }
+
+    @Test
+    void aFaultAfterThePhaseEndedIsNamedAsNotApplied() throws Exception {
+        String faults = "faults = [ { at = 10s, kind = link-down, link = [s1, h2] } ]\n";
+        Report.JobReport ina = mode(run(write(dir, "late.conf", star(faults, "1ms"))), "ina");
+        assertEquals("complete", ina.status());
+        assertEquals(List.of("link-down at 10000 ms"), ina.faultsNotApplied());
+    }
+
+    /** Four hosts on one switch, an AllReduce over them with this completion timeout. */
+    private static String star(String faults, String timeout) {
+        return """
+                topology {
+                  link-defaults { latency = 1us, bandwidth = 100Gbps }
+                  switches = [s1]
+                  hosts = [h1, h2, h3, h4]
+                  links = [[s1, h1], [s1, h2], [s1, h3], [s1, h4]]
+                }
+                jobs = [{
+                  name = star, kind = allreduce, members = [h1, h2, h3, h4]
+                  tree { mode = auto, root = s1 }
+                  data { elements = 65536, type = float32, op = sum, chunk = 256, window = 16, seed = 3 }
+                  completion-timeout = %s
+                }]
+                """.formatted(timeout) + faults;
+    }
+}
