@@ -33,15 +33,17 @@ public final class ScenarioBench {
 
     public static void main(String[] args) throws Exception {
         if (args.length < 1) {
-            System.err.println("usage: ScenarioBench FILE [--repeat N] [--clock virtual|real|both] [--members 1|N]");
+            System.err.println("usage: ScenarioBench FILE [--repeat N] [--warmup N] [--clock virtual|real|both] [--members 1|N]");
             System.exit(2);
         }
         Path file = Path.of(args[0]);
         int repeat = 3;
         String clocks = null;
         int members = 1;
+        int warmup = 1;
         for (int i = 1; i + 1 < args.length; i += 2) {
             switch (args[i]) {
+                case "--warmup" -> warmup = Integer.parseInt(args[i + 1]);
                 case "--repeat" -> repeat = Integer.parseInt(args[i + 1]);
                 case "--clock" -> clocks = args[i + 1];
                 case "--members" -> members = Integer.parseInt(args[i + 1]);
@@ -52,14 +54,21 @@ public final class ScenarioBench {
             }
         }
         Scenario s = ScenarioLoader.load(file);
-        List<Clock> order = clocks == null ? List.of(s.clock()) : clocks.equals("both") ? List.of(Clock.VIRTUAL, Clock.REAL)
-                : List.of(Clock.fromConfig(clocks));
-        if (order.contains(null)) {
+        if (clocks != null && !clocks.equals("both") && Clock.fromConfig(clocks) == null) {
             System.err.println("--clock must be virtual, real or both");
             System.exit(2);
         }
+        List<Clock> order = clocks == null ? List.of(s.clock()) : clocks.equals("both") ? List.of(Clock.VIRTUAL, Clock.REAL)
+                : List.of(Clock.fromConfig(clocks));
         Map<String, List<Report.JobReport>> runs = new LinkedHashMap<>();
         Map<Clock, List<RunProgress>> progress = new java.util.EnumMap<>(Clock.class);
+        for (int w = 0; w < warmup; w++) {
+            // the JIT warms up on whole runs first; their figures are not kept
+            for (Clock c : order) {
+                Members.run(s.withClock(c), members, new RunProgress());
+            }
+            System.err.printf("warm-up run %d of %d done%n", w + 1, warmup);
+        }
         for (int i = 0; i < repeat; i++) {
             // the clocks alternate, so that both meet the same machine load
             for (Clock c : order) {

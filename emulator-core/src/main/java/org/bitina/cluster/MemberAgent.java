@@ -13,6 +13,7 @@ import org.apache.pekko.actor.typed.receptionist.ServiceKey;
 import org.bitina.device.ControlMessage;
 import org.bitina.device.DeviceCommand;
 import org.bitina.device.HostActor;
+import org.bitina.device.MemberTally;
 import org.bitina.device.SwitchActor;
 
 /**
@@ -32,7 +33,7 @@ public final class MemberAgent {
      * @param virtual the devices run on the virtual clock (else on the wall clock)
      */
     public record SpawnDevices(String run, List<String> switches, List<String> hosts, int maxEntriesPerJob, long tombstoneNanos,
-                               ActorRef<Spawned> replyTo, int member, boolean virtual) implements Command {
+                               ActorRef<Spawned> replyTo, int member, int members, boolean virtual) implements Command {
     }
 
     /** Virtual clock: every device of this member processes the window [start, end), then the member reports once. */
@@ -86,15 +87,19 @@ public final class MemberAgent {
                         Map<String, ActorRef<DeviceCommand>> spawned = new LinkedHashMap<>();
                         // what this member's hosts share for this run (references, model weights)
                         References references = new References();
+                        // virtual clock: what the devices did in a window, shared with this agent (they run in its JVM)
+                        MemberTally tally = m.virtual() ? new MemberTally(m.members()) : null;
                         for (String s : m.switches()) {
-                            spawned.put(s, ctx.spawn(SwitchActor.create(s, m.maxEntriesPerJob(), m.tombstoneNanos(), m.virtual()),
+                            spawned.put(s, ctx.spawn((tally != null ? SwitchActor.create(s, m.maxEntriesPerJob(), m.tombstoneNanos(), tally)
+                                    : SwitchActor.create(s, m.maxEntriesPerJob(), m.tombstoneNanos())),
                                     "dev-" + m.run() + "-" + s));
                         }
                         for (String h : m.hosts()) {
-                            spawned.put(h, ctx.spawn(HostActor.create(h, m.maxEntriesPerJob(), m.tombstoneNanos(), m.virtual(), references),
+                            spawned.put(h, ctx.spawn((tally != null ? HostActor.create(h, m.maxEntriesPerJob(), m.tombstoneNanos(), tally, references)
+                                    : HostActor.create(h, m.maxEntriesPerJob(), m.tombstoneNanos(), references)),
                                     "dev-" + m.run() + "-" + h));
                         }
-                        windows.devices(m.member(), spawned);
+                        windows.devices(m.member(), spawned, tally);
                         ctx.getLog().info("member {} runs {} devices of run {}", member, spawned.size(), m.run());
                         m.replyTo().tell(new Spawned(member, spawned));
                         return Behaviors.same();
@@ -110,39 +115,32 @@ public final class MemberAgent {
 
     /**
      * The member's part of the virtual clock's barrier: one window message in, one to each
-     * device, one report out when all have answered, so the coordinator's cost grows with
-     * members, not devices. Counts are cumulative per device (its latest answer stands).
+     * device, one report out when the last device is done, so the coordinator's cost grows
+     * with members, not devices. The devices add what they did to the member's
+     * {@link MemberTally}; the last one tells this agent.
      */
     private static final class Windows {
         private int member;
         private Map<String, ActorRef<DeviceCommand>> devices = Map.of();
-        private final Map<String, Long> received = new java.util.HashMap<>();
-        private final Map<String, long[]> sent = new java.util.HashMap<>();
+        private MemberTally tally;
         private Window open;
-        private int waiting;
-        private long next;
-        private long events;
-        private long busyNanos;
-        private final List<DeviceCommand.DriverDone> done = new java.util.ArrayList<>();
-        private final List<String> problems = new java.util.ArrayList<>();
+        private boolean reported;
 
-        void devices(int member, Map<String, ActorRef<DeviceCommand>> spawned) {
+        void devices(int member, Map<String, ActorRef<DeviceCommand>> spawned, MemberTally tally) {
             this.member = member;
             this.devices = Map.copyOf(spawned);
-            received.clear();
-            sent.clear();
+            this.tally = tally;
             open = null;
         }
 
         void open(Window w, ActorRef<DeviceCommand.Advanced> replyTo) {
+            if (tally == null) {
+                return; // devices on the real clock: no windows
+            }
             open = w;
-            waiting = devices.size();
-            next = Long.MAX_VALUE;
-            events = 0;
-            busyNanos = 0;
-            done.clear();
-            problems.clear();
-            if (waiting == 0) {
+            reported = false;
+            tally.open(devices.size());
+            if (devices.isEmpty()) {
                 report();
                 return;
             }
@@ -151,49 +149,25 @@ public final class MemberAgent {
         }
 
         void advanced(DeviceCommand.Advanced a) {
-            received.merge(a.node(), a.received(), Math::max);
+            if (open == null) {
+                return;
+            }
             if (a.late()) {
-                if (open != null && waiting == 0) {
-                    open.replyTo().tell(new WindowReport(member, open.window(), null, receivedTotal(), Long.MAX_VALUE, List.of(), true,
+                if (reported) {
+                    open.replyTo().tell(new WindowReport(member, open.window(), null, tally.received(), Long.MAX_VALUE, List.of(), true,
                             List.of(), 0, 0));
                 }
                 return;
             }
-            if (open == null || a.window() != open.window()) {
-                return;
-            }
-            sent.put(a.node(), a.sentTo());
-            next = Math.min(next, a.next());
-            events += a.events();
-            busyNanos += a.busyNanos();
-            done.addAll(a.done());
-            problems.addAll(a.problems());
-            if (--waiting == 0) {
+            if (a.window() == open.window()) {
                 report();
             }
         }
 
-        private long receivedTotal() {
-            long r = 0;
-            for (long v : received.values()) {
-                r += v;
-            }
-            return r;
-        }
-
         private void report() {
-            int width = 0;
-            for (long[] s : sent.values()) {
-                width = Math.max(width, s.length);
-            }
-            long[] total = new long[width];
-            for (long[] s : sent.values()) {
-                for (int i = 0; i < s.length; i++) {
-                    total[i] += s[i];
-                }
-            }
-            open.replyTo().tell(new WindowReport(member, open.window(), total, receivedTotal(), next, List.copyOf(done), false,
-                    List.copyOf(problems), events, busyNanos));
+            reported = true;
+            open.replyTo().tell(new WindowReport(member, open.window(), tally.sent(), tally.received(), tally.next(), tally.done(), false,
+                    tally.problems(), tally.events(), tally.busyNanos()));
         }
     }
 }

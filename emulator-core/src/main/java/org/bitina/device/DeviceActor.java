@@ -36,18 +36,25 @@ abstract class DeviceActor extends AbstractBehavior<DeviceCommand> {
     private long window = -1;
     private boolean windowReported;
 
-    /** @param clock the wall clock (real clock), or null for the virtual clock: modelled time from the device's own events */
+    /** Virtual clock: where this device adds what it did in a window; null under the real clock. */
+    private final MemberTally tally;
+
+    /**
+     * @param clock the wall clock (real clock; ignored under the virtual clock)
+     * @param tally the member's window tally: the virtual clock (modelled time from the device's own events); null: the real clock
+     */
     protected DeviceActor(ActorContext<DeviceCommand> ctx, TimerScheduler<DeviceCommand> timers, DeviceCommand tick, String name,
-                          int maxEntriesPerJob, long tombstoneNanos, LongSupplier clock) {
+                          int maxEntriesPerJob, long tombstoneNanos, LongSupplier clock, MemberTally tally) {
         super(ctx);
         this.name = name;
         this.maxEntriesPerJob = maxEntriesPerJob;
         this.tombstoneNanos = tombstoneNanos;
         this.ports = new Ports(name);
-        if (clock == null) {
+        this.tally = tally;
+        if (tally != null) {
             this.events = new LocalEvents<>();
             this.clock = events::now;
-            this.ports.virtual(events::now);
+            this.ports.virtual(events::now, tally);
             this.alarm = new Alarm<>(null, tick);
         } else {
             this.events = null;
@@ -148,8 +155,7 @@ abstract class DeviceActor extends AbstractBehavior<DeviceCommand> {
         }
         if (remote && windowReported) {
             // the window's barrier counts cross-member messages: this one came after the device said it was done
-            agent.tell(new DeviceCommand.Advanced(name, window, null, ports.remoteReceived(), Long.MAX_VALUE, List.of(), true, List.of(),
-                    0, 0));
+            agent.tell(new DeviceCommand.Advanced(name, window, true));
         }
     }
 
@@ -194,8 +200,9 @@ abstract class DeviceActor extends AbstractBehavior<DeviceCommand> {
         }
         ports.flush();
         long next = Math.min(events.next(handler), ports.takeEarliestArrival());
-        m.replyTo().tell(new DeviceCommand.Advanced(name, window, ports.remoteSent(), ports.remoteReceived(), next,
-                List.copyOf(doneInWindow), false, problems, events.processed() - processed, System.nanoTime() - began));
+        if (tally.deviceDone(next, doneInWindow, problems, events.processed() - processed, System.nanoTime() - began)) {
+            m.replyTo().tell(new DeviceCommand.Advanced(name, window, false));
+        }
         doneInWindow.clear();
         windowReported = true;
         return this;

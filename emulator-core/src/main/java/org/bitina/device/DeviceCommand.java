@@ -129,19 +129,11 @@ public sealed interface DeviceCommand extends ControlMessage
     }
 
     /**
-     * A device has processed a window (or, {@code late}, received more cross-member messages
-     * after it said so).
-     *
-     * @param sentTo   messages sent to each member's devices so far (other members only)
-     * @param received messages received from other members' devices so far
-     * @param next     the earliest time anything happens here next, frames it sent included
-     * @param done     drivers that finished in this window
-     * @param problems what went wrong in the window (events behind time, a timer that would not move)
-     * @param events   events and timer firings processed in the window
-     * @param busyNanos wall time the device spent on them (for the benchmark's barrier cost, never in the report)
+     * To the member agent: the last of its devices is done with {@code window} (what they did
+     * is in the member's {@link MemberTally}), or, {@code late}, a device received a message from
+     * another member after it was done with the window.
      */
-    record Advanced(String node, long window, long[] sentTo, long received, long next, List<DriverDone> done, boolean late,
-                    List<String> problems, long events, long busyNanos) implements ControlMessage {
+    record Advanced(String node, long window, boolean late) implements ControlMessage {
     }
 
     /** Ask for the device's counters for one job phase. */

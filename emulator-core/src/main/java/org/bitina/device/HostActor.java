@@ -50,24 +50,25 @@ public final class HostActor extends DeviceActor {
         return create(name, maxEntriesPerJob, tombstoneNanos, System::nanoTime, references);
     }
 
-    /** Under the virtual clock ({@code virtual}) or the real one. */
-    public static Behavior<DeviceCommand> create(String name, int maxEntriesPerJob, long tombstoneNanos, boolean virtual,
+    /** Under the virtual clock, adding what it does in each window to its member's {@code tally}. */
+    public static Behavior<DeviceCommand> create(String name, int maxEntriesPerJob, long tombstoneNanos, MemberTally tally,
                                                  References references) {
-        return create(name, maxEntriesPerJob, tombstoneNanos, virtual ? null : System::nanoTime, references);
+        return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> new HostActor(ctx, timers, name, maxEntriesPerJob, tombstoneNanos,
+                System::nanoTime, tally, references)));
     }
 
-    /** With the wall clock the engine reads (tests pass one that follows Pekko's ManualTime), or null for the virtual clock. */
+    /** Under the real clock, with the wall clock the engine reads (tests pass one that follows Pekko's ManualTime). */
     public static Behavior<DeviceCommand> create(String name, int maxEntriesPerJob, long tombstoneNanos, LongSupplier clock,
                                                  References references) {
         return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> new HostActor(ctx, timers, name, maxEntriesPerJob, tombstoneNanos, clock,
-                references)));
+                null, references)));
     }
 
     private final References references;
 
     private HostActor(ActorContext<DeviceCommand> ctx, TimerScheduler<DeviceCommand> timers, String name, int maxEntriesPerJob,
-                      long tombstoneNanos, LongSupplier clock, References references) {
-        super(ctx, timers, Tick.INSTANCE, name, maxEntriesPerJob, tombstoneNanos, clock);
+                      long tombstoneNanos, LongSupplier clock, MemberTally tally, References references) {
+        super(ctx, timers, Tick.INSTANCE, name, maxEntriesPerJob, tombstoneNanos, clock, tally);
         this.references = references;
     }
 

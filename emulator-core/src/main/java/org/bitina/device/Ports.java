@@ -27,9 +27,8 @@ final class Ports {
     private java.util.function.LongSupplier virtualNow;
     private int member;
     private Map<String, Integer> neighborMembers = Map.of();
-    /** Virtual clock: messages sent to each other member's devices, and received from them, since wiring. */
-    private long[] remoteSent = new long[1];
-    private long remoteReceived;
+    /** Virtual clock: where messages to and from other members' devices are counted. */
+    private MemberTally tally;
     /** Virtual clock: the earliest arrival of what was sent since {@link #takeEarliestArrival}. */
     private long earliestArrival = Long.MAX_VALUE;
     /** Frames to send when the message being handled is done, per neighbour in order (see {@link #flush}). */
@@ -51,35 +50,26 @@ final class Ports {
         trace = w.trace();
         member = w.member();
         neighborMembers = w.neighborMembers();
-        remoteSent = new long[Math.max(1, w.members())];
-        remoteReceived = 0;
         if (virtualNow != null) {
             links.values().forEach(l -> l.modelDelays(true));
         }
     }
 
     /** Under the virtual clock: frames depart no earlier than the device's modelled time, and delays are modelled. */
-    void virtual(java.util.function.LongSupplier now) {
+    void virtual(java.util.function.LongSupplier now, MemberTally tally) {
         this.virtualNow = now;
+        this.tally = tally;
         links.values().forEach(l -> l.modelDelays(true));
     }
 
     /** Whether a frame from {@code neighbor} crossed from another member (the virtual clock counts those). */
     boolean countReceipt(String neighbor) {
         Integer m = neighborMembers.get(neighbor);
-        if (m != null && m != member) {
-            remoteReceived++;
+        if (tally != null && m != null && m != member) {
+            tally.receivedOne();
             return true;
         }
         return false;
-    }
-
-    long[] remoteSent() {
-        return remoteSent.clone();
-    }
-
-    long remoteReceived() {
-        return remoteReceived;
     }
 
     /** The earliest arrival of what was sent since the last call, or Long.MAX_VALUE; and starts again. */
@@ -138,8 +128,8 @@ final class Ports {
 
     private void countSent(String n) {
         Integer m = neighborMembers.get(n);
-        if (m != null && m != member && m < remoteSent.length) {
-            remoteSent[m]++;
+        if (tally != null && m != null && m != member) {
+            tally.sentTo(m);
         }
     }
 

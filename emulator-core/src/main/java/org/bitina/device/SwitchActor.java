@@ -27,19 +27,21 @@ public final class SwitchActor extends DeviceActor {
         return create(name, maxEntriesPerJob, tombstoneNanos, System::nanoTime);
     }
 
-    /** Under the virtual clock ({@code virtual}) or the real one. */
-    public static Behavior<DeviceCommand> create(String name, int maxEntriesPerJob, long tombstoneNanos, boolean virtual) {
-        return create(name, maxEntriesPerJob, tombstoneNanos, virtual ? null : System::nanoTime);
+    /** Under the virtual clock, adding what it does in each window to its member's {@code tally}. */
+    public static Behavior<DeviceCommand> create(String name, int maxEntriesPerJob, long tombstoneNanos, MemberTally tally) {
+        return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> new SwitchActor(ctx, timers, name, maxEntriesPerJob, tombstoneNanos,
+                System::nanoTime, tally)));
     }
 
-    /** With the wall clock the engine reads (tests pass one that follows Pekko's ManualTime), or null for the virtual clock. */
+    /** Under the real clock, with the wall clock the engine reads (tests pass one that follows Pekko's ManualTime). */
     public static Behavior<DeviceCommand> create(String name, int maxEntriesPerJob, long tombstoneNanos, LongSupplier clock) {
-        return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> new SwitchActor(ctx, timers, name, maxEntriesPerJob, tombstoneNanos, clock)));
+        return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> new SwitchActor(ctx, timers, name, maxEntriesPerJob, tombstoneNanos, clock,
+                null)));
     }
 
     private SwitchActor(ActorContext<DeviceCommand> ctx, TimerScheduler<DeviceCommand> timers, String name, int maxEntriesPerJob,
-                        long tombstoneNanos, LongSupplier clock) {
-        super(ctx, timers, Tick.INSTANCE, name, maxEntriesPerJob, tombstoneNanos, clock);
+                        long tombstoneNanos, LongSupplier clock, MemberTally tally) {
+        super(ctx, timers, Tick.INSTANCE, name, maxEntriesPerJob, tombstoneNanos, clock, tally);
     }
 
     @Override

@@ -161,7 +161,7 @@ final class RunGuardian extends AbstractBehavior<RunGuardian.Command> {
                 }
             }
             agents.get(i).tell(new MemberAgent.SpawnDevices(runName, switches, hosts, options.limits().maxEntriesPerJob(),
-                    options.limits().tombstone().toNanos(), placed, i, scenario.clock() == org.bitina.scenario.Clock.VIRTUAL));
+                    options.limits().tombstone().toNanos(), placed, i, agents.size(), scenario.clock() == org.bitina.scenario.Clock.VIRTUAL));
         }
         return this;
     }
