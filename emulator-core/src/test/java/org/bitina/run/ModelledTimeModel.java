@@ -17,9 +17,10 @@ import java.util.PriorityQueue;
  * modelled time t departs at max(t, busyUntil), then busyUntil = departure + ceil(bytes * 8 *
  * 1e9 / bandwidth) ns, and it arrives busyUntil + latency later. Nodes forward, replicate,
  * aggregate and answer in zero time. An aggregation completes at its latest contribution's
- * arrival. Events (packet arrivals) run in order of (time, creation order): everything that
- * reaches a port does so in modelled-time order; packets put on one port at the same instant
- * go in the order their arrivals were created (FIFO), which is deterministic. What a node does
+ * arrival. Events (packet arrivals) run in modelled-time order, so everything reaches a port
+ * in modelled-time order. Arrivals at one instant (the only choice left, and it matters where
+ * several of them queue for one port) run in the virtual clock's order ({@code LocalEvents}:
+ * the sending node's name, then that sender's own send order). What a node does
  * for one arrival (local deliveries included, e.g. a parameter server answering a worker on
  * its own host) happens synchronously, nested, as on a device that handles one frame at once.
  *
@@ -261,7 +262,8 @@ final class ModelledTimeModel {
         }
     }
 
-    private record Arrival(long t, long order, String node, Packet p) {
+    /** A packet reaching {@code node} from {@code from} at time t; {@code order} counts sends, so one sender's stay in its order. */
+    private record Arrival(long t, String from, long order, String node, Packet p) {
     }
 
     /** The event loop, the ports and the forwarding every mode shares; a mode adds its endpoints. */
@@ -270,8 +272,13 @@ final class ModelledTimeModel {
         final Job job;
         final Map<String, Integer> bitOf = new HashMap<>();
         final long[] lastVt;
-        private final PriorityQueue<Arrival> events = new PriorityQueue<>(
-                (a, b) -> a.t != b.t ? Long.compare(a.t, b.t) : Long.compare(a.order, b.order));
+        private final PriorityQueue<Arrival> events = new PriorityQueue<>((a, b) -> {
+            int c = Long.compare(a.t, b.t);
+            if (c == 0) {
+                c = a.from.compareTo(b.from);
+            }
+            return c != 0 ? c : Long.compare(a.order, b.order);
+        });
         private long order;
         private final Map<String, Long> busyUntil = new HashMap<>();
         final Map<String, long[]> linkCounts = new LinkedHashMap<>();
@@ -298,7 +305,7 @@ final class ModelledTimeModel {
             long[] c = linkCounts.computeIfAbsent(from + ">" + to, k -> new long[2]);
             c[0]++;
             c[1] += p.bytes();
-            events.add(new Arrival(busy + s.latencyNanos(), order++, to, p));
+            events.add(new Arrival(busy + s.latencyNanos(), from, order++, to, p));
         }
 
         /** Toward the packet's destination by unicast routing, or to this node's endpoints. */

@@ -77,13 +77,14 @@ class ModelledTimeModelTest {
                   name = ft, kind = allreduce, tenant = 1
                   members = all
                   tree { mode = auto, root = core-1 }
-                  data { elements = 4000, type = float32, op = sum, chunk = 256, window = 4, seed = 3 }
+                  data { elements = 8000, type = float32, op = sum, chunk = 256, window = 4, seed = 3 }
                   completion-timeout = 10s
                   baselines = [ring, ps]
                 }]
                 """));
+        // 32 chunks over 16 ring members: two per owner, so the ring queues too (with 16 or fewer it never would)
         Network net = ModelledTimeModel.fatTree(4, new Spec(1_000, 10_000_000_000L));
-        Job job = new Job(net.hosts(), 4000, 256, 4, 4);
+        Job job = new Job(net.hosts(), 8000, 256, 4, 4);
         check(s, net, job, "core-1", "ft");
     }
 
