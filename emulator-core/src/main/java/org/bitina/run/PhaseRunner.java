@@ -48,6 +48,10 @@ public final class PhaseRunner {
 
     /** E4: a cluster member left or was downed; these devices went with it. */
     public record MemberLost(String member, Set<String> devices) implements Command {
+        /** One device stopped while its member lives on (member null). */
+        static MemberLost deviceStopped(String device) {
+            return new MemberLost(null, Set.of(device));
+        }
     }
 
     private record HostEvt(DeviceCommand.HostEvent event) implements Command {
@@ -135,6 +139,7 @@ public final class PhaseRunner {
             devices.put(n.name(), spawned.get(n.name()));
         }
         this.faults = new FaultInjector(scenario, devices, List.copyOf(members), ctx.getLog());
+        ctx.spawn(watcher(devices, ctx.getSelf()), "device-watcher");
         TopologyInstaller.wire(scenario, devices, where, routing, trace);
     }
 
@@ -487,10 +492,41 @@ public final class PhaseRunner {
         }
         lost.addAll(m.devices());
         List<String> names = new ArrayList<>(new TreeSet<>(m.devices()));
-        lostReason = "member " + m.member() + " lost with " + names.size() + " devices " + (names.size() > 12
-                ? names.subList(0, 12) + "..." : names);
+        lostReason = m.member() == null ? "device " + names.get(0) + " stopped"
+                : "member " + m.member() + " lost with " + names.size() + " devices " + (names.size() > 12 ? names.subList(0, 12) + "..." : names);
         ctx.getLog().error(lostReason);
         return true;
+    }
+
+    private record Stopped(String device) {
+    }
+
+    private record ConfirmStopped(String device) {
+    }
+
+    /**
+     * Watches every device: one that stops ends the phase as failed, naming it. A member's loss
+     * stops all of its devices at once and is reported as such (MemberLost, from the guardian);
+     * the grace period lets that come first, so that the report names the member, not its devices.
+     */
+    private static Behavior<Object> watcher(Map<String, ActorRef<DeviceCommand>> devices, ActorRef<Command> runner) {
+        return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> {
+            devices.forEach((n, d) -> {
+                if (d != null) {
+                    ctx.watchWith(d, new Stopped(n));
+                }
+            });
+            return Behaviors.receive(Object.class)
+                    .onMessage(Stopped.class, m -> {
+                        timers.startSingleTimer(m.device(), new ConfirmStopped(m.device()), Duration.ofSeconds(2));
+                        return Behaviors.same();
+                    })
+                    .onMessage(ConfirmStopped.class, m -> {
+                        runner.tell(MemberLost.deviceStopped(m.device()));
+                        return Behaviors.same();
+                    })
+                    .build();
+        }));
     }
 
     /** What one phase has gathered while it runs. */

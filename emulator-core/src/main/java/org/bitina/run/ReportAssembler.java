@@ -125,10 +125,11 @@ final class ReportAssembler {
                 allVerified = false;
             }
         }
-        missing.addAll(p.expected().missing().stream().filter(x -> !missing.contains(x) && !unfinished.isEmpty()).toList());
+        missing.addAll((p.expected().missing() == null ? java.util.Set.<String>of() : p.expected().missing()).stream().filter(x -> !missing.contains(x) && !unfinished.isEmpty()).toList());
         boolean verified = allVerified && mismatches.isEmpty() && unfinished.isEmpty();
         Status status = !unfinished.isEmpty() || !mismatches.isEmpty() ? Status.FAILED : partial.isEmpty() ? Status.COMPLETE : Status.PARTIAL;
-        boolean asExpected = switch (p.expected().status()) {
+        boolean asExpected = p.expected().exact() ? exactly(p.expected(), status, verified, missing, unfinished, mismatches)
+                : switch (p.expected().status()) {
             case COMPLETE -> status == Status.COMPLETE && verified;
             // what the silent endpoints could take away, and nothing else
             case PARTIAL -> status != Status.FAILED && verified && p.expected().missing().containsAll(missing);
@@ -142,6 +143,23 @@ final class ReportAssembler {
                 wallNanos / 1_000_000, lastVt / 1000.0, t.intoRoot, t.maxLink, t.total, t.header, t.timeouts, rounds,
                 p.expected().status().label(), asExpected, roots(p), p.units(), p.awaited().size(), partial, mismatches, unfinished,
                 t.late, t.drops + t.lost, t.packets, note, t.uplink, dropped, extra, faultsNotApplied);
+    }
+
+    /**
+     * The scenario's own {@code expect}: this status and exactly these endpoints missing (named
+     * in {@code missing} or, for one that did not finish, {@code unfinished}), and no wrong result.
+     */
+    private static boolean exactly(Phase.Expected e, Status status, boolean verified, Collection<String> missing, List<String> unfinished,
+                                   List<String> mismatches) {
+        java.util.Set<String> named = new java.util.TreeSet<>(missing);
+        unfinished.forEach(u -> named.add(u.split(" ", 2)[0].replaceAll(":$", "")));
+        boolean right = status == Status.FAILED ? mismatches.stream().noneMatch(ReportAssembler::wrongResult) : verified;
+        return status == e.status() && right && (e.missing() == null || named.equals(e.missing()));
+    }
+
+    /** A mismatch that is a wrong value, not an endpoint that gave up on a result it never got (which it names). */
+    public static boolean wrongResult(String mismatch) {
+        return !mismatch.contains("no result after") && !mismatch.contains("no final result after");
     }
 
     /** What the links and counters of one phase add up to. */

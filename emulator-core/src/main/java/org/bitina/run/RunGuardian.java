@@ -53,6 +53,9 @@ final class RunGuardian extends AbstractBehavior<RunGuardian.Command> {
     private record Members(Receptionist.Listing listing) implements Command {
     }
 
+    private record LocalMember(ActorRef<MemberAgent.Command> agent) implements Command {
+    }
+
     private record Placed(MemberAgent.Spawned spawned) implements Command {
     }
 
@@ -108,13 +111,18 @@ final class RunGuardian extends AbstractBehavior<RunGuardian.Command> {
             trace = null;
         }
         // this JVM is a member like any other; alone, it is a cluster of one that joins itself
-        ctx.spawn(MemberAgent.create(), "member");
+        ActorRef<MemberAgent.Command> agent = ctx.spawn(MemberAgent.create(), "member");
         cluster = Cluster.get(ctx.getSystem());
         if (ctx.getSystem().settings().config().getStringList("pekko.cluster.seed-nodes").isEmpty()) {
             cluster.manager().tell(Join.create(cluster.selfMember().address()));
         }
-        ctx.getSystem().receptionist().tell(Receptionist.subscribe(MemberAgent.KEY, ctx.messageAdapter(Receptionist.Listing.class,
-                Members::new)));
+        if (options.members() == 1) {
+            // alone: its own agent is the only member, no need to wait for the receptionist's listing (it comes in batches)
+            ctx.getSelf().tell(new LocalMember(agent));
+        } else {
+            ctx.getSystem().receptionist().tell(Receptionist.subscribe(MemberAgent.KEY, ctx.messageAdapter(Receptionist.Listing.class,
+                    Members::new)));
+        }
         timers.startSingleTimer(MembersLate.INSTANCE, options.membersTimeout());
         this.timers = timers;
         placed = ctx.messageAdapter(MemberAgent.Spawned.class, Placed::new);
@@ -129,6 +137,7 @@ final class RunGuardian extends AbstractBehavior<RunGuardian.Command> {
     public Receive<Command> createReceive() {
         return newReceiveBuilder()
                 .onMessage(Members.class, this::onMembers)
+                .onMessage(LocalMember.class, m -> place(new ArrayList<>(List.of(m.agent()))))
                 .onMessage(Placed.class, this::onPlaced)
                 .onMessage(Removed.class, this::onRemoved)
                 .onMessageEquals(MembersLate.INSTANCE, this::onMembersLate)
@@ -140,7 +149,17 @@ final class RunGuardian extends AbstractBehavior<RunGuardian.Command> {
 
     /** E2: once the expected members are there, the placement, then each member spawns its devices. */
     private Behavior<Command> onMembers(Members l) {
-        List<ActorRef<MemberAgent.Command>> agents = new ArrayList<>(l.listing().getServiceInstances(MemberAgent.KEY));
+        List<ActorRef<MemberAgent.Command>> agents = new ArrayList<>();
+        for (ActorRef<MemberAgent.Command> a : l.listing().getServiceInstances(MemberAgent.KEY)) {
+            // in this JVM only this run's own agent: a session's earlier runs had theirs
+            if (!a.path().address().hasLocalScope() || a.path().parent().equals(getContext().getSelf().path())) {
+                agents.add(a);
+            }
+        }
+        return place(agents);
+    }
+
+    private Behavior<Command> place(List<ActorRef<MemberAgent.Command>> agents) {
         if (pending >= 0 || agents.size() < options.members()) {
             return this;
         }
@@ -174,7 +193,9 @@ final class RunGuardian extends AbstractBehavior<RunGuardian.Command> {
             // a cluster singleton: one runner however many members; it runs on the oldest member,
             // which is this one (the seed comes up first), and only this one defines it
             Behavior<PhaseRunner.Command> behavior = PhaseRunner.create(scenario, devices, placement, where, members, trace, progress);
-            runner = ClusterSingleton.get(getContext().getSystem()).init(SingletonActor.of(behavior, "coordinator-" + runName));
+            // alone, the runner is this guardian's child and goes with it; in a cluster, a singleton
+            runner = options.members() == 1 ? getContext().spawn(behavior, "coordinator-" + runName)
+                    : ClusterSingleton.get(getContext().getSystem()).init(SingletonActor.of(behavior, "coordinator-" + runName));
             if (requester != null) {
                 runner.tell(new PhaseRunner.Run(finished));
             }

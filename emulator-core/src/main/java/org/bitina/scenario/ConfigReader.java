@@ -107,6 +107,11 @@ public final class ConfigReader {
         }
     }
 
+    /** This object's keys, in the order they were written. */
+    public List<String> keys() {
+        return inFileOrder(config.root()).stream().map(Map.Entry::getKey).toList();
+    }
+
     public static String keyList(Set<String> keys) {
         return String.join(", ", new TreeSet<>(keys));
     }

@@ -2,15 +2,19 @@ package org.bitina.scenario;
 
 import java.time.Duration;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.List;
 import java.util.Set;
 import org.bitina.topology.BitSpace;
 import org.bitina.topology.EncodingSpec;
+import org.bitina.usecase.Expect;
 import org.bitina.usecase.JobCommon;
+import org.bitina.usecase.Status;
 
-/** The keys every job has, whatever its kind: name, kind, tenant, id, completion timeout and baselines. */
-public record JobHeader(String name, int tenant, int id, Duration completionTimeout, List<String> baselines) {
-    public static final Set<String> KEYS = Set.of("name", "kind", "tenant", "id", "completion-timeout", "baselines");
+/** The keys every job has, whatever its kind: name, kind, tenant, id, completion timeout, baselines and what to expect. */
+public record JobHeader(String name, int tenant, int id, Duration completionTimeout, List<String> baselines, Expect expect) {
+    public static final Set<String> KEYS = Set.of("name", "kind", "tenant", "id", "completion-timeout", "baselines", "expect");
     private static final Duration DEFAULT_COMPLETION_TIMEOUT = Duration.ofMillis(50);
 
     /** The keys of a kind: these and the kind's {@code own}. */
@@ -40,10 +44,73 @@ public record JobHeader(String name, int tenant, int id, Duration completionTime
                 }
             }
         }
-        return c.problems().since(before) ? null : new JobHeader(name, tenant, id, timeout, baselines);
+        Expect expect = c.has("expect") ? expect(c, baselines == null ? List.of() : baselines) : null;
+        return c.problems().since(before) ? null : new JobHeader(name, tenant, id, timeout, baselines, expect);
+    }
+
+    /**
+     * {@code expect { ina = partial, ring = failed, missing = [h16] }}: each key a mode the job
+     * runs (ina or one of its baselines) with the status it must end as, or an object
+     * {@code { status = failed, missing = [...] }}; the top-level {@code missing} is what every
+     * partial mode must name missing, exactly.
+     */
+    private static Expect expect(ConfigReader c, List<String> baselines) {
+        ConfigReader e = c.object("expect");
+        if (e == null) {
+            return null;
+        }
+        int before = c.problems().count();
+        List<String> modes = new java.util.ArrayList<>(List.of("ina"));
+        modes.addAll(baselines);
+        List<String> statusNames = java.util.Arrays.stream(Status.values()).map(Status::label).toList();
+        Set<String> partialMissing = null;
+        if (e.has("missing")) {
+            List<String> names = e.names("missing");
+            partialMissing = names == null ? null : Set.copyOf(names);
+        }
+        Map<String, Expect.Outcome> outcomes = new LinkedHashMap<>();
+        for (String key : e.keys()) {
+            if (key.equals("missing")) {
+                continue;
+            }
+            if (!modes.contains(key)) {
+                e.problem(key, "expect names mode '" + key + "', which this job does not run (it runs " + String.join(", ", modes) + ")");
+                continue;
+            }
+            Status status;
+            Set<String> missing;
+            if (e.value(key).valueType() == com.typesafe.config.ConfigValueType.OBJECT) {
+                ConfigReader m = e.object(key);
+                m.checkKeys(Set.of("status", "missing"), "an expected outcome");
+                String s = m.oneOf("status", statusNames, null);
+                status = s == null ? null : Status.valueOf(s.toUpperCase(java.util.Locale.ROOT));
+                List<String> names = m.has("missing") ? m.names("missing") : null;
+                missing = names == null ? null : Set.copyOf(names);
+            } else {
+                String s = e.oneOf(key, statusNames, null);
+                status = s == null ? null : Status.valueOf(s.toUpperCase(java.util.Locale.ROOT));
+                missing = null;
+            }
+            if (status == null) {
+                continue;
+            }
+            if (status == Status.COMPLETE) {
+                missing = Set.of();
+            } else if (missing == null && status == Status.PARTIAL) {
+                missing = partialMissing;
+                if (missing == null) {
+                    e.problem(key, "expect: a partial " + key + " names who is missing (missing = [...])");
+                }
+            }
+            outcomes.put(key, new Expect.Outcome(status, missing));
+        }
+        if (outcomes.isEmpty() && !c.problems().since(before)) {
+            e.problem(e.origin(), "expect names no mode (write e.g. expect { ina = partial, missing = [h3] })");
+        }
+        return new Expect(outcomes);
     }
 
     public JobCommon common(String kind, List<String> members, BitSpace space, EncodingSpec encoding) {
-        return new JobCommon(name, kind, tenant, id, members, space, encoding, completionTimeout, baselines);
+        return new JobCommon(name, kind, tenant, id, members, space, encoding, completionTimeout, baselines, expect);
     }
 }

@@ -39,6 +39,11 @@ public final class JobsSection {
      * @param defaults the scenario's {@code defaults} section, behind every job's own values
      */
     public static List<JobSpec> read(ConfigReader root, Topology topology, ConfigReader defaults) {
+        return read(root, topology, defaults, Long.MAX_VALUE);
+    }
+
+    /** @param heapBytes the heap the run will have: a job that needs more is refused here, not out of memory mid-run */
+    public static List<JobSpec> read(ConfigReader root, Topology topology, ConfigReader defaults, long heapBytes) {
         List<JobSpec> jobs = new ArrayList<>();
         ConfigList list = root.list("jobs");
         if (list == null) {
@@ -57,6 +62,18 @@ public final class JobsSection {
             if (spec == null) {
                 continue;
             }
+            if (spec.common().expect() != null && topology != null) {
+                for (String m : spec.common().expect().named()) {
+                    if (!topology.has(m) || topology.node(m).isSwitch()) {
+                        job.problem("expect", "expect names '" + m + "' missing, which is no host of the topology");
+                    }
+                }
+            }
+            long need = org.bitina.usecase.UseCases.memoryBytes(spec);
+            if (need > heapBytes) {
+                job.problem(v.origin(), "job " + spec.name() + " needs about " + size(need) + " for its data and references; the JVM has "
+                        + size(heapBytes) + " (BITINA_JAVA_OPTS=-Xmx...)");
+            }
             if (!names.add(spec.name())) {
                 job.problem("name", "duplicate job name '" + spec.name() + "'");
             }
@@ -68,6 +85,13 @@ public final class JobsSection {
             jobs.add(spec);
         }
         return jobs;
+    }
+
+    /** 18 GiB, 300 MiB: as a user sets a heap. */
+    static String size(long bytes) {
+        double gib = bytes / (double) (1L << 30);
+        return gib >= 1 ? String.format(java.util.Locale.ROOT, "%.0f GiB", Math.ceil(gib))
+                : String.format(java.util.Locale.ROOT, "%d MiB", (bytes + (1 << 20) - 1) >> 20);
     }
 
     private static JobSpec job(ConfigReader own, ConfigReader job, Topology topology, int index) {

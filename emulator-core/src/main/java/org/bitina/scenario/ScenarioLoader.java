@@ -30,8 +30,13 @@ public final class ScenarioLoader {
     private ScenarioLoader() {
     }
 
-    /** Loads and validates {@code file}; throws with every problem found. */
+    /** Loads and validates {@code file} for this JVM's heap; throws with every problem found. */
     public static Scenario load(Path file) throws ScenarioException {
+        return load(file, Runtime.getRuntime().maxMemory());
+    }
+
+    /** Loads and validates {@code file} for a run with {@code heapBytes} of heap; throws with every problem found. */
+    public static Scenario load(Path file, long heapBytes) throws ScenarioException {
         Problems problems = new Problems(file);
         if (!Files.isRegularFile(file)) {
             throw new ScenarioException(List.of(new Problem(problems.displayName(), 1, "no such file")));
@@ -47,6 +52,7 @@ public final class ScenarioLoader {
             throw new ScenarioException(problems.sorted());
         }
         includes.report(problems);
+        adjacentObjects(file, problems);
         ConfigReader root = ConfigReader.of(config, "", problems);
         root.checkKeys(KEYS, "a scenario");
         Topology topology = null;
@@ -57,7 +63,7 @@ public final class ScenarioLoader {
             topology = t == null ? null : TopologySection.read(t);
         }
         ConfigReader defaults = root.objectOrEmpty("defaults");
-        List<JobSpec> jobs = JobsSection.read(root, topology, defaults == null ? root.empty("defaults") : defaults);
+        List<JobSpec> jobs = JobsSection.read(root, topology, defaults == null ? root.empty("defaults") : defaults, heapBytes);
         List<FaultSpec> faults = FaultSection.read(root, topology);
         ConfigReader c = root.object("cluster");
         ClusterSpec cluster = c == null ? ClusterSpec.SINGLE : ClusterSection.read(c, topology);
@@ -72,6 +78,38 @@ public final class ScenarioLoader {
         String name = root.oneOf("clock", java.util.Arrays.stream(Clock.values()).map(Clock::configName).toList(),
                 Clock.VIRTUAL.configName());
         return name == null ? Clock.VIRTUAL : Clock.fromConfig(name);
+    }
+
+    /**
+     * HOCON merges two objects written next to each other ({@code { a = 1 } { b = 2 }}) into one:
+     * in a list, two faults without a comma between them become one fault, silently. Written
+     * out on one line in a scenario file that is always a missing comma, so it is an error at its line. A
+     * substitution followed by an object ({@code ${defs.data} { seed = 3 }}) is a deliberate
+     * merge and stays allowed.
+     */
+    private static void adjacentObjects(Path file, Problems problems) {
+        List<String> lines;
+        try {
+            lines = Files.readAllLines(file);
+        } catch (java.io.IOException | java.io.UncheckedIOException e) {
+            return; // the parser has said what is wrong with reading it
+        }
+        for (int i = 0; i < lines.size(); i++) {
+            // a newline separates list elements as a comma does: only objects on one line merge
+            boolean afterObject = false;
+            String code = lines.get(i).replaceAll("\"(\\\\.|[^\"\\\\])*\"", "\"\"").replaceAll("(#|//).*$", "")
+                    .replaceAll("\\$\\{[^}]*\\}", "S");
+            for (int c = 0; c < code.length(); c++) {
+                char ch = code.charAt(c);
+                if (Character.isWhitespace(ch)) {
+                    continue;
+                }
+                if (ch == '{' && afterObject) {
+                    problems.add(file, i + 1, "two objects next to each other on one line merge into one: a comma is missing between them");
+                }
+                afterObject = ch == '}';
+            }
+        }
     }
 
     /** HOCON puts the origin in front of its messages; the problem carries it already. */

@@ -39,9 +39,18 @@ public record Phase(JobSpec job, String mode, int wireJob, Map<String, JobTables
      * lack at most: what the fault plan explains, and no more (a failure for another reason,
      * or wrong results, is not the failure the scenario expects).
      */
-    public record Expected(Status status, Set<String> missing, int maxShortfall) {
+    public record Expected(Status status, Set<String> missing, int maxShortfall, boolean exact) {
+        public Expected(Status status, Set<String> missing, int maxShortfall) {
+            this(status, missing, maxShortfall, false);
+        }
+
         public Expected(Status status, Set<String> missing) {
             this(status, missing, Integer.MAX_VALUE);
+        }
+
+        /** What the scenario's {@code expect} says: this status, exactly these endpoints missing (null: not checked). */
+        public static Expected exactly(Status status, Set<String> missing) {
+            return new Expected(status, missing, Integer.MAX_VALUE, true);
         }
 
         /** Complete when nothing is silent; else {@code otherwise}, naming the silent. */
@@ -52,6 +61,10 @@ public record Phase(JobSpec job, String mode, int wireJob, Map<String, JobTables
 
     public int units() {
         return timing.units();
+    }
+
+    public Phase withExpected(Expected e) {
+        return new Phase(job, mode, wireJob, tables, drivers, awaited, roots, uplinks, bitSpace, timing, e, note);
     }
 
     public Phase withTables(Map<String, JobTables> t, String moreNote) {

@@ -26,6 +26,13 @@ public interface UseCase<S extends JobSpec> {
     /** The phases of one job: INA first, then each baseline it lists. */
     List<Phase> plan(S job, Scenario scenario, Routing routing);
 
+    /**
+     * About how many bytes of heap a job's data, references and per-endpoint state take when
+     * every device runs in one JVM (an estimate from the structures the drivers keep, checked
+     * at validation so that a job that cannot fit is refused instead of running out of memory).
+     */
+    long memoryBytes(S job);
+
     /** The driver specs this kind sends to hosts, for serialisation across JVMs. */
     List<Class<? extends DriverSpec>> drivers();
 }

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.bitina.protocol.JobTables;
 import org.bitina.scenario.JobReader;
 import org.bitina.scenario.Scenario;
@@ -43,13 +44,28 @@ public final class UseCases {
         List<Phase> phases = new ArrayList<>();
         for (JobSpec job : s.jobs()) {
             EncodingSpec encoding = job.common().encoding();
+            Expect expect = job.common().expect();
             for (Phase p : planOne(of(job), job, s, routing)) {
+                if (expect != null && expect.modes().containsKey(p.mode())) {
+                    // the scenario says how this mode ends: that, exactly, instead of what the fault plan implies
+                    Expect.Outcome o = expect.modes().get(p.mode());
+                    p = p.withExpected(Phase.Expected.exactly(o.status(), o.missing()));
+                }
                 Map<String, JobTables> encoded = new LinkedHashMap<>();
                 p.tables().forEach((n, t) -> encoded.put(n, t.withEncoding(encoding)));
                 phases.add(p.withTables(encoded, "; endpoint sets " + describe(encoding)));
             }
         }
         return phases;
+    }
+
+    /** About how much heap {@code job} needs (see {@link UseCase#memoryBytes}). */
+    public static long memoryBytes(JobSpec job) {
+        return memoryOf(of(job), job);
+    }
+
+    private static <S extends JobSpec> long memoryOf(UseCase<S> u, JobSpec job) {
+        return u.memoryBytes(u.spec().cast(job));
     }
 
     private static UseCase<?> of(JobSpec job) {

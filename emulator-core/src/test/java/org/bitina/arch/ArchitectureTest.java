@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
  */
 class ArchitectureTest {
     private static final String[] PURE = {"org.bitina.bitmap..", "org.bitina.wire..", "org.bitina.topology..",
-            "org.bitina.protocol..", "org.bitina.security..", "org.bitina.scenario..", "org.bitina.usecase..", "org.bitina.time.."};
+            "org.bitina.protocol..", "org.bitina.security..", "org.bitina.scenario..", "org.bitina.usecase..", "org.bitina.time..", "org.bitina.chaos.."};
 
     private static final JavaClasses CLASSES = new ClassFileImporter()
             .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)

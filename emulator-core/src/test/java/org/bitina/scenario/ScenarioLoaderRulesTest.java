@@ -68,7 +68,7 @@ class ScenarioLoaderRulesTest {
                   max-rounds = 3
                 }]
                 """);
-        String keys = "(allreduce keys: baselines, bit-space, completion-timeout, data, encoding, id, kind, members, name, tenant, tree)";
+        String keys = "(allreduce keys: baselines, bit-space, completion-timeout, data, encoding, expect, id, kind, members, name, tenant, tree)";
         assertEquals(List.of(
                 at(10) + "key 'experts' is for moe jobs, not for an allreduce job " + keys,
                 at(11) + "key 'receivers' is for reliable-multicast jobs, not for an allreduce job " + keys,
@@ -150,7 +150,7 @@ class ScenarioLoaderRulesTest {
                 at(9) + "job member 'ghost' is not a node of the topology",
                 at(11) + "data.window must be a whole number, got \"many\"",
                 at(13) + "key 'experts' is for moe jobs, not for a reliable-multicast job (reliable-multicast keys: ack, baselines, "
-                        + "completion-timeout, data, encoding, id, kind, max-rounds, name, receivers, source, tenant)",
+                        + "completion-timeout, data, encoding, expect, id, kind, max-rounds, name, receivers, source, tenant)",
                 at(15) + "faults[0].rate must be at least 0 and below 1 (100%), got \"150%\"",
                 at(16) + "cluster.jvms must be a whole number in 1..64, got 0"), p);
     }
@@ -172,7 +172,7 @@ class ScenarioLoaderRulesTest {
                 at(4) + "link [s1, ghost] names unknown node 'ghost'",
                 at(7) + "data type must be float32 or int32, got 'float64'",
                 at(8) + "key 'sources' is for moe jobs, not for an allreduce job (allreduce keys: baselines, bit-space, completion-timeout, "
-                        + "data, encoding, id, kind, members, name, tenant, tree)",
+                        + "data, encoding, expect, id, kind, members, name, tenant, tree)",
                 at(9) + "straggler needs delay = ..."), p);
     }
 
@@ -235,5 +235,63 @@ class ScenarioLoaderRulesTest {
                 + "faults = [ { at = 1000000000s, kind = link-down, link = [s1, s2] } ]\n");
         assertHas(p, at(6) + "completion-timeout must be at most 24 h, got \"10000d\"");
         assertHas(p, at(7) + "faults[0].at must be at most 24 h, got \"1000000000s\"");
+    }
+
+    @Test
+    void twoFaultObjectsOnOneLineWithoutACommaAreAnErrorNotOneMergedFault() throws IOException {
+        List<String> p = problems(TOPOLOGY + "jobs = [" + ALLREDUCE + "]\n"
+                + "faults = [ { at = 1ms, kind = loss, rate = 5% } { at = 2ms, kind = silent, node = a } ]\n");
+        assertHas(p, at(7) + "two objects next to each other on one line merge into one: a comma is missing between them");
+    }
+
+    @Test
+    void objectsOnSeparateLinesAndASubstitutionMergedWithAnObjectAreFine() throws Exception {
+        Path ok = write("ok.conf", TOPOLOGY + "defs { d { elements = 10 } }\n"
+                + "jobs = [{ name = j, kind = allreduce, members = [a, b, c], tree { mode = auto, root = s1 }, data = ${defs.d} { seed = 3 } }]\n"
+                + "faults = [\n  { at = 1ms, kind = loss, rate = 5% }\n  { at = 2ms, kind = silent, node = a }\n]\n");
+        assertEquals(2, ScenarioLoader.load(ok).faults().size());
+    }
+
+    @Test
+    void expectNamesModesTheJobRunsStatusesThatExistAndHostsOfTheTopology() throws IOException {
+        List<String> p = problems(TOPOLOGY + "jobs = [{ name = j, kind = allreduce, members = [a, b, c], tree { mode = auto, root = s1 }\n"
+                + "  data { elements = 10 }, baselines = [ring]\n"
+                + "  expect { ina = partial, rign = failed, ring = broken } }]\n");
+        assertHas(p, at(8) + "expect names mode 'rign', which this job does not run (it runs ina, ring)");
+        assertHas(p, at(8) + "expect.ring must be complete or partial or failed, got 'broken'");
+        assertHas(p, at(8) + "expect: a partial ina names who is missing (missing = [...])");
+        List<String> hosts = problems(TOPOLOGY + "jobs = [{ name = j, kind = allreduce, members = [a, b, c], tree { mode = auto, root = s1 }\n"
+                + "  data { elements = 10 }, baselines = [ring]\n"
+                + "  expect { ina = partial, ring = { status = failed, missing = [s1] }, missing = [zz] } }]\n");
+        assertHas(hosts, at(8) + "expect names 's1' missing, which is no host of the topology");
+        assertHas(hosts, at(8) + "expect names 'zz' missing, which is no host of the topology");
+    }
+
+    @Test
+    void anExpectReadsIntoTheJob() throws Exception {
+        Path ok = write("expect.conf", TOPOLOGY + "jobs = [{ name = j, kind = allreduce, members = [a, b, c], tree { mode = auto, root = s1 }\n"
+                + "  data { elements = 10 }, baselines = [ring], expect { ina = partial, ring = failed, missing = [c] } }]\n");
+        org.bitina.usecase.Expect e = ScenarioLoader.load(ok).jobs().get(0).common().expect();
+        assertEquals(java.util.Map.of("ina", new org.bitina.usecase.Expect.Outcome(org.bitina.usecase.Status.PARTIAL, java.util.Set.of("c")),
+                "ring", new org.bitina.usecase.Expect.Outcome(org.bitina.usecase.Status.FAILED, null)), e.modes());
+    }
+
+    @Test
+    void aJobWhoseDataCannotFitInTheHeapIsRefusedAtValidationNamingWhatItNeeds() throws IOException {
+        Path big = write("big.conf", TOPOLOGY + """
+                jobs = [
+                  { name = ar, kind = allreduce, members = [a, b, c], tree { mode = auto, root = s1 }, data { elements = 268435456 } }
+                  { name = mc, kind = reliable-multicast, source = a, receivers = all, data { bytes = 17179869184, packet = 4000 } }
+                  { name = moe, kind = moe, sources = [a], experts = [b, c], moe { top-k = 1, hidden = 960, tokens-per-source = 1048576 } }
+                  { name = small, kind = allreduce, members = [a, b, c], tree { mode = auto, root = s1 }, data { elements = 4096 } }
+                ]
+                """);
+        ScenarioException e = assertThrows(ScenarioException.class, () -> ScenarioLoader.load(big, 4L << 30));
+        List<String> p = e.problems().stream().map(Problem::toString).toList();
+        String file = dir.resolve("big.conf") + ":";
+        assertHas(p, file + "7: job ar needs about 9 GiB for its data and references; the JVM has 4 GiB (BITINA_JAVA_OPTS=-Xmx...)");
+        assertHas(p, file + "8: job mc needs about 64 GiB");
+        assertHas(p, file + "9: job moe needs about 16 GiB");
+        assertEquals(3, p.size(), "the small job fits: " + p);
     }
 }

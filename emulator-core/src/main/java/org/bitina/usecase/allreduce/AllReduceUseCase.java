@@ -34,6 +34,21 @@ public final class AllReduceUseCase implements UseCase<AllReduceSpec> {
         return READER;
     }
 
+    /**
+     * The verifier's references (an exact value and a tolerance per element, 16 bytes, for the
+     * full membership and as many again for partial results), and per member and chunk its
+     * bookkeeping (about 128 bytes).
+     */
+    @Override
+    public long memoryBytes(AllReduceSpec job) {
+        return dataBytes(job.data(), job.common().members().size());
+    }
+
+    /** What an AllReduce-like job over {@code data} with {@code members} keeps (BIER-INC alike). */
+    public static long dataBytes(DataSpec data, int members) {
+        return 32L * data.elements() + 128L * data.chunks() * members;
+    }
+
     @Override
     public Class<AllReduceSpec> spec() {
         return AllReduceSpec.class;

@@ -40,6 +40,12 @@ public final class BierIncUseCase implements UseCase<BierIncSpec> {
         return READER;
     }
 
+    /** As AllReduce's: references per element, bookkeeping per member and chunk. */
+    @Override
+    public long memoryBytes(BierIncSpec job) {
+        return AllReduceUseCase.dataBytes(job.data(), job.common().members().size());
+    }
+
     @Override
     public Class<BierIncSpec> spec() {
         return BierIncSpec.class;

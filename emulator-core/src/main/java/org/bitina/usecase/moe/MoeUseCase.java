@@ -33,6 +33,19 @@ public final class MoeUseCase implements UseCase<MoeSpec> {
         return READER;
     }
 
+    /**
+     * The model's weights (two hidden x hidden matrices per expert, the router) and, per source
+     * and token, its input, its accumulated combine, its expected output and a part per chosen
+     * expert in flight (floats of the hidden size each).
+     */
+    @Override
+    public long memoryBytes(MoeSpec job) {
+        long h = job.params().hidden();
+        long weights = 4L * h * (2L * h * job.experts().size() + job.experts().size());
+        long tokens = (long) job.params().tokensPerSource() * job.sources().size();
+        return weights + 4L * h * tokens * (3L + job.params().topK());
+    }
+
     @Override
     public Class<MoeSpec> spec() {
         return MoeSpec.class;

@@ -37,6 +37,12 @@ public final class MulticastUseCase implements UseCase<MulticastSpec> {
         return READER;
     }
 
+    /** The block at the source and its reference, and a copy held by every receiver. */
+    @Override
+    public long memoryBytes(MulticastSpec job) {
+        return job.params().bytes() * (2L + job.common().members().size());
+    }
+
     @Override
     public Class<MulticastSpec> spec() {
         return MulticastSpec.class;

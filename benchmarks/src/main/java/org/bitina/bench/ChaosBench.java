@@ -1,0 +1,84 @@
+package org.bitina.bench;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.bitina.chaos.ChaosPlans;
+import org.bitina.run.ChaosCheck;
+import org.bitina.run.Report;
+import org.bitina.run.RunProgress;
+import org.bitina.run.RunSession;
+import org.bitina.scenario.ScenarioLoader;
+
+/**
+ * The chaos suite at scale: seeds {@code from .. from+N-1} (or the one {@code --seed}), each a
+ * random fault plan over a small topology (see {@link ChaosPlans}), all on one ActorSystem;
+ * prints every violation with its seed, the outcomes counted, and exits 1 if any seed broke
+ * an invariant. {@code --seed S} prints that seed's scenario and report summary to replay it.
+ *
+ * <pre>./bench chaos --seeds 2000 [--from 1] | --seed S</pre>
+ */
+public final class ChaosBench {
+    private ChaosBench() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        long from = 1;
+        long seeds = 2000;
+        Long one = null;
+        for (int i = 0; i + 1 < args.length; i += 2) {
+            switch (args[i]) {
+                case "--seeds" -> seeds = Long.parseLong(args[i + 1]);
+                case "--from" -> from = Long.parseLong(args[i + 1]);
+                case "--seed" -> one = Long.parseLong(args[i + 1]);
+                default -> {
+                    System.err.println("usage: ChaosBench [--seeds N] [--from S] | --seed S");
+                    System.exit(2);
+                }
+            }
+        }
+        if (one != null) {
+            from = one;
+            seeds = 1;
+        }
+        Path dir = Files.createTempDirectory("bitina-chaos");
+        Map<String, Integer> outcomes = new TreeMap<>();
+        int violated = 0;
+        long start = System.nanoTime();
+        try (RunSession session = new RunSession(Duration.ofMinutes(5))) {
+            for (long seed = from; seed < from + seeds; seed++) {
+                ChaosPlans.Plan plan = ChaosPlans.generate(seed);
+                Path file = dir.resolve("chaos-" + seed + ".conf");
+                Files.writeString(file, plan.text());
+                long t0 = System.nanoTime();
+                Report r = session.run(ScenarioLoader.load(file), new RunProgress());
+                long ms = (System.nanoTime() - t0) / 1_000_000;
+                List<String> v = new java.util.ArrayList<>(ChaosCheck.violations(plan, r));
+                if (ms > 30_000) {
+                    v.add("took " + ms + " ms of wall time");
+                }
+                for (Report.JobReport j : r.jobs()) {
+                    outcomes.merge(j.kind() + " " + j.status(), 1, Integer::sum);
+                }
+                if (one != null) {
+                    System.out.println(plan.text());
+                    r.jobs().forEach(j -> System.out.printf("%s %s: %s verified=%s missing=%s partial=%d unfinished=%s note=%s%n", j.name(),
+                            j.mode(), j.status(), j.verified(), j.missing(), j.partialChunks().size(), j.unfinished(), j.note()));
+                }
+                if (!v.isEmpty()) {
+                    violated++;
+                    System.out.println("seed " + seed + ": " + v);
+                }
+                if ((seed - from + 1) % 200 == 0) {
+                    System.err.printf("%d seeds, %d violations, %.0f s%n", seed - from + 1, violated, (System.nanoTime() - start) / 1e9);
+                }
+            }
+        }
+        System.out.printf("%d seeds (%d..%d) in %.0f s: %d violations; outcomes %s%n", seeds, from, from + seeds - 1,
+                (System.nanoTime() - start) / 1e9, violated, outcomes);
+        System.exit(violated == 0 ? 0 : 1);
+    }
+}

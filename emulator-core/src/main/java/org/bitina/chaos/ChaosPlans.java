@@ -1,0 +1,129 @@
+package org.bitina.chaos;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+
+/**
+ * Random small scenarios for the chaos suite (issue: never silently wrong, never hung): from
+ * one seed, a topology (a star, or a two-spine leaf-spine whose ECMP splits traffic), one
+ * job of any of the four kinds with or without its baselines, and a fault plan of zero to
+ * three faults (loss, duplication, reordering, a link flap, a switch crash, a straggler, a
+ * silent endpoint). The same seed always gives the same text, so a failure is replayed by
+ * its seed alone.
+ */
+public final class ChaosPlans {
+    /** One generated scenario: its HOCON text and what its faults can do. */
+    public record Plan(long seed, String text, boolean lossless) {
+    }
+
+    private ChaosPlans() {
+    }
+
+    public static Plan generate(long seed) {
+        SplittableRandom r = new SplittableRandom(seed * 0x9E3779B97F4A7C15L + 17);
+        boolean star = r.nextBoolean();
+        List<String> hosts = new ArrayList<>();
+        List<String> switches = new ArrayList<>();
+        List<String[]> links = new ArrayList<>();
+        StringBuilder t = new StringBuilder("# chaos seed " + seed + "\n");
+        if (star) {
+            int n = 3 + r.nextInt(4);
+            switches.add("s1");
+            for (int i = 1; i <= n; i++) {
+                hosts.add("h" + i);
+                links.add(new String[] {"s1", "h" + i});
+            }
+            t.append("topology {\n  link-defaults { latency = 1us, bandwidth = 100Gbps, mtu = 4096 }\n  switches = [s1]\n  hosts = [")
+                    .append(String.join(", ", hosts)).append("]\n  links = [");
+            List<String> ls = new ArrayList<>();
+            for (String[] l : links) {
+                ls.add("[" + l[0] + ", " + l[1] + "]");
+            }
+            t.append(String.join(", ", ls)).append("]\n}\n");
+        } else {
+            t.append("topology {\n  link-defaults { latency = 1us, bandwidth = 100Gbps, mtu = 4096 }\n"
+                    + "  generator { kind = leaf-spine, spines = 2, leaves = 2, hosts-per-leaf = 2 }\n}\n");
+            for (int i = 1; i <= 4; i++) {
+                hosts.add("h" + i);
+            }
+            switches.addAll(List.of("spine-1", "spine-2", "leaf-1", "leaf-2"));
+            for (String s : List.of("spine-1", "spine-2")) {
+                for (String l : List.of("leaf-1", "leaf-2")) {
+                    links.add(new String[] {s, l});
+                }
+            }
+            links.add(new String[] {"leaf-1", "h1"});
+            links.add(new String[] {"leaf-1", "h2"});
+            links.add(new String[] {"leaf-2", "h3"});
+            links.add(new String[] {"leaf-2", "h4"});
+        }
+        String top = switches.get(0);
+        String timeout = pick(r, "20us", "50us", "200us", "1ms");
+        String kind = pick(r, "allreduce", "moe", "reliable-multicast", "bier-inc");
+        t.append("jobs = [{\n  name = chaos, kind = ").append(kind).append(", tenant = 1\n");
+        switch (kind) {
+            case "allreduce" -> t.append("  members = all\n  tree { mode = auto, root = ").append(top).append(" }\n")
+                    .append("  data { elements = ").append(256 * (4 + r.nextInt(29))).append(", type = ").append(pick(r, "float32", "int32"))
+                    .append(", op = sum, chunk = 256, window = ").append(1 + r.nextInt(8)).append(", seed = ").append(r.nextInt(1000))
+                    .append(" }\n").append(pick(r, "", "  baselines = [ring]\n", "  baselines = [ps]\n", "  baselines = [ring, ps]\n"));
+            case "moe" -> t.append("  sources = [h1]\n  experts = [").append(String.join(", ", hosts.subList(1, hosts.size())))
+                    .append("]\n  moe { top-k = 2, hidden = 64, tokens-per-source = ").append(4 + r.nextInt(12))
+                    .append(", capacity-factor = 2.0, seed = ").append(r.nextInt(1000)).append(", granularity = ")
+                    .append(pick(r, "group", "pair")).append(" }\n").append(pick(r, "", "  baselines = [all-to-all]\n"));
+            case "reliable-multicast" -> t.append("  source = h1\n  receivers = all\n  data { bytes = ").append(2000 * (1 + r.nextInt(6)))
+                    .append(", packet = 2000, window = ").append(1 + r.nextInt(3)).append(", seed = ").append(r.nextInt(1000))
+                    .append(" }\n  ack { per = ").append(pick(r, "packet", "window")).append(", tree = composed }\n  max-rounds = 20\n")
+                    .append(pick(r, "", "  baselines = [unicast-ack]\n"));
+            default -> t.append("  members = all\n  data { elements = ").append(256 * (4 + r.nextInt(13)))
+                    .append(", type = float32, op = sum, chunk = 256, window = ").append(1 + r.nextInt(4)).append(", seed = ")
+                    .append(r.nextInt(1000)).append(" }\n");
+        }
+        t.append("  completion-timeout = ").append(timeout).append("\n}]\n");
+        int faults = r.nextInt(4);
+        boolean lossless = true;
+        List<String> fs = new ArrayList<>();
+        for (int i = 0; i < faults; i++) {
+            String[] link = links.get(r.nextInt(links.size()));
+            String l = "[" + link[0] + ", " + link[1] + "]";
+            String at = r.nextInt(3) == 0 ? "0us" : (1 + r.nextInt(60)) + "us";
+            String host = hosts.get(r.nextInt(hosts.size()));
+            switch (r.nextInt(7)) {
+                case 0 -> {
+                    fs.add("{ at = " + at + ", kind = loss, rate = " + (1 + r.nextInt(20)) + "%" + (r.nextBoolean() ? ", link = " + l : "") + " }");
+                    lossless = false;
+                }
+                case 1 -> fs.add("{ at = " + at + ", kind = duplicate, rate = " + (1 + r.nextInt(30)) + "%" + (r.nextBoolean() ? ", link = " + l
+                        : "") + " }");
+                case 2 -> fs.add("{ at = " + at + ", kind = reorder, rate = " + (1 + r.nextInt(30)) + "%" + (r.nextBoolean() ? ", link = " + l
+                        : "") + " }");
+                case 3 -> {
+                    int down = 1 + r.nextInt(40);
+                    fs.add("{ at = " + down + "us, kind = link-down, link = " + l + " }");
+                    fs.add("{ at = " + (down + 1 + r.nextInt(200)) + "us, kind = link-up, link = " + l + " }");
+                    lossless = false;
+                }
+                case 4 -> {
+                    fs.add("{ at = " + at + ", kind = switch-crash, node = " + switches.get(r.nextInt(switches.size())) + " }");
+                    lossless = false;
+                }
+                case 5 -> {
+                    fs.add("{ at = 0us, kind = straggler, node = " + host + ", delay = " + pick(r, "5us", "50us", "500us", "3ms") + " }");
+                    lossless = false;
+                }
+                default -> {
+                    fs.add("{ at = 0us, kind = silent, node = " + host + " }");
+                    lossless = false;
+                }
+            }
+        }
+        if (!fs.isEmpty()) {
+            t.append("faults = [\n  ").append(String.join(",\n  ", fs)).append("\n]\n");
+        }
+        return new Plan(seed, t.toString(), lossless);
+    }
+
+    private static String pick(SplittableRandom r, String... options) {
+        return options[r.nextInt(options.length)];
+    }
+}

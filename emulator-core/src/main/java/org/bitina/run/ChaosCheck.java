@@ -1,0 +1,61 @@
+package org.bitina.run;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.bitina.chaos.ChaosPlans;
+
+/**
+ * The invariants every chaos run must keep (issue: never silently wrong, never hung): every
+ * job and mode ended verified or named what is missing; no result was wrong (a value counted
+ * twice or not at all shows up as a failed verification); no device failed on a message; the
+ * virtual clock never went back in time; and a plan that loses nothing ends complete.
+ */
+public final class ChaosCheck {
+    private ChaosCheck() {
+    }
+
+    /** What the run broke, one line each; empty when it kept every invariant. */
+    public static List<String> violations(ChaosPlans.Plan plan, Report r) {
+        List<String> v = new ArrayList<>();
+        for (Report.JobReport j : r.jobs()) {
+            String at = j.name() + "/" + j.mode() + ": ";
+            for (String m : j.mismatches()) {
+                // giving up on a result, named, is an honest end; anything else is a wrong result
+                if (ReportAssembler.wrongResult(m)) {
+                    v.add(at + "wrong result: " + m);
+                }
+            }
+            for (String d : j.dropped()) {
+                if (d.contains("could not handle")) {
+                    v.add(at + "a device failed: " + d);
+                }
+            }
+            if (j.note() != null && j.note().contains("virtual clock could not go on")) {
+                v.add(at + j.note());
+            }
+            switch (j.status()) {
+                case "complete" -> {
+                    if (!j.verified() || !j.missing().isEmpty()) {
+                        v.add(at + "complete but verified=" + j.verified() + ", missing " + j.missing());
+                    }
+                }
+                case "partial" -> {
+                    if (j.missing().isEmpty() && j.partialChunks().isEmpty()) {
+                        v.add(at + "partial without naming what is missing");
+                    }
+                }
+                default -> {
+                    if (j.missing().isEmpty() && j.unfinished().isEmpty() && j.partialChunks().isEmpty() && (j.note() == null
+                            || j.note().isBlank())) {
+                        v.add(at + "failed without saying who or why");
+                    }
+                }
+            }
+            if (plan.lossless() && !(j.status().equals("complete") && j.verified())) {
+                v.add(at + "nothing could be lost, yet it ended " + j.status() + " (verified " + j.verified() + ") " + j.unfinished()
+                        + j.mismatches() + " " + j.note());
+            }
+        }
+        return v;
+    }
+}

@@ -1,0 +1,81 @@
+package org.bitina.run;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.bitina.chaos.ChaosPlans;
+import org.bitina.scenario.Scenario;
+import org.bitina.scenario.ScenarioLoader;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The chaos suite's quick share: random fault plans over small topologies and all four job
+ * kinds, on one ActorSystem; every run must keep {@link ChaosCheck}'s invariants and end in
+ * bounded time. Thousands more seeds: {@code ./bench chaos --seeds N}. A failure prints its
+ * seed; {@code ./bench chaos --seed S} replays it.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class ChaosTest {
+    static final int SEEDS = 300;
+    private RunSession session;
+
+    @TempDir
+    Path dir;
+
+    @BeforeAll
+    void start() {
+        session = new RunSession(Duration.ofMinutes(2));
+    }
+
+    @AfterAll
+    void stop() {
+        session.close();
+    }
+
+    @Test
+    void everyGeneratedPlanIsAValidScenarioAndTheSameSeedGivesTheSameText() throws Exception {
+        List<String> invalid = new ArrayList<>();
+        for (long seed = 1; seed <= 2000; seed++) {
+            ChaosPlans.Plan plan = ChaosPlans.generate(seed);
+            Path file = dir.resolve("valid-" + seed + ".conf");
+            Files.writeString(file, plan.text());
+            try {
+                ScenarioLoader.load(file);
+            } catch (org.bitina.topology.ScenarioException e) {
+                invalid.add("seed " + seed + ": " + e.getMessage());
+            }
+            assertTrue(plan.text().equals(ChaosPlans.generate(seed).text()));
+        }
+        assertTrue(invalid.isEmpty(), String.join("\n", invalid.subList(0, Math.min(10, invalid.size()))));
+    }
+
+    @Test
+    void randomFaultPlansEndVerifiedOrNamedNeverWrongNeverHung() throws Exception {
+        List<String> failures = new ArrayList<>();
+        for (long seed = 1; seed <= SEEDS; seed++) {
+            ChaosPlans.Plan plan = ChaosPlans.generate(seed);
+            Path file = dir.resolve("chaos-" + seed + ".conf");
+            Files.writeString(file, plan.text());
+            Scenario s = ScenarioLoader.load(file);
+            long start = System.nanoTime();
+            Report r = session.run(s, new RunProgress());
+            long ms = (System.nanoTime() - start) / 1_000_000;
+            List<String> v = new ArrayList<>(ChaosCheck.violations(plan, r));
+            if (ms > 30_000) {
+                v.add("took " + ms + " ms");
+            }
+            if (!v.isEmpty()) {
+                failures.add("seed " + seed + ": " + v + "\n" + plan.text());
+            }
+        }
+        assertTrue(failures.isEmpty(), failures.size() + " of " + SEEDS + " seeds broke an invariant:\n" + String.join("\n", failures));
+    }
+}

@@ -1,0 +1,98 @@
+package org.bitina.run;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
+import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.bitina.cluster.MemberAgent;
+import org.bitina.scenario.Scenario;
+import org.bitina.topology.Node;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A device that stops, for whatever reason, ends its phase as failed and is named; nothing waits for it. */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class DeviceWatchTest {
+    private final ActorTestKit kit = ActorTestKit.create();
+
+    @TempDir
+    Path dir;
+
+    @AfterAll
+    void stop() {
+        kit.shutdownTestKit();
+    }
+
+    /** A driver whose host cannot even build it: an Error, so the host actor stops. */
+    private record Broken() implements org.bitina.usecase.DriverSpec {
+        @Override
+        public String host() {
+            return "h2";
+        }
+
+        @Override
+        public org.bitina.usecase.JobPlan plan() {
+            throw new AssertionError("no plan");
+        }
+
+        @Override
+        public org.bitina.usecase.EndpointDriver create(org.bitina.usecase.References references) {
+            throw new AssertionError("this driver cannot be built");
+        }
+    }
+
+    @Test
+    void aStoppedHostEndsThePhaseFailedNamingItAndTheNextPhaseDoesNotRun() throws Exception {
+        Scenario s = Scenarios.write(dir, "w.conf", """
+                topology {
+                  link-defaults { latency = 1us, bandwidth = 100Gbps }
+                  switches = [s1]
+                  hosts = [h1, h2, h3, h4]
+                  links = [[s1, h1], [s1, h2], [s1, h3], [s1, h4]]
+                }
+                jobs = [{
+                  name = w, kind = allreduce, members = [h1, h2, h3, h4], tree { mode = auto, root = s1 }
+                  data { elements = 4194304, type = float32, op = sum, chunk = 256, window = 4, seed = 3 }
+                  baselines = [ring]
+                }]
+                """);
+        ActorRef<MemberAgent.Command> agent = kit.spawn(MemberAgent.create(() -> { }));
+        TestProbe<MemberAgent.Spawned> spawned = kit.createTestProbe();
+        List<String> switches = s.topology().nodes().stream().filter(Node::isSwitch).map(Node::name).toList();
+        List<String> hosts = s.topology().hosts().stream().map(Node::name).toList();
+        agent.tell(new MemberAgent.SpawnDevices("watch", switches, hosts, 4096, 5_000_000_000L, spawned.getRef(), 0, 1, true));
+        Map<String, ActorRef<org.bitina.device.DeviceCommand>> devices = spawned.receiveMessage(Duration.ofSeconds(10)).devices();
+        Map<String, String> placement = new LinkedHashMap<>();
+        Map<String, Integer> where = new LinkedHashMap<>();
+        devices.keySet().forEach(d -> {
+            placement.put(d, "here");
+            where.put(d, 0);
+        });
+        ActorRef<PhaseRunner.Command> runner = kit.spawn(PhaseRunner.create(s, devices, placement, where, List.of(agent), null,
+                new RunProgress()));
+        TestProbe<Report> report = kit.createTestProbe();
+        runner.tell(new PhaseRunner.Run(report.getRef()));
+        // 4 M floats take the JVM seconds: h2 stops while the INA phase runs, of an Error (which a
+        // device does not catch, unlike the exceptions that hostile input may cause)
+        Thread.sleep(300);
+        devices.get("h2").tell(new org.bitina.device.DeviceCommand.StartDriver(new Broken(), null));
+        Report r = report.receiveMessage(Duration.ofSeconds(60));
+        Report.JobReport ina = r.jobs().get(0);
+        assertEquals("failed", ina.status(), ina.toString());
+        assertTrue(ina.note().contains("device h2 stopped"), ina.note());
+        assertFalse(ina.asExpected());
+        Report.JobReport ring = r.jobs().get(1);
+        assertEquals("failed", ring.status());
+        assertTrue(ring.note().startsWith("not run: device h2 stopped"), ring.note());
+    }
+}
