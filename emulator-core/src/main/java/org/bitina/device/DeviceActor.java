@@ -101,6 +101,7 @@ abstract class DeviceActor extends AbstractBehavior<DeviceCommand> {
                     next = DeviceActor.this;
                 }
                 ports.flush();
+                warnOfDrops();
                 return next;
             }
 
@@ -109,6 +110,24 @@ abstract class DeviceActor extends AbstractBehavior<DeviceCommand> {
                 return inner.receiveSignal(signal);
             }
         };
+    }
+
+    private long dropsWarned;
+    private long lastDropWarning;
+    private static final long DROP_WARNING_EVERY_NANOS = 1_000_000_000L;
+
+    /** Drops are counted by reason for the report; the log hears of them too, at most once a second per device. */
+    private void warnOfDrops() {
+        if (engine == null || engine.drops() == dropsWarned) {
+            return;
+        }
+        long now = System.nanoTime();
+        if (dropsWarned == 0 || now - lastDropWarning > DROP_WARNING_EVERY_NANOS) {
+            getContext().getLog().warn("{} dropped {} frames since it last said so; the last: {}", name, engine.drops() - dropsWarned,
+                    engine.lastDropReason());
+            dropsWarned = engine.drops();
+            lastDropWarning = now;
+        }
     }
 
     /** Messages this device could not handle, named (the first few) and counted, reported with its stats. */
@@ -283,7 +302,8 @@ abstract class DeviceActor extends AbstractBehavior<DeviceCommand> {
     private Behavior<DeviceCommand> onCollectStats(DeviceCommand.CollectStats m) {
         m.replyTo().tell(new DeviceCommand.DeviceStats(name, isSwitch(), engine.counters(m.tenant(), m.job()).asMap(), ports.stats(),
                 engine.table().peakEntries(), engine.table().peakBufferedBytes(), driverReports(m.tenant(), m.job()),
-                engine.unknownJobDrops(), engine.incTreeCount(m.tenant(), m.job()), failureCount, List.copyOf(failures)));
+                engine.unknownJobDrops(), engine.incTreeCount(m.tenant(), m.job()), failureCount, List.copyOf(failures),
+                engine.dropsByReason(m.tenant(), m.job()), engine.unknownJobDropsByReason()));
         return this;
     }
 }

@@ -145,10 +145,19 @@ public sealed interface DeviceCommand extends ControlMessage
      *
      * @param failures      messages the device could not handle (it went on) in this phase
      * @param failuresNamed the first of them, with what went wrong
+     * @param drops         this phase's frames the device dropped, by reason
+     * @param unknownJobDropReasons frames of no job installed here, by reason, since the run began
      */
     record DeviceStats(String node, boolean isSwitch, Map<Counter, Long> counters, List<LinkStats> links, int peakStateEntries,
                        long peakBufferedBytes, List<DriverReport> drivers, long unknownJobDrops, int incTrees,
-                       long failures, List<String> failuresNamed) implements ControlMessage {
+                       long failures, List<String> failuresNamed, Map<String, Long> drops, Map<String, Long> unknownJobDropReasons)
+            implements ControlMessage {
+        public DeviceStats(String node, boolean isSwitch, Map<Counter, Long> counters, List<LinkStats> links, int peakStateEntries,
+                           long peakBufferedBytes, List<DriverReport> drivers, long unknownJobDrops, int incTrees, long failures,
+                           List<String> failuresNamed) {
+            this(node, isSwitch, counters, links, peakStateEntries, peakBufferedBytes, drivers, unknownJobDrops, incTrees, failures,
+                    failuresNamed, Map.of(), Map.of());
+        }
     }
 
     /** One direction of a link, as counted by its sender. */

@@ -25,6 +25,11 @@ final class NodeContext {
     final Map<JobKey, JobTables> jobs = new HashMap<>();
     final Map<JobKey, Counters> counters = new HashMap<>();
     long unknownJobDrops;
+    /** Drops by reason, per job (frames of no job under {@link #NO_JOB}), and the last reason given. */
+    final Map<JobKey, Map<String, Long>> dropReasons = new HashMap<>();
+    long drops;
+    String lastDrop;
+    static final JobKey NO_JOB = new JobKey(-1, -1);
 
     NodeContext(String name, Routing routing, AggregationTable table, boolean tracing) {
         this.name = name;
@@ -98,7 +103,18 @@ final class NodeContext {
         } else {
             unknownJobDrops++;
         }
+        dropReasons.computeIfAbsent(t == null ? NO_JOB : t.key(), k -> new java.util.TreeMap<>()).merge(reasonKey(reason), 1L, Long::sum);
+        drops++;
+        lastDrop = reason;
         trace(out, t, f, "drop", List.of(), reason);
+    }
+
+    /**
+     * A drop reason as the report counts it: bitmaps and numbers left out ("bitmap of N bits in a
+     * job of N", "no route to [...]"), so that one cause is one line however many frames it hit.
+     */
+    static String reasonKey(String reason) {
+        return reason.replaceAll("\\[[^\\]]*\\]", "[...]").replaceAll("\\d+", "N");
     }
 
     void trace(List<NodeEngine.Action> out, JobTables t, Frame f, String event, List<String> to, String detail) {

@@ -70,6 +70,8 @@ public final class NodeEngine {
         e.node.jobs.putAll(node.jobs);
         e.node.counters.putAll(node.counters);
         e.node.unknownJobDrops = node.unknownJobDrops;
+        node.dropReasons.forEach((k, v) -> e.node.dropReasons.put(k, new java.util.TreeMap<>(v)));
+        e.node.drops = node.drops;
         return e;
     }
 
@@ -106,6 +108,25 @@ public final class NodeEngine {
 
     public Counters counters(int tenant, int job) {
         return node.counters(new JobKey(tenant, job));
+    }
+
+    /** This node's drops of one job's frames by reason (reasons with their numbers and bitmaps left out). */
+    public Map<String, Long> dropsByReason(int tenant, int job) {
+        return Map.copyOf(node.dropReasons.getOrDefault(new JobKey(tenant, job), Map.of()));
+    }
+
+    /** Drops of frames of no job installed here, by reason. */
+    public Map<String, Long> unknownJobDropsByReason() {
+        return Map.copyOf(node.dropReasons.getOrDefault(NodeContext.NO_JOB, Map.of()));
+    }
+
+    /** Every frame this node dropped so far, and the last reason: a device warns of them, rate-limited. */
+    public long drops() {
+        return node.drops;
+    }
+
+    public String lastDropReason() {
+        return node.lastDrop;
     }
 
     /** Frames dropped because no job on this node matched their tenant and job ids (S1). */

@@ -8,7 +8,7 @@ import java.util.List;
  * baseline side by side.
  */
 public record Report(String scenario, String clock, List<String> tolerances, List<JobReport> jobs, List<LinkReport> links,
-                     List<SwitchReport> switches, java.util.Map<String, String> placement) {
+                     List<SwitchReport> switches, List<HostReport> hosts, java.util.Map<String, String> placement) {
 
     /**
      * @param expected        what the fault plan makes the scenario expect (complete, partial, failed)
@@ -34,8 +34,15 @@ public record Report(String scenario, String clock, List<String> tolerances, Lis
                              long lost) {
     }
 
-    /** @param incTrees BIER-INC tree entries (branches) the switch held at the end of a phase, the most over phases (B2) */
-    public record SwitchReport(String name, int peakStateEntries, long peakBufferedBytes, int incTrees) {
+    /**
+     * @param incTrees BIER-INC tree entries (branches) the switch held at the end of a phase, the most over phases (B2)
+     * @param drops    frames the switch dropped, by reason, over every phase
+     */
+    public record SwitchReport(String name, int peakStateEntries, long peakBufferedBytes, int incTrees, java.util.Map<String, Long> drops) {
+    }
+
+    /** A host that dropped frames (of jobs it runs, or of none), by reason, over every phase. */
+    public record HostReport(String name, java.util.Map<String, Long> drops) {
     }
 
     public boolean allAsExpected() {

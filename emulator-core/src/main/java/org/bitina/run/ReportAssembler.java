@@ -24,14 +24,34 @@ final class ReportAssembler {
     private final List<Report.JobReport> jobs = new ArrayList<>();
     private final List<Report.LinkReport> links = new ArrayList<>();
     private final Map<String, Report.SwitchReport> switches = new LinkedHashMap<>();
+    /** Drops by reason per device over the phases: this run's jobs summed, frames of no job as last counted (they add up by themselves). */
+    private final Map<String, Map<String, Long>> drops = new LinkedHashMap<>();
+    private final Map<String, Map<String, Long>> unknownJobDrops = new LinkedHashMap<>();
+    private final Map<String, Boolean> isSwitch = new LinkedHashMap<>();
 
     int phasesReported() {
         return jobs.size();
     }
 
     Report report(String scenario, org.bitina.scenario.Clock clock, Map<String, String> placement) {
-        return new Report(scenario, clock.configName(), List.of(Verifier.FLOAT_TOLERANCE, MoeSource.TOLERANCE), List.copyOf(jobs), List.copyOf(links),
-                List.copyOf(switches.values()), placement);
+        List<Report.SwitchReport> sw = new ArrayList<>();
+        switches.values().forEach(r -> sw.add(new Report.SwitchReport(r.name(), r.peakStateEntries(), r.peakBufferedBytes(), r.incTrees(),
+                dropsOf(r.name()))));
+        List<Report.HostReport> hosts = new ArrayList<>();
+        isSwitch.forEach((n, sws) -> {
+            Map<String, Long> d = dropsOf(n);
+            if (!sws && !d.isEmpty()) {
+                hosts.add(new Report.HostReport(n, d));
+            }
+        });
+        return new Report(scenario, clock.configName(), List.of(Verifier.FLOAT_TOLERANCE, MoeSource.TOLERANCE), List.copyOf(jobs),
+                List.copyOf(links), List.copyOf(sw), List.copyOf(hosts), placement);
+    }
+
+    private Map<String, Long> dropsOf(String node) {
+        Map<String, Long> d = new TreeMap<>(drops.getOrDefault(node, Map.of()));
+        unknownJobDrops.getOrDefault(node, Map.of()).forEach((k, v) -> d.merge("unknown job: " + k, v, Long::sum));
+        return d;
     }
 
     /** A phase that could not run, saying why. */
@@ -45,6 +65,11 @@ final class ReportAssembler {
     void phase(Phase p, Collection<DeviceCommand.DeviceStats> stats, long wallNanos, String stalled, List<String> faultsNotApplied) {
         jobs.add(job(p, stats, wallNanos, stalled, faultsNotApplied));
         for (DeviceCommand.DeviceStats s : stats) {
+            isSwitch.put(s.node(), s.isSwitch());
+            s.drops().forEach((k, v) -> drops.computeIfAbsent(s.node(), x -> new TreeMap<>()).merge(k, v, Long::sum));
+            if (!s.unknownJobDropReasons().isEmpty()) {
+                unknownJobDrops.put(s.node(), s.unknownJobDropReasons());
+            }
             for (DeviceCommand.LinkStats l : s.links()) {
                 if (l.packets() > 0 || l.lost() > 0) {
                     links.add(new Report.LinkReport(p.job().name(), p.mode(), l.from(), l.to(), l.packets(), l.bytes(), l.headerBytes(),
@@ -52,9 +77,9 @@ final class ReportAssembler {
                 }
             }
             if (s.isSwitch()) {
-                switches.merge(s.node(), new Report.SwitchReport(s.node(), s.peakStateEntries(), s.peakBufferedBytes(), s.incTrees()),
+                switches.merge(s.node(), new Report.SwitchReport(s.node(), s.peakStateEntries(), s.peakBufferedBytes(), s.incTrees(), Map.of()),
                         (a, b) -> new Report.SwitchReport(a.name(), Math.max(a.peakStateEntries(), b.peakStateEntries()),
-                                Math.max(a.peakBufferedBytes(), b.peakBufferedBytes()), Math.max(a.incTrees(), b.incTrees())));
+                                Math.max(a.peakBufferedBytes(), b.peakBufferedBytes()), Math.max(a.incTrees(), b.incTrees()), Map.of()));
             }
         }
     }

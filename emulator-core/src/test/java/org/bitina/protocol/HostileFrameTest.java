@@ -60,4 +60,22 @@ class HostileFrameTest {
         assertTrue(w1.report().mismatches().get(0).contains("not members of this job"), w1.report().mismatches().toString());
         assertTrue(!w1.done(), "the chunk still waits for a real result");
     }
+
+    @Test
+    void dropsAreCountedByReasonWithTheirNumbersAndBitmapsLeftOut() {
+        NodeEngine s1 = new NodeEngine("s1", routing, new AggregationTable(16, 500 * MS), false);
+        s1.install(JobTables.builder("j", 1, 1, 4, 50 * MS).bift(Bift.build(routing, "s1", space)).build());
+        InaHeader h = InaHeader.of(PacketType.CONTRIBUTION, 1, 1, 0).withOp(ReductionOp.SUM);
+        Payload one = Payload.of(new float[] {1f});
+        s1.onFrame(new Frame(new InaPacket(h, EndpointSets.parse("[1000]"), one), "no-such-node", 0), 0);
+        s1.onFrame(new Frame(new InaPacket(h, EndpointSets.parse("[1000]"), one), "other-node", 0), 0);
+        s1.onFrame(new Frame(new InaPacket(h, EndpointSets.parse("[10000000]"), one), "s5", 0), 0);
+        InaHeader foreign = InaHeader.of(PacketType.CONTRIBUTION, 9, 9, 0).withOp(ReductionOp.SUM);
+        s1.onFrame(new Frame(new InaPacket(foreign, EndpointSets.parse("[1000]"), one), "s5", 0), 0);
+        assertEquals(Map.of("unknown destination no-such-node", 1L, "unknown destination other-node", 1L,
+                "bitmap of N bits in a job of N", 1L), s1.dropsByReason(1, 1));
+        assertEquals(Map.of("unknown job tN/jN", 1L), s1.unknownJobDropsByReason());
+        assertEquals(4, s1.drops());
+        assertEquals("unknown job t9/j9", s1.lastDropReason());
+    }
 }

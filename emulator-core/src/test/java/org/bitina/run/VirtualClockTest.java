@@ -124,6 +124,18 @@ class VirtualClockTest {
         assertEquals(List.of("link-down at 10000 ms"), ina.faultsNotApplied());
     }
 
+    @Test
+    void theReportCountsEveryDropByReasonPerSwitchAndHost() throws Exception {
+        Report r = run(write(dir, "dup.conf", star("faults = [ { at = 0us, kind = duplicate, rate = 30% } ]\n", "1ms")));
+        Report.JobReport ina = mode(r, "ina");
+        assertEquals("complete", ina.status());
+        assertTrue(ina.drops() > 0, "duplicates were dropped");
+        long byReason = r.switches().stream().mapToLong(s -> s.drops().values().stream().mapToLong(Long::longValue).sum()).sum()
+                + r.hosts().stream().mapToLong(h -> h.drops().values().stream().mapToLong(Long::longValue).sum()).sum();
+        assertEquals(ina.drops(), byReason, "every drop has its reason: " + r.switches() + " " + r.hosts());
+        assertTrue(r.switches().get(0).drops().containsKey("duplicate contribution"), r.switches().toString());
+    }
+
     /** Four hosts on one switch, an AllReduce over them with this completion timeout. */
     private static String star(String faults, String timeout) {
         return """
