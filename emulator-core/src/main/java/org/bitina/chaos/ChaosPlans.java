@@ -79,6 +79,9 @@ public final class ChaosPlans {
                     .append(", type = float32, op = sum, chunk = 256, window = ").append(1 + r.nextInt(4)).append(", seed = ")
                     .append(r.nextInt(1000)).append(" }\n");
         }
+        if (!kind.equals("moe")) {
+            t.append(bits(r, hosts));
+        }
         t.append("  completion-timeout = ").append(timeout).append("\n}]\n");
         int faults = r.nextInt(4);
         boolean lossless = true;
@@ -121,6 +124,26 @@ public final class ChaosPlans {
             t.append("faults = [\n  ").append(String.join(",\n  ", fs)).append("\n]\n");
         }
         return new Plan(seed, t.toString(), lossless);
+    }
+
+    /** Who holds which bit: the members (default), every host, or shuffled explicit positions with gaps. */
+    private static String bits(SplittableRandom r, List<String> hosts) {
+        switch (r.nextInt(3)) {
+            case 0:
+                return "";
+            case 1:
+                return "  bit-space = hosts\n";
+            default:
+                List<Integer> positions = new ArrayList<>();
+                for (int p = 1; p <= hosts.size() + 3; p++) {
+                    positions.add(p);
+                }
+                List<String> given = new ArrayList<>();
+                for (String h : hosts) {
+                    given.add(h + " = " + positions.remove(r.nextInt(positions.size())));
+                }
+                return "  bit-space { " + String.join(", ", given) + " }\n";
+        }
     }
 
     private static String pick(SplittableRandom r, String... options) {

@@ -66,8 +66,19 @@ public final class JobParts {
         return ok && topology != null ? members : null;
     }
 
-    /** Who holds a bit: the members, or every host (as in the seed's Fig. 1); null when bad or unknown. */
+    /**
+     * Who holds a bit: the members, every host (as in the seed's Fig. 1), or explicit positions
+     * ({@code bit-space { h4 = 1, h2 = 2 }}, BFR-ids as in RFC 8279: 1-based, unique, every
+     * member one, any host may hold one); null when bad or unknown.
+     */
     public static BitSpace bitSpace(ConfigReader c, Topology topology, List<String> members) {
+        if (c.has("bit-space") && c.value("bit-space").valueType() == ConfigValueType.OBJECT) {
+            if (topology == null || members == null) {
+                return null;
+            }
+            List<String> positions = explicitBits(c, members, topology.hosts().stream().map(Node::name).toList(), "host", true);
+            return positions == null ? null : new BitSpace(positions);
+        }
         String mode = c.name("bit-space", "members");
         if (mode == null) {
             return null;
@@ -81,6 +92,48 @@ public final class JobParts {
         }
         // with hosts every host holds its position; only members take part
         return new BitSpace(mode.equals("members") ? members : topology.hosts().stream().map(Node::name).toList());
+    }
+
+    /**
+     * Explicit bit positions at {@code bit-space}: endpoint names to positions 1..n, as the
+     * endpoints in position order (null where no endpoint holds a position); null with
+     * problems recorded when a position repeats or is out of range, a name is not one of
+     * {@code allowed} ({@code what}s), a member has no position, or (without {@code gaps}) the
+     * positions are not exactly 1..n.
+     */
+    public static List<String> explicitBits(ConfigReader c, List<String> members, List<String> allowed, String what, boolean gaps) {
+        ConfigReader b = c.object("bit-space");
+        if (b == null) {
+            return null;
+        }
+        int before = c.problems().count();
+        java.util.TreeMap<Integer, String> at = new java.util.TreeMap<>();
+        for (String name : b.keys()) {
+            Integer pos = b.has(name) ? b.intIn(name, 1, org.bitina.bitmap.EndpointSet.MAX_CAPACITY, -1) : null;
+            if (pos == null || pos < 1) {
+                continue;
+            }
+            if (!allowed.contains(name)) {
+                b.problem(name, "bit-space names '" + name + "', which is no " + what + " of this job's topology");
+            } else if (at.containsKey(pos)) {
+                b.problem(name, "bit position " + pos + " is given to both " + at.get(pos) + " and " + name);
+            } else {
+                at.put(pos, name);
+            }
+        }
+        List<String> without = members.stream().filter(m -> !at.containsValue(m)).toList();
+        if (!without.isEmpty()) {
+            c.problem("bit-space", "bit-space gives no position to " + without + " (every member needs one)");
+        }
+        if (!gaps && !at.isEmpty() && (at.firstKey() != 1 || at.lastKey() != at.size())) {
+            c.problem("bit-space", "bit positions must be exactly 1.." + at.size() + " here (one per " + what + "), got " + at.keySet());
+        }
+        if (c.problems().since(before) || at.isEmpty()) {
+            return null;
+        }
+        List<String> positions = new java.util.ArrayList<>(java.util.Collections.nCopies(at.lastKey(), (String) null));
+        at.forEach((pos, name) -> positions.set(pos - 1, name));
+        return positions;
     }
 
     /** The endpoint-set encoding (H2): flat by default; null when bad. */

@@ -149,7 +149,7 @@ class ScenarioLoaderRulesTest {
                 at(6) + "unknown key 'colour' in the topology (known: generator, hosts, link-defaults, links, pods, switches)",
                 at(9) + "job member 'ghost' is not a node of the topology",
                 at(11) + "data.window must be a whole number, got \"many\"",
-                at(13) + "key 'experts' is for moe jobs, not for a reliable-multicast job (reliable-multicast keys: ack, baselines, "
+                at(13) + "key 'experts' is for moe jobs, not for a reliable-multicast job (reliable-multicast keys: ack, baselines, bit-space, "
                         + "completion-timeout, data, encoding, expect, id, kind, max-rounds, name, receivers, source, tenant)",
                 at(15) + "faults[0].rate must be at least 0 and below 1 (100%), got \"150%\"",
                 at(16) + "cluster.jvms must be a whole number in 1..64, got 0"), p);
@@ -293,5 +293,24 @@ class ScenarioLoaderRulesTest {
         assertHas(p, file + "8: job mc needs about 64 GiB");
         assertHas(p, file + "9: job moe needs about 16 GiB");
         assertEquals(3, p.size(), "the small job fits: " + p);
+    }
+
+    @Test
+    void explicitBitPositionsAreUniqueInRangeHostsAndGiveEveryMemberOne() throws IOException {
+        List<String> p = problems(TOPOLOGY + "jobs = [{ name = j, kind = allreduce, members = [a, b, c], tree { mode = auto, root = s1 }\n"
+                + "  data { elements = 10 }\n"
+                + "  bit-space { a = 1, b = 1, s2 = 3, ghost = 4, c = 0 } }]\n");
+        assertHas(p, at(8) + "bit position 1 is given to both a and b");
+        assertHas(p, at(8) + "bit-space names 's2', which is no host of this job's topology");
+        assertHas(p, at(8) + "bit-space names 'ghost', which is no host of this job's topology");
+        assertHas(p, at(8) + "bit-space.c must be a whole number in 1..");
+        assertHas(p, at(8) + "bit-space gives no position to [b, c] (every member needs one)");
+    }
+
+    @Test
+    void aMoeJobsPositionsAreExactlyOnePerExpert() throws IOException {
+        List<String> p = problems(TOPOLOGY + "jobs = [{ name = m, kind = moe, sources = [a], experts = [b, c]\n"
+                + "  bit-space { b = 1, c = 3 } }]\n");
+        assertHas(p, at(7) + "bit positions must be exactly 1..2 here (one per expert), got [1, 3]");
     }
 }

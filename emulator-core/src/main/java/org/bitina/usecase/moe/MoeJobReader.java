@@ -33,7 +33,7 @@ public final class MoeJobReader extends JobReader {
             "granularity", "pinned", "window");
 
     public MoeJobReader() {
-        super(KIND, "sources", "experts", "moe", "encoding");
+        super(KIND, "sources", "experts", "bit-space", "moe", "encoding");
     }
 
     @Override
@@ -41,7 +41,7 @@ public final class MoeJobReader extends JobReader {
         int before = c.problems().count();
         JobHeader header = JobHeader.read(c, index, kind(), List.of("all-to-all"));
         List<String> sources = sources(c, topology);
-        List<MoeSpec.Expert> experts = experts(c, topology);
+        List<MoeSpec.Expert> experts = explicitOrder(c, experts(c, topology));
         MoeSpec.Params params = params(c, experts);
         EncodingSpec encoding = JobParts.encoding(c, topology, null);
         if (c.problems().since(before) || header == null || params == null || encoding == null || topology == null) {
@@ -65,6 +65,28 @@ public final class MoeJobReader extends JobReader {
         }
         List<String> hosts = experts.stream().map(MoeSpec.Expert::host).distinct().toList();
         return new MoeSpec(header.common(KIND, hosts, space, encoding), List.copyOf(sources), List.copyOf(experts), params);
+    }
+
+    /**
+     * The experts in bit order: as listed, or as {@code bit-space { e3 = 1, e1 = 2, ... }} puts
+     * them. The router has one output per expert, so the positions are exactly 1..E.
+     */
+    private static List<MoeSpec.Expert> explicitOrder(ConfigReader c, List<MoeSpec.Expert> experts) {
+        if (!c.has("bit-space") || experts == null) {
+            return experts;
+        }
+        if (c.value("bit-space").valueType() != com.typesafe.config.ConfigValueType.OBJECT) {
+            c.problem("bit-space", "a moe job's bit-space gives its experts positions: bit-space { e1 = 2, e2 = 1, ... }");
+            return experts;
+        }
+        List<String> names = experts.stream().map(MoeSpec.Expert::name).toList();
+        List<String> order = JobParts.explicitBits(c, names, names, "expert", false);
+        if (order == null) {
+            return experts;
+        }
+        Map<String, MoeSpec.Expert> byName = new LinkedHashMap<>();
+        experts.forEach(e -> byName.put(e.name(), e));
+        return order.stream().map(byName::get).toList();
     }
 
     private static List<String> sources(ConfigReader c, Topology topology) {

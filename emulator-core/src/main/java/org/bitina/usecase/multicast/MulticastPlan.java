@@ -17,7 +17,7 @@ import org.bitina.topology.BitSpace;
  */
 public record MulticastPlan(String jobName, String mode, int tenant, int wireJob, String source, BitSpace receivers,
                             MulticastSpec.Params params, Map<String, String> uplink, long roundTimeoutNanos,
-                            Map<String, Straggler> stragglers, Set<String> silent) implements JobPlan {
+                            Map<String, Straggler> stragglers, Set<String> silent, java.util.List<String> members) implements JobPlan {
 
     public boolean aggregated() {
         return mode.equals("ina");

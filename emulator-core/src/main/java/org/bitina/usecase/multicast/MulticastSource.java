@@ -56,7 +56,8 @@ public final class MulticastSource implements EndpointDriver {
         this.data = new MulticastData(plan.params());
         this.packets = plan.params().packets();
         this.windowSize = plan.params().window();
-        this.live = FlatBitmap.full(plan.receivers().capacity());
+        // the receivers' bits: with bit-space = hosts or explicit BFR-ids the space holds more than them
+        this.live = plan.receivers().setOf(plan.members());
         this.unreachable = FlatBitmap.of(plan.receivers().capacity());
         this.jitter = new java.util.SplittableRandom(plan.params().seed() ^ 0x5EEDL);
     }

@@ -105,7 +105,7 @@ public final class MulticastUseCase implements UseCase<MulticastSpec> {
         Set<String> silent = new LinkedHashSet<>(faults.silent());
         silent.retainAll(job.common().members());
         MulticastPlan plan = new MulticastPlan(job.name(), mode, job.common().tenant(), wireJob, job.source(), job.common().bitSpace(),
-                job.params(), uplink, roundTimeout, faults.stragglers(), silent);
+                job.params(), uplink, roundTimeout, faults.stragglers(), silent, List.copyOf(job.common().members()));
         List<DriverSpec> drivers = new ArrayList<>();
         drivers.add(new MulticastDriver(MulticastDriver.Role.SOURCE, plan, job.source()));
         for (String r : job.common().members()) {

@@ -28,7 +28,7 @@ public final class ReliableMulticastJobReader extends JobReader {
     static final String KIND = "reliable-multicast";
 
     public ReliableMulticastJobReader() {
-        super(KIND, "source", "receivers", "data", "ack", "max-rounds", "encoding");
+        super(KIND, "source", "receivers", "bit-space", "data", "ack", "max-rounds", "encoding");
     }
 
     @Override
@@ -40,7 +40,8 @@ public final class ReliableMulticastJobReader extends JobReader {
             source = null;
         }
         List<String> receivers = receivers(c, topology, source);
-        BitSpace space = receivers == null || receivers.isEmpty() ? null : new BitSpace(receivers);
+        // the receivers hold the bits by default; bit-space = hosts, or explicit BFR-ids, as for any job
+        BitSpace space = receivers == null || receivers.isEmpty() ? null : JobParts.bitSpace(c, topology, receivers);
         EncodingSpec encoding = JobParts.encoding(c, topology, space);
 
         ConfigReader d = c.objectOrEmpty("data");
@@ -75,7 +76,7 @@ public final class ReliableMulticastJobReader extends JobReader {
             return null;
         }
         int minMtu = JobParts.minMtu(topology);
-        long packetSize = PacketCodec.HEADER_BYTES + 2L * ((receivers.size() + 7) / 8) + packet;
+        long packetSize = PacketCodec.HEADER_BYTES + 2L * (((space == null ? receivers.size() : space.capacity()) + 7) / 8) + packet;
         if (packetSize > minMtu) {
             c.problem("data", "a data packet of " + packet + " bytes needs " + packetSize
                     + " bytes with its header, more than the smallest link MTU of " + minMtu);

@@ -35,7 +35,7 @@ class MulticastSourceTest {
         MulticastSpec.Params params = new MulticastSpec.Params(4000, 1000, 2, 1, false, "preconfigured", maxRounds);
         Map<String, String> uplink = new LinkedHashMap<>();
         RECEIVERS.forEach(r -> uplink.put(r, "src"));
-        return new MulticastPlan("mc", "unicast-ack", 1, 4_000_001, "src", space, params, uplink, ROUND, Map.of(), silent);
+        return new MulticastPlan("mc", "unicast-ack", 1, 4_000_001, "src", space, params, uplink, ROUND, Map.of(), silent, RECEIVERS);
     }
 
     /** The receivers, and the frames the source sent them. */
