@@ -105,7 +105,7 @@ public final class HostActor extends DeviceActor {
     @Override
     protected void onFrame(DeviceCommand.FrameIn m) {
         long now = clock.getAsLong();
-        deliver(ports.perform(getContext(), engine.onFrame(m.frame(), now)), now);
+        deliver(ports.perform(getContext(), engine.onFrame(m.frame(), m.from(), now)), now);
         rearm(now);
     }
 

@@ -59,7 +59,7 @@ public final class SwitchActor extends DeviceActor {
             return;
         }
         long now = clock.getAsLong();
-        List<Frame> local = ports.perform(getContext(), engine.onFrame(m.frame(), now));
+        List<Frame> local = ports.perform(getContext(), engine.onFrame(m.frame(), m.from(), now));
         if (!local.isEmpty() && misaddressed++ == 0) {
             // a switch hosts no endpoints: one warning per switch is enough to point at the problem
             getContext().getLog().warn("{} got a frame addressed to itself (switches host no endpoints): {}", name, local.get(0));

@@ -20,7 +20,7 @@ import org.bitina.topology.EncodingSpec;
  */
 public record JobTables(String name, int tenant, int job, int capacity, Bift bift, EndpointSet registered, String vatParent,
                         boolean root, long timeoutNanos, DataInstall dataInstall, boolean rootMulticasts, EncodingSpec encoding,
-                        EdgeRole edge) {
+                        EdgeRole edge, org.bitina.security.IngressPolicy ingress) {
 
     /**
      * Whether a reliable-multicast DATA packet installs a C-BM at branch nodes (R2): never
@@ -43,7 +43,12 @@ public record JobTables(String name, int tenant, int job, int capacity, Bift bif
 
     public Builder toBuilder() {
         return new Builder(name, tenant, job, capacity, timeoutNanos).bift(bift).vatNode(registered, vatParent).root(root)
-                .dataInstall(dataInstall).rootMulticasts(rootMulticasts).encoding(encoding).edge(edge);
+                .dataInstall(dataInstall).rootMulticasts(rootMulticasts).encoding(encoding).edge(edge).ingress(ingress);
+    }
+
+    /** The job's ingress policy at this node (S1, S4); null: none. */
+    public JobTables withIngress(org.bitina.security.IngressPolicy i) {
+        return toBuilder().ingress(i).build();
     }
 
     public JobTables withBift(Bift b) {
@@ -69,6 +74,7 @@ public record JobTables(String name, int tenant, int job, int capacity, Bift bif
         private boolean rootMulticasts = true;
         private EncodingSpec encoding = EncodingSpec.FLAT;
         private EdgeRole edge;
+        private org.bitina.security.IngressPolicy ingress;
 
         private Builder(String name, int tenant, int job, int capacity, long timeoutNanos) {
             this.name = name;
@@ -120,9 +126,14 @@ public record JobTables(String name, int tenant, int job, int capacity, Bift bif
             return this;
         }
 
+        public Builder ingress(org.bitina.security.IngressPolicy i) {
+            this.ingress = i;
+            return this;
+        }
+
         public JobTables build() {
             return new JobTables(name, tenant, job, capacity, bift, registered, vatParent, root, timeoutNanos, dataInstall,
-                    rootMulticasts, encoding, edge);
+                    rootMulticasts, encoding, edge, ingress);
         }
     }
 }

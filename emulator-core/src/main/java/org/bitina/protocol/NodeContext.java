@@ -109,6 +109,12 @@ final class NodeContext {
         trace(out, t, f, "drop", List.of(), reason);
     }
 
+    /** Whether {@code neighbor} is a host of the topology (an endpoint's port). */
+    boolean isHost(String neighbor) {
+        org.bitina.topology.Topology topo = routing == null ? null : routing.topology();
+        return neighbor != null && topo != null && topo.has(neighbor) && !topo.node(neighbor).isSwitch();
+    }
+
     /**
      * A drop reason as the report counts it: bitmaps and numbers left out ("bitmap of N bits in a
      * job of N", "no route to [...]"), so that one cause is one line however many frames it hit.

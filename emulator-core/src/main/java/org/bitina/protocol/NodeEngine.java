@@ -142,15 +142,34 @@ public final class NodeEngine {
         return node.table.nextDeadline();
     }
 
-    /** A frame arriving from a neighbour. */
+    /** A frame arriving from a neighbour not named (tests that drive the engine alone): no port to check. */
     public List<Action> onFrame(Frame f, long now) {
+        return onFrame(f, null, now);
+    }
+
+    /** A frame arriving from neighbour {@code from}: the job's ingress policy first (S1, S4), then the data plane. */
+    public List<Action> onFrame(Frame f, String from, long now) {
         List<Action> out = new ArrayList<>(2);
         JobTables t = jobOf(f, out);
         if (t != null) {
             node.count(t, Counter.FRAMES_IN);
+            String refused = t.ingress() == null ? null : t.ingress().refuse(f.packet(), from, node.isHost(from), behind(t, from));
+            if (refused != null) {
+                node.drop(out, t, f, refused);
+                return out;
+            }
             process(t, f, now, out);
         }
         return out;
+    }
+
+    /** The bits whose next hop from here is {@code neighbor} (none for a neighbour the BIFT does not name); null without a BIFT. */
+    private static EndpointSet behind(JobTables t, String neighbor) {
+        if (t.bift() == null || neighbor == null) {
+            return null;
+        }
+        EndpointSet f = t.bift().forwardingBitmap(neighbor);
+        return f != null ? f : org.bitina.bitmap.FlatBitmap.of(t.bift().capacity());
     }
 
     /** A frame sent by a driver on this host. */

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.bitina.security.IngressPolicy;
 import java.util.Set;
 import org.bitina.protocol.JobTables;
 import org.bitina.scenario.JobReader;
@@ -51,12 +52,35 @@ public final class UseCases {
                     Expect.Outcome o = expect.modes().get(p.mode());
                     p = p.withExpected(Phase.Expected.exactly(o.status(), o.missing()));
                 }
+                IngressPolicy ingress = ingress(job, p);
                 Map<String, JobTables> encoded = new LinkedHashMap<>();
-                p.tables().forEach((n, t) -> encoded.put(n, t.withEncoding(encoding)));
+                p.tables().forEach((n, t) -> encoded.put(n, t.withEncoding(encoding).withIngress(ingress)));
                 phases.add(p.withTables(encoded, "; endpoint sets " + describe(encoding)));
             }
         }
         return phases;
+    }
+
+    /**
+     * The phase's ingress policy (S1, S4): its members' bits (an endpoint that is a member, or
+     * lives on a member host: MoE experts), and the hosts that send its results, dispatches or
+     * data (the phase's roots). Null when the phase's BIFTs are over another space than the job's
+     * (a BIER-INC job whose edge is the leaves).
+     */
+    static IngressPolicy ingress(JobSpec job, Phase p) {
+        org.bitina.topology.BitSpace space = p.bitSpace();
+        if (space == null || space != job.common().bitSpace()) {
+            return null;
+        }
+        List<Integer> bits = new ArrayList<>();
+        for (int i = 0; i < space.capacity(); i++) {
+            String e = space.endpoint(i);
+            if (e != null && (job.common().members().contains(e) || job.common().members().contains(space.node(i)))) {
+                bits.add(i);
+            }
+        }
+        return new IngressPolicy(org.bitina.bitmap.FlatBitmap.of(space.capacity(), bits.stream().mapToInt(Integer::intValue).toArray()),
+                p.roots() == null ? List.of() : p.roots());
     }
 
     /** About how much heap {@code job} needs (see {@link UseCase#memoryBytes}). */

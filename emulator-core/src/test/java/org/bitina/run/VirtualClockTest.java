@@ -63,15 +63,16 @@ class VirtualClockTest {
 
     @Test
     void aOneMillisecondTimeoutDoesNotFireForWorkThatTakesTheJvmLongerThanThat() throws Exception {
-        // 64 K floats in 256-element chunks: far more than one JVM moves in 1 ms of wall time,
-        // a few tens of microseconds of modelled time; the timer is modelled, so it never fires
-        Report r = run(write(dir, "fast.conf", star("", "1ms")));
+        // 1 M floats in 256-element chunks: far more than one JVM moves in 1 ms of wall time, a few
+        // hundred microseconds of modelled time; the timer is modelled, so it never fires
+        Report r = run(write(dir, "fast.conf", star("", "1ms").replace("elements = 65536", "elements = 1048576")));
         Report.JobReport ina = mode(r, "ina");
         assertEquals("complete", ina.status(), ina.toString());
         assertTrue(ina.verified());
         assertEquals(0, ina.timeouts());
         assertTrue(ina.wallMillis() > 1, "the JVM took " + ina.wallMillis() + " ms: longer than the timeout");
         assertTrue(ina.modeledMicros() < 1000, ina.modeledMicros() + " us");
+        assertEquals(1048576 / 256, ina.chunks());
     }
 
     @Test
