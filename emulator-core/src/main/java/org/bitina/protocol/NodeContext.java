@@ -109,6 +109,13 @@ final class NodeContext {
         trace(out, t, f, "drop", List.of(), reason);
     }
 
+    /** S3: per job and host port, the window of contribution numbers seen (kept for the run: a replay is one at any age). */
+    final Map<JobKey, Map<String, org.bitina.security.ReplayWindow>> replay = new HashMap<>();
+
+    org.bitina.security.ReplayWindow replayWindow(JobKey job, String port) {
+        return replay.computeIfAbsent(job, k -> new HashMap<>()).computeIfAbsent(port, k -> new org.bitina.security.ReplayWindow());
+    }
+
     /** Whether {@code neighbor} is a host of the topology (an endpoint's port). */
     boolean isHost(String neighbor) {
         org.bitina.topology.Topology topo = routing == null ? null : routing.topology();

@@ -154,6 +154,10 @@ public final class NodeEngine {
         if (t != null) {
             node.count(t, Counter.FRAMES_IN);
             String refused = t.ingress() == null ? null : t.ingress().refuse(f.packet(), from, node.isHost(from), behind(t, from));
+            if (refused == null && t.ingress() != null && replayChecked(f.packet()) && node.isHost(from)
+                    && !node.replayWindow(t.key(), from).accept(f.packet().header().seq())) {
+                refused = "replay";
+            }
             if (refused != null) {
                 node.drop(out, t, f, refused);
                 return out;
@@ -161,6 +165,15 @@ public final class NodeEngine {
             process(t, f, now, out);
         }
         return out;
+    }
+
+    /**
+     * S3: a worker's contributions enter the network once per chunk, in increasing chunk order
+     * (a window at a time), so the switch at its port keeps an anti-replay window over their
+     * numbers; a retransmission says so (flag) and is the tombstones' and the root's to handle.
+     */
+    private static boolean replayChecked(InaPacket p) {
+        return p.header().type() == PacketType.CONTRIBUTION && !p.header().has(Flags.RETRANSMIT);
     }
 
     /** The bits whose next hop from here is {@code neighbor} (none for a neighbour the BIFT does not name); null without a BIFT. */

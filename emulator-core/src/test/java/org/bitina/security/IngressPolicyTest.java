@@ -103,4 +103,21 @@ class IngressPolicyTest {
         assertEquals(Map.of("spoofed bits: host wN set bits of endpoints that are not on it", 1L,
                 "bits of endpoints that are not the job's members", 1L), s3.dropsByReason(1, 1));
     }
+
+    @Test
+    void aReplayedContributionIsDroppedAtAnyAgeButARetransmissionIsNot() {
+        NodeEngine s1 = s1(policy);
+        s1.onFrame(contribution("[10000000]"), "w1", 0);
+        s1.onFrame(contribution("[01000000]"), "w2", 0);
+        assertEquals(1, s1.counters(1, 1).get(Counter.COMPLETIONS));
+        // an hour later the tombstones are long gone: the window still knows chunk 0 from w1
+        s1.onTimer(3_600_000 * MS);
+        s1.onFrame(contribution("[10000000]"), "w1", 3_600_000 * MS);
+        assertEquals(Map.of("replay", 1L), s1.dropsByReason(1, 1));
+        assertEquals(1, s1.counters(1, 1).get(Counter.COMPLETIONS), "not aggregated again");
+        InaHeader again = InaHeader.of(PacketType.CONTRIBUTION, 1, 1, 0).withOp(ReductionOp.SUM).withFlags(org.bitina.wire.Flags.RETRANSMIT);
+        s1.onFrame(new Frame(new InaPacket(again, EndpointSets.parse("[10000000]"), Payload.of(new float[] {1f})), "s6", 0), "w1",
+                3_600_000 * MS);
+        assertEquals(1L, s1.dropsByReason(1, 1).get("replay"), "a retransmission is not a replay");
+    }
 }
