@@ -53,13 +53,7 @@ class DeviceWatchTest {
 
     @Test
     void aStoppedHostEndsThePhaseFailedNamingItAndTheNextPhaseDoesNotRun() throws Exception {
-        Scenario s = Scenarios.write(dir, "w.conf", """
-                topology {
-                  link-defaults { latency = 1us, bandwidth = 100Gbps }
-                  switches = [s1]
-                  hosts = [h1, h2, h3, h4]
-                  links = [[s1, h1], [s1, h2], [s1, h3], [s1, h4]]
-                }
+        Scenario s = Scenarios.write(dir, "w.conf", Scenarios.STAR4 + """
                 jobs = [{
                   name = w, kind = allreduce, members = [h1, h2, h3, h4], tree { mode = auto, root = s1 }
                   data { elements = 4194304, type = float32, op = sum, chunk = 256, window = 4, seed = 3 }

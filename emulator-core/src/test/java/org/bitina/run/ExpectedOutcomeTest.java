@@ -20,13 +20,7 @@ class ExpectedOutcomeTest {
 
     /** Four hosts on one switch; h3 silent; an AllReduce with a ring baseline and this expect. */
     private Report runWith(String expect) throws Exception {
-        return run(dir, "e.conf", """
-                topology {
-                  link-defaults { latency = 1us, bandwidth = 100Gbps }
-                  switches = [s1]
-                  hosts = [h1, h2, h3, h4]
-                  links = [[s1, h1], [s1, h2], [s1, h3], [s1, h4]]
-                }
+        return run(dir, "e.conf", Scenarios.STAR4 + """
                 jobs = [{
                   name = e, kind = allreduce, members = [h1, h2, h3, h4]
                   tree { mode = auto, root = s1 }

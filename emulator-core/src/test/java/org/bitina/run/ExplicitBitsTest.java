@@ -52,13 +52,7 @@ class ExplicitBitsTest {
     }
 
     private static String star(String job) {
-        return """
-                topology {
-                  link-defaults { latency = 1us, bandwidth = 100Gbps }
-                  switches = [s1]
-                  hosts = [h1, h2, h3, h4]
-                  links = [[s1, h1], [s1, h2], [s1, h3], [s1, h4]]
-                }
+        return Scenarios.STAR4 + """
                 jobs = [{ %s }]
                 """.formatted(job);
     }

@@ -24,6 +24,16 @@ public final class Scenarios {
     private Scenarios() {
     }
 
+    /** Four hosts h1..h4 on one switch s1, 1 us and 100 Gbps links: the small topology many tests share. */
+    public static final String STAR4 = """
+            topology {
+              link-defaults { latency = 1us, bandwidth = 100Gbps }
+              switches = [s1]
+              hosts = [h1, h2, h3, h4]
+              links = [[s1, h1], [s1, h2], [s1, h3], [s1, h4]]
+            }
+            """;
+
     /** A scenario on a generated fat tree of {@code k} pods; {@code rest} holds its jobs, faults and defs. */
     public static String fatTree(int k, String rest) {
         return "topology { generator { kind = fat-tree, k = " + k + " } }\n" + rest;

@@ -140,13 +140,7 @@ class VirtualClockTest {
 
     /** Four hosts on one switch, an AllReduce over them with this completion timeout. */
     private static String star(String faults, String timeout) {
-        return """
-                topology {
-                  link-defaults { latency = 1us, bandwidth = 100Gbps }
-                  switches = [s1]
-                  hosts = [h1, h2, h3, h4]
-                  links = [[s1, h1], [s1, h2], [s1, h3], [s1, h4]]
-                }
+        return Scenarios.STAR4 + """
                 jobs = [{
                   name = star, kind = allreduce, members = [h1, h2, h3, h4]
                   tree { mode = auto, root = s1 }
