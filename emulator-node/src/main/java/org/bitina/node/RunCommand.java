@@ -33,6 +33,9 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--trace", paramLabel = "JSONL", description = "write one JSON line per packet event here")
     Path trace;
 
+    @Option(names = "--csv", paramLabel = "DIR", description = "write the report's tables here as jobs.csv, links.csv and switches.csv")
+    Path csv;
+
     static final int MAX_MEMBERS = 64;
 
     @Option(names = "--jvms", paramLabel = "N", description = "cluster members to run on (default: the scenario's cluster.jvms)")
@@ -104,7 +107,7 @@ final class RunCommand implements Callable<Integer> {
             scenario = scenario.withClock(c);
         }
         // fail before running, not after: a report or trace that cannot be written is found now
-        for (Path out : new Path[] {report, trace}) {
+        for (Path out : new Path[] {report, trace, csv == null ? null : csv.resolve("jobs.csv")}) {
             String problem = out == null ? null : unwritable(out);
             if (problem != null) {
                 System.err.println("bitina: " + out + ": " + problem + "; nothing ran");
@@ -158,6 +161,9 @@ final class RunCommand implements Callable<Integer> {
         }
         if (report != null) {
             new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(report.toFile(), r);
+        }
+        if (csv != null) {
+            CsvReport.write(r, scenario, csv);
         }
         Summary.print(r, System.out);
         if (report != null) {

@@ -9,6 +9,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -136,6 +137,28 @@ class CliTest {
         Result r = cli("run", bad.toString());
         assertEquals(2, r.code());
         assertTrue(r.err().startsWith(bad + ":1: fat-tree k must be an even number"), r.err());
+    }
+
+    @Test
+    void csvHoldsTheReportsTablesWithBandwidthsFromTheModelledTime() throws IOException {
+        Path out = dir.resolve("csv");
+        Path report = dir.resolve("c.json");
+        Result r = cli("run", Path.of("..", "topology-configs", "paper-fig1-allreduce.conf").toString(), "--csv", out.toString(),
+                "--report", report.toString(), "--quiet");
+        assertEquals(0, r.code(), r.out() + r.err());
+        List<String> jobs = Files.readAllLines(out.resolve("jobs.csv"));
+        assertEquals(4, jobs.size(), "a header and ina, ring, ps: " + jobs);
+        List<String> header = List.of(jobs.get(0).split(","));
+        assertTrue(header.containsAll(List.of("job", "mode", "status", "modelledUs", "algbwGBps", "busbwGBps")), header.toString());
+        var json = new com.fasterxml.jackson.databind.ObjectMapper().readTree(report.toFile()).get("jobs").get(0);
+        List<String> ina = List.of(jobs.get(1).split(","));
+        double us = json.get("modeledMicros").asDouble();
+        // Fig. 1: 65,536 float32 per worker, 4 workers
+        double algbw = 65536 * 4 / (us * 1e-6) / 1e9;
+        assertEquals(algbw, Double.parseDouble(ina.get(header.indexOf("algbwGBps"))), 1e-9);
+        assertEquals(algbw * 2 * 3 / 4, Double.parseDouble(ina.get(header.indexOf("busbwGBps"))), 1e-9);
+        assertTrue(Files.readAllLines(out.resolve("links.csv")).size() > 10);
+        assertEquals(8, Files.readAllLines(out.resolve("switches.csv")).size(), "a header and s1..s7");
     }
 
     @Test

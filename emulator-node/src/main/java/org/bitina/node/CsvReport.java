@@ -1,0 +1,82 @@
+package org.bitina.node;
+
+import com.fasterxml.jackson.databind.SequenceWriter;
+import com.fasterxml.jackson.dataformat.csv.CsvMapper;
+import com.fasterxml.jackson.dataformat.csv.CsvSchema;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.bitina.run.Report;
+import org.bitina.scenario.Scenario;
+import org.bitina.usecase.JobSpec;
+import org.bitina.usecase.allreduce.AllReduceUseCase;
+
+/**
+ * The report's tables as CSV files for spreadsheets and pandas ({@code --csv DIR}):
+ * {@code jobs.csv} (one row per job and mode, with nccl-tests' algbw and busbw for AllReduce
+ * and BIER-INC: the array's bytes over the modelled time, and that times 2(n-1)/n),
+ * {@code links.csv} and {@code switches.csv}.
+ */
+final class CsvReport {
+    /** One job and mode. Bandwidths in GB/s of modelled time; empty where they do not apply. */
+    record JobRow(String job, String kind, String mode, String status, String expected, boolean asExpected, boolean verified,
+                  double modelledUs, long wallMs, long packetsIntoRoot, long maxLinkBytes, long totalLinkBytes, long headerBytes,
+                  long timeouts, long lateContributions, long drops, String missing, Long dataBytes, Double algbwGBps, Double busbwGBps) {
+    }
+
+    record SwitchRow(String name, int peakStateEntries, long peakBufferedBytes, int incTrees, long drops, String dropsByReason) {
+    }
+
+    private static final CsvMapper CSV = new CsvMapper();
+
+    private CsvReport() {
+    }
+
+    static void write(Report r, Scenario s, Path dir) throws IOException {
+        java.nio.file.Files.createDirectories(dir);
+        List<JobRow> jobs = new ArrayList<>();
+        for (Report.JobReport j : r.jobs()) {
+            Long bytes = arrayBytes(s, j.name());
+            Double algbw = bytes == null || j.modeledMicros() <= 0 ? null : bytes / (j.modeledMicros() * 1e-6) / 1e9;
+            int n = j.endpoints();
+            Double busbw = algbw == null || n < 1 ? null : algbw * 2.0 * (n - 1) / n;
+            jobs.add(new JobRow(j.name(), j.kind(), j.mode(), j.status(), j.expected(), j.asExpected(), j.verified(), j.modeledMicros(),
+                    j.wallMillis(), j.packetsIntoRoot(), j.maxLinkBytes(), j.totalLinkBytes(), j.headerBytes(), j.timeouts(),
+                    j.lateContributions(), j.drops(), String.join(";", j.missing()), bytes, algbw, busbw));
+        }
+        List<SwitchRow> switches = r.switches().stream().map(w -> new SwitchRow(w.name(), w.peakStateEntries(), w.peakBufferedBytes(),
+                w.incTrees(), w.drops().values().stream().mapToLong(Long::longValue).sum(), reasons(w.drops()))).toList();
+        rows(dir.resolve("jobs.csv"), JobRow.class, jobs);
+        rows(dir.resolve("links.csv"), Report.LinkReport.class, r.links());
+        rows(dir.resolve("switches.csv"), SwitchRow.class, switches);
+    }
+
+    /** The bytes of one member's array (elements x 4) for an AllReduce or BIER-INC job; null for the others. */
+    private static Long arrayBytes(Scenario s, String job) {
+        for (JobSpec j : s.jobs()) {
+            if (j.name().equals(job) && j instanceof AllReduceUseCase.JobSpecWithData d) {
+                return 4L * d.data().elements();
+            }
+        }
+        return null;
+    }
+
+    private static String reasons(Map<String, Long> drops) {
+        return drops.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining(";"));
+    }
+
+    private static <T> void rows(Path file, Class<T> type, List<T> rows) throws IOException {
+        // columns in the record's order (Jackson's own would be alphabetical): job, kind, mode first
+        CsvSchema.Builder b = CsvSchema.builder();
+        for (java.lang.reflect.RecordComponent c : type.getRecordComponents()) {
+            b.addColumn(c.getName());
+        }
+        CsvSchema schema = b.build().withHeader();
+        try (SequenceWriter w = CSV.writer(schema).writeValues(file.toFile())) {
+            w.writeAll(rows);
+        }
+    }
+}
