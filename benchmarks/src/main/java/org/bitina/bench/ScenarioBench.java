@@ -31,14 +31,20 @@ public final class ScenarioBench {
     private ScenarioBench() {
     }
 
+    /** One way of running the file, named in the output ("virtual", "real", "mac-on", "mac-off"). */
+    private record Variant(String name, Scenario scenario) {
+    }
+
     public static void main(String[] args) throws Exception {
         if (args.length < 1) {
-            System.err.println("usage: ScenarioBench FILE [--repeat N] [--warmup N] [--clock virtual|real|both] [--members 1|N]");
+            System.err.println("usage: ScenarioBench FILE [--repeat N] [--warmup N] [--clock virtual|real|both] [--mac on|off|both]"
+                    + " [--members 1|N]");
             System.exit(2);
         }
         Path file = Path.of(args[0]);
         int repeat = 3;
         String clocks = null;
+        String macs = null;
         int members = 1;
         int warmup = 1;
         for (int i = 1; i + 1 < args.length; i += 2) {
@@ -46,6 +52,7 @@ public final class ScenarioBench {
                 case "--warmup" -> warmup = Integer.parseInt(args[i + 1]);
                 case "--repeat" -> repeat = Integer.parseInt(args[i + 1]);
                 case "--clock" -> clocks = args[i + 1];
+                case "--mac" -> macs = args[i + 1];
                 case "--members" -> members = Integer.parseInt(args[i + 1]);
                 default -> {
                     System.err.println("unknown option " + args[i]);
@@ -58,27 +65,44 @@ public final class ScenarioBench {
             System.err.println("--clock must be virtual, real or both");
             System.exit(2);
         }
-        List<Clock> order = clocks == null ? List.of(s.clock()) : clocks.equals("both") ? List.of(Clock.VIRTUAL, Clock.REAL)
-                : List.of(Clock.fromConfig(clocks));
+        if (macs != null && !List.of("on", "off", "both").contains(macs)) {
+            System.err.println("--mac must be on, off or both");
+            System.exit(2);
+        }
+        if (clocks != null && !clocks.equals("both")) {
+            s = s.withClock(Clock.fromConfig(clocks));
+        }
+        if (macs != null && !macs.equals("both")) {
+            s = s.withSecurity(new Scenario.Security(macs.equals("on")));
+        }
+        List<Variant> order;
+        if ("both".equals(clocks)) {
+            order = List.of(new Variant("virtual", s.withClock(Clock.VIRTUAL)), new Variant("real", s.withClock(Clock.REAL)));
+        } else if ("both".equals(macs)) {
+            order = List.of(new Variant("mac-on", s.withSecurity(new Scenario.Security(true))),
+                    new Variant("mac-off", s.withSecurity(new Scenario.Security(false))));
+        } else {
+            order = List.of(new Variant(s.clock().configName(), s));
+        }
         Map<String, List<Report.JobReport>> runs = new LinkedHashMap<>();
-        Map<Clock, List<RunProgress>> progress = new java.util.EnumMap<>(Clock.class);
+        Map<String, List<RunProgress>> progress = new LinkedHashMap<>();
         for (int w = 0; w < warmup; w++) {
             // the JIT warms up on whole runs first; their figures are not kept
-            for (Clock c : order) {
-                Members.run(s.withClock(c), members, new RunProgress());
+            for (Variant v : order) {
+                Members.run(v.scenario(), members, new RunProgress());
             }
             System.err.printf("warm-up run %d of %d done%n", w + 1, warmup);
         }
         for (int i = 0; i < repeat; i++) {
-            // the clocks alternate, so that both meet the same machine load
-            for (Clock c : order) {
+            // the variants alternate, so that all meet the same machine load
+            for (Variant v : order) {
                 RunProgress p = new RunProgress();
-                Report r = Members.run(s.withClock(c), members, p);
-                progress.computeIfAbsent(c, k -> new ArrayList<>()).add(p);
+                Report r = Members.run(v.scenario(), members, p);
+                progress.computeIfAbsent(v.name(), k -> new ArrayList<>()).add(p);
                 for (Report.JobReport j : r.jobs()) {
-                    runs.computeIfAbsent(key(order, c, j), k -> new ArrayList<>()).add(j);
+                    runs.computeIfAbsent(key(order, v, j), k -> new ArrayList<>()).add(j);
                     if (!j.asExpected()) {
-                        System.err.printf("run %d (%s clock): %s %s ended %s (expected %s): %s%n", i + 1, c.configName(), j.name(), j.mode(),
+                        System.err.printf("run %d (%s): %s %s ended %s (expected %s): %s%n", i + 1, v.name(), j.name(), j.mode(),
                                 j.status(), j.expected(), j.mismatches().isEmpty() ? j.unfinished() : j.mismatches().get(0));
                         System.exit(1);
                     }
@@ -87,17 +111,20 @@ public final class ScenarioBench {
             System.err.printf("run %d of %d done%n", i + 1, repeat);
         }
         if (order.size() > 1) {
-            clockComparison(runs, order);
+            comparison(runs, order.get(0).name(), order.get(1).name());
         }
-        List<RunProgress> virtual = progress.get(Clock.VIRTUAL);
-        if (virtual != null) {
-            windowFigures(virtual, members);
+        for (Variant v : order) {
+            if (v.scenario().clock() == Clock.VIRTUAL) {
+                windowFigures(progress.get(v.name()), members);
+                break;
+            }
         }
         if (order.size() > 1) {
-            // the per-mode tables below are the first clock's
-            runs.keySet().removeIf(k -> !k.startsWith(order.get(0).configName() + " "));
+            // the per-mode tables below are the first variant's
+            String first = order.get(0).name() + " ";
+            runs.keySet().removeIf(k -> !k.startsWith(first));
             Map<String, List<Report.JobReport>> plain = new LinkedHashMap<>();
-            runs.forEach((k, v) -> plain.put(k.substring(k.indexOf(' ') + 1), v));
+            runs.forEach((k, v) -> plain.put(k.substring(first.length()), v));
             runs = plain;
         }
         System.out.printf("%s, %d runs, medians%n", file, repeat);
@@ -162,21 +189,21 @@ public final class ScenarioBench {
         }
     }
 
-    private static String key(List<Clock> order, Clock c, Report.JobReport j) {
-        return (order.size() > 1 ? c.configName() + " " : "") + j.name() + " " + j.mode();
+    private static String key(List<Variant> order, Variant v, Report.JobReport j) {
+        return (order.size() > 1 ? v.name() + " " : "") + j.name() + " " + j.mode();
     }
 
-    /** Packet-hops per second under each clock, same runs, and virtual's over real's (issue: at least 0.7). */
-    private static void clockComparison(Map<String, List<Report.JobReport>> runs, List<Clock> order) {
-        System.out.printf("%-24s %16s %16s %8s%n", "job mode", "virtual hops/s", "real hops/s", "ratio");
+    /** Packet-hops per second of two variants, same runs, and the first's over the second's (virtual/real: at least 0.7; mac on/off: 0.8). */
+    private static void comparison(Map<String, List<Report.JobReport>> runs, String a, String b) {
+        System.out.printf("%-24s %18s %18s %8s%n", "job mode", a + " hops/s", b + " hops/s", "ratio");
         for (String k : runs.keySet()) {
-            if (!k.startsWith("virtual ")) {
+            if (!k.startsWith(a + " ")) {
                 continue;
             }
-            String jm = k.substring("virtual ".length());
-            double v = hopsPerSecond(runs.get(k));
-            double r = hopsPerSecond(runs.getOrDefault("real " + jm, List.of()));
-            System.out.printf("%-24s %16.0f %16.0f %8.2f%n", jm, v, r, v / r);
+            String jm = k.substring(a.length() + 1);
+            double x = hopsPerSecond(runs.get(k));
+            double y = hopsPerSecond(runs.getOrDefault(b + " " + jm, List.of()));
+            System.out.printf("%-24s %18.0f %18.0f %8.2f%n", jm, x, y, x / y);
         }
     }
 

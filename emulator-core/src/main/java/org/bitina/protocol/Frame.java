@@ -20,6 +20,10 @@ public record Frame(InaPacket packet, String destination, long vt, String via) {
         return new Frame(packet, destination, t, via);
     }
 
+    public Frame withPacket(InaPacket p) {
+        return new Frame(p, destination, vt, via);
+    }
+
     public Frame withVia(String v) {
         return new Frame(packet, destination, vt, v);
     }

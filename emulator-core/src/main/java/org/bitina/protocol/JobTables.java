@@ -20,7 +20,7 @@ import org.bitina.topology.EncodingSpec;
  */
 public record JobTables(String name, int tenant, int job, int capacity, Bift bift, EndpointSet registered, String vatParent,
                         boolean root, long timeoutNanos, DataInstall dataInstall, boolean rootMulticasts, EncodingSpec encoding,
-                        EdgeRole edge, org.bitina.security.IngressPolicy ingress) {
+                        EdgeRole edge, org.bitina.security.IngressPolicy ingress, byte[] macKey) {
 
     /**
      * Whether a reliable-multicast DATA packet installs a C-BM at branch nodes (R2): never
@@ -43,7 +43,12 @@ public record JobTables(String name, int tenant, int job, int capacity, Bift bif
 
     public Builder toBuilder() {
         return new Builder(name, tenant, job, capacity, timeoutNanos).bift(bift).vatNode(registered, vatParent).root(root)
-                .dataInstall(dataInstall).rootMulticasts(rootMulticasts).encoding(encoding).edge(edge).ingress(ingress);
+                .dataInstall(dataInstall).rootMulticasts(rootMulticasts).encoding(encoding).edge(edge).ingress(ingress).macKey(macKey);
+    }
+
+    /** The job's key for packet tags (S2); null: packets are not authenticated. */
+    public JobTables withMacKey(byte[] key) {
+        return toBuilder().macKey(key).build();
     }
 
     /** The job's ingress policy at this node (S1, S4); null: none. */
@@ -75,6 +80,7 @@ public record JobTables(String name, int tenant, int job, int capacity, Bift bif
         private EncodingSpec encoding = EncodingSpec.FLAT;
         private EdgeRole edge;
         private org.bitina.security.IngressPolicy ingress;
+        private byte[] macKey;
 
         private Builder(String name, int tenant, int job, int capacity, long timeoutNanos) {
             this.name = name;
@@ -131,9 +137,14 @@ public record JobTables(String name, int tenant, int job, int capacity, Bift bif
             return this;
         }
 
+        public Builder macKey(byte[] k) {
+            this.macKey = k;
+            return this;
+        }
+
         public JobTables build() {
             return new JobTables(name, tenant, job, capacity, bift, registered, vatParent, root, timeoutNanos, dataInstall,
-                    rootMulticasts, encoding, edge, ingress);
+                    rootMulticasts, encoding, edge, ingress, macKey);
         }
     }
 }

@@ -52,8 +52,16 @@ final class NodeContext {
 
     /** Puts a frame on the link to a neighbour, its endpoint set in the job's encoding. */
     void send(List<NodeEngine.Action> out, JobTables t, String neighbor, Frame f) {
-        out.add(new NodeEngine.Send(neighbor, onWire(t, f)));
+        Frame w = onWire(t, f);
+        if (t.macKey() != null && isHost(name)) {
+            // S2: an endpoint's packet leaves its host tagged, as it goes on the wire (after the NIC's last change to it)
+            w = w.withPacket(mac.sign(t.macKey(), w.packet()));
+        }
+        out.add(new NodeEngine.Send(neighbor, w));
     }
+
+    /** S2: this node's MACs (one instance per device: it keeps an initialised MAC per job key). */
+    final org.bitina.security.PacketMac mac = new org.bitina.security.PacketMac();
 
     /** Toward the frame's underlay destination by unicast routing, or to this node's endpoint. */
     void route(JobTables t, Frame f, List<NodeEngine.Action> out) {

@@ -153,8 +153,13 @@ public final class NodeEngine {
         JobTables t = jobOf(f, out);
         if (t != null) {
             node.count(t, Counter.FRAMES_IN);
-            String refused = t.ingress() == null ? null : t.ingress().refuse(f.packet(), from, node.isHost(from), behind(t, from));
-            if (refused == null && t.ingress() != null && replayChecked(f.packet()) && node.isHost(from)
+            boolean fromHost = node.isHost(from);
+            // S2 first: an endpoint's packet must carry its job's tag, checked at the first switch
+            String refused = fromHost && t.macKey() != null && !node.mac.verify(t.macKey(), f.packet()) ? "mac" : null;
+            if (refused == null && t.ingress() != null) {
+                refused = t.ingress().refuse(f.packet(), from, fromHost, behind(t, from));
+            }
+            if (refused == null && t.ingress() != null && replayChecked(f.packet()) && fromHost
                     && !node.replayWindow(t.key(), from).accept(f.packet().header().seq())) {
                 refused = "replay";
             }
@@ -185,7 +190,7 @@ public final class NodeEngine {
         return f != null ? f : org.bitina.bitmap.FlatBitmap.of(t.bift().capacity());
     }
 
-    /** A frame sent by a driver on this host. */
+    /** A frame sent by a driver on this host (tagged, S2, as it leaves the host: {@link NodeContext#send}). */
     public List<Action> originate(Frame f, long now) {
         List<Action> out = new ArrayList<>(2);
         JobTables t = jobOf(f, out);

@@ -96,6 +96,8 @@ public final class PhaseRunner {
     private final ActorRef<DeviceCommand.DeviceStats> statsAdapter;
     private final ActorRef<MemberAgent.WindowReport> windowReports;
     private final List<ActorRef<MemberAgent.Command>> members;
+    /** S2: this run's secret, from which each job's key is derived; null when the scenario turns MACs off. */
+    private final byte[] runSecret;
     /** Virtual clock: the smallest link latency plus a nanosecond (DESIGN.md "Time and links"). */
     private final long lookahead;
     private final List<Phase> phases;
@@ -130,6 +132,12 @@ public final class PhaseRunner {
         this.statsAdapter = ctx.messageAdapter(DeviceCommand.DeviceStats.class, Stats::new);
         this.windowReports = ctx.messageAdapter(MemberAgent.WindowReport.class, WindowDone::new);
         this.members = List.copyOf(members);
+        if (scenario.security().mac()) {
+            runSecret = new byte[32];
+            new java.security.SecureRandom().nextBytes(runSecret);
+        } else {
+            runSecret = null;
+        }
         this.lookahead = WindowBarrier.lookahead(scenario.topology().links().stream().mapToLong(l -> l.spec().latencyNanos()).min()
                 .orElse(0));
         Routing routing = Routing.compute(scenario.topology());
@@ -176,7 +184,7 @@ public final class PhaseRunner {
         progress.expectedResults.set((long) run.phase.awaited().size() * run.phase.units());
         progress.label.set(run.phase.job().name() + " " + run.phase.mode());
         ctx.getLog().info("phase {}/{}: job {} mode {}", i + 1, phases.size(), run.phase.job().name(), run.phase.mode());
-        TopologyInstaller.install(run.phase, devices);
+        TopologyInstaller.install(run.phase, devices, runSecret);
         return synced(run, () -> starting(run));
     }
 

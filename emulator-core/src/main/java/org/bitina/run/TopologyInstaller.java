@@ -45,9 +45,13 @@ final class TopologyInstaller {
         }
     }
 
-    /** A phase's tables on every node, after the links are zeroed. */
-    static void install(Phase p, Map<String, ActorRef<DeviceCommand>> devices) {
+    /**
+     * A phase's tables on every node, after the links are zeroed; with {@code runSecret}, each
+     * with the job's key for packet tags (S2), derived from the run's secret.
+     */
+    static void install(Phase p, Map<String, ActorRef<DeviceCommand>> devices, byte[] runSecret) {
         devices.values().forEach(d -> d.tell(DeviceCommand.ResetLinks.INSTANCE));
-        p.tables().forEach((node, t) -> devices.get(node).tell(new DeviceCommand.InstallJob(t)));
+        p.tables().forEach((node, t) -> devices.get(node).tell(new DeviceCommand.InstallJob(runSecret == null ? t
+                : t.withMacKey(org.bitina.security.PacketMac.jobKey(runSecret, t.tenant(), t.job())))));
     }
 }

@@ -9,10 +9,25 @@ import org.bitina.usecase.JobSpec;
 import java.util.List;
 
 /** One scenario file, validated: topology, jobs, fault plan, cluster layout and the clock that runs it. */
-public record Scenario(String file, Topology topology, List<JobSpec> jobs, List<FaultSpec> faults, ClusterSpec cluster, Clock clock) {
+public record Scenario(String file, Topology topology, List<JobSpec> jobs, List<FaultSpec> faults, ClusterSpec cluster, Clock clock,
+                       Security security) {
+
+    /**
+     * The scenario's {@code security} section.
+     *
+     * @param mac packets of endpoints carry their job's tag, checked at the first switch (S2); on by default
+     */
+    public record Security(boolean mac) {
+        public static final Security DEFAULT = new Security(true);
+    }
 
     /** The same scenario under another clock (the command line's {@code --clock}). */
     public Scenario withClock(Clock c) {
-        return new Scenario(file, topology, jobs, faults, cluster, c);
+        return new Scenario(file, topology, jobs, faults, cluster, c, security);
+    }
+
+    /** The same scenario with other security settings. */
+    public Scenario withSecurity(Security s) {
+        return new Scenario(file, topology, jobs, faults, cluster, clock, s);
     }
 }

@@ -25,7 +25,7 @@ import org.bitina.topology.Topology;
  * is described in the README; topology-configs/ has examples of every part.
  */
 public final class ScenarioLoader {
-    private static final Set<String> KEYS = Set.of("topology", "jobs", "faults", "cluster", "defaults", "defs", "clock");
+    private static final Set<String> KEYS = Set.of("topology", "jobs", "faults", "cluster", "defaults", "defs", "clock", "security");
 
     private ScenarioLoader() {
     }
@@ -68,10 +68,21 @@ public final class ScenarioLoader {
         ConfigReader c = root.object("cluster");
         ClusterSpec cluster = c == null ? ClusterSpec.SINGLE : ClusterSection.read(c, topology);
         Clock clock = readClock(root);
+        Scenario.Security security = readSecurity(root);
         if (!problems.isEmpty()) {
             throw new ScenarioException(problems.sorted());
         }
-        return new Scenario(problems.displayName(), topology, List.copyOf(jobs), List.copyOf(faults), cluster, clock);
+        return new Scenario(problems.displayName(), topology, List.copyOf(jobs), List.copyOf(faults), cluster, clock, security);
+    }
+
+    private static Scenario.Security readSecurity(ConfigReader root) {
+        ConfigReader s = root.objectOrEmpty("security");
+        if (s == null) {
+            return Scenario.Security.DEFAULT;
+        }
+        s.checkKeys(Set.of("mac"), "security");
+        String mac = s.oneOf("mac", List.of("on", "off"), "on");
+        return new Scenario.Security(!"off".equals(mac));
     }
 
     private static Clock readClock(ConfigReader root) {

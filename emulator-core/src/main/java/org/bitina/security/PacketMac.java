@@ -1,0 +1,61 @@
+package org.bitina.security;
+
+import java.security.GeneralSecurityException;
+import java.security.MessageDigest;
+import java.util.Arrays;
+import java.util.Map;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+import org.bitina.wire.InaPacket;
+import org.bitina.wire.PacketCodec;
+import org.bouncycastle.crypto.digests.SHA256Digest;
+import org.bouncycastle.crypto.generators.HKDFBytesGenerator;
+import org.bouncycastle.crypto.params.HKDFParameters;
+
+/**
+ * S2, the authentication of INA packets (seed 000 section 8): each job has its own key,
+ * derived from the run's secret with HKDF-SHA256 (RFC 5869; info = the tenant and job), and
+ * a packet's 16-byte tag is HMAC-SHA256 over the packet as encoded without its tag, truncated
+ * (RFC 2104 section 5). One instance per device: it keeps an initialised MAC per key.
+ */
+public final class PacketMac {
+    public static final int KEY_BYTES = 32;
+    /** By key array: a job's tables hold one key array, so identity finds it without hashing the key. */
+    private final Map<byte[], Mac> macs = new java.util.IdentityHashMap<>();
+
+    /** The key of job {@code (tenant, job)} of a run with {@code runSecret}. */
+    public static byte[] jobKey(byte[] runSecret, int tenant, int job) {
+        HKDFBytesGenerator hkdf = new HKDFBytesGenerator(new SHA256Digest());
+        byte[] info = ("bitina ina job " + tenant + "/" + job).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        hkdf.init(new HKDFParameters(runSecret, null, info));
+        byte[] key = new byte[KEY_BYTES];
+        hkdf.generateBytes(key, 0, key.length);
+        return key;
+    }
+
+    /** {@code p} with its tag under {@code key}. */
+    public InaPacket sign(byte[] key, InaPacket p) {
+        return p.withAuthTag(tag(key, p));
+    }
+
+    /** Whether {@code p} carries the tag {@code key} gives it (false without a tag). */
+    public boolean verify(byte[] key, InaPacket p) {
+        return p.authTag() != null && MessageDigest.isEqual(p.authTag(), tag(key, p));
+    }
+
+    private byte[] tag(byte[] key, InaPacket p) {
+        Mac mac = macs.computeIfAbsent(key, PacketMac::init);
+        byte[] full = mac.doFinal(PacketCodec.encode(p.withAuthTag(null)));
+        return Arrays.copyOf(full, InaPacket.AUTH_TAG_BYTES);
+    }
+
+    private static Mac init(byte[] key) {
+        try {
+            Mac m = Mac.getInstance("HmacSHA256");
+            m.init(new SecretKeySpec(key, "HmacSHA256"));
+            return m;
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("HmacSHA256 is part of every Java 17 runtime", e);
+        }
+    }
+}
