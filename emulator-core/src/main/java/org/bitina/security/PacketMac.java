@@ -43,10 +43,21 @@ public final class PacketMac {
         return p.authTag() != null && MessageDigest.isEqual(p.authTag(), tag(key, p));
     }
 
+    /** Where a packet is encoded to be MACed: one buffer per device, grown to the largest packet (no garbage per packet). */
+    private java.nio.ByteBuffer buf = java.nio.ByteBuffer.allocate(4096 + 256);
+
     private byte[] tag(byte[] key, InaPacket p) {
         Mac mac = macs.computeIfAbsent(key, PacketMac::init);
-        byte[] full = mac.doFinal(PacketCodec.encode(p.withAuthTag(null)));
-        return Arrays.copyOf(full, InaPacket.AUTH_TAG_BYTES);
+        InaPacket bare = p.withAuthTag(null);
+        int size = PacketCodec.encodedSize(bare);
+        if (buf.capacity() < size) {
+            buf = java.nio.ByteBuffer.allocate(size);
+        }
+        buf.clear();
+        PacketCodec.encode(bare, buf);
+        buf.flip();
+        mac.update(buf);
+        return Arrays.copyOf(mac.doFinal(), InaPacket.AUTH_TAG_BYTES);
     }
 
     private static Mac init(byte[] key) {
