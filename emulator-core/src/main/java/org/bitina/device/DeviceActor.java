@@ -136,9 +136,13 @@ abstract class DeviceActor extends AbstractBehavior<DeviceCommand> {
     private static final int FAILURES_NAMED = 8;
 
     private void failed(DeviceCommand msg, RuntimeException e) {
+        failed(msg.getClass().getSimpleName(), e);
+    }
+
+    private void failed(String handling, RuntimeException e) {
         failureCount++;
         if (failures.size() < FAILURES_NAMED) {
-            String what = name + " could not handle " + msg.getClass().getSimpleName() + ": " + e;
+            String what = name + " could not handle " + handling + ": " + e;
             failures.add(what);
             getContext().getLog().warn(what, e);
         }
@@ -181,10 +185,15 @@ abstract class DeviceActor extends AbstractBehavior<DeviceCommand> {
     private final LocalEvents.Handler<Object> handler = new LocalEvents.Handler<>() {
         @Override
         public void event(Object what, long vt) {
-            if (what instanceof DeviceCommand.FrameIn f) {
-                onFrame(f);
-            } else {
-                onLocalEvent(what);
+            // as under the real clock: what the device cannot handle is named and counted, and the window goes on
+            try {
+                if (what instanceof DeviceCommand.FrameIn f) {
+                    onFrame(f);
+                } else {
+                    onLocalEvent(what);
+                }
+            } catch (RuntimeException e) {
+                failed(what.getClass().getSimpleName(), e);
             }
         }
 
@@ -195,7 +204,11 @@ abstract class DeviceActor extends AbstractBehavior<DeviceCommand> {
 
         @Override
         public void timer(long vt) {
-            fireTimers();
+            try {
+                fireTimers();
+            } catch (RuntimeException e) {
+                failed("its timers", e);
+            }
         }
     };
 
@@ -211,19 +224,26 @@ abstract class DeviceActor extends AbstractBehavior<DeviceCommand> {
         long behind = events.behind();
         long processed = events.processed();
         long began = System.nanoTime();
-        if (!events.runWindow(m.start(), m.end(), handler)) {
-            problems.add(name + ": timers kept firing at " + events.now() + " ns of modelled time without moving on");
+        long next = Long.MAX_VALUE;
+        try {
+            if (!events.runWindow(m.start(), m.end(), handler)) {
+                problems.add(name + ": timers kept firing at " + events.now() + " ns of modelled time without moving on");
+            }
+            if (events.behind() > behind) {
+                problems.add(name + ": " + (events.behind() - behind) + " frames arrived after their modelled time had passed here");
+            }
+            ports.flush();
+            next = Math.min(events.next(handler), ports.takeEarliestArrival());
+        } catch (RuntimeException e) {
+            problems.add(name + " failed in window " + window + ": " + e);
+        } finally {
+            // whatever happened, the member hears from this device: a barrier never waits for it in vain
+            if (tally.deviceDone(next, doneInWindow, problems, events.processed() - processed, System.nanoTime() - began)) {
+                m.replyTo().tell(new DeviceCommand.Advanced(name, window, false));
+            }
+            doneInWindow.clear();
+            windowReported = true;
         }
-        if (events.behind() > behind) {
-            problems.add(name + ": " + (events.behind() - behind) + " frames arrived after their modelled time had passed here");
-        }
-        ports.flush();
-        long next = Math.min(events.next(handler), ports.takeEarliestArrival());
-        if (tally.deviceDone(next, doneInWindow, problems, events.processed() - processed, System.nanoTime() - began)) {
-            m.replyTo().tell(new DeviceCommand.Advanced(name, window, false));
-        }
-        doneInWindow.clear();
-        windowReported = true;
         return this;
     }
 
@@ -239,6 +259,7 @@ abstract class DeviceActor extends AbstractBehavior<DeviceCommand> {
     /** A new phase under the virtual clock: what the last one left (queued frames, timers, drivers) goes. */
     protected void phaseReset() {
         events.clear();
+        ports.takeEarliestArrival();
         doneInWindow.clear();
         windowReported = false;
         if (engine != null) {
@@ -263,6 +284,11 @@ abstract class DeviceActor extends AbstractBehavior<DeviceCommand> {
     }
 
     private Behavior<DeviceCommand> onReroute(DeviceCommand.Reroute m) {
+        if (m.quiet()) {
+            // the network healed between phases: new routes, and nothing sent (the phase is over, the next starts clean)
+            engine.setRouting(m.routing(), m.bifts(), clock.getAsLong());
+            return this;
+        }
         if (events != null) {
             events.advanceTo(m.vt());
         }
@@ -300,8 +326,16 @@ abstract class DeviceActor extends AbstractBehavior<DeviceCommand> {
     }
 
     private Behavior<DeviceCommand> onCollectStats(DeviceCommand.CollectStats m) {
+        List<DriverReport> reports;
+        try {
+            reports = driverReports(m.tenant(), m.job());
+        } catch (RuntimeException e) {
+            // the phase's collection waits for every device: it gets an answer, naming what went wrong
+            failed("its drivers' reports", e);
+            reports = List.of();
+        }
         m.replyTo().tell(new DeviceCommand.DeviceStats(name, isSwitch(), engine.counters(m.tenant(), m.job()).asMap(), ports.stats(),
-                engine.table().peakEntries(), engine.table().peakBufferedBytes(), driverReports(m.tenant(), m.job()),
+                engine.table().peakEntries(), engine.table().peakBufferedBytes(), reports,
                 engine.unknownJobDrops(), engine.incTreeCount(m.tenant(), m.job()), failureCount, List.copyOf(failures),
                 engine.dropsByReason(m.tenant(), m.job()), engine.unknownJobDropsByReason()));
         return this;

@@ -114,10 +114,22 @@ public sealed interface DeviceCommand extends ControlMessage
         INSTANCE
     }
 
-    /** New routing and BIFTs after a failure (F7: the bitmaps stay as they are), at modelled time {@code vt} (virtual clock). */
-    record Reroute(Routing routing, Map<JobKey, Bift> bifts, long vt) implements ControlPlane {
+    /**
+     * New routing and BIFTs after a failure (F7: the bitmaps stay as they are), at modelled time
+     * {@code vt} (virtual clock); {@code quiet}: the network healed between phases, send nothing.
+     */
+    record Reroute(Routing routing, Map<JobKey, Bift> bifts, long vt, boolean quiet) implements ControlPlane {
         public Reroute(Routing routing, Map<JobKey, Bift> bifts) {
-            this(routing, bifts, 0);
+            this(routing, bifts, 0, false);
+        }
+
+        public Reroute(Routing routing, Map<JobKey, Bift> bifts, long vt) {
+            this(routing, bifts, vt, false);
+        }
+
+        /** Between phases: the routes change, and nothing is sent (quiet). */
+        public static Reroute healed(Routing routing) {
+            return new Reroute(routing, Map.of(), 0, true);
         }
     }
 

@@ -120,8 +120,9 @@ final class NodeContext {
     /** S3: per job and host port, the window of contribution numbers seen (kept for the run: a replay is one at any age). */
     final Map<JobKey, Map<String, org.bitina.security.ReplayWindow>> replay = new HashMap<>();
 
-    org.bitina.security.ReplayWindow replayWindow(JobKey job, String port) {
-        return replay.computeIfAbsent(job, k -> new HashMap<>()).computeIfAbsent(port, k -> new org.bitina.security.ReplayWindow());
+    org.bitina.security.ReplayWindow replayWindow(JobTables t, String port) {
+        return replay.computeIfAbsent(t.key(), k -> new HashMap<>()).computeIfAbsent(port,
+                k -> new org.bitina.security.ReplayWindow(t.ingress() == null ? 64 : t.ingress().contributions()));
     }
 
     /** Whether {@code neighbor} is a host of the topology (an endpoint's port). */

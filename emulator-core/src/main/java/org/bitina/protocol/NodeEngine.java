@@ -160,7 +160,7 @@ public final class NodeEngine {
                 refused = t.ingress().refuse(f.packet(), from, fromHost, behind(t, from));
             }
             if (refused == null && t.ingress() != null && replayChecked(f.packet()) && fromHost
-                    && !node.replayWindow(t.key(), from).accept(f.packet().header().seq())) {
+                    && !node.replayWindow(t, from).accept(f.packet().header().seq())) {
                 refused = "replay";
             }
             if (refused != null) {

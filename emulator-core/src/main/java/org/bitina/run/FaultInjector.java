@@ -123,7 +123,7 @@ final class FaultInjector {
             downNodes.clear();
             Routing routing = Routing.compute(scenario.topology());
             for (Node n : scenario.topology().nodes()) {
-                devices.get(n.name()).tell(new DeviceCommand.Reroute(routing, Map.of()));
+                devices.get(n.name()).tell(DeviceCommand.Reroute.healed(routing));
             }
         }
     }

@@ -326,8 +326,9 @@ public final class PhaseRunner {
         Phase p = run.phase;
         run.vt = end;
         if (!run.problems.isEmpty()) {
-            return endNow(run, "the virtual clock could not go on: " + (run.problems.size() > 4 ? run.problems.subList(0, 4) + "..."
-                    : run.problems));
+            // in name order, not the order the devices finished in: the same run, the same words
+            List<String> problems = run.problems.stream().sorted().toList();
+            return endNow(run, "the virtual clock could not go on: " + (problems.size() > 4 ? problems.subList(0, 4) + "..." : problems));
         }
         long next = run.barrier.next();
         if (run.settleUntil == Long.MAX_VALUE && run.done.keySet().containsAll(p.awaited())) {

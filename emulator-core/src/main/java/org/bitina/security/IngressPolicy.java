@@ -19,12 +19,18 @@ import org.bitina.wire.PacketType;
  *
  * @param members the bits of the job's endpoints (a packet's bitmap and provenance stay inside)
  * @param senders the hosts that may send results, dispatches and multicast data
+ * @param contributions how many contribution numbers (chunks) one endpoint sends: the width of
+ *                      the anti-replay window at its port (S3)
  */
-public record IngressPolicy(EndpointSet members, List<String> senders) {
+public record IngressPolicy(EndpointSet members, List<String> senders, int contributions) {
 
     /** Senders in order: the policy crosses JVMs inside the job's tables and must serialise the same every time. */
     public IngressPolicy {
         senders = senders.stream().sorted().distinct().toList();
+    }
+
+    public IngressPolicy(EndpointSet members, List<String> senders) {
+        this(members, senders, 0);
     }
 
     /**

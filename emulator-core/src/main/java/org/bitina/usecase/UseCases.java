@@ -80,7 +80,7 @@ public final class UseCases {
             }
         }
         return new IngressPolicy(org.bitina.bitmap.FlatBitmap.of(space.capacity(), bits.stream().mapToInt(Integer::intValue).toArray()),
-                p.roots() == null ? List.of() : p.roots());
+                p.roots() == null ? List.of() : p.roots(), p.units());
     }
 
     /** About how much heap {@code job} needs (see {@link UseCase#memoryBytes}). */

@@ -51,6 +51,98 @@ class DeviceWatchTest {
         }
     }
 
+    /** A driver whose timer is always due and always throws: inside a window, not a hang but named failures. */
+    private record Throwing() implements org.bitina.usecase.DriverSpec {
+        @Override
+        public String host() {
+            return "h2";
+        }
+
+        /** Beside the INA phase's drivers (tenant 0, job 1): its timer is polled with theirs. */
+        @Override
+        public org.bitina.usecase.JobPlan plan() {
+            return new org.bitina.usecase.JobPlan() {
+                @Override
+                public int tenant() {
+                    return 0;
+                }
+
+                @Override
+                public int wireJob() {
+                    return 1;
+                }
+            };
+        }
+
+        @Override
+        public org.bitina.usecase.EndpointDriver create(org.bitina.usecase.References references) {
+            return new org.bitina.usecase.EndpointDriver() {
+                @Override
+                public List<Out> start(long now) {
+                    return List.of();
+                }
+
+                @Override
+                public List<Out> onDeliver(org.bitina.protocol.Frame frame, long now) {
+                    return List.of();
+                }
+
+                @Override
+                public long nextDeadline() {
+                    return 0;
+                }
+
+                @Override
+                public List<Out> onTimer(long now) {
+                    throw new IllegalStateException("a driver's bug");
+                }
+
+                @Override
+                public boolean done() {
+                    return false;
+                }
+
+                @Override
+                public org.bitina.usecase.DriverReport report() {
+                    throw new IllegalStateException("no report either");
+                }
+            };
+        }
+    }
+
+    @Test
+    void aDeviceThatThrowsInsideAWindowIsNamedAndThePhaseEndsInsteadOfHanging() throws Exception {
+        Scenario s = Scenarios.write(dir, "t.conf", Scenarios.STAR4 + """
+                jobs = [{
+                  name = t, kind = allreduce, members = [h1, h2, h3, h4], tree { mode = auto, root = s1 }
+                  data { elements = 4194304, type = float32, op = sum, chunk = 256, window = 4, seed = 3 }
+                }]
+                """);
+        ActorRef<MemberAgent.Command> agent = kit.spawn(MemberAgent.create(() -> { }));
+        TestProbe<MemberAgent.Spawned> spawned = kit.createTestProbe();
+        List<String> switches = s.topology().nodes().stream().filter(Node::isSwitch).map(Node::name).toList();
+        List<String> hosts = s.topology().hosts().stream().map(Node::name).toList();
+        agent.tell(new MemberAgent.SpawnDevices("throw", switches, hosts, 4096, 5_000_000_000L, spawned.getRef(), 0, 1, true));
+        Map<String, ActorRef<org.bitina.device.DeviceCommand>> devices = spawned.receiveMessage(Duration.ofSeconds(10)).devices();
+        Map<String, String> placement = new LinkedHashMap<>();
+        Map<String, Integer> where = new LinkedHashMap<>();
+        devices.keySet().forEach(d -> {
+            placement.put(d, "here");
+            where.put(d, 0);
+        });
+        ActorRef<PhaseRunner.Command> runner = kit.spawn(PhaseRunner.create(s, devices, placement, where, List.of(agent), null,
+                new RunProgress()));
+        TestProbe<Report> report = kit.createTestProbe();
+        runner.tell(new PhaseRunner.Run(report.getRef()));
+        Thread.sleep(300);
+        devices.get("h2").tell(new org.bitina.device.DeviceCommand.StartDriver(new Throwing(), null));
+        Report r = report.receiveMessage(Duration.ofSeconds(60));
+        Report.JobReport ina = r.jobs().get(0);
+        assertEquals("failed", ina.status(), ina.toString());
+        assertTrue(ina.note().contains("timers kept firing"), ina.note());
+        assertTrue(ina.dropped().stream().anyMatch(d -> d.contains("h2 could not handle its timers")), ina.dropped().toString());
+    }
+
     @Test
     void aStoppedHostEndsThePhaseFailedNamingItAndTheNextPhaseDoesNotRun() throws Exception {
         Scenario s = Scenarios.write(dir, "w.conf", Scenarios.STAR4 + """

@@ -35,7 +35,7 @@ class IngressPolicyTest {
     private final Topology fig1 = Topologies.paperFig1(LinkSpec.DEFAULT);
     private final Routing routing = Routing.compute(fig1);
     private final BitSpace hosts = new BitSpace(List.of("w1", "w2", "w3", "w4", "w5", "w6", "w7", "w8"));
-    private final IngressPolicy policy = new IngressPolicy(FlatBitmap.of(8, 0, 1, 2, 3), List.of("s6"));
+    private final IngressPolicy policy = new IngressPolicy(FlatBitmap.of(8, 0, 1, 2, 3), List.of("s6"), 16);
 
     /** s1 as the VAT node of w1 and w2, with the job's ingress policy (or none). */
     private NodeEngine s1(IngressPolicy p) {

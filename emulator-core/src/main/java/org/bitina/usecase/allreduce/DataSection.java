@@ -64,12 +64,12 @@ public final class DataSection {
         if (d.problems().since(before) || topology == null || space == null) {
             return null;
         }
-        // a chunk travels as one packet: header, flat bitmap and payload must fit every link
+        // a chunk travels as one packet: header, flat bitmap, payload and tag must fit every link
         int minMtu = JobParts.minMtu(topology);
-        long chunkBytes = (long) chunk * elementType.bytes() + PacketCodec.HEADER_BYTES + (space.capacity() + 7) / 8;
+        long chunkBytes = (long) chunk * elementType.bytes() + PacketCodec.HEADER_BYTES + (space.capacity() + 7) / 8 + JobParts.TAG_ROOM;
         if (chunkBytes > minMtu) {
             d.problem("chunk", "a chunk of " + chunk + " " + type + " is " + chunkBytes
-                    + " bytes with its header, more than the smallest link MTU of " + minMtu + " bytes");
+                    + " bytes with its header and tag, more than the smallest link MTU of " + minMtu + " bytes");
             return null;
         }
         return new DataSpec(elements, elementType, reduction, chunk, window, seed, scale);

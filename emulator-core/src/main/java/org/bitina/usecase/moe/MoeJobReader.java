@@ -56,7 +56,8 @@ public final class MoeJobReader extends JobReader {
         BitSpace space = new BitSpace(experts.stream().map(MoeSpec.Expert::name).toList(), hostOf);
         // one token must fit a dispatch packet: header, D-BM, expert list, K weights, hidden vector
         int minMtu = JobParts.minMtu(topology);
-        long oneToken = PacketCodec.HEADER_BYTES + (experts.size() + 7) / 8 + 4L * (1 + params.topK() + params.topK() + params.hidden());
+        long oneToken = PacketCodec.HEADER_BYTES + (experts.size() + 7) / 8 + 4L * (1 + params.topK() + params.topK() + params.hidden())
+                + JobParts.TAG_ROOM;
         if (oneToken > minMtu) {
             ConfigReader m = c.object("moe");
             m.problem("hidden", "a token of hidden size " + params.hidden() + " with top-k " + params.topK() + " needs " + oneToken

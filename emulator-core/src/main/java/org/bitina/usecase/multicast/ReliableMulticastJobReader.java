@@ -76,10 +76,10 @@ public final class ReliableMulticastJobReader extends JobReader {
             return null;
         }
         int minMtu = JobParts.minMtu(topology);
-        long packetSize = PacketCodec.HEADER_BYTES + 2L * (((space == null ? receivers.size() : space.capacity()) + 7) / 8) + packet;
+        long packetSize = PacketCodec.HEADER_BYTES + 2L * (((space == null ? receivers.size() : space.capacity()) + 7) / 8) + packet + JobParts.TAG_ROOM;
         if (packetSize > minMtu) {
             c.problem("data", "a data packet of " + packet + " bytes needs " + packetSize
-                    + " bytes with its header, more than the smallest link MTU of " + minMtu);
+                    + " bytes with its header and tag, more than the smallest link MTU of " + minMtu);
             return null;
         }
         return new MulticastSpec(header.common(KIND, List.copyOf(receivers), space, encoding), source,
