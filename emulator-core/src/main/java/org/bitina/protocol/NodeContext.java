@@ -53,8 +53,9 @@ final class NodeContext {
     /** Puts a frame on the link to a neighbour, its endpoint set in the job's encoding. */
     void send(List<NodeEngine.Action> out, JobTables t, String neighbor, Frame f) {
         Frame w = onWire(t, f);
-        if (t.macKey() != null && isHost(name)) {
-            // S2: an endpoint's packet leaves its host tagged, as it goes on the wire (after the NIC's last change to it)
+        if (t.macKey() != null && isHost(name) && w.packet().authTag() == null) {
+            // S2: an endpoint's packet leaves its host tagged, as it goes on the wire (after the NIC's last change to it);
+            // one that carries a tag already keeps it (an attack's forged tag is the attacker's to choose)
             w = w.withPacket(mac.sign(t.macKey(), w.packet()));
         }
         out.add(new NodeEngine.Send(neighbor, w));

@@ -10,7 +10,7 @@ import java.util.List;
 
 /** One scenario file, validated: topology, jobs, fault plan, cluster layout and the clock that runs it. */
 public record Scenario(String file, Topology topology, List<JobSpec> jobs, List<FaultSpec> faults, ClusterSpec cluster, Clock clock,
-                       Security security) {
+                       Security security, List<org.bitina.security.AttackSpec> attacks) {
 
     /**
      * The scenario's {@code security} section.
@@ -23,11 +23,11 @@ public record Scenario(String file, Topology topology, List<JobSpec> jobs, List<
 
     /** The same scenario under another clock (the command line's {@code --clock}). */
     public Scenario withClock(Clock c) {
-        return new Scenario(file, topology, jobs, faults, cluster, c, security);
+        return new Scenario(file, topology, jobs, faults, cluster, c, security, attacks);
     }
 
     /** The same scenario with other security settings. */
     public Scenario withSecurity(Security s) {
-        return new Scenario(file, topology, jobs, faults, cluster, clock, s);
+        return new Scenario(file, topology, jobs, faults, cluster, clock, s, attacks);
     }
 }

@@ -25,7 +25,7 @@ import org.bitina.topology.Topology;
  * is described in the README; topology-configs/ has examples of every part.
  */
 public final class ScenarioLoader {
-    private static final Set<String> KEYS = Set.of("topology", "jobs", "faults", "cluster", "defaults", "defs", "clock", "security");
+    private static final Set<String> KEYS = Set.of("topology", "jobs", "faults", "cluster", "defaults", "defs", "clock", "security", "attacks");
 
     private ScenarioLoader() {
     }
@@ -69,10 +69,11 @@ public final class ScenarioLoader {
         ClusterSpec cluster = c == null ? ClusterSpec.SINGLE : ClusterSection.read(c, topology);
         Clock clock = readClock(root);
         Scenario.Security security = readSecurity(root);
+        List<org.bitina.security.AttackSpec> attacks = AttackSection.read(root, topology, jobs, security);
         if (!problems.isEmpty()) {
             throw new ScenarioException(problems.sorted());
         }
-        return new Scenario(problems.displayName(), topology, List.copyOf(jobs), List.copyOf(faults), cluster, clock, security);
+        return new Scenario(problems.displayName(), topology, List.copyOf(jobs), List.copyOf(faults), cluster, clock, security, List.copyOf(attacks));
     }
 
     private static Scenario.Security readSecurity(ConfigReader root) {

@@ -28,7 +28,9 @@ public record DriverReport(String endpoint, Role role, int chunks, int received,
         EXPERT(false, false),
         MULTICAST_SOURCE(true, false),
         /** A multicast receiver: it serves the source, but must hold the whole block at the end (R5). */
-        RECEIVER(false, true);
+        RECEIVER(false, true),
+        /** A hostile endpoint of the scenario's attacks: nothing waits for it, nothing is checked of it. */
+        ATTACKER(false, false);
 
         private final boolean endsPhase;
         private final boolean checkedAtEnd;

@@ -63,6 +63,13 @@ public record Phase(JobSpec job, String mode, int wireJob, Map<String, JobTables
         return timing.units();
     }
 
+    /** The phase with {@code more} drivers beside its own (a scenario's attackers). */
+    public Phase withMoreDrivers(List<DriverSpec> more) {
+        List<DriverSpec> all = new java.util.ArrayList<>(drivers);
+        all.addAll(more);
+        return new Phase(job, mode, wireJob, tables, List.copyOf(all), awaited, roots, uplinks, bitSpace, timing, expected, note);
+    }
+
     public Phase withExpected(Expected e) {
         return new Phase(job, mode, wireJob, tables, drivers, awaited, roots, uplinks, bitSpace, timing, e, note);
     }

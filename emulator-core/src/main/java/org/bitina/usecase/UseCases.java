@@ -34,7 +34,10 @@ public final class UseCases {
 
     /** Every driver spec a host may be sent, for serialisation. */
     public static List<Class<? extends DriverSpec>> driverTypes() {
-        return ALL.stream().flatMap(u -> u.drivers().stream()).toList();
+        List<Class<? extends DriverSpec>> types = new ArrayList<>(ALL.stream().flatMap(u -> u.drivers().stream()).toList());
+        // the attackers a scenario's attacks section puts beside any AllReduce job's workers
+        types.add(org.bitina.usecase.attack.AttackDriverSpec.class);
+        return List.copyOf(types);
     }
 
     /**
@@ -52,6 +55,7 @@ public final class UseCases {
                     Expect.Outcome o = expect.modes().get(p.mode());
                     p = p.withExpected(Phase.Expected.exactly(o.status(), o.missing()));
                 }
+                p = withAttackers(s, job, p);
                 IngressPolicy ingress = ingress(job, p);
                 Map<String, JobTables> encoded = new LinkedHashMap<>();
                 p.tables().forEach((n, t) -> encoded.put(n, t.withEncoding(encoding).withIngress(ingress)));
@@ -59,6 +63,21 @@ public final class UseCases {
             }
         }
         return phases;
+    }
+
+    /** The INA phase of an AllReduce job gets the drivers of the attacks that target it. */
+    private static Phase withAttackers(Scenario s, JobSpec job, Phase p) {
+        if (!p.mode().equals("ina") || !(job instanceof org.bitina.usecase.allreduce.AllReduceSpec ar) || s.attacks() == null) {
+            return p;
+        }
+        List<DriverSpec> attackers = new ArrayList<>();
+        for (org.bitina.security.AttackSpec a : s.attacks()) {
+            if (a.job().equals(job.name())) {
+                attackers.add(new org.bitina.usecase.attack.AttackDriverSpec(a, a.node(), job.common().tenant(), p.wireJob(), p.bitSpace(),
+                        job.common().members(), p.roots().get(0), ar.data()));
+            }
+        }
+        return attackers.isEmpty() ? p : p.withMoreDrivers(attackers);
     }
 
     /**

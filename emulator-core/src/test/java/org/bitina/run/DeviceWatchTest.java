@@ -51,6 +51,26 @@ class DeviceWatchTest {
         }
     }
 
+    /** One member agent, its devices under the virtual clock and a runner on them, running {@code s}; its report goes to {@code report}. */
+    private Map<String, ActorRef<org.bitina.device.DeviceCommand>> start(Scenario s, String run, TestProbe<Report> report) {
+        ActorRef<MemberAgent.Command> agent = kit.spawn(MemberAgent.create(() -> { }));
+        TestProbe<MemberAgent.Spawned> spawned = kit.createTestProbe();
+        List<String> switches = s.topology().nodes().stream().filter(Node::isSwitch).map(Node::name).toList();
+        List<String> hosts = s.topology().hosts().stream().map(Node::name).toList();
+        agent.tell(new MemberAgent.SpawnDevices(run, switches, hosts, 4096, 5_000_000_000L, spawned.getRef(), 0, 1, true));
+        Map<String, ActorRef<org.bitina.device.DeviceCommand>> devices = spawned.receiveMessage(Duration.ofSeconds(10)).devices();
+        Map<String, String> placement = new LinkedHashMap<>();
+        Map<String, Integer> where = new LinkedHashMap<>();
+        devices.keySet().forEach(d -> {
+            placement.put(d, "here");
+            where.put(d, 0);
+        });
+        ActorRef<PhaseRunner.Command> runner = kit.spawn(PhaseRunner.create(s, devices, placement, where, List.of(agent), null,
+                new RunProgress()));
+        runner.tell(new PhaseRunner.Run(report.getRef()));
+        return devices;
+    }
+
     /** A driver whose timer is always due and always throws: inside a window, not a hang but named failures. */
     private record Throwing() implements org.bitina.usecase.DriverSpec {
         @Override
@@ -118,22 +138,8 @@ class DeviceWatchTest {
                   data { elements = 4194304, type = float32, op = sum, chunk = 256, window = 4, seed = 3 }
                 }]
                 """);
-        ActorRef<MemberAgent.Command> agent = kit.spawn(MemberAgent.create(() -> { }));
-        TestProbe<MemberAgent.Spawned> spawned = kit.createTestProbe();
-        List<String> switches = s.topology().nodes().stream().filter(Node::isSwitch).map(Node::name).toList();
-        List<String> hosts = s.topology().hosts().stream().map(Node::name).toList();
-        agent.tell(new MemberAgent.SpawnDevices("throw", switches, hosts, 4096, 5_000_000_000L, spawned.getRef(), 0, 1, true));
-        Map<String, ActorRef<org.bitina.device.DeviceCommand>> devices = spawned.receiveMessage(Duration.ofSeconds(10)).devices();
-        Map<String, String> placement = new LinkedHashMap<>();
-        Map<String, Integer> where = new LinkedHashMap<>();
-        devices.keySet().forEach(d -> {
-            placement.put(d, "here");
-            where.put(d, 0);
-        });
-        ActorRef<PhaseRunner.Command> runner = kit.spawn(PhaseRunner.create(s, devices, placement, where, List.of(agent), null,
-                new RunProgress()));
         TestProbe<Report> report = kit.createTestProbe();
-        runner.tell(new PhaseRunner.Run(report.getRef()));
+        Map<String, ActorRef<org.bitina.device.DeviceCommand>> devices = start(s, "throw", report);
         Thread.sleep(300);
         devices.get("h2").tell(new org.bitina.device.DeviceCommand.StartDriver(new Throwing(), null));
         Report r = report.receiveMessage(Duration.ofSeconds(60));
@@ -152,22 +158,8 @@ class DeviceWatchTest {
                   baselines = [ring]
                 }]
                 """);
-        ActorRef<MemberAgent.Command> agent = kit.spawn(MemberAgent.create(() -> { }));
-        TestProbe<MemberAgent.Spawned> spawned = kit.createTestProbe();
-        List<String> switches = s.topology().nodes().stream().filter(Node::isSwitch).map(Node::name).toList();
-        List<String> hosts = s.topology().hosts().stream().map(Node::name).toList();
-        agent.tell(new MemberAgent.SpawnDevices("watch", switches, hosts, 4096, 5_000_000_000L, spawned.getRef(), 0, 1, true));
-        Map<String, ActorRef<org.bitina.device.DeviceCommand>> devices = spawned.receiveMessage(Duration.ofSeconds(10)).devices();
-        Map<String, String> placement = new LinkedHashMap<>();
-        Map<String, Integer> where = new LinkedHashMap<>();
-        devices.keySet().forEach(d -> {
-            placement.put(d, "here");
-            where.put(d, 0);
-        });
-        ActorRef<PhaseRunner.Command> runner = kit.spawn(PhaseRunner.create(s, devices, placement, where, List.of(agent), null,
-                new RunProgress()));
         TestProbe<Report> report = kit.createTestProbe();
-        runner.tell(new PhaseRunner.Run(report.getRef()));
+        Map<String, ActorRef<org.bitina.device.DeviceCommand>> devices = start(s, "watch", report);
         // 4 M floats take the JVM seconds: h2 stops while the INA phase runs, of an Error (which a
         // device does not catch, unlike the exceptions that hostile input may cause)
         Thread.sleep(300);

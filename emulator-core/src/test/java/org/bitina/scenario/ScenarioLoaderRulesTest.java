@@ -313,4 +313,20 @@ class ScenarioLoaderRulesTest {
                 + "  bit-space { b = 1, c = 3 } }]\n");
         assertHas(p, at(7) + "bit positions must be exactly 1..2 here (one per expert), got [1, 3]");
     }
+
+    @Test
+    void attacksNameAKindAMemberHostAndAnAllreduceJobOfTheScenario() throws IOException {
+        List<String> p = problems(TOPOLOGY + "jobs = [" + ALLREDUCE + "]\n"
+                + "attacks = [\n"
+                + "  { at = 1us, kind = teleport, node = a, job = j }\n"
+                + "  { at = 1us, kind = replay, node = a, job = nope }\n"
+                + "  { at = 1us, kind = spoof-bits, node = a, job = j }\n"
+                + "  { at = 1us, kind = non-member-bits, node = a, job = j }\n"
+                + "]\n"
+                + "security { mac = off }\n");
+        assertHas(p, at(8) + "attacks[0].kind must be forged-mac or replay or spoof-bits or non-member-bits or amplify or foreign-job, got 'teleport'");
+        assertHas(p, at(9) + "attacks target allreduce jobs; 'nope' is none of this scenario's");
+        assertHas(p, at(10) + "spoof-bits needs as = [members of j] whose bits it sets");
+        assertHas(p, at(11) + "non-member-bits needs a host that holds a bit in j without being a member (bit-space = hosts)");
+    }
 }

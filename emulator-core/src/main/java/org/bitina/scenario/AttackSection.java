@@ -1,0 +1,80 @@
+package org.bitina.scenario;
+
+import com.typesafe.config.ConfigList;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Set;
+import org.bitina.security.AttackSpec;
+import org.bitina.topology.Topology;
+import org.bitina.usecase.JobSpec;
+import org.bitina.usecase.allreduce.AllReduceSpec;
+
+/**
+ * The {@code attacks} section: what hostile endpoints send, beside the faults. Each attack
+ * names its kind, its time, the host it comes from and the AllReduce job it targets; every
+ * problem is reported with its line, as for every section.
+ */
+final class AttackSection {
+    private static final Set<String> KEYS = Set.of("at", "kind", "node", "job", "as");
+
+    private AttackSection() {
+    }
+
+    static List<AttackSpec> read(ConfigReader root, Topology topology, List<JobSpec> jobs, Scenario.Security security) {
+        List<AttackSpec> attacks = new ArrayList<>();
+        ConfigList list = root.list("attacks");
+        if (list == null) {
+            return attacks;
+        }
+        List<String> kinds = Arrays.stream(AttackSpec.Kind.values()).map(AttackSpec.Kind::configName).toList();
+        for (int i = 0; i < list.size(); i++) {
+            ConfigReader a = root.objectOf(list.get(i), root.label("attacks[" + i + "]"), "{ at = 10us, kind = spoof-bits, node = ..., job = ... }");
+            if (a == null) {
+                continue;
+            }
+            a.checkKeys(KEYS, "an attack");
+            int before = a.problems().count();
+            String kindName = a.oneOf("kind", kinds, null);
+            if (kindName == null && !a.has("kind")) {
+                a.problem(a.origin(), "an attack needs kind = " + String.join(" | ", kinds));
+            }
+            Duration at = a.nonNegativeDuration("at", Duration.ZERO);
+            String node = a.requiredName("node", "an attack's node (the attacking host)");
+            String jobName = a.requiredName("job", "an attack's job (an allreduce job of this scenario)");
+            List<String> as = a.has("as") ? a.names("as") : List.of();
+            if (a.problems().since(before) || topology == null || kindName == null) {
+                continue;
+            }
+            AttackSpec.Kind kind = AttackSpec.Kind.fromConfig(kindName);
+            if (!JobParts.requireHost(a, a.origin("node"), node, "attacking node", topology)) {
+                continue;
+            }
+            AllReduceSpec job = jobs.stream().filter(j -> j.name().equals(jobName) && j instanceof AllReduceSpec)
+                    .map(AllReduceSpec.class::cast).findFirst().orElse(null);
+            if (job == null) {
+                a.problem("job", "attacks target allreduce jobs; '" + jobName + "' is none of this scenario's");
+                continue;
+            }
+            if (!job.common().members().contains(node) && kind != AttackSpec.Kind.FOREIGN_JOB) {
+                a.problem("node", node + " is not a member of job " + jobName + ": a " + kindName + " attack comes from a member");
+                continue;
+            }
+            if (kind == AttackSpec.Kind.SPOOF_BITS && (as == null || as.isEmpty() || !job.common().members().containsAll(as))) {
+                a.problem(a.has("as") ? a.origin("as") : a.origin(), "spoof-bits needs as = [members of " + jobName + "] whose bits it sets");
+                continue;
+            }
+            if (kind == AttackSpec.Kind.NON_MEMBER_BITS && job.common().bitSpace().capacity() <= job.common().members().size()) {
+                a.problem("kind", "non-member-bits needs a host that holds a bit in " + jobName + " without being a member (bit-space = hosts)");
+                continue;
+            }
+            if (kind == AttackSpec.Kind.FORGED_MAC && !security.mac()) {
+                a.problem("kind", "forged-mac attacks the packet tags: it needs security { mac = on }");
+                continue;
+            }
+            attacks.add(new AttackSpec(kind, at, node, jobName, as == null ? List.of() : as));
+        }
+        return attacks;
+    }
+}

@@ -1,0 +1,59 @@
+package org.bitina.security;
+
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * One attack of a scenario's {@code attacks} section (the security issue's attack suite): a
+ * hostile endpoint on host {@code node} sends, at modelled time {@code at} into the INA phase
+ * of AllReduce job {@code job}, packets it should not.
+ *
+ * @param as the members whose bits a {@code spoof-bits} attack sets besides its own
+ */
+public record AttackSpec(Kind kind, Duration at, String node, String job, List<String> as) {
+
+    public enum Kind {
+        /** A contribution with an all-zero tag: a sender without the job's key (S2). */
+        FORGED_MAC("forged-mac", "mac"),
+        /** Its own chunk 0 contribution again, unflagged (S3). */
+        REPLAY("replay", "replay"),
+        /** A contribution that sets other members' bits as well as its own (S4). */
+        SPOOF_BITS("spoof-bits", "spoofed bits"),
+        /** A contribution with the bit of a host that holds one but is not a member (S1). */
+        NON_MEMBER_BITS("non-member-bits", "bits of endpoints that are not the job's members"),
+        /** A result with every bit of the space set, from a member (amplification, S1 and S4). */
+        AMPLIFY("amplify", null),
+        /** A contribution for a tenant and job installed nowhere (S1). */
+        FOREIGN_JOB("foreign-job", "unknown job");
+
+        private final String configName;
+        private final String dropReason;
+
+        Kind(String configName, String dropReason) {
+            this.configName = configName;
+            this.dropReason = dropReason;
+        }
+
+        public String configName() {
+            return configName;
+        }
+
+        /** How the drop it causes begins (null: one of several, by what the space holds). */
+        public String dropReason() {
+            return dropReason;
+        }
+
+        public static Kind fromConfig(String name) {
+            for (Kind k : values()) {
+                if (k.configName.equals(name)) {
+                    return k;
+                }
+            }
+            return null;
+        }
+    }
+
+    public AttackSpec {
+        as = List.copyOf(as);
+    }
+}

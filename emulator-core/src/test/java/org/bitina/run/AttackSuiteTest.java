@@ -1,0 +1,68 @@
+package org.bitina.run;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+import org.bitina.scenario.Scenario;
+import org.bitina.scenario.ScenarioLoader;
+import org.bitina.security.AttackSpec;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The attack suite (`topology-configs/attacks/`): each file's attacks are counted drops with
+ * their reasons, and every honest job still ends complete and verified.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class AttackSuiteTest {
+    private RunSession session;
+
+    @BeforeAll
+    void start() {
+        session = new RunSession(Duration.ofMinutes(2));
+    }
+
+    @AfterAll
+    void stop() {
+        session.close();
+    }
+
+    static Stream<Path> files() throws Exception {
+        return Files.list(Scenarios.CONFIGS.resolve("attacks")).filter(p -> p.toString().endsWith(".conf")).sorted().toList().stream();
+    }
+
+    @ParameterizedTest
+    @MethodSource("files")
+    void everyAttackIsACountedDropWithItsReasonAndTheHonestJobStillVerifies(Path file) throws Exception {
+        Scenario s = ScenarioLoader.load(file);
+        assertFalse(s.attacks().isEmpty(), file + " has attacks");
+        Report r = session.run(s, new RunProgress());
+        for (Report.JobReport j : r.jobs()) {
+            assertEquals("complete", j.status(), file + " " + j);
+            assertTrue(j.verified() && j.asExpected(), file + " " + j);
+        }
+        Map<String, Long> drops = new TreeMap<>();
+        r.switches().forEach(w -> w.drops().forEach((k, v) -> drops.merge(k, v, Long::sum)));
+        r.hosts().forEach(h -> h.drops().forEach((k, v) -> drops.merge(k, v, Long::sum)));
+        for (AttackSpec a : s.attacks()) {
+            List<String> reasons = a.kind() == AttackSpec.Kind.AMPLIFY
+                    ? List.of("bits of endpoints that are not the job's members", "which is not the job's sender")
+                    : List.of(a.kind().dropReason());
+            assertTrue(drops.keySet().stream().anyMatch(k -> reasons.stream().anyMatch(k::contains)),
+                    file + ": " + a.kind().configName() + " left no drop with its reason in " + drops);
+        }
+        // each attack sends one packet, dropped once, and honest traffic loses nothing
+        assertEquals(s.attacks().size(), drops.values().stream().mapToLong(Long::longValue).sum(), file + ": " + drops);
+    }
+}
