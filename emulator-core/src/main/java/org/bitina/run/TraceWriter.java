@@ -62,11 +62,16 @@ public final class TraceWriter extends AbstractBehavior<TraceWriter.Command> {
     private TraceWriter(ActorContext<Command> ctx, Path file, String clock) {
         super(ctx);
         try {
-            this.out = Files.newBufferedWriter(file);
+            // a name ending in .gz gets a gzip stream: a k=8 trace is gigabytes as text
+            this.out = file.getFileName().toString().endsWith(".gz")
+                    ? new BufferedWriter(new java.io.OutputStreamWriter(new java.util.zip.GZIPOutputStream(Files.newOutputStream(file), 1 << 16),
+                    java.nio.charset.StandardCharsets.UTF_8))
+                    : Files.newBufferedWriter(file);
             // a line with every field of the contract, so readers of events need no special case
             Map<String, Object> first = new LinkedHashMap<>();
             first.put("node", "-");
             first.put("job", "-");
+            first.put("mode", "-");
             first.put("seq", 0);
             first.put("event", "clock");
             first.put("dir", "-");
@@ -90,7 +95,10 @@ public final class TraceWriter extends AbstractBehavior<TraceWriter.Command> {
         TraceEvent e = m.event();
         Map<String, Object> line = new LinkedHashMap<>();
         line.put("node", e.node());
-        line.put("job", e.job());
+        // "fig1/ring" inside the engines: here the job and the mode, each its own field
+        int slash = e.job() == null ? -1 : e.job().indexOf('/');
+        line.put("job", slash < 0 ? e.job() : e.job().substring(0, slash));
+        line.put("mode", slash < 0 ? "ina" : e.job().substring(slash + 1));
         line.put("seq", e.seq());
         line.put("event", e.event());
         line.put("dir", e.dir());

@@ -38,7 +38,7 @@ class AllReduceEndToEndTest {
         }
         assertTrue(r.allAsExpected());
 
-        List<JsonNode> events = events(trace).stream().filter(e -> e.get("job").asText().equals("fig1") && e.get("seq").asLong() == 0)
+        List<JsonNode> events = events(trace).stream().filter(e -> e.get("job").asText().equals("fig1") && e.get("mode").asText().equals("ina") && e.get("seq").asLong() == 0)
                 .toList();
         // s7 forwards s1's result untouched toward s6: AND with [00110000] is zero
         assertTrue(events.stream().anyMatch(e -> e.get("node").asText().equals("s7") && e.get("event").asText().equals("forward")

@@ -28,7 +28,7 @@ class ExplicitBitsTest {
         Map<String, String> copies = new TreeMap<>();
         int packets = 0;
         for (JsonNode e : events(trace)) {
-            if (!e.path("job").asText().equals("rfc8279") || !e.path("dir").asText().equals("mcast")) {
+            if (!e.path("job").asText().equals("rfc8279") || !e.path("mode").asText().equals("ina") || !e.path("dir").asText().equals("mcast")) {
                 continue;
             }
             String ev = e.get("event").asText();

@@ -30,7 +30,7 @@ class MoeEndToEndTest {
             assertTrue(mode(r, m).verified(), m);
         }
         // token 0 is pinned to e2, e3, e6, e7: it travels alone in its group's packet
-        List<JsonNode> group = events(trace).stream().filter(e -> e.get("job").asText().equals("fig2")).toList();
+        List<JsonNode> group = events(trace).stream().filter(e -> e.get("job").asText().equals("fig2") && e.get("mode").asText().equals("ina")).toList();
         long seq = group.stream().filter(e -> e.get("node").asText().equals("src") && e.get("event").asText().equals("send")
                 && e.get("bitmap").asText().equals("[01100110]")).findFirst().orElseThrow().get("seq").asLong();
         Map<String, String> installs = new TreeMap<>();

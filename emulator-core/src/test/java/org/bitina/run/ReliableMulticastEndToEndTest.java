@@ -148,7 +148,7 @@ class ReliableMulticastEndToEndTest {
         assertTrue(mode(r, "ina").verified());
         long retransmissions = 0;
         for (JsonNode e : events(trace)) {
-            if (e.get("job").asText().equals("cp") && e.get("node").asText().equals("h1") && e.get("event").asText().equals("send")
+            if (e.get("job").asText().equals("cp") && e.get("mode").asText().equals("ina") && e.get("node").asText().equals("h1") && e.get("event").asText().equals("send")
                     && !e.get("bitmap").asText().equals("[11111111]")) {
                 retransmissions++;
                 String bm = e.get("bitmap").asText();

@@ -107,10 +107,14 @@ public final class Scenarios {
         }
     }
 
-    /** The events of a trace file, one per line. */
+    /** The events of a trace file, one per line (gzipped when its name ends in .gz). */
     public static List<JsonNode> events(Path trace) throws IOException {
         ObjectMapper json = new ObjectMapper();
-        return Files.readAllLines(trace).stream().map(l -> {
+        List<String> lines = trace.toString().endsWith(".gz")
+                ? new java.io.BufferedReader(new java.io.InputStreamReader(new java.util.zip.GZIPInputStream(Files.newInputStream(trace)),
+                java.nio.charset.StandardCharsets.UTF_8)).lines().toList()
+                : Files.readAllLines(trace);
+        return lines.stream().map(l -> {
             try {
                 return json.readTree(l);
             } catch (IOException e) {

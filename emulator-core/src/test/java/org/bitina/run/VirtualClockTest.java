@@ -52,6 +52,20 @@ class VirtualClockTest {
         assertEquals(first, second);
     }
 
+    @Test
+    void aTraceNamedGzIsGzippedAndEveryEventNamesItsJobAndModeApart() throws Exception {
+        Path trace = dir.resolve("t.jsonl.gz");
+        run(reference("paper-fig1-allreduce.conf"), trace);
+        List<JsonNode> es = events(trace);
+        assertEquals("clock", es.get(0).get("event").asText());
+        java.util.Set<String> modes = new java.util.TreeSet<>();
+        for (JsonNode e : es.subList(1, es.size())) {
+            assertEquals("fig1", e.get("job").asText(), e.toString());
+            modes.add(e.get("mode").asText());
+        }
+        assertEquals(java.util.Set.of("ina", "ps", "ring"), modes, "the baselines are traced too");
+    }
+
     /** The trace's lines ordered by (vt, node), then by the line itself (events of one node at one time, any order). */
     private static List<String> sortedTrace(Scenario s, Path trace) throws Exception {
         run(s, trace);

@@ -39,6 +39,8 @@ final class Summary {
                 out.println("    ended: " + j.note().substring(stalled + "stalled: ".length()));
             }
         }
+        out.println("(ina: in-network aggregation; ring, ps, all-to-all, unicast-ack: the host baselines; expected: what the fault plan"
+                + " or expect { } says, ok or NO; modelled us: the phase in modelled time; B: bytes)");
         long partial = r.jobs().stream().mapToLong(j -> j.partialChunks().size()).sum();
         if (partial > 0) {
             out.println("partial results: " + partial + " (endpoint, chunk) pairs; see the report's partialChunks");
