@@ -39,11 +39,15 @@ public final class JobsSection {
      * @param defaults the scenario's {@code defaults} section, behind every job's own values
      */
     public static List<JobSpec> read(ConfigReader root, Topology topology, ConfigReader defaults) {
-        return read(root, topology, defaults, Long.MAX_VALUE);
+        return read(root, topology, defaults, Long.MAX_VALUE, java.time.Duration.ofDays(1));
     }
 
-    /** @param heapBytes the heap the run will have: a job that needs more is refused here, not out of memory mid-run */
-    public static List<JobSpec> read(ConfigReader root, Topology topology, ConfigReader defaults, long heapBytes) {
+    /**
+     * @param heapBytes  the heap the run will have: a job that needs more is refused here, not out of memory mid-run
+     * @param maxTimeout the longest completion timeout the scenario allows (S5)
+     */
+    public static List<JobSpec> read(ConfigReader root, Topology topology, ConfigReader defaults, long heapBytes,
+                                     java.time.Duration maxTimeout) {
         List<JobSpec> jobs = new ArrayList<>();
         ConfigList list = root.list("jobs");
         if (list == null) {
@@ -68,6 +72,11 @@ public final class JobsSection {
                         job.problem("expect", "expect names '" + m + "' missing, which is no host of the topology");
                     }
                 }
+            }
+            if (spec.common().completionTimeout().compareTo(maxTimeout) > 0) {
+                job.problem("completion-timeout", "completion-timeout of " + spec.common().completionTimeout().toMillis() + " ms is longer"
+                        + " than the scenario allows (security.max-completion-timeout = " + maxTimeout.toMillis() + " ms): a switch"
+                        + " would hold soft state that long for one aggregation");
             }
             long need = org.bitina.usecase.UseCases.memoryBytes(spec);
             if (need > heapBytes) {

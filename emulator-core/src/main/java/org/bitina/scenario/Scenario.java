@@ -15,10 +15,17 @@ public record Scenario(String file, Topology topology, List<JobSpec> jobs, List<
     /**
      * The scenario's {@code security} section.
      *
-     * @param mac packets of endpoints carry their job's tag, checked at the first switch (S2); on by default
+     * @param mac                  packets of endpoints carry their job's tag, checked at the first switch (S2); on by default
+     * @param maxCompletionTimeout the longest completion timeout a job may set: how long a switch may be made to hold
+     *                             soft state for one aggregation (S5); 10 s by default
      */
-    public record Security(boolean mac) {
-        public static final Security DEFAULT = new Security(true);
+    public record Security(boolean mac, java.time.Duration maxCompletionTimeout) {
+        private static final java.time.Duration DEFAULT_MAX_TIMEOUT = java.time.Duration.ofSeconds(10);
+        public static final Security DEFAULT = new Security(true, DEFAULT_MAX_TIMEOUT);
+
+        public Security(boolean mac) {
+            this(mac, DEFAULT_MAX_TIMEOUT);
+        }
     }
 
     /** The same scenario under another clock (the command line's {@code --clock}). */

@@ -63,12 +63,13 @@ public final class ScenarioLoader {
             topology = t == null ? null : TopologySection.read(t);
         }
         ConfigReader defaults = root.objectOrEmpty("defaults");
-        List<JobSpec> jobs = JobsSection.read(root, topology, defaults == null ? root.empty("defaults") : defaults, heapBytes);
+        Scenario.Security security = readSecurity(root);
+        List<JobSpec> jobs = JobsSection.read(root, topology, defaults == null ? root.empty("defaults") : defaults, heapBytes,
+                security.maxCompletionTimeout());
         List<FaultSpec> faults = FaultSection.read(root, topology);
         ConfigReader c = root.object("cluster");
         ClusterSpec cluster = c == null ? ClusterSpec.SINGLE : ClusterSection.read(c, topology);
         Clock clock = readClock(root);
-        Scenario.Security security = readSecurity(root);
         List<org.bitina.security.AttackSpec> attacks = AttackSection.read(root, topology, jobs, security);
         if (!problems.isEmpty()) {
             throw new ScenarioException(problems.sorted());
@@ -81,9 +82,10 @@ public final class ScenarioLoader {
         if (s == null) {
             return Scenario.Security.DEFAULT;
         }
-        s.checkKeys(Set.of("mac"), "security");
+        s.checkKeys(Set.of("mac", "max-completion-timeout"), "security");
         String mac = s.oneOf("mac", List.of("on", "off"), "on");
-        return new Scenario.Security(!"off".equals(mac));
+        java.time.Duration max = s.positiveDuration("max-completion-timeout", Scenario.Security.DEFAULT.maxCompletionTimeout());
+        return new Scenario.Security(!"off".equals(mac), max);
     }
 
     private static Clock readClock(ConfigReader root) {

@@ -329,4 +329,15 @@ class ScenarioLoaderRulesTest {
         assertHas(p, at(10) + "spoof-bits needs as = [members of j] whose bits it sets");
         assertHas(p, at(11) + "non-member-bits needs a host that holds a bit in j without being a member (bit-space = hosts)");
     }
+
+    @Test
+    void aCompletionTimeoutLongerThanTheScenarioAllowsIsRefused() throws IOException {
+        List<String> p = problems(TOPOLOGY + "jobs = [{ name = j, kind = allreduce, members = [a, b, c], tree { mode = auto, root = s1 }\n"
+                + "  data { elements = 10 }, completion-timeout = 1s }]\n"
+                + "security { max-completion-timeout = 100ms }\n");
+        assertHas(p, at(7) + "completion-timeout of 1000 ms is longer than the scenario allows (security.max-completion-timeout = 100 ms)");
+        List<String> dflt = problems(TOPOLOGY + "jobs = [{ name = j, kind = allreduce, members = [a, b, c], tree { mode = auto, root = s1 }\n"
+                + "  data { elements = 10 }, completion-timeout = 11s }]\n");
+        assertHas(dflt, at(7) + "completion-timeout of 11000 ms is longer than the scenario allows (security.max-completion-timeout = 10000 ms)");
+    }
 }
