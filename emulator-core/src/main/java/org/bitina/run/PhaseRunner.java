@@ -132,12 +132,7 @@ public final class PhaseRunner {
         this.statsAdapter = ctx.messageAdapter(DeviceCommand.DeviceStats.class, Stats::new);
         this.windowReports = ctx.messageAdapter(MemberAgent.WindowReport.class, WindowDone::new);
         this.members = List.copyOf(members);
-        if (scenario.security().mac()) {
-            runSecret = new byte[32];
-            new java.security.SecureRandom().nextBytes(runSecret);
-        } else {
-            runSecret = null;
-        }
+        this.runSecret = scenario.security().mac() ? TopologyInstaller.drawRunSecret() : null;
         this.lookahead = WindowBarrier.lookahead(scenario.topology().links().stream().mapToLong(l -> l.spec().latencyNanos()).min()
                 .orElse(0));
         Routing routing = Routing.compute(scenario.topology());
@@ -147,7 +142,7 @@ public final class PhaseRunner {
             devices.put(n.name(), spawned.get(n.name()));
         }
         this.faults = new FaultInjector(scenario, devices, List.copyOf(members), ctx.getLog());
-        ctx.spawn(watcher(devices, ctx.getSelf()), "device-watcher");
+        ctx.spawn(DeviceWatcher.create(devices, ctx.getSelf()), "device-watcher");
         TopologyInstaller.wire(scenario, devices, where, routing, trace);
     }
 
@@ -217,21 +212,9 @@ public final class PhaseRunner {
         Phase p = run.phase;
         run.start = System.nanoTime();
         run.lastActivity = run.start;
-        for (FaultSpec f : scenario.faults()) {
-            if (!FaultInjector.network(f)) {
-                continue;
-            }
-            if (f.at().isZero()) {
-                // in force before the first packet: these messages reach every device before any frame does
-                faults.apply(f, p);
-            } else {
-                run.pendingFaults.add(f);
-                timers.startSingleTimer(new ApplyFault(f), f.at());
-            }
-        }
-        Set<String> hosts = new LinkedHashSet<>();
-        p.drivers().forEach(d -> hosts.add(d.host()));
-        hosts.forEach(h -> devices.get(h).tell(new DeviceCommand.BeginJob(p.job().common().tenant(), p.wireJob())));
+        faultsAtStart(run);
+        run.pendingFaults.forEach(f -> timers.startSingleTimer(new ApplyFault(f), f.at()));
+        begin(p);
         timers.startSingleTimer(Deadline.INSTANCE, p.timing().deadline());
         timers.startTimerWithFixedDelay(StallCheck.INSTANCE, STALL_CHECK);
         if (p.awaited().isEmpty()) {
@@ -266,25 +249,35 @@ public final class PhaseRunner {
         Phase p = run.phase;
         run.start = System.nanoTime();
         run.barrier = new WindowBarrier(members.size(), lookahead);
+        faultsAtStart(run);
+        if (p.awaited().isEmpty()) {
+            return endOfEndpoints(run);
+        }
+        begin(p);
+        // every host has begun (and every fault at zero is in) before the first window
+        return synced(run, () -> window(run, 0));
+    }
+
+    /**
+     * A phase's network faults at time zero go in now, in force before the first packet (these
+     * messages reach every device before any frame does); the later ones wait, in time order.
+     */
+    private void faultsAtStart(PhaseRun run) {
         for (FaultSpec f : scenario.faults()) {
-            if (!FaultInjector.network(f)) {
-                continue;
-            }
-            if (f.at().isZero()) {
-                faults.apply(f, p, 0);
-            } else {
+            if (FaultInjector.network(f) && f.at().isZero()) {
+                faults.apply(f, run.phase);
+            } else if (FaultInjector.network(f)) {
                 run.pendingFaults.add(f);
             }
         }
         run.pendingFaults.sort(java.util.Comparator.comparing(FaultSpec::at));
-        if (p.awaited().isEmpty()) {
-            return endOfEndpoints(run);
-        }
+    }
+
+    /** Every host with a driver in the phase starts it. */
+    private void begin(Phase p) {
         Set<String> hosts = new LinkedHashSet<>();
         p.drivers().forEach(d -> hosts.add(d.host()));
         hosts.forEach(h -> devices.get(h).tell(new DeviceCommand.BeginJob(p.job().common().tenant(), p.wireJob())));
-        // every host has begun (and every fault at zero is in) before the first window
-        return synced(run, () -> window(run, 0));
     }
 
     private long nextFaultNanos(PhaseRun run) {
@@ -324,7 +317,6 @@ public final class PhaseRunner {
 
     private Behavior<Command> afterWindow(PhaseRun run, long end) {
         Phase p = run.phase;
-        run.vt = end;
         if (!run.problems.isEmpty()) {
             // in name order, not the order the devices finished in: the same run, the same words
             List<String> problems = run.problems.stream().sorted().toList();
@@ -354,18 +346,21 @@ public final class PhaseRunner {
         if (next == Long.MAX_VALUE) {
             List<String> unfinished = new ArrayList<>(new TreeSet<>(p.awaited()));
             unfinished.removeAll(run.done.keySet());
-            String why = "nothing left to happen (no frame in flight, no timer armed) at " + micros(end) + " of modelled time; "
-                    + "not finished: " + (unfinished.size() > 12 ? unfinished.subList(0, 12) + "..." : unfinished);
-            ctx.getLog().warn("job {} mode {}: {}", p.job().name(), p.mode(), why);
-            return endNow(run, why);
+            return endWarned(run, String.format(java.util.Locale.ROOT, "nothing left to happen (no frame in flight, no timer armed)"
+                    + " at %.1f us of modelled time; not finished: %s", end / 1000.0,
+                    unfinished.size() > 12 ? unfinished.subList(0, 12) + "..." : unfinished));
         }
         if (next > deadline) {
-            String why = "modelled deadline of " + p.timing().deadline().toMillis() + " ms passed with " + run.done.size() + " of "
-                    + p.awaited().size() + " endpoints done";
-            ctx.getLog().warn("job {} mode {}: {}", p.job().name(), p.mode(), why);
-            return endNow(run, why);
+            return endWarned(run, "modelled deadline of " + p.timing().deadline().toMillis() + " ms passed with " + run.done.size()
+                    + " of " + p.awaited().size() + " endpoints done");
         }
         return window(run, next);
+    }
+
+    /** The phase ends before its endpoints did, and the log says why. */
+    private Behavior<Command> endWarned(PhaseRun run, String why) {
+        ctx.getLog().warn("job {} mode {}: {}", run.phase.job().name(), run.phase.mode(), why);
+        return endNow(run, why);
     }
 
     private Behavior<Command> finishedVirtual(PhaseRun run) {
@@ -375,10 +370,7 @@ public final class PhaseRunner {
         return collecting(run);
     }
 
-    private static String micros(long nanos) {
-        return String.format(java.util.Locale.ROOT, "%.1f us", nanos / 1000.0);
-    }
-
+    /** Which completions count: an awaited endpoint's, of this phase, in a role that ends it. */
     private void onDone(PhaseRun run, DeviceCommand.DriverDone d) {
         if (d.job() != run.phase.wireJob()) {
             return;
@@ -393,13 +385,11 @@ public final class PhaseRunner {
         if (m.event() instanceof DeviceCommand.Progress pr && pr.job() == run.phase.wireJob()) {
             progress.results.addAndGet(pr.results());
             run.results += pr.results();
-        } else if (m.event() instanceof DeviceCommand.DriverDone d && d.job() == run.phase.wireJob()) {
-            DriverReport r = d.report();
-            if (run.phase.awaited().contains(r.endpoint()) && r.role().endsPhase()) {
-                run.done.put(r.endpoint(), r);
-                if (run.done.keySet().containsAll(run.phase.awaited())) {
-                    return endOfEndpoints(run);
-                }
+        } else if (m.event() instanceof DeviceCommand.DriverDone d) {
+            // the real clock: completions come one by one; the virtual clock's come with its windows (onDone alike)
+            onDone(run, d);
+            if (run.done.keySet().containsAll(run.phase.awaited())) {
+                return endOfEndpoints(run);
             }
         }
         return Behaviors.same();
@@ -422,9 +412,7 @@ public final class PhaseRunner {
         if (now - run.lastActivity <= stallNanos) {
             return Behaviors.same();
         }
-        String why = "no endpoint received anything for " + stallNanos / 1_000_000 + " ms";
-        ctx.getLog().warn("job {} mode {}: stalled ({})", run.phase.job().name(), run.phase.mode(), why);
-        return endNow(run, why);
+        return endWarned(run, "no endpoint received anything for " + stallNanos / 1_000_000 + " ms");
     }
 
     /** Every awaited endpoint is done: with partial results, stragglers get time to be folded in at the root first. */
@@ -505,61 +493,5 @@ public final class PhaseRunner {
                 : "member " + m.member() + " lost with " + names.size() + " devices " + (names.size() > 12 ? names.subList(0, 12) + "..." : names);
         ctx.getLog().error(lostReason);
         return true;
-    }
-
-    private record Stopped(String device) {
-    }
-
-    private record ConfirmStopped(String device) {
-    }
-
-    /**
-     * Watches every device: one that stops ends the phase as failed, naming it. A member's loss
-     * stops all of its devices at once and is reported as such (MemberLost, from the guardian);
-     * the grace period lets that come first, so that the report names the member, not its devices.
-     */
-    private static Behavior<Object> watcher(Map<String, ActorRef<DeviceCommand>> devices, ActorRef<Command> runner) {
-        return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> {
-            devices.forEach((n, d) -> {
-                if (d != null) {
-                    ctx.watchWith(d, new Stopped(n));
-                }
-            });
-            return Behaviors.receive(Object.class)
-                    .onMessage(Stopped.class, m -> {
-                        timers.startSingleTimer(m.device(), new ConfirmStopped(m.device()), Duration.ofSeconds(2));
-                        return Behaviors.same();
-                    })
-                    .onMessage(ConfirmStopped.class, m -> {
-                        runner.tell(MemberLost.deviceStopped(m.device()));
-                        return Behaviors.same();
-                    })
-                    .build();
-        }));
-    }
-
-    /** What one phase has gathered while it runs. */
-    private static final class PhaseRun {
-        final int index;
-        final Phase phase;
-        final Map<String, DriverReport> done = new HashMap<>();
-        /** Network faults scheduled for this phase and not applied yet. */
-        final List<FaultSpec> pendingFaults = new ArrayList<>();
-        long start = System.nanoTime();
-        long wall;
-        long results;
-        long lastResults = -1;
-        long lastActivity;
-        String stalled;
-        /** Virtual clock: the phase's barrier, the modelled time reached, how long partial results may settle. */
-        WindowBarrier barrier;
-        long vt;
-        long settleUntil = Long.MAX_VALUE;
-        final List<String> problems = new ArrayList<>();
-
-        PhaseRun(int index, Phase phase) {
-            this.index = index;
-            this.phase = phase;
-        }
     }
 }

@@ -45,6 +45,13 @@ final class TopologyInstaller {
         }
     }
 
+    /** A run's secret, drawn once per run by its coordinator; each job's key is derived from it (S2). */
+    static byte[] drawRunSecret() {
+        byte[] secret = new byte[32];
+        new java.security.SecureRandom().nextBytes(secret);
+        return secret;
+    }
+
     /**
      * A phase's tables on every node, after the links are zeroed; with {@code runSecret}, each
      * with the job's key for packet tags (S2), derived from the run's secret.

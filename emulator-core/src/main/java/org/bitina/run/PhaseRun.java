@@ -1,0 +1,34 @@
+package org.bitina.run;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.bitina.time.WindowBarrier;
+import org.bitina.topology.FaultSpec;
+import org.bitina.usecase.DriverReport;
+import org.bitina.usecase.Phase;
+
+/** What one phase has gathered while the {@link PhaseRunner} takes it through its states. */
+final class PhaseRun {
+    final int index;
+    final Phase phase;
+    final Map<String, DriverReport> done = new HashMap<>();
+    /** Network faults scheduled for this phase and not applied yet. */
+    final List<FaultSpec> pendingFaults = new ArrayList<>();
+    long start = System.nanoTime();
+    long wall;
+    long results;
+    long lastResults = -1;
+    long lastActivity;
+    String stalled;
+    /** Virtual clock: the phase's barrier, how long partial results may settle, what went wrong in its windows. */
+    WindowBarrier barrier;
+    long settleUntil = Long.MAX_VALUE;
+    final List<String> problems = new ArrayList<>();
+
+    PhaseRun(int index, Phase phase) {
+        this.index = index;
+        this.phase = phase;
+    }
+}
