@@ -78,6 +78,8 @@ public final class AggregationTable {
     private final Map<StateKey, Entry> entries = new HashMap<>();
     private final Map<StateKey, Tombstone> tombstones = new LinkedHashMap<>();
     private final Map<JobKey, Integer> entriesPerJob = new HashMap<>();
+    /** What admission control reserved for a job here (S5): its quota instead of the device's default. */
+    private final Map<JobKey, Integer> reserved = new HashMap<>();
     private final PriorityQueue<Deadline> deadlines = new PriorityQueue<>();
     private long generation;
     private long bufferedBytes;
@@ -260,10 +262,27 @@ public final class AggregationTable {
         e.op.apply(e.acc, c.payload());
     }
 
+    /**
+     * The entries admission control reserved for {@code job} on this switch (S5): from now on its
+     * quota of live entries, in place of the device's default; 0 or less takes the reservation back.
+     */
+    public void reserve(JobKey job, int entries) {
+        if (entries > 0) {
+            reserved.put(job, entries);
+        } else {
+            reserved.remove(job);
+        }
+    }
+
+    /** The most live entries {@code job} may hold here. */
+    public int quota(JobKey job) {
+        return reserved.getOrDefault(job, maxEntriesPerJob);
+    }
+
     private Entry open(StateKey key, EndpointSet nodeBitmap, long timeoutNanos, long now) {
         JobKey job = key.jobKey();
         int live = entriesPerJob.getOrDefault(job, 0);
-        if (live >= maxEntriesPerJob) {
+        if (live >= quota(job)) {
             return null;
         }
         entriesPerJob.put(job, live + 1);
@@ -275,7 +294,7 @@ public final class AggregationTable {
     }
 
     private Refused refusal(StateKey key) {
-        return new Refused("job t" + key.tenant() + "/j" + key.job() + " holds its quota of " + maxEntriesPerJob
+        return new Refused("job t" + key.tenant() + "/j" + key.job() + " holds its quota of " + quota(key.jobKey())
                 + " aggregation entries; " + key + " refused");
     }
 

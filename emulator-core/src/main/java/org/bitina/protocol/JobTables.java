@@ -17,10 +17,12 @@ import org.bitina.topology.EncodingSpec;
  * @param rootMulticasts whether the root multicasts results (AllReduce) or keeps them (an ACK tree's source)
  * @param encoding       the endpoint-set encoding every packet leaves with (H2)
  * @param edge           BIER-INC leaf edge role (B6), or null
+ * @param stateEntries   the aggregation entries admission control reserved for the job on this
+ *                       switch (S5), its quota here; 0: the device's default quota
  */
 public record JobTables(String name, int tenant, int job, int capacity, Bift bift, EndpointSet registered, String vatParent,
                         boolean root, long timeoutNanos, DataInstall dataInstall, boolean rootMulticasts, EncodingSpec encoding,
-                        EdgeRole edge, org.bitina.security.IngressPolicy ingress, byte[] macKey) {
+                        EdgeRole edge, org.bitina.security.IngressPolicy ingress, byte[] macKey, int stateEntries) {
 
     /**
      * Whether a reliable-multicast DATA packet installs a C-BM at branch nodes (R2): never
@@ -43,7 +45,8 @@ public record JobTables(String name, int tenant, int job, int capacity, Bift bif
 
     public Builder toBuilder() {
         return new Builder(name, tenant, job, capacity, timeoutNanos).bift(bift).vatNode(registered, vatParent).root(root)
-                .dataInstall(dataInstall).rootMulticasts(rootMulticasts).encoding(encoding).edge(edge).ingress(ingress).macKey(macKey);
+                .dataInstall(dataInstall).rootMulticasts(rootMulticasts).encoding(encoding).edge(edge).ingress(ingress).macKey(macKey)
+                .stateEntries(stateEntries);
     }
 
     /** The job's key for packet tags (S2); null: packets are not authenticated. */
@@ -54,6 +57,11 @@ public record JobTables(String name, int tenant, int job, int capacity, Bift bif
     /** The job's ingress policy at this node (S1, S4); null: none. */
     public JobTables withIngress(org.bitina.security.IngressPolicy i) {
         return toBuilder().ingress(i).build();
+    }
+
+    /** The job's reservation on this switch (S5). */
+    public JobTables withStateEntries(int entries) {
+        return toBuilder().stateEntries(entries).build();
     }
 
     public JobTables withBift(Bift b) {
@@ -81,6 +89,7 @@ public record JobTables(String name, int tenant, int job, int capacity, Bift bif
         private EdgeRole edge;
         private org.bitina.security.IngressPolicy ingress;
         private byte[] macKey;
+        private int stateEntries;
 
         private Builder(String name, int tenant, int job, int capacity, long timeoutNanos) {
             this.name = name;
@@ -142,9 +151,14 @@ public record JobTables(String name, int tenant, int job, int capacity, Bift bif
             return this;
         }
 
+        public Builder stateEntries(int e) {
+            this.stateEntries = e;
+            return this;
+        }
+
         public JobTables build() {
             return new JobTables(name, tenant, job, capacity, bift, registered, vatParent, root, timeoutNanos, dataInstall,
-                    rootMulticasts, encoding, edge, ingress, macKey);
+                    rootMulticasts, encoding, edge, ingress, macKey, stateEntries);
         }
     }
 }

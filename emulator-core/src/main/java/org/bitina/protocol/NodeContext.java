@@ -120,6 +120,12 @@ final class NodeContext {
 
     /** S3: per job and host port, the window of contribution numbers seen (kept for the run: a replay is one at any age). */
     final Map<JobKey, Map<String, org.bitina.security.ReplayWindow>> replay = new HashMap<>();
+    final Map<JobKey, Map<String, org.bitina.security.TokenBucket>> buckets = new HashMap<>();
+
+    /** S4: the token bucket of one job's packets from one host port. */
+    org.bitina.security.TokenBucket bucket(JobTables t, String port) {
+        return buckets.computeIfAbsent(t.key(), k -> new HashMap<>()).computeIfAbsent(port, k -> t.ingress().rate().bucket());
+    }
 
     org.bitina.security.ReplayWindow replayWindow(JobTables t, String port) {
         return replay.computeIfAbsent(t.key(), k -> new HashMap<>()).computeIfAbsent(port,

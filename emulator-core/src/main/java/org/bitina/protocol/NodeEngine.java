@@ -78,6 +78,7 @@ public final class NodeEngine {
     public void install(JobTables t) {
         node.jobs.put(t.key(), t);
         node.counters(t.key());
+        node.table.reserve(t.key(), t.stateEntries());
     }
 
     /**
@@ -154,14 +155,24 @@ public final class NodeEngine {
         if (t != null) {
             node.count(t, Counter.FRAMES_IN);
             boolean fromHost = node.isHost(from);
-            // S2 first: an endpoint's packet must carry its job's tag, checked at the first switch
-            String refused = fromHost && t.macKey() != null && !node.mac.verify(t.macKey(), f.packet()) ? "mac" : null;
+            // S4's rate limit first, as a switch polices before it parses; then S2: an endpoint's packet
+            // must carry its job's tag, checked at the first switch
+            String refused = fromHost && t.ingress() != null && t.ingress().rate() != null && !node.bucket(t, from).take(now) ? "rate"
+                    : null;
+            if (refused == null && fromHost && t.macKey() != null && !node.mac.verify(t.macKey(), f.packet())) {
+                refused = "mac";
+            }
             if (refused == null && t.ingress() != null) {
                 refused = t.ingress().refuse(f.packet(), from, fromHost, behind(t, from));
             }
-            if (refused == null && t.ingress() != null && replayChecked(f.packet()) && fromHost
-                    && !node.replayWindow(t, from).accept(f.packet().header().seq())) {
-                refused = "replay";
+            if (refused == null && t.ingress() != null && replayChecked(f.packet()) && fromHost) {
+                long seq = f.packet().header().seq();
+                if (t.ingress().contributions() > 0 && (seq < 0 || seq >= t.ingress().contributions())) {
+                    // S5: a number no honest worker uses would open state the job never reserved
+                    refused = "sequence out of range";
+                } else if (!node.replayWindow(t, from).accept(seq)) {
+                    refused = "replay";
+                }
             }
             if (refused != null) {
                 node.drop(out, t, f, refused);

@@ -24,7 +24,24 @@ public record Report(String scenario, String clock, List<String> tolerances, Lis
                             String root, int chunks, int endpoints, List<PartialChunk> partialChunks, List<String> mismatches,
                             List<String> unfinished, long lateContributions, long drops, long packets, String note,
                             long sourceUplinkBytes, List<String> dropped, java.util.Map<String, Long> stats,
-                            List<String> faultsNotApplied) {
+                            List<String> faultsNotApplied, Admission admission) {
+    }
+
+    /**
+     * Admission control's decision for a job's INA mode (S5), on its INA row or on the baseline
+     * row that ran in its place ({@code fallbackFor = "ina"}).
+     *
+     * @param entries the aggregation entries the job declared (and, admitted, reserved) per switch
+     * @param refused aggregations the switches did not open because the job held its reservation
+     *                (passed on unaggregated): more than its declaration asked for
+     */
+    public record Admission(boolean admitted, int entries, String reason, String fallbackFor, long refused) {
+        static Admission of(org.bitina.security.Admission a, String mode, long refused) {
+            if (a == null) {
+                return null;
+            }
+            return new Admission(a.admitted(), a.entries(), a.reason(), a.admitted() || mode.equals("ina") ? null : "ina", refused);
+        }
     }
 
     public record PartialChunk(String endpoint, long seq, List<String> missing) {

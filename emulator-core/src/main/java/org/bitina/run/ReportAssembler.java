@@ -58,7 +58,8 @@ final class ReportAssembler {
     void notRun(Phase p, String why) {
         jobs.add(new Report.JobReport(p.job().name(), p.job().common().kind(), p.mode(), Status.FAILED.label(), false,
                 List.copyOf(p.awaited()), 0, 0, 0, 0, 0, 0, 0, 0, p.expected().status().label(), false, roots(p), p.units(),
-                p.awaited().size(), List.of(), List.of(), List.of(why), 0, 0, 0, why, 0, List.of(), Map.of(), List.of()));
+                p.awaited().size(), List.of(), List.of(), List.of(why), 0, 0, 0, why, 0, List.of(), Map.of(), List.of(),
+                Report.Admission.of(p.admission(), p.mode(), 0)));
     }
 
     /** A phase that ran: its job entry, the links that carried anything, the switches' peaks. */
@@ -167,7 +168,8 @@ final class ReportAssembler {
         return new Report.JobReport(p.job().name(), p.job().common().kind(), p.mode(), status.label(), verified, List.copyOf(missing),
                 wallNanos / 1_000_000, lastVt / 1000.0, t.intoRoot, t.maxLink, t.total, t.header, t.timeouts, rounds,
                 p.expected().status().label(), asExpected, roots(p), p.units(), p.awaited().size(), partial, mismatches, unfinished,
-                t.late, t.drops + t.lost, t.packets, note, t.uplink, dropped, extra, faultsNotApplied);
+                t.late, t.drops + t.lost, t.packets, note, t.uplink, dropped, extra, faultsNotApplied,
+                Report.Admission.of(p.admission(), p.mode(), t.refused));
     }
 
     /**
@@ -196,6 +198,7 @@ final class ReportAssembler {
         long lost;
         long timeouts;
         long late;
+        long refused;
         long drops;
         long intoRoot;
         long uplink;
@@ -215,6 +218,7 @@ final class ReportAssembler {
                 }
                 t.timeouts += s.counters().getOrDefault(Counter.TIMEOUTS, 0L);
                 t.late += s.counters().getOrDefault(Counter.LATE, 0L);
+                t.refused += s.counters().getOrDefault(Counter.REFUSED, 0L);
                 t.drops += s.counters().getOrDefault(Counter.DROPS, 0L) + s.failures();
                 long in = s.counters().getOrDefault(Counter.FRAMES_IN, 0L);
                 if (p.roots() != null) {

@@ -17,7 +17,7 @@ import org.bitina.usecase.allreduce.AllReduceSpec;
  * problem is reported with its line, as for every section.
  */
 final class AttackSection {
-    private static final Set<String> KEYS = Set.of("at", "kind", "node", "job", "as");
+    private static final Set<String> KEYS = Set.of("at", "kind", "node", "job", "as", "count");
 
     private AttackSection() {
     }
@@ -44,6 +44,7 @@ final class AttackSection {
             String node = a.requiredName("node", "an attack's node (the attacking host)");
             String jobName = a.requiredName("job", "an attack's job (an allreduce job of this scenario)");
             List<String> as = a.has("as") ? a.names("as") : List.of();
+            int count = a.intIn("count", 1, 1_000_000, 1000);
             if (a.problems().since(before) || topology == null || kindName == null) {
                 continue;
             }
@@ -69,11 +70,20 @@ final class AttackSection {
                 a.problem("kind", "non-member-bits needs a host that holds a bit in " + jobName + " without being a member (bit-space = hosts)");
                 continue;
             }
+            AttackSpec spec = new AttackSpec(kind, at, node, jobName, as == null ? List.of() : as, 1);
+            if (a.has("count") && !spec.flood()) {
+                a.problem("count", "count is for floods (soft-state-flood, rate-flood); a " + kindName + " attack sends one packet");
+                continue;
+            }
+            if (kind == AttackSpec.Kind.RATE_FLOOD && security.rate() == null) {
+                a.problem("kind", "rate-flood attacks the rate limit: it needs security { rate-limit { packets-per-second = ..., burst = ... } }");
+                continue;
+            }
             if (kind == AttackSpec.Kind.FORGED_MAC && !security.mac()) {
                 a.problem("kind", "forged-mac attacks the packet tags: it needs security { mac = on }");
                 continue;
             }
-            attacks.add(new AttackSpec(kind, at, node, jobName, as == null ? List.of() : as));
+            attacks.add(new AttackSpec(kind, at, node, jobName, spec.as(), spec.flood() ? count : 1));
         }
         return attacks;
     }

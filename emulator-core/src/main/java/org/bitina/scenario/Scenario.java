@@ -10,7 +10,27 @@ import java.util.List;
 
 /** One scenario file, validated: topology, jobs, fault plan, cluster layout and the clock that runs it. */
 public record Scenario(String file, Topology topology, List<JobSpec> jobs, List<FaultSpec> faults, ClusterSpec cluster, Clock clock,
-                       Security security, List<org.bitina.security.AttackSpec> attacks) {
+                       Security security, List<org.bitina.security.AttackSpec> attacks, StateCapacity capacity) {
+
+    /**
+     * How many aggregation entries each switch can hold for a job (S5; the topology's
+     * {@code switch-defaults} and {@code switch-overrides}).
+     *
+     * @param entries   every switch's capacity; 0: unlimited
+     * @param overrides capacities of named switches
+     */
+    public record StateCapacity(int entries, java.util.Map<String, Integer> overrides) {
+        public static final StateCapacity UNLIMITED = new StateCapacity(0, java.util.Map.of());
+
+        public StateCapacity {
+            overrides = java.util.Map.copyOf(overrides);
+        }
+
+        /** The capacity of switch {@code name}; 0: unlimited. */
+        public int of(String name) {
+            return overrides.getOrDefault(name, entries);
+        }
+    }
 
     /**
      * The scenario's {@code security} section.
@@ -18,23 +38,25 @@ public record Scenario(String file, Topology topology, List<JobSpec> jobs, List<
      * @param mac                  packets of endpoints carry their job's tag, checked at the first switch (S2); on by default
      * @param maxCompletionTimeout the longest completion timeout a job may set: how long a switch may be made to hold
      *                             soft state for one aggregation (S5); 10 s by default
+     * @param rate                 the packets of a job one host port may send per modelled second (S4), or
+     *                             null: not limited (the default: an honest job's bursts depend on its windows)
      */
-    public record Security(boolean mac, java.time.Duration maxCompletionTimeout) {
+    public record Security(boolean mac, java.time.Duration maxCompletionTimeout, org.bitina.security.IngressPolicy.RateLimit rate) {
         private static final java.time.Duration DEFAULT_MAX_TIMEOUT = java.time.Duration.ofSeconds(10);
-        public static final Security DEFAULT = new Security(true, DEFAULT_MAX_TIMEOUT);
+        public static final Security DEFAULT = new Security(true, DEFAULT_MAX_TIMEOUT, null);
 
         public Security(boolean mac) {
-            this(mac, DEFAULT_MAX_TIMEOUT);
+            this(mac, DEFAULT_MAX_TIMEOUT, null);
         }
     }
 
     /** The same scenario under another clock (the command line's {@code --clock}). */
     public Scenario withClock(Clock c) {
-        return new Scenario(file, topology, jobs, faults, cluster, c, security, attacks);
+        return new Scenario(file, topology, jobs, faults, cluster, c, security, attacks, capacity);
     }
 
     /** The same scenario with other security settings. */
     public Scenario withSecurity(Security s) {
-        return new Scenario(file, topology, jobs, faults, cluster, clock, s, attacks);
+        return new Scenario(file, topology, jobs, faults, cluster, clock, s, attacks, capacity);
     }
 }

@@ -56,11 +56,15 @@ public final class ScenarioLoader {
         ConfigReader root = ConfigReader.of(config, "", problems);
         root.checkKeys(KEYS, "a scenario");
         Topology topology = null;
+        Scenario.StateCapacity capacity = Scenario.StateCapacity.UNLIMITED;
         if (!root.has("topology")) {
             root.problem(root.origin(), "missing 'topology' section");
         } else {
             ConfigReader t = root.object("topology");
             topology = t == null ? null : TopologySection.read(t);
+            if (t != null) {
+                capacity = TopologySection.capacity(t, topology);
+            }
         }
         ConfigReader defaults = root.objectOrEmpty("defaults");
         Scenario.Security security = readSecurity(root);
@@ -74,7 +78,7 @@ public final class ScenarioLoader {
         if (!problems.isEmpty()) {
             throw new ScenarioException(problems.sorted());
         }
-        return new Scenario(problems.displayName(), topology, List.copyOf(jobs), List.copyOf(faults), cluster, clock, security, List.copyOf(attacks));
+        return new Scenario(problems.displayName(), topology, List.copyOf(jobs), List.copyOf(faults), cluster, clock, security, List.copyOf(attacks), capacity);
     }
 
     private static Scenario.Security readSecurity(ConfigReader root) {
@@ -82,10 +86,20 @@ public final class ScenarioLoader {
         if (s == null) {
             return Scenario.Security.DEFAULT;
         }
-        s.checkKeys(Set.of("mac", "max-completion-timeout"), "security");
+        s.checkKeys(Set.of("mac", "max-completion-timeout", "rate-limit"), "security");
         String mac = s.oneOf("mac", List.of("on", "off"), "on");
         java.time.Duration max = s.positiveDuration("max-completion-timeout", Scenario.Security.DEFAULT.maxCompletionTimeout());
-        return new Scenario.Security(!"off".equals(mac), max);
+        org.bitina.security.IngressPolicy.RateLimit rate = null;
+        ConfigReader r = s.has("rate-limit") ? s.object("rate-limit") : null;
+        if (r != null) {
+            r.checkKeys(Set.of("packets-per-second", "burst"), "security.rate-limit");
+            Integer perSecond = r.requiredInt("packets-per-second", 1, Integer.MAX_VALUE);
+            Integer burst = r.requiredInt("burst", 1, 1 << 20);
+            if (perSecond != null && burst != null) {
+                rate = new org.bitina.security.IngressPolicy.RateLimit(perSecond, burst);
+            }
+        }
+        return new Scenario.Security(!"off".equals(mac), max, rate);
     }
 
     private static Clock readClock(ConfigReader root) {

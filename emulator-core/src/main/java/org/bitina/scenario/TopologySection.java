@@ -26,7 +26,9 @@ import org.bitina.wire.PacketCodec;
  * leave the scenario without a topology.
  */
 public final class TopologySection {
-    private static final Set<String> KEYS = Set.of("switches", "hosts", "links", "link-defaults", "pods", "generator");
+    private static final Set<String> KEYS = Set.of("switches", "hosts", "links", "link-defaults", "pods", "generator",
+            "switch-defaults", "switch-overrides");
+    private static final Set<String> SWITCH_KEYS = Set.of("state-entries");
     private static final java.util.regex.Pattern NODE_NAME = java.util.regex.Pattern.compile("[A-Za-z0-9_.-]+");
     /** Beyond a k=64 fat-tree (70,656 nodes): checked before anything is generated, so validate never runs out of memory. */
     static final long MAX_NODES = 200_000;
@@ -44,6 +46,40 @@ public final class TopologySection {
     /** The topology read from {@code t}, or null when its nodes and links do not make a graph. */
     public static Topology read(ConfigReader t) {
         return new TopologySection(t).topology();
+    }
+
+    /**
+     * The switches' soft-state capacity (S5): {@code switch-defaults { state-entries = N }} for
+     * every switch, {@code switch-overrides { NAME { state-entries = N } }} for one. Unset: no
+     * limit, every job is admitted.
+     */
+    public static Scenario.StateCapacity capacity(ConfigReader t, Topology topology) {
+        int all = 0;
+        ConfigReader d = t.objectOrEmpty("switch-defaults");
+        if (d != null) {
+            d.checkKeys(SWITCH_KEYS, "switch-defaults");
+            all = d.intIn("state-entries", 1, Integer.MAX_VALUE, 0);
+        }
+        Map<String, Integer> one = new java.util.TreeMap<>();
+        ConfigReader o = t.objectOrEmpty("switch-overrides");
+        if (o != null) {
+            for (String name : o.keys()) {
+                ConfigReader sw = o.object(name);
+                if (sw == null) {
+                    continue;
+                }
+                if (topology != null && (topology.node(name) == null || !topology.node(name).isSwitch())) {
+                    o.problem(name, "switch-overrides names '" + name + "', which is not a switch");
+                    continue;
+                }
+                sw.checkKeys(SWITCH_KEYS, "switch-overrides." + name);
+                int n = sw.intIn("state-entries", 1, Integer.MAX_VALUE, 0);
+                if (n > 0) {
+                    one.put(name, n);
+                }
+            }
+        }
+        return new Scenario.StateCapacity(all, one);
     }
 
     /** A problem with the graph itself: jobs cannot be checked against what was read. */

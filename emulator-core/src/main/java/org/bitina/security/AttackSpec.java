@@ -8,9 +8,10 @@ import java.util.List;
  * hostile endpoint on host {@code node} sends, at modelled time {@code at} into the INA phase
  * of AllReduce job {@code job}, packets it should not.
  *
- * @param as the members whose bits a {@code spoof-bits} attack sets besides its own
+ * @param as    the members whose bits a {@code spoof-bits} attack sets besides its own
+ * @param count packets a flood sends at once (1 for the other kinds)
  */
-public record AttackSpec(Kind kind, Duration at, String node, String job, List<String> as) {
+public record AttackSpec(Kind kind, Duration at, String node, String job, List<String> as, int count) {
 
     public enum Kind {
         /** A contribution with an all-zero tag: a sender without the job's key (S2). */
@@ -24,7 +25,11 @@ public record AttackSpec(Kind kind, Duration at, String node, String job, List<S
         /** A result with every bit of the space set, from a member (amplification, S1 and S4). */
         AMPLIFY("amplify", null),
         /** A contribution for a tenant and job installed nowhere (S1). */
-        FOREIGN_JOB("foreign-job", "unknown job");
+        FOREIGN_JOB("foreign-job", "unknown job"),
+        /** {@code count} contributions with numbers beyond the job's chunks: state no honest worker opens (S5). */
+        SOFT_STATE_FLOOD("soft-state-flood", "sequence out of range"),
+        /** {@code count} packets at once from one port: past the burst, the rate limit drops them (S4). */
+        RATE_FLOOD("rate-flood", "rate");
 
         private final String configName;
         private final String dropReason;
@@ -55,5 +60,14 @@ public record AttackSpec(Kind kind, Duration at, String node, String job, List<S
 
     public AttackSpec {
         as = List.copyOf(as);
+    }
+
+    public AttackSpec(Kind kind, Duration at, String node, String job, List<String> as) {
+        this(kind, at, node, job, as, 1);
+    }
+
+    /** Whether the attack is a flood of {@code count} packets. */
+    public boolean flood() {
+        return kind == Kind.SOFT_STATE_FLOOD || kind == Kind.RATE_FLOOD;
     }
 }

@@ -20,9 +20,19 @@ import org.bitina.wire.PacketType;
  * @param members the bits of the job's endpoints (a packet's bitmap and provenance stay inside)
  * @param senders the hosts that may send results, dispatches and multicast data
  * @param contributions how many contribution numbers (chunks) one endpoint sends: the width of
- *                      the anti-replay window at its port (S3)
+ *                      the anti-replay window at its port (S3), and the bound on the numbers it
+ *                      may use (a number beyond would open state no honest sender asks for)
+ * @param rate          the job's packets a host port may send per modelled second (S4's token
+ *                      bucket), or null: not limited
  */
-public record IngressPolicy(EndpointSet members, List<String> senders, int contributions) {
+public record IngressPolicy(EndpointSet members, List<String> senders, int contributions, RateLimit rate) {
+
+    /** S4's per-source limit: {@code burst} packets at once, {@code perSecond} a second after. */
+    public record RateLimit(long perSecond, int burst) {
+        public TokenBucket bucket() {
+            return new TokenBucket(perSecond, burst);
+        }
+    }
 
     /** Senders in order: the policy crosses JVMs inside the job's tables and must serialise the same every time. */
     public IngressPolicy {
@@ -30,7 +40,11 @@ public record IngressPolicy(EndpointSet members, List<String> senders, int contr
     }
 
     public IngressPolicy(EndpointSet members, List<String> senders) {
-        this(members, senders, 0);
+        this(members, senders, 0, null);
+    }
+
+    public IngressPolicy(EndpointSet members, List<String> senders, int contributions) {
+        this(members, senders, contributions, null);
     }
 
     /**

@@ -20,9 +20,17 @@ import org.bitina.topology.BitSpace;
  * @param uplinks   endpoints whose links' bytes the report sums as {@code sourceUplinkBytes} (MoE sources)
  * @param bitSpace  what the phase's BIFTs are built over, again at a reroute: the job's
  *                  endpoints, or the leaves when they are a BIER-INC job's edge (B6)
+ * @param admission what admission control (S5) decided for the job's INA mode: on its INA
+ *                  phase, or on the baseline that ran instead; null on other baselines
  */
 public record Phase(JobSpec job, String mode, int wireJob, Map<String, JobTables> tables, List<DriverSpec> drivers, Set<String> awaited,
-                    List<String> roots, Set<String> uplinks, BitSpace bitSpace, Timing timing, Expected expected, String note) {
+                    List<String> roots, Set<String> uplinks, BitSpace bitSpace, Timing timing, Expected expected, String note,
+                    org.bitina.security.Admission admission) {
+
+    public Phase(JobSpec job, String mode, int wireJob, Map<String, JobTables> tables, List<DriverSpec> drivers, Set<String> awaited,
+                 List<String> roots, Set<String> uplinks, BitSpace bitSpace, Timing timing, Expected expected, String note) {
+        this(job, mode, wireJob, tables, drivers, awaited, roots, uplinks, bitSpace, timing, expected, note, null);
+    }
 
     /**
      * @param units            results each awaited endpoint waits for: chunks, tokens or windows
@@ -67,14 +75,19 @@ public record Phase(JobSpec job, String mode, int wireJob, Map<String, JobTables
     public Phase withMoreDrivers(List<DriverSpec> more) {
         List<DriverSpec> all = new java.util.ArrayList<>(drivers);
         all.addAll(more);
-        return new Phase(job, mode, wireJob, tables, List.copyOf(all), awaited, roots, uplinks, bitSpace, timing, expected, note);
+        return new Phase(job, mode, wireJob, tables, List.copyOf(all), awaited, roots, uplinks, bitSpace, timing, expected, note, admission);
+    }
+
+    /** The phase with admission control's decision (S5). */
+    public Phase withAdmission(org.bitina.security.Admission a) {
+        return new Phase(job, mode, wireJob, tables, drivers, awaited, roots, uplinks, bitSpace, timing, expected, note, a);
     }
 
     public Phase withExpected(Expected e) {
-        return new Phase(job, mode, wireJob, tables, drivers, awaited, roots, uplinks, bitSpace, timing, e, note);
+        return new Phase(job, mode, wireJob, tables, drivers, awaited, roots, uplinks, bitSpace, timing, e, note, admission);
     }
 
     public Phase withTables(Map<String, JobTables> t, String moreNote) {
-        return new Phase(job, mode, wireJob, t, drivers, awaited, roots, uplinks, bitSpace, timing, expected, note + moreNote);
+        return new Phase(job, mode, wireJob, t, drivers, awaited, roots, uplinks, bitSpace, timing, expected, note + moreNote, admission);
     }
 }

@@ -33,6 +33,20 @@ public interface UseCase<S extends JobSpec> {
      */
     long memoryBytes(S job);
 
+    /**
+     * S5: the most aggregation entries (soft state: A-BM aggregations, C-BM installs, INC
+     * reductions) the job's INA mode holds at once on one switch, from what bounds its senders:
+     * their windows. Admission control reserves this on every switch the job installs tables
+     * on, and the switch holds the job to it.
+     */
+    int stateEntries(S job);
+
+    /** S5: the host baseline the job runs instead of INA when a switch cannot hold its state. */
+    String fallback();
+
+    /** One host baseline phase of the job ({@link #fallback()} when INA is not admitted). */
+    Phase baseline(S job, String mode, Scenario scenario, Routing routing);
+
     /** The driver specs this kind sends to hosts, for serialisation across JVMs. */
     List<Class<? extends DriverSpec>> drivers();
 }

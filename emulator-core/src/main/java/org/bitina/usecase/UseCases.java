@@ -49,20 +49,57 @@ public final class UseCases {
         for (JobSpec job : s.jobs()) {
             EncodingSpec encoding = job.common().encoding();
             Expect expect = job.common().expect();
-            for (Phase p : planOne(of(job), job, s, routing)) {
+            for (Phase p : admitted(of(job), job, s, routing)) {
                 if (expect != null && expect.modes().containsKey(p.mode())) {
                     // the scenario says how this mode ends: that, exactly, instead of what the fault plan implies
                     Expect.Outcome o = expect.modes().get(p.mode());
                     p = p.withExpected(Phase.Expected.exactly(o.status(), o.missing()));
                 }
                 p = withAttackers(s, job, p);
-                IngressPolicy ingress = ingress(job, p);
+                IngressPolicy ingress = ingress(job, p, s.security().rate());
                 Map<String, JobTables> encoded = new LinkedHashMap<>();
                 p.tables().forEach((n, t) -> encoded.put(n, t.withEncoding(encoding).withIngress(ingress)));
                 phases.add(p.withTables(encoded, "; endpoint sets " + describe(encoding)));
             }
         }
         return phases;
+    }
+
+    /**
+     * The job's phases after admission control (S5): an admitted INA phase reserves its
+     * declared entries on every switch it installs tables on; a refused one does not run, and
+     * the job's fallback baseline runs in its place (once, where the job lists it anyway),
+     * carrying the decision to the report.
+     */
+    private static <S extends JobSpec> List<Phase> admitted(UseCase<S> u, JobSpec job, Scenario s, Routing routing) {
+        S spec = u.spec().cast(job);
+        List<Phase> planned = u.plan(spec, s, routing);
+        Phase ina = planned.stream().filter(p -> p.mode().equals("ina")).findFirst().orElse(null);
+        if (ina == null) {
+            return planned;
+        }
+        int entries = u.stateEntries(spec);
+        List<String> switches = ina.tables().keySet().stream()
+                .filter(n -> s.topology().node(n) != null && s.topology().node(n).isSwitch()).toList();
+        org.bitina.security.Admission a = org.bitina.security.Admission.decide(entries, switches, s.capacity()::of, u.fallback());
+        boolean listed = planned.stream().anyMatch(p -> p.mode().equals(u.fallback()));
+        List<Phase> out = new ArrayList<>();
+        for (Phase p : planned) {
+            if (p == ina && a.admitted()) {
+                Map<String, JobTables> reserved = new LinkedHashMap<>();
+                p.tables().forEach((n, t) -> reserved.put(n, switches.contains(n) ? t.withStateEntries(entries) : t));
+                out.add(p.withTables(reserved, "; " + entries + " aggregation entries reserved per switch").withAdmission(a));
+            } else if (p == ina) {
+                if (!listed) {
+                    out.add(u.baseline(spec, u.fallback(), s, routing).withAdmission(a));
+                }
+            } else if (!a.admitted() && p.mode().equals(u.fallback())) {
+                out.add(p.withAdmission(a));
+            } else {
+                out.add(p);
+            }
+        }
+        return out;
     }
 
     /** The INA phase of an AllReduce job gets the drivers of the attacks that target it. */
@@ -86,7 +123,7 @@ public final class UseCases {
      * data (the phase's roots). Null when the phase's BIFTs are over another space than the job's
      * (a BIER-INC job whose edge is the leaves).
      */
-    static IngressPolicy ingress(JobSpec job, Phase p) {
+    static IngressPolicy ingress(JobSpec job, Phase p, IngressPolicy.RateLimit rate) {
         org.bitina.topology.BitSpace space = p.bitSpace();
         if (space == null || space != job.common().bitSpace()) {
             return null;
@@ -99,7 +136,7 @@ public final class UseCases {
             }
         }
         return new IngressPolicy(org.bitina.bitmap.FlatBitmap.of(space.capacity(), bits.stream().mapToInt(Integer::intValue).toArray()),
-                p.roots() == null ? List.of() : p.roots(), p.units());
+                p.roots() == null ? List.of() : p.roots(), p.units(), rate);
     }
 
     /** About how much heap {@code job} needs (see {@link UseCase#memoryBytes}). */
@@ -114,10 +151,6 @@ public final class UseCases {
     private static UseCase<?> of(JobSpec job) {
         return ALL.stream().filter(u -> u.spec().isInstance(job)).findFirst()
                 .orElseThrow(() -> new UnsupportedOperationException("no use case runs job '" + job.name() + "' (" + job.common().kind() + ")"));
-    }
-
-    private static <S extends JobSpec> List<Phase> planOne(UseCase<S> u, JobSpec job, Scenario s, Routing routing) {
-        return u.plan(u.spec().cast(job), s, routing);
     }
 
     private static String describe(EncodingSpec e) {

@@ -146,7 +146,7 @@ class ScenarioLoaderRulesTest {
                 """);
         assertEquals(List.of(
                 at(5) + "topology.links[3].bandwidth: bad bandwidth \"10Gbit\" (write a number with a unit: bps, Kbps, Mbps, Gbps, Tbps)",
-                at(6) + "unknown key 'colour' in the topology (known: generator, hosts, link-defaults, links, pods, switches)",
+                at(6) + "unknown key 'colour' in the topology (known: generator, hosts, link-defaults, links, pods, switch-defaults, switch-overrides, switches)",
                 at(9) + "job member 'ghost' is not a node of the topology",
                 at(11) + "data.window must be a whole number, got \"many\"",
                 at(13) + "key 'experts' is for moe jobs, not for a reliable-multicast job (reliable-multicast keys: ack, baselines, bit-space, "
@@ -324,7 +324,7 @@ class ScenarioLoaderRulesTest {
                 + "  { at = 1us, kind = non-member-bits, node = a, job = j }\n"
                 + "]\n"
                 + "security { mac = off }\n");
-        assertHas(p, at(8) + "attacks[0].kind must be forged-mac or replay or spoof-bits or non-member-bits or amplify or foreign-job, got 'teleport'");
+        assertHas(p, at(8) + "attacks[0].kind must be forged-mac or replay or spoof-bits or non-member-bits or amplify or foreign-job or soft-state-flood or rate-flood, got 'teleport'");
         assertHas(p, at(9) + "attacks target allreduce jobs; 'nope' is none of this scenario's");
         assertHas(p, at(10) + "spoof-bits needs as = [members of j] whose bits it sets");
         assertHas(p, at(11) + "non-member-bits needs a host that holds a bit in j without being a member (bit-space = hosts)");

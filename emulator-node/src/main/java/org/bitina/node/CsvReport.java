@@ -24,7 +24,8 @@ final class CsvReport {
     /** One job and mode. Bandwidths in GB/s of modelled time; empty where they do not apply. */
     record JobRow(String job, String kind, String mode, String status, String expected, boolean asExpected, boolean verified,
                   double modelledUs, long wallMs, long packetsIntoRoot, long maxLinkBytes, long totalLinkBytes, long headerBytes,
-                  long timeouts, long lateContributions, long drops, String missing, Long dataBytes, Double algbwGBps, Double busbwGBps) {
+                  long timeouts, long lateContributions, long drops, String missing, Long dataBytes, Double algbwGBps, Double busbwGBps,
+                  Boolean admitted, String fallbackFor) {
     }
 
     record SwitchRow(String name, int peakStateEntries, long peakBufferedBytes, int incTrees, long drops, String dropsByReason) {
@@ -45,7 +46,8 @@ final class CsvReport {
             Double busbw = algbw == null || n < 1 ? null : algbw * 2.0 * (n - 1) / n;
             jobs.add(new JobRow(j.name(), j.kind(), j.mode(), j.status(), j.expected(), j.asExpected(), j.verified(), j.modeledMicros(),
                     j.wallMillis(), j.packetsIntoRoot(), j.maxLinkBytes(), j.totalLinkBytes(), j.headerBytes(), j.timeouts(),
-                    j.lateContributions(), j.drops(), String.join(";", j.missing()), bytes, algbw, busbw));
+                    j.lateContributions(), j.drops(), String.join(";", j.missing()), bytes, algbw, busbw,
+                    j.admission() == null ? null : j.admission().admitted(), j.admission() == null ? null : j.admission().fallbackFor()));
         }
         List<SwitchRow> switches = r.switches().stream().map(w -> new SwitchRow(w.name(), w.peakStateEntries(), w.peakBufferedBytes(),
                 w.incTrees(), w.drops().values().stream().mapToLong(Long::longValue).sum(), reasons(w.drops()))).toList();

@@ -24,6 +24,14 @@ final class Summary {
                 // the number jumped because a wall-clock timer fired; say so where it is read
                 out.println("    timers fired on the wall clock: modelled time includes " + j.timeouts() + " timeouts");
             }
+            if (j.admission() != null && !j.admission().admitted()) {
+                // the job asked for INA and ran a host baseline: never leave that to a reader of the mode column
+                out.println("    INA not admitted: " + j.admission().reason() + "; this " + j.mode() + " phase ran in its place");
+            }
+            if (j.admission() != null && j.admission().refused() > 0) {
+                out.println("    " + j.admission().refused() + " aggregations passed on unaggregated: the job held the "
+                        + j.admission().entries() + " entries it reserved per switch");
+            }
             for (String m : j.mismatches().stream().limit(3).toList()) {
                 out.println("    mismatch: " + m);
             }

@@ -67,11 +67,41 @@ public final class AllReduceUseCase implements UseCase<AllReduceSpec> {
         return phases;
     }
 
+    /**
+     * A worker keeps {@code window} chunks in flight and sends the next only on a result; a
+     * result that leaves the root partial (its timer) can leave entries below it waiting out
+     * their own timers while the next window opens: two windows, at most all chunks.
+     */
+    @Override
+    public int stateEntries(AllReduceSpec job) {
+        return windows(job.data());
+    }
+
+    /** S5's declaration of an AllReduce-like job (BIER-INC alike): two windows of chunks, at most every chunk. */
+    public static int windows(DataSpec data) {
+        return (int) Math.min(data.chunks(), 2L * data.window());
+    }
+
+    @Override
+    public String fallback() {
+        return "ring";
+    }
+
+    @Override
+    public Phase baseline(AllReduceSpec job, String mode, Scenario s, Routing routing) {
+        return baseline(s, job, mode, job.tree().root());
+    }
+
+    /** One host-based baseline (A7): ring or parameter server. */
+    public static Phase baseline(Scenario s, JobSpecWithData job, String mode, String treeRoot) {
+        return mode.equals("ring") ? ring(s, job) : ps(s, job, treeRoot);
+    }
+
     /** The host-based baselines (A7) a job lists, in its order: ring and parameter server. */
     public static List<Phase> baselines(Scenario s, Routing routing, JobSpecWithData job, String treeRoot) {
         List<Phase> phases = new ArrayList<>();
         for (String b : job.common().baselines()) {
-            phases.add(b.equals("ring") ? ring(s, job) : ps(s, job, treeRoot));
+            phases.add(baseline(s, job, b, treeRoot));
         }
         return phases;
     }

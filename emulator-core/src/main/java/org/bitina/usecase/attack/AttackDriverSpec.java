@@ -82,6 +82,13 @@ public record AttackDriverSpec(AttackSpec attack, String host, int tenant, int w
                     FlatBitmap.full(space.capacity()), zeros));
             case FOREIGN_JOB -> out.add(new InaPacket(InaHeader.of(PacketType.CONTRIBUTION, (tenant + 1) & 0xFFFF, wireJob, 0)
                     .withOp(data.op()), FlatBitmap.of(space.capacity(), own), zeros));
+            // numbers past the job's chunks, each new: every one would open an aggregation entry
+            case SOFT_STATE_FLOOD, RATE_FLOOD -> {
+                for (int i = 0; i < attack.count(); i++) {
+                    out.add(new InaPacket(InaHeader.of(PacketType.CONTRIBUTION, tenant, wireJob, data.chunks() + i).withOp(data.op()),
+                            FlatBitmap.of(space.capacity(), own), zeros));
+                }
+            }
         }
         return out;
     }

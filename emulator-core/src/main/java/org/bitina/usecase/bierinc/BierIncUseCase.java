@@ -56,6 +56,26 @@ public final class BierIncUseCase implements UseCase<BierIncSpec> {
         return List.of(IncDriver.class);
     }
 
+    /**
+     * As AllReduce: a member keeps {@code window} chunks without a final result, and the members'
+     * windows move as each receives its results, so a switch sees a little more than one window
+     * (18 entries at most for window 16 on fat-tree k=8): two windows.
+     */
+    @Override
+    public int stateEntries(BierIncSpec job) {
+        return AllReduceUseCase.windows(job.data());
+    }
+
+    @Override
+    public String fallback() {
+        return "ring";
+    }
+
+    @Override
+    public Phase baseline(BierIncSpec job, String mode, Scenario s, Routing routing) {
+        return AllReduceUseCase.baseline(s, job, mode, null);
+    }
+
     @Override
     public List<Phase> plan(BierIncSpec job, Scenario s, Routing routing) {
         List<Phase> phases = new ArrayList<>();

@@ -56,6 +56,23 @@ public final class MoeUseCase implements UseCase<MoeSpec> {
         return List.of(MoeDriver.class);
     }
 
+    /** Every source keeps {@code window} tokens in flight; a token holds one C-BM entry per branch switch. */
+    @Override
+    public int stateEntries(MoeSpec job) {
+        long n = (long) job.sources().size() * Math.min(job.params().window(), job.params().tokensPerSource());
+        return (int) Math.min(Integer.MAX_VALUE, n);
+    }
+
+    @Override
+    public String fallback() {
+        return "all-to-all";
+    }
+
+    @Override
+    public Phase baseline(MoeSpec job, String mode, Scenario s, Routing routing) {
+        return phase(s, routing, job, mode);
+    }
+
     @Override
     public List<Phase> plan(MoeSpec job, Scenario s, Routing routing) {
         List<Phase> phases = new ArrayList<>();

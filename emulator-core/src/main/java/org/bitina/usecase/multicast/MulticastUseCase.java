@@ -53,6 +53,26 @@ public final class MulticastUseCase implements UseCase<MulticastSpec> {
         return List.of(MulticastDriver.class);
     }
 
+    /**
+     * The source sends one window at a time and its ACKs aggregate per window or per packet of it,
+     * scoped by round: a round's entries still waiting for a lost receiver's ACK live on beside
+     * the next round's until their timers: two rounds' worth.
+     */
+    @Override
+    public int stateEntries(MulticastSpec job) {
+        return 2 * (job.params().perWindow() ? 1 : job.params().window());
+    }
+
+    @Override
+    public String fallback() {
+        return "unicast-ack";
+    }
+
+    @Override
+    public Phase baseline(MulticastSpec job, String mode, Scenario s, Routing routing) {
+        return phase(s, routing, job, mode);
+    }
+
     @Override
     public List<Phase> plan(MulticastSpec job, Scenario s, Routing routing) {
         List<Phase> phases = new ArrayList<>();

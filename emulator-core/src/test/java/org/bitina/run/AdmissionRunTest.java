@@ -1,0 +1,62 @@
+package org.bitina.run;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.List;
+import org.bitina.scenario.Scenario;
+import org.bitina.topology.ScenarioException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** S5 end to end: `topology-configs/admission-fallback.conf` admits what fits and runs the rest on its host baseline. */
+class AdmissionRunTest {
+
+    @Test
+    void whatFitsRunsInTheNetworkWithinItsReservationAndWhatDoesNotRunsItsBaselineVerified() throws Exception {
+        Scenario s = Scenarios.reference("admission-fallback.conf");
+        Report r = Scenarios.run(s);
+        List<String> rows = r.jobs().stream().map(j -> j.name() + "/" + j.mode()).toList();
+        assertEquals(List.of("small/ina", "big/ring", "bulk/unicast-ack"), rows, "refused INA phases do not run; their fallbacks do");
+        for (Report.JobReport j : r.jobs()) {
+            assertTrue(j.verified() && j.status().equals("complete"), j.toString());
+            assertNotNull(j.admission(), j.name());
+        }
+        Report.JobReport small = r.jobs().get(0);
+        assertTrue(small.admission().admitted());
+        assertEquals(8, small.admission().entries(), "two windows of 4 chunks");
+        assertEquals(0, small.admission().refused());
+        Report.JobReport big = r.jobs().get(1);
+        assertEquals(new Report.Admission(false, 32, "switch leaf-2 has room for 12 aggregation entries; the job needs 32", "ina", 0),
+                big.admission());
+        Report.JobReport bulk = r.jobs().get(2);
+        assertEquals("ina", bulk.admission().fallbackFor());
+        assertTrue(bulk.admission().reason().startsWith("switch leaf-2 "), bulk.admission().reason());
+        // the admitted job held no more than it reserved anywhere (only it aggregated in the network)
+        r.switches().forEach(w -> assertTrue(w.peakStateEntries() <= 8, w.toString()));
+    }
+
+    @Test
+    void withRoomEverywhereEveryJobRunsInTheNetworkAndItsBaselinesAreUntouched(@TempDir Path dir) throws Exception {
+        Scenario s = Scenarios.reference(dir, "admission-fallback.conf", t -> t.replace("leaf-2 { state-entries = 12 }", "leaf-2 { state-entries = 32 }"));
+        Report r = Scenarios.run(s);
+        assertEquals(List.of("small/ina", "big/ina", "bulk/ina"), r.jobs().stream().map(j -> j.name() + "/" + j.mode()).toList());
+        r.jobs().forEach(j -> {
+            assertTrue(j.admission().admitted() && j.verified(), j.toString());
+            assertNull(j.admission().fallbackFor());
+        });
+    }
+
+    @Test
+    void switchOverridesNameSwitchesOnly(@TempDir Path dir) {
+        ScenarioException e = org.junit.jupiter.api.Assertions.assertThrows(ScenarioException.class,
+                () -> Scenarios.reference(dir, "admission-fallback.conf", t -> t.replace("leaf-2 { state-entries = 12 }",
+                        "h1 { state-entries = 12 }, leaf-1 { entries = 3 }")));
+        String all = e.problems().toString();
+        assertTrue(all.contains("switch-overrides names 'h1', which is not a switch"), all);
+        assertTrue(all.contains("entries"), all);
+    }
+}
