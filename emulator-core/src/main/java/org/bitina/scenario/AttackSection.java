@@ -10,10 +10,11 @@ import org.bitina.security.AttackSpec;
 import org.bitina.topology.Topology;
 import org.bitina.usecase.JobSpec;
 import org.bitina.usecase.allreduce.AllReduceSpec;
+import org.bitina.usecase.multicast.MulticastSpec;
 
 /**
  * The {@code attacks} section: what hostile endpoints send, beside the faults. Each attack
- * names its kind, its time, the host it comes from and the AllReduce job it targets; every
+ * names its kind, its time, the host it comes from and the job it targets; every
  * problem is reported with its line, as for every section.
  */
 final class AttackSection {
@@ -52,18 +53,24 @@ final class AttackSection {
             if (!JobParts.requireHost(a, a.origin("node"), node, "attacking node", topology)) {
                 continue;
             }
-            AllReduceSpec job = jobs.stream().filter(j -> j.name().equals(jobName) && j instanceof AllReduceSpec)
-                    .map(AllReduceSpec.class::cast).findFirst().orElse(null);
+            boolean multicast = kind == AttackSpec.Kind.SPOOFED_ACK;
+            JobSpec job = jobs.stream().filter(j -> j.name().equals(jobName)
+                    && (multicast ? j instanceof MulticastSpec : j instanceof AllReduceSpec)).findFirst().orElse(null);
             if (job == null) {
-                a.problem("job", "attacks target allreduce jobs; '" + jobName + "' is none of this scenario's");
+                a.problem("job", "a " + kindName + " attack targets " + (multicast ? "a reliable-multicast job" : "an allreduce job")
+                        + "; '" + jobName + "' is none of this scenario's");
+                continue;
+            }
+            if (job instanceof MulticastSpec m && node.equals(m.source())) {
+                a.problem("node", node + " is the source of " + jobName + ": a spoofed-ack attack comes from a receiver");
                 continue;
             }
             if (!job.common().members().contains(node) && kind != AttackSpec.Kind.FOREIGN_JOB) {
                 a.problem("node", node + " is not a member of job " + jobName + ": a " + kindName + " attack comes from a member");
                 continue;
             }
-            if (kind == AttackSpec.Kind.SPOOF_BITS && (as == null || as.isEmpty() || !job.common().members().containsAll(as))) {
-                a.problem(a.has("as") ? a.origin("as") : a.origin(), "spoof-bits needs as = [members of " + jobName + "] whose bits it sets");
+            if ((kind == AttackSpec.Kind.SPOOF_BITS || multicast) && (as == null || as.isEmpty() || !job.common().members().containsAll(as))) {
+                a.problem(a.has("as") ? a.origin("as") : a.origin(), kindName + " needs as = [members of " + jobName + "] whose bits it sets");
                 continue;
             }
             if (kind == AttackSpec.Kind.NON_MEMBER_BITS && job.common().bitSpace().capacity() <= job.common().members().size()) {

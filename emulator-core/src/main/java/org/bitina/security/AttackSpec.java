@@ -6,9 +6,10 @@ import java.util.List;
 /**
  * One attack of a scenario's {@code attacks} section (the security issue's attack suite): a
  * hostile endpoint on host {@code node} sends, at modelled time {@code at} into the INA phase
- * of AllReduce job {@code job}, packets it should not.
+ * of job {@code job} (an AllReduce job; a reliable multicast for {@code spoofed-ack}), packets
+ * it should not.
  *
- * @param as    the members whose bits a {@code spoof-bits} attack sets besides its own
+ * @param as    the members whose bits a {@code spoof-bits} or {@code spoofed-ack} attack sets besides its own
  * @param count packets a flood sends at once (1 for the other kinds)
  */
 public record AttackSpec(Kind kind, Duration at, String node, String job, List<String> as, int count) {
@@ -29,7 +30,12 @@ public record AttackSpec(Kind kind, Duration at, String node, String job, List<S
         /** {@code count} contributions with numbers beyond the job's chunks: state no honest worker opens (S5). */
         SOFT_STATE_FLOOD("soft-state-flood", "sequence out of range"),
         /** {@code count} packets at once from one port: past the burst, the rate limit drops them (S4). */
-        RATE_FLOOD("rate-flood", "rate");
+        RATE_FLOOD("rate-flood", "rate"),
+        /**
+         * A reliable multicast receiver's ACK for the first window that also sets the bits of the
+         * receivers in {@code as}: if it counted, the source would never resend to them what they lost (S4).
+         */
+        SPOOFED_ACK("spoofed-ack", "spoofed bits");
 
         private final String configName;
         private final String dropReason;
@@ -64,6 +70,11 @@ public record AttackSpec(Kind kind, Duration at, String node, String job, List<S
 
     public AttackSpec(Kind kind, Duration at, String node, String job, List<String> as) {
         this(kind, at, node, job, as, 1);
+    }
+
+    /** Whether the attack targets a reliable multicast (else an AllReduce job). */
+    public boolean onMulticast() {
+        return kind == Kind.SPOOFED_ACK;
     }
 
     /** Whether the attack is a flood of {@code count} packets. */

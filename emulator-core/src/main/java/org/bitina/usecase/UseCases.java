@@ -102,16 +102,18 @@ public final class UseCases {
         return out;
     }
 
-    /** The INA phase of an AllReduce job gets the drivers of the attacks that target it. */
+    /** The INA phase of an AllReduce or reliable multicast job gets the drivers of the attacks that target it. */
     private static Phase withAttackers(Scenario s, JobSpec job, Phase p) {
-        if (!p.mode().equals("ina") || !(job instanceof org.bitina.usecase.allreduce.AllReduceSpec ar) || s.attacks() == null) {
+        if (!p.mode().equals("ina") || s.attacks() == null) {
             return p;
         }
+        org.bitina.usecase.allreduce.DataSpec data = job instanceof org.bitina.usecase.allreduce.AllReduceSpec ar ? ar.data() : null;
         List<DriverSpec> attackers = new ArrayList<>();
         for (org.bitina.security.AttackSpec a : s.attacks()) {
             if (a.job().equals(job.name())) {
+                // an AllReduce attacker addresses its root (the VAT root), a multicast one the source
                 attackers.add(new org.bitina.usecase.attack.AttackDriverSpec(a, a.node(), job.common().tenant(), p.wireJob(), p.bitSpace(),
-                        job.common().members(), p.roots().get(0), ar.data()));
+                        job.common().members(), p.roots().get(0), data));
             }
         }
         return attackers.isEmpty() ? p : p.withMoreDrivers(attackers);

@@ -322,12 +322,18 @@ class ScenarioLoaderRulesTest {
                 + "  { at = 1us, kind = replay, node = a, job = nope }\n"
                 + "  { at = 1us, kind = spoof-bits, node = a, job = j }\n"
                 + "  { at = 1us, kind = non-member-bits, node = a, job = j }\n"
+                + "  { at = 1us, kind = spoofed-ack, node = a, job = j, as = [b] }\n"
+                + "  { at = 1us, kind = replay, node = a, job = j, count = 5 }\n"
+                + "  { at = 1us, kind = rate-flood, node = a, job = j }\n"
                 + "]\n"
                 + "security { mac = off }\n");
-        assertHas(p, at(8) + "attacks[0].kind must be forged-mac or replay or spoof-bits or non-member-bits or amplify or foreign-job or soft-state-flood or rate-flood, got 'teleport'");
-        assertHas(p, at(9) + "attacks target allreduce jobs; 'nope' is none of this scenario's");
+        assertHas(p, at(8) + "attacks[0].kind must be forged-mac or replay or spoof-bits or non-member-bits or amplify or foreign-job or soft-state-flood or rate-flood or spoofed-ack, got 'teleport'");
+        assertHas(p, at(9) + "a replay attack targets an allreduce job; 'nope' is none of this scenario's");
         assertHas(p, at(10) + "spoof-bits needs as = [members of j] whose bits it sets");
         assertHas(p, at(11) + "non-member-bits needs a host that holds a bit in j without being a member (bit-space = hosts)");
+        assertHas(p, at(12) + "a spoofed-ack attack targets a reliable-multicast job; 'j' is none of this scenario's");
+        assertHas(p, at(13) + "count is for floods (soft-state-flood, rate-flood); a replay attack sends one packet");
+        assertHas(p, at(14) + "rate-flood attacks the rate limit: it needs security { rate-limit { packets-per-second = ..., burst = ... } }");
     }
 
     @Test

@@ -20,12 +20,15 @@ import org.bitina.wire.PacketType;
 import org.bitina.wire.Payload;
 
 /**
- * A hostile endpoint beside an honest worker on its host (the scenario's {@code attacks}): at
- * the attack's modelled time it sends the packets of its kind into the INA phase of its job.
+ * A hostile endpoint beside an honest worker or receiver on its host (the scenario's
+ * {@code attacks}): at the attack's modelled time it sends the packets of its kind into the
+ * INA phase of its job.
  * It waits for nothing and verifies nothing; the honest jobs must end verified, and the
  * attack's packets must be counted drops with their reason.
  *
- * @param root where its aggregation packets are addressed (the VAT root), as a worker's go up the tree
+ * @param root where its aggregation packets are addressed (the VAT root, or the multicast source), as
+ *             an honest endpoint's go up the tree
+ * @param data the AllReduce job's array (null for a multicast)
  */
 public record AttackDriverSpec(AttackSpec attack, String host, int tenant, int wireJob, BitSpace space, List<String> members, String root,
                                DataSpec data) implements DriverSpec {
@@ -53,6 +56,16 @@ public record AttackDriverSpec(AttackSpec attack, String host, int tenant, int w
     /** The packets one attack sends (pure: the same attack, the same packets). */
     List<InaPacket> packets() {
         int own = space.index(host);
+        if (attack.kind() == AttackSpec.Kind.SPOOFED_ACK) {
+            // the ACK of the first window's first packet (its key is 0 per window and per packet alike), round 0
+            int[] bits = new int[attack.as().size() + 1];
+            bits[0] = own;
+            for (int i = 0; i < attack.as().size(); i++) {
+                bits[i + 1] = space.index(attack.as().get(i));
+            }
+            InaHeader ack = InaHeader.of(PacketType.ACK, tenant, wireJob, 0).withDestination(0).withEntropy(0).withSource(own);
+            return List.of(new InaPacket(ack, FlatBitmap.of(space.capacity(), bits), Payload.EMPTY));
+        }
         int len = Math.min(data.chunk(), data.elements());
         Payload zeros = data.type() == ElementType.INT32 ? Payload.of(new int[len]) : Payload.of(new float[len]);
         InaHeader contribution = InaHeader.of(PacketType.CONTRIBUTION, tenant, wireJob, 0).withOp(data.op());
