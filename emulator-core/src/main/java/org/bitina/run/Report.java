@@ -24,7 +24,7 @@ public record Report(String scenario, String clock, List<String> tolerances, Lis
                             String root, int chunks, int endpoints, List<PartialChunk> partialChunks, List<String> mismatches,
                             List<String> unfinished, long lateContributions, long drops, long packets, String note,
                             long sourceUplinkBytes, List<String> dropped, java.util.Map<String, Long> stats,
-                            List<String> faultsNotApplied, Admission admission) {
+                            List<String> faultsNotApplied, Admission admission, org.bitina.usecase.Phase.Iteration iteration) {
     }
 
     /**

@@ -59,7 +59,7 @@ final class ReportAssembler {
         jobs.add(new Report.JobReport(p.job().name(), p.job().common().kind(), p.mode(), Status.FAILED.label(), false,
                 List.copyOf(p.awaited()), 0, 0, 0, 0, 0, 0, 0, 0, p.expected().status().label(), false, roots(p), p.units(),
                 p.awaited().size(), List.of(), List.of(), List.of(why), 0, 0, 0, why, 0, List.of(), Map.of(), List.of(),
-                Report.Admission.of(p.admission(), p.mode(), 0)));
+                Report.Admission.of(p.admission(), p.mode(), 0), p.iteration()));
     }
 
     /** A phase that ran: its job entry, the links that carried anything, the switches' peaks. */
@@ -169,7 +169,7 @@ final class ReportAssembler {
                 wallNanos / 1_000_000, lastVt / 1000.0, t.intoRoot, t.maxLink, t.total, t.header, t.timeouts, rounds,
                 p.expected().status().label(), asExpected, roots(p), p.units(), p.awaited().size(), partial, mismatches, unfinished,
                 t.late, t.drops + t.lost, t.packets, note, t.uplink, dropped, extra, faultsNotApplied,
-                Report.Admission.of(p.admission(), p.mode(), t.refused));
+                Report.Admission.of(p.admission(), p.mode(), t.refused), p.iteration());
     }
 
     /**

@@ -22,14 +22,28 @@ import org.bitina.topology.BitSpace;
  *                  endpoints, or the leaves when they are a BIER-INC job's edge (B6)
  * @param admission what admission control (S5) decided for the job's INA mode: on its INA
  *                  phase, or on the baseline that ran instead; null on other baselines
+ * @param iteration for an elastic job's INA phases (A8): which iteration, its members, and
+ *                  what changed since the one before; null otherwise
  */
 public record Phase(JobSpec job, String mode, int wireJob, Map<String, JobTables> tables, List<DriverSpec> drivers, Set<String> awaited,
                     List<String> roots, Set<String> uplinks, BitSpace bitSpace, Timing timing, Expected expected, String note,
-                    org.bitina.security.Admission admission) {
+                    org.bitina.security.Admission admission, Iteration iteration) {
+
+    /**
+     * One iteration of an elastic job (A8).
+     *
+     * @param tablesRewritten    the switches whose tables for the job changed since the previous iteration
+     *                           (A-BM, VAT parent or root), in topology order
+     * @param reconfigureMicros  modelled time to rewrite them: the controller, at the VAT root, sends each
+     *                           its tables and waits for the acknowledgement (twice the longest path latency)
+     */
+    public record Iteration(int index, int of, List<String> members, List<String> left, List<String> joined, List<String> silent,
+                            List<String> tablesRewritten, double reconfigureMicros) {
+    }
 
     public Phase(JobSpec job, String mode, int wireJob, Map<String, JobTables> tables, List<DriverSpec> drivers, Set<String> awaited,
                  List<String> roots, Set<String> uplinks, BitSpace bitSpace, Timing timing, Expected expected, String note) {
-        this(job, mode, wireJob, tables, drivers, awaited, roots, uplinks, bitSpace, timing, expected, note, null);
+        this(job, mode, wireJob, tables, drivers, awaited, roots, uplinks, bitSpace, timing, expected, note, null, null);
     }
 
     /**
@@ -75,19 +89,24 @@ public record Phase(JobSpec job, String mode, int wireJob, Map<String, JobTables
     public Phase withMoreDrivers(List<DriverSpec> more) {
         List<DriverSpec> all = new java.util.ArrayList<>(drivers);
         all.addAll(more);
-        return new Phase(job, mode, wireJob, tables, List.copyOf(all), awaited, roots, uplinks, bitSpace, timing, expected, note, admission);
+        return new Phase(job, mode, wireJob, tables, List.copyOf(all), awaited, roots, uplinks, bitSpace, timing, expected, note, admission, iteration);
     }
 
     /** The phase with admission control's decision (S5). */
     public Phase withAdmission(org.bitina.security.Admission a) {
-        return new Phase(job, mode, wireJob, tables, drivers, awaited, roots, uplinks, bitSpace, timing, expected, note, a);
+        return new Phase(job, mode, wireJob, tables, drivers, awaited, roots, uplinks, bitSpace, timing, expected, note, a, iteration);
+    }
+
+    /** The phase as iteration {@code i} of an elastic job. */
+    public Phase withIteration(Iteration i) {
+        return new Phase(job, mode, wireJob, tables, drivers, awaited, roots, uplinks, bitSpace, timing, expected, note, admission, i);
     }
 
     public Phase withExpected(Expected e) {
-        return new Phase(job, mode, wireJob, tables, drivers, awaited, roots, uplinks, bitSpace, timing, e, note, admission);
+        return new Phase(job, mode, wireJob, tables, drivers, awaited, roots, uplinks, bitSpace, timing, e, note, admission, iteration);
     }
 
     public Phase withTables(Map<String, JobTables> t, String moreNote) {
-        return new Phase(job, mode, wireJob, t, drivers, awaited, roots, uplinks, bitSpace, timing, expected, note + moreNote, admission);
+        return new Phase(job, mode, wireJob, t, drivers, awaited, roots, uplinks, bitSpace, timing, expected, note + moreNote, admission, iteration);
     }
 }

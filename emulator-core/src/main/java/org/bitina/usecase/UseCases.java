@@ -56,7 +56,7 @@ public final class UseCases {
                     p = p.withExpected(Phase.Expected.exactly(o.status(), o.missing()));
                 }
                 p = withAttackers(s, job, p);
-                IngressPolicy ingress = ingress(job, p, s.security().rate());
+                IngressPolicy ingress = ingress(p.job(), p, s.security().rate());
                 Map<String, JobTables> encoded = new LinkedHashMap<>();
                 p.tables().forEach((n, t) -> encoded.put(n, t.withEncoding(encoding).withIngress(ingress)));
                 phases.add(p.withTables(encoded, "; endpoint sets " + describe(encoding)));
@@ -74,30 +74,32 @@ public final class UseCases {
     private static <S extends JobSpec> List<Phase> admitted(UseCase<S> u, JobSpec job, Scenario s, Routing routing) {
         S spec = u.spec().cast(job);
         List<Phase> planned = u.plan(spec, s, routing);
-        Phase ina = planned.stream().filter(p -> p.mode().equals("ina")).findFirst().orElse(null);
-        if (ina == null) {
-            return planned;
-        }
         int entries = u.stateEntries(spec);
-        List<String> switches = ina.tables().keySet().stream()
-                .filter(n -> s.topology().node(n) != null && s.topology().node(n).isSwitch()).toList();
-        org.bitina.security.Admission a = org.bitina.security.Admission.decide(entries, switches, s.capacity()::of, u.fallback());
-        boolean listed = planned.stream().anyMatch(p -> p.mode().equals(u.fallback()));
+        List<Phase> inas = planned.stream().filter(p -> p.mode().equals("ina")).toList();
+        // a job that runs INA once and lists its fallback anyway runs that baseline once, carrying the refusal
+        Phase listed = inas.size() == 1 ? planned.stream().filter(p -> p.mode().equals(u.fallback())).findFirst().orElse(null) : null;
+        org.bitina.security.Admission listedRefusal = null;
         List<Phase> out = new ArrayList<>();
         for (Phase p : planned) {
-            if (p == ina && a.admitted()) {
+            if (!p.mode().equals("ina")) {
+                out.add(p);
+                continue;
+            }
+            List<String> switches = p.tables().keySet().stream()
+                    .filter(n -> s.topology().node(n) != null && s.topology().node(n).isSwitch()).toList();
+            org.bitina.security.Admission a = org.bitina.security.Admission.decide(entries, switches, s.capacity()::of, u.fallback());
+            if (a.admitted()) {
                 Map<String, JobTables> reserved = new LinkedHashMap<>();
                 p.tables().forEach((n, t) -> reserved.put(n, switches.contains(n) ? t.withStateEntries(entries) : t));
                 out.add(p.withTables(reserved, "; " + entries + " aggregation entries reserved per switch").withAdmission(a));
-            } else if (p == ina) {
-                if (!listed) {
-                    out.add(u.baseline(spec, u.fallback(), s, routing).withAdmission(a));
-                }
-            } else if (!a.admitted() && p.mode().equals(u.fallback())) {
-                out.add(p.withAdmission(a));
+            } else if (listed != null) {
+                listedRefusal = a;
             } else {
-                out.add(p);
+                out.add(u.baseline(u.spec().cast(p.job()), u.fallback(), s, routing).withAdmission(a).withIteration(p.iteration()));
             }
+        }
+        if (listedRefusal != null) {
+            out.set(out.indexOf(listed), listed.withAdmission(listedRefusal));
         }
         return out;
     }

@@ -24,6 +24,15 @@ final class Summary {
                 // the number jumped because a wall-clock timer fired; say so where it is read
                 out.println("    timers fired on the wall clock: modelled time includes " + j.timeouts() + " timeouts");
             }
+            if (j.iteration() != null) {
+                org.bitina.usecase.Phase.Iteration it = j.iteration();
+                out.println("    iteration " + it.index() + "/" + it.of() + ": " + it.members().size() + " members"
+                        + (it.left().isEmpty() ? "" : ", left " + String.join(",", it.left()))
+                        + (it.joined().isEmpty() ? "" : ", joined " + String.join(",", it.joined()))
+                        + (it.silent().isEmpty() ? "" : ", failing during it " + String.join(",", it.silent()))
+                        + (it.index() == 1 ? "" : "; " + it.tablesRewritten().size() + " switches' tables rewritten in "
+                        + String.format("%.1f", it.reconfigureMicros()) + " us (modelled)"));
+            }
             if (j.admission() != null && !j.admission().admitted()) {
                 // the job asked for INA and ran a host baseline: never leave that to a reader of the mode column
                 out.println("    INA not admitted: " + j.admission().reason() + "; this " + j.mode() + " phase ran in its place");

@@ -23,6 +23,17 @@ import org.bitina.topology.BitSpace;
 public record AllReducePlan(String jobName, String mode, int tenant, int wireJob, BitSpace space, List<String> members,
                             DataSpec data, Map<String, String> uplink, String psHost, long timeoutNanos,
                             Map<String, Straggler> stragglers, Set<String> silent, long seed) implements JobPlan {
+    /** The plan with {@code more} members silent as well (an elastic job's members that fail during an iteration). */
+    public AllReducePlan silencing(Set<String> more) {
+        if (more.isEmpty()) {
+            return this;
+        }
+        Set<String> all = new java.util.LinkedHashSet<>(silent);
+        all.addAll(more);
+        return new AllReducePlan(jobName, mode, tenant, wireJob, space, members, data, uplink, psHost, timeoutNanos, stragglers, Set.copyOf(all),
+                seed);
+    }
+
     /** The longest delay a straggler of this phase adds. */
     public long maxStraggleNanos() {
         return Straggler.longest(stragglers.values());

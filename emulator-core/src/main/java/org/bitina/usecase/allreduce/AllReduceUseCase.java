@@ -62,7 +62,11 @@ public final class AllReduceUseCase implements UseCase<AllReduceSpec> {
     @Override
     public List<Phase> plan(AllReduceSpec job, Scenario s, Routing routing) {
         List<Phase> phases = new ArrayList<>();
-        phases.add(ina(s, routing, job));
+        if (job.elastic().elastic()) {
+            phases.addAll(Iterations.plan(s, routing, job));
+        } else {
+            phases.add(ina(s, routing, job, Set.of(), job.common().id()));
+        }
         phases.addAll(baselines(s, routing, job, job.tree().root()));
         return phases;
     }
@@ -118,9 +122,9 @@ public final class AllReduceUseCase implements UseCase<AllReduceSpec> {
         return r.vat();
     }
 
-    private static Phase ina(Scenario s, Routing routing, AllReduceSpec job) {
+    /** The INA phase of {@code job}, with {@code silent} members besides those the fault plan silences, as job {@code wireJob} on the wire. */
+    static Phase ina(Scenario s, Routing routing, AllReduceSpec job, Set<String> silent, int wireJob) {
         Vat vat = vatOf(s, routing, job);
-        int wireJob = job.common().id();
         long timeout = job.common().completionTimeout().toNanos();
         Map<String, Integer> height = new HashMap<>();
         Plans.heights(vat, vat.root(), height);
@@ -136,7 +140,7 @@ public final class AllReduceUseCase implements UseCase<AllReduceSpec> {
         }
         Map<String, String> uplink = new LinkedHashMap<>();
         job.common().members().forEach(m -> uplink.put(m, vat.parent(m)));
-        AllReducePlan plan = plan(s, job, "ina", wireJob, uplink, null, timeout * height.get(vat.root()));
+        AllReducePlan plan = plan(s, job, "ina", wireJob, uplink, null, timeout * height.get(vat.root())).silencing(silent);
         List<DriverSpec> drivers = new ArrayList<>();
         job.common().members().forEach(m -> drivers.add(new AllReduceDriver(AllReduceDriver.Role.WORKER, plan, m)));
         return new Phase(job, "ina", wireJob, tables, drivers, Plans.awaited(job.common().members(), plan.silent()), List.of(vat.root()),
