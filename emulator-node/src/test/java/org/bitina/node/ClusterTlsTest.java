@@ -165,6 +165,29 @@ class ClusterTlsTest {
         assertTrue(member.waitFor(30, TimeUnit.SECONDS) && member.exitValue() == 0, log("member"));
     }
 
+    @Test
+    void withoutCredentialsANodeOrAnOpenRunRefusesToStartUnlessToldInsecure() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(System.getenv(ClusterAccess.ENV) == null, "BITINA_CREDENTIALS is set here");
+        CliTest.Result node = cli("node", "--seed", "127.0.0.1:9");
+        assertEquals(2, node.code());
+        assertTrue(node.err().contains("needs the run's credentials") && node.err().contains("--insecure"), node.err());
+        CliTest.Result run = cli("run", CliTest.fig1AcrossJvms(dir).toString(), "--members", "2", "--quiet");
+        assertEquals(2, run.code());
+        assertTrue(run.err().contains("needs the run's credentials"), run.err());
+        Path creds = dir.resolve("c.p12");
+        assertEquals(0, cli("credentials", creds.toString()).code());
+        CliTest.Result both = cli("node", "--seed", "127.0.0.1:9", "--credentials", creds.toString(), "--insecure");
+        assertEquals(2, both.code());
+        assertTrue(both.err().contains("exclude each other"), both.err());
+        CliTest.Result again = cli("credentials", creds.toString());
+        assertEquals(2, again.code(), "an existing file is not replaced");
+        Path junk = dir.resolve("junk.p12");
+        Files.writeString(junk, "not a key store");
+        CliTest.Result bad = cli("node", "--seed", "127.0.0.1:9", "--credentials", junk.toString());
+        assertEquals(2, bad.code());
+        assertTrue(bad.err().contains("is not bitina credentials"), bad.err());
+    }
+
     private static boolean listening(int port) {
         try (Socket s = new Socket("127.0.0.1", port)) {
             return true;
