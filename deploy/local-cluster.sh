@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# N member JVMs on loopback on this machine: member 0 runs the coordinator and is the seed,
+# N member JVMs on loopback on this machine, over TLS with credentials made for the run (or
+# --credentials FILE, or --insecure): member 0 runs the coordinator and is the seed,
 # members 1..N-1 are started beside it, their logs go to a run folder, and all of them stop
 # after the run, on failure or on Ctrl-C.
 #   deploy/local-cluster.sh FILE.conf N [bitina run options...]

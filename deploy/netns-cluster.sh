@@ -7,6 +7,8 @@
 #       member 0 (namespace bitina-m0, 10.77.0.10) runs the coordinator and is the seed;
 #       members 1..N-1 run `bitina node`. With --cut-at S:I, member I's link goes down S
 #       seconds after it started its devices (E4: the split brain resolver downs it, the run ends saying so).
+#       The members talk TLS with $BITINA_CREDENTIALS if set, else with credentials made for
+#       this run (`bitina credentials`, in a folder of its own, removed after the run).
 #   deploy/netns-cluster.sh cut I     take member I's link down (from another shell)
 #   deploy/netns-cluster.sh clean     remove the namespaces and the bridge
 #
@@ -67,13 +69,19 @@ case "${1:-}" in
     cut_at=""
     cutter=""
     if [ "${1:-}" = "--cut-at" ]; then cut_at="$2"; shift 2; fi
-    clean
-    trap clean EXIT
-    up "$n"
     JAVA="$(java_cmd)"
+    creds_dir="$(mktemp -d)"
+    clean
+    trap 'clean; rm -rf "$creds_dir"' EXIT
+    creds="${BITINA_CREDENTIALS:-}"
+    if [ -z "$creds" ]; then
+      creds="$creds_dir/credentials.p12"
+      $JAVA credentials "$creds" --days 1 > /dev/null
+    fi
+    up "$n"
     pids=()
     for i in $(seq 1 $((n - 1))); do
-      BITINA_LOG_LEVEL=INFO ip netns exec "${P}-m$i" $JAVA node --host "$NET.$((10 + i))" --port "$PORT" --seed "$NET.10:$PORT" \
+      BITINA_LOG_LEVEL=INFO ip netns exec "${P}-m$i" $JAVA node --host "$NET.$((10 + i))" --port "$PORT" --seed "$NET.10:$PORT" --credentials "$creds" \
         > "${BITINA_LOG_DIR:-/tmp}/${P}-member-$i.log" 2>&1 &
       pids+=("$!")
     done
@@ -88,7 +96,7 @@ case "${1:-}" in
       cutter=$!
     fi
     set +e
-    ip netns exec "${P}-m0" $JAVA run "$file" --members "$n" --host "$NET.10" --port "$PORT" "$@"
+    ip netns exec "${P}-m0" $JAVA run "$file" --members "$n" --host "$NET.10" --port "$PORT" --credentials "$creds" "$@"
     rc=$?
     set -e
     # a cut that has not happened yet must not outlive this run

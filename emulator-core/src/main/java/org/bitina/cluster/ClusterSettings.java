@@ -2,10 +2,12 @@ package org.bitina.cluster;
 
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
+import com.typesafe.config.ConfigUtil;
 import java.util.List;
 
 /**
- * The Pekko settings of a bitina member (E2): a cluster over Artery TCP, the split brain
+ * The Pekko settings of a bitina member (E2): a cluster over Artery TCP (TLS with the run's
+ * credentials when members come from other JVMs, {@link #tls}), the split brain
  * resolver for members that are lost (E4), quick gossip (the clusters are small and the
  * runs short). One JVM alone is a cluster of one that joins itself.
  */
@@ -40,6 +42,30 @@ public final class ClusterSettings {
         }
         s.append("]\n");
         return ConfigFactory.parseString(s.toString()).withFallback(defaults());
+    }
+
+    /**
+     * The password of a credentials file. PKCS12 wants one; it is no secret: the file's
+     * permissions (0600) keep the key, as they would a PEM file's.
+     */
+    public static final String CREDENTIALS_PASSWORD = "bitina";
+
+    /**
+     * Artery over TLS with the run's credentials ({@code p12}: one PKCS12 file holding the
+     * run's key and self-signed certificate). The same file is the key store and the only
+     * trust store, and both sides of every connection must show that certificate (mutual
+     * authentication), so a JVM without the file cannot finish the handshake. Host names are
+     * not verified: members are reached by address, and the one trusted certificate is the run's.
+     */
+    public static Config tls(java.nio.file.Path p12) {
+        String path = ConfigUtil.quoteString(p12.toAbsolutePath().toString());
+        String pw = ConfigUtil.quoteString(CREDENTIALS_PASSWORD);
+        return ConfigFactory.parseString("pekko.remote.artery.transport = tls-tcp\n"
+                + "pekko.remote.artery.ssl.ssl-engine-provider = org.apache.pekko.remote.artery.tcp.ConfigSSLEngineProvider\n"
+                + "pekko.remote.artery.ssl.config-ssl-engine {\n"
+                + "  key-store = " + path + "\n  trust-store = " + path + "\n"
+                + "  key-store-password = " + pw + "\n  key-password = " + pw + "\n  trust-store-password = " + pw + "\n"
+                + "  require-mutual-authentication = on\n  hostname-verification = off\n}\n");
     }
 
     /** Every member's ActorSystem has this name: Pekko clusters only join systems of one name. */

@@ -2,11 +2,21 @@ package org.bitina.cluster;
 
 import org.bitina.usecase.References;
 
+import java.security.MessageDigest;
+import java.security.SecureRandom;
+import java.util.HashSet;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import org.apache.pekko.actor.Address;
+import org.apache.pekko.actor.AddressFromURIString;
 import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.PostStop;
+import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.actor.typed.receptionist.Receptionist;
 import org.apache.pekko.actor.typed.receptionist.ServiceKey;
@@ -15,25 +25,55 @@ import org.bitina.device.DeviceCommand;
 import org.bitina.device.HostActor;
 import org.bitina.device.MemberTally;
 import org.bitina.device.SwitchActor;
+import org.bitina.security.CommandGate;
 
 /**
  * One per cluster member (E2): registers with the receptionist and spawns the devices the
  * coordinator places on this member. The single-JVM run has one, like any other member.
+ * It takes devices and a halt only from its run's coordinator ({@link CommandGate} says how).
  */
 public final class MemberAgent {
     public static final ServiceKey<Command> KEY = ServiceKey.create(Command.class, "bitina-member");
 
-    public sealed interface Command extends ControlMessage permits SpawnDevices, Halt, Window, DeviceAdvanced {
+    public sealed interface Command extends ControlMessage permits SpawnDevices, Halt, Window, DeviceAdvanced, Vouched, ClaimExpired {
     }
 
     /**
-     * Spawn these devices for run {@code run} and say where they are.
+     * Spawn these devices for run {@code run} and say where they are; taken only once the
+     * coordinator {@code vouch} confirms it gave {@code token} to this member ({@link CommandGate}).
      *
      * @param member  this member's index in the run (the virtual clock counts messages between members)
      * @param virtual the devices run on the virtual clock (else on the wall clock)
+     * @param token   this member's token for the run, drawn by the coordinator
+     * @param vouch   the coordinator's: asked whether the token is its (it must be in this JVM or at a seed)
      */
     public record SpawnDevices(String run, List<String> switches, List<String> hosts, int maxEntriesPerJob, long tombstoneNanos,
-                               ActorRef<Spawned> replyTo, int member, int members, boolean virtual) implements Command {
+                               ActorRef<Spawned> replyTo, int member, int members, boolean virtual, byte[] token,
+                               ActorRef<Vouch> vouch) implements Command {
+    }
+
+    /** To the coordinator: did you give {@code token} to {@code agent}? Answered to the agent under {@code nonce}. */
+    public record Vouch(byte[] token, byte[] nonce, ActorRef<Command> agent) implements ControlMessage {
+    }
+
+    /** The coordinator's answer to a {@link Vouch}. */
+    public record Vouched(byte[] nonce, boolean issued) implements Command {
+    }
+
+    /** A {@link Vouch} not answered in time (this agent's timer). */
+    public record ClaimExpired(byte[] nonce) implements Command {
+    }
+
+    /** What the coordinator keeps of a member: its agent and the token that commands it. */
+    public record Handle(ActorRef<Command> agent, byte[] token) {
+        public void tell(Command c) {
+            agent.tell(c);
+        }
+
+        /** The fault plan's member-loss, with the token that makes the member take it. */
+        public void halt() {
+            agent.tell(new Halt(token));
+        }
     }
 
     /** Virtual clock: every device of this member processes the window [start, end), then the member reports once. */
@@ -55,8 +95,21 @@ public final class MemberAgent {
     public record Spawned(String member, Map<String, ActorRef<DeviceCommand>> devices) implements ControlMessage {
     }
 
-    /** The fault plan's member-loss (E4): stop as a killed JVM does, without leaving the cluster. */
-    public record Halt() implements Command {
+    /** The fault plan's member-loss (E4): stop as a killed JVM does, without leaving the cluster; only with the coordinator's token. */
+    public record Halt(byte[] token) implements Command {
+    }
+
+    /** How long a spawn claim waits for the coordinator's answer before it is dropped. */
+    static final java.time.Duration VOUCH_TIMEOUT = java.time.Duration.ofSeconds(30);
+
+    /** The coordinator's side: answers whether it gave a token to an agent ({@code issued}: agent to its token). */
+    public static Behavior<Vouch> voucher(Map<ActorRef<Command>, byte[]> issued) {
+        Map<ActorRef<Command>, byte[]> tokens = Map.copyOf(issued);
+        return Behaviors.receive((ctx, v) -> {
+            byte[] t = tokens.get(v.agent());
+            v.agent().tell(new Vouched(v.nonce(), t != null && v.token() != null && MessageDigest.isEqual(t, v.token())));
+            return Behaviors.same();
+        });
     }
 
     private MemberAgent() {
@@ -69,11 +122,14 @@ public final class MemberAgent {
 
     /** @param halt what member-loss does (tests with several members in one JVM stop only this member's ActorSystem) */
     public static Behavior<Command> create(Runnable halt) {
-        return Behaviors.setup(ctx -> {
+        return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> {
             ctx.getSystem().receptionist().tell(Receptionist.register(KEY, ctx.getSelf()));
             String member = ctx.getSystem().address().toString();
             ActorRef<DeviceCommand.Advanced> advanced = ctx.messageAdapter(DeviceCommand.Advanced.class, DeviceAdvanced::new);
             Windows windows = new Windows();
+            CommandGate<SpawnDevices> gate = new CommandGate<>();
+            Set<Address> issuers = trustedIssuers(ctx.getSystem());
+            SecureRandom random = new SecureRandom();
             return Behaviors.receive(Command.class)
                     .onMessage(Window.class, m -> {
                         windows.open(m, advanced);
@@ -84,33 +140,95 @@ public final class MemberAgent {
                         return Behaviors.same();
                     })
                     .onMessage(SpawnDevices.class, m -> {
-                        Map<String, ActorRef<DeviceCommand>> spawned = new LinkedHashMap<>();
-                        // what this member's hosts share for this run (references, model weights)
-                        References references = new References();
-                        // virtual clock: what the devices did in a window, shared with this agent (they run in its JVM)
-                        MemberTally tally = m.virtual() ? new MemberTally(m.members()) : null;
-                        for (String s : m.switches()) {
-                            spawned.put(s, ctx.spawn((tally != null ? SwitchActor.create(s, m.maxEntriesPerJob(), m.tombstoneNanos(), tally)
-                                    : SwitchActor.create(s, m.maxEntriesPerJob(), m.tombstoneNanos())),
-                                    "dev-" + m.run() + "-" + s));
+                        Address at = m.vouch() == null ? null : m.vouch().path().address();
+                        if (at == null || !(at.hasLocalScope() || issuers.contains(at))) {
+                            refuse(ctx, gate, member, "devices of run " + m.run() + " from " + at + ", neither this JVM nor a seed");
+                            return Behaviors.same();
                         }
-                        for (String h : m.hosts()) {
-                            spawned.put(h, ctx.spawn((tally != null ? HostActor.create(h, m.maxEntriesPerJob(), m.tombstoneNanos(), tally, references)
-                                    : HostActor.create(h, m.maxEntriesPerJob(), m.tombstoneNanos(), references)),
-                                    "dev-" + m.run() + "-" + h));
+                        byte[] nonce = new byte[16];
+                        random.nextBytes(nonce);
+                        if (!gate.claim(nonce, m.token(), m)) {
+                            refuse(ctx, gate, member, "devices of run " + m.run() + (gate.isBound() ? ": it runs a run already" : ": too many claims"));
+                            return Behaviors.same();
                         }
-                        windows.devices(m.member(), spawned, tally);
+                        timers.startSingleTimer(HexFormat.of().formatHex(nonce), new ClaimExpired(nonce), VOUCH_TIMEOUT);
+                        m.vouch().tell(new Vouch(m.token(), nonce, ctx.getSelf()));
+                        return Behaviors.same();
+                    })
+                    .onMessage(Vouched.class, v -> {
+                        SpawnDevices m = gate.vouched(v.nonce(), v.issued());
+                        if (m == null) {
+                            refuse(ctx, gate, member, "devices its coordinator did not vouch for");
+                            return Behaviors.same();
+                        }
+                        timers.cancelAll();
+                        Map<String, ActorRef<DeviceCommand>> spawned = spawn(ctx, m, windows);
                         ctx.getLog().info("member {} runs {} devices of run {}", member, spawned.size(), m.run());
                         m.replyTo().tell(new Spawned(member, spawned));
                         return Behaviors.same();
                     })
+                    .onMessage(ClaimExpired.class, e -> {
+                        if (gate.expire(e.nonce())) {
+                            refuse(ctx, gate, member, "devices whose coordinator did not answer within " + VOUCH_TIMEOUT.toSeconds() + " s");
+                        }
+                        return Behaviors.same();
+                    })
                     .onMessage(Halt.class, h -> {
+                        if (!gate.authorizes(h.token())) {
+                            refuse(ctx, gate, member, "a halt without this run's coordinator's token");
+                            return Behaviors.same();
+                        }
                         ctx.getLog().warn("member {} halts (member-loss fault)", member);
                         halt.run();
                         return Behaviors.same();
                     })
+                    .onSignal(PostStop.class, s -> {
+                        if (gate.refused() > 1) {
+                            ctx.getLog().warn("member {} refused {} commands in all", member, gate.refused());
+                        }
+                        return Behaviors.same();
+                    })
                     .build();
-        });
+        }));
+    }
+
+    /** Where a coordinator may be: a seed this member was started with (its own JVM's are local). */
+    private static Set<Address> trustedIssuers(ActorSystem<?> system) {
+        Set<Address> out = new HashSet<>();
+        for (String seed : system.settings().config().getStringList("pekko.cluster.seed-nodes")) {
+            out.add(AddressFromURIString.parse(seed));
+        }
+        return out;
+    }
+
+    /** A refused command is never acted on: counted, and logged at WARN the first time (a flood does not flood the log). */
+    private static void refuse(ActorContext<Command> ctx, CommandGate<SpawnDevices> gate, String member, String what) {
+        long n = gate.refuse();
+        if (n == 1) {
+            ctx.getLog().warn("member {} refused {} (only the run's coordinator commands; later refusals are counted)", member, what);
+        } else {
+            ctx.getLog().debug("member {} refused {} ({} so far)", member, what, n);
+        }
+    }
+
+    private static Map<String, ActorRef<DeviceCommand>> spawn(ActorContext<Command> ctx, SpawnDevices m, Windows windows) {
+        Map<String, ActorRef<DeviceCommand>> spawned = new LinkedHashMap<>();
+        // what this member's hosts share for this run (references, model weights)
+        References references = new References();
+        // virtual clock: what the devices did in a window, shared with this agent (they run in its JVM)
+        MemberTally tally = m.virtual() ? new MemberTally(m.members()) : null;
+        for (String s : m.switches()) {
+            spawned.put(s, ctx.spawn((tally != null ? SwitchActor.create(s, m.maxEntriesPerJob(), m.tombstoneNanos(), tally)
+                    : SwitchActor.create(s, m.maxEntriesPerJob(), m.tombstoneNanos())),
+                    "dev-" + m.run() + "-" + s));
+        }
+        for (String h : m.hosts()) {
+            spawned.put(h, ctx.spawn((tally != null ? HostActor.create(h, m.maxEntriesPerJob(), m.tombstoneNanos(), tally, references)
+                    : HostActor.create(h, m.maxEntriesPerJob(), m.tombstoneNanos(), references)),
+                    "dev-" + m.run() + "-" + h));
+        }
+        windows.devices(m.member(), spawned, tally);
+        return spawned;
     }
 
     /**

@@ -28,12 +28,12 @@ import org.slf4j.Logger;
 final class FaultInjector {
     private final Scenario scenario;
     private final Map<String, ActorRef<DeviceCommand>> devices;
-    private final List<ActorRef<MemberAgent.Command>> members;
+    private final List<MemberAgent.Handle> members;
     private final Logger log;
     private final Set<Link> downLinks = new HashSet<>();
     private final Set<String> downNodes = new HashSet<>();
 
-    FaultInjector(Scenario scenario, Map<String, ActorRef<DeviceCommand>> devices, List<ActorRef<MemberAgent.Command>> members,
+    FaultInjector(Scenario scenario, Map<String, ActorRef<DeviceCommand>> devices, List<MemberAgent.Handle> members,
                   Logger log) {
         this.scenario = scenario;
         this.devices = devices;
@@ -79,7 +79,7 @@ final class FaultInjector {
                             members.size() - 1);
                 } else {
                     // as kill -9: the member's JVM halts (or, in a test, its ActorSystem stops); the cluster finds out
-                    members.get(f.member()).tell(new MemberAgent.Halt());
+                    members.get(f.member()).halt();
                 }
             }
             default -> log.warn("fault kind {} is not applied by this version", f.kind().configName());

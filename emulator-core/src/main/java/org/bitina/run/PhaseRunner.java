@@ -95,7 +95,7 @@ public final class PhaseRunner {
     private final ActorRef<String> syncs;
     private final ActorRef<DeviceCommand.DeviceStats> statsAdapter;
     private final ActorRef<MemberAgent.WindowReport> windowReports;
-    private final List<ActorRef<MemberAgent.Command>> members;
+    private final List<MemberAgent.Handle> members;
     /** S2: this run's secret, from which each job's key is derived; null when the scenario turns MACs off. */
     private final byte[] runSecret;
     /** Virtual clock: the smallest link latency plus a nanosecond (DESIGN.md "Time and links"). */
@@ -113,7 +113,7 @@ public final class PhaseRunner {
      * @param placement device to the cluster member that runs it (for the report)
      */
     public static Behavior<Command> create(Scenario scenario, Map<String, ActorRef<DeviceCommand>> devices, Map<String, String> placement,
-                                           Map<String, Integer> where, List<ActorRef<MemberAgent.Command>> members,
+                                           Map<String, Integer> where, List<MemberAgent.Handle> members,
                                            ActorRef<TraceEvent> trace, RunProgress progress) {
         return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> new PhaseRunner(ctx, timers, scenario, devices, placement, where,
                 members, trace, progress).idle()));
@@ -121,7 +121,7 @@ public final class PhaseRunner {
 
     private PhaseRunner(ActorContext<Command> ctx, TimerScheduler<Command> timers, Scenario scenario,
                         Map<String, ActorRef<DeviceCommand>> spawned, Map<String, String> placement, Map<String, Integer> where,
-                        List<ActorRef<MemberAgent.Command>> members, ActorRef<TraceEvent> trace, RunProgress progress) {
+                        List<MemberAgent.Handle> members, ActorRef<TraceEvent> trace, RunProgress progress) {
         this.ctx = ctx;
         this.timers = timers;
         this.scenario = scenario;

@@ -81,7 +81,7 @@ final class RunGuardian extends AbstractBehavior<RunGuardian.Command> {
     private final Map<String, String> placement = new TreeMap<>();
     /** Device to the index of the member running it. */
     private Map<String, Integer> where = Map.of();
-    private final List<ActorRef<MemberAgent.Command>> members = new ArrayList<>();
+    private final List<MemberAgent.Handle> members = new ArrayList<>();
     /** Members yet to report their devices; -1 until the placement went out. */
     private int pending = -1;
     /** Names this run's devices and its runner singleton. */
@@ -167,10 +167,20 @@ final class RunGuardian extends AbstractBehavior<RunGuardian.Command> {
         agents.sort(Comparator.comparing((ActorRef<MemberAgent.Command> a) -> !a.path().address().hasLocalScope())
                 .thenComparing(a -> a.path().toString()));
         agents = agents.subList(0, options.members());
-        members.addAll(agents);
+        // a token per member, known only to it and to this coordinator: what makes the member take
+        // the devices and, later, a halt (MemberAgent, CommandGate); the voucher confirms it to the member
+        java.security.SecureRandom random = new java.security.SecureRandom();
+        Map<ActorRef<MemberAgent.Command>, byte[]> issued = new java.util.HashMap<>();
+        for (ActorRef<MemberAgent.Command> a : agents) {
+            byte[] token = new byte[16];
+            random.nextBytes(token);
+            issued.put(a, token);
+            members.add(new MemberAgent.Handle(a, token));
+        }
         where = Placements.place(scenario.topology(), scenario.cluster(), agents.size());
         pending = agents.size();
         runName = Long.toString(System.nanoTime(), 36);
+        ActorRef<MemberAgent.Vouch> voucher = getContext().spawn(MemberAgent.voucher(issued), "vouch-" + runName);
         for (int i = 0; i < agents.size(); i++) {
             List<String> switches = new ArrayList<>();
             List<String> hosts = new ArrayList<>();
@@ -180,7 +190,8 @@ final class RunGuardian extends AbstractBehavior<RunGuardian.Command> {
                 }
             }
             agents.get(i).tell(new MemberAgent.SpawnDevices(runName, switches, hosts, options.limits().maxEntriesPerJob(),
-                    options.limits().tombstone().toNanos(), placed, i, agents.size(), scenario.clock() == org.bitina.scenario.Clock.VIRTUAL));
+                    options.limits().tombstone().toNanos(), placed, i, agents.size(), scenario.clock() == org.bitina.scenario.Clock.VIRTUAL,
+                    issued.get(agents.get(i)), voucher));
         }
         return this;
     }

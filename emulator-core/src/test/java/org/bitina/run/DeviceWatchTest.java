@@ -57,7 +57,9 @@ class DeviceWatchTest {
         TestProbe<MemberAgent.Spawned> spawned = kit.createTestProbe();
         List<String> switches = s.topology().nodes().stream().filter(Node::isSwitch).map(Node::name).toList();
         List<String> hosts = s.topology().hosts().stream().map(Node::name).toList();
-        agent.tell(new MemberAgent.SpawnDevices(run, switches, hosts, 4096, 5_000_000_000L, spawned.getRef(), 0, 1, true));
+        byte[] token = {1, 2, 3};
+        ActorRef<MemberAgent.Vouch> voucher = kit.spawn(MemberAgent.voucher(Map.of(agent, token)));
+        agent.tell(new MemberAgent.SpawnDevices(run, switches, hosts, 4096, 5_000_000_000L, spawned.getRef(), 0, 1, true, token, voucher));
         Map<String, ActorRef<org.bitina.device.DeviceCommand>> devices = spawned.receiveMessage(Duration.ofSeconds(10)).devices();
         Map<String, String> placement = new LinkedHashMap<>();
         Map<String, Integer> where = new LinkedHashMap<>();
@@ -65,7 +67,7 @@ class DeviceWatchTest {
             placement.put(d, "here");
             where.put(d, 0);
         });
-        ActorRef<PhaseRunner.Command> runner = kit.spawn(PhaseRunner.create(s, devices, placement, where, List.of(agent), null,
+        ActorRef<PhaseRunner.Command> runner = kit.spawn(PhaseRunner.create(s, devices, placement, where, List.of(new MemberAgent.Handle(agent, token)), null,
                 new RunProgress()));
         runner.tell(new PhaseRunner.Run(report.getRef()));
         return devices;

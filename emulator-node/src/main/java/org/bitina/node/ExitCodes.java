@@ -11,6 +11,8 @@ public final class ExitCodes {
     public static final int JOB_FAILED = 1;
     /** The scenario file is invalid; nothing ran. */
     public static final int INVALID_SCENARIO = 2;
+    /** The command line is wrong (as for an invalid scenario, nothing ran). */
+    public static final int USAGE = 2;
     /** The scenario asks for something this version cannot run. */
     public static final int UNSUPPORTED = 3;
 }

@@ -12,35 +12,55 @@ import java.util.concurrent.TimeUnit;
 /**
  * {@code run --jvms N}: N-1 member JVMs on loopback beside this one, which is the seed and
  * runs the coordinator. Their logs land in the run folder. They stop when this JVM closes
- * their standard input: after the run, on failure, and on Ctrl-C (a shutdown hook).
+ * their standard input: after the run, on failure, and on Ctrl-C (a shutdown hook). They
+ * talk over TLS with credentials made for this run alone (credentials.p12 in the run
+ * folder, mode 0600, deleted when the members have stopped), or with the ones given, or, when
+ * told --insecure, over plain TCP.
  */
 final class LocalCluster implements AutoCloseable {
     private final List<Process> members = new ArrayList<>();
     private final Thread hook;
     final int seedPort;
     final Path runDir;
+    /** The members' credentials; null: plain TCP. */
+    final Path credentials;
+    /** Made for this run, so deleted after it. */
+    private final boolean ownCredentials;
 
     /** This JVM's own log also goes to the run folder, as member-0.log, beside the others'. */
     private final ch.qos.logback.core.FileAppender<ch.qos.logback.classic.spi.ILoggingEvent> ownLog;
 
-    LocalCluster(int others, Path runDir, String memberHeap) throws IOException {
+    /** @param given credentials to use instead of making new ones (null: make them, unless {@code insecure}) */
+    LocalCluster(int others, Path runDir, String memberHeap, boolean insecure, Path given) throws IOException {
         this.runDir = runDir;
         Files.createDirectories(runDir);
+        ownCredentials = !insecure && given == null;
+        if (ownCredentials) {
+            // a day: longer than any run, short enough that a copy left behind soon opens nothing
+            credentials = runDir.resolve("credentials.p12");
+            RunCredentials.create(credentials, java.time.Duration.ofDays(1));
+        } else {
+            credentials = insecure ? null : given.toAbsolutePath();
+        }
         ownLog = ownLog(runDir.resolve("member-0.log"));
         try (ServerSocket s = new ServerSocket(0)) {
             seedPort = s.getLocalPort();
         }
         String java = ProcessHandle.current().info().command().orElse("java");
         String cp = System.getProperty("java.class.path");
-        hook = new Thread(this::stop, "bitina-members-stop");
+        hook = new Thread(() -> {
+            stop();
+            forgetCredentials();
+        }, "bitina-members-stop");
         Runtime.getRuntime().addShutdownHook(hook);
         for (int i = 1; i <= others; i++) {
             File log = runDir.resolve("member-" + i + ".log").toFile();
             // INFO for bitina's own loggers: a member's log says which devices it runs
-            ProcessBuilder pb = new ProcessBuilder(java, "-Xmx" + memberHeap, "-XX:+UseParallelGC", "-DBITINA_LOG_LEVEL=INFO", "-cp", cp,
+            List<String> cmd = new ArrayList<>(List.of(java, "-Xmx" + memberHeap, "-XX:+UseParallelGC", "-DBITINA_LOG_LEVEL=INFO", "-cp", cp,
                     Main.class.getName(), "node",
-                    "--host", "127.0.0.1", "--port", "0", "--seed", "127.0.0.1:" + seedPort, "--stop-on-eof")
-                    .redirectErrorStream(true).redirectOutput(log);
+                    "--host", "127.0.0.1", "--port", "0", "--seed", "127.0.0.1:" + seedPort, "--stop-on-eof"));
+            cmd.addAll(credentials == null ? List.of("--insecure") : List.of("--credentials", credentials.toString()));
+            ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log);
             members.add(pb.start());
         }
     }
@@ -62,6 +82,17 @@ final class LocalCluster implements AutoCloseable {
             } catch (InterruptedException e) {
                 p.destroyForcibly();
                 Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /** Credentials made for this run open nothing once it is over. */
+    private void forgetCredentials() {
+        if (ownCredentials) {
+            try {
+                Files.deleteIfExists(credentials);
+            } catch (IOException e) {
+                System.err.println("bitina: could not delete this run's credentials " + credentials + ": " + e.getMessage());
             }
         }
     }
@@ -89,6 +120,7 @@ final class LocalCluster implements AutoCloseable {
     @Override
     public void close() {
         stop();
+        forgetCredentials();
         if (ownLog != null) {
             ((ch.qos.logback.classic.LoggerContext) org.slf4j.LoggerFactory.getILoggerFactory())
                     .getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME).detachAppender(ownLog);

@@ -3,10 +3,10 @@ package org.bitina.node;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
-/** The {@code bitina} command line: {@code run}, {@code validate}, {@code node}. */
+/** The {@code bitina} command line: {@code run}, {@code validate}, {@code node}, {@code credentials}. */
 @Command(name = "bitina", mixinStandardHelpOptions = true, version = "bitina 0.1.0",
         description = "Emulates in-network aggregation and multicast over bitmaps on Pekko actors.",
-        subcommands = {ValidateCommand.class, RunCommand.class, NodeCommand.class})
+        subcommands = {ValidateCommand.class, RunCommand.class, NodeCommand.class, CredentialsCommand.class})
 public final class Main implements Runnable {
 
     @CommandLine.Spec
@@ -23,6 +23,6 @@ public final class Main implements Runnable {
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "name a command: run, validate or node");
+        throw new CommandLine.ParameterException(spec.commandLine(), "name a command: run, validate, node or credentials");
     }
 }

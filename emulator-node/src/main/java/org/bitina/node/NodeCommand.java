@@ -9,12 +9,14 @@ import org.apache.pekko.actor.typed.ActorSystem;
 import org.bitina.cluster.ClusterSettings;
 import org.bitina.cluster.MemberAgent;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
  * {@code bitina node}: one cluster member by hand (E8), for runs over several machines: it
  * joins through the seed nodes and runs the devices the coordinator places on it, until it
- * is stopped (Ctrl-C), leaves the cluster, or is downed.
+ * is stopped (Ctrl-C), leaves the cluster, or is downed. It joins over TLS with the run's
+ * credentials, or over plain TCP only when told {@code --insecure}.
  */
 @Command(name = "node", mixinStandardHelpOptions = true, description = "Runs one cluster member that hosts devices.")
 final class NodeCommand implements Callable<Integer> {
@@ -30,19 +32,39 @@ final class NodeCommand implements Callable<Integer> {
     @Option(names = "--stop-on-eof", description = "stop when standard input closes (the local launcher's children)")
     boolean stopOnEof;
 
+    @Option(names = "--join-timeout", paramLabel = "SECONDS", defaultValue = "60",
+            description = "give up when not in the cluster after this long (default ${DEFAULT-VALUE})")
+    int joinTimeout;
+
+    @Mixin
+    ClusterAccess access;
+
     @Override
     public Integer call() throws Exception {
         for (String s : seeds) {
             if (!s.matches("[^:\\s]+:\\d{1,5}")) {
                 System.err.println("bitina node: seed '" + s + "' is not HOST:PORT");
-                return ExitCodes.INVALID_SCENARIO;
+                return ExitCodes.USAGE;
             }
         }
+        if (joinTimeout < 1) {
+            System.err.println("bitina node: --join-timeout must be at least 1 second");
+            return ExitCodes.USAGE;
+        }
+        com.typesafe.config.Config transport = access.transport("bitina node", false);
+        if (transport == null) {
+            return ExitCodes.USAGE;
+        }
         ActorSystem<MemberAgent.Command> system = ActorSystem.create(MemberAgent.create(), ClusterSettings.SYSTEM,
-                ClusterSettings.member(host, port, seeds)
-                        .withFallback(ConfigFactory.parseString("pekko.cluster.shutdown-after-unsuccessful-join-seed-nodes = 60s"))
+                transport.withFallback(ClusterSettings.member(host, port, seeds))
+                        .withFallback(ConfigFactory.parseString("pekko.cluster.shutdown-after-unsuccessful-join-seed-nodes = "
+                                + joinTimeout + "s"))
                         .withFallback(ConfigFactory.load()));
-        System.out.println("bitina node: member " + system.address() + " joining through " + seeds);
+        java.util.concurrent.atomic.AtomicBoolean joined = new java.util.concurrent.atomic.AtomicBoolean();
+        org.apache.pekko.cluster.Cluster.get(org.apache.pekko.actor.typed.javadsl.Adapter.toClassic(system))
+                .registerOnMemberUp(() -> joined.set(true));
+        System.out.println("bitina node: member " + system.address() + " joining through " + seeds
+                + (transport.isEmpty() ? " over plain TCP (--insecure)" : " over TLS"));
         System.out.flush();
         if (stopOnEof) {
             Thread watcher = new Thread(() -> {
@@ -60,6 +82,12 @@ final class NodeCommand implements Callable<Integer> {
             watcher.start();
         }
         system.getWhenTerminated().toCompletableFuture().get();
+        if (!joined.get()) {
+            // the seed refused it (other credentials, or TLS against plain TCP) or was not there
+            System.out.println("bitina node: member " + system.address() + " gave up: not let into the cluster through " + seeds
+                    + " within " + joinTimeout + " s (are the seed and this member on the same credentials?)");
+            return ExitCodes.JOB_FAILED;
+        }
         System.out.println("bitina node: member " + system.address() + " stopped");
         return ExitCodes.OK;
     }

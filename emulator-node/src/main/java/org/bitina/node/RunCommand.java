@@ -17,6 +17,7 @@ import org.bitina.scenario.Scenario;
 import org.bitina.topology.FaultSpec;
 import org.bitina.topology.ScenarioException;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -60,6 +61,13 @@ final class RunCommand implements Callable<Integer> {
 
     @Option(names = "--quiet", description = "no progress bar")
     boolean quiet;
+
+    /**
+     * With --members: required (or --insecure). With --jvms N > 1: these instead of new ones
+     * made for the run. One JVM listens on loopback only and takes no members: plain TCP.
+     */
+    @Mixin
+    ClusterAccess access = new ClusterAccess();
 
     /**
      * Why an output file cannot be written, or null when it can. Its folder is made when only
@@ -136,15 +144,29 @@ final class RunCommand implements Callable<Integer> {
         try (ProgressBar bar = quiet ? null : new ProgressBar(progress, System.err)) {
             if (externalMembers != null) {
                 // the other members are started by hand or by a deploy script: this one is their seed
-                options = options.withPekko(org.bitina.cluster.ClusterSettings.member(host, port, List.of(host + ":" + port)))
+                com.typesafe.config.Config transport = access.transport("bitina", false);
+                if (transport == null) {
+                    return ExitCodes.USAGE;
+                }
+                options = options.withPekko(transport.withFallback(org.bitina.cluster.ClusterSettings.member(host, port,
+                                List.of(host + ":" + port))))
                         .withMembers(externalMembers, java.time.Duration.ofSeconds(120));
             } else if (members > 1) {
                 Path dir = runDir != null ? runDir : Path.of("runs", file.getFileName().toString().replaceAll("\\.conf$", "") + "-"
                         + java.time.LocalDateTime.now().format(java.time.format.DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
-                cluster = new LocalCluster(members - 1, dir, System.getenv().getOrDefault("BITINA_MEMBER_HEAP", "2g"));
-                System.err.println("bitina: " + members + " JVMs on loopback, seed port " + cluster.seedPort + ", member logs in " + dir);
+                // this run's own credentials unless given some (or told --insecure): made now, gone with the run
+                com.typesafe.config.Config transport = access.transport("bitina", true);
+                if (transport == null && (access.file() != null || access.credentials != null)) {
+                    return ExitCodes.USAGE;
+                }
+                cluster = new LocalCluster(members - 1, dir, System.getenv().getOrDefault("BITINA_MEMBER_HEAP", "2g"),
+                        access.insecure, access.file());
+                System.err.println("bitina: " + members + " JVMs on loopback" + (cluster.credentials == null ? " over plain TCP" : " over TLS")
+                        + ", seed port " + cluster.seedPort + ", member logs in " + dir);
                 String seed = "127.0.0.1:" + cluster.seedPort;
-                options = options.withPekko(org.bitina.cluster.ClusterSettings.member("127.0.0.1", cluster.seedPort, List.of(seed)))
+                com.typesafe.config.Config member = org.bitina.cluster.ClusterSettings.member("127.0.0.1", cluster.seedPort, List.of(seed));
+                options = options.withPekko(cluster.credentials == null ? member
+                                : org.bitina.cluster.ClusterSettings.tls(cluster.credentials).withFallback(member))
                         .withMembers(members, java.time.Duration.ofSeconds(90));
             }
             r = ScenarioRunner.run(scenario, options, progress);

@@ -55,6 +55,9 @@ class DeployFilesTest {
         services.fields().forEachRemaining(s -> {
             Map<String, String> e = env(s.getValue());
             assertEquals(s.getKey(), e.get("BITINA_HOST"), "a member is reached by its service name");
+            // issue 14.6: every member holds the same credentials, mounted as the compose secret
+            assertEquals("bitina-credentials", s.getValue().get("secrets").get(0).asText(), s.getKey());
+            assertEquals("/run/secrets/bitina-credentials", e.get("BITINA_CREDENTIALS"), s.getKey());
             if (!s.getKey().equals("coordinator")) {
                 assertEquals("member", e.get("BITINA_ROLE"));
                 assertEquals(coordinator.get("BITINA_HOST") + ":25520", e.get("BITINA_SEED"));
@@ -74,6 +77,21 @@ class DeployFilesTest {
         assertEquals(set.get("metadata").get("name").asText() + "-0." + svc + ":25520", e.get("BITINA_SEED"), "the first pod is the seed");
         assertEquals(set.get("spec").get("replicas").asInt(), Integer.parseInt(e.get("BITINA_MEMBERS")));
         assertEquals("statefulset", e.get("BITINA_ROLE"));
+        // issue 14.6: the credentials file is in the mounted secret
+        JsonNode pod = set.get("spec").get("template").get("spec");
+        String secretVolume = null;
+        for (JsonNode v : pod.get("volumes")) {
+            if (v.has("secret")) {
+                secretVolume = v.get("name").asText();
+            }
+        }
+        String mount = null;
+        for (JsonNode m : pod.get("containers").get(0).get("volumeMounts")) {
+            if (m.get("name").asText().equals(secretVolume)) {
+                mount = m.get("mountPath").asText();
+            }
+        }
+        assertTrue(mount != null && e.get("BITINA_CREDENTIALS").startsWith(mount + "/"), "BITINA_CREDENTIALS in the secret's mount " + mount);
     }
 
     @Test
