@@ -2,6 +2,14 @@ package org.bitina.usecase.allreduce;
 
 import org.bitina.usecase.JobCommon;
 
-/** AllReduce (seed 000 section 3): members are the workers. */
-public record AllReduceSpec(JobCommon common, TreeSpec tree, DataSpec data) implements AllReduceUseCase.JobSpecWithData {
+/** AllReduce (seed 000 section 3): members are the workers; {@code values}: S6 masking and checksum. */
+public record AllReduceSpec(JobCommon common, TreeSpec tree, DataSpec data, ValueSecurity values) implements AllReduceUseCase.JobSpecWithData {
+    public AllReduceSpec(JobCommon common, TreeSpec tree, DataSpec data) {
+        this(common, tree, data, ValueSecurity.OFF);
+    }
+
+    @Override
+    public boolean valueChecksum() {
+        return values.checksum();
+    }
 }
