@@ -20,6 +20,9 @@ public final class LinearChecksum {
     private final SecretKeySpec key;
     private final KeyStream stream = new KeyStream();
     private int[] r = new int[0];
+    /** The chunk and length {@code r} holds: a worker appends, masks and checks one chunk in a row, a tap sees copies of one. */
+    private long rChunk = -1;
+    private int rLength = -1;
 
     public LinearChecksum(byte[] checksumKey) {
         this.key = KeyStream.key(checksumKey);
@@ -27,11 +30,16 @@ public final class LinearChecksum {
 
     /** The coefficients of {@code chunk} for {@code n} data elements: r_k,i at {@code k * n + i}. */
     private int[] coefficients(long chunk, int n) {
+        if (chunk == rChunk && n == rLength) {
+            return r;
+        }
         if (r.length < ELEMENTS * n) {
             r = new int[ELEMENTS * n];
         }
         // the chunk's length is part of the domain: a chunk cut shorter is another vector
         stream.words(key, DOMAIN ^ n, chunk, r, ELEMENTS * n);
+        rChunk = chunk;
+        rLength = n;
         return r;
     }
 
