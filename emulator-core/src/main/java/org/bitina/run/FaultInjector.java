@@ -22,7 +22,8 @@ import org.slf4j.Logger;
 /**
  * Applies a scenario's network faults to the devices (E4) and heals them between phases:
  * link and switch failures reroute (F7: routing and BIFTs change, bitmaps do not), link
- * conditions go to both ends of a link, a member loss halts that member. Straggler and
+ * conditions go to both ends of a link, a member loss halts that member, a malicious switch
+ * corrupts the sums it emits (S6). Straggler and
  * silent faults are the drivers' (planned into their phases), not this class's.
  */
 final class FaultInjector {
