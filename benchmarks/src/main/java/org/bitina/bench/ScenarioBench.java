@@ -35,16 +35,27 @@ public final class ScenarioBench {
     private record Variant(String name, Scenario scenario) {
     }
 
+    /** {@code s} with S6 masking and checksum on (or off) for every AllReduce job that can take them (an int32 sum). */
+    private static Scenario withValues(Scenario s, boolean on) {
+        List<JobSpec> jobs = s.jobs().stream().map(j -> j instanceof org.bitina.usecase.allreduce.AllReduceSpec a
+                && a.data().type() == org.bitina.wire.ElementType.INT32 && a.data().op() == org.bitina.wire.ReductionOp.SUM
+                ? (JobSpec) new org.bitina.usecase.allreduce.AllReduceSpec(a.common(), a.tree(), a.data(), a.elastic(),
+                        on ? new org.bitina.usecase.allreduce.ValueSecurity(true, true) : org.bitina.usecase.allreduce.ValueSecurity.OFF)
+                : j).toList();
+        return new Scenario(s.file(), s.topology(), jobs, s.faults(), s.cluster(), s.clock(), s.security(), s.attacks(), s.capacity());
+    }
+
     public static void main(String[] args) throws Exception {
         if (args.length < 1) {
             System.err.println("usage: ScenarioBench FILE [--repeat N] [--warmup N] [--clock virtual|real|both] [--mac on|off|both]"
-                    + " [--members 1|N]");
+                    + " [--s6 on|off|both] [--members 1|N]");
             System.exit(2);
         }
         Path file = Path.of(args[0]);
         int repeat = 3;
         String clocks = null;
         String macs = null;
+        String s6 = null;
         int members = 1;
         int warmup = 1;
         for (int i = 1; i + 1 < args.length; i += 2) {
@@ -53,6 +64,7 @@ public final class ScenarioBench {
                 case "--repeat" -> repeat = Integer.parseInt(args[i + 1]);
                 case "--clock" -> clocks = args[i + 1];
                 case "--mac" -> macs = args[i + 1];
+                case "--s6" -> s6 = args[i + 1];
                 case "--members" -> members = Integer.parseInt(args[i + 1]);
                 default -> {
                     System.err.println("unknown option " + args[i]);
@@ -69,6 +81,13 @@ public final class ScenarioBench {
             System.err.println("--mac must be on, off or both");
             System.exit(2);
         }
+        if (s6 != null && !List.of("on", "off", "both").contains(s6)) {
+            System.err.println("--s6 must be on, off or both (masking and checksum of every int32 sum AllReduce job)");
+            System.exit(2);
+        }
+        if (s6 != null && !s6.equals("both")) {
+            s = withValues(s, s6.equals("on"));
+        }
         if (clocks != null && !clocks.equals("both")) {
             s = s.withClock(Clock.fromConfig(clocks));
         }
@@ -81,6 +100,8 @@ public final class ScenarioBench {
         } else if ("both".equals(macs)) {
             order = List.of(new Variant("mac-on", s.withSecurity(new Scenario.Security(true))),
                     new Variant("mac-off", s.withSecurity(new Scenario.Security(false))));
+        } else if ("both".equals(s6)) {
+            order = List.of(new Variant("s6-on", withValues(s, true)), new Variant("s6-off", withValues(s, false)));
         } else {
             order = List.of(new Variant(s.clock().configName(), s));
         }

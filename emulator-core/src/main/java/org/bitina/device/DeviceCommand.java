@@ -39,7 +39,7 @@ public sealed interface DeviceCommand extends ControlMessage
     }
 
     /** What only a switch takes: failing and coming back (E4). */
-    sealed interface SwitchOnly extends DeviceCommand permits Crash, Recover {
+    sealed interface SwitchOnly extends DeviceCommand permits Crash, Recover, Tamper {
     }
 
     /** A device's own timer messages: they never leave its JVM. */
@@ -81,9 +81,13 @@ public sealed interface DeviceCommand extends ControlMessage
     /**
      * Hosts: set up a driver for a job phase, reporting to {@code reportTo}. It starts sending
      * only on {@link BeginJob}, once every host has its drivers: a packet never reaches a host
-     * that does not know its job yet.
+     * that does not know its job yet. {@code endpointSecret}: what the job's endpoints share for
+     * S6 (masks, checksum), from the run's secret; it goes to hosts only, never into a switch's tables.
      */
-    record StartDriver(DriverSpec spec, ActorRef<HostEvent> reportTo) implements HostOnly {
+    record StartDriver(DriverSpec spec, ActorRef<HostEvent> reportTo, byte[] endpointSecret) implements HostOnly {
+        public StartDriver(DriverSpec spec, ActorRef<HostEvent> reportTo) {
+            this(spec, reportTo, null);
+        }
     }
 
     /** Hosts: start the drivers set up for this job. */
@@ -107,6 +111,10 @@ public sealed interface DeviceCommand extends ControlMessage
     /** The switch fails: from now on it drops everything and keeps no state. */
     enum Crash implements SwitchOnly {
         INSTANCE
+    }
+
+    /** The malicious-switch fault (S6): from now on the switch corrupts the sums it emits; {@code tamper} null: honest again. */
+    record Tamper(org.bitina.protocol.Tamper tamper) implements SwitchOnly {
     }
 
     /** A crashed switch comes back, empty, between the phases of a run. */
@@ -159,16 +167,18 @@ public sealed interface DeviceCommand extends ControlMessage
      * @param failuresNamed the first of them, with what went wrong
      * @param drops         this phase's frames the device dropped, by reason
      * @param unknownJobDropReasons frames of no job installed here, by reason, since the run began
+     * @param checksumFailures the packets of this phase that failed the S6 checksum audit at the device's ports
      */
     record DeviceStats(String node, boolean isSwitch, Map<Counter, Long> counters, List<LinkStats> links, int peakStateEntries,
                        long peakBufferedBytes, List<DriverReport> drivers, long unknownJobDrops, int incTrees,
-                       long failures, List<String> failuresNamed, Map<String, Long> drops, Map<String, Long> unknownJobDropReasons)
+                       long failures, List<String> failuresNamed, Map<String, Long> drops, Map<String, Long> unknownJobDropReasons,
+                       List<org.bitina.security.ChecksumAudit.Failure> checksumFailures)
             implements ControlMessage {
         public DeviceStats(String node, boolean isSwitch, Map<Counter, Long> counters, List<LinkStats> links, int peakStateEntries,
                            long peakBufferedBytes, List<DriverReport> drivers, long unknownJobDrops, int incTrees, long failures,
                            List<String> failuresNamed) {
             this(node, isSwitch, counters, links, peakStateEntries, peakBufferedBytes, drivers, unknownJobDrops, incTrees, failures,
-                    failuresNamed, Map.of(), Map.of());
+                    failuresNamed, Map.of(), Map.of(), List.of());
         }
     }
 

@@ -87,7 +87,7 @@ public final class HostActor extends DeviceActor {
 
 
     private Behavior<DeviceCommand> onStartDriver(DeviceCommand.StartDriver m) {
-        EndpointDriver d = m.spec().create(references);
+        EndpointDriver d = m.spec().create(references, m.endpointSecret());
         drivers.computeIfAbsent(new JobKey(m.spec().tenant(), m.spec().job()), k -> new ArrayList<>()).add(new Running(m.spec(), d, m.reportTo()));
         return this;
     }

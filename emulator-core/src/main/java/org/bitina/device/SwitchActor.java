@@ -49,7 +49,8 @@ public final class SwitchActor extends DeviceActor {
         return flushing(withControlPlane(newReceiveBuilder()
                 .onMessageEquals(Tick.INSTANCE, this::onTick)
                 .onMessageEquals(DeviceCommand.Crash.INSTANCE, this::onCrash)
-                .onMessageEquals(DeviceCommand.Recover.INSTANCE, this::onRecover))
+                .onMessageEquals(DeviceCommand.Recover.INSTANCE, this::onRecover)
+                .onMessage(DeviceCommand.Tamper.class, this::onTamper))
                 .build());
     }
 
@@ -102,6 +103,11 @@ public final class SwitchActor extends DeviceActor {
         return this;
     }
 
+
+    private Behavior<DeviceCommand> onTamper(DeviceCommand.Tamper m) {
+        engine.tamper(m.tamper());
+        return this;
+    }
 
     private Behavior<DeviceCommand> onRecover() {
         crashed = false;

@@ -386,6 +386,20 @@ public final class AggregationTable {
         entriesPerJob.remove(new JobKey(tenant, job));
     }
 
+    /** What one live entry holds: the contributions' bits and their running reduction. */
+    public record Held(EndpointSet held, Payload accumulator) {
+    }
+
+    /**
+     * Every live entry's bits and accumulator, copied: an inspection of the buffers (S6's test that
+     * no switch holds a cleartext contribution), never on the data path.
+     */
+    public Map<StateKey, Held> snapshot() {
+        Map<StateKey, Held> out = new HashMap<>();
+        entries.forEach((k, e) -> out.put(k, new Held(e.held, e.acc == null ? Payload.EMPTY : e.acc.copy())));
+        return out;
+    }
+
     public int liveEntries() {
         return entries.size();
     }

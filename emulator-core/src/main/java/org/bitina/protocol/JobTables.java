@@ -19,10 +19,13 @@ import org.bitina.topology.EncodingSpec;
  * @param edge           BIER-INC leaf edge role (B6), or null
  * @param stateEntries   the aggregation entries admission control reserved for the job on this
  *                       switch (S5), its quota here; 0: the device's default quota
+ * @param auditKey       the job's checksum key for the controller's audit tap at this node's ports (S6,
+ *                       {@link org.bitina.security.ChecksumAudit}); null: no audit. The data plane never reads it
  */
 public record JobTables(String name, int tenant, int job, int capacity, Bift bift, EndpointSet registered, String vatParent,
                         boolean root, long timeoutNanos, DataInstall dataInstall, boolean rootMulticasts, EncodingSpec encoding,
-                        EdgeRole edge, org.bitina.security.IngressPolicy ingress, byte[] macKey, int stateEntries) {
+                        EdgeRole edge, org.bitina.security.IngressPolicy ingress, byte[] macKey, int stateEntries,
+                        byte[] auditKey) {
 
     /**
      * Whether a reliable-multicast DATA packet installs a C-BM at branch nodes (R2): never
@@ -46,12 +49,18 @@ public record JobTables(String name, int tenant, int job, int capacity, Bift bif
     public Builder toBuilder() {
         return new Builder(name, tenant, job, capacity, timeoutNanos).bift(bift).vatNode(registered, vatParent).root(root)
                 .dataInstall(dataInstall).rootMulticasts(rootMulticasts).encoding(encoding).edge(edge).ingress(ingress).macKey(macKey)
-                .stateEntries(stateEntries);
+                .stateEntries(stateEntries)
+                .auditKey(auditKey);
     }
 
     /** The job's key for packet tags (S2); null: packets are not authenticated. */
     public JobTables withMacKey(byte[] key) {
         return toBuilder().macKey(key).build();
+    }
+
+    /** The job's checksum key for the audit tap at this node's ports (S6); null: no audit. */
+    public JobTables withAuditKey(byte[] key) {
+        return toBuilder().auditKey(key).build();
     }
 
     /** The job's ingress policy at this node (S1, S4); null: none. */
@@ -90,6 +99,7 @@ public record JobTables(String name, int tenant, int job, int capacity, Bift bif
         private org.bitina.security.IngressPolicy ingress;
         private byte[] macKey;
         private int stateEntries;
+        private byte[] auditKey;
 
         private Builder(String name, int tenant, int job, int capacity, long timeoutNanos) {
             this.name = name;
@@ -156,9 +166,14 @@ public record JobTables(String name, int tenant, int job, int capacity, Bift bif
             return this;
         }
 
+        public Builder auditKey(byte[] k) {
+            this.auditKey = k;
+            return this;
+        }
+
         public JobTables build() {
             return new JobTables(name, tenant, job, capacity, bift, registered, vatParent, root, timeoutNanos, dataInstall,
-                    rootMulticasts, encoding, edge, ingress, macKey, stateEntries);
+                    rootMulticasts, encoding, edge, ingress, macKey, stateEntries, auditKey);
         }
     }
 }

@@ -132,6 +132,27 @@ final class NodeContext {
                 k -> new org.bitina.security.ReplayWindow(t.ingress() == null ? 64 : t.ingress().contributions()));
     }
 
+    /** S6: the malicious-switch fault, when it has struck this node; null on an honest node. */
+    Tamper tamper;
+
+    /** S6: per job, the controller's audit tap at this node's ports (kept over a restart: it is the controller's). */
+    final Map<JobKey, org.bitina.security.ChecksumAudit> audits = new HashMap<>();
+
+    /**
+     * S6: an int32 contribution or result of a job with an audit key, from a neighbour, is checked
+     * against the checksum invariant as it arrives; a failure is kept, the frame goes on (the
+     * endpoints' checks and fallback handle it).
+     */
+    void audit(JobTables t, InaPacket p, String from) {
+        org.bitina.wire.PacketType type = p.header().type();
+        if (t.auditKey() == null || from == null || !(p.payload() instanceof org.bitina.wire.Payload.Int32 v)
+                || (type != org.bitina.wire.PacketType.CONTRIBUTION && type != org.bitina.wire.PacketType.RESULT)) {
+            return;
+        }
+        audits.computeIfAbsent(t.key(), k -> new org.bitina.security.ChecksumAudit(t.auditKey()))
+                .check(from, p.header().seq(), v.values(), type == org.bitina.wire.PacketType.RESULT);
+    }
+
     /** Whether {@code neighbor} is a host of the topology (an endpoint's port). */
     boolean isHost(String neighbor) {
         org.bitina.topology.Topology topo = routing == null ? null : routing.topology();

@@ -72,6 +72,8 @@ public final class NodeEngine {
         e.node.unknownJobDrops = node.unknownJobDrops;
         node.dropReasons.forEach((k, v) -> e.node.dropReasons.put(k, new java.util.TreeMap<>(v)));
         e.node.drops = node.drops;
+        e.node.tamper = node.tamper;
+        e.node.audits.putAll(node.audits);
         return e;
     }
 
@@ -178,6 +180,7 @@ public final class NodeEngine {
                 node.drop(out, t, f, refused);
                 return out;
             }
+            node.audit(t, f.packet(), from);
             process(t, f, now, out);
         }
         return out;
@@ -385,6 +388,17 @@ public final class NodeEngine {
         if (!r.unreachable().isEmpty()) {
             node.drop(out, t, f, "no route to " + r.unreachable());
         }
+    }
+
+    /** S6: from now on this node corrupts the AllReduce sums it emits (the malicious-switch fault); null: honest again. */
+    public void tamper(Tamper t) {
+        node.tamper = t;
+    }
+
+    /** S6: the packets of one job that failed the checksum audit at this node's ports. */
+    public List<org.bitina.security.ChecksumAudit.Failure> auditFailures(int tenant, int job) {
+        org.bitina.security.ChecksumAudit a = node.audits.get(new JobKey(tenant, job));
+        return a == null ? List.of() : a.failures();
     }
 
     /** Tree branches this node holds for one job (the report's tree entries per switch, B2). */

@@ -62,6 +62,11 @@ final class PreconfiguredTrees implements TreeMechanism {
             node.route(t, new Frame(ackPacket(t, e, (int) e.key().origin()), t.root() ? node.name : t.vatParent(), e.vt()), out);
             return;
         }
+        if (node.tamper != null) {
+            // the malicious-switch fault (S6): what this node emits is not the sum of what it received
+            e = new Emission(e.key(), e.nodeBitmap(), e.pbm(), e.op(), node.tamper.apply(e.key().seq(), e.payload()), e.partial(),
+                    e.firstArrival(), e.emittedAt(), e.vt());
+        }
         if (!t.root()) {
             InaHeader h = InaHeader.of(PacketType.CONTRIBUTION, t.tenant(), t.job(), e.key().seq()).withOp(e.op())
                     .withFlags(e.partial() ? Flags.PARTIAL : 0);

@@ -22,7 +22,8 @@ import org.slf4j.Logger;
 /**
  * Applies a scenario's network faults to the devices (E4) and heals them between phases:
  * link and switch failures reroute (F7: routing and BIFTs change, bitmaps do not), link
- * conditions go to both ends of a link, a member loss halts that member. Straggler and
+ * conditions go to both ends of a link, a member loss halts that member, a malicious switch
+ * corrupts the sums it emits (S6). Straggler and
  * silent faults are the drivers' (planned into their phases), not this class's.
  */
 final class FaultInjector {
@@ -32,6 +33,8 @@ final class FaultInjector {
     private final Logger log;
     private final Set<Link> downLinks = new HashSet<>();
     private final Set<String> downNodes = new HashSet<>();
+    /** Switches a malicious-switch fault turned (S6), made honest again between phases. */
+    private final Set<String> tampering = new HashSet<>();
 
     FaultInjector(Scenario scenario, Map<String, ActorRef<DeviceCommand>> devices, List<MemberAgent.Handle> members,
                   Logger log) {
@@ -68,6 +71,10 @@ final class FaultInjector {
                 devices.get(f.node()).tell(DeviceCommand.Crash.INSTANCE);
                 downNodes.add(f.node());
                 reroute(p, vt);
+            }
+            case MALICIOUS_SWITCH -> {
+                devices.get(f.node()).tell(new DeviceCommand.Tamper(new org.bitina.protocol.Tamper(java.util.Set.copyOf(f.chunks()))));
+                tampering.add(f.node());
             }
             case LOSS -> forLinks(f.link(), null, f.rate(), null, null, null);
             case DUPLICATE -> forLinks(f.link(), null, null, f.rate(), null, null);
@@ -114,6 +121,8 @@ final class FaultInjector {
 
     /** Between phases the network is restored, so every mode meets the same fault plan from a clean start. */
     void heal() {
+        tampering.forEach(n -> devices.get(n).tell(new DeviceCommand.Tamper(null)));
+        tampering.clear();
         for (Link l : scenario.topology().links()) {
             linkFault(l, Boolean.TRUE, l.spec().loss(), 0.0, 0.0, 0L);
         }

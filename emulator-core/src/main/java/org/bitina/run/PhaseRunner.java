@@ -96,7 +96,7 @@ public final class PhaseRunner {
     private final ActorRef<DeviceCommand.DeviceStats> statsAdapter;
     private final ActorRef<MemberAgent.WindowReport> windowReports;
     private final List<MemberAgent.Handle> members;
-    /** S2: this run's secret, from which each job's key is derived; null when the scenario turns MACs off. */
+    /** This run's secret, from which each job's keys are derived (S2 tags when MACs are on, S6 masks and checksums). */
     private final byte[] runSecret;
     /** Virtual clock: the smallest link latency plus a nanosecond (DESIGN.md "Time and links"). */
     private final long lookahead;
@@ -132,7 +132,7 @@ public final class PhaseRunner {
         this.statsAdapter = ctx.messageAdapter(DeviceCommand.DeviceStats.class, Stats::new);
         this.windowReports = ctx.messageAdapter(MemberAgent.WindowReport.class, WindowDone::new);
         this.members = List.copyOf(members);
-        this.runSecret = scenario.security().mac() ? TopologyInstaller.drawRunSecret() : null;
+        this.runSecret = TopologyInstaller.drawRunSecret();
         this.lookahead = WindowBarrier.lookahead(scenario.topology().links().stream().mapToLong(l -> l.spec().latencyNanos()).min()
                 .orElse(0));
         Routing routing = Routing.compute(scenario.topology());
@@ -179,7 +179,7 @@ public final class PhaseRunner {
         progress.expectedResults.set((long) run.phase.awaited().size() * run.phase.units());
         progress.label.set(run.phase.job().name() + " " + run.phase.mode());
         ctx.getLog().info("phase {}/{}: job {} mode {}", i + 1, phases.size(), run.phase.job().name(), run.phase.mode());
-        TopologyInstaller.install(run.phase, devices, runSecret);
+        TopologyInstaller.install(run.phase, devices, runSecret, scenario.security().mac());
         return synced(run, () -> starting(run));
     }
 
@@ -200,7 +200,7 @@ public final class PhaseRunner {
     /** Every host sets up its drivers before any of them sends: a packet never reaches a host that does not know its job. */
     private Behavior<Command> starting(PhaseRun run) {
         for (DriverSpec d : run.phase.drivers()) {
-            devices.get(d.host()).tell(new DeviceCommand.StartDriver(d, hostEvents));
+            devices.get(d.host()).tell(new DeviceCommand.StartDriver(d, hostEvents, TopologyInstaller.endpointSecret(runSecret, d)));
         }
         return synced(run, () -> running(run));
     }

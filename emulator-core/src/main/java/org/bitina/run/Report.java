@@ -17,6 +17,7 @@ public record Report(String scenario, String clock, List<String> tolerances, Lis
      * @param mismatches      results that failed verification
      * @param unfinished      endpoints that did not finish before the phase deadline
      * @param faultsNotApplied network faults planned for later than the phase lasted: they never happened
+     * @param security        S6 for an AllReduce job that masks or checksums its values, else absent
      */
     public record JobReport(String name, String kind, String mode, String status, boolean verified, List<String> missing,
                             long wallMillis, double modeledMicros, long packetsIntoRoot, long maxLinkBytes, long totalLinkBytes,
@@ -24,7 +25,9 @@ public record Report(String scenario, String clock, List<String> tolerances, Lis
                             String root, int chunks, int endpoints, List<PartialChunk> partialChunks, List<String> mismatches,
                             List<String> unfinished, long lateContributions, long drops, long packets, String note,
                             long sourceUplinkBytes, List<String> dropped, java.util.Map<String, Long> stats,
-                            List<String> faultsNotApplied, Admission admission, org.bitina.usecase.Phase.Iteration iteration) {
+                            List<String> faultsNotApplied, Admission admission, org.bitina.usecase.Phase.Iteration iteration,
+                            @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+                            ValueSecurity security) {
     }
 
     /**
@@ -42,6 +45,17 @@ public record Report(String scenario, String clock, List<String> tolerances, Lis
             }
             return new Admission(a.admitted(), a.entries(), a.reason(), a.admitted() || mode.equals("ina") ? null : "ina", refused);
         }
+    }
+
+    /**
+     * S6 of one job and mode: what the workers' checksums found and the ring redid, and who the
+     * controller's audit names.
+     *
+     * @param failedChunks chunks whose network result failed its checksum at some worker
+     * @param fellBack     chunks the fallback host ring reduced again, checked out at every worker that needed it
+     * @param suspects     the senders of the first failing packets of the audit ({@link org.bitina.security.ChecksumAudit})
+     */
+    public record ValueSecurity(String masking, String checksum, int failedChunks, int fellBack, List<String> suspects) {
     }
 
     public record PartialChunk(String endpoint, long seq, List<String> missing) {

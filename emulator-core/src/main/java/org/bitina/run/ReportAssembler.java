@@ -59,7 +59,7 @@ final class ReportAssembler {
         jobs.add(new Report.JobReport(p.job().name(), p.job().common().kind(), p.mode(), Status.FAILED.label(), false,
                 List.copyOf(p.awaited()), 0, 0, 0, 0, 0, 0, 0, 0, p.expected().status().label(), false, roots(p), p.units(),
                 p.awaited().size(), List.of(), List.of(), List.of(why), 0, 0, 0, why, 0, List.of(), Map.of(), List.of(),
-                Report.Admission.of(p.admission(), p.mode(), 0), p.iteration()));
+                Report.Admission.of(p.admission(), p.mode(), 0), p.iteration(), null));
     }
 
     /** A phase that ran: its job entry, the links that carried anything, the switches' peaks. */
@@ -163,13 +163,51 @@ final class ReportAssembler {
             case FAILED -> status == Status.FAILED && mismatches.isEmpty() && shortfall <= p.expected().maxShortfall();
         };
         Traffic t = Traffic.of(p, stats);
-        String note = p.note() + (stalled != null ? "; stalled: " + stalled : "")
+        Report.ValueSecurity security = valueSecurity(ending.values(), stats);
+        String note = p.note() + (stalled != null ? "; stalled: " + stalled : "") + s6Note(security)
                 + (faultsNotApplied.isEmpty() ? "" : "; faults not applied, the phase ended first: " + faultsNotApplied);
         return new Report.JobReport(p.job().name(), p.job().common().kind(), p.mode(), status.label(), verified, List.copyOf(missing),
                 wallNanos / 1_000_000, lastVt / 1000.0, t.intoRoot, t.maxLink, t.total, t.header, t.timeouts, rounds,
                 p.expected().status().label(), asExpected, roots(p), p.units(), p.awaited().size(), partial, mismatches, unfinished,
                 t.late, t.drops + t.lost, t.packets, note, t.uplink, dropped, extra, faultsNotApplied,
-                Report.Admission.of(p.admission(), p.mode(), t.refused), p.iteration());
+                Report.Admission.of(p.admission(), p.mode(), t.refused), p.iteration(), security);
+    }
+
+    /** S6 of a phase: the workers' checksum findings and the audit's suspects; null when no worker masks or checksums. */
+    private static Report.ValueSecurity valueSecurity(Collection<DriverReport> workers, Collection<DeviceCommand.DeviceStats> stats) {
+        boolean masking = false;
+        boolean checksum = false;
+        Set<Long> failed = new TreeSet<>();
+        Set<Long> fellBack = new TreeSet<>();
+        boolean any = false;
+        for (DriverReport r : workers) {
+            if (r.values() != null) {
+                any = true;
+                masking |= r.values().masking();
+                checksum |= r.values().checksum();
+                failed.addAll(r.values().failed());
+                fellBack.addAll(r.values().fellBack());
+            }
+        }
+        if (!any) {
+            return null;
+        }
+        Map<String, List<org.bitina.security.ChecksumAudit.Failure>> audit = new TreeMap<>();
+        stats.forEach(s -> {
+            if (s.checksumFailures() != null && !s.checksumFailures().isEmpty()) {
+                audit.put(s.node(), s.checksumFailures());
+            }
+        });
+        return new Report.ValueSecurity(masking ? "on" : "off", checksum ? "on" : "off", failed.size(), fellBack.size(),
+                org.bitina.security.ChecksumAudit.suspects(audit));
+    }
+
+    private static String s6Note(Report.ValueSecurity s) {
+        if (s == null || s.failedChunks() == 0) {
+            return "";
+        }
+        return "; S6: " + s.failedChunks() + " chunks failed their checksum, " + s.fellBack() + " reduced again by the host ring"
+                + (s.suspects().isEmpty() ? ", no suspect named" : ", suspect " + String.join(", ", s.suspects()));
     }
 
     /**

@@ -10,6 +10,9 @@ import org.bitina.topology.Link;
 import org.bitina.topology.LinkSpec;
 import org.bitina.topology.Node;
 import org.bitina.topology.Routing;
+import org.bitina.protocol.JobTables;
+import org.bitina.security.ValueKeys;
+import org.bitina.usecase.DriverSpec;
 import org.bitina.usecase.Phase;
 
 /**
@@ -45,7 +48,7 @@ final class TopologyInstaller {
         }
     }
 
-    /** A run's secret, drawn once per run by its coordinator; each job's key is derived from it (S2). */
+    /** A run's secret, drawn once per run by its coordinator; each job's keys are derived from it (S2, S6). */
     static byte[] drawRunSecret() {
         byte[] secret = new byte[32];
         new java.security.SecureRandom().nextBytes(secret);
@@ -53,12 +56,23 @@ final class TopologyInstaller {
     }
 
     /**
-     * A phase's tables on every node, after the links are zeroed; with {@code runSecret}, each
-     * with the job's key for packet tags (S2), derived from the run's secret.
+     * A phase's tables on every node, after the links are zeroed; with {@code mac}, each with the
+     * job's key for packet tags (S2); for a job with an S6 checksum, each with the checksum key
+     * for the controller's audit tap at its ports. Both derived from the run's secret.
      */
-    static void install(Phase p, Map<String, ActorRef<DeviceCommand>> devices, byte[] runSecret) {
+    static void install(Phase p, Map<String, ActorRef<DeviceCommand>> devices, byte[] runSecret, boolean mac) {
         devices.values().forEach(d -> d.tell(DeviceCommand.ResetLinks.INSTANCE));
-        p.tables().forEach((node, t) -> devices.get(node).tell(new DeviceCommand.InstallJob(runSecret == null ? t
-                : t.withMacKey(org.bitina.security.PacketMac.jobKey(runSecret, t.tenant(), t.job())))));
+        p.tables().forEach((node, t) -> {
+            JobTables keyed = mac ? t.withMacKey(org.bitina.security.PacketMac.jobKey(runSecret, t.tenant(), t.job())) : t;
+            if (p.job().valueChecksum()) {
+                keyed = keyed.withAuditKey(ValueKeys.checksumKey(ValueKeys.endpointSecret(runSecret, t.tenant(), t.job())));
+            }
+            devices.get(node).tell(new DeviceCommand.InstallJob(keyed));
+        });
+    }
+
+    /** What the endpoints of a phase's job share for S6 (masks, checksum): hosts get it with their drivers, switches never. */
+    static byte[] endpointSecret(byte[] runSecret, DriverSpec d) {
+        return ValueKeys.endpointSecret(runSecret, d.tenant(), d.job());
     }
 }

@@ -68,7 +68,7 @@ public final class FaultSection {
                     f.problem(f.origin(), kindName + " needs link = [a, b]");
                 }
             }
-            case SWITCH_CRASH, STRAGGLER, SILENT -> {
+            case SWITCH_CRASH, MALICIOUS_SWITCH, STRAGGLER, SILENT -> {
                 if (node == null) {
                     if (!f.has("node")) {
                         f.problem(f.origin(), kindName + " needs node = ...");
@@ -77,9 +77,9 @@ public final class FaultSection {
                     // the node cannot be checked against a broken topology; its problems are reported already
                 } else if (!topology.has(node)) {
                     f.problem("node", "fault names unknown node '" + node + "'");
-                } else if (kind == FaultSpec.Kind.SWITCH_CRASH && !topology.node(node).isSwitch()) {
-                    f.problem("node", "switch-crash names '" + node + "', which is a host");
-                } else if (kind != FaultSpec.Kind.SWITCH_CRASH && !topology.node(node).isHost()) {
+                } else if (onSwitch(kind) && !topology.node(node).isSwitch()) {
+                    f.problem("node", kindName + " names '" + node + "', which is a host");
+                } else if (!onSwitch(kind) && !topology.node(node).isHost()) {
                     f.problem("node", kindName + " names '" + node + "', which is a switch; stragglers are hosts");
                 }
                 if (kind == FaultSpec.Kind.STRAGGLER && !f.has("delay")) {
@@ -102,6 +102,10 @@ public final class FaultSection {
             return null;
         }
         return new FaultSpec(at, kind, node, link, delay, jitter, rate, List.copyOf(chunks), member);
+    }
+
+    private static boolean onSwitch(FaultSpec.Kind kind) {
+        return kind == FaultSpec.Kind.SWITCH_CRASH || kind == FaultSpec.Kind.MALICIOUS_SWITCH;
     }
 
     private static Link link(ConfigReader f, Topology topology) {

@@ -8,7 +8,7 @@ import java.util.List;
  * rejects a fault that lacks what its kind needs.
  *
  * @param link   the link for link faults (null: every link, for loss/duplicate/reorder)
- * @param chunks sequence ids a straggler delays (empty: all)
+ * @param chunks sequence ids a straggler delays, or a malicious switch corrupts (empty: all)
  * @param member cluster member index for member-loss
  */
 public record FaultSpec(Duration at, Kind kind, String node, Link link, Duration delay, Duration jitter,
@@ -24,7 +24,9 @@ public record FaultSpec(Duration at, Kind kind, String node, Link link, Duration
         DELAY("delay"),
         STRAGGLER("straggler"),
         SILENT("silent"),
-        MEMBER_LOSS("member-loss");
+        MEMBER_LOSS("member-loss"),
+        /** S6: a switch that corrupts the AllReduce sums it emits. */
+        MALICIOUS_SWITCH("malicious-switch");
 
         private final String configName;
 

@@ -13,10 +13,29 @@ import java.util.List;
  * @param verifiedChunks  chunks checked against the reference and found right
  * @param dropped         what the endpoint itself dropped by policy (MoE tokens over expert capacity)
  * @param stats           counters particular to the role (rounds, ACK packets, duplicates suppressed)
+ * @param values          S6 at an AllReduce worker (masking, checksum, the chunks that failed it and fell back), or null
  */
 public record DriverReport(String endpoint, Role role, int chunks, int received, List<PartialChunk> partialChunks,
                            List<String> mismatches, long lastVt, int verifiedChunks, boolean done, List<String> dropped,
-                           java.util.Map<String, Long> stats) {
+                           java.util.Map<String, Long> stats, ValueChecks values) {
+
+    public DriverReport(String endpoint, Role role, int chunks, int received, List<PartialChunk> partialChunks, List<String> mismatches,
+                        long lastVt, int verifiedChunks, boolean done, List<String> dropped, java.util.Map<String, Long> stats) {
+        this(endpoint, role, chunks, received, partialChunks, mismatches, lastVt, verifiedChunks, done, dropped, stats, null);
+    }
+
+    /**
+     * What a worker's S6 checks found.
+     *
+     * @param failed   chunks whose network result failed the checksum
+     * @param fellBack chunks whose result came from the fallback host ring and checked out
+     */
+    public record ValueChecks(boolean masking, boolean checksum, List<Long> failed, List<Long> fellBack) {
+    }
+
+    public DriverReport withValues(ValueChecks v) {
+        return new DriverReport(endpoint, role, chunks, received, partialChunks, mismatches, lastVt, verifiedChunks, done, dropped, stats, v);
+    }
 
     /** What an endpoint does in its phase, and so what its report means to the phase's end. */
     public enum Role {

@@ -26,4 +26,9 @@ public interface DriverSpec {
 
     /** The driver, sharing this JVM's {@code references} with the others of the run. */
     EndpointDriver create(References references);
+
+    /** As {@link #create(References)}, with what the job's endpoints share for S6 (null: nothing; only AllReduce uses it). */
+    default EndpointDriver create(References references, byte[] endpointSecret) {
+        return create(references);
+    }
 }

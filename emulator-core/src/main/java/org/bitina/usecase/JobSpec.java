@@ -12,4 +12,9 @@ public interface JobSpec {
     default String name() {
         return common().name();
     }
+
+    /** Whether the job's values carry the S6 checksum (then every node's ports audit it). */
+    default boolean valueChecksum() {
+        return false;
+    }
 }

@@ -39,8 +39,34 @@ class AttackSuiteTest {
         session.close();
     }
 
+    /** The files of hostile endpoints; {@code malicious-switch.conf} is a fault of the fabric, tested below. */
     static Stream<Path> files() throws Exception {
-        return Files.list(Scenarios.CONFIGS.resolve("attacks")).filter(p -> p.toString().endsWith(".conf")).sorted().toList().stream();
+        return Files.list(Scenarios.CONFIGS.resolve("attacks")).filter(p -> p.toString().endsWith(".conf"))
+                .filter(p -> !p.getFileName().toString().equals(MALICIOUS)).sorted().toList().stream();
+    }
+
+    private static final String MALICIOUS = "malicious-switch.conf";
+
+    /**
+     * S6: a switch corrupting every sum it sends up. The workers' checksums catch it, the host ring
+     * reduces the chunks again, the job ends complete and verified, and the audit names the switch.
+     * Without detection the corrupted sums would be taken (and fail the oracle); without the fallback
+     * the workers would never finish; without the audit no suspect, or another, would be named.
+     */
+    @org.junit.jupiter.api.Test
+    void aMaliciousSwitchIsCaughtReducedAroundAndNamed() throws Exception {
+        Scenario s = ScenarioLoader.load(Scenarios.CONFIGS.resolve("attacks").resolve(MALICIOUS));
+        Report r = session.run(s, new RunProgress());
+        Report.JobReport ina = r.jobs().get(0);
+        assertEquals("ina", ina.mode());
+        assertEquals("complete", ina.status(), ina.toString());
+        assertTrue(ina.verified() && ina.asExpected(), ina.toString());
+        assertEquals(List.of(), ina.mismatches());
+        int chunks = ina.chunks();
+        assertEquals(new Report.ValueSecurity("on", "on", chunks, chunks, List.of("agg-1-1")), ina.security());
+        assertTrue(ina.note().contains("suspect agg-1-1"), ina.note());
+        Report.JobReport ring = r.jobs().get(1);
+        assertTrue(ring.verified() && ring.asExpected() && ring.security().failedChunks() == 0, ring.toString());
     }
 
     @ParameterizedTest

@@ -68,11 +68,39 @@ class ScenarioLoaderRulesTest {
                   max-rounds = 3
                 }]
                 """);
-        String keys = "(allreduce keys: baselines, bit-space, completion-timeout, data, encoding, expect, id, iterations, kind, members, membership, name, tenant, tree)";
+        String keys = "(allreduce keys: baselines, bit-space, completion-timeout, data, encoding, expect, id, iterations, kind, members, membership, name, security, tenant, tree)";
         assertEquals(List.of(
                 at(10) + "key 'experts' is for moe jobs, not for an allreduce job " + keys,
                 at(11) + "key 'receivers' is for reliable-multicast jobs, not for an allreduce job " + keys,
                 at(12) + "key 'max-rounds' is for reliable-multicast jobs, not for an allreduce job " + keys), p);
+    }
+
+    @Test
+    void maskingAndTheChecksumNeedAnInt32SumAndSayWhyAtTheirLines() throws IOException {
+        List<String> p = problems(TOPOLOGY + """
+                jobs = [
+                  { name = f, kind = allreduce, members = [a, b, c], tree { mode = auto, root = s1 }, data { elements = 10 },
+                    security { masking = on,
+                               checksum = on } }
+                  { name = m, kind = allreduce, members = [a, b, c], tree { mode = auto, root = s1 },
+                    data { elements = 10, type = int32, op = max }, security { masking = on } }
+                  { name = k, kind = allreduce, members = [a, b, c], tree { mode = auto, root = s1 },
+                    data { elements = 10, type = int32 }, security { masking = maybe, shuffle = on } }
+                ]
+                """);
+        assertHas(p, at(8) + "masking needs an int32 sum (masks cancel only in a group: int32 wraps mod 2^32), not a float32 sum job");
+        assertHas(p, at(9) + "the checksum needs an int32 sum (it is linear only there: not under float rounding, nor for max, min or "
+                + "product), not a float32 sum job");
+        assertHas(p, at(11) + "masking needs an int32 sum (masks cancel only in a group: int32 wraps mod 2^32), not a int32 max job");
+        assertHas(p, at(13) + "security.masking must be on or off, got 'maybe'");
+        assertHas(p, at(13) + "unknown key 'shuffle'");
+        assertEquals(5, p.size(), p.toString());
+    }
+
+    @Test
+    void aMaliciousSwitchIsASwitch() throws IOException {
+        List<String> p = problems(TOPOLOGY + "jobs = [" + ALLREDUCE + "]\nfaults = [ { at = 0ms, kind = malicious-switch, node = a } ]\n");
+        assertEquals(List.of(at(7) + "malicious-switch names 'a', which is a host"), p);
     }
 
     @Test
@@ -172,7 +200,7 @@ class ScenarioLoaderRulesTest {
                 at(4) + "link [s1, ghost] names unknown node 'ghost'",
                 at(7) + "data type must be float32 or int32, got 'float64'",
                 at(8) + "key 'sources' is for moe jobs, not for an allreduce job (allreduce keys: baselines, bit-space, completion-timeout, "
-                        + "data, encoding, expect, id, iterations, kind, members, membership, name, tenant, tree)",
+                        + "data, encoding, expect, id, iterations, kind, members, membership, name, security, tenant, tree)",
                 at(9) + "straggler needs delay = ..."), p);
     }
 

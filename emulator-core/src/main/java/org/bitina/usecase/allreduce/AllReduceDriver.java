@@ -14,12 +14,17 @@ public record AllReduceDriver(Role role, AllReducePlan plan, String host) implem
 
     @Override
     public EndpointDriver create(References references) {
+        return create(references, null);
+    }
+
+    @Override
+    public EndpointDriver create(References references, byte[] endpointSecret) {
         if (role != Role.PARAMETER_SERVER) {
             references.verifier().prepare(new AllReduceData(plan.data()), plan.space().setOf(plan.members()));
         }
         return switch (role) {
-            case WORKER -> new AllReduceWorker(plan, host, references.verifier());
-            case RING_WORKER -> new RingWorker(plan, host, references.verifier());
+            case WORKER -> new AllReduceWorker(plan, host, references.verifier(), endpointSecret);
+            case RING_WORKER -> new RingWorker(plan, host, references.verifier(), endpointSecret);
             case PARAMETER_SERVER -> new PsServer(plan);
         };
     }

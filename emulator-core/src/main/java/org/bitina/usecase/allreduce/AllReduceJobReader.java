@@ -30,7 +30,7 @@ public final class AllReduceJobReader extends JobReader {
     static final String KIND = "allreduce";
 
     public AllReduceJobReader() {
-        super(KIND, "members", "bit-space", "encoding", "tree", "data", "iterations", "membership");
+        super(KIND, "members", "bit-space", "encoding", "tree", "data", "iterations", "membership", "security");
     }
 
     @Override
@@ -48,10 +48,11 @@ public final class AllReduceJobReader extends JobReader {
             c.problem("tree", "an elastic job (iterations, membership) needs tree.mode = auto: its VAT is built again for each iteration's members");
             return null;
         }
-        if (c.problems().since(before) || header == null || tree == null || data == null || elastic == null) {
+        ValueSecurity values = values(c, data, topology, space);
+        if (c.problems().since(before) || header == null || tree == null || data == null || elastic == null || values == null) {
             return null;
         }
-        return new AllReduceSpec(header.common(KIND, members, space, encoding), tree, data, elastic);
+        return new AllReduceSpec(header.common(KIND, members, space, encoding), tree, data, elastic, values);
     }
 
     /**
@@ -104,6 +105,47 @@ public final class AllReduceJobReader extends JobReader {
             }
         }
         return e;
+    }
+
+    /**
+     * The job's {@code security { masking = on | off, checksum = on | off }} (S6; both off by
+     * default). Both need an int32 sum: masks cancel only in a group (int32 wraps mod 2^32; float
+     * addition rounds), and the checksum is linear only there (not under rounding, nor for max,
+     * min or product). The checksum's words and the fallback ring's provenance must fit the MTU.
+     */
+    private static ValueSecurity values(ConfigReader c, DataSpec data, Topology topology, BitSpace space) {
+        if (!c.has("security")) {
+            return ValueSecurity.OFF;
+        }
+        ConfigReader s = c.object("security");
+        if (s == null) {
+            return null;
+        }
+        int before = s.problems().count();
+        s.checkKeys(Set.of("masking", "checksum"), "a job's security");
+        boolean masking = "on".equals(s.oneOf("masking", List.of("on", "off"), "off"));
+        boolean checksum = "on".equals(s.oneOf("checksum", List.of("on", "off"), "off"));
+        if (data != null) {
+            boolean group = data.type() == org.bitina.wire.ElementType.INT32 && data.op() == org.bitina.wire.ReductionOp.SUM;
+            String what = data.type().name().toLowerCase(java.util.Locale.ROOT) + " " + data.op().name().toLowerCase(java.util.Locale.ROOT);
+            if (masking && !group) {
+                s.problem("masking", "masking needs an int32 sum (masks cancel only in a group: int32 wraps mod 2^32), not a " + what
+                        + " job");
+            }
+            if (checksum && !group) {
+                s.problem("checksum", "the checksum needs an int32 sum (it is linear only there: not under float rounding, nor for "
+                        + "max, min or product), not a " + what + " job");
+            }
+            if (checksum && group && topology != null && space != null) {
+                long bytes = (long) (data.chunk() + org.bitina.security.LinearChecksum.ELEMENTS) * 4 + org.bitina.wire.PacketCodec.HEADER_BYTES
+                        + 2L * ((space.capacity() + 7) / 8) + 4 + JobParts.TAG_ROOM;
+                if (bytes > JobParts.minMtu(topology)) {
+                    s.problem("checksum", "with its checksum words and a fallback packet's provenance a chunk is " + bytes
+                            + " bytes, more than the smallest link MTU of " + JobParts.minMtu(topology) + " bytes; make the chunk smaller");
+                }
+            }
+        }
+        return s.problems().since(before) ? null : new ValueSecurity(masking, checksum);
     }
 
     /** The tree; its VAT is built and checked only when the topology and the members are known. */

@@ -19,10 +19,17 @@ import org.bitina.topology.BitSpace;
  * @param psHost       the parameter server's host (mode ps), else null
  * @param stragglers   per member: wall delay, jitter, and the chunks delayed (empty = all)
  * @param silent       members that send nothing
+ * @param values       S6: masking and checksum (off for the jobs that reuse this plan: BIER-INC's baselines)
  */
 public record AllReducePlan(String jobName, String mode, int tenant, int wireJob, BitSpace space, List<String> members,
                             DataSpec data, Map<String, String> uplink, String psHost, long timeoutNanos,
-                            Map<String, Straggler> stragglers, Set<String> silent, long seed) implements JobPlan {
+                            Map<String, Straggler> stragglers, Set<String> silent, long seed, ValueSecurity values) implements JobPlan {
+    public AllReducePlan(String jobName, String mode, int tenant, int wireJob, BitSpace space, List<String> members, DataSpec data,
+                         Map<String, String> uplink, String psHost, long timeoutNanos, Map<String, Straggler> stragglers,
+                         Set<String> silent, long seed) {
+        this(jobName, mode, tenant, wireJob, space, members, data, uplink, psHost, timeoutNanos, stragglers, silent, seed, ValueSecurity.OFF);
+    }
+
     /** The plan with {@code more} members silent as well (an elastic job's members that fail during an iteration). */
     public AllReducePlan silencing(Set<String> more) {
         if (more.isEmpty()) {
@@ -31,7 +38,7 @@ public record AllReducePlan(String jobName, String mode, int tenant, int wireJob
         Set<String> all = new java.util.LinkedHashSet<>(silent);
         all.addAll(more);
         return new AllReducePlan(jobName, mode, tenant, wireJob, space, members, data, uplink, psHost, timeoutNanos, stragglers, Set.copyOf(all),
-                seed);
+                seed, values);
     }
 
     /** The longest delay a straggler of this phase adds. */

@@ -2,9 +2,15 @@ package org.bitina.usecase.allreduce;
 
 import org.bitina.usecase.JobCommon;
 
-/** AllReduce (seed 000 section 3): members are the workers. */
-public record AllReduceSpec(JobCommon common, TreeSpec tree, DataSpec data, Elastic elastic) implements AllReduceUseCase.JobSpecWithData {
+/** AllReduce (seed 000 section 3): members are the workers; {@code elastic}: A8 iterations; {@code values}: S6 masking and checksum. */
+public record AllReduceSpec(JobCommon common, TreeSpec tree, DataSpec data, Elastic elastic, ValueSecurity values)
+        implements AllReduceUseCase.JobSpecWithData {
     public AllReduceSpec(JobCommon common, TreeSpec tree, DataSpec data) {
-        this(common, tree, data, Elastic.ONCE);
+        this(common, tree, data, Elastic.ONCE, ValueSecurity.OFF);
+    }
+
+    @Override
+    public boolean valueChecksum() {
+        return values.checksum();
     }
 }

@@ -189,7 +189,8 @@ public final class AllReduceUseCase implements UseCase<AllReduceSpec> {
                                      String psHost, long timeoutNanos) {
         Plans.EndpointFaults f = Plans.EndpointFaults.of(s, job.common().members(), true);
         return new AllReducePlan(job.name(), mode, job.common().tenant(), wireJob, job.common().bitSpace(), job.common().members(),
-                job.data(), uplink, psHost, timeoutNanos, f.stragglers(), f.silent(), job.data().seed());
+                job.data(), uplink, psHost, timeoutNanos, f.stragglers(), f.silent(), job.data().seed(),
+                job instanceof AllReduceSpec a ? a.values() : ValueSecurity.OFF);
     }
 
     /** A job whose members share a seeded data array: AllReduce, and BIER-INC's collectives. */

@@ -15,13 +15,16 @@ import org.bitina.wire.Flags;
 import org.bitina.wire.InaHeader;
 import org.bitina.wire.InaPacket;
 import org.bitina.wire.PacketType;
+import org.bitina.wire.Payload;
 
 /**
  * An AllReduce worker for the INA and parameter-server phases (A4): cuts its array into
  * chunks with sequence ids, keeps {@code window} chunks in flight, and sends the next one
  * whenever a result frees a slot. Each contribution carries P-BM = the worker's own bit.
  * Every result is checked against the reference of the contributions it holds; a better
- * result for a chunk (a straggler folded in at the root) replaces a partial one.
+ * result for a chunk (a straggler folded in at the root) replaces a partial one. With S6 the
+ * contributions leave masked and checksummed ({@link ValueGuard}); a result that fails its
+ * checksum is not taken, and the chunk is reduced again by the host ring ({@link FallbackRing}).
  */
 public final class AllReduceWorker implements EndpointDriver {
     private final Verifier verifier;
@@ -44,6 +47,15 @@ public final class AllReduceWorker implements EndpointDriver {
     private final int[] attempts;
     /** Sends of a chunk before the worker gives up on its result (a result lost on every try). */
     static final int MAX_ATTEMPTS = 5;
+    /** S6: masks and checksum; the fallback ring (INA only: with a parameter server, unicasts are its results). */
+    private final ValueGuard guard;
+    private final FallbackRing ring;
+    /** S6: chunks whose network result failed its checksum, those still waiting for the ring, those the ring gave. */
+    private final java.util.TreeSet<Long> failed = new java.util.TreeSet<>();
+    private final java.util.TreeSet<Integer> awaitingRing = new java.util.TreeSet<>();
+    private final java.util.TreeSet<Long> fellBack = new java.util.TreeSet<>();
+    /** A ring's sum that came round before this worker's own copy of the failed result did. */
+    private final java.util.Map<Integer, FallbackRing.Result> early = new java.util.HashMap<>();
 
     /** A driver alone, checking against references of its own. */
     public AllReduceWorker(AllReducePlan plan, String host) {
@@ -51,6 +63,11 @@ public final class AllReduceWorker implements EndpointDriver {
     }
 
     public AllReduceWorker(AllReducePlan plan, String host, Verifier verifier) {
+        this(plan, host, verifier, null);
+    }
+
+    /** @param endpointSecret what the job's endpoints share for S6 (needed when the plan masks or checksums) */
+    public AllReduceWorker(AllReducePlan plan, String host, Verifier verifier, byte[] endpointSecret) {
         this.verifier = verifier;
         this.plan = plan;
         this.host = host;
@@ -63,6 +80,13 @@ public final class AllReduceWorker implements EndpointDriver {
         this.sentAt = new long[data.chunks()];
         this.attempts = new int[data.chunks()];
         java.util.Arrays.fill(sentAt, -1);
+        this.guard = new ValueGuard(plan, endpointSecret);
+        this.ring = guard.checksummed() && plan.psHost() == null ? new FallbackRing(plan, host, data.chunks()) : null;
+    }
+
+    /** This worker's contribution to {@code chunk} as it goes on the wire (masked and checksummed under S6). */
+    private Payload mine(int chunk) {
+        return guard.encode(bit, chunk, data.payload(bit, chunk));
     }
 
     /** How long a worker waits for a chunk's result before it sends the chunk again. */
@@ -127,7 +151,7 @@ public final class AllReduceWorker implements EndpointDriver {
         }
         InaHeader h = InaHeader.of(PacketType.CONTRIBUTION, plan.tenant(), plan.wireJob(), chunk)
                 .withOp(plan.data().op()).withSource(bit).withFlags(retransmit ? Flags.RETRANSMIT : 0);
-        InaPacket p = new InaPacket(h, FlatBitmap.of(plan.space().capacity(), bit), data.payload(bit, chunk));
+        InaPacket p = new InaPacket(h, FlatBitmap.of(plan.space().capacity(), bit), mine(chunk));
         return new Out(new Frame(p, plan.uplink().get(host), vt + delay), delay);
     }
 
@@ -146,6 +170,9 @@ public final class AllReduceWorker implements EndpointDriver {
             return List.of();
         }
         int chunk = (int) seq;
+        if (ring != null && packet.header().type() == PacketType.UNICAST) {
+            return onRing(packet, vt);
+        }
         // a complete result's P-BM is the root's node bitmap (F2), which is every member; the
         // multicast copy's bitmap names only this receiver, so only a partial carries provenance
         EndpointSet got = packet.provenance() != null ? packet.provenance()
@@ -171,16 +198,77 @@ public final class AllReduceWorker implements EndpointDriver {
         pending.remove(chunk);
         holds[chunk] = got;
         lastVt = Math.max(lastVt, vt);
-        Verifier.Mismatch m = verifier.check(data, chunk, got, packet.payload());
-        verified[chunk] = m == null;
-        if (m != null) {
-            mismatches.add(m + " from " + got);
+        Payload clear = guard.decode(chunk, got, packet.payload());
+        List<Out> out = new ArrayList<>(1);
+        if (clear == null) {
+            // S6: the network's sum is not what the members sent; never taken, reduced again by the hosts
+            verified[chunk] = false;
+            failed.add((long) chunk);
+            if (ring == null) {
+                mismatches.add("chunk " + chunk + ": a result holding " + got + " failed its checksum");
+            } else {
+                awaitingRing.add(chunk);
+                fallback(ring.failed(chunk, got, mine(chunk), vt), vt, out);
+                FallbackRing.Result e = early.remove(chunk);
+                if (e != null) {
+                    fallback(new FallbackRing.Step(List.of(), e, null), vt, out);
+                }
+            }
+        } else {
+            Verifier.Mismatch m = verifier.check(data, chunk, got, clear);
+            verified[chunk] = m == null;
+            if (m != null) {
+                mismatches.add(m + " from " + got);
+            }
+            awaitingRing.remove(chunk);
         }
         if (first) {
             received++;
         }
         // a chunk in flight frees a window slot
-        return first && inFlight && !plan.silent().contains(host) ? sendNext(vt, now) : List.of();
+        if (first && inFlight && !plan.silent().contains(host)) {
+            out.addAll(sendNext(vt, now));
+        }
+        return out;
+    }
+
+    private List<Out> onRing(InaPacket packet, long vt) {
+        List<Out> out = new ArrayList<>(1);
+        int chunk = (int) packet.header().seq();
+        fallback(ring.onPacket(packet, mine(chunk), vt), vt, out);
+        return out;
+    }
+
+    /** What the fallback ring said: packets to send on, and a sum that came round, checked as any result is. */
+    private void fallback(FallbackRing.Step step, long vt, List<Out> out) {
+        out.addAll(step.out());
+        if (step.problem() != null) {
+            mismatches.add(step.problem());
+        }
+        FallbackRing.Result r = step.result();
+        if (r == null) {
+            return;
+        }
+        if (!awaitingRing.remove(r.chunk())) {
+            if (!verified[r.chunk()]) {
+                early.put(r.chunk(), r); // this worker's own copy of the failed result is still on its way
+            }
+            return;
+        }
+        lastVt = Math.max(lastVt, vt);
+        Payload clear = guard.decode(r.chunk(), r.holds(), r.payload());
+        if (clear == null) {
+            mismatches.add("chunk " + r.chunk() + ": the fallback ring's sum over " + r.holds() + " failed its checksum too");
+            return;
+        }
+        holds[r.chunk()] = r.holds();
+        Verifier.Mismatch m = verifier.check(data, r.chunk(), r.holds(), clear);
+        verified[r.chunk()] = m == null;
+        if (m != null) {
+            mismatches.add(m + " from the fallback ring over " + r.holds());
+        } else {
+            fellBack.add((long) r.chunk());
+        }
     }
 
     /**
@@ -203,11 +291,16 @@ public final class AllReduceWorker implements EndpointDriver {
 
     @Override
     public boolean done() {
-        return received == data.chunks();
+        return received == data.chunks() && awaitingRing.isEmpty();
     }
 
     @Override
     public DriverReport report() {
-        return DriverReport.ofChunks(host, DriverReport.Role.WORKER, plan.space(), expected, holds, verified, received, mismatches, lastVt, done());
+        List<String> problems = new ArrayList<>(mismatches);
+        awaitingRing.forEach(c -> problems.add("chunk " + c + ": its result failed its checksum and the fallback ring gave none"));
+        DriverReport r = DriverReport.ofChunks(host, DriverReport.Role.WORKER, plan.space(), expected, holds, verified, received, problems,
+                lastVt, done());
+        ValueSecurity v = plan.values() == null ? ValueSecurity.OFF : plan.values();
+        return v.any() ? r.withValues(new DriverReport.ValueChecks(v.masking(), v.checksum(), List.copyOf(failed), List.copyOf(fellBack))) : r;
     }
 }

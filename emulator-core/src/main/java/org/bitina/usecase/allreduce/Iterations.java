@@ -49,7 +49,7 @@ final class Iterations {
                 c.completionTimeout(), c.baselines(), c.expect());
         DataSpec d = job.data();
         DataSpec data = new DataSpec(d.elements(), d.type(), d.op(), d.chunk(), d.window(), d.seed() + it.index() - 1, d.fixedPointScale());
-        return new AllReduceSpec(members, job.tree(), data, job.elastic());
+        return new AllReduceSpec(members, job.tree(), data, job.elastic(), job.values());
     }
 
     /** The switches whose part of the tree changed: A-BM, VAT parent or root. */

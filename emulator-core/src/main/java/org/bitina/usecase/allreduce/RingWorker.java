@@ -26,6 +26,9 @@ import org.bitina.wire.Payload;
  */
 public final class RingWorker implements EndpointDriver {
     private final Verifier verifier;
+    private final ValueGuard guard;
+    /** S6: chunks whose sum came round failing its checksum (no fallback below the ring: they are mismatches). */
+    private final List<Long> failed = new ArrayList<>();
     private final AllReducePlan plan;
     private final String host;
     private final int bit;
@@ -46,7 +49,13 @@ public final class RingWorker implements EndpointDriver {
     }
 
     public RingWorker(AllReducePlan plan, String host, Verifier verifier) {
+        this(plan, host, verifier, null);
+    }
+
+    /** @param endpointSecret what the job's endpoints share for S6: the ring carries masked, checksummed values too */
+    public RingWorker(AllReducePlan plan, String host, Verifier verifier, byte[] endpointSecret) {
         this.verifier = verifier;
+        this.guard = new ValueGuard(plan, endpointSecret);
         this.plan = plan;
         this.host = host;
         this.bit = plan.space().index(host);
@@ -73,9 +82,9 @@ public final class RingWorker implements EndpointDriver {
         int n = plan.members().size();
         for (int c = 0; c < data.chunks(); c++) {
             if (n == 1) {
-                store(c, FlatBitmap.of(plan.space().capacity(), bit), data.payload(bit, c), 0);
+                store(c, FlatBitmap.of(plan.space().capacity(), bit), mine(c), 0);
             } else if ((owner(c) + 1) % n == index && !plan.silent().contains(host)) {
-                out.add(send(c, FlatBitmap.of(plan.space().capacity(), bit), data.payload(bit, c), 0));
+                out.add(send(c, FlatBitmap.of(plan.space().capacity(), bit), mine(c), 0));
             }
         }
         return out;
@@ -109,14 +118,18 @@ public final class RingWorker implements EndpointDriver {
             return out;
         }
         Payload sum = p.payload().copy();
-        Payload mine = data.payload(bit, chunk);
-        plan.data().op().apply(sum, mine);
+        plan.data().op().apply(sum, mine(chunk));
         EndpointSet now2 = holds.or(FlatBitmap.of(plan.space().capacity(), bit));
         if (now2.equals(full)) {
             store(chunk, now2, sum, vt);
         }
         out.add(send(chunk, now2, sum, vt));
         return out;
+    }
+
+    /** This member's contribution as it goes on the wire (masked and checksummed under S6). */
+    private Payload mine(int chunk) {
+        return guard.encode(bit, chunk, data.payload(bit, chunk));
     }
 
     private void store(int chunk, EndpointSet holds, Payload payload, long vt) {
@@ -126,7 +139,13 @@ public final class RingWorker implements EndpointDriver {
         have[chunk] = true;
         received++;
         lastVt = Math.max(lastVt, vt);
-        Verifier.Mismatch m = verifier.check(data, chunk, holds, payload);
+        Payload clear = guard.decode(chunk, holds, payload);
+        if (clear == null) {
+            mismatches.add("chunk " + chunk + ": the ring's sum failed its checksum");
+            failed.add((long) chunk);
+            return;
+        }
+        Verifier.Mismatch m = verifier.check(data, chunk, holds, clear);
         if (m == null) {
             verified++;
         } else {
@@ -152,7 +171,9 @@ public final class RingWorker implements EndpointDriver {
 
     @Override
     public DriverReport report() {
-        return new DriverReport(host, DriverReport.Role.RING_WORKER, data.chunks(), received, List.of(), List.copyOf(mismatches), lastVt,
-                verified, done(), List.of(), java.util.Map.of());
+        DriverReport r = new DriverReport(host, DriverReport.Role.RING_WORKER, data.chunks(), received, List.of(), List.copyOf(mismatches),
+                lastVt, verified, done(), List.of(), java.util.Map.of());
+        ValueSecurity v = plan.values() == null ? ValueSecurity.OFF : plan.values();
+        return v.any() ? r.withValues(new DriverReport.ValueChecks(v.masking(), v.checksum(), List.copyOf(failed), List.of())) : r;
     }
 }
