@@ -81,6 +81,7 @@ abstract class DeviceActor extends AbstractBehavior<DeviceCommand> {
                 .onMessage(DeviceCommand.Wire.class, this::onWire)
                 .onMessage(DeviceCommand.InstallJob.class, this::onInstall)
                 .onMessage(DeviceCommand.Reroute.class, this::onReroute)
+                .onMessage(DeviceCommand.Retree.class, this::onRetree)
                 .onMessage(DeviceCommand.LinkFault.class, this::onLinkFault)
                 .onMessageEquals(DeviceCommand.ResetLinks.INSTANCE, this::onResetLinks)
                 .onMessage(DeviceCommand.CollectStats.class, this::onCollectStats)
@@ -296,6 +297,22 @@ abstract class DeviceActor extends AbstractBehavior<DeviceCommand> {
         afterActions(ports.perform(getContext(), engine.setRouting(m.routing(), m.bifts(), now)), now);
         routingChanged(now);
         return this;
+    }
+
+    /** At the repair's modelled time, after the reroute that came before it: the new tables, then the endpoints hear of it. */
+    private Behavior<DeviceCommand> onRetree(DeviceCommand.Retree m) {
+        if (events != null) {
+            events.advanceTo(m.vt());
+        }
+        long now = clock.getAsLong();
+        engine.retree(m.tables());
+        retreed(m, now);
+        afterActions(List.of(), now);
+        return this;
+    }
+
+    /** Tells the endpoints on this device that the job's tree was rebuilt (none on a switch). */
+    protected void retreed(DeviceCommand.Retree m, long now) {
     }
 
     /** Tells the endpoints on this device that the routes changed (none on a switch). */

@@ -31,7 +31,7 @@ public sealed interface DeviceCommand extends ControlMessage
 
     /** What the coordinator tells every device. */
     sealed interface ControlPlane extends DeviceCommand permits Wire, InstallJob, Sync, ResetLinks, LinkFault, Reroute, CollectStats,
-            Advance {
+            Advance, Retree {
     }
 
     /** What only a host takes: its endpoint drivers. */
@@ -139,6 +139,14 @@ public sealed interface DeviceCommand extends ControlMessage
         public static Reroute healed(Routing routing) {
             return new Reroute(routing, Map.of(), 0, true);
         }
+    }
+
+    /**
+     * A job's tree rebuilt around a crashed switch, at modelled time {@code vt}: this device's new
+     * tables for it (its open aggregations go), and for the job's workers on a host, where each
+     * sends now and who is cut off.
+     */
+    record Retree(JobTables tables, Map<String, String> uplinks, List<String> cutOff, long vt) implements ControlPlane {
     }
 
     /**

@@ -238,6 +238,13 @@ public final class HostActor extends DeviceActor {
         rearm(now);
     }
 
+    @Override
+    protected void retreed(DeviceCommand.Retree m, long now) {
+        for (Running r : drivers.getOrDefault(m.tables().key(), List.of())) {
+            send(r.driver().onRetree(m.uplinks(), m.cutOff(), now), now);
+        }
+    }
+
     private void rearm(long now) {
         alarm.rearm(timerDeadline(), now);
     }

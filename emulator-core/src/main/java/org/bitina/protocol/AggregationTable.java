@@ -24,8 +24,9 @@ import org.bitina.wire.ReductionOp;
  *   <li>The aggregation completes when the OR of held P-BMs equals the node bitmap, and
  *       emits one result whose P-BM is the node bitmap.</li>
  *   <li>A P-BM already held is a duplicate: dropped, never counted twice, never completing
- *       anything early. One that overlaps what is held without being contained would count
- *       some contributions twice and is rejected.</li>
+ *       anything early. One that holds all that is held replaces it (each held once in it);
+ *       one that overlaps what is held otherwise would count some contributions twice and
+ *       is rejected.</li>
  *   <li>At the deadline (first arrival or install + timeout) a partial result leaves whose
  *       P-BM is exactly what is held.</li>
  *   <li>After an entry emits, a tombstone remembers what left: a later copy of it is a
@@ -204,13 +205,21 @@ public final class AggregationTable {
         if (c.pbm().isSubsetOf(e.held)) {
             return new Duplicate(c.pbm());
         }
-        if (c.pbm().intersects(e.held)) {
+        boolean covers = !e.held.isEmpty() && e.held.isSubsetOf(c.pbm());
+        if (c.pbm().intersects(e.held) && !covers) {
             return new Rejected("P-BM " + c.pbm() + " overlaps the held " + e.held + " without being contained: it would count "
                     + c.pbm().and(e.held) + " twice");
         }
         String mismatch = mismatch(e, c);
         if (mismatch != null) {
             return new Rejected(mismatch);
+        }
+        if (covers) {
+            // an aggregate holding all that is held (once each) takes its place: after a VAT repair, a
+            // rebuilt subtree's aggregate meets an old one that was in flight, or a single contribution
+            e.held = e.held.andNot(e.held);
+            bufferedBytes -= e.acc == null ? 0 : e.acc.byteSize();
+            e.acc = null;
         }
         reduce(e, c);
         if (e.held.equals(e.nodeBitmap)) {
@@ -375,6 +384,11 @@ public final class AggregationTable {
 
     /** Drops every entry of a job (job end, or a crashed switch's state). */
     public void clearJob(int tenant, int job) {
+        clearJob(tenant, job, true);
+    }
+
+    /** Drops every entry of a job, and its tombstones too when {@code tombstonesToo}. */
+    public void clearJob(int tenant, int job, boolean tombstonesToo) {
         entries.values().removeIf(e -> {
             boolean match = e.key.tenant() == tenant && e.key.job() == job;
             if (match && e.acc != null) {
@@ -382,7 +396,9 @@ public final class AggregationTable {
             }
             return match;
         });
-        tombstones.keySet().removeIf(k -> k.tenant() == tenant && k.job() == job);
+        if (tombstonesToo) {
+            tombstones.keySet().removeIf(k -> k.tenant() == tenant && k.job() == job);
+        }
         entriesPerJob.remove(new JobKey(tenant, job));
     }
 

@@ -84,6 +84,20 @@ public final class NodeEngine {
     }
 
     /**
+     * The job's tree was rebuilt around a crashed switch: its new tables go in, and its open
+     * aggregations go (they were built for the old A-BMs; the workers send those chunks again).
+     * So do its tombstones, except at a root that stays the root: there they still tell a
+     * resent contribution of a chunk that already has its result from a new one (it is a
+     * duplicate, and the root resends the result it remembers), so nothing counts twice.
+     */
+    public void retree(JobTables t) {
+        JobTables old = node.jobs.get(t.key());
+        boolean sameRoot = old != null && old.root() && t.root();
+        install(t);
+        node.table.clearJob(t.tenant(), t.job(), !sameRoot);
+    }
+
+    /**
      * New routing after a failure or repair (F7: no bitmap changes, only next hops and BIFTs).
      * B5: INC trees follow the routing, so they go, and the next forward packet of each
      * communicator rebuilds them; reductions open on the old trees leave at once, outside

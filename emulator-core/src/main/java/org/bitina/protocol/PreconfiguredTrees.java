@@ -146,6 +146,9 @@ final class PreconfiguredTrees implements TreeMechanism {
         if (t.root() && t.rootMulticasts() && known != null) {
             node.count(t, Counter.RESULTS_RESENT);
             multicastResult(t, known, f.packet().endpoints(), out);
+        } else if (!t.root() && t.vatParent() != null && node.table.has(key)) {
+            // still being aggregated here: it leaves with the aggregate, alone it would meet that aggregate above
+            node.drop(out, t, f, "duplicate retransmission: the aggregation open here carries it");
         } else if (!t.root() && t.vatParent() != null) {
             node.count(t, Counter.RETRANSMISSIONS_PASSED_UP);
             node.route(t, new Frame(f.packet(), t.vatParent(), f.vt()), out);

@@ -2,6 +2,7 @@ package org.bitina.run;
 
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -17,6 +18,8 @@ import org.bitina.topology.Link;
 import org.bitina.topology.Node;
 import org.bitina.topology.Routing;
 import org.bitina.usecase.Phase;
+import org.bitina.usecase.Repair;
+import org.bitina.usecase.UseCases;
 import org.slf4j.Logger;
 
 /**
@@ -36,9 +39,13 @@ final class FaultInjector {
     /** Switches a malicious-switch fault turned (S6), made honest again between phases. */
     private final Set<String> tampering = new HashSet<>();
 
+    /** What the repaired tables are keyed with, as at install (S2, S6). */
+    private final byte[] runSecret;
+
     FaultInjector(Scenario scenario, Map<String, ActorRef<DeviceCommand>> devices, List<MemberAgent.Handle> members,
-                  Logger log) {
+                  byte[] runSecret, Logger log) {
         this.scenario = scenario;
+        this.runSecret = runSecret;
         this.devices = devices;
         this.members = members;
         this.log = log;
@@ -49,12 +56,16 @@ final class FaultInjector {
         return f.kind() != FaultSpec.Kind.STRAGGLER && f.kind() != FaultSpec.Kind.SILENT;
     }
 
-    void apply(FaultSpec f, Phase p) {
-        apply(f, p, 0);
+    Phase apply(FaultSpec f, Phase p) {
+        return apply(f, p, 0);
     }
 
-    /** Applies {@code f} at modelled time {@code vt} (the virtual clock: routing changes happen at that time on every device). */
-    void apply(FaultSpec f, Phase p, long vt) {
+    /**
+     * Applies {@code f} at modelled time {@code vt} (the virtual clock: routing changes happen at
+     * that time on every device). Returns the phase as it goes on: repaired, when a crashed
+     * switch made its use case rebuild its tree.
+     */
+    Phase apply(FaultSpec f, Phase p, long vt) {
         log.info("fault at {}: {}", f.at(), f.kind().configName());
         switch (f.kind()) {
             case LINK_DOWN, LINK_UP -> {
@@ -70,7 +81,7 @@ final class FaultInjector {
             case SWITCH_CRASH -> {
                 devices.get(f.node()).tell(DeviceCommand.Crash.INSTANCE);
                 downNodes.add(f.node());
-                reroute(p, vt);
+                return retree(p, reroute(p, vt), f.node(), vt);
             }
             case MALICIOUS_SWITCH -> {
                 devices.get(f.node()).tell(new DeviceCommand.Tamper(new org.bitina.protocol.Tamper(java.util.Set.copyOf(f.chunks()))));
@@ -91,6 +102,28 @@ final class FaultInjector {
             }
             default -> log.warn("fault kind {} is not applied by this version", f.kind().configName());
         }
+        return p;
+    }
+
+    /**
+     * After a switch crash and its reroute: the phase's use case rebuilds its tree when it needs
+     * to (issue 15); every live device gets its new tables (keyed as at install), the hosts'
+     * drivers their new uplinks and who is cut off, all at the fault's modelled time.
+     */
+    private Phase retree(Phase p, Routing routing, String crashed, long vt) {
+        Repair r = UseCases.retree(p, scenario, routing);
+        if (r == null) {
+            return p;
+        }
+        String what = r.describe(vt, crashed);
+        log.info("job {} mode {}: {}", p.job().name(), p.mode(), what);
+        Map<String, JobTables> tables = new LinkedHashMap<>(p.tables());
+        r.tables().forEach((n, t) -> {
+            tables.put(n, t);
+            devices.get(n).tell(new DeviceCommand.Retree(TopologyInstaller.keyed(p, t, runSecret, scenario.security().mac()), r.uplinks(),
+                    r.cutOff(), vt));
+        });
+        return p.repaired(tables, Set.copyOf(r.cutOff()), r.root(), "; " + what);
     }
 
     private void forLinks(Link link, Boolean up, Double loss, Double dup, Double reorder, Long delay) {
@@ -107,7 +140,7 @@ final class FaultInjector {
     }
 
     /** Recomputes routing and BIFTs around what is down (F7: no bitmap changes). */
-    private void reroute(Phase p, long vt) {
+    private Routing reroute(Phase p, long vt) {
         Routing routing = Routing.compute(scenario.topology(), Set.copyOf(downLinks), Set.copyOf(downNodes));
         for (Node n : scenario.topology().nodes()) {
             Map<JobKey, Bift> bifts = new HashMap<>();
@@ -117,6 +150,7 @@ final class FaultInjector {
             }
             devices.get(n.name()).tell(new DeviceCommand.Reroute(routing, bifts, vt));
         }
+        return routing;
     }
 
     /** Between phases the network is restored, so every mode meets the same fault plan from a clean start. */

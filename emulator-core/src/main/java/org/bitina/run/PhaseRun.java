@@ -12,7 +12,8 @@ import org.bitina.usecase.Phase;
 /** What one phase has gathered while the {@link PhaseRunner} takes it through its states. */
 final class PhaseRun {
     final int index;
-    final Phase phase;
+    /** The phase as it runs: a crash that rebuilds its tree replaces it (new tables, fewer awaited, the note). */
+    Phase phase;
     final Map<String, DriverReport> done = new HashMap<>();
     /** Network faults scheduled for this phase and not applied yet. */
     final List<FaultSpec> pendingFaults = new ArrayList<>();

@@ -141,7 +141,7 @@ public final class PhaseRunner {
         for (Node n : scenario.topology().nodes()) {
             devices.put(n.name(), spawned.get(n.name()));
         }
-        this.faults = new FaultInjector(scenario, devices, List.copyOf(members), ctx.getLog());
+        this.faults = new FaultInjector(scenario, devices, List.copyOf(members), runSecret, ctx.getLog());
         ctx.spawn(DeviceWatcher.create(devices, ctx.getSelf()), "device-watcher");
         TopologyInstaller.wire(scenario, devices, where, routing, trace);
     }
@@ -224,7 +224,7 @@ public final class PhaseRunner {
                 .onMessage(HostEvt.class, m -> onHostEvent(run, m))
                 .onMessage(ApplyFault.class, m -> {
                     run.pendingFaults.remove(m.fault());
-                    faults.apply(m.fault(), p);
+                    run.phase = faults.apply(m.fault(), run.phase);
                     return Behaviors.same();
                 })
                 .onMessageEquals(Deadline.INSTANCE, () -> {
@@ -265,7 +265,7 @@ public final class PhaseRunner {
     private void faultsAtStart(PhaseRun run) {
         for (FaultSpec f : scenario.faults()) {
             if (FaultInjector.network(f) && f.at().isZero()) {
-                faults.apply(f, run.phase);
+                run.phase = faults.apply(f, run.phase);
             } else if (FaultInjector.network(f)) {
                 run.pendingFaults.add(f);
             }
@@ -338,7 +338,7 @@ public final class PhaseRunner {
         long deadline = p.timing().deadline().toNanos();
         if (fault <= next && fault <= deadline) {
             while (!run.pendingFaults.isEmpty() && run.pendingFaults.get(0).at().toNanos() == fault) {
-                faults.apply(run.pendingFaults.remove(0), p, fault);
+                run.phase = faults.apply(run.pendingFaults.remove(0), run.phase, fault);
             }
             // every device has the fault before the window that starts at its time
             return synced(run, () -> window(run, fault));

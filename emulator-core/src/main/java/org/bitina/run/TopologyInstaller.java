@@ -62,13 +62,16 @@ final class TopologyInstaller {
      */
     static void install(Phase p, Map<String, ActorRef<DeviceCommand>> devices, byte[] runSecret, boolean mac) {
         devices.values().forEach(d -> d.tell(DeviceCommand.ResetLinks.INSTANCE));
-        p.tables().forEach((node, t) -> {
-            JobTables keyed = mac ? t.withMacKey(org.bitina.security.PacketMac.jobKey(runSecret, t.tenant(), t.job())) : t;
-            if (p.job().valueChecksum()) {
-                keyed = keyed.withAuditKey(ValueKeys.checksumKey(ValueKeys.endpointSecret(runSecret, t.tenant(), t.job())));
-            }
-            devices.get(node).tell(new DeviceCommand.InstallJob(keyed));
-        });
+        p.tables().forEach((node, t) -> devices.get(node).tell(new DeviceCommand.InstallJob(keyed(p, t, runSecret, mac))));
+    }
+
+    /** A phase's tables as a device gets them: with the job's MAC key (S2) and audit key (S6) when those are on. */
+    static JobTables keyed(Phase p, JobTables t, byte[] runSecret, boolean mac) {
+        JobTables keyed = mac ? t.withMacKey(org.bitina.security.PacketMac.jobKey(runSecret, t.tenant(), t.job())) : t;
+        if (p.job().valueChecksum()) {
+            keyed = keyed.withAuditKey(ValueKeys.checksumKey(ValueKeys.endpointSecret(runSecret, t.tenant(), t.job())));
+        }
+        return keyed;
     }
 
     /** What the endpoints of a phase's job share for S6 (masks, checksum): hosts get it with their drivers, switches never. */

@@ -30,6 +30,14 @@ public interface EndpointDriver {
         return List.of();
     }
 
+    /**
+     * The job's tree was rebuilt around a crashed switch: {@code uplinks} says where each
+     * joined worker sends now, {@code cutOff} who has no path left. Returns what to send again.
+     */
+    default List<Out> onRetree(java.util.Map<String, String> uplinks, java.util.List<String> cutOff, long now) {
+        return List.of();
+    }
+
     default List<Out> onTimer(long now) {
         return List.of();
     }

@@ -47,6 +47,15 @@ public interface UseCase<S extends JobSpec> {
     /** One host baseline phase of the job ({@link #fallback()} when INA is not admitted). */
     Phase baseline(S job, String mode, Scenario scenario, Routing routing);
 
+    /**
+     * The repair of phase {@code p}'s aggregation tree once {@code routing} routes around a
+     * crashed switch (pure: the same inputs, the same tables), or null when there is nothing
+     * to repair (the kind keeps no tree, or every tree node and member still reaches its parent).
+     */
+    default Repair retree(S job, Phase p, Scenario scenario, Routing routing) {
+        return null;
+    }
+
     /** The driver specs this kind sends to hosts, for serialisation across JVMs. */
     List<Class<? extends DriverSpec>> drivers();
 }

@@ -143,6 +143,15 @@ public final class UseCases {
                 p.roots() == null ? List.of() : p.roots(), p.units(), rate);
     }
 
+    /** The repair of phase {@code p}'s tree over {@code routing}, by its job's use case ({@link UseCase#retree}); null: none. */
+    public static Repair retree(Phase p, Scenario s, Routing routing) {
+        return retreeOf(of(p.job()), p, s, routing);
+    }
+
+    private static <S extends JobSpec> Repair retreeOf(UseCase<S> u, Phase p, Scenario s, Routing routing) {
+        return u.retree(u.spec().cast(p.job()), p, s, routing);
+    }
+
     /** About how much heap {@code job} needs (see {@link UseCase#memoryBytes}). */
     public static long memoryBytes(JobSpec job) {
         return memoryOf(of(job), job);

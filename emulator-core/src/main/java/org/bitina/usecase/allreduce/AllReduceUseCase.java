@@ -71,6 +71,12 @@ public final class AllReduceUseCase implements UseCase<AllReduceSpec> {
         return phases;
     }
 
+    /** The VAT rebuilt around a crashed switch ({@link VatRepair}), for INA phases. */
+    @Override
+    public org.bitina.usecase.Repair retree(AllReduceSpec job, Phase p, Scenario s, Routing routing) {
+        return VatRepair.retree(s, p, routing, job.common().completionTimeout().toNanos());
+    }
+
     /**
      * A worker keeps {@code window} chunks in flight and sends the next only on a result; a
      * result that leaves the root partial (its timer) can leave entries below it waiting out
@@ -144,8 +150,18 @@ public final class AllReduceUseCase implements UseCase<AllReduceSpec> {
         List<DriverSpec> drivers = new ArrayList<>();
         job.common().members().forEach(m -> drivers.add(new AllReduceDriver(AllReduceDriver.Role.WORKER, plan, m)));
         return new Phase(job, "ina", wireJob, tables, drivers, Plans.awaited(job.common().members(), plan.silent()), List.of(vat.root()),
-                Set.of(), job.common().bitSpace(), timing(plan, deadline(job, height.get(vat.root()))), Phase.Expected.unless(plan.silent(), Status.PARTIAL),
+                Set.of(), job.common().bitSpace(), timing(plan, deadline(job, height.get(vat.root()))), expected(plan, s, vat),
                 "VAT root " + vat.root() + "; A-BMs " + vat.aBms());
+    }
+
+    /**
+     * Complete, unless silent members or members a switch crash cuts off from the (repaired)
+     * VAT take their share away: then partial, missing at most them.
+     */
+    private static Phase.Expected expected(AllReducePlan plan, Scenario s, Vat vat) {
+        Set<String> away = new java.util.TreeSet<>(plan.silent());
+        away.addAll(VatRepair.plannedCutOff(s, vat.root(), plan.members()));
+        return Phase.Expected.unless(away, Status.PARTIAL);
     }
 
     private static Phase ring(Scenario s, JobSpecWithData job) {

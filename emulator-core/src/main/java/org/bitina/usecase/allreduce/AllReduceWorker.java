@@ -57,6 +57,10 @@ public final class AllReduceWorker implements EndpointDriver {
     /** A ring's sum that came round before this worker's own copy of the failed result did. */
     private final java.util.Map<Integer, FallbackRing.Result> early = new java.util.HashMap<>();
 
+    /** Where contributions go: the plan's uplink, until a repaired VAT names another; null once cut off from it. */
+    private String uplink;
+    private boolean cutOff;
+
     /** A driver alone, checking against references of its own. */
     public AllReduceWorker(AllReducePlan plan, String host) {
         this(plan, host, new Verifier());
@@ -82,6 +86,7 @@ public final class AllReduceWorker implements EndpointDriver {
         java.util.Arrays.fill(sentAt, -1);
         this.guard = new ValueGuard(plan, endpointSecret);
         this.ring = guard.checksummed() && plan.psHost() == null ? new FallbackRing(plan, host, data.chunks()) : null;
+        this.uplink = plan.uplink().get(host);
     }
 
     /** This worker's contribution to {@code chunk} as it goes on the wire (masked and checksummed under S6). */
@@ -152,7 +157,53 @@ public final class AllReduceWorker implements EndpointDriver {
         InaHeader h = InaHeader.of(PacketType.CONTRIBUTION, plan.tenant(), plan.wireJob(), chunk)
                 .withOp(plan.data().op()).withSource(bit).withFlags(retransmit ? Flags.RETRANSMIT : 0);
         InaPacket p = new InaPacket(h, FlatBitmap.of(plan.space().capacity(), bit), mine(chunk));
-        return new Out(new Frame(p, plan.uplink().get(host), vt + delay), delay);
+        return new Out(new Frame(p, uplink, vt + delay), delay);
+    }
+
+    /**
+     * The VAT was rebuilt (its switches forgot the chunks they were aggregating): this worker
+     * sends again, flagged as retransmissions, toward its new uplink, every chunk it sent from
+     * two windows below its lowest chunk without a result on. Why that is enough: a worker sends
+     * chunk x only once results freed its window, and a result needs everyone's contribution, so
+     * no worker lacks a chunk more than two windows below another's lowest chunk without a
+     * result; every chunk someone lacks is thus sent again by everyone who sent it. Nothing
+     * counts twice: a result already held is ignored when it comes again, the VAT nodes' P-BM
+     * checks take a contribution they hold as a duplicate, and a root that stays the root keeps
+     * its tombstones, so a chunk it finished gets its remembered result resent, never a new sum.
+     * A worker cut off stops: it is not awaited, and the others' results leave partial without it.
+     */
+    @Override
+    public List<Out> onRetree(java.util.Map<String, String> uplinks, List<String> cut, long now) {
+        if (plan.psHost() != null || cutOff) {
+            return List.of();
+        }
+        if (cut.contains(host)) {
+            cutOff = true;
+            uplink = null;
+            pending.clear();
+            return List.of();
+        }
+        if (!uplinks.containsKey(host)) {
+            return List.of();
+        }
+        uplink = uplinks.get(host);
+        List<Out> out = new ArrayList<>();
+        if (plan.silent().contains(host)) {
+            return out;
+        }
+        int lowest = 0;
+        while (lowest < nextChunk && holds[lowest] != null) {
+            lowest++;
+        }
+        for (int c = Math.max(0, lowest - 2 * plan.data().window()); c < nextChunk; c++) {
+            if (pending.contains(c)) {
+                attempts[c] = 0; // a new tree: the chunk gets its sends afresh
+                out.add(send(c, lastVt, now, true));
+            } else {
+                out.add(contribution(c, lastVt, true)); // for the others; this worker has its result (or gave up on it)
+            }
+        }
+        return out;
     }
 
     @Override
@@ -278,6 +329,9 @@ public final class AllReduceWorker implements EndpointDriver {
      */
     private List<Out> sendNext(long vt, long now) {
         List<Out> out = new ArrayList<>(1);
+        if (cutOff) {
+            return out;
+        }
         while (nextChunk < data.chunks()) {
             int c = nextChunk++;
             if (holds[c] == null) {

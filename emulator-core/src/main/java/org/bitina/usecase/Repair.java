@@ -1,0 +1,30 @@
+package org.bitina.usecase;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What the controller installs when a phase's aggregation tree is rebuilt around a crashed
+ * switch: each live node's new tables for the job, each reachable worker's new uplink, and
+ * the workers no path joins to the tree any more (cut off).
+ *
+ * @param root   the tree's root after the repair
+ * @param tables per node, the job's new tables (the down nodes are left out)
+ * @param uplinks per worker still joined, where it sends its contributions now
+ * @param cutOff the workers with no path to the root, in member order
+ * @param aBms   the new A-BMs, for the report
+ */
+public record Repair(String root, Map<String, org.bitina.protocol.JobTables> tables, Map<String, String> uplinks, List<String> cutOff,
+                     String aBms) {
+    public Repair {
+        tables = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(tables));
+        uplinks = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(uplinks));
+        cutOff = List.copyOf(cutOff);
+    }
+
+    /** What the report says of it: when, after what, the new root and A-BMs, who is cut off. */
+    public String describe(long vt, String crashed) {
+        return String.format(java.util.Locale.ROOT, "VAT rebuilt at %.1f us after %s crashed: root %s, A-BMs %s; cut off: %s", vt / 1000.0,
+                crashed, root, aBms, cutOff);
+    }
+}

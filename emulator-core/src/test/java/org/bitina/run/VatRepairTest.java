@@ -1,0 +1,70 @@
+package org.bitina.run;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.List;
+import org.bitina.scenario.Clock;
+import org.bitina.scenario.Scenario;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * VAT repair after a switch crash (issue 15), under the virtual clock: the controller rebuilds
+ * the VAT around the crashed switch at the fault's modelled time, the workers send their open
+ * chunks again, and the job ends complete and verified where every member keeps a path to the
+ * (new) root; partial, missing exactly the members cut off, where one does not.
+ */
+class VatRepairTest {
+    private static final String FILE = "fat-tree-k4-vat-repair.conf";
+
+    @TempDir
+    Path dir;
+
+    private Scenario crashing(String node) throws Exception {
+        return Scenarios.reference(dir, FILE, t -> t.replace("node = agg-2-1", "node = " + node));
+    }
+
+    @Test
+    void anAggregationSwitchOfTheVatCrashesAndTheJobEndsCompleteAndVerified() throws Exception {
+        Scenario s = Scenarios.reference(FILE);
+        assertEquals(Clock.VIRTUAL, s.clock());
+        Report r = Scenarios.run(s);
+        Report.JobReport ina = Scenarios.mode(r, "ina");
+        assertEquals("complete", ina.status(), ina.unfinished() + " " + ina.missing() + " " + ina.mismatches());
+        assertTrue(ina.verified());
+        assertEquals("complete", ina.expected());
+        assertTrue(ina.asExpected());
+        assertTrue(ina.note().contains("VAT rebuilt at 60.0 us after agg-2-1 crashed: root core-1, A-BMs {"), ina.note());
+        assertTrue(ina.note().contains("; cut off: []"), ina.note());
+        // pod 2 aggregates at agg-2-2 now, the crashed switch holds no A-BM
+        String rebuilt = ina.note().substring(ina.note().indexOf("VAT rebuilt"));
+        assertTrue(rebuilt.contains("agg-2-2=[0000111100000000]") && !rebuilt.contains("agg-2-1="), rebuilt);
+        // same input, same answer: the repair happens at the fault's modelled time
+        assertEquals(Scenarios.comparable(r), Scenarios.comparable(Scenarios.run(Scenarios.reference(FILE))));
+    }
+
+    @Test
+    void theRootCrashesAndTheLiveSwitchNearestToEveryMemberTakesOver() throws Exception {
+        Report.JobReport ina = Scenarios.mode(Scenarios.run(crashing("core-1")), "ina");
+        assertEquals("complete", ina.status(), ina.unfinished() + " " + ina.missing() + " " + ina.mismatches());
+        assertTrue(ina.verified());
+        assertTrue(ina.asExpected());
+        // core-2..4 reach all 16 members in 3 hops each: the first by name
+        assertTrue(ina.note().contains("after core-1 crashed: root core-2, A-BMs {core-2=[1111111111111111]"), ina.note());
+    }
+
+    @Test
+    void anEdgeSwitchCrashesAndTheJobEndsPartialMissingExactlyItsHostsVerified() throws Exception {
+        Report.JobReport ina = Scenarios.mode(Scenarios.run(crashing("edge-2-1")), "ina");
+        assertEquals("partial", ina.status(), ina.unfinished() + " " + ina.missing() + " " + ina.mismatches());
+        assertEquals(List.of("h5", "h6"), ina.missing());
+        assertTrue(ina.verified(), ina.mismatches().toString());
+        assertEquals(List.of(), ina.unfinished());
+        // the expectation follows from the topology and the fault plan, not from the run
+        assertEquals("partial", ina.expected());
+        assertTrue(ina.asExpected());
+        assertTrue(ina.note().contains("; cut off: [h5, h6]"), ina.note());
+    }
+}
