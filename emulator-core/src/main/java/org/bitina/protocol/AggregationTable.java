@@ -24,9 +24,8 @@ import org.bitina.wire.ReductionOp;
  *   <li>The aggregation completes when the OR of held P-BMs equals the node bitmap, and
  *       emits one result whose P-BM is the node bitmap.</li>
  *   <li>A P-BM already held is a duplicate: dropped, never counted twice, never completing
- *       anything early. One that holds all that is held replaces it (each held once in it);
- *       one that overlaps what is held otherwise would count some contributions twice and
- *       is rejected.</li>
+ *       anything early. One that overlaps what is held without being contained would count
+ *       some contributions twice and is rejected.</li>
  *   <li>At the deadline (first arrival or install + timeout) a partial result leaves whose
  *       P-BM is exactly what is held.</li>
  *   <li>After an entry emits, a tombstone remembers what left: a later copy of it is a
@@ -205,21 +204,13 @@ public final class AggregationTable {
         if (c.pbm().isSubsetOf(e.held)) {
             return new Duplicate(c.pbm());
         }
-        boolean covers = !e.held.isEmpty() && e.held.isSubsetOf(c.pbm());
-        if (c.pbm().intersects(e.held) && !covers) {
+        if (c.pbm().intersects(e.held)) {
             return new Rejected("P-BM " + c.pbm() + " overlaps the held " + e.held + " without being contained: it would count "
                     + c.pbm().and(e.held) + " twice");
         }
         String mismatch = mismatch(e, c);
         if (mismatch != null) {
             return new Rejected(mismatch);
-        }
-        if (covers) {
-            // an aggregate holding all that is held (once each) takes its place: after a VAT repair, a
-            // rebuilt subtree's aggregate meets an old one that was in flight, or a single contribution
-            e.held = e.held.andNot(e.held);
-            bufferedBytes -= e.acc == null ? 0 : e.acc.byteSize();
-            e.acc = null;
         }
         reduce(e, c);
         if (e.held.equals(e.nodeBitmap)) {

@@ -68,19 +68,8 @@ class AggregationTableTest {
     void overlappingButNotContainedPbmIsRejected() {
         EndpointSet abm = bm("[1110]");
         table.offer(K, abm, c("[1000]", 1f), TIMEOUT, 0);
-        table.offer(K, abm, c("[0010]", 2f), TIMEOUT, 0);
         var out = table.offer(K, abm, c("[1100]", 5f), TIMEOUT, 1);
         assertTrue(assertInstanceOf(AggregationTable.Rejected.class, out).reason().contains("twice"));
-    }
-
-    @Test
-    void anAggregateHoldingAllThatIsHeldReplacesItCountingEachOnce() {
-        // after a VAT repair a rebuilt subtree's aggregate meets an old one that was in flight
-        EndpointSet abm = bm("[1110]");
-        table.offer(K, abm, c("[1000]", 1f), TIMEOUT, 0);
-        assertInstanceOf(AggregationTable.Buffered.class, table.offer(K, abm, c("[1100]", 3f), TIMEOUT, 1));
-        Emission e = ((AggregationTable.Complete) table.offer(K, abm, c("[0010]", 4f), TIMEOUT, 2)).emission();
-        assertArrayEquals(new float[] {7f}, ((Payload.Float32) e.payload()).values());
     }
 
     @Test
