@@ -108,12 +108,16 @@ public record Phase(JobSpec job, String mode, int wireJob, Map<String, JobTables
 
     /**
      * The phase after its tree was repaired mid-run: new tables, the cut-off endpoints no longer
-     * awaited, a new root counted beside the old one (packets into the root, either way), what
+     * awaited (unless that leaves none), a new root counted beside the old one (packets into the root, either way), what
      * happened in the note.
      */
     public Phase repaired(Map<String, JobTables> t, Set<String> cutOff, String root, String moreNote) {
         Set<String> still = new java.util.LinkedHashSet<>(awaited);
         still.removeAll(cutOff);
+        if (still.isEmpty()) {
+            // nobody is left joined: the phase cannot end as partial, it ends failed naming who did not finish
+            still.addAll(awaited);
+        }
         List<String> r = roots == null || roots.contains(root) ? roots : java.util.stream.Stream.concat(roots.stream(), java.util.stream.Stream.of(root)).toList();
         return new Phase(job, mode, wireJob, t, drivers, Set.copyOf(still), r, uplinks, bitSpace, timing, expected, note + moreNote, admission,
                 iteration);

@@ -56,6 +56,22 @@ class VatRepairTest {
     }
 
     @Test
+    void aConfiguredVatIsRebuiltAutomaticallyOnTheRemainingGraph() throws Exception {
+        // the seed's Fig. 1: VAT s1 = [w1, w2], s7 = [w3, w4], root s6; a tree topology, so a crash cuts off or moves the root
+        String fault = "\nfaults = [ { at = 30us, kind = switch-crash, node = %s } ]\n";
+        Report.JobReport rootGone = Scenarios.mode(Scenarios.run(Scenarios.reference(dir, "paper-fig1-allreduce.conf",
+                t -> t.replace("completion-timeout = 50ms", "completion-timeout = 20us") + fault.formatted("s6"))), "ina");
+        assertEquals("complete", rootGone.status(), rootGone.unfinished() + " " + rootGone.mismatches());
+        assertTrue(rootGone.verified() && rootGone.asExpected());
+        assertTrue(rootGone.note().contains("after s6 crashed: root s1, A-BMs {s1=[11110000], s2=[00110000]}; cut off: []"), rootGone.note());
+        Report.JobReport edge = Scenarios.mode(Scenarios.run(Scenarios.reference(dir, "paper-fig1-allreduce.conf",
+                t -> t.replace("completion-timeout = 50ms", "completion-timeout = 20us") + fault.formatted("s1"))), "ina");
+        assertEquals("partial", edge.status(), edge.unfinished() + " " + edge.mismatches());
+        assertEquals(List.of("w1", "w2"), edge.missing());
+        assertTrue(edge.verified() && edge.asExpected());
+    }
+
+    @Test
     void anEdgeSwitchCrashesAndTheJobEndsPartialMissingExactlyItsHostsVerified() throws Exception {
         Report.JobReport ina = Scenarios.mode(Scenarios.run(crashing("edge-2-1")), "ina");
         assertEquals("partial", ina.status(), ina.unfinished() + " " + ina.missing() + " " + ina.mismatches());

@@ -156,11 +156,15 @@ public final class AllReduceUseCase implements UseCase<AllReduceSpec> {
 
     /**
      * Complete, unless silent members or members a switch crash cuts off from the (repaired)
-     * VAT take their share away: then partial, missing at most them.
+     * VAT take their share away: then partial, missing at most them (failed when no member is left).
      */
     private static Phase.Expected expected(AllReducePlan plan, Scenario s, Vat vat) {
         Set<String> away = new java.util.TreeSet<>(plan.silent());
-        away.addAll(VatRepair.plannedCutOff(s, vat.root(), plan.members()));
+        Set<String> cut = VatRepair.plannedCutOff(s, vat.root(), plan.members());
+        away.addAll(cut);
+        if (!cut.isEmpty() && away.containsAll(plan.members())) {
+            return new Phase.Expected(Status.FAILED, away); // nobody left joined to finish a result
+        }
         return Phase.Expected.unless(away, Status.PARTIAL);
     }
 
