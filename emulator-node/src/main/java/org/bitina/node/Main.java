@@ -13,6 +13,9 @@ public final class Main implements Runnable {
     CommandLine.Model.CommandSpec spec;
 
     public static void main(String[] args) {
+        // SLF4J binds on first use; when that is a Pekko thread racing the main one, it prints a
+        // "calls intercepted and replayed" warning on every run: bind it here, on one thread, first
+        org.slf4j.LoggerFactory.getILoggerFactory();
         System.exit(execute(args));
     }
 

@@ -141,7 +141,7 @@ final class RunCommand implements Callable<Integer> {
         Report r;
         ScenarioRunner.Options options = ScenarioRunner.Options.defaults().withTrace(trace);
         LocalCluster cluster = null;
-        try (ProgressBar bar = quiet ? null : new ProgressBar(progress, System.err)) {
+        try (ProgressBar bar = quiet ? null : new ProgressBar(progress, System.err, System.console() != null)) {
             if (externalMembers != null) {
                 // the other members are started by hand or by a deploy script: this one is their seed
                 com.typesafe.config.Config transport = access.transport("bitina", false);
@@ -197,15 +197,19 @@ final class RunCommand implements Callable<Integer> {
         return r.allAsExpected() ? ExitCodes.OK : ExitCodes.JOB_FAILED;
     }
 
-    /** A one-line progress bar on stderr, shown only for runs longer than two seconds. */
+    /**
+     * A one-line progress bar on stderr, shown only for runs longer than two seconds; when
+     * stderr is not a terminal (a log file, CI), a plain line per phase instead of redrawn frames.
+     */
     static final class ProgressBar implements AutoCloseable {
         private final Thread thread;
         private volatile boolean running = true;
         private boolean drawn;
 
-        ProgressBar(RunProgress p, PrintStream out) {
+        ProgressBar(RunProgress p, PrintStream out, boolean terminal) {
             long start = System.nanoTime();
             thread = new Thread(() -> {
+                int lastPhase = 0;
                 while (running) {
                     try {
                         Thread.sleep(250);
@@ -213,6 +217,14 @@ final class RunCommand implements Callable<Integer> {
                         return;
                     }
                     long ms = (System.nanoTime() - start) / 1_000_000;
+                    if (!terminal) {
+                        if (p.phase() != lastPhase && running) {
+                            lastPhase = p.phase();
+                            out.printf("phase %d/%d %s (%.1fs)%n", p.phase(), p.phases(), p.label(), ms / 1000.0);
+                            out.flush();
+                        }
+                        continue;
+                    }
                     if (ms < 2000 || !running) {
                         continue;
                     }
