@@ -59,6 +59,11 @@ final class RunCommand implements Callable<Integer> {
             + "time, reproducible; the default) or real (wall-clock timers)")
     String clock;
 
+    @Option(names = "--set", paramLabel = "PATH=VALUE", description = "change the scenario before it is validated (repeatable): "
+            + "a section's key (topology.link-defaults.latency=2us, clock=real), jobs.NAME.key=value for one job, or key=value "
+            + "for every job (data.elements=4096)")
+    java.util.List<String> sets;
+
     @Option(names = "--quiet", description = "no progress bar")
     boolean quiet;
 
@@ -99,7 +104,10 @@ final class RunCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         Scenario scenario;
         try {
-            scenario = ScenarioLoader.load(file);
+            scenario = ScenarioLoader.load(file, Runtime.getRuntime().maxMemory(), org.bitina.scenario.Overrides.parse(sets));
+        } catch (IllegalArgumentException e) {
+            System.err.println("bitina: " + e.getMessage());
+            return ExitCodes.INVALID_SCENARIO;
         } catch (ScenarioException e) {
             for (Problem p : e.problems()) {
                 System.err.println(p);
