@@ -17,8 +17,8 @@ import java.util.Set;
  * file applied before it is validated, so a bad value is a problem like any other. A path that
  * starts with a section ({@code topology.link-defaults.latency=2us}, {@code clock=real})
  * applies there; {@code jobs.NAME.path} to one job; any other path ({@code data.elements=4096},
- * {@code completion-timeout=1ms}) to every job that has the key or could. The value is HOCON:
- * a number, a word, a duration, a list.
+ * {@code completion-timeout=1ms}) to every job that has it, or, when none has it, to every job
+ * whose kind takes its first key. The value is HOCON: a number, a word, a duration, a list.
  *
  * @param path  where, as written
  * @param value the value, as written
@@ -85,15 +85,25 @@ public record Overrides(List<Override> all) {
         }
     }
 
-    /** The jobs list with {@code path} set in the job named {@code name} (null: every job). */
+    /** Whether a job's kind takes {@code path}'s first key. */
+    private static boolean takes(ConfigObject job, String path) {
+        String first = path.split("\\.", 2)[0];
+        return JobsSection.accepts(String.valueOf(job.unwrapped().get("kind")), first);
+    }
+
+    /** The jobs list with {@code path} set in the job named {@code name} (null: as the class says). */
     private static Config jobs(Config config, String name, String path, ConfigValue value, Override o) {
         if (!config.hasPath("jobs") || config.getValue("jobs").valueType() != ConfigValueType.LIST) {
             throw new ConfigException.BadPath(o.path(), "--set " + o.text() + ": the scenario has no jobs list to set it in");
         }
         List<ConfigValue> jobs = new ArrayList<>();
         boolean found = false;
-        for (ConfigValue j : (ConfigList) config.getValue("jobs")) {
-            if (j instanceof ConfigObject obj && (name == null || name.equals(String.valueOf(obj.unwrapped().get("name"))))) {
+        ConfigList all = (ConfigList) config.getValue("jobs");
+        // every job that has the key; when none has it, every job whose kind takes it
+        boolean anyHas = all.stream().anyMatch(j -> j instanceof ConfigObject obj && obj.toConfig().hasPath(path));
+        for (ConfigValue j : all) {
+            if (j instanceof ConfigObject obj && (name == null ? (anyHas ? obj.toConfig().hasPath(path) : takes(obj, path))
+                    : name.equals(String.valueOf(obj.unwrapped().get("name"))))) {
                 found = true;
                 jobs.add(obj.toConfig().withValue(path, value).root());
             } else {
@@ -101,7 +111,7 @@ public record Overrides(List<Override> all) {
             }
         }
         if (!found) {
-            throw new ConfigException.BadPath(o.path(), "--set " + o.text() + ": " + (name == null ? "the scenario has no jobs" : "no job is named '" + name + "'"));
+            throw new ConfigException.BadPath(o.path(), "--set " + o.text() + ": " + (name == null ? "no job takes that key" : "no job is named '" + name + "'"));
         }
         return config.withValue("jobs", ConfigValueFactory.fromIterable(jobs));
     }

@@ -27,6 +27,10 @@ class OverridesTest {
         assertEquals(Duration.ofNanos(3000).toNanos(), s.topology().links().get(0).spec().latencyNanos());
         assertEquals(Clock.REAL, s.clock());
 
+        // data.elements is the AllReduce jobs': the multicast job beside them, whose data has bytes, is left alone
+        Scenario mixed = load(ADMISSION, "data.elements=2048");
+        assertEquals(List.of(2048, 2048), mixed.jobs().stream().filter(j -> j instanceof AllReduceSpec)
+                .map(j -> ((AllReduceSpec) j).data().elements()).toList());
         Scenario two = load(ADMISSION, "jobs.big.data.window=2");
         assertEquals(4, ((AllReduceSpec) two.jobs().get(0)).data().window(), "small keeps its window");
         assertEquals(2, ((AllReduceSpec) two.jobs().get(1)).data().window(), "big takes the new one");

@@ -22,7 +22,7 @@ import org.bitina.usecase.allreduce.AllReduceUseCase;
  */
 final class CsvReport {
     /** One job and mode. Bandwidths in GB/s of modelled time; empty where they do not apply. */
-    record JobRow(String job, String kind, String mode, String status, String expected, boolean asExpected, boolean verified,
+    record JobRow(String job, String kind, String mode, Integer iteration, String status, String expected, boolean asExpected, boolean verified,
                   double modelledUs, long wallMs, long packetsIntoRoot, long maxLinkBytes, long totalLinkBytes, long headerBytes,
                   long timeouts, long lateContributions, long drops, String missing, Long dataBytes, Double algbwGBps, Double busbwGBps,
                   Boolean admitted, String fallbackFor) {
@@ -80,7 +80,7 @@ final class CsvReport {
             Double algbw = bytes == null || j.modeledMicros() <= 0 ? null : bytes / (j.modeledMicros() * 1e-6) / 1e9;
             int n = j.endpoints();
             Double busbw = algbw == null || n < 1 ? null : algbw * 2.0 * (n - 1) / n;
-            jobs.add(new JobRow(j.name(), j.kind(), j.mode(), j.status(), j.expected(), j.asExpected(), j.verified(), j.modeledMicros(),
+            jobs.add(new JobRow(j.name(), j.kind(), j.mode(), j.iteration() == null ? null : j.iteration().index(), j.status(), j.expected(), j.asExpected(), j.verified(), j.modeledMicros(),
                     j.wallMillis(), j.packetsIntoRoot(), j.maxLinkBytes(), j.totalLinkBytes(), j.headerBytes(), j.timeouts(),
                     j.lateContributions(), j.drops(), String.join(";", j.missing()), bytes, algbw, busbw,
                     j.admission() == null ? null : j.admission().admitted(), j.admission() == null ? null : j.admission().fallbackFor()));

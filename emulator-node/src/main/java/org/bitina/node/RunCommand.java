@@ -149,7 +149,7 @@ final class RunCommand implements Callable<Integer> {
         Report r;
         ScenarioRunner.Options options = ScenarioRunner.Options.defaults().withTrace(trace);
         LocalCluster cluster = null;
-        try (ProgressBar bar = quiet ? null : new ProgressBar(progress, System.err, System.console() != null)) {
+        try (ProgressBar bar = quiet ? null : new ProgressBar(progress, System.err, ProgressBar.stderrIsTerminal())) {
             if (externalMembers != null) {
                 // the other members are started by hand or by a deploy script: this one is their seed
                 com.typesafe.config.Config transport = access.transport("bitina", false);
@@ -213,6 +213,19 @@ final class RunCommand implements Callable<Integer> {
         private final Thread thread;
         private volatile boolean running = true;
         private boolean drawn;
+
+        /**
+         * Whether standard error is a terminal: on Linux, where its descriptor points; elsewhere
+         * the JDK's console (which answers for standard input and output, not error).
+         */
+        static boolean stderrIsTerminal() {
+            try {
+                String to = java.nio.file.Files.readSymbolicLink(java.nio.file.Path.of("/proc/self/fd/2")).toString();
+                return to.startsWith("/dev/pts/") || to.startsWith("/dev/tty");
+            } catch (IOException | UnsupportedOperationException | SecurityException e) {
+                return System.console() != null;
+            }
+        }
 
         ProgressBar(RunProgress p, PrintStream out, boolean terminal) {
             long start = System.nanoTime();
