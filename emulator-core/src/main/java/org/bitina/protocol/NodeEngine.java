@@ -68,6 +68,8 @@ public final class NodeEngine {
     public NodeEngine restarted(AggregationTable fresh) {
         NodeEngine e = new NodeEngine(node.name, node.routing, fresh, node.tracing);
         e.node.jobs.putAll(node.jobs);
+        // the jobs' reservations (S5) are installed state too: a recovered switch holds them to the same quota
+        node.jobs.values().forEach(t -> fresh.reserve(t.key(), t.stateEntries()));
         e.node.counters.putAll(node.counters);
         e.node.unknownJobDrops = node.unknownJobDrops;
         node.dropReasons.forEach((k, v) -> e.node.dropReasons.put(k, new java.util.TreeMap<>(v)));
@@ -181,12 +183,12 @@ public final class NodeEngine {
             if (refused == null && t.ingress() != null) {
                 refused = t.ingress().refuse(f.packet(), from, fromHost, behind(t, from));
             }
-            if (refused == null && t.ingress() != null && replayChecked(f.packet()) && fromHost) {
+            if (refused == null && t.ingress() != null && fromHost && f.packet().header().type() == PacketType.CONTRIBUTION) {
                 long seq = f.packet().header().seq();
                 if (t.ingress().contributions() > 0 && (seq < 0 || seq >= t.ingress().contributions())) {
-                    // S5: a number no honest worker uses would open state the job never reserved
+                    // S5: a number no honest worker uses would open state the job never reserved (flagged or not)
                     refused = "sequence out of range";
-                } else if (!node.replayWindow(t, from).accept(seq)) {
+                } else if (replayChecked(f.packet()) && !node.replayWindow(t, from).accept(seq)) {
                     refused = "replay";
                 }
             }

@@ -44,7 +44,7 @@ final class ReportAssembler {
                 hosts.add(new Report.HostReport(n, d));
             }
         });
-        return new Report(scenario, clock.configName(), List.of(Verifier.FLOAT_TOLERANCE, MoeSource.TOLERANCE), List.copyOf(jobs),
+        return new Report(scenario, clock.configName(), tolerances(), List.copyOf(jobs),
                 List.copyOf(links), List.copyOf(sw), List.copyOf(hosts), placement);
     }
 
@@ -52,6 +52,18 @@ final class ReportAssembler {
         Map<String, Long> d = new TreeMap<>(drops.getOrDefault(node, Map.of()));
         unknownJobDrops.getOrDefault(node, Map.of()).forEach((k, v) -> d.merge("unknown job: " + k, v, Long::sum));
         return d;
+    }
+
+    /** The tolerances the results were checked with: the array kinds' when one ran, MoE's when MoE ran. */
+    private List<String> tolerances() {
+        List<String> t = new java.util.ArrayList<>();
+        if (jobs.stream().anyMatch(j -> !j.kind().equals("moe") && !j.kind().equals("reliable-multicast"))) {
+            t.add(Verifier.FLOAT_TOLERANCE);
+        }
+        if (jobs.stream().anyMatch(j -> j.kind().equals("moe"))) {
+            t.add(MoeSource.TOLERANCE);
+        }
+        return List.copyOf(t);
     }
 
     /** A phase that could not run, saying why. */

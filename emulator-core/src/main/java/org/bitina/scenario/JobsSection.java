@@ -32,6 +32,11 @@ public final class JobsSection {
     private JobsSection() {
     }
 
+    /** Whether a job of {@code kind} takes {@code key} (a kind nobody knows takes none). */
+    static boolean accepts(String kind, String key) {
+        return READERS.stream().anyMatch(r -> r.kind().equals(kind) && r.keys().contains(key));
+    }
+
     /**
      * The valid jobs of {@code root}'s {@code jobs} list; the others are problems.
      *

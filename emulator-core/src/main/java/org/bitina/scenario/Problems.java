@@ -35,6 +35,9 @@ public final class Problems {
         if (origin != null) {
             if (origin.filename() != null) {
                 file = fileName(Path.of(origin.filename()));
+            } else if (origin.description() != null && origin.description().startsWith("--set ")) {
+                // a value from the command line has no line of the file: say where it came from instead
+                message = "(" + origin.description().replaceFirst(":\\s*\\d+$", "") + ") " + message;
             }
             line = Math.max(1, origin.lineNumber());
         }

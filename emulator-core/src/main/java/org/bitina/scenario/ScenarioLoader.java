@@ -37,6 +37,11 @@ public final class ScenarioLoader {
 
     /** Loads and validates {@code file} for a run with {@code heapBytes} of heap; throws with every problem found. */
     public static Scenario load(Path file, long heapBytes) throws ScenarioException {
+        return load(file, heapBytes, Overrides.NONE);
+    }
+
+    /** {@code file} with the command line's {@code --set} changes applied before it is validated. */
+    public static Scenario load(Path file, long heapBytes, Overrides overrides) throws ScenarioException {
         Problems problems = new Problems(file);
         if (!Files.isRegularFile(file)) {
             throw new ScenarioException(List.of(new Problem(problems.displayName(), 1, "no such file")));
@@ -46,6 +51,7 @@ public final class ScenarioLoader {
         try {
             config = ConfigFactory.parseFile(file.toFile(), ConfigParseOptions.defaults().setSyntax(ConfigSyntax.CONF)
                     .setAllowMissing(false).setIncluder(includes)).resolve();
+            config = overrides.apply(config);
         } catch (ConfigException e) {
             includes.report(problems);
             problems.add(e.origin(), withoutOrigin(e));

@@ -1,9 +1,10 @@
 package org.bitina.security;
 
 /**
- * A token bucket over modelled time (DESIGN S4, the per-source rate limit): {@code burst}
- * packets at once, refilled at {@code perSecond} packets a second. Time is passed in, so the
- * same arrivals are policed the same way on any clock and any number of JVMs.
+ * A token bucket (DESIGN S4, the per-source rate limit): {@code burst} packets at once,
+ * refilled at {@code perSecond} packets a second. Time is passed in: under the virtual clock
+ * it is modelled time, so the same arrivals are policed the same way at any load and on any
+ * number of JVMs.
  */
 public final class TokenBucket {
     private final double perNano;

@@ -85,13 +85,15 @@ public final class UseCases {
                 out.add(p);
                 continue;
             }
-            List<String> switches = p.tables().keySet().stream()
-                    .filter(n -> s.topology().node(n) != null && s.topology().node(n).isSwitch()).toList();
+            List<String> switches = stateSwitches(p, s, routing);
             org.bitina.security.Admission a = org.bitina.security.Admission.decide(entries, switches, s.capacity()::of, u.fallback());
             if (a.admitted()) {
+                // the declaration is the job's quota where a switch has a capacity to share; elsewhere the device's default
+                Set<String> limited = new java.util.HashSet<>(switches.stream().filter(n -> s.capacity().of(n) > 0).toList());
                 Map<String, JobTables> reserved = new LinkedHashMap<>();
-                p.tables().forEach((n, t) -> reserved.put(n, switches.contains(n) ? t.withStateEntries(entries) : t));
-                out.add(p.withTables(reserved, "; " + entries + " aggregation entries reserved per switch").withAdmission(a));
+                p.tables().forEach((n, t) -> reserved.put(n, limited.contains(n) ? t.withStateEntries(entries) : t));
+                out.add(p.withTables(reserved, limited.isEmpty() ? "" : "; " + entries + " aggregation entries reserved on "
+                        + limited.size() + " switches").withAdmission(a));
             } else if (listed != null) {
                 listedRefusal = a;
             } else {
@@ -102,6 +104,31 @@ public final class UseCases {
             out.set(out.indexOf(listed), listed.withAdmission(listedRefusal));
         }
         return out;
+    }
+
+    /**
+     * The switches that may hold a phase's soft state (S5): the VAT's switches where the control
+     * plane installed A-BMs; otherwise (data-driven trees: C-BMs, INC trees) every switch on a
+     * route between the phase's roots and its endpoints. In topology order.
+     */
+    static List<String> stateSwitches(Phase p, Scenario s, Routing routing) {
+        Set<String> on = new java.util.HashSet<>();
+        p.tables().forEach((n, t) -> {
+            if (t.registered() != null) {
+                on.add(n);
+            }
+        });
+        if (on.isEmpty()) {
+            List<String> from = p.roots() == null || p.roots().isEmpty() ? p.job().common().members() : p.roots();
+            for (String r : from) {
+                for (String m : p.job().common().members()) {
+                    if (s.topology().has(r) && s.topology().has(m)) {
+                        on.addAll(routing.path(r, m));
+                    }
+                }
+            }
+        }
+        return s.topology().switches().stream().map(org.bitina.topology.Node::name).filter(on::contains).toList();
     }
 
     /** The INA phase of an AllReduce or reliable multicast job gets the drivers of the attacks that target it. */
@@ -115,7 +142,7 @@ public final class UseCases {
             if (a.job().equals(job.name())) {
                 // an AllReduce attacker addresses its root (the VAT root), a multicast one the source
                 attackers.add(new org.bitina.usecase.attack.AttackDriverSpec(a, a.node(), job.common().tenant(), p.wireJob(), p.bitSpace(),
-                        job.common().members(), p.roots().get(0), data));
+                        p.job().common().members(), p.roots().get(0), data));
             }
         }
         return attackers.isEmpty() ? p : p.withMoreDrivers(attackers);

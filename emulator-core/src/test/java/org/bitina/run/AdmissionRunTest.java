@@ -51,6 +51,17 @@ class AdmissionRunTest {
     }
 
     @Test
+    void onlyTheSwitchesThatMayHoldTheJobsStateDecide() throws Exception {
+        // big's members all under leaf-1: its VAT never reaches leaf-2, whose 12 entries then do not matter
+        Scenario s = org.bitina.scenario.ScenarioLoader.load(Scenarios.CONFIGS.resolve("admission-fallback.conf"),
+                Runtime.getRuntime().maxMemory(), org.bitina.scenario.Overrides.parse(List.of("jobs.big.members=[h1, h2, h3, h4]")));
+        Report r = Scenarios.run(s);
+        Report.JobReport big = r.jobs().stream().filter(j -> j.name().equals("big")).findFirst().orElseThrow();
+        assertEquals("ina", big.mode());
+        assertTrue(big.admission().admitted() && big.verified(), big.toString());
+    }
+
+    @Test
     void switchOverridesNameSwitchesOnly(@TempDir Path dir) {
         ScenarioException e = org.junit.jupiter.api.Assertions.assertThrows(ScenarioException.class,
                 () -> Scenarios.reference(dir, "admission-fallback.conf", t -> t.replace("leaf-2 { state-entries = 12 }",

@@ -22,7 +22,7 @@ import org.bitina.usecase.allreduce.AllReduceUseCase;
  */
 final class CsvReport {
     /** One job and mode. Bandwidths in GB/s of modelled time; empty where they do not apply. */
-    record JobRow(String job, String kind, String mode, String status, String expected, boolean asExpected, boolean verified,
+    record JobRow(String job, String kind, String mode, Integer iteration, String status, String expected, boolean asExpected, boolean verified,
                   double modelledUs, long wallMs, long packetsIntoRoot, long maxLinkBytes, long totalLinkBytes, long headerBytes,
                   long timeouts, long lateContributions, long drops, String missing, Long dataBytes, Double algbwGBps, Double busbwGBps,
                   Boolean admitted, String fallbackFor) {
@@ -38,22 +38,54 @@ final class CsvReport {
 
     static void write(Report r, Scenario s, Path dir) throws IOException {
         java.nio.file.Files.createDirectories(dir);
+        List<JobRow> jobs = jobRows(r, s);
+        List<SwitchRow> switches = r.switches().stream().map(w -> new SwitchRow(w.name(), w.peakStateEntries(), w.peakBufferedBytes(),
+                w.incTrees(), w.drops().values().stream().mapToLong(Long::longValue).sum(), reasons(w.drops()))).toList();
+        rows(dir.resolve("jobs.csv"), JobRow.class, jobs);
+        rows(dir.resolve("links.csv"), Report.LinkReport.class, r.links());
+        rows(dir.resolve("switches.csv"), SwitchRow.class, switches);
+    }
+
+    /**
+     * A sweep's one table: per point and job and mode, the swept values (a column per {@code --set}
+     * path) before the job row's columns.
+     */
+    static void writeSweep(Path file, List<String> paths, List<List<String>> values, List<List<JobRow>> rows) throws IOException {
+        CsvSchema.Builder b = CsvSchema.builder().addColumn("point");
+        paths.forEach(b::addColumn);
+        for (java.lang.reflect.RecordComponent c : JobRow.class.getRecordComponents()) {
+            b.addColumn(c.getName());
+        }
+        CsvSchema schema = b.build().withHeader();
+        try (SequenceWriter w = CSV.writer(schema).writeValues(file.toFile())) {
+            for (int point = 0; point < rows.size(); point++) {
+                for (JobRow row : rows.get(point)) {
+                    Map<String, Object> m = new java.util.LinkedHashMap<>();
+                    m.put("point", point + 1);
+                    for (int i = 0; i < paths.size(); i++) {
+                        m.put(paths.get(i), values.get(point).get(i));
+                    }
+                    m.putAll(CSV.convertValue(row, new com.fasterxml.jackson.core.type.TypeReference<Map<String, Object>>() { }));
+                    w.write(m);
+                }
+            }
+        }
+    }
+
+    /** One row per job and mode of {@code r}. */
+    static List<JobRow> jobRows(Report r, Scenario s) {
         List<JobRow> jobs = new ArrayList<>();
         for (Report.JobReport j : r.jobs()) {
             Long bytes = arrayBytes(s, j.name());
             Double algbw = bytes == null || j.modeledMicros() <= 0 ? null : bytes / (j.modeledMicros() * 1e-6) / 1e9;
             int n = j.endpoints();
             Double busbw = algbw == null || n < 1 ? null : algbw * 2.0 * (n - 1) / n;
-            jobs.add(new JobRow(j.name(), j.kind(), j.mode(), j.status(), j.expected(), j.asExpected(), j.verified(), j.modeledMicros(),
+            jobs.add(new JobRow(j.name(), j.kind(), j.mode(), j.iteration() == null ? null : j.iteration().index(), j.status(), j.expected(), j.asExpected(), j.verified(), j.modeledMicros(),
                     j.wallMillis(), j.packetsIntoRoot(), j.maxLinkBytes(), j.totalLinkBytes(), j.headerBytes(), j.timeouts(),
                     j.lateContributions(), j.drops(), String.join(";", j.missing()), bytes, algbw, busbw,
                     j.admission() == null ? null : j.admission().admitted(), j.admission() == null ? null : j.admission().fallbackFor()));
         }
-        List<SwitchRow> switches = r.switches().stream().map(w -> new SwitchRow(w.name(), w.peakStateEntries(), w.peakBufferedBytes(),
-                w.incTrees(), w.drops().values().stream().mapToLong(Long::longValue).sum(), reasons(w.drops()))).toList();
-        rows(dir.resolve("jobs.csv"), JobRow.class, jobs);
-        rows(dir.resolve("links.csv"), Report.LinkReport.class, r.links());
-        rows(dir.resolve("switches.csv"), SwitchRow.class, switches);
+        return jobs;
     }
 
     /** The bytes of one member's array (elements x 4) for an AllReduce or BIER-INC job; null for the others. */

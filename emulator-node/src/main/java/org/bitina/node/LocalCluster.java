@@ -112,8 +112,13 @@ final class LocalCluster implements AutoCloseable {
         out.setEncoder(encoder);
         out.start();
         lc.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME).addAppender(out);
-        // WARN so that it passes the default level: it is the first line a reader of the folder needs
-        org.slf4j.LoggerFactory.getLogger(LocalCluster.class).warn("this JVM is the coordinator and seed; the other members' logs are beside this one");
+        // the first line a reader of the folder needs, written to the file alone: a clean run prints no WARN on the console
+        ch.qos.logback.classic.Logger folder = lc.getLogger("org.bitina.run-folder");
+        folder.setAdditive(false);
+        folder.setLevel(ch.qos.logback.classic.Level.INFO);
+        folder.addAppender(out);
+        folder.info("this JVM is the coordinator and seed; the other members' logs are beside this one");
+        folder.detachAppender(out);
         return out;
     }
 

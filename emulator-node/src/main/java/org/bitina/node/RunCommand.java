@@ -59,6 +59,11 @@ final class RunCommand implements Callable<Integer> {
             + "time, reproducible; the default) or real (wall-clock timers)")
     String clock;
 
+    @Option(names = "--set", paramLabel = "PATH=VALUE", description = "change the scenario before it is validated (repeatable): "
+            + "a section's key (topology.link-defaults.latency=2us, clock=real), jobs.NAME.key=value for one job, or key=value "
+            + "for every job (data.elements=4096)")
+    java.util.List<String> sets;
+
     @Option(names = "--quiet", description = "no progress bar")
     boolean quiet;
 
@@ -99,7 +104,10 @@ final class RunCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         Scenario scenario;
         try {
-            scenario = ScenarioLoader.load(file);
+            scenario = ScenarioLoader.load(file, Runtime.getRuntime().maxMemory(), org.bitina.scenario.Overrides.parse(sets));
+        } catch (IllegalArgumentException e) {
+            System.err.println("bitina: " + e.getMessage());
+            return ExitCodes.INVALID_SCENARIO;
         } catch (ScenarioException e) {
             for (Problem p : e.problems()) {
                 System.err.println(p);
@@ -141,7 +149,7 @@ final class RunCommand implements Callable<Integer> {
         Report r;
         ScenarioRunner.Options options = ScenarioRunner.Options.defaults().withTrace(trace);
         LocalCluster cluster = null;
-        try (ProgressBar bar = quiet ? null : new ProgressBar(progress, System.err)) {
+        try (ProgressBar bar = quiet ? null : new ProgressBar(progress, System.err, ProgressBar.stderrIsTerminal())) {
             if (externalMembers != null) {
                 // the other members are started by hand or by a deploy script: this one is their seed
                 com.typesafe.config.Config transport = access.transport("bitina", false);
@@ -197,15 +205,32 @@ final class RunCommand implements Callable<Integer> {
         return r.allAsExpected() ? ExitCodes.OK : ExitCodes.JOB_FAILED;
     }
 
-    /** A one-line progress bar on stderr, shown only for runs longer than two seconds. */
+    /**
+     * A one-line progress bar on stderr, shown only for runs longer than two seconds; when
+     * stderr is not a terminal (a log file, CI), a plain line per phase instead of redrawn frames.
+     */
     static final class ProgressBar implements AutoCloseable {
         private final Thread thread;
         private volatile boolean running = true;
         private boolean drawn;
 
-        ProgressBar(RunProgress p, PrintStream out) {
+        /**
+         * Whether standard error is a terminal: on Linux, where its descriptor points; elsewhere
+         * the JDK's console (which answers for standard input and output, not error).
+         */
+        static boolean stderrIsTerminal() {
+            try {
+                String to = java.nio.file.Files.readSymbolicLink(java.nio.file.Path.of("/proc/self/fd/2")).toString();
+                return to.startsWith("/dev/pts/") || to.startsWith("/dev/tty");
+            } catch (IOException | UnsupportedOperationException | SecurityException e) {
+                return System.console() != null;
+            }
+        }
+
+        ProgressBar(RunProgress p, PrintStream out, boolean terminal) {
             long start = System.nanoTime();
             thread = new Thread(() -> {
+                int lastPhase = 0;
                 while (running) {
                     try {
                         Thread.sleep(250);
@@ -213,6 +238,14 @@ final class RunCommand implements Callable<Integer> {
                         return;
                     }
                     long ms = (System.nanoTime() - start) / 1_000_000;
+                    if (!terminal) {
+                        if (p.phase() != lastPhase && running) {
+                            lastPhase = p.phase();
+                            out.printf("phase %d/%d %s (%.1fs)%n", p.phase(), p.phases(), p.label(), ms / 1000.0);
+                            out.flush();
+                        }
+                        continue;
+                    }
                     if (ms < 2000 || !running) {
                         continue;
                     }

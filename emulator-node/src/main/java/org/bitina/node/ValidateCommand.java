@@ -17,14 +17,21 @@ final class ValidateCommand implements Callable<Integer> {
     @Parameters(paramLabel = "FILE", description = "scenario file (HOCON)")
     Path file;
 
+    @picocli.CommandLine.Option(names = "--set", paramLabel = "PATH=VALUE", description = "change the scenario before it is validated "
+            + "(repeatable; as for run)")
+    java.util.List<String> sets;
+
     @Override
     public Integer call() {
         try {
-            Scenario s = ScenarioLoader.load(file);
+            Scenario s = ScenarioLoader.load(file, Runtime.getRuntime().maxMemory(), org.bitina.scenario.Overrides.parse(sets));
             System.out.printf("%s: valid: %d switches, %d hosts, %d links, %d jobs, %d faults%n", s.file(),
                     s.topology().switches().size(), s.topology().hosts().size(), s.topology().links().size(),
                     s.jobs().size(), s.faults().size());
             return ExitCodes.OK;
+        } catch (IllegalArgumentException e) {
+            System.err.println("bitina: " + e.getMessage());
+            return ExitCodes.INVALID_SCENARIO;
         } catch (ScenarioException e) {
             for (Problem p : e.problems()) {
                 System.err.println(p);

@@ -140,6 +140,27 @@ class CliTest {
     }
 
     @Test
+    void sweepRunsEveryCombinationAndWritesOneCsvWithTheSweptValues() throws IOException {
+        Path out = dir.resolve("sweep");
+        Result r = cli("sweep", Path.of("..", "topology-configs", "paper-fig1-allreduce.conf").toString(),
+                "--set", "data.elements=4096,8192", "--set", "jobs.fig1.baselines=[ring],[]", "--out", out.toString());
+        assertEquals(0, r.code(), r.out() + r.err());
+        List<String> lines = Files.readAllLines(out.resolve("sweep.csv"));
+        List<String> header = List.of(lines.get(0).split(","));
+        assertEquals(List.of("point", "data.elements", "jobs.fig1.baselines", "job"), header.subList(0, 4));
+        // points: (4096, [ring]) -> ina + ring, (4096, []) -> ina, (8192, [ring]) -> ina + ring, (8192, []) -> ina
+        assertEquals(1 + 2 + 1 + 2 + 1, lines.size(), lines.toString());
+        var json = new com.fasterxml.jackson.databind.ObjectMapper();
+        for (int point = 1; point <= 4; point++) {
+            var jobs = json.readTree(out.resolve("point-" + point).resolve("report.json").toFile()).get("jobs");
+            assertEquals(point % 2 == 1 ? 2 : 1, jobs.size(), "point " + point);
+            assertEquals(point <= 2 ? 4096 / 256 : 8192 / 256, jobs.get(0).get("chunks").asInt(), "point " + point + ": elements / chunk");
+        }
+        assertEquals(2, cli("sweep", Path.of("..", "topology-configs", "paper-fig1-allreduce.conf").toString(),
+                "--set", "data.elements=4096,0", "--out", dir.resolve("bad").toString()).code(), "a point that does not validate stops the sweep");
+    }
+
+    @Test
     void csvHoldsTheReportsTablesWithBandwidthsFromTheModelledTime() throws IOException {
         Path out = dir.resolve("csv");
         Path report = dir.resolve("c.json");

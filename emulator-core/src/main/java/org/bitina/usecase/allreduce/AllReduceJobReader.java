@@ -38,7 +38,7 @@ public final class AllReduceJobReader extends JobReader {
         int before = c.problems().count();
         JobHeader header = JobHeader.read(c, index, kind(), List.of("ps", "ring"));
         List<String> members = JobParts.members(c, topology);
-        Elastic elastic = elastic(c, topology, members);
+        Elastic elastic = Elastic.read(c, topology, members);
         // an elastic job's bit space holds every host that is ever a member: positions never move
         BitSpace space = JobParts.bitSpace(c, topology, elastic == null || members == null ? members : elastic.everMembers(members));
         EncodingSpec encoding = JobParts.encoding(c, topology, space);
@@ -53,58 +53,6 @@ public final class AllReduceJobReader extends JobReader {
             return null;
         }
         return new AllReduceSpec(header.common(KIND, members, space, encoding), tree, data, elastic, values);
-    }
-
-    /**
-     * {@code iterations = N} and {@code membership = [{ at-iteration = 3, leave = [h4] }, { at-iteration = 5,
-     * join = [h9] }, { at-iteration = 2, fail = [h3] }]} (A8); null with problems recorded.
-     */
-    private static Elastic elastic(ConfigReader c, Topology topology, List<String> members) {
-        int iterations = c.intIn("iterations", 1, 99, 1);
-        List<Elastic.Change> changes = new ArrayList<>();
-        ConfigList list = c.has("membership") ? c.list("membership") : null;
-        boolean ok = !c.has("membership") || list != null;
-        for (int i = 0; list != null && i < list.size(); i++) {
-            ConfigReader m = c.objectOf(list.get(i), c.label("membership[" + i + "]"), "{ at-iteration = 2, leave = [h4] }");
-            if (m == null) {
-                ok = false;
-                continue;
-            }
-            m.checkKeys(Set.of("at-iteration", "leave", "join", "fail"), "a membership change");
-            Integer at = m.requiredInt("at-iteration", 1, iterations);
-            List<String> leave = m.has("leave") ? m.names("leave") : List.of();
-            List<String> join = m.has("join") ? m.names("join") : List.of();
-            List<String> fail = m.has("fail") ? m.names("fail") : List.of();
-            if (at == null || leave == null || join == null || fail == null) {
-                ok = false;
-                continue;
-            }
-            if (at == 1 && !(leave.isEmpty() && join.isEmpty())) {
-                m.problem("at-iteration", "iteration 1 runs the job's members; leave and join from iteration 2 on");
-                ok = false;
-                continue;
-            }
-            for (String h : join) {
-                if (topology != null && (!topology.has(h) || !topology.node(h).isHost())) {
-                    m.problem("join", "'" + h + "' joins but is not a host of the topology");
-                    ok = false;
-                }
-            }
-            changes.add(new Elastic.Change(at, leave, join, fail));
-        }
-        if (!ok) {
-            return null;
-        }
-        Elastic e = new Elastic(iterations, changes);
-        if (members != null && e.elastic()) {
-            try {
-                e.iterations(members);
-            } catch (IllegalArgumentException bad) {
-                c.problem("membership", bad.getMessage());
-                return null;
-            }
-        }
-        return e;
     }
 
     /**

@@ -63,7 +63,8 @@ public final class AllReduceUseCase implements UseCase<AllReduceSpec> {
     public List<Phase> plan(AllReduceSpec job, Scenario s, Routing routing) {
         List<Phase> phases = new ArrayList<>();
         if (job.elastic().elastic()) {
-            phases.addAll(Iterations.plan(s, routing, job));
+            phases.addAll(Iterations.plan(s, routing, job, job.elastic(), (common, data, silent, wireJob) ->
+                    ina(s, routing, new AllReduceSpec(common, job.tree(), data, job.elastic(), job.values()), silent, wireJob)));
         } else {
             phases.add(ina(s, routing, job, Set.of(), job.common().id()));
         }

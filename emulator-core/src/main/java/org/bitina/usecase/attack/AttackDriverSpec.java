@@ -95,10 +95,12 @@ public record AttackDriverSpec(AttackSpec attack, String host, int tenant, int w
                     FlatBitmap.full(space.capacity()), zeros));
             case FOREIGN_JOB -> out.add(new InaPacket(InaHeader.of(PacketType.CONTRIBUTION, (tenant + 1) & 0xFFFF, wireJob, 0)
                     .withOp(data.op()), FlatBitmap.of(space.capacity(), own), zeros));
-            // numbers past the job's chunks, each new: every one would open an aggregation entry
+            // numbers past the job's chunks, each new: every one would open an aggregation entry; every other
+            // one flagged as a retransmission, which the anti-replay window lets by
             case SOFT_STATE_FLOOD, RATE_FLOOD -> {
                 for (int i = 0; i < attack.count(); i++) {
-                    out.add(new InaPacket(InaHeader.of(PacketType.CONTRIBUTION, tenant, wireJob, data.chunks() + i).withOp(data.op()),
+                    InaHeader h = InaHeader.of(PacketType.CONTRIBUTION, tenant, wireJob, data.chunks() + i).withOp(data.op());
+                    out.add(new InaPacket(i % 2 == 1 ? h.withFlags(org.bitina.wire.Flags.RETRANSMIT) : h,
                             FlatBitmap.of(space.capacity(), own), zeros));
                 }
             }

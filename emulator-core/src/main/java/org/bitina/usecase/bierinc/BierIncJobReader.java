@@ -24,7 +24,7 @@ public final class BierIncJobReader extends JobReader {
     static final String KIND = "bier-inc";
 
     public BierIncJobReader() {
-        super(KIND, "members", "bit-space", "encoding", "data", "collective", "root", "edge");
+        super(KIND, "members", "bit-space", "encoding", "data", "collective", "root", "edge", "iterations", "membership");
     }
 
     @Override
@@ -32,14 +32,21 @@ public final class BierIncJobReader extends JobReader {
         int before = c.problems().count();
         JobHeader header = JobHeader.read(c, index, kind(), List.of("ps", "ring"));
         List<String> members = JobParts.members(c, topology);
-        BitSpace space = JobParts.bitSpace(c, topology, members);
+        org.bitina.usecase.allreduce.Elastic elastic = org.bitina.usecase.allreduce.Elastic.read(c, topology, members);
+        // as AllReduce: every host that is ever a member holds a bit, and keeps it
+        BitSpace space = JobParts.bitSpace(c, topology, elastic == null || members == null ? members : elastic.everMembers(members));
         EncodingSpec encoding = JobParts.encoding(c, topology, space);
         Shape shape = shape(c, topology, members, header == null ? null : header.baselines());
         DataSpec data = DataSection.read(c, kind(), topology, space);
-        if (c.problems().since(before) || header == null || shape == null || data == null) {
+        if (elastic != null && elastic.elastic() && shape != null && shape.collective() != IncPlan.Collective.ALLREDUCE) {
+            c.problem("iterations", "an elastic bier-inc job (iterations, membership) runs the allreduce collective");
             return null;
         }
-        return new BierIncSpec(header.common(KIND, members, space, encoding), shape.collective(), shape.root(), shape.leafEdge(), data);
+        if (c.problems().since(before) || header == null || shape == null || data == null || elastic == null) {
+            return null;
+        }
+        return new BierIncSpec(header.common(KIND, members, space, encoding), shape.collective(), shape.root(), shape.leafEdge(), data,
+                elastic);
     }
 
     /** What the job computes, from where, and over which edge. */

@@ -9,7 +9,11 @@ import org.bitina.usecase.allreduce.DataSpec;
  * own. AllReduce over one tree per owner, or Reduce to and Broadcast from {@code root}.
  *
  * @param leafEdge the leaf switches rather than the hosts are the edge BFRs (B6)
+ * @param elastic  A8: iterations and membership changes (AllReduce collective only)
  */
-public record BierIncSpec(JobCommon common, IncPlan.Collective collective, String root, boolean leafEdge, DataSpec data)
-        implements AllReduceUseCase.JobSpecWithData {
+public record BierIncSpec(JobCommon common, IncPlan.Collective collective, String root, boolean leafEdge, DataSpec data,
+                          org.bitina.usecase.allreduce.Elastic elastic) implements AllReduceUseCase.JobSpecWithData {
+    public BierIncSpec(JobCommon common, IncPlan.Collective collective, String root, boolean leafEdge, DataSpec data) {
+        this(common, collective, root, leafEdge, data, org.bitina.usecase.allreduce.Elastic.ONCE);
+    }
 }

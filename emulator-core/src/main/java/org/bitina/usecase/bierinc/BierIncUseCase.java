@@ -79,13 +79,19 @@ public final class BierIncUseCase implements UseCase<BierIncSpec> {
     @Override
     public List<Phase> plan(BierIncSpec job, Scenario s, Routing routing) {
         List<Phase> phases = new ArrayList<>();
-        phases.add(ina(s, routing, job));
+        if (job.elastic().elastic()) {
+            phases.addAll(org.bitina.usecase.allreduce.Iterations.plan(s, routing, job, job.elastic(), (common, data, silent, wireJob) ->
+                    ina(s, routing, new BierIncSpec(common, job.collective(), job.root(), job.leafEdge(), data, job.elastic()), silent,
+                            wireJob)));
+        } else {
+            phases.add(ina(s, routing, job, Set.of(), job.common().id()));
+        }
         phases.addAll(AllReduceUseCase.baselines(s, routing, job, null));
         return phases;
     }
 
-    private static Phase ina(Scenario s, Routing routing, BierIncSpec job) {
-        int wireJob = job.common().id();
+    /** The INA phase, with {@code extraSilent} members besides the fault plan's silent ones (an elastic iteration's failing members). */
+    private static Phase ina(Scenario s, Routing routing, BierIncSpec job, Set<String> extraSilent, int wireJob) {
         long timeout = job.common().completionTimeout().toNanos();
         List<String> members = job.common().members();
         BitSpace endpoints = job.common().bitSpace();
@@ -119,7 +125,7 @@ public final class BierIncUseCase implements UseCase<BierIncSpec> {
             }
             tables.put(n.name(), t.build());
         }
-        AllReducePlan plan = AllReduceUseCase.plan(s, job, "ina", wireJob, Map.of(), null, timeout);
+        AllReducePlan plan = AllReduceUseCase.plan(s, job, "ina", wireJob, Map.of(), null, timeout).silencing(extraSilent);
         IncPlan.Collective collective = job.collective();
         IncPlan inc = new IncPlan(plan, collective, wire, leafOf, owners, INC_WAIT_TIMEOUTS * timeout);
         List<DriverSpec> drivers = new ArrayList<>();

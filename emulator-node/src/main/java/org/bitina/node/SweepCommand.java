@@ -1,0 +1,157 @@
+package org.bitina.node;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.bitina.run.Report;
+import org.bitina.run.RunProgress;
+import org.bitina.run.RunSession;
+import org.bitina.scenario.Overrides;
+import org.bitina.scenario.Scenario;
+import org.bitina.scenario.ScenarioLoader;
+import org.bitina.topology.Problem;
+import org.bitina.topology.ScenarioException;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code bitina sweep FILE --set data.elements=4096,65536 --set tree.mode=auto,vat}: the cross
+ * product of the values, each point a run of its own (on one actor system, one after the other),
+ * its report and tables in a folder of its own, and one {@code sweep.csv} with a row per point,
+ * job and mode. Every point is validated before the first runs.
+ */
+@Command(name = "sweep", mixinStandardHelpOptions = true,
+        description = "Runs a scenario at every combination of --set values; writes one CSV of all runs.")
+final class SweepCommand implements Callable<Integer> {
+    @Parameters(paramLabel = "FILE", description = "scenario file (HOCON)")
+    Path file;
+
+    @Option(names = "--set", paramLabel = "PATH=V1,V2,...", required = true,
+            description = "a path and the values it takes (repeatable; commas inside [ ] or quotes stay in one value)")
+    List<String> sets;
+
+    @Option(names = "--out", paramLabel = "DIR", description = "where the points' folders and sweep.csv go (default sweeps/NAME-TIME)")
+    Path out;
+
+    @Override
+    public Integer call() throws Exception {
+        List<String> paths = new ArrayList<>();
+        List<List<String>> choices = new ArrayList<>();
+        for (String s : sets) {
+            int eq = s.indexOf('=');
+            if (eq <= 0 || eq == s.length() - 1) {
+                System.err.println("bitina sweep: --set " + s + ": write path=v1,v2,...");
+                return ExitCodes.INVALID_SCENARIO;
+            }
+            paths.add(s.substring(0, eq).trim());
+            choices.add(split(s.substring(eq + 1)));
+        }
+        List<List<String>> points = product(choices);
+        List<Scenario> scenarios = new ArrayList<>();
+        boolean ok = true;
+        for (List<String> point : points) {
+            List<String> overrides = new ArrayList<>();
+            for (int i = 0; i < paths.size(); i++) {
+                overrides.add(paths.get(i) + "=" + point.get(i));
+            }
+            try {
+                scenarios.add(ScenarioLoader.load(file, Runtime.getRuntime().maxMemory(), Overrides.parse(overrides)));
+            } catch (ScenarioException e) {
+                ok = false;
+                for (Problem p : e.problems()) {
+                    System.err.println(p);
+                }
+            }
+        }
+        if (!ok) {
+            return ExitCodes.INVALID_SCENARIO;
+        }
+        if (out == null) {
+            String name = file.getFileName().toString().replaceFirst("\\.conf$", "");
+            out = Path.of("sweeps", name + "-" + java.time.LocalDateTime.now().format(java.time.format.DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+        }
+        Files.createDirectories(out);
+        List<List<CsvReport.JobRow>> rows = new ArrayList<>();
+        boolean asExpected = true;
+        ObjectMapper json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+        try (RunSession session = new RunSession(Duration.ofHours(2))) {
+            for (int i = 0; i < scenarios.size(); i++) {
+                Scenario s = scenarios.get(i);
+                System.err.printf("point %d/%d: %s%n", i + 1, scenarios.size(), describe(paths, points.get(i)));
+                Report r = session.run(s, new RunProgress());
+                Path dir = out.resolve("point-" + (i + 1));
+                Files.createDirectories(dir);
+                json.writeValue(dir.resolve("report.json").toFile(), r);
+                CsvReport.write(r, s, dir);
+                rows.add(CsvReport.jobRows(r, s));
+                asExpected &= r.allAsExpected();
+                for (Report.JobReport j : r.jobs()) {
+                    System.out.printf("%-40s %-14s %-11s %-9s verified %-3s modelled %10.1f us  max link %12d B%n", describe(paths, points.get(i)),
+                            j.name(), j.mode(), j.status(), j.verified() ? "yes" : "NO", j.modeledMicros(), j.maxLinkBytes());
+                }
+            }
+        }
+        Path csv = out.resolve("sweep.csv");
+        CsvReport.writeSweep(csv, paths, points, rows);
+        System.out.println("sweep: " + csv + " (" + points.size() + " points)");
+        System.out.println(asExpected ? "every job of every point ended as the scenario expects" : "SOME JOBS DID NOT END AS THE SCENARIO EXPECTS");
+        return asExpected ? ExitCodes.OK : ExitCodes.JOB_FAILED;
+    }
+
+    private static String describe(List<String> paths, List<String> point) {
+        List<String> s = new ArrayList<>();
+        for (int i = 0; i < paths.size(); i++) {
+            s.add(paths.get(i) + "=" + point.get(i));
+        }
+        return String.join(" ", s);
+    }
+
+    /** Values split at commas outside brackets and quotes. */
+    static List<String> split(String values) {
+        List<String> out = new ArrayList<>();
+        StringBuilder cur = new StringBuilder();
+        int depth = 0;
+        boolean quoted = false;
+        for (char c : values.toCharArray()) {
+            if (c == '"') {
+                quoted = !quoted;
+            } else if (!quoted && (c == '[' || c == '{')) {
+                depth++;
+            } else if (!quoted && (c == ']' || c == '}')) {
+                depth--;
+            }
+            if (c == ',' && depth == 0 && !quoted) {
+                out.add(cur.toString().trim());
+                cur.setLength(0);
+            } else {
+                cur.append(c);
+            }
+        }
+        out.add(cur.toString().trim());
+        return out;
+    }
+
+    /** Every combination, the first path's values varying slowest. */
+    static List<List<String>> product(List<List<String>> choices) {
+        List<List<String>> out = new ArrayList<>();
+        out.add(List.of());
+        for (List<String> c : choices) {
+            List<List<String>> next = new ArrayList<>();
+            for (List<String> prefix : out) {
+                for (String v : c) {
+                    List<String> p = new ArrayList<>(prefix);
+                    p.add(v);
+                    next.add(p);
+                }
+            }
+            out = next;
+        }
+        return out;
+    }
+}
