@@ -305,7 +305,15 @@ abstract class DeviceActor extends AbstractBehavior<DeviceCommand> {
             events.advanceTo(m.vt());
         }
         long now = clock.getAsLong();
-        engine.retree(m.tables());
+        List<org.bitina.protocol.Frame> stale = new ArrayList<>();
+        if (events != null) {
+            // the old tree's aggregation packets still on their way: they would meet the new tree's
+            // aggregates of the same chunks (an epoch in the header would tell them apart); the
+            // workers send those chunks again, flagged RETRANSMIT, and those are kept
+            events.remove(e -> e instanceof DeviceCommand.FrameIn f && DeviceCommand.Retree.stale(f.frame(), m.tables()))
+                    .forEach(e -> stale.add(((DeviceCommand.FrameIn) e).frame()));
+        }
+        ports.perform(getContext(), engine.retree(m.tables(), stale));
         retreed(m, now);
         afterActions(List.of(), now);
         return this;

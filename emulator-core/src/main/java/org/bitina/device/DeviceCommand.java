@@ -147,6 +147,12 @@ public sealed interface DeviceCommand extends ControlMessage
      * sends now and who is cut off.
      */
     record Retree(JobTables tables, Map<String, String> uplinks, List<String> cutOff, long vt) implements ControlPlane {
+        /** A contribution of the job sent under the old tree: not flagged RETRANSMIT, as the workers' resends are. */
+        static boolean stale(Frame f, JobTables t) {
+            org.bitina.wire.InaHeader h = f.packet().header();
+            return h.type() == org.bitina.wire.PacketType.CONTRIBUTION && h.tenant() == t.tenant() && h.job() == t.job()
+                    && !h.has(org.bitina.wire.Flags.RETRANSMIT);
+        }
     }
 
     /**

@@ -90,13 +90,17 @@ public final class NodeEngine {
      * aggregations go (they were built for the old A-BMs; the workers send those chunks again).
      * So do its tombstones, except at a root that stays the root: there they still tell a
      * resent contribution of a chunk that already has its result from a new one (it is a
-     * duplicate, and the root resends the result it remembers), so nothing counts twice.
+     * duplicate, and the root resends the result it remembers), so nothing counts twice. The
+     * old tree's contributions still on their way here ({@code stale}) are dropped, counted.
      */
-    public void retree(JobTables t) {
+    public List<Action> retree(JobTables t, List<Frame> stale) {
         JobTables old = node.jobs.get(t.key());
         boolean sameRoot = old != null && old.root() && t.root();
         install(t);
         node.table.clearJob(t.tenant(), t.job(), !sameRoot);
+        List<Action> out = new ArrayList<>();
+        stale.forEach(f -> node.drop(out, t, f, "sent under the VAT before its repair"));
+        return out;
     }
 
     /**

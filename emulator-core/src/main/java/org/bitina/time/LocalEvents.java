@@ -1,6 +1,7 @@
 package org.bitina.time;
 
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
 
@@ -125,6 +126,14 @@ public final class LocalEvents<E> {
     /** Events and timer firings processed so far. */
     public long processed() {
         return processed;
+    }
+
+    /** Takes out the queued events {@code which} picks, in time order (what a repair makes stale). */
+    public List<E> remove(java.util.function.Predicate<E> which) {
+        List<Event<E>> gone = new java.util.ArrayList<>();
+        queue.removeIf(ev -> which.test(ev.what) && gone.add(ev));
+        gone.sort(queue.comparator());
+        return gone.stream().map(Event::what).toList();
     }
 
     /** A new phase: no events, time back to zero. */
