@@ -76,7 +76,9 @@ final class LocalCluster implements AutoCloseable {
         }
         for (Process p : members) {
             try {
-                if (!p.waitFor(20, TimeUnit.SECONDS)) {
+                // a member normally stops in a few seconds; over TLS, with the coordinator gone, its last shutdown
+                // phase has been seen to wait out its whole 10 s timeout after a 2 s one: leave room before killing it
+                if (!p.waitFor(45, TimeUnit.SECONDS)) {
                     p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
                 }
             } catch (InterruptedException e) {
