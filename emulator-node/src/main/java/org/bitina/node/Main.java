@@ -6,7 +6,8 @@ import picocli.CommandLine.Command;
 /** The {@code bitina} command line: {@code run}, {@code validate}, {@code node}, {@code credentials}. */
 @Command(name = "bitina", mixinStandardHelpOptions = true, version = "bitina 0.1.0",
         description = "Emulates in-network aggregation and multicast over bitmaps on Pekko actors.",
-        subcommands = {ValidateCommand.class, RunCommand.class, SweepCommand.class, NodeCommand.class, CredentialsCommand.class})
+        subcommands = {ValidateCommand.class, RunCommand.class, SweepCommand.class, ExportCommand.class, NodeCommand.class,
+                CredentialsCommand.class})
 public final class Main implements Runnable {
 
     @CommandLine.Spec

@@ -161,6 +161,37 @@ class CliTest {
     }
 
     @Test
+    void exportTreesWritesEveryVatEdgeAndOneArrowFromEachMember() throws Exception {
+        Path conf = Path.of("..", "topology-configs", "paper-fig1-allreduce.conf");
+        Result r = cli("export", "trees", conf.toString());
+        assertEquals(0, r.code(), r.err());
+        java.util.Set<String> arrows = new java.util.TreeSet<>();
+        for (String line : r.out().split("\n")) {
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("^\\s*\"([^\"]+)\" -> \"([^\"]+)\" \\[color=(?!grey)").matcher(line);
+            if (m.find()) {
+                arrows.add(m.group(1) + ">" + m.group(2));
+            }
+        }
+        // what the planner installs, computed here from the same file
+        org.bitina.scenario.Scenario s = org.bitina.scenario.ScenarioLoader.load(conf);
+        org.bitina.usecase.Phase ina = org.bitina.usecase.UseCases.plan(s, org.bitina.topology.Routing.compute(s.topology())).get(0);
+        java.util.Set<String> expected = new java.util.TreeSet<>();
+        ina.tables().forEach((n, t) -> {
+            if (t.registered() != null && t.vatParent() != null) {
+                expected.add(n + ">" + t.vatParent());
+            }
+        });
+        for (String member : ina.job().common().members()) {
+            long out = arrows.stream().filter(a -> a.startsWith(member + ">")).count();
+            assertEquals(1, out, member + " has one arrow into the tree: " + arrows);
+            expected.add(arrows.stream().filter(a -> a.startsWith(member + ">")).findFirst().orElseThrow());
+        }
+        assertEquals(expected, arrows);
+        assertTrue(r.out().startsWith("digraph bitina {") && r.out().trim().endsWith("}"));
+        assertEquals(2, cli("export", "plots", conf.toString()).code());
+    }
+
+    @Test
     void csvHoldsTheReportsTablesWithBandwidthsFromTheModelledTime() throws IOException {
         Path out = dir.resolve("csv");
         Path report = dir.resolve("c.json");

@@ -1,0 +1,134 @@
+package org.bitina.node;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.bitina.bitmap.EndpointSet;
+import org.bitina.protocol.JobTables;
+import org.bitina.scenario.Overrides;
+import org.bitina.scenario.Scenario;
+import org.bitina.scenario.ScenarioLoader;
+import org.bitina.topology.Link;
+import org.bitina.topology.Node;
+import org.bitina.topology.Problem;
+import org.bitina.topology.Routing;
+import org.bitina.topology.ScenarioException;
+import org.bitina.usecase.Phase;
+import org.bitina.usecase.UseCases;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code bitina export trees FILE.conf}: Graphviz DOT of the topology and of every job's
+ * configured trees, as the control plane installs them (the same planning as a run): a VAT
+ * node's A-BM on its label, an arrow from each VAT node and member to where its results go.
+ * Trees that packets build at run time (C-BMs, INC trees) have no static shape: the file says
+ * so, and the trace has them.
+ */
+@Command(name = "export", mixinStandardHelpOptions = true, description = "Exports a scenario's structure; `export trees FILE` writes Graphviz DOT.")
+final class ExportCommand implements Callable<Integer> {
+    @Parameters(index = "0", paramLabel = "WHAT", description = "trees")
+    String what;
+
+    @Parameters(index = "1", paramLabel = "FILE", description = "scenario file (HOCON)")
+    Path file;
+
+    @Option(names = "--set", paramLabel = "PATH=VALUE", description = "change the scenario first (as for run)")
+    List<String> sets;
+
+    @Option(names = {"-o", "--out"}, paramLabel = "DOT", description = "write here (default: standard output)")
+    Path out;
+
+    private static final String[] COLOURS = {"firebrick", "royalblue", "forestgreen", "darkorange", "purple", "teal", "goldenrod"};
+
+    @Override
+    public Integer call() throws IOException {
+        if (!"trees".equals(what)) {
+            System.err.println("bitina export: the one thing to export is 'trees', got '" + what + "'");
+            return ExitCodes.INVALID_SCENARIO;
+        }
+        Scenario s;
+        try {
+            s = ScenarioLoader.load(file, Runtime.getRuntime().maxMemory(), Overrides.parse(sets));
+        } catch (IllegalArgumentException e) {
+            System.err.println("bitina: " + e.getMessage());
+            return ExitCodes.INVALID_SCENARIO;
+        } catch (ScenarioException e) {
+            e.problems().stream().map(Problem::toString).forEach(System.err::println);
+            return ExitCodes.INVALID_SCENARIO;
+        }
+        List<Phase> phases = UseCases.plan(s, Routing.compute(s.topology()));
+        if (out == null) {
+            write(s, phases, System.out);
+        } else {
+            try (PrintStream p = new PrintStream(Files.newOutputStream(out), true, java.nio.charset.StandardCharsets.UTF_8)) {
+                write(s, phases, p);
+            }
+            System.out.println("trees: " + out + " (render with: dot -Tsvg " + out + " -o trees.svg)");
+        }
+        return ExitCodes.OK;
+    }
+
+    static void write(Scenario s, List<Phase> phases, PrintStream o) {
+        o.println("digraph bitina {");
+        o.println("  // " + s.file() + ": the topology (grey) and each job's trees as installed, one colour a job and mode");
+        o.println("  node [fontname=\"Helvetica\", fontsize=10]; edge [fontname=\"Helvetica\", fontsize=8];");
+        for (Node n : s.topology().nodes()) {
+            o.printf("  %s [shape=%s];%n", id(n.name()), n.isSwitch() ? "box" : "ellipse");
+        }
+        for (Link l : s.topology().links()) {
+            o.printf("  %s -> %s [dir=none, color=grey80];%n", id(l.a()), id(l.b()));
+        }
+        int colour = 0;
+        for (Phase p : phases) {
+            if (!p.mode().equals("ina")) {
+                continue;
+            }
+            String name = p.job().name() + (p.iteration() == null ? "" : " iteration " + p.iteration().index());
+            String c = COLOURS[colour++ % COLOURS.length];
+            boolean any = false;
+            for (var e : p.tables().entrySet()) {
+                JobTables t = e.getValue();
+                if (t.registered() == null) {
+                    continue;
+                }
+                any = true;
+                String label = name + (t.root() ? " root" : "") + "\\nA-BM " + t.registered();
+                o.printf("  %s [xlabel=\"%s\", fontcolor=%s];%n", id(e.getKey()), label, c);
+                if (t.vatParent() != null) {
+                    o.printf("  %s -> %s [color=%s, penwidth=2, label=\"%s\"];%n", id(e.getKey()), id(t.vatParent()), c, name);
+                }
+                // each endpoint goes to the lowest VAT node whose A-BM holds its bit
+                for (int bit : t.registered().indices()) {
+                    String endpoint = p.bitSpace().endpoint(bit);
+                    if (endpoint != null && lowest(p, bit) == t) {
+                        o.printf("  %s -> %s [color=%s, penwidth=2];%n", id(p.bitSpace().node(bit)), id(e.getKey()), c);
+                    }
+                }
+            }
+            if (!any) {
+                o.println("  // " + name + ": no configured tree (C-BMs or INC trees are built by its packets at run time; see the trace)");
+            }
+        }
+        o.println("}");
+    }
+
+    private static JobTables lowest(Phase p, int bit) {
+        JobTables best = null;
+        for (JobTables t : p.tables().values()) {
+            EndpointSet a = t.registered();
+            if (a != null && a.contains(bit) && (best == null || a.cardinality() < best.registered().cardinality())) {
+                best = t;
+            }
+        }
+        return best;
+    }
+
+    private static String id(String name) {
+        return "\"" + name.replace("\"", "\\\"") + "\"";
+    }
+}
