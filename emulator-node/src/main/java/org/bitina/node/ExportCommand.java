@@ -8,14 +8,10 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import org.bitina.bitmap.EndpointSet;
 import org.bitina.protocol.JobTables;
-import org.bitina.scenario.Overrides;
 import org.bitina.scenario.Scenario;
-import org.bitina.scenario.ScenarioLoader;
 import org.bitina.topology.Link;
 import org.bitina.topology.Node;
-import org.bitina.topology.Problem;
 import org.bitina.topology.Routing;
-import org.bitina.topology.ScenarioException;
 import org.bitina.usecase.Phase;
 import org.bitina.usecase.UseCases;
 import picocli.CommandLine.Command;
@@ -51,14 +47,8 @@ final class ExportCommand implements Callable<Integer> {
             System.err.println("bitina export: the one thing to export is 'trees', got '" + what + "'");
             return ExitCodes.INVALID_SCENARIO;
         }
-        Scenario s;
-        try {
-            s = ScenarioLoader.load(file, Runtime.getRuntime().maxMemory(), Overrides.parse(sets));
-        } catch (IllegalArgumentException e) {
-            System.err.println("bitina: " + e.getMessage());
-            return ExitCodes.INVALID_SCENARIO;
-        } catch (ScenarioException e) {
-            e.problems().stream().map(Problem::toString).forEach(System.err::println);
+        Scenario s = CliScenario.load(file, sets);
+        if (s == null) {
             return ExitCodes.INVALID_SCENARIO;
         }
         List<Phase> phases = UseCases.plan(s, Routing.compute(s.topology()));

@@ -11,11 +11,8 @@ import java.util.concurrent.Callable;
 import org.bitina.run.Report;
 import org.bitina.run.RunProgress;
 import org.bitina.run.ScenarioRunner;
-import org.bitina.scenario.ScenarioLoader;
-import org.bitina.topology.Problem;
 import org.bitina.scenario.Scenario;
 import org.bitina.topology.FaultSpec;
-import org.bitina.topology.ScenarioException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -102,16 +99,8 @@ final class RunCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        Scenario scenario;
-        try {
-            scenario = ScenarioLoader.load(file, Runtime.getRuntime().maxMemory(), org.bitina.scenario.Overrides.parse(sets));
-        } catch (IllegalArgumentException e) {
-            System.err.println("bitina: " + e.getMessage());
-            return ExitCodes.INVALID_SCENARIO;
-        } catch (ScenarioException e) {
-            for (Problem p : e.problems()) {
-                System.err.println(p);
-            }
+        Scenario scenario = CliScenario.load(file, sets);
+        if (scenario == null) {
             return ExitCodes.INVALID_SCENARIO;
         }
         if (clock != null) {

@@ -11,11 +11,7 @@ import java.util.concurrent.Callable;
 import org.bitina.run.Report;
 import org.bitina.run.RunProgress;
 import org.bitina.run.RunSession;
-import org.bitina.scenario.Overrides;
 import org.bitina.scenario.Scenario;
-import org.bitina.scenario.ScenarioLoader;
-import org.bitina.topology.Problem;
-import org.bitina.topology.ScenarioException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -60,14 +56,9 @@ final class SweepCommand implements Callable<Integer> {
             for (int i = 0; i < paths.size(); i++) {
                 overrides.add(paths.get(i) + "=" + point.get(i));
             }
-            try {
-                scenarios.add(ScenarioLoader.load(file, Runtime.getRuntime().maxMemory(), Overrides.parse(overrides)));
-            } catch (ScenarioException e) {
-                ok = false;
-                for (Problem p : e.problems()) {
-                    System.err.println(p);
-                }
-            }
+            Scenario s = CliScenario.load(file, overrides);
+            ok &= s != null;
+            scenarios.add(s);
         }
         if (!ok) {
             return ExitCodes.INVALID_SCENARIO;

@@ -2,10 +2,7 @@ package org.bitina.node;
 
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
-import org.bitina.scenario.ScenarioLoader;
-import org.bitina.topology.Problem;
 import org.bitina.scenario.Scenario;
-import org.bitina.topology.ScenarioException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
@@ -23,20 +20,13 @@ final class ValidateCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        try {
-            Scenario s = ScenarioLoader.load(file, Runtime.getRuntime().maxMemory(), org.bitina.scenario.Overrides.parse(sets));
-            System.out.printf("%s: valid: %d switches, %d hosts, %d links, %d jobs, %d faults%n", s.file(),
-                    s.topology().switches().size(), s.topology().hosts().size(), s.topology().links().size(),
-                    s.jobs().size(), s.faults().size());
-            return ExitCodes.OK;
-        } catch (IllegalArgumentException e) {
-            System.err.println("bitina: " + e.getMessage());
-            return ExitCodes.INVALID_SCENARIO;
-        } catch (ScenarioException e) {
-            for (Problem p : e.problems()) {
-                System.err.println(p);
-            }
+        Scenario s = CliScenario.load(file, sets);
+        if (s == null) {
             return ExitCodes.INVALID_SCENARIO;
         }
+        System.out.printf("%s: valid: %d switches, %d hosts, %d links, %d jobs, %d faults%n", s.file(),
+                s.topology().switches().size(), s.topology().hosts().size(), s.topology().links().size(),
+                s.jobs().size(), s.faults().size());
+        return ExitCodes.OK;
     }
 }

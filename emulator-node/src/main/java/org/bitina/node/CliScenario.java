@@ -1,0 +1,29 @@
+package org.bitina.node;
+
+import java.nio.file.Path;
+import java.util.List;
+import org.bitina.scenario.Overrides;
+import org.bitina.scenario.Scenario;
+import org.bitina.scenario.ScenarioLoader;
+import org.bitina.topology.Problem;
+import org.bitina.topology.ScenarioException;
+
+/** How every command loads its scenario: the file with its {@code --set} changes, or every problem on stderr. */
+final class CliScenario {
+    private CliScenario() {
+    }
+
+    /** The scenario, or null after printing why not (a malformed --set, or the file's problems as FILE:LINE: lines). */
+    static Scenario load(Path file, List<String> sets) {
+        try {
+            return ScenarioLoader.load(file, Runtime.getRuntime().maxMemory(), Overrides.parse(sets));
+        } catch (IllegalArgumentException e) {
+            System.err.println("bitina: " + e.getMessage());
+        } catch (ScenarioException e) {
+            for (Problem p : e.problems()) {
+                System.err.println(p);
+            }
+        }
+        return null;
+    }
+}
