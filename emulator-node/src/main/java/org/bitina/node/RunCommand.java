@@ -149,8 +149,7 @@ final class RunCommand implements Callable<Integer> {
                                 List.of(host + ":" + port))))
                         .withMembers(externalMembers, java.time.Duration.ofSeconds(120));
             } else if (members > 1) {
-                Path dir = runDir != null ? runDir : Path.of("runs", file.getFileName().toString().replaceAll("\\.conf$", "") + "-"
-                        + java.time.LocalDateTime.now().format(java.time.format.DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+                Path dir = runDir != null ? runDir : timestamped("runs", file);
                 // this run's own credentials unless given some (or told --insecure): made now, gone with the run
                 com.typesafe.config.Config transport = access.transport("bitina", true);
                 if (transport == null && (access.file() != null || access.credentials != null)) {
@@ -192,6 +191,12 @@ final class RunCommand implements Callable<Integer> {
             System.out.println("trace:  " + trace);
         }
         return r.allAsExpected() ? ExitCodes.OK : ExitCodes.JOB_FAILED;
+    }
+
+    /** {@code parent/NAME-yyyyMMdd-HHmmss} for scenario {@code file}: where a run's (or a sweep's) outputs go by default. */
+    static Path timestamped(String parent, Path file) {
+        return Path.of(parent, file.getFileName().toString().replaceFirst("\\.conf$", "") + "-"
+                + java.time.LocalDateTime.now().format(java.time.format.DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
     }
 
     /**

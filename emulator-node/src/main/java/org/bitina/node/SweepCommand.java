@@ -64,8 +64,7 @@ final class SweepCommand implements Callable<Integer> {
             return ExitCodes.INVALID_SCENARIO;
         }
         if (out == null) {
-            String name = file.getFileName().toString().replaceFirst("\\.conf$", "");
-            out = Path.of("sweeps", name + "-" + java.time.LocalDateTime.now().format(java.time.format.DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+            out = RunCommand.timestamped("sweeps", file);
         }
         Files.createDirectories(out);
         List<List<CsvReport.JobRow>> rows = new ArrayList<>();

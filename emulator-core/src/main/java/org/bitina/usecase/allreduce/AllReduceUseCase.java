@@ -129,6 +129,11 @@ public final class AllReduceUseCase implements UseCase<AllReduceSpec> {
         return r.vat();
     }
 
+    /** A VAT node of height h waits h timeouts, so that its children's partials reach it first (the plan and a repair alike). */
+    static long vatNodeTimeout(long jobTimeoutNanos, int height) {
+        return jobTimeoutNanos * height;
+    }
+
     /** The INA phase of {@code job}, with {@code silent} members besides those the fault plan silences, as job {@code wireJob} on the wire. */
     static Phase ina(Scenario s, Routing routing, AllReduceSpec job, Set<String> silent, int wireJob) {
         Vat vat = vatOf(s, routing, job);
@@ -138,8 +143,7 @@ public final class AllReduceUseCase implements UseCase<AllReduceSpec> {
         Map<String, JobTables> tables = new LinkedHashMap<>();
         for (Node n : s.topology().nodes()) {
             boolean vatNode = vat.aBm(n.name()) != null;
-            // a VAT node of height h waits h timeouts, so that its children's partials reach it first
-            long nodeTimeout = vatNode ? timeout * height.get(n.name()) : timeout;
+            long nodeTimeout = vatNode ? vatNodeTimeout(timeout, height.get(n.name())) : timeout;
             tables.put(n.name(), JobTables.builder(job.name(), job.common().tenant(), wireJob, job.common().bitSpace().capacity(),
                             nodeTimeout).bift(Bift.build(routing, n.name(), job.common().bitSpace()))
                     .vatNode(vatNode ? vat.aBm(n.name()) : null, vatNode ? vat.parent(n.name()) : null).root(n.name().equals(vat.root()))

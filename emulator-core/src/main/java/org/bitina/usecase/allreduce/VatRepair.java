@@ -86,8 +86,7 @@ public final class VatRepair {
             if (aBm != null) {
                 aBms.put(n, aBm.toString());
             }
-            // a VAT node of height h waits h timeouts, so that its children's partials reach it first (as planned)
-            long timeout = aBm != null ? jobTimeoutNanos * height.getOrDefault(n, 1) : jobTimeoutNanos;
+            long timeout = aBm != null ? AllReduceUseCase.vatNodeTimeout(jobTimeoutNanos, height.getOrDefault(n, 1)) : jobTimeoutNanos;
             // ingress policy, MAC key, reservation, audit key and encoding stay: only the tree changes
             tables.put(n, t.toBuilder().bift(t.bift() == null ? null : Bift.build(routing, n, p.bitSpace()))
                     .vatNode(aBm, aBm == null || vat == null ? null : vat.parent(n)).root(isRoot).timeoutNanos(timeout).build());
