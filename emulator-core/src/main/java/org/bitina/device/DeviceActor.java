@@ -2,6 +2,7 @@ package org.bitina.device;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.function.LongSupplier;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.bitina.time.LocalEvents;
@@ -351,18 +352,36 @@ abstract class DeviceActor extends AbstractBehavior<DeviceCommand> {
     }
 
     private Behavior<DeviceCommand> onCollectStats(DeviceCommand.CollectStats m) {
-        List<DriverReport> reports;
+        List<DriverReport> reports = new ArrayList<>();
         try {
-            reports = driverReports(m.tenant(), m.job());
+            for (int job : m.jobs()) {
+                reports.addAll(driverReports(m.tenant(), job));
+            }
         } catch (RuntimeException e) {
             // the phase's collection waits for every device: it gets an answer, naming what went wrong
             failed("its drivers' reports", e);
             reports = List.of();
         }
-        m.replyTo().tell(new DeviceCommand.DeviceStats(name, isSwitch(), engine.counters(m.tenant(), m.job()).asMap(), ports.stats(),
+        // a phase of several trees (H2) is counted over all of them, and tree by tree
+        Map<org.bitina.protocol.Counter, Long> counters = new java.util.EnumMap<>(org.bitina.protocol.Counter.class);
+        Map<Integer, Map<org.bitina.protocol.Counter, Long>> byTree = new java.util.TreeMap<>();
+        Map<String, Long> drops = new java.util.TreeMap<>();
+        List<org.bitina.security.ChecksumAudit.Failure> audit = new ArrayList<>();
+        int incTrees = 0;
+        for (int job : m.jobs()) {
+            Map<org.bitina.protocol.Counter, Long> c = engine.counters(m.tenant(), job).asMap();
+            c.forEach((k, v) -> counters.merge(k, v, Long::sum));
+            if (!m.more().isEmpty()) {
+                byTree.put(job, c);
+            }
+            engine.dropsByReason(m.tenant(), job).forEach((k, v) -> drops.merge(k, v, Long::sum));
+            audit.addAll(engine.auditFailures(m.tenant(), job));
+            incTrees += engine.incTreeCount(m.tenant(), job);
+        }
+        m.replyTo().tell(new DeviceCommand.DeviceStats(name, isSwitch(), counters, ports.stats(),
                 engine.table().peakEntries(), engine.table().peakBufferedBytes(), reports,
-                engine.unknownJobDrops(), engine.incTreeCount(m.tenant(), m.job()), failureCount, List.copyOf(failures),
-                engine.dropsByReason(m.tenant(), m.job()), engine.unknownJobDropsByReason(), engine.auditFailures(m.tenant(), m.job())));
+                engine.unknownJobDrops(), incTrees, failureCount, List.copyOf(failures),
+                drops, engine.unknownJobDropsByReason(), audit, byTree));
         return this;
     }
 }

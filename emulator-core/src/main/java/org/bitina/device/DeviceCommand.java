@@ -170,8 +170,23 @@ public sealed interface DeviceCommand extends ControlMessage
     record Advanced(String node, long window, boolean late) implements ControlMessage {
     }
 
-    /** Ask for the device's counters for one job phase. */
-    record CollectStats(int tenant, int job, ActorRef<DeviceStats> replyTo) implements ControlPlane {
+    /**
+     * Ask for the device's counters for one job phase: its wire job {@code job}, and {@code more}
+     * wire jobs of the same phase (H2: its trees over partitions), whose counters are added in and
+     * also given one by one.
+     */
+    record CollectStats(int tenant, int job, List<Integer> more, ActorRef<DeviceStats> replyTo) implements ControlPlane {
+        public CollectStats(int tenant, int job, ActorRef<DeviceStats> replyTo) {
+            this(tenant, job, List.of(), replyTo);
+        }
+
+        /** Every wire job asked for, the phase's own first. */
+        public List<Integer> jobs() {
+            List<Integer> all = new java.util.ArrayList<>(1 + more.size());
+            all.add(job);
+            all.addAll(more);
+            return all;
+        }
     }
 
     /**
@@ -182,12 +197,21 @@ public sealed interface DeviceCommand extends ControlMessage
      * @param drops         this phase's frames the device dropped, by reason
      * @param unknownJobDropReasons frames of no job installed here, by reason, since the run began
      * @param checksumFailures the packets of this phase that failed the S6 checksum audit at the device's ports
+     * @param treeCounters  per wire job of the phase, when it has several (H2), that job's counters (already in {@code counters})
      */
     record DeviceStats(String node, boolean isSwitch, Map<Counter, Long> counters, List<LinkStats> links, int peakStateEntries,
                        long peakBufferedBytes, List<DriverReport> drivers, long unknownJobDrops, int incTrees,
                        long failures, List<String> failuresNamed, Map<String, Long> drops, Map<String, Long> unknownJobDropReasons,
-                       List<org.bitina.security.ChecksumAudit.Failure> checksumFailures)
+                       List<org.bitina.security.ChecksumAudit.Failure> checksumFailures, Map<Integer, Map<Counter, Long>> treeCounters)
             implements ControlMessage {
+        public DeviceStats(String node, boolean isSwitch, Map<Counter, Long> counters, List<LinkStats> links, int peakStateEntries,
+                           long peakBufferedBytes, List<DriverReport> drivers, long unknownJobDrops, int incTrees, long failures,
+                           List<String> failuresNamed, Map<String, Long> drops, Map<String, Long> unknownJobDropReasons,
+                           List<org.bitina.security.ChecksumAudit.Failure> checksumFailures) {
+            this(node, isSwitch, counters, links, peakStateEntries, peakBufferedBytes, drivers, unknownJobDrops, incTrees, failures,
+                    failuresNamed, drops, unknownJobDropReasons, checksumFailures, Map.of());
+        }
+
         public DeviceStats(String node, boolean isSwitch, Map<Counter, Long> counters, List<LinkStats> links, int peakStateEntries,
                            long peakBufferedBytes, List<DriverReport> drivers, long unknownJobDrops, int incTrees, long failures,
                            List<String> failuresNamed) {

@@ -109,6 +109,8 @@ public final class AggregationTable {
         long firstVt = Long.MIN_VALUE;
         long maxVt = Long.MIN_VALUE;
         EndpointSet held;
+        /** H2: in a second stage, the job's endpoints the accumulator holds (null elsewhere). */
+        EndpointSet holds;
         ReductionOp op;
         Payload acc;
 
@@ -248,6 +250,9 @@ public final class AggregationTable {
 
     private void reduce(Entry e, Contribution c) {
         e.held = e.held.or(c.pbm());
+        if (c.holds() != null) {
+            e.holds = e.holds == null ? c.holds() : e.holds.or(c.holds());
+        }
         if (e.firstVt == Long.MIN_VALUE) {
             e.firstVt = c.vt();
         }
@@ -315,7 +320,7 @@ public final class AggregationTable {
             vt = Math.max(vt, e.firstVt + e.timeoutNanos);
         }
         Emission emission = new Emission(e.key, e.nodeBitmap, e.held, e.op == null ? ReductionOp.NONE : e.op, payload, partial,
-                e.firstArrival, now, vt);
+                e.firstArrival, now, vt, e.holds);
         tombstones.put(e.key, new Tombstone(emission, e.held, now + tombstoneNanos));
         return emission;
     }

@@ -8,9 +8,16 @@ import org.bitina.wire.Payload;
  * What an aggregation-direction packet brings to a node: its P-BM (whose contributions the
  * payload carries), the reduction, the payload (empty for an ACK) and its modelled arrival
  * time in nanoseconds.
+ *
+ * @param holds in a second stage over partitions (H2), the job's endpoints the payload holds, in the
+ *              job's whole bit space (the P-BM names partitions); null elsewhere
  */
-public record Contribution(EndpointSet pbm, ReductionOp op, Payload payload, long vt) {
+public record Contribution(EndpointSet pbm, ReductionOp op, Payload payload, long vt, EndpointSet holds) {
     public Contribution(EndpointSet pbm, ReductionOp op, Payload payload) {
         this(pbm, op, payload, 0);
+    }
+
+    public Contribution(EndpointSet pbm, ReductionOp op, Payload payload, long vt) {
+        this(pbm, op, payload, vt, null);
     }
 }

@@ -36,5 +36,9 @@ public enum Counter {
     ROOT_PARTIAL,
     RESULTS_RESENT,
     RETRANSMISSIONS_PASSED_UP,
-    LATE_FOLDED
+    LATE_FOLDED,
+    /** H2: partition aggregates a partition root sent up to the second stage. */
+    BRIDGED_UP,
+    /** H2: second-stage results a partition root sent down into its partition. */
+    BRIDGED_DOWN
 }

@@ -13,9 +13,21 @@ import org.bitina.wire.ReductionOp;
  * @param vt           modelled time the emission leaves: the latest contribution's arrival for
  *                     a complete one; for a partial, no earlier than the first arrival plus
  *                     the timeout (the node waited that long)
+ * @param holds        in a second stage over partitions (H2), the job's endpoints the payload holds (the
+ *                     union of its contributions'); null elsewhere
  */
 public record Emission(StateKey key, EndpointSet nodeBitmap, EndpointSet pbm, ReductionOp op, Payload payload, boolean partial,
-                       long firstArrival, long emittedAt, long vt) {
+                       long firstArrival, long emittedAt, long vt, EndpointSet holds) {
+    public Emission(StateKey key, EndpointSet nodeBitmap, EndpointSet pbm, ReductionOp op, Payload payload, boolean partial,
+                    long firstArrival, long emittedAt, long vt) {
+        this(key, nodeBitmap, pbm, op, payload, partial, firstArrival, emittedAt, vt, null);
+    }
+
+    /** This emission carrying another payload (what a malicious switch emits instead, S6). */
+    public Emission withPayload(Payload p) {
+        return new Emission(key, nodeBitmap, pbm, op, p, partial, firstArrival, emittedAt, vt, holds);
+    }
+
     /** The contributions the node bitmap expected and this emission lacks. */
     public EndpointSet missing() {
         return MissSet.of(nodeBitmap, pbm);
@@ -34,7 +46,8 @@ public record Emission(StateKey key, EndpointSet nodeBitmap, EndpointSet pbm, Re
         }
         op.apply(merged, late.payload());
         EndpointSet widened = pbm.or(late.pbm());
+        EndpointSet held = holds == null || late.holds() == null ? holds : holds.or(late.holds());
         return new Emission(key, nodeBitmap, widened, op, merged, !widened.equals(nodeBitmap), firstArrival, now,
-                Math.max(vt, late.vt()));
+                Math.max(vt, late.vt()), held);
     }
 }

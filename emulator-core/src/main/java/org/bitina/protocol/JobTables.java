@@ -21,11 +21,12 @@ import org.bitina.topology.EncodingSpec;
  *                       switch (S5), its quota here; 0: the device's default quota
  * @param auditKey       the job's checksum key for the controller's audit tap at this node's ports (S6,
  *                       {@link org.bitina.security.ChecksumAudit}); null: no audit. The data plane never reads it
+ * @param stage          H2: this node's part in a second stage over partitions ({@link SecondStage}), or null
  */
 public record JobTables(String name, int tenant, int job, int capacity, Bift bift, EndpointSet registered, String vatParent,
                         boolean root, long timeoutNanos, DataInstall dataInstall, boolean rootMulticasts, EncodingSpec encoding,
                         EdgeRole edge, org.bitina.security.IngressPolicy ingress, byte[] macKey, int stateEntries,
-                        byte[] auditKey) {
+                        byte[] auditKey, SecondStage stage) {
 
     /**
      * Whether a reliable-multicast DATA packet installs a C-BM at branch nodes (R2): never
@@ -36,6 +37,11 @@ public record JobTables(String name, int tenant, int job, int capacity, Bift bif
         NEVER,
         ALWAYS,
         RETRANSMISSIONS
+    }
+
+    /** H2: this node's part in the second stage when these are the second stage's tables (not a partition's); else null. */
+    public SecondStage secondStage() {
+        return stage != null && stage.stageJob() == job ? stage : null;
     }
 
     public JobKey key() {
@@ -50,7 +56,7 @@ public record JobTables(String name, int tenant, int job, int capacity, Bift bif
         return new Builder(name, tenant, job, capacity, timeoutNanos).bift(bift).vatNode(registered, vatParent).root(root)
                 .dataInstall(dataInstall).rootMulticasts(rootMulticasts).encoding(encoding).edge(edge).ingress(ingress).macKey(macKey)
                 .stateEntries(stateEntries)
-                .auditKey(auditKey);
+                .auditKey(auditKey).stage(stage);
     }
 
     /** The job's key for packet tags (S2); null: packets are not authenticated. */
@@ -100,6 +106,7 @@ public record JobTables(String name, int tenant, int job, int capacity, Bift bif
         private byte[] macKey;
         private int stateEntries;
         private byte[] auditKey;
+        private SecondStage stage;
 
         private Builder(String name, int tenant, int job, int capacity, long timeoutNanos) {
             this.name = name;
@@ -171,9 +178,15 @@ public record JobTables(String name, int tenant, int job, int capacity, Bift bif
             return this;
         }
 
+        /** H2: this node's part in a second stage over partitions. */
+        public Builder stage(SecondStage s) {
+            this.stage = s;
+            return this;
+        }
+
         public JobTables build() {
             return new JobTables(name, tenant, job, capacity, bift, registered, vatParent, root, timeoutNanos, dataInstall,
-                    rootMulticasts, encoding, edge, ingress, macKey, stateEntries, auditKey);
+                    rootMulticasts, encoding, edge, ingress, macKey, stateEntries, auditKey, stage);
         }
     }
 }

@@ -267,10 +267,16 @@ public final class NodeEngine {
         return out;
     }
 
-    private void process(JobTables t, Frame f, long now, List<Action> out) {
+    /** The data plane for one frame of job {@code t} (also a partition root's bridge into the second stage, H2). */
+    void process(JobTables t, Frame f, long now, List<Action> out) {
         InaPacket p = f.packet();
         if (p.endpoints().capacity() != t.capacity()) {
             node.drop(out, t, f, "bitmap of " + p.endpoints().capacity() + " bits in a job of " + t.capacity());
+            return;
+        }
+        String odd = t.secondStage() == null ? null : oddProvenance(t.secondStage(), p);
+        if (odd != null) {
+            node.drop(out, t, f, odd);
             return;
         }
         PacketType type = p.header().type();
@@ -296,7 +302,7 @@ public final class NodeEngine {
             }
             EndpointSet registered = preconfigured.registeredFor(t, p);
             if (registered != null || node.table.has(key)) {
-                offer(preconfigured, t, f, key, registered, contribution(f), "contribution", now, out);
+                offer(preconfigured, t, f, key, registered, contribution(t, f), "contribution", now, out);
                 return;
             }
         }
@@ -344,6 +350,30 @@ public final class NodeEngine {
     static Contribution contribution(Frame f) {
         InaPacket p = f.packet();
         return new Contribution(p.endpoints(), p.header().op(), p.payload(), f.vt());
+    }
+
+    /** As {@link #contribution(Frame)}; in a second stage (H2) with the job's endpoints it holds. */
+    static Contribution contribution(JobTables t, Frame f) {
+        InaPacket p = f.packet();
+        return new Contribution(p.endpoints(), p.header().op(), p.payload(), f.vt(), t.secondStage() == null ? null : StageBridge.holds(t.secondStage(), p));
+    }
+
+    /**
+     * H2: a second-stage packet's provenance names the job's endpoints, inside the partitions its
+     * P-BM names (an aggregation) or its destinations' (a result): why not, or null when it does.
+     */
+    private static String oddProvenance(SecondStage s, InaPacket p) {
+        EndpointSet holds = p.provenance();
+        if (holds == null) {
+            return null;
+        }
+        if (holds.capacity() != s.jobCapacity()) {
+            return "provenance of " + holds.capacity() + " bits in a second stage over a job of " + s.jobCapacity();
+        }
+        if (p.header().direction() == Direction.AGGREGATION && !holds.isSubsetOf(s.expand(p.endpoints()))) {
+            return "provenance outside the partitions its P-BM names";
+        }
+        return null;
     }
 
     /** An aggregation leaves, by the mechanism that holds it. */
@@ -403,7 +433,13 @@ public final class NodeEngine {
             node.trace(out, t, f, to.size() > 1 ? "replicate" : "forward", to, copies == null ? null : "copies: " + String.join(", ", copies));
         }
         if (!r.local().isEmpty()) {
-            node.deliver(t, new Frame(f.packet().withEndpoints(r.local()), null, f.vt(), via), out);
+            SecondStage s = t.secondStage();
+            if (s != null && s.bridges() && r.local().contains(s.bit())) {
+                // H2: the second stage's result at a partition root goes down into its partition
+                preconfigured.bridgeDown(t, new Frame(f.packet().withEndpoints(r.local()), null, f.vt(), via), now, out);
+            } else {
+                node.deliver(t, new Frame(f.packet().withEndpoints(r.local()), null, f.vt(), via), out);
+            }
         }
         if (!r.unreachable().isEmpty()) {
             node.drop(out, t, f, "no route to " + r.unreachable());

@@ -24,6 +24,11 @@ final class PreconfiguredTrees implements TreeMechanism {
     private final NodeContext node;
     /** At a root: the last result sent for a key, to fold late contributions in and to resend it to a worker that lost it. */
     private final Map<StateKey, Emission> rootResults = new HashMap<>();
+    /** At a partition root (H2): the second stage's result as it went down into the partition, to resend to a worker that lost it. */
+    private final Map<StateKey, Bridged> bridged = new HashMap<>();
+
+    private record Bridged(InaPacket result, long at, long timeoutNanos) {
+    }
 
     PreconfiguredTrees(NodeEngine engine, NodeContext node) {
         this.engine = engine;
@@ -64,27 +69,80 @@ final class PreconfiguredTrees implements TreeMechanism {
         }
         if (node.tamper != null) {
             // the malicious-switch fault (S6): what this node emits is not the sum of what it received
-            e = new Emission(e.key(), e.nodeBitmap(), e.pbm(), e.op(), node.tamper.apply(e.key().seq(), e.payload()), e.partial(),
-                    e.firstArrival(), e.emittedAt(), e.vt());
+            e = e.withPayload(node.tamper.apply(e.key().seq(), e.payload()));
+        }
+        SecondStage stage = t.stage();
+        if (t.root() && stage != null && stage.bridges() && t.job() == stage.partitionJob()) {
+            bridgeUp(t, stage, e, now, out);
+            return;
         }
         if (!t.root()) {
             InaHeader h = InaHeader.of(PacketType.CONTRIBUTION, t.tenant(), t.job(), e.key().seq()).withOp(e.op())
                     .withFlags(e.partial() ? Flags.PARTIAL : 0);
-            node.route(t, new Frame(new InaPacket(h, e.pbm(), e.payload()), t.vatParent(), e.vt()), out);
+            node.route(t, new Frame(new InaPacket(h, e.pbm(), e.payload(), provenance(t, e.pbm(), e), null), t.vatParent(), e.vt()), out);
             return;
         }
         rootResults.put(e.key(), e);
         multicastResult(t, e, t.registered(), out);
     }
 
+    /**
+     * What an emission says it holds when its P-BM does not: in a second stage (H2), the job's
+     * endpoints, when they are fewer than its P-BM's partitions (one of them was partial); else null.
+     */
+    private static EndpointSet provenance(JobTables t, EndpointSet pbm, Emission e) {
+        if (t.secondStage() == null || e.holds() == null || e.holds().equals(t.secondStage().expand(pbm))) {
+            return null;
+        }
+        return e.holds();
+    }
+
     private void multicastResult(JobTables t, Emission e, EndpointSet to, List<NodeEngine.Action> out) {
-        boolean complete = e.pbm().equals(t.registered());
+        // in a second stage a result is complete when every partition came, each whole
+        EndpointSet inner = provenance(t, t.registered(), e);
+        boolean complete = e.pbm().equals(t.registered()) && inner == null;
         InaHeader h = InaHeader.of(PacketType.RESULT, t.tenant(), t.job(), e.key().seq()).withOp(e.op())
                 .withFlags(complete ? 0 : Flags.PARTIAL);
         // F6: the root's node bitmap is the multicast bitmap (a resend goes to the workers that asked)
-        InaPacket result = new InaPacket(h, to, e.payload(), complete ? null : e.pbm(), null);
+        SecondStage stage = t.secondStage();
+        EndpointSet holds = complete ? null : stage != null ? (e.holds() != null ? e.holds() : stage.expand(e.pbm())) : e.pbm();
+        InaPacket result = new InaPacket(h, to, e.payload(), holds, null);
         node.count(t, complete ? Counter.ROOT_COMPLETE : Counter.ROOT_PARTIAL);
         engine.replicate(t, new Frame(result, null, e.vt()), e.emittedAt(), out);
+    }
+
+    /**
+     * H2: a partition root's aggregate, complete or partial, goes up as its partition's
+     * contribution to the second stage ({@link StageBridge#up}), toward its VAT parent there.
+     */
+    private void bridgeUp(JobTables t, SecondStage s, Emission e, long now, List<NodeEngine.Action> out) {
+        JobTables stage = node.job(new JobKey(t.tenant(), s.stageJob()));
+        InaPacket up = StageBridge.up(s, t.tenant(), e);
+        if (stage == null) {
+            node.drop(out, t, new Frame(up, null, e.vt()), "no second stage installed for this partition");
+            return;
+        }
+        node.count(t, Counter.BRIDGED_UP);
+        node.trace(out, t, e.key().seq(), "forward", "agg", e.pbm(), List.of(s.uplink()), e.vt(), "to the second stage as " + up.endpoints()
+                + (up.provenance() != null ? " holding " + up.provenance() : ""));
+        engine.process(stage, new Frame(up, s.uplink(), e.vt()), now, out);
+    }
+
+    /**
+     * H2: the second stage's result reached this partition root (its stage bit is local here):
+     * it goes down into the partition ({@link StageBridge#down}), multicast with this root's A-BM.
+     */
+    void bridgeDown(JobTables stage, Frame f, long now, List<NodeEngine.Action> out) {
+        SecondStage s = stage.stage();
+        JobTables part = node.job(new JobKey(stage.tenant(), s.partitionJob()));
+        if (part == null || part.registered() == null) {
+            node.drop(out, stage, f, "no partition tree installed under this partition root");
+            return;
+        }
+        InaPacket down = StageBridge.down(s, part.tenant(), part.registered(), f.packet());
+        node.count(stage, Counter.BRIDGED_DOWN);
+        bridged.put(new StateKey(part.tenant(), part.job(), 0, down.header().seq()), new Bridged(down, now, part.timeoutNanos()));
+        engine.replicate(part, new Frame(down, null, f.vt()), now, out);
     }
 
     @Override
@@ -98,6 +156,9 @@ final class PreconfiguredTrees implements TreeMechanism {
         if (t.root() && p.header().type() == PacketType.ACK) {
             // a late acknowledgment at the source: the bits it brings are news for the sender
             node.route(t, new Frame(p, node.name, f.vt()), out);
+        } else if (t.root() && t.stage() != null && t.stage().bridges() && t.job() == t.stage().partitionJob()) {
+            // its partition's aggregate is in the second stage already, under the partition's one bit: not folded in across stages
+            node.drop(out, t, f, "late contribution after its partition's aggregate went to the second stage");
         } else if (t.root()) {
             foldLate(t, key, p, f.vt(), now, out);
         } else if (t.vatParent() == null) {
@@ -114,7 +175,8 @@ final class PreconfiguredTrees implements TreeMechanism {
             node.drop(out, t, new Frame(p, null, vt), "late contribution after the result was forgotten");
             return;
         }
-        Emission better = prev.foldIn(new Contribution(p.endpoints(), p.header().op(), p.payload(), vt), now);
+        Emission better = prev.foldIn(new Contribution(p.endpoints(), p.header().op(), p.payload(), vt,
+                t.secondStage() == null ? null : StageBridge.holds(t.secondStage(), p)), now);
         if (better == null) {
             node.drop(out, t, new Frame(p, null, vt), "late payload does not match the result");
             return;
@@ -143,7 +205,14 @@ final class PreconfiguredTrees implements TreeMechanism {
     @Override
     public void retransmitted(JobTables t, StateKey key, Frame f, List<NodeEngine.Action> out) {
         Emission known = rootResults.get(key);
-        if (t.root() && t.rootMulticasts() && known != null) {
+        Bridged down = bridged.get(key);
+        if (t.root() && down != null) {
+            // a partition root resends the second stage's result as it went down, to the worker that asked
+            node.count(t, Counter.RESULTS_RESENT);
+            engine.replicate(t, new Frame(down.result().withEndpoints(f.packet().endpoints()), null, f.vt()), down.at(), out);
+        } else if (t.root() && t.stage() != null && t.stage().bridges() && t.job() == t.stage().partitionJob()) {
+            node.drop(out, t, f, "retransmitted contribution while the second stage has no result for it yet");
+        } else if (t.root() && t.rootMulticasts() && known != null) {
             node.count(t, Counter.RESULTS_RESENT);
             multicastResult(t, known, f.packet().endpoints(), out);
         } else if (!t.root() && t.vatParent() != null && node.table.has(key)) {
@@ -159,6 +228,7 @@ final class PreconfiguredTrees implements TreeMechanism {
 
     /** A root remembers a result long enough for stragglers to be folded in, not forever. */
     void forget(long now) {
+        bridged.values().removeIf(b -> now - b.at() > NodeEngine.RESULT_MEMORY_TIMEOUTS * b.timeoutNanos());
         rootResults.values().removeIf(e -> {
             JobTables t = node.job(e.key().jobKey());
             return t == null || now - e.emittedAt() > NodeEngine.RESULT_MEMORY_TIMEOUTS * t.timeoutNanos();

@@ -144,9 +144,11 @@ final class FaultInjector {
         Routing routing = Routing.compute(scenario.topology(), Set.copyOf(downLinks), Set.copyOf(downNodes));
         for (Node n : scenario.topology().nodes()) {
             Map<JobKey, Bift> bifts = new HashMap<>();
-            JobTables t = p.tables().get(n.name());
-            if (t != null && t.bift() != null) {
-                bifts.put(t.key(), Bift.build(routing, n.name(), p.bitSpace()));
+            for (Phase.Tree tree : p.trees()) {
+                JobTables t = tree.tables().get(n.name());
+                if (t != null && t.bift() != null) {
+                    bifts.put(t.key(), Bift.build(routing, n.name(), tree.bitSpace()));
+                }
             }
             devices.get(n.name()).tell(new DeviceCommand.Reroute(routing, bifts, vt));
         }

@@ -275,9 +275,11 @@ public final class PhaseRunner {
 
     /** Every host with a driver in the phase starts it. */
     private void begin(Phase p) {
-        Set<String> hosts = new LinkedHashSet<>();
-        p.drivers().forEach(d -> hosts.add(d.host()));
-        hosts.forEach(h -> devices.get(h).tell(new DeviceCommand.BeginJob(p.job().common().tenant(), p.wireJob())));
+        // each host begins the wire jobs its drivers run (a phase over partitions has one per partition, H2)
+        Set<java.util.Map.Entry<String, Integer>> begin = new LinkedHashSet<>();
+        p.drivers().forEach(d -> begin.add(java.util.Map.entry(d.host(), d.job())));
+        begin.stream().filter(e -> p.wireJobs().contains(e.getValue()))
+                .forEach(e -> devices.get(e.getKey()).tell(new DeviceCommand.BeginJob(p.job().common().tenant(), e.getValue())));
     }
 
     private long nextFaultNanos(PhaseRun run) {
@@ -372,7 +374,7 @@ public final class PhaseRunner {
 
     /** Which completions count: an awaited endpoint's, of this phase, in a role that ends it. */
     private void onDone(PhaseRun run, DeviceCommand.DriverDone d) {
-        if (d.job() != run.phase.wireJob()) {
+        if (!run.phase.wireJobs().contains(d.job())) {
             return;
         }
         DriverReport r = d.report();
@@ -382,7 +384,7 @@ public final class PhaseRunner {
     }
 
     private Behavior<Command> onHostEvent(PhaseRun run, HostEvt m) {
-        if (m.event() instanceof DeviceCommand.Progress pr && pr.job() == run.phase.wireJob()) {
+        if (m.event() instanceof DeviceCommand.Progress pr && run.phase.wireJobs().contains(pr.job())) {
             progress.results.addAndGet(pr.results());
             run.results += pr.results();
         } else if (m.event() instanceof DeviceCommand.DriverDone d) {
@@ -447,7 +449,8 @@ public final class PhaseRunner {
         Map<String, DeviceCommand.DeviceStats> stats = new HashMap<>();
         devices.forEach((n, d) -> {
             if (!lost.contains(n)) {
-                d.tell(new DeviceCommand.CollectStats(run.phase.job().common().tenant(), run.phase.wireJob(), statsAdapter));
+                d.tell(new DeviceCommand.CollectStats(run.phase.job().common().tenant(), run.phase.wireJob(),
+                        run.phase.more().stream().map(Phase.Tree::wireJob).toList(), statsAdapter));
             }
         });
         return Behaviors.receive(Command.class)

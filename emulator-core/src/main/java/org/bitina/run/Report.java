@@ -27,7 +27,38 @@ public record Report(String scenario, String clock, List<String> tolerances, Lis
                             long sourceUplinkBytes, List<String> dropped, java.util.Map<String, Long> stats,
                             List<String> faultsNotApplied, Admission admission, org.bitina.usecase.Phase.Iteration iteration,
                             @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
-                            ValueSecurity security) {
+                            ValueSecurity security,
+                            @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+                            List<TreeReport> trees) {
+        public JobReport(String name, String kind, String mode, String status, boolean verified, List<String> missing,
+                         long wallMillis, double modeledMicros, long packetsIntoRoot, long maxLinkBytes, long totalLinkBytes,
+                         long headerBytes, long timeouts, int retransmissionRounds, String expected, boolean asExpected,
+                         String root, int chunks, int endpoints, List<PartialChunk> partialChunks, List<String> mismatches,
+                         List<String> unfinished, long lateContributions, long drops, long packets, String note,
+                         long sourceUplinkBytes, List<String> dropped, java.util.Map<String, Long> stats,
+                         List<String> faultsNotApplied, Admission admission, org.bitina.usecase.Phase.Iteration iteration,
+                         ValueSecurity security) {
+            this(name, kind, mode, status, verified, missing, wallMillis, modeledMicros, packetsIntoRoot, maxLinkBytes, totalLinkBytes,
+                    headerBytes, timeouts, retransmissionRounds, expected, asExpected, root, chunks, endpoints, partialChunks, mismatches,
+                    unfinished, lateContributions, drops, packets, note, sourceUplinkBytes, dropped, stats, faultsNotApplied, admission,
+                    iteration, security, null);
+        }
+    }
+
+    /**
+     * One tree of a phase over partitions (H2): the second stage first, then each partition.
+     *
+     * @param tree            {@code second-stage} or the partition's name
+     * @param bits            the tree's bit space: one bit per partition in the second stage, per member in a partition
+     * @param members         the partition's members (the second stage: the partition roots)
+     * @param packetsIntoRoot frames of this tree's wire job its root received
+     * @param timeouts        this tree's completion timers that fired (partial aggregates)
+     * @param bridged         at the partition roots: aggregates sent up to the second stage (a partition), results
+     *                        sent down into the partitions (the second stage)
+     * @param missing         the members of the tree (a partition's) some result left out
+     */
+    public record TreeReport(String tree, int wireJob, String root, int bits, List<String> members, long packetsIntoRoot, long timeouts,
+                             long bridged, List<String> missing) {
     }
 
     /**

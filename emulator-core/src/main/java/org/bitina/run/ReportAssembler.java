@@ -182,7 +182,33 @@ final class ReportAssembler {
                 wallNanos / 1_000_000, lastVt / 1000.0, t.intoRoot, t.maxLink, t.total, t.header, t.timeouts, rounds,
                 p.expected().status().label(), asExpected, roots(p), p.units(), p.awaited().size(), partial, mismatches, unfinished,
                 t.late, t.drops + t.lost, t.packets, note, t.uplink, dropped, extra, faultsNotApplied,
-                Report.Admission.of(p.admission(), p.mode(), t.refused), p.iteration(), security);
+                Report.Admission.of(p.admission(), p.mode(), t.refused), p.iteration(), security, trees(p, stats, missing));
+    }
+
+    /** A phase over partitions (H2), tree by tree: the second stage (the phase's own tree), then each partition; null for one tree. */
+    private static List<Report.TreeReport> trees(Phase p, Collection<DeviceCommand.DeviceStats> stats, Set<String> missing) {
+        if (p.more().isEmpty()) {
+            return null;
+        }
+        List<Report.TreeReport> out = new ArrayList<>();
+        for (Phase.Tree tree : p.trees()) {
+            boolean stage = tree.wireJob() == p.wireJob();
+            long into = 0;
+            long timeouts = 0;
+            long bridged = 0;
+            for (DeviceCommand.DeviceStats s : stats) {
+                Map<Counter, Long> c = s.treeCounters().getOrDefault(tree.wireJob(), Map.of());
+                timeouts += c.getOrDefault(Counter.TIMEOUTS, 0L);
+                bridged += c.getOrDefault(stage ? Counter.BRIDGED_DOWN : Counter.BRIDGED_UP, 0L);
+                if (s.node().equals(tree.root())) {
+                    into += c.getOrDefault(Counter.FRAMES_IN, 0L);
+                }
+            }
+            List<String> members = tree.bitSpace().endpoints().stream().filter(java.util.Objects::nonNull).toList();
+            out.add(new Report.TreeReport(stage ? "second-stage" : tree.name(), tree.wireJob(), tree.root(), tree.bitSpace().capacity(), members,
+                    into, timeouts, bridged, stage ? List.of() : members.stream().filter(missing::contains).toList()));
+        }
+        return List.copyOf(out);
     }
 
     /** S6 of a phase: the workers' checksum findings and the audit's suspects; null when no worker masks or checksums. */

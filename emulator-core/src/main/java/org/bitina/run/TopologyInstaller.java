@@ -62,7 +62,9 @@ final class TopologyInstaller {
      */
     static void install(Phase p, Map<String, ActorRef<DeviceCommand>> devices, byte[] runSecret, boolean mac) {
         devices.values().forEach(d -> d.tell(DeviceCommand.ResetLinks.INSTANCE));
-        p.tables().forEach((node, t) -> devices.get(node).tell(new DeviceCommand.InstallJob(keyed(p, t, runSecret, mac))));
+        // every tree of the phase (H2: the partitions' beside the second stage): one node may hold several jobs' tables
+        p.trees().forEach(tree -> tree.tables().forEach((node, t) -> devices.get(node).tell(new DeviceCommand.InstallJob(keyed(p, t,
+                runSecret, mac)))));
     }
 
     /** A phase's tables as a device gets them: with the job's MAC key (S2) and audit key (S6) when those are on. */

@@ -77,6 +77,8 @@ public final class ScenarioLoader {
         List<JobSpec> jobs = JobsSection.read(root, topology, defaults == null ? root.empty("defaults") : defaults, heapBytes,
                 security.maxCompletionTimeout());
         List<FaultSpec> faults = FaultSection.read(root, topology);
+        // what a job's faults ask that this version does not build is said before anything runs
+        org.bitina.usecase.allreduce.Partitions.unbuiltFaults(jobs, faults).forEach(m -> root.problem("faults", m));
         ConfigReader c = root.object("cluster");
         ClusterSpec cluster = c == null ? ClusterSpec.SINGLE : ClusterSection.read(c, topology);
         Clock clock = readClock(root);

@@ -24,10 +24,64 @@ import org.bitina.topology.BitSpace;
  *                  phase, or on the baseline that ran instead; null on other baselines
  * @param iteration for an elastic job's INA phases (A8): which iteration, its members, and
  *                  what changed since the one before; null otherwise
+ * @param more      further trees the phase installs beside its own, each a wire job of its own (H2: the
+ *                  trees over a job's partitions, whose roots feed the phase's own tree, the second stage)
  */
 public record Phase(JobSpec job, String mode, int wireJob, Map<String, JobTables> tables, List<DriverSpec> drivers, Set<String> awaited,
                     List<String> roots, Set<String> uplinks, BitSpace bitSpace, Timing timing, Expected expected, String note,
-                    org.bitina.security.Admission admission, Iteration iteration) {
+                    org.bitina.security.Admission admission, Iteration iteration, List<Tree> more) {
+
+    /**
+     * One tree of a phase: a wire job, the bit space its BIFTs are built over (again at a
+     * reroute), and its tables per node.
+     *
+     * @param name what the report calls it (a partition's name; the phase's own tree is the job's)
+     * @param root where its aggregation ends (a partition root), for the report
+     */
+    public record Tree(String name, int wireJob, BitSpace bitSpace, Map<String, JobTables> tables, String root) {
+        public Tree withTables(Map<String, JobTables> t) {
+            return new Tree(name, wireJob, bitSpace, t, root);
+        }
+    }
+
+    public Phase {
+        more = more == null ? List.of() : List.copyOf(more);
+    }
+
+    public Phase(JobSpec job, String mode, int wireJob, Map<String, JobTables> tables, List<DriverSpec> drivers, Set<String> awaited,
+                 List<String> roots, Set<String> uplinks, BitSpace bitSpace, Timing timing, Expected expected, String note,
+                 org.bitina.security.Admission admission, Iteration iteration) {
+        this(job, mode, wireJob, tables, drivers, awaited, roots, uplinks, bitSpace, timing, expected, note, admission, iteration, List.of());
+    }
+
+    /** Every tree the phase installs: its own first, then the others ({@link #more}). */
+    public List<Tree> trees() {
+        List<Tree> all = new java.util.ArrayList<>(1 + more.size());
+        all.add(new Tree(job.name(), wireJob, bitSpace, tables, roots == null || roots.isEmpty() ? null : roots.get(0)));
+        all.addAll(more);
+        return all;
+    }
+
+    /** The wire jobs of every tree of the phase (its drivers' packets carry one of them). */
+    public Set<Integer> wireJobs() {
+        Set<Integer> jobs = new java.util.LinkedHashSet<>();
+        trees().forEach(t -> jobs.add(t.wireJob()));
+        return jobs;
+    }
+
+    /** The phase with every tree's tables changed by {@code change} (node, tables) -> tables. */
+    public Phase mapTables(java.util.function.BiFunction<String, JobTables, JobTables> change, String moreNote) {
+        Map<String, JobTables> own = new java.util.LinkedHashMap<>();
+        tables.forEach((n, t) -> own.put(n, change.apply(n, t)));
+        List<Tree> others = new java.util.ArrayList<>();
+        for (Tree tree : more) {
+            Map<String, JobTables> m = new java.util.LinkedHashMap<>();
+            tree.tables().forEach((n, t) -> m.put(n, change.apply(n, t)));
+            others.add(tree.withTables(m));
+        }
+        return new Phase(job, mode, wireJob, own, drivers, awaited, roots, uplinks, bitSpace, timing, expected, note + moreNote, admission,
+                iteration, others);
+    }
 
     /**
      * One iteration of an elastic job (A8).
@@ -86,24 +140,24 @@ public record Phase(JobSpec job, String mode, int wireJob, Map<String, JobTables
     }
 
     /** The phase with {@code more} drivers beside its own (a scenario's attackers). */
-    public Phase withMoreDrivers(List<DriverSpec> more) {
+    public Phase withMoreDrivers(List<DriverSpec> extra) {
         List<DriverSpec> all = new java.util.ArrayList<>(drivers);
-        all.addAll(more);
-        return new Phase(job, mode, wireJob, tables, List.copyOf(all), awaited, roots, uplinks, bitSpace, timing, expected, note, admission, iteration);
+        all.addAll(extra);
+        return new Phase(job, mode, wireJob, tables, List.copyOf(all), awaited, roots, uplinks, bitSpace, timing, expected, note, admission, iteration, more);
     }
 
     /** The phase with admission control's decision (S5). */
     public Phase withAdmission(org.bitina.security.Admission a) {
-        return new Phase(job, mode, wireJob, tables, drivers, awaited, roots, uplinks, bitSpace, timing, expected, note, a, iteration);
+        return new Phase(job, mode, wireJob, tables, drivers, awaited, roots, uplinks, bitSpace, timing, expected, note, a, iteration, more);
     }
 
     /** The phase as iteration {@code i} of an elastic job. */
     public Phase withIteration(Iteration i) {
-        return new Phase(job, mode, wireJob, tables, drivers, awaited, roots, uplinks, bitSpace, timing, expected, note, admission, i);
+        return new Phase(job, mode, wireJob, tables, drivers, awaited, roots, uplinks, bitSpace, timing, expected, note, admission, i, more);
     }
 
     public Phase withExpected(Expected e) {
-        return new Phase(job, mode, wireJob, tables, drivers, awaited, roots, uplinks, bitSpace, timing, e, note, admission, iteration);
+        return new Phase(job, mode, wireJob, tables, drivers, awaited, roots, uplinks, bitSpace, timing, e, note, admission, iteration, more);
     }
 
     /**
@@ -120,10 +174,10 @@ public record Phase(JobSpec job, String mode, int wireJob, Map<String, JobTables
         }
         List<String> r = roots == null || roots.contains(root) ? roots : java.util.stream.Stream.concat(roots.stream(), java.util.stream.Stream.of(root)).toList();
         return new Phase(job, mode, wireJob, t, drivers, Set.copyOf(still), r, uplinks, bitSpace, timing, expected, note + moreNote, admission,
-                iteration);
+                iteration, more);
     }
 
     public Phase withTables(Map<String, JobTables> t, String moreNote) {
-        return new Phase(job, mode, wireJob, t, drivers, awaited, roots, uplinks, bitSpace, timing, expected, note + moreNote, admission, iteration);
+        return new Phase(job, mode, wireJob, t, drivers, awaited, roots, uplinks, bitSpace, timing, expected, note + moreNote, admission, iteration, more);
     }
 }

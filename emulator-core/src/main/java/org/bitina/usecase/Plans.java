@@ -18,6 +18,8 @@ public final class Plans {
     public static final int PS_JOB_OFFSET = 2_000_000;
     public static final int A2A_JOB_OFFSET = 3_000_000;
     public static final int UNICAST_ACK_JOB_OFFSET = 4_000_000;
+    /** H2: the trees over a job's partitions: partition i (from 1) of wire job j is {@code PARTITION_JOB_OFFSET + 1000 j + i}. */
+    public static final int PARTITION_JOB_OFFSET = 5_000_000;
 
     private Plans() {
     }

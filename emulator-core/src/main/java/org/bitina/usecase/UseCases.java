@@ -56,10 +56,12 @@ public final class UseCases {
                     p = p.withExpected(Phase.Expected.exactly(o.status(), o.missing()));
                 }
                 p = withAttackers(s, job, p);
-                IngressPolicy ingress = ingress(p.job(), p, s.security().rate());
-                Map<String, JobTables> encoded = new LinkedHashMap<>();
-                p.tables().forEach((n, t) -> encoded.put(n, t.withEncoding(encoding).withIngress(ingress)));
-                phases.add(p.withTables(encoded, "; endpoint sets " + describe(encoding)));
+                // each tree of the phase its own ingress policy, over its own bit space (H2: a partition's)
+                Map<Integer, IngressPolicy> ingress = new java.util.HashMap<>();
+                Phase q = p;
+                q.trees().forEach(tree -> ingress.put(tree.wireJob(), ingress(q.job(), tree.bitSpace(), q, s.security().rate())));
+                phases.add(p.mapTables((n, t) -> t.withEncoding(encoding).withIngress(ingress.get(t.job())), "; endpoint sets "
+                        + describe(encoding)));
             }
         }
         return phases;
@@ -90,10 +92,8 @@ public final class UseCases {
             if (a.admitted()) {
                 // the declaration is the job's quota where a switch has a capacity to share; elsewhere the device's default
                 Set<String> limited = new java.util.HashSet<>(switches.stream().filter(n -> s.capacity().of(n) > 0).toList());
-                Map<String, JobTables> reserved = new LinkedHashMap<>();
-                p.tables().forEach((n, t) -> reserved.put(n, limited.contains(n) ? t.withStateEntries(entries) : t));
-                out.add(p.withTables(reserved, limited.isEmpty() ? "" : "; " + entries + " aggregation entries reserved on "
-                        + limited.size() + " switches").withAdmission(a));
+                out.add(p.mapTables((n, t) -> limited.contains(n) ? t.withStateEntries(entries) : t, limited.isEmpty() ? "" : "; " + entries
+                        + " aggregation entries reserved on " + limited.size() + " switches").withAdmission(a));
             } else if (listed != null) {
                 listedRefusal = a;
             } else {
@@ -113,11 +113,11 @@ public final class UseCases {
      */
     static List<String> stateSwitches(Phase p, Scenario s, Routing routing) {
         Set<String> on = new java.util.HashSet<>();
-        p.tables().forEach((n, t) -> {
+        p.trees().forEach(tree -> tree.tables().forEach((n, t) -> {
             if (t.registered() != null) {
                 on.add(n);
             }
-        });
+        }));
         if (on.isEmpty()) {
             List<String> from = p.roots() == null || p.roots().isEmpty() ? p.job().common().members() : p.roots();
             for (String r : from) {
@@ -155,8 +155,16 @@ public final class UseCases {
      * (a BIER-INC job whose edge is the leaves).
      */
     static IngressPolicy ingress(JobSpec job, Phase p, IngressPolicy.RateLimit rate) {
-        org.bitina.topology.BitSpace space = p.bitSpace();
-        if (space == null || space != job.common().bitSpace()) {
+        return ingress(job, p.bitSpace(), p, rate);
+    }
+
+    /**
+     * The policy of one tree of the phase, over its bit space: the job's own, or one whose every
+     * position is a member (H2: a partition's). Null for a space of other endpoints (a BIER-INC
+     * job's leaves, a second stage's partition roots: their packets come from switches).
+     */
+    static IngressPolicy ingress(JobSpec job, org.bitina.topology.BitSpace space, Phase p, IngressPolicy.RateLimit rate) {
+        if (space == null) {
             return null;
         }
         List<Integer> bits = new ArrayList<>();
@@ -165,6 +173,9 @@ public final class UseCases {
             if (e != null && (job.common().members().contains(e) || job.common().members().contains(space.node(i)))) {
                 bits.add(i);
             }
+        }
+        if (space != job.common().bitSpace() && bits.size() != space.capacity()) {
+            return null;
         }
         return new IngressPolicy(org.bitina.bitmap.FlatBitmap.of(space.capacity(), bits.stream().mapToInt(Integer::intValue).toArray()),
                 p.roots() == null ? List.of() : p.roots(), p.units(), rate);

@@ -30,7 +30,7 @@ public final class AllReduceJobReader extends JobReader {
     static final String KIND = "allreduce";
 
     public AllReduceJobReader() {
-        super(KIND, "members", "bit-space", "encoding", "tree", "data", "iterations", "membership", "security");
+        super(KIND, "members", "bit-space", "encoding", "tree", "data", "iterations", "membership", "security", "partitions");
     }
 
     @Override
@@ -49,10 +49,36 @@ public final class AllReduceJobReader extends JobReader {
             return null;
         }
         ValueSecurity values = values(c, data, topology, space);
-        if (c.problems().since(before) || header == null || tree == null || data == null || elastic == null || values == null) {
+        Partitions partitions = Partitions.read(c, topology, members);
+        if (partitions != null && partitions.any()) {
+            partitionsFit(c, topology, tree, elastic, values);
+        }
+        if (c.problems().since(before) || header == null || tree == null || data == null || elastic == null || values == null
+                || partitions == null) {
             return null;
         }
-        return new AllReduceSpec(header.common(KIND, members, space, encoding), tree, data, elastic, values);
+        return new AllReduceSpec(header.common(KIND, members, space, encoding), tree, data, elastic, values, partitions);
+    }
+
+    /**
+     * H2: a job over partitions builds each partition's tree automatically, and its {@code tree.root}
+     * roots the second stage: a switch. Elastic iterations and S6 are not built for partitions.
+     */
+    private static void partitionsFit(ConfigReader c, Topology topology, TreeSpec tree, Elastic elastic, ValueSecurity values) {
+        if (tree != null && tree.mode() != TreeSpec.Mode.AUTO) {
+            c.problem("partitions", "partitions need tree.mode = auto: each partition's VAT is built for it, and tree.root is the "
+                    + "second stage's root");
+        }
+        if (tree != null && topology != null && topology.has(tree.root()) && !topology.node(tree.root()).isSwitch()) {
+            c.problem("partitions", "with partitions, tree.root is the second stage's root and must be a switch, not host '" + tree.root()
+                    + "'");
+        }
+        if (elastic != null && elastic.elastic()) {
+            c.problem("partitions", "partitions with iterations or membership (A8) are not built");
+        }
+        if (values != null && values.any()) {
+            c.problem("partitions", "partitions with security { masking, checksum } (S6) are not built");
+        }
     }
 
     /**

@@ -20,10 +20,26 @@ import org.bitina.topology.BitSpace;
  * @param stragglers   per member: wall delay, jitter, and the chunks delayed (empty = all)
  * @param silent       members that send nothing
  * @param values       S6: masking and checksum (off for the jobs that reuse this plan: BIER-INC's baselines)
+ * @param wire         the bit space of the packets the endpoints send and receive: the job's ({@code space}), or in a
+ *                     job over partitions (H2) the endpoint's partition's, whose tree is {@code wireJob}; data,
+ *                     results and their provenance stay in the job's space
  */
 public record AllReducePlan(String jobName, String mode, int tenant, int wireJob, BitSpace space, List<String> members,
                             DataSpec data, Map<String, String> uplink, String psHost, long timeoutNanos,
-                            Map<String, Straggler> stragglers, Set<String> silent, long seed, ValueSecurity values) implements JobPlan {
+                            Map<String, Straggler> stragglers, Set<String> silent, long seed, ValueSecurity values, BitSpace wire)
+        implements JobPlan {
+    public AllReducePlan(String jobName, String mode, int tenant, int wireJob, BitSpace space, List<String> members, DataSpec data,
+                         Map<String, String> uplink, String psHost, long timeoutNanos, Map<String, Straggler> stragglers,
+                         Set<String> silent, long seed, ValueSecurity values) {
+        this(jobName, mode, tenant, wireJob, space, members, data, uplink, psHost, timeoutNanos, stragglers, silent, seed, values, space);
+    }
+
+    /** The plan of the endpoints of one partition (H2): their tree's wire job and bit space. */
+    public AllReducePlan onPartition(int partitionJob, BitSpace partitionSpace) {
+        return new AllReducePlan(jobName, mode, tenant, partitionJob, space, members, data, uplink, psHost, timeoutNanos, stragglers, silent,
+                seed, values, partitionSpace);
+    }
+
     public AllReducePlan(String jobName, String mode, int tenant, int wireJob, BitSpace space, List<String> members, DataSpec data,
                          Map<String, String> uplink, String psHost, long timeoutNanos, Map<String, Straggler> stragglers,
                          Set<String> silent, long seed) {
@@ -38,7 +54,7 @@ public record AllReducePlan(String jobName, String mode, int tenant, int wireJob
         Set<String> all = new java.util.LinkedHashSet<>(silent);
         all.addAll(more);
         return new AllReducePlan(jobName, mode, tenant, wireJob, space, members, data, uplink, psHost, timeoutNanos, stragglers, Set.copyOf(all),
-                seed, values);
+                seed, values, wire);
     }
 
     /** The longest delay a straggler of this phase adds. */

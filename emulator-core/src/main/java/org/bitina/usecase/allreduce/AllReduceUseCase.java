@@ -136,6 +136,9 @@ public final class AllReduceUseCase implements UseCase<AllReduceSpec> {
 
     /** The INA phase of {@code job}, with {@code silent} members besides those the fault plan silences, as job {@code wireJob} on the wire. */
     static Phase ina(Scenario s, Routing routing, AllReduceSpec job, Set<String> silent, int wireJob) {
+        if (job.partitions().any()) {
+            return PartitionedIna.ina(s, routing, job, silent, wireJob);
+        }
         Vat vat = vatOf(s, routing, job);
         long timeout = job.common().completionTimeout().toNanos();
         Map<String, Integer> height = new HashMap<>();

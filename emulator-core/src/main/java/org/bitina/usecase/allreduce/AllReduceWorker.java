@@ -31,6 +31,8 @@ public final class AllReduceWorker implements EndpointDriver {
     private final AllReducePlan plan;
     private final String host;
     private final int bit;
+    /** This worker's bit on the wire: its bit in the job's space, or in its partition's (H2). */
+    private final int wireBit;
     private final AllReduceData data;
     private final EndpointSet expected;
     private final EndpointSet[] holds;
@@ -76,6 +78,7 @@ public final class AllReduceWorker implements EndpointDriver {
         this.plan = plan;
         this.host = host;
         this.bit = plan.space().index(host);
+        this.wireBit = plan.wire().index(host);
         this.data = new AllReduceData(plan.data());
         this.expected = plan.space().setOf(plan.members());
         this.holds = new EndpointSet[data.chunks()];
@@ -155,8 +158,8 @@ public final class AllReduceWorker implements EndpointDriver {
             delay = s.draw(jitter);
         }
         InaHeader h = InaHeader.of(PacketType.CONTRIBUTION, plan.tenant(), plan.wireJob(), chunk)
-                .withOp(plan.data().op()).withSource(bit).withFlags(retransmit ? Flags.RETRANSMIT : 0);
-        InaPacket p = new InaPacket(h, FlatBitmap.of(plan.space().capacity(), bit), mine(chunk));
+                .withOp(plan.data().op()).withSource(wireBit).withFlags(retransmit ? Flags.RETRANSMIT : 0);
+        InaPacket p = new InaPacket(h, FlatBitmap.of(plan.wire().capacity(), wireBit), mine(chunk));
         return new Out(new Frame(p, uplink, vt + delay), delay);
     }
 

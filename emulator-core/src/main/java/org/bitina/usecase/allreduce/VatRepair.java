@@ -42,7 +42,8 @@ public final class VatRepair {
     /** The repair of AllReduce INA phase {@code p} over {@code routing}, or null when its VAT needs none. */
     static Repair retree(Scenario s, Phase p, Routing routing, long jobTimeoutNanos) {
         AllReducePlan plan = workerPlan(p);
-        if (plan == null || !p.mode().equals("ina")) {
+        if (plan == null || !p.mode().equals("ina") || !p.more().isEmpty()) {
+            // a phase over partitions (H2) is not repaired: the loader refuses a switch crash with one
             return null;
         }
         String root = null;
@@ -133,10 +134,20 @@ public final class VatRepair {
         if (!routing.downNodes().contains(root)) {
             return root;
         }
+        String best = nearest(topology, routing, members, routing.downNodes());
+        return best == null ? root : best;
+    }
+
+    /**
+     * The switch, not one of {@code excluded}, that reaches the most of {@code members}, then the
+     * one with the least hops to them, then the first by name; null when none is left. The rule
+     * that picks a crashed root's successor, and a partition's root (H2).
+     */
+    static String nearest(Topology topology, Routing routing, List<String> members, Set<String> excluded) {
         Comparator<String> best = Comparator.<String>comparingLong(n -> -members.stream().filter(m -> routing.reachable(m, n)).count())
                 .thenComparingLong(n -> members.stream().filter(m -> routing.reachable(m, n)).mapToLong(m -> routing.hops(m, n)).sum())
                 .thenComparing(Comparator.naturalOrder());
-        return topology.switches().stream().map(Node::name).filter(n -> !routing.downNodes().contains(n)).min(best).orElse(root);
+        return topology.switches().stream().map(Node::name).filter(n -> !excluded.contains(n)).min(best).orElse(null);
     }
 
     /** The members with no path to {@code root}, in member order. */
