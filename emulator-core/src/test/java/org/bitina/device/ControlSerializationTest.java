@@ -79,11 +79,13 @@ class ControlSerializationTest {
         TestProbe<String> sync = kit.createTestProbe();
         List<Object> messages = new ArrayList<>();
         int plans = 0;
-        for (String f : List.of("paper-fig1-allreduce.conf", "paper-fig2-moe.conf", "shrinking-miss-set.conf", "fat-tree-k4-bier-inc.conf")) {
+        for (String f : List.of("paper-fig1-allreduce.conf", "paper-fig2-moe.conf", "shrinking-miss-set.conf", "fat-tree-k4-bier-inc.conf",
+                "fat-tree-k8-partitions.conf")) {
             Scenario s = reference(f);
             Routing routing = Routing.compute(s.topology(), Set.of(s.topology().links().get(0)), Set.of());
             for (Phase p : UseCases.plan(s, routing)) {
-                p.tables().values().forEach(t -> messages.add(new DeviceCommand.InstallJob(t)));
+                // every tree's tables: a phase over partitions (H2) holds its second stage's and each partition's
+                p.trees().forEach(tree -> tree.tables().values().forEach(t -> messages.add(new DeviceCommand.InstallJob(t))));
                 p.drivers().forEach(d -> messages.add(new DeviceCommand.StartDriver(d, host.ref())));
                 plans++;
             }
@@ -100,10 +102,13 @@ class ControlSerializationTest {
         messages.add(DeviceCommand.Recover.INSTANCE);
         messages.add(new DeviceCommand.LinkFault("s1", false, 0.05, null, null, 1000L));
         messages.add(new DeviceCommand.CollectStats(1, 2, stats.ref()));
+        messages.add(new DeviceCommand.CollectStats(1, 2, List.of(5_002_001, 5_002_002), stats.ref()));
         DriverReport r = new DriverReport("w1", DriverReport.Role.WORKER, 4, 3, List.of(new DriverReport.PartialChunk(2, List.of("w4"))),
                 List.of("chunk 3: no result"), 99L, 3, false, List.of(), Map.of("retransmissions", 2L));
         messages.add(new DeviceCommand.DeviceStats("s1", true, Map.of(org.bitina.protocol.Counter.FRAMES_IN, 10L),
                 List.of(new DeviceCommand.LinkStats("s1", "w1", 3, 300, 120, 0)), 5, 1024, List.of(r), 0, 3, 1L, List.of("s1 could not handle FrameIn: boom")));
+        messages.add(new DeviceCommand.DeviceStats("s1", true, Map.of(org.bitina.protocol.Counter.FRAMES_IN, 10L), List.of(), 5, 1024, List.of(r),
+                0, 0, 0L, List.of(), Map.of(), Map.of(), List.of(), Map.of(5_002_001, Map.of(org.bitina.protocol.Counter.BRIDGED_UP, 4L))));
         messages.add(new DeviceCommand.DriverDone(1, 2, r));
         messages.add(new DeviceCommand.Progress(1, 2, 64));
         messages.add(new TraceEvent("s1", "j", 3, "forward", "agg", "[0110]", List.of("s2"), 5L, null));

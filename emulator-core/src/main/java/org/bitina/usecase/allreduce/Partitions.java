@@ -137,7 +137,8 @@ public record Partitions(Kind kind, List<Partition> explicit) {
                 }
                 String before = where.putIfAbsent(m, name);
                 if (before != null) {
-                    c.problem(e.origin(), "'" + m + "' is in two partitions, " + before + " and " + name);
+                    c.problem(e.origin(), before.equals(name) ? "'" + m + "' is listed twice in partition " + name
+                            : "'" + m + "' is in two partitions, " + before + " and " + name);
                     ok = false;
                     continue;
                 }
