@@ -78,38 +78,42 @@ final class ExportCommand implements Callable<Integer> {
             if (!p.mode().equals("ina")) {
                 continue;
             }
-            String name = p.job().name() + (p.iteration() == null ? "" : " iteration " + p.iteration().index());
+            String job = p.job().name() + (p.iteration() == null ? "" : " iteration " + p.iteration().index());
             String c = COLOURS[colour++ % COLOURS.length];
             boolean any = false;
-            for (var e : p.tables().entrySet()) {
-                JobTables t = e.getValue();
-                if (t.registered() == null) {
-                    continue;
-                }
-                any = true;
-                String label = name + (t.root() ? " root" : "") + "\\nA-BM " + t.registered();
-                o.printf("  %s [xlabel=\"%s\", fontcolor=%s];%n", id(e.getKey()), label, c);
-                if (t.vatParent() != null) {
-                    o.printf("  %s -> %s [color=%s, penwidth=2, label=\"%s\"];%n", id(e.getKey()), id(t.vatParent()), c, name);
-                }
-                // each endpoint goes to the lowest VAT node whose A-BM holds its bit
-                for (int bit : t.registered().indices()) {
-                    String endpoint = p.bitSpace().endpoint(bit);
-                    if (endpoint != null && lowest(p, bit) == t) {
-                        o.printf("  %s -> %s [color=%s, penwidth=2];%n", id(p.bitSpace().node(bit)), id(e.getKey()), c);
+            // every tree of the phase: over partitions (H2), the second stage and each partition's, in the job's colour
+            for (Phase.Tree tree : p.trees()) {
+                String name = p.more().isEmpty() ? job : job + (tree.wireJob() == p.wireJob() ? " second stage" : " " + tree.name());
+                for (var e : tree.tables().entrySet()) {
+                    JobTables t = e.getValue();
+                    if (t.registered() == null) {
+                        continue;
+                    }
+                    any = true;
+                    String label = name + (t.root() ? " root" : "") + "\\nA-BM " + t.registered();
+                    o.printf("  %s [xlabel=\"%s\", fontcolor=%s];%n", id(e.getKey()), label, c);
+                    if (t.vatParent() != null) {
+                        o.printf("  %s -> %s [color=%s, penwidth=2, label=\"%s\"];%n", id(e.getKey()), id(t.vatParent()), c, name);
+                    }
+                    // each endpoint goes to the lowest VAT node whose A-BM holds its bit
+                    for (int bit : t.registered().indices()) {
+                        String endpoint = tree.bitSpace().endpoint(bit);
+                        if (endpoint != null && lowest(tree, bit) == t) {
+                            o.printf("  %s -> %s [color=%s, penwidth=2];%n", id(tree.bitSpace().node(bit)), id(e.getKey()), c);
+                        }
                     }
                 }
             }
             if (!any) {
-                o.println("  // " + name + ": no configured tree (C-BMs or INC trees are built by its packets at run time; see the trace)");
+                o.println("  // " + job + ": no configured tree (C-BMs or INC trees are built by its packets at run time; see the trace)");
             }
         }
         o.println("}");
     }
 
-    private static JobTables lowest(Phase p, int bit) {
+    private static JobTables lowest(Phase.Tree tree, int bit) {
         JobTables best = null;
-        for (JobTables t : p.tables().values()) {
+        for (JobTables t : tree.tables().values()) {
             EndpointSet a = t.registered();
             if (a != null && a.contains(bit) && (best == null || a.cardinality() < best.registered().cardinality())) {
                 best = t;
