@@ -39,7 +39,7 @@ public sealed interface DeviceCommand extends ControlMessage
     }
 
     /** What only a switch takes: failing and coming back (E4). */
-    sealed interface SwitchOnly extends DeviceCommand permits Crash, Recover, Tamper {
+    sealed interface SwitchOnly extends DeviceCommand permits Crash, Recover, Rejoin, Tamper {
     }
 
     /** A device's own timer messages: they never leave its JVM. */
@@ -120,6 +120,14 @@ public sealed interface DeviceCommand extends ControlMessage
     /** A crashed switch comes back, empty, between the phases of a run. */
     enum Recover implements SwitchOnly {
         INSTANCE
+    }
+
+    /**
+     * A crashed switch comes back within a phase (the switch-recover fault), at modelled time
+     * {@code vt}: empty, no tables and no soft state; the controller's reconfiguration that follows
+     * installs its tables.
+     */
+    record Rejoin(long vt) implements SwitchOnly {
     }
 
     /**

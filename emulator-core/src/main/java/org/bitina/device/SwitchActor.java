@@ -50,6 +50,7 @@ public final class SwitchActor extends DeviceActor {
                 .onMessageEquals(Tick.INSTANCE, this::onTick)
                 .onMessageEquals(DeviceCommand.Crash.INSTANCE, this::onCrash)
                 .onMessageEquals(DeviceCommand.Recover.INSTANCE, this::onRecover)
+                .onMessage(DeviceCommand.Rejoin.class, this::onRejoin)
                 .onMessage(DeviceCommand.Tamper.class, this::onTamper))
                 .build());
     }
@@ -111,6 +112,16 @@ public final class SwitchActor extends DeviceActor {
 
     private Behavior<DeviceCommand> onRecover() {
         crashed = false;
+        return this;
+    }
+
+    private Behavior<DeviceCommand> onRejoin(DeviceCommand.Rejoin m) {
+        if (events != null) {
+            events.advanceTo(m.vt());
+        }
+        crashed = false;
+        engine = engine.emptied(freshTable());
+        getContext().getLog().warn("switch {} came back empty: it waits for its tables", name);
         return this;
     }
 

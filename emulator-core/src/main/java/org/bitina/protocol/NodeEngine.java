@@ -79,6 +79,17 @@ public final class NodeEngine {
         return e;
     }
 
+    /**
+     * The engine of this node when it comes back within a phase (switch-recover): no job's tables,
+     * no aggregation state, nothing reserved, counters kept; the controller installs what it needs.
+     */
+    public NodeEngine emptied(AggregationTable fresh) {
+        NodeEngine e = restarted(fresh);
+        e.node.jobs.keySet().forEach(k -> fresh.reserve(k, 0));
+        e.node.jobs.clear();
+        return e;
+    }
+
     public void install(JobTables t) {
         node.jobs.put(t.key(), t);
         node.counters(t.key());

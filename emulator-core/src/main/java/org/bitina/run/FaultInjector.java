@@ -83,6 +83,14 @@ final class FaultInjector {
                 downNodes.add(f.node());
                 return retree(p, reroute(p, vt), f.node(), vt);
             }
+            case SWITCH_RECOVER -> {
+                // it comes back empty; the reconfiguration gives it its tables over the routing that has it again
+                devices.get(f.node()).tell(new DeviceCommand.Rejoin(vt));
+                downNodes.remove(f.node());
+                Routing routing = reroute(p, vt);
+                reinstall(p, routing, f.node());
+                return rejoin(p, routing, f.node(), vt);
+            }
             case MALICIOUS_SWITCH -> {
                 devices.get(f.node()).tell(new DeviceCommand.Tamper(new org.bitina.protocol.Tamper(java.util.Set.copyOf(f.chunks()))));
                 tampering.add(f.node());
@@ -111,11 +119,14 @@ final class FaultInjector {
      * drivers their new uplinks and who is cut off, all at the fault's modelled time.
      */
     private Phase retree(Phase p, Routing routing, String crashed, long vt) {
-        Repair r = UseCases.retree(p, scenario, routing);
+        return retreeWith(p, UseCases.retree(p, scenario, routing), crashed, "crashed", vt);
+    }
+
+    private Phase retreeWith(Phase p, Repair r, String node, String event, long vt) {
         if (r == null) {
             return p;
         }
-        String what = r.describe(vt, crashed);
+        String what = r.describe(vt, node, event);
         log.info("job {} mode {}: {}", p.job().name(), p.mode(), what);
         Map<String, JobTables> tables = new LinkedHashMap<>(p.tables());
         r.tables().forEach((n, t) -> {
@@ -124,6 +135,26 @@ final class FaultInjector {
                     r.cutOff(), vt));
         });
         return p.repaired(tables, Set.copyOf(r.cutOff()), r.root(), "; " + what);
+    }
+
+    /** The tables of every tree of the phase on a switch that came back empty, their BIFTs over {@code routing}. */
+    private void reinstall(Phase p, Routing routing, String node) {
+        for (Phase.Tree tree : p.trees()) {
+            JobTables t = tree.tables().get(node);
+            if (t != null) {
+                JobTables now = t.bift() == null ? t : t.withBift(Bift.build(routing, node, tree.bitSpace()));
+                devices.get(node).tell(new DeviceCommand.InstallJob(TopologyInstaller.keyed(p, now, runSecret, scenario.security().mac())));
+            }
+        }
+    }
+
+    /**
+     * After a switch came back and the reroute: the phase's use case rebuilds its tree with it
+     * (AllReduce INA: the crash's own path, {@link UseCases#rejoin}); every live device gets its new
+     * tables, the hosts' drivers their new uplinks, and workers cut off before join again.
+     */
+    private Phase rejoin(Phase p, Routing routing, String back, long vt) {
+        return retreeWith(p, UseCases.rejoin(p, scenario, routing), back, "came back", vt);
     }
 
     private void forLinks(Link link, Boolean up, Double loss, Double dup, Double reorder, Long delay) {

@@ -26,6 +26,7 @@ public final class FaultSection {
         if (list == null) {
             return faults;
         }
+        List<ConfigReader> readers = new ArrayList<>();
         for (int i = 0; i < list.size(); i++) {
             ConfigReader f = root.objectOf(list.get(i), root.label("faults[" + i + "]"), "{ at = 10ms, kind = ..., ... }");
             if (f == null) {
@@ -35,9 +36,34 @@ public final class FaultSection {
             FaultSpec spec = fault(f, topology);
             if (spec != null) {
                 faults.add(spec);
+                readers.add(f);
             }
         }
+        recoveriesFollowCrashes(faults, readers);
         return faults;
+    }
+
+    /** A switch-recover brings back a switch that is down at that time: crashed earlier, and not recovered since. */
+    private static void recoveriesFollowCrashes(List<FaultSpec> faults, List<ConfigReader> readers) {
+        for (int i = 0; i < faults.size(); i++) {
+            FaultSpec r = faults.get(i);
+            if (r.kind() != FaultSpec.Kind.SWITCH_RECOVER) {
+                continue;
+            }
+            boolean down = false;
+            for (FaultSpec f : faults.stream().sorted(java.util.Comparator.comparing(FaultSpec::at)).toList()) {
+                if (f == r) {
+                    break;
+                }
+                if (f.node() != null && f.node().equals(r.node()) && f.at().compareTo(r.at()) <= 0) {
+                    down = f.kind() == FaultSpec.Kind.SWITCH_CRASH || (down && f.kind() != FaultSpec.Kind.SWITCH_RECOVER);
+                }
+            }
+            if (!down) {
+                readers.get(i).problem("kind", "switch-recover of '" + r.node() + "' at " + r.at().toNanos() / 1000 + "us: it is not down"
+                        + " then (a switch-crash of it must come before, with no switch-recover between)");
+            }
+        }
     }
 
     private static FaultSpec fault(ConfigReader f, Topology topology) {
@@ -68,7 +94,7 @@ public final class FaultSection {
                     f.problem(f.origin(), kindName + " needs link = [a, b]");
                 }
             }
-            case SWITCH_CRASH, MALICIOUS_SWITCH, STRAGGLER, SILENT -> {
+            case SWITCH_CRASH, SWITCH_RECOVER, MALICIOUS_SWITCH, STRAGGLER, SILENT -> {
                 if (node == null) {
                     if (!f.has("node")) {
                         f.problem(f.origin(), kindName + " needs node = ...");
@@ -105,7 +131,7 @@ public final class FaultSection {
     }
 
     private static boolean onSwitch(FaultSpec.Kind kind) {
-        return kind == FaultSpec.Kind.SWITCH_CRASH || kind == FaultSpec.Kind.MALICIOUS_SWITCH;
+        return kind == FaultSpec.Kind.SWITCH_CRASH || kind == FaultSpec.Kind.SWITCH_RECOVER || kind == FaultSpec.Kind.MALICIOUS_SWITCH;
     }
 
     private static Link link(ConfigReader f, Topology topology) {

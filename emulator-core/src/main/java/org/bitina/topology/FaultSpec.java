@@ -18,6 +18,8 @@ public record FaultSpec(Duration at, Kind kind, String node, Link link, Duration
         LINK_DOWN("link-down"),
         LINK_UP("link-up"),
         SWITCH_CRASH("switch-crash"),
+        /** A crashed switch comes back empty (no tables, no soft state) and rejoins at the reconfiguration it triggers. */
+        SWITCH_RECOVER("switch-recover"),
         LOSS("loss"),
         DUPLICATE("duplicate"),
         REORDER("reorder"),

@@ -24,7 +24,12 @@ public record Repair(String root, Map<String, org.bitina.protocol.JobTables> tab
 
     /** What the report says of it: when, after what, the new root and A-BMs, who is cut off. */
     public String describe(long vt, String crashed) {
-        return String.format(java.util.Locale.ROOT, "VAT rebuilt at %.1f us after %s crashed: root %s, A-BMs %s; cut off: %s", vt / 1000.0,
-                crashed, root, aBms, cutOff);
+        return describe(vt, crashed, "crashed");
+    }
+
+    /** As {@link #describe(long, String)}, after {@code node} did {@code what} ("crashed", "came back"). */
+    public String describe(long vt, String node, String what) {
+        return String.format(java.util.Locale.ROOT, "VAT rebuilt at %.1f us after %s %s: root %s, A-BMs %s; cut off: %s", vt / 1000.0,
+                node, what, root, aBms, cutOff);
     }
 }

@@ -56,6 +56,15 @@ public interface UseCase<S extends JobSpec> {
         return null;
     }
 
+    /**
+     * The tree of phase {@code p} rebuilt once a crashed switch came back and {@code routing}
+     * includes it again (switch-recover), or null when the kind keeps no tree of its own (its
+     * data-driven trees use the switch again where routing does).
+     */
+    default Repair rejoin(S job, Phase p, Scenario scenario, Routing routing) {
+        return null;
+    }
+
     /** The driver specs this kind sends to hosts, for serialisation across JVMs. */
     List<Class<? extends DriverSpec>> drivers();
 }

@@ -190,6 +190,15 @@ public final class UseCases {
         return u.retree(u.spec().cast(p.job()), p, s, routing);
     }
 
+    /** Phase {@code p}'s tree rebuilt with a switch that came back ({@link UseCase#rejoin}); null: none. */
+    public static Repair rejoin(Phase p, Scenario s, Routing routing) {
+        return rejoinOf(of(p.job()), p, s, routing);
+    }
+
+    private static <S extends JobSpec> Repair rejoinOf(UseCase<S> u, Phase p, Scenario s, Routing routing) {
+        return u.rejoin(u.spec().cast(p.job()), p, s, routing);
+    }
+
     /** About how much heap {@code job} needs (see {@link UseCase#memoryBytes}). */
     public static long memoryBytes(JobSpec job) {
         return memoryOf(of(job), job);

@@ -75,7 +75,13 @@ public final class AllReduceUseCase implements UseCase<AllReduceSpec> {
     /** The VAT rebuilt around a crashed switch ({@link VatRepair}), for INA phases. */
     @Override
     public org.bitina.usecase.Repair retree(AllReduceSpec job, Phase p, Scenario s, Routing routing) {
-        return VatRepair.retree(s, p, routing, job.common().completionTimeout().toNanos());
+        return VatRepair.retree(s, p, routing, job.common().completionTimeout().toNanos(), false);
+    }
+
+    /** The VAT rebuilt with a switch that came back ({@link VatRepair}, the crash's own path), for INA phases. */
+    @Override
+    public org.bitina.usecase.Repair rejoin(AllReduceSpec job, Phase p, Scenario s, Routing routing) {
+        return VatRepair.retree(s, p, routing, job.common().completionTimeout().toNanos(), true);
     }
 
     /**

@@ -177,9 +177,17 @@ public final class AllReduceWorker implements EndpointDriver {
      */
     @Override
     public List<Out> onRetree(java.util.Map<String, String> uplinks, List<String> cut, long now) {
-        if (plan.psHost() != null || cutOff) {
+        if (plan.psHost() != null) {
             return List.of();
         }
+        // a worker cut off before joins again when the rebuilt tree reaches it (a switch came back):
+        // it offers the chunks it has no result for again and goes on with its window; it is no longer
+        // awaited (the others may have finished chunks without it, which stay partial naming it)
+        boolean rejoined = cutOff && !cut.contains(host) && uplinks.containsKey(host);
+        if (cutOff && !rejoined) {
+            return List.of();
+        }
+        cutOff = false;
         if (cut.contains(host)) {
             cutOff = true;
             uplink = null;
@@ -199,7 +207,7 @@ public final class AllReduceWorker implements EndpointDriver {
             lowest++;
         }
         for (int c = Math.max(0, lowest - 2 * plan.data().window()); c < nextChunk; c++) {
-            if (pending.contains(c)) {
+            if (pending.contains(c) || (rejoined && holds[c] == null)) {
                 attempts[c] = 0; // a new tree: the chunk gets its sends afresh
                 out.add(send(c, lastVt, now, true));
             } else {

@@ -179,8 +179,8 @@ public record Partitions(Kind kind, List<Partition> explicit) {
         for (JobSpec j : jobs) {
             if (j instanceof AllReduceSpec a && a.partitions().any()) {
                 for (FaultSpec f : faults) {
-                    if (f.kind() == FaultSpec.Kind.SWITCH_CRASH) {
-                        out.add("switch-crash of " + f.node() + " with job '" + j.name() + "' over partitions: VAT repair over partition "
+                    if (f.kind() == FaultSpec.Kind.SWITCH_CRASH || f.kind() == FaultSpec.Kind.SWITCH_RECOVER) {
+                        out.add(f.kind().configName() + " of " + f.node() + " with job '" + j.name() + "' over partitions: VAT repair over partition "
                                 + "trees is not built (run the crash on a job of one tree)");
                     }
                 }

@@ -41,6 +41,15 @@ public final class VatRepair {
 
     /** The repair of AllReduce INA phase {@code p} over {@code routing}, or null when its VAT needs none. */
     static Repair retree(Scenario s, Phase p, Routing routing, long jobTimeoutNanos) {
+        return retree(s, p, routing, jobTimeoutNanos, false);
+    }
+
+    /**
+     * As {@link #retree(Scenario, Phase, Routing, long)}; with {@code rejoin} (a crashed switch came
+     * back, switch-recover) the VAT is built again whether or not the crash needed a repair: the
+     * switch is in the routing again, and members cut off by its crash reach the root again.
+     */
+    static Repair retree(Scenario s, Phase p, Routing routing, long jobTimeoutNanos, boolean rejoin) {
         AllReducePlan plan = workerPlan(p);
         if (plan == null || !p.mode().equals("ina") || !p.more().isEmpty()) {
             // a phase over partitions (H2) is not repaired: the loader refuses a switch crash with one
@@ -52,7 +61,7 @@ public final class VatRepair {
                 root = e.getKey();
             }
         }
-        if (root == null || !needed(p.tables(), routing, root, plan.space(), plan.members())) {
+        if (root == null || (!rejoin && !needed(p.tables(), routing, root, plan.space(), plan.members()))) {
             return null;
         }
         root = rootAfter(s.topology(), routing, root, plan.members());
@@ -171,6 +180,7 @@ public final class VatRepair {
             switch (f.kind()) {
                 case LINK_DOWN -> downLinks.add(f.link());
                 case LINK_UP -> downLinks.remove(f.link());
+                case SWITCH_RECOVER -> downNodes.remove(f.node()); // a worker cut off meanwhile may miss what finished without it
                 case SWITCH_CRASH -> {
                     downNodes.add(f.node());
                     Routing r = Routing.compute(s.topology(), Set.copyOf(downLinks), Set.copyOf(downNodes));
