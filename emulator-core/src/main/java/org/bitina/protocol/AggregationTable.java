@@ -125,7 +125,8 @@ public final class AggregationTable {
         }
     }
 
-    private record Tombstone(Emission emission, EndpointSet passed, long expiresAt) {
+    /** What left, and what came late since: by P-BM, and in a second stage (H2) by the job's endpoints too ({@code passedHolds}). */
+    private record Tombstone(Emission emission, EndpointSet passed, EndpointSet passedHolds, long expiresAt) {
     }
 
     private record Deadline(long at, long generation, StateKey key) implements Comparable<Deadline> {
@@ -196,12 +197,15 @@ public final class AggregationTable {
         if (e == null) {
             Tombstone t = tombstones.get(key);
             if (t != null) {
-                return lateOrDuplicate(key, t, c.pbm());
+                return lateOrDuplicate(key, t, c);
             }
             e = open(key, nodeBitmap, timeoutNanos, now);
             if (e == null) {
                 return refusal(key);
             }
+        }
+        if (c.pbm().isSubsetOf(e.held) && c.holds() != null && e.holds != null) {
+            return lateMember(e, c);
         }
         if (c.pbm().isSubsetOf(e.held)) {
             return new Duplicate(c.pbm());
@@ -221,14 +225,50 @@ public final class AggregationTable {
         return new Buffered(e.held, MissSet.of(e.nodeBitmap, e.held));
     }
 
-    private Outcome lateOrDuplicate(StateKey key, Tombstone t, EndpointSet pbm) {
+    /**
+     * H2: in a second stage a P-BM bit stands for a partition, so a member of a partition that is
+     * held already, arriving late, is told from a duplicate by the job's endpoints it holds: new
+     * ones are reduced in (the P-BM, and so completion, stay as they are), held ones are a duplicate.
+     */
+    private Outcome lateMember(Entry e, Contribution c) {
+        if (c.holds().isSubsetOf(e.holds)) {
+            return new Duplicate(c.pbm());
+        }
+        if (c.holds().intersects(e.holds)) {
+            return new Rejected("contribution holding " + c.holds() + " overlaps the held " + e.holds + ": it would count "
+                    + c.holds().and(e.holds) + " twice");
+        }
+        String mismatch = mismatch(e, c);
+        if (mismatch != null) {
+            return new Rejected(mismatch);
+        }
+        e.maxVt = Math.max(e.maxVt, c.vt());
+        e.op.apply(e.acc, c.payload());
+        e.holds = e.holds.or(c.holds());
+        return new Buffered(e.held, MissSet.of(e.nodeBitmap, e.held));
+    }
+
+    private Outcome lateOrDuplicate(StateKey key, Tombstone t, Contribution c) {
+        EndpointSet pbm = c.pbm();
+        if (c.holds() != null && t.passedHolds != null && pbm.isSubsetOf(t.passed)) {
+            // H2: its partition left already; whether it is news is what it holds
+            if (c.holds().isSubsetOf(t.passedHolds)) {
+                return new Duplicate(pbm);
+            }
+            if (c.holds().intersects(t.passedHolds)) {
+                return new Rejected("late contribution holding " + c.holds() + " overlaps what already left, " + t.passedHolds);
+            }
+            tombstones.put(key, new Tombstone(t.emission, t.passed, t.passedHolds.or(c.holds()), t.expiresAt));
+            return new Late(pbm, t.emission);
+        }
         if (pbm.isSubsetOf(t.passed)) {
             return new Duplicate(pbm);
         }
         if (pbm.intersects(t.passed)) {
             return new Rejected("late P-BM " + pbm + " overlaps what already left, " + t.passed);
         }
-        tombstones.put(key, new Tombstone(t.emission, t.passed.or(pbm), t.expiresAt));
+        EndpointSet holds = t.passedHolds == null || c.holds() == null ? t.passedHolds : t.passedHolds.or(c.holds());
+        tombstones.put(key, new Tombstone(t.emission, t.passed.or(pbm), holds, t.expiresAt));
         return new Late(pbm, t.emission);
     }
 
@@ -321,7 +361,7 @@ public final class AggregationTable {
         }
         Emission emission = new Emission(e.key, e.nodeBitmap, e.held, e.op == null ? ReductionOp.NONE : e.op, payload, partial,
                 e.firstArrival, now, vt, e.holds);
-        tombstones.put(e.key, new Tombstone(emission, e.held, now + tombstoneNanos));
+        tombstones.put(e.key, new Tombstone(emission, e.held, e.holds, now + tombstoneNanos));
         return emission;
     }
 

@@ -157,8 +157,14 @@ final class PreconfiguredTrees implements TreeMechanism {
             // a late acknowledgment at the source: the bits it brings are news for the sender
             node.route(t, new Frame(p, node.name, f.vt()), out);
         } else if (t.root() && t.stage() != null && t.stage().bridges() && t.job() == t.stage().partitionJob()) {
-            // its partition's aggregate is in the second stage already, under the partition's one bit: not folded in across stages
-            node.drop(out, t, f, "late contribution after its partition's aggregate went to the second stage");
+            // its partition's aggregate is in the second stage already: it follows, naming whom it holds
+            JobTables stage = node.job(new JobKey(t.tenant(), t.stage().stageJob()));
+            if (stage == null) {
+                node.drop(out, t, f, "no second stage installed for this partition");
+                return;
+            }
+            node.count(t, Counter.BRIDGED_UP);
+            engine.process(stage, new Frame(StageBridge.late(t.stage(), t.tenant(), p), t.stage().uplink(), f.vt()), now, out);
         } else if (t.root()) {
             foldLate(t, key, p, f.vt(), now, out);
         } else if (t.vatParent() == null) {

@@ -35,6 +35,19 @@ public final class StageBridge {
     }
 
     /**
+     * A contribution that reached the partition root after its partition's aggregate went up: on
+     * to the second stage under the partition's bit, flagged late, naming in the job's space the
+     * members it holds, so that the stage folds it in where it is news (its P-BM alone cannot say).
+     */
+    public static InaPacket late(SecondStage s, int tenant, InaPacket contribution) {
+        InaHeader c = contribution.header();
+        InaHeader h = InaHeader.of(PacketType.CONTRIBUTION, tenant, s.stageJob(), c.seq()).withOp(c.op())
+                .withFlags(Flags.PARTIAL | Flags.LATE);
+        EndpointSet holds = toJob(s.partitions().get(s.bit()), contribution.endpoints());
+        return new InaPacket(h, FlatBitmap.of(s.capacity(), s.bit()), contribution.payload(), holds, null);
+    }
+
+    /**
      * The partition's result for second-stage result {@code result}: the partition's wire job, the
      * partition root's A-BM as the multicast bitmap, the stage's provenance (the job's members the
      * result holds, present when it is not all of them) kept as it is.

@@ -97,4 +97,37 @@ class StageBridgeTest {
         assertEquals(p1Partial.or(P2), e.holds(), "but p1 came without job bit 5: the result holds exactly that");
         assertEquals(Payload.of(new int[] {3}), e.payload());
     }
+
+    private static Contribution stage(String pbm, String holds, int value) {
+        return new Contribution(EndpointSets.parse(pbm), ReductionOp.SUM, Payload.of(new int[] {value}), 0, EndpointSets.parse(holds));
+    }
+
+    @Test
+    void aLateMemberOfAPartitionAlreadyHeldIsFoldedInByWhatItHoldsAndCountedOnce() {
+        SecondStage node = SecondStage.node(1, List.of(P1, P2));
+        EndpointSet abm = EndpointSets.parse("[11]");
+        StateKey open = new StateKey(1, 1, 0, 3);
+        AggregationTable table = new AggregationTable(8, 1_000_000);
+        // open entry: p1 came without job bit 5; bit 5 follows late (same stage bit), then p2 completes it
+        table.offer(open, abm, stage("[10]", "[01000010]", 1), 5, 0);
+        assertInstanceOf(AggregationTable.Buffered.class, table.offer(open, abm, stage("[10]", "[00001000]", 4), 5, 0));
+        assertInstanceOf(AggregationTable.Duplicate.class, table.offer(open, abm, stage("[10]", "[00001000]", 4), 5, 0), "counted once");
+        Emission e = assertInstanceOf(AggregationTable.Complete.class, table.offer(open, abm, stage("[01]", P2.toString(), 2), 5, 0))
+                .emission();
+        assertEquals(EndpointSets.parse("[11111111]"), e.holds());
+        assertEquals(Payload.of(new int[] {7}), e.payload());
+        // after the entry left: a member it lacked is late (folded in further up), one it held a duplicate
+        StateKey left = new StateKey(1, 1, 0, 4);
+        table.offer(left, abm, stage("[10]", "[01000010]", 1), 5, 0);
+        table.offer(left, abm, stage("[01]", P2.toString(), 2), 5, 0);
+        assertInstanceOf(AggregationTable.Rejected.class, table.offer(left, abm, stage("[10]", "[01001000]", 4), 5, 0),
+                "a contribution overlapping what left would count job bit 2 twice");
+        assertInstanceOf(AggregationTable.Late.class, table.offer(left, abm, stage("[10]", "[00001000]", 4), 5, 0));
+        assertInstanceOf(AggregationTable.Duplicate.class, table.offer(left, abm, stage("[10]", "[00001000]", 4), 5, 0));
+        InaPacket late = StageBridge.late(AT_P1_ROOT, 1, new InaPacket(InaHeader.of(PacketType.CONTRIBUTION, 1, 5_001_001, 4)
+                .withOp(ReductionOp.SUM), EndpointSets.parse("[010]"), Payload.of(new int[] {4})));
+        assertEquals("[10]", late.endpoints().toString());
+        assertEquals("[00001000]", late.provenance().toString(), "p1's second member is job bit 5");
+        assertTrue(late.header().has(Flags.LATE) && late.header().has(Flags.PARTIAL));
+    }
 }

@@ -110,8 +110,6 @@ final class PartitionedIna {
                     .onPartition(p.wireJob(), p.space());
             p.p().members().forEach(m -> drivers.add(new AllReduceDriver(AllReduceDriver.Role.WORKER, plan, m)));
             away.addAll(plan.silent());
-            // a straggler later than its partition root's timer stays partial: late contributions are not folded in across stages
-            away.addAll(plan.stragglers().keySet());
             note.append("; ").append(p.p().name()).append(" at ").append(p.root()).append(" (").append(p.space().capacity())
                     .append(" bits, ").append(p.vat().aBms().size()).append(" VAT nodes)");
         }
