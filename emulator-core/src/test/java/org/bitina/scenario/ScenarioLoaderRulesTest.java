@@ -68,7 +68,7 @@ class ScenarioLoaderRulesTest {
                   max-rounds = 3
                 }]
                 """);
-        String keys = "(allreduce keys: baselines, bit-space, completion-timeout, data, encoding, expect, id, iterations, kind, members, membership, name, security, tenant, tree)";
+        String keys = "(allreduce keys: baselines, bit-space, completion-timeout, data, encoding, expect, id, iterations, kind, members, membership, name, partitions, security, tenant, tree)";
         assertEquals(List.of(
                 at(10) + "key 'experts' is for moe jobs, not for an allreduce job " + keys,
                 at(11) + "key 'receivers' is for reliable-multicast jobs, not for an allreduce job " + keys,
@@ -200,7 +200,7 @@ class ScenarioLoaderRulesTest {
                 at(4) + "link [s1, ghost] names unknown node 'ghost'",
                 at(7) + "data type must be float32 or int32, got 'float64'",
                 at(8) + "key 'sources' is for moe jobs, not for an allreduce job (allreduce keys: baselines, bit-space, completion-timeout, "
-                        + "data, encoding, expect, id, iterations, kind, members, membership, name, security, tenant, tree)",
+                        + "data, encoding, expect, id, iterations, kind, members, membership, name, partitions, security, tenant, tree)",
                 at(9) + "straggler needs delay = ..."), p);
     }
 
