@@ -362,7 +362,8 @@ abstract class DeviceActor extends AbstractBehavior<DeviceCommand> {
         m.replyTo().tell(new DeviceCommand.DeviceStats(name, isSwitch(), engine.counters(m.tenant(), m.job()).asMap(), ports.stats(),
                 engine.table().peakEntries(), engine.table().peakBufferedBytes(), reports,
                 engine.unknownJobDrops(), engine.incTreeCount(m.tenant(), m.job()), failureCount, List.copyOf(failures),
-                engine.dropsByReason(m.tenant(), m.job()), engine.unknownJobDropsByReason(), engine.auditFailures(m.tenant(), m.job())));
+                engine.dropsByReason(m.tenant(), m.job()), engine.unknownJobDropsByReason(), engine.auditFailures(m.tenant(), m.job()),
+                engine.table().entriesOverTime(new org.bitina.protocol.JobKey(m.tenant(), m.job()))));
         return this;
     }
 }

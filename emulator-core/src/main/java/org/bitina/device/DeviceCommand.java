@@ -182,17 +182,18 @@ public sealed interface DeviceCommand extends ControlMessage
      * @param drops         this phase's frames the device dropped, by reason
      * @param unknownJobDropReasons frames of no job installed here, by reason, since the run began
      * @param checksumFailures the packets of this phase that failed the S6 checksum audit at the device's ports
+     * @param entriesOverTime the job's live aggregation entries here over modelled time: steps {ns, entries}
      */
     record DeviceStats(String node, boolean isSwitch, Map<Counter, Long> counters, List<LinkStats> links, int peakStateEntries,
                        long peakBufferedBytes, List<DriverReport> drivers, long unknownJobDrops, int incTrees,
                        long failures, List<String> failuresNamed, Map<String, Long> drops, Map<String, Long> unknownJobDropReasons,
-                       List<org.bitina.security.ChecksumAudit.Failure> checksumFailures)
+                       List<org.bitina.security.ChecksumAudit.Failure> checksumFailures, List<long[]> entriesOverTime)
             implements ControlMessage {
         public DeviceStats(String node, boolean isSwitch, Map<Counter, Long> counters, List<LinkStats> links, int peakStateEntries,
                            long peakBufferedBytes, List<DriverReport> drivers, long unknownJobDrops, int incTrees, long failures,
                            List<String> failuresNamed) {
             this(node, isSwitch, counters, links, peakStateEntries, peakBufferedBytes, drivers, unknownJobDrops, incTrees, failures,
-                    failuresNamed, Map.of(), Map.of(), List.of());
+                    failuresNamed, Map.of(), Map.of(), List.of(), List.of());
         }
     }
 
