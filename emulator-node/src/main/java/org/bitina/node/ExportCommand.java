@@ -6,8 +6,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
-import org.bitina.bitmap.EndpointSet;
-import org.bitina.protocol.JobTables;
 import org.bitina.scenario.Scenario;
 import org.bitina.topology.Link;
 import org.bitina.topology.Node;
@@ -80,42 +78,19 @@ final class ExportCommand implements Callable<Integer> {
             }
             String name = p.job().name() + (p.iteration() == null ? "" : " iteration " + p.iteration().index());
             String c = COLOURS[colour++ % COLOURS.length];
-            boolean any = false;
-            for (var e : p.tables().entrySet()) {
-                JobTables t = e.getValue();
-                if (t.registered() == null) {
-                    continue;
-                }
-                any = true;
-                String label = name + (t.root() ? " root" : "") + "\\nA-BM " + t.registered();
-                o.printf("  %s [xlabel=\"%s\", fontcolor=%s];%n", id(e.getKey()), label, c);
-                if (t.vatParent() != null) {
-                    o.printf("  %s -> %s [color=%s, penwidth=2, label=\"%s\"];%n", id(e.getKey()), id(t.vatParent()), c, name);
-                }
-                // each endpoint goes to the lowest VAT node whose A-BM holds its bit
-                for (int bit : t.registered().indices()) {
-                    String endpoint = p.bitSpace().endpoint(bit);
-                    if (endpoint != null && lowest(p, bit) == t) {
-                        o.printf("  %s -> %s [color=%s, penwidth=2];%n", id(p.bitSpace().node(bit)), id(e.getKey()), c);
-                    }
-                }
+            InstalledTrees trees = InstalledTrees.of(p);
+            boolean any = !trees.isEmpty();
+            trees.aBms().forEach((node, aBm) -> o.printf("  %s [xlabel=\"%s\", fontcolor=%s];%n", id(node),
+                    name + (node.equals(trees.root()) ? " root" : "") + "\\nA-BM " + aBm, c));
+            for (TopologyView.TreeEdge e : trees.edges()) {
+                boolean member = !trees.aBms().containsKey(e.from());
+                o.printf("  %s -> %s [color=%s, penwidth=2%s];%n", id(e.from()), id(e.to()), c, member ? "" : ", label=\"" + name + "\"");
             }
             if (!any) {
                 o.println("  // " + name + ": no configured tree (C-BMs or INC trees are built by its packets at run time; see the trace)");
             }
         }
         o.println("}");
-    }
-
-    private static JobTables lowest(Phase p, int bit) {
-        JobTables best = null;
-        for (JobTables t : p.tables().values()) {
-            EndpointSet a = t.registered();
-            if (a != null && a.contains(bit) && (best == null || a.cardinality() < best.registered().cardinality())) {
-                best = t;
-            }
-        }
-        return best;
     }
 
     private static String id(String name) {

@@ -34,6 +34,10 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--csv", paramLabel = "DIR", description = "write the report's tables here as jobs.csv, links.csv and switches.csv")
     Path csv;
 
+    @Option(names = "--html", paramLabel = "HTML", description = "write a self-contained HTML report here: summary, charts, topology "
+            + "heat maps per mode, trees")
+    Path html;
+
     static final int MAX_MEMBERS = 64;
 
     @Option(names = "--jvms", paramLabel = "N", description = "cluster members to run on (default: the scenario's cluster.jvms)")
@@ -112,7 +116,7 @@ final class RunCommand implements Callable<Integer> {
             scenario = scenario.withClock(c);
         }
         // fail before running, not after: a report or trace that cannot be written is found now
-        for (Path out : new Path[] {report, trace, csv == null ? null : csv.resolve("jobs.csv")}) {
+        for (Path out : new Path[] {report, trace, csv == null ? null : csv.resolve("jobs.csv"), html}) {
             String problem = out == null ? null : unwritable(out);
             if (problem != null) {
                 System.err.println("bitina: " + out + ": " + problem + "; nothing ran");
@@ -183,12 +187,18 @@ final class RunCommand implements Callable<Integer> {
         if (csv != null) {
             CsvReport.write(r, scenario, csv);
         }
+        if (html != null) {
+            HtmlReport.write(r, scenario, html);
+        }
         Summary.print(r, System.out);
         if (report != null) {
             System.out.println("report: " + report);
         }
         if (trace != null) {
             System.out.println("trace:  " + trace);
+        }
+        if (html != null) {
+            System.out.println("html:   " + html);
         }
         return r.allAsExpected() ? ExitCodes.OK : ExitCodes.JOB_FAILED;
     }
