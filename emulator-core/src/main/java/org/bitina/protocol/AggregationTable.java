@@ -413,12 +413,16 @@ public final class AggregationTable {
         return out;
     }
 
-    /** An entry's life ends at modelled time {@code at}: it counted from its first contribution's time until then. */
+    /**
+     * An entry's life ends at modelled time {@code at}: it counted from its first contribution's
+     * time until then, and for one nanosecond at least (contributions that arrive together, as on a
+     * symmetric tree, open and complete an entry at one instant: it was held all the same).
+     */
     private void ended(Entry e, long at) {
         long from = e.firstVt == Long.MIN_VALUE ? at : e.firstVt;
         java.util.TreeMap<Long, Integer> d = lives.computeIfAbsent(e.key.jobKey(), k -> new java.util.TreeMap<>());
         d.merge(from, 1, Integer::sum);
-        d.merge(Math.max(from, at), -1, Integer::sum);
+        d.merge(Math.max(from + 1, at), -1, Integer::sum);
     }
 
     /**

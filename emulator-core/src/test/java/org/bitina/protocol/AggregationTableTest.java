@@ -249,5 +249,10 @@ class AggregationTableTest {
         assertEquals(List.of("100:1", "150:2", "300:1", (150 + TIMEOUT) + ":0"),
                 table.entriesOverTime(K.jobKey()).stream().map(x -> x[0] + ":" + x[1]).toList());
         assertEquals(List.of(), table.entriesOverTime(new JobKey(2, 1)), "another job's entries are its own");
+        // both contributions at one instant: held for a nanosecond, not lost from the series
+        AggregationTable t = new AggregationTable(16, 500 * MS);
+        t.offer(K, abm, new Contribution(bm("[1000]"), ReductionOp.SUM, Payload.of(new float[1]), 700), TIMEOUT, 0);
+        t.offer(K, abm, new Contribution(bm("[0100]"), ReductionOp.SUM, Payload.of(new float[1]), 700), TIMEOUT, 0);
+        assertEquals(List.of("700:1", "701:0"), t.entriesOverTime(K.jobKey()).stream().map(x -> x[0] + ":" + x[1]).toList());
     }
 }

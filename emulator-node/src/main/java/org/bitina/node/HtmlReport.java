@@ -79,7 +79,7 @@ final class HtmlReport {
                 .append("td.l,th.l{text-align:left}th{background:#f0f0f0}.no{color:#c0392b}.ok{color:#1e8449}")
                 .append("figure.chart{display:inline-block;margin:.5em 1em .5em 0;vertical-align:top}")
                 .append("figcaption{font-size:13px;color:#444;max-width:900px}.meta,.legend{color:#555;font-size:13px}")
-                .append("section.job{border-top:2px solid #ddd;margin-top:1.5em}td.note{max-width:420px;text-align:left;font-size:11px}")
+                .append("section.job{border-top:2px solid #ddd;margin-top:1.5em}td.note{max-width:420px;text-align:left;font-size:11px;word-break:break-all}")
                 .append("\n</style></head><body>\n");
     }
 

@@ -125,6 +125,60 @@ final class SvgCharts {
         return svg(chart, id, width, height);
     }
 
+    /**
+     * A metric against a swept parameter: a line with points per series. Numeric values on a
+     * number axis (logarithmic when they span a factor of 100 or more), others as named positions.
+     */
+    static String sweep(String id, String title, String xLabel, String yLabel, List<String> xValues, Map<String, Map<String, Double>> series) {
+        double[] x = new double[xValues.size()];
+        boolean numeric = true;
+        for (int i = 0; i < x.length; i++) {
+            try {
+                x[i] = Double.parseDouble(xValues.get(i));
+            } catch (NumberFormatException e) {
+                numeric = false;
+            }
+        }
+        double lo = java.util.Arrays.stream(x).min().orElse(1);
+        double hi = java.util.Arrays.stream(x).max().orElse(1);
+        boolean log = numeric && lo > 0 && hi / lo >= 100;
+        XYSeriesCollection data = new XYSeriesCollection();
+        for (Map.Entry<String, Map<String, Double>> e : series.entrySet()) {
+            XYSeries s = new XYSeries(e.getKey(), false, true);
+            for (int i = 0; i < x.length; i++) {
+                Double v = e.getValue().get(xValues.get(i));
+                if (v != null) {
+                    s.add(numeric ? x[i] : i, v);
+                }
+            }
+            data.addSeries(s);
+        }
+        JFreeChart chart = ChartFactory.createXYLineChart(title, xLabel, yLabel, data, PlotOrientation.VERTICAL, true, true, false);
+        style(chart);
+        XYPlot plot = chart.getXYPlot();
+        XYLineAndShapeRenderer r = new XYLineAndShapeRenderer(true, true);
+        for (int i = 0; i < data.getSeriesCount(); i++) {
+            r.setSeriesPaint(i, PALETTE[i % PALETTE.length]);
+            r.setSeriesStroke(i, new BasicStroke(1.8f, BasicStroke.CAP_ROUND, BasicStroke.JOIN_ROUND, 1f,
+                    i < PALETTE.length ? null : new float[] {5f, 3f}, 0f));
+        }
+        plot.setRenderer(r);
+        plot.setBackgroundPaint(Color.WHITE);
+        plot.setDomainGridlinePaint(new Color(0xdddddd));
+        plot.setRangeGridlinePaint(new Color(0xdddddd));
+        if (!numeric) {
+            plot.setDomainAxis(new org.jfree.chart.axis.SymbolAxis(xLabel, xValues.toArray(new String[0])));
+        } else if (log) {
+            org.jfree.chart.axis.LogAxis axis = new org.jfree.chart.axis.LogAxis(xLabel);
+            axis.setNumberFormatOverride(new HumanNumberFormat());
+            plot.setDomainAxis(axis);
+        } else {
+            ((NumberAxis) plot.getDomainAxis()).setNumberFormatOverride(new HumanNumberFormat());
+        }
+        ((NumberAxis) plot.getRangeAxis()).setNumberFormatOverride(new HumanNumberFormat());
+        return svg(chart, id, 520, 320);
+    }
+
     /** "ina #2" (an elastic job's second iteration) is drawn in INA's colour. */
     private static String baseMode(String series) {
         int space = series.indexOf(' ');
@@ -176,6 +230,9 @@ final class SvgCharts {
             a /= 1000;
             v /= 1000;
             i++;
+        }
+        if (a < 1 && a > 0) {
+            return String.format(java.util.Locale.ROOT, "%.2g", v);
         }
         String s = a >= 100 || a == Math.rint(a) ? String.format(java.util.Locale.ROOT, "%.0f", v)
                 : String.format(java.util.Locale.ROOT, a >= 10 ? "%.1f" : "%.2f", v);

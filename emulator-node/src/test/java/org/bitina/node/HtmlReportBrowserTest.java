@@ -97,11 +97,14 @@ class HtmlReportBrowserTest {
         return s.length() <= n ? s : s.substring(s.length() - n);
     }
 
-    @Test
-    void everyChartOfTheFig1PageDrawsInChromiumWithoutAConsoleError() throws IOException, InterruptedException {
+    /**
+     * Per chart of the page as Chromium drew it: SVG elements, width, height, link lines, tree
+     * arrows, shapes; fails on a script or console error, or a resource the page tried to load.
+     */
+    private Map<String, int[]> drawn(Path page) throws IOException, InterruptedException {
         String html = Files.readString(page);
         assertFalse(html.matches("(?s).*(src|href)=\"https?:.*"), "the page loads nothing from the network");
-        Path probed = OUT.resolve("report-probed.html");
+        Path probed = page.resolveSibling(page.getFileName().toString().replace(".html", "-probed.html"));
         Files.writeString(probed, html.replace("<head>", "<head>" + PROBE), StandardCharsets.UTF_8);
         Ran r = chromium("--virtual-time-budget=10000", "--window-size=1400,2000", "--dump-dom", probed.toUri().toString());
         assertEquals(0, r.code(), r.err());
@@ -121,6 +124,12 @@ class HtmlReportBrowserTest {
             assertFalse(line.contains("CONSOLE") && line.toLowerCase(java.util.Locale.ROOT).contains("error"), line);
             assertFalse(line.contains("Failed to load resource"), line);
         }
+        return charts;
+    }
+
+    @Test
+    void everyChartOfTheFig1PageDrawsInChromiumWithoutAConsoleError() throws IOException, InterruptedException {
+        Map<String, int[]> charts = drawn(page);
         // Fig. 1 runs INA, ring and ps: four comparison charts, the CDF, the soft state, three heat maps and the VAT
         assertEquals(List.of("bars-modelled-time", "bars-max-link-bytes", "bars-total-link-bytes", "bars-packets-into-the-root", "cdf-fig1",
                 "state-fig1", "heat-fig1-ina", "heat-fig1-ring", "heat-fig1-ps", "trees-fig1-ina"), List.copyOf(charts.keySet()));
@@ -138,5 +147,26 @@ class HtmlReportBrowserTest {
         Ran shot = chromium("--hide-scrollbars", "--window-size=1400,2600", "--screenshot=" + png.toAbsolutePath(), page.toUri().toString());
         assertEquals(0, shot.code(), shot.err());
         assertTrue(Files.size(png) > 50_000, "a screenshot of a drawn page: " + Files.size(png) + " bytes");
+    }
+
+    @Test
+    void theSweepPageOfThreeSizesDrawsEveryMetricWithALinePerMode() throws IOException, InterruptedException {
+        Path out = OUT.resolve("sweep");
+        CliTest.Result r = CliTest.cli("sweep", Path.of("..", "topology-configs", "paper-fig1-allreduce.conf").toString(),
+                "--set", "data.elements=1024,4096,16384", "--out", out.toString());
+        assertEquals(0, r.code(), r.out() + r.err());
+        assertEquals(1 + 3 * 3, Files.readAllLines(out.resolve("sweep.csv")).size(), "three points of ina, ring and ps");
+        Map<String, int[]> charts = drawn(out.resolve("sweep.html"));
+        assertEquals(List.of("sweep-modelled-time", "sweep-max-link-bytes", "sweep-total-link-bytes", "sweep-packets-into-the-root",
+                "sweep-algorithm-bandwidth", "sweep-bus-bandwidth"), List.copyOf(charts.keySet()), "timeouts are 0 at every point: not drawn");
+        assertTrue(Files.readString(out.resolve("sweep.html")).contains("0 at every point, not drawn: timeouts."));
+        charts.forEach((name, c) -> {
+            // three lines of three points each, with axes and a legend
+            assertTrue(c[0] >= 40 && c[5] >= 30, name + " drew " + c[0] + " SVG elements, " + c[5] + " shapes");
+            assertTrue(c[1] >= 300 && c[2] >= 200, name + " takes " + c[1] + " x " + c[2] + " px");
+        });
+        Ran shot = chromium("--hide-scrollbars", "--window-size=1200,1400", "--screenshot=" + out.resolve("sweep.png").toAbsolutePath(),
+                out.resolve("sweep.html").toUri().toString());
+        assertEquals(0, shot.code(), shot.err());
     }
 }
