@@ -50,11 +50,14 @@ final class HtmlReport {
                 r.links().stream().filter(l -> l.job().equals(job) && l.mode().equals(j.mode()))
                         .forEach(l -> bytes.merge(TopologyView.linkKey(l.from(), l.to()), l.bytes(), Long::sum));
                 if (j.iteration() != null && j.iteration().index() > 1) {
-                    continue; // links[] has no iteration: the first iteration's map stands for the mode
+                    continue; // links[] has no iteration: one map holds every iteration of the mode
                 }
-                Map<String, Integer> peaks = j.stateEntries() == null ? Map.of() : j.stateEntries().peaks();
-                figure(b, "heat-" + job + "-" + j.mode(), "link load, " + label(j) + " (" + bytes(j.totalLinkBytes()) + " in all, busiest link "
-                        + bytes(j.maxLinkBytes()) + ")", view.heatMap("svg" + n[0]++, bytes, peaks));
+                Map<String, Integer> peaks = new LinkedHashMap<>();
+                rows.stream().filter(x -> x.mode().equals(j.mode()) && x.stateEntries() != null)
+                        .forEach(x -> x.stateEntries().peaks().forEach((k, v) -> peaks.merge(k, v, Math::max)));
+                String what = j.iteration() == null ? label(j) + " (" + bytes(j.totalLinkBytes()) + " in all, busiest link " + bytes(j.maxLinkBytes()) + ")"
+                        : j.mode() + ", its " + j.iteration().of() + " iterations together (links[] is per job and mode)";
+                figure(b, "heat-" + job + "-" + j.mode(), "link load, " + what, view.heatMap("svg" + n[0]++, bytes, peaks));
             }
             trees(b, job, rows, planned, view, n);
             b.append("</section>\n");
