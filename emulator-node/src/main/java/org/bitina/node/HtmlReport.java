@@ -39,7 +39,15 @@ final class HtmlReport {
         summary(b, r);
         int[] n = {0};
         comparison(b, r, n);
-        List<Phase> planned = plan(s);
+        List<Phase> planned;
+        try {
+            planned = UseCases.plan(s, Routing.compute(s.topology()));
+        } catch (RuntimeException e) {
+            // the run planned it; should it fail here, the page says so instead of leaving the trees out silently
+            planned = List.of();
+            b.append("<p class=\"no\">The installed trees are not drawn: planning the scenario again failed (").append(esc(String.valueOf(
+                    e.getMessage()))).append(").</p>\n");
+        }
         TopologyView view = new TopologyView(s.topology());
         for (String job : jobs(r)) {
             List<Report.JobReport> rows = r.jobs().stream().filter(j -> j.name().equals(job)).toList();
@@ -64,15 +72,6 @@ final class HtmlReport {
         }
         b.append("</body></html>\n");
         return b.toString();
-    }
-
-    /** The phases as a run plans them (the trees); an unplannable scenario has no tree views. */
-    private static List<Phase> plan(Scenario s) {
-        try {
-            return UseCases.plan(s, Routing.compute(s.topology()));
-        } catch (RuntimeException e) {
-            return List.of();
-        }
     }
 
     static void head(StringBuilder b, String title) {

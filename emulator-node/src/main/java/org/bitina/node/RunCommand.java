@@ -153,6 +153,7 @@ final class RunCommand implements Callable<Integer> {
                 : perfetto.resolveSibling(perfetto.getFileName() + ".trace.jsonl.gz");
         ScenarioRunner.Options options = ScenarioRunner.Options.defaults().withTrace(traceFile);
         LocalCluster cluster = null;
+        boolean ran = false;
         try (ProgressBar bar = quiet ? null : new ProgressBar(progress, System.err, ProgressBar.stderrIsTerminal())) {
             if (externalMembers != null) {
                 // the other members are started by hand or by a deploy script: this one is their seed
@@ -181,6 +182,7 @@ final class RunCommand implements Callable<Integer> {
                         .withMembers(members, java.time.Duration.ofSeconds(90));
             }
             r = ScenarioRunner.run(scenario, options, progress);
+            ran = true;
         } catch (UnsupportedOperationException e) {
             System.err.println("bitina: " + e.getMessage() + "; nothing ran.");
             return ExitCodes.UNSUPPORTED;
@@ -190,6 +192,9 @@ final class RunCommand implements Callable<Integer> {
         } finally {
             if (cluster != null) {
                 cluster.close();
+            }
+            if (!ran && trace == null && traceFile != null) {
+                Files.deleteIfExists(traceFile); // the Perfetto file's own trace, of a run that did not end
             }
         }
         if (report != null) {
