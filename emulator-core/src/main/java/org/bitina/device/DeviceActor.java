@@ -381,7 +381,8 @@ abstract class DeviceActor extends AbstractBehavior<DeviceCommand> {
         m.replyTo().tell(new DeviceCommand.DeviceStats(name, isSwitch(), counters, ports.stats(),
                 engine.table().peakEntries(), engine.table().peakBufferedBytes(), reports,
                 engine.unknownJobDrops(), incTrees, failureCount, List.copyOf(failures),
-                drops, engine.unknownJobDropsByReason(), audit, byTree));
+                drops, engine.unknownJobDropsByReason(), audit, byTree,
+                engine.table().entriesOverTime(m.jobs().stream().map(j -> new org.bitina.protocol.JobKey(m.tenant(), j)).toList())));
         return this;
     }
 }

@@ -206,25 +206,27 @@ public sealed interface DeviceCommand extends ControlMessage
      * @param unknownJobDropReasons frames of no job installed here, by reason, since the run began
      * @param checksumFailures the packets of this phase that failed the S6 checksum audit at the device's ports
      * @param treeCounters  per wire job of the phase, when it has several (H2), that job's counters (already in {@code counters})
+     * @param entriesOverTime the phase's live aggregation entries here (every tree of it) over modelled time: steps {ns, entries}
      */
     record DeviceStats(String node, boolean isSwitch, Map<Counter, Long> counters, List<LinkStats> links, int peakStateEntries,
                        long peakBufferedBytes, List<DriverReport> drivers, long unknownJobDrops, int incTrees,
                        long failures, List<String> failuresNamed, Map<String, Long> drops, Map<String, Long> unknownJobDropReasons,
-                       List<org.bitina.security.ChecksumAudit.Failure> checksumFailures, Map<Integer, Map<Counter, Long>> treeCounters)
+                       List<org.bitina.security.ChecksumAudit.Failure> checksumFailures, Map<Integer, Map<Counter, Long>> treeCounters,
+                       List<long[]> entriesOverTime)
             implements ControlMessage {
         public DeviceStats(String node, boolean isSwitch, Map<Counter, Long> counters, List<LinkStats> links, int peakStateEntries,
                            long peakBufferedBytes, List<DriverReport> drivers, long unknownJobDrops, int incTrees, long failures,
                            List<String> failuresNamed, Map<String, Long> drops, Map<String, Long> unknownJobDropReasons,
                            List<org.bitina.security.ChecksumAudit.Failure> checksumFailures) {
             this(node, isSwitch, counters, links, peakStateEntries, peakBufferedBytes, drivers, unknownJobDrops, incTrees, failures,
-                    failuresNamed, drops, unknownJobDropReasons, checksumFailures, Map.of());
+                    failuresNamed, drops, unknownJobDropReasons, checksumFailures, Map.of(), List.of());
         }
 
         public DeviceStats(String node, boolean isSwitch, Map<Counter, Long> counters, List<LinkStats> links, int peakStateEntries,
                            long peakBufferedBytes, List<DriverReport> drivers, long unknownJobDrops, int incTrees, long failures,
                            List<String> failuresNamed) {
             this(node, isSwitch, counters, links, peakStateEntries, peakBufferedBytes, drivers, unknownJobDrops, incTrees, failures,
-                    failuresNamed, Map.of(), Map.of(), List.of());
+                    failuresNamed, Map.of(), Map.of(), List.of(), Map.of(), List.of());
         }
     }
 

@@ -85,6 +85,8 @@ public final class AggregationTable {
     private long bufferedBytes;
     private long peakBufferedBytes;
     private int peakEntries;
+    /** Per job, the entries' lives in modelled time as +1 at a first contribution and -1 at its emission (or its clearing). */
+    private final Map<JobKey, java.util.TreeMap<Long, Integer>> lives = new HashMap<>();
 
     /**
      * @param maxEntriesPerJob bound on live entries of one job (S5)
@@ -359,6 +361,7 @@ public final class AggregationTable {
         if (waited && e.firstVt != Long.MIN_VALUE) {
             vt = Math.max(vt, e.firstVt + e.timeoutNanos);
         }
+        ended(e, vt);
         Emission emission = new Emission(e.key, e.nodeBitmap, e.held, e.op == null ? ReductionOp.NONE : e.op, payload, partial,
                 e.firstArrival, now, vt, e.holds);
         tombstones.put(e.key, new Tombstone(emission, e.held, e.holds, now + tombstoneNanos));
@@ -430,6 +433,9 @@ public final class AggregationTable {
             if (match && e.acc != null) {
                 bufferedBytes -= e.acc.byteSize();
             }
+            if (match) {
+                ended(e, e.maxVt == Long.MIN_VALUE ? 0 : e.maxVt);
+            }
             return match;
         });
         if (tombstonesToo) {
@@ -450,6 +456,43 @@ public final class AggregationTable {
         Map<StateKey, Held> out = new HashMap<>();
         entries.forEach((k, e) -> out.put(k, new Held(e.held, e.acc == null ? Payload.EMPTY : e.acc.copy())));
         return out;
+    }
+
+    /**
+     * An entry's life ends at modelled time {@code at}: it counted from its first contribution's
+     * time until then, and for one nanosecond at least (contributions that arrive together, as on a
+     * symmetric tree, open and complete an entry at one instant: it was held all the same).
+     */
+    private void ended(Entry e, long at) {
+        long from = e.firstVt == Long.MIN_VALUE ? at : e.firstVt;
+        java.util.TreeMap<Long, Integer> d = lives.computeIfAbsent(e.key.jobKey(), k -> new java.util.TreeMap<>());
+        d.merge(from, 1, Integer::sum);
+        d.merge(Math.max(from + 1, at), -1, Integer::sum);
+    }
+
+    /**
+     * The job's live entries over modelled time as steps: the time (ns) of each change and the
+     * count from then on, in time order; an entry still live counts to the end.
+     */
+    public java.util.List<long[]> entriesOverTime(java.util.Collection<JobKey> jobs) {
+        java.util.TreeMap<Long, Integer> d = new java.util.TreeMap<>();
+        for (JobKey job : jobs) {
+            lives.getOrDefault(job, new java.util.TreeMap<>()).forEach((vt, n) -> d.merge(vt, n, Integer::sum));
+        }
+        for (Entry e : entries.values()) {
+            if (jobs.contains(e.key.jobKey())) {
+                d.merge(e.firstVt == Long.MIN_VALUE ? 0 : e.firstVt, 1, Integer::sum);
+            }
+        }
+        java.util.List<long[]> steps = new ArrayList<>(d.size());
+        long live = 0;
+        for (Map.Entry<Long, Integer> x : d.entrySet()) {
+            if (x.getValue() != 0) {
+                live += x.getValue();
+                steps.add(new long[] {x.getKey(), live});
+            }
+        }
+        return steps;
     }
 
     public int liveEntries() {

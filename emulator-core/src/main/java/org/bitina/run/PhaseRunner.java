@@ -476,7 +476,7 @@ public final class PhaseRunner {
         }
         // in the topology's order, not the order the answers came in: the same run, the same report
         List<DeviceCommand.DeviceStats> inOrder = devices.keySet().stream().map(stats::get).filter(java.util.Objects::nonNull).toList();
-        report.phase(run.phase, inOrder, run.wall, run.stalled, notApplied);
+        report.phase(run.phase, inOrder, run.wall, run.stalled, notApplied, PhaseTimeline.faults(scenario.faults(), run.pendingFaults, run.phase));
         faults.heal();
         return next(run.index + 1);
     }

@@ -18,6 +18,10 @@ public record Report(String scenario, String clock, List<String> tolerances, Lis
      * @param unfinished      endpoints that did not finish before the phase deadline
      * @param faultsNotApplied network faults planned for later than the phase lasted: they never happened
      * @param security        S6 for an AllReduce job that masks or checksums its values, else absent
+     * @param completion      when the phase's units completed, in modelled time (absent when nothing ran)
+     * @param stateEntries    the switches' aggregation entries over the phase's modelled time (absent when none held any)
+     * @param trees           over partitions (H2): the second stage, then each partition (absent for one tree)
+     * @param faults          the faults of the scenario as they came to this phase, on its modelled time axis
      */
     public record JobReport(String name, String kind, String mode, String status, boolean verified, List<String> missing,
                             long wallMillis, double modeledMicros, long packetsIntoRoot, long maxLinkBytes, long totalLinkBytes,
@@ -29,20 +33,36 @@ public record Report(String scenario, String clock, List<String> tolerances, Lis
                             @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
                             ValueSecurity security,
                             @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
-                            List<TreeReport> trees) {
-        public JobReport(String name, String kind, String mode, String status, boolean verified, List<String> missing,
-                         long wallMillis, double modeledMicros, long packetsIntoRoot, long maxLinkBytes, long totalLinkBytes,
-                         long headerBytes, long timeouts, int retransmissionRounds, String expected, boolean asExpected,
-                         String root, int chunks, int endpoints, List<PartialChunk> partialChunks, List<String> mismatches,
-                         List<String> unfinished, long lateContributions, long drops, long packets, String note,
-                         long sourceUplinkBytes, List<String> dropped, java.util.Map<String, Long> stats,
-                         List<String> faultsNotApplied, Admission admission, org.bitina.usecase.Phase.Iteration iteration,
-                         ValueSecurity security) {
-            this(name, kind, mode, status, verified, missing, wallMillis, modeledMicros, packetsIntoRoot, maxLinkBytes, totalLinkBytes,
-                    headerBytes, timeouts, retransmissionRounds, expected, asExpected, root, chunks, endpoints, partialChunks, mismatches,
-                    unfinished, lateContributions, drops, packets, note, sourceUplinkBytes, dropped, stats, faultsNotApplied, admission,
-                    iteration, security, null);
-        }
+                            List<TreeReport> trees,
+                            Completion completion,
+                            @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+                            StateEntries stateEntries, List<FaultMark> faults) {
+    }
+
+    /**
+     * The distribution of the units' completion times (a unit completes when the last awaited
+     * endpoint has its first result of it), from an HdrHistogram at 3 significant digits; min
+     * and max exact.
+     *
+     * @param unit      chunk, token or window
+     * @param completed units every awaited endpoint got (the others are not in the distribution)
+     * @param cdf       points {micros, fraction of the completed units done by then}, ascending
+     */
+    public record Completion(String unit, int units, int completed, double minMicros, double p50Micros, double p90Micros,
+                             double p99Micros, double maxMicros, List<double[]> cdf) {
+    }
+
+    /**
+     * Soft state over modelled time: per bucket of {@code bucketMicros} from the phase's start, the
+     * most aggregation entries (A-BM, C-BM or INC reductions) live at once over all switches.
+     *
+     * @param peaks each switch's most entries at once in this phase (switches that held none left out)
+     */
+    public record StateEntries(double bucketMicros, List<Integer> total, java.util.Map<String, Integer> peaks) {
+    }
+
+    /** A fault on the phase's time axis: its modelled time, kind, and what it hit. */
+    public record FaultMark(double atMicros, String kind, String what) {
     }
 
     /**

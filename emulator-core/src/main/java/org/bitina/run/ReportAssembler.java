@@ -71,12 +71,13 @@ final class ReportAssembler {
         jobs.add(new Report.JobReport(p.job().name(), p.job().common().kind(), p.mode(), Status.FAILED.label(), false,
                 List.copyOf(p.awaited()), 0, 0, 0, 0, 0, 0, 0, 0, p.expected().status().label(), false, roots(p), p.units(),
                 p.awaited().size(), List.of(), List.of(), List.of(why), 0, 0, 0, why, 0, List.of(), Map.of(), List.of(),
-                Report.Admission.of(p.admission(), p.mode(), 0), p.iteration(), null));
+                Report.Admission.of(p.admission(), p.mode(), 0), p.iteration(), null, null, null, null, List.of()));
     }
 
     /** A phase that ran: its job entry, the links that carried anything, the switches' peaks. */
-    void phase(Phase p, Collection<DeviceCommand.DeviceStats> stats, long wallNanos, String stalled, List<String> faultsNotApplied) {
-        jobs.add(job(p, stats, wallNanos, stalled, faultsNotApplied));
+    void phase(Phase p, Collection<DeviceCommand.DeviceStats> stats, long wallNanos, String stalled, List<String> faultsNotApplied,
+               List<Report.FaultMark> faults) {
+        jobs.add(job(p, stats, wallNanos, stalled, faultsNotApplied, faults));
         for (DeviceCommand.DeviceStats s : stats) {
             isSwitch.put(s.node(), s.isSwitch());
             s.drops().forEach((k, v) -> drops.computeIfAbsent(s.node(), x -> new TreeMap<>()).merge(k, v, Long::sum));
@@ -102,7 +103,7 @@ final class ReportAssembler {
     }
 
     private static Report.JobReport job(Phase p, Collection<DeviceCommand.DeviceStats> stats, long wallNanos, String stalled,
-                                        List<String> faultsNotApplied) {
+                                        List<String> faultsNotApplied, List<Report.FaultMark> faults) {
         Map<String, DriverReport> ending = new LinkedHashMap<>();
         List<DriverReport> checked = new ArrayList<>();
         for (DeviceCommand.DeviceStats s : stats) {
@@ -182,7 +183,8 @@ final class ReportAssembler {
                 wallNanos / 1_000_000, lastVt / 1000.0, t.intoRoot, t.maxLink, t.total, t.header, t.timeouts, rounds,
                 p.expected().status().label(), asExpected, roots(p), p.units(), p.awaited().size(), partial, mismatches, unfinished,
                 t.late, t.drops + t.lost, t.packets, note, t.uplink, dropped, extra, faultsNotApplied,
-                Report.Admission.of(p.admission(), p.mode(), t.refused), p.iteration(), security, trees(p, stats, missing));
+                Report.Admission.of(p.admission(), p.mode(), t.refused), p.iteration(), security, trees(p, stats, missing),
+                PhaseTimeline.completion(p, ending.values()), PhaseTimeline.entries(stats, lastVt), List.copyOf(faults));
     }
 
     /** A phase over partitions (H2), tree by tree: the second stage (the phase's own tree), then each partition; null for one tree. */

@@ -14,14 +14,16 @@ import java.util.List;
  * @param dropped         what the endpoint itself dropped by policy (MoE tokens over expert capacity)
  * @param stats           counters particular to the role (rounds, ACK packets, duplicates suppressed)
  * @param values          S6 at an AllReduce worker (masking, checksum, the chunks that failed it and fell back), or null
+ * @param unitVt          per unit (chunk, token, window) the modelled time of its first result at this endpoint, nanoseconds,
+ *                        -1 for a unit without one; null for a role that does not end its phase (servers, experts, receivers)
  */
 public record DriverReport(String endpoint, Role role, int chunks, int received, List<PartialChunk> partialChunks,
                            List<String> mismatches, long lastVt, int verifiedChunks, boolean done, List<String> dropped,
-                           java.util.Map<String, Long> stats, ValueChecks values) {
+                           java.util.Map<String, Long> stats, ValueChecks values, long[] unitVt) {
 
     public DriverReport(String endpoint, Role role, int chunks, int received, List<PartialChunk> partialChunks, List<String> mismatches,
                         long lastVt, int verifiedChunks, boolean done, List<String> dropped, java.util.Map<String, Long> stats) {
-        this(endpoint, role, chunks, received, partialChunks, mismatches, lastVt, verifiedChunks, done, dropped, stats, null);
+        this(endpoint, role, chunks, received, partialChunks, mismatches, lastVt, verifiedChunks, done, dropped, stats, null, null);
     }
 
     /**
@@ -34,7 +36,14 @@ public record DriverReport(String endpoint, Role role, int chunks, int received,
     }
 
     public DriverReport withValues(ValueChecks v) {
-        return new DriverReport(endpoint, role, chunks, received, partialChunks, mismatches, lastVt, verifiedChunks, done, dropped, stats, v);
+        return new DriverReport(endpoint, role, chunks, received, partialChunks, mismatches, lastVt, verifiedChunks, done, dropped, stats, v,
+                unitVt);
+    }
+
+    /** This report with the endpoint's per-unit completion times ({@link CompletionTimes}). */
+    public DriverReport withUnitTimes(CompletionTimes t) {
+        return new DriverReport(endpoint, role, chunks, received, partialChunks, mismatches, lastVt, verifiedChunks, done, dropped, stats,
+                values, t.toArray());
     }
 
     /** What an endpoint does in its phase, and so what its report means to the phase's end. */

@@ -108,8 +108,16 @@ class ControlSerializationTest {
         messages.add(new DeviceCommand.DeviceStats("s1", true, Map.of(org.bitina.protocol.Counter.FRAMES_IN, 10L),
                 List.of(new DeviceCommand.LinkStats("s1", "w1", 3, 300, 120, 0)), 5, 1024, List.of(r), 0, 3, 1L, List.of("s1 could not handle FrameIn: boom")));
         messages.add(new DeviceCommand.DeviceStats("s1", true, Map.of(org.bitina.protocol.Counter.FRAMES_IN, 10L), List.of(), 5, 1024, List.of(r),
-                0, 0, 0L, List.of(), Map.of(), Map.of(), List.of(), Map.of(5_002_001, Map.of(org.bitina.protocol.Counter.BRIDGED_UP, 4L))));
+                0, 0, 0L, List.of(), Map.of(), Map.of(), List.of(), Map.of(5_002_001, Map.of(org.bitina.protocol.Counter.BRIDGED_UP, 4L)), List.of()));
         messages.add(new DeviceCommand.DriverDone(1, 2, r));
+        // the report's time views: a driver's per-unit completion times, a switch's entries over modelled time
+        org.bitina.usecase.CompletionTimes times = new org.bitina.usecase.CompletionTimes(4);
+        times.done(0, 1200);
+        times.done(2, 3400);
+        DriverReport timed = r.withUnitTimes(times);
+        messages.add(new DeviceCommand.DriverDone(1, 2, timed));
+        messages.add(new DeviceCommand.DeviceStats("s2", true, Map.of(), List.of(), 2, 64, List.of(timed), 0, 0, 0, List.of(), Map.of(),
+                Map.of(), List.of(), Map.of(), List.of(new long[] {100, 1}, new long[] {250, 2}, new long[] {300, 0})));
         messages.add(new DeviceCommand.Progress(1, 2, 64));
         messages.add(new TraceEvent("s1", "j", 3, "forward", "agg", "[0110]", List.of("s2"), 5L, null));
         for (Object m : messages) {

@@ -233,4 +233,26 @@ class AggregationTableTest {
         assertEquals(0, table.bufferedBytes(), "the job's end releases what is left");
         assertEquals(256, table.peakBufferedBytes(), "the peak is kept");
     }
+
+    @Test
+    void entriesOverTimeCountEachEntryFromItsFirstContributionToItsEmissionInModelledTime() {
+        EndpointSet abm = bm("[1100]");
+        StateKey k2 = new StateKey(1, 1, 0, 8);
+        table.offer(K, abm, new Contribution(bm("[1000]"), ReductionOp.SUM, Payload.of(new float[1]), 100), TIMEOUT, 0);
+        table.offer(k2, abm, new Contribution(bm("[1000]"), ReductionOp.SUM, Payload.of(new float[1]), 150), TIMEOUT, 0);
+        table.offer(K, abm, new Contribution(bm("[0100]"), ReductionOp.SUM, Payload.of(new float[1]), 300), TIMEOUT, 0);
+        List<long[]> steps = table.entriesOverTime(List.of(K.jobKey()));
+        // K lives [100, 300); k2 from 150 and still live: it counts to the end
+        assertEquals(List.of("100:1", "150:2", "300:1"), steps.stream().map(x -> x[0] + ":" + x[1]).toList());
+        // a partial at its timer leaves at first arrival + timeout in modelled time
+        table.expire(TIMEOUT + 1);
+        assertEquals(List.of("100:1", "150:2", "300:1", (150 + TIMEOUT) + ":0"),
+                table.entriesOverTime(List.of(K.jobKey())).stream().map(x -> x[0] + ":" + x[1]).toList());
+        assertEquals(List.of(), table.entriesOverTime(List.of(new JobKey(2, 1))), "another job's entries are its own");
+        // both contributions at one instant: held for a nanosecond, not lost from the series
+        AggregationTable t = new AggregationTable(16, 500 * MS);
+        t.offer(K, abm, new Contribution(bm("[1000]"), ReductionOp.SUM, Payload.of(new float[1]), 700), TIMEOUT, 0);
+        t.offer(K, abm, new Contribution(bm("[0100]"), ReductionOp.SUM, Payload.of(new float[1]), 700), TIMEOUT, 0);
+        assertEquals(List.of("700:1", "701:0"), t.entriesOverTime(List.of(K.jobKey())).stream().map(x -> x[0] + ":" + x[1]).toList());
+    }
 }

@@ -16,7 +16,7 @@ class ChaosCheckTest {
     private static Report report(String status, boolean verified, List<String> missing, List<String> mismatches, List<String> unfinished,
                                  List<Report.PartialChunk> partial, String note, List<String> dropped) {
         Report.JobReport j = new Report.JobReport("j", "allreduce", "ina", status, verified, missing, 1, 1.0, 1, 1, 1, 1, 0, 0,
-                "complete", false, "s1", 4, 4, partial, mismatches, unfinished, 0, 0, 1, note, 0, dropped, Map.of(), List.of(), null, null, null);
+                "complete", false, "s1", 4, 4, partial, mismatches, unfinished, 0, 0, 1, note, 0, dropped, Map.of(), List.of(), null, null, null, null, null, null, List.of());
         return new Report("s.conf", "virtual", List.of(), List.of(j), List.of(), List.of(), List.of(), Map.of());
     }
 

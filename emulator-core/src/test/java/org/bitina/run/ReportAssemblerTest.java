@@ -43,7 +43,7 @@ class ReportAssemblerTest {
 
     private Report.JobReport report(DeviceCommand.DeviceStats... stats) {
         ReportAssembler a = new ReportAssembler();
-        a.phase(failingPhase(), List.of(stats), 0, null, List.of());
+        a.phase(failingPhase(), List.of(stats), 0, null, List.of(), List.of());
         return a.report("s.conf", org.bitina.scenario.Clock.VIRTUAL, Map.of()).jobs().get(0);
     }
 

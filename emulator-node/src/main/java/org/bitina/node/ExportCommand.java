@@ -4,10 +4,10 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
-import org.bitina.bitmap.EndpointSet;
-import org.bitina.protocol.JobTables;
 import org.bitina.scenario.Scenario;
 import org.bitina.topology.Link;
 import org.bitina.topology.Node;
@@ -81,45 +81,26 @@ final class ExportCommand implements Callable<Integer> {
             String job = p.job().name() + (p.iteration() == null ? "" : " iteration " + p.iteration().index());
             String c = COLOURS[colour++ % COLOURS.length];
             boolean any = false;
-            // every tree of the phase: over partitions (H2), the second stage and each partition's, in the job's colour
+            // every tree of the phase (over partitions, H2: the second stage and each partition's) in the job's colour;
+            // a node holding A-BMs of two trees gets one label naming both (DOT keeps only a node's last label)
+            Map<String, String> labels = new LinkedHashMap<>();
             for (Phase.Tree tree : p.trees()) {
                 String name = p.more().isEmpty() ? job : job + (tree.wireJob() == p.wireJob() ? " second stage" : " " + tree.name());
-                for (var e : tree.tables().entrySet()) {
-                    JobTables t = e.getValue();
-                    if (t.registered() == null) {
-                        continue;
-                    }
-                    any = true;
-                    String label = name + (t.root() ? " root" : "") + "\\nA-BM " + t.registered();
-                    o.printf("  %s [xlabel=\"%s\", fontcolor=%s];%n", id(e.getKey()), label, c);
-                    if (t.vatParent() != null) {
-                        o.printf("  %s -> %s [color=%s, penwidth=2, label=\"%s\"];%n", id(e.getKey()), id(t.vatParent()), c, name);
-                    }
-                    // each endpoint goes to the lowest VAT node whose A-BM holds its bit
-                    for (int bit : t.registered().indices()) {
-                        String endpoint = tree.bitSpace().endpoint(bit);
-                        if (endpoint != null && lowest(tree, bit) == t) {
-                            o.printf("  %s -> %s [color=%s, penwidth=2];%n", id(tree.bitSpace().node(bit)), id(e.getKey()), c);
-                        }
-                    }
+                InstalledTrees trees = InstalledTrees.of(tree);
+                any |= !trees.isEmpty();
+                trees.aBms().forEach((node, aBm) -> labels.merge(node,
+                        name + (node.equals(trees.root()) ? " root" : "") + "\\nA-BM " + aBm, (x, y) -> x + "\\n" + y));
+                for (TopologyView.TreeEdge e : trees.edges()) {
+                    boolean member = !trees.aBms().containsKey(e.from());
+                    o.printf("  %s -> %s [color=%s, penwidth=2%s];%n", id(e.from()), id(e.to()), c, member ? "" : ", label=\"" + name + "\"");
                 }
             }
+            labels.forEach((node, label) -> o.printf("  %s [xlabel=\"%s\", fontcolor=%s];%n", id(node), label, c));
             if (!any) {
                 o.println("  // " + job + ": no configured tree (C-BMs or INC trees are built by its packets at run time; see the trace)");
             }
         }
         o.println("}");
-    }
-
-    private static JobTables lowest(Phase.Tree tree, int bit) {
-        JobTables best = null;
-        for (JobTables t : tree.tables().values()) {
-            EndpointSet a = t.registered();
-            if (a != null && a.contains(bit) && (best == null || a.cardinality() < best.registered().cardinality())) {
-                best = t;
-            }
-        }
-        return best;
     }
 
     private static String id(String name) {

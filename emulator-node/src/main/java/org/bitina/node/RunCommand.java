@@ -34,6 +34,18 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--csv", paramLabel = "DIR", description = "write the report's tables here as jobs.csv, links.csv and switches.csv")
     Path csv;
 
+    @Option(names = "--html", paramLabel = "HTML", description = "write a self-contained HTML report here: summary, charts, topology "
+            + "heat maps per mode, trees")
+    Path html;
+
+    @Option(names = "--perfetto", paramLabel = "JSON", description = "write the trace in Chrome's trace event format here (ui.perfetto.dev, "
+            + "chrome://tracing): a track per device, aggregation entries as slices, drops and timeouts as instants, packets as flows")
+    Path perfetto;
+
+    @Option(names = "--perfetto-seqs", paramLabel = "N", defaultValue = "32", description = "with --perfetto: packet slices and flows for "
+            + "sequence ids below N only (default ${DEFAULT-VALUE}; entries, drops and timeouts for all)")
+    int perfettoSeqs;
+
     static final int MAX_MEMBERS = 64;
 
     @Option(names = "--jvms", paramLabel = "N", description = "cluster members to run on (default: the scenario's cluster.jvms)")
@@ -112,7 +124,7 @@ final class RunCommand implements Callable<Integer> {
             scenario = scenario.withClock(c);
         }
         // fail before running, not after: a report or trace that cannot be written is found now
-        for (Path out : new Path[] {report, trace, csv == null ? null : csv.resolve("jobs.csv")}) {
+        for (Path out : new Path[] {report, trace, csv == null ? null : csv.resolve("jobs.csv"), html, perfetto}) {
             String problem = out == null ? null : unwritable(out);
             if (problem != null) {
                 System.err.println("bitina: " + out + ": " + problem + "; nothing ran");
@@ -136,8 +148,12 @@ final class RunCommand implements Callable<Integer> {
         }
         RunProgress progress = new RunProgress();
         Report r;
-        ScenarioRunner.Options options = ScenarioRunner.Options.defaults().withTrace(trace);
+        // the Perfetto file is made from the trace: a trace of the run's own when none was asked for, removed after
+        Path traceFile = trace != null || perfetto == null ? trace
+                : perfetto.resolveSibling(perfetto.getFileName() + ".trace.jsonl.gz");
+        ScenarioRunner.Options options = ScenarioRunner.Options.defaults().withTrace(traceFile);
         LocalCluster cluster = null;
+        boolean ran = false;
         try (ProgressBar bar = quiet ? null : new ProgressBar(progress, System.err, ProgressBar.stderrIsTerminal())) {
             if (externalMembers != null) {
                 // the other members are started by hand or by a deploy script: this one is their seed
@@ -166,6 +182,7 @@ final class RunCommand implements Callable<Integer> {
                         .withMembers(members, java.time.Duration.ofSeconds(90));
             }
             r = ScenarioRunner.run(scenario, options, progress);
+            ran = true;
         } catch (UnsupportedOperationException e) {
             System.err.println("bitina: " + e.getMessage() + "; nothing ran.");
             return ExitCodes.UNSUPPORTED;
@@ -176,6 +193,9 @@ final class RunCommand implements Callable<Integer> {
             if (cluster != null) {
                 cluster.close();
             }
+            if (!ran && trace == null && traceFile != null) {
+                Files.deleteIfExists(traceFile); // the Perfetto file's own trace, of a run that did not end
+            }
         }
         if (report != null) {
             new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(report.toFile(), r);
@@ -183,12 +203,30 @@ final class RunCommand implements Callable<Integer> {
         if (csv != null) {
             CsvReport.write(r, scenario, csv);
         }
+        if (html != null) {
+            HtmlReport.write(r, scenario, html);
+        }
+        if (perfetto != null) {
+            try {
+                PerfettoExport.convert(traceFile, scenario.topology(), perfettoSeqs, perfetto);
+            } finally {
+                if (trace == null) {
+                    Files.deleteIfExists(traceFile);
+                }
+            }
+        }
         Summary.print(r, System.out);
         if (report != null) {
             System.out.println("report: " + report);
         }
         if (trace != null) {
             System.out.println("trace:  " + trace);
+        }
+        if (html != null) {
+            System.out.println("html:   " + html);
+        }
+        if (perfetto != null) {
+            System.out.println("perfetto: " + perfetto + " (open in ui.perfetto.dev)");
         }
         return r.allAsExpected() ? ExitCodes.OK : ExitCodes.JOB_FAILED;
     }

@@ -19,11 +19,11 @@ import picocli.CommandLine.Parameters;
 /**
  * {@code bitina sweep FILE --set data.elements=4096,65536 --set tree.mode=auto,vat}: the cross
  * product of the values, each point a run of its own (on one actor system, one after the other),
- * its report and tables in a folder of its own, and one {@code sweep.csv} with a row per point,
- * job and mode. Every point is validated before the first runs.
+ * its report and tables in a folder of its own, one {@code sweep.csv} with a row per point,
+ * job and mode, and {@code sweep.html} plotting each metric against the swept values. Every point is validated before the first runs.
  */
 @Command(name = "sweep", mixinStandardHelpOptions = true,
-        description = "Runs a scenario at every combination of --set values; writes one CSV of all runs.")
+        description = "Runs a scenario at every combination of --set values; writes one CSV of all runs and a page of charts.")
 final class SweepCommand implements Callable<Integer> {
     @Parameters(paramLabel = "FILE", description = "scenario file (HOCON)")
     Path file;
@@ -32,7 +32,7 @@ final class SweepCommand implements Callable<Integer> {
             description = "a path and the values it takes (repeatable; commas inside [ ] or quotes stay in one value)")
     List<String> sets;
 
-    @Option(names = "--out", paramLabel = "DIR", description = "where the points' folders and sweep.csv go (default sweeps/NAME-TIME)")
+    @Option(names = "--out", paramLabel = "DIR", description = "where the points' folders, sweep.csv and sweep.html go (default sweeps/NAME-TIME)")
     Path out;
 
     @Override
@@ -89,7 +89,10 @@ final class SweepCommand implements Callable<Integer> {
         }
         Path csv = out.resolve("sweep.csv");
         CsvReport.writeSweep(csv, paths, points, rows);
+        Path page = out.resolve("sweep.html");
+        SweepPage.write(page, file.toString(), paths, points, rows);
         System.out.println("sweep: " + csv + " (" + points.size() + " points)");
+        System.out.println("html:  " + page);
         System.out.println(asExpected ? "every job of every point ended as the scenario expects" : "SOME JOBS DID NOT END AS THE SCENARIO EXPECTS");
         return asExpected ? ExitCodes.OK : ExitCodes.JOB_FAILED;
     }

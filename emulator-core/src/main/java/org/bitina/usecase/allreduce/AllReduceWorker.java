@@ -42,6 +42,7 @@ public final class AllReduceWorker implements EndpointDriver {
     private int nextChunk;
     private int received;
     private long lastVt;
+    private final org.bitina.usecase.CompletionTimes times;
     /** Wall time each outstanding chunk was (re)sent, and how often; -1 once it has a result. */
     private final long[] sentAt;
     /** Chunks waiting for a result (at most a window of them): the only ones the timer looks at. */
@@ -80,6 +81,7 @@ public final class AllReduceWorker implements EndpointDriver {
         this.bit = plan.space().index(host);
         this.wireBit = plan.wire().index(host);
         this.data = new AllReduceData(plan.data());
+        this.times = new org.bitina.usecase.CompletionTimes(data.chunks());
         this.expected = plan.space().setOf(plan.members());
         this.holds = new EndpointSet[data.chunks()];
         this.verified = new boolean[data.chunks()];
@@ -283,6 +285,7 @@ public final class AllReduceWorker implements EndpointDriver {
                 mismatches.add(m + " from " + got);
             }
             awaitingRing.remove(chunk);
+            times.done(chunk, vt);
         }
         if (first) {
             received++;
@@ -324,6 +327,7 @@ public final class AllReduceWorker implements EndpointDriver {
             return;
         }
         holds[r.chunk()] = r.holds();
+        times.done(r.chunk(), vt);
         Verifier.Mismatch m = verifier.check(data, r.chunk(), r.holds(), clear);
         verified[r.chunk()] = m == null;
         if (m != null) {
@@ -364,7 +368,7 @@ public final class AllReduceWorker implements EndpointDriver {
         List<String> problems = new ArrayList<>(mismatches);
         awaitingRing.forEach(c -> problems.add("chunk " + c + ": its result failed its checksum and the fallback ring gave none"));
         DriverReport r = DriverReport.ofChunks(host, DriverReport.Role.WORKER, plan.space(), expected, holds, verified, received, problems,
-                lastVt, done());
+                lastVt, done()).withUnitTimes(times);
         ValueSecurity v = plan.values() == null ? ValueSecurity.OFF : plan.values();
         return v.any() ? r.withValues(new DriverReport.ValueChecks(v.masking(), v.checksum(), List.copyOf(failed), List.copyOf(fellBack))) : r;
     }

@@ -42,6 +42,7 @@ public final class RingWorker implements EndpointDriver {
     private int received;
     private int verified;
     private long lastVt;
+    private final org.bitina.usecase.CompletionTimes times;
 
     /** A driver alone, checking against references of its own. */
     public RingWorker(AllReducePlan plan, String host) {
@@ -62,6 +63,7 @@ public final class RingWorker implements EndpointDriver {
         this.index = plan.members().indexOf(host);
         this.successor = plan.members().get((index + 1) % plan.members().size());
         this.data = new AllReduceData(plan.data());
+        this.times = new org.bitina.usecase.CompletionTimes(data.chunks());
         this.full = plan.space().setOf(plan.members());
         this.have = new boolean[data.chunks()];
         this.jitter = new SplittableRandom(plan.seed() ^ bit);
@@ -137,6 +139,7 @@ public final class RingWorker implements EndpointDriver {
             return;
         }
         have[chunk] = true;
+        times.done(chunk, vt);
         received++;
         lastVt = Math.max(lastVt, vt);
         Payload clear = guard.decode(chunk, holds, payload);
@@ -172,7 +175,7 @@ public final class RingWorker implements EndpointDriver {
     @Override
     public DriverReport report() {
         DriverReport r = new DriverReport(host, DriverReport.Role.RING_WORKER, data.chunks(), received, List.of(), List.copyOf(mismatches),
-                lastVt, verified, done(), List.of(), java.util.Map.of());
+                lastVt, verified, done(), List.of(), java.util.Map.of()).withUnitTimes(times);
         ValueSecurity v = plan.values() == null ? ValueSecurity.OFF : plan.values();
         return v.any() ? r.withValues(new DriverReport.ValueChecks(v.masking(), v.checksum(), List.copyOf(failed), List.of())) : r;
     }

@@ -72,6 +72,7 @@ public final class IncMember implements EndpointDriver {
     private int settled;
     private int received;
     private long lastVt;
+    private final org.bitina.usecase.CompletionTimes times;
     private long started = Long.MIN_VALUE;
     private long lastNews;
     private long retransmissions;
@@ -94,6 +95,7 @@ public final class IncMember implements EndpointDriver {
         this.packets = new IncPackets(plan, data, host, me);
         int n = data.chunks();
         this.holds = new EndpointSet[n];
+        this.times = new org.bitina.usecase.CompletionTimes(n);
         this.verified = new boolean[n];
         this.expectsResult = new boolean[n];
         this.owned = new OwnedChunk[n];
@@ -359,6 +361,7 @@ public final class IncMember implements EndpointDriver {
     private void store(int chunk, EndpointSet got, Payload payload, long vt) {
         if (holds[chunk] == null) {
             received++;
+            times.done(chunk, vt);
         }
         holds[chunk] = got;
         lastVt = Math.max(lastVt, vt);
@@ -494,6 +497,6 @@ public final class IncMember implements EndpointDriver {
         // a broadcast result is the owner's data alone: there is nobody to name as missing
         EndpointSet target = plan.collective() == IncPlan.Collective.BROADCAST ? null : all;
         return DriverReport.ofChunks(host, DriverReport.Role.INC_WORKER, base.space(), target, holds, verified, expectsResult, received,
-                problems, lastVt, done(), java.util.Map.of("retransmissions", retransmissions, "requests", requests));
+                problems, lastVt, done(), java.util.Map.of("retransmissions", retransmissions, "requests", requests)).withUnitTimes(times);
     }
 }

@@ -47,6 +47,7 @@ public final class MoeSource implements EndpointDriver {
     private final List<PacketState> packets = new ArrayList<>();
     private final List<String> errors = new ArrayList<>();
     private long lastVt;
+    private final org.bitina.usecase.CompletionTimes times;
     private DriverReport cached;
     /** Built dispatch packets not yet sent: a source keeps at most {@code window} tokens in flight. */
     private final java.util.ArrayDeque<int[][]> queued = new java.util.ArrayDeque<>();
@@ -85,6 +86,7 @@ public final class MoeSource implements EndpointDriver {
         this.jitter = new java.util.SplittableRandom(plan.params().seed() ^ (0x50CE + sourceIndex));
         this.model = new MoeModel(plan.params().seed(), plan.experts().capacity(), plan.params().hidden(), weights);
         this.tokens = plan.params().tokensPerSource();
+        this.times = new org.bitina.usecase.CompletionTimes(tokens);
         int e = plan.experts().capacity();
         int k = plan.params().topK();
         // M5: capacity per expert and source, enforced here at the end host
@@ -242,6 +244,9 @@ public final class MoeSource implements EndpointDriver {
         lastVt = Math.max(lastVt, frame.vt());
         cached = null;
         if (!wasFinished && st.finished()) {
+            for (int t : st.tokenIds) {
+                times.done(t, frame.vt());
+            }
             inFlight -= st.tokenIds.length;
             return sendMore(now, frame.vt());
         }
@@ -325,7 +330,7 @@ public final class MoeSource implements EndpointDriver {
             }
         }
         return new DriverReport(host, DriverReport.Role.MOE_SOURCE, tokens, received, partial, mismatches, lastVt, verified, done(),
-                List.copyOf(dropped), java.util.Map.of());
+                List.copyOf(dropped), java.util.Map.of()).withUnitTimes(times);
     }
 
     private String check(int t, EndpointSet holds, float[] got) {

@@ -46,6 +46,8 @@ public final class MulticastSource implements EndpointDriver {
     private long roundsTotal;
     private int maxRoundUsed;
     private long lastVt;
+    /** Per window, when it ended (every live receiver acknowledged it, or the rounds ran out). */
+    private org.bitina.usecase.CompletionTimes times;
     private long dataPackets;
     private final List<DriverReport.PartialChunk> unreachableAt = new ArrayList<>();
     private final java.util.SplittableRandom jitter;
@@ -73,6 +75,10 @@ public final class MulticastSource implements EndpointDriver {
     }
 
     private List<Out> nextWindow(long now, long vt) {
+        if (times == null) {
+            times = new org.bitina.usecase.CompletionTimes(plan.params().windows());
+        }
+        times.done(window, vt);
         window++;
         round = 0;
         target.clear();
@@ -197,6 +203,7 @@ public final class MulticastSource implements EndpointDriver {
         stats.put("ackPacketsIntoSource", acksTotal);
         stats.put("dataPackets", dataPackets);
         return new DriverReport(host, DriverReport.Role.MULTICAST_SOURCE, plan.params().windows(), Math.min(window, plan.params().windows()),
-                unreachableAt, List.of(), lastVt, done() ? plan.params().windows() : 0, done(), List.of(), stats);
+                unreachableAt, List.of(), lastVt, done() ? plan.params().windows() : 0, done(), List.of(), stats)
+                .withUnitTimes(times == null ? new org.bitina.usecase.CompletionTimes(plan.params().windows()) : times);
     }
 }

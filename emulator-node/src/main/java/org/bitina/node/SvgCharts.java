@@ -1,0 +1,241 @@
+package org.bitina.node;
+
+import java.awt.BasicStroke;
+import java.awt.Color;
+import java.awt.Font;
+import java.awt.Rectangle;
+import java.util.List;
+import java.util.Map;
+import org.bitina.run.Report;
+import org.jfree.chart.ChartFactory;
+import org.jfree.chart.JFreeChart;
+import org.jfree.chart.axis.NumberAxis;
+import org.jfree.chart.plot.CategoryPlot;
+import org.jfree.chart.plot.PlotOrientation;
+import org.jfree.chart.plot.ValueMarker;
+import org.jfree.chart.plot.XYPlot;
+import org.jfree.chart.renderer.category.BarRenderer;
+import org.jfree.chart.renderer.category.StandardBarPainter;
+import org.jfree.chart.renderer.xy.XYLineAndShapeRenderer;
+import org.jfree.chart.renderer.xy.XYStepRenderer;
+import org.jfree.chart.ui.RectangleAnchor;
+import org.jfree.chart.ui.TextAnchor;
+import org.jfree.data.category.DefaultCategoryDataset;
+import org.jfree.data.xy.XYSeries;
+import org.jfree.data.xy.XYSeriesCollection;
+import org.jfree.svg.SVGGraphics2D;
+
+/**
+ * The report's charts, drawn by JFreeChart into SVG on the server side (JFreeSVG), so that the
+ * HTML page needs no script and no network to show them. Each chart gets its own prefix for the
+ * ids of its clip paths, so that several inline SVGs share one page.
+ */
+final class SvgCharts {
+    static {
+        System.setProperty("java.awt.headless", "true");
+    }
+
+    private static final Color[] PALETTE = {new Color(0x1f77b4), new Color(0xff7f0e), new Color(0x2ca02c), new Color(0xd62728),
+        new Color(0x9467bd), new Color(0x8c564b), new Color(0xe377c2), new Color(0x7f7f7f)};
+    private static final Font TITLE = new Font(Font.SANS_SERIF, Font.BOLD, 13);
+    private static final Font LABEL = new Font(Font.SANS_SERIF, Font.PLAIN, 11);
+
+    private SvgCharts() {
+    }
+
+    /** A mode's colour, the same in every chart of the page: INA blue, then the baselines. */
+    static Color colour(String mode) {
+        return switch (mode) {
+            case "ina" -> PALETTE[0];
+            case "ring", "all-to-all", "unicast-ack" -> PALETTE[1];
+            case "ps" -> PALETTE[2];
+            default -> PALETTE[Math.floorMod(mode.hashCode(), PALETTE.length - 3) + 3];
+        };
+    }
+
+    /**
+     * Grouped bars: one group per category (a job), one bar per series (a mode) in each.
+     *
+     * @param values series -> category -> value; a missing value draws no bar
+     */
+    static String bars(String id, String title, String valueLabel, List<String> categories, Map<String, Map<String, Double>> values) {
+        DefaultCategoryDataset data = new DefaultCategoryDataset();
+        values.forEach((series, byCategory) -> {
+            for (String c : categories) {
+                Double v = byCategory.get(c);
+                if (v != null) {
+                    data.addValue(v, series, c);
+                }
+            }
+        });
+        JFreeChart chart = ChartFactory.createBarChart(title, null, valueLabel, data, PlotOrientation.VERTICAL, true, true, false);
+        style(chart);
+        CategoryPlot plot = chart.getCategoryPlot();
+        BarRenderer r = (BarRenderer) plot.getRenderer();
+        r.setBarPainter(new StandardBarPainter());
+        r.setShadowVisible(false);
+        r.setItemMargin(0.05);
+        r.setMaximumBarWidth(0.12);
+        for (int i = 0; i < data.getRowCount(); i++) {
+            r.setSeriesPaint(i, colour(baseMode(data.getRowKey(i).toString())));
+        }
+        plot.setBackgroundPaint(Color.WHITE);
+        plot.setRangeGridlinePaint(new Color(0xdddddd));
+        ((NumberAxis) plot.getRangeAxis()).setNumberFormatOverride(new HumanNumberFormat());
+        return svg(chart, id, 440, 280);
+    }
+
+    /**
+     * Lines over modelled time, one per series, with the faults as vertical markers.
+     *
+     * @param step draw each series as steps (a CDF, a level held until the next point) instead of straight segments
+     */
+    static String lines(String id, String title, String xLabel, String yLabel, Map<String, List<double[]>> series,
+                        List<Report.FaultMark> faults, boolean step, int width, int height) {
+        XYSeriesCollection data = new XYSeriesCollection();
+        for (Map.Entry<String, List<double[]>> e : series.entrySet()) {
+            XYSeries s = new XYSeries(e.getKey(), false, true);
+            e.getValue().forEach(p -> s.add(p[0], p[1]));
+            data.addSeries(s);
+        }
+        JFreeChart chart = ChartFactory.createXYLineChart(title, xLabel, yLabel, data, PlotOrientation.VERTICAL, true, true, false);
+        style(chart);
+        XYPlot plot = chart.getXYPlot();
+        XYLineAndShapeRenderer r = step ? new XYStepRenderer() : new XYLineAndShapeRenderer(true, false);
+        for (int i = 0; i < data.getSeriesCount(); i++) {
+            r.setSeriesPaint(i, colour(baseMode(data.getSeriesKey(i).toString())));
+            r.setSeriesStroke(i, new BasicStroke(1.8f));
+            r.setSeriesShapesVisible(i, false);
+        }
+        plot.setRenderer(r);
+        plot.setBackgroundPaint(Color.WHITE);
+        plot.setDomainGridlinePaint(new Color(0xdddddd));
+        plot.setRangeGridlinePaint(new Color(0xdddddd));
+        ((NumberAxis) plot.getDomainAxis()).setNumberFormatOverride(new HumanNumberFormat());
+        for (Report.FaultMark f : faults) {
+            ValueMarker m = new ValueMarker(f.atMicros(), new Color(0xc0392b), new BasicStroke(1.2f, BasicStroke.CAP_BUTT,
+                    BasicStroke.JOIN_MITER, 1f, new float[] {4f, 3f}, 0f));
+            m.setLabel(f.what());
+            m.setLabelFont(LABEL);
+            m.setLabelPaint(new Color(0xc0392b));
+            m.setLabelAnchor(RectangleAnchor.TOP_RIGHT);
+            m.setLabelTextAnchor(TextAnchor.TOP_LEFT);
+            plot.addDomainMarker(m);
+        }
+        return svg(chart, id, width, height);
+    }
+
+    /**
+     * A metric against a swept parameter: a line with points per series. Numeric values on a
+     * number axis (logarithmic when they span a factor of 100 or more), others as named positions.
+     */
+    static String sweep(String id, String title, String xLabel, String yLabel, List<String> xValues, Map<String, Map<String, Double>> series) {
+        double[] x = new double[xValues.size()];
+        boolean numeric = true;
+        for (int i = 0; i < x.length; i++) {
+            try {
+                x[i] = Double.parseDouble(xValues.get(i));
+            } catch (NumberFormatException e) {
+                numeric = false;
+            }
+        }
+        double lo = java.util.Arrays.stream(x).min().orElse(1);
+        double hi = java.util.Arrays.stream(x).max().orElse(1);
+        boolean log = numeric && lo > 0 && hi / lo >= 100;
+        XYSeriesCollection data = new XYSeriesCollection();
+        for (Map.Entry<String, Map<String, Double>> e : series.entrySet()) {
+            XYSeries s = new XYSeries(e.getKey(), false, true);
+            for (int i = 0; i < x.length; i++) {
+                Double v = e.getValue().get(xValues.get(i));
+                if (v != null) {
+                    s.add(numeric ? x[i] : i, v);
+                }
+            }
+            data.addSeries(s);
+        }
+        JFreeChart chart = ChartFactory.createXYLineChart(title, xLabel, yLabel, data, PlotOrientation.VERTICAL, true, true, false);
+        style(chart);
+        XYPlot plot = chart.getXYPlot();
+        XYLineAndShapeRenderer r = new XYLineAndShapeRenderer(true, true);
+        for (int i = 0; i < data.getSeriesCount(); i++) {
+            r.setSeriesPaint(i, PALETTE[i % PALETTE.length]);
+            r.setSeriesStroke(i, new BasicStroke(1.8f, BasicStroke.CAP_ROUND, BasicStroke.JOIN_ROUND, 1f,
+                    i < PALETTE.length ? null : new float[] {5f, 3f}, 0f));
+        }
+        plot.setRenderer(r);
+        plot.setBackgroundPaint(Color.WHITE);
+        plot.setDomainGridlinePaint(new Color(0xdddddd));
+        plot.setRangeGridlinePaint(new Color(0xdddddd));
+        if (!numeric) {
+            plot.setDomainAxis(new org.jfree.chart.axis.SymbolAxis(xLabel, xValues.toArray(new String[0])));
+        } else if (log) {
+            org.jfree.chart.axis.LogAxis axis = new org.jfree.chart.axis.LogAxis(xLabel);
+            axis.setNumberFormatOverride(new HumanNumberFormat());
+            plot.setDomainAxis(axis);
+        } else {
+            ((NumberAxis) plot.getDomainAxis()).setNumberFormatOverride(new HumanNumberFormat());
+        }
+        ((NumberAxis) plot.getRangeAxis()).setNumberFormatOverride(new HumanNumberFormat());
+        return svg(chart, id, 520, 320);
+    }
+
+    /** "ina #2" (an elastic job's second iteration) is drawn in INA's colour. */
+    private static String baseMode(String series) {
+        int space = series.indexOf(' ');
+        String first = space < 0 ? series : series.substring(0, space);
+        int slash = first.lastIndexOf('/');
+        return slash < 0 ? first : first.substring(slash + 1);
+    }
+
+    private static void style(JFreeChart chart) {
+        chart.setBackgroundPaint(Color.WHITE);
+        chart.getTitle().setFont(TITLE);
+        if (chart.getLegend() != null) {
+            chart.getLegend().setItemFont(LABEL);
+            chart.getLegend().setFrame(org.jfree.chart.block.BlockBorder.NONE);
+        }
+        chart.setAntiAlias(true);
+    }
+
+    private static String svg(JFreeChart chart, String id, int width, int height) {
+        SVGGraphics2D g = new SVGGraphics2D(width, height);
+        g.setDefsKeyPrefix(id + "-");
+        chart.draw(g, new Rectangle(0, 0, width, height));
+        return g.getSVGElement(id);
+    }
+
+    /** Axis numbers as people read them: 1.5K, 2M, 3G, and plain below a thousand. */
+    static final class HumanNumberFormat extends java.text.NumberFormat {
+        @Override
+        public StringBuffer format(double v, StringBuffer b, java.text.FieldPosition pos) {
+            return b.append(human(v));
+        }
+
+        @Override
+        public StringBuffer format(long v, StringBuffer b, java.text.FieldPosition pos) {
+            return b.append(human(v));
+        }
+
+        @Override
+        public Number parse(String source, java.text.ParsePosition pos) {
+            throw new UnsupportedOperationException("for display only");
+        }
+    }
+
+    static String human(double v) {
+        double a = Math.abs(v);
+        String[] suffix = {"", "K", "M", "G", "T"};
+        int i = 0;
+        while (a >= 1000 && i < suffix.length - 1) {
+            a /= 1000;
+            v /= 1000;
+            i++;
+        }
+        if (a < 1 && a > 0) {
+            return String.format(java.util.Locale.ROOT, "%.2g", v);
+        }
+        String s = a >= 100 || a == Math.rint(a) ? String.format(java.util.Locale.ROOT, "%.0f", v)
+                : String.format(java.util.Locale.ROOT, a >= 10 ? "%.1f" : "%.2f", v);
+        return s + suffix[i];
+    }
+}

@@ -1,0 +1,100 @@
+package org.bitina.node;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * {@code DIR/sweep.html} of {@code bitina sweep}: one chart per metric against the first swept
+ * parameter, a line per job and mode (and per value of the other swept parameters), drawn as
+ * inline SVG like the run's HTML report; then the table of points. From the same rows as
+ * {@code sweep.csv}.
+ */
+final class SweepPage {
+    private SweepPage() {
+    }
+
+    private record Metric(String name, String unit, Function<CsvReport.JobRow, Number> value) {
+    }
+
+    private static final List<Metric> METRICS = List.of(
+            new Metric("modelled time", "us", CsvReport.JobRow::modelledUs),
+            new Metric("max link bytes", "bytes", CsvReport.JobRow::maxLinkBytes),
+            new Metric("total link bytes", "bytes", CsvReport.JobRow::totalLinkBytes),
+            new Metric("packets into the root", "packets", CsvReport.JobRow::packetsIntoRoot),
+            new Metric("algorithm bandwidth", "GB/s", CsvReport.JobRow::algbwGBps),
+            new Metric("bus bandwidth", "GB/s", CsvReport.JobRow::busbwGBps),
+            new Metric("timeouts", "timeouts", CsvReport.JobRow::timeouts));
+
+    static void write(Path file, String scenario, List<String> paths, List<List<String>> points, List<List<CsvReport.JobRow>> rows)
+            throws IOException {
+        StringBuilder b = new StringBuilder(1 << 15);
+        HtmlReport.head(b, "bitina sweep: " + scenario);
+        b.append("<h1>sweep of ").append(HtmlReport.esc(scenario)).append("</h1>\n<p class=\"meta\">").append(points.size())
+                .append(" points over ").append(HtmlReport.esc(String.join(", ", paths))).append("; x: ").append(HtmlReport.esc(paths.get(0)))
+                .append(paths.size() > 1 ? "; a line per job, mode and value of the other paths" : "; a line per job and mode")
+                .append(". Times are modelled network time.</p>\n");
+        List<String> xs = new ArrayList<>();
+        points.forEach(p -> {
+            if (!xs.contains(p.get(0))) {
+                xs.add(p.get(0));
+            }
+        });
+        int n = 0;
+        List<String> zero = new ArrayList<>();
+        for (Metric m : METRICS) {
+            Map<String, Map<String, Double>> series = new LinkedHashMap<>();
+            for (int i = 0; i < points.size(); i++) {
+                List<String> point = points.get(i);
+                StringBuilder others = new StringBuilder();
+                for (int k = 1; k < paths.size(); k++) {
+                    others.append(' ').append(paths.get(k)).append('=').append(point.get(k));
+                }
+                for (CsvReport.JobRow r : rows.get(i)) {
+                    Number v = m.value().apply(r);
+                    if (v != null) {
+                        String name = r.job() + "/" + r.mode() + (r.iteration() == null ? "" : " #" + r.iteration()) + others;
+                        series.computeIfAbsent(name, k -> new LinkedHashMap<>()).put(point.get(0), v.doubleValue());
+                    }
+                }
+            }
+            if (series.isEmpty()) {
+                continue;
+            }
+            if (series.values().stream().allMatch(v -> v.values().stream().allMatch(x -> x == 0))) {
+                zero.add(m.name());
+                continue;
+            }
+            b.append("<figure class=\"chart\" data-chart=\"sweep-").append(m.name().replace(' ', '-')).append("\">")
+                    .append(SvgCharts.sweep("svg" + n++, m.name(), paths.get(0), m.unit(), xs, series)).append("<figcaption>")
+                    .append(HtmlReport.esc(m.name() + " (" + m.unit() + ") against " + paths.get(0))).append("</figcaption></figure>\n");
+        }
+        if (!zero.isEmpty()) {
+            b.append("<p class=\"meta\">0 at every point, not drawn: ").append(HtmlReport.esc(String.join(", ", zero))).append(".</p>\n");
+        }
+        b.append("<h2>points</h2>\n<table><tr><th>point</th>");
+        paths.forEach(p -> b.append("<th class=\"l\">").append(HtmlReport.esc(p)).append("</th>"));
+        b.append("<th class=\"l\">job</th><th class=\"l\">mode</th><th class=\"l\">status</th><th class=\"l\">expected</th><th>modelled time</th>"
+                + "<th>max link</th><th>total bytes</th><th>algbw GB/s</th></tr>\n");
+        for (int i = 0; i < points.size(); i++) {
+            for (CsvReport.JobRow r : rows.get(i)) {
+                b.append("<tr><td>").append(i + 1).append("</td>");
+                points.get(i).forEach(v -> b.append("<td class=\"l\">").append(HtmlReport.esc(v)).append("</td>"));
+                b.append("<td class=\"l\">").append(HtmlReport.esc(r.job())).append("</td><td class=\"l\">").append(HtmlReport.esc(r.mode()))
+                        .append("</td><td class=\"l\">").append(HtmlReport.esc(r.status())).append("</td><td class=\"l\">")
+                        .append(HtmlReport.esc(r.expected())).append(r.asExpected() ? " <span class=\"ok\">ok</span>" : " <b class=\"no\">NO</b>")
+                        .append("</td><td>").append(HtmlReport.micros(r.modelledUs())).append("</td><td>").append(HtmlReport.bytes(r.maxLinkBytes()))
+                        .append("</td><td>").append(HtmlReport.bytes(r.totalLinkBytes())).append("</td><td>")
+                        .append(r.algbwGBps() == null ? "" : String.format(java.util.Locale.ROOT, "%.2f", r.algbwGBps())).append("</td></tr>\n");
+            }
+        }
+        b.append("</table>\n</body></html>\n");
+        Files.writeString(file, b.toString(), StandardCharsets.UTF_8);
+    }
+}

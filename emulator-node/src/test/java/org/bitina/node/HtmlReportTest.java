@@ -1,0 +1,68 @@
+package org.bitina.node;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** What the HTML page holds for kinds other than Fig. 1's (the browser test draws Fig. 1's): no browser needed. */
+class HtmlReportTest {
+    @TempDir
+    Path dir;
+
+    private String page(String scenario) throws IOException {
+        Path html = dir.resolve(scenario + ".html");
+        CliTest.Result r = CliTest.cli("run", Path.of("..", "topology-configs", scenario + ".conf").toString(), "--quiet", "--html", html.toString());
+        assertEquals(0, r.code(), r.out() + r.err());
+        return Files.readString(html);
+    }
+
+    private static List<String> charts(String page) {
+        List<String> out = new ArrayList<>();
+        Matcher m = Pattern.compile("<figure class=\"chart\" data-chart=\"([^\"]+)\">").matcher(page);
+        while (m.find()) {
+            out.add(m.group(1));
+        }
+        return out;
+    }
+
+    @Test
+    void aMoePageHasTokenCompletionsSoftStateAHeatMapPerModeAndSaysItsTreesAreBuiltByThePackets() throws IOException {
+        String p = page("paper-fig2-moe");
+        assertEquals(List.of("bars-modelled-time", "bars-max-link-bytes", "bars-total-link-bytes", "bars-packets-into-the-root", "cdf-fig2",
+                "state-fig2", "heat-fig2-ina", "heat-fig2-all-to-all"), charts(p));
+        assertTrue(p.contains("per-token completion time"), "MoE's units are tokens");
+        assertTrue(p.contains("no configured tree. Its C-BMs are built by the packets at run time"), "what the page cannot draw, it names");
+        assertFalse(p.contains("<script"), "no script");
+    }
+
+    @Test
+    void anElasticJobHasItsTreesPerIterationAndOneHeatMapForAllItsIterations() throws IOException {
+        String p = page("elastic-allreduce");
+        List<String> c = charts(p);
+        assertEquals(List.of("trees-train-ina-#1", "trees-train-ina-#2", "trees-train-ina-#3", "trees-train-ina-#4", "trees-train-ina-#5"),
+                c.stream().filter(x -> x.startsWith("trees-")).toList());
+        assertEquals(List.of("heat-train-ina", "heat-train-ring"), c.stream().filter(x -> x.startsWith("heat-")).toList());
+        assertTrue(p.contains("link load, ina, its 5 iterations together"), "links[] has no iteration: the map says so");
+    }
+
+    @Test
+    void unitsAreForPeople() {
+        assertEquals("512 B", HtmlReport.bytes(512));
+        assertEquals("1.50 KiB", HtmlReport.bytes(1536));
+        assertEquals("1.33 GiB", HtmlReport.bytes(1431172480));
+        assertEquals("349.5 us", HtmlReport.micros(349.5));
+        assertEquals("12.03 ms", HtmlReport.micros(12030));
+        assertEquals("1.20 s", HtmlReport.micros(1_200_000));
+        assertEquals("&lt;a href=&quot;x&quot;&gt; &amp;", HtmlReport.esc("<a href=\"x\"> &"));
+    }
+}
