@@ -22,11 +22,17 @@ public final class ScenarioRunner {
      * @param pekko   settings laid over the cluster defaults and application.conf (seed nodes,
      *                ports; tests turn serialize-messages on with it)
      * @param members cluster members to wait for before placing the devices (1: this JVM alone)
+     * @param traceFilter which events the trace keeps ({@code --trace-filter})
      */
     public record Options(Path trace, Limits limits, Duration timeout, com.typesafe.config.Config pekko, int members,
-                          Duration membersTimeout) {
+                          Duration membersTimeout, org.bitina.protocol.TraceFilter traceFilter) {
         public Options(Path trace, Limits limits, Duration timeout, com.typesafe.config.Config pekko) {
             this(trace, limits, timeout, pekko, 1, Duration.ofSeconds(60));
+        }
+
+        public Options(Path trace, Limits limits, Duration timeout, com.typesafe.config.Config pekko, int members,
+                       Duration membersTimeout) {
+            this(trace, limits, timeout, pekko, members, membersTimeout, org.bitina.protocol.TraceFilter.ALL);
         }
 
         public static Options defaults() {
@@ -34,16 +40,21 @@ public final class ScenarioRunner {
         }
 
         public Options withTrace(Path t) {
-            return new Options(t, limits, timeout, pekko, members, membersTimeout);
+            return new Options(t, limits, timeout, pekko, members, membersTimeout, traceFilter);
+        }
+
+        /** Only the events {@code f} passes go into the trace. */
+        public Options withTraceFilter(org.bitina.protocol.TraceFilter f) {
+            return new Options(trace, limits, timeout, pekko, members, membersTimeout, f);
         }
 
         public Options withPekko(com.typesafe.config.Config c) {
-            return new Options(trace, limits, timeout, c, members, membersTimeout);
+            return new Options(trace, limits, timeout, c, members, membersTimeout, traceFilter);
         }
 
         /** A run over {@code n} cluster members, waiting at most {@code wait} for them to come. */
         public Options withMembers(int n, Duration wait) {
-            return new Options(trace, limits, timeout, pekko, n, wait);
+            return new Options(trace, limits, timeout, pekko, n, wait, traceFilter);
         }
     }
 

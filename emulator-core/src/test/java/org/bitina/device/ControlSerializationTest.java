@@ -106,7 +106,7 @@ class ControlSerializationTest {
                 List.of(new DeviceCommand.LinkStats("s1", "w1", 3, 300, 120, 0)), 5, 1024, List.of(r), 0, 3, 1L, List.of("s1 could not handle FrameIn: boom")));
         messages.add(new DeviceCommand.DriverDone(1, 2, r));
         messages.add(new DeviceCommand.Progress(1, 2, 64));
-        messages.add(new TraceEvent("s1", "j", 3, "forward", "agg", "[0110]", List.of("s2"), 5L, null));
+        messages.add(new TraceEvent("s1", "j", "ina", 3, "forward", "agg", "[0110]", List.of("s2"), 5L, null));
         for (Object m : messages) {
             roundTrip(m);
         }

@@ -31,6 +31,11 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--trace", paramLabel = "JSONL", description = "write one JSON line per packet event here")
     Path trace;
 
+    @Option(names = "--trace-filter", paramLabel = "KEY=V,...", description = "with --trace: keep only the events matching every "
+            + "clause (repeatable, or clauses joined by ';'): job=NAME,..., mode=ina,ring,..., node=NAME,... (NAME* a prefix), "
+            + "event=replicate,drop,..., dir=agg|mcast, seq=N or A..B,...")
+    List<String> traceFilter;
+
     @Option(names = "--csv", paramLabel = "DIR", description = "write the report's tables here as jobs.csv, links.csv and switches.csv")
     Path csv;
 
@@ -134,9 +139,13 @@ final class RunCommand implements Callable<Integer> {
                 return ExitCodes.INVALID_SCENARIO;
             }
         }
+        org.bitina.protocol.TraceFilter filter = traceFilter(scenario);
+        if (filter == null) {
+            return ExitCodes.USAGE;
+        }
         RunProgress progress = new RunProgress();
         Report r;
-        ScenarioRunner.Options options = ScenarioRunner.Options.defaults().withTrace(trace);
+        ScenarioRunner.Options options = ScenarioRunner.Options.defaults().withTrace(trace).withTraceFilter(filter);
         LocalCluster cluster = null;
         try (ProgressBar bar = quiet ? null : new ProgressBar(progress, System.err, ProgressBar.stderrIsTerminal())) {
             if (externalMembers != null) {
@@ -191,6 +200,43 @@ final class RunCommand implements Callable<Integer> {
             System.out.println("trace:  " + trace);
         }
         return r.allAsExpected() ? ExitCodes.OK : ExitCodes.JOB_FAILED;
+    }
+
+    /**
+     * The {@code --trace-filter}, checked against the scenario (its jobs and their modes), or null
+     * after saying on stderr what is wrong: a filter naming a job the file lacks would keep nothing.
+     */
+    private org.bitina.protocol.TraceFilter traceFilter(Scenario scenario) {
+        if (traceFilter == null || traceFilter.isEmpty()) {
+            return org.bitina.protocol.TraceFilter.ALL;
+        }
+        if (trace == null) {
+            System.err.println("bitina: --trace-filter needs --trace FILE; nothing ran");
+            return null;
+        }
+        try {
+            org.bitina.protocol.TraceFilter f = org.bitina.protocol.TraceFilter.parse(traceFilter);
+            java.util.Set<String> jobs = new java.util.TreeSet<>();
+            java.util.Set<String> modes = new java.util.TreeSet<>(List.of(org.bitina.protocol.JobTables.INA));
+            scenario.jobs().forEach(j -> {
+                jobs.add(j.name());
+                modes.addAll(j.common().baselines());
+            });
+            for (String j : f.values("job")) {
+                if (!jobs.contains(j)) {
+                    throw new IllegalArgumentException("job '" + j + "' is not in " + file + " (jobs: " + String.join(", ", jobs) + ")");
+                }
+            }
+            for (String m : f.values("mode")) {
+                if (!modes.contains(m)) {
+                    throw new IllegalArgumentException("mode '" + m + "' does not run in " + file + " (modes: " + String.join(", ", modes) + ")");
+                }
+            }
+            return f;
+        } catch (IllegalArgumentException e) {
+            System.err.println("bitina: --trace-filter: " + e.getMessage() + "; nothing ran");
+            return null;
+        }
     }
 
     /** {@code parent/NAME-yyyyMMdd-HHmmss} for scenario {@code file}: where a run's (or a sweep's) outputs go by default. */

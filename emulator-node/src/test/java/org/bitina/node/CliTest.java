@@ -106,6 +106,25 @@ class CliTest {
     }
 
     @Test
+    void runRefusesATraceFilterThatCouldKeepNothingBeforeAnythingRuns() {
+        String fig1 = Path.of("..", "topology-configs", "paper-fig1-allreduce.conf").toString();
+        String t = dir.resolve("t.jsonl").toString();
+        Result r = cli("run", fig1, "--trace-filter", "node=s1");
+        assertEquals(2, r.code(), r.err());
+        assertTrue(r.err().contains("--trace-filter needs --trace FILE; nothing ran"), r.err());
+        r = cli("run", fig1, "--trace", t, "--trace-filter", "job=fig2");
+        assertEquals(2, r.code(), r.err());
+        assertTrue(r.err().contains("job 'fig2' is not in " + fig1 + " (jobs: fig1)"), r.err());
+        r = cli("run", fig1, "--trace", t, "--trace-filter", "mode=all-to-all");
+        assertEquals(2, r.code(), r.err());
+        assertTrue(r.err().contains("mode 'all-to-all' does not run in " + fig1 + " (modes: ina, ps, ring)"), r.err());
+        r = cli("run", fig1, "--trace", t, "--trace-filter", "seq=3..1");
+        assertEquals(2, r.code(), r.err());
+        assertTrue(r.err().contains("--trace-filter: seq range '3..1' is empty"), r.err());
+        assertTrue(!Files.exists(Path.of(t)), "nothing ran, no trace written");
+    }
+
+    @Test
     void runRefusesAMemberLossOfAMemberTheRunDoesNotHave() throws IOException {
         Path f = dir.resolve("lose7.conf");
         Files.writeString(f, Files.readString(Path.of("..", "topology-configs", "paper-fig1-allreduce.conf"))
