@@ -147,7 +147,7 @@ final class RunCommand implements Callable<Integer> {
         Report r;
         ScenarioRunner.Options options = ScenarioRunner.Options.defaults().withTrace(trace).withTraceFilter(filter);
         LocalCluster cluster = null;
-        try (ProgressBar bar = quiet ? null : new ProgressBar(progress, System.err, ProgressBar.stderrIsTerminal())) {
+        try (ProgressBar bar = quiet ? null : new ProgressBar(progress, System.err, Terminal.stderr())) {
             if (externalMembers != null) {
                 // the other members are started by hand or by a deploy script: this one is their seed
                 com.typesafe.config.Config transport = access.transport("bitina", false);
@@ -192,12 +192,18 @@ final class RunCommand implements Callable<Integer> {
         if (csv != null) {
             CsvReport.write(r, scenario, csv);
         }
-        Summary.print(r, System.out);
+        Summary.print(r, System.out, Terminal.colourOnStdout());
         if (report != null) {
             System.out.println("report: " + report);
         }
         if (trace != null) {
             System.out.println("trace:  " + trace);
+        }
+        if (csv != null) {
+            System.out.println("csv:    " + csv + " (jobs.csv, links.csv, switches.csv)");
+        }
+        if (report == null && csv == null) {
+            System.out.println("(--report FILE.json for every figure, --csv DIR for tables, --trace FILE.jsonl for every packet event)");
         }
         return r.allAsExpected() ? ExitCodes.OK : ExitCodes.JOB_FAILED;
     }
@@ -243,81 +249,5 @@ final class RunCommand implements Callable<Integer> {
     static Path timestamped(String parent, Path file) {
         return Path.of(parent, file.getFileName().toString().replaceFirst("\\.conf$", "") + "-"
                 + java.time.LocalDateTime.now().format(java.time.format.DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
-    }
-
-    /**
-     * A one-line progress bar on stderr, shown only for runs longer than two seconds; when
-     * stderr is not a terminal (a log file, CI), a plain line per phase instead of redrawn frames.
-     */
-    static final class ProgressBar implements AutoCloseable {
-        private final Thread thread;
-        private volatile boolean running = true;
-        private boolean drawn;
-
-        /**
-         * Whether standard error is a terminal: on Linux, where its descriptor points; elsewhere
-         * the JDK's console (which answers for standard input and output, not error).
-         */
-        static boolean stderrIsTerminal() {
-            try {
-                String to = java.nio.file.Files.readSymbolicLink(java.nio.file.Path.of("/proc/self/fd/2")).toString();
-                return to.startsWith("/dev/pts/") || to.startsWith("/dev/tty");
-            } catch (IOException | UnsupportedOperationException | SecurityException e) {
-                return System.console() != null;
-            }
-        }
-
-        ProgressBar(RunProgress p, PrintStream out, boolean terminal) {
-            long start = System.nanoTime();
-            thread = new Thread(() -> {
-                int lastPhase = 0;
-                while (running) {
-                    try {
-                        Thread.sleep(250);
-                    } catch (InterruptedException e) {
-                        return;
-                    }
-                    long ms = (System.nanoTime() - start) / 1_000_000;
-                    if (!terminal) {
-                        if (p.phase() != lastPhase && running) {
-                            lastPhase = p.phase();
-                            out.printf("phase %d/%d %s (%.1fs)%n", p.phase(), p.phases(), p.label(), ms / 1000.0);
-                            out.flush();
-                        }
-                        continue;
-                    }
-                    if (ms < 2000 || !running) {
-                        continue;
-                    }
-                    long done = p.results();
-                    long total = Math.max(1, p.expectedResults());
-                    int width = 30;
-                    int filled = (int) Math.min(width, done * width / total);
-                    out.printf("\r[%s%s] phase %d/%d %-24s %3d%%  %.1fs ", "#".repeat(filled), ".".repeat(width - filled),
-                            p.phase(), p.phases(), p.label(), Math.min(100, done * 100 / total), ms / 1000.0);
-                    out.flush();
-                    drawn = true;
-                }
-            }, "bitina-progress");
-            thread.setDaemon(true);
-            thread.start();
-            this.out = out;
-        }
-
-        private final PrintStream out;
-
-        @Override
-        public void close() {
-            running = false;
-            thread.interrupt();
-            try {
-                thread.join(1000);
-            } catch (InterruptedException ignored) {
-                Thread.currentThread().interrupt();
-            }
-            if (drawn) {
-                out.println();
-            }
-        }
     }
 }

@@ -280,10 +280,14 @@ class CliTest {
         for (var j : json.get("jobs")) {
             assertTrue(j.get("verified").asBoolean() && j.get("asExpected").asBoolean(), j.toString());
         }
-        assertTrue(Files.readString(runDir.resolve("member-0.log")).contains("coordinator and seed"), "this JVM's log is there too");
+        String own = Files.readString(runDir.resolve("member-0.log"));
+        assertTrue(own.contains("coordinator and seed"), "this JVM's log is there too");
+        // a clean run shuts down clean: no member waits out a shutdown phase (the singleton's hand-over) and says so
+        assertTrue(!own.contains(" WARN ") && !r.err().contains(" WARN "), own + r.err());
         for (int i = 1; i <= 2; i++) {
             String log = Files.readString(runDir.resolve("member-" + i + ".log"));
             assertTrue(log.contains("joining through") && log.contains("stopped"), "member " + i + " joined and stopped: " + log);
+            assertTrue(!log.contains(" WARN "), "member " + i + " stopped without a WARN: " + log);
         }
     }
 
