@@ -25,20 +25,27 @@ public final class ChaosBench {
     private ChaosBench() {
     }
 
-    public static void main(String[] args) throws Exception {
-        long from = 1;
+    @picocli.CommandLine.Command(name = "./bench chaos", mixinStandardHelpOptions = true,
+            description = "Random fault plans, one a seed: every invariant kept, or the seed named.")
+    static final class Options {
+        @picocli.CommandLine.Option(names = "--seeds", paramLabel = "N", description = "how many seeds (default ${DEFAULT-VALUE})")
         long seeds = 2000;
-        Long one = null;
-        for (int i = 0; i + 1 < args.length; i += 2) {
-            switch (args[i]) {
-                case "--seeds" -> seeds = Long.parseLong(args[i + 1]);
-                case "--from" -> from = Long.parseLong(args[i + 1]);
-                case "--seed" -> one = Long.parseLong(args[i + 1]);
-                default -> {
-                    System.err.println("usage: ChaosBench [--seeds N] [--from S] | --seed S");
-                    System.exit(2);
-                }
-            }
+
+        @picocli.CommandLine.Option(names = "--from", paramLabel = "S", description = "the first seed (default ${DEFAULT-VALUE})")
+        long from = 1;
+
+        @picocli.CommandLine.Option(names = "--seed", paramLabel = "S", description = "replay this seed alone, printing its scenario")
+        Long one;
+    }
+
+    public static void main(String[] args) throws Exception {
+        Options o = BenchArgs.parse(new Options(), args);
+        long from = o.from;
+        long seeds = o.seeds;
+        Long one = o.one;
+        if (seeds < 1) {
+            System.err.println("--seeds must be at least 1");
+            System.exit(2);
         }
         if (one != null) {
             from = one;

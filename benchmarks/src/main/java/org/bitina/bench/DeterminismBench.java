@@ -24,16 +24,27 @@ public final class DeterminismBench {
     private DeterminismBench() {
     }
 
-    public static void main(String[] args) throws Exception {
+    @picocli.CommandLine.Command(name = "./bench determinism", mixinStandardHelpOptions = true,
+            description = "Every file (default: topology-configs/*.conf) several times on the virtual clock: the same report.")
+    static final class Options {
+        @picocli.CommandLine.Option(names = "--runs", paramLabel = "N", description = "runs per file (default ${DEFAULT-VALUE})")
         int runs = 2;
+
+        @picocli.CommandLine.Option(names = "--members", paramLabel = "N", description = "members of the runs after the first")
         int members = 1;
+
+        @picocli.CommandLine.Parameters(paramLabel = "FILE", arity = "0..*", description = "scenario files")
         List<Path> files = new ArrayList<>();
-        for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
-                case "--runs" -> runs = Integer.parseInt(args[++i]);
-                case "--members" -> members = Integer.parseInt(args[++i]);
-                default -> files.add(Path.of(args[i]));
-            }
+    }
+
+    public static void main(String[] args) throws Exception {
+        Options o = BenchArgs.parse(new Options(), args);
+        int runs = o.runs;
+        int members = o.members;
+        List<Path> files = o.files;
+        if (runs < 2 || members < 1) {
+            System.err.println("--runs must be at least 2 (a comparison needs two), --members at least 1");
+            System.exit(2);
         }
         if (files.isEmpty()) {
             try (Stream<Path> s = Files.list(Path.of("topology-configs"))) {

@@ -128,6 +128,22 @@ public final class RemoteBench {
         }
     }
 
+    @picocli.CommandLine.Command(name = "./bench remote", mixinStandardHelpOptions = true,
+            description = "Cross-JVM messages per second over Artery TCP: the INA codec against Jackson CBOR.")
+    static final class Options {
+        @picocli.CommandLine.Option(names = "--messages", paramLabel = "N", description = "messages per measurement (default ${DEFAULT-VALUE})")
+        long messages = 200_000;
+
+        @picocli.CommandLine.Option(names = "--rounds", paramLabel = "R", description = "measurements of each kind (default ${DEFAULT-VALUE})")
+        int rounds = 5;
+    }
+
+    /** {@code n} up to the next multiple of 4 acks: a measurement, and its quarter for the warm-up, are whole acks. */
+    static long roundedMessages(long n) {
+        long unit = 4L * ACK_EVERY;
+        return Math.max(1, (n + unit - 1) / unit) * unit;
+    }
+
     public static void main(String[] args) throws Exception {
         if (args.length > 0 && args[0].equals("receiver")) {
             ActorSystem system = ActorSystem.create("rx", config(0));
@@ -139,14 +155,16 @@ public final class RemoteBench {
             system.terminate();
             return;
         }
-        long messages = 200_000;
-        int rounds = 5;
-        for (int i = 0; i < args.length - 1; i++) {
-            if (args[i].equals("--messages")) {
-                messages = Math.max(4, Long.parseLong(args[i + 1]) / (4 * ACK_EVERY)) * 4 * ACK_EVERY;
-            } else if (args[i].equals("--rounds")) {
-                rounds = Integer.parseInt(args[i + 1]);
-            }
+        Options o = BenchArgs.parse(new Options(), args);
+        int rounds = o.rounds;
+        if (o.messages < 1 || rounds < 1) {
+            System.err.println("--messages and --rounds must be at least 1");
+            System.exit(2);
+        }
+        long messages = roundedMessages(o.messages);
+        if (messages != o.messages) {
+            System.err.printf("--messages %d: sending %d, the next multiple of %d (the warm-up sends a quarter, in whole acks)%n",
+                    o.messages, messages, 4 * ACK_EVERY);
         }
         String java = ProcessHandle.current().info().command().orElse("java");
         Process rx = new ProcessBuilder(java, "-Xmx1g", "-cp", System.getProperty("java.class.path"), RemoteBench.class.getName(), "receiver")
@@ -195,11 +213,12 @@ public final class RemoteBench {
                     System.out.printf("round %d: packets/s binary codec %,.0f, Jackson CBOR %,.0f, binary in batches of %d %,.0f%n", r + 1,
                             b.get(r), c.get(r), BATCH, g.get(r));
                 }
-                double mb = median(b);
-                double mc = median(c);
-                double mg = median(g);
-                System.out.printf("median packets/s: binary codec %,.0f, Jackson CBOR %,.0f (ratio %.2f); binary in batches of %d %,.0f "
-                        + "(ratio %.2f to CBOR)%n", mb, mc, mb / mc, BATCH, mg, mg / mc);
+                Spread sb = Spread.of(b);
+                Spread sc = Spread.of(c);
+                Spread sg = Spread.of(g);
+                System.out.printf("packets/s, median [min..max] of %d rounds: binary codec %s, Jackson CBOR %s (ratio of medians %.2f);"
+                        + " binary in batches of %d %s (ratio %.2f to CBOR)%n", rounds, sb.format("%,.0f"), sc.format("%,.0f"),
+                        sb.median() / sc.median(), BATCH, sg.format("%,.0f"), sg.median() / sc.median());
             } finally {
                 system.terminate();
                 system.getWhenTerminated().toCompletableFuture().get(20, TimeUnit.SECONDS);
@@ -222,9 +241,4 @@ public final class RemoteBench {
         return done.get(10, TimeUnit.MINUTES);
     }
 
-    private static double median(List<Double> xs) {
-        List<Double> s = new ArrayList<>(xs);
-        s.sort(null);
-        return s.get(s.size() / 2);
-    }
 }

@@ -45,32 +45,45 @@ public final class ScenarioBench {
         return new Scenario(s.file(), s.topology(), jobs, s.faults(), s.cluster(), s.clock(), s.security(), s.attacks(), s.capacity());
     }
 
-    public static void main(String[] args) throws Exception {
-        if (args.length < 1) {
-            System.err.println("usage: ScenarioBench FILE [--repeat N] [--warmup N] [--clock virtual|real|both] [--mac on|off|both]"
-                    + " [--s6 on|off|both] [--members 1|N]");
-            System.exit(2);
-        }
-        Path file = Path.of(args[0]);
+    /** The command line: picocli refuses unknown options and bad values. */
+    @picocli.CommandLine.Command(name = "./bench scenario", mixinStandardHelpOptions = true,
+            description = "Runs a whole scenario several times in one JVM; medians with min and max.")
+    static final class Options {
+        @picocli.CommandLine.Parameters(paramLabel = "FILE", description = "scenario file")
+        Path file;
+
+        @picocli.CommandLine.Option(names = "--repeat", paramLabel = "N", description = "measured runs (default ${DEFAULT-VALUE})")
         int repeat = 3;
-        String clocks = null;
-        String macs = null;
-        String s6 = null;
-        int members = 1;
+
+        @picocli.CommandLine.Option(names = "--warmup", paramLabel = "N", description = "runs before measuring (default ${DEFAULT-VALUE})")
         int warmup = 1;
-        for (int i = 1; i + 1 < args.length; i += 2) {
-            switch (args[i]) {
-                case "--warmup" -> warmup = Integer.parseInt(args[i + 1]);
-                case "--repeat" -> repeat = Integer.parseInt(args[i + 1]);
-                case "--clock" -> clocks = args[i + 1];
-                case "--mac" -> macs = args[i + 1];
-                case "--s6" -> s6 = args[i + 1];
-                case "--members" -> members = Integer.parseInt(args[i + 1]);
-                default -> {
-                    System.err.println("unknown option " + args[i]);
-                    System.exit(2);
-                }
-            }
+
+        @picocli.CommandLine.Option(names = "--clock", paramLabel = "virtual|real|both", description = "the clock, or both alternating")
+        String clocks;
+
+        @picocli.CommandLine.Option(names = "--mac", paramLabel = "on|off|both", description = "S2 packet tags, or both alternating")
+        String macs;
+
+        @picocli.CommandLine.Option(names = "--s6", paramLabel = "on|off|both",
+                description = "S6 masking and checksum of every int32 sum AllReduce job, or both alternating")
+        String s6;
+
+        @picocli.CommandLine.Option(names = "--members", paramLabel = "N", description = "cluster members as ActorSystems in this JVM")
+        int members = 1;
+    }
+
+    public static void main(String[] args) throws Exception {
+        Options o = BenchArgs.parse(new Options(), args);
+        Path file = o.file;
+        int repeat = o.repeat;
+        String clocks = o.clocks;
+        String macs = o.macs;
+        String s6 = o.s6;
+        int members = o.members;
+        int warmup = o.warmup;
+        if (repeat < 1 || warmup < 0 || members < 1) {
+            System.err.println("--repeat and --members must be at least 1, --warmup at least 0");
+            System.exit(2);
         }
         Scenario s = ScenarioLoader.load(file);
         if (clocks != null && !clocks.equals("both") && Clock.fromConfig(clocks) == null) {
@@ -148,17 +161,18 @@ public final class ScenarioBench {
             runs.forEach((k, v) -> plain.put(k.substring(first.length()), v));
             runs = plain;
         }
-        System.out.printf("%s, %d runs, medians%n", file, repeat);
-        System.out.printf("%-16s %10s %14s %14s %14s %12s %9s%n", "job mode", "wall ms", "packet-hops/s", "max link B", "total link B",
+        System.out.printf("%s, %d runs: wall time and packet-hops/s as median [min..max]; bytes, modelled time and timeouts as"
+                + " medians (the same every run under the virtual clock)%n", file, repeat);
+        System.out.printf("%-16s %24s %30s %14s %14s %12s %9s%n", "job mode", "wall ms", "packet-hops/s", "max link B", "total link B",
                 "modelled us", "timeouts");
         Map<String, Long> maxLink = new LinkedHashMap<>();
         for (Map.Entry<String, List<Report.JobReport>> e : runs.entrySet()) {
             List<Report.JobReport> js = e.getValue();
-            double wall = median(js.stream().mapToDouble(Report.JobReport::wallMillis).toArray());
-            double rate = median(js.stream().mapToDouble(j -> j.packets() / Math.max(1e-3, j.wallMillis() / 1000.0)).toArray());
+            Spread wall = Spread.of(js.stream().mapToDouble(Report.JobReport::wallMillis).toArray());
+            Spread rate = Spread.of(js.stream().mapToDouble(j -> j.packets() / Math.max(1e-3, j.wallMillis() / 1000.0)).toArray());
             long max = (long) median(js.stream().mapToDouble(Report.JobReport::maxLinkBytes).toArray());
             maxLink.put(e.getKey(), max);
-            System.out.printf("%-16s %10.0f %14.0f %14d %14.0f %12.1f %9.0f%n", e.getKey(), wall, rate, max,
+            System.out.printf("%-16s %24s %30s %14d %14.0f %12.1f %9.0f%n", e.getKey(), wall.format("%.0f"), rate.format("%,.0f"), max,
                     median(js.stream().mapToDouble(Report.JobReport::totalLinkBytes).toArray()),
                     median(js.stream().mapToDouble(Report.JobReport::modeledMicros).toArray()),
                     median(js.stream().mapToDouble(Report.JobReport::timeouts).toArray()));
@@ -216,23 +230,20 @@ public final class ScenarioBench {
 
     /** Packet-hops per second of two variants, same runs, and the first's over the second's (virtual/real: at least 0.7; mac on/off: 0.8). */
     private static void comparison(Map<String, List<Report.JobReport>> runs, String a, String b) {
-        System.out.printf("%-24s %18s %18s %8s%n", "job mode", a + " hops/s", b + " hops/s", "ratio");
+        System.out.printf("%-24s %30s %30s %8s%n", "job mode", a + " hops/s", b + " hops/s", "ratio of medians");
         for (String k : runs.keySet()) {
             if (!k.startsWith(a + " ")) {
                 continue;
             }
             String jm = k.substring(a.length() + 1);
-            double x = hopsPerSecond(runs.get(k));
-            double y = hopsPerSecond(runs.getOrDefault(b + " " + jm, List.of()));
-            System.out.printf("%-24s %18.0f %18.0f %8.2f%n", jm, x, y, x / y);
+            Spread x = hopsPerSecond(runs.get(k));
+            Spread y = hopsPerSecond(runs.getOrDefault(b + " " + jm, List.of()));
+            System.out.printf("%-24s %30s %30s %8.2f%n", jm, x.format("%,.0f"), y.format("%,.0f"), x.median() / y.median());
         }
     }
 
-    private static double hopsPerSecond(List<Report.JobReport> js) {
-        if (js.isEmpty()) {
-            return Double.NaN;
-        }
-        return median(js.stream().mapToDouble(j -> j.packets() / Math.max(1e-3, j.wallMillis() / 1000.0)).toArray());
+    private static Spread hopsPerSecond(List<Report.JobReport> js) {
+        return Spread.of(js.stream().mapToDouble(j -> j.packets() / Math.max(1e-3, j.wallMillis() / 1000.0)).toArray());
     }
 
     /**
@@ -253,8 +264,6 @@ public final class ScenarioBench {
     }
 
     private static double median(double[] xs) {
-        double[] s = xs.clone();
-        java.util.Arrays.sort(s);
-        return s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+        return Spread.of(xs).median();
     }
 }

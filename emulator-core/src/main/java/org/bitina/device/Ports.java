@@ -96,16 +96,14 @@ final class Ports {
         LinkModel link = links.get(neighbor);
         ActorRef<DeviceCommand> to = neighbors.get(neighbor);
         if (link == null || to == null) {
-            trace(new TraceEvent(node, "?", f.packet().header().seq(), "drop", "agg", f.packet().endpoints().toString(),
-                    List.of(neighbor), f.vt(), "no link to " + neighbor));
+            trace(TraceEvent.of(node, null, f.packet(), "drop", f.packet().endpoints(), List.of(neighbor), f.vt(), "no link to " + neighbor));
             return;
         }
         long departs = virtualNow == null ? f.vt() : Math.max(f.vt(), virtualNow.getAsLong());
         LinkModel.Transmission t = link.transmit(PacketCodec.encodedSize(f.packet()), PacketCodec.headerBytes(f.packet()), departs);
         if (t.copies() == 0) {
-            trace(new TraceEvent(node, "t" + f.packet().header().tenant() + "/j" + f.packet().header().job(),
-                    f.packet().header().seq(), "drop", f.packet().header().direction().name().startsWith("A") ? "agg" : "mcast",
-                    f.packet().endpoints().toString(), List.of(neighbor), departs, t.dropReason()));
+            // the link knows no job's tables: the wire's tenant and job name it (the same key as NodeContext's drops)
+            trace(TraceEvent.of(node, null, f.packet(), "drop", f.packet().endpoints(), List.of(neighbor), departs, t.dropReason()));
             return;
         }
         DeviceCommand.FrameIn msg = new DeviceCommand.FrameIn(f.withVt(t.arrivalVt()), node);

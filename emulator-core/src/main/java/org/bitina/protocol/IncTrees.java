@@ -87,15 +87,13 @@ final class IncTrees implements TreeMechanism {
             copies = tree.downstream();
             local = tree.local();
         }
-        List<String> to = new ArrayList<>();
         for (Replicator.Copy c : copies) {
             // every hop names itself: the next node's upstream (seed 001)
             node.send(out, t, c.neighbor(), new Frame(p.withEndpoints(c.bitmap()), null, f.vt(), node.name));
-            to.add(c.neighbor());
         }
-        if (!to.isEmpty()) {
-            node.count(t, to.size() > 1 ? Counter.REPLICATED : Counter.FORWARDED);
-            node.trace(out, t, f, to.size() > 1 ? "replicate" : "forward", to, null);
+        if (!copies.isEmpty()) {
+            node.count(t, copies.size() > 1 ? Counter.REPLICATED : Counter.FORWARDED);
+            node.traceCopies(out, t, f, copies);
         }
         if (!local.isEmpty()) {
             Frame here = new Frame(p.withEndpoints(local), null, f.vt(), node.name);

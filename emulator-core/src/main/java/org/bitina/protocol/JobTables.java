@@ -8,6 +8,8 @@ import org.bitina.topology.EncodingSpec;
  * What the control plane installs on a node for one job (A1, F1). Built with
  * {@link #builder}; every part but the job's identity has a default.
  *
+ * @param name           the job's name in the scenario
+ * @param mode           the phase's mode: {@code ina} or the baseline's name ({@code ring}, {@code ps}, ...)
  * @param bift           this node's BIFT for the job's bit space (null: no multicast here)
  * @param registered     the node bitmap (A-BM) when this node is a VAT node, else null
  * @param vatParent      where this node's aggregation results go (null at the root)
@@ -23,7 +25,7 @@ import org.bitina.topology.EncodingSpec;
  *                       {@link org.bitina.security.ChecksumAudit}); null: no audit. The data plane never reads it
  * @param stage          H2: this node's part in a second stage over partitions ({@link SecondStage}), or null
  */
-public record JobTables(String name, int tenant, int job, int capacity, Bift bift, EndpointSet registered, String vatParent,
+public record JobTables(String name, String mode, int tenant, int job, int capacity, Bift bift, EndpointSet registered, String vatParent,
                         boolean root, long timeoutNanos, DataInstall dataInstall, boolean rootMulticasts, EncodingSpec encoding,
                         EdgeRole edge, org.bitina.security.IngressPolicy ingress, byte[] macKey, int stateEntries,
                         byte[] auditKey, SecondStage stage) {
@@ -39,6 +41,9 @@ public record JobTables(String name, int tenant, int job, int capacity, Bift bif
         RETRANSMISSIONS
     }
 
+    /** The mode of tables built without one: in-network aggregation. */
+    public static final String INA = "ina";
+
     /** H2: this node's part in the second stage when these are the second stage's tables (not a partition's); else null. */
     public SecondStage secondStage() {
         return stage != null && stage.stageJob() == job ? stage : null;
@@ -53,7 +58,7 @@ public record JobTables(String name, int tenant, int job, int capacity, Bift bif
     }
 
     public Builder toBuilder() {
-        return new Builder(name, tenant, job, capacity, timeoutNanos).bift(bift).vatNode(registered, vatParent).root(root)
+        return new Builder(name, tenant, job, capacity, timeoutNanos).mode(mode).bift(bift).vatNode(registered, vatParent).root(root)
                 .dataInstall(dataInstall).rootMulticasts(rootMulticasts).encoding(encoding).edge(edge).ingress(ingress).macKey(macKey)
                 .stateEntries(stateEntries)
                 .auditKey(auditKey).stage(stage);
@@ -90,6 +95,7 @@ public record JobTables(String name, int tenant, int job, int capacity, Bift bif
     /** Collects a job's tables part by part. */
     public static final class Builder {
         private final String name;
+        private String mode = INA;
         private final int tenant;
         private final int job;
         private final int capacity;
@@ -114,6 +120,12 @@ public record JobTables(String name, int tenant, int job, int capacity, Bift bif
             this.job = job;
             this.capacity = capacity;
             this.timeoutNanos = timeoutNanos;
+        }
+
+        /** The baseline's name for a baseline phase's tables; {@link #INA} by default. */
+        public Builder mode(String m) {
+            this.mode = m;
+            return this;
         }
 
         public Builder bift(Bift b) {
@@ -185,7 +197,7 @@ public record JobTables(String name, int tenant, int job, int capacity, Bift bif
         }
 
         public JobTables build() {
-            return new JobTables(name, tenant, job, capacity, bift, registered, vatParent, root, timeoutNanos, dataInstall,
+            return new JobTables(name, mode, tenant, job, capacity, bift, registered, vatParent, root, timeoutNanos, dataInstall,
                     rootMulticasts, encoding, edge, ingress, macKey, stateEntries, auditKey, stage);
         }
     }

@@ -168,21 +168,37 @@ final class NodeContext {
     }
 
     void trace(List<NodeEngine.Action> out, JobTables t, Frame f, String event, List<String> to, String detail) {
-        if (!tracing) {
-            return;
+        if (tracing) {
+            out.add(new NodeEngine.Traced(TraceEvent.of(name, t, f.packet(), event, f.packet().endpoints(), to, f.vt(), detail)));
         }
-        InaPacket p = f.packet();
-        String job = t != null ? t.name() : JobKey.of(p.header()).toString();
-        String dir = p.header().direction() == Direction.AGGREGATION ? "agg" : "mcast";
-        out.add(new NodeEngine.Traced(new TraceEvent(name, job, p.header().seq(), event, dir, p.endpoints().toString(), to, f.vt(),
-                detail)));
     }
 
     /** A trace event that is not about one frame (a timeout, an install). */
     void trace(List<NodeEngine.Action> out, JobTables t, long seq, String event, String dir, EndpointSet bitmap, List<String> to,
                long vt, String detail) {
         if (tracing) {
-            out.add(new NodeEngine.Traced(new TraceEvent(name, t.name(), seq, event, dir, bitmap.toString(), to, vt, detail)));
+            out.add(new NodeEngine.Traced(TraceEvent.about(name, t, seq, event, dir, bitmap, to, vt, detail)));
+        }
+    }
+
+    /**
+     * The copies a multicast step sent: one {@code forward} event when there is one, else one
+     * {@code replicate} event per copy with that copy's bitmap (F-BM AND the packet's, as RFC 8279
+     * walks them) and its one next hop; the detail names the copy and the bitmap it came from.
+     */
+    void traceCopies(List<NodeEngine.Action> out, JobTables t, Frame f, List<Replicator.Copy> copies) {
+        if (!tracing || copies.isEmpty()) {
+            return;
+        }
+        if (copies.size() == 1) {
+            Replicator.Copy c = copies.get(0);
+            out.add(new NodeEngine.Traced(TraceEvent.of(name, t, f.packet(), "forward", c.bitmap(), List.of(c.neighbor()), f.vt(), null)));
+            return;
+        }
+        for (int i = 0; i < copies.size(); i++) {
+            Replicator.Copy c = copies.get(i);
+            out.add(new NodeEngine.Traced(TraceEvent.of(name, t, f.packet(), "replicate", c.bitmap(), List.of(c.neighbor()), f.vt(),
+                    "copy " + (i + 1) + "/" + copies.size() + " of " + f.packet().endpoints())));
         }
     }
 

@@ -429,19 +429,12 @@ public final class NodeEngine {
         if (r.isBranch() && SelfInstalledTrees.installs(t, f.packet())) {
             via = selfInstalled.install(t, f, r.cbm(), now, out);
         }
-        List<String> to = new ArrayList<>(r.copies().size());
-        List<String> copies = node.tracing ? new ArrayList<>(r.copies().size()) : null;
         for (Replicator.Copy c : r.copies()) {
             node.send(out, t, c.neighbor(), new Frame(f.packet().withEndpoints(c.bitmap()), null, f.vt(), via));
-            to.add(c.neighbor());
-            if (copies != null) {
-                copies.add(c.neighbor() + " " + c.bitmap());
-            }
         }
-        if (!to.isEmpty()) {
-            node.count(t, to.size() > 1 ? Counter.REPLICATED : Counter.FORWARDED);
-            // each copy with its own bitmap (F-BM AND the packet's), as RFC 8279 walks them
-            node.trace(out, t, f, to.size() > 1 ? "replicate" : "forward", to, copies == null ? null : "copies: " + String.join(", ", copies));
+        if (!r.copies().isEmpty()) {
+            node.count(t, r.copies().size() > 1 ? Counter.REPLICATED : Counter.FORWARDED);
+            node.traceCopies(out, t, f, r.copies());
         }
         if (!r.local().isEmpty()) {
             SecondStage s = t.secondStage();

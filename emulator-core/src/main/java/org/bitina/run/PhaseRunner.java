@@ -177,6 +177,7 @@ public final class PhaseRunner {
         progress.phase.set(i + 1);
         progress.results.set(0);
         progress.expectedResults.set((long) run.phase.awaited().size() * run.phase.units());
+        progress.labels.put(i + 1, run.phase.job().name() + " " + run.phase.mode());
         progress.label.set(run.phase.job().name() + " " + run.phase.mode());
         ctx.getLog().info("phase {}/{}: job {} mode {}", i + 1, phases.size(), run.phase.job().name(), run.phase.mode());
         TopologyInstaller.install(run.phase, devices, runSecret, scenario.security().mac());

@@ -103,7 +103,7 @@ final class RunGuardian extends AbstractBehavior<RunGuardian.Command> {
         this.progress = progress;
         this.failure = failure;
         if (options.trace() != null) {
-            ActorRef<TraceWriter.Command> writer = ctx.spawn(TraceWriter.create(options.trace(), scenario.clock().configName()), "trace-writer");
+            ActorRef<TraceWriter.Command> writer = ctx.spawn(TraceWriter.create(options.trace(), scenario.clock().configName(), options.traceFilter()), "trace-writer");
             traceWriter = ctx.spawn(TraceWriter.adapter(writer), "trace");
             trace = traceWriter.narrow();
         } else {

@@ -11,6 +11,8 @@ public final class RunProgress {
     final AtomicLong results = new AtomicLong();
     final AtomicLong expectedResults = new AtomicLong();
     final AtomicReference<String> label = new AtomicReference<>("starting");
+    /** Every phase's label by its number (from 1), so that a reader polling now and then misses none. */
+    final java.util.Map<Integer, String> labels = new java.util.concurrent.ConcurrentHashMap<>();
     /** Virtual clock, over the whole run: windows, events in them, wall time from opening each to its barrier, devices' busy time. */
     final AtomicLong windows = new AtomicLong();
     final AtomicLong windowEvents = new AtomicLong();
@@ -47,6 +49,11 @@ public final class RunProgress {
 
     public long expectedResults() {
         return expectedResults.get();
+    }
+
+    /** The label of phase {@code n} (from 1), or null when it has not started. */
+    public String label(int n) {
+        return labels.get(n);
     }
 
     public String label() {

@@ -22,11 +22,17 @@ public final class ScenarioRunner {
      * @param pekko   settings laid over the cluster defaults and application.conf (seed nodes,
      *                ports; tests turn serialize-messages on with it)
      * @param members cluster members to wait for before placing the devices (1: this JVM alone)
+     * @param traceFilter which events the trace keeps ({@code --trace-filter})
      */
     public record Options(Path trace, Limits limits, Duration timeout, com.typesafe.config.Config pekko, int members,
-                          Duration membersTimeout) {
+                          Duration membersTimeout, org.bitina.protocol.TraceFilter traceFilter) {
         public Options(Path trace, Limits limits, Duration timeout, com.typesafe.config.Config pekko) {
             this(trace, limits, timeout, pekko, 1, Duration.ofSeconds(60));
+        }
+
+        public Options(Path trace, Limits limits, Duration timeout, com.typesafe.config.Config pekko, int members,
+                       Duration membersTimeout) {
+            this(trace, limits, timeout, pekko, members, membersTimeout, org.bitina.protocol.TraceFilter.ALL);
         }
 
         public static Options defaults() {
@@ -34,16 +40,21 @@ public final class ScenarioRunner {
         }
 
         public Options withTrace(Path t) {
-            return new Options(t, limits, timeout, pekko, members, membersTimeout);
+            return new Options(t, limits, timeout, pekko, members, membersTimeout, traceFilter);
+        }
+
+        /** Only the events {@code f} passes go into the trace. */
+        public Options withTraceFilter(org.bitina.protocol.TraceFilter f) {
+            return new Options(trace, limits, timeout, pekko, members, membersTimeout, f);
         }
 
         public Options withPekko(com.typesafe.config.Config c) {
-            return new Options(trace, limits, timeout, c, members, membersTimeout);
+            return new Options(trace, limits, timeout, c, members, membersTimeout, traceFilter);
         }
 
         /** A run over {@code n} cluster members, waiting at most {@code wait} for them to come. */
         public Options withMembers(int n, Duration wait) {
-            return new Options(trace, limits, timeout, pekko, n, wait);
+            return new Options(trace, limits, timeout, pekko, n, wait, traceFilter);
         }
     }
 
@@ -52,8 +63,9 @@ public final class ScenarioRunner {
         Behavior<RunGuardian.Command> guardian = RunGuardian.create(scenario, options, progress, failure::set);
         ActorSystem<RunGuardian.Command> system = ActorSystem.create(guardian, ClusterSettings.SYSTEM,
                 options.pekko().withFallback(ClusterSettings.defaults()).withFallback(com.typesafe.config.ConfigFactory.load()));
+        CompletionStage<Report> report = null;
         try {
-            CompletionStage<Report> report = AskPattern.ask(system, RunGuardian.Start::new, options.timeout(), system.scheduler());
+            report = AskPattern.ask(system, RunGuardian.Start::new, options.timeout(), system.scheduler());
             // the report, or the system's end when the guardian gave up (the cluster did not form)
             java.util.concurrent.CompletableFuture.anyOf(report.toCompletableFuture(), system.getWhenTerminated().toCompletableFuture())
                     .get(options.timeout().toMillis() + 1000, TimeUnit.MILLISECONDS);
@@ -64,6 +76,13 @@ public final class ScenarioRunner {
         } catch (Exception e) {
             throw new IllegalStateException("the run did not finish: " + e, e);
         } finally {
+            if (options.members() > 1 && report != null && report.toCompletableFuture().isDone()) {
+                try {
+                    prepareForFullShutdown(system);
+                } catch (RuntimeException e) {
+                    // the system is going already (a member was lost, the guardian gave up): nothing to prepare
+                }
+            }
             system.terminate();
             try {
                 system.getWhenTerminated().toCompletableFuture().get(30, TimeUnit.SECONDS);
@@ -73,4 +92,37 @@ public final class ScenarioRunner {
         }
     }
 
+    /**
+     * The run is over for every member at once: Pekko's full-cluster shutdown, so that no cluster
+     * singleton hands over, then the other members leave while this one, the leader, still moves
+     * them out, and this one leaves last, alone. Left to themselves (the seed leaving first while
+     * the others stay) the seed waited in the cluster-exiting phase for the coordinator singleton's
+     * hand-over to the next oldest member, which never comes (only this member defines the
+     * singleton), and the members, left without their leader, waited out the same phase: 2 s and a
+     * WARN each. Waits at most 5 s for each step; members already gone do not hold it up.
+     */
+    private static void prepareForFullShutdown(ActorSystem<?> system) {
+        org.apache.pekko.cluster.typed.Cluster cluster = org.apache.pekko.cluster.typed.Cluster.get(system);
+        cluster.manager().tell(org.apache.pekko.cluster.typed.PrepareForFullClusterShutdown.prepareForFullClusterShutdown());
+        awaitFor(() -> cluster.selfMember().status() == org.apache.pekko.cluster.MemberStatus.shutDown());
+        for (org.apache.pekko.cluster.Member m : cluster.state().getMembers()) {
+            if (!m.address().equals(cluster.selfMember().address())) {
+                cluster.manager().tell(org.apache.pekko.cluster.typed.Leave.create(m.address()));
+            }
+        }
+        awaitFor(() -> java.util.stream.StreamSupport.stream(cluster.state().getMembers().spliterator(), false)
+                .allMatch(m -> m.address().equals(cluster.selfMember().address())));
+    }
+
+    private static void awaitFor(java.util.function.BooleanSupplier done) {
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (!done.getAsBoolean() && System.nanoTime() < until) {
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
 }

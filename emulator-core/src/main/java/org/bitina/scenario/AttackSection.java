@@ -18,7 +18,7 @@ import org.bitina.usecase.multicast.MulticastSpec;
  * problem is reported with its line, as for every section.
  */
 final class AttackSection {
-    private static final Set<String> KEYS = Set.of("at", "kind", "node", "job", "as", "count");
+    private static final Set<String> KEYS = ConfigSchema.ATTACK.names();
 
     private AttackSection() {
     }

@@ -10,7 +10,7 @@ import org.bitina.topology.Topology;
 
 /** Reads the {@code cluster} section: how many JVM members and how devices are placed on them (E2). */
 public final class ClusterSection {
-    private static final Set<String> KEYS = Set.of("jvms", "placement", "explicit");
+    private static final Set<String> KEYS = ConfigSchema.CLUSTER.names();
 
     private ClusterSection() {
     }

@@ -14,7 +14,7 @@ import org.bitina.topology.Topology;
  * is still checked for its keys and values; only the nodes and links it names go unchecked.
  */
 public final class FaultSection {
-    private static final Set<String> KEYS = Set.of("at", "kind", "node", "link", "delay", "jitter", "rate", "chunks", "member");
+    private static final Set<String> KEYS = ConfigSchema.FAULT.names();
 
     private FaultSection() {
     }

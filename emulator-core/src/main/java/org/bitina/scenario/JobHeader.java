@@ -14,8 +14,8 @@ import org.bitina.usecase.Status;
 
 /** The keys every job has, whatever its kind: name, kind, tenant, id, completion timeout, baselines and what to expect. */
 public record JobHeader(String name, int tenant, int id, Duration completionTimeout, List<String> baselines, Expect expect) {
-    public static final Set<String> KEYS = Set.of("name", "kind", "tenant", "id", "completion-timeout", "baselines", "expect");
-    private static final Duration DEFAULT_COMPLETION_TIMEOUT = Duration.ofMillis(50);
+    public static final Set<String> KEYS = ConfigSchema.JOB.names();
+    private static final Duration DEFAULT_COMPLETION_TIMEOUT = ConfigSchema.DEFAULT_COMPLETION_TIMEOUT;
 
     /** The keys of a kind: these and the kind's {@code own}. */
     public static Set<String> keysAnd(String... own) {

@@ -33,7 +33,9 @@ public record Overrides(List<Override> all) {
         }
     }
 
-    private static final Set<String> SECTIONS = Set.of("topology", "faults", "cluster", "defaults", "defs", "clock", "security", "attacks");
+    /** The file's sections but the jobs (a job key goes to the jobs): the schema's top level. */
+    private static final Set<String> SECTIONS = ConfigSchema.ROOT.names().stream().filter(k -> !k.equals("jobs"))
+            .collect(java.util.stream.Collectors.toUnmodifiableSet());
 
     public Overrides {
         all = List.copyOf(all);

@@ -25,7 +25,7 @@ import org.bitina.topology.Topology;
  * is described in the README; topology-configs/ has examples of every part.
  */
 public final class ScenarioLoader {
-    private static final Set<String> KEYS = Set.of("topology", "jobs", "faults", "cluster", "defaults", "defs", "clock", "security", "attacks");
+    private static final Set<String> KEYS = ConfigSchema.ROOT.names();
 
     private ScenarioLoader() {
     }
@@ -94,13 +94,13 @@ public final class ScenarioLoader {
         if (s == null) {
             return Scenario.Security.DEFAULT;
         }
-        s.checkKeys(Set.of("mac", "max-completion-timeout", "rate-limit"), "security");
+        s.checkKeys(ConfigSchema.SECURITY.names(), "security");
         String mac = s.oneOf("mac", List.of("on", "off"), "on");
         java.time.Duration max = s.positiveDuration("max-completion-timeout", Scenario.Security.DEFAULT.maxCompletionTimeout());
         org.bitina.security.IngressPolicy.RateLimit rate = null;
         ConfigReader r = s.has("rate-limit") ? s.object("rate-limit") : null;
         if (r != null) {
-            r.checkKeys(Set.of("packets-per-second", "burst"), "security.rate-limit");
+            r.checkKeys(ConfigSchema.RATE_LIMIT.names(), "security.rate-limit");
             Integer perSecond = r.requiredInt("packets-per-second", 1, Integer.MAX_VALUE);
             Integer burst = r.requiredInt("burst", 1, 1 << 20);
             if (perSecond != null && burst != null) {

@@ -26,15 +26,20 @@ import org.bitina.wire.PacketCodec;
  * leave the scenario without a topology.
  */
 public final class TopologySection {
-    private static final Set<String> KEYS = Set.of("switches", "hosts", "links", "link-defaults", "pods", "generator",
-            "switch-defaults", "switch-overrides");
-    private static final Set<String> SWITCH_KEYS = Set.of("state-entries");
+    private static final Set<String> KEYS = ConfigSchema.TOPOLOGY.names();
+    private static final Set<String> SWITCH_KEYS = ConfigSchema.SWITCH.names();
     private static final java.util.regex.Pattern NODE_NAME = java.util.regex.Pattern.compile("[A-Za-z0-9_.-]+");
     /** Beyond a k=64 fat-tree (70,656 nodes): checked before anything is generated, so validate never runs out of memory. */
     static final long MAX_NODES = 200_000;
     static final long MAX_LINKS = 2_000_000;
-    private static final Set<String> LINK_KEYS = Set.of("latency", "bandwidth", "mtu", "loss");
-    private static final Set<String> LINK_OBJECT_KEYS = Set.of("between", "latency", "bandwidth", "mtu", "loss");
+    private static final Set<String> LINK_KEYS = ConfigSchema.LINK.names();
+    private static final Set<String> LINK_OBJECT_KEYS = with(LINK_KEYS, "between");
+
+    private static Set<String> with(Set<String> keys, String more) {
+        Set<String> s = new java.util.HashSet<>(keys);
+        s.add(more);
+        return Set.copyOf(s);
+    }
 
     private final ConfigReader t;
     private boolean sound = true;

@@ -56,8 +56,8 @@ public final class Plans {
     public static Map<String, JobTables> bareTables(Scenario s, JobSpec job, int wireJob, String mode) {
         Map<String, JobTables> tables = new LinkedHashMap<>();
         for (Node n : s.topology().nodes()) {
-            tables.put(n.name(), JobTables.builder(job.name() + "/" + mode, job.common().tenant(), wireJob,
-                    job.common().bitSpace().capacity(), job.common().completionTimeout().toNanos()).build());
+            tables.put(n.name(), JobTables.builder(job.name(), job.common().tenant(), wireJob,
+                    job.common().bitSpace().capacity(), job.common().completionTimeout().toNanos()).mode(mode).build());
         }
         return tables;
     }

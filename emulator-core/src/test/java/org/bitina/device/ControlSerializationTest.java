@@ -119,7 +119,7 @@ class ControlSerializationTest {
         messages.add(new DeviceCommand.DeviceStats("s2", true, Map.of(), List.of(), 2, 64, List.of(timed), 0, 0, 0, List.of(), Map.of(),
                 Map.of(), List.of(), Map.of(), List.of(new long[] {100, 1}, new long[] {250, 2}, new long[] {300, 0})));
         messages.add(new DeviceCommand.Progress(1, 2, 64));
-        messages.add(new TraceEvent("s1", "j", 3, "forward", "agg", "[0110]", List.of("s2"), 5L, null));
+        messages.add(new TraceEvent("s1", "j", "ina", 3, "forward", "agg", "[0110]", List.of("s2"), 5L, null));
         for (Object m : messages) {
             roundTrip(m);
         }

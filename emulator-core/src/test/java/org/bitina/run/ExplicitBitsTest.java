@@ -24,8 +24,8 @@ class ExplicitBitsTest {
         Path trace = dir.resolve("rfc.jsonl");
         Report r = run(reference("rfc8279-example.conf"), trace);
         r.jobs().forEach(j -> assertTrue(j.status().equals("complete") && j.verified(), j.toString()));
-        // every data packet of the INA mode: what each node sent on, copy by copy
-        Map<String, String> copies = new TreeMap<>();
+        // every data packet of the INA mode: what each node sent on, copy by copy (one event a copy)
+        Map<String, java.util.List<String>> copies = new TreeMap<>();
         int packets = 0;
         for (JsonNode e : events(trace)) {
             if (!e.path("job").asText().equals("rfc8279") || !e.path("mode").asText().equals("ina") || !e.path("dir").asText().equals("mcast")) {
@@ -36,19 +36,40 @@ class ExplicitBitsTest {
                 assertEquals("[1010]", e.get("bitmap").asText(), "A addresses D (BFR-id 1) and E (BFR-id 3)");
                 packets++;
             } else if (ev.equals("forward") || ev.equals("replicate")) {
-                String before = copies.put(e.get("node").asText() + " seq " + e.get("seq").asText(), e.get("detail").asText());
-                assertEquals(null, before, "one forwarding step per node and packet");
+                assertEquals(1, e.get("to").size(), "one next hop per event: " + e);
+                if (ev.equals("replicate")) {
+                    assertTrue(e.get("detail").asText().matches("copy [12]/2 of \\[1010\\]"), e.toString());
+                }
+                copies.computeIfAbsent(e.get("node").asText() + " seq " + e.get("seq").asText(), k -> new java.util.ArrayList<>())
+                        .add(ev + " " + e.get("to").get(0).asText() + " " + e.get("bitmap").asText());
             } else if (ev.equals("deliver")) {
                 assertTrue(List.of("D", "E").contains(e.get("node").asText()), "delivered only to D and E: " + e);
             }
         }
         assertEquals(4, packets);
         for (int seq = 0; seq < 4; seq++) {
-            assertEquals("copies: B [1010]", copies.get("A seq " + seq));
-            assertEquals("copies: C [1000], E [0010]", copies.get("B seq " + seq), "B->C carries D only, B->E carries E only");
-            assertEquals("copies: D [1000]", copies.get("C seq " + seq), "C->D, and nothing to F");
+            assertEquals(List.of("forward B [1010]"), copies.get("A seq " + seq));
+            assertEquals(List.of("replicate C [1000]", "replicate E [0010]"), copies.get("B seq " + seq),
+                    "B->C carries D only, B->E carries E only");
+            assertEquals(List.of("forward D [1000]"), copies.get("C seq " + seq), "C->D, and nothing to F");
         }
         assertEquals(12, copies.size(), "no other node forwarded anything: " + copies);
+    }
+
+    @Test
+    void aFilteredTraceKeepsOnlyTheEventsItNamesAndSaysSoOnItsFirstLine() throws Exception {
+        Path trace = dir.resolve("filtered.jsonl");
+        run(reference("rfc8279-example.conf"), ScenarioRunner.Options.defaults().withTrace(trace)
+                .withTraceFilter(org.bitina.protocol.TraceFilter.parse(List.of("node=B;event=replicate", "seq=1..2;mode=ina"))));
+        List<JsonNode> es = events(trace);
+        assertEquals("clock", es.get(0).get("event").asText());
+        assertEquals("ns", es.get(0).get("vt_unit").asText(), "the unit of vt, said once");
+        assertEquals("node=B;event=replicate;seq=1..2;mode=ina", es.get(0).get("filter").asText());
+        List<String> kept = es.subList(1, es.size()).stream()
+                .map(e -> e.get("node").asText() + " " + e.get("event").asText() + " " + e.get("seq").asLong() + " " + e.get("to").get(0).asText())
+                .sorted().toList();
+        assertEquals(List.of("B replicate 1 C", "B replicate 1 E", "B replicate 2 C", "B replicate 2 E"), kept,
+                "two packets, two copies each, at B only, in the INA mode (unicast-ack multicasts its data too)");
     }
 
     private static String star(String job) {

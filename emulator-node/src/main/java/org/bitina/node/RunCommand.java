@@ -31,6 +31,11 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--trace", paramLabel = "JSONL", description = "write one JSON line per packet event here")
     Path trace;
 
+    @Option(names = "--trace-filter", paramLabel = "KEY=V,...", description = "with --trace: keep only the events matching every "
+            + "clause (repeatable, or clauses joined by ';'): job=NAME,..., mode=ina,ring,..., node=NAME,... (NAME* a prefix), "
+            + "event=replicate,drop,..., dir=agg|mcast, seq=N or A..B,...")
+    List<String> traceFilter;
+
     @Option(names = "--csv", paramLabel = "DIR", description = "write the report's tables here as jobs.csv, links.csv and switches.csv")
     Path csv;
 
@@ -146,15 +151,19 @@ final class RunCommand implements Callable<Integer> {
                 return ExitCodes.INVALID_SCENARIO;
             }
         }
+        org.bitina.protocol.TraceFilter filter = traceFilter(scenario);
+        if (filter == null) {
+            return ExitCodes.USAGE;
+        }
         RunProgress progress = new RunProgress();
         Report r;
         // the Perfetto file is made from the trace: a trace of the run's own when none was asked for, removed after
         Path traceFile = trace != null || perfetto == null ? trace
                 : perfetto.resolveSibling(perfetto.getFileName() + ".trace.jsonl.gz");
-        ScenarioRunner.Options options = ScenarioRunner.Options.defaults().withTrace(traceFile);
+        ScenarioRunner.Options options = ScenarioRunner.Options.defaults().withTrace(traceFile).withTraceFilter(filter);
         LocalCluster cluster = null;
         boolean ran = false;
-        try (ProgressBar bar = quiet ? null : new ProgressBar(progress, System.err, ProgressBar.stderrIsTerminal())) {
+        try (ProgressBar bar = quiet ? null : new ProgressBar(progress, System.err, Terminal.stderr())) {
             if (externalMembers != null) {
                 // the other members are started by hand or by a deploy script: this one is their seed
                 com.typesafe.config.Config transport = access.transport("bitina", false);
@@ -215,7 +224,7 @@ final class RunCommand implements Callable<Integer> {
                 }
             }
         }
-        Summary.print(r, System.out);
+        Summary.print(r, System.out, Terminal.colourOnStdout());
         if (report != null) {
             System.out.println("report: " + report);
         }
@@ -228,88 +237,55 @@ final class RunCommand implements Callable<Integer> {
         if (perfetto != null) {
             System.out.println("perfetto: " + perfetto + " (open in ui.perfetto.dev)");
         }
+        if (csv != null) {
+            System.out.println("csv:    " + csv + " (jobs.csv, links.csv, switches.csv)");
+        }
+        if (report == null && csv == null && html == null) {
+            System.out.println("(--report FILE.json for every figure, --html FILE.html for charts, --csv DIR for tables, --trace FILE.jsonl for every packet event)");
+        }
         return r.allAsExpected() ? ExitCodes.OK : ExitCodes.JOB_FAILED;
+    }
+
+    /**
+     * The {@code --trace-filter}, checked against the scenario (its jobs and their modes), or null
+     * after saying on stderr what is wrong: a filter naming a job the file lacks would keep nothing.
+     */
+    private org.bitina.protocol.TraceFilter traceFilter(Scenario scenario) {
+        if (traceFilter == null || traceFilter.isEmpty()) {
+            return org.bitina.protocol.TraceFilter.ALL;
+        }
+        if (trace == null) {
+            System.err.println("bitina: --trace-filter needs --trace FILE; nothing ran");
+            return null;
+        }
+        try {
+            org.bitina.protocol.TraceFilter f = org.bitina.protocol.TraceFilter.parse(traceFilter);
+            java.util.Set<String> jobs = new java.util.TreeSet<>();
+            java.util.Set<String> modes = new java.util.TreeSet<>(List.of(org.bitina.protocol.JobTables.INA));
+            scenario.jobs().forEach(j -> {
+                jobs.add(j.name());
+                modes.addAll(j.common().baselines());
+            });
+            for (String j : f.values("job")) {
+                if (!jobs.contains(j)) {
+                    throw new IllegalArgumentException("job '" + j + "' is not in " + file + " (jobs: " + String.join(", ", jobs) + ")");
+                }
+            }
+            for (String m : f.values("mode")) {
+                if (!modes.contains(m)) {
+                    throw new IllegalArgumentException("mode '" + m + "' does not run in " + file + " (modes: " + String.join(", ", modes) + ")");
+                }
+            }
+            return f;
+        } catch (IllegalArgumentException e) {
+            System.err.println("bitina: --trace-filter: " + e.getMessage() + "; nothing ran");
+            return null;
+        }
     }
 
     /** {@code parent/NAME-yyyyMMdd-HHmmss} for scenario {@code file}: where a run's (or a sweep's) outputs go by default. */
     static Path timestamped(String parent, Path file) {
         return Path.of(parent, file.getFileName().toString().replaceFirst("\\.conf$", "") + "-"
                 + java.time.LocalDateTime.now().format(java.time.format.DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
-    }
-
-    /**
-     * A one-line progress bar on stderr, shown only for runs longer than two seconds; when
-     * stderr is not a terminal (a log file, CI), a plain line per phase instead of redrawn frames.
-     */
-    static final class ProgressBar implements AutoCloseable {
-        private final Thread thread;
-        private volatile boolean running = true;
-        private boolean drawn;
-
-        /**
-         * Whether standard error is a terminal: on Linux, where its descriptor points; elsewhere
-         * the JDK's console (which answers for standard input and output, not error).
-         */
-        static boolean stderrIsTerminal() {
-            try {
-                String to = java.nio.file.Files.readSymbolicLink(java.nio.file.Path.of("/proc/self/fd/2")).toString();
-                return to.startsWith("/dev/pts/") || to.startsWith("/dev/tty");
-            } catch (IOException | UnsupportedOperationException | SecurityException e) {
-                return System.console() != null;
-            }
-        }
-
-        ProgressBar(RunProgress p, PrintStream out, boolean terminal) {
-            long start = System.nanoTime();
-            thread = new Thread(() -> {
-                int lastPhase = 0;
-                while (running) {
-                    try {
-                        Thread.sleep(250);
-                    } catch (InterruptedException e) {
-                        return;
-                    }
-                    long ms = (System.nanoTime() - start) / 1_000_000;
-                    if (!terminal) {
-                        if (p.phase() != lastPhase && running) {
-                            lastPhase = p.phase();
-                            out.printf("phase %d/%d %s (%.1fs)%n", p.phase(), p.phases(), p.label(), ms / 1000.0);
-                            out.flush();
-                        }
-                        continue;
-                    }
-                    if (ms < 2000 || !running) {
-                        continue;
-                    }
-                    long done = p.results();
-                    long total = Math.max(1, p.expectedResults());
-                    int width = 30;
-                    int filled = (int) Math.min(width, done * width / total);
-                    out.printf("\r[%s%s] phase %d/%d %-24s %3d%%  %.1fs ", "#".repeat(filled), ".".repeat(width - filled),
-                            p.phase(), p.phases(), p.label(), Math.min(100, done * 100 / total), ms / 1000.0);
-                    out.flush();
-                    drawn = true;
-                }
-            }, "bitina-progress");
-            thread.setDaemon(true);
-            thread.start();
-            this.out = out;
-        }
-
-        private final PrintStream out;
-
-        @Override
-        public void close() {
-            running = false;
-            thread.interrupt();
-            try {
-                thread.join(1000);
-            } catch (InterruptedException ignored) {
-                Thread.currentThread().interrupt();
-            }
-            if (drawn) {
-                out.println();
-            }
-        }
     }
 }

@@ -1,6 +1,11 @@
 package org.bitina.node;
 
+import static org.bitina.node.ConsoleTable.Align.LEFT;
+import static org.bitina.node.ConsoleTable.Align.RIGHT;
+
 import java.io.PrintStream;
+import java.util.List;
+import java.util.function.UnaryOperator;
 import org.bitina.run.Report;
 
 /** The console summary: one row per job and mode, INA beside its baselines. */
@@ -9,17 +14,66 @@ final class Summary {
     }
 
     static void print(Report r, PrintStream out) {
+        print(r, out, false);
+    }
+
+    /** The columns of the table, and how each is aligned. */
+    static final List<String> HEADERS = List.of("job", "mode", "status", "expected", "verified", "wall", "modelled", "pkts in",
+            "max link", "total link", "timeouts", "late", "missing");
+    private static final List<ConsoleTable.Align> ALIGNS = List.of(LEFT, LEFT, LEFT, LEFT, LEFT, RIGHT, RIGHT, RIGHT, RIGHT, RIGHT,
+            RIGHT, RIGHT, LEFT);
+
+    /** One row of the table: human units, the status and the expectation coloured when {@code colour} is on. */
+    static List<ConsoleTable.Cell> row(Report.JobReport j) {
+        return List.of(plain(j.name()), plain(j.mode()),
+                new ConsoleTable.Cell(j.status(), switch (j.status()) {
+                    case "complete" -> Summary::green;
+                    case "partial" -> Summary::yellow;
+                    default -> Summary::red;
+                }),
+                // the expected column: what the fault plan makes the scenario expect, and whether this is it
+                new ConsoleTable.Cell(j.expected() + (j.asExpected() ? " ok" : " NO"), j.asExpected() ? Summary::green : Summary::red),
+                new ConsoleTable.Cell(j.verified() ? "yes" : "NO", j.verified() ? UnaryOperator.identity() : Summary::red),
+                plain(Units.millis(j.wallMillis())), plain(Units.micros(j.modeledMicros())), plain(Long.toString(j.packetsIntoRoot())),
+                plain(Units.bytes(j.maxLinkBytes())), plain(Units.bytes(j.totalLinkBytes())), plain(Long.toString(j.timeouts())),
+                plain(Long.toString(j.lateContributions())), plain(j.missing().isEmpty() ? "-" : String.join(",", j.missing())));
+    }
+
+    /** What the columns and names mean, printed under the table. */
+    static final String LEGEND = "(ina: in-network aggregation; ring, ps, all-to-all, unicast-ack: the host baselines; expected: what"
+            + " the fault plan or expect { } says, ok or NO; wall: the phase on the wall clock; modelled: the phase in modelled time;"
+            + " pkts in: packets into the root, source or parameter server (ring: the busiest member); link bytes in KiB, MiB, GiB"
+            + " of 1024)";
+
+    private static ConsoleTable.Cell plain(String s) {
+        return ConsoleTable.Cell.plain(s);
+    }
+
+    private static String green(String s) {
+        return picocli.CommandLine.Help.Ansi.ON.string("@|green " + s + "|@");
+    }
+
+    private static String yellow(String s) {
+        return picocli.CommandLine.Help.Ansi.ON.string("@|yellow " + s + "|@");
+    }
+
+    private static String red(String s) {
+        return picocli.CommandLine.Help.Ansi.ON.string("@|bold,red " + s + "|@");
+    }
+
+    /** The summary; {@code colour}: ANSI colours on the status columns (only for a terminal). */
+    static void print(Report r, PrintStream out, boolean colour) {
         out.println("clock: " + r.clock() + ("real".equals(r.clock())
                 ? " (timers and stragglers on the wall clock: figures vary from run to run)"
                 : " (timers, stragglers and faults in modelled time: the same file gives the same figures)"));
-        out.printf("%-14s %-11s %-9s %-12s %-8s %10s %12s %14s %14s %14s %9s %8s  %s%n", "job", "mode", "status", "expected",
-                "verified", "wall ms", "modelled us", "pkts to root", "max link B", "total link B", "timeouts", "late", "missing");
-        for (Report.JobReport j : r.jobs()) {
-            // the expected column: what the fault plan makes the scenario expect, and whether this is it
-            out.printf("%-14s %-11s %-9s %-12s %-8s %10d %12.1f %14d %14d %14d %9d %8d  %s%n", j.name(), j.mode(), j.status(),
-                    j.expected() + (j.asExpected() ? " ok" : " NO"), j.verified() ? "yes" : "NO", j.wallMillis(), j.modeledMicros(),
-                    j.packetsIntoRoot(), j.maxLinkBytes(), j.totalLinkBytes(), j.timeouts(), j.lateContributions(),
-                    j.missing().isEmpty() ? "-" : String.join(",", j.missing()));
+        // one table for every row, so the notes printed under a row leave the columns aligned
+        ConsoleTable table = new ConsoleTable(HEADERS, ALIGNS);
+        r.jobs().forEach(j -> table.add(row(j)));
+        List<String> lines = table.lines(colour);
+        out.println(lines.get(0));
+        for (int i = 0; i < r.jobs().size(); i++) {
+            Report.JobReport j = r.jobs().get(i);
+            out.println(lines.get(i + 1));
             if ("real".equals(r.clock()) && j.timeouts() > 0) {
                 // the number jumped because a wall-clock timer fired; say so where it is read
                 out.println("    timers fired on the wall clock: modelled time includes " + j.timeouts() + " timeouts");
@@ -31,7 +85,7 @@ final class Summary {
                         + (it.joined().isEmpty() ? "" : ", joined " + String.join(",", it.joined()))
                         + (it.silent().isEmpty() ? "" : ", failing during it " + String.join(",", it.silent()))
                         + (it.index() == 1 ? "" : "; " + it.tablesRewritten().size() + " switches' tables rewritten in "
-                        + String.format("%.1f", it.reconfigureMicros()) + " us (modelled)"));
+                        + Units.micros(it.reconfigureMicros()) + " (modelled)"));
             }
             if (j.admission() != null && !j.admission().admitted()) {
                 // the job asked for INA and ran a host baseline: never leave that to a reader of the mode column
@@ -56,8 +110,7 @@ final class Summary {
                 out.println("    ended: " + j.note().substring(stalled + "stalled: ".length()));
             }
         }
-        out.println("(ina: in-network aggregation; ring, ps, all-to-all, unicast-ack: the host baselines; expected: what the fault plan"
-                + " or expect { } says, ok or NO; modelled us: the phase in modelled time; B: bytes)");
+        out.println(LEGEND);
         long partial = r.jobs().stream().mapToLong(j -> j.partialChunks().size()).sum();
         if (partial > 0) {
             out.println("partial results: " + partial + " (endpoint, chunk) pairs; see the report's partialChunks");
@@ -78,10 +131,11 @@ final class Summary {
                         j.stats().getOrDefault("duplicatesSuppressed", 0L));
             }
             if (j.sourceUplinkBytes() > 0) {
-                out.println(j.name() + " " + j.mode() + ": source uplink bytes " + j.sourceUplinkBytes());
+                out.println(j.name() + " " + j.mode() + ": source uplink " + Units.bytes(j.sourceUplinkBytes()));
             }
         }
         r.tolerances().forEach(t -> out.println("tolerance: " + t));
-        out.println(r.allAsExpected() ? "every job ended as the scenario expects" : "SOME JOBS DID NOT END AS THE SCENARIO EXPECTS");
+        String verdict = r.allAsExpected() ? "every job ended as the scenario expects" : "SOME JOBS DID NOT END AS THE SCENARIO EXPECTS";
+        out.println(colour ? (r.allAsExpected() ? green(verdict) : red(verdict)) : verdict);
     }
 }

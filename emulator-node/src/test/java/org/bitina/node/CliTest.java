@@ -106,6 +106,25 @@ class CliTest {
     }
 
     @Test
+    void runRefusesATraceFilterThatCouldKeepNothingBeforeAnythingRuns() {
+        String fig1 = Path.of("..", "topology-configs", "paper-fig1-allreduce.conf").toString();
+        String t = dir.resolve("t.jsonl").toString();
+        Result r = cli("run", fig1, "--trace-filter", "node=s1");
+        assertEquals(2, r.code(), r.err());
+        assertTrue(r.err().contains("--trace-filter needs --trace FILE; nothing ran"), r.err());
+        r = cli("run", fig1, "--trace", t, "--trace-filter", "job=fig2");
+        assertEquals(2, r.code(), r.err());
+        assertTrue(r.err().contains("job 'fig2' is not in " + fig1 + " (jobs: fig1)"), r.err());
+        r = cli("run", fig1, "--trace", t, "--trace-filter", "mode=all-to-all");
+        assertEquals(2, r.code(), r.err());
+        assertTrue(r.err().contains("mode 'all-to-all' does not run in " + fig1 + " (modes: ina, ps, ring)"), r.err());
+        r = cli("run", fig1, "--trace", t, "--trace-filter", "seq=3..1");
+        assertEquals(2, r.code(), r.err());
+        assertTrue(r.err().contains("--trace-filter: seq range '3..1' is empty"), r.err());
+        assertTrue(!Files.exists(Path.of(t)), "nothing ran, no trace written");
+    }
+
+    @Test
     void runRefusesAMemberLossOfAMemberTheRunDoesNotHave() throws IOException {
         Path f = dir.resolve("lose7.conf");
         Files.writeString(f, Files.readString(Path.of("..", "topology-configs", "paper-fig1-allreduce.conf"))
@@ -244,116 +263,6 @@ class CliTest {
         assertEquals("virtual", event.get("clock").asText(), "the trace names its clock first");
         assertEquals("virtual", json.get("clock").asText(), "the report names its clock");
         assertTrue(r.out().contains("clock: virtual"), r.out());
-    }
-
-    @Test
-    void runOnThreeRealJvmsPutsDevicesOnEveryMemberAndStopsThemAll() throws IOException {
-        // E6: the launcher starts two member JVMs beside this one; every job verifies; the members stop after the run
-        Path runDir = dir.resolve("run");
-        Path report = dir.resolve("report.json");
-        Result r = cli("run", fig1AcrossJvms(dir).toString(), "--jvms", "3", "--quiet",
-                "--run-dir", runDir.toString(), "--report", report.toString());
-        assertEquals(0, r.code(), r.out() + r.err());
-        var json = new com.fasterxml.jackson.databind.ObjectMapper().readTree(report.toFile());
-        java.util.Set<String> members = new java.util.TreeSet<>();
-        json.get("placement").forEach(m -> members.add(m.asText()));
-        assertEquals(3, members.size(), "devices on three members: " + members);
-        for (var j : json.get("jobs")) {
-            assertTrue(j.get("verified").asBoolean() && j.get("asExpected").asBoolean(), j.toString());
-        }
-        assertTrue(Files.readString(runDir.resolve("member-0.log")).contains("coordinator and seed"), "this JVM's log is there too");
-        for (int i = 1; i <= 2; i++) {
-            String log = Files.readString(runDir.resolve("member-" + i + ".log"));
-            assertTrue(log.contains("joining through") && log.contains("stopped"), "member " + i + " joined and stopped: " + log);
-        }
-    }
-
-    @Test
-    void aMemberJvmKilledMidRunIsDownedAndTheRunEndsSayingSo() throws IOException {
-        // E4: member-loss halts member 1's JVM as kill -9 would; the split brain resolver downs it
-        Path conf = dir.resolve("loss.conf");
-        Files.writeString(conf, """
-                topology { generator { kind = fat-tree, k = 4 } }
-                jobs = [{
-                  name = k4, kind = allreduce, members = all, tree { mode = auto, root = core-1 }
-                  data { elements = 1048576, type = float32, op = sum, chunk = 256, window = 4, seed = 3 }
-                  completion-timeout = 500ms
-                }]
-                faults = [ { at = 20us, kind = member-loss, member = 1 } ]
-                """);
-        Path report = dir.resolve("loss.json");
-        long start = System.nanoTime();
-        Result r = cli("run", conf.toString(), "--jvms", "3", "--quiet", "--run-dir", dir.resolve("run").toString(), "--report",
-                report.toString());
-        assertEquals(1, r.code(), r.out() + r.err());
-        assertTrue(System.nanoTime() - start < 120_000_000_000L);
-        var job = new com.fasterxml.jackson.databind.ObjectMapper().readTree(report.toFile()).get("jobs").get(0);
-        assertEquals("failed", job.get("status").asText());
-        assertTrue(job.get("note").asText().contains("lost with"), job.toString());
-        assertTrue(r.out().contains("lost with"), r.out());
-    }
-
-    @Test
-    void aMemberKilledFromOutsideWithSigkillIsDownedAndTheRunEnds() throws Exception {
-        // E4 with a real kill -9: the test kills one of the launcher's member JVMs once the run is under way
-        Path conf = dir.resolve("kill.conf");
-        Files.writeString(conf, """
-                topology { generator { kind = fat-tree, k = 4 } }
-                jobs = [{
-                  name = k4, kind = allreduce, members = all, tree { mode = auto, root = core-1 }
-                  data { elements = 4194304, type = float32, op = sum, chunk = 256, window = 4, seed = 3 }
-                  completion-timeout = 500ms
-                }]
-                """);
-        Path report = dir.resolve("kill.json");
-        // this JVM's log (member-0.log) says when the coordinator starts a phase: bitina logs at INFO for this test
-        ch.qos.logback.classic.Logger bitina = (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger("org.bitina");
-        ch.qos.logback.classic.Level level = bitina.getLevel();
-        bitina.setLevel(ch.qos.logback.classic.Level.INFO);
-        Result r;
-        try {
-            java.util.concurrent.CompletableFuture<Result> run = java.util.concurrent.CompletableFuture.supplyAsync(() -> cli("run",
-                    conf.toString(), "--jvms", "3", "--quiet", "--run-dir", dir.resolve("run").toString(), "--report", report.toString()));
-            // member 2 runs devices, and the coordinator has them all (its first phase started): the run is under way
-            Path log = dir.resolve("run/member-2.log");
-            assertTrue(awaitLine(log, "devices of run", Duration.ofSeconds(60)), "member 2 runs its devices");
-            assertTrue(awaitLine(dir.resolve("run/member-0.log"), "phase 1/", Duration.ofSeconds(60)), "the first phase started");
-            ProcessHandle victim = memberWritingTo(log).orElseThrow(() -> new AssertionError("no member JVM writes " + log));
-            assertTrue(victim.destroyForcibly(), "SIGKILL sent");
-            r = run.get(3, TimeUnit.MINUTES);
-        } finally {
-            bitina.setLevel(level);
-        }
-        assertEquals(1, r.code(), r.out() + r.err());
-        assertTrue(Files.exists(report), "the run reported: " + r.out() + r.err());
-        var job = new com.fasterxml.jackson.databind.ObjectMapper().readTree(report.toFile()).get("jobs").get(0);
-        assertEquals("failed", job.get("status").asText());
-        assertTrue(job.get("note").asText().contains("lost with"), job.toString());
-    }
-
-    /** Waits until {@code log} has {@code text} in it; false if it has not within {@code within}. */
-    private static boolean awaitLine(Path log, String text, Duration within) throws IOException, InterruptedException {
-        long until = System.nanoTime() + within.toNanos();
-        while (System.nanoTime() < until) {
-            // bytes, not readString: a line half written may end in half a character
-            if (Files.exists(log) && new String(Files.readAllBytes(log), StandardCharsets.UTF_8).contains(text)) {
-                return true;
-            }
-            Thread.sleep(50);
-        }
-        return false;
-    }
-
-    /** The member JVM this JVM launched whose output goes to {@code log}: the one whose stdout (Linux /proc) is that file. */
-    private static Optional<ProcessHandle> memberWritingTo(Path log) throws IOException {
-        Path file = log.toRealPath();
-        return ProcessHandle.current().children().filter(p -> {
-            try {
-                return Files.readSymbolicLink(Path.of("/proc", Long.toString(p.pid()), "fd", "1")).equals(file);
-            } catch (IOException | UnsupportedOperationException e) {
-                return false;
-            }
-        }).findFirst();
     }
 
     @Test

@@ -107,8 +107,8 @@ public final class MulticastUseCase implements UseCase<MulticastSpec> {
         for (Node n : s.topology().nodes()) {
             boolean vatNode = vat != null && vat.aBm(n.name()) != null;
             long nodeTimeout = vatNode ? timeout * height.get(n.name()) : timeout;
-            tables.put(n.name(), JobTables.builder(job.name() + (ina ? "" : "/" + mode), job.common().tenant(), wireJob,
-                            job.common().bitSpace().capacity(), nodeTimeout).bift(Bift.build(routing, n.name(), job.common().bitSpace()))
+            tables.put(n.name(), JobTables.builder(job.name(), job.common().tenant(), wireJob,
+                            job.common().bitSpace().capacity(), nodeTimeout).mode(mode).bift(Bift.build(routing, n.name(), job.common().bitSpace()))
                     .vatNode(vatNode ? vat.aBm(n.name()) : null, vatNode ? vat.parent(n.name()) : null)
                     .root(vat != null && n.name().equals(vat.root())).dataInstall(install).rootMulticasts(false).build());
         }

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
  * pairs to a bridge; the members talk over real interfaces, and one can be cut off. Needs
  * root and `ip netns` (these machines have both); elsewhere the test is skipped, saying why.
  */
-class NetnsClusterTest {
+class NetnsClusterIT {
     @TempDir
     Path dir;
 

@@ -39,7 +39,7 @@ import org.junit.jupiter.api.io.TempDir;
  * rogues never become members and give up; the run is placed on the coordinator and the real
  * member only, and verifies.
  */
-class ClusterTlsTest {
+class ClusterTlsIT {
     @TempDir
     Path dir;
 

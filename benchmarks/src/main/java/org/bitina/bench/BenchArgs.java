@@ -1,0 +1,30 @@
+package org.bitina.bench;
+
+import picocli.CommandLine;
+
+/**
+ * The benchmarks' command lines, parsed by picocli: an unknown option, a missing value or a
+ * number that is not one is refused with the usage (exit 2) instead of being passed over, as
+ * {@code --repaet 2} once was.
+ */
+final class BenchArgs {
+    private BenchArgs() {
+    }
+
+    /** {@code options} (a picocli {@code @Command}) filled from {@code args}; on a bad line, the usage and exit 2. */
+    static <T> T parse(T options, String[] args) {
+        CommandLine cl = new CommandLine(options);
+        try {
+            cl.parseArgs(args);
+        } catch (CommandLine.ParameterException e) {
+            System.err.println(e.getMessage());
+            cl.usage(System.err);
+            System.exit(2);
+        }
+        if (cl.isUsageHelpRequested()) {
+            cl.usage(System.out);
+            System.exit(0);
+        }
+        return options;
+    }
+}

@@ -1,0 +1,72 @@
+package org.bitina.node;
+
+import java.util.Locale;
+
+/**
+ * Human units for the console: bytes in powers of 1024 (B, KiB, MiB, GiB, TiB) and times in
+ * ns, µs, ms and s, each with three significant digits ({@code 1.33 GiB}, {@code 80.3 µs}). The
+ * report and the CSV keep the exact numbers; this is for reading a table at a glance.
+ */
+final class Units {
+    private static final String[] BYTES = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
+
+    private Units() {
+    }
+
+    /** {@code 826112} -> {@code 807 KiB}; below 1024, the exact count ({@code 812 B}). */
+    static String bytes(long b) {
+        if (b < 1024) {
+            return b + " B";
+        }
+        double v = b;
+        int unit = 0;
+        while (v >= 1024 && unit < BYTES.length - 1) {
+            v /= 1024;
+            unit++;
+        }
+        // 1023.6 KiB would print as "1024 KiB": the next unit reads better
+        if (threeDigits(v).equals("1024") && unit < BYTES.length - 1) {
+            v /= 1024;
+            unit++;
+        }
+        return threeDigits(v) + " " + BYTES[unit];
+    }
+
+    /** {@code 80_300} ns -> {@code 80.3 µs}; below a microsecond, whole nanoseconds. */
+    static String nanos(double ns) {
+        if (ns < 1000) {
+            return Math.round(ns) + " ns";
+        }
+        String[] units = {"µs", "ms", "s"};
+        double v = ns / 1000;
+        int unit = 0;
+        while (v >= 1000 && unit < units.length - 1) {
+            v /= 1000;
+            unit++;
+        }
+        if (threeDigits(v).equals("1000") && unit < units.length - 1) {
+            v /= 1000;
+            unit++;
+        }
+        return threeDigits(v) + " " + units[unit];
+    }
+
+    static String micros(double us) {
+        return nanos(us * 1000);
+    }
+
+    static String millis(long ms) {
+        return nanos(ms * 1_000_000.0);
+    }
+
+    /** Three significant digits: 1.33, 13.6, 136 (and 1360 for seconds past a thousand). */
+    private static String threeDigits(double v) {
+        if (v < 9.995) {
+            return String.format(Locale.ROOT, "%.2f", v);
+        }
+        if (v < 99.95) {
+            return String.format(Locale.ROOT, "%.1f", v);
+        }
+        return String.format(Locale.ROOT, "%.0f", v);
+    }
+}

@@ -1,0 +1,100 @@
+package org.bitina.node;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import org.bitina.run.Report;
+import org.junit.jupiter.api.Test;
+
+/** The console's units, column widths, colour and progress estimate, as pure formatting. */
+class ConsoleFormatTest {
+
+    @Test
+    void bytesArePrintedInPowersOf1024WithThreeSignificantDigits() {
+        assertEquals("0 B", Units.bytes(0));
+        assertEquals("1023 B", Units.bytes(1023));
+        assertEquals("1.00 KiB", Units.bytes(1024));
+        assertEquals("807 KiB", Units.bytes(826112));
+        assertEquals("5.23 MiB", Units.bytes(5485568));
+        assertEquals("1.33 GiB", Units.bytes(1429024128L));
+        assertEquals("1.00 MiB", Units.bytes(1024 * 1024 - 1), "1023.999 KiB reads as the next unit, not 1024 KiB");
+    }
+
+    @Test
+    void timesArePrintedInNanosecondsToSecondsWithThreeSignificantDigits() {
+        assertEquals("999 ns", Units.nanos(999));
+        assertEquals("80.3 µs", Units.micros(80.3));
+        assertEquals("118 µs", Units.micros(117.5));
+        assertEquals("1.23 s", Units.millis(1234));
+        assertEquals("380 ms", Units.millis(380));
+        assertEquals("1.00 ms", Units.micros(999.99), "999.99 µs reads as 1.00 ms, not 1000 µs");
+        assertEquals("3600 s", Units.millis(3_600_000), "seconds stay the largest unit");
+    }
+
+    @Test
+    void everyColumnIsAsWideAsItsWidestCellSoLongModeNamesKeepTheColumnsAligned() {
+        ConsoleTable t = new ConsoleTable(List.of("job", "mode", "bytes"),
+                List.of(ConsoleTable.Align.LEFT, ConsoleTable.Align.LEFT, ConsoleTable.Align.RIGHT));
+        t.add(List.of(ConsoleTable.Cell.plain("a-very-long-job-name"), ConsoleTable.Cell.plain("ina"), ConsoleTable.Cell.plain("1 B")));
+        t.add(List.of(ConsoleTable.Cell.plain("j"), ConsoleTable.Cell.plain("unicast-ack"), ConsoleTable.Cell.plain("1.33 GiB")));
+        List<String> lines = t.lines(false);
+        assertEquals(List.of(
+                "job                   mode            bytes",
+                "a-very-long-job-name  ina               1 B",
+                "j                     unicast-ack  1.33 GiB"), lines);
+    }
+
+    @Test
+    void colourWrapsTheCellAfterPaddingAndIsOffWhenAskedSo() {
+        ConsoleTable t = new ConsoleTable(List.of("status", "n"), List.of(ConsoleTable.Align.LEFT, ConsoleTable.Align.RIGHT));
+        t.add(List.of(new ConsoleTable.Cell("ok", s -> "<" + s + ">"), ConsoleTable.Cell.plain("12")));
+        assertEquals("<ok>      12", t.lines(true).get(1), "the escape codes do not count in the width");
+        assertEquals("ok      12", t.lines(false).get(1));
+    }
+
+    @Test
+    void theSummaryHasHumanUnitsALegendAndNoEscapeCodesWithoutColour() {
+        Report r = new Report("s.conf", "virtual", List.of("float32 sum: within n * 2^-24 * sum|x|"),
+                List.of(job("fig1", "ina", "complete", "complete", true), job("fig1", "unicast-ack", "failed", "complete", false)),
+                List.of(), List.of(), List.of(), Map.of());
+        String plain = print(r, false);
+        List<String> lines = plain.lines().toList();
+        assertTrue(lines.get(1).startsWith("job   mode         status    expected     verified"), lines.get(1));
+        int modelled = lines.get(1).indexOf("modelled") + "modelled".length();
+        assertEquals("80.3 µs", lines.get(2).substring(modelled - "80.3 µs".length(), modelled), "right-aligned under its header");
+        assertTrue(lines.get(2).contains("1.33 GiB") && lines.get(2).contains("807 KiB"), lines.get(2));
+        assertTrue(lines.get(3).contains("complete NO"), "the expected column marks a phase that is not as expected: " + lines.get(3));
+        assertTrue(lines.get(4).startsWith("(ina: in-network aggregation") && lines.get(4).contains("pkts in:"), "the legend under the table");
+        assertTrue(plain.contains("tolerance: float32 sum"), plain);
+        assertFalse(plain.contains("\u001B["), "no escape codes when not a terminal");
+        String coloured = print(r, true);
+        assertTrue(coloured.contains("\u001B["), "colour on a terminal");
+        assertEquals(plain.lines().count(), coloured.lines().count());
+    }
+
+    @Test
+    void theEtaIsThePhasesPaceSoFarOverWhatIsLeft() {
+        assertEquals("", ProgressBar.eta(1_000_000_000L, 0, 100), "nothing to go by before the first result");
+        assertEquals("ETA 3.0s", ProgressBar.eta(1_000_000_000L, 25, 100));
+        assertEquals("ETA 2m30s", ProgressBar.eta(50_000_000_000L, 25, 100));
+        assertEquals("", ProgressBar.eta(1_000_000_000L, 100, 100));
+    }
+
+    private static String print(Report r, boolean colour) {
+        ByteArrayOutputStream b = new ByteArrayOutputStream();
+        Summary.print(r, new PrintStream(b, true, StandardCharsets.UTF_8), colour);
+        return b.toString(StandardCharsets.UTF_8);
+    }
+
+    private static Report.JobReport job(String name, String mode, String status, String expected, boolean asExpected) {
+        return new Report.JobReport(name, "allreduce", mode, status, true, List.of(), 1234, 80.3, 512, 826112, 1429024128L, 0, 0, 0,
+                expected, asExpected, "s6", 256, 4, List.of(), List.of(), List.of(), 0, 0, 0, null, 0, List.of(), Map.of(), List.of(),
+                null, null, null, null, null, null, List.of());
+    }
+}
