@@ -142,11 +142,13 @@ final class FaultInjector {
     /** Recomputes routing and BIFTs around what is down (F7: no bitmap changes). */
     private Routing reroute(Phase p, long vt) {
         Routing routing = Routing.compute(scenario.topology(), Set.copyOf(downLinks), Set.copyOf(downNodes));
+        Map<String, Bift> rebuilt = Bift.buildAll(routing, scenario.topology().nodes().stream().map(Node::name)
+                .filter(n -> p.tables().get(n) != null && p.tables().get(n).bift() != null).toList(), p.bitSpace());
         for (Node n : scenario.topology().nodes()) {
             Map<JobKey, Bift> bifts = new HashMap<>();
             JobTables t = p.tables().get(n.name());
             if (t != null && t.bift() != null) {
-                bifts.put(t.key(), Bift.build(routing, n.name(), p.bitSpace()));
+                bifts.put(t.key(), rebuilt.get(n.name()));
             }
             devices.get(n.name()).tell(new DeviceCommand.Reroute(routing, bifts, vt));
         }

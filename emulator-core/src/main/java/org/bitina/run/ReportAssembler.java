@@ -33,6 +33,8 @@ final class ReportAssembler {
         return jobs.size();
     }
 
+    private Report.Setup setup;
+
     Report report(String scenario, org.bitina.scenario.Clock clock, Map<String, String> placement) {
         List<Report.SwitchReport> sw = new ArrayList<>();
         switches.values().forEach(r -> sw.add(new Report.SwitchReport(r.name(), r.peakStateEntries(), r.peakBufferedBytes(), r.incTrees(),
@@ -45,7 +47,12 @@ final class ReportAssembler {
             }
         });
         return new Report(scenario, clock.configName(), tolerances(), List.copyOf(jobs),
-                List.copyOf(links), List.copyOf(sw), List.copyOf(hosts), placement);
+                List.copyOf(links), List.copyOf(sw), List.copyOf(hosts), placement, setup);
+    }
+
+    /** What the run's setup cost (the report's {@code setup}). */
+    void setup(Report.Setup s) {
+        setup = s;
     }
 
     private Map<String, Long> dropsOf(String node) {
