@@ -11,6 +11,9 @@ public final class FlatBitmap implements EndpointSet {
     private final int capacity;
     private final long[] words;
     private final int cardinality;
+    /** The set's hash, computed the first time it is asked for (a set is often a map key many times over). */
+    private int hash;
+    private boolean hashed;
 
     private FlatBitmap(int capacity, long[] words) {
         this.capacity = capacity;
@@ -156,6 +159,9 @@ public final class FlatBitmap implements EndpointSet {
 
     @Override
     public boolean isSubsetOf(EndpointSet other) {
+        if (other == this) {
+            return true;
+        }
         long[] o = wordsOf(other);
         for (int i = 0; i < words.length; i++) {
             if ((words[i] & ~o[i]) != 0) {
@@ -192,15 +198,22 @@ public final class FlatBitmap implements EndpointSet {
 
     @Override
     public boolean equals(Object o) {
+        if (o == this) {
+            return true;
+        }
         if (o instanceof FlatBitmap f) {
-            return capacity == f.capacity && Arrays.equals(words, f.words);
+            return capacity == f.capacity && cardinality == f.cardinality && Arrays.equals(words, f.words);
         }
         return EndpointSets.equal(this, o);
     }
 
     @Override
     public int hashCode() {
-        return EndpointSets.hash(this);
+        if (!hashed) {
+            hash = EndpointSets.hash(this);
+            hashed = true;
+        }
+        return hash;
     }
 
     @Override

@@ -77,7 +77,7 @@ public final class AllReduceWorker implements EndpointDriver {
         this.host = host;
         this.bit = plan.space().index(host);
         this.data = new AllReduceData(plan.data());
-        this.expected = plan.space().setOf(plan.members());
+        this.expected = verifier.members(plan.space().setOf(plan.members()));
         this.holds = new EndpointSet[data.chunks()];
         this.verified = new boolean[data.chunks()];
         this.jitter = new SplittableRandom(plan.seed() ^ bit);
@@ -228,7 +228,7 @@ public final class AllReduceWorker implements EndpointDriver {
         // multicast copy's bitmap names only this receiver, so only a partial carries provenance
         EndpointSet got = packet.provenance() != null ? packet.provenance()
                 : packet.header().type() == PacketType.RESULT ? expected : packet.endpoints();
-        if (got.capacity() != expected.capacity() || !got.isSubsetOf(expected)) {
+        if (got != expected && (got.capacity() != expected.capacity() || !got.isSubsetOf(expected))) {
             // no result of this job holds that: named, never taken (nor a reason to stop the host)
             mismatches.add("chunk " + chunk + ": a result holding " + got + ", not members of this job");
             return List.of();
