@@ -66,13 +66,14 @@ public final class FlatBitmap implements EndpointSet {
         return new FlatBitmap(capacity, words);
     }
 
+    /** Word {@code i} (indices 64i..64i+63, index 64i at bit 0), without copying the rest. */
+    public long word(int i) {
+        return words[i];
+    }
+
     /** A copy of the words, for codecs. */
     public long[] words() {
         return words.clone();
-    }
-
-    long word(int i) {
-        return words[i];
     }
 
     @Override

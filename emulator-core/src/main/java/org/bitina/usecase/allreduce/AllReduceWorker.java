@@ -44,6 +44,8 @@ public final class AllReduceWorker implements EndpointDriver {
     private final long[] sentAt;
     /** Chunks waiting for a result (at most a window of them): the only ones the timer looks at. */
     private final java.util.LinkedHashSet<Integer> pending = new java.util.LinkedHashSet<>();
+    private boolean pendingInSendOrder = true;
+    private long lastSendAt = Long.MIN_VALUE;
     private final int[] attempts;
     /** Sends of a chunk before the worker gives up on its result (a result lost on every try). */
     static final int MAX_ATTEMPTS = 5;
@@ -113,6 +115,12 @@ public final class AllReduceWorker implements EndpointDriver {
 
     @Override
     public long nextDeadline() {
+        if (pending.isEmpty()) {
+            return Long.MAX_VALUE;
+        }
+        if (pendingInSendOrder) {
+            return sentAt[pending.iterator().next()] + resultTimeout();
+        }
         long d = Long.MAX_VALUE;
         for (int c : pending) {
             d = Math.min(d, sentAt[c] + resultTimeout());
@@ -143,6 +151,11 @@ public final class AllReduceWorker implements EndpointDriver {
 
     private Out send(int chunk, long vt, long now, boolean retransmit) {
         sentAt[chunk] = now;
+        // pending stays in the order of its send times (a resent chunk moves to the end), so the
+        // earliest deadline is the first one's; a clock that went back makes nextDeadline look at all
+        pendingInSendOrder &= now >= lastSendAt;
+        lastSendAt = Math.max(lastSendAt, now);
+        pending.remove(chunk);
         pending.add(chunk);
         attempts[chunk]++;
         return contribution(chunk, vt, retransmit);
