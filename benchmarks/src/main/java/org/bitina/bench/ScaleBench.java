@@ -20,7 +20,12 @@ import org.bitina.scenario.ScenarioLoader;
  * Each k runs {@code --warmup} times unmeasured, then {@code --repeat} times; median, min and
  * max of the measured runs. A run that does not verify is printed as such.
  *
- * <pre>./bench scale [--k 4,8,16,32] [--elements 4096] [--chunk 512] [--encoding flat|hierarchical] [--repeat 3] [--warmup 1]</pre>
+ * <pre>./bench scale [--k 4,8,16,32] [--elements 4096] [--chunk 512] [--encoding flat|hierarchical] [--repeat 3] [--warmup 1]
+ *              [--mtu BYTES] [--plan-only]</pre>
+ *
+ * {@code --plan-only} sets up without running (routing and every phase's plan, as the
+ * coordinator does), for sizes whose run does not fit here: it prints the setup time and the
+ * heap the plan holds after a full collection.
  */
 public final class ScaleBench {
     private ScaleBench() {
@@ -31,10 +36,10 @@ public final class ScaleBench {
                        double peakHeapMiB, long hops, boolean verified) {
     }
 
-    static String scenario(int k, int elements, int chunk, String encoding) {
+    static String scenario(int k, int elements, int chunk, String encoding, int mtu) {
         return """
                 topology {
-                  link-defaults { latency = 1us, bandwidth = 100Gbps, mtu = 4096, loss = 0 }
+                  link-defaults { latency = 1us, bandwidth = 100Gbps, mtu = %d, loss = 0 }
                   generator { kind = fat-tree, k = %d }
                 }
                 jobs = [{
@@ -46,7 +51,7 @@ public final class ScaleBench {
                   completion-timeout = 1s
                 }]
                 cluster { jvms = 1, placement = by-pod }
-                """.formatted(k, elements, chunk, encoding.equals("flat") ? "" : "encoding = " + encoding);
+                """.formatted(mtu, k, elements, chunk, encoding.equals("flat") ? "" : "encoding = " + encoding);
     }
 
     public static void main(String[] args) throws Exception {
@@ -56,6 +61,8 @@ public final class ScaleBench {
         String encoding = "flat";
         int repeat = 3;
         int warmup = 1;
+        int mtu = 4096;
+        boolean planOnly = false;
         for (int i = 0; i + 1 < args.length; i += 2) {
             switch (args[i]) {
                 case "--k" -> ks = Arrays.stream(args[i + 1].split(",")).mapToInt(Integer::parseInt).toArray();
@@ -64,12 +71,21 @@ public final class ScaleBench {
                 case "--encoding" -> encoding = args[i + 1];
                 case "--repeat" -> repeat = Integer.parseInt(args[i + 1]);
                 case "--warmup" -> warmup = Integer.parseInt(args[i + 1]);
+                case "--mtu" -> mtu = Integer.parseInt(args[i + 1]);
+                case "--plan-only" -> {
+                    planOnly = true;
+                    i--;
+                }
                 default -> {
                     System.err.println("usage: ScaleBench [--k 4,8,16,32] [--elements N] [--chunk N] [--encoding flat|hierarchical]"
                             + " [--repeat N] [--warmup N]");
                     System.exit(2);
                 }
             }
+        }
+        if (planOnly) {
+            planOnly(ks, elements, chunk, encoding, mtu);
+            return;
         }
         System.out.printf("AllReduce, every host, auto VAT rooted at core-1, %d float32 per worker, chunks of %d, %s encoding;"
                 + " %d warm-up run(s) excluded, %d measured: median [min, max]; max heap %d MiB%n", elements, chunk, encoding, warmup,
@@ -80,7 +96,7 @@ public final class ScaleBench {
         boolean allVerified = true;
         for (int k : ks) {
             Path file = Files.createTempFile("bitina-scale-k" + k + "-", ".conf");
-            Files.writeString(file, scenario(k, elements, chunk, encoding));
+            Files.writeString(file, scenario(k, elements, chunk, encoding, mtu));
             Scenario s = ScenarioLoader.load(file);
             List<Run> runs = new ArrayList<>();
             for (int r = 0; r < warmup + repeat; r++) {
@@ -97,6 +113,31 @@ public final class ScaleBench {
                     runs.get(0).hops(), runs.stream().allMatch(Run::verified) ? "yes" : "NO");
         }
         System.exit(allVerified ? 0 : 1);
+    }
+
+    /** Routing and planning only, as the coordinator sets a run up: times, and the heap the plan holds. */
+    private static void planOnly(int[] ks, int elements, int chunk, String encoding, int mtu) throws Exception {
+        System.out.printf("set-up only (routing for every host's switch, then every phase's plan), %s encoding, MTU %d; max heap %d MiB%n",
+                encoding, mtu, Runtime.getRuntime().maxMemory() >> 20);
+        System.out.println("| k | hosts | switches | nodes with tables | routing ms | planning ms | heap held after GC MiB |");
+        System.out.println("|---|---|---|---|---|---|---|");
+        for (int k : ks) {
+            Path file = Files.createTempFile("bitina-scale-k" + k + "-", ".conf");
+            Files.writeString(file, scenario(k, elements, chunk, encoding, mtu));
+            Scenario s = ScenarioLoader.load(file);
+            Files.deleteIfExists(file);
+            System.gc();
+            long t0 = System.nanoTime();
+            org.bitina.topology.Routing routing = org.bitina.topology.Routing.compute(s.topology())
+                    .prepare(s.topology().hosts().stream().map(org.bitina.topology.Node::name).toList());
+            long t1 = System.nanoTime();
+            List<org.bitina.usecase.Phase> phases = org.bitina.usecase.UseCases.plan(s, routing);
+            long t2 = System.nanoTime();
+            System.gc();
+            long held = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+            System.out.printf("| %d | %d | %d | %d | %d | %d | %d |%n", k, s.topology().hosts().size(), s.topology().switches().size(),
+                    phases.get(0).tables().size(), (t1 - t0) / 1_000_000, (t2 - t1) / 1_000_000, held >> 20);
+        }
     }
 
     private static Run once(Scenario s) throws Exception {

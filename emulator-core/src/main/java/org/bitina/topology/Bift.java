@@ -100,7 +100,7 @@ public final class Bift {
             int up = routing.onlyLink(self);
             if (t.isHost(self) && up >= 0 && !t.isHost(up)) {
                 int[] far = unreachableVia.computeIfAbsent(up, s -> java.util.stream.IntStream.range(0, n)
-                        .filter(i -> endpoint[i] >= 0 && endpoint[i] != s && routing.nextHop(s, endpoint[i]) < 0).toArray());
+                        .filter(i -> endpoint[i] >= 0 && endpoint[i] != s && !routing.reachable(s, endpoint[i])).toArray());
                 int[] unreachable = Arrays.stream(far).filter(i -> endpoint[i] != self).toArray();
                 int[] noHop = java.util.stream.IntStream.concat(java.util.stream.IntStream.concat(unassigned.stream().mapToInt(Integer::intValue),
                         Arrays.stream(local)), Arrays.stream(unreachable)).sorted().toArray();
@@ -109,19 +109,36 @@ public final class Bift {
                 return;
             }
             int[] hops = routing.nextHops(self, endpoint);
+            int[] numberOf = new int[t.size()];
+            Arrays.fill(numberOf, -1);
+            List<String> via = new ArrayList<>();
             List<Integer> unreachable = new ArrayList<>();
-            String[] hop = new String[n];
+            char[] hopOfBit = new char[n];
             for (int i = 0; i < n; i++) {
                 if (endpoint[i] < 0 || endpoint[i] == self) {
                     continue;
                 }
-                if (hops[i] < 0) {
+                int h = hops[i];
+                if (h < 0) {
                     unreachable.add(i);
-                } else {
-                    hop[i] = t.nodes().get(hops[i]).name();
+                    continue;
                 }
+                if (numberOf[h] < 0) {
+                    numberOf[h] = via.size();
+                    via.add(t.nodes().get(h).name());
+                }
+                hopOfBit[i] = (char) (numberOf[h] + 1);
             }
-            built[k] = compact(node, n, i -> hop[i], local, unreachable.stream().mapToInt(Integer::intValue).toArray());
+            if (via.size() >= Character.MAX_VALUE) {
+                throw new IllegalArgumentException("a BIFT of " + node + " with " + via.size() + " neighbours");
+            }
+            int[] far = unreachable.stream().mapToInt(Integer::intValue).toArray();
+            if (via.size() <= 1) {
+                int[] noHop = java.util.stream.IntStream.range(0, n).filter(i -> hopOfBit[i] == 0).toArray();
+                built[k] = new Bift(node, n, via.toArray(new String[0]), null, noHop, local, far);
+            } else {
+                built[k] = new Bift(node, n, via.toArray(new String[0]), hopOfBit, NONE, local, far);
+            }
         });
         Map<String, Bift> out = new LinkedHashMap<>();
         for (int k = 0; k < built.length; k++) {

@@ -164,7 +164,7 @@ public final class Routing {
      */
     public int[] nextHops(int v, int[] destinations) {
         int[] out = new int[destinations.length];
-        java.util.Map<Integer, int[]> choices = new java.util.HashMap<>();
+        int[][] choices = new int[live.length][];
         for (int i = 0; i < destinations.length; i++) {
             int d = destinations[i];
             if (d < 0 || down[v] || down[d]) {
@@ -178,7 +178,16 @@ public final class Routing {
             int s = viaSwitch[d];
             // beyond d's own switch, the way toward d is the way toward that switch (only the ECMP pick differs)
             int toward = s >= 0 && s != v ? s : d;
-            int[] c = toward == d ? candidates(v, d) : choices.computeIfAbsent(toward, k -> candidates(v, k));
+            int[] c;
+            if (toward == d) {
+                c = candidates(v, d);
+            } else {
+                c = choices[toward];
+                if (c == null) {
+                    c = candidates(v, toward);
+                    choices[toward] = c;
+                }
+            }
             out[i] = c.length == 0 ? -1 : c[ecmpIndex(nameHash[v], nameHash[d], c.length)];
         }
         return out;
@@ -198,12 +207,19 @@ public final class Routing {
         int[] nbrs = live[v];
         int[] c = new int[nbrs.length];
         int k = 0;
+        // a destination with a search of its own: read it once, not once per neighbour
+        Object own = viaSwitch[d] < 0 ? searched(d) : null;
         for (int u : nbrs) {
-            if ((u == d || !host[u]) && distance(d, u) == dv - 1) {
+            if ((u == d || !host[u]) && (own != null ? distanceOf(own, u) : distance(d, u)) == dv - 1) {
                 c[k++] = u;
             }
         }
         return Arrays.copyOf(c, k);
+    }
+
+    /** Whether {@code d} can be reached from {@code v}: O(1) once d's search is known (nextHop(v, d) >= 0, without choosing). */
+    public boolean reachable(int v, int d) {
+        return !down[v] && !down[d] && (v == d || distance(d, v) != UNREACHABLE);
     }
 
     public boolean reachable(String from, String to) {

@@ -30,6 +30,7 @@ class RoutingEquivalenceProperties {
                 assertEquals(oracle.nextHop(from, to), fresh.nextHop(from, to), "next hop " + from + " -> " + to);
                 assertEquals(oracle.hops(from, to), fresh.hops(from, to), "hops " + from + " -> " + to);
                 assertEquals(oracle.reachable(from, to), fresh.reachable(from, to), "reachable " + from + " -> " + to);
+                assertEquals(oracle.reachable(from, to), fresh.reachable(t.indexOf(from), t.indexOf(to)), "reachable " + from + " -> " + to);
             }
         }
         assertEquals(oracle.path(names.get(names.size() - 1), names.get(0)), fresh.path(names.get(names.size() - 1), names.get(0)));
