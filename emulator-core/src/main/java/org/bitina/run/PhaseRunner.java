@@ -27,7 +27,6 @@ import org.bitina.topology.Routing;
 import org.bitina.usecase.DriverReport;
 import org.bitina.usecase.DriverSpec;
 import org.bitina.usecase.Phase;
-import org.bitina.usecase.UseCases;
 
 /**
  * The coordinator of a run (DESIGN.md data flow), a cluster singleton: wires the devices,
@@ -135,13 +134,8 @@ public final class PhaseRunner {
         this.runSecret = TopologyInstaller.drawRunSecret();
         this.lookahead = WindowBarrier.lookahead(scenario.topology().links().stream().mapToLong(l -> l.spec().latencyNanos()).min()
                 .orElse(0));
-        long t0 = System.nanoTime();
-        Routing routing = Routing.compute(scenario.topology()).prepare(scenario.topology().hosts().stream().map(Node::name).toList());
-        long t1 = System.nanoTime();
-        this.phases = UseCases.plan(scenario, routing);
-        long t2 = System.nanoTime();
-        report.setup(new Report.Setup((t1 - t0) / 1_000_000, (t2 - t1) / 1_000_000,
-                java.lang.management.ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed()));
+        Routing routing = report.routed(scenario);
+        this.phases = report.planned(scenario, routing);
         progress.phases.set(phases.size());
         for (Node n : scenario.topology().nodes()) {
             devices.put(n.name(), spawned.get(n.name()));

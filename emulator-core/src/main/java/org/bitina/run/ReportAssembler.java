@@ -34,6 +34,7 @@ final class ReportAssembler {
     }
 
     private Report.Setup setup;
+    private long routingNanos;
 
     Report report(String scenario, org.bitina.scenario.Clock clock, Map<String, String> placement) {
         List<Report.SwitchReport> sw = new ArrayList<>();
@@ -50,9 +51,22 @@ final class ReportAssembler {
                 List.copyOf(links), List.copyOf(sw), List.copyOf(hosts), placement, setup);
     }
 
-    /** What the run's setup cost (the report's {@code setup}). */
-    void setup(Report.Setup s) {
-        setup = s;
+    /** The run's routing, searched toward every host's switch on all cores, timed for the report's {@code setup}. */
+    org.bitina.topology.Routing routed(org.bitina.scenario.Scenario scenario) {
+        long t0 = System.nanoTime();
+        org.bitina.topology.Routing r = org.bitina.topology.Routing.compute(scenario.topology())
+                .prepare(scenario.topology().hosts().stream().map(org.bitina.topology.Node::name).toList());
+        routingNanos = System.nanoTime() - t0;
+        return r;
+    }
+
+    /** Every phase's plan, timed for the report's {@code setup}, with the heap in use after it (no collection forced). */
+    List<org.bitina.usecase.Phase> planned(org.bitina.scenario.Scenario scenario, org.bitina.topology.Routing routing) {
+        long t0 = System.nanoTime();
+        List<org.bitina.usecase.Phase> phases = org.bitina.usecase.UseCases.plan(scenario, routing);
+        setup = new Report.Setup(routingNanos / 1_000_000, (System.nanoTime() - t0) / 1_000_000,
+                java.lang.management.ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed());
+        return phases;
     }
 
     private Map<String, Long> dropsOf(String node) {
