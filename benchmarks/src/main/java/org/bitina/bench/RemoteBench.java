@@ -42,6 +42,10 @@ public final class RemoteBench {
                             int entropy, long[] bitmap, float[] payload, String from) implements Cbor {
     }
 
+    /** CBOR frames batched as the binary ones are, so that the codecs compare alone (issue 17). */
+    public record CborBatch(List<CborFrame> frames) implements Cbor {
+    }
+
     private static final int ACK_EVERY = 500;
     private static final int BATCH = 16;
     /** Below Artery's outbound queue (3,072 messages by default), which drops what overflows it. */
@@ -196,12 +200,19 @@ public final class RemoteBench {
                 Object batch = new DeviceCommand.FrameBatch(batchFrames);
                 Object cbor = new CborFrame(h.type().wireValue(), h.flags(), h.op().wireValue(), h.tenant(), h.job(), h.seq(), h.source(),
                         h.destination(), bits.capacity(), h.entropy(), bits.words(), values, "w3");
+                List<CborFrame> cborFrames = new ArrayList<>();
+                for (int i = 0; i < BATCH; i++) {
+                    cborFrames.add((CborFrame) cbor);
+                }
+                Object cborBatch = new CborBatch(cborFrames);
                 System.out.printf("packet: %d bytes on the wire (INA codec), payload 1 KiB; %d messages per measurement, %d rounds%n",
                         PacketCodec.encodedSize(packet), messages, rounds);
                 // warm both paths up before measuring
                 run(system, counter, binary, messages / 4);
                 run(system, counter, cbor, messages / 4);
                 run(system, counter, batch, messages / BATCH / 4 / ACK_EVERY * ACK_EVERY + ACK_EVERY);
+                run(system, counter, cborBatch, messages / BATCH / 4 / ACK_EVERY * ACK_EVERY + ACK_EVERY);
+                List<Double> cb = new ArrayList<>();
                 List<Double> b = new ArrayList<>();
                 List<Double> c = new ArrayList<>();
                 List<Double> g = new ArrayList<>();
@@ -210,15 +221,21 @@ public final class RemoteBench {
                     b.add(messages / (run(system, counter, binary, messages) / 1e9));
                     c.add(messages / (run(system, counter, cbor, messages) / 1e9));
                     g.add(batches * BATCH / (run(system, counter, batch, batches) / 1e9));
-                    System.out.printf("round %d: packets/s binary codec %,.0f, Jackson CBOR %,.0f, binary in batches of %d %,.0f%n", r + 1,
-                            b.get(r), c.get(r), BATCH, g.get(r));
+                    cb.add(batches * BATCH / (run(system, counter, cborBatch, batches) / 1e9));
+                    System.out.printf("round %d: packets/s binary codec %,.0f, Jackson CBOR %,.0f, binary in batches of %d %,.0f,"
+                            + " CBOR in batches of %d %,.0f%n", r + 1, b.get(r), c.get(r), BATCH, g.get(r), BATCH, cb.get(r));
                 }
                 Spread sb = Spread.of(b);
                 Spread sc = Spread.of(c);
                 Spread sg = Spread.of(g);
+                Spread scb = Spread.of(cb);
                 System.out.printf("packets/s, median [min..max] of %d rounds: binary codec %s, Jackson CBOR %s (ratio of medians %.2f);"
-                        + " binary in batches of %d %s (ratio %.2f to CBOR)%n", rounds, sb.format("%,.0f"), sc.format("%,.0f"),
-                        sb.median() / sc.median(), BATCH, sg.format("%,.0f"), sg.median() / sc.median());
+                        + " binary in batches of %d %s (ratio %.2f to CBOR), CBOR in batches of %d %s%n", rounds, sb.format("%,.0f"),
+                        sc.format("%,.0f"), sb.median() / sc.median(), BATCH, sg.format("%,.0f"), sg.median() / sc.median(), BATCH,
+                        scb.format("%,.0f"));
+                System.out.printf("| batching | binary codec packets/s | Jackson CBOR packets/s | ratio of medians |%n|---|---|---|---|%n"
+                        + "| none | %,.0f | %,.0f | %.2f |%n| %d a message | %,.0f | %,.0f | %.2f |%n", sb.median(), sc.median(),
+                        sb.median() / sc.median(), BATCH, sg.median(), scb.median(), sg.median() / scb.median());
             } finally {
                 system.terminate();
                 system.getWhenTerminated().toCompletableFuture().get(20, TimeUnit.SECONDS);

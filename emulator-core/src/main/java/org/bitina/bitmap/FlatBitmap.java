@@ -11,6 +11,9 @@ public final class FlatBitmap implements EndpointSet {
     private final int capacity;
     private final long[] words;
     private final int cardinality;
+    /** The set's hash, computed the first time it is asked for (a set is often a map key many times over). */
+    private int hash;
+    private boolean hashed;
 
     private FlatBitmap(int capacity, long[] words) {
         this.capacity = capacity;
@@ -63,13 +66,14 @@ public final class FlatBitmap implements EndpointSet {
         return new FlatBitmap(capacity, words);
     }
 
+    /** Word {@code i} (indices 64i..64i+63, index 64i at bit 0), without copying the rest. */
+    public long word(int i) {
+        return words[i];
+    }
+
     /** A copy of the words, for codecs. */
     public long[] words() {
         return words.clone();
-    }
-
-    long word(int i) {
-        return words[i];
     }
 
     @Override
@@ -156,6 +160,9 @@ public final class FlatBitmap implements EndpointSet {
 
     @Override
     public boolean isSubsetOf(EndpointSet other) {
+        if (other == this) {
+            return true;
+        }
         long[] o = wordsOf(other);
         for (int i = 0; i < words.length; i++) {
             if ((words[i] & ~o[i]) != 0) {
@@ -192,15 +199,22 @@ public final class FlatBitmap implements EndpointSet {
 
     @Override
     public boolean equals(Object o) {
+        if (o == this) {
+            return true;
+        }
         if (o instanceof FlatBitmap f) {
-            return capacity == f.capacity && Arrays.equals(words, f.words);
+            return capacity == f.capacity && cardinality == f.cardinality && Arrays.equals(words, f.words);
         }
         return EndpointSets.equal(this, o);
     }
 
     @Override
     public int hashCode() {
-        return EndpointSets.hash(this);
+        if (!hashed) {
+            hash = EndpointSets.hash(this);
+            hashed = true;
+        }
+        return hash;
     }
 
     @Override

@@ -47,7 +47,7 @@ public final class BitinaJacksonModule extends SimpleModule {
     record RoutingForm(TopologyForm topology, Set<Link> downLinks, Set<String> downNodes) {
     }
 
-    record BiftForm(String node, Map<String, SetForm> forwarding, List<String> neighborOfBit, SetForm local, SetForm unreachable) {
+    record BiftForm(String node, List<String> neighborOfBit, int[] local, int[] unreachable) {
     }
 
     /** Routings built from what arrived, by value: a JVM computes each once however many devices it hosts. */
@@ -95,19 +95,15 @@ public final class BitinaJacksonModule extends SimpleModule {
     }
 
     private static BiftForm form(Bift b) {
-        Map<String, SetForm> fbms = new LinkedHashMap<>();
-        b.forwardingBitmaps().forEach((n, f) -> fbms.put(n, form(f)));
         List<String> neighbors = new java.util.ArrayList<>(b.capacity());
         for (int i = 0; i < b.capacity(); i++) {
             neighbors.add(b.neighborFor(i));
         }
-        return new BiftForm(b.node(), fbms, neighbors, form(b.local()), form(b.unreachable()));
+        return new BiftForm(b.node(), neighbors, b.localBits(), b.unreachableBits());
     }
 
     private static Bift bift(BiftForm f) {
-        Map<String, FlatBitmap> fbms = new LinkedHashMap<>();
-        f.forwarding().forEach((n, s) -> fbms.put(n, set(s).toFlat()));
-        return Bift.of(f.node(), fbms, f.neighborOfBit().toArray(new String[0]), set(f.local()).toFlat(), set(f.unreachable()).toFlat());
+        return Bift.of(f.node(), f.neighborOfBit().toArray(new String[0]), f.local(), f.unreachable());
     }
 
     /** Registers {@code type} to travel as {@code form}. */

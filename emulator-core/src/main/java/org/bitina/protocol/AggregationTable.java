@@ -48,7 +48,11 @@ public final class AggregationTable {
     }
 
     /** Held; the aggregation still waits for {@code missing}. */
-    public record Buffered(EndpointSet held, EndpointSet missing) implements Outcome {
+    public record Buffered(EndpointSet held, EndpointSet nodeBitmap) implements Outcome {
+        /** node-BM AND NOT held, computed when asked (an offer does not pay for it). */
+        public EndpointSet missing() {
+            return MissSet.of(nodeBitmap, held);
+        }
     }
 
     /** The contribution completed the aggregation. */
@@ -221,10 +225,11 @@ public final class AggregationTable {
             return new Rejected(mismatch);
         }
         reduce(e, c);
-        if (e.held.equals(e.nodeBitmap)) {
+        // held is inside the node bitmap (checked above), so equal sizes mean equal sets
+        if (e.held.cardinality() == e.nodeBitmap.cardinality()) {
             return new Complete(emit(e, false, now));
         }
-        return new Buffered(e.held, MissSet.of(e.nodeBitmap, e.held));
+        return new Buffered(e.held, e.nodeBitmap);
     }
 
     /**

@@ -39,38 +39,59 @@ public final class Replicator {
     }
 
     /**
-     * Replicates a packet bitmap: while bits remain, take the lowest, look up its neighbour
-     * and F-BM, send {@code remaining AND F-BM} there and clear those bits. Copies keep the
-     * packet's encoding; the walk itself runs on a flat bitmap, as a switch pipeline does.
+     * Replicates a packet bitmap as RFC 8279's loop does (while bits remain, take the lowest,
+     * look up its neighbour and F-BM, send {@code remaining AND F-BM} there and clear those
+     * bits), in one pass over the set bits: each bit goes to its neighbour's copy, and the
+     * copies come out in the order of their lowest bits, as the loop emits them. So the cost
+     * is the packet's bits, not the F-BMs' size. Copies keep the packet's encoding.
      */
     public static Result replicate(EndpointSet bitmap, Bift bift) {
-        if (bitmap.capacity() != bift.capacity()) {
-            throw new IllegalArgumentException("bitmap of " + bitmap.capacity() + " bits against a BIFT of " + bift.capacity());
+        int capacity = bitmap.capacity();
+        if (capacity != bift.capacity()) {
+            throw new IllegalArgumentException("bitmap of " + capacity + " bits against a BIFT of " + bift.capacity());
         }
-        FlatBitmap remaining = bitmap.toFlat();
-        FlatBitmap local = remaining.and(bift.local());
-        remaining = remaining.andNot(local);
-        FlatBitmap unreachable = FlatBitmap.of(bitmap.capacity());
-        List<Copy> copies = new ArrayList<>(4);
-        for (int k = remaining.nextSetBit(0); k >= 0; k = remaining.nextSetBit(k + 1)) {
-            String neighbor = bift.neighborFor(k);
-            if (neighbor == null) {
-                // unassigned or unreachable position: it cannot be delivered from here
-                FlatBitmap bit = FlatBitmap.of(bitmap.capacity(), k);
-                unreachable = unreachable.or(bit);
-                remaining = remaining.andNot(bit);
+        int words = (capacity + 63) >>> 6;
+        long[] local = null;
+        long[] unreachable = null;
+        long[][] toNeighbor = new long[bift.neighbors().size()][];
+        int[] order = new int[toNeighbor.length];
+        int copies = 0;
+        for (int k = bitmap.nextSetBit(0); k >= 0; k = bitmap.nextSetBit(k + 1)) {
+            if (bift.isLocal(k)) {
+                local = set(local, words, k);
                 continue;
             }
-            FlatBitmap fbm = bift.forwardingBitmap(neighbor);
-            copies.add(new Copy(neighbor, remaining.and(fbm).to(bitmap.encoding(), blockSizeOf(bitmap))));
-            remaining = remaining.andNot(fbm);
+            int h = bift.hopOf(k);
+            if (h < 0) {
+                // unassigned or unreachable position: it cannot be delivered from here
+                unreachable = set(unreachable, words, k);
+                continue;
+            }
+            if (toNeighbor[h] == null) {
+                order[copies++] = h;
+            }
+            toNeighbor[h] = set(toNeighbor[h], words, k);
         }
-        EndpointSet delivered = bitmap.andNot(unreachable);
-        int branches = copies.size() + (local.isEmpty() ? 0 : 1);
-        return new Result(List.copyOf(copies),
-                local.to(bitmap.encoding(), blockSizeOf(bitmap)),
-                unreachable.to(bitmap.encoding(), blockSizeOf(bitmap)),
-                branches > 1 ? delivered : null);
+        int block = blockSizeOf(bitmap);
+        List<Copy> out = new ArrayList<>(copies);
+        for (int i = 0; i < copies; i++) {
+            out.add(new Copy(bift.neighbor(order[i]), FlatBitmap.ofWords(capacity, toNeighbor[order[i]]).to(bitmap.encoding(), block)));
+        }
+        EndpointSet localSet = flat(capacity, local).to(bitmap.encoding(), block);
+        FlatBitmap unreachableSet = flat(capacity, unreachable);
+        int branches = copies + (local == null ? 0 : 1);
+        return new Result(List.copyOf(out), localSet, unreachableSet.to(bitmap.encoding(), block),
+                branches > 1 ? bitmap.andNot(unreachableSet) : null);
+    }
+
+    private static long[] set(long[] words, int size, int bit) {
+        long[] w = words == null ? new long[size] : words;
+        w[bit >>> 6] |= 1L << (bit & 63);
+        return w;
+    }
+
+    private static FlatBitmap flat(int capacity, long[] words) {
+        return words == null ? FlatBitmap.of(capacity) : FlatBitmap.ofWords(capacity, words);
     }
 
     private static int blockSizeOf(EndpointSet set) {

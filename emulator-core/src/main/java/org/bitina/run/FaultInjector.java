@@ -173,12 +173,18 @@ final class FaultInjector {
     /** Recomputes routing and BIFTs around what is down (F7: no bitmap changes). */
     private Routing reroute(Phase p, long vt) {
         Routing routing = Routing.compute(scenario.topology(), Set.copyOf(downLinks), Set.copyOf(downNodes));
+        // every tree of the phase (over partitions, H2: each has its own bit space), built on all cores
+        Map<Integer, Map<String, Bift>> rebuilt = new HashMap<>();
+        for (Phase.Tree tree : p.trees()) {
+            rebuilt.put(tree.wireJob(), Bift.buildAll(routing, scenario.topology().nodes().stream().map(Node::name)
+                    .filter(n -> tree.tables().get(n) != null && tree.tables().get(n).bift() != null).toList(), tree.bitSpace()));
+        }
         for (Node n : scenario.topology().nodes()) {
             Map<JobKey, Bift> bifts = new HashMap<>();
             for (Phase.Tree tree : p.trees()) {
                 JobTables t = tree.tables().get(n.name());
                 if (t != null && t.bift() != null) {
-                    bifts.put(t.key(), Bift.build(routing, n.name(), tree.bitSpace()));
+                    bifts.put(t.key(), rebuilt.get(tree.wireJob()).get(n.name()));
                 }
             }
             devices.get(n.name()).tell(new DeviceCommand.Reroute(routing, bifts, vt));

@@ -27,7 +27,6 @@ import org.bitina.topology.Routing;
 import org.bitina.usecase.DriverReport;
 import org.bitina.usecase.DriverSpec;
 import org.bitina.usecase.Phase;
-import org.bitina.usecase.UseCases;
 
 /**
  * The coordinator of a run (DESIGN.md data flow), a cluster singleton: wires the devices,
@@ -135,8 +134,8 @@ public final class PhaseRunner {
         this.runSecret = TopologyInstaller.drawRunSecret();
         this.lookahead = WindowBarrier.lookahead(scenario.topology().links().stream().mapToLong(l -> l.spec().latencyNanos()).min()
                 .orElse(0));
-        Routing routing = Routing.compute(scenario.topology());
-        this.phases = UseCases.plan(scenario, routing);
+        Routing routing = report.routed(scenario);
+        this.phases = report.planned(scenario, routing);
         progress.phases.set(phases.size());
         for (Node n : scenario.topology().nodes()) {
             devices.put(n.name(), spawned.get(n.name()));

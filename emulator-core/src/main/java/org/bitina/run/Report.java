@@ -8,7 +8,24 @@ import java.util.List;
  * baseline side by side.
  */
 public record Report(String scenario, String clock, List<String> tolerances, List<JobReport> jobs, List<LinkReport> links,
-                     List<SwitchReport> switches, List<HostReport> hosts, java.util.Map<String, String> placement) {
+                     List<SwitchReport> switches, List<HostReport> hosts, java.util.Map<String, String> placement, Setup setup) {
+
+    /** A report without setup figures. */
+    public Report(String scenario, String clock, List<String> tolerances, List<JobReport> jobs, List<LinkReport> links,
+                  List<SwitchReport> switches, List<HostReport> hosts, java.util.Map<String, String> placement) {
+        this(scenario, clock, tolerances, jobs, links, switches, hosts, placement, null);
+    }
+
+    /**
+     * What setting the run up cost on the coordinator, in wall-clock time (so, like
+     * {@code wallMillis}, outside the determinism contract).
+     *
+     * @param routingMillis  the routing: the searches toward every host's switch, on every core
+     * @param planningMillis every phase's plan: trees, BIFTs, tables, drivers
+     * @param heapBytes      the JVM's heap in use once both were done (no collection forced)
+     */
+    public record Setup(long routingMillis, long planningMillis, long heapBytes) {
+    }
 
     /**
      * @param expected        what the fault plan makes the scenario expect (complete, partial, failed)

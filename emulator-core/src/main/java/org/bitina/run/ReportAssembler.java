@@ -33,6 +33,9 @@ final class ReportAssembler {
         return jobs.size();
     }
 
+    private Report.Setup setup;
+    private long routingNanos;
+
     Report report(String scenario, org.bitina.scenario.Clock clock, Map<String, String> placement) {
         List<Report.SwitchReport> sw = new ArrayList<>();
         switches.values().forEach(r -> sw.add(new Report.SwitchReport(r.name(), r.peakStateEntries(), r.peakBufferedBytes(), r.incTrees(),
@@ -45,7 +48,25 @@ final class ReportAssembler {
             }
         });
         return new Report(scenario, clock.configName(), tolerances(), List.copyOf(jobs),
-                List.copyOf(links), List.copyOf(sw), List.copyOf(hosts), placement);
+                List.copyOf(links), List.copyOf(sw), List.copyOf(hosts), placement, setup);
+    }
+
+    /** The run's routing, searched toward every host's switch on all cores, timed for the report's {@code setup}. */
+    org.bitina.topology.Routing routed(org.bitina.scenario.Scenario scenario) {
+        long t0 = System.nanoTime();
+        org.bitina.topology.Routing r = org.bitina.topology.Routing.compute(scenario.topology())
+                .prepare(scenario.topology().hosts().stream().map(org.bitina.topology.Node::name).toList());
+        routingNanos = System.nanoTime() - t0;
+        return r;
+    }
+
+    /** Every phase's plan, timed for the report's {@code setup}, with the heap in use after it (no collection forced). */
+    List<org.bitina.usecase.Phase> planned(org.bitina.scenario.Scenario scenario, org.bitina.topology.Routing routing) {
+        long t0 = System.nanoTime();
+        List<org.bitina.usecase.Phase> phases = org.bitina.usecase.UseCases.plan(scenario, routing);
+        setup = new Report.Setup(routingNanos / 1_000_000, (System.nanoTime() - t0) / 1_000_000,
+                java.lang.management.ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed());
+        return phases;
     }
 
     private Map<String, Long> dropsOf(String node) {

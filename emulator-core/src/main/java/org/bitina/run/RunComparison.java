@@ -7,8 +7,8 @@ import java.util.Iterator;
 
 /**
  * The determinism contract of the virtual clock (README "Two clocks"): two runs of one file
- * report the same, except for the wall-clock field {@code jobs[].wallMillis} and where the
- * devices ran ({@code placement}).
+ * report the same, except for the wall-clock fields {@code jobs[].wallMillis} and {@code setup}
+ * and where the devices ran ({@code placement}).
  */
 public final class RunComparison {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -20,6 +20,7 @@ public final class RunComparison {
     public static JsonNode comparable(Report r) {
         ObjectNode tree = JSON.valueToTree(r);
         tree.remove("placement");
+        tree.remove("setup");
         tree.withArray("jobs").forEach(j -> ((ObjectNode) j).remove("wallMillis"));
         return tree;
     }

@@ -1,6 +1,5 @@
 package org.bitina.topology;
 
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -18,6 +17,11 @@ public final class Topology {
     private final List<Link> links;
     private final Map<String, Integer> index = new LinkedHashMap<>();
     private final List<List<Link>> adjacency = new ArrayList<>();
+    /** neighbourIndex[v][i]: the index of the node at the other end of v's i-th link (declaration order). */
+    private final int[][] neighbourIndex;
+    private final boolean[] host;
+    /** The connected component of each switch over switch-to-switch links; -1 for hosts. */
+    private final int[] switchComponent;
 
     public Topology(List<Node> nodes, List<Link> links) {
         Map<String, Node> byName = new LinkedHashMap<>();
@@ -44,6 +48,47 @@ public final class Topology {
             adjacency.get(index.get(l.b())).add(l);
         }
         this.links = List.copyOf(links);
+        int n = nodeList.size();
+        neighbourIndex = new int[n][];
+        host = new boolean[n];
+        for (int v = 0; v < n; v++) {
+            host[v] = nodeList.get(v).isHost();
+            List<Link> ls = adjacency.get(v);
+            int[] row = new int[ls.size()];
+            String name = nodeList.get(v).name();
+            for (int i = 0; i < row.length; i++) {
+                row[i] = index.get(ls.get(i).other(name));
+            }
+            neighbourIndex[v] = row;
+        }
+        switchComponent = switchComponents();
+    }
+
+    private int[] switchComponents() {
+        int n = nodeList.size();
+        int[] comp = new int[n];
+        java.util.Arrays.fill(comp, -1);
+        int next = 0;
+        int[] stack = new int[n];
+        for (int s = 0; s < n; s++) {
+            if (host[s] || comp[s] >= 0) {
+                continue;
+            }
+            int top = 0;
+            stack[top++] = s;
+            comp[s] = next;
+            while (top > 0) {
+                int v = stack[--top];
+                for (int u : neighbourIndex[v]) {
+                    if (!host[u] && comp[u] < 0) {
+                        comp[u] = next;
+                        stack[top++] = u;
+                    }
+                }
+            }
+            next++;
+        }
+        return comp;
     }
 
     public List<Node> nodes() {
@@ -73,6 +118,20 @@ public final class Topology {
             throw new IllegalArgumentException("unknown node " + name);
         }
         return i;
+    }
+
+    /** The indices of a node's neighbours, one per link in declaration order (do not modify). */
+    public int[] neighbourIndices(int v) {
+        return neighbourIndex[v];
+    }
+
+    /** The links of node {@code v}, in the order of {@link #neighbourIndices(int)}. */
+    public List<Link> linksOf(int v) {
+        return Collections.unmodifiableList(adjacency.get(v));
+    }
+
+    public boolean isHost(int v) {
+        return host[v];
     }
 
     public int size() {
@@ -130,21 +189,21 @@ public final class Topology {
      */
     public boolean[] reachFrom(String from, boolean switchesOnly) {
         boolean[] seen = new boolean[nodeList.size()];
-        ArrayDeque<Integer> queue = new ArrayDeque<>();
+        int[] queue = new int[nodeList.size()];
+        int head = 0;
+        int tail = 0;
         int s = indexOf(from);
         seen[s] = true;
-        queue.add(s);
-        while (!queue.isEmpty()) {
-            int v = queue.poll();
-            Node n = nodeList.get(v);
-            if (switchesOnly && n.isHost() && v != s) {
+        queue[tail++] = s;
+        while (head < tail) {
+            int v = queue[head++];
+            if (switchesOnly && host[v] && v != s) {
                 continue;
             }
-            for (Link l : adjacency.get(v)) {
-                int u = index.get(l.other(n.name()));
+            for (int u : neighbourIndex[v]) {
                 if (!seen[u]) {
                     seen[u] = true;
-                    queue.add(u);
+                    queue[tail++] = u;
                 }
             }
         }
@@ -153,6 +212,32 @@ public final class Topology {
 
     /** True when a path from a to b crosses switches only. */
     public boolean switchConnected(String a, String b) {
-        return reachFrom(a, true)[indexOf(b)];
+        int x = indexOf(a);
+        int y = indexOf(b);
+        if (x == y) {
+            return true;
+        }
+        for (int u : neighbourIndex[x]) {
+            if (u == y) {
+                return true;
+            }
+        }
+        // otherwise the path's inner nodes are switches of one component, next to (or being) both ends
+        for (int cx : componentsAt(x)) {
+            for (int cy : componentsAt(y)) {
+                if (cx == cy) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /** The switch components a path leaving {@code v} can enter: its own, or for a host those of its switches. */
+    private int[] componentsAt(int v) {
+        if (!host[v]) {
+            return new int[] {switchComponent[v]};
+        }
+        return java.util.Arrays.stream(neighbourIndex[v]).filter(u -> !host[u]).map(u -> switchComponent[u]).distinct().toArray();
     }
 }

@@ -168,9 +168,10 @@ public final class UseCases {
             return null;
         }
         List<Integer> bits = new ArrayList<>();
+        java.util.Set<String> members = new java.util.HashSet<>(job.common().members()); // a list's contains was O(N) per bit
         for (int i = 0; i < space.capacity(); i++) {
             String e = space.endpoint(i);
-            if (e != null && (job.common().members().contains(e) || job.common().members().contains(space.node(i)))) {
+            if (e != null && (members.contains(e) || members.contains(space.node(i)))) {
                 bits.add(i);
             }
         }

@@ -114,14 +114,13 @@ public final class PacketCodec {
             buf.putInt(p.provenance().capacity());
             writeSet(p.provenance().toFlat(), buf);
         }
+        // in bulk, through a view in the buffer's (big-endian) order
         if (payload instanceof Payload.Float32 f) {
-            for (float v : f.values()) {
-                buf.putFloat(v);
-            }
+            buf.order(ByteOrder.BIG_ENDIAN).asFloatBuffer().put(f.values());
+            buf.position(buf.position() + 4 * f.values().length);
         } else if (payload instanceof Payload.Int32 i) {
-            for (int v : i.values()) {
-                buf.putInt(v);
-            }
+            buf.order(ByteOrder.BIG_ENDIAN).asIntBuffer().put(i.values());
+            buf.position(buf.position() + 4 * i.values().length);
         }
         if (p.authTag() != null) {
             buf.put(p.authTag());
@@ -144,7 +143,17 @@ public final class PacketCodec {
     private static void writeSet(EndpointSet set, ByteBuffer buf) {
         BitWriter w = new BitWriter(buf);
         switch (set.encoding()) {
-            case FLAT -> writeBits(w, set, 0, set.capacity());
+            case FLAT -> {
+                // whole bytes straight from the words (index 8b at the byte's top bit), the tail bit by bit
+                FlatBitmap f = (FlatBitmap) set;
+                int whole = f.capacity() >>> 3;
+                byte[] bytes = new byte[whole];
+                for (int b = 0; b < whole; b++) {
+                    bytes[b] = (byte) (Integer.reverse((int) (f.word(b >>> 3) >>> ((b & 7) << 3)) & 0xFF) >>> 24);
+                }
+                buf.put(bytes);
+                writeBits(w, set, whole << 3, set.capacity());
+            }
             case HIERARCHICAL -> {
                 HierarchicalBitmap h = (HierarchicalBitmap) set;
                 for (int k = 0; k < h.blockCount(); k++) {
@@ -255,16 +264,14 @@ public final class PacketCodec {
             case NONE -> Payload.EMPTY;
             case FLOAT32 -> {
                 float[] v = new float[(int) count];
-                for (int i = 0; i < v.length; i++) {
-                    v[i] = buf.getFloat();
-                }
+                buf.order(ByteOrder.BIG_ENDIAN).asFloatBuffer().get(v);
+                buf.position(buf.position() + 4 * v.length);
                 yield Payload.of(v);
             }
             case INT32 -> {
                 int[] v = new int[(int) count];
-                for (int i = 0; i < v.length; i++) {
-                    v[i] = buf.getInt();
-                }
+                buf.order(ByteOrder.BIG_ENDIAN).asIntBuffer().get(v);
+                buf.position(buf.position() + 4 * v.length);
                 yield Payload.of(v);
             }
         };
@@ -290,7 +297,13 @@ public final class PacketCodec {
                 }
                 r.require(capacity);
                 long[] words = new long[(capacity + 63) >>> 6];
-                for (int i = 0; i < capacity; i++) {
+                int whole = capacity >>> 3;
+                for (int b = 0; b < whole; b++) {
+                    long reversed = (Integer.reverse(buf.get(start + b) & 0xFF) >>> 24) & 0xFFL;
+                    words[b >>> 3] |= reversed << ((b & 7) << 3);
+                }
+                r.skip((long) whole << 3);
+                for (int i = whole << 3; i < capacity; i++) {
                     if (r.read(1) != 0) {
                         words[i >>> 6] |= 1L << (i & 63);
                     }
@@ -413,6 +426,10 @@ public final class PacketCodec {
             if (bits > available) {
                 throw new MalformedPacketException("truncated endpoint set: needs " + bits + " more bits, " + available + " left");
             }
+        }
+
+        void skip(long bits) {
+            bitPos += bits;
         }
 
         long read(int bits) {

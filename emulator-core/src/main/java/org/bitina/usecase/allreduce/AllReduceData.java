@@ -1,6 +1,5 @@
 package org.bitina.usecase.allreduce;
 
-import java.util.SplittableRandom;
 import org.bitina.protocol.FixedPoint;
 import org.bitina.wire.ElementType;
 import org.bitina.wire.Payload;
@@ -32,19 +31,47 @@ public final class AllReduceData {
         return Math.min(spec.chunk(), spec.elements() - chunk * spec.chunk());
     }
 
-    /** Worker {@code bit}'s values for {@code chunk}, as floats before any fixed-point encoding. */
+    /**
+     * Worker {@code bit}'s values for {@code chunk}, as floats before any fixed-point encoding:
+     * a counter-based generator (SplitMix64's finaliser over the stream's counter), two values
+     * of 24 random bits from each 64-bit draw, filled in bulk.
+     */
     public float[] values(int bit, int chunk) {
-        SplittableRandom r = new SplittableRandom(spec.seed() * 0x9E3779B97F4A7C15L + ((long) bit << 32) + chunk);
         float[] v = new float[chunkLength(chunk)];
-        for (int i = 0; i < v.length; i++) {
-            double u = r.nextDouble();
-            v[i] = (float) switch (spec.op()) {
-                case PRODUCT -> 0.95 + 0.1 * u;
-                case MAX, MIN -> -1000 + 2000 * u;
-                default -> -1 + 2 * u;
-            };
+        float lo;
+        float span;
+        switch (spec.op()) {
+            case PRODUCT -> {
+                lo = 0.95f;
+                span = 0.1f;
+            }
+            case MAX, MIN -> {
+                lo = -1000f;
+                span = 2000f;
+            }
+            default -> {
+                lo = -1f;
+                span = 2f;
+            }
+        }
+        long stream = mix(spec.seed() * 0x9E3779B97F4A7C15L + ((long) bit << 32) + chunk);
+        int i = 0;
+        for (long counter = 0; i + 1 < v.length; counter++, i += 2) {
+            long z = mix(stream + counter * 0x9E3779B97F4A7C15L);
+            v[i] = lo + span * ((z >>> 40) * 0x1.0p-24f);
+            v[i + 1] = lo + span * (((z >>> 16) & 0xFFFFFF) * 0x1.0p-24f);
+        }
+        if (i < v.length) {
+            v[i] = lo + span * ((mix(stream + (long) (i / 2) * 0x9E3779B97F4A7C15L) >>> 40) * 0x1.0p-24f);
         }
         return v;
+    }
+
+    /** SplitMix64's finaliser (Steele, Lea and Flood, OOPSLA 2014). */
+    private static long mix(long z) {
+        z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+        z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+        return z ^ (z >>> 31);
     }
 
     /** The payload worker {@code bit} contributes for {@code chunk}. */

@@ -150,11 +150,12 @@ public final class AllReduceUseCase implements UseCase<AllReduceSpec> {
         Map<String, Integer> height = new HashMap<>();
         Plans.heights(vat, vat.root(), height);
         Map<String, JobTables> tables = new LinkedHashMap<>();
+        Map<String, Bift> bifts = Bift.buildAll(routing, s.topology().nodes().stream().map(Node::name).toList(), job.common().bitSpace());
         for (Node n : s.topology().nodes()) {
             boolean vatNode = vat.aBm(n.name()) != null;
             long nodeTimeout = vatNode ? vatNodeTimeout(timeout, height.get(n.name())) : timeout;
             tables.put(n.name(), JobTables.builder(job.name(), job.common().tenant(), wireJob, job.common().bitSpace().capacity(),
-                            nodeTimeout).bift(Bift.build(routing, n.name(), job.common().bitSpace()))
+                            nodeTimeout).bift(bifts.get(n.name()))
                     .vatNode(vatNode ? vat.aBm(n.name()) : null, vatNode ? vat.parent(n.name()) : null).root(n.name().equals(vat.root()))
                     .build());
         }

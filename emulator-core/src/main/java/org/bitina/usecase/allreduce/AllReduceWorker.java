@@ -47,6 +47,8 @@ public final class AllReduceWorker implements EndpointDriver {
     private final long[] sentAt;
     /** Chunks waiting for a result (at most a window of them): the only ones the timer looks at. */
     private final java.util.LinkedHashSet<Integer> pending = new java.util.LinkedHashSet<>();
+    private boolean pendingInSendOrder = true;
+    private long lastSendAt = Long.MIN_VALUE;
     private final int[] attempts;
     /** Sends of a chunk before the worker gives up on its result (a result lost on every try). */
     static final int MAX_ATTEMPTS = 5;
@@ -82,7 +84,7 @@ public final class AllReduceWorker implements EndpointDriver {
         this.wireBit = plan.wire().index(host);
         this.data = new AllReduceData(plan.data());
         this.times = new org.bitina.usecase.CompletionTimes(data.chunks());
-        this.expected = plan.space().setOf(plan.members());
+        this.expected = verifier.members(plan.space().setOf(plan.members()));
         this.holds = new EndpointSet[data.chunks()];
         this.verified = new boolean[data.chunks()];
         this.jitter = new SplittableRandom(plan.seed() ^ bit);
@@ -118,6 +120,12 @@ public final class AllReduceWorker implements EndpointDriver {
 
     @Override
     public long nextDeadline() {
+        if (pending.isEmpty()) {
+            return Long.MAX_VALUE;
+        }
+        if (pendingInSendOrder) {
+            return sentAt[pending.iterator().next()] + resultTimeout();
+        }
         long d = Long.MAX_VALUE;
         for (int c : pending) {
             d = Math.min(d, sentAt[c] + resultTimeout());
@@ -148,6 +156,11 @@ public final class AllReduceWorker implements EndpointDriver {
 
     private Out send(int chunk, long vt, long now, boolean retransmit) {
         sentAt[chunk] = now;
+        // pending stays in the order of its send times (a resent chunk moves to the end), so the
+        // earliest deadline is the first one's; a clock that went back makes nextDeadline look at all
+        pendingInSendOrder &= now >= lastSendAt;
+        lastSendAt = Math.max(lastSendAt, now);
+        pending.remove(chunk);
         pending.add(chunk);
         attempts[chunk]++;
         return contribution(chunk, vt, retransmit);
@@ -241,7 +254,7 @@ public final class AllReduceWorker implements EndpointDriver {
         // multicast copy's bitmap names only this receiver, so only a partial carries provenance
         EndpointSet got = packet.provenance() != null ? packet.provenance()
                 : packet.header().type() == PacketType.RESULT ? expected : packet.endpoints();
-        if (got.capacity() != expected.capacity() || !got.isSubsetOf(expected)) {
+        if (got != expected && (got.capacity() != expected.capacity() || !got.isSubsetOf(expected))) {
             // no result of this job holds that: named, never taken (nor a reason to stop the host)
             mismatches.add("chunk " + chunk + ": a result holding " + got + ", not members of this job");
             return List.of();

@@ -82,6 +82,9 @@ public final class VatRepair {
         EndpointSet cutBits = plan.space().setOf(cut);
         Map<String, JobTables> tables = new LinkedHashMap<>();
         Map<String, String> aBms = new LinkedHashMap<>();
+        Map<String, Bift> bifts = Bift.buildAll(routing, p.tables().entrySet().stream()
+                .filter(e -> !routing.downNodes().contains(e.getKey()) && e.getValue().bift() != null).map(Map.Entry::getKey).toList(),
+                p.bitSpace());
         for (Map.Entry<String, JobTables> e : p.tables().entrySet()) {
             String n = e.getKey();
             if (routing.downNodes().contains(n)) {
@@ -98,7 +101,7 @@ public final class VatRepair {
             }
             long timeout = aBm != null ? AllReduceUseCase.vatNodeTimeout(jobTimeoutNanos, height.getOrDefault(n, 1)) : jobTimeoutNanos;
             // ingress policy, MAC key, reservation, audit key and encoding stay: only the tree changes
-            tables.put(n, t.toBuilder().bift(t.bift() == null ? null : Bift.build(routing, n, p.bitSpace()))
+            tables.put(n, t.toBuilder().bift(t.bift() == null ? null : bifts.get(n))
                     .vatNode(aBm, aBm == null || vat == null ? null : vat.parent(n)).root(isRoot).timeoutNanos(timeout).build());
         }
         Map<String, String> uplinks = new LinkedHashMap<>();

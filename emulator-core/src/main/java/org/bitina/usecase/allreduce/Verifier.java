@@ -43,6 +43,18 @@ public final class Verifier {
      * a concurrent map, so that a lookup never waits on another chunk's computation.
      */
     private final java.util.concurrent.ConcurrentHashMap<Key, Expected> cache = new java.util.concurrent.ConcurrentHashMap<>();
+    /** One instance per member set: a worker checks its complete results with it, so their key costs O(1), not O(N). */
+    private final java.util.concurrent.ConcurrentHashMap<EndpointSet, EndpointSet> canonical = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /**
+     * The one instance of {@code members} this verifier keys its full-membership references by.
+     * A worker names a complete result's holders with it: looking that reference up is then
+     * O(1) (the set's hash is kept, equality is identity), so only a partial result's
+     * provenance is hashed and compared bit by bit.
+     */
+    public EndpointSet members(EndpointSet members) {
+        return canonical.computeIfAbsent(members.toFlat(), k -> k);
+    }
 
     /**
      * Computes the full-membership reference of every chunk ahead of a phase (when its drivers
@@ -51,7 +63,7 @@ public final class Verifier {
     public void prepare(AllReduceData data, EndpointSet members) {
         for (int c = 0; c < data.chunks(); c++) {
             int chunk = c;
-            cache.computeIfAbsent(new Key(data.spec(), chunk, members.toFlat()), k -> expected(data, chunk, members));
+            cache.computeIfAbsent(new Key(data.spec(), chunk, members(members)), k -> expected(data, chunk, members));
         }
     }
 

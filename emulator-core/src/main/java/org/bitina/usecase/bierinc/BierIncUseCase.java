@@ -112,9 +112,10 @@ public final class BierIncUseCase implements UseCase<BierIncSpec> {
             owners.addAll(members);
         }
         Map<String, JobTables> tables = new LinkedHashMap<>();
+        Map<String, Bift> bifts = Bift.buildAll(routing, s.topology().nodes().stream().map(Node::name).toList(), wire);
         for (Node n : s.topology().nodes()) {
             JobTables.Builder t = JobTables.builder(job.name(), job.common().tenant(), wireJob, wire.capacity(), timeout)
-                    .bift(Bift.build(routing, n.name(), wire));
+                    .bift(bifts.get(n.name()));
             if (job.leafEdge() && wire.contains(n.name())) {
                 List<String> behind = members.stream().filter(m -> leafOf.get(m).equals(n.name())).toList();
                 String owner = owners.stream().filter(behind::contains).findFirst().orElse(null);

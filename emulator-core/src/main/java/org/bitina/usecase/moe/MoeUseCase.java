@@ -96,9 +96,10 @@ public final class MoeUseCase implements UseCase<MoeSpec> {
         long timeout = job.common().completionTimeout().toNanos();
         Map<String, JobTables> tables = new LinkedHashMap<>();
         if (ina) {
+            Map<String, Bift> bifts = Bift.buildAll(routing, s.topology().nodes().stream().map(Node::name).toList(), job.common().bitSpace());
             for (Node n : s.topology().nodes()) {
                 tables.put(n.name(), JobTables.builder(job.name(), job.common().tenant(), wireJob, job.common().bitSpace().capacity(),
-                        timeout).bift(Bift.build(routing, n.name(), job.common().bitSpace())).build());
+                        timeout).bift(bifts.get(n.name())).build());
             }
         } else {
             tables = Plans.bareTables(s, job, wireJob, mode);

@@ -104,11 +104,12 @@ public final class MulticastUseCase implements UseCase<MulticastSpec> {
             default -> JobTables.DataInstall.NEVER;
         };
         Map<String, JobTables> tables = new LinkedHashMap<>();
+        Map<String, Bift> bifts = Bift.buildAll(routing, s.topology().nodes().stream().map(Node::name).toList(), job.common().bitSpace());
         for (Node n : s.topology().nodes()) {
             boolean vatNode = vat != null && vat.aBm(n.name()) != null;
             long nodeTimeout = vatNode ? timeout * height.get(n.name()) : timeout;
             tables.put(n.name(), JobTables.builder(job.name(), job.common().tenant(), wireJob,
-                            job.common().bitSpace().capacity(), nodeTimeout).mode(mode).bift(Bift.build(routing, n.name(), job.common().bitSpace()))
+                            job.common().bitSpace().capacity(), nodeTimeout).mode(mode).bift(bifts.get(n.name()))
                     .vatNode(vatNode ? vat.aBm(n.name()) : null, vatNode ? vat.parent(n.name()) : null)
                     .root(vat != null && n.name().equals(vat.root())).dataInstall(install).rootMulticasts(false).build());
         }

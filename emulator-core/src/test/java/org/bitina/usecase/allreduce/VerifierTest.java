@@ -1,6 +1,10 @@
 package org.bitina.usecase.allreduce;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
@@ -158,5 +162,50 @@ class VerifierTest {
         assertEquals(new Verifier.Mismatch(0, -1, 99, 100, 0), verifier.check(d, 0, ALL, Payload.of(java.util.Arrays.copyOf(sum, 99))));
         assertEquals(-1, verifier.check(d, 0, ALL, Payload.of(new float[100])).index(), "float32 for an int32 job");
         assertEquals(-1, verifier.check(d, 0, FlatBitmap.of(4), Payload.of(sum)).index(), "a result must hold someone's data");
+    }
+
+    @Test
+    void equalMemberSetsShareOneInstanceAndACompleteResultIsCheckedAgainstThePreparedReference() {
+        AllReduceData d = data(ElementType.FLOAT32, ReductionOp.SUM, 5);
+        EndpointSet a = verifier.members(FlatBitmap.of(4, 0, 1, 2, 3));
+        EndpointSet b = verifier.members(FlatBitmap.of(4, 3, 2, 1, 0));
+        assertSame(a, b, "one instance per member set: a complete result's reference is found without hashing its bits");
+        verifier.prepare(d, ALL);
+        assertNull(verifier.check(d, 2, a, Payload.of(floatReduce(d, 2, ALL))));
+        float[] off = floatReduce(d, 2, ALL);
+        off[7] += 0.5f;
+        assertNotNull(verifier.check(d, 2, a, Payload.of(off)), "the canonical set still names the reference of all four");
+        // a partial result with its own provenance is looked up by its bits
+        EndpointSet partial = FlatBitmap.of(4, 0, 2);
+        assertNull(verifier.check(d, 2, partial, Payload.of(floatReduce(d, 2, partial))));
+        assertNotNull(verifier.check(d, 2, partial, Payload.of(floatReduce(d, 2, ALL))));
+    }
+
+    @Test
+    void inputsAreSeededPerWorkerAndChunkAndStayInTheirOpsRange() {
+        AllReduceData sum = data(ElementType.FLOAT32, ReductionOp.SUM, 9);
+        assertArrayEquals(sum.values(1, 2), sum.values(1, 2), "the same (seed, worker, chunk), the same values");
+        assertFalse(java.util.Arrays.equals(sum.values(1, 2), sum.values(2, 2)), "another worker, other values");
+        assertFalse(java.util.Arrays.equals(sum.values(1, 1), sum.values(1, 2)), "another chunk, other values");
+        assertFalse(java.util.Arrays.equals(sum.values(1, 2), data(ElementType.FLOAT32, ReductionOp.SUM, 10).values(1, 2)));
+        assertEquals(50, sum.values(0, 2).length, "the last chunk is 50 long (an even count), and chunk 0 is 100");
+        double mean = 0;
+        java.util.Set<Float> distinct = new java.util.HashSet<>();
+        for (int w = 0; w < 40; w++) {
+            for (float v : sum.values(w, 0)) {
+                assertTrue(v >= -1f && v < 1f, "a sum draws from [-1, 1): " + v);
+                mean += v;
+                distinct.add(v);
+            }
+        }
+        assertTrue(Math.abs(mean / 4000) < 0.05, "centred: " + mean / 4000);
+        assertTrue(distinct.size() > 3900, "both halves of each draw differ: " + distinct.size() + " distinct of 4000");
+        AllReduceData odd = new AllReduceData(new DataSpec(101, ElementType.FLOAT32, ReductionOp.PRODUCT, 101, 1, 3, 1 << 16));
+        float[] p = odd.values(0, 0);
+        assertEquals(101, p.length);
+        for (float v : p) {
+            assertTrue(v >= 0.95f && v <= 1.05f, "a product draws from [0.95, 1.05]: " + v);
+        }
+        assertTrue(p[100] != p[99] && p[100] != p[98], "the odd last element has a draw of its own");
     }
 }
