@@ -76,7 +76,7 @@ class DeployFilesTest {
             if (!s.getKey().equals("coordinator")) {
                 assertEquals("member", e.get("BITINA_ROLE"));
                 assertEquals(coordinator.get("BITINA_HOST") + ":25520", e.get("BITINA_SEED"));
-                assertEquals("never", s.getValue().get("pull_policy").asText(), s.getKey() + " never pulls");
+                assertEquals("never", s.getValue().path("pull_policy").asText(), s.getKey() + " never pulls");
             }
         });
     }
