@@ -117,18 +117,21 @@ stage_context() {
   cp "$ROOT/.dockerignore" "$ctx/"
 }
 
+# names this run made: the prefix, then a separator (bitina-t12 must not take bitina-t123's)
+ours() { grep "^\(localhost/\)\?$P[-_:]"; }
+
 cleanup() {
   local rc=$?
   set +e
-  for c in $(podman ps -a --format '{{.Names}}' | grep "^$P"); do podman rm -f -t 0 "$c" > /dev/null 2>&1; done
-  for p in $(podman pod ps --format '{{.Name}}' | grep "^$P"); do podman pod rm -f -t 0 "$p" > /dev/null 2>&1; done
-  for n in $(podman network ls --format '{{.Name}}' | grep "^$P"); do podman network rm -f "$n" > /dev/null 2>&1; done
-  for v in $(podman volume ls --format '{{.Name}}' | grep "^$P"); do podman volume rm -f "$v" > /dev/null 2>&1; done
-  for i in $(podman images --format '{{.Repository}}:{{.Tag}}' | grep "^localhost/$P"); do podman rmi -f "$i" > /dev/null 2>&1; done
+  for c in $(podman ps -a --format '{{.Names}}' | ours); do podman rm -f -t 0 "$c" > /dev/null 2>&1; done
+  for p in $(podman pod ps --format '{{.Name}}' | ours); do podman pod rm -f -t 0 "$p" > /dev/null 2>&1; done
+  for n in $(podman network ls --format '{{.Name}}' | ours); do podman network rm -f "$n" > /dev/null 2>&1; done
+  for v in $(podman volume ls --format '{{.Name}}' | ours); do podman volume rm -f "$v" > /dev/null 2>&1; done
+  for i in $(podman images --format '{{.Repository}}:{{.Tag}}' | ours); do podman rmi -f "$i" > /dev/null 2>&1; done
   # the kube pods' ConfigMap volumes and anything else left: say so, the next run must not find them
   local left
   left="$( (podman ps -a --format '{{.Names}}'; podman pod ps --format '{{.Name}}'; podman network ls --format '{{.Name}}';
-           podman volume ls --format '{{.Name}}'; podman images --format '{{.Repository}}') | grep "^\(localhost/\)\?$P")"
+           podman volume ls --format '{{.Name}}'; podman images --format '{{.Repository}}:{{.Tag}}') | ours)"
   [ -z "$left" ] || say "left behind (remove by hand): $left"
   rm -rf "$WORK"
   exit "$rc"
@@ -209,7 +212,7 @@ export BITINA_IMAGE="$IMAGE" BITINA_CREDENTIALS_FILE="$WORK/creds/credentials.p1
 export BITINA_SCENARIO=topology-configs/paper-fig1-allreduce.conf
 t0=$(now_ms)
 set +e
-podman-compose -p "$P" -f "$ROOT/deploy/compose.yaml" up --no-build --exit-code-from coordinator > "$OUT/compose.log" 2>&1
+timeout 600 podman-compose -p "$P" -f "$ROOT/deploy/compose.yaml" up --no-build --exit-code-from coordinator > "$OUT/compose.log" 2>&1
 rc=$?
 set -e
 figure "compose: Fig. 1 over three containers in $(( $(now_ms) - t0 )) ms (podman-compose up to its exit), exit $rc"
@@ -260,16 +263,21 @@ EOF
 common=(--network "$P-net" -v "$WORK/creds:/creds:ro" -e BITINA_CREDENTIALS=/creds/credentials.p12 -e "BITINA_JAVA_OPTS=$JAVA_OPTS")
 podman run -d --name "$P-seed" --hostname seed --network-alias seed "${common[@]}" -v "$WORK/loss-out:/out" -v "$WORK/scenarios:/scenarios:ro" \
   -e BITINA_ROLE=coordinator -e BITINA_HOST=seed -e BITINA_SCENARIO=/scenarios/loss.conf -e BITINA_MEMBERS=3 "$IMAGE" > /dev/null
+# the seed's health check passes once its port listens: then the members' start is timed alone
+until=$(( $(date +%s) + 120 ))
+until podman healthcheck run "$P-seed" > /dev/null 2>&1; do
+  [ "$(date +%s)" -lt "$until" ] || { podman logs "$P-seed" 2>&1 | tail -20 >&2; fail "loss: the seed did not listen within 120 s"; }
+  sleep 0.2
+done
 for i in 1 2; do
   t0=$(now_ms)
   podman run -d --name "$P-m$i" --hostname "m$i" --network-alias "m$i" "${common[@]}" -e BITINA_ROLE=member -e BITINA_LOG_LEVEL=INFO -e "BITINA_HOST=m$i" -e BITINA_SEED=seed:25520 \
     "$IMAGE" > /dev/null
   t1="$(await_log "$P-m$i" "bitina node: member .* up$" 120)"
-  figure "member m$i up $(( t1 - t0 )) ms after podman run (seed already running)"
+  figure "member m$i up $(( t1 - t0 )) ms after podman run (the seed listening)"
   # the image's HEALTHCHECK (run by hand: this Podman schedules health checks through systemd, absent here)
   podman healthcheck run "$P-m$i" > /dev/null 2>&1 || fail "loss: member m$i is up but its health check fails"
 done
-podman healthcheck run "$P-seed" > /dev/null 2>&1 || fail "loss: the seed's health check fails while it listens"
 await_log "$P-m2" "runs [0-9]* devices of run" 120 > /dev/null
 sleep 2
 [ "$(podman inspect -f '{{.State.Running}}' "$P-seed")" = true ] || fail "loss: the run ended before the kill; make the scenario longer"
