@@ -4,7 +4,8 @@
 #      apt uses here (cached in $BITINA_BASE_CACHE, default /var/cache/bitina, keyed by what it
 #      holds; made again when missing), then the image from deploy/Dockerfile on it;
 #   2. compose: deploy/compose.yaml with podman-compose, Fig. 1 over three containers; the
-#      exit code is the coordinator's, the report comes out of the compose volume and verifies;
+#      exit code is the coordinator's (0; and 2 for a scenario the image lacks), the report
+#      comes out of the compose volume and verifies;
 #   3. kube: the three pods of the indexed Job in deploy/k8s/bitina.yaml, rendered by
 #      deploy/k8s/kube-play-pods.py and run with `podman kube play`, the seed found by its DNS
 #      name bitina-0.bitina; the report is read from the coordinator's log and verifies, the
@@ -221,6 +222,15 @@ podman cp "${P}_coordinator_1:/out/report.json" "$OUT/compose-report.json" 2> /d
 v="$(verify_report "$OUT/compose-report.json" 3)" || fail "compose: the report does not verify"
 say "compose: $v"
 podman-compose -p "$P" -f "$ROOT/deploy/compose.yaml" down -v > /dev/null 2>&1 || true
+# and a failing run's exit code comes out too: a scenario the image does not have is exit 2
+set +e
+BITINA_SCENARIO=topology-configs/no-such.conf timeout 300 podman-compose -p "$P" -f "$ROOT/deploy/compose.yaml" up --no-build \
+  --exit-code-from coordinator > "$OUT/compose-bad.log" 2>&1
+rc=$?
+set -e
+podman-compose -p "$P" -f "$ROOT/deploy/compose.yaml" down -v > /dev/null 2>&1 || true
+[ "$rc" = 2 ] || { tail -30 "$OUT/compose-bad.log" >&2; fail "compose: a missing scenario gave exit $rc, not 2"; }
+say "compose: a missing scenario's run exits 2 through podman-compose"
 
 # 3. kube: the Job's three pods, the seed found as bitina-0.bitina
 podman network create --internal "$P-kube" > /dev/null
