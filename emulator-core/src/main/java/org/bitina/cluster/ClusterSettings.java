@@ -68,6 +68,15 @@ public final class ClusterSettings {
                 + "  require-mutual-authentication = on\n  hostname-verification = off\n}\n");
     }
 
+    /** The seeds a member was started with ({@link #member}): its run's coordinator is one of them. */
+    public static java.util.Set<org.apache.pekko.actor.Address> seeds(org.apache.pekko.actor.typed.ActorSystem<?> system) {
+        java.util.Set<org.apache.pekko.actor.Address> out = new java.util.HashSet<>();
+        for (String seed : system.settings().config().getStringList("pekko.cluster.seed-nodes")) {
+            out.add(org.apache.pekko.actor.AddressFromURIString.parse(seed));
+        }
+        return java.util.Set.copyOf(out);
+    }
+
     /** Every member's ActorSystem has this name: Pekko clusters only join systems of one name. */
     public static final String SYSTEM = "bitina";
 

@@ -4,14 +4,12 @@ import org.bitina.usecase.References;
 
 import java.security.MessageDigest;
 import java.security.SecureRandom;
-import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.apache.pekko.actor.Address;
-import org.apache.pekko.actor.AddressFromURIString;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.Behavior;
@@ -194,11 +192,7 @@ public final class MemberAgent {
 
     /** Where a coordinator may be: a seed this member was started with (its own JVM's are local). */
     private static Set<Address> trustedIssuers(ActorSystem<?> system) {
-        Set<Address> out = new HashSet<>();
-        for (String seed : system.settings().config().getStringList("pekko.cluster.seed-nodes")) {
-            out.add(AddressFromURIString.parse(seed));
-        }
-        return out;
+        return ClusterSettings.seeds(system);
     }
 
     /** A refused command is never acted on: counted, and logged at WARN the first time (a flood does not flood the log). */

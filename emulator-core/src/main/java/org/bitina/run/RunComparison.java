@@ -18,7 +18,12 @@ public final class RunComparison {
 
     /** The report without the fields allowed to differ between two runs of one file. */
     public static JsonNode comparable(Report r) {
-        ObjectNode tree = JSON.valueToTree(r);
+        return comparable((JsonNode) JSON.valueToTree(r));
+    }
+
+    /** The same for a report read back from its JSON (the CLI's {@code --report}); the tree itself is left as it is. */
+    public static JsonNode comparable(JsonNode report) {
+        ObjectNode tree = report.deepCopy();
         tree.remove("placement");
         tree.remove("setup");
         tree.withArray("jobs").forEach(j -> ((ObjectNode) j).remove("wallMillis"));
@@ -27,6 +32,11 @@ public final class RunComparison {
 
     /** Where two reports first differ beyond the allowed fields (a JSON path and both values), or null when they agree. */
     public static String firstDifference(Report a, Report b) {
+        return firstDifference(comparable(a), comparable(b), "");
+    }
+
+    /** The same for two reports read back from their JSON: a run in containers against one in this JVM. */
+    public static String firstDifference(JsonNode a, JsonNode b) {
         return firstDifference(comparable(a), comparable(b), "");
     }
 

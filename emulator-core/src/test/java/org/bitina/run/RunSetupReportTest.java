@@ -14,7 +14,7 @@ class RunSetupReportTest {
     private static Report report(String clock, Report.Setup setup) {
         Report.JobReport j = new Report.JobReport("j", "allreduce", "ina", "complete", true, List.of(), 17, 1.0, 1, 1, 1, 1, 0, 0,
                 "complete", true, "s1", 4, 4, List.of(), List.of(), List.of(), 0, 0, 1, null, 0, List.of(), Map.of(), List.of(), null, null,
-                null);
+                null, null, null, null, List.of());
         return new Report("s.conf", clock, List.of(), List.of(j), List.of(), List.of(), List.of(), Map.of("s1", "m0"), setup);
     }
 

@@ -8,6 +8,7 @@ import java.util.concurrent.Callable;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.bitina.cluster.ClusterSettings;
 import org.bitina.cluster.MemberAgent;
+import org.bitina.cluster.SeedWatch;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -15,8 +16,11 @@ import picocli.CommandLine.Option;
 /**
  * {@code bitina node}: one cluster member by hand (E8), for runs over several machines: it
  * joins through the seed nodes and runs the devices the coordinator places on it, until it
- * is stopped (Ctrl-C), leaves the cluster, or is downed. It joins over TLS with the run's
- * credentials, or over plain TCP only when told {@code --insecure}.
+ * is stopped (Ctrl-C), leaves the cluster, or is downed; with {@code --exit-with-seed} also
+ * when its seed (the run's coordinator) is removed from the cluster, as a Kubernetes Job's
+ * member pods must. It joins over TLS with the run's credentials, or over plain TCP only when
+ * told {@code --insecure}. It prints one line when it is up in the cluster, and writes
+ * {@code --ready-file} then (a container's readiness signal).
  */
 @Command(name = "node", mixinStandardHelpOptions = true, description = "Runs one cluster member that hosts devices.")
 final class NodeCommand implements Callable<Integer> {
@@ -35,6 +39,14 @@ final class NodeCommand implements Callable<Integer> {
     @Option(names = "--join-timeout", paramLabel = "SECONDS", defaultValue = "60",
             description = "give up when not in the cluster after this long (default ${DEFAULT-VALUE})")
     int joinTimeout;
+
+    @Option(names = "--exit-with-seed", description = "stop when the seed (the run's coordinator) is removed from the cluster: "
+            + "exit 0 when it left, 1 when it was lost (a member serves one run)")
+    boolean exitWithSeed;
+
+    @Option(names = "--ready-file", paramLabel = "FILE", description = "write this file when the member is up in the cluster, "
+            + "delete it when it stops (a readiness signal)")
+    java.nio.file.Path readyFile;
 
     @Mixin
     ClusterAccess access;
@@ -61,8 +73,16 @@ final class NodeCommand implements Callable<Integer> {
                                 + joinTimeout + "s"))
                         .withFallback(ConfigFactory.load()));
         java.util.concurrent.atomic.AtomicBoolean joined = new java.util.concurrent.atomic.AtomicBoolean();
+        // the seed's removal: null while it is in the cluster, then whether it left on its own
+        java.util.concurrent.atomic.AtomicReference<Boolean> seedLeft = new java.util.concurrent.atomic.AtomicReference<>();
         org.apache.pekko.cluster.Cluster.get(org.apache.pekko.actor.typed.javadsl.Adapter.toClassic(system))
-                .registerOnMemberUp(() -> joined.set(true));
+                .registerOnMemberUp(() -> up(system, joined));
+        if (exitWithSeed) {
+            system.systemActorOf(SeedWatch.create(ClusterSettings.seeds(system), left -> {
+                seedLeft.set(left);
+                system.terminate();
+            }), "seed-watch", org.apache.pekko.actor.typed.Props.empty());
+        }
         System.out.println("bitina node: member " + system.address() + " joining through " + seeds
                 + (transport.isEmpty() ? " over plain TCP (--insecure)" : " over TLS"));
         System.out.flush();
@@ -82,13 +102,35 @@ final class NodeCommand implements Callable<Integer> {
             watcher.start();
         }
         system.getWhenTerminated().toCompletableFuture().get();
+        if (readyFile != null) {
+            java.nio.file.Files.deleteIfExists(readyFile);
+        }
         if (!joined.get()) {
             // the seed refused it (other credentials, or TLS against plain TCP) or was not there
             System.out.println("bitina node: member " + system.address() + " gave up: not let into the cluster through " + seeds
                     + " within " + joinTimeout + " s (are the seed and this member on the same credentials?)");
             return ExitCodes.JOB_FAILED;
         }
-        System.out.println("bitina node: member " + system.address() + " stopped");
+        if (Boolean.FALSE.equals(seedLeft.get())) {
+            System.out.println("bitina node: member " + system.address() + " stopped: its seed (the run's coordinator) was lost");
+            return ExitCodes.JOB_FAILED;
+        }
+        System.out.println("bitina node: member " + system.address() + " stopped"
+                + (seedLeft.get() != null ? ": its seed (the run's coordinator) left the cluster" : ""));
         return ExitCodes.OK;
+    }
+
+    /** The member is up: say so (scripts wait for this line) and write the ready file. */
+    private void up(ActorSystem<?> system, java.util.concurrent.atomic.AtomicBoolean joined) {
+        joined.set(true);
+        System.out.println("bitina node: member " + system.address() + " up");
+        System.out.flush();
+        if (readyFile != null) {
+            try {
+                java.nio.file.Files.writeString(readyFile, system.address() + "\n");
+            } catch (IOException e) {
+                System.err.println("bitina node: cannot write the ready file " + readyFile + ": " + e.getMessage());
+            }
+        }
     }
 }
