@@ -25,7 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
  * contract: the same report as one JVM's run of the same file. Needs root, podman, runc,
  * podman-compose and debootstrap (CI installs them); elsewhere it is skipped, saying why.
  */
-class PodmanDeployIT {
+class PodmanDeployTest {
     private static final Path SCRIPT = Path.of("..", "deploy", "podman-test.sh");
 
     @TempDir
