@@ -11,6 +11,14 @@ final class BenchArgs {
     private BenchArgs() {
     }
 
+    /**
+     * Binds SLF4J on the main thread before any actor system starts: bound first by a Pekko thread
+     * racing the main one, it prints a "calls intercepted and replayed" warning (as the CLI's Main does).
+     */
+    static void bindLogging() {
+        org.slf4j.LoggerFactory.getILoggerFactory();
+    }
+
     /** {@code options} (a picocli {@code @Command}) filled from {@code args}; on a bad line, the usage and exit 2. */
     static <T> T parse(T options, String[] args) {
         CommandLine cl = new CommandLine(options);

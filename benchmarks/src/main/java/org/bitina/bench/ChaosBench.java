@@ -39,6 +39,7 @@ public final class ChaosBench {
     }
 
     public static void main(String[] args) throws Exception {
+        BenchArgs.bindLogging();
         Options o = BenchArgs.parse(new Options(), args);
         long from = o.from;
         long seeds = o.seeds;

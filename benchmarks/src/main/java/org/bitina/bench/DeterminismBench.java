@@ -38,6 +38,7 @@ public final class DeterminismBench {
     }
 
     public static void main(String[] args) throws Exception {
+        BenchArgs.bindLogging();
         Options o = BenchArgs.parse(new Options(), args);
         int runs = o.runs;
         int members = o.members;

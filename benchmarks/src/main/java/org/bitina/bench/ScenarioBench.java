@@ -73,6 +73,7 @@ public final class ScenarioBench {
     }
 
     public static void main(String[] args) throws Exception {
+        BenchArgs.bindLogging();
         Options o = BenchArgs.parse(new Options(), args);
         Path file = o.file;
         int repeat = o.repeat;
