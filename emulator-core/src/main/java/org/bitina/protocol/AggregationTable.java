@@ -6,7 +6,6 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.PriorityQueue;
 import org.bitina.bitmap.EndpointSet;
 import org.bitina.wire.ElementType;
 import org.bitina.wire.Payload;
@@ -84,13 +83,12 @@ public final class AggregationTable {
     private final Map<JobKey, Integer> entriesPerJob = new HashMap<>();
     /** What admission control reserved for a job here (S5): its quota instead of the device's default. */
     private final Map<JobKey, Integer> reserved = new HashMap<>();
-    private final PriorityQueue<Deadline> deadlines = new PriorityQueue<>();
+    private final Deadlines deadlines = new Deadlines(this::isLive);
     private long generation;
     private long bufferedBytes;
     private long peakBufferedBytes;
     private int peakEntries;
-    /** Per job, the entries' lives in modelled time as +1 at a first contribution and -1 at its emission (or its clearing). */
-    private final Map<JobKey, java.util.TreeMap<Long, Integer>> lives = new HashMap<>();
+    private final EntryLives lives = new EntryLives();
 
     /**
      * @param maxEntriesPerJob bound on live entries of one job (S5)
@@ -133,13 +131,6 @@ public final class AggregationTable {
 
     /** What left, and what came late since: by P-BM, and in a second stage (H2) by the job's endpoints too ({@code passedHolds}). */
     private record Tombstone(Emission emission, EndpointSet passed, EndpointSet passedHolds, long expiresAt) {
-    }
-
-    private record Deadline(long at, long generation, StateKey key) implements Comparable<Deadline> {
-        @Override
-        public int compareTo(Deadline o) {
-            return at != o.at ? Long.compare(at, o.at) : Long.compare(generation, o.generation);
-        }
     }
 
     /**
@@ -340,9 +331,14 @@ public final class AggregationTable {
         entriesPerJob.put(job, live + 1);
         Entry e = new Entry(key, nodeBitmap, now, timeoutNanos, ++generation);
         entries.put(key, e);
-        deadlines.add(new Deadline(e.deadline, e.generation, key));
+        deadlines.add(e.deadline, e.generation, key, entries.size());
         peakEntries = Math.max(peakEntries, entries.size());
         return e;
+    }
+
+    private boolean isLive(StateKey key, long generation) {
+        Entry e = entries.get(key);
+        return e != null && e.generation == generation;
     }
 
     private Refused refusal(StateKey key) {
@@ -380,12 +376,8 @@ public final class AggregationTable {
      */
     public List<Emission> expire(long now) {
         List<Emission> out = new ArrayList<>();
-        while (!deadlines.isEmpty() && deadlines.peek().at <= now) {
-            Deadline d = deadlines.poll();
-            Entry e = entries.get(d.key);
-            if (e != null && e.generation == d.generation) {
-                out.add(emit(e, true, now));
-            }
+        for (StateKey due = deadlines.pollDue(now); due != null; due = deadlines.pollDue(now)) {
+            out.add(emit(entries.get(due), true, now));
         }
         // tombstones live equally long and sit in emission order: stop at the first one still alive
         Iterator<Tombstone> it = tombstones.values().iterator();
@@ -415,15 +407,7 @@ public final class AggregationTable {
 
     /** Earliest pending deadline, or {@code Long.MAX_VALUE} when nothing waits. */
     public long nextDeadline() {
-        while (!deadlines.isEmpty()) {
-            Deadline d = deadlines.peek();
-            Entry e = entries.get(d.key);
-            if (e != null && e.generation == d.generation) {
-                return d.at;
-            }
-            deadlines.poll();
-        }
-        return Long.MAX_VALUE;
+        return deadlines.next();
     }
 
     /** Drops every entry of a job (job end, or a crashed switch's state). */
@@ -463,41 +447,23 @@ public final class AggregationTable {
         return out;
     }
 
-    /**
-     * An entry's life ends at modelled time {@code at}: it counted from its first contribution's
-     * time until then, and for one nanosecond at least (contributions that arrive together, as on a
-     * symmetric tree, open and complete an entry at one instant: it was held all the same).
-     */
+    /** An entry's life ends at modelled time {@code at}. */
     private void ended(Entry e, long at) {
-        long from = e.firstVt == Long.MIN_VALUE ? at : e.firstVt;
-        java.util.TreeMap<Long, Integer> d = lives.computeIfAbsent(e.key.jobKey(), k -> new java.util.TreeMap<>());
-        d.merge(from, 1, Integer::sum);
-        d.merge(Math.max(from + 1, at), -1, Integer::sum);
+        lives.ended(e.key.jobKey(), e.firstVt == Long.MIN_VALUE ? at : e.firstVt, at);
     }
 
     /**
-     * The job's live entries over modelled time as steps: the time (ns) of each change and the
+     * The jobs' live entries over modelled time as steps: the time (ns) of each change and the
      * count from then on, in time order; an entry still live counts to the end.
      */
-    public java.util.List<long[]> entriesOverTime(java.util.Collection<JobKey> jobs) {
-        java.util.TreeMap<Long, Integer> d = new java.util.TreeMap<>();
-        for (JobKey job : jobs) {
-            lives.getOrDefault(job, new java.util.TreeMap<>()).forEach((vt, n) -> d.merge(vt, n, Integer::sum));
-        }
+    public List<long[]> entriesOverTime(java.util.Collection<JobKey> jobs) {
+        List<Long> stillLive = new ArrayList<>();
         for (Entry e : entries.values()) {
             if (jobs.contains(e.key.jobKey())) {
-                d.merge(e.firstVt == Long.MIN_VALUE ? 0 : e.firstVt, 1, Integer::sum);
+                stillLive.add(e.firstVt == Long.MIN_VALUE ? 0 : e.firstVt);
             }
         }
-        java.util.List<long[]> steps = new ArrayList<>(d.size());
-        long live = 0;
-        for (Map.Entry<Long, Integer> x : d.entrySet()) {
-            if (x.getValue() != 0) {
-                live += x.getValue();
-                steps.add(new long[] {x.getKey(), live});
-            }
-        }
-        return steps;
+        return lives.steps(jobs, stillLive);
     }
 
     public int liveEntries() {

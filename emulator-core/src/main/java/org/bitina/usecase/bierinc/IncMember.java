@@ -105,16 +105,11 @@ public final class IncMember implements EndpointDriver {
         this.inWindow = new boolean[n];
         this.jitter = new SplittableRandom(base.seed() ^ bit);
         for (int c = 0; c < n; c++) {
-            boolean owner = plan.owner(c).equals(host);
-            expectsResult[c] = switch (plan.collective()) {
-                case ALLREDUCE -> true;
-                case REDUCE -> owner;
-                case BROADCAST -> !owner;
-            };
+            expectsResult[c] = plan.expectsResult(c, host);
             if (expectsResult[c]) {
                 expected++;
             }
-            if (owner) {
+            if (plan.owner(c).equals(host)) {
                 owned[c] = new OwnedChunk(all.capacity());
             }
         }
@@ -122,11 +117,6 @@ public final class IncMember implements EndpointDriver {
 
     private boolean silent() {
         return base.silent().contains(host);
-    }
-
-    /** Whether this member sends a share of {@code chunk} in reverse: an owner only when its leaf aggregates for it (B6). */
-    private boolean contributes(int chunk) {
-        return plan.collective() != IncPlan.Collective.BROADCAST && (plan.leafEdge() || !plan.owner(chunk).equals(host));
     }
 
     /** The members whose shares an owner waits for: all of them when its own share also goes through its leaf. */
@@ -208,7 +198,7 @@ public final class IncMember implements EndpointDriver {
         if (p.payload().elements() == 0) {
             // the owner asks again for a share it lacks: sent already (and lost), it goes again;
             // not sent yet, it goes in its turn on the owner's tree
-            if (silent() || !contributes(chunk)) {
+            if (silent() || !plan.contributes(chunk, host)) {
                 return List.of();
             }
             return sends[chunk] > 0 ? List.of(contribution(chunk, true, 0)) : treeReady(owner);
@@ -251,7 +241,7 @@ public final class IncMember implements EndpointDriver {
         List<Out> out = new ArrayList<>();
         while (next < data.chunks() && (plan.collective() != IncPlan.Collective.ALLREDUCE || inFlight < base.data().window())) {
             int c = next;
-            if (!contributes(c) || sends[c] > 0) {
+            if (!plan.contributes(c, host) || sends[c] > 0) {
                 next++;
                 continue;
             }

@@ -47,6 +47,21 @@ public record IncPlan(AllReducePlan base, Collective collective, BitSpace wire, 
         return owners.get(chunk % owners.size());
     }
 
+    /** Whether {@code host} ends with a result of {@code chunk}: every member in AllReduce, the owner in Reduce, the others in Broadcast. */
+    public boolean expectsResult(int chunk, String host) {
+        boolean owner = owner(chunk).equals(host);
+        return switch (collective) {
+            case ALLREDUCE -> true;
+            case REDUCE -> owner;
+            case BROADCAST -> !owner;
+        };
+    }
+
+    /** Whether {@code host} sends a share of {@code chunk} in reverse: an owner only when its leaf aggregates for it (B6). */
+    public boolean contributes(int chunk, String host) {
+        return collective != Collective.BROADCAST && (leafEdge() || !owner(chunk).equals(host));
+    }
+
     /** The bitstring position standing for a member: its own, or its leaf's (B6). */
     public int wireBit(String member) {
         return wire.index(leafEdge() ? leafOf.get(member) : member);
