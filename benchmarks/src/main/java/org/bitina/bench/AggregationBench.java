@@ -1,13 +1,8 @@
 package org.bitina.bench;
 
 import java.util.concurrent.TimeUnit;
-import org.bitina.bitmap.EndpointSet;
-import org.bitina.bitmap.FlatBitmap;
 import org.bitina.protocol.AggregationTable;
-import org.bitina.protocol.Contribution;
 import org.bitina.protocol.StateKey;
-import org.bitina.wire.Payload;
-import org.bitina.wire.ReductionOp;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -32,26 +27,17 @@ import org.openjdk.jmh.annotations.Warmup;
 @Measurement(iterations = 5, time = 1)
 @Fork(value = 1, jvmArgs = {"-Xmx1g"})
 public class AggregationBench {
-    private static final int CAPACITY = 128;
-
     @Param({"2", "8", "32"})
     public int fanIn;
 
     private final AggregationTable table = new AggregationTable(1 << 16, 0);
-    private EndpointSet nodeBitmap;
-    private Contribution[] contributions;
+    private AggregationFixture f;
     private long seq;
     private long now;
 
     @Setup
     public void setup() {
-        int[] all = new int[fanIn];
-        contributions = new Contribution[fanIn];
-        for (int i = 0; i < fanIn; i++) {
-            all[i] = i;
-            contributions[i] = new Contribution(FlatBitmap.of(CAPACITY, i), ReductionOp.SUM, Payload.of(new float[256]));
-        }
-        nodeBitmap = FlatBitmap.of(CAPACITY, all);
+        f = new AggregationFixture(fanIn, 256);
     }
 
     @Benchmark
@@ -62,7 +48,7 @@ public class AggregationBench {
         for (int op = 0; op < 32; op++) {
             int child = (int) (seq % fanIn);
             StateKey key = new StateKey(1, 1, 0, seq / fanIn);
-            last = table.offer(key, nodeBitmap, contributions[child], 1_000_000, now++);
+            last = table.offer(key, f.nodeBitmap, f.contributions[child], 1_000_000, now++);
             seq++;
             if (child == fanIn - 1 && (seq & 1023) == 0) {
                 table.expire(now); // forget tombstones, as the actor's timer does

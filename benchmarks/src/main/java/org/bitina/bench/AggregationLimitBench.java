@@ -1,13 +1,8 @@
 package org.bitina.bench;
 
 import java.util.concurrent.TimeUnit;
-import org.bitina.bitmap.EndpointSet;
-import org.bitina.bitmap.FlatBitmap;
 import org.bitina.protocol.AggregationTable;
-import org.bitina.protocol.Contribution;
 import org.bitina.protocol.StateKey;
-import org.bitina.wire.Payload;
-import org.bitina.wire.ReductionOp;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -33,8 +28,6 @@ import org.openjdk.jmh.annotations.Warmup;
 @Measurement(iterations = 3, time = 1)
 @Fork(value = 1, jvmArgs = {"-Xmx1g"})
 public class AggregationLimitBench {
-    private static final int CAPACITY = 128;
-
     @Param({"2", "8", "32"})
     public int fanIn;
 
@@ -42,25 +35,13 @@ public class AggregationLimitBench {
     public int elements;
 
     private final AggregationTable table = new AggregationTable(1 << 16, 0);
-    private EndpointSet nodeBitmap;
-    private Contribution[] contributions;
-    private float[][] arrays;
+    private AggregationFixture f;
     private long seq;
     private long now;
 
     @Setup
     public void setup() {
-        int[] all = new int[fanIn];
-        contributions = new Contribution[fanIn];
-        arrays = new float[fanIn][elements];
-        for (int i = 0; i < fanIn; i++) {
-            all[i] = i;
-            for (int e = 0; e < elements; e++) {
-                arrays[i][e] = (i * 31 + e) * 0.001f;
-            }
-            contributions[i] = new Contribution(FlatBitmap.of(CAPACITY, i), ReductionOp.SUM, Payload.of(arrays[i]));
-        }
-        nodeBitmap = FlatBitmap.of(CAPACITY, all);
+        f = new AggregationFixture(fanIn, elements);
     }
 
     /** One aggregation through the table: fanIn offers, the last completes it. */
@@ -69,7 +50,7 @@ public class AggregationLimitBench {
         StateKey key = new StateKey(1, 1, 0, seq++);
         Object last = null;
         for (int child = 0; child < fanIn; child++) {
-            last = table.offer(key, nodeBitmap, contributions[child], 1_000_000, now++);
+            last = table.offer(key, f.nodeBitmap, f.contributions[child], 1_000_000, now++);
         }
         if ((seq & 1023) == 0) {
             table.expire(now); // forget tombstones, as the actor's timer does
@@ -80,9 +61,9 @@ public class AggregationLimitBench {
     /** The same reduction as a plain loop: a copy of the first array, then acc[i] += x[i]. */
     @Benchmark
     public float[] plainLoop() {
-        float[] acc = arrays[0].clone();
+        float[] acc = f.arrays[0].clone();
         for (int child = 1; child < fanIn; child++) {
-            float[] x = arrays[child];
+            float[] x = f.arrays[child];
             for (int i = 0; i < acc.length; i++) {
                 acc[i] += x[i];
             }

@@ -207,6 +207,7 @@ public final class RemoteBench {
                 Object cborBatch = new CborBatch(cborFrames);
                 System.out.printf("packet: %d bytes on the wire (INA codec), payload 1 KiB; %d messages per measurement, %d rounds%n",
                         PacketCodec.encodedSize(packet), messages, rounds);
+                codecAlone(system, new Object[] {binary, cbor, batch, cborBatch}, messages, rounds);
                 // warm both paths up before measuring
                 run(system, counter, binary, messages / 4);
                 run(system, counter, cbor, messages / 4);
@@ -246,6 +247,52 @@ public final class RemoteBench {
                 rx.destroyForcibly();
             }
         }
+    }
+
+    /**
+     * The serializers alone, in this JVM (no Artery, no actors): encode and decode {@code messages}
+     * packets with each, so that the cross-JVM ratios can be read against what the codecs
+     * themselves do. Order: binary, CBOR, binary batched, CBOR batched.
+     */
+    private static void codecAlone(ActorSystem system, Object[] kinds, long messages, int rounds) throws Exception {
+        org.apache.pekko.serialization.Serialization serialization = org.apache.pekko.serialization.SerializationExtension.get(system);
+        List<List<Double>> rates = new ArrayList<>();
+        for (int k = 0; k < kinds.length; k++) {
+            rates.add(new ArrayList<>());
+        }
+        for (int r = -1; r < rounds; r++) { // round -1 warms up
+            for (int k = 0; k < kinds.length; k++) {
+                Object m = kinds[k];
+                var ser = (org.apache.pekko.serialization.SerializerWithStringManifest) serialization.findSerializerFor(m);
+                String manifest = ser.manifest(m);
+                int perMessage = m instanceof DeviceCommand.FrameBatch || m instanceof CborBatch ? BATCH : 1;
+                long n = Math.max(1, messages / perMessage);
+                long t0 = System.nanoTime();
+                long bytes = 0;
+                for (long i = 0; i < n; i++) {
+                    byte[] b = ser.toBinary(m);
+                    bytes += b.length;
+                    if (ser.fromBinary(b, manifest) == null) {
+                        throw new IllegalStateException("decoded nothing");
+                    }
+                }
+                long ns = System.nanoTime() - t0;
+                if (r >= 0) {
+                    rates.get(k).add(n * perMessage / (ns / 1e9));
+                }
+                if (bytes == 0) {
+                    throw new IllegalStateException("encoded nothing");
+                }
+            }
+        }
+        Spread b = Spread.of(rates.get(0));
+        Spread c = Spread.of(rates.get(1));
+        Spread gb = Spread.of(rates.get(2));
+        Spread gc = Spread.of(rates.get(3));
+        System.out.printf("codec alone in one JVM (encode + decode, no Artery), packets/s, median [min..max] of %d rounds:%n"
+                + "| batching | binary codec | Jackson CBOR | ratio of medians |%n|---|---|---|---|%n| none | %s | %s | %.2f |%n"
+                + "| %d a message | %s | %s | %.2f |%n", rounds, b.format("%,.0f"), c.format("%,.0f"), b.median() / c.median(), BATCH,
+                gb.format("%,.0f"), gc.format("%,.0f"), gb.median() / gc.median());
     }
 
     /** Nanoseconds to get {@code n} messages (a multiple of the ack interval) acknowledged. */
