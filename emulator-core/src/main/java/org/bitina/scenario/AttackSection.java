@@ -18,8 +18,6 @@ import org.bitina.usecase.multicast.MulticastSpec;
  * problem is reported with its line, as for every section.
  */
 final class AttackSection {
-    private static final Set<String> KEYS = ConfigSchema.ATTACK.names();
-
     private AttackSection() {
     }
 
@@ -35,7 +33,8 @@ final class AttackSection {
             if (a == null) {
                 continue;
             }
-            a.checkKeys(KEYS, "an attack");
+            String known = FaultSection.kindOf(a, kinds);
+            a.checkKeys(ScenarioKeys.ATTACK, known, known == null ? "an attack" : "a " + known + " attack");
             int before = a.problems().count();
             String kindName = a.oneOf("kind", kinds, null);
             if (kindName == null && !a.has("kind")) {
@@ -44,7 +43,7 @@ final class AttackSection {
             Duration at = a.nonNegativeDuration("at", Duration.ZERO);
             String node = a.requiredName("node", "an attack's node (the attacking host)");
             String jobName = a.requiredName("job", "an attack's job (an allreduce job of this scenario)");
-            List<String> as = a.has("as") ? a.names("as") : List.of();
+            List<String> as = a.has("as") ? HostLists.names(a, "as", topology, "a host whose bits it claims") : List.of();
             int count = a.intIn("count", 1, 1_000_000, 1000);
             if (a.problems().since(before) || topology == null || kindName == null) {
                 continue;
@@ -78,10 +77,6 @@ final class AttackSection {
                 continue;
             }
             AttackSpec spec = new AttackSpec(kind, at, node, jobName, as == null ? List.of() : as, 1);
-            if (a.has("count") && !spec.flood()) {
-                a.problem("count", "count is for floods (soft-state-flood, rate-flood); a " + kindName + " attack sends one packet");
-                continue;
-            }
             if (kind == AttackSpec.Kind.RATE_FLOOD && security.rate() == null) {
                 a.problem("kind", "rate-flood attacks the rate limit: it needs security { rate-limit { packets-per-second = ..., burst = ... } }");
                 continue;

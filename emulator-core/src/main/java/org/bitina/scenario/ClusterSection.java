@@ -10,14 +10,13 @@ import org.bitina.topology.Topology;
 
 /** Reads the {@code cluster} section: how many JVM members and how devices are placed on them (E2). */
 public final class ClusterSection {
-    private static final Set<String> KEYS = ConfigSchema.CLUSTER.names();
 
     private ClusterSection() {
     }
 
     /** The cluster layout of {@code c}; {@code topology} is null when it is broken, and then node names go unchecked. */
     public static ClusterSpec read(ConfigReader c, Topology topology) {
-        c.checkKeys(KEYS, "cluster");
+        c.checkKeys(ScenarioKeys.CLUSTER, "cluster");
         int jvms = c.intIn("jvms", 1, 64, 1);
         ClusterSpec.Placement placement = ClusterSpec.Placement.BY_POD;
         String p = c.name("placement", null);

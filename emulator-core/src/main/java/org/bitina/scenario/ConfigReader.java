@@ -35,6 +35,11 @@ public final class ConfigReader {
     private final Config config;
     private final String path;
     private final Problems problems;
+    /**
+     * The keys this object may have, once its check has run ({@link #checkKeys}): reading any other
+     * fixed key is a reader asking for what {@link ConfigSchema} does not list, and fails at once.
+     */
+    private Set<String> listed;
 
     private ConfigReader(Config config, String path, Problems problems) {
         this.config = config;
@@ -54,7 +59,9 @@ public final class ConfigReader {
 
     /** This reader with {@code fallback} behind its values (a scenario's defaults section). */
     public ConfigReader withFallback(ConfigReader fallback) {
-        return new ConfigReader(config.withFallback(fallback.config), path, problems);
+        ConfigReader r = new ConfigReader(config.withFallback(fallback.config), path, problems);
+        r.listed = listed;
+        return r;
     }
 
     public Problems problems() {
@@ -71,11 +78,20 @@ public final class ConfigReader {
     }
 
     public boolean has(String key) {
-        return config.hasPath(ConfigUtil.joinPath(key));
+        return config.hasPath(ConfigUtil.joinPath(listed(key)));
     }
 
     public ConfigValue value(String key) {
-        return config.getValue(ConfigUtil.joinPath(key));
+        return config.getValue(ConfigUtil.joinPath(listed(key)));
+    }
+
+    /** {@code key}, when the schema lists it for this object (or the object has not been checked). */
+    private String listed(String key) {
+        if (listed != null && !listed.contains(key)) {
+            throw new IllegalStateException("a reader reads '" + label(key) + "', which ConfigSchema does not list for this section ("
+                    + keyList(listed) + "): add it to the schema");
+        }
+        return key;
     }
 
     public ConfigOrigin origin() {
@@ -98,13 +114,37 @@ public final class ConfigReader {
 
     // ---------------------------------------------------------------- keys
 
-    /** Each key not in {@code known} is a problem: a typo or a key of another section. */
-    public void checkKeys(Set<String> known, String where) {
+    /**
+     * Each key of this object that {@code section} does not list is a problem (a typo or a key of
+     * another section), and from now on this reader reads only keys the section lists.
+     */
+    public void checkKeys(ConfigSchema.Section section, String where) {
+        checkKeys(section, null, where);
+    }
+
+    /**
+     * As {@link #checkKeys(ConfigSchema.Section, String)} for the keys a {@code kind} takes (of job,
+     * fault, attack or generator; null when the kind is unknown: every key of the section); a key
+     * of another kind is named as such.
+     */
+    public void checkKeys(ConfigSchema.Section section, String kind, String where) {
+        Set<String> known = section.names(kind);
         for (Map.Entry<String, ConfigValue> e : inFileOrder(config.root())) {
-            if (!known.contains(e.getKey())) {
-                problem(e.getValue().origin(), "unknown key '" + e.getKey() + "' in " + where + " (known: " + keyList(known) + ")");
+            String key = e.getKey();
+            if (known.contains(key)) {
+                continue;
             }
+            List<String> others = section.names().contains(key) ? section.kindsTaking(key) : List.of();
+            problem(e.getValue().origin(), others.isEmpty() ? "unknown key '" + key + "' in " + where + " (known: " + keyList(known) + ")"
+                    : "key '" + key + "' is for " + String.join(", ", others) + ", not for " + where + " (known: " + keyList(known) + ")");
         }
+        // the readers read a section's keys whatever the kind (unset ones give their defaults)
+        listed(section.names());
+    }
+
+    /** From now on this reader reads only {@code keys} (what a check held the object to). */
+    void listed(Set<String> keys) {
+        this.listed = keys;
     }
 
     /** This object's keys, in the order they were written. */

@@ -14,8 +14,6 @@ import org.bitina.topology.Topology;
  * is still checked for its keys and values; only the nodes and links it names go unchecked.
  */
 public final class FaultSection {
-    private static final Set<String> KEYS = ConfigSchema.FAULT.names();
-
     private FaultSection() {
     }
 
@@ -32,9 +30,9 @@ public final class FaultSection {
             if (f == null) {
                 continue;
             }
-            f.checkKeys(KEYS, "a fault");
-            FaultSpec spec = fault(f, topology);
-            if (spec != null) {
+            String kind = kindOf(f, java.util.Arrays.stream(FaultSpec.Kind.values()).map(FaultSpec.Kind::configName).toList());
+            f.checkKeys(ScenarioKeys.FAULT, kind, kind == null ? "a fault" : "a " + kind + " fault");
+            for (FaultSpec spec : fault(f, topology)) {
                 faults.add(spec);
                 readers.add(f);
             }
@@ -66,7 +64,17 @@ public final class FaultSection {
         }
     }
 
-    private static FaultSpec fault(ConfigReader f, Topology topology) {
+    /** The section's kind when it names a known one (its keys are checked for it), else null (every key of the section). */
+    static String kindOf(ConfigReader r, List<String> kinds) {
+        if (!r.has("kind") || r.value("kind").valueType() != com.typesafe.config.ConfigValueType.STRING) {
+            return null;
+        }
+        String k = (String) r.value("kind").unwrapped();
+        return kinds.contains(k) ? k : null;
+    }
+
+    /** The fault {@code f} describes, or one per host when a straggler's or silent fault's node is a host selector; none when bad. */
+    private static List<FaultSpec> fault(ConfigReader f, Topology topology) {
         int before = f.problems().count();
         String kindName = f.requiredName("kind", "a fault's kind");
         FaultSpec.Kind kind = null;
@@ -79,6 +87,19 @@ public final class FaultSection {
         }
         Duration at = f.nonNegativeDuration("at", Duration.ZERO);
         String node = f.name("node", null);
+        List<String> hosts = null;
+        if (node != null && kind != null && HostSelector.isSelector(node)) {
+            if (kind != FaultSpec.Kind.STRAGGLER && kind != FaultSpec.Kind.SILENT) {
+                f.problem("node", "a " + kindName + " fault names one node; host selectors ('" + node + "') are for straggler and silent faults");
+            } else if (topology != null) {
+                try {
+                    hosts = HostSelector.expand(node, topology);
+                } catch (IllegalArgumentException e) {
+                    f.problem("node", "a fault's node: " + e.getMessage());
+                }
+            }
+            node = hosts == null ? null : hosts.get(0);
+        }
         Link link = link(f, topology);
         Duration delay = f.nonNegativeDuration("delay", Duration.ZERO);
         Duration jitter = f.nonNegativeDuration("jitter", Duration.ZERO);
@@ -86,7 +107,7 @@ public final class FaultSection {
         List<Long> chunks = f.has("chunks") ? f.wholeLongs("chunks", 0) : List.of();
         int member = f.intIn("member", 0, 1024, -1);
         if (kind == null) {
-            return null;
+            return List.of();
         }
         switch (kind) {
             case LINK_DOWN, LINK_UP, DELAY -> {
@@ -125,9 +146,13 @@ public final class FaultSection {
             default -> throw new AssertionError(kind);
         }
         if (f.problems().since(before) || topology == null) {
-            return null;
+            return List.of();
         }
-        return new FaultSpec(at, kind, node, link, delay, jitter, rate, List.copyOf(chunks), member);
+        List<FaultSpec> out = new ArrayList<>();
+        for (String n : hosts == null ? java.util.Collections.singletonList(node) : hosts) {
+            out.add(new FaultSpec(at, kind, n, link, delay, jitter, rate, List.copyOf(chunks), member));
+        }
+        return out;
     }
 
     private static boolean onSwitch(FaultSpec.Kind kind) {

@@ -14,15 +14,7 @@ import org.bitina.usecase.Status;
 
 /** The keys every job has, whatever its kind: name, kind, tenant, id, completion timeout, baselines and what to expect. */
 public record JobHeader(String name, int tenant, int id, Duration completionTimeout, List<String> baselines, Expect expect) {
-    public static final Set<String> KEYS = ConfigSchema.JOB.names();
     private static final Duration DEFAULT_COMPLETION_TIMEOUT = ConfigSchema.DEFAULT_COMPLETION_TIMEOUT;
-
-    /** The keys of a kind: these and the kind's {@code own}. */
-    public static Set<String> keysAnd(String... own) {
-        Set<String> all = new HashSet<>(KEYS);
-        all.addAll(List.of(own));
-        return Set.copyOf(all);
-    }
 
     /**
      * The header of {@code c}, or null when a value is missing or bad (recorded).
@@ -81,7 +73,7 @@ public record JobHeader(String name, int tenant, int id, Duration completionTime
             Set<String> missing;
             if (e.value(key).valueType() == com.typesafe.config.ConfigValueType.OBJECT) {
                 ConfigReader m = e.object(key);
-                m.checkKeys(Set.of("status", "missing"), "an expected outcome");
+                m.checkKeys(JobKeys.OUTCOME, "an expected outcome");
                 String s = m.oneOf("status", statusNames, null);
                 status = s == null ? null : Status.valueOf(s.toUpperCase(java.util.Locale.ROOT));
                 List<String> names = m.has("missing") ? m.names("missing") : null;

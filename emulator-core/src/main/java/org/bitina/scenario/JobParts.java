@@ -25,28 +25,25 @@ public final class JobParts {
     private JobParts() {
     }
 
-    /** The job's members: a list of hosts or {@code "all"}; null when missing, bad, or uncheckable. */
+    /** The job's members: a list of hosts and {@link HostSelector host selectors}, or one selector ({@code "all"}); null when missing, bad, or uncheckable. */
     public static List<String> members(ConfigReader c, Topology topology) {
         if (!c.has("members")) {
             c.problem(c.origin(), "a job needs members (a list of hosts, or \"all\")");
             return null;
         }
         ConfigValue v = c.value("members");
-        if (v.valueType() == ConfigValueType.STRING && "all".equals(v.unwrapped())) {
-            return topology == null ? null : topology.hosts().stream().map(Node::name).toList();
-        }
-        if (v.valueType() != ConfigValueType.LIST) {
+        if (v.valueType() != ConfigValueType.LIST && v.valueType() != ConfigValueType.STRING) {
             c.problem(v.origin(), "members must be a list of hosts or \"all\" (got " + ConfigReader.describe(v) + ")");
             return null;
         }
+        List<HostLists.Named> named = HostLists.expand(c, HostLists.elements(c, "members"), topology, "a job member", Set.of());
         List<String> members = new ArrayList<>();
         Set<String> seen = new HashSet<>();
-        boolean ok = true;
-        for (ConfigValue m : (Iterable<ConfigValue>) v) {
-            String name = c.nameOf(m, "a job member");
-            if (name == null) {
-                ok = false;
-            } else if (topology != null && !topology.has(name)) {
+        boolean ok = named != null;
+        for (HostLists.Named n : named == null ? List.<HostLists.Named>of() : named) {
+            String name = n.name();
+            ConfigValue m = n.from();
+            if (topology != null && !topology.has(name)) {
                 c.problem(m.origin(), "job member '" + name + "' is not a node of the topology");
                 ok = false;
             } else if (topology != null && !topology.node(name).isHost()) {
@@ -59,7 +56,7 @@ public final class JobParts {
                 members.add(name);
             }
         }
-        if (ok && members.isEmpty()) {
+        if (ok && members.isEmpty() && (topology != null || HostLists.elements(c, "members").isEmpty())) {
             c.problem(v.origin(), "a job needs at least one member");
             ok = false;
         }
@@ -151,7 +148,7 @@ public final class JobParts {
             kind = (String) v.unwrapped();
         } else if (v.valueType() == ConfigValueType.OBJECT) {
             enc = c.object("encoding");
-            enc.checkKeys(Set.of("kind", "block"), "encoding");
+            enc.checkKeys(JobKeys.ENCODING, "encoding");
             kind = enc.requiredName("kind", "encoding.kind");
             if (kind == null) {
                 return null;

@@ -14,10 +14,10 @@ public abstract class JobReader {
     private final String kind;
     private final Set<String> keys;
 
-    /** @param own the kind's own keys, beside {@link JobHeader#KEYS} */
-    protected JobReader(String kind, String... own) {
+    /** The kind's keys are what {@link JobKeys#JOB} lists for it. */
+    protected JobReader(String kind) {
         this.kind = kind;
-        this.keys = JobHeader.keysAnd(own);
+        this.keys = JobKeys.JOB.names(kind);
     }
 
     /** The kind as scenario files write it ({@code kind = allreduce}). */
@@ -25,7 +25,7 @@ public abstract class JobReader {
         return kind;
     }
 
-    /** Every key a job of this kind may have, {@link JobHeader#KEYS} included. */
+    /** Every key a job of this kind may have, the header's included. */
     public final Set<String> keys() {
         return keys;
     }

@@ -120,6 +120,7 @@ public final class JobsSection {
             return null;
         }
         checkKeys(own, reader);
+        job.listed(reader.keys());
         return reader.read(job, topology, index);
     }
 

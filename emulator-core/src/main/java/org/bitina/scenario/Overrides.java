@@ -34,7 +34,7 @@ public record Overrides(List<Override> all) {
     }
 
     /** The file's sections but the jobs (a job key goes to the jobs): the schema's top level. */
-    private static final Set<String> SECTIONS = ConfigSchema.ROOT.names().stream().filter(k -> !k.equals("jobs"))
+    private static final Set<String> SECTIONS = ScenarioKeys.ROOT.names().stream().filter(k -> !k.equals("jobs"))
             .collect(java.util.stream.Collectors.toUnmodifiableSet());
 
     public Overrides {

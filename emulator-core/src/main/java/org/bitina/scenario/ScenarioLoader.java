@@ -25,7 +25,6 @@ import org.bitina.topology.Topology;
  * is described in the README; topology-configs/ has examples of every part.
  */
 public final class ScenarioLoader {
-    private static final Set<String> KEYS = ConfigSchema.ROOT.names();
 
     private ScenarioLoader() {
     }
@@ -60,7 +59,7 @@ public final class ScenarioLoader {
         includes.report(problems);
         adjacentObjects(file, problems);
         ConfigReader root = ConfigReader.of(config, "", problems);
-        root.checkKeys(KEYS, "a scenario");
+        root.checkKeys(ScenarioKeys.ROOT, "a scenario");
         Topology topology = null;
         Scenario.StateCapacity capacity = Scenario.StateCapacity.UNLIMITED;
         if (!root.has("topology")) {
@@ -94,13 +93,13 @@ public final class ScenarioLoader {
         if (s == null) {
             return Scenario.Security.DEFAULT;
         }
-        s.checkKeys(ConfigSchema.SECURITY.names(), "security");
+        s.checkKeys(ScenarioKeys.SECURITY, "security");
         String mac = s.oneOf("mac", List.of("on", "off"), "on");
         java.time.Duration max = s.positiveDuration("max-completion-timeout", Scenario.Security.DEFAULT.maxCompletionTimeout());
         org.bitina.security.IngressPolicy.RateLimit rate = null;
         ConfigReader r = s.has("rate-limit") ? s.object("rate-limit") : null;
         if (r != null) {
-            r.checkKeys(ConfigSchema.RATE_LIMIT.names(), "security.rate-limit");
+            r.checkKeys(ScenarioKeys.RATE_LIMIT, "security.rate-limit");
             Integer perSecond = r.requiredInt("packets-per-second", 1, Integer.MAX_VALUE);
             Integer burst = r.requiredInt("burst", 1, 1 << 20);
             if (perSecond != null && burst != null) {

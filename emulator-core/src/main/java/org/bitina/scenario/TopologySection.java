@@ -26,20 +26,10 @@ import org.bitina.wire.PacketCodec;
  * leave the scenario without a topology.
  */
 public final class TopologySection {
-    private static final Set<String> KEYS = ConfigSchema.TOPOLOGY.names();
-    private static final Set<String> SWITCH_KEYS = ConfigSchema.SWITCH.names();
     private static final java.util.regex.Pattern NODE_NAME = java.util.regex.Pattern.compile("[A-Za-z0-9_.-]+");
     /** Beyond a k=64 fat-tree (70,656 nodes): checked before anything is generated, so validate never runs out of memory. */
     static final long MAX_NODES = 200_000;
     static final long MAX_LINKS = 2_000_000;
-    private static final Set<String> LINK_KEYS = ConfigSchema.LINK.names();
-    private static final Set<String> LINK_OBJECT_KEYS = with(LINK_KEYS, "between");
-
-    private static Set<String> with(Set<String> keys, String more) {
-        Set<String> s = new java.util.HashSet<>(keys);
-        s.add(more);
-        return Set.copyOf(s);
-    }
 
     private final ConfigReader t;
     private boolean sound = true;
@@ -62,7 +52,7 @@ public final class TopologySection {
         int all = 0;
         ConfigReader d = t.objectOrEmpty("switch-defaults");
         if (d != null) {
-            d.checkKeys(SWITCH_KEYS, "switch-defaults");
+            d.checkKeys(ScenarioKeys.SWITCH, "switch-defaults");
             all = d.intIn("state-entries", 1, Integer.MAX_VALUE, 0);
         }
         Map<String, Integer> one = new java.util.TreeMap<>();
@@ -77,7 +67,7 @@ public final class TopologySection {
                     o.problem(name, "switch-overrides names '" + name + "', which is not a switch");
                     continue;
                 }
-                sw.checkKeys(SWITCH_KEYS, "switch-overrides." + name);
+                sw.checkKeys(ScenarioKeys.SWITCH, "switch-overrides." + name);
                 int n = sw.intIn("state-entries", 1, Integer.MAX_VALUE, 0);
                 if (n > 0) {
                     one.put(name, n);
@@ -94,12 +84,12 @@ public final class TopologySection {
     }
 
     private Topology topology() {
-        t.checkKeys(KEYS, "the topology");
+        t.checkKeys(ScenarioKeys.TOPOLOGY, "the topology");
         LinkSpec defaults = LinkSpec.DEFAULT;
         if (t.has("link-defaults")) {
             ConfigReader d = t.object("link-defaults");
             if (d != null) {
-                d.checkKeys(LINK_KEYS, "link-defaults");
+                d.checkKeys(ScenarioKeys.LINK, "link-defaults");
                 defaults = linkSpec(d, LinkSpec.DEFAULT);
             }
         }
@@ -215,7 +205,7 @@ public final class TopologySection {
             }
         } else if (v.valueType() == ConfigValueType.OBJECT) {
             ConfigReader c = t.objectOf(v, label, "");
-            c.checkKeys(LINK_OBJECT_KEYS, "a link");
+            c.checkKeys(ScenarioKeys.LINK_OBJECT, "a link");
             spec = linkSpec(c, defaults);
             if (!c.has("between")) {
                 broken(v.origin(), "a link object needs between = [a, b]");
@@ -273,7 +263,7 @@ public final class TopologySection {
         try {
             switch (kind) {
                 case "fat-tree": {
-                    g.checkKeys(Set.of("kind", "k"), "a fat-tree generator");
+                    g.checkKeys(ScenarioKeys.GENERATOR, kind, "a fat-tree generator");
                     Integer k = g.requiredInt("k", Integer.MIN_VALUE, Integer.MAX_VALUE);
                     if (k == null) {
                         return null;
@@ -285,7 +275,7 @@ public final class TopologySection {
                     return Topologies.fatTree(k, spec);
                 }
                 case "leaf-spine": {
-                    g.checkKeys(Set.of("kind", "spines", "leaves", "hosts-per-leaf"), "a leaf-spine generator");
+                    g.checkKeys(ScenarioKeys.GENERATOR, kind, "a leaf-spine generator");
                     Integer spines = g.requiredInt("spines", Integer.MIN_VALUE, Integer.MAX_VALUE);
                     Integer leaves = g.requiredInt("leaves", Integer.MIN_VALUE, Integer.MAX_VALUE);
                     Integer hosts = g.requiredInt("hosts-per-leaf", Integer.MIN_VALUE, Integer.MAX_VALUE);
@@ -303,7 +293,7 @@ public final class TopologySection {
                     return Topologies.leafSpine(spines, leaves, hosts, spec);
                 }
                 case "paper-fig1":
-                    g.checkKeys(Set.of("kind"), "the paper-fig1 generator");
+                    g.checkKeys(ScenarioKeys.GENERATOR, kind, "the paper-fig1 generator");
                     return Topologies.paperFig1(spec);
                 default:
                     g.problem("kind", "unknown generator '" + kind + "' (expected fat-tree, leaf-spine or paper-fig1)");

@@ -360,7 +360,7 @@ class ScenarioLoaderRulesTest {
         assertHas(p, at(10) + "spoof-bits needs as = [members of j] whose bits it sets");
         assertHas(p, at(11) + "non-member-bits needs a host that holds a bit in j without being a member (bit-space = hosts)");
         assertHas(p, at(12) + "a spoofed-ack attack targets a reliable-multicast job; 'j' is none of this scenario's");
-        assertHas(p, at(13) + "count is for floods (soft-state-flood, rate-flood); a replay attack sends one packet");
+        assertHas(p, at(13) + "key 'count' is for soft-state-flood, rate-flood, not for a replay attack (known: at, job, kind, node)");
         assertHas(p, at(14) + "rate-flood attacks the rate limit: it needs security { rate-limit { packets-per-second = ..., burst = ... } }");
     }
 

@@ -4,6 +4,7 @@ import org.bitina.scenario.JobReader;
 import org.bitina.scenario.JobParts;
 import org.bitina.scenario.JobHeader;
 import org.bitina.scenario.ConfigReader;
+import org.bitina.scenario.JobKeys;
 
 import org.bitina.usecase.allreduce.AllReduceSpec;
 
@@ -30,7 +31,7 @@ public final class AllReduceJobReader extends JobReader {
     static final String KIND = "allreduce";
 
     public AllReduceJobReader() {
-        super(KIND, "members", "bit-space", "encoding", "tree", "data", "iterations", "membership", "security", "partitions");
+        super(KIND);
     }
 
     @Override
@@ -96,7 +97,7 @@ public final class AllReduceJobReader extends JobReader {
             return null;
         }
         int before = s.problems().count();
-        s.checkKeys(Set.of("masking", "checksum"), "a job's security");
+        s.checkKeys(JobKeys.SECURITY, "a job's security");
         boolean masking = "on".equals(s.oneOf("masking", List.of("on", "off"), "off"));
         boolean checksum = "on".equals(s.oneOf("checksum", List.of("on", "off"), "off"));
         if (data != null) {
@@ -132,7 +133,7 @@ public final class AllReduceJobReader extends JobReader {
         if (t == null) {
             return null;
         }
-        t.checkKeys(Set.of("mode", "root", "vat"), "a tree");
+        t.checkKeys(JobKeys.TREE, "a tree");
         String mode = t.requiredName("mode", "tree.mode");
         String root = t.requiredName("root", "tree.root");
         if (mode == null || root == null) {

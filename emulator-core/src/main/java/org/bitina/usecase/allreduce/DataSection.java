@@ -2,6 +2,7 @@ package org.bitina.usecase.allreduce;
 
 import org.bitina.scenario.JobParts;
 import org.bitina.scenario.ConfigReader;
+import org.bitina.scenario.JobKeys;
 
 import java.util.Locale;
 import java.util.Set;
@@ -14,7 +15,6 @@ import org.bitina.wire.ReductionOp;
 
 /** The {@code data} section of a job that reduces an array (AllReduce, BIER-INC; A3, A4). */
 public final class DataSection {
-    private static final Set<String> KEYS = Set.of("elements", "type", "op", "chunk", "window", "seed", "scale");
 
     private DataSection() {
     }
@@ -33,7 +33,7 @@ public final class DataSection {
         if (d == null) {
             return null;
         }
-        d.checkKeys(KEYS, "data");
+        d.checkKeys(JobKeys.DATA, kind, "data of " + (kind.startsWith("a") ? "an " : "a ") + kind + " job");
         int before = d.problems().count();
         Integer elements = d.requiredInt("elements", 1, 1 << 28);
         String type = d.name("type", "float32");

@@ -6,6 +6,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import org.bitina.scenario.ConfigReader;
+import org.bitina.scenario.HostLists;
 import org.bitina.topology.Topology;
 
 /**
@@ -115,11 +116,11 @@ public record Elastic(int iterations, List<Change> changes) {
                 ok = false;
                 continue;
             }
-            m.checkKeys(Set.of("at-iteration", "leave", "join", "fail"), "a membership change");
+            m.checkKeys(org.bitina.scenario.JobKeys.MEMBERSHIP, "a membership change");
             Integer at = m.requiredInt("at-iteration", 1, iterations);
-            List<String> leave = m.has("leave") ? m.names("leave") : List.of();
-            List<String> join = m.has("join") ? m.names("join") : List.of();
-            List<String> fail = m.has("fail") ? m.names("fail") : List.of();
+            List<String> leave = m.has("leave") ? HostLists.names(m, "leave", topology, "a host that leaves") : List.of();
+            List<String> join = m.has("join") ? HostLists.names(m, "join", topology, "a host that joins") : List.of();
+            List<String> fail = m.has("fail") ? HostLists.names(m, "fail", topology, "a host that fails") : List.of();
             if (at == null || leave == null || join == null || fail == null) {
                 ok = false;
                 continue;

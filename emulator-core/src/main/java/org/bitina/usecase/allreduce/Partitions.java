@@ -12,6 +12,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import org.bitina.scenario.ConfigReader;
+import org.bitina.scenario.HostLists;
+import org.bitina.scenario.HostSelector;
 import org.bitina.topology.BitSpace;
 import org.bitina.topology.FaultSpec;
 import org.bitina.topology.Topology;
@@ -118,18 +120,21 @@ public record Partitions(Kind kind, List<Partition> explicit) {
         for (int i = 0; i < lists.size(); i++) {
             ConfigValue p = lists.get(i);
             String name = "p" + (i + 1);
-            if (p.valueType() != ConfigValueType.LIST || ((ConfigList) p).isEmpty()) {
-                c.problem(p.origin(), "partition " + name + " must be a non-empty list of members (got " + ConfigReader.describe(p) + ")");
+            // a partition is a list of members and selectors, or one selector ("pod:1-2")
+            boolean selector = p.valueType() == ConfigValueType.STRING && HostSelector.isSelector((String) p.unwrapped());
+            if (!selector && (p.valueType() != ConfigValueType.LIST || ((ConfigList) p).isEmpty())) {
+                c.problem(p.origin(), "partition " + name + " must be a non-empty list of members or a host selector (got "
+                        + ConfigReader.describe(p) + ")");
                 ok = false;
                 continue;
             }
             List<String> ms = new ArrayList<>();
-            for (ConfigValue e : (ConfigList) p) {
-                String m = c.nameOf(e, "a member of partition " + name);
-                if (m == null) {
-                    ok = false;
-                    continue;
-                }
+            List<HostLists.Named> named = HostLists.expand(c, selector ? List.of(p) : (ConfigList) p, topology,
+                    "a member of partition " + name, Set.of());
+            ok &= named != null;
+            for (HostLists.Named n : named == null ? List.<HostLists.Named>of() : named) {
+                String m = n.name();
+                ConfigValue e = n.from();
                 if (members != null && !members.contains(m)) {
                     c.problem(e.origin(), "'" + m + "' in partition " + name + " is not a member of the job");
                     ok = false;

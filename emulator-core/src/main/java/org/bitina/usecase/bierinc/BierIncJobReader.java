@@ -24,7 +24,7 @@ public final class BierIncJobReader extends JobReader {
     static final String KIND = "bier-inc";
 
     public BierIncJobReader() {
-        super(KIND, "members", "bit-space", "encoding", "data", "collective", "root", "edge", "iterations", "membership");
+        super(KIND);
     }
 
     @Override

@@ -4,6 +4,8 @@ import org.bitina.scenario.JobReader;
 import org.bitina.scenario.JobParts;
 import org.bitina.scenario.JobHeader;
 import org.bitina.scenario.ConfigReader;
+import org.bitina.scenario.HostLists;
+import org.bitina.scenario.JobKeys;
 
 import org.bitina.usecase.moe.MoeSpec;
 
@@ -29,11 +31,9 @@ import org.bitina.wire.PacketCodec;
  */
 public final class MoeJobReader extends JobReader {
     static final String KIND = "moe";
-    private static final Set<String> MOE_KEYS = Set.of("top-k", "hidden", "tokens-per-source", "capacity-factor", "seed",
-            "granularity", "pinned", "window");
 
     public MoeJobReader() {
-        super(KIND, "sources", "experts", "bit-space", "moe", "encoding");
+        super(KIND);
     }
 
     @Override
@@ -96,12 +96,14 @@ public final class MoeJobReader extends JobReader {
             c.problem(c.origin(), "a moe job needs sources = [hosts holding tokens]");
             return sources;
         }
-        ConfigList list = c.list("sources");
-        if (list != null) {
-            for (ConfigValue v : list) {
-                String s = c.nameOf(v, "a source");
-                if (s != null && JobParts.requireHost(c, v.origin(), s, "MoE source", topology)) {
-                    sources.add(s);
+        List<? extends ConfigValue> list = HostLists.elements(c, "sources");
+        List<HostLists.Named> named = list == null ? null : HostLists.expand(c, list, topology, "a source", Set.of());
+        for (HostLists.Named n : named == null ? List.<HostLists.Named>of() : named) {
+            if (JobParts.requireHost(c, n.from().origin(), n.name(), "MoE source", topology)) {
+                if (sources.contains(n.name())) {
+                    c.problem(n.from().origin(), "MoE source '" + n.name() + "' is listed twice");
+                } else {
+                    sources.add(n.name());
                 }
             }
         }
@@ -120,25 +122,52 @@ public final class MoeJobReader extends JobReader {
         }
         Set<String> names = new LinkedHashSet<>();
         for (ConfigValue v : list) {
-            String name;
-            String host;
+            // each element is one expert ({ name, host }) or several: a host or selector names one per host, after the host;
+            // { hosts = [...], prefix = e } one per host, named by the prefix and its position in the job's expert list
+            List<String[]> here = new ArrayList<>();
             if (v.valueType() == ConfigValueType.OBJECT) {
                 ConfigReader e = c.objectOf(v, "an expert", "");
-                e.checkKeys(Set.of("name", "host"), "an expert");
-                name = e.requiredName("name", "an expert's name");
-                host = e.requiredName("host", "an expert's host");
+                e.checkKeys(JobKeys.EXPERT, "an expert");
+                if (e.has("hosts") || e.has("prefix")) {
+                    if (e.has("name") || e.has("host")) {
+                        e.problem(e.origin(), "an expert object has name and host (one expert) or hosts and prefix (one per host), not both");
+                        continue;
+                    }
+                    String prefix = e.requiredName("prefix", "an expert group's prefix (prefix = e names them e1, e2, ...)");
+                    List<? extends ConfigValue> hs = e.has("hosts") ? HostLists.elements(e, "hosts") : null;
+                    if (hs == null && !e.has("hosts")) {
+                        e.problem(e.origin(), "missing an expert group's hosts (hosts = [\"h9..h16\"])");
+                    }
+                    List<HostLists.Named> named = hs == null ? null : HostLists.expand(e, hs, topology, "an expert host", Set.of());
+                    if (prefix == null || named == null) {
+                        continue;
+                    }
+                    for (HostLists.Named n : named) {
+                        here.add(new String[] {prefix + (experts.size() + here.size() + 1), n.name()});
+                    }
+                } else {
+                    String name = e.requiredName("name", "an expert's name");
+                    String host = e.requiredName("host", "an expert's host");
+                    here.add(new String[] {name, host});
+                }
             } else {
-                name = c.nameOf(v, "an expert");
-                host = name;
+                List<HostLists.Named> named = HostLists.expand(c, List.of(v), topology, "an expert", Set.of());
+                for (HostLists.Named n : named == null ? List.<HostLists.Named>of() : named) {
+                    here.add(new String[] {n.name(), n.name()});
+                }
             }
-            if (name == null || host == null || !JobParts.requireHost(c, v.origin(), host, "expert host", topology)) {
-                continue;
+            for (String[] nh : here) {
+                String name = nh[0];
+                String host = nh[1];
+                if (name == null || host == null || !JobParts.requireHost(c, v.origin(), host, "expert host", topology)) {
+                    continue;
+                }
+                if (!names.add(name)) {
+                    c.problem(v.origin(), "expert '" + name + "' is listed twice");
+                    continue;
+                }
+                experts.add(new MoeSpec.Expert(name, host));
             }
-            if (!names.add(name)) {
-                c.problem(v.origin(), "expert '" + name + "' is listed twice");
-                continue;
-            }
-            experts.add(new MoeSpec.Expert(name, host));
         }
         return experts;
     }
@@ -153,7 +182,7 @@ public final class MoeJobReader extends JobReader {
             return null;
         }
         int before = m.problems().count();
-        m.checkKeys(MOE_KEYS, "moe");
+        m.checkKeys(JobKeys.MOE_MODEL, "moe");
         int window = m.intIn("window", 1, 1 << 20, 64);
         int topK = m.intIn("top-k", 1, 64, 2);
         int hidden = m.intIn("hidden", 64, 4096, 64);
@@ -187,7 +216,7 @@ public final class MoeJobReader extends JobReader {
             if (p == null) {
                 continue;
             }
-            p.checkKeys(Set.of("tokens", "experts"), "a pinned route");
+            p.checkKeys(JobKeys.PINNED, "a pinned route");
             ConfigList tl = p.list("tokens");
             List<String> ex = p.names("experts");
             if (tl == null || ex == null) {

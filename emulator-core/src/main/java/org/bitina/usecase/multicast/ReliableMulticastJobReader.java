@@ -4,6 +4,8 @@ import org.bitina.scenario.JobReader;
 import org.bitina.scenario.JobParts;
 import org.bitina.scenario.JobHeader;
 import org.bitina.scenario.ConfigReader;
+import org.bitina.scenario.HostLists;
+import org.bitina.scenario.JobKeys;
 
 import org.bitina.usecase.multicast.MulticastSpec;
 
@@ -28,7 +30,7 @@ public final class ReliableMulticastJobReader extends JobReader {
     static final String KIND = "reliable-multicast";
 
     public ReliableMulticastJobReader() {
-        super(KIND, "source", "receivers", "bit-space", "data", "ack", "max-rounds", "encoding");
+        super(KIND);
     }
 
     @Override
@@ -50,7 +52,7 @@ public final class ReliableMulticastJobReader extends JobReader {
         int window = 16;
         long seed = 1;
         if (d != null) {
-            d.checkKeys(Set.of("bytes", "packet", "window", "seed"), "data");
+            d.checkKeys(JobKeys.DATA, KIND, "data of a reliable-multicast job");
             bytes = d.bytes("bytes", 1, 1L << 34, "1 byte to 16 GiB", bytes);
             packet = d.intIn("packet", 4, 1 << 20, packet);
             if (packet % 4 != 0) {
@@ -63,7 +65,7 @@ public final class ReliableMulticastJobReader extends JobReader {
         String per = "window";
         String tree = "composed";
         if (a != null) {
-            a.checkKeys(Set.of("per", "tree"), "ack");
+            a.checkKeys(JobKeys.ACK, "ack");
             per = a.oneOf("per", List.of("window", "packet"), per);
             tree = a.oneOf("tree", List.of("preconfigured", "self-installed", "composed"), tree);
         }
@@ -86,32 +88,34 @@ public final class ReliableMulticastJobReader extends JobReader {
                 new MulticastSpec.Params(bytes, packet, window, seed, "window".equals(per), tree, maxRounds));
     }
 
-    /** The receivers: a list of hosts or {@code "all"} (every host but the source); null when missing or bad. */
+    /**
+     * The receivers: a list of hosts and {@link org.bitina.scenario.HostSelector host selectors}, or one selector
+     * ({@code "all"}: every host but the source; a selector leaves the source out); null when missing or bad.
+     */
     private static List<String> receivers(ConfigReader c, Topology topology, String source) {
         if (!c.has("receivers")) {
             c.problem(c.origin(), "a reliable-multicast job needs receivers = [hosts] or \"all\"");
             return null;
         }
-        ConfigValue v = c.value("receivers");
-        if (v.valueType() == ConfigValueType.STRING && "all".equals(v.unwrapped())) {
-            return topology == null ? null : topology.hosts().stream().map(Node::name).filter(h -> !h.equals(source)).toList();
-        }
-        List<String> r = c.names("receivers");
-        if (r == null) {
+        List<? extends ConfigValue> elements = HostLists.elements(c, "receivers");
+        List<HostLists.Named> named = elements == null ? null
+                : HostLists.expand(c, elements, topology, "a receiver", source == null ? Set.of() : Set.of(source));
+        if (named == null) {
             return null;
         }
         List<String> receivers = new ArrayList<>();
-        for (String h : r) {
-            if (JobParts.requireHost(c, v.origin(), h, "receiver", topology)) {
+        for (HostLists.Named n : named) {
+            String h = n.name();
+            if (JobParts.requireHost(c, n.from().origin(), h, "receiver", topology)) {
                 if (h.equals(source)) {
-                    c.problem(v.origin(), "the source '" + h + "' cannot also be a receiver");
+                    c.problem(n.from().origin(), "the source '" + h + "' cannot also be a receiver");
                 } else if (receivers.contains(h)) {
-                    c.problem(v.origin(), "receiver '" + h + "' is listed twice");
+                    c.problem(n.from().origin(), "receiver '" + h + "' is listed twice");
                 } else {
                     receivers.add(h);
                 }
             }
         }
-        return receivers;
+        return topology == null ? null : receivers;
     }
 }
