@@ -200,6 +200,15 @@ public final class UseCases {
         return u.rejoin(u.spec().cast(p.job()), p, s, routing);
     }
 
+    /** What {@code job}'s packets carry besides header, endpoint set and tag ({@link UseCase#packets}). */
+    public static WireBudget.Packets packets(JobSpec job) {
+        return packetsOf(of(job), job);
+    }
+
+    private static <S extends JobSpec> WireBudget.Packets packetsOf(UseCase<S> u, JobSpec job) {
+        return u.packets(u.spec().cast(job));
+    }
+
     /** About how much heap {@code job} needs (see {@link UseCase#memoryBytes}). */
     public static long memoryBytes(JobSpec job) {
         return memoryOf(of(job), job);
