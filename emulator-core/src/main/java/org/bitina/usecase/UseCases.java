@@ -61,7 +61,7 @@ public final class UseCases {
                 Phase q = p;
                 q.trees().forEach(tree -> ingress.put(tree.wireJob(), ingress(q.job(), tree.bitSpace(), q, s.security().rate())));
                 phases.add(p.mapTables((n, t) -> t.withEncoding(encoding).withIngress(ingress.get(t.job())), "; endpoint sets "
-                        + describe(encoding)));
+                        + encoding.describe()));
             }
         }
         return phases;
@@ -221,13 +221,5 @@ public final class UseCases {
     private static UseCase<?> of(JobSpec job) {
         return ALL.stream().filter(u -> u.spec().isInstance(job)).findFirst()
                 .orElseThrow(() -> new UnsupportedOperationException("no use case runs job '" + job.name() + "' (" + job.common().kind() + ")"));
-    }
-
-    private static String describe(EncodingSpec e) {
-        return switch (e.encoding()) {
-            case FLAT -> "flat";
-            case NODE_LIST -> "node-list";
-            case HIERARCHICAL -> "hierarchical (blocks of " + e.blockSize() + ")";
-        };
     }
 }

@@ -99,7 +99,7 @@ public final class WireBudget {
     public static String check(Phase phase, Topology topology, Routing routing, Packets packets) {
         EncodingSpec enc = phase.job().common().encoding();
         for (Phase.Tree tree : phase.trees()) {
-            Loads loads = new Loads(enc, packets.maxEndpoints());
+            Loads loads = new Loads(enc, packets.maxEndpoints(), topology);
             boolean bifts = tree.tables().values().stream().anyMatch(t -> t.bift() != null);
             boolean vat = tree.tables().values().stream().anyMatch(t -> t.registered() != null);
             EndpointSet all = membersOf(tree.bitSpace(), phase.job());
@@ -244,14 +244,16 @@ public final class WireBudget {
     private static final class Loads {
         private final EncodingSpec enc;
         private final int k;
+        private final Topology topology;
         private final Map<String, Load> byLink = new HashMap<>();
 
-        Loads(EncodingSpec enc, int k) {
+        Loads(EncodingSpec enc, int k, Topology topology) {
             this.enc = enc;
             this.k = k;
+            this.topology = topology;
         }
 
-        record Load(String from, String to, boolean up, int bytes, EndpointSet set) {
+        record Load(String from, String to, boolean up, int bytes, EndpointSet set, EncodingSpec enc) {
         }
 
         void along(List<String> path, EndpointSet set, boolean up) {
@@ -266,11 +268,17 @@ public final class WireBudget {
             if (old != null && old.set().cardinality() >= set.cardinality() && set.isSubsetOf(old.set())) {
                 return;
             }
-            EndpointSet w = worst(set, k, enc);
+            // a job that translates at the fabric's edge carries its hosts' encoding on a host's link
+            EncodingSpec e = enc.translates() ? enc.on(isHost(from) || isHost(to)) : enc;
+            EndpointSet w = worst(set, k, e);
             int bytes = PacketCodec.setBodyBytes(w);
             if (old == null || bytes > old.bytes()) {
-                byLink.put(key, new Load(from, to, up, bytes, w));
+                byLink.put(key, new Load(from, to, up, bytes, w, e));
             }
+        }
+
+        private boolean isHost(String n) {
+            return topology.has(n) && topology.node(n).isHost();
         }
 
         /** The worst excess over a link's MTU, said with the link, the encoding and the sizes; null when all fit. */
@@ -297,18 +305,10 @@ public final class WireBudget {
             long payload = worst.up() ? packets.upBytes() : packets.downBytes();
             return String.format(java.util.Locale.ROOT, "%s packet on link %s -> %s carries %d endpoints as a %s set of %d bytes: %d header + %d"
                             + " set + %d payload + %d tag = %d bytes, more than the link's MTU of %d bytes%s",
-                    worst.up() ? "an aggregation" : "a multicast", worst.from(), worst.to(), worst.set().cardinality(), describe(enc),
+                    worst.up() ? "an aggregation" : "a multicast", worst.from(), worst.to(), worst.set().cardinality(), worst.enc().describe(),
                     worst.bytes(), PacketCodec.HEADER_BYTES, worst.bytes(), payload, InaPacket.AUTH_TAG_BYTES,
-                    fixedBytes(payload) + worst.bytes(), worstMtu, hint(enc));
+                    fixedBytes(payload) + worst.bytes(), worstMtu, hint(worst.enc()));
         }
-    }
-
-    private static String describe(EncodingSpec e) {
-        return switch (e.encoding()) {
-            case FLAT -> "flat";
-            case NODE_LIST -> "node-list";
-            case HIERARCHICAL -> "hierarchical (blocks of " + e.blockSize() + ")";
-        };
     }
 
     private static String hint(EncodingSpec e) {
