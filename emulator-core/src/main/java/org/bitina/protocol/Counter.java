@@ -40,5 +40,7 @@ public enum Counter {
     /** H2: partition aggregates a partition root sent up to the second stage. */
     BRIDGED_UP,
     /** H2: second-stage results a partition root sent down into its partition. */
-    BRIDGED_DOWN
+    BRIDGED_DOWN,
+    /** H2: frames a switch at the fabric's edge converted between the hosts' encoding and the fabric's, either way. */
+    TRANSLATED
 }

@@ -3,9 +3,7 @@ package org.bitina.protocol;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.bitina.bitmap.Encoding;
 import org.bitina.bitmap.EndpointSet;
-import org.bitina.bitmap.HierarchicalBitmap;
 import org.bitina.topology.EncodingSpec;
 import org.bitina.topology.Routing;
 import org.bitina.wire.Direction;
@@ -52,7 +50,7 @@ final class NodeContext {
 
     /** Puts a frame on the link to a neighbour, its endpoint set in the job's encoding. */
     void send(List<NodeEngine.Action> out, JobTables t, String neighbor, Frame f) {
-        Frame w = onWire(t, f);
+        Frame w = onWire(t, f, neighbor);
         if (t.macKey() != null && isHost(name) && w.packet().authTag() == null) {
             // S2: an endpoint's packet leaves its host tagged, as it goes on the wire (after the NIC's last change to it);
             // one that carries a tag already keeps it (an attack's forged tag is the attacker's to choose)
@@ -208,16 +206,43 @@ final class NodeContext {
     }
 
     /**
-     * Every packet leaves a node with its endpoint set in the job's encoding (H2): endpoints
-     * and switches may compute on any encoding, the wire carries the one the job chose.
+     * Every packet leaves a node with its endpoint set in the job's encoding on that link (H2):
+     * endpoints and switches may compute on any encoding, the wire carries the one the job chose,
+     * the hosts' on a host's link when the job translates at the fabric's edge. A switch that
+     * converts a frame into the hosts' encoding counts a translation.
      */
-    private static Frame onWire(JobTables t, Frame f) {
+    private Frame onWire(JobTables t, Frame f, String neighbor) {
         EndpointSet set = f.packet().endpoints();
         EncodingSpec e = t.encoding();
-        if (e == null || (set.encoding() == e.encoding()
-                && (e.encoding() != Encoding.HIERARCHICAL || ((HierarchicalBitmap) set).blockSize() == e.blockSize()))) {
+        if (e == null) {
             return f;
         }
-        return new Frame(f.packet().withEndpoints(set.to(e.encoding(), e.blockSize())), f.destination(), f.vt(), f.via());
+        boolean edge = false;
+        if (e.translates()) {
+            boolean fromHost = isHost(name);
+            edge = !fromHost && isHost(neighbor);
+            e = e.on(fromHost || edge);
+        }
+        if (e.holds(set)) {
+            return f;
+        }
+        if (edge) {
+            count(t, Counter.TRANSLATED);
+        }
+        return new Frame(f.packet().withEndpoints(e.encode(set)), f.destination(), f.vt(), f.via());
+    }
+
+    /**
+     * A frame from a host's link, at the switch on the fabric's edge: its endpoint set converted
+     * to the fabric's encoding, counted, when the job translates there (seed 000 section 7: a node
+     * list from the host becomes a local bitmap inside the aggregation domain); else as it came.
+     */
+    Frame atIngress(JobTables t, Frame f) {
+        EncodingSpec e = t.encoding();
+        if (e == null || !e.translates() || e.holds(f.packet().endpoints()) || isHost(name)) {
+            return f;
+        }
+        count(t, Counter.TRANSLATED);
+        return f.withPacket(f.packet().withEndpoints(e.encode(f.packet().endpoints())));
     }
 }

@@ -212,7 +212,7 @@ public final class NodeEngine {
                 return out;
             }
             node.audit(t, f.packet(), from);
-            process(t, f, now, out);
+            process(t, fromHost ? node.atIngress(t, f) : f, now, out);
         }
         return out;
     }

@@ -39,7 +39,7 @@ final class ReportAssembler {
     Report report(String scenario, org.bitina.scenario.Clock clock, Map<String, String> placement) {
         List<Report.SwitchReport> sw = new ArrayList<>();
         switches.values().forEach(r -> sw.add(new Report.SwitchReport(r.name(), r.peakStateEntries(), r.peakBufferedBytes(), r.incTrees(),
-                dropsOf(r.name()))));
+                dropsOf(r.name()), r.translations())));
         List<Report.HostReport> hosts = new ArrayList<>();
         isSwitch.forEach((n, sws) -> {
             Map<String, Long> d = dropsOf(n);
@@ -112,9 +112,11 @@ final class ReportAssembler {
                 }
             }
             if (s.isSwitch()) {
-                switches.merge(s.node(), new Report.SwitchReport(s.node(), s.peakStateEntries(), s.peakBufferedBytes(), s.incTrees(), Map.of()),
+                switches.merge(s.node(), new Report.SwitchReport(s.node(), s.peakStateEntries(), s.peakBufferedBytes(), s.incTrees(), Map.of(),
+                                s.counters().getOrDefault(Counter.TRANSLATED, 0L)),
                         (a, b) -> new Report.SwitchReport(a.name(), Math.max(a.peakStateEntries(), b.peakStateEntries()),
-                                Math.max(a.peakBufferedBytes(), b.peakBufferedBytes()), Math.max(a.incTrees(), b.incTrees()), Map.of()));
+                                Math.max(a.peakBufferedBytes(), b.peakBufferedBytes()), Math.max(a.incTrees(), b.incTrees()), Map.of(),
+                                a.translations() + b.translations()));
             }
         }
     }

@@ -92,9 +92,14 @@ public final class JobKeys {
 
     public static final Section ENCODING = new Section("jobs[].encoding", "The endpoint-set encoding (H2) as an object; a word"
             + " (`flat`, `hierarchical`, `node-list`) is `kind` alone.",
-            List.of(key("kind", "flat | hierarchical | node-list", "required", "", "kind = hierarchical", "the encoding"),
+            List.of(key("kind", "flat | hierarchical | node-list", "required unless hosts and fabric", "", "kind = hierarchical",
+                            "the encoding on every link"),
                     key("block", "whole number 1..65535", "the most bit-space endpoints of one pod", "bits", "block = 16",
-                            "hierarchical: bits per block")));
+                            "hierarchical: bits per block"),
+                    key("hosts", "flat | hierarchical | node-list", "none (with fabric, instead of kind)", "", "hosts = node-list",
+                            "the encoding on host links; the switch at a host's port translates (H2)"),
+                    key("fabric", "flat | hierarchical | node-list", "none (with hosts, instead of kind)", "", "fabric = hierarchical",
+                            "the encoding between switches")));
 
     public static final Section SECURITY = new Section("jobs[].security", "An allreduce job's S6 protections (both need an int32 sum).",
             List.of(key("masking", "on | off", "off", "", "masking = on", "additive masks that cancel at the root"),

@@ -136,40 +136,59 @@ public final class JobParts {
         return positions;
     }
 
-    /** The endpoint-set encoding (H2): flat by default; null when bad. */
+    /**
+     * The endpoint-set encoding (H2): flat by default; {@code flat}, {@code hierarchical},
+     * {@code node-list}, {@code { kind = hierarchical, block = 16 }}, or, translated at the
+     * fabric's edge, {@code { hosts = node-list, fabric = hierarchical, block = 16 }} (host links
+     * carry one, switch-to-switch links the other; {@code block} for whichever is hierarchical).
+     * Null when bad.
+     */
     public static EncodingSpec encoding(ConfigReader c, Topology topology, BitSpace space) {
         if (!c.has("encoding")) {
             return EncodingSpec.FLAT;
         }
         ConfigValue v = c.value("encoding");
-        String kind;
-        ConfigReader enc = null;
         if (v.valueType() == ConfigValueType.STRING) {
-            kind = (String) v.unwrapped();
-        } else if (v.valueType() == ConfigValueType.OBJECT) {
-            enc = c.object("encoding");
-            enc.checkKeys(JobKeys.ENCODING, "encoding");
-            kind = enc.requiredName("kind", "encoding.kind");
-            if (kind == null) {
-                return null;
-            }
-        } else {
-            c.problem(v.origin(), "encoding is flat, hierarchical, node-list or { kind = hierarchical, block = 16 } (got "
-                    + ConfigReader.describe(v) + ")");
+            return encodingOf(c, v.origin(), (String) v.unwrapped(), null, topology, space);
+        }
+        if (v.valueType() != ConfigValueType.OBJECT) {
+            c.problem(v.origin(), "encoding is flat, hierarchical, node-list, { kind = hierarchical, block = 16 } or"
+                    + " { hosts = node-list, fabric = hierarchical } (got " + ConfigReader.describe(v) + ")");
             return null;
         }
+        ConfigReader enc = c.object("encoding");
+        enc.checkKeys(JobKeys.ENCODING, "encoding");
+        Integer block = enc.has("block") ? enc.intIn("block", 1, HierarchicalBitmap.MAX_BLOCK_SIZE, 1) : null;
+        if (enc.has("kind") == (enc.has("hosts") || enc.has("fabric"))) {
+            enc.problem(enc.origin(), "encoding names either its kind (kind = hierarchical) or the encodings of both domains"
+                    + " (hosts = node-list, fabric = hierarchical)");
+            return null;
+        }
+        if (enc.has("kind")) {
+            String kind = enc.requiredName("kind", "encoding.kind");
+            return kind == null ? null : encodingOf(enc, enc.origin("kind"), kind, block, topology, space);
+        }
+        String hosts = enc.requiredName("hosts", "encoding.hosts (the encoding on host links)");
+        String fabric = enc.requiredName("fabric", "encoding.fabric (the encoding between switches)");
+        if (hosts == null || fabric == null) {
+            return null;
+        }
+        EncodingSpec h = encodingOf(enc, enc.origin("hosts"), hosts, block, topology, space);
+        EncodingSpec f = encodingOf(enc, enc.origin("fabric"), fabric, block, topology, space);
+        return h == null || f == null ? null : new EncodingSpec(f.encoding(), f.blockSize(), h);
+    }
+
+    private static EncodingSpec encodingOf(ConfigReader c, ConfigOrigin origin, String kind, Integer block, Topology topology,
+                                           BitSpace space) {
         switch (kind) {
             case "flat":
                 return EncodingSpec.FLAT;
             case "node-list":
                 return new EncodingSpec(Encoding.NODE_LIST, 1);
             case "hierarchical":
-                if (enc != null && enc.has("block")) {
-                    return new EncodingSpec(Encoding.HIERARCHICAL, enc.intIn("block", 1, HierarchicalBitmap.MAX_BLOCK_SIZE, 1));
-                }
-                return new EncodingSpec(Encoding.HIERARCHICAL, defaultBlock(topology, space));
+                return new EncodingSpec(Encoding.HIERARCHICAL, block != null ? block : defaultBlock(topology, space));
             default:
-                c.problem(v.origin(), "unknown encoding '" + kind + "' (expected flat, hierarchical or node-list)");
+                c.problem(origin, "unknown encoding '" + kind + "' (expected flat, hierarchical or node-list)");
                 return null;
         }
     }

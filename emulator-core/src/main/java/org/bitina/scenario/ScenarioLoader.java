@@ -85,7 +85,33 @@ public final class ScenarioLoader {
         if (!problems.isEmpty()) {
             throw new ScenarioException(problems.sorted());
         }
-        return new Scenario(problems.displayName(), topology, List.copyOf(jobs), List.copyOf(faults), cluster, clock, security, List.copyOf(attacks), capacity);
+        Scenario scenario = new Scenario(problems.displayName(), topology, List.copyOf(jobs), List.copyOf(faults), cluster, clock, security,
+                List.copyOf(attacks), capacity);
+        wireBudget(scenario, root);
+        if (!problems.isEmpty()) {
+            throw new ScenarioException(problems.sorted());
+        }
+        return scenario;
+    }
+
+    /**
+     * H2: every packet fits every link it crosses, its endpoint set in the job's encoding
+     * ({@link org.bitina.usecase.WireBudget}); a job that does not is a problem at its key
+     * (the chunk, the packet size), or at the job.
+     */
+    private static void wireBudget(Scenario scenario, ConfigReader root) {
+        List<org.bitina.usecase.WireBudget.Excess> excess = org.bitina.usecase.WireBudget.check(scenario);
+        if (excess.isEmpty()) {
+            return;
+        }
+        com.typesafe.config.ConfigList list = root.list("jobs");
+        for (org.bitina.usecase.WireBudget.Excess e : excess) {
+            int i = scenario.jobs().indexOf(e.job());
+            ConfigReader job = ConfigReader.of(((com.typesafe.config.ConfigObject) list.get(i)).toConfig(), "", root.problems());
+            Config c = job.config();
+            String key = c.hasPath(e.key()) ? e.key() : c.hasPath("encoding") ? "encoding" : null;
+            job.problem(key == null ? job.origin() : c.getValue(key).origin(), e.message());
+        }
     }
 
     private static Scenario.Security readSecurity(ConfigReader root) {

@@ -65,6 +65,9 @@ public interface UseCase<S extends JobSpec> {
         return null;
     }
 
+    /** What the job's packets carry besides header, endpoint set and tag, for the MTU check ({@link WireBudget}). */
+    WireBudget.Packets packets(S job);
+
     /** The driver specs this kind sends to hosts, for serialisation across JVMs. */
     List<Class<? extends DriverSpec>> drivers();
 }

@@ -61,7 +61,7 @@ public final class UseCases {
                 Phase q = p;
                 q.trees().forEach(tree -> ingress.put(tree.wireJob(), ingress(q.job(), tree.bitSpace(), q, s.security().rate())));
                 phases.add(p.mapTables((n, t) -> t.withEncoding(encoding).withIngress(ingress.get(t.job())), "; endpoint sets "
-                        + describe(encoding)));
+                        + encoding.describe()));
             }
         }
         return phases;
@@ -200,6 +200,15 @@ public final class UseCases {
         return u.rejoin(u.spec().cast(p.job()), p, s, routing);
     }
 
+    /** What {@code job}'s packets carry besides header, endpoint set and tag ({@link UseCase#packets}). */
+    public static WireBudget.Packets packets(JobSpec job) {
+        return packetsOf(of(job), job);
+    }
+
+    private static <S extends JobSpec> WireBudget.Packets packetsOf(UseCase<S> u, JobSpec job) {
+        return u.packets(u.spec().cast(job));
+    }
+
     /** About how much heap {@code job} needs (see {@link UseCase#memoryBytes}). */
     public static long memoryBytes(JobSpec job) {
         return memoryOf(of(job), job);
@@ -212,13 +221,5 @@ public final class UseCases {
     private static UseCase<?> of(JobSpec job) {
         return ALL.stream().filter(u -> u.spec().isInstance(job)).findFirst()
                 .orElseThrow(() -> new UnsupportedOperationException("no use case runs job '" + job.name() + "' (" + job.common().kind() + ")"));
-    }
-
-    private static String describe(EncodingSpec e) {
-        return switch (e.encoding()) {
-            case FLAT -> "flat";
-            case NODE_LIST -> "node-list";
-            case HIERARCHICAL -> "hierarchical (blocks of " + e.blockSize() + ")";
-        };
     }
 }

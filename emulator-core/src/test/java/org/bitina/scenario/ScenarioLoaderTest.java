@@ -172,7 +172,7 @@ class ScenarioLoaderTest {
                          chunk = 4096 }
                 }]
                 """);
-        assertHas(p, file() + "10:", "more than the smallest link MTU of 4096");
+        assertHas(p, file() + "10:", "more than the link's MTU of 4096 bytes");
     }
 
     @Test

@@ -1,5 +1,6 @@
 package org.bitina.usecase.allreduce;
 
+import org.bitina.usecase.WireBudget;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -39,6 +40,14 @@ public final class AllReduceUseCase implements UseCase<AllReduceSpec> {
      * full membership and as many again for partial results), and per member and chunk its
      * bookkeeping (about 128 bytes).
      */
+    /** A chunk up (a contribution) and down (the result); the checksum's words ride along with S6. */
+    @Override
+    public WireBudget.Packets packets(AllReduceSpec job) {
+        long chunk = (long) job.data().chunk() * job.data().type().bytes()
+                + (job.valueChecksum() ? 4L * org.bitina.security.LinearChecksum.ELEMENTS : 0);
+        return new WireBudget.Packets(chunk, chunk, Integer.MAX_VALUE, false, "data.chunk");
+    }
+
     @Override
     public long memoryBytes(AllReduceSpec job) {
         return dataBytes(job.data(), job.common().members().size());

@@ -1,6 +1,5 @@
 package org.bitina.usecase.allreduce;
 
-import org.bitina.scenario.JobParts;
 import org.bitina.scenario.ConfigReader;
 import org.bitina.scenario.JobKeys;
 
@@ -10,7 +9,6 @@ import org.bitina.topology.BitSpace;
 import org.bitina.usecase.allreduce.DataSpec;
 import org.bitina.topology.Topology;
 import org.bitina.wire.ElementType;
-import org.bitina.wire.PacketCodec;
 import org.bitina.wire.ReductionOp;
 
 /** The {@code data} section of a job that reduces an array (AllReduce, BIER-INC; A3, A4). */
@@ -20,8 +18,8 @@ public final class DataSection {
     }
 
     /**
-     * The array {@code c}'s job reduces, or null when it has problems. The chunk is checked
-     * against the link MTU only when {@code topology} and {@code space} are known.
+     * The array {@code c}'s job reduces, or null when it has problems. Whether a chunk fits the
+     * links it crosses, its endpoint set encoded, is checked once the job is planned ({@link org.bitina.usecase.WireBudget}).
      */
     public static DataSpec read(ConfigReader c, String kind, Topology topology, BitSpace space) {
         if (!c.has("data")) {
@@ -62,14 +60,6 @@ public final class DataSection {
             }
         }
         if (d.problems().since(before) || topology == null || space == null) {
-            return null;
-        }
-        // a chunk travels as one packet: header, flat bitmap, payload and tag must fit every link
-        int minMtu = JobParts.minMtu(topology);
-        long chunkBytes = (long) chunk * elementType.bytes() + PacketCodec.HEADER_BYTES + (space.capacity() + 7) / 8 + JobParts.TAG_ROOM;
-        if (chunkBytes > minMtu) {
-            d.problem("chunk", "a chunk of " + chunk + " " + type + " is " + chunkBytes
-                    + " bytes with its header and tag, more than the smallest link MTU of " + minMtu + " bytes");
             return null;
         }
         return new DataSpec(elements, elementType, reduction, chunk, window, seed, scale);

@@ -1,5 +1,6 @@
 package org.bitina.usecase.bierinc;
 
+import org.bitina.usecase.WireBudget;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -41,6 +42,13 @@ public final class BierIncUseCase implements UseCase<BierIncSpec> {
     }
 
     /** As AllReduce's: references per element, bookkeeping per member and chunk. */
+    /** A chunk both ways: forward from each owner, back along the tree the forward packets installed. */
+    @Override
+    public WireBudget.Packets packets(BierIncSpec job) {
+        long chunk = (long) job.data().chunk() * job.data().type().bytes();
+        return new WireBudget.Packets(chunk, chunk, Integer.MAX_VALUE, true, "data.chunk");
+    }
+
     @Override
     public long memoryBytes(BierIncSpec job) {
         return AllReduceUseCase.dataBytes(job.data(), job.common().members().size());

@@ -22,7 +22,6 @@ import org.bitina.topology.BitSpace;
 import org.bitina.topology.EncodingSpec;
 import org.bitina.usecase.JobSpec;
 import org.bitina.topology.Topology;
-import org.bitina.wire.PacketCodec;
 
 /**
  * An MoE dispatch and combine job (seed 000 section 4): {@code sources} hold tokens,
@@ -54,16 +53,7 @@ public final class MoeJobReader extends JobReader {
         Map<String, String> hostOf = new LinkedHashMap<>();
         experts.forEach(e -> hostOf.put(e.name(), e.host()));
         BitSpace space = new BitSpace(experts.stream().map(MoeSpec.Expert::name).toList(), hostOf);
-        // one token must fit a dispatch packet: header, D-BM, expert list, K weights, hidden vector
-        int minMtu = JobParts.minMtu(topology);
-        long oneToken = PacketCodec.HEADER_BYTES + (experts.size() + 7) / 8 + 4L * (1 + params.topK() + params.topK() + params.hidden())
-                + JobParts.TAG_ROOM;
-        if (oneToken > minMtu) {
-            ConfigReader m = c.object("moe");
-            m.problem("hidden", "a token of hidden size " + params.hidden() + " with top-k " + params.topK() + " needs " + oneToken
-                    + " bytes in a dispatch packet, more than the smallest link MTU of " + minMtu + " (raise link-defaults.mtu: jumbo frames)");
-            return null;
-        }
+        // whether one token fits a dispatch packet, its D-BM encoded, is checked once planned (WireBudget)
         List<String> hosts = experts.stream().map(MoeSpec.Expert::host).distinct().toList();
         return new MoeSpec(header.common(KIND, hosts, space, encoding), List.copyOf(sources), List.copyOf(experts), params);
     }

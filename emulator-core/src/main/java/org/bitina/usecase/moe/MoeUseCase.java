@@ -1,5 +1,6 @@
 package org.bitina.usecase.moe;
 
+import org.bitina.usecase.WireBudget;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -38,6 +39,18 @@ public final class MoeUseCase implements UseCase<MoeSpec> {
      * and token, its input, its accumulated combine, its expected output and a part per chosen
      * expert in flight (floats of the hidden size each).
      */
+    /**
+     * A dispatch of one token down (its expert list, K weights and hidden vector), one expert's
+     * output for it up; each names at most top-K experts. Packets of several tokens fill the
+     * payload budget, which leaves room for the largest such set ({@link #phase}).
+     */
+    @Override
+    public WireBudget.Packets packets(MoeSpec job) {
+        int k = job.params().topK();
+        int h = job.params().hidden();
+        return new WireBudget.Packets(4L * h, 4L * (1 + 2L * k + h), k, true, "moe.hidden");
+    }
+
     @Override
     public long memoryBytes(MoeSpec job) {
         long h = job.params().hidden();
@@ -109,7 +122,9 @@ public final class MoeUseCase implements UseCase<MoeSpec> {
         job.sources().stream().filter(x -> !endpoints.contains(x)).forEach(endpoints::add);
         Plans.EndpointFaults faults = Plans.EndpointFaults.of(s, endpoints, false);
         int mtu = s.topology().links().stream().mapToInt(l -> l.spec().mtu()).min().orElse(4096);
-        int budget = mtu - PacketCodec.HEADER_BYTES - (job.common().bitSpace().capacity() + 7) / 8;
+        // room for the largest D-BM a dispatch can carry in the job's encoding: top-K of the experts
+        int budget = mtu - PacketCodec.HEADER_BYTES - WireBudget.setBytes(org.bitina.bitmap.FlatBitmap.full(job.common().bitSpace().capacity()),
+                job.params().topK(), job.common().encoding());
         MoePlan plan = new MoePlan(job.name(), mode, job.common().tenant(), wireJob, job.common().bitSpace(), job.sources(),
                 job.params(), timeout, budget, faults.stragglers(), silentHosts(faults, job));
         List<DriverSpec> drivers = new ArrayList<>();

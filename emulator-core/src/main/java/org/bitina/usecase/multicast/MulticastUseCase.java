@@ -1,5 +1,6 @@
 package org.bitina.usecase.multicast;
 
+import org.bitina.usecase.WireBudget;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -38,6 +39,12 @@ public final class MulticastUseCase implements UseCase<MulticastSpec> {
     }
 
     /** The block at the source and its reference, and a copy held by every receiver. */
+    /** Data packets down; ACKs (no payload) up, over the A-BM tree or the one retransmissions install. */
+    @Override
+    public WireBudget.Packets packets(MulticastSpec job) {
+        return new WireBudget.Packets(0, job.params().packetBytes(), Integer.MAX_VALUE, true, "data.packet");
+    }
+
     @Override
     public long memoryBytes(MulticastSpec job) {
         return job.params().bytes() * (2L + job.common().members().size());

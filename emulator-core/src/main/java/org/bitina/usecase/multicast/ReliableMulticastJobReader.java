@@ -19,7 +19,6 @@ import org.bitina.topology.EncodingSpec;
 import org.bitina.usecase.JobSpec;
 import org.bitina.topology.Node;
 import org.bitina.topology.Topology;
-import org.bitina.wire.PacketCodec;
 
 /**
  * A reliable multicast job (seed 000 section 5): a {@code source} sends {@code data} to
@@ -77,13 +76,7 @@ public final class ReliableMulticastJobReader extends JobReader {
             c.problem(c.origin(), "a reliable-multicast job needs a source and at least one receiver");
             return null;
         }
-        int minMtu = JobParts.minMtu(topology);
-        long packetSize = PacketCodec.HEADER_BYTES + 2L * (((space == null ? receivers.size() : space.capacity()) + 7) / 8) + packet + JobParts.TAG_ROOM;
-        if (packetSize > minMtu) {
-            c.problem("data", "a data packet of " + packet + " bytes needs " + packetSize
-                    + " bytes with its header and tag, more than the smallest link MTU of " + minMtu);
-            return null;
-        }
+        // whether a data packet fits the links it crosses, its receiver set encoded, is checked once planned (WireBudget)
         return new MulticastSpec(header.common(KIND, List.copyOf(receivers), space, encoding), source,
                 new MulticastSpec.Params(bytes, packet, window, seed, "window".equals(per), tree, maxRounds));
     }

@@ -1,0 +1,127 @@
+package org.bitina.usecase;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.bitina.bitmap.Encoding;
+import org.bitina.bitmap.FlatBitmap;
+import org.bitina.scenario.Scenario;
+import org.bitina.scenario.ScenarioLoader;
+import org.bitina.topology.EncodingSpec;
+import org.bitina.topology.Problem;
+import org.bitina.topology.ScenarioException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The MTU checked against the encoded endpoint set on each link a job's packets cross (H2, seed 000 section 7). */
+class WireBudgetTest {
+    @TempDir
+    Path dir;
+
+    /**
+     * k=8, all 128 hosts, chunks of 256 float32 (1,024 bytes): a flat 128-bit set makes every packet
+     * 40 + 16 + 1,024 + 16 = 1,096 bytes; hierarchical sets (blocks of a pod's 16 hosts) are at most
+     * 8 + 16 bits on any link of the VAT and of the result's multicast, so 1,083 bytes.
+     */
+    private static String allreduce(String encoding, int mtu) {
+        return """
+                topology {
+                  generator { kind = fat-tree, k = 8 }
+                  link-defaults { latency = 1us, bandwidth = 100Gbps, mtu = %d }
+                }
+                jobs = [{
+                  name = big, kind = allreduce, members = all
+                  encoding = %s
+                  tree { mode = auto, root = core-1 }
+                  data { elements = 1024,
+                         chunk = 256 }
+                }]
+                """.formatted(mtu, encoding);
+    }
+
+    /** 512 experts, 32 on each host of a k=4 fat tree, top-2, hidden 240: a token's dispatch payload is 980 bytes. */
+    private static String moe(String encoding, int mtu) {
+        StringBuilder experts = new StringBuilder();
+        for (int i = 0; i < 512; i++) {
+            experts.append("{ name = e").append(i + 1).append(", host = h").append(i / 32 + 1).append(" },\n");
+        }
+        return """
+                topology {
+                  generator { kind = fat-tree, k = 4 }
+                  link-defaults { latency = 1us, bandwidth = 100Gbps, mtu = %d }
+                }
+                jobs = [{
+                  name = gate, kind = moe
+                  encoding = %s
+                  sources = [h1, h5]
+                  experts = [ %s ]
+                  moe { top-k = 2, hidden = 240, tokens-per-source = 8, seed = 3 }
+                }]
+                """.formatted(mtu, encoding, experts);
+    }
+
+    private Scenario load(String text) throws IOException, ScenarioException {
+        Path p = dir.resolve("job.conf");
+        Files.writeString(p, text);
+        return ScenarioLoader.load(p);
+    }
+
+    private List<String> problems(String text) throws IOException {
+        ScenarioException e = assertThrows(ScenarioException.class, () -> load(text));
+        return e.problems().stream().map(Problem::toString).toList();
+    }
+
+    @Test
+    void aK8AllReduceFailsFlatAndPassesHierarchicalAtTheSameMtu() throws Exception {
+        List<String> flat = problems(allreduce("flat", 1090));
+        assertEquals(1, flat.size(), () -> flat.toString());
+        String p = flat.get(0);
+        assertTrue(p.startsWith(dir.resolve("job.conf") + ":10: job big (ina): "), p);
+        assertTrue(p.contains("as a flat set of 16 bytes: 40 header + 16 set + 1024 payload + 16 tag = 1096 bytes, more than the link's MTU"
+                + " of 1090 bytes"), p);
+        assertTrue(p.matches(".* on link \\S+ -> \\S+ carries \\d+ endpoints .*"), p);
+
+        Scenario s = load(allreduce("hierarchical", 1090));
+        assertEquals(new EncodingSpec(Encoding.HIERARCHICAL, 16), s.jobs().get(0).common().encoding());
+        // and at one byte less the hierarchical job's largest packet (a pod's set, 3 bytes) no longer fits
+        List<String> tight = problems(allreduce("hierarchical", 1082));
+        assertTrue(tight.get(0).contains("hierarchical (blocks of 16) set of 3 bytes: 40 header + 3 set + 1024 payload + 16 tag = 1083 bytes"),
+                tight::toString);
+    }
+
+    @Test
+    void theRingBaselineCarriesTheWholeMemberSetSoItIsHeldToTheFlatSize() throws Exception {
+        String ring = allreduce("hierarchical", 1090).replace("data {", "baselines = [ring]\n  data {");
+        List<String> p = problems(ring);
+        assertTrue(p.get(0).contains("job big (ring): "), p::toString);
+    }
+
+    @Test
+    void aNodeListMoePassesWhereFlatFails() throws Exception {
+        // flat: 40 + 64 (512 bits) + 980 + 16 = 1,100 bytes; a node list of two 9-bit indices: 3 bytes, 1,039 in all
+        String text = moe("flat", 1064);
+        List<String> flat = problems(text);
+        int moeLine = text.substring(0, text.indexOf("moe {")).split("\n", -1).length;
+        assertTrue(flat.get(0).contains("job gate (ina): a multicast packet on link"), flat::toString);
+        assertTrue(flat.get(0).contains("flat set of 64 bytes"), flat::toString);
+        assertTrue(flat.get(0).startsWith(dir.resolve("job.conf") + ":" + moeLine + ": "), flat::toString);
+        Scenario s = load(moe("node-list", 1064));
+        assertEquals(Encoding.NODE_LIST, s.jobs().get(0).common().encoding().encoding());
+    }
+
+    @Test
+    void theLargestSetOfAtMostKEndpointsTakesOneFromEachBlockFirst() {
+        FlatBitmap all = FlatBitmap.full(512);
+        assertEquals(3, WireBudget.setBytes(all, 2, new EncodingSpec(Encoding.NODE_LIST, 1)));
+        assertEquals(64, WireBudget.setBytes(all, 2, EncodingSpec.FLAT));
+        // 16 blocks of 32: the upper bitmap (16 bits) and two selected blocks (64 bits), not one block holding both
+        assertEquals(10, WireBudget.setBytes(all, 2, new EncodingSpec(Encoding.HIERARCHICAL, 32)));
+        FlatBitmap oneBlock = FlatBitmap.of(512, 0, 1, 2, 3);
+        assertEquals(6, WireBudget.setBytes(oneBlock, 2, new EncodingSpec(Encoding.HIERARCHICAL, 32)));
+    }
+}
