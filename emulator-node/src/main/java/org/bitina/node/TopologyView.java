@@ -152,6 +152,15 @@ final class TopologyView {
      * when the topology is small).
      */
     String trees(String id, List<TreeEdge> edges, Map<String, String> labels, String root) {
+        return trees(id, edges, labels, root, "A-BM ", "red: the VAT (arrows from each member and VAT node to its parent; A-BM on hover)"
+                + (root == null ? "" : "; root " + root));
+    }
+
+    /**
+     * Trees on the topology in grey: an arrow per edge, child to parent, the labelled nodes marked
+     * with their label on hover ({@code what} before it) and on the node when the topology is small.
+     */
+    String trees(String id, List<TreeEdge> edges, Map<String, String> labels, String root, String what, String legend) {
         StringBuilder b = open(id);
         for (Link l : topology.links()) {
             line(b, l.a(), l.b(), "#e2e2e2", 1, null, l.a() + " - " + l.b());
@@ -170,9 +179,9 @@ final class TopologyView {
             String label = labels.get(n);
             boolean isRoot = n.equals(root);
             return new String[] {label == null ? "#f4f4f4" : isRoot ? "#c0392b" : "#f5b7b1",
-                n + (label == null ? "" : (isRoot ? " (root)" : "") + ": A-BM " + label), small && label != null ? label : null};
+                n + (label == null ? "" : (isRoot ? " (root)" : "") + ": " + what + label), small && label != null ? label : null};
         });
-        legend(b, "red: the VAT (arrows from each member and VAT node to its parent; A-BM on hover)" + (root == null ? "" : "; root " + root));
+        legend(b, legend);
         return b.append("</svg>").toString();
     }
 
