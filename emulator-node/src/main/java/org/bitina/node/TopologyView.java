@@ -171,9 +171,15 @@ final class TopologyView {
             if (p == null || q == null) {
                 continue;
             }
+            // bent off the straight line, so that an edge between two nodes of one row does not run through the nodes between
+            double dx = q[0] - p[0];
+            double dy = q[1] - p[1];
+            double len = Math.max(1, Math.hypot(dx, dy));
+            double bend = Math.min(40, 12 + 0.12 * len);
             b.append(String.format(Locale.ROOT, "<path class=\"tree\" d=\"M%.1f %.1f Q%.1f %.1f %.1f %.1f\" fill=\"none\" stroke=\"#c0392b\""
                             + " stroke-width=\"2\" marker-end=\"url(#%s-arrow)\"><title>%s -&gt; %s</title></path>", p[0], p[1],
-                    (p[0] + q[0]) / 2 + 12, (p[1] + q[1]) / 2, q[0], q[1], id, HtmlReport.esc(e.from()), HtmlReport.esc(e.to())));
+                    (p[0] + q[0]) / 2 - dy / len * bend, (p[1] + q[1]) / 2 + dx / len * bend, q[0], q[1], id, HtmlReport.esc(e.from()),
+                    HtmlReport.esc(e.to())));
         }
         nodes(b, n -> {
             String label = labels.get(n);
