@@ -368,7 +368,12 @@ abstract class DeviceActor extends AbstractBehavior<DeviceCommand> {
         Map<String, Long> drops = new java.util.TreeMap<>();
         List<org.bitina.security.ChecksumAudit.Failure> audit = new ArrayList<>();
         int incTrees = 0;
+        List<org.bitina.protocol.ObservedTrees.Branch> observed = new ArrayList<>();
         for (int job : m.jobs()) {
+            if (isSwitch()) {
+                // an endpoint's own branch (a BFER host's) is its attachment, drawn from the bit space
+                observed.addAll(engine.observedTrees(m.tenant(), job));
+            }
             Map<org.bitina.protocol.Counter, Long> c = engine.counters(m.tenant(), job).asMap();
             c.forEach((k, v) -> counters.merge(k, v, Long::sum));
             if (!m.more().isEmpty()) {
@@ -382,7 +387,8 @@ abstract class DeviceActor extends AbstractBehavior<DeviceCommand> {
                 engine.table().peakEntries(), engine.table().peakBufferedBytes(), reports,
                 engine.unknownJobDrops(), incTrees, failureCount, List.copyOf(failures),
                 drops, engine.unknownJobDropsByReason(), audit, byTree,
-                engine.table().entriesOverTime(m.jobs().stream().map(j -> new org.bitina.protocol.JobKey(m.tenant(), j)).toList())));
+                engine.table().entriesOverTime(m.jobs().stream().map(j -> new org.bitina.protocol.JobKey(m.tenant(), j)).toList()),
+                observed));
         return this;
     }
 }

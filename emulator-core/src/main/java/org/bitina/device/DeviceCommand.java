@@ -207,13 +207,23 @@ public sealed interface DeviceCommand extends ControlMessage
      * @param checksumFailures the packets of this phase that failed the S6 checksum audit at the device's ports
      * @param treeCounters  per wire job of the phase, when it has several (H2), that job's counters (already in {@code counters})
      * @param entriesOverTime the phase's live aggregation entries here (every tree of it) over modelled time: steps {ns, entries}
+     * @param observedTrees the C-BM and INC tree branches the phase's packets installed here (every tree of it), by upstream node
      */
     record DeviceStats(String node, boolean isSwitch, Map<Counter, Long> counters, List<LinkStats> links, int peakStateEntries,
                        long peakBufferedBytes, List<DriverReport> drivers, long unknownJobDrops, int incTrees,
                        long failures, List<String> failuresNamed, Map<String, Long> drops, Map<String, Long> unknownJobDropReasons,
                        List<org.bitina.security.ChecksumAudit.Failure> checksumFailures, Map<Integer, Map<Counter, Long>> treeCounters,
-                       List<long[]> entriesOverTime)
+                       List<long[]> entriesOverTime, List<org.bitina.protocol.ObservedTrees.Branch> observedTrees)
             implements ControlMessage {
+        public DeviceStats(String node, boolean isSwitch, Map<Counter, Long> counters, List<LinkStats> links, int peakStateEntries,
+                           long peakBufferedBytes, List<DriverReport> drivers, long unknownJobDrops, int incTrees,
+                           long failures, List<String> failuresNamed, Map<String, Long> drops, Map<String, Long> unknownJobDropReasons,
+                           List<org.bitina.security.ChecksumAudit.Failure> checksumFailures, Map<Integer, Map<Counter, Long>> treeCounters,
+                           List<long[]> entriesOverTime) {
+            this(node, isSwitch, counters, links, peakStateEntries, peakBufferedBytes, drivers, unknownJobDrops, incTrees, failures,
+                    failuresNamed, drops, unknownJobDropReasons, checksumFailures, treeCounters, entriesOverTime, List.of());
+        }
+
         public DeviceStats(String node, boolean isSwitch, Map<Counter, Long> counters, List<LinkStats> links, int peakStateEntries,
                            long peakBufferedBytes, List<DriverReport> drivers, long unknownJobDrops, int incTrees, long failures,
                            List<String> failuresNamed, Map<String, Long> drops, Map<String, Long> unknownJobDropReasons,

@@ -117,6 +117,7 @@ final class IncTrees implements TreeMechanism {
         // told apart by their bits, not by their upstream: one upstream may send several copies.
         Replicator.Result r = Replicator.replicate(p.endpoints(), t.bift());
         IncTree tree = new IncTree(f.via(), p.endpoints(), r.copies(), r.local());
+        engine.observed.installed(t.key(), ObservedTrees.Mechanism.INC, f.via() == null ? node.name : f.via(), p.endpoints());
         for (int i = 0; i < branches.size(); i++) {
             if (branches.get(i) != null && branches.get(i).incoming().intersects(p.endpoints())) {
                 branches.set(i, null);

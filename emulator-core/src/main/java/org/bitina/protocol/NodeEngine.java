@@ -46,6 +46,8 @@ public final class NodeEngine {
     private final PreconfiguredTrees preconfigured;
     private final SelfInstalledTrees selfInstalled;
     private final IncTrees inc;
+    /** The C-BMs and INC tree branches installed here, per job: what the report draws of the trees packets built. */
+    final ObservedTrees observed = new ObservedTrees();
     private final EdgeAggregator edge;
 
     public NodeEngine(String name, Routing routing, AggregationTable table, boolean trace) {
@@ -462,6 +464,11 @@ public final class NodeEngine {
     }
 
     /** Tree branches this node holds for one job (the report's tree entries per switch, B2). */
+    /** The self-installed and INC tree branches installed here for a job, as a union over its phase. */
+    public List<ObservedTrees.Branch> observedTrees(int tenant, int job) {
+        return observed.of(new JobKey(tenant, job));
+    }
+
     public int incTreeCount(int tenant, int job) {
         return inc.count(new JobKey(tenant, job));
     }

@@ -102,6 +102,7 @@ final class SelfInstalledTrees implements TreeMechanism {
         }
         branches.computeIfAbsent(base, k -> new ArrayList<>(1)).add(cbm);
         upstream.put(key, f.via() != null ? f.via() : node.name);
+        engine.observed.installed(t.key(), ObservedTrees.Mechanism.C_BM, upstream.get(key), cbm);
         node.count(t, Counter.INSTALLS);
         node.trace(out, t, key.seq(), "install", "mcast", cbm, List.of(), f.vt(), "C-BM for source " + origin(key)
                 + (index == 0 ? "" : ", branch " + (index + 1)));

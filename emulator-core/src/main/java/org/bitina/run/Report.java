@@ -8,7 +8,31 @@ import java.util.List;
  * baseline side by side.
  */
 public record Report(String scenario, String clock, List<String> tolerances, List<JobReport> jobs, List<LinkReport> links,
-                     List<SwitchReport> switches, List<HostReport> hosts, java.util.Map<String, String> placement, Setup setup) {
+                     List<SwitchReport> switches, List<HostReport> hosts, java.util.Map<String, String> placement, Setup setup,
+                     List<ObservedTree> observedTrees) {
+
+    /** A report without observed trees. */
+    public Report(String scenario, String clock, List<String> tolerances, List<JobReport> jobs, List<LinkReport> links,
+                  List<SwitchReport> switches, List<HostReport> hosts, java.util.Map<String, String> placement, Setup setup) {
+        this(scenario, clock, tolerances, jobs, links, switches, hosts, placement, setup, List.of());
+    }
+
+    /**
+     * One branch of a tree the packets built (C-BMs of MoE and reliable multicast, M2/R2; INC trees
+     * of BIER-INC, B2), observed at the switch that installed it, as a union over its phase: every
+     * install there whose aggregate went to {@code upstream}, and every bit they held downstream.
+     * Trees of A-BMs are configured and are not here.
+     *
+     * @param iteration the elastic iteration (1, 2, ...), absent for a job that runs once
+     * @param mechanism {@code C-BM} or {@code INC}
+     * @param upstream  where the branch's aggregate went: the node upstream (the node itself at the tree's top)
+     * @param installs  how many installs of the phase it had (one per token group, window or BFIR tree)
+     * @param bits      the union of their downstream bits, as the seeds print bitmaps ({@code [01100110]})
+     */
+    public record ObservedTree(String job, String mode,
+                               @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+                               Integer iteration, String node, String mechanism, String upstream, long installs, String bits) {
+    }
 
     /** A report without setup figures. */
     public Report(String scenario, String clock, List<String> tolerances, List<JobReport> jobs, List<LinkReport> links,

@@ -23,6 +23,7 @@ import org.bitina.usecase.moe.MoeSource;
 final class ReportAssembler {
     private final List<Report.JobReport> jobs = new ArrayList<>();
     private final List<Report.LinkReport> links = new ArrayList<>();
+    private final List<Report.ObservedTree> observedTrees = new ArrayList<>();
     private final Map<String, Report.SwitchReport> switches = new LinkedHashMap<>();
     /** Drops by reason per device over the phases: this run's jobs summed, frames of no job as last counted (they add up by themselves). */
     private final Map<String, Map<String, Long>> drops = new LinkedHashMap<>();
@@ -48,7 +49,7 @@ final class ReportAssembler {
             }
         });
         return new Report(scenario, clock.configName(), tolerances(), List.copyOf(jobs),
-                List.copyOf(links), List.copyOf(sw), List.copyOf(hosts), placement, setup);
+                List.copyOf(links), List.copyOf(sw), List.copyOf(hosts), placement, setup, List.copyOf(observedTrees));
     }
 
     /** The run's routing, searched toward every host's switch on all cores, timed for the report's {@code setup}. */
@@ -99,6 +100,7 @@ final class ReportAssembler {
     void phase(Phase p, Collection<DeviceCommand.DeviceStats> stats, long wallNanos, String stalled, List<String> faultsNotApplied,
                List<Report.FaultMark> faults) {
         jobs.add(job(p, stats, wallNanos, stalled, faultsNotApplied, faults));
+        observed(p, stats);
         for (DeviceCommand.DeviceStats s : stats) {
             isSwitch.put(s.node(), s.isSwitch());
             s.drops().forEach((k, v) -> drops.computeIfAbsent(s.node(), x -> new TreeMap<>()).merge(k, v, Long::sum));
@@ -119,6 +121,20 @@ final class ReportAssembler {
                                 a.translations() + b.translations()));
             }
         }
+    }
+
+    /** The phase's C-BM and INC branches, switch by switch in name order (the stats arrive in any order). */
+    private void observed(Phase p, Collection<DeviceCommand.DeviceStats> stats) {
+        Integer iteration = p.iteration() == null ? null : p.iteration().index();
+        List<Report.ObservedTree> phase = new ArrayList<>();
+        for (DeviceCommand.DeviceStats s : stats) {
+            for (org.bitina.protocol.ObservedTrees.Branch b : s.observedTrees()) {
+                phase.add(new Report.ObservedTree(p.job().name(), p.mode(), iteration, s.node(), b.mechanism(), b.upstream(), b.installs(), b.bits()));
+            }
+        }
+        phase.sort(java.util.Comparator.comparing(Report.ObservedTree::node).thenComparing(Report.ObservedTree::mechanism)
+                .thenComparing(Report.ObservedTree::upstream));
+        observedTrees.addAll(phase);
     }
 
     private static String roots(Phase p) {

@@ -288,16 +288,33 @@ public final class ConfigReader {
 
     private Integer intOf(String key, int min, int max) {
         ConfigValue v = value(key);
-        if (v.valueType() != ConfigValueType.NUMBER) {
+        Double counted = v.valueType() == ConfigValueType.STRING ? counted((String) v.unwrapped()) : null;
+        if (v.valueType() != ConfigValueType.NUMBER && counted == null) {
             problem(v.origin(), label(key) + " must be a whole number, got " + v.render());
             return null;
         }
-        double d = ((Number) v.unwrapped()).doubleValue();
+        double d = counted != null ? counted : ((Number) v.unwrapped()).doubleValue();
         if (d != Math.rint(d) || d < min || d > max) {
             problem(v.origin(), label(key) + " must be a whole number in " + min + ".." + max + ", got " + v.render());
             return null;
         }
-        return ((Number) v.unwrapped()).intValue();
+        return (int) d;
+    }
+
+    private static final Pattern COUNT = Pattern.compile("(\\d+)\\s*([KMG])");
+
+    /** {@code 4K}, {@code 64K}, {@code 1M}: a count in binary multiples (4096, 65536, 1048576), as nccl-tests' sizes; null otherwise. */
+    static Double counted(String s) {
+        Matcher m = COUNT.matcher(s.strip());
+        if (!m.matches()) {
+            return null;
+        }
+        int shift = switch (m.group(2)) {
+            case "K" -> 10;
+            case "M" -> 20;
+            default -> 30;
+        };
+        return Double.parseDouble(m.group(1)) * (1L << shift);
     }
 
     /** A whole number at {@code key}; {@code dflt} when absent or bad. */

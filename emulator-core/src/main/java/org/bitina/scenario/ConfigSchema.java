@@ -106,7 +106,8 @@ public final class ConfigSchema {
                 attack at hand) is refused at its line, and the loader reads no key that is not listed here.
                 `ConfigSchemaTest` fails when this file is not what the schema generates (regenerate:
                 `mvn -pl emulator-core test -Dtest=ConfigSchemaTest -Dbitina.regenerate=true`). Units are written
-                out (`1us`, `100Gbps`, `5%`); `--set PATH=VALUE` changes any key before validation. A key in angle
+                out (`1us`, `100Gbps`, `5%`); a whole number may be written with a binary multiple (`4K` = 4096, `64K`,
+                `1M` = 1048576, `1G`), as nccl-tests' sizes; `--set PATH=VALUE` changes any key before validation. A key in angle
                 brackets (`<node>`) stands for names the file chooses. Where a list of hosts is read, it may hold
                 [host selectors](#host-selectors).
                 """);

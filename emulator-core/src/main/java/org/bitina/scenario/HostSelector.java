@@ -23,8 +23,8 @@ public final class HostSelector {
     /** The syntax, as docs/configuration.md gives it. */
     public static final String SYNTAX = """
             Wherever a list of hosts is read (a job's `members`, a moe job's `sources` and `experts`, a reliable-multicast
-            job's `receivers`, `partitions` lists, `membership` changes, an attack's `as`, and the `node` of a straggler or
-            silent fault), an element may be a host's name or a selector that names several:
+            job's `receivers`, `partitions` lists, `membership` changes, `expect`'s `missing`, an attack's `as`, and the
+            `node` of a straggler or silent fault), an element may be a host's name or a selector that names several:
 
             | selector | hosts |
             | --- | --- |

@@ -20,8 +20,9 @@ public record JobHeader(String name, int tenant, int id, Duration completionTime
      * The header of {@code c}, or null when a value is missing or bad (recorded).
      *
      * @param allowedBaselines the baselines this kind can be compared with, in the order to list them
+     * @param topology         the topology, for host selectors in {@code expect}'s missing lists; null when it is broken
      */
-    public static JobHeader read(ConfigReader c, int index, String kind, List<String> allowedBaselines) {
+    public static JobHeader read(ConfigReader c, int index, String kind, List<String> allowedBaselines, org.bitina.topology.Topology topology) {
         int before = c.problems().count();
         String name = c.requiredName("name", "a job's name");
         int tenant = c.intIn("tenant", 0, 0xFFFF, 0);
@@ -36,7 +37,7 @@ public record JobHeader(String name, int tenant, int id, Duration completionTime
                 }
             }
         }
-        Expect expect = c.has("expect") ? expect(c, baselines == null ? List.of() : baselines) : null;
+        Expect expect = c.has("expect") ? expect(c, baselines == null ? List.of() : baselines, topology) : null;
         return c.problems().since(before) ? null : new JobHeader(name, tenant, id, timeout, baselines, expect);
     }
 
@@ -46,7 +47,7 @@ public record JobHeader(String name, int tenant, int id, Duration completionTime
      * {@code { status = failed, missing = [...] }}; the top-level {@code missing} is what every
      * partial mode must name missing, exactly.
      */
-    private static Expect expect(ConfigReader c, List<String> baselines) {
+    private static Expect expect(ConfigReader c, List<String> baselines, org.bitina.topology.Topology topology) {
         ConfigReader e = c.object("expect");
         if (e == null) {
             return null;
@@ -57,7 +58,7 @@ public record JobHeader(String name, int tenant, int id, Duration completionTime
         List<String> statusNames = java.util.Arrays.stream(Status.values()).map(Status::label).toList();
         Set<String> partialMissing = null;
         if (e.has("missing")) {
-            List<String> names = e.names("missing");
+            List<String> names = HostLists.names(e, "missing", topology, "a missing host");
             partialMissing = names == null ? null : Set.copyOf(names);
         }
         Map<String, Expect.Outcome> outcomes = new LinkedHashMap<>();
@@ -76,7 +77,7 @@ public record JobHeader(String name, int tenant, int id, Duration completionTime
                 m.checkKeys(JobKeys.OUTCOME, "an expected outcome");
                 String s = m.oneOf("status", statusNames, null);
                 status = s == null ? null : Status.valueOf(s.toUpperCase(java.util.Locale.ROOT));
-                List<String> names = m.has("missing") ? m.names("missing") : null;
+                List<String> names = m.has("missing") ? HostLists.names(m, "missing", topology, "a missing host") : null;
                 missing = names == null ? null : Set.copyOf(names);
             } else {
                 String s = e.oneOf(key, statusNames, null);

@@ -72,6 +72,10 @@ public final class ScenarioLoader {
             }
         }
         ConfigReader defaults = root.objectOrEmpty("defaults");
+        if (defaults != null) {
+            // job keys only: a typo here would otherwise be behind every job, unread and unsaid
+            defaults.checkKeys(JobKeys.JOB, "defaults (job keys)");
+        }
         Scenario.Security security = readSecurity(root);
         List<JobSpec> jobs = JobsSection.read(root, topology, defaults == null ? root.empty("defaults") : defaults, heapBytes,
                 security.maxCompletionTimeout());

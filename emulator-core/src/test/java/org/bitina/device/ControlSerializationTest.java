@@ -118,6 +118,10 @@ class ControlSerializationTest {
         messages.add(new DeviceCommand.DriverDone(1, 2, timed));
         messages.add(new DeviceCommand.DeviceStats("s2", true, Map.of(), List.of(), 2, 64, List.of(timed), 0, 0, 0, List.of(), Map.of(),
                 Map.of(), List.of(), Map.of(), List.of(new long[] {100, 1}, new long[] {250, 2}, new long[] {300, 0})));
+        // the trees the packets built, as a switch observed them
+        messages.add(new DeviceCommand.DeviceStats("s0", true, Map.of(), List.of(), 2, 64, List.of(), 0, 0, 0, List.of(), Map.of(),
+                Map.of(), List.of(), Map.of(), List.of(), List.of(new org.bitina.protocol.ObservedTrees.Branch("C-BM", "src", 15, "[11111111]"),
+                new org.bitina.protocol.ObservedTrees.Branch("INC", "core-1", 2, "[0110]"))));
         messages.add(new DeviceCommand.Progress(1, 2, 64));
         messages.add(new TraceEvent("s1", "j", "ina", 3, "forward", "agg", "[0110]", List.of("s2"), 5L, null));
         for (Object m : messages) {

@@ -6,6 +6,7 @@ import static org.bitina.run.Scenarios.reference;
 import static org.bitina.run.Scenarios.run;
 import static org.bitina.run.Scenarios.write;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -36,6 +37,20 @@ class BierIncEndToEndTest {
         assertEquals("complete", inc.status(), inc.mismatches() + " " + inc.unfinished() + inc.missing());
         assertTrue(inc.verified());
         assertEquals("complete", r.jobs().get(1).status());
+        // the INC trees the forward packets built: branches on switches only, each below a node, never for the ring
+        List<Report.ObservedTree> observed = r.observedTrees();
+        assertFalse(observed.isEmpty(), "the INC trees are observed");
+        java.util.Set<String> switches = java.util.Set.of("s1", "s2", "s3", "s4", "s5", "s6", "s7");
+        for (Report.ObservedTree t : observed) {
+            assertEquals("ina", t.mode());
+            assertEquals("INC", t.mechanism());
+            assertTrue(switches.contains(t.node()), t.toString());
+            assertTrue(t.installs() > 0 && !t.upstream().equals(t.node()), t.toString());
+        }
+        // every member's bit reaches some branch of the trees, and only members' bits do
+        org.bitina.bitmap.EndpointSet all = observed.stream().map(t -> (org.bitina.bitmap.EndpointSet) org.bitina.bitmap.EndpointSets.parse(t.bits()))
+                .reduce(org.bitina.bitmap.EndpointSet::or).orElseThrow();
+        assertEquals("[11111]", all.toString(), "members w1..w5 hold bits 1..5");
     }
 
     @Test

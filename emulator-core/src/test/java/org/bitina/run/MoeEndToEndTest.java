@@ -44,6 +44,28 @@ class MoeEndToEndTest {
         Report.JobReport a2a = mode(r, "all-to-all");
         assertTrue(ina.sourceUplinkBytes() < a2a.sourceUplinkBytes(), "INA sends each token once and gets one output back");
         assertTrue(r.switches().stream().anyMatch(s -> s.name().equals("s0") && s.peakStateEntries() > 0));
+        // the report's observed trees are the trace's installs, per switch: their count, the union of their C-BMs, the node above
+        Map<String, Long> count = new TreeMap<>();
+        Map<String, org.bitina.bitmap.EndpointSet> union = new TreeMap<>();
+        group.stream().filter(e -> e.get("event").asText().equals("install")).forEach(e -> {
+            count.merge(e.get("node").asText(), 1L, Long::sum);
+            union.merge(e.get("node").asText(), org.bitina.bitmap.EndpointSets.parse(e.get("bitmap").asText()), org.bitina.bitmap.EndpointSet::or);
+        });
+        List<Report.ObservedTree> observed = r.observedTrees().stream().filter(t -> t.job().equals("fig2")).toList();
+        assertEquals(List.of("ina", "ina", "ina"), observed.stream().map(Report.ObservedTree::mode).toList(), "a baseline installs nothing");
+        Map<String, Long> observedCount = new TreeMap<>();
+        Map<String, String> observedBits = new TreeMap<>();
+        Map<String, String> upstream = new TreeMap<>();
+        observed.forEach(t -> {
+            observedCount.put(t.node(), t.installs());
+            observedBits.put(t.node(), t.bits());
+            upstream.put(t.node(), t.upstream());
+            assertEquals("C-BM", t.mechanism());
+        });
+        assertEquals(count, observedCount);
+        assertEquals(union.entrySet().stream().collect(java.util.stream.Collectors.toMap(Map.Entry::getKey, e -> e.getValue().toString())),
+                observedBits);
+        assertEquals(Map.of("s0", "src", "s1", "s0", "s7", "s0"), upstream, "Fig. 2: s1 and s7 combine into s0, s0 into the source");
     }
 
     private Report run(String faults) throws IOException, ScenarioException {

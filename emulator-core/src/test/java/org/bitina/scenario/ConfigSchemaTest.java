@@ -185,6 +185,12 @@ class ConfigSchemaTest {
     }
 
     @Test
+    void aDefaultsKeyThatNoJobTakesIsRefused() throws IOException {
+        List<String> p = problems(TOPOLOGY + "defaults {\n  completion-timout = 1ms\n}\n");
+        assertTrue(p.stream().anyMatch(x -> x.contains(":4: unknown key 'completion-timout' in defaults (job keys)")), p.toString());
+    }
+
+    @Test
     void everyShippedScenarioLoads() throws IOException {
         try (Stream<Path> files = Files.walk(Path.of("..", "topology-configs"))) {
             List<Path> all = files.filter(f -> f.toString().endsWith(".conf") && !f.endsWith("defaults.conf")).sorted().toList();

@@ -109,6 +109,18 @@ class HostSelectorLoaderTest {
     }
 
     @Test
+    void whatAJobExpectsMissingTakesSelectors() throws Exception {
+        Scenario s = load(K4 + """
+                jobs = [{ name = a, kind = allreduce, members = all, tree { mode = auto, root = core-1 }, data { elements = 64 }
+                  baselines = [ring], expect { ina = partial, missing = ["rack:edge-2-1"], ring = { status = partial, missing = ["h5..h6"] } } }]
+                faults = [{ kind = silent, node = "rack:edge-2-1" }]
+                """);
+        var expect = s.jobs().get(0).common().expect();
+        assertEquals(java.util.Set.of("h5", "h6"), expect.modes().get("ina").missing());
+        assertEquals(java.util.Set.of("h5", "h6"), expect.modes().get("ring").missing());
+    }
+
+    @Test
     void aStragglerOrSilentFaultOnASelectorIsOneFaultPerHostAndOtherKindsNameOneNode() throws Exception {
         String job = "jobs = [{ name = a, kind = allreduce, members = all, tree { mode = auto, root = core-1 }, data { elements = 64 } }]\n";
         Scenario s = load(K4 + job + "faults = [{ kind = silent, node = \"rack:edge-2-1\" }, { kind = straggler, node = \"h1..h2\", delay = 1us }]\n");

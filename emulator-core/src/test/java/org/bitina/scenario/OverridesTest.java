@@ -37,6 +37,17 @@ class OverridesTest {
     }
 
     @Test
+    void aCountTakesBinaryMultiplesAsNcclTestsSizesDo() throws Exception {
+        assertEquals(4096, ((AllReduceSpec) load(FIG1, "data.elements=4K").jobs().get(0)).data().elements());
+        assertEquals(65536, ((AllReduceSpec) load(FIG1, "data.elements=64K").jobs().get(0)).data().elements());
+        assertEquals(1 << 20, ((AllReduceSpec) load(FIG1, "data.elements=1M").jobs().get(0)).data().elements());
+        ScenarioException bad = assertThrows(ScenarioException.class, () -> load(FIG1, "data.elements=4X"));
+        assertTrue(bad.problems().toString().contains("data.elements must be a whole number, got \"4X\""), bad.problems().toString());
+        ScenarioException big = assertThrows(ScenarioException.class, () -> load(FIG1, "data.elements=1G"));
+        assertTrue(big.problems().toString().contains("data.elements must be a whole number in 1..268435456"), big.problems().toString());
+    }
+
+    @Test
     void aBadValueIsAProblemNamingTheSetAndABadPathOrJobIsOneToo() {
         ScenarioException bad = assertThrows(ScenarioException.class, () -> load(FIG1, "data.elements=0"));
         assertTrue(bad.problems().toString().contains("(--set data.elements=0) data.elements must be a whole number"), bad.problems().toString());

@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.bitina.run.Report;
 import org.bitina.scenario.Scenario;
 import org.bitina.topology.Link;
 import org.bitina.topology.Node;
@@ -22,8 +23,9 @@ import picocli.CommandLine.Parameters;
  * {@code bitina export trees FILE.conf}: Graphviz DOT of the topology and of every job's
  * configured trees, as the control plane installs them (the same planning as a run): a VAT
  * node's A-BM on its label, an arrow from each VAT node and member to where its results go.
- * Trees that packets build at run time (C-BMs, INC trees) have no static shape: the file says
- * so, and the trace has them.
+ * Trees that packets build at run time (C-BMs, INC trees) have no static shape: with
+ * {@code --report} of a run of the file, the branches that run observed are drawn dashed
+ * ({@link ObservedTreeView}); without, the file says where they are.
  */
 @Command(name = "export", mixinStandardHelpOptions = true, description = "Exports a scenario's structure; `export trees FILE` writes Graphviz DOT.")
 final class ExportCommand implements Callable<Integer> {
@@ -39,6 +41,10 @@ final class ExportCommand implements Callable<Integer> {
     @Option(names = {"-o", "--out"}, paramLabel = "DOT", description = "write here (default: standard output)")
     Path out;
 
+    @Option(names = "--report", paramLabel = "REPORT.json", description = "a run's report of this file: draw the C-BM and INC trees it "
+            + "observed (observedTrees[])")
+    Path report;
+
     private static final String[] COLOURS = {"firebrick", "royalblue", "forestgreen", "darkorange", "purple", "teal", "goldenrod"};
 
     @Override
@@ -51,12 +57,24 @@ final class ExportCommand implements Callable<Integer> {
         if (s == null) {
             return ExitCodes.INVALID_SCENARIO;
         }
+        List<Report.ObservedTree> observed = null;
+        if (report != null) {
+            try {
+                com.fasterxml.jackson.databind.JsonNode root = new com.fasterxml.jackson.databind.ObjectMapper().readTree(report.toFile());
+                com.fasterxml.jackson.databind.JsonNode trees = root == null ? null : root.get("observedTrees");
+                observed = trees == null ? List.of() : new com.fasterxml.jackson.databind.ObjectMapper()
+                        .readerForListOf(Report.ObservedTree.class).readValue(trees);
+            } catch (IOException e) {
+                System.err.println("bitina export: cannot read the report " + report + ": " + e.getMessage());
+                return ExitCodes.INVALID_SCENARIO;
+            }
+        }
         List<Phase> phases = UseCases.plan(s, Routing.compute(s.topology()));
         if (out == null) {
-            write(s, phases, System.out);
+            write(s, phases, observed, System.out);
         } else {
             try (PrintStream p = new PrintStream(Files.newOutputStream(out), true, java.nio.charset.StandardCharsets.UTF_8)) {
-                write(s, phases, p);
+                write(s, phases, observed, p);
             }
             System.out.println("trees: " + out + " (render with: dot -Tsvg " + out + " -o trees.svg)");
         }
@@ -64,6 +82,11 @@ final class ExportCommand implements Callable<Integer> {
     }
 
     static void write(Scenario s, List<Phase> phases, PrintStream o) {
+        write(s, phases, null, o);
+    }
+
+    /** @param observed the observed trees of a run's report, or null when none was given */
+    static void write(Scenario s, List<Phase> phases, List<Report.ObservedTree> observed, PrintStream o) {
         o.println("digraph bitina {");
         o.println("  // " + s.file() + ": the topology (grey) and each job's trees as installed, one colour a job and mode");
         o.println("  node [fontname=\"Helvetica\", fontsize=10]; edge [fontname=\"Helvetica\", fontsize=8];");
@@ -95,9 +118,20 @@ final class ExportCommand implements Callable<Integer> {
                     o.printf("  %s -> %s [color=%s, penwidth=2%s];%n", id(e.from()), id(e.to()), c, member ? "" : ", label=\"" + name + "\"");
                 }
             }
+            if (observed != null) {
+                ObservedTreeView v = ObservedTreeView.of(observed.stream().filter(t -> t.job().equals(p.job().name()) && t.mode().equals(p.mode())
+                        && java.util.Objects.equals(t.iteration(), p.iteration() == null ? null : p.iteration().index())).toList(),
+                        p.job().common().bitSpace());
+                v.labels().forEach((node, label) -> labels.merge(node, job + " observed " + label, (x, y) -> x + "\\n" + y));
+                for (TopologyView.TreeEdge e : v.edges()) {
+                    o.printf("  %s -> %s [color=%s, penwidth=2, style=dashed, label=\"%s observed\"];%n", id(e.from()), id(e.to()), c, job);
+                }
+                any |= !v.isEmpty();
+            }
             labels.forEach((node, label) -> o.printf("  %s [xlabel=\"%s\", fontcolor=%s];%n", id(node), label, c));
             if (!any) {
-                o.println("  // " + job + ": no configured tree (C-BMs or INC trees are built by its packets at run time; see the trace)");
+                o.println("  // " + job + (observed == null ? ": no configured tree (C-BMs or INC trees are built by its packets at run time: "
+                        + "--report REPORT.json of a run draws what it observed)" : ": no configured tree, and the report observed none"));
             }
         }
         o.println("}");

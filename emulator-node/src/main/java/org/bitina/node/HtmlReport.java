@@ -67,7 +67,7 @@ final class HtmlReport {
                         : j.mode() + ", its " + j.iteration().of() + " iterations together (links[] is per job and mode)";
                 figure(b, "heat-" + job + "-" + j.mode(), "link load, " + what, view.heatMap("svg" + n[0]++, bytes, peaks));
             }
-            trees(b, job, rows, planned, view, n);
+            trees(b, r, job, rows, planned, view, n);
             b.append("</section>\n");
         }
         b.append("</body></html>\n");
@@ -201,22 +201,35 @@ final class HtmlReport {
         return "Faults (red dashes): " + String.join("; ", f) + ".";
     }
 
-    private static void trees(StringBuilder b, String job, List<Report.JobReport> rows, List<Phase> planned, TopologyView view, int[] n) {
+    private static void trees(StringBuilder b, Report r, String job, List<Report.JobReport> rows, List<Phase> planned, TopologyView view,
+                              int[] n) {
         for (Phase p : planned) {
             if (!p.job().name().equals(job) || !p.mode().equals("ina")) {
                 continue;
             }
             String label = "ina" + (p.iteration() == null ? "" : " #" + p.iteration().index());
             InstalledTrees t = InstalledTrees.of(p);
-            if (t.isEmpty()) {
+            ObservedTreeView o = ObservedTreeView.of(ObservedTreeView.of(r, job, p.mode(), p.iteration() == null ? null : p.iteration().index()),
+                    p.job().common().bitSpace());
+            if (!o.isEmpty()) {
+                figure(b, "observed-" + job + "-" + label.replace(' ', '-'), "observed trees, " + label + ": the " + o.mechanism()
+                        + " branches " + o.switches() + " switches installed during the run, each a union over the phase (its bits and installs"
+                        + " on hover; the report's observedTrees[]): an arrow from each branch to the node it sent aggregates to, and from each"
+                        + " endpoint to the lowest branch holding its bit", view.trees("svg" + n[0]++, o.edges(), o.labels(), null, "",
+                        "red: what the packets built (" + o.mechanism() + ", observed), the unions of the phase"));
+            }
+            if (t.isEmpty() && o.isEmpty()) {
                 Report.JobReport row = rows.stream().filter(j -> label(j).equals(label)).findFirst().orElse(null);
                 String what = row == null || row.stateEntries() == null ? "" : " The switches held up to "
                         + row.stateEntries().total().stream().mapToInt(Integer::intValue).max().orElse(0) + " entries at once (the heat map's "
                         + "switch fill gives each one's peak)" + (row.kind().equals("bier-inc") ? "; switches[].incTrees counts the INC tree "
                         + "branches each held at the end of a phase" : "") + ".";
-                b.append("<p class=\"meta\">").append(esc(label)).append(": no configured tree. Its ").append(row != null && row.kind()
-                        .equals("bier-inc") ? "INC trees are" : "C-BMs are").append(" built by the packets at run time; the report holds no "
-                        + "per-node shape of them (the trace has each install).").append(esc(what)).append("</p>\n");
+                b.append("<p class=\"meta\">").append(esc(label)).append(": no configured tree, and no switch installed a ").append(row != null
+                        && row.kind().equals("bier-inc") ? "INC tree branch" : "C-BM").append(" (a tree of one hop or none).").append(esc(what))
+                        .append("</p>\n");
+                continue;
+            }
+            if (t.isEmpty()) {
                 continue;
             }
             figure(b, "trees-" + job + "-" + label.replace(' ', '-'), "installed trees, " + label + ": " + t.aBms().size()

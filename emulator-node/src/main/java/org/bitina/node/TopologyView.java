@@ -152,6 +152,15 @@ final class TopologyView {
      * when the topology is small).
      */
     String trees(String id, List<TreeEdge> edges, Map<String, String> labels, String root) {
+        return trees(id, edges, labels, root, "A-BM ", "red: the VAT (arrows from each member and VAT node to its parent; A-BM on hover)"
+                + (root == null ? "" : "; root " + root));
+    }
+
+    /**
+     * Trees on the topology in grey: an arrow per edge, child to parent, the labelled nodes marked
+     * with their label on hover ({@code what} before it) and on the node when the topology is small.
+     */
+    String trees(String id, List<TreeEdge> edges, Map<String, String> labels, String root, String what, String legend) {
         StringBuilder b = open(id);
         for (Link l : topology.links()) {
             line(b, l.a(), l.b(), "#e2e2e2", 1, null, l.a() + " - " + l.b());
@@ -162,17 +171,23 @@ final class TopologyView {
             if (p == null || q == null) {
                 continue;
             }
+            // bent off the straight line, so that an edge between two nodes of one row does not run through the nodes between
+            double dx = q[0] - p[0];
+            double dy = q[1] - p[1];
+            double len = Math.max(1, Math.hypot(dx, dy));
+            double bend = Math.min(40, 12 + 0.12 * len);
             b.append(String.format(Locale.ROOT, "<path class=\"tree\" d=\"M%.1f %.1f Q%.1f %.1f %.1f %.1f\" fill=\"none\" stroke=\"#c0392b\""
                             + " stroke-width=\"2\" marker-end=\"url(#%s-arrow)\"><title>%s -&gt; %s</title></path>", p[0], p[1],
-                    (p[0] + q[0]) / 2 + 12, (p[1] + q[1]) / 2, q[0], q[1], id, HtmlReport.esc(e.from()), HtmlReport.esc(e.to())));
+                    (p[0] + q[0]) / 2 - dy / len * bend, (p[1] + q[1]) / 2 + dx / len * bend, q[0], q[1], id, HtmlReport.esc(e.from()),
+                    HtmlReport.esc(e.to())));
         }
         nodes(b, n -> {
             String label = labels.get(n);
             boolean isRoot = n.equals(root);
             return new String[] {label == null ? "#f4f4f4" : isRoot ? "#c0392b" : "#f5b7b1",
-                n + (label == null ? "" : (isRoot ? " (root)" : "") + ": A-BM " + label), small && label != null ? label : null};
+                n + (label == null ? "" : (isRoot ? " (root)" : "") + ": " + what + label), small && label != null ? label : null};
         });
-        legend(b, "red: the VAT (arrows from each member and VAT node to its parent; A-BM on hover)" + (root == null ? "" : "; root " + root));
+        legend(b, legend);
         return b.append("</svg>").toString();
     }
 

@@ -211,6 +211,32 @@ class CliTest {
     }
 
     @Test
+    void exportTreesWithARunsReportDrawsTheCbmTreeItObservedDashed() throws Exception {
+        Path conf = Path.of("..", "topology-configs", "paper-fig2-moe.conf");
+        Path report = dir.resolve("fig2.json");
+        assertEquals(0, cli("run", conf.toString(), "--quiet", "--report", report.toString()).code());
+        Result without = cli("export", "trees", conf.toString());
+        assertTrue(without.out().contains("--report REPORT.json of a run draws what it observed"), without.out());
+        Result r = cli("export", "trees", conf.toString(), "--report", report.toString());
+        assertEquals(0, r.code(), r.err());
+        java.util.Set<String> dashed = new java.util.TreeSet<>();
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("\"([^\"]+)\" -> \"([^\"]+)\" \\[[^]]*style=dashed").matcher(r.out());
+        while (m.find()) {
+            dashed.add(m.group(1) + ">" + m.group(2));
+        }
+        // the report's branches, each to its upstream, and each expert to its leaf (e1..e4 under s1, e5..e8 under s7)
+        var observed = new com.fasterxml.jackson.databind.ObjectMapper().readTree(report.toFile()).get("observedTrees");
+        java.util.Set<String> expected = new java.util.TreeSet<>();
+        observed.forEach(t -> expected.add(t.get("node").asText() + ">" + t.get("upstream").asText()));
+        for (int e = 1; e <= 8; e++) {
+            expected.add("e" + e + ">" + (e <= 4 ? "s1" : "s7"));
+        }
+        assertEquals(expected, dashed);
+        assertTrue(r.out().contains("fig2 observed C-BM [11111111]"), r.out());
+        assertEquals(2, cli("export", "trees", conf.toString(), "--report", dir.resolve("none.json").toString()).code(), "a missing report");
+    }
+
+    @Test
     void csvHoldsTheReportsTablesWithBandwidthsFromTheModelledTime() throws IOException {
         Path out = dir.resolve("csv");
         Path report = dir.resolve("c.json");

@@ -150,6 +150,21 @@ class HtmlReportBrowserTest {
     }
 
     @Test
+    void theCbmTreeTheFig2PacketsBuiltDrawsInChromiumAsObserved() throws IOException, InterruptedException {
+        Path moe = OUT.resolve("fig2.html");
+        CliTest.Result r = CliTest.cli("run", Path.of("..", "topology-configs", "paper-fig2-moe.conf").toString(), "--quiet", "--html",
+                moe.toString());
+        assertEquals(0, r.code(), r.out() + r.err());
+        Map<String, int[]> charts = drawn(moe);
+        int[] c = charts.get("observed-fig2-ina");
+        assertTrue(c != null, "the observed C-BM tree is on the page: " + charts.keySet());
+        assertTrue(c[0] >= 30 && c[1] >= 300 && c[2] >= 200, "it drew: " + c[0] + " SVG elements, " + c[1] + " x " + c[2] + " px");
+        assertEquals(11, c[3], "a line per link of Fig. 2's topology");
+        // s1 and s7 combine into s0, s0 into the source, e1..e4 into s1 and e5..e8 into s7
+        assertEquals(11, c[4], "an arrow per observed branch and per expert");
+    }
+
+    @Test
     void theSweepPageOfThreeSizesDrawsEveryMetricWithALinePerMode() throws IOException, InterruptedException {
         Path out = OUT.resolve("sweep");
         CliTest.Result r = CliTest.cli("sweep", Path.of("..", "topology-configs", "paper-fig1-allreduce.conf").toString(),

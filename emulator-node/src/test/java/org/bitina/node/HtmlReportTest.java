@@ -36,13 +36,24 @@ class HtmlReportTest {
     }
 
     @Test
-    void aMoePageHasTokenCompletionsSoftStateAHeatMapPerModeAndSaysItsTreesAreBuiltByThePackets() throws IOException {
+    void aMoePageHasTokenCompletionsSoftStateAHeatMapPerModeAndTheCbmTreeThePacketsBuilt() throws IOException {
         String p = page("paper-fig2-moe");
         assertEquals(List.of("bars-modelled-time", "bars-max-link-bytes", "bars-total-link-bytes", "bars-packets-into-the-root", "cdf-fig2",
-                "state-fig2", "heat-fig2-ina", "heat-fig2-all-to-all"), charts(p));
+                "state-fig2", "heat-fig2-ina", "heat-fig2-all-to-all", "observed-fig2-ina"), charts(p));
         assertTrue(p.contains("per-token completion time"), "MoE's units are tokens");
-        assertTrue(p.contains("no configured tree. Its C-BMs are built by the packets at run time"), "what the page cannot draw, it names");
+        String trees = p.substring(p.indexOf("data-chart=\"observed-fig2-ina\""));
+        assertTrue(trees.contains("observed trees, ina: the C-BM branches 3 switches installed during the run"), "labelled as observed");
+        // Fig. 2: s1 and s7 combine into s0, s0 into the source, each expert into its leaf: 3 + 8 arrows
+        assertEquals(11, Pattern.compile("<path class=\"tree\"").matcher(trees.substring(0, trees.indexOf("</figure>"))).results().count());
+        assertTrue(trees.contains("<title>s1 -&gt; s0</title>") && trees.contains("<title>e6 -&gt; s7</title>"), "the seed's tree");
         assertFalse(p.contains("<script"), "no script");
+    }
+
+    @Test
+    void aBierIncPageDrawsTheIncTreesItsPacketsBuilt() throws IOException {
+        String p = page("fat-tree-k4-bier-inc");
+        assertTrue(charts(p).contains("observed-inc4-ina"), charts(p).toString());
+        assertFalse(p.contains("no configured tree"), "an INC tree is drawn, not said missing");
     }
 
     @Test

@@ -37,7 +37,7 @@ public final class AllReduceJobReader extends JobReader {
     @Override
     public JobSpec read(ConfigReader c, Topology topology, int index) {
         int before = c.problems().count();
-        JobHeader header = JobHeader.read(c, index, kind(), List.of("ps", "ring"));
+        JobHeader header = JobHeader.read(c, index, kind(), List.of("ps", "ring"), topology);
         List<String> members = JobParts.members(c, topology);
         Elastic elastic = Elastic.read(c, topology, members);
         // an elastic job's bit space holds every host that is ever a member: positions never move

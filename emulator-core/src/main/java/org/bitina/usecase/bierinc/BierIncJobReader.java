@@ -30,7 +30,7 @@ public final class BierIncJobReader extends JobReader {
     @Override
     public JobSpec read(ConfigReader c, Topology topology, int index) {
         int before = c.problems().count();
-        JobHeader header = JobHeader.read(c, index, kind(), List.of("ps", "ring"));
+        JobHeader header = JobHeader.read(c, index, kind(), List.of("ps", "ring"), topology);
         List<String> members = JobParts.members(c, topology);
         org.bitina.usecase.allreduce.Elastic elastic = org.bitina.usecase.allreduce.Elastic.read(c, topology, members);
         // as AllReduce: every host that is ever a member holds a bit, and keeps it

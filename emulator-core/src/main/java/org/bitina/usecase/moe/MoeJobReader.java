@@ -38,7 +38,7 @@ public final class MoeJobReader extends JobReader {
     @Override
     public JobSpec read(ConfigReader c, Topology topology, int index) {
         int before = c.problems().count();
-        JobHeader header = JobHeader.read(c, index, kind(), List.of("all-to-all"));
+        JobHeader header = JobHeader.read(c, index, kind(), List.of("all-to-all"), topology);
         List<String> sources = sources(c, topology);
         List<MoeSpec.Expert> experts = explicitOrder(c, experts(c, topology));
         MoeSpec.Params params = params(c, experts);

@@ -35,7 +35,7 @@ public final class ReliableMulticastJobReader extends JobReader {
     @Override
     public JobSpec read(ConfigReader c, Topology topology, int index) {
         int before = c.problems().count();
-        JobHeader header = JobHeader.read(c, index, kind(), List.of("unicast-ack"));
+        JobHeader header = JobHeader.read(c, index, kind(), List.of("unicast-ack"), topology);
         String source = c.requiredName("source", "a reliable-multicast job's source");
         if (source != null && !JobParts.requireHost(c, c.origin("source"), source, "multicast source", topology)) {
             source = null;
