@@ -33,7 +33,7 @@ public final class ScaleBench {
 
     /** One measured run. */
     private record Run(double setupMillis, double runSeconds, double phaseMillis, double wallMicrosPerHop, double cpuMicrosPerHop,
-                       double peakHeapMiB, long hops, boolean verified, double windows, double wallMicrosPerWindow) {
+                       double peakHeapMiB, long hops, boolean verified, double windows, double wallMicrosPerWindow, long headerBytes, long linkBytes) {
     }
 
     static String scenario(int k, int elements, int chunk, String encoding, int mtu) {
@@ -56,7 +56,7 @@ public final class ScaleBench {
 
     /**
      * MoE dispatch and combine at k (issue 17 item 3): {@code experts} experts spread evenly over
-     * the pods (on the last hosts of each), one token source on the first host of each pod,
+     * the pods (on the last hosts of each, several a host where a pod has too few), one token source on the first host of each pod,
      * {@code tokens} tokens each, top-{@code topK}, hidden size 64.
      */
     static String moeScenario(int k, int experts, int topK, int tokens, String encoding, int mtu) {
@@ -65,7 +65,8 @@ public final class ScaleBench {
         int perPod = Math.max(1, experts / k);
         for (int e = 0; e < experts; e++) {
             int pod = e / perPod % k;
-            int host = pod * hostsPerPod + hostsPerPod - (e % perPod);
+            // the pod's last hosts, several experts a host when a pod has fewer hosts than experts (its first host is the source)
+            int host = pod * hostsPerPod + hostsPerPod - (e % perPod) % (hostsPerPod - 1);
             ex.append("{ name = e").append(e + 1).append(", host = h").append(host).append(" }, ");
         }
         StringBuilder sources = new StringBuilder();
@@ -153,8 +154,8 @@ public final class ScaleBench {
                     repeat, Runtime.getRuntime().maxMemory() >> 20);
         }
         System.out.println("| k | hosts | switches | setup ms (routing + planning) | run s (whole) | INA phase ms | wall us/hop | CPU us/hop"
-                + " | peak heap MiB | packet-hops | verified | clock windows (all phases) | wall us/window |");
-        System.out.println("|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+                + " | peak heap MiB | packet-hops | verified | clock windows (all phases) | wall us/window | INA header bytes | INA link bytes |");
+        System.out.println("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
         boolean allVerified = true;
         for (int k : ks) {
             Path file = Files.createTempFile("bitina-scale-k" + k + "-", ".conf");
@@ -169,11 +170,11 @@ public final class ScaleBench {
                 allVerified &= run.verified();
             }
             Files.deleteIfExists(file);
-            System.out.printf("| %d | %d | %d | %s | %s | %s | %s | %s | %s | %d | %s | %s | %s |%n", k, k * k * k / 4, 5 * k * k / 4,
+            System.out.printf("| %d | %d | %d | %s | %s | %s | %s | %s | %s | %d | %s | %s | %s | %,d | %,d |%n", k, k * k * k / 4, 5 * k * k / 4,
                     stat(runs, Run::setupMillis, "%.0f"), stat(runs, Run::runSeconds, "%.1f"), stat(runs, Run::phaseMillis, "%.0f"),
                     stat(runs, Run::wallMicrosPerHop, "%.2f"), stat(runs, Run::cpuMicrosPerHop, "%.2f"), stat(runs, Run::peakHeapMiB, "%.0f"),
                     runs.get(0).hops(), runs.stream().allMatch(Run::verified) ? "yes" : "NO", stat(runs, Run::windows, "%.0f"),
-                    stat(runs, Run::wallMicrosPerWindow, "%.0f"));
+                    stat(runs, Run::wallMicrosPerWindow, "%.0f"), runs.get(0).headerBytes(), runs.get(0).linkBytes());
         }
         System.exit(allVerified ? 0 : 1);
     }
@@ -234,7 +235,7 @@ public final class ScaleBench {
         return new Run(setup == null ? Double.NaN : setup.routingMillis() + setup.planningMillis(), (t1 - t0) / 1e9, ina.wallMillis(),
                 ina.wallMillis() * 1000.0 / hops, (cpu1 - cpu0) / 1000.0 / hops, peak[0] / (1024.0 * 1024.0), hops,
                 ina.verified() && ina.status().equals("complete"), progress.windows(),
-                progress.windowWallNanos() / 1000.0 / Math.max(1, progress.windows()));
+                progress.windowWallNanos() / 1000.0 / Math.max(1, progress.windows()), ina.headerBytes(), ina.totalLinkBytes());
     }
 
     private static String stat(List<Run> runs, java.util.function.ToDoubleFunction<Run> f, String format) {

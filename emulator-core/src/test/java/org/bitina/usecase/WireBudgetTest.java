@@ -95,6 +95,15 @@ class WireBudgetTest {
     }
 
     @Test
+    void aJobThatTranslatesIsCheckedInEachLinksEncoding() throws Exception {
+        // flat on host links only: the members' own bits and their results' copies are 16 bytes there
+        List<String> p = problems(allreduce("{ hosts = flat, fabric = hierarchical }", 1090));
+        assertTrue(p.get(0).matches(".* on link (h\\d+ -> edge-\\d+-\\d+|edge-\\d+-\\d+ -> h\\d+) carries 1 endpoints as a flat set of 16 bytes.*"),
+                p::toString);
+        load(allreduce("{ hosts = node-list, fabric = hierarchical }", 1090));
+    }
+
+    @Test
     void theRingBaselineCarriesTheWholeMemberSetSoItIsHeldToTheFlatSize() throws Exception {
         String ring = allreduce("hierarchical", 1090).replace("data {", "baselines = [ring]\n  data {");
         List<String> p = problems(ring);
