@@ -33,7 +33,7 @@ public final class ScaleBench {
 
     /** One measured run. */
     private record Run(double setupMillis, double runSeconds, double phaseMillis, double wallMicrosPerHop, double cpuMicrosPerHop,
-                       double peakHeapMiB, long hops, boolean verified) {
+                       double peakHeapMiB, long hops, boolean verified, double windows, double wallMicrosPerWindow, long headerBytes, long linkBytes) {
     }
 
     static String scenario(int k, int elements, int chunk, String encoding, int mtu) {
@@ -54,6 +54,42 @@ public final class ScaleBench {
                 """.formatted(mtu, k, elements, chunk, encoding.equals("flat") ? "" : "encoding = " + encoding);
     }
 
+    /**
+     * MoE dispatch and combine at k (issue 17 item 3): {@code experts} experts spread evenly over
+     * the pods (on the last hosts of each, several a host where a pod has too few), one token source on the first host of each pod,
+     * {@code tokens} tokens each, top-{@code topK}, hidden size 64.
+     */
+    static String moeScenario(int k, int experts, int topK, int tokens, String encoding, int mtu) {
+        int hostsPerPod = k * k / 4;
+        StringBuilder ex = new StringBuilder();
+        int perPod = Math.max(1, experts / k);
+        for (int e = 0; e < experts; e++) {
+            int pod = e / perPod % k;
+            // the pod's last hosts, several experts a host when a pod has fewer hosts than experts (its first host is the source)
+            int host = pod * hostsPerPod + hostsPerPod - (e % perPod) % (hostsPerPod - 1);
+            ex.append("{ name = e").append(e + 1).append(", host = h").append(host).append(" }, ");
+        }
+        StringBuilder sources = new StringBuilder();
+        for (int pod = 0; pod < k; pod++) {
+            sources.append(pod == 0 ? "" : ", ").append("h").append(pod * hostsPerPod + 1);
+        }
+        return """
+                topology {
+                  link-defaults { latency = 1us, bandwidth = 100Gbps, mtu = %d, loss = 0 }
+                  generator { kind = fat-tree, k = %d }
+                }
+                jobs = [{
+                  name = moe, kind = moe, tenant = 1
+                  sources = [%s]
+                  experts = [%s]
+                  moe { top-k = %d, hidden = 64, tokens-per-source = %d, capacity-factor = 2.0, seed = 12, granularity = group }
+                  %s
+                  completion-timeout = 1s
+                }]
+                cluster { jvms = 1, placement = by-pod }
+                """.formatted(mtu, k, sources, ex, topK, tokens, encoding.equals("flat") ? "" : "encoding = " + encoding);
+    }
+
     public static void main(String[] args) throws Exception {
         int[] ks = {4, 8, 16, 32};
         int elements = 4096;
@@ -63,8 +99,16 @@ public final class ScaleBench {
         int warmup = 1;
         int mtu = 4096;
         boolean planOnly = false;
-        for (int i = 0; i + 1 < args.length; i += 2) {
+        String kind = "allreduce";
+        int experts = 256;
+        int topK = 8;
+        int tokens = 64;
+        for (int i = 0; i + 1 < args.length || (i < args.length && args[i].equals("--plan-only")); i += 2) {
             switch (args[i]) {
+                case "--kind" -> kind = args[i + 1];
+                case "--experts" -> experts = Integer.parseInt(args[i + 1]);
+                case "--top-k" -> topK = Integer.parseInt(args[i + 1]);
+                case "--tokens" -> tokens = Integer.parseInt(args[i + 1]);
                 case "--k" -> ks = Arrays.stream(args[i + 1].split(",")).mapToInt(Integer::parseInt).toArray();
                 case "--elements" -> elements = Integer.parseInt(args[i + 1]);
                 case "--chunk" -> chunk = Integer.parseInt(args[i + 1]);
@@ -77,26 +121,45 @@ public final class ScaleBench {
                     i--;
                 }
                 default -> {
-                    System.err.println("usage: ScaleBench [--k 4,8,16,32] [--elements N] [--chunk N] [--encoding flat|hierarchical]"
-                            + " [--repeat N] [--warmup N]");
+                    System.err.println("usage: ScaleBench [--k 4,8,16,32] [--elements N] [--chunk N] [--encoding flat|hierarchical|node-list]"
+                            + " [--repeat N] [--warmup N] [--mtu B] [--plan-only] [--kind allreduce|moe [--experts E] [--top-k K] [--tokens T]]");
                     System.exit(2);
                 }
             }
         }
+        final int ex = experts;
+        final int kk = topK;
+        final int tk = tokens;
+        final String enc = encoding;
+        final int el = elements;
+        final int ch = chunk;
+        final int m = mtu;
+        java.util.function.IntFunction<String> text = kind.equals("moe") ? k -> moeScenario(k, ex, kk, tk, enc, m)
+                : k -> scenario(k, el, ch, enc, m);
+        if (!kind.equals("moe") && !kind.equals("allreduce")) {
+            System.err.println("--kind is allreduce or moe");
+            System.exit(2);
+        }
         if (planOnly) {
-            planOnly(ks, elements, chunk, encoding, mtu);
+            planOnly(ks, text, encoding, mtu);
             return;
         }
-        System.out.printf("AllReduce, every host, auto VAT rooted at core-1, %d float32 per worker, chunks of %d, %s encoding;"
-                + " %d warm-up run(s) excluded, %d measured: median [min, max]; max heap %d MiB%n", elements, chunk, encoding, warmup,
-                repeat, Runtime.getRuntime().maxMemory() >> 20);
+        if (kind.equals("moe")) {
+            System.out.printf("MoE, %d experts spread over the pods, a source on each pod's first host, %d tokens each, top-%d, hidden 64,"
+                    + " %s encoding, MTU %d; %d warm-up run(s) excluded, %d measured: median [min, max]; max heap %d MiB%n", experts, tokens,
+                    topK, encoding, mtu, warmup, repeat, Runtime.getRuntime().maxMemory() >> 20);
+        } else {
+            System.out.printf("AllReduce, every host, auto VAT rooted at core-1, %d float32 per worker, chunks of %d, %s encoding, MTU %d;"
+                    + " %d warm-up run(s) excluded, %d measured: median [min, max]; max heap %d MiB%n", elements, chunk, encoding, mtu, warmup,
+                    repeat, Runtime.getRuntime().maxMemory() >> 20);
+        }
         System.out.println("| k | hosts | switches | setup ms (routing + planning) | run s (whole) | INA phase ms | wall us/hop | CPU us/hop"
-                + " | peak heap MiB | packet-hops | verified |");
-        System.out.println("|---|---|---|---|---|---|---|---|---|---|---|");
+                + " | peak heap MiB | packet-hops | verified | clock windows (all phases) | wall us/window | INA header bytes | INA link bytes |");
+        System.out.println("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
         boolean allVerified = true;
         for (int k : ks) {
             Path file = Files.createTempFile("bitina-scale-k" + k + "-", ".conf");
-            Files.writeString(file, scenario(k, elements, chunk, encoding, mtu));
+            Files.writeString(file, text.apply(k));
             Scenario s = ScenarioLoader.load(file);
             List<Run> runs = new ArrayList<>();
             for (int r = 0; r < warmup + repeat; r++) {
@@ -107,23 +170,24 @@ public final class ScaleBench {
                 allVerified &= run.verified();
             }
             Files.deleteIfExists(file);
-            System.out.printf("| %d | %d | %d | %s | %s | %s | %s | %s | %s | %d | %s |%n", k, k * k * k / 4, 5 * k * k / 4,
+            System.out.printf("| %d | %d | %d | %s | %s | %s | %s | %s | %s | %d | %s | %s | %s | %,d | %,d |%n", k, k * k * k / 4, 5 * k * k / 4,
                     stat(runs, Run::setupMillis, "%.0f"), stat(runs, Run::runSeconds, "%.1f"), stat(runs, Run::phaseMillis, "%.0f"),
                     stat(runs, Run::wallMicrosPerHop, "%.2f"), stat(runs, Run::cpuMicrosPerHop, "%.2f"), stat(runs, Run::peakHeapMiB, "%.0f"),
-                    runs.get(0).hops(), runs.stream().allMatch(Run::verified) ? "yes" : "NO");
+                    runs.get(0).hops(), runs.stream().allMatch(Run::verified) ? "yes" : "NO", stat(runs, Run::windows, "%.0f"),
+                    stat(runs, Run::wallMicrosPerWindow, "%.0f"), runs.get(0).headerBytes(), runs.get(0).linkBytes());
         }
         System.exit(allVerified ? 0 : 1);
     }
 
     /** Routing and planning only, as the coordinator sets a run up: times, and the heap the plan holds. */
-    private static void planOnly(int[] ks, int elements, int chunk, String encoding, int mtu) throws Exception {
+    private static void planOnly(int[] ks, java.util.function.IntFunction<String> text, String encoding, int mtu) throws Exception {
         System.out.printf("set-up only (routing for every host's switch, then every phase's plan), %s encoding, MTU %d; max heap %d MiB%n",
                 encoding, mtu, Runtime.getRuntime().maxMemory() >> 20);
         System.out.println("| k | hosts | switches | nodes with tables | routing ms | planning ms | heap held after GC MiB |");
         System.out.println("|---|---|---|---|---|---|---|");
         for (int k : ks) {
             Path file = Files.createTempFile("bitina-scale-k" + k + "-", ".conf");
-            Files.writeString(file, scenario(k, elements, chunk, encoding, mtu));
+            Files.writeString(file, text.apply(k));
             Scenario s = ScenarioLoader.load(file);
             Files.deleteIfExists(file);
             System.gc();
@@ -159,7 +223,8 @@ public final class ScaleBench {
         com.sun.management.OperatingSystemMXBean os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
         long cpu0 = os.getProcessCpuTime();
         long t0 = System.nanoTime();
-        Report r = Members.run(s, 1, new RunProgress());
+        RunProgress progress = new RunProgress();
+        Report r = Members.run(s, 1, progress);
         long t1 = System.nanoTime();
         long cpu1 = os.getProcessCpuTime();
         sampler.interrupt();
@@ -169,7 +234,8 @@ public final class ScaleBench {
         Report.Setup setup = r.setup();
         return new Run(setup == null ? Double.NaN : setup.routingMillis() + setup.planningMillis(), (t1 - t0) / 1e9, ina.wallMillis(),
                 ina.wallMillis() * 1000.0 / hops, (cpu1 - cpu0) / 1000.0 / hops, peak[0] / (1024.0 * 1024.0), hops,
-                ina.verified() && ina.status().equals("complete"));
+                ina.verified() && ina.status().equals("complete"), progress.windows(),
+                progress.windowWallNanos() / 1000.0 / Math.max(1, progress.windows()), ina.headerBytes(), ina.totalLinkBytes());
     }
 
     private static String stat(List<Run> runs, java.util.function.ToDoubleFunction<Run> f, String format) {

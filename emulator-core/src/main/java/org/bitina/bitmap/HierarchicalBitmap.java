@@ -191,13 +191,21 @@ public final class HierarchicalBitmap implements EndpointSet {
 
     private HierarchicalBitmap combine(EndpointSet other, WordOp op) {
         EndpointSets.checkSameSpace(this, other);
-        HierarchicalBitmap o = other instanceof HierarchicalBitmap h && h.blockSize == blockSize
-                ? h : fromFlat(other.toFlat(), blockSize);
+        long[][] ob;
+        if (other instanceof HierarchicalBitmap h && h.blockSize == blockSize) {
+            ob = h.blocks;
+        } else if (other instanceof FlatBitmap f && blockSize % 64 == 0) {
+            // word-aligned blocks are slices of the flat words: O(N/64) word copies, not a walk over every member
+            // (a switch checking a packet against a job's 65,536-member set did that walk per packet)
+            ob = slices(f);
+        } else {
+            ob = fromFlat(other.toFlat(), blockSize).blocks;
+        }
         long[][] r = new long[blocks.length][];
         int words = FlatBitmap.wordCount(blockSize);
         for (int k = 0; k < blocks.length; k++) {
             long[] a = blocks[k];
-            long[] b = o.blocks[k];
+            long[] b = ob[k];
             if (a == null && b == null) {
                 continue;
             }
@@ -210,6 +218,28 @@ public final class HierarchicalBitmap implements EndpointSet {
             r[k] = any ? out : null;
         }
         return new HierarchicalBitmap(capacity, blockSize, r);
+    }
+
+    /** A flat set's words cut into this one's blocks (block size a multiple of 64); null where a block holds nothing. */
+    private long[][] slices(FlatBitmap f) {
+        int per = blockSize >>> 6;
+        long[][] out = new long[blocks.length][];
+        for (int k = 0; k < blocks.length; k++) {
+            int from = k * per;
+            int to = Math.min(from + per, FlatBitmap.wordCount(capacity));
+            long[] b = null;
+            for (int w = from; w < to; w++) {
+                long x = f.word(w);
+                if (x != 0) {
+                    if (b == null) {
+                        b = new long[per];
+                    }
+                    b[w - from] = x;
+                }
+            }
+            out[k] = b;
+        }
+        return out;
     }
 
     @Override

@@ -198,7 +198,8 @@ public final class NodeEngine {
                 refused = "mac";
             }
             if (refused == null && t.ingress() != null) {
-                refused = t.ingress().refuse(f.packet(), from, fromHost, behind(t, from));
+                // only a host's port asks for its F-BM: one cached per switch port was 2.7 GB of flat F-BMs at k=64
+                refused = t.ingress().refuse(f.packet(), from, fromHost, fromHost ? behind(t, from) : null);
             }
             if (refused == null && t.ingress() != null && fromHost && f.packet().header().type() == PacketType.CONTRIBUTION) {
                 long seq = f.packet().header().seq();

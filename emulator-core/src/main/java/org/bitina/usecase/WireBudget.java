@@ -69,8 +69,10 @@ public final class WireBudget {
         for (JobSpec job : s.jobs()) {
             Packets p = UseCases.packets(job);
             BitSpace space = job.common().bitSpace();
-            long bound = fixedBytes(p.largest()) + PacketCodec.setBodyBytes(worst(FlatBitmap.full(space.capacity()), p.maxEndpoints(),
-                    job.common().encoding()));
+            EncodingSpec enc = job.common().encoding();
+            FlatBitmap all = FlatBitmap.full(space.capacity());
+            long bound = fixedBytes(p.largest()) + Math.max(setBytes(all, p.maxEndpoints(), enc.on(false)),
+                    setBytes(all, p.maxEndpoints(), enc.on(true)));
             if (bound > minMtu) {
                 doubtful.add(job.name());
             }

@@ -23,7 +23,9 @@ class EndpointSetProperties {
         return Arbitraries.integers().between(1, 300).flatMap(cap -> {
             Arbitrary<int[]> members = Arbitraries.integers().between(0, cap - 1).array(int[].class).ofMaxSize(Math.min(cap, 40))
                     .map(a -> Arrays.stream(a).distinct().sorted().toArray());
-            return Combinators.combine(Arbitraries.integers().between(1, 70), members, members, members)
+            // word-aligned blocks too: a hierarchical set meets a flat one as slices of its words
+            Arbitrary<Integer> blocks = Arbitraries.oneOf(Arbitraries.integers().between(1, 70), Arbitraries.of(64, 128, 192));
+            return Combinators.combine(blocks, members, members, members)
                     .as((block, a, b, c) -> new Pair(cap, block, a, b, c));
         });
     }

@@ -95,6 +95,15 @@ class WireBudgetTest {
     }
 
     @Test
+    void aJobThatTranslatesIsCheckedInEachLinksEncoding() throws Exception {
+        // flat on host links only: the members' own bits and their results' copies are 16 bytes there
+        List<String> p = problems(allreduce("{ hosts = flat, fabric = hierarchical }", 1090));
+        assertTrue(p.get(0).matches(".* on link (h\\d+ -> edge-\\d+-\\d+|edge-\\d+-\\d+ -> h\\d+) carries 1 endpoints as a flat set of 16 bytes.*"),
+                p::toString);
+        load(allreduce("{ hosts = node-list, fabric = hierarchical }", 1090));
+    }
+
+    @Test
     void theRingBaselineCarriesTheWholeMemberSetSoItIsHeldToTheFlatSize() throws Exception {
         String ring = allreduce("hierarchical", 1090).replace("data {", "baselines = [ring]\n  data {");
         List<String> p = problems(ring);
@@ -112,6 +121,32 @@ class WireBudgetTest {
         assertTrue(flat.get(0).startsWith(dir.resolve("job.conf") + ":" + moeLine + ": "), flat::toString);
         Scenario s = load(moe("node-list", 1064));
         assertEquals(Encoding.NODE_LIST, s.jobs().get(0).common().encoding().encoding());
+    }
+
+    /** k=8: a source's data names its 127 receivers, 112 bytes as a node list of 7-bit ids; a BIER-INC reduction back to its owner too. */
+    private static String multicastAndInc(int packet, int chunk) {
+        return """
+                topology { generator { kind = fat-tree, k = 8 } }
+                jobs = [{
+                  name = cp, kind = reliable-multicast, source = h1, receivers = all, encoding = node-list
+                  data { bytes = 64KiB, packet = %d }
+                }, {
+                  name = inc, kind = bier-inc, tenant = 2, members = all, encoding = node-list
+                  data { elements = 4096, chunk = %d }
+                }]
+                """.formatted(packet, chunk);
+    }
+
+    @Test
+    void aMulticastsDataAndAnIncReductionAreHeldToTheSetsTheyCarry() throws Exception {
+        List<String> p = problems(multicastAndInc(4000, 1000));
+        assertEquals(2, p.size(), p::toString);
+        assertTrue(p.get(0).contains("job cp (ina): a multicast packet on link h1 -> edge-1-1 carries 127 endpoints as a node-list set of"
+                + " 112 bytes: 40 header + 112 set + 4000 payload + 16 tag = 4168 bytes"), p::toString);
+        // the reduction climbs back to each owner along the tree its forward packets built: all the others' bits on the owner's link
+        assertTrue(p.get(1).matches(".*job inc \\(ina\\): an aggregation packet on link edge-\\d+-\\d+ -> h\\d+ carries 127 endpoints .*"),
+                p::toString);
+        load(multicastAndInc(3900, 960));
     }
 
     @Test

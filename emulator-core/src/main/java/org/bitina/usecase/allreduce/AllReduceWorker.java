@@ -84,7 +84,7 @@ public final class AllReduceWorker implements EndpointDriver {
         this.wireBit = plan.wire().index(host);
         this.data = new AllReduceData(plan.data());
         this.times = new org.bitina.usecase.CompletionTimes(data.chunks());
-        this.expected = verifier.members(plan.space().setOf(plan.members()));
+        this.expected = verifier.members(plan.space(), plan.members());
         this.holds = new EndpointSet[data.chunks()];
         this.verified = new boolean[data.chunks()];
         this.jitter = new SplittableRandom(plan.seed() ^ bit);

@@ -17,7 +17,7 @@ final class ValueGuard {
     private final AllReducePlan plan;
     private final LinearChecksum checksum;
     private final AdditiveMask mask;
-    /** Member position (the order of the job's members, the mask ring's order) by bit. */
+    /** Member position (the order of the job's members, the mask ring's order) by bit; null without masking. */
     private final int[] positionOfBit;
 
     /** @param endpointSecret what the job's endpoints share ({@link ValueKeys#endpointSecret}); needed when the plan has S6 */
@@ -29,12 +29,18 @@ final class ValueGuard {
         }
         this.checksum = v.checksum() ? new LinearChecksum(ValueKeys.checksumKey(endpointSecret)) : null;
         this.mask = v.masking() ? new AdditiveMask(ValueKeys.maskKey(endpointSecret), plan.members().size()) : null;
-        this.positionOfBit = new int[plan.space().capacity()];
-        java.util.Arrays.fill(positionOfBit, -1);
+        // only the masks need it: an array of the bit space per worker was 16 GiB at 65,536 workers (and O(N^2) to fill)
+        this.positionOfBit = mask == null ? null : positions(plan);
+    }
+
+    private static int[] positions(AllReducePlan plan) {
+        int[] at = new int[plan.space().capacity()];
+        java.util.Arrays.fill(at, -1);
         List<String> m = plan.members();
         for (int i = 0; i < m.size(); i++) {
-            positionOfBit[plan.space().index(m.get(i))] = i;
+            at[plan.space().index(m.get(i))] = i;
         }
+        return at;
     }
 
     boolean checksummed() {

@@ -56,6 +56,30 @@ public final class Verifier {
         return canonical.computeIfAbsent(members.toFlat(), k -> k);
     }
 
+    /** The instance of a plan's member set, per (bit space, member list) instance: every worker of a JVM shares it. */
+    private record PlanKey(Object space, Object members) {
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof PlanKey k && k.space == space && k.members == members;
+        }
+
+        @Override
+        public int hashCode() {
+            return 31 * System.identityHashCode(space) + System.identityHashCode(members);
+        }
+    }
+
+    private final java.util.concurrent.ConcurrentHashMap<PlanKey, EndpointSet> ofPlan = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /**
+     * {@link #members(EndpointSet)} of {@code members} in {@code space}, made once for the workers
+     * that share one plan's instances (building it per worker was O(N) each, O(N^2) per job: 4e9
+     * steps at 65,536 workers); a plan that arrived as a copy gets its own, equal, set.
+     */
+    public EndpointSet members(org.bitina.topology.BitSpace space, java.util.List<String> members) {
+        return ofPlan.computeIfAbsent(new PlanKey(space, members), k -> members(space.setOf(members)));
+    }
+
     /**
      * Computes the full-membership reference of every chunk ahead of a phase (when its drivers
      * are set up), so that phase wall times measure the emulation, not the reference arithmetic.
