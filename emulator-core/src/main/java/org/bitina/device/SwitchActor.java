@@ -99,7 +99,7 @@ public final class SwitchActor extends DeviceActor {
 
     private Behavior<DeviceCommand> onCrash() {
         crashed = true;
-        engine = engine.restarted(freshTable());
+        engine = engine.crashed(freshTable());
         getContext().getLog().warn("switch {} crashed: it drops everything from now on", name);
         return this;
     }

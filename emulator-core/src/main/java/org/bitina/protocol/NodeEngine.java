@@ -64,8 +64,18 @@ public final class NodeEngine {
     }
 
     /**
-     * The engine of this node after a crash: the same installed jobs and routing, no
-     * aggregation state, counters kept (they describe what happened before the crash).
+     * The engine of this node after a crash within a phase: as {@link #restarted}, and the trees
+     * the packets built here so far stay observed (the report counts them for the whole phase).
+     */
+    public NodeEngine crashed(AggregationTable fresh) {
+        NodeEngine e = restarted(fresh);
+        e.observed.carryOver(observed);
+        return e;
+    }
+
+    /**
+     * The engine of this node after a crash or at a new phase: the same installed jobs and
+     * routing, no aggregation state, counters kept (they describe what happened before).
      */
     public NodeEngine restarted(AggregationTable fresh) {
         NodeEngine e = new NodeEngine(node.name, node.routing, fresh, node.tracing);
@@ -86,7 +96,7 @@ public final class NodeEngine {
      * no aggregation state, nothing reserved, counters kept; the controller installs what it needs.
      */
     public NodeEngine emptied(AggregationTable fresh) {
-        NodeEngine e = restarted(fresh);
+        NodeEngine e = crashed(fresh);
         e.node.jobs.keySet().forEach(k -> fresh.reserve(k, 0));
         e.node.jobs.clear();
         return e;

@@ -34,10 +34,14 @@ public final class ObservedTrees {
     /**
      * One observed branch: the mechanism, the node upstream of it (where its aggregate goes), how
      * many installs it had and the union of their downstream bits, printed as the seeds print
-     * bitmaps.
+     * bitmaps; null past {@link #MAX_PRINTED_BITS} (a k=64 job's union is 65,536 characters, per
+     * branch and switch, in every report).
      */
     public record Branch(String mechanism, String upstream, long installs, String bits) {
     }
+
+    /** The largest bit space whose unions are printed in the report. */
+    public static final int MAX_PRINTED_BITS = 4096;
 
     private record Key(JobKey job, Mechanism mechanism, String upstream) {
     }
@@ -61,9 +65,15 @@ public final class ObservedTrees {
         List<Branch> out = new ArrayList<>();
         branches.forEach((k, u) -> {
             if (k.job().equals(job)) {
-                out.add(new Branch(k.mechanism().label(), k.upstream(), u.installs, u.bits.toString()));
+                out.add(new Branch(k.mechanism().label(), k.upstream(), u.installs,
+                        u.bits.capacity() <= MAX_PRINTED_BITS ? u.bits.toString() : null));
             }
         });
         return out;
+    }
+
+    /** Takes over what {@code before} observed: a switch that crashed or came back within a phase keeps its phase's record. */
+    void carryOver(ObservedTrees before) {
+        before.branches.forEach((k, u) -> branches.put(k, u));
     }
 }

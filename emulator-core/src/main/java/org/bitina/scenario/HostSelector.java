@@ -28,7 +28,7 @@ public final class HostSelector {
 
             | selector | hosts |
             | --- | --- |
-            | `"all"` | every host of the topology (a reliable-multicast job: every host but the source) |
+            | `"all"` | every host of the topology |
             | `"h1..h16"` | the hosts named by the prefix and every number from the first to the last (`w1..w4`) |
             | `"pod:2"`, `"pod:1-2"` | the hosts of those placement pods (a fat-tree's pods 1..k, a leaf-spine's leaves, `topology.pods` in the order written) |
             | `"rack:edge-1-1"` | the hosts linked to that switch |
@@ -39,6 +39,7 @@ public final class HostSelector {
             that selects nothing, a reversed range (`h9..h2`, `pod:3-1`), an unknown pod or switch, a range whose ends
             have different prefixes, a range or rack that names a switch where hosts are needed, and a selector in a
             file whose topology is broken. Quote selectors (`"pod:1-2"`): HOCON reads `:` as a key separator.
+            In a reliable-multicast job's `receivers` every selector leaves the job's source out.
             Inside a host list the words `all` and names with `..`, `pod:` or `rack:` are selectors, never host names.
             """;
 

@@ -58,8 +58,7 @@ public record JobHeader(String name, int tenant, int id, Duration completionTime
         List<String> statusNames = java.util.Arrays.stream(Status.values()).map(Status::label).toList();
         Set<String> partialMissing = null;
         if (e.has("missing")) {
-            List<String> names = HostLists.names(e, "missing", topology, "a missing host");
-            partialMissing = names == null ? null : Set.copyOf(names);
+            partialMissing = distinct(e, HostLists.names(e, "missing", topology, "a missing host"));
         }
         Map<String, Expect.Outcome> outcomes = new LinkedHashMap<>();
         for (String key : e.keys()) {
@@ -77,8 +76,7 @@ public record JobHeader(String name, int tenant, int id, Duration completionTime
                 m.checkKeys(JobKeys.OUTCOME, "an expected outcome");
                 String s = m.oneOf("status", statusNames, null);
                 status = s == null ? null : Status.valueOf(s.toUpperCase(java.util.Locale.ROOT));
-                List<String> names = m.has("missing") ? HostLists.names(m, "missing", topology, "a missing host") : null;
-                missing = names == null ? null : Set.copyOf(names);
+                missing = m.has("missing") ? distinct(m, HostLists.names(m, "missing", topology, "a missing host")) : null;
             } else {
                 String s = e.oneOf(key, statusNames, null);
                 status = s == null ? null : Status.valueOf(s.toUpperCase(java.util.Locale.ROOT));
@@ -105,5 +103,19 @@ public record JobHeader(String name, int tenant, int id, Duration completionTime
 
     public JobCommon common(String kind, List<String> members, BitSpace space, EncodingSpec encoding) {
         return new JobCommon(name, kind, tenant, id, members, space, encoding, completionTimeout, baselines, expect);
+    }
+
+    /** A missing list as a set; a host named twice (as in every host list) is an error, not dropped. */
+    private static Set<String> distinct(ConfigReader c, List<String> names) {
+        if (names == null) {
+            return null;
+        }
+        Set<String> seen = new java.util.LinkedHashSet<>();
+        for (String n : names) {
+            if (!seen.add(n)) {
+                c.problem("missing", "expect: missing names " + n + " twice");
+            }
+        }
+        return Set.copyOf(seen);
     }
 }

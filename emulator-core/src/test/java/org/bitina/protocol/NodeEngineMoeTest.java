@@ -56,6 +56,34 @@ class NodeEngineMoeTest {
                 at0.toString());
     }
 
+    @Test
+    void theTreesObservedInAPhaseOutliveACrashButNotTheNextPhase() {
+        Topology t = ReplicatorTest.fig2();
+        Routing r = Routing.compute(t);
+        NodeEngine s0 = engine("s0", t, r);
+        InaHeader h = InaHeader.of(PacketType.DISPATCH, 1, 1, 0).withOp(ReductionOp.SUM).withDestination(0);
+        s0.onFrame(new Frame(new InaPacket(h, EndpointSets.parse("[01100110]"), Payload.of(new float[] {1f})), null, 0, "src"), 0);
+        List<ObservedTrees.Branch> before = s0.observedTrees(1, 1);
+        assertEquals(1, before.size(), before.toString());
+        assertEquals(before, s0.crashed(new AggregationTable(16, 500 * MS)).observedTrees(1, 1), "a crash keeps the phase's record");
+        assertEquals(before, s0.emptied(new AggregationTable(16, 500 * MS)).observedTrees(1, 1), "so does a recovery");
+        assertTrue(s0.restarted(new AggregationTable(16, 500 * MS)).observedTrees(1, 1).isEmpty(), "a new phase starts empty");
+    }
+
+    @Test
+    void aUnionPastThePrintedLimitIsCountedButNotPrinted() {
+        ObservedTrees o = new ObservedTrees();
+        JobKey job = new JobKey(1, 1);
+        o.installed(job, ObservedTrees.Mechanism.C_BM, "up", org.bitina.bitmap.FlatBitmap.of(ObservedTrees.MAX_PRINTED_BITS + 1, 3));
+        o.installed(job, ObservedTrees.Mechanism.C_BM, "up", org.bitina.bitmap.FlatBitmap.of(ObservedTrees.MAX_PRINTED_BITS + 1, 5));
+        ObservedTrees.Branch b = o.of(job).get(0);
+        assertEquals(2, b.installs());
+        assertEquals(null, b.bits());
+        ObservedTrees small = new ObservedTrees();
+        small.installed(job, ObservedTrees.Mechanism.C_BM, "up", org.bitina.bitmap.FlatBitmap.of(8, 3));
+        assertEquals("[00010000]", small.of(job).get(0).bits());
+    }
+
     private static List<Frame> sends(List<NodeEngine.Action> actions, String to) {
         List<Frame> out = new ArrayList<>();
         for (NodeEngine.Action a : actions) {

@@ -121,6 +121,15 @@ class HostSelectorLoaderTest {
     }
 
     @Test
+    void aMissingListNamingAHostTwiceIsAnError() throws Exception {
+        List<String> p = problems(K4 + """
+                jobs = [{ name = a, kind = allreduce, members = all, tree { mode = auto, root = core-1 }, data { elements = 64 }
+                  expect { ina = partial, missing = ["h5", "rack:edge-2-1"] } }]
+                """);
+        assertTrue(p.stream().anyMatch(x -> x.contains("h5") && x.contains("twice")), p.toString());
+    }
+
+    @Test
     void aStragglerOrSilentFaultOnASelectorIsOneFaultPerHostAndOtherKindsNameOneNode() throws Exception {
         String job = "jobs = [{ name = a, kind = allreduce, members = all, tree { mode = auto, root = core-1 }, data { elements = 64 } }]\n";
         Scenario s = load(K4 + job + "faults = [{ kind = silent, node = \"rack:edge-2-1\" }, { kind = straggler, node = \"h1..h2\", delay = 1us }]\n");

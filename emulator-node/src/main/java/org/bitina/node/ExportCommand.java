@@ -119,9 +119,8 @@ final class ExportCommand implements Callable<Integer> {
                 }
             }
             if (observed != null) {
-                ObservedTreeView v = ObservedTreeView.of(observed.stream().filter(t -> t.job().equals(p.job().name()) && t.mode().equals(p.mode())
-                        && java.util.Objects.equals(t.iteration(), p.iteration() == null ? null : p.iteration().index())).toList(),
-                        p.job().common().bitSpace());
+                ObservedTreeView v = ObservedTreeView.of(ObservedTreeView.of(observed, p.job().name(), p.mode(),
+                        p.iteration() == null ? null : p.iteration().index()), p.job().common().bitSpace());
                 v.labels().forEach((node, label) -> labels.merge(node, job + " observed " + label, (x, y) -> x + "\\n" + y));
                 for (TopologyView.TreeEdge e : v.edges()) {
                     o.printf("  %s -> %s [color=%s, penwidth=2, style=dashed, label=\"%s observed\"];%n", id(e.from()), id(e.to()), c, job);

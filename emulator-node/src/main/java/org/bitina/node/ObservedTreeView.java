@@ -29,8 +29,12 @@ record ObservedTreeView(Map<String, String> labels, List<TopologyView.TreeEdge> 
 
     /** The observed branches of one job, mode and iteration (null: a job that runs once). */
     static List<Report.ObservedTree> of(Report r, String job, String mode, Integer iteration) {
-        return r.observedTrees().stream()
-                .filter(t -> t.job().equals(job) && t.mode().equals(mode) && Objects.equals(t.iteration(), iteration)).toList();
+        return of(r.observedTrees(), job, mode, iteration);
+    }
+
+    /** Those of {@code all} that belong to one job, mode and iteration (null: a job that runs once). */
+    static List<Report.ObservedTree> of(List<Report.ObservedTree> all, String job, String mode, Integer iteration) {
+        return all.stream().filter(t -> t.job().equals(job) && t.mode().equals(mode) && Objects.equals(t.iteration(), iteration)).toList();
     }
 
     /** The view of {@code branches}, the endpoints placed by {@code space} (the job's bit space). */
@@ -41,9 +45,11 @@ record ObservedTreeView(Map<String, String> labels, List<TopologyView.TreeEdge> 
         Set<String> mechanisms = new LinkedHashSet<>();
         for (Report.ObservedTree b : branches) {
             mechanisms.add(b.mechanism());
-            labels.merge(b.node(), b.mechanism() + " " + b.bits() + " x" + b.installs(), (x, y) -> x + " " + y);
-            EndpointSet bits = EndpointSets.parse(b.bits());
-            unions.merge(b.node(), bits, EndpointSet::or);
+            labels.merge(b.node(), b.mechanism() + " " + (b.bits() != null ? b.bits() : "(bits not printed)") + " x" + b.installs(),
+                    (x, y) -> x + " " + y);
+            if (b.bits() != null) { // past ObservedTrees.MAX_PRINTED_BITS only the branch's arrow upstream is drawn
+                unions.merge(b.node(), EndpointSets.parse(b.bits()), EndpointSet::or);
+            }
             if (!b.upstream().equals(b.node())) {
                 edges.add(new TopologyView.TreeEdge(b.node(), b.upstream()));
             }
