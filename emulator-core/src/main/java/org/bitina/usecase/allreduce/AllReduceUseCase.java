@@ -35,11 +35,6 @@ public final class AllReduceUseCase implements UseCase<AllReduceSpec> {
         return READER;
     }
 
-    /**
-     * The verifier's references (an exact value and a tolerance per element, 16 bytes, for the
-     * full membership and as many again for partial results), and per member and chunk its
-     * bookkeeping (about 128 bytes).
-     */
     /** A chunk up (a contribution) and down (the result); the checksum's words ride along with S6. */
     @Override
     public WireBudget.Packets packets(AllReduceSpec job) {
@@ -48,6 +43,11 @@ public final class AllReduceUseCase implements UseCase<AllReduceSpec> {
         return new WireBudget.Packets(chunk, chunk, Integer.MAX_VALUE, false, "data.chunk");
     }
 
+    /**
+     * The verifier's references (an exact value and a tolerance per element, 16 bytes, for the
+     * full membership and as many again for partial results), and per member and chunk its
+     * bookkeeping (about 128 bytes).
+     */
     @Override
     public long memoryBytes(AllReduceSpec job) {
         return dataBytes(job.data(), job.common().members().size());

@@ -41,7 +41,6 @@ public final class BierIncUseCase implements UseCase<BierIncSpec> {
         return READER;
     }
 
-    /** As AllReduce's: references per element, bookkeeping per member and chunk. */
     /** A chunk both ways: forward from each owner, back along the tree the forward packets installed. */
     @Override
     public WireBudget.Packets packets(BierIncSpec job) {
@@ -49,6 +48,7 @@ public final class BierIncUseCase implements UseCase<BierIncSpec> {
         return new WireBudget.Packets(chunk, chunk, Integer.MAX_VALUE, true, "data.chunk");
     }
 
+    /** As AllReduce's: references per element, bookkeeping per member and chunk. */
     @Override
     public long memoryBytes(BierIncSpec job) {
         return AllReduceUseCase.dataBytes(job.data(), job.common().members().size());

@@ -35,11 +35,6 @@ public final class MoeUseCase implements UseCase<MoeSpec> {
     }
 
     /**
-     * The model's weights (two hidden x hidden matrices per expert, the router) and, per source
-     * and token, its input, its accumulated combine, its expected output and a part per chosen
-     * expert in flight (floats of the hidden size each).
-     */
-    /**
      * A dispatch of one token down (its expert list, K weights and hidden vector), one expert's
      * output for it up; each names at most top-K experts. Packets of several tokens fill the
      * payload budget, which leaves room for the largest such set ({@link #phase}).
@@ -51,6 +46,11 @@ public final class MoeUseCase implements UseCase<MoeSpec> {
         return new WireBudget.Packets(4L * h, 4L * (1 + 2L * k + h), k, true, "moe.hidden");
     }
 
+    /**
+     * The model's weights (two hidden x hidden matrices per expert, the router) and, per source
+     * and token, its input, its accumulated combine, its expected output and a part per chosen
+     * expert in flight (floats of the hidden size each).
+     */
     @Override
     public long memoryBytes(MoeSpec job) {
         long h = job.params().hidden();
