@@ -71,8 +71,7 @@ public final class WireBudget {
             BitSpace space = job.common().bitSpace();
             EncodingSpec enc = job.common().encoding();
             FlatBitmap all = FlatBitmap.full(space.capacity());
-            long bound = fixedBytes(p.largest()) + Math.max(setBytes(all, p.maxEndpoints(), enc.on(false)),
-                    setBytes(all, p.maxEndpoints(), enc.on(true)));
+            long bound = fixedBytes(p.largest()) + largestSetBytes(all, p.maxEndpoints(), enc);
             if (bound > minMtu) {
                 doubtful.add(job.name());
             }
@@ -129,6 +128,15 @@ public final class WireBudget {
     /** The encoded endpoint-set bytes a packet of this job carries at most when it names at most {@code k} of {@code set}. */
     public static int setBytes(EndpointSet set, int k, EncodingSpec enc) {
         return PacketCodec.setBodyBytes(worst(set, k, enc));
+    }
+
+    /**
+     * The encoded endpoint-set bytes a packet of this job carries at most on any link when it
+     * names at most {@code k} of {@code set}: the larger of a host link's and a switch-to-switch
+     * link's (they differ when the job translates at the fabric's edge).
+     */
+    public static int largestSetBytes(EndpointSet set, int k, EncodingSpec enc) {
+        return Math.max(setBytes(set, k, enc.onLink(true, false)), setBytes(set, k, enc.onLink(false, false)));
     }
 
     /** Header, payload and tag: all of a packet but its endpoint set. */
@@ -270,8 +278,7 @@ public final class WireBudget {
             if (old != null && old.set().cardinality() >= set.cardinality() && set.isSubsetOf(old.set())) {
                 return;
             }
-            // a job that translates at the fabric's edge carries its hosts' encoding on a host's link
-            EncodingSpec e = enc.translates() ? enc.on(isHost(from) || isHost(to)) : enc;
+            EncodingSpec e = enc.onLink(isHost(from), isHost(to));
             EndpointSet w = worst(set, k, e);
             int bytes = PacketCodec.setBodyBytes(w);
             if (old == null || bytes > old.bytes()) {
