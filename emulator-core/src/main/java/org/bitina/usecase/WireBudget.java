@@ -16,7 +16,6 @@ import org.bitina.topology.EncodingSpec;
 import org.bitina.topology.Link;
 import org.bitina.topology.Routing;
 import org.bitina.topology.Topology;
-import org.bitina.wire.InaPacket;
 import org.bitina.wire.PacketCodec;
 
 /**
@@ -65,13 +64,14 @@ public final class WireBudget {
      */
     public static List<Excess> check(Scenario s) {
         int minMtu = s.topology().links().stream().mapToInt(l -> l.spec().mtu()).min().orElse(Integer.MAX_VALUE);
+        int tag = s.security().tagBytes();
         Set<String> doubtful = new LinkedHashSet<>();
         for (JobSpec job : s.jobs()) {
-            Packets p = UseCases.packets(job);
+            Packets p = UseCases.packets(job, s);
             BitSpace space = job.common().bitSpace();
             EncodingSpec enc = job.common().encoding();
             FlatBitmap all = FlatBitmap.full(space.capacity());
-            long bound = fixedBytes(p.largest()) + largestSetBytes(all, p.maxEndpoints(), enc);
+            long bound = fixedBytes(p.largest(), tag) + largestSetBytes(all, p.maxEndpoints(), enc);
             if (bound > minMtu) {
                 doubtful.add(job.name());
             }
@@ -87,17 +87,21 @@ public final class WireBudget {
             if (!doubtful.contains(job.name()) || found.contains(job.name())) {
                 continue;
             }
-            String m = check(phase, s.topology(), routing, UseCases.packets(job));
+            Packets p = UseCases.packets(job, s);
+            String m = check(phase, s.topology(), routing, p, tag);
             if (m != null) {
                 found.add(job.name());
-                out.add(new Excess(job, UseCases.packets(job).key(), "job " + job.name() + " (" + phase.mode() + "): " + m));
+                out.add(new Excess(job, p.key(), "job " + job.name() + " (" + phase.mode() + "): " + m));
             }
         }
         return out;
     }
 
-    /** The first link of {@code phase}'s trees whose MTU one of its packets exceeds, said in full; null when every packet fits. */
-    public static String check(Phase phase, Topology topology, Routing routing, Packets packets) {
+    /**
+     * The first link of {@code phase}'s trees whose MTU one of its packets exceeds, said in full;
+     * null when every packet fits. {@code tagBytes}: the scenario's ({@link Scenario.Security#tagBytes}).
+     */
+    public static String check(Phase phase, Topology topology, Routing routing, Packets packets, int tagBytes) {
         EncodingSpec enc = phase.job().common().encoding();
         for (Phase.Tree tree : phase.trees()) {
             Loads loads = new Loads(enc, packets.maxEndpoints(), topology);
@@ -117,7 +121,7 @@ public final class WireBudget {
             } else if (!vat) {
                 bare(phase, routing, all, loads);
             }
-            String m = loads.excess(topology, packets);
+            String m = loads.excess(topology, packets, tagBytes);
             if (m != null) {
                 return (phase.more().isEmpty() ? "" : "tree " + tree.name() + ": ") + m;
             }
@@ -139,9 +143,9 @@ public final class WireBudget {
         return Math.max(setBytes(set, k, enc.onLink(true, false)), setBytes(set, k, enc.onLink(false, false)));
     }
 
-    /** Header, payload and tag: all of a packet but its endpoint set. */
-    private static long fixedBytes(long payload) {
-        return PacketCodec.HEADER_BYTES + payload + InaPacket.AUTH_TAG_BYTES;
+    /** Header, payload and tag ({@code tagBytes}: none with {@code security.mac = off}): all of a packet but its endpoint set. */
+    private static long fixedBytes(long payload, int tagBytes) {
+        return PacketCodec.HEADER_BYTES + payload + tagBytes;
     }
 
     /**
@@ -291,7 +295,7 @@ public final class WireBudget {
         }
 
         /** The worst excess over a link's MTU, said with the link, the encoding and the sizes; null when all fit. */
-        String excess(Topology topology, Packets packets) {
+        String excess(Topology topology, Packets packets, int tag) {
             Load worst = null;
             long worstOver = 0;
             int worstMtu = 0;
@@ -300,7 +304,7 @@ public final class WireBudget {
                 if (link == null) {
                     continue;
                 }
-                long size = fixedBytes(l.up() ? packets.upBytes() : packets.downBytes()) + l.bytes();
+                long size = fixedBytes(l.up() ? packets.upBytes() : packets.downBytes(), tag) + l.bytes();
                 long over = size - link.spec().mtu();
                 if (over > worstOver || (over > 0 && over == worstOver && worst != null && (l.from() + l.to()).compareTo(worst.from() + worst.to()) < 0)) {
                     worst = l;
@@ -315,8 +319,8 @@ public final class WireBudget {
             return String.format(java.util.Locale.ROOT, "%s packet on link %s -> %s carries %d endpoints as a %s set of %d bytes: %d header + %d"
                             + " set + %d payload + %d tag = %d bytes, more than the link's MTU of %d bytes%s",
                     worst.up() ? "an aggregation" : "a multicast", worst.from(), worst.to(), worst.set().cardinality(), worst.enc().describe(),
-                    worst.bytes(), PacketCodec.HEADER_BYTES, worst.bytes(), payload, InaPacket.AUTH_TAG_BYTES,
-                    fixedBytes(payload) + worst.bytes(), worstMtu, hint(worst.enc()));
+                    worst.bytes(), PacketCodec.HEADER_BYTES, worst.bytes(), payload, tag,
+                    fixedBytes(payload, tag) + worst.bytes(), worstMtu, hint(worst.enc()));
         }
     }
 

@@ -37,7 +37,7 @@ public final class AllReduceUseCase implements UseCase<AllReduceSpec> {
 
     /** A chunk up (a contribution) and down (the result); the checksum's words ride along with S6. */
     @Override
-    public WireBudget.Packets packets(AllReduceSpec job) {
+    public WireBudget.Packets packets(AllReduceSpec job, Scenario scenario) {
         long chunk = (long) job.data().chunk() * job.data().type().bytes()
                 + (job.valueChecksum() ? 4L * org.bitina.security.LinearChecksum.ELEMENTS : 0);
         return new WireBudget.Packets(chunk, chunk, Integer.MAX_VALUE, false, "data.chunk");

@@ -43,7 +43,7 @@ public final class BierIncUseCase implements UseCase<BierIncSpec> {
 
     /** A chunk both ways: forward from each owner, back along the tree the forward packets installed. */
     @Override
-    public WireBudget.Packets packets(BierIncSpec job) {
+    public WireBudget.Packets packets(BierIncSpec job, Scenario scenario) {
         long chunk = (long) job.data().chunk() * job.data().type().bytes();
         return new WireBudget.Packets(chunk, chunk, Integer.MAX_VALUE, true, "data.chunk");
     }

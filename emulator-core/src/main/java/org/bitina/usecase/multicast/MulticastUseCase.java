@@ -40,7 +40,7 @@ public final class MulticastUseCase implements UseCase<MulticastSpec> {
 
     /** Data packets down; ACKs (no payload) up, over the A-BM tree or the one retransmissions install. */
     @Override
-    public WireBudget.Packets packets(MulticastSpec job) {
+    public WireBudget.Packets packets(MulticastSpec job, Scenario scenario) {
         return new WireBudget.Packets(0, job.params().packetBytes(), Integer.MAX_VALUE, true, "data.packet");
     }
 
