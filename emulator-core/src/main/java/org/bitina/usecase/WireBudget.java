@@ -33,6 +33,12 @@ import org.bitina.wire.PacketCodec;
  * baseline), the whole member set on every route between its members and its roots (or, with no
  * root, each member's ring neighbour). A kind whose packets name at most K endpoints (MoE's top-K)
  * gets, per link, the largest encoding of any K of the endpoints that link can carry.
+ *
+ * <p>S6's fallback ring ({@link Packets#ringProvenance}) sends a contribution host to host among the
+ * members a failed result held, with the whole ring's set and a flat provenance: its largest packet
+ * is held to the smallest MTU, as the ring is whichever members that result held. Not counted: the
+ * flat provenance a partial result (one that misses members) carries on its way down; a job whose
+ * full result just fits may lose its partial results to the link's MTU drop.
  */
 public final class WireBudget {
     private WireBudget() {
@@ -45,9 +51,10 @@ public final class WireBudget {
      * @param downBytes      payload of its multicast packets (results, data, dispatches)
      * @param maxEndpoints   the most endpoints one packet names ({@code Integer.MAX_VALUE}: any)
      * @param upRetracesDown whether aggregation packets also climb the trees the multicast packets install
+     * @param ringProvenance the flat provenance S6's fallback ring packets carry beside a contribution ({@code upBytes}); 0: no such ring
      * @param key            the job's key the problem is placed at ({@code data.chunk}, {@code moe.hidden})
      */
-    public record Packets(long upBytes, long downBytes, int maxEndpoints, boolean upRetracesDown, String key) {
+    public record Packets(long upBytes, long downBytes, int maxEndpoints, boolean upRetracesDown, long ringProvenance, String key) {
         long largest() {
             return Math.max(upBytes, downBytes);
         }
@@ -66,8 +73,16 @@ public final class WireBudget {
         int minMtu = s.topology().links().stream().mapToInt(l -> l.spec().mtu()).min().orElse(Integer.MAX_VALUE);
         int tag = s.security().tagBytes();
         Set<String> doubtful = new LinkedHashSet<>();
+        List<Excess> out = new ArrayList<>();
+        Set<String> found = new java.util.HashSet<>();
         for (JobSpec job : s.jobs()) {
             Packets p = UseCases.packets(job, s);
+            String ring = ring(job, p, minMtu, tag);
+            if (ring != null) {
+                found.add(job.name());
+                out.add(new Excess(job, p.key(), "job " + job.name() + " (ina): " + ring));
+                continue;
+            }
             BitSpace space = job.common().bitSpace();
             EncodingSpec enc = job.common().encoding();
             FlatBitmap all = FlatBitmap.full(space.capacity());
@@ -77,11 +92,9 @@ public final class WireBudget {
             }
         }
         if (doubtful.isEmpty()) {
-            return List.of();
+            return out;
         }
         Routing routing = Routing.compute(s.topology());
-        List<Excess> out = new ArrayList<>();
-        Set<String> found = new java.util.HashSet<>();
         for (Phase phase : UseCases.plan(s, routing)) {
             JobSpec job = phase.job();
             if (!doubtful.contains(job.name()) || found.contains(job.name())) {
@@ -127,6 +140,22 @@ public final class WireBudget {
             }
         }
         return null;
+    }
+
+    /** A fallback ring packet of {@code job} that exceeds the smallest MTU, said in full; null when it fits or there is no ring. */
+    private static String ring(JobSpec job, Packets p, int minMtu, int tag) {
+        if (p.ringProvenance() == 0) {
+            return null;
+        }
+        int set = largestSetBytes(FlatBitmap.full(job.common().bitSpace().capacity()), Integer.MAX_VALUE, job.common().encoding());
+        long size = fixedBytes(p.upBytes() + p.ringProvenance(), tag) + set;
+        if (size <= minMtu) {
+            return null;
+        }
+        return String.format(java.util.Locale.ROOT, "a fallback ring packet (S6) carries its ring as a set of %d bytes and a flat provenance of"
+                        + " %d bytes: %d header + %d set + %d provenance + %d payload + %d tag = %d bytes, more than the smallest link MTU of %d"
+                        + " bytes (a smaller chunk or a larger MTU)", set, p.ringProvenance(), PacketCodec.HEADER_BYTES, set, p.ringProvenance(),
+                p.upBytes(), tag, size, minMtu);
     }
 
     /** The encoded endpoint-set bytes a packet of this job carries at most when it names at most {@code k} of {@code set}. */

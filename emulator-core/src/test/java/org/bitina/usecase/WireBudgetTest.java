@@ -147,6 +147,19 @@ class WireBudgetTest {
         assertTrue(p.get(0).contains("40 header + 16 set + 1024 payload + 0 tag = 1080 bytes"), p::toString);
     }
 
+    @Test
+    void aChecksummedJobsFallbackRingIsHeldToTheSmallestMtuWithItsProvenance() throws Exception {
+        // int32 chunks of 256 and 2 checksum words: 1,032 bytes; hierarchical sets of a pod at most 3 bytes, so 1,091 in the tree;
+        // the fallback ring carries all 128 members (8 + 128 bits: 17 bytes) and a flat provenance (4 + 16 bytes): 1,125
+        String text = allreduce("hierarchical", 1124).replace("chunk = 256 }", "chunk = 256, type = int32 }\n  security { checksum = on }");
+        List<String> p = problems(text);
+        assertEquals(1, p.size(), p::toString);
+        assertTrue(p.get(0).startsWith(dir.resolve("job.conf") + ":10: job big (ina): a fallback ring packet (S6) carries its ring as a set"
+                + " of 17 bytes and a flat provenance of 20 bytes: 40 header + 17 set + 20 provenance + 1032 payload + 16 tag = 1125 bytes,"
+                + " more than the smallest link MTU of 1124 bytes"), p::toString);
+        load(allreduce("hierarchical", 1125).replace("chunk = 256 }", "chunk = 256, type = int32 }\n  security { checksum = on }"));
+    }
+
     /** k=8: a source's data names its 127 receivers, 112 bytes as a node list of 7-bit ids; a BIER-INC reduction back to its owner too. */
     private static String multicastAndInc(int packet, int chunk) {
         return """

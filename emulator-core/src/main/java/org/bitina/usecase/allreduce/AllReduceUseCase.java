@@ -35,12 +35,16 @@ public final class AllReduceUseCase implements UseCase<AllReduceSpec> {
         return READER;
     }
 
-    /** A chunk up (a contribution) and down (the result); the checksum's words ride along with S6. */
+    /**
+     * A chunk up (a contribution) and down (the result); the checksum's words ride along with S6,
+     * and its fallback ring's packets carry a flat provenance of the bit space.
+     */
     @Override
     public WireBudget.Packets packets(AllReduceSpec job, Scenario scenario) {
         long chunk = (long) job.data().chunk() * job.data().type().bytes()
                 + (job.valueChecksum() ? 4L * org.bitina.security.LinearChecksum.ELEMENTS : 0);
-        return new WireBudget.Packets(chunk, chunk, Integer.MAX_VALUE, false, "data.chunk");
+        long ring = job.valueChecksum() ? org.bitina.wire.PacketCodec.provenanceBytes(job.common().bitSpace().capacity()) : 0;
+        return new WireBudget.Packets(chunk, chunk, Integer.MAX_VALUE, false, ring, "data.chunk");
     }
 
     /**

@@ -45,7 +45,7 @@ public final class BierIncUseCase implements UseCase<BierIncSpec> {
     @Override
     public WireBudget.Packets packets(BierIncSpec job, Scenario scenario) {
         long chunk = (long) job.data().chunk() * job.data().type().bytes();
-        return new WireBudget.Packets(chunk, chunk, Integer.MAX_VALUE, true, "data.chunk");
+        return new WireBudget.Packets(chunk, chunk, Integer.MAX_VALUE, true, 0, "data.chunk");
     }
 
     /** As AllReduce's: references per element, bookkeeping per member and chunk. */

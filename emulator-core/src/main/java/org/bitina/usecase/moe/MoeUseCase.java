@@ -50,7 +50,7 @@ public final class MoeUseCase implements UseCase<MoeSpec> {
             down = Math.max(down, MoePayload.dispatchBytes(experts, tokens, h));
             up = Math.max(up, MoePayload.combineBytes(tokens, h));
         }
-        return new WireBudget.Packets(up, down, job.params().topK(), true, "moe.hidden");
+        return new WireBudget.Packets(up, down, job.params().topK(), true, 0, "moe.hidden");
     }
 
     /**

@@ -41,7 +41,7 @@ public final class MulticastUseCase implements UseCase<MulticastSpec> {
     /** Data packets down; ACKs (no payload) up, over the A-BM tree or the one retransmissions install. */
     @Override
     public WireBudget.Packets packets(MulticastSpec job, Scenario scenario) {
-        return new WireBudget.Packets(0, job.params().packetBytes(), Integer.MAX_VALUE, true, "data.packet");
+        return new WireBudget.Packets(0, job.params().packetBytes(), Integer.MAX_VALUE, true, 0, "data.packet");
     }
 
     /** The block at the source and its reference, and a copy held by every receiver. */
