@@ -218,10 +218,11 @@ final class NodeContext {
             return f;
         }
         boolean edge = false;
-        if (e.translates()) {
+        if (e.translates()) { // else one encoding everywhere: no need to look the link's ends up, per frame
             boolean fromHost = isHost(name);
-            edge = !fromHost && isHost(neighbor);
-            e = e.on(fromHost || edge);
+            boolean toHost = isHost(neighbor);
+            edge = !fromHost && toHost; // a switch that puts the frame on a host's link converts it
+            e = e.onLink(fromHost, toHost);
         }
         if (e.holds(set)) {
             return f;

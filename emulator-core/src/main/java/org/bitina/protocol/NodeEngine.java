@@ -474,12 +474,12 @@ public final class NodeEngine {
         return a == null ? List.of() : a.failures();
     }
 
-    /** Tree branches this node holds for one job (the report's tree entries per switch, B2). */
     /** The self-installed and INC tree branches installed here for a job, as a union over its phase. */
     public List<ObservedTrees.Branch> observedTrees(int tenant, int job) {
         return observed.of(new JobKey(tenant, job));
     }
 
+    /** Tree branches this node holds for one job (the report's tree entries per switch, B2). */
     public int incTreeCount(int tenant, int job) {
         return inc.count(new JobKey(tenant, job));
     }

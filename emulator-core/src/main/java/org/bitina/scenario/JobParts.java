@@ -63,9 +63,6 @@ public final class JobParts {
         return ok && topology != null ? members : null;
     }
 
-    /** Bytes every packet keeps free for its S2 tag when checked against the MTU (the tag is on by default). */
-    public static final int TAG_ROOM = org.bitina.wire.InaPacket.AUTH_TAG_BYTES;
-
     /**
      * Who holds a bit: the members, every host (as in the seed's Fig. 1), or explicit positions
      * ({@code bit-space { h4 = 1, h2 = 2 }}, BFR-ids as in RFC 8279: 1-based, unique, every
@@ -222,10 +219,5 @@ public final class JobParts {
             return false;
         }
         return true;
-    }
-
-    /** The smallest MTU of any link: every packet of a job must fit it. */
-    public static int minMtu(Topology topology) {
-        return topology.links().stream().mapToInt(l -> l.spec().mtu()).min().orElse(Integer.MAX_VALUE);
     }
 }

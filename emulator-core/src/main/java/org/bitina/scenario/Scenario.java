@@ -48,6 +48,11 @@ public record Scenario(String file, Topology topology, List<JobSpec> jobs, List<
         public Security(boolean mac) {
             this(mac, DEFAULT_MAX_TIMEOUT, null);
         }
+
+        /** The bytes of S2 tag an endpoint's packet carries under these settings: the one count every MTU budget uses. */
+        public int tagBytes() {
+            return mac ? org.bitina.wire.InaPacket.AUTH_TAG_BYTES : 0;
+        }
     }
 
     /** The same scenario under another clock (the command line's {@code --clock}). */

@@ -34,9 +34,13 @@ public record EncodingSpec(Encoding encoding, int blockSize, EncodingSpec hosts)
         return hosts != null;
     }
 
-    /** The encoding on a link: the hosts' on a host's link when the job translates, else the fabric's (this one's). */
-    public EncodingSpec on(boolean hostLink) {
-        return hostLink && hosts != null ? hosts : this;
+    /**
+     * The encoding on the link from a node to a node: the hosts' on a host's link (either end a
+     * host) when the job translates, else the fabric's (this one's). The one rule both the wire
+     * ({@code NodeContext}) and the plan-time MTU check ({@code WireBudget}) follow.
+     */
+    public EncodingSpec onLink(boolean fromIsHost, boolean toIsHost) {
+        return (fromIsHost || toIsHost) && hosts != null ? hosts : this;
     }
 
     /** Whether {@code set} is already in this encoding (the fabric's: {@code hosts} aside). */

@@ -65,8 +65,12 @@ public interface UseCase<S extends JobSpec> {
         return null;
     }
 
-    /** What the job's packets carry besides header, endpoint set and tag, for the MTU check ({@link WireBudget}). */
-    WireBudget.Packets packets(S job);
+    /**
+     * What the job's packets carry besides header, endpoint set and tag, for the MTU check
+     * ({@link WireBudget}) of {@code scenario} (a kind that fills packets to a budget, MoE, derives
+     * it from the scenario's MTU and tag).
+     */
+    WireBudget.Packets packets(S job, Scenario scenario);
 
     /** The driver specs this kind sends to hosts, for serialisation across JVMs. */
     List<Class<? extends DriverSpec>> drivers();

@@ -201,12 +201,12 @@ public final class UseCases {
     }
 
     /** What {@code job}'s packets carry besides header, endpoint set and tag ({@link UseCase#packets}). */
-    public static WireBudget.Packets packets(JobSpec job) {
-        return packetsOf(of(job), job);
+    public static WireBudget.Packets packets(JobSpec job, Scenario s) {
+        return packetsOf(of(job), job, s);
     }
 
-    private static <S extends JobSpec> WireBudget.Packets packetsOf(UseCase<S> u, JobSpec job) {
-        return u.packets(u.spec().cast(job));
+    private static <S extends JobSpec> WireBudget.Packets packetsOf(UseCase<S> u, JobSpec job, Scenario s) {
+        return u.packets(u.spec().cast(job), s);
     }
 
     /** About how much heap {@code job} needs (see {@link UseCase#memoryBytes}). */

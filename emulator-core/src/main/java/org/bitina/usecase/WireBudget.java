@@ -16,7 +16,6 @@ import org.bitina.topology.EncodingSpec;
 import org.bitina.topology.Link;
 import org.bitina.topology.Routing;
 import org.bitina.topology.Topology;
-import org.bitina.wire.InaPacket;
 import org.bitina.wire.PacketCodec;
 
 /**
@@ -34,6 +33,12 @@ import org.bitina.wire.PacketCodec;
  * baseline), the whole member set on every route between its members and its roots (or, with no
  * root, each member's ring neighbour). A kind whose packets name at most K endpoints (MoE's top-K)
  * gets, per link, the largest encoding of any K of the endpoints that link can carry.
+ *
+ * <p>S6's fallback ring ({@link Packets#ringProvenance}) sends a contribution host to host among the
+ * members a failed result held, with the whole ring's set and a flat provenance: its largest packet
+ * is held to the smallest MTU, as the ring is whichever members that result held. Not counted: the
+ * flat provenance a partial result (one that misses members) carries on its way down; a job whose
+ * full result just fits may lose its partial results to the link's MTU drop.
  */
 public final class WireBudget {
     private WireBudget() {
@@ -46,9 +51,10 @@ public final class WireBudget {
      * @param downBytes      payload of its multicast packets (results, data, dispatches)
      * @param maxEndpoints   the most endpoints one packet names ({@code Integer.MAX_VALUE}: any)
      * @param upRetracesDown whether aggregation packets also climb the trees the multicast packets install
+     * @param ringProvenance the flat provenance S6's fallback ring packets carry beside a contribution ({@code upBytes}); 0: no such ring
      * @param key            the job's key the problem is placed at ({@code data.chunk}, {@code moe.hidden})
      */
-    public record Packets(long upBytes, long downBytes, int maxEndpoints, boolean upRetracesDown, String key) {
+    public record Packets(long upBytes, long downBytes, int maxEndpoints, boolean upRetracesDown, long ringProvenance, String key) {
         long largest() {
             return Math.max(upBytes, downBytes);
         }
@@ -65,40 +71,50 @@ public final class WireBudget {
      */
     public static List<Excess> check(Scenario s) {
         int minMtu = s.topology().links().stream().mapToInt(l -> l.spec().mtu()).min().orElse(Integer.MAX_VALUE);
+        int tag = s.security().tagBytes();
         Set<String> doubtful = new LinkedHashSet<>();
+        List<Excess> out = new ArrayList<>();
+        Set<String> found = new java.util.HashSet<>();
         for (JobSpec job : s.jobs()) {
-            Packets p = UseCases.packets(job);
+            Packets p = UseCases.packets(job, s);
+            String ring = ring(job, p, minMtu, tag);
+            if (ring != null) {
+                found.add(job.name());
+                out.add(new Excess(job, p.key(), "job " + job.name() + " (ina): " + ring));
+                continue;
+            }
             BitSpace space = job.common().bitSpace();
             EncodingSpec enc = job.common().encoding();
             FlatBitmap all = FlatBitmap.full(space.capacity());
-            long bound = fixedBytes(p.largest()) + Math.max(setBytes(all, p.maxEndpoints(), enc.on(false)),
-                    setBytes(all, p.maxEndpoints(), enc.on(true)));
+            long bound = fixedBytes(p.largest(), tag) + largestSetBytes(all, p.maxEndpoints(), enc);
             if (bound > minMtu) {
                 doubtful.add(job.name());
             }
         }
         if (doubtful.isEmpty()) {
-            return List.of();
+            return out;
         }
         Routing routing = Routing.compute(s.topology());
-        List<Excess> out = new ArrayList<>();
-        Set<String> found = new java.util.HashSet<>();
         for (Phase phase : UseCases.plan(s, routing)) {
             JobSpec job = phase.job();
             if (!doubtful.contains(job.name()) || found.contains(job.name())) {
                 continue;
             }
-            String m = check(phase, s.topology(), routing, UseCases.packets(job));
+            Packets p = UseCases.packets(job, s);
+            String m = check(phase, s.topology(), routing, p, tag);
             if (m != null) {
                 found.add(job.name());
-                out.add(new Excess(job, UseCases.packets(job).key(), "job " + job.name() + " (" + phase.mode() + "): " + m));
+                out.add(new Excess(job, p.key(), "job " + job.name() + " (" + phase.mode() + "): " + m));
             }
         }
         return out;
     }
 
-    /** The first link of {@code phase}'s trees whose MTU one of its packets exceeds, said in full; null when every packet fits. */
-    public static String check(Phase phase, Topology topology, Routing routing, Packets packets) {
+    /**
+     * The first link of {@code phase}'s trees whose MTU one of its packets exceeds, said in full;
+     * null when every packet fits. {@code tagBytes}: the scenario's ({@link Scenario.Security#tagBytes}).
+     */
+    public static String check(Phase phase, Topology topology, Routing routing, Packets packets, int tagBytes) {
         EncodingSpec enc = phase.job().common().encoding();
         for (Phase.Tree tree : phase.trees()) {
             Loads loads = new Loads(enc, packets.maxEndpoints(), topology);
@@ -118,7 +134,7 @@ public final class WireBudget {
             } else if (!vat) {
                 bare(phase, routing, all, loads);
             }
-            String m = loads.excess(topology, packets);
+            String m = loads.excess(topology, packets, tagBytes);
             if (m != null) {
                 return (phase.more().isEmpty() ? "" : "tree " + tree.name() + ": ") + m;
             }
@@ -126,14 +142,39 @@ public final class WireBudget {
         return null;
     }
 
+    /** A fallback ring packet of {@code job} that exceeds the smallest MTU, said in full; null when it fits or there is no ring. */
+    private static String ring(JobSpec job, Packets p, int minMtu, int tag) {
+        if (p.ringProvenance() == 0) {
+            return null;
+        }
+        int set = largestSetBytes(FlatBitmap.full(job.common().bitSpace().capacity()), Integer.MAX_VALUE, job.common().encoding());
+        long size = fixedBytes(p.upBytes() + p.ringProvenance(), tag) + set;
+        if (size <= minMtu) {
+            return null;
+        }
+        return String.format(java.util.Locale.ROOT, "a fallback ring packet (S6) carries its ring as a set of %d bytes and a flat provenance of"
+                        + " %d bytes: %d header + %d set + %d provenance + %d payload + %d tag = %d bytes, more than the smallest link MTU of %d"
+                        + " bytes (a smaller chunk or a larger MTU)", set, p.ringProvenance(), PacketCodec.HEADER_BYTES, set, p.ringProvenance(),
+                p.upBytes(), tag, size, minMtu);
+    }
+
     /** The encoded endpoint-set bytes a packet of this job carries at most when it names at most {@code k} of {@code set}. */
     public static int setBytes(EndpointSet set, int k, EncodingSpec enc) {
         return PacketCodec.setBodyBytes(worst(set, k, enc));
     }
 
-    /** Header, payload and tag: all of a packet but its endpoint set. */
-    private static long fixedBytes(long payload) {
-        return PacketCodec.HEADER_BYTES + payload + InaPacket.AUTH_TAG_BYTES;
+    /**
+     * The encoded endpoint-set bytes a packet of this job carries at most on any link when it
+     * names at most {@code k} of {@code set}: the larger of a host link's and a switch-to-switch
+     * link's (they differ when the job translates at the fabric's edge).
+     */
+    public static int largestSetBytes(EndpointSet set, int k, EncodingSpec enc) {
+        return Math.max(setBytes(set, k, enc.onLink(true, false)), setBytes(set, k, enc.onLink(false, false)));
+    }
+
+    /** Header, payload and tag ({@code tagBytes}: none with {@code security.mac = off}): all of a packet but its endpoint set. */
+    private static long fixedBytes(long payload, int tagBytes) {
+        return PacketCodec.HEADER_BYTES + payload + tagBytes;
     }
 
     /**
@@ -270,8 +311,7 @@ public final class WireBudget {
             if (old != null && old.set().cardinality() >= set.cardinality() && set.isSubsetOf(old.set())) {
                 return;
             }
-            // a job that translates at the fabric's edge carries its hosts' encoding on a host's link
-            EncodingSpec e = enc.translates() ? enc.on(isHost(from) || isHost(to)) : enc;
+            EncodingSpec e = enc.onLink(isHost(from), isHost(to));
             EndpointSet w = worst(set, k, e);
             int bytes = PacketCodec.setBodyBytes(w);
             if (old == null || bytes > old.bytes()) {
@@ -284,7 +324,7 @@ public final class WireBudget {
         }
 
         /** The worst excess over a link's MTU, said with the link, the encoding and the sizes; null when all fit. */
-        String excess(Topology topology, Packets packets) {
+        String excess(Topology topology, Packets packets, int tag) {
             Load worst = null;
             long worstOver = 0;
             int worstMtu = 0;
@@ -293,7 +333,7 @@ public final class WireBudget {
                 if (link == null) {
                     continue;
                 }
-                long size = fixedBytes(l.up() ? packets.upBytes() : packets.downBytes()) + l.bytes();
+                long size = fixedBytes(l.up() ? packets.upBytes() : packets.downBytes(), tag) + l.bytes();
                 long over = size - link.spec().mtu();
                 if (over > worstOver || (over > 0 && over == worstOver && worst != null && (l.from() + l.to()).compareTo(worst.from() + worst.to()) < 0)) {
                     worst = l;
@@ -308,8 +348,8 @@ public final class WireBudget {
             return String.format(java.util.Locale.ROOT, "%s packet on link %s -> %s carries %d endpoints as a %s set of %d bytes: %d header + %d"
                             + " set + %d payload + %d tag = %d bytes, more than the link's MTU of %d bytes%s",
                     worst.up() ? "an aggregation" : "a multicast", worst.from(), worst.to(), worst.set().cardinality(), worst.enc().describe(),
-                    worst.bytes(), PacketCodec.HEADER_BYTES, worst.bytes(), payload, InaPacket.AUTH_TAG_BYTES,
-                    fixedBytes(payload) + worst.bytes(), worstMtu, hint(worst.enc()));
+                    worst.bytes(), PacketCodec.HEADER_BYTES, worst.bytes(), payload, tag,
+                    fixedBytes(payload, tag) + worst.bytes(), worstMtu, hint(worst.enc()));
         }
     }
 

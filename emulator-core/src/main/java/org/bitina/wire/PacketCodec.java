@@ -76,7 +76,12 @@ public final class PacketCodec {
 
     /** Header bytes of this packet: the fixed header plus the endpoint-set body (H3). */
     public static int headerBytes(InaPacket p) {
-        return HEADER_BYTES + setBodyBytes(p.endpoints()) + (p.provenance() != null ? 4 + (p.provenance().capacity() + 7) / 8 : 0);
+        return HEADER_BYTES + setBodyBytes(p.endpoints()) + (p.provenance() != null ? provenanceBytes(p.provenance().capacity()) : 0);
+    }
+
+    /** Bytes of a provenance of {@code capacity} bits: its 32-bit capacity and the flat bitmap. */
+    public static int provenanceBytes(int capacity) {
+        return 4 + (capacity + 7) / 8;
     }
 
     /** Exact encoded size in bytes. */

@@ -136,6 +136,46 @@ class MoeEndToEndTest {
         }
     }
 
+    /**
+     * 64 experts, 4 on each host of a k=4 fat tree, top-2, hidden 64: a dispatch of T tokens to two
+     * experts has 4 (3 + 66 T) bytes of payload (540 for two, 804 for three); a top-2 node list is
+     * 2 bytes, a flat set of 64 experts 8.
+     */
+    private Report budgeted(String encoding, int mtu) throws IOException, ScenarioException {
+        StringBuilder experts = new StringBuilder();
+        for (int i = 0; i < 64; i++) {
+            experts.append("{ name = e").append(i + 1).append(", host = h").append(i / 4 + 1).append(" },\n");
+        }
+        return Scenarios.run(dir, "budget.conf", """
+                topology {
+                  generator { kind = fat-tree, k = 4 }
+                  link-defaults { latency = 1us, bandwidth = 100Gbps, mtu = %d }
+                }
+                jobs = [{
+                  name = gate, kind = moe, encoding = %s
+                  sources = [h1, h5]
+                  experts = [ %s ]
+                  moe { top-k = 2, hidden = 64, tokens-per-source = 16, seed = 3 }
+                  completion-timeout = 30ms
+                }]
+                """.formatted(mtu, encoding, experts));
+    }
+
+    private static void noPacketExceedsTheMtu(Report r) {
+        Report.JobReport ina = mode(r, "ina");
+        assertEquals("complete", ina.status(), ina.unfinished().toString());
+        assertTrue(ina.verified(), ina.mismatches().toString());
+        assertTrue(r.links().stream().allMatch(l -> l.lost() == 0), () -> "MTU drops: " + r.links().stream().filter(l -> l.lost() > 0).toList());
+    }
+
+    @Test
+    void aDispatchLeavesRoomForItsTagAndItsSetOnEveryLink() throws IOException, ScenarioException {
+        // two tokens fill 582 - 40 - 2 = 540 bytes exactly, but not beside the 16-byte tag: one token per packet
+        noPacketExceedsTheMtu(budgeted("node-list", 582));
+        // two tokens per packet, 40 + 8 (flat on host links) + 540 + 16 = 604 bytes; three (804) would fit only the fabric's 2-byte list
+        noPacketExceedsTheMtu(budgeted("{ hosts = flat, fabric = node-list }", 850));
+    }
+
     @Test
     void aDeadExpertLeavesPartialTokensThatNameIt() throws IOException, ScenarioException {
         Report r = run("faults = [ { kind = silent, node = h4 } ]");

@@ -202,7 +202,8 @@ class UseCasesPlanTest {
         Phase ina = phase(phases, "ina");
         int bits = s.jobs().get(0).common().bitSpace().capacity();
         int mtu = s.topology().links().stream().mapToInt(l -> l.spec().mtu()).min().orElseThrow();
-        assertEquals(mtu - PacketCodec.HEADER_BYTES - (bits + 7) / 8, moe(ina).payloadBudget(), "a dispatch fits the smallest MTU");
+        assertEquals(mtu - PacketCodec.HEADER_BYTES - org.bitina.wire.InaPacket.AUTH_TAG_BYTES - (bits + 7) / 8, moe(ina).payloadBudget(),
+                "a dispatch fits the smallest MTU with its S2 tag (on by default)");
         assertEquals(Set.of("src"), ina.awaited());
         assertEquals(8, ina.drivers().stream().filter(d -> "MOE_EXPERT".equals(role(d))).count());
         assertEquals("complete", ina.expected().status().label());

@@ -123,6 +123,43 @@ class WireBudgetTest {
         assertEquals(Encoding.NODE_LIST, s.jobs().get(0).common().encoding().encoding());
     }
 
+    @Test
+    void aMoeIsHeldToTheTokensItsDispatchesCarryWithTheTagWhenOn() throws Exception {
+        // node lists of top-2 (3 bytes) at MTU 1991: two tokens (1,948 bytes) fit only without the tag, 40 + 3 + 1948 = 1991
+        Scenario tagged = load(moe("node-list", 1991));
+        assertEquals(980, UseCases.packets(tagged.jobs().get(0), tagged).downBytes(), "one token: two would make 2,007 bytes");
+        Scenario untagged = load(moe("node-list", 1991) + "security { mac = off }\n");
+        assertEquals(1948, UseCases.packets(untagged.jobs().get(0), untagged).downBytes());
+        // flat on host links: 64 bytes there, so one token less room than the fabric's node list leaves
+        Scenario translated = load(moe("{ hosts = flat, fabric = node-list }", 2068));
+        assertEquals(1948, UseCases.packets(translated.jobs().get(0), translated).downBytes());
+        // a byte less, and two tokens fit only a dispatch to one expert (a capacity drop), 4 (2 + 2 x 241) bytes
+        Scenario tight = load(moe("{ hosts = flat, fabric = node-list }", 2067));
+        assertEquals(1936, UseCases.packets(tight.jobs().get(0), tight).downBytes());
+    }
+
+    @Test
+    void theTagIsCountedOnlyWhenMacsAreOn() throws Exception {
+        // 40 + 16 + 1024 + 16 = 1096 with tags; 1080 without, which fits 1090
+        assertEquals(1, problems(allreduce("flat", 1090)).size());
+        load(allreduce("flat", 1090) + "security { mac = off }\n");
+        List<String> p = problems(allreduce("flat", 1079) + "security { mac = off }\n");
+        assertTrue(p.get(0).contains("40 header + 16 set + 1024 payload + 0 tag = 1080 bytes"), p::toString);
+    }
+
+    @Test
+    void aChecksummedJobsFallbackRingIsHeldToTheSmallestMtuWithItsProvenance() throws Exception {
+        // int32 chunks of 256 and 2 checksum words: 1,032 bytes; hierarchical sets of a pod at most 3 bytes, so 1,091 in the tree;
+        // the fallback ring carries all 128 members (8 + 128 bits: 17 bytes) and a flat provenance (4 + 16 bytes): 1,125
+        String text = allreduce("hierarchical", 1124).replace("chunk = 256 }", "chunk = 256, type = int32 }\n  security { checksum = on }");
+        List<String> p = problems(text);
+        assertEquals(1, p.size(), p::toString);
+        assertTrue(p.get(0).startsWith(dir.resolve("job.conf") + ":10: job big (ina): a fallback ring packet (S6) carries its ring as a set"
+                + " of 17 bytes and a flat provenance of 20 bytes: 40 header + 17 set + 20 provenance + 1032 payload + 16 tag = 1125 bytes,"
+                + " more than the smallest link MTU of 1124 bytes"), p::toString);
+        load(allreduce("hierarchical", 1125).replace("chunk = 256 }", "chunk = 256, type = int32 }\n  security { checksum = on }"));
+    }
+
     /** k=8: a source's data names its 127 receivers, 112 bytes as a node list of 7-bit ids; a BIER-INC reduction back to its owner too. */
     private static String multicastAndInc(int packet, int chunk) {
         return """

@@ -49,7 +49,7 @@ public final class AllReduceJobReader extends JobReader {
             c.problem("tree", "an elastic job (iterations, membership) needs tree.mode = auto: its VAT is built again for each iteration's members");
             return null;
         }
-        ValueSecurity values = values(c, data, topology, space);
+        ValueSecurity values = values(c, data);
         Partitions partitions = Partitions.read(c, topology, members);
         if (partitions != null && partitions.any()) {
             partitionsFit(c, topology, tree, elastic, values);
@@ -86,9 +86,10 @@ public final class AllReduceJobReader extends JobReader {
      * The job's {@code security { masking = on | off, checksum = on | off }} (S6; both off by
      * default). Both need an int32 sum: masks cancel only in a group (int32 wraps mod 2^32; float
      * addition rounds), and the checksum is linear only there (not under rounding, nor for max,
-     * min or product). The checksum's words and the fallback ring's provenance must fit the MTU.
+     * min or product). The checksum's words and the fallback ring's provenance are held to the MTU by
+     * {@link org.bitina.usecase.WireBudget}.
      */
-    private static ValueSecurity values(ConfigReader c, DataSpec data, Topology topology, BitSpace space) {
+    private static ValueSecurity values(ConfigReader c, DataSpec data) {
         if (!c.has("security")) {
             return ValueSecurity.OFF;
         }
@@ -110,14 +111,6 @@ public final class AllReduceJobReader extends JobReader {
             if (checksum && !group) {
                 s.problem("checksum", "the checksum needs an int32 sum (it is linear only there: not under float rounding, nor for "
                         + "max, min or product), not a " + what + " job");
-            }
-            if (checksum && group && topology != null && space != null) {
-                long bytes = (long) (data.chunk() + org.bitina.security.LinearChecksum.ELEMENTS) * 4 + org.bitina.wire.PacketCodec.HEADER_BYTES
-                        + 2L * ((space.capacity() + 7) / 8) + 4 + JobParts.TAG_ROOM;
-                if (bytes > JobParts.minMtu(topology)) {
-                    s.problem("checksum", "with its checksum words and a fallback packet's provenance a chunk is " + bytes
-                            + " bytes, more than the smallest link MTU of " + JobParts.minMtu(topology) + " bytes; make the chunk smaller");
-                }
             }
         }
         return s.problems().since(before) ? null : new ValueSecurity(masking, checksum);

@@ -36,18 +36,22 @@ public final class AllReduceUseCase implements UseCase<AllReduceSpec> {
     }
 
     /**
+     * A chunk up (a contribution) and down (the result); the checksum's words ride along with S6,
+     * and its fallback ring's packets carry a flat provenance of the bit space.
+     */
+    @Override
+    public WireBudget.Packets packets(AllReduceSpec job, Scenario scenario) {
+        long chunk = (long) job.data().chunk() * job.data().type().bytes()
+                + (job.valueChecksum() ? 4L * org.bitina.security.LinearChecksum.ELEMENTS : 0);
+        long ring = job.valueChecksum() ? org.bitina.wire.PacketCodec.provenanceBytes(job.common().bitSpace().capacity()) : 0;
+        return new WireBudget.Packets(chunk, chunk, Integer.MAX_VALUE, false, ring, "data.chunk");
+    }
+
+    /**
      * The verifier's references (an exact value and a tolerance per element, 16 bytes, for the
      * full membership and as many again for partial results), and per member and chunk its
      * bookkeeping (about 128 bytes).
      */
-    /** A chunk up (a contribution) and down (the result); the checksum's words ride along with S6. */
-    @Override
-    public WireBudget.Packets packets(AllReduceSpec job) {
-        long chunk = (long) job.data().chunk() * job.data().type().bytes()
-                + (job.valueChecksum() ? 4L * org.bitina.security.LinearChecksum.ELEMENTS : 0);
-        return new WireBudget.Packets(chunk, chunk, Integer.MAX_VALUE, false, "data.chunk");
-    }
-
     @Override
     public long memoryBytes(AllReduceSpec job) {
         return dataBytes(job.data(), job.common().members().size());

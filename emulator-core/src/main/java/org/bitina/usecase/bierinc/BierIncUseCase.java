@@ -41,14 +41,14 @@ public final class BierIncUseCase implements UseCase<BierIncSpec> {
         return READER;
     }
 
-    /** As AllReduce's: references per element, bookkeeping per member and chunk. */
     /** A chunk both ways: forward from each owner, back along the tree the forward packets installed. */
     @Override
-    public WireBudget.Packets packets(BierIncSpec job) {
+    public WireBudget.Packets packets(BierIncSpec job, Scenario scenario) {
         long chunk = (long) job.data().chunk() * job.data().type().bytes();
-        return new WireBudget.Packets(chunk, chunk, Integer.MAX_VALUE, true, "data.chunk");
+        return new WireBudget.Packets(chunk, chunk, Integer.MAX_VALUE, true, 0, "data.chunk");
     }
 
+    /** As AllReduce's: references per element, bookkeeping per member and chunk. */
     @Override
     public long memoryBytes(BierIncSpec job) {
         return AllReduceUseCase.dataBytes(job.data(), job.common().members().size());

@@ -64,7 +64,22 @@ public final class MoePayload {
     }
 
     /** Tokens per dispatch packet that fit {@code budgetBytes} of payload. */
-    public static int tokensPerPacket(int budgetBytes, int experts, int hidden) {
+    private static int tokensPerPacket(int budgetBytes, int experts, int hidden) {
         return Math.max(0, (budgetBytes / 4 - 1 - experts) / (experts + hidden));
+    }
+
+    /** Tokens a source puts in one dispatch to {@code experts} experts: as many as fit the budget, at least one. */
+    public static int tokensIn(int budgetBytes, int experts, int hidden) {
+        return Math.max(1, tokensPerPacket(budgetBytes, experts, hidden));
+    }
+
+    /** Payload bytes of a dispatch of {@code tokens} tokens to {@code experts} experts. */
+    public static long dispatchBytes(int experts, int tokens, int hidden) {
+        return 4L * (1 + experts + (long) tokens * (experts + hidden));
+    }
+
+    /** Payload bytes of a combine of {@code tokens} tokens: one weighted output vector each. */
+    public static long combineBytes(int tokens, int hidden) {
+        return 4L * tokens * hidden;
     }
 }

@@ -132,7 +132,7 @@ public final class MoeSource implements EndpointDriver {
         }
         for (Map.Entry<String, List<Integer>> g : groups.entrySet()) {
             int[] experts = plan.perPair() ? new int[] {Integer.parseInt(g.getKey())} : kept[g.getValue().get(0)];
-            int per = Math.max(1, MoePayload.tokensPerPacket(plan.payloadBudget(), experts.length, plan.params().hidden()));
+            int per = MoePayload.tokensIn(plan.payloadBudget(), experts.length, plan.params().hidden());
             List<Integer> ts = g.getValue();
             for (int from = 0; from < ts.size(); from += per) {
                 int[] ids = ts.subList(from, Math.min(ts.size(), from + per)).stream().mapToInt(Integer::intValue).toArray();

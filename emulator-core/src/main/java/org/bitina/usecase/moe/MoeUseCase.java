@@ -35,22 +35,40 @@ public final class MoeUseCase implements UseCase<MoeSpec> {
     }
 
     /**
+     * The largest dispatch down and combine up that {@link MoeSource} builds: as many tokens of one
+     * expert group (1 to top-K experts) as fit {@link #payloadBudget}, at least one; each names at
+     * most top-K experts.
+     */
+    @Override
+    public WireBudget.Packets packets(MoeSpec job, Scenario scenario) {
+        int budget = payloadBudget(job, scenario);
+        int h = job.params().hidden();
+        long down = 0;
+        long up = 0;
+        for (int experts = 1; experts <= job.params().topK(); experts++) {
+            int tokens = MoePayload.tokensIn(budget, experts, h);
+            down = Math.max(down, MoePayload.dispatchBytes(experts, tokens, h));
+            up = Math.max(up, MoePayload.combineBytes(tokens, h));
+        }
+        return new WireBudget.Packets(up, down, job.params().topK(), true, 0, "moe.hidden");
+    }
+
+    /**
+     * The payload bytes a dispatch may carry: the smallest MTU less the header, the S2 tag (when
+     * on) and the largest encoding of top-K experts on any link (host links and switch-to-switch
+     * links differ when the job translates).
+     */
+    static int payloadBudget(MoeSpec job, Scenario s) {
+        int mtu = s.topology().links().stream().mapToInt(l -> l.spec().mtu()).min().orElse(4096);
+        return mtu - PacketCodec.HEADER_BYTES - s.security().tagBytes() - WireBudget.largestSetBytes(
+                org.bitina.bitmap.FlatBitmap.full(job.common().bitSpace().capacity()), job.params().topK(), job.common().encoding());
+    }
+
+    /**
      * The model's weights (two hidden x hidden matrices per expert, the router) and, per source
      * and token, its input, its accumulated combine, its expected output and a part per chosen
      * expert in flight (floats of the hidden size each).
      */
-    /**
-     * A dispatch of one token down (its expert list, K weights and hidden vector), one expert's
-     * output for it up; each names at most top-K experts. Packets of several tokens fill the
-     * payload budget, which leaves room for the largest such set ({@link #phase}).
-     */
-    @Override
-    public WireBudget.Packets packets(MoeSpec job) {
-        int k = job.params().topK();
-        int h = job.params().hidden();
-        return new WireBudget.Packets(4L * h, 4L * (1 + 2L * k + h), k, true, "moe.hidden");
-    }
-
     @Override
     public long memoryBytes(MoeSpec job) {
         long h = job.params().hidden();
@@ -121,10 +139,7 @@ public final class MoeUseCase implements UseCase<MoeSpec> {
         List<String> endpoints = new ArrayList<>(job.common().members());
         job.sources().stream().filter(x -> !endpoints.contains(x)).forEach(endpoints::add);
         Plans.EndpointFaults faults = Plans.EndpointFaults.of(s, endpoints, false);
-        int mtu = s.topology().links().stream().mapToInt(l -> l.spec().mtu()).min().orElse(4096);
-        // room for the largest D-BM a dispatch can carry in the job's encoding: top-K of the experts
-        int budget = mtu - PacketCodec.HEADER_BYTES - WireBudget.setBytes(org.bitina.bitmap.FlatBitmap.full(job.common().bitSpace().capacity()),
-                job.params().topK(), job.common().encoding());
+        int budget = payloadBudget(job, s);
         MoePlan plan = new MoePlan(job.name(), mode, job.common().tenant(), wireJob, job.common().bitSpace(), job.sources(),
                 job.params(), timeout, budget, faults.stragglers(), silentHosts(faults, job));
         List<DriverSpec> drivers = new ArrayList<>();

@@ -38,13 +38,13 @@ public final class MulticastUseCase implements UseCase<MulticastSpec> {
         return READER;
     }
 
-    /** The block at the source and its reference, and a copy held by every receiver. */
     /** Data packets down; ACKs (no payload) up, over the A-BM tree or the one retransmissions install. */
     @Override
-    public WireBudget.Packets packets(MulticastSpec job) {
-        return new WireBudget.Packets(0, job.params().packetBytes(), Integer.MAX_VALUE, true, "data.packet");
+    public WireBudget.Packets packets(MulticastSpec job, Scenario scenario) {
+        return new WireBudget.Packets(0, job.params().packetBytes(), Integer.MAX_VALUE, true, 0, "data.packet");
     }
 
+    /** The block at the source and its reference, and a copy held by every receiver. */
     @Override
     public long memoryBytes(MulticastSpec job) {
         return job.params().bytes() * (2L + job.common().members().size());
