@@ -14,9 +14,13 @@ import java.util.Map;
  * two numbers (a sorted map per entry cost 3 % of a k=8 run's CPU); sorting waits for the read.
  */
 final class EntryLives {
-    /** Per job: times of changes, each packed with its sign in the low bit (0 for -1, 1 for +1). */
-    private final Map<JobKey, long[]> changes = new HashMap<>();
-    private final Map<JobKey, Integer> sizes = new HashMap<>();
+    /** One job's changes: times, each packed with its sign in the low bit (0 for -1, 1 for +1). */
+    private static final class Changes {
+        long[] at = new long[16];
+        int size;
+    }
+
+    private final Map<JobKey, Changes> changes = new HashMap<>();
 
     /**
      * An entry of {@code job} lived from {@code from} to {@code at}, and for one nanosecond at least
@@ -24,15 +28,12 @@ final class EntryLives {
      * one instant: it was held all the same).
      */
     void ended(JobKey job, long from, long at) {
-        long[] a = changes.get(job);
-        int n = sizes.getOrDefault(job, 0);
-        if (a == null || n + 2 > a.length) {
-            a = Arrays.copyOf(a == null ? new long[0] : a, Math.max(16, n * 2));
-            changes.put(job, a);
+        Changes c = changes.computeIfAbsent(job, k -> new Changes());
+        if (c.size + 2 > c.at.length) {
+            c.at = Arrays.copyOf(c.at, c.at.length * 2);
         }
-        a[n] = from << 1 | 1;
-        a[n + 1] = Math.max(from + 1, at) << 1;
-        sizes.put(job, n + 2);
+        c.at[c.size++] = from << 1 | 1;
+        c.at[c.size++] = Math.max(from + 1, at) << 1;
     }
 
     /**
@@ -43,15 +44,16 @@ final class EntryLives {
     List<long[]> steps(Collection<JobKey> jobs, Collection<Long> stillLive) {
         int total = stillLive.size();
         for (JobKey job : jobs) {
-            total += sizes.getOrDefault(job, 0);
+            Changes c = changes.get(job);
+            total += c == null ? 0 : c.size;
         }
         long[] all = new long[total];
         int n = 0;
         for (JobKey job : jobs) {
-            int size = sizes.getOrDefault(job, 0);
-            if (size > 0) {
-                System.arraycopy(changes.get(job), 0, all, n, size);
-                n += size;
+            Changes c = changes.get(job);
+            if (c != null) {
+                System.arraycopy(c.at, 0, all, n, c.size);
+                n += c.size;
             }
         }
         for (long vt : stillLive) {

@@ -1,5 +1,6 @@
 package org.bitina.scenario;
 
+import com.typesafe.config.ConfigValue;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -8,6 +9,7 @@ import java.util.List;
 import java.util.Set;
 import org.bitina.topology.BitSpace;
 import org.bitina.topology.EncodingSpec;
+import org.bitina.topology.Topology;
 import org.bitina.usecase.Expect;
 import org.bitina.usecase.JobCommon;
 import org.bitina.usecase.Status;
@@ -58,7 +60,7 @@ public record JobHeader(String name, int tenant, int id, Duration completionTime
         List<String> statusNames = java.util.Arrays.stream(Status.values()).map(Status::label).toList();
         Set<String> partialMissing = null;
         if (e.has("missing")) {
-            partialMissing = distinct(e, HostLists.names(e, "missing", topology, "a missing host"));
+            partialMissing = missing(e, topology);
         }
         Map<String, Expect.Outcome> outcomes = new LinkedHashMap<>();
         for (String key : e.keys()) {
@@ -76,7 +78,7 @@ public record JobHeader(String name, int tenant, int id, Duration completionTime
                 m.checkKeys(JobKeys.OUTCOME, "an expected outcome");
                 String s = m.oneOf("status", statusNames, null);
                 status = s == null ? null : Status.valueOf(s.toUpperCase(java.util.Locale.ROOT));
-                missing = m.has("missing") ? distinct(m, HostLists.names(m, "missing", topology, "a missing host")) : null;
+                missing = m.has("missing") ? missing(m, topology) : null;
             } else {
                 String s = e.oneOf(key, statusNames, null);
                 status = s == null ? null : Status.valueOf(s.toUpperCase(java.util.Locale.ROOT));
@@ -105,15 +107,20 @@ public record JobHeader(String name, int tenant, int id, Duration completionTime
         return new JobCommon(name, kind, tenant, id, members, space, encoding, completionTimeout, baselines, expect);
     }
 
-    /** A missing list as a set; a host named twice (as in every host list) is an error, not dropped. */
-    private static Set<String> distinct(ConfigReader c, List<String> names) {
-        if (names == null) {
+    /**
+     * The hosts of {@code c}'s missing list as a set, or null when bad (recorded); a host named
+     * twice is an error at the element that names it again, as in every host list.
+     */
+    private static Set<String> missing(ConfigReader c, Topology topology) {
+        List<? extends ConfigValue> elements = HostLists.elements(c, "missing");
+        List<HostLists.Named> named = elements == null ? null : HostLists.expand(c, elements, topology, "a missing host", Set.of());
+        if (named == null) {
             return null;
         }
         Set<String> seen = new java.util.LinkedHashSet<>();
-        for (String n : names) {
-            if (!seen.add(n)) {
-                c.problem("missing", "expect: missing names " + n + " twice");
+        for (HostLists.Named n : named) {
+            if (!seen.add(n.name())) {
+                c.problem(n.from().origin(), "missing host '" + n.name() + "' is listed twice");
             }
         }
         return Set.copyOf(seen);
