@@ -26,7 +26,9 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.SECONDS)
 @Warmup(iterations = 2, time = 1)
 @Measurement(iterations = 3, time = 1)
-@Fork(value = 1, jvmArgs = {"-Xmx1g"})
+@Fork(
+        value = 1,
+        jvmArgs = {"-Xmx1g"})
 public class AggregationLimitBench {
     @Param({"2", "8", "32"})
     public int fanIn;

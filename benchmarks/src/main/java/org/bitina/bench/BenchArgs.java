@@ -1,5 +1,6 @@
 package org.bitina.bench;
 
+import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
 
 /**
@@ -8,15 +9,14 @@ import picocli.CommandLine;
  * {@code --repaet 2} once was.
  */
 final class BenchArgs {
-    private BenchArgs() {
-    }
+    private BenchArgs() {}
 
     /**
      * Binds SLF4J on the main thread before any actor system starts: bound first by a Pekko thread
      * racing the main one, it prints a "calls intercepted and replayed" warning (as the CLI's Main does).
      */
     static void bindLogging() {
-        org.slf4j.LoggerFactory.getILoggerFactory();
+        LoggerFactory.getILoggerFactory();
     }
 
     /** {@code options} (a picocli {@code @Command}) filled from {@code args}; on a bad line, the usage and exit 2. */

@@ -3,6 +3,7 @@ package org.bitina.bench;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -22,19 +23,29 @@ import org.bitina.scenario.ScenarioLoader;
  * <pre>./bench chaos --seeds 2000 [--from 1] | --seed S</pre>
  */
 public final class ChaosBench {
-    private ChaosBench() {
-    }
+    private ChaosBench() {}
 
-    @picocli.CommandLine.Command(name = "./bench chaos", mixinStandardHelpOptions = true,
+    @picocli.CommandLine.Command(
+            name = "./bench chaos",
+            mixinStandardHelpOptions = true,
             description = "Random fault plans, one a seed: every invariant kept, or the seed named.")
     static final class Options {
-        @picocli.CommandLine.Option(names = "--seeds", paramLabel = "N", description = "how many seeds (default ${DEFAULT-VALUE})")
+        @picocli.CommandLine.Option(
+                names = "--seeds",
+                paramLabel = "N",
+                description = "how many seeds (default ${DEFAULT-VALUE})")
         long seeds = 2000;
 
-        @picocli.CommandLine.Option(names = "--from", paramLabel = "S", description = "the first seed (default ${DEFAULT-VALUE})")
+        @picocli.CommandLine.Option(
+                names = "--from",
+                paramLabel = "S",
+                description = "the first seed (default ${DEFAULT-VALUE})")
         long from = 1;
 
-        @picocli.CommandLine.Option(names = "--seed", paramLabel = "S", description = "replay this seed alone, printing its scenario")
+        @picocli.CommandLine.Option(
+                names = "--seed",
+                paramLabel = "S",
+                description = "replay this seed alone, printing its scenario")
         Long one;
     }
 
@@ -64,7 +75,7 @@ public final class ChaosBench {
                 long t0 = System.nanoTime();
                 Report r = session.run(ScenarioLoader.load(file), new RunProgress());
                 long ms = (System.nanoTime() - t0) / 1_000_000;
-                List<String> v = new java.util.ArrayList<>(ChaosCheck.violations(plan, r));
+                List<String> v = new ArrayList<>(ChaosCheck.violations(plan, r));
                 if (ms > 30_000) {
                     v.add("took " + ms + " ms of wall time");
                 }
@@ -73,20 +84,32 @@ public final class ChaosBench {
                 }
                 if (one != null) {
                     System.out.println(plan.text());
-                    r.jobs().forEach(j -> System.out.printf("%s %s: %s verified=%s missing=%s partial=%d unfinished=%s note=%s%n", j.name(),
-                            j.mode(), j.status(), j.verified(), j.missing(), j.partialChunks().size(), j.unfinished(), j.note()));
+                    r.jobs()
+                            .forEach(j -> System.out.printf(
+                                    "%s %s: %s verified=%s missing=%s partial=%d unfinished=%s note=%s%n",
+                                    j.name(),
+                                    j.mode(),
+                                    j.status(),
+                                    j.verified(),
+                                    j.missing(),
+                                    j.partialChunks().size(),
+                                    j.unfinished(),
+                                    j.note()));
                 }
                 if (!v.isEmpty()) {
                     violated++;
                     System.out.println("seed " + seed + ": " + v);
                 }
                 if ((seed - from + 1) % 200 == 0) {
-                    System.err.printf("%d seeds, %d violations, %.0f s%n", seed - from + 1, violated, (System.nanoTime() - start) / 1e9);
+                    System.err.printf(
+                            "%d seeds, %d violations, %.0f s%n",
+                            seed - from + 1, violated, (System.nanoTime() - start) / 1e9);
                 }
             }
         }
-        System.out.printf("%d seeds (%d..%d) in %.0f s: %d violations; outcomes %s%n", seeds, from, from + seeds - 1,
-                (System.nanoTime() - start) / 1e9, violated, outcomes);
+        System.out.printf(
+                "%d seeds (%d..%d) in %.0f s: %d violations; outcomes %s%n",
+                seeds, from, from + seeds - 1, (System.nanoTime() - start) / 1e9, violated, outcomes);
         System.exit(violated == 0 ? 0 : 1);
     }
 }

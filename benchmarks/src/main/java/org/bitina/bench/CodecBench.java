@@ -28,7 +28,9 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.SECONDS)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
-@Fork(value = 1, jvmArgs = {"-Xmx1g"})
+@Fork(
+        value = 1,
+        jvmArgs = {"-Xmx1g"})
 public class CodecBench {
 
     @Param({"FLAT", "HIERARCHICAL", "NODE_LIST"})
@@ -46,7 +48,9 @@ public class CodecBench {
         for (int i = 0; i < values.length; i++) {
             values[i] = i * 0.5f;
         }
-        InaHeader h = InaHeader.of(PacketType.CONTRIBUTION, 1, 1, 42).withOp(ReductionOp.SUM).withSource(3);
+        InaHeader h = InaHeader.of(PacketType.CONTRIBUTION, 1, 1, 42)
+                .withOp(ReductionOp.SUM)
+                .withSource(3);
         packet = new InaPacket(h, FlatBitmap.of(128, 0, 1, 2, 3, 64, 65, 66, 67).to(encoding, 16), Payload.of(values));
         bytes = PacketCodec.encode(packet);
     }

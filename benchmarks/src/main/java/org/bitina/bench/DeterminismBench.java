@@ -21,16 +21,24 @@ import org.bitina.scenario.ScenarioLoader;
  * <pre>./bench determinism [--runs 2] [--members 1] [FILE ...]   (default: topology-configs/*.conf)</pre>
  */
 public final class DeterminismBench {
-    private DeterminismBench() {
-    }
+    private DeterminismBench() {}
 
-    @picocli.CommandLine.Command(name = "./bench determinism", mixinStandardHelpOptions = true,
-            description = "Every file (default: topology-configs/*.conf) several times on the virtual clock: the same report.")
+    @picocli.CommandLine.Command(
+            name = "./bench determinism",
+            mixinStandardHelpOptions = true,
+            description =
+                    "Every file (default: topology-configs/*.conf) several times on the virtual clock: the same report.")
     static final class Options {
-        @picocli.CommandLine.Option(names = "--runs", paramLabel = "N", description = "runs per file (default ${DEFAULT-VALUE})")
+        @picocli.CommandLine.Option(
+                names = "--runs",
+                paramLabel = "N",
+                description = "runs per file (default ${DEFAULT-VALUE})")
         int runs = 2;
 
-        @picocli.CommandLine.Option(names = "--members", paramLabel = "N", description = "members of the runs after the first")
+        @picocli.CommandLine.Option(
+                names = "--members",
+                paramLabel = "N",
+                description = "members of the runs after the first")
         int members = 1;
 
         @picocli.CommandLine.Parameters(paramLabel = "FILE", arity = "0..*", description = "scenario files")
@@ -49,7 +57,9 @@ public final class DeterminismBench {
         }
         if (files.isEmpty()) {
             try (Stream<Path> s = Files.list(Path.of("topology-configs"))) {
-                s.filter(p -> p.toString().endsWith(".conf") && !p.getFileName().toString().equals("defaults.conf")).sorted()
+                s.filter(p -> p.toString().endsWith(".conf")
+                                && !p.getFileName().toString().equals("defaults.conf"))
+                        .sorted()
                         .forEach(files::add);
             }
         }
@@ -62,13 +72,19 @@ public final class DeterminismBench {
             for (int i = 1; i < runs && diff == null; i++) {
                 diff = RunComparison.firstDifference(first, Members.run(s, members, new RunProgress()));
             }
-            System.out.printf("%-48s %s  (%d runs%s, %.1f s)%n", f, diff == null ? "same" : "DIFFERENT at " + diff, runs,
-                    members > 1 ? ", runs after the first on " + members + " members" : "", (System.nanoTime() - start) / 1e9);
+            System.out.printf(
+                    "%-48s %s  (%d runs%s, %.1f s)%n",
+                    f,
+                    diff == null ? "same" : "DIFFERENT at " + diff,
+                    runs,
+                    members > 1 ? ", runs after the first on " + members + " members" : "",
+                    (System.nanoTime() - start) / 1e9);
             if (diff != null) {
                 differing++;
             }
         }
-        System.out.println(differing == 0 ? "every file gave the same report every run" : differing + " files differed");
+        System.out.println(
+                differing == 0 ? "every file gave the same report every run" : differing + " files differed");
         System.exit(differing == 0 ? 0 : 1);
     }
 }

@@ -1,8 +1,11 @@
 package org.bitina.bench;
 
+import com.sun.management.OperatingSystemMXBean;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -37,8 +40,7 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
  * <pre>./bench limits [--repeat 3] [--elements 1048576] [--only p1|p3|codec]</pre>
  */
 public final class LimitsBench {
-    private LimitsBench() {
-    }
+    private LimitsBench() {}
 
     public static void main(String[] args) throws Exception {
         int repeat = 3;
@@ -63,7 +65,8 @@ public final class LimitsBench {
         }
         if (only == null || only.equals("codec")) {
             System.out.println();
-            System.out.println("## Cross-JVM: binary codec against Jackson CBOR, unbatched and batched by 16 (./bench remote)");
+            System.out.println(
+                    "## Cross-JVM: binary codec against Jackson CBOR, unbatched and batched by 16 (./bench remote)");
             RemoteBench.main(new String[] {"--rounds", String.valueOf(Math.max(3, repeat))});
         }
         System.exit(0);
@@ -93,15 +96,19 @@ public final class LimitsBench {
         Scenario macOff = macOn.withSecurity(new Scenario.Security(false));
         Topology t = Topologies.fatTree(k, LinkSpec.DEFAULT);
         List<String> hosts = t.hosts().stream().map(Node::name).toList();
-        InaPacket sample = new InaPacket(InaHeader.of(PacketType.CONTRIBUTION, 1, 1, 0).withOp(ReductionOp.SUM),
-                FlatBitmap.of(hosts.size(), 0), Payload.of(new float[chunk]));
+        InaPacket sample = new InaPacket(
+                InaHeader.of(PacketType.CONTRIBUTION, 1, 1, 0).withOp(ReductionOp.SUM),
+                FlatBitmap.of(hosts.size(), 0),
+                Payload.of(new float[chunk]));
         int packetBytes = PacketCodec.encodedSize(sample);
         int chunks = (elements + chunk - 1) / chunk;
-        System.out.printf("## P1: packet-hops per CPU-second, fat tree k=%d, %d workers, %d float32 per worker in %d chunks of %d,"
-                + " window %d; the plain tree moves %d-byte arrays (bitina's packet without its tag)%n", k, hosts.size(), elements,
-                chunks, chunk, window, packetBytes);
-        System.out.println("CPU: the process's CPU time over the whole run (set-up included, both sides); wall: the INA phase"
-                + " (bitina's wallMillis) or the plain tree from its start to its last delivery");
+        System.out.printf(
+                "## P1: packet-hops per CPU-second, fat tree k=%d, %d workers, %d float32 per worker in %d chunks of %d,"
+                        + " window %d; the plain tree moves %d-byte arrays (bitina's packet without its tag)%n",
+                k, hosts.size(), elements, chunks, chunk, window, packetBytes);
+        System.out.println(
+                "CPU: the process's CPU time over the whole run (set-up included, both sides); wall: the INA phase"
+                        + " (bitina's wallMillis) or the plain tree from its start to its last delivery");
         Map<String, List<double[]>> rates = new LinkedHashMap<>();
         for (int r = 0; r <= repeat; r++) {
             double[] on = bitina(macOn);
@@ -111,25 +118,34 @@ public final class LimitsBench {
             if (r == 0) {
                 continue; // warm-up
             }
-            rates.computeIfAbsent("bitina INA, MACs on (default)", x -> new ArrayList<>()).add(on);
-            rates.computeIfAbsent("bitina INA, MACs off", x -> new ArrayList<>()).add(off);
-            rates.computeIfAbsent("plain Pekko typed tree", x -> new ArrayList<>()).add(plain);
+            rates.computeIfAbsent("bitina INA, MACs on (default)", x -> new ArrayList<>())
+                    .add(on);
+            rates.computeIfAbsent("bitina INA, MACs off", x -> new ArrayList<>())
+                    .add(off);
+            rates.computeIfAbsent("plain Pekko typed tree", x -> new ArrayList<>())
+                    .add(plain);
         }
-        System.out.println("| what | packet-hops per run | packet-hops per CPU-s | per wall-s | ratio to the plain tree (CPU) | (wall) |");
+        System.out.println(
+                "| what | packet-hops per run | packet-hops per CPU-s | per wall-s | ratio to the plain tree (CPU) | (wall) |");
         System.out.println("|---|---|---|---|---|---|");
         double plainCpu = median(col(rates.get("plain Pekko typed tree"), 0));
         double plainWall = median(col(rates.get("plain Pekko typed tree"), 1));
         for (Map.Entry<String, List<double[]>> e : rates.entrySet()) {
             List<double[]> xs = e.getValue();
-            System.out.printf("| %s | %.0f | %s | %s | %.2f | %.2f |%n", e.getKey(), median(col(xs, 2)), stat(col(xs, 0)), stat(col(xs, 1)),
-                    median(col(xs, 0)) / plainCpu, median(col(xs, 1)) / plainWall);
+            System.out.printf(
+                    "| %s | %.0f | %s | %s | %.2f | %.2f |%n",
+                    e.getKey(),
+                    median(col(xs, 2)),
+                    stat(col(xs, 0)),
+                    stat(col(xs, 1)),
+                    median(col(xs, 0)) / plainCpu,
+                    median(col(xs, 1)) / plainWall);
         }
     }
 
     /** {packet-hops per CPU-second, per wall-second of the phase, packet-hops}; fails the benchmark when the run did not verify. */
     private static double[] bitina(Scenario s) throws Exception {
-        com.sun.management.OperatingSystemMXBean os = (com.sun.management.OperatingSystemMXBean)
-                java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+        OperatingSystemMXBean os = (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
         long cpu0 = os.getProcessCpuTime();
         Report r = Members.run(s, 1, new RunProgress());
         long cpu = os.getProcessCpuTime() - cpu0;
@@ -145,7 +161,10 @@ public final class LimitsBench {
         System.out.println();
         System.out.println("## P3: aggregations per second (fan-in contributions reduced into one result), JMH,"
                 + " AggregationTable.offer against a plain acc[i] += x[i] loop over the same arrays");
-        Collection<RunResult> results = new Runner(new OptionsBuilder().include(AggregationLimitBench.class.getName()).build()).run();
+        Collection<RunResult> results = new Runner(new OptionsBuilder()
+                        .include(AggregationLimitBench.class.getName())
+                        .build())
+                .run();
         Map<String, double[]> byParams = new LinkedHashMap<>();
         for (RunResult rr : results) {
             String fanIn = rr.getParams().getParam("fanIn");
@@ -168,13 +187,13 @@ public final class LimitsBench {
 
     private static double median(double[] xs) {
         double[] s = xs.clone();
-        java.util.Arrays.sort(s);
+        Arrays.sort(s);
         return s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
     }
 
     private static String stat(double[] xs) {
         double[] s = xs.clone();
-        java.util.Arrays.sort(s);
+        Arrays.sort(s);
         return String.format("%,.0f [%,.0f, %,.0f]", median(s), s[0], s[s.length - 1]);
     }
 }

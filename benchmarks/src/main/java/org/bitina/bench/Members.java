@@ -21,8 +21,7 @@ import org.bitina.scenario.Scenario;
  * JVMs (the members share this JVM's heap and cores).
  */
 final class Members {
-    private Members() {
-    }
+    private Members() {}
 
     static Report run(Scenario s, int members, RunProgress progress) throws Exception {
         if (members <= 1) {
@@ -36,11 +35,18 @@ final class Members {
         List<ActorSystem<MemberAgent.Command>> others = new ArrayList<>();
         try {
             for (int i = 1; i < members; i++) {
-                others.add(ActorSystem.create(MemberAgent.create(() -> { }), ClusterSettings.SYSTEM,
+                others.add(ActorSystem.create(
+                        MemberAgent.create(() -> {}),
+                        ClusterSettings.SYSTEM,
                         ClusterSettings.member("127.0.0.1", 0, seeds).withFallback(ConfigFactory.load())));
             }
-            ScenarioRunner.Options o = new ScenarioRunner.Options(null, Limits.DEFAULT, Duration.ofHours(2),
-                    ClusterSettings.member("127.0.0.1", port, seeds), members, Duration.ofSeconds(60));
+            ScenarioRunner.Options o = new ScenarioRunner.Options(
+                    null,
+                    Limits.DEFAULT,
+                    Duration.ofHours(2),
+                    ClusterSettings.member("127.0.0.1", port, seeds),
+                    members,
+                    Duration.ofSeconds(60));
             return ScenarioRunner.run(s, o, progress);
         } finally {
             others.forEach(ActorSystem::terminate);

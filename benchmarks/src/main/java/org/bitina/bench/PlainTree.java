@@ -1,11 +1,15 @@
 package org.bitina.bench;
 
+import com.sun.management.OperatingSystemMXBean;
+import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.Behavior;
@@ -26,25 +30,20 @@ import org.bitina.topology.Topology;
  * the actors, the messages and one fresh array per hop.
  */
 final class PlainTree {
-    private PlainTree() {
-    }
+    private PlainTree() {}
 
-    sealed interface Msg {
-    }
+    sealed interface Msg {}
 
-    record Packet(long seq, boolean up, byte[] data) implements Msg {
-    }
+    record Packet(long seq, boolean up, byte[] data) implements Msg {}
 
-    record Wire(ActorRef<Msg> parent, List<ActorRef<Msg>> children) implements Msg {
-    }
+    record Wire(ActorRef<Msg> parent, List<ActorRef<Msg>> children) implements Msg {}
 
     enum Start implements Msg {
         INSTANCE
     }
 
     /** One run's figures: packet-hops, wall and process CPU nanoseconds. */
-    record Result(long hops, long wallNanos, long cpuNanos) {
-    }
+    record Result(long hops, long wallNanos, long cpuNanos) {}
 
     static final class Node extends AbstractBehavior<Msg> {
         private final boolean worker;
@@ -52,14 +51,21 @@ final class PlainTree {
         private final int window;
         private final int size;
         private final CountDownLatch done;
-        private final java.util.concurrent.atomic.LongAdder hops;
+        private final LongAdder hops;
         private ActorRef<Msg> parent;
         private List<ActorRef<Msg>> children = List.of();
-        private final Map<Long, Integer> arrived = new java.util.HashMap<>();
+        private final Map<Long, Integer> arrived = new HashMap<>();
         private long next;
         private long received;
 
-        private Node(ActorContext<Msg> ctx, boolean worker, int chunks, int window, int size, CountDownLatch done, java.util.concurrent.atomic.LongAdder hops) {
+        private Node(
+                ActorContext<Msg> ctx,
+                boolean worker,
+                int chunks,
+                int window,
+                int size,
+                CountDownLatch done,
+                LongAdder hops) {
             super(ctx);
             this.worker = worker;
             this.chunks = chunks;
@@ -69,14 +75,18 @@ final class PlainTree {
             this.hops = hops;
         }
 
-        static Behavior<Msg> create(boolean worker, int chunks, int window, int size, CountDownLatch done, java.util.concurrent.atomic.LongAdder hops) {
+        static Behavior<Msg> create(
+                boolean worker, int chunks, int window, int size, CountDownLatch done, LongAdder hops) {
             return Behaviors.setup(ctx -> new Node(ctx, worker, chunks, window, size, done, hops));
         }
 
         @Override
         public Receive<Msg> createReceive() {
-            return newReceiveBuilder().onMessage(Wire.class, this::onWire).onMessage(Start.class, s -> onStart())
-                    .onMessage(Packet.class, this::onPacket).build();
+            return newReceiveBuilder()
+                    .onMessage(Wire.class, this::onWire)
+                    .onMessage(Start.class, s -> onStart())
+                    .onMessage(Packet.class, this::onPacket)
+                    .build();
         }
 
         private Behavior<Msg> onWire(Wire w) {
@@ -128,7 +138,8 @@ final class PlainTree {
     }
 
     /** Runs the tree of {@code members}' paths to {@code root} once: every worker gets every chunk back. */
-    static Result run(Topology t, List<String> members, String root, int chunks, int window, int packetBytes) throws Exception {
+    static Result run(Topology t, List<String> members, String root, int chunks, int window, int packetBytes)
+            throws Exception {
         Routing routing = Routing.compute(t);
         Map<String, String> up = new LinkedHashMap<>();
         Map<String, List<String>> below = new LinkedHashMap<>();
@@ -141,20 +152,27 @@ final class PlainTree {
             }
         }
         CountDownLatch done = new CountDownLatch(members.size());
-        java.util.concurrent.atomic.LongAdder hops = new java.util.concurrent.atomic.LongAdder();
-        ActorSystem<Void> system = ActorSystem.create(Behaviors.setup(ctx -> {
-            Map<String, ActorRef<Msg>> refs = new LinkedHashMap<>();
-            for (String n : up.keySet()) {
-                refs.put(n, ctx.spawn(Node.create(members.contains(n), chunks, window, packetBytes, done, hops), n));
-            }
-            refs.put(root, ctx.spawn(Node.create(false, chunks, window, packetBytes, done, hops), root));
-            refs.forEach((n, ref) -> ref.tell(new Wire(up.containsKey(n) ? refs.get(up.get(n)) : null,
-                    below.getOrDefault(n, List.of()).stream().map(refs::get).toList())));
-            members.forEach(m -> refs.get(m).tell(Start.INSTANCE));
-            return Behaviors.empty();
-        }), "plain-tree");
-        com.sun.management.OperatingSystemMXBean os = (com.sun.management.OperatingSystemMXBean)
-                java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+        LongAdder hops = new LongAdder();
+        ActorSystem<Void> system = ActorSystem.create(
+                Behaviors.setup(ctx -> {
+                    Map<String, ActorRef<Msg>> refs = new LinkedHashMap<>();
+                    for (String n : up.keySet()) {
+                        refs.put(
+                                n,
+                                ctx.spawn(
+                                        Node.create(members.contains(n), chunks, window, packetBytes, done, hops), n));
+                    }
+                    refs.put(root, ctx.spawn(Node.create(false, chunks, window, packetBytes, done, hops), root));
+                    refs.forEach((n, ref) -> ref.tell(new Wire(
+                            up.containsKey(n) ? refs.get(up.get(n)) : null,
+                            below.getOrDefault(n, List.of()).stream()
+                                    .map(refs::get)
+                                    .toList())));
+                    members.forEach(m -> refs.get(m).tell(Start.INSTANCE));
+                    return Behaviors.empty();
+                }),
+                "plain-tree");
+        OperatingSystemMXBean os = (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
         long cpu0 = os.getProcessCpuTime();
         long t0 = System.nanoTime();
         try {

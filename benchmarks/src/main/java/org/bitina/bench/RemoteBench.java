@@ -14,6 +14,9 @@ import org.apache.pekko.actor.AbstractActor;
 import org.apache.pekko.actor.ActorRef;
 import org.apache.pekko.actor.ActorSystem;
 import org.apache.pekko.actor.Props;
+import org.apache.pekko.serialization.Serialization;
+import org.apache.pekko.serialization.SerializationExtension;
+import org.apache.pekko.serialization.SerializerWithStringManifest;
 import org.bitina.bitmap.FlatBitmap;
 import org.bitina.device.DeviceCommand;
 import org.bitina.protocol.Frame;
@@ -34,17 +37,27 @@ import org.bitina.wire.ReductionOp;
  */
 public final class RemoteBench {
     /** Marker bound to Jackson CBOR in this benchmark's config. */
-    public interface Cbor {
-    }
+    public interface Cbor {}
 
     /** The packet's fields as a plain record, for Jackson CBOR. */
-    public record CborFrame(int type, int flags, int op, int tenant, int job, long seq, int source, int destination, int capacity,
-                            int entropy, long[] bitmap, float[] payload, String from) implements Cbor {
-    }
+    public record CborFrame(
+            int type,
+            int flags,
+            int op,
+            int tenant,
+            int job,
+            long seq,
+            int source,
+            int destination,
+            int capacity,
+            int entropy,
+            long[] bitmap,
+            float[] payload,
+            String from)
+            implements Cbor {}
 
     /** CBOR frames batched as the binary ones are, so that the codecs compare alone (issue 17). */
-    public record CborBatch(List<CborFrame> frames) implements Cbor {
-    }
+    public record CborBatch(List<CborFrame> frames) implements Cbor {}
 
     private static final int ACK_EVERY = 500;
     private static final int BATCH = 16;
@@ -132,13 +145,21 @@ public final class RemoteBench {
         }
     }
 
-    @picocli.CommandLine.Command(name = "./bench remote", mixinStandardHelpOptions = true,
+    @picocli.CommandLine.Command(
+            name = "./bench remote",
+            mixinStandardHelpOptions = true,
             description = "Cross-JVM messages per second over Artery TCP: the INA codec against Jackson CBOR.")
     static final class Options {
-        @picocli.CommandLine.Option(names = "--messages", paramLabel = "N", description = "messages per measurement (default ${DEFAULT-VALUE})")
+        @picocli.CommandLine.Option(
+                names = "--messages",
+                paramLabel = "N",
+                description = "messages per measurement (default ${DEFAULT-VALUE})")
         long messages = 200_000;
 
-        @picocli.CommandLine.Option(names = "--rounds", paramLabel = "R", description = "measurements of each kind (default ${DEFAULT-VALUE})")
+        @picocli.CommandLine.Option(
+                names = "--rounds",
+                paramLabel = "R",
+                description = "measurements of each kind (default ${DEFAULT-VALUE})")
         int rounds = 5;
     }
 
@@ -167,12 +188,20 @@ public final class RemoteBench {
         }
         long messages = roundedMessages(o.messages);
         if (messages != o.messages) {
-            System.err.printf("--messages %d: sending %d, the next multiple of %d (the warm-up sends a quarter, in whole acks)%n",
+            System.err.printf(
+                    "--messages %d: sending %d, the next multiple of %d (the warm-up sends a quarter, in whole acks)%n",
                     o.messages, messages, 4 * ACK_EVERY);
         }
         String java = ProcessHandle.current().info().command().orElse("java");
-        Process rx = new ProcessBuilder(java, "-Xmx1g", "-cp", System.getProperty("java.class.path"), RemoteBench.class.getName(), "receiver")
-                .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        Process rx = new ProcessBuilder(
+                        java,
+                        "-Xmx1g",
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        RemoteBench.class.getName(),
+                        "receiver")
+                .redirectError(ProcessBuilder.Redirect.INHERIT)
+                .start();
         try {
             BufferedReader out = new BufferedReader(new InputStreamReader(rx.getInputStream(), StandardCharsets.UTF_8));
             String line = out.readLine();
@@ -183,13 +212,18 @@ public final class RemoteBench {
             ActorSystem system = ActorSystem.create("tx", config(0));
             try {
                 ActorRef counter = system.actorSelection("pekko://rx@127.0.0.1:" + port + "/user/counter")
-                        .resolveOne(Duration.ofSeconds(10)).toCompletableFuture().get(15, TimeUnit.SECONDS);
+                        .resolveOne(Duration.ofSeconds(10))
+                        .toCompletableFuture()
+                        .get(15, TimeUnit.SECONDS);
                 float[] values = new float[256];
                 for (int i = 0; i < values.length; i++) {
                     values[i] = i * 0.5f;
                 }
                 FlatBitmap bits = FlatBitmap.of(128, 3);
-                InaHeader h = InaHeader.of(PacketType.CONTRIBUTION, 1, 7, 42).withOp(ReductionOp.SUM).withSource(3).withDestination(9);
+                InaHeader h = InaHeader.of(PacketType.CONTRIBUTION, 1, 7, 42)
+                        .withOp(ReductionOp.SUM)
+                        .withSource(3)
+                        .withDestination(9);
                 InaPacket packet = new InaPacket(h, bits, Payload.of(values));
                 Object binary = new DeviceCommand.FrameIn(new Frame(packet, "s1", 1234), "w3");
                 // what a device sends one neighbour in one turn goes as one message (FrameBatch)
@@ -198,14 +232,27 @@ public final class RemoteBench {
                     batchFrames.add((DeviceCommand.FrameIn) binary);
                 }
                 Object batch = new DeviceCommand.FrameBatch(batchFrames);
-                Object cbor = new CborFrame(h.type().wireValue(), h.flags(), h.op().wireValue(), h.tenant(), h.job(), h.seq(), h.source(),
-                        h.destination(), bits.capacity(), h.entropy(), bits.words(), values, "w3");
+                Object cbor = new CborFrame(
+                        h.type().wireValue(),
+                        h.flags(),
+                        h.op().wireValue(),
+                        h.tenant(),
+                        h.job(),
+                        h.seq(),
+                        h.source(),
+                        h.destination(),
+                        bits.capacity(),
+                        h.entropy(),
+                        bits.words(),
+                        values,
+                        "w3");
                 List<CborFrame> cborFrames = new ArrayList<>();
                 for (int i = 0; i < BATCH; i++) {
                     cborFrames.add((CborFrame) cbor);
                 }
                 Object cborBatch = new CborBatch(cborFrames);
-                System.out.printf("packet: %d bytes on the wire (INA codec), payload 1 KiB; %d messages per measurement, %d rounds%n",
+                System.out.printf(
+                        "packet: %d bytes on the wire (INA codec), payload 1 KiB; %d messages per measurement, %d rounds%n",
                         PacketCodec.encodedSize(packet), messages, rounds);
                 codecAlone(system, new Object[] {binary, cbor, batch, cborBatch}, messages, rounds);
                 // warm both paths up before measuring
@@ -223,20 +270,37 @@ public final class RemoteBench {
                     c.add(messages / (run(system, counter, cbor, messages) / 1e9));
                     g.add(batches * BATCH / (run(system, counter, batch, batches) / 1e9));
                     cb.add(batches * BATCH / (run(system, counter, cborBatch, batches) / 1e9));
-                    System.out.printf("round %d: packets/s binary codec %,.0f, Jackson CBOR %,.0f, binary in batches of %d %,.0f,"
-                            + " CBOR in batches of %d %,.0f%n", r + 1, b.get(r), c.get(r), BATCH, g.get(r), BATCH, cb.get(r));
+                    System.out.printf(
+                            "round %d: packets/s binary codec %,.0f, Jackson CBOR %,.0f, binary in batches of %d %,.0f,"
+                                    + " CBOR in batches of %d %,.0f%n",
+                            r + 1, b.get(r), c.get(r), BATCH, g.get(r), BATCH, cb.get(r));
                 }
                 Spread sb = Spread.of(b);
                 Spread sc = Spread.of(c);
                 Spread sg = Spread.of(g);
                 Spread scb = Spread.of(cb);
-                System.out.printf("packets/s, median [min..max] of %d rounds: binary codec %s, Jackson CBOR %s (ratio of medians %.2f);"
-                        + " binary in batches of %d %s (ratio %.2f to CBOR), CBOR in batches of %d %s%n", rounds, sb.format("%,.0f"),
-                        sc.format("%,.0f"), sb.median() / sc.median(), BATCH, sg.format("%,.0f"), sg.median() / sc.median(), BATCH,
+                System.out.printf(
+                        "packets/s, median [min..max] of %d rounds: binary codec %s, Jackson CBOR %s (ratio of medians %.2f);"
+                                + " binary in batches of %d %s (ratio %.2f to CBOR), CBOR in batches of %d %s%n",
+                        rounds,
+                        sb.format("%,.0f"),
+                        sc.format("%,.0f"),
+                        sb.median() / sc.median(),
+                        BATCH,
+                        sg.format("%,.0f"),
+                        sg.median() / sc.median(),
+                        BATCH,
                         scb.format("%,.0f"));
-                System.out.printf("| batching | binary codec packets/s | Jackson CBOR packets/s | ratio of medians |%n|---|---|---|---|%n"
-                        + "| none | %,.0f | %,.0f | %.2f |%n| %d a message | %,.0f | %,.0f | %.2f |%n", sb.median(), sc.median(),
-                        sb.median() / sc.median(), BATCH, sg.median(), scb.median(), sg.median() / scb.median());
+                System.out.printf(
+                        "| batching | binary codec packets/s | Jackson CBOR packets/s | ratio of medians |%n|---|---|---|---|%n"
+                                + "| none | %,.0f | %,.0f | %.2f |%n| %d a message | %,.0f | %,.0f | %.2f |%n",
+                        sb.median(),
+                        sc.median(),
+                        sb.median() / sc.median(),
+                        BATCH,
+                        sg.median(),
+                        scb.median(),
+                        sg.median() / scb.median());
             } finally {
                 system.terminate();
                 system.getWhenTerminated().toCompletableFuture().get(20, TimeUnit.SECONDS);
@@ -255,7 +319,7 @@ public final class RemoteBench {
      * themselves do. Order: binary, CBOR, binary batched, CBOR batched.
      */
     private static void codecAlone(ActorSystem system, Object[] kinds, long messages, int rounds) throws Exception {
-        org.apache.pekko.serialization.Serialization serialization = org.apache.pekko.serialization.SerializationExtension.get(system);
+        Serialization serialization = SerializationExtension.get(system);
         List<List<Double>> rates = new ArrayList<>();
         for (int k = 0; k < kinds.length; k++) {
             rates.add(new ArrayList<>());
@@ -263,7 +327,7 @@ public final class RemoteBench {
         for (int r = -1; r < rounds; r++) { // round -1 warms up
             for (int k = 0; k < kinds.length; k++) {
                 Object m = kinds[k];
-                var ser = (org.apache.pekko.serialization.SerializerWithStringManifest) serialization.findSerializerFor(m);
+                var ser = (SerializerWithStringManifest) serialization.findSerializerFor(m);
                 String manifest = ser.manifest(m);
                 int perMessage = m instanceof DeviceCommand.FrameBatch || m instanceof CborBatch ? BATCH : 1;
                 long n = Math.max(1, messages / perMessage);
@@ -289,10 +353,18 @@ public final class RemoteBench {
         Spread c = Spread.of(rates.get(1));
         Spread gb = Spread.of(rates.get(2));
         Spread gc = Spread.of(rates.get(3));
-        System.out.printf("codec alone in one JVM (encode + decode, no Artery), packets/s, median [min..max] of %d rounds:%n"
-                + "| batching | binary codec | Jackson CBOR | ratio of medians |%n|---|---|---|---|%n| none | %s | %s | %.2f |%n"
-                + "| %d a message | %s | %s | %.2f |%n", rounds, b.format("%,.0f"), c.format("%,.0f"), b.median() / c.median(), BATCH,
-                gb.format("%,.0f"), gc.format("%,.0f"), gb.median() / gc.median());
+        System.out.printf(
+                "codec alone in one JVM (encode + decode, no Artery), packets/s, median [min..max] of %d rounds:%n"
+                        + "| batching | binary codec | Jackson CBOR | ratio of medians |%n|---|---|---|---|%n| none | %s | %s | %.2f |%n"
+                        + "| %d a message | %s | %s | %.2f |%n",
+                rounds,
+                b.format("%,.0f"),
+                c.format("%,.0f"),
+                b.median() / c.median(),
+                BATCH,
+                gb.format("%,.0f"),
+                gc.format("%,.0f"),
+                gb.median() / gc.median());
     }
 
     /** Nanoseconds to get {@code n} messages (a multiple of the ack interval) acknowledged. */
@@ -304,5 +376,4 @@ public final class RemoteBench {
         system.actorOf(Props.create(Sender.class, () -> new Sender(counter, message, n, done)));
         return done.get(10, TimeUnit.MINUTES);
     }
-
 }

@@ -1,5 +1,6 @@
 package org.bitina.bench;
 
+import com.sun.management.OperatingSystemMXBean;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
 import java.nio.file.Files;
@@ -7,11 +8,16 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.IntFunction;
+import java.util.function.ToDoubleFunction;
 import org.bitina.run.Report;
 import org.bitina.run.RunProgress;
-import org.bitina.run.ScenarioRunner;
 import org.bitina.scenario.Scenario;
 import org.bitina.scenario.ScenarioLoader;
+import org.bitina.topology.Node;
+import org.bitina.topology.Routing;
+import org.bitina.usecase.Phase;
+import org.bitina.usecase.UseCases;
 
 /**
  * AllReduce over every host of a fat tree, k by k (issue 17 item 4d): setup time (routing and
@@ -28,13 +34,22 @@ import org.bitina.scenario.ScenarioLoader;
  * heap the plan holds after a full collection.
  */
 public final class ScaleBench {
-    private ScaleBench() {
-    }
+    private ScaleBench() {}
 
     /** One measured run. */
-    private record Run(double setupMillis, double runSeconds, double phaseMillis, double wallMicrosPerHop, double cpuMicrosPerHop,
-                       double peakHeapMiB, long hops, boolean verified, double windows, double wallMicrosPerWindow, long headerBytes, long linkBytes) {
-    }
+    private record Run(
+            double setupMillis,
+            double runSeconds,
+            double phaseMillis,
+            double wallMicrosPerHop,
+            double cpuMicrosPerHop,
+            double peakHeapMiB,
+            long hops,
+            boolean verified,
+            double windows,
+            double wallMicrosPerWindow,
+            long headerBytes,
+            long linkBytes) {}
 
     static String scenario(int k, int elements, int chunk, String encoding, int mtu) {
         return """
@@ -65,9 +80,14 @@ public final class ScaleBench {
         int perPod = Math.max(1, experts / k);
         for (int e = 0; e < experts; e++) {
             int pod = e / perPod % k;
-            // the pod's last hosts, several experts a host when a pod has fewer hosts than experts (its first host is the source)
+            // the pod's last hosts, several experts a host when a pod has fewer hosts than experts (its first host is
+            // the source)
             int host = pod * hostsPerPod + hostsPerPod - (e % perPod) % (hostsPerPod - 1);
-            ex.append("{ name = e").append(e + 1).append(", host = h").append(host).append(" }, ");
+            ex.append("{ name = e")
+                    .append(e + 1)
+                    .append(", host = h")
+                    .append(host)
+                    .append(" }, ");
         }
         StringBuilder sources = new StringBuilder();
         for (int pod = 0; pod < k; pod++) {
@@ -87,7 +107,8 @@ public final class ScaleBench {
                   completion-timeout = 1s
                 }]
                 cluster { jvms = 1, placement = by-pod }
-                """.formatted(mtu, k, sources, ex, topK, tokens, encoding.equals("flat") ? "" : "encoding = " + encoding);
+                """.formatted(
+                        mtu, k, sources, ex, topK, tokens, encoding.equals("flat") ? "" : "encoding = " + encoding);
     }
 
     public static void main(String[] args) throws Exception {
@@ -109,7 +130,10 @@ public final class ScaleBench {
                 case "--experts" -> experts = Integer.parseInt(args[i + 1]);
                 case "--top-k" -> topK = Integer.parseInt(args[i + 1]);
                 case "--tokens" -> tokens = Integer.parseInt(args[i + 1]);
-                case "--k" -> ks = Arrays.stream(args[i + 1].split(",")).mapToInt(Integer::parseInt).toArray();
+                case "--k" ->
+                    ks = Arrays.stream(args[i + 1].split(","))
+                            .mapToInt(Integer::parseInt)
+                            .toArray();
                 case "--elements" -> elements = Integer.parseInt(args[i + 1]);
                 case "--chunk" -> chunk = Integer.parseInt(args[i + 1]);
                 case "--encoding" -> encoding = args[i + 1];
@@ -121,8 +145,9 @@ public final class ScaleBench {
                     i--;
                 }
                 default -> {
-                    System.err.println("usage: ScaleBench [--k 4,8,16,32] [--elements N] [--chunk N] [--encoding flat|hierarchical|node-list]"
-                            + " [--repeat N] [--warmup N] [--mtu B] [--plan-only] [--kind allreduce|moe [--experts E] [--top-k K] [--tokens T]]");
+                    System.err.println(
+                            "usage: ScaleBench [--k 4,8,16,32] [--elements N] [--chunk N] [--encoding flat|hierarchical|node-list]"
+                                    + " [--repeat N] [--warmup N] [--mtu B] [--plan-only] [--kind allreduce|moe [--experts E] [--top-k K] [--tokens T]]");
                     System.exit(2);
                 }
             }
@@ -134,8 +159,8 @@ public final class ScaleBench {
         final int el = elements;
         final int ch = chunk;
         final int m = mtu;
-        java.util.function.IntFunction<String> text = kind.equals("moe") ? k -> moeScenario(k, ex, kk, tk, enc, m)
-                : k -> scenario(k, el, ch, enc, m);
+        IntFunction<String> text =
+                kind.equals("moe") ? k -> moeScenario(k, ex, kk, tk, enc, m) : k -> scenario(k, el, ch, enc, m);
         if (!kind.equals("moe") && !kind.equals("allreduce")) {
             System.err.println("--kind is allreduce or moe");
             System.exit(2);
@@ -145,16 +170,32 @@ public final class ScaleBench {
             return;
         }
         if (kind.equals("moe")) {
-            System.out.printf("MoE, %d experts spread over the pods, a source on each pod's first host, %d tokens each, top-%d, hidden 64,"
-                    + " %s encoding, MTU %d; %d warm-up run(s) excluded, %d measured: median [min, max]; max heap %d MiB%n", experts, tokens,
-                    topK, encoding, mtu, warmup, repeat, Runtime.getRuntime().maxMemory() >> 20);
+            System.out.printf(
+                    "MoE, %d experts spread over the pods, a source on each pod's first host, %d tokens each, top-%d, hidden 64,"
+                            + " %s encoding, MTU %d; %d warm-up run(s) excluded, %d measured: median [min, max]; max heap %d MiB%n",
+                    experts,
+                    tokens,
+                    topK,
+                    encoding,
+                    mtu,
+                    warmup,
+                    repeat,
+                    Runtime.getRuntime().maxMemory() >> 20);
         } else {
-            System.out.printf("AllReduce, every host, auto VAT rooted at core-1, %d float32 per worker, chunks of %d, %s encoding, MTU %d;"
-                    + " %d warm-up run(s) excluded, %d measured: median [min, max]; max heap %d MiB%n", elements, chunk, encoding, mtu, warmup,
-                    repeat, Runtime.getRuntime().maxMemory() >> 20);
+            System.out.printf(
+                    "AllReduce, every host, auto VAT rooted at core-1, %d float32 per worker, chunks of %d, %s encoding, MTU %d;"
+                            + " %d warm-up run(s) excluded, %d measured: median [min, max]; max heap %d MiB%n",
+                    elements,
+                    chunk,
+                    encoding,
+                    mtu,
+                    warmup,
+                    repeat,
+                    Runtime.getRuntime().maxMemory() >> 20);
         }
-        System.out.println("| k | hosts | switches | setup ms (routing + planning) | run s (whole) | INA phase ms | wall us/hop | CPU us/hop"
-                + " | peak heap MiB | packet-hops | verified | clock windows (all phases) | wall us/window | INA header bytes | INA link bytes |");
+        System.out.println(
+                "| k | hosts | switches | setup ms (routing + planning) | run s (whole) | INA phase ms | wall us/hop | CPU us/hop"
+                        + " | peak heap MiB | packet-hops | verified | clock windows (all phases) | wall us/window | INA header bytes | INA link bytes |");
         System.out.println("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
         boolean allVerified = true;
         for (int k : ks) {
@@ -170,20 +211,34 @@ public final class ScaleBench {
                 allVerified &= run.verified();
             }
             Files.deleteIfExists(file);
-            System.out.printf("| %d | %d | %d | %s | %s | %s | %s | %s | %s | %d | %s | %s | %s | %,d | %,d |%n", k, k * k * k / 4, 5 * k * k / 4,
-                    stat(runs, Run::setupMillis, "%.0f"), stat(runs, Run::runSeconds, "%.1f"), stat(runs, Run::phaseMillis, "%.0f"),
-                    stat(runs, Run::wallMicrosPerHop, "%.2f"), stat(runs, Run::cpuMicrosPerHop, "%.2f"), stat(runs, Run::peakHeapMiB, "%.0f"),
-                    runs.get(0).hops(), runs.stream().allMatch(Run::verified) ? "yes" : "NO", stat(runs, Run::windows, "%.0f"),
-                    stat(runs, Run::wallMicrosPerWindow, "%.0f"), runs.get(0).headerBytes(), runs.get(0).linkBytes());
+            System.out.printf(
+                    "| %d | %d | %d | %s | %s | %s | %s | %s | %s | %d | %s | %s | %s | %,d | %,d |%n",
+                    k,
+                    k * k * k / 4,
+                    5 * k * k / 4,
+                    stat(runs, Run::setupMillis, "%.0f"),
+                    stat(runs, Run::runSeconds, "%.1f"),
+                    stat(runs, Run::phaseMillis, "%.0f"),
+                    stat(runs, Run::wallMicrosPerHop, "%.2f"),
+                    stat(runs, Run::cpuMicrosPerHop, "%.2f"),
+                    stat(runs, Run::peakHeapMiB, "%.0f"),
+                    runs.get(0).hops(),
+                    runs.stream().allMatch(Run::verified) ? "yes" : "NO",
+                    stat(runs, Run::windows, "%.0f"),
+                    stat(runs, Run::wallMicrosPerWindow, "%.0f"),
+                    runs.get(0).headerBytes(),
+                    runs.get(0).linkBytes());
         }
         System.exit(allVerified ? 0 : 1);
     }
 
     /** Routing and planning only, as the coordinator sets a run up: times, and the heap the plan holds. */
-    private static void planOnly(int[] ks, java.util.function.IntFunction<String> text, String encoding, int mtu) throws Exception {
-        System.out.printf("set-up only (routing for every host's switch, then every phase's plan), %s encoding, MTU %d; max heap %d MiB%n",
+    private static void planOnly(int[] ks, IntFunction<String> text, String encoding, int mtu) throws Exception {
+        System.out.printf(
+                "set-up only (routing for every host's switch, then every phase's plan), %s encoding, MTU %d; max heap %d MiB%n",
                 encoding, mtu, Runtime.getRuntime().maxMemory() >> 20);
-        System.out.println("| k | hosts | switches | nodes with tables | routing ms | planning ms | heap held after GC MiB |");
+        System.out.println(
+                "| k | hosts | switches | nodes with tables | routing ms | planning ms | heap held after GC MiB |");
         System.out.println("|---|---|---|---|---|---|---|");
         for (int k : ks) {
             Path file = Files.createTempFile("bitina-scale-k" + k + "-", ".conf");
@@ -192,15 +247,22 @@ public final class ScaleBench {
             Files.deleteIfExists(file);
             System.gc();
             long t0 = System.nanoTime();
-            org.bitina.topology.Routing routing = org.bitina.topology.Routing.compute(s.topology())
-                    .prepare(s.topology().hosts().stream().map(org.bitina.topology.Node::name).toList());
+            Routing routing = Routing.compute(s.topology())
+                    .prepare(s.topology().hosts().stream().map(Node::name).toList());
             long t1 = System.nanoTime();
-            List<org.bitina.usecase.Phase> phases = org.bitina.usecase.UseCases.plan(s, routing);
+            List<Phase> phases = UseCases.plan(s, routing);
             long t2 = System.nanoTime();
             System.gc();
             long held = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
-            System.out.printf("| %d | %d | %d | %d | %d | %d | %d |%n", k, s.topology().hosts().size(), s.topology().switches().size(),
-                    phases.get(0).tables().size(), (t1 - t0) / 1_000_000, (t2 - t1) / 1_000_000, held >> 20);
+            System.out.printf(
+                    "| %d | %d | %d | %d | %d | %d | %d |%n",
+                    k,
+                    s.topology().hosts().size(),
+                    s.topology().switches().size(),
+                    phases.get(0).tables().size(),
+                    (t1 - t0) / 1_000_000,
+                    (t2 - t1) / 1_000_000,
+                    held >> 20);
         }
     }
 
@@ -208,19 +270,21 @@ public final class ScaleBench {
         System.gc();
         MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
         long[] peak = {memory.getHeapMemoryUsage().getUsed()};
-        Thread sampler = new Thread(() -> {
-            while (!Thread.currentThread().isInterrupted()) {
-                peak[0] = Math.max(peak[0], memory.getHeapMemoryUsage().getUsed());
-                try {
-                    Thread.sleep(20);
-                } catch (InterruptedException e) {
-                    return;
-                }
-            }
-        }, "heap-sampler");
+        Thread sampler = new Thread(
+                () -> {
+                    while (!Thread.currentThread().isInterrupted()) {
+                        peak[0] = Math.max(peak[0], memory.getHeapMemoryUsage().getUsed());
+                        try {
+                            Thread.sleep(20);
+                        } catch (InterruptedException e) {
+                            return;
+                        }
+                    }
+                },
+                "heap-sampler");
         sampler.setDaemon(true);
         sampler.start();
-        com.sun.management.OperatingSystemMXBean os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+        OperatingSystemMXBean os = (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
         long cpu0 = os.getProcessCpuTime();
         long t0 = System.nanoTime();
         RunProgress progress = new RunProgress();
@@ -229,16 +293,28 @@ public final class ScaleBench {
         long cpu1 = os.getProcessCpuTime();
         sampler.interrupt();
         sampler.join();
-        Report.JobReport ina = r.jobs().stream().filter(j -> j.mode().equals("ina")).findFirst().orElseThrow();
+        Report.JobReport ina = r.jobs().stream()
+                .filter(j -> j.mode().equals("ina"))
+                .findFirst()
+                .orElseThrow();
         long hops = ina.packets();
         Report.Setup setup = r.setup();
-        return new Run(setup == null ? Double.NaN : setup.routingMillis() + setup.planningMillis(), (t1 - t0) / 1e9, ina.wallMillis(),
-                ina.wallMillis() * 1000.0 / hops, (cpu1 - cpu0) / 1000.0 / hops, peak[0] / (1024.0 * 1024.0), hops,
-                ina.verified() && ina.status().equals("complete"), progress.windows(),
-                progress.windowWallNanos() / 1000.0 / Math.max(1, progress.windows()), ina.headerBytes(), ina.totalLinkBytes());
+        return new Run(
+                setup == null ? Double.NaN : setup.routingMillis() + setup.planningMillis(),
+                (t1 - t0) / 1e9,
+                ina.wallMillis(),
+                ina.wallMillis() * 1000.0 / hops,
+                (cpu1 - cpu0) / 1000.0 / hops,
+                peak[0] / (1024.0 * 1024.0),
+                hops,
+                ina.verified() && ina.status().equals("complete"),
+                progress.windows(),
+                progress.windowWallNanos() / 1000.0 / Math.max(1, progress.windows()),
+                ina.headerBytes(),
+                ina.totalLinkBytes());
     }
 
-    private static String stat(List<Run> runs, java.util.function.ToDoubleFunction<Run> f, String format) {
+    private static String stat(List<Run> runs, ToDoubleFunction<Run> f, String format) {
         double[] xs = runs.stream().mapToDouble(f).sorted().toArray();
         double median = xs.length % 2 == 1 ? xs[xs.length / 2] : (xs[xs.length / 2 - 1] + xs[xs.length / 2]) / 2;
         return String.format(format + " [" + format + ", " + format + "]", median, xs[0], xs[xs.length - 1]);

@@ -1,8 +1,5 @@
 package org.bitina.bench;
 
-import org.bitina.usecase.moe.MoeSpec;
-import org.bitina.usecase.multicast.MulticastSpec;
-
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -10,11 +7,16 @@ import java.util.List;
 import java.util.Map;
 import org.bitina.run.Report;
 import org.bitina.run.RunProgress;
-import org.bitina.run.ScenarioRunner;
 import org.bitina.scenario.Clock;
+import org.bitina.scenario.Scenario;
 import org.bitina.scenario.ScenarioLoader;
 import org.bitina.usecase.JobSpec;
-import org.bitina.scenario.Scenario;
+import org.bitina.usecase.allreduce.AllReduceSpec;
+import org.bitina.usecase.allreduce.ValueSecurity;
+import org.bitina.usecase.moe.MoeSpec;
+import org.bitina.usecase.multicast.MulticastSpec;
+import org.bitina.wire.ElementType;
+import org.bitina.wire.ReductionOp;
 
 /**
  * Runs a whole scenario several times in one JVM and prints, per job and mode, the median
@@ -28,47 +30,80 @@ import org.bitina.scenario.Scenario;
  * second are set side by side; under the virtual clock the windows are counted and timed.
  */
 public final class ScenarioBench {
-    private ScenarioBench() {
-    }
+    private ScenarioBench() {}
 
     /** One way of running the file, named in the output ("virtual", "real", "mac-on", "mac-off"). */
-    private record Variant(String name, Scenario scenario) {
-    }
+    private record Variant(String name, Scenario scenario) {}
 
     /** {@code s} with S6 masking and checksum on (or off) for every AllReduce job that can take them (an int32 sum). */
     private static Scenario withValues(Scenario s, boolean on) {
-        List<JobSpec> jobs = s.jobs().stream().map(j -> j instanceof org.bitina.usecase.allreduce.AllReduceSpec a
-                && a.data().type() == org.bitina.wire.ElementType.INT32 && a.data().op() == org.bitina.wire.ReductionOp.SUM
-                ? (JobSpec) new org.bitina.usecase.allreduce.AllReduceSpec(a.common(), a.tree(), a.data(), a.elastic(),
-                        on ? new org.bitina.usecase.allreduce.ValueSecurity(true, true) : org.bitina.usecase.allreduce.ValueSecurity.OFF)
-                : j).toList();
-        return new Scenario(s.file(), s.topology(), jobs, s.faults(), s.cluster(), s.clock(), s.security(), s.attacks(), s.capacity());
+        List<JobSpec> jobs = s.jobs().stream()
+                .map(j -> j instanceof AllReduceSpec a
+                                && a.data().type() == ElementType.INT32
+                                && a.data().op() == ReductionOp.SUM
+                        ? (JobSpec) new AllReduceSpec(
+                                a.common(),
+                                a.tree(),
+                                a.data(),
+                                a.elastic(),
+                                on ? new ValueSecurity(true, true) : ValueSecurity.OFF)
+                        : j)
+                .toList();
+        return new Scenario(
+                s.file(),
+                s.topology(),
+                jobs,
+                s.faults(),
+                s.cluster(),
+                s.clock(),
+                s.security(),
+                s.attacks(),
+                s.capacity());
     }
 
     /** The command line: picocli refuses unknown options and bad values. */
-    @picocli.CommandLine.Command(name = "./bench scenario", mixinStandardHelpOptions = true,
+    @picocli.CommandLine.Command(
+            name = "./bench scenario",
+            mixinStandardHelpOptions = true,
             description = "Runs a whole scenario several times in one JVM; medians with min and max.")
     static final class Options {
         @picocli.CommandLine.Parameters(paramLabel = "FILE", description = "scenario file")
         Path file;
 
-        @picocli.CommandLine.Option(names = "--repeat", paramLabel = "N", description = "measured runs (default ${DEFAULT-VALUE})")
+        @picocli.CommandLine.Option(
+                names = "--repeat",
+                paramLabel = "N",
+                description = "measured runs (default ${DEFAULT-VALUE})")
         int repeat = 3;
 
-        @picocli.CommandLine.Option(names = "--warmup", paramLabel = "N", description = "runs before measuring (default ${DEFAULT-VALUE})")
+        @picocli.CommandLine.Option(
+                names = "--warmup",
+                paramLabel = "N",
+                description = "runs before measuring (default ${DEFAULT-VALUE})")
         int warmup = 1;
 
-        @picocli.CommandLine.Option(names = "--clock", paramLabel = "virtual|real|both", description = "the clock, or both alternating")
+        @picocli.CommandLine.Option(
+                names = "--clock",
+                paramLabel = "virtual|real|both",
+                description = "the clock, or both alternating")
         String clocks;
 
-        @picocli.CommandLine.Option(names = "--mac", paramLabel = "on|off|both", description = "S2 packet tags, or both alternating")
+        @picocli.CommandLine.Option(
+                names = "--mac",
+                paramLabel = "on|off|both",
+                description = "S2 packet tags, or both alternating")
         String macs;
 
-        @picocli.CommandLine.Option(names = "--s6", paramLabel = "on|off|both",
+        @picocli.CommandLine.Option(
+                names = "--s6",
+                paramLabel = "on|off|both",
                 description = "S6 masking and checksum of every int32 sum AllReduce job, or both alternating")
         String s6;
 
-        @picocli.CommandLine.Option(names = "--members", paramLabel = "N", description = "cluster members as ActorSystems in this JVM")
+        @picocli.CommandLine.Option(
+                names = "--members",
+                paramLabel = "N",
+                description = "cluster members as ActorSystems in this JVM")
         int members = 1;
     }
 
@@ -110,9 +145,11 @@ public final class ScenarioBench {
         }
         List<Variant> order;
         if ("both".equals(clocks)) {
-            order = List.of(new Variant("virtual", s.withClock(Clock.VIRTUAL)), new Variant("real", s.withClock(Clock.REAL)));
+            order = List.of(
+                    new Variant("virtual", s.withClock(Clock.VIRTUAL)), new Variant("real", s.withClock(Clock.REAL)));
         } else if ("both".equals(macs)) {
-            order = List.of(new Variant("mac-on", s.withSecurity(new Scenario.Security(true))),
+            order = List.of(
+                    new Variant("mac-on", s.withSecurity(new Scenario.Security(true))),
                     new Variant("mac-off", s.withSecurity(new Scenario.Security(false))));
         } else if ("both".equals(s6)) {
             order = List.of(new Variant("s6-on", withValues(s, true)), new Variant("s6-off", withValues(s, false)));
@@ -135,10 +172,20 @@ public final class ScenarioBench {
                 Report r = Members.run(v.scenario(), members, p);
                 progress.computeIfAbsent(v.name(), k -> new ArrayList<>()).add(p);
                 for (Report.JobReport j : r.jobs()) {
-                    runs.computeIfAbsent(key(order, v, j), k -> new ArrayList<>()).add(j);
+                    runs.computeIfAbsent(key(order, v, j), k -> new ArrayList<>())
+                            .add(j);
                     if (!j.asExpected()) {
-                        System.err.printf("run %d (%s): %s %s ended %s (expected %s): %s%n", i + 1, v.name(), j.name(), j.mode(),
-                                j.status(), j.expected(), j.mismatches().isEmpty() ? j.unfinished() : j.mismatches().get(0));
+                        System.err.printf(
+                                "run %d (%s): %s %s ended %s (expected %s): %s%n",
+                                i + 1,
+                                v.name(),
+                                j.name(),
+                                j.mode(),
+                                j.status(),
+                                j.expected(),
+                                j.mismatches().isEmpty()
+                                        ? j.unfinished()
+                                        : j.mismatches().get(0));
                         System.exit(1);
                     }
                 }
@@ -162,49 +209,112 @@ public final class ScenarioBench {
             runs.forEach((k, v) -> plain.put(k.substring(first.length()), v));
             runs = plain;
         }
-        System.out.printf("%s, %d runs: wall time and packet-hops/s as median [min..max]; bytes, modelled time and timeouts as"
-                + " medians (the same every run under the virtual clock)%n", file, repeat);
-        System.out.printf("%-16s %24s %30s %14s %14s %12s %9s%n", "job mode", "wall ms", "packet-hops/s", "max link B", "total link B",
-                "modelled us", "timeouts");
+        System.out.printf(
+                "%s, %d runs: wall time and packet-hops/s as median [min..max]; bytes, modelled time and timeouts as"
+                        + " medians (the same every run under the virtual clock)%n",
+                file, repeat);
+        System.out.printf(
+                "%-16s %24s %30s %14s %14s %12s %9s%n",
+                "job mode", "wall ms", "packet-hops/s", "max link B", "total link B", "modelled us", "timeouts");
         Map<String, Long> maxLink = new LinkedHashMap<>();
         for (Map.Entry<String, List<Report.JobReport>> e : runs.entrySet()) {
             List<Report.JobReport> js = e.getValue();
-            Spread wall = Spread.of(js.stream().mapToDouble(Report.JobReport::wallMillis).toArray());
-            Spread rate = Spread.of(js.stream().mapToDouble(j -> j.packets() / Math.max(1e-3, j.wallMillis() / 1000.0)).toArray());
-            long max = (long) median(js.stream().mapToDouble(Report.JobReport::maxLinkBytes).toArray());
+            Spread wall = Spread.of(
+                    js.stream().mapToDouble(Report.JobReport::wallMillis).toArray());
+            Spread rate = Spread.of(js.stream()
+                    .mapToDouble(j -> j.packets() / Math.max(1e-3, j.wallMillis() / 1000.0))
+                    .toArray());
+            long max = (long) median(
+                    js.stream().mapToDouble(Report.JobReport::maxLinkBytes).toArray());
             maxLink.put(e.getKey(), max);
-            System.out.printf("%-16s %24s %30s %14d %14.0f %12.1f %9.0f%n", e.getKey(), wall.format("%.0f"), rate.format("%,.0f"), max,
-                    median(js.stream().mapToDouble(Report.JobReport::totalLinkBytes).toArray()),
-                    median(js.stream().mapToDouble(Report.JobReport::modeledMicros).toArray()),
+            System.out.printf(
+                    "%-16s %24s %30s %14d %14.0f %12.1f %9.0f%n",
+                    e.getKey(),
+                    wall.format("%.0f"),
+                    rate.format("%,.0f"),
+                    max,
+                    median(js.stream()
+                            .mapToDouble(Report.JobReport::totalLinkBytes)
+                            .toArray()),
+                    median(js.stream()
+                            .mapToDouble(Report.JobReport::modeledMicros)
+                            .toArray()),
                     median(js.stream().mapToDouble(Report.JobReport::timeouts).toArray()));
         }
         for (JobSpec job : s.jobs()) {
             if (job instanceof MulticastSpec mc) {
                 List<Report.JobReport> ina = runs.get(job.name() + " ina");
                 List<Report.JobReport> uni = runs.get(job.name() + " unicast-ack");
-                double delivered = (double) mc.params().bytes() * mc.common().members().size();
-                double acksIna = median(ina.stream().mapToDouble(j -> j.stats().getOrDefault("ackPacketsIntoSource", 0L)).toArray());
-                System.out.printf("%s: delivered bytes/s INA %.3e%s; ACK packets into the source INA %.0f%s%n", job.name(),
-                        delivered / (median(ina.stream().mapToDouble(Report.JobReport::wallMillis).toArray()) / 1000.0),
-                        uni == null ? "" : String.format(", unicast-ack %.3e",
-                                delivered / (median(uni.stream().mapToDouble(Report.JobReport::wallMillis).toArray()) / 1000.0)),
-                        acksIna, uni == null ? "" : String.format(", unicast-ack %.0f: ratio %.4f (theory 1/receivers = %.4f without loss)",
-                                median(uni.stream().mapToDouble(j -> j.stats().getOrDefault("ackPacketsIntoSource", 0L)).toArray()),
-                                acksIna / median(uni.stream().mapToDouble(j -> j.stats().getOrDefault("ackPacketsIntoSource", 0L)).toArray()),
-                                1.0 / mc.common().members().size()));
+                double delivered =
+                        (double) mc.params().bytes() * mc.common().members().size();
+                double acksIna = median(ina.stream()
+                        .mapToDouble(j -> j.stats().getOrDefault("ackPacketsIntoSource", 0L))
+                        .toArray());
+                System.out.printf(
+                        "%s: delivered bytes/s INA %.3e%s; ACK packets into the source INA %.0f%s%n",
+                        job.name(),
+                        delivered
+                                / (median(ina.stream()
+                                                .mapToDouble(Report.JobReport::wallMillis)
+                                                .toArray())
+                                        / 1000.0),
+                        uni == null
+                                ? ""
+                                : String.format(
+                                        ", unicast-ack %.3e",
+                                        delivered
+                                                / (median(uni.stream()
+                                                                .mapToDouble(Report.JobReport::wallMillis)
+                                                                .toArray())
+                                                        / 1000.0)),
+                        acksIna,
+                        uni == null
+                                ? ""
+                                : String.format(
+                                        ", unicast-ack %.0f: ratio %.4f (theory 1/receivers = %.4f without loss)",
+                                        median(uni.stream()
+                                                .mapToDouble(j -> j.stats().getOrDefault("ackPacketsIntoSource", 0L))
+                                                .toArray()),
+                                        acksIna
+                                                / median(uni.stream()
+                                                        .mapToDouble(
+                                                                j -> j.stats().getOrDefault("ackPacketsIntoSource", 0L))
+                                                        .toArray()),
+                                        1.0 / mc.common().members().size()));
                 continue;
             }
             if (job instanceof MoeSpec moe) {
                 List<Report.JobReport> ina = runs.get(job.name() + " ina");
                 List<Report.JobReport> a2a = runs.get(job.name() + " all-to-all");
                 int k = moe.params().topK();
-                double tokens = (double) moe.params().tokensPerSource() * moe.sources().size();
-                System.out.printf("%s: tokens/s INA %.0f, all-to-all %.0f; INA/all-to-all source-uplink bytes = %.4f; theory %.4f (1/K, K=%d,"
-                                + " headers aside)%n", job.name(),
-                        tokens / (median(ina.stream().mapToDouble(Report.JobReport::wallMillis).toArray()) / 1000.0),
-                        a2a == null ? Double.NaN : tokens / (median(a2a.stream().mapToDouble(Report.JobReport::wallMillis).toArray()) / 1000.0),
-                        a2a == null ? Double.NaN : median(ina.stream().mapToDouble(Report.JobReport::sourceUplinkBytes).toArray())
-                                / median(a2a.stream().mapToDouble(Report.JobReport::sourceUplinkBytes).toArray()), 1.0 / k, k);
+                double tokens =
+                        (double) moe.params().tokensPerSource() * moe.sources().size();
+                System.out.printf(
+                        "%s: tokens/s INA %.0f, all-to-all %.0f; INA/all-to-all source-uplink bytes = %.4f; theory %.4f (1/K, K=%d,"
+                                + " headers aside)%n",
+                        job.name(),
+                        tokens
+                                / (median(ina.stream()
+                                                .mapToDouble(Report.JobReport::wallMillis)
+                                                .toArray())
+                                        / 1000.0),
+                        a2a == null
+                                ? Double.NaN
+                                : tokens
+                                        / (median(a2a.stream()
+                                                        .mapToDouble(Report.JobReport::wallMillis)
+                                                        .toArray())
+                                                / 1000.0),
+                        a2a == null
+                                ? Double.NaN
+                                : median(ina.stream()
+                                                .mapToDouble(Report.JobReport::sourceUplinkBytes)
+                                                .toArray())
+                                        / median(a2a.stream()
+                                                .mapToDouble(Report.JobReport::sourceUplinkBytes)
+                                                .toArray()),
+                        1.0 / k,
+                        k);
                 continue;
             }
             Long ina = maxLink.get(job.name() + " ina");
@@ -219,7 +329,9 @@ public final class ScenarioBench {
                         case "ps" -> String.format("%.4f (1/N, N=%d)", 1.0 / n, n);
                         default -> "-";
                     };
-                    System.out.printf("%s: INA/%s max link bytes = %.4f; theory %s%n", job.name(), b, (double) ina / base, theory);
+                    System.out.printf(
+                            "%s: INA/%s max link bytes = %.4f; theory %s%n",
+                            job.name(), b, (double) ina / base, theory);
                 }
             }
         }
@@ -239,12 +351,15 @@ public final class ScenarioBench {
             String jm = k.substring(a.length() + 1);
             Spread x = hopsPerSecond(runs.get(k));
             Spread y = hopsPerSecond(runs.getOrDefault(b + " " + jm, List.of()));
-            System.out.printf("%-24s %30s %30s %8.2f%n", jm, x.format("%,.0f"), y.format("%,.0f"), x.median() / y.median());
+            System.out.printf(
+                    "%-24s %30s %30s %8.2f%n", jm, x.format("%,.0f"), y.format("%,.0f"), x.median() / y.median());
         }
     }
 
     private static Spread hopsPerSecond(List<Report.JobReport> js) {
-        return Spread.of(js.stream().mapToDouble(j -> j.packets() / Math.max(1e-3, j.wallMillis() / 1000.0)).toArray());
+        return Spread.of(js.stream()
+                .mapToDouble(j -> j.packets() / Math.max(1e-3, j.wallMillis() / 1000.0))
+                .toArray());
     }
 
     /**
@@ -255,13 +370,21 @@ public final class ScenarioBench {
     private static void windowFigures(List<RunProgress> ps, int members) {
         int cores = Runtime.getRuntime().availableProcessors();
         double windows = median(ps.stream().mapToDouble(RunProgress::windows).toArray());
-        double events = median(ps.stream().mapToDouble(p -> p.windowEvents() / (double) Math.max(1, p.windows())).toArray());
-        double wall = median(ps.stream().mapToDouble(p -> p.windowWallNanos() / 1000.0 / Math.max(1, p.windows())).toArray());
-        double barrier = median(ps.stream().mapToDouble(p -> Math.max(0, p.windowWallNanos() - p.deviceBusyNanos() / (double) cores)
-                / 1000.0 / Math.max(1, p.windows())).toArray());
-        System.out.printf("virtual clock on %d member%s: %.0f windows a run, %.1f events a window, %.1f us wall a window, barrier about"
-                + " %.1f us a window (wall less device busy time / %d cores)%n", members, members == 1 ? "" : "s", windows, events, wall,
-                barrier, cores);
+        double events = median(ps.stream()
+                .mapToDouble(p -> p.windowEvents() / (double) Math.max(1, p.windows()))
+                .toArray());
+        double wall = median(ps.stream()
+                .mapToDouble(p -> p.windowWallNanos() / 1000.0 / Math.max(1, p.windows()))
+                .toArray());
+        double barrier = median(ps.stream()
+                .mapToDouble(p -> Math.max(0, p.windowWallNanos() - p.deviceBusyNanos() / (double) cores)
+                        / 1000.0
+                        / Math.max(1, p.windows()))
+                .toArray());
+        System.out.printf(
+                "virtual clock on %d member%s: %.0f windows a run, %.1f events a window, %.1f us wall a window, barrier about"
+                        + " %.1f us a window (wall less device busy time / %d cores)%n",
+                members, members == 1 ? "" : "s", windows, events, wall, barrier, cores);
     }
 
     private static double median(double[] xs) {

@@ -1,6 +1,7 @@
 package org.bitina.bench;
 
 import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 
 /** The median of a benchmark's runs with their minimum and maximum: how far one run can be trusted. */
@@ -15,7 +16,7 @@ record Spread(double median, double min, double max, int n) {
         return new Spread(median, s[0], s[s.length - 1], s.length);
     }
 
-    static Spread of(java.util.List<Double> xs) {
+    static Spread of(List<Double> xs) {
         return of(xs.stream().mapToDouble(Double::doubleValue).toArray());
     }
 

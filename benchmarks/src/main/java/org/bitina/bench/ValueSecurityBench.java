@@ -26,7 +26,9 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @Warmup(iterations = 2, time = 1)
 @Measurement(iterations = 3, time = 1)
-@Fork(value = 1, jvmArgs = {"-Xmx1g"})
+@Fork(
+        value = 1,
+        jvmArgs = {"-Xmx1g"})
 public class ValueSecurityBench {
     private static final int N = 992;
     private final byte[] secret = ValueKeys.endpointSecret(new byte[32], 1, 1);

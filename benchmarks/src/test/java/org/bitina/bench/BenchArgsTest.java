@@ -11,13 +11,21 @@ import picocli.CommandLine;
 class BenchArgsTest {
     @Test
     void aMisspelledOptionIsRefusedNotPassedOver() {
-        assertThrows(CommandLine.UnmatchedArgumentException.class,
+        assertThrows(
+                CommandLine.UnmatchedArgumentException.class,
                 () -> new CommandLine(new ScenarioBench.Options()).parseArgs("f.conf", "--repaet", "2"));
-        assertThrows(CommandLine.UnmatchedArgumentException.class, () -> new CommandLine(new ChaosBench.Options()).parseArgs("--sedes", "5"));
-        assertThrows(CommandLine.UnmatchedArgumentException.class, () -> new CommandLine(new RemoteBench.Options()).parseArgs("--round", "5"));
-        assertThrows(CommandLine.UnmatchedArgumentException.class,
+        assertThrows(
+                CommandLine.UnmatchedArgumentException.class,
+                () -> new CommandLine(new ChaosBench.Options()).parseArgs("--sedes", "5"));
+        assertThrows(
+                CommandLine.UnmatchedArgumentException.class,
+                () -> new CommandLine(new RemoteBench.Options()).parseArgs("--round", "5"));
+        assertThrows(
+                CommandLine.UnmatchedArgumentException.class,
                 () -> new CommandLine(new DeterminismBench.Options()).parseArgs("--run", "3", "a.conf"));
-        assertThrows(CommandLine.ParameterException.class, () -> new CommandLine(new ScenarioBench.Options()).parseArgs("f.conf", "--repeat", "two"));
+        assertThrows(
+                CommandLine.ParameterException.class,
+                () -> new CommandLine(new ScenarioBench.Options()).parseArgs("f.conf", "--repeat", "two"));
     }
 
     @Test

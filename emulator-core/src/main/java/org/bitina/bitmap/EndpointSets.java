@@ -2,8 +2,7 @@ package org.bitina.bitmap;
 
 /** Factories, parsing and the printed form shared by every encoding. */
 public final class EndpointSets {
-    private EndpointSets() {
-    }
+    private EndpointSets() {}
 
     public static EndpointSet empty(Encoding encoding, int capacity, int blockSize) {
         return FlatBitmap.of(capacity).to(encoding, blockSize);
@@ -24,7 +23,8 @@ public final class EndpointSets {
         }
         String body = s.substring(1, s.length() - 1).replace("_", "").replace(" ", "");
         if (body.isEmpty() || body.length() > EndpointSet.MAX_CAPACITY) {
-            throw new IllegalArgumentException("bitmap length must be 1.." + EndpointSet.MAX_CAPACITY + ": '" + text + "'");
+            throw new IllegalArgumentException(
+                    "bitmap length must be 1.." + EndpointSet.MAX_CAPACITY + ": '" + text + "'");
         }
         long[] words = new long[FlatBitmap.wordCount(body.length())];
         for (int i = 0; i < body.length(); i++) {
@@ -61,7 +61,8 @@ public final class EndpointSets {
 
     static void checkSameSpace(EndpointSet a, EndpointSet b) {
         if (a.capacity() != b.capacity()) {
-            throw new IllegalArgumentException("endpoint sets of different bit spaces: " + a.capacity() + " vs " + b.capacity() + " bits");
+            throw new IllegalArgumentException(
+                    "endpoint sets of different bit spaces: " + a.capacity() + " vs " + b.capacity() + " bits");
         }
     }
 

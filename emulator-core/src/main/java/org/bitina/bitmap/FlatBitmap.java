@@ -13,6 +13,7 @@ public final class FlatBitmap implements EndpointSet {
     private final int cardinality;
     /** The set's hash, computed the first time it is asked for (a set is often a map key many times over). */
     private int hash;
+
     private boolean hashed;
 
     private FlatBitmap(int capacity, long[] words) {
@@ -45,7 +46,8 @@ public final class FlatBitmap implements EndpointSet {
     public static FlatBitmap ofWords(int capacity, long[] words) {
         EndpointSets.checkCapacity(capacity);
         if (words.length != wordCount(capacity)) {
-            throw new IllegalArgumentException("expected " + wordCount(capacity) + " words for " + capacity + " bits, got " + words.length);
+            throw new IllegalArgumentException(
+                    "expected " + wordCount(capacity) + " words for " + capacity + " bits, got " + words.length);
         }
         int tail = capacity & 63;
         if (tail != 0 && (words[words.length - 1] >>> tail) != 0) {

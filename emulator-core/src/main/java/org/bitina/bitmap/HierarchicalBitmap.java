@@ -86,7 +86,8 @@ public final class HierarchicalBitmap implements EndpointSet {
                 int lo = w << 6;
                 if (lo >= valid) {
                     if (word != 0) {
-                        throw new IllegalArgumentException("block " + k + " has bits beyond the bit space of " + capacity);
+                        throw new IllegalArgumentException(
+                                "block " + k + " has bits beyond the bit space of " + capacity);
                     }
                 } else if (valid - lo < 64 && (word >>> (valid - lo)) != 0) {
                     throw new IllegalArgumentException("block " + k + " has bits beyond the bit space of " + capacity);

@@ -14,11 +14,9 @@ import java.util.SplittableRandom;
  */
 public final class ChaosPlans {
     /** One generated scenario: its HOCON text and what its faults can do. */
-    public record Plan(long seed, String text, boolean lossless) {
-    }
+    public record Plan(long seed, String text, boolean lossless) {}
 
-    private ChaosPlans() {
-    }
+    private ChaosPlans() {}
 
     public static Plan generate(long seed) {
         SplittableRandom r = new SplittableRandom(seed * 0x9E3779B97F4A7C15L + 17);
@@ -34,8 +32,10 @@ public final class ChaosPlans {
                 hosts.add("h" + i);
                 links.add(new String[] {"s1", "h" + i});
             }
-            t.append("topology {\n  link-defaults { latency = 1us, bandwidth = 100Gbps, mtu = 4096 }\n  switches = [s1]\n  hosts = [")
-                    .append(String.join(", ", hosts)).append("]\n  links = [");
+            t.append(
+                            "topology {\n  link-defaults { latency = 1us, bandwidth = 100Gbps, mtu = 4096 }\n  switches = [s1]\n  hosts = [")
+                    .append(String.join(", ", hosts))
+                    .append("]\n  links = [");
             List<String> ls = new ArrayList<>();
             for (String[] l : links) {
                 ls.add("[" + l[0] + ", " + l[1] + "]");
@@ -63,21 +63,51 @@ public final class ChaosPlans {
         String kind = pick(r, "allreduce", "moe", "reliable-multicast", "bier-inc");
         t.append("jobs = [{\n  name = chaos, kind = ").append(kind).append(", tenant = 1\n");
         switch (kind) {
-            case "allreduce" -> t.append("  members = all\n  tree { mode = auto, root = ").append(top).append(" }\n")
-                    .append("  data { elements = ").append(256 * (4 + r.nextInt(29))).append(", type = ").append(pick(r, "float32", "int32"))
-                    .append(", op = sum, chunk = 256, window = ").append(1 + r.nextInt(8)).append(", seed = ").append(r.nextInt(1000))
-                    .append(" }\n").append(pick(r, "", "  baselines = [ring]\n", "  baselines = [ps]\n", "  baselines = [ring, ps]\n"));
-            case "moe" -> t.append("  sources = [h1]\n  experts = [").append(String.join(", ", hosts.subList(1, hosts.size())))
-                    .append("]\n  moe { top-k = 2, hidden = 64, tokens-per-source = ").append(4 + r.nextInt(12))
-                    .append(", capacity-factor = 2.0, seed = ").append(r.nextInt(1000)).append(", granularity = ")
-                    .append(pick(r, "group", "pair")).append(" }\n").append(pick(r, "", "  baselines = [all-to-all]\n"));
-            case "reliable-multicast" -> t.append("  source = h1\n  receivers = all\n  data { bytes = ").append(2000 * (1 + r.nextInt(6)))
-                    .append(", packet = 2000, window = ").append(1 + r.nextInt(3)).append(", seed = ").append(r.nextInt(1000))
-                    .append(" }\n  ack { per = ").append(pick(r, "packet", "window")).append(", tree = composed }\n  max-rounds = 20\n")
-                    .append(pick(r, "", "  baselines = [unicast-ack]\n"));
-            default -> t.append("  members = all\n  data { elements = ").append(256 * (4 + r.nextInt(13)))
-                    .append(", type = float32, op = sum, chunk = 256, window = ").append(1 + r.nextInt(4)).append(", seed = ")
-                    .append(r.nextInt(1000)).append(" }\n");
+            case "allreduce" ->
+                t.append("  members = all\n  tree { mode = auto, root = ")
+                        .append(top)
+                        .append(" }\n")
+                        .append("  data { elements = ")
+                        .append(256 * (4 + r.nextInt(29)))
+                        .append(", type = ")
+                        .append(pick(r, "float32", "int32"))
+                        .append(", op = sum, chunk = 256, window = ")
+                        .append(1 + r.nextInt(8))
+                        .append(", seed = ")
+                        .append(r.nextInt(1000))
+                        .append(" }\n")
+                        .append(pick(
+                                r, "", "  baselines = [ring]\n", "  baselines = [ps]\n", "  baselines = [ring, ps]\n"));
+            case "moe" ->
+                t.append("  sources = [h1]\n  experts = [")
+                        .append(String.join(", ", hosts.subList(1, hosts.size())))
+                        .append("]\n  moe { top-k = 2, hidden = 64, tokens-per-source = ")
+                        .append(4 + r.nextInt(12))
+                        .append(", capacity-factor = 2.0, seed = ")
+                        .append(r.nextInt(1000))
+                        .append(", granularity = ")
+                        .append(pick(r, "group", "pair"))
+                        .append(" }\n")
+                        .append(pick(r, "", "  baselines = [all-to-all]\n"));
+            case "reliable-multicast" ->
+                t.append("  source = h1\n  receivers = all\n  data { bytes = ")
+                        .append(2000 * (1 + r.nextInt(6)))
+                        .append(", packet = 2000, window = ")
+                        .append(1 + r.nextInt(3))
+                        .append(", seed = ")
+                        .append(r.nextInt(1000))
+                        .append(" }\n  ack { per = ")
+                        .append(pick(r, "packet", "window"))
+                        .append(", tree = composed }\n  max-rounds = 20\n")
+                        .append(pick(r, "", "  baselines = [unicast-ack]\n"));
+            default ->
+                t.append("  members = all\n  data { elements = ")
+                        .append(256 * (4 + r.nextInt(13)))
+                        .append(", type = float32, op = sum, chunk = 256, window = ")
+                        .append(1 + r.nextInt(4))
+                        .append(", seed = ")
+                        .append(r.nextInt(1000))
+                        .append(" }\n");
         }
         if (!kind.equals("moe")) {
             t.append(bits(r, hosts));
@@ -93,13 +123,16 @@ public final class ChaosPlans {
             String host = hosts.get(r.nextInt(hosts.size()));
             switch (r.nextInt(7)) {
                 case 0 -> {
-                    fs.add("{ at = " + at + ", kind = loss, rate = " + (1 + r.nextInt(20)) + "%" + (r.nextBoolean() ? ", link = " + l : "") + " }");
+                    fs.add("{ at = " + at + ", kind = loss, rate = " + (1 + r.nextInt(20)) + "%"
+                            + (r.nextBoolean() ? ", link = " + l : "") + " }");
                     lossless = false;
                 }
-                case 1 -> fs.add("{ at = " + at + ", kind = duplicate, rate = " + (1 + r.nextInt(30)) + "%" + (r.nextBoolean() ? ", link = " + l
-                        : "") + " }");
-                case 2 -> fs.add("{ at = " + at + ", kind = reorder, rate = " + (1 + r.nextInt(30)) + "%" + (r.nextBoolean() ? ", link = " + l
-                        : "") + " }");
+                case 1 ->
+                    fs.add("{ at = " + at + ", kind = duplicate, rate = " + (1 + r.nextInt(30)) + "%"
+                            + (r.nextBoolean() ? ", link = " + l : "") + " }");
+                case 2 ->
+                    fs.add("{ at = " + at + ", kind = reorder, rate = " + (1 + r.nextInt(30)) + "%"
+                            + (r.nextBoolean() ? ", link = " + l : "") + " }");
                 case 3 -> {
                     int down = 1 + r.nextInt(40);
                     fs.add("{ at = " + down + "us, kind = link-down, link = " + l + " }");
@@ -107,11 +140,13 @@ public final class ChaosPlans {
                     lossless = false;
                 }
                 case 4 -> {
-                    fs.add("{ at = " + at + ", kind = switch-crash, node = " + switches.get(r.nextInt(switches.size())) + " }");
+                    fs.add("{ at = " + at + ", kind = switch-crash, node = " + switches.get(r.nextInt(switches.size()))
+                            + " }");
                     lossless = false;
                 }
                 case 5 -> {
-                    fs.add("{ at = 0us, kind = straggler, node = " + host + ", delay = " + pick(r, "5us", "50us", "500us", "3ms") + " }");
+                    fs.add("{ at = 0us, kind = straggler, node = " + host + ", delay = "
+                            + pick(r, "5us", "50us", "500us", "3ms") + " }");
                     lossless = false;
                 }
                 default -> {

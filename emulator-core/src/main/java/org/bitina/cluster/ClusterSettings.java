@@ -3,7 +3,13 @@ package org.bitina.cluster;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import com.typesafe.config.ConfigUtil;
+import java.nio.file.Path;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
+import org.apache.pekko.actor.Address;
+import org.apache.pekko.actor.AddressFromURIString;
+import org.apache.pekko.actor.typed.ActorSystem;
 
 /**
  * The Pekko settings of a bitina member (E2): a cluster over Artery TCP (TLS with the run's
@@ -29,16 +35,22 @@ public final class ClusterSettings {
             pekko.coordinated-shutdown.phases.cluster-exiting.timeout = 2s
             """;
 
-    private ClusterSettings() {
-    }
+    private ClusterSettings() {}
 
     /** A member on {@code host:port} (port 0: any) that joins through {@code seeds} ("host:port"; none: it founds a cluster of one). */
     public static Config member(String host, int port, List<String> seeds) {
         StringBuilder s = new StringBuilder("pekko.remote.artery.canonical.hostname = \"" + host + "\"\n")
-                .append("pekko.remote.artery.canonical.port = ").append(port).append('\n')
+                .append("pekko.remote.artery.canonical.port = ")
+                .append(port)
+                .append('\n')
                 .append("pekko.cluster.seed-nodes = [");
         for (int i = 0; i < seeds.size(); i++) {
-            s.append(i > 0 ? ", " : "").append("\"pekko://").append(SYSTEM).append('@').append(seeds.get(i)).append('"');
+            s.append(i > 0 ? ", " : "")
+                    .append("\"pekko://")
+                    .append(SYSTEM)
+                    .append('@')
+                    .append(seeds.get(i))
+                    .append('"');
         }
         s.append("]\n");
         return ConfigFactory.parseString(s.toString()).withFallback(defaults());
@@ -57,24 +69,25 @@ public final class ClusterSettings {
      * authentication), so a JVM without the file cannot finish the handshake. Host names are
      * not verified: members are reached by address, and the one trusted certificate is the run's.
      */
-    public static Config tls(java.nio.file.Path p12) {
+    public static Config tls(Path p12) {
         String path = ConfigUtil.quoteString(p12.toAbsolutePath().toString());
         String pw = ConfigUtil.quoteString(CREDENTIALS_PASSWORD);
         return ConfigFactory.parseString("pekko.remote.artery.transport = tls-tcp\n"
                 + "pekko.remote.artery.ssl.ssl-engine-provider = org.apache.pekko.remote.artery.tcp.ConfigSSLEngineProvider\n"
                 + "pekko.remote.artery.ssl.config-ssl-engine {\n"
                 + "  key-store = " + path + "\n  trust-store = " + path + "\n"
-                + "  key-store-password = " + pw + "\n  key-password = " + pw + "\n  trust-store-password = " + pw + "\n"
+                + "  key-store-password = " + pw + "\n  key-password = " + pw + "\n  trust-store-password = " + pw
+                + "\n"
                 + "  require-mutual-authentication = on\n  hostname-verification = off\n}\n");
     }
 
     /** The seeds a member was started with ({@link #member}): its run's coordinator is one of them. */
-    public static java.util.Set<org.apache.pekko.actor.Address> seeds(org.apache.pekko.actor.typed.ActorSystem<?> system) {
-        java.util.Set<org.apache.pekko.actor.Address> out = new java.util.HashSet<>();
+    public static Set<Address> seeds(ActorSystem<?> system) {
+        Set<Address> out = new HashSet<>();
         for (String seed : system.settings().config().getStringList("pekko.cluster.seed-nodes")) {
-            out.add(org.apache.pekko.actor.AddressFromURIString.parse(seed));
+            out.add(AddressFromURIString.parse(seed));
         }
-        return java.util.Set.copyOf(out);
+        return Set.copyOf(out);
     }
 
     /** Every member's ActorSystem has this name: Pekko clusters only join systems of one name. */

@@ -1,9 +1,8 @@
 package org.bitina.cluster;
 
-import org.bitina.usecase.References;
-
 import java.security.MessageDigest;
 import java.security.SecureRandom;
+import java.time.Duration;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -24,6 +23,8 @@ import org.bitina.device.HostActor;
 import org.bitina.device.MemberTally;
 import org.bitina.device.SwitchActor;
 import org.bitina.security.CommandGate;
+import org.bitina.time.WindowBarrier;
+import org.bitina.usecase.References;
 
 /**
  * One per cluster member (E2): registers with the receptionist and spawns the devices the
@@ -33,8 +34,8 @@ import org.bitina.security.CommandGate;
 public final class MemberAgent {
     public static final ServiceKey<Command> KEY = ServiceKey.create(Command.class, "bitina-member");
 
-    public sealed interface Command extends ControlMessage permits SpawnDevices, Halt, Window, DeviceAdvanced, Vouched, ClaimExpired {
-    }
+    public sealed interface Command extends ControlMessage
+            permits SpawnDevices, Halt, Window, DeviceAdvanced, Vouched, ClaimExpired {}
 
     /**
      * Spawn these devices for run {@code run} and say where they are; taken only once the
@@ -45,22 +46,28 @@ public final class MemberAgent {
      * @param token   this member's token for the run, drawn by the coordinator
      * @param vouch   the coordinator's: asked whether the token is its (it must be in this JVM or at a seed)
      */
-    public record SpawnDevices(String run, List<String> switches, List<String> hosts, int maxEntriesPerJob, long tombstoneNanos,
-                               ActorRef<Spawned> replyTo, int member, int members, boolean virtual, byte[] token,
-                               ActorRef<Vouch> vouch) implements Command {
-    }
+    public record SpawnDevices(
+            String run,
+            List<String> switches,
+            List<String> hosts,
+            int maxEntriesPerJob,
+            long tombstoneNanos,
+            ActorRef<Spawned> replyTo,
+            int member,
+            int members,
+            boolean virtual,
+            byte[] token,
+            ActorRef<Vouch> vouch)
+            implements Command {}
 
     /** To the coordinator: did you give {@code token} to {@code agent}? Answered to the agent under {@code nonce}. */
-    public record Vouch(byte[] token, byte[] nonce, ActorRef<Command> agent) implements ControlMessage {
-    }
+    public record Vouch(byte[] token, byte[] nonce, ActorRef<Command> agent) implements ControlMessage {}
 
     /** The coordinator's answer to a {@link Vouch}. */
-    public record Vouched(byte[] nonce, boolean issued) implements Command {
-    }
+    public record Vouched(byte[] nonce, boolean issued) implements Command {}
 
     /** A {@link Vouch} not answered in time (this agent's timer). */
-    public record ClaimExpired(byte[] nonce) implements Command {
-    }
+    public record ClaimExpired(byte[] nonce) implements Command {}
 
     /** What the coordinator keeps of a member: its agent and the token that commands it. */
     public record Handle(ActorRef<Command> agent, byte[] token) {
@@ -75,43 +82,49 @@ public final class MemberAgent {
     }
 
     /** Virtual clock: every device of this member processes the window [start, end), then the member reports once. */
-    public record Window(long window, long start, long end, ActorRef<WindowReport> replyTo) implements Command {
-    }
+    public record Window(long window, long start, long end, ActorRef<WindowReport> replyTo) implements Command {}
 
     /** A device of this member reporting on a window (local: the agent's adapter). */
-    public record DeviceAdvanced(DeviceCommand.Advanced advanced) implements Command {
-    }
+    public record DeviceAdvanced(DeviceCommand.Advanced advanced) implements Command {}
 
     /**
      * A member's devices are done with a window ({@code late}: they received more cross-member
-     * messages since); see {@link org.bitina.time.WindowBarrier}.
+     * messages since); see {@link WindowBarrier}.
      */
-    public record WindowReport(int member, long window, long[] sentTo, long received, long next, List<DeviceCommand.DriverDone> done,
-                               boolean late, List<String> problems, long events, long busyNanos) implements ControlMessage {
-    }
+    public record WindowReport(
+            int member,
+            long window,
+            long[] sentTo,
+            long received,
+            long next,
+            List<DeviceCommand.DriverDone> done,
+            boolean late,
+            List<String> problems,
+            long events,
+            long busyNanos)
+            implements ControlMessage {}
 
-    public record Spawned(String member, Map<String, ActorRef<DeviceCommand>> devices) implements ControlMessage {
-    }
+    public record Spawned(String member, Map<String, ActorRef<DeviceCommand>> devices) implements ControlMessage {}
 
     /** The fault plan's member-loss (E4): stop as a killed JVM does, without leaving the cluster; only with the coordinator's token. */
-    public record Halt(byte[] token) implements Command {
-    }
+    public record Halt(byte[] token) implements Command {}
 
     /** How long a spawn claim waits for the coordinator's answer before it is dropped. */
-    static final java.time.Duration VOUCH_TIMEOUT = java.time.Duration.ofSeconds(30);
+    static final Duration VOUCH_TIMEOUT = Duration.ofSeconds(30);
 
     /** The coordinator's side: answers whether it gave a token to an agent ({@code issued}: agent to its token). */
     public static Behavior<Vouch> voucher(Map<ActorRef<Command>, byte[]> issued) {
         Map<ActorRef<Command>, byte[]> tokens = Map.copyOf(issued);
         return Behaviors.receive((ctx, v) -> {
             byte[] t = tokens.get(v.agent());
-            v.agent().tell(new Vouched(v.nonce(), t != null && v.token() != null && MessageDigest.isEqual(t, v.token())));
+            v.agent()
+                    .tell(new Vouched(
+                            v.nonce(), t != null && v.token() != null && MessageDigest.isEqual(t, v.token())));
             return Behaviors.same();
         });
     }
 
-    private MemberAgent() {
-    }
+    private MemberAgent() {}
 
     /** A member whose member-loss fault halts its JVM at once, as kill -9 does. */
     public static Behavior<Command> create() {
@@ -123,7 +136,8 @@ public final class MemberAgent {
         return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> {
             ctx.getSystem().receptionist().tell(Receptionist.register(KEY, ctx.getSelf()));
             String member = ctx.getSystem().address().toString();
-            ActorRef<DeviceCommand.Advanced> advanced = ctx.messageAdapter(DeviceCommand.Advanced.class, DeviceAdvanced::new);
+            ActorRef<DeviceCommand.Advanced> advanced =
+                    ctx.messageAdapter(DeviceCommand.Advanced.class, DeviceAdvanced::new);
             Windows windows = new Windows();
             CommandGate<SpawnDevices> gate = new CommandGate<>();
             Set<Address> issuers = trustedIssuers(ctx.getSystem());
@@ -140,16 +154,26 @@ public final class MemberAgent {
                     .onMessage(SpawnDevices.class, m -> {
                         Address at = m.vouch() == null ? null : m.vouch().path().address();
                         if (at == null || !(at.hasLocalScope() || issuers.contains(at))) {
-                            refuse(ctx, gate, member, "devices of run " + m.run() + " from " + at + ", neither this JVM nor a seed");
+                            refuse(
+                                    ctx,
+                                    gate,
+                                    member,
+                                    "devices of run " + m.run() + " from " + at + ", neither this JVM nor a seed");
                             return Behaviors.same();
                         }
                         byte[] nonce = new byte[16];
                         random.nextBytes(nonce);
                         if (!gate.claim(nonce, m.token(), m)) {
-                            refuse(ctx, gate, member, "devices of run " + m.run() + (gate.isBound() ? ": it runs a run already" : ": too many claims"));
+                            refuse(
+                                    ctx,
+                                    gate,
+                                    member,
+                                    "devices of run " + m.run()
+                                            + (gate.isBound() ? ": it runs a run already" : ": too many claims"));
                             return Behaviors.same();
                         }
-                        timers.startSingleTimer(HexFormat.of().formatHex(nonce), new ClaimExpired(nonce), VOUCH_TIMEOUT);
+                        timers.startSingleTimer(
+                                HexFormat.of().formatHex(nonce), new ClaimExpired(nonce), VOUCH_TIMEOUT);
                         m.vouch().tell(new Vouch(m.token(), nonce, ctx.getSelf()));
                         return Behaviors.same();
                     })
@@ -167,7 +191,12 @@ public final class MemberAgent {
                     })
                     .onMessage(ClaimExpired.class, e -> {
                         if (gate.expire(e.nonce())) {
-                            refuse(ctx, gate, member, "devices whose coordinator did not answer within " + VOUCH_TIMEOUT.toSeconds() + " s");
+                            refuse(
+                                    ctx,
+                                    gate,
+                                    member,
+                                    "devices whose coordinator did not answer within " + VOUCH_TIMEOUT.toSeconds()
+                                            + " s");
                         }
                         return Behaviors.same();
                     })
@@ -199,27 +228,40 @@ public final class MemberAgent {
     private static void refuse(ActorContext<Command> ctx, CommandGate<SpawnDevices> gate, String member, String what) {
         long n = gate.refuse();
         if (n == 1) {
-            ctx.getLog().warn("member {} refused {} (only the run's coordinator commands; later refusals are counted)", member, what);
+            ctx.getLog()
+                    .warn(
+                            "member {} refused {} (only the run's coordinator commands; later refusals are counted)",
+                            member,
+                            what);
         } else {
             ctx.getLog().debug("member {} refused {} ({} so far)", member, what, n);
         }
     }
 
-    private static Map<String, ActorRef<DeviceCommand>> spawn(ActorContext<Command> ctx, SpawnDevices m, Windows windows) {
+    private static Map<String, ActorRef<DeviceCommand>> spawn(
+            ActorContext<Command> ctx, SpawnDevices m, Windows windows) {
         Map<String, ActorRef<DeviceCommand>> spawned = new LinkedHashMap<>();
         // what this member's hosts share for this run (references, model weights)
         References references = new References();
         // virtual clock: what the devices did in a window, shared with this agent (they run in its JVM)
         MemberTally tally = m.virtual() ? new MemberTally(m.members()) : null;
         for (String s : m.switches()) {
-            spawned.put(s, ctx.spawn((tally != null ? SwitchActor.create(s, m.maxEntriesPerJob(), m.tombstoneNanos(), tally)
-                    : SwitchActor.create(s, m.maxEntriesPerJob(), m.tombstoneNanos())),
-                    "dev-" + m.run() + "-" + s));
+            spawned.put(
+                    s,
+                    ctx.spawn(
+                            (tally != null
+                                    ? SwitchActor.create(s, m.maxEntriesPerJob(), m.tombstoneNanos(), tally)
+                                    : SwitchActor.create(s, m.maxEntriesPerJob(), m.tombstoneNanos())),
+                            "dev-" + m.run() + "-" + s));
         }
         for (String h : m.hosts()) {
-            spawned.put(h, ctx.spawn((tally != null ? HostActor.create(h, m.maxEntriesPerJob(), m.tombstoneNanos(), tally, references)
-                    : HostActor.create(h, m.maxEntriesPerJob(), m.tombstoneNanos(), references)),
-                    "dev-" + m.run() + "-" + h));
+            spawned.put(
+                    h,
+                    ctx.spawn(
+                            (tally != null
+                                    ? HostActor.create(h, m.maxEntriesPerJob(), m.tombstoneNanos(), tally, references)
+                                    : HostActor.create(h, m.maxEntriesPerJob(), m.tombstoneNanos(), references)),
+                            "dev-" + m.run() + "-" + h));
         }
         windows.devices(m.member(), spawned, tally);
         return spawned;
@@ -266,8 +308,18 @@ public final class MemberAgent {
             }
             if (a.late()) {
                 if (reported) {
-                    open.replyTo().tell(new WindowReport(member, open.window(), null, tally.received(), Long.MAX_VALUE, List.of(), true,
-                            List.of(), 0, 0));
+                    open.replyTo()
+                            .tell(new WindowReport(
+                                    member,
+                                    open.window(),
+                                    null,
+                                    tally.received(),
+                                    Long.MAX_VALUE,
+                                    List.of(),
+                                    true,
+                                    List.of(),
+                                    0,
+                                    0));
                 }
                 return;
             }
@@ -278,8 +330,18 @@ public final class MemberAgent {
 
         private void report() {
             reported = true;
-            open.replyTo().tell(new WindowReport(member, open.window(), tally.sent(), tally.received(), tally.next(), tally.done(), false,
-                    tally.problems(), tally.events(), tally.busyNanos()));
+            open.replyTo()
+                    .tell(new WindowReport(
+                            member,
+                            open.window(),
+                            tally.sent(),
+                            tally.received(),
+                            tally.next(),
+                            tally.done(),
+                            false,
+                            tally.problems(),
+                            tally.events(),
+                            tally.busyNanos()));
         }
     }
 }

@@ -21,11 +21,9 @@ import org.apache.pekko.cluster.typed.Subscribe;
  * was downed as unreachable ({@code false}: the coordinator was lost).
  */
 public final class SeedWatch extends AbstractBehavior<SeedWatch.Command> {
-    public sealed interface Command {
-    }
+    public sealed interface Command {}
 
-    private record Removed(ClusterEvent.MemberRemoved event) implements Command {
-    }
+    private record Removed(ClusterEvent.MemberRemoved event) implements Command {}
 
     private final Set<Address> seeds;
     private final Consumer<Boolean> onRemoved;
@@ -39,8 +37,11 @@ public final class SeedWatch extends AbstractBehavior<SeedWatch.Command> {
         super(ctx);
         this.seeds = Set.copyOf(seeds);
         this.onRemoved = onRemoved;
-        Cluster.get(ctx.getSystem()).subscriptions().tell(Subscribe.create(
-                ctx.messageAdapter(ClusterEvent.MemberRemoved.class, Removed::new), ClusterEvent.MemberRemoved.class));
+        Cluster.get(ctx.getSystem())
+                .subscriptions()
+                .tell(Subscribe.create(
+                        ctx.messageAdapter(ClusterEvent.MemberRemoved.class, Removed::new),
+                        ClusterEvent.MemberRemoved.class));
     }
 
     @Override
@@ -52,8 +53,12 @@ public final class SeedWatch extends AbstractBehavior<SeedWatch.Command> {
         if (!told && seeds.contains(r.event().member().address())) {
             told = true;
             boolean left = r.event().previousStatus() != MemberStatus.down();
-            getContext().getLog().info("seed {} {}: this member's run is over", r.event().member().address(),
-                    left ? "left the cluster" : "was downed (lost)");
+            getContext()
+                    .getLog()
+                    .info(
+                            "seed {} {}: this member's run is over",
+                            r.event().member().address(),
+                            left ? "left the cluster" : "was downed (lost)");
             onRemoved.accept(left);
         }
         return this;

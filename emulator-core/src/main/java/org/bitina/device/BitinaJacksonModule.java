@@ -5,9 +5,12 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.databind.DeserializationContext;
 import com.fasterxml.jackson.databind.JsonDeserializer;
 import com.fasterxml.jackson.databind.JsonSerializer;
+import com.fasterxml.jackson.databind.KeyDeserializer;
 import com.fasterxml.jackson.databind.SerializerProvider;
+import com.fasterxml.jackson.databind.exc.ValueInstantiationException;
 import com.fasterxml.jackson.databind.module.SimpleModule;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -20,12 +23,14 @@ import org.bitina.bitmap.EndpointSets;
 import org.bitina.bitmap.FlatBitmap;
 import org.bitina.bitmap.HierarchicalBitmap;
 import org.bitina.bitmap.NodeList;
+import org.bitina.protocol.JobKey;
 import org.bitina.topology.Bift;
 import org.bitina.topology.BitSpace;
 import org.bitina.topology.Link;
 import org.bitina.topology.Node;
 import org.bitina.topology.Routing;
 import org.bitina.topology.Topology;
+import org.bitina.usecase.UseCases;
 
 /**
  * Jackson for the protocol's value classes that are not records, so control messages cross
@@ -35,28 +40,24 @@ import org.bitina.topology.Topology;
  */
 public final class BitinaJacksonModule extends SimpleModule {
 
-    record SetForm(Encoding encoding, int capacity, int blockSize, int[] indices) {
-    }
+    record SetForm(Encoding encoding, int capacity, int blockSize, int[] indices) {}
 
-    record SpaceForm(List<String> endpoints, Map<String, String> nodeOf) {
-    }
+    record SpaceForm(List<String> endpoints, Map<String, String> nodeOf) {}
 
-    record TopologyForm(List<Node> nodes, List<Link> links) {
-    }
+    record TopologyForm(List<Node> nodes, List<Link> links) {}
 
-    record RoutingForm(TopologyForm topology, Set<Link> downLinks, Set<String> downNodes) {
-    }
+    record RoutingForm(TopologyForm topology, Set<Link> downLinks, Set<String> downNodes) {}
 
-    record BiftForm(String node, List<String> neighborOfBit, int[] local, int[] unreachable) {
-    }
+    record BiftForm(String node, List<String> neighborOfBit, int[] local, int[] unreachable) {}
 
     /** Routings built from what arrived, by value: a JVM computes each once however many devices it hosts. */
-    private static final Map<RoutingForm, Routing> ROUTINGS = Collections.synchronizedMap(new LinkedHashMap<>(16, 0.75f, true) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<RoutingForm, Routing> eldest) {
-            return size() > 16;
-        }
-    });
+    private static final Map<RoutingForm, Routing> ROUTINGS =
+            Collections.synchronizedMap(new LinkedHashMap<>(16, 0.75f, true) {
+                @Override
+                protected boolean removeEldestEntry(Map.Entry<RoutingForm, Routing> eldest) {
+                    return size() > 16;
+                }
+            });
 
     public BitinaJacksonModule() {
         super("bitina");
@@ -64,19 +65,30 @@ public final class BitinaJacksonModule extends SimpleModule {
         as(FlatBitmap.class, SetForm.class, BitinaJacksonModule::form, f -> set(f).toFlat());
         as(NodeList.class, SetForm.class, BitinaJacksonModule::form, f -> set(f).toNodeList());
         as(HierarchicalBitmap.class, SetForm.class, BitinaJacksonModule::form, f -> (HierarchicalBitmap) set(f));
-        as(BitSpace.class, SpaceForm.class, s -> new SpaceForm(s.endpoints(), s.nodeOf()), f -> new BitSpace(f.endpoints(), f.nodeOf()));
+        as(
+                BitSpace.class,
+                SpaceForm.class,
+                s -> new SpaceForm(s.endpoints(), s.nodeOf()),
+                f -> new BitSpace(f.endpoints(), f.nodeOf()));
         as(Topology.class, TopologyForm.class, BitinaJacksonModule::form, f -> new Topology(f.nodes(), f.links()));
-        as(Routing.class, RoutingForm.class, r -> new RoutingForm(form(r.topology()), r.downLinks(), r.downNodes()),
-                f -> ROUTINGS.computeIfAbsent(f, k -> Routing.compute(new Topology(k.topology().nodes(), k.topology().links()),
-                        k.downLinks(), k.downNodes())));
+        as(
+                Routing.class,
+                RoutingForm.class,
+                r -> new RoutingForm(form(r.topology()), r.downLinks(), r.downNodes()),
+                f -> ROUTINGS.computeIfAbsent(
+                        f,
+                        k -> Routing.compute(
+                                new Topology(k.topology().nodes(), k.topology().links()),
+                                k.downLinks(),
+                                k.downNodes())));
         as(Bift.class, BiftForm.class, BitinaJacksonModule::form, BitinaJacksonModule::bift);
         // each use case's driver specs, named by their simple class name
-        org.bitina.usecase.UseCases.driverTypes().forEach(this::registerSubtypes);
+        UseCases.driverTypes().forEach(this::registerSubtypes);
         // map keys are written with toString()
-        addKeyDeserializer(org.bitina.protocol.JobKey.class, new com.fasterxml.jackson.databind.KeyDeserializer() {
+        addKeyDeserializer(JobKey.class, new KeyDeserializer() {
             @Override
-            public Object deserializeKey(String key, com.fasterxml.jackson.databind.DeserializationContext ctxt) {
-                return org.bitina.protocol.JobKey.parse(key);
+            public Object deserializeKey(String key, DeserializationContext ctxt) {
+                return JobKey.parse(key);
             }
         });
     }
@@ -95,7 +107,7 @@ public final class BitinaJacksonModule extends SimpleModule {
     }
 
     private static BiftForm form(Bift b) {
-        List<String> neighbors = new java.util.ArrayList<>(b.capacity());
+        List<String> neighbors = new ArrayList<>(b.capacity());
         for (int i = 0; i < b.capacity(); i++) {
             neighbors.add(b.neighborFor(i));
         }
@@ -121,8 +133,8 @@ public final class BitinaJacksonModule extends SimpleModule {
                 try {
                     return from.apply(f);
                 } catch (IllegalArgumentException e) {
-                    throw com.fasterxml.jackson.databind.exc.ValueInstantiationException.from(p, "bad " + type.getSimpleName() + ": "
-                            + e.getMessage(), ctxt.constructType(type), e);
+                    throw ValueInstantiationException.from(
+                            p, "bad " + type.getSimpleName() + ": " + e.getMessage(), ctxt.constructType(type), e);
                 }
             }
         });

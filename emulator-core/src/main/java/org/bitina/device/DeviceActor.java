@@ -1,20 +1,28 @@
 package org.bitina.device;
 
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.function.LongSupplier;
 import org.apache.pekko.actor.typed.ActorRef;
-import org.bitina.time.LocalEvents;
 import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.Signal;
 import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Receive;
 import org.apache.pekko.actor.typed.javadsl.ReceiveBuilder;
 import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
-import org.bitina.usecase.DriverReport;
 import org.bitina.protocol.AggregationTable;
+import org.bitina.protocol.Counter;
+import org.bitina.protocol.Frame;
+import org.bitina.protocol.JobKey;
 import org.bitina.protocol.NodeEngine;
+import org.bitina.protocol.ObservedTrees;
+import org.bitina.security.ChecksumAudit;
+import org.bitina.time.LocalEvents;
+import org.bitina.usecase.DriverReport;
 
 /**
  * What a switch and a host have in common: one {@link NodeEngine}, the link ports, the
@@ -33,6 +41,7 @@ abstract class DeviceActor extends AbstractBehavior<DeviceCommand> {
     protected final LocalEvents<Object> events;
     /** Virtual clock: drivers that finished in the window being processed, told with the window's end. */
     private final List<DeviceCommand.DriverDone> doneInWindow = new ArrayList<>();
+
     private ActorRef<DeviceCommand.Advanced> agent;
     private long window = -1;
     private boolean windowReported;
@@ -44,8 +53,15 @@ abstract class DeviceActor extends AbstractBehavior<DeviceCommand> {
      * @param clock the wall clock (real clock; ignored under the virtual clock)
      * @param tally the member's window tally: the virtual clock (modelled time from the device's own events); null: the real clock
      */
-    protected DeviceActor(ActorContext<DeviceCommand> ctx, TimerScheduler<DeviceCommand> timers, DeviceCommand tick, String name,
-                          int maxEntriesPerJob, long tombstoneNanos, LongSupplier clock, MemberTally tally) {
+    protected DeviceActor(
+            ActorContext<DeviceCommand> ctx,
+            TimerScheduler<DeviceCommand> timers,
+            DeviceCommand tick,
+            String name,
+            int maxEntriesPerJob,
+            long tombstoneNanos,
+            LongSupplier clock,
+            MemberTally tally) {
         super(ctx);
         this.name = name;
         this.maxEntriesPerJob = maxEntriesPerJob;
@@ -108,7 +124,7 @@ abstract class DeviceActor extends AbstractBehavior<DeviceCommand> {
             }
 
             @Override
-            public Behavior<DeviceCommand> receiveSignal(org.apache.pekko.actor.typed.Signal signal) throws Exception {
+            public Behavior<DeviceCommand> receiveSignal(Signal signal) throws Exception {
                 return inner.receiveSignal(signal);
             }
         };
@@ -125,15 +141,21 @@ abstract class DeviceActor extends AbstractBehavior<DeviceCommand> {
         }
         long now = System.nanoTime();
         if (dropsWarned == 0 || now - lastDropWarning > DROP_WARNING_EVERY_NANOS) {
-            getContext().getLog().warn("{} dropped {} frames since it last said so; the last: {}", name, engine.drops() - dropsWarned,
-                    engine.lastDropReason());
+            getContext()
+                    .getLog()
+                    .warn(
+                            "{} dropped {} frames since it last said so; the last: {}",
+                            name,
+                            engine.drops() - dropsWarned,
+                            engine.lastDropReason());
             dropsWarned = engine.drops();
             lastDropWarning = now;
         }
     }
 
     /** Messages this device could not handle, named (the first few) and counted, reported with its stats. */
-    private final List<String> failures = new java.util.ArrayList<>();
+    private final List<String> failures = new ArrayList<>();
+
     private long failureCount;
     private static final int FAILURES_NAMED = 8;
 
@@ -156,8 +178,7 @@ abstract class DeviceActor extends AbstractBehavior<DeviceCommand> {
     protected abstract void onFrame(DeviceCommand.FrameIn m);
 
     /** Another event of this device's own, due now (virtual clock: a straggler's delayed send). */
-    protected void onLocalEvent(Object what) {
-    }
+    protected void onLocalEvent(Object what) {}
 
     /** The earliest deadline of this device's timers (soft state, drivers), or Long.MAX_VALUE. */
     protected abstract long timerDeadline();
@@ -229,10 +250,12 @@ abstract class DeviceActor extends AbstractBehavior<DeviceCommand> {
         long next = Long.MAX_VALUE;
         try {
             if (!events.runWindow(m.start(), m.end(), handler)) {
-                problems.add(name + ": timers kept firing at " + events.now() + " ns of modelled time without moving on");
+                problems.add(
+                        name + ": timers kept firing at " + events.now() + " ns of modelled time without moving on");
             }
             if (events.behind() > behind) {
-                problems.add(name + ": " + (events.behind() - behind) + " frames arrived after their modelled time had passed here");
+                problems.add(name + ": " + (events.behind() - behind)
+                        + " frames arrived after their modelled time had passed here");
             }
             ports.flush();
             next = Math.min(events.next(handler), ports.takeEarliestArrival());
@@ -240,7 +263,8 @@ abstract class DeviceActor extends AbstractBehavior<DeviceCommand> {
             problems.add(name + " failed in window " + window + ": " + e);
         } finally {
             // whatever happened, the member hears from this device: a barrier never waits for it in vain
-            if (tally.deviceDone(next, doneInWindow, problems, events.processed() - processed, System.nanoTime() - began)) {
+            if (tally.deviceDone(
+                    next, doneInWindow, problems, events.processed() - processed, System.nanoTime() - began)) {
                 m.replyTo().tell(new DeviceCommand.Advanced(name, window, false));
             }
             doneInWindow.clear();
@@ -287,7 +311,8 @@ abstract class DeviceActor extends AbstractBehavior<DeviceCommand> {
 
     private Behavior<DeviceCommand> onReroute(DeviceCommand.Reroute m) {
         if (m.quiet()) {
-            // the network healed between phases: new routes, and nothing sent (the phase is over, the next starts clean)
+            // the network healed between phases: new routes, and nothing sent (the phase is over, the next starts
+            // clean)
             engine.setRouting(m.routing(), m.bifts(), clock.getAsLong());
             return this;
         }
@@ -306,12 +331,13 @@ abstract class DeviceActor extends AbstractBehavior<DeviceCommand> {
             events.advanceTo(m.vt());
         }
         long now = clock.getAsLong();
-        List<org.bitina.protocol.Frame> stale = new ArrayList<>();
+        List<Frame> stale = new ArrayList<>();
         if (events != null) {
             // the old tree's aggregation packets still on their way: they would meet the new tree's
             // aggregates of the same chunks (an epoch in the header would tell them apart); the
             // workers send those chunks again, flagged RETRANSMIT, and those are kept
-            events.remove(e -> e instanceof DeviceCommand.FrameIn f && DeviceCommand.Retree.stale(f.frame(), m.tables()))
+            events.remove(e ->
+                            e instanceof DeviceCommand.FrameIn f && DeviceCommand.Retree.stale(f.frame(), m.tables()))
                     .forEach(e -> stale.add(((DeviceCommand.FrameIn) e).frame()));
         }
         ports.perform(getContext(), engine.retree(m.tables(), stale));
@@ -321,15 +347,13 @@ abstract class DeviceActor extends AbstractBehavior<DeviceCommand> {
     }
 
     /** Tells the endpoints on this device that the job's tree was rebuilt (none on a switch). */
-    protected void retreed(DeviceCommand.Retree m, long now) {
-    }
+    protected void retreed(DeviceCommand.Retree m, long now) {}
 
     /** Tells the endpoints on this device that the routes changed (none on a switch). */
-    protected void routingChanged(long now) {
-    }
+    protected void routingChanged(long now) {}
 
     /** Frames the engine delivered to this device itself, and re-arming its alarm, after it acted outside a data-plane handler. */
-    protected abstract void afterActions(List<org.bitina.protocol.Frame> local, long now);
+    protected abstract void afterActions(List<Frame> local, long now);
 
     private Behavior<DeviceCommand> onLinkFault(DeviceCommand.LinkFault f) {
         ports.fault(f);
@@ -363,18 +387,18 @@ abstract class DeviceActor extends AbstractBehavior<DeviceCommand> {
             reports = List.of();
         }
         // a phase of several trees (H2) is counted over all of them, and tree by tree
-        Map<org.bitina.protocol.Counter, Long> counters = new java.util.EnumMap<>(org.bitina.protocol.Counter.class);
-        Map<Integer, Map<org.bitina.protocol.Counter, Long>> byTree = new java.util.TreeMap<>();
-        Map<String, Long> drops = new java.util.TreeMap<>();
-        List<org.bitina.security.ChecksumAudit.Failure> audit = new ArrayList<>();
+        Map<Counter, Long> counters = new EnumMap<>(Counter.class);
+        Map<Integer, Map<Counter, Long>> byTree = new TreeMap<>();
+        Map<String, Long> drops = new TreeMap<>();
+        List<ChecksumAudit.Failure> audit = new ArrayList<>();
         int incTrees = 0;
-        List<org.bitina.protocol.ObservedTrees.Branch> observed = new ArrayList<>();
+        List<ObservedTrees.Branch> observed = new ArrayList<>();
         for (int job : m.jobs()) {
             if (isSwitch()) {
                 // an endpoint's own branch (a BFER host's) is its attachment, drawn from the bit space
                 observed.addAll(engine.observedTrees(m.tenant(), job));
             }
-            Map<org.bitina.protocol.Counter, Long> c = engine.counters(m.tenant(), job).asMap();
+            Map<Counter, Long> c = engine.counters(m.tenant(), job).asMap();
             c.forEach((k, v) -> counters.merge(k, v, Long::sum));
             if (!m.more().isEmpty()) {
                 byTree.put(job, c);
@@ -383,12 +407,28 @@ abstract class DeviceActor extends AbstractBehavior<DeviceCommand> {
             audit.addAll(engine.auditFailures(m.tenant(), job));
             incTrees += engine.incTreeCount(m.tenant(), job);
         }
-        m.replyTo().tell(new DeviceCommand.DeviceStats(name, isSwitch(), counters, ports.stats(),
-                engine.table().peakEntries(), engine.table().peakBufferedBytes(), reports,
-                engine.unknownJobDrops(), incTrees, failureCount, List.copyOf(failures),
-                drops, engine.unknownJobDropsByReason(), audit, byTree,
-                engine.table().entriesOverTime(m.jobs().stream().map(j -> new org.bitina.protocol.JobKey(m.tenant(), j)).toList()),
-                observed));
+        m.replyTo()
+                .tell(new DeviceCommand.DeviceStats(
+                        name,
+                        isSwitch(),
+                        counters,
+                        ports.stats(),
+                        engine.table().peakEntries(),
+                        engine.table().peakBufferedBytes(),
+                        reports,
+                        engine.unknownJobDrops(),
+                        incTrees,
+                        failureCount,
+                        List.copyOf(failures),
+                        drops,
+                        engine.unknownJobDropsByReason(),
+                        audit,
+                        byTree,
+                        engine.table()
+                                .entriesOverTime(m.jobs().stream()
+                                        .map(j -> new JobKey(m.tenant(), j))
+                                        .toList()),
+                        observed));
         return this;
     }
 }

@@ -1,19 +1,25 @@
 package org.bitina.device;
 
-import org.bitina.usecase.DriverSpec;
-
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.apache.pekko.actor.NoSerializationVerificationNeeded;
 import org.apache.pekko.actor.typed.ActorRef;
-import org.bitina.usecase.DriverReport;
-import org.bitina.protocol.Frame;
 import org.bitina.protocol.Counter;
+import org.bitina.protocol.Frame;
 import org.bitina.protocol.JobKey;
 import org.bitina.protocol.JobTables;
+import org.bitina.protocol.ObservedTrees;
 import org.bitina.protocol.TraceEvent;
+import org.bitina.security.ChecksumAudit;
 import org.bitina.topology.Bift;
 import org.bitina.topology.LinkSpec;
 import org.bitina.topology.Routing;
+import org.bitina.usecase.DriverReport;
+import org.bitina.usecase.DriverSpec;
+import org.bitina.wire.Flags;
+import org.bitina.wire.InaHeader;
+import org.bitina.wire.PacketType;
 
 /**
  * The protocol every device (switch or host) speaks: the data plane ({@link FrameIn}), the
@@ -22,41 +28,37 @@ import org.bitina.topology.Routing;
  * messages. The replies devices send are below it, not part of it.
  */
 public sealed interface DeviceCommand extends ControlMessage
-        permits DeviceCommand.DataPlane, DeviceCommand.ControlPlane, DeviceCommand.HostOnly, DeviceCommand.SwitchOnly,
-        DeviceCommand.Local {
+        permits DeviceCommand.DataPlane,
+                DeviceCommand.ControlPlane,
+                DeviceCommand.HostOnly,
+                DeviceCommand.SwitchOnly,
+                DeviceCommand.Local {
 
     /** Frames between neighbours. */
-    sealed interface DataPlane extends DeviceCommand permits FrameIn, FrameBatch {
-    }
+    sealed interface DataPlane extends DeviceCommand permits FrameIn, FrameBatch {}
 
     /** What the coordinator tells every device. */
-    sealed interface ControlPlane extends DeviceCommand permits Wire, InstallJob, Sync, ResetLinks, LinkFault, Reroute, CollectStats,
-            Advance, Retree {
-    }
+    sealed interface ControlPlane extends DeviceCommand
+            permits Wire, InstallJob, Sync, ResetLinks, LinkFault, Reroute, CollectStats, Advance, Retree {}
 
     /** What only a host takes: its endpoint drivers. */
-    sealed interface HostOnly extends DeviceCommand permits StartDriver, BeginJob {
-    }
+    sealed interface HostOnly extends DeviceCommand permits StartDriver, BeginJob {}
 
     /** What only a switch takes: failing and coming back (E4). */
-    sealed interface SwitchOnly extends DeviceCommand permits Crash, Recover, Rejoin, Tamper {
-    }
+    sealed interface SwitchOnly extends DeviceCommand permits Crash, Recover, Rejoin, Tamper {}
 
     /** A device's own timer messages: they never leave its JVM. */
-    sealed interface Local extends DeviceCommand, org.apache.pekko.actor.NoSerializationVerificationNeeded
-            permits SwitchActor.Tick, HostActor.Tick, HostActor.Delayed {
-    }
+    sealed interface Local extends DeviceCommand, NoSerializationVerificationNeeded
+            permits SwitchActor.Tick, HostActor.Tick, HostActor.Delayed {}
 
     /** A frame arriving over the link from {@code from}. */
-    record FrameIn(Frame frame, String from) implements DataPlane {
-    }
+    record FrameIn(Frame frame, String from) implements DataPlane {}
 
     /**
      * The frames one device sent one neighbour while handling one message, in order: one
      * message instead of many (across JVMs each message has its own envelope and costs).
      */
-    record FrameBatch(List<FrameIn> frames) implements DataPlane {
-    }
+    record FrameBatch(List<FrameIn> frames) implements DataPlane {}
 
     /**
      * The device's neighbours and links, and where trace events go (null: no trace).
@@ -65,18 +67,29 @@ public sealed interface DeviceCommand extends ControlMessage
      * @param neighborMembers the member running each neighbour: frames to and from other
      *                        members are counted, so the virtual clock knows none is in flight
      */
-    record Wire(Map<String, ActorRef<DeviceCommand>> neighbors, Map<String, LinkSpec> links, Routing routing, long seed,
-                ActorRef<TraceEvent> trace, int member, int members, Map<String, Integer> neighborMembers) implements ControlPlane {
+    record Wire(
+            Map<String, ActorRef<DeviceCommand>> neighbors,
+            Map<String, LinkSpec> links,
+            Routing routing,
+            long seed,
+            ActorRef<TraceEvent> trace,
+            int member,
+            int members,
+            Map<String, Integer> neighborMembers)
+            implements ControlPlane {
         /** A device whose neighbours all run on its own member. */
-        public Wire(Map<String, ActorRef<DeviceCommand>> neighbors, Map<String, LinkSpec> links, Routing routing, long seed,
-                    ActorRef<TraceEvent> trace) {
+        public Wire(
+                Map<String, ActorRef<DeviceCommand>> neighbors,
+                Map<String, LinkSpec> links,
+                Routing routing,
+                long seed,
+                ActorRef<TraceEvent> trace) {
             this(neighbors, links, routing, seed, trace, 0, 1, Map.of());
         }
     }
 
     /** Control-plane state for one job on this device (BIFT, A-BM, VAT parent). */
-    record InstallJob(JobTables tables) implements ControlPlane {
-    }
+    record InstallJob(JobTables tables) implements ControlPlane {}
 
     /**
      * Hosts: set up a driver for a job phase, reporting to {@code reportTo}. It starts sending
@@ -91,12 +104,10 @@ public sealed interface DeviceCommand extends ControlMessage
     }
 
     /** Hosts: start the drivers set up for this job. */
-    record BeginJob(int tenant, int job) implements HostOnly {
-    }
+    record BeginJob(int tenant, int job) implements HostOnly {}
 
     /** Replies once every message sent to the device before it has been processed. */
-    record Sync(ActorRef<String> replyTo) implements ControlPlane {
-    }
+    record Sync(ActorRef<String> replyTo) implements ControlPlane {}
 
     /** Zero the link counters and modelled queues before a phase. */
     enum ResetLinks implements ControlPlane {
@@ -105,8 +116,7 @@ public sealed interface DeviceCommand extends ControlMessage
 
     /** Link fault on the link to {@code neighbor}: up/down, loss, duplication, reordering, delay. */
     record LinkFault(String neighbor, Boolean up, Double loss, Double duplicate, Double reorder, Long wallDelayNanos)
-            implements ControlPlane {
-    }
+            implements ControlPlane {}
 
     /** The switch fails: from now on it drops everything and keeps no state. */
     enum Crash implements SwitchOnly {
@@ -114,8 +124,7 @@ public sealed interface DeviceCommand extends ControlMessage
     }
 
     /** The malicious-switch fault (S6): from now on the switch corrupts the sums it emits; {@code tamper} null: honest again. */
-    record Tamper(org.bitina.protocol.Tamper tamper) implements SwitchOnly {
-    }
+    record Tamper(org.bitina.protocol.Tamper tamper) implements SwitchOnly {}
 
     /** A crashed switch comes back, empty, between the phases of a run. */
     enum Recover implements SwitchOnly {
@@ -127,8 +136,7 @@ public sealed interface DeviceCommand extends ControlMessage
      * {@code vt}: empty, no tables and no soft state; the controller's reconfiguration that follows
      * installs its tables.
      */
-    record Rejoin(long vt) implements SwitchOnly {
-    }
+    record Rejoin(long vt) implements SwitchOnly {}
 
     /**
      * New routing and BIFTs after a failure (F7: the bitmaps stay as they are), at modelled time
@@ -157,9 +165,11 @@ public sealed interface DeviceCommand extends ControlMessage
     record Retree(JobTables tables, Map<String, String> uplinks, List<String> cutOff, long vt) implements ControlPlane {
         /** A contribution of the job sent under the old tree: not flagged RETRANSMIT, as the workers' resends are. */
         static boolean stale(Frame f, JobTables t) {
-            org.bitina.wire.InaHeader h = f.packet().header();
-            return h.type() == org.bitina.wire.PacketType.CONTRIBUTION && h.tenant() == t.tenant() && h.job() == t.job()
-                    && !h.has(org.bitina.wire.Flags.RETRANSMIT);
+            InaHeader h = f.packet().header();
+            return h.type() == PacketType.CONTRIBUTION
+                    && h.tenant() == t.tenant()
+                    && h.job() == t.job()
+                    && !h.has(Flags.RETRANSMIT);
         }
     }
 
@@ -167,30 +177,29 @@ public sealed interface DeviceCommand extends ControlMessage
      * Virtual clock: process every event before {@code end} (from {@code start} on), then say
      * so to {@code replyTo}, the member agent.
      */
-    record Advance(long window, long start, long end, ActorRef<Advanced> replyTo) implements ControlPlane {
-    }
+    record Advance(long window, long start, long end, ActorRef<Advanced> replyTo) implements ControlPlane {}
 
     /**
      * To the member agent: the last of its devices is done with {@code window} (what they did
      * is in the member's {@link MemberTally}), or, {@code late}, a device received a message from
      * another member after it was done with the window.
      */
-    record Advanced(String node, long window, boolean late) implements ControlMessage {
-    }
+    record Advanced(String node, long window, boolean late) implements ControlMessage {}
 
     /**
      * Ask for the device's counters for one job phase: its wire job {@code job}, and {@code more}
      * wire jobs of the same phase (H2: its trees over partitions), whose counters are added in and
      * also given one by one.
      */
-    record CollectStats(int tenant, int job, List<Integer> more, ActorRef<DeviceStats> replyTo) implements ControlPlane {
+    record CollectStats(int tenant, int job, List<Integer> more, ActorRef<DeviceStats> replyTo)
+            implements ControlPlane {
         public CollectStats(int tenant, int job, ActorRef<DeviceStats> replyTo) {
             this(tenant, job, List.of(), replyTo);
         }
 
         /** Every wire job asked for, the phase's own first. */
         public List<Integer> jobs() {
-            List<Integer> all = new java.util.ArrayList<>(1 + more.size());
+            List<Integer> all = new ArrayList<>(1 + more.size());
             all.add(job);
             all.addAll(more);
             return all;
@@ -209,50 +218,137 @@ public sealed interface DeviceCommand extends ControlMessage
      * @param entriesOverTime the phase's live aggregation entries here (every tree of it) over modelled time: steps {ns, entries}
      * @param observedTrees the C-BM and INC tree branches the phase's packets installed here (every tree of it), by upstream node
      */
-    record DeviceStats(String node, boolean isSwitch, Map<Counter, Long> counters, List<LinkStats> links, int peakStateEntries,
-                       long peakBufferedBytes, List<DriverReport> drivers, long unknownJobDrops, int incTrees,
-                       long failures, List<String> failuresNamed, Map<String, Long> drops, Map<String, Long> unknownJobDropReasons,
-                       List<org.bitina.security.ChecksumAudit.Failure> checksumFailures, Map<Integer, Map<Counter, Long>> treeCounters,
-                       List<long[]> entriesOverTime, List<org.bitina.protocol.ObservedTrees.Branch> observedTrees)
+    record DeviceStats(
+            String node,
+            boolean isSwitch,
+            Map<Counter, Long> counters,
+            List<LinkStats> links,
+            int peakStateEntries,
+            long peakBufferedBytes,
+            List<DriverReport> drivers,
+            long unknownJobDrops,
+            int incTrees,
+            long failures,
+            List<String> failuresNamed,
+            Map<String, Long> drops,
+            Map<String, Long> unknownJobDropReasons,
+            List<ChecksumAudit.Failure> checksumFailures,
+            Map<Integer, Map<Counter, Long>> treeCounters,
+            List<long[]> entriesOverTime,
+            List<ObservedTrees.Branch> observedTrees)
             implements ControlMessage {
-        public DeviceStats(String node, boolean isSwitch, Map<Counter, Long> counters, List<LinkStats> links, int peakStateEntries,
-                           long peakBufferedBytes, List<DriverReport> drivers, long unknownJobDrops, int incTrees,
-                           long failures, List<String> failuresNamed, Map<String, Long> drops, Map<String, Long> unknownJobDropReasons,
-                           List<org.bitina.security.ChecksumAudit.Failure> checksumFailures, Map<Integer, Map<Counter, Long>> treeCounters,
-                           List<long[]> entriesOverTime) {
-            this(node, isSwitch, counters, links, peakStateEntries, peakBufferedBytes, drivers, unknownJobDrops, incTrees, failures,
-                    failuresNamed, drops, unknownJobDropReasons, checksumFailures, treeCounters, entriesOverTime, List.of());
+        public DeviceStats(
+                String node,
+                boolean isSwitch,
+                Map<Counter, Long> counters,
+                List<LinkStats> links,
+                int peakStateEntries,
+                long peakBufferedBytes,
+                List<DriverReport> drivers,
+                long unknownJobDrops,
+                int incTrees,
+                long failures,
+                List<String> failuresNamed,
+                Map<String, Long> drops,
+                Map<String, Long> unknownJobDropReasons,
+                List<ChecksumAudit.Failure> checksumFailures,
+                Map<Integer, Map<Counter, Long>> treeCounters,
+                List<long[]> entriesOverTime) {
+            this(
+                    node,
+                    isSwitch,
+                    counters,
+                    links,
+                    peakStateEntries,
+                    peakBufferedBytes,
+                    drivers,
+                    unknownJobDrops,
+                    incTrees,
+                    failures,
+                    failuresNamed,
+                    drops,
+                    unknownJobDropReasons,
+                    checksumFailures,
+                    treeCounters,
+                    entriesOverTime,
+                    List.of());
         }
 
-        public DeviceStats(String node, boolean isSwitch, Map<Counter, Long> counters, List<LinkStats> links, int peakStateEntries,
-                           long peakBufferedBytes, List<DriverReport> drivers, long unknownJobDrops, int incTrees, long failures,
-                           List<String> failuresNamed, Map<String, Long> drops, Map<String, Long> unknownJobDropReasons,
-                           List<org.bitina.security.ChecksumAudit.Failure> checksumFailures) {
-            this(node, isSwitch, counters, links, peakStateEntries, peakBufferedBytes, drivers, unknownJobDrops, incTrees, failures,
-                    failuresNamed, drops, unknownJobDropReasons, checksumFailures, Map.of(), List.of());
+        public DeviceStats(
+                String node,
+                boolean isSwitch,
+                Map<Counter, Long> counters,
+                List<LinkStats> links,
+                int peakStateEntries,
+                long peakBufferedBytes,
+                List<DriverReport> drivers,
+                long unknownJobDrops,
+                int incTrees,
+                long failures,
+                List<String> failuresNamed,
+                Map<String, Long> drops,
+                Map<String, Long> unknownJobDropReasons,
+                List<ChecksumAudit.Failure> checksumFailures) {
+            this(
+                    node,
+                    isSwitch,
+                    counters,
+                    links,
+                    peakStateEntries,
+                    peakBufferedBytes,
+                    drivers,
+                    unknownJobDrops,
+                    incTrees,
+                    failures,
+                    failuresNamed,
+                    drops,
+                    unknownJobDropReasons,
+                    checksumFailures,
+                    Map.of(),
+                    List.of());
         }
 
-        public DeviceStats(String node, boolean isSwitch, Map<Counter, Long> counters, List<LinkStats> links, int peakStateEntries,
-                           long peakBufferedBytes, List<DriverReport> drivers, long unknownJobDrops, int incTrees, long failures,
-                           List<String> failuresNamed) {
-            this(node, isSwitch, counters, links, peakStateEntries, peakBufferedBytes, drivers, unknownJobDrops, incTrees, failures,
-                    failuresNamed, Map.of(), Map.of(), List.of(), Map.of(), List.of());
+        public DeviceStats(
+                String node,
+                boolean isSwitch,
+                Map<Counter, Long> counters,
+                List<LinkStats> links,
+                int peakStateEntries,
+                long peakBufferedBytes,
+                List<DriverReport> drivers,
+                long unknownJobDrops,
+                int incTrees,
+                long failures,
+                List<String> failuresNamed) {
+            this(
+                    node,
+                    isSwitch,
+                    counters,
+                    links,
+                    peakStateEntries,
+                    peakBufferedBytes,
+                    drivers,
+                    unknownJobDrops,
+                    incTrees,
+                    failures,
+                    failuresNamed,
+                    Map.of(),
+                    Map.of(),
+                    List.of(),
+                    Map.of(),
+                    List.of());
         }
     }
 
     /** One direction of a link, as counted by its sender. */
-    record LinkStats(String from, String to, long packets, long bytes, long headerBytes, long lost) {
-    }
+    record LinkStats(String from, String to, long packets, long bytes, long headerBytes, long lost) {}
 
     /** What hosts tell the coordinator while a phase runs. */
-    sealed interface HostEvent extends ControlMessage permits DriverDone, Progress {
-    }
+    sealed interface HostEvent extends ControlMessage permits DriverDone, Progress {}
 
     /** A driver has everything it waits for. */
-    record DriverDone(int tenant, int job, DriverReport report) implements HostEvent {
-    }
+    record DriverDone(int tenant, int job, DriverReport report) implements HostEvent {}
 
     /** Results received since the last progress message. */
-    record Progress(int tenant, int job, int results) implements HostEvent {
-    }
+    record Progress(int tenant, int job, int results) implements HostEvent {}
 }

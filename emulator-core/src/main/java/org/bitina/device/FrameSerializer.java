@@ -1,8 +1,12 @@
 package org.bitina.device;
 
 import java.io.NotSerializableException;
+import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.pekko.serialization.ByteBufferSerializer;
 import org.apache.pekko.serialization.SerializerWithStringManifest;
 import org.bitina.protocol.Frame;
@@ -20,6 +24,7 @@ import org.bitina.wire.PacketCodec;
 public final class FrameSerializer extends SerializerWithStringManifest implements ByteBufferSerializer {
     /** Serializer id; Pekko reserves 0-40. */
     public static final int ID = 8279;
+
     private static final String FRAME_IN = "F1";
     private static final String BATCH = "B1";
     /** A batch is what one device sends one neighbour in one turn; more than this is hostile. */
@@ -38,7 +43,8 @@ public final class FrameSerializer extends SerializerWithStringManifest implemen
         if (o instanceof DeviceCommand.FrameBatch) {
             return BATCH;
         }
-        throw new IllegalArgumentException("FrameSerializer cannot serialize " + o.getClass().getName());
+        throw new IllegalArgumentException(
+                "FrameSerializer cannot serialize " + o.getClass().getName());
     }
 
     @Override
@@ -52,8 +58,8 @@ public final class FrameSerializer extends SerializerWithStringManifest implemen
     @Override
     public void toBinary(Object o, ByteBuffer buf) {
         // Artery's buffer is little-endian and must stay so; the frames are big-endian (network order)
-        java.nio.ByteOrder order = buf.order();
-        buf.order(java.nio.ByteOrder.BIG_ENDIAN);
+        ByteOrder order = buf.order();
+        buf.order(ByteOrder.BIG_ENDIAN);
         try {
             if (o instanceof DeviceCommand.FrameBatch b) {
                 buf.putInt(b.frames().size());
@@ -79,7 +85,13 @@ public final class FrameSerializer extends SerializerWithStringManifest implemen
         }
         DeviceCommand.FrameIn m = (DeviceCommand.FrameIn) o;
         Frame f = m.frame();
-        return utf(m.from()) + 1 + (f.destination() == null ? 0 : utf(f.destination())) + 8 + 1 + (f.via() == null ? 0 : utf(f.via())) + 4
+        return utf(m.from())
+                + 1
+                + (f.destination() == null ? 0 : utf(f.destination()))
+                + 8
+                + 1
+                + (f.via() == null ? 0 : utf(f.via()))
+                + 4
                 + PacketCodec.encodedSize(f.packet());
     }
 
@@ -120,7 +132,7 @@ public final class FrameSerializer extends SerializerWithStringManifest implemen
         if (!FRAME_IN.equals(manifest) && !BATCH.equals(manifest)) {
             throw new NotSerializableException("unknown frame manifest '" + manifest + "'");
         }
-        ByteBuffer in = buf.slice().order(java.nio.ByteOrder.BIG_ENDIAN);
+        ByteBuffer in = buf.slice().order(ByteOrder.BIG_ENDIAN);
         try {
             Object out;
             if (BATCH.equals(manifest)) {
@@ -128,11 +140,11 @@ public final class FrameSerializer extends SerializerWithStringManifest implemen
                 if (n < 1 || n > MAX_BATCH) {
                     throw new NotSerializableException("a batch of " + n + " frames");
                 }
-                java.util.List<DeviceCommand.FrameIn> frames = new java.util.ArrayList<>(Math.min(n, 64));
+                List<DeviceCommand.FrameIn> frames = new ArrayList<>(Math.min(n, 64));
                 for (int i = 0; i < n; i++) {
                     frames.add(read(in));
                 }
-                out = new DeviceCommand.FrameBatch(java.util.List.copyOf(frames));
+                out = new DeviceCommand.FrameBatch(List.copyOf(frames));
             } else {
                 out = read(in);
             }
@@ -143,7 +155,7 @@ public final class FrameSerializer extends SerializerWithStringManifest implemen
             return out;
         } catch (MalformedPacketException e) {
             throw new NotSerializableException("malformed INA packet: " + e.getMessage());
-        } catch (java.nio.BufferUnderflowException | IllegalArgumentException e) {
+        } catch (BufferUnderflowException | IllegalArgumentException e) {
             throw new NotSerializableException("truncated frame envelope: " + e);
         }
     }
@@ -173,5 +185,4 @@ public final class FrameSerializer extends SerializerWithStringManifest implemen
         in.get(b);
         return new String(b, StandardCharsets.UTF_8);
     }
-
 }

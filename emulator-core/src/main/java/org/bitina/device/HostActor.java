@@ -1,25 +1,24 @@
 package org.bitina.device;
 
-import org.bitina.usecase.DriverSpec;
-import org.bitina.usecase.References;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.function.LongSupplier;
 import java.util.Map;
+import java.util.function.LongSupplier;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.actor.typed.javadsl.Receive;
 import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
-import org.bitina.usecase.DriverReport;
-import org.bitina.usecase.EndpointDriver;
 import org.bitina.protocol.Frame;
 import org.bitina.protocol.JobKey;
 import org.bitina.protocol.NodeEngine;
+import org.bitina.usecase.DriverReport;
+import org.bitina.usecase.DriverSpec;
+import org.bitina.usecase.EndpointDriver;
+import org.bitina.usecase.References;
 
 /**
  * An emulated server (E1): its NIC is a {@link NodeEngine} (it originates, receives and,
@@ -32,11 +31,9 @@ public final class HostActor extends DeviceActor {
     }
 
     /** A frame a straggling driver sends after its wall-clock delay. */
-    record Delayed(Frame frame) implements DeviceCommand.Local {
-    }
+    record Delayed(Frame frame) implements DeviceCommand.Local {}
 
-    private record Running(DriverSpec spec, EndpointDriver driver, ActorRef<DeviceCommand.HostEvent> reportTo) {
-    }
+    private record Running(DriverSpec spec, EndpointDriver driver, ActorRef<DeviceCommand.HostEvent> reportTo) {}
 
     private static final int PROGRESS_BATCH = 64;
     private static final long PROGRESS_EVERY_NANOS = 200_000_000L;
@@ -46,49 +43,54 @@ public final class HostActor extends DeviceActor {
     private final Map<JobKey, Integer> unreportedProgress = new LinkedHashMap<>();
 
     /** @param references what the drivers of this run share with the other hosts on this JVM */
-    public static Behavior<DeviceCommand> create(String name, int maxEntriesPerJob, long tombstoneNanos, References references) {
+    public static Behavior<DeviceCommand> create(
+            String name, int maxEntriesPerJob, long tombstoneNanos, References references) {
         return create(name, maxEntriesPerJob, tombstoneNanos, System::nanoTime, references);
     }
 
     /** Under the virtual clock, adding what it does in each window to its member's {@code tally}. */
-    public static Behavior<DeviceCommand> create(String name, int maxEntriesPerJob, long tombstoneNanos, MemberTally tally,
-                                                 References references) {
-        return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> new HostActor(ctx, timers, name, maxEntriesPerJob, tombstoneNanos,
-                System::nanoTime, tally, references)));
+    public static Behavior<DeviceCommand> create(
+            String name, int maxEntriesPerJob, long tombstoneNanos, MemberTally tally, References references) {
+        return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> new HostActor(
+                ctx, timers, name, maxEntriesPerJob, tombstoneNanos, System::nanoTime, tally, references)));
     }
 
     /** Under the real clock, with the wall clock the engine reads (tests pass one that follows Pekko's ManualTime). */
-    public static Behavior<DeviceCommand> create(String name, int maxEntriesPerJob, long tombstoneNanos, LongSupplier clock,
-                                                 References references) {
-        return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> new HostActor(ctx, timers, name, maxEntriesPerJob, tombstoneNanos, clock,
-                null, references)));
+    public static Behavior<DeviceCommand> create(
+            String name, int maxEntriesPerJob, long tombstoneNanos, LongSupplier clock, References references) {
+        return Behaviors.setup(ctx -> Behaviors.withTimers(
+                timers -> new HostActor(ctx, timers, name, maxEntriesPerJob, tombstoneNanos, clock, null, references)));
     }
 
     private final References references;
 
-    private HostActor(ActorContext<DeviceCommand> ctx, TimerScheduler<DeviceCommand> timers, String name, int maxEntriesPerJob,
-                      long tombstoneNanos, LongSupplier clock, MemberTally tally, References references) {
+    private HostActor(
+            ActorContext<DeviceCommand> ctx,
+            TimerScheduler<DeviceCommand> timers,
+            String name,
+            int maxEntriesPerJob,
+            long tombstoneNanos,
+            LongSupplier clock,
+            MemberTally tally,
+            References references) {
         super(ctx, timers, Tick.INSTANCE, name, maxEntriesPerJob, tombstoneNanos, clock, tally);
         this.references = references;
     }
 
-
     @Override
     public Receive<DeviceCommand> createReceive() {
         return flushing(withControlPlane(newReceiveBuilder()
-                .onMessage(Delayed.class, this::onDelayed)
-                .onMessageEquals(Tick.INSTANCE, this::onTick)
-                .onMessage(DeviceCommand.StartDriver.class, this::onStartDriver)
-                .onMessage(DeviceCommand.BeginJob.class, this::onBeginJob))
+                        .onMessage(Delayed.class, this::onDelayed)
+                        .onMessageEquals(Tick.INSTANCE, this::onTick)
+                        .onMessage(DeviceCommand.StartDriver.class, this::onStartDriver)
+                        .onMessage(DeviceCommand.BeginJob.class, this::onBeginJob))
                 .build());
     }
 
-
-
-
     private Behavior<DeviceCommand> onStartDriver(DeviceCommand.StartDriver m) {
         EndpointDriver d = m.spec().create(references, m.endpointSecret());
-        drivers.computeIfAbsent(new JobKey(m.spec().tenant(), m.spec().job()), k -> new ArrayList<>()).add(new Running(m.spec(), d, m.reportTo()));
+        drivers.computeIfAbsent(new JobKey(m.spec().tenant(), m.spec().job()), k -> new ArrayList<>())
+                .add(new Running(m.spec(), d, m.reportTo()));
         return this;
     }
 
@@ -194,13 +196,17 @@ public final class HostActor extends DeviceActor {
         if (n >= PROGRESS_BATCH || now - lastProgress > PROGRESS_EVERY_NANOS) {
             lastProgress = now;
             unreportedProgress.put(k, 0);
-            r.reportTo().tell(new DeviceCommand.Progress(r.spec().tenant(), r.spec().job(), n));
+            r.reportTo()
+                    .tell(new DeviceCommand.Progress(r.spec().tenant(), r.spec().job(), n));
         }
     }
 
     private void checkDone(Running r) {
         if (r.driver().done()) {
-            driverDone(new DeviceCommand.DriverDone(r.spec().tenant(), r.spec().job(), r.driver().report()), r.reportTo());
+            driverDone(
+                    new DeviceCommand.DriverDone(
+                            r.spec().tenant(), r.spec().job(), r.driver().report()),
+                    r.reportTo());
         }
     }
 
@@ -215,7 +221,11 @@ public final class HostActor extends DeviceActor {
                     deliver(ports.perform(getContext(), engine.originate(o.frame(), now)), now);
                 }
             } else if (o.wallDelayNanos() > 0) {
-                getContext().scheduleOnce(Duration.ofNanos(o.wallDelayNanos()), getContext().getSelf(), new Delayed(o.frame()));
+                getContext()
+                        .scheduleOnce(
+                                Duration.ofNanos(o.wallDelayNanos()),
+                                getContext().getSelf(),
+                                new Delayed(o.frame()));
             } else {
                 deliver(ports.perform(getContext(), engine.originate(o.frame(), now)), now);
             }
@@ -248,10 +258,6 @@ public final class HostActor extends DeviceActor {
     private void rearm(long now) {
         alarm.rearm(timerDeadline(), now);
     }
-
-
-
-
 
     @Override
     protected List<DriverReport> driverReports(int tenant, int job) {

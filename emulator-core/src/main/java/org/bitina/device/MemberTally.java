@@ -21,6 +21,7 @@ public final class MemberTally {
     private final AtomicLongArray sent;
     /** Messages this member's devices received from other members' devices. */
     private final AtomicLong received = new AtomicLong();
+
     private final AtomicInteger waiting = new AtomicInteger();
     private final AtomicLong next = new AtomicLong(Long.MAX_VALUE);
     private final LongAdder events = new LongAdder();
@@ -53,7 +54,8 @@ public final class MemberTally {
     }
 
     /** A device is done with the window; true when it was the last. */
-    boolean deviceDone(long deviceNext, List<DeviceCommand.DriverDone> finished, List<String> trouble, long processed, long busy) {
+    boolean deviceDone(
+            long deviceNext, List<DeviceCommand.DriverDone> finished, List<String> trouble, long processed, long busy) {
         next.accumulateAndGet(deviceNext, Math::min);
         done.addAll(finished);
         problems.addAll(trouble);

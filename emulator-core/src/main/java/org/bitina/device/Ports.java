@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.LongSupplier;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.bitina.protocol.Frame;
@@ -24,7 +25,8 @@ final class Ports {
     private final Map<String, LinkModel> links = new LinkedHashMap<>();
     private ActorRef<TraceEvent> trace;
     /** Virtual clock: the device's modelled time (null under the real clock). */
-    private java.util.function.LongSupplier virtualNow;
+    private LongSupplier virtualNow;
+
     private int member;
     private Map<String, Integer> neighborMembers = Map.of();
     /** Virtual clock: where messages to and from other members' devices are counted. */
@@ -45,7 +47,9 @@ final class Ports {
         long i = 0;
         for (Map.Entry<String, ActorRef<DeviceCommand>> e : w.neighbors().entrySet()) {
             // one seeded generator per link direction: runs repeat loss patterns exactly
-            links.put(e.getKey(), new LinkModel(w.links().get(e.getKey()), w.seed() * 1_000_003L + node.hashCode() * 31L + i++));
+            links.put(
+                    e.getKey(),
+                    new LinkModel(w.links().get(e.getKey()), w.seed() * 1_000_003L + node.hashCode() * 31L + i++));
         }
         trace = w.trace();
         member = w.member();
@@ -56,7 +60,7 @@ final class Ports {
     }
 
     /** Under the virtual clock: frames depart no earlier than the device's modelled time, and delays are modelled. */
-    void virtual(java.util.function.LongSupplier now, MemberTally tally) {
+    void virtual(LongSupplier now, MemberTally tally) {
         this.virtualNow = now;
         this.tally = tally;
         links.values().forEach(l -> l.modelDelays(true));
@@ -96,14 +100,31 @@ final class Ports {
         LinkModel link = links.get(neighbor);
         ActorRef<DeviceCommand> to = neighbors.get(neighbor);
         if (link == null || to == null) {
-            trace(TraceEvent.of(node, null, f.packet(), "drop", f.packet().endpoints(), List.of(neighbor), f.vt(), "no link to " + neighbor));
+            trace(TraceEvent.of(
+                    node,
+                    null,
+                    f.packet(),
+                    "drop",
+                    f.packet().endpoints(),
+                    List.of(neighbor),
+                    f.vt(),
+                    "no link to " + neighbor));
             return;
         }
         long departs = virtualNow == null ? f.vt() : Math.max(f.vt(), virtualNow.getAsLong());
-        LinkModel.Transmission t = link.transmit(PacketCodec.encodedSize(f.packet()), PacketCodec.headerBytes(f.packet()), departs);
+        LinkModel.Transmission t =
+                link.transmit(PacketCodec.encodedSize(f.packet()), PacketCodec.headerBytes(f.packet()), departs);
         if (t.copies() == 0) {
             // the link knows no job's tables: the wire's tenant and job name it (the same key as NodeContext's drops)
-            trace(TraceEvent.of(node, null, f.packet(), "drop", f.packet().endpoints(), List.of(neighbor), departs, t.dropReason()));
+            trace(TraceEvent.of(
+                    node,
+                    null,
+                    f.packet(),
+                    "drop",
+                    f.packet().endpoints(),
+                    List.of(neighbor),
+                    departs,
+                    t.dropReason()));
             return;
         }
         DeviceCommand.FrameIn msg = new DeviceCommand.FrameIn(f.withVt(t.arrivalVt()), node);
@@ -185,7 +206,8 @@ final class Ports {
 
     List<DeviceCommand.LinkStats> stats() {
         List<DeviceCommand.LinkStats> out = new ArrayList<>();
-        links.forEach((n, l) -> out.add(new DeviceCommand.LinkStats(node, n, l.packets(), l.bytes(), l.headerBytes(), l.lost())));
+        links.forEach((n, l) ->
+                out.add(new DeviceCommand.LinkStats(node, n, l.packets(), l.bytes(), l.headerBytes(), l.lost())));
         return out;
     }
 

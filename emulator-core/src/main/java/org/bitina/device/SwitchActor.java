@@ -9,6 +9,7 @@ import org.apache.pekko.actor.typed.javadsl.Receive;
 import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
 import org.bitina.protocol.Frame;
 import org.bitina.protocol.NodeEngine;
+import org.bitina.usecase.DriverReport;
 
 /**
  * An emulated switch (E1): a thin shell over one {@link NodeEngine}. Frames and timer
@@ -28,30 +29,38 @@ public final class SwitchActor extends DeviceActor {
     }
 
     /** Under the virtual clock, adding what it does in each window to its member's {@code tally}. */
-    public static Behavior<DeviceCommand> create(String name, int maxEntriesPerJob, long tombstoneNanos, MemberTally tally) {
-        return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> new SwitchActor(ctx, timers, name, maxEntriesPerJob, tombstoneNanos,
-                System::nanoTime, tally)));
+    public static Behavior<DeviceCommand> create(
+            String name, int maxEntriesPerJob, long tombstoneNanos, MemberTally tally) {
+        return Behaviors.setup(ctx -> Behaviors.withTimers(timers ->
+                new SwitchActor(ctx, timers, name, maxEntriesPerJob, tombstoneNanos, System::nanoTime, tally)));
     }
 
     /** Under the real clock, with the wall clock the engine reads (tests pass one that follows Pekko's ManualTime). */
-    public static Behavior<DeviceCommand> create(String name, int maxEntriesPerJob, long tombstoneNanos, LongSupplier clock) {
-        return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> new SwitchActor(ctx, timers, name, maxEntriesPerJob, tombstoneNanos, clock,
-                null)));
+    public static Behavior<DeviceCommand> create(
+            String name, int maxEntriesPerJob, long tombstoneNanos, LongSupplier clock) {
+        return Behaviors.setup(ctx -> Behaviors.withTimers(
+                timers -> new SwitchActor(ctx, timers, name, maxEntriesPerJob, tombstoneNanos, clock, null)));
     }
 
-    private SwitchActor(ActorContext<DeviceCommand> ctx, TimerScheduler<DeviceCommand> timers, String name, int maxEntriesPerJob,
-                        long tombstoneNanos, LongSupplier clock, MemberTally tally) {
+    private SwitchActor(
+            ActorContext<DeviceCommand> ctx,
+            TimerScheduler<DeviceCommand> timers,
+            String name,
+            int maxEntriesPerJob,
+            long tombstoneNanos,
+            LongSupplier clock,
+            MemberTally tally) {
         super(ctx, timers, Tick.INSTANCE, name, maxEntriesPerJob, tombstoneNanos, clock, tally);
     }
 
     @Override
     public Receive<DeviceCommand> createReceive() {
         return flushing(withControlPlane(newReceiveBuilder()
-                .onMessageEquals(Tick.INSTANCE, this::onTick)
-                .onMessageEquals(DeviceCommand.Crash.INSTANCE, this::onCrash)
-                .onMessageEquals(DeviceCommand.Recover.INSTANCE, this::onRecover)
-                .onMessage(DeviceCommand.Rejoin.class, this::onRejoin)
-                .onMessage(DeviceCommand.Tamper.class, this::onTamper))
+                        .onMessageEquals(Tick.INSTANCE, this::onTick)
+                        .onMessageEquals(DeviceCommand.Crash.INSTANCE, this::onCrash)
+                        .onMessageEquals(DeviceCommand.Recover.INSTANCE, this::onRecover)
+                        .onMessage(DeviceCommand.Rejoin.class, this::onRejoin)
+                        .onMessage(DeviceCommand.Tamper.class, this::onTamper))
                 .build());
     }
 
@@ -64,7 +73,9 @@ public final class SwitchActor extends DeviceActor {
         List<Frame> local = ports.perform(getContext(), engine.onFrame(m.frame(), m.from(), now));
         if (!local.isEmpty() && misaddressed++ == 0) {
             // a switch hosts no endpoints: one warning per switch is enough to point at the problem
-            getContext().getLog().warn("{} got a frame addressed to itself (switches host no endpoints): {}", name, local.get(0));
+            getContext()
+                    .getLog()
+                    .warn("{} got a frame addressed to itself (switches host no endpoints): {}", name, local.get(0));
         }
         alarm.rearm(engine.nextDeadline(), now);
     }
@@ -95,15 +106,12 @@ public final class SwitchActor extends DeviceActor {
         alarm.rearm(engine.nextDeadline(), now);
     }
 
-
-
     private Behavior<DeviceCommand> onCrash() {
         crashed = true;
         engine = engine.crashed(freshTable());
         getContext().getLog().warn("switch {} crashed: it drops everything from now on", name);
         return this;
     }
-
 
     private Behavior<DeviceCommand> onTamper(DeviceCommand.Tamper m) {
         engine.tamper(m.tamper());
@@ -125,9 +133,8 @@ public final class SwitchActor extends DeviceActor {
         return this;
     }
 
-
     @Override
-    protected List<org.bitina.usecase.DriverReport> driverReports(int tenant, int job) {
+    protected List<DriverReport> driverReports(int tenant, int job) {
         return List.of();
     }
 

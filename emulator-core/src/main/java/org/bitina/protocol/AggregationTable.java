@@ -1,11 +1,13 @@
 package org.bitina.protocol;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 import org.bitina.bitmap.EndpointSet;
 import org.bitina.wire.ElementType;
 import org.bitina.wire.Payload;
@@ -39,12 +41,10 @@ import org.bitina.wire.ReductionOp;
 public final class AggregationTable {
 
     /** What became of an offered contribution. */
-    public sealed interface Outcome permits Forward, Buffered, Complete, Duplicate, Late, Rejected, Refused {
-    }
+    public sealed interface Outcome permits Forward, Buffered, Complete, Duplicate, Late, Rejected, Refused {}
 
     /** Not for this node: node-BM AND P-BM is zero, or no state exists for the key. */
-    public record Forward() implements Outcome {
-    }
+    public record Forward() implements Outcome {}
 
     /** Held; the aggregation still waits for {@code missing}. */
     public record Buffered(EndpointSet held, EndpointSet nodeBitmap) implements Outcome {
@@ -55,24 +55,19 @@ public final class AggregationTable {
     }
 
     /** The contribution completed the aggregation. */
-    public record Complete(Emission emission) implements Outcome {
-    }
+    public record Complete(Emission emission) implements Outcome {}
 
     /** Already held or already sent upward: dropped and counted, never added twice. */
-    public record Duplicate(EndpointSet pbm) implements Outcome {
-    }
+    public record Duplicate(EndpointSet pbm) implements Outcome {}
 
     /** Arrived after its aggregation left without it: forward it upward unchanged. */
-    public record Late(EndpointSet pbm, Emission left) implements Outcome {
-    }
+    public record Late(EndpointSet pbm, Emission left) implements Outcome {}
 
     /** Malformed for this node (bits outside the node bitmap, overlap, payload mismatch). */
-    public record Rejected(String reason) implements Outcome {
-    }
+    public record Rejected(String reason) implements Outcome {}
 
     /** Over the job's quota of live entries (S5). */
-    public record Refused(String reason) implements Outcome {
-    }
+    public record Refused(String reason) implements Outcome {}
 
     private static final Forward FORWARD = new Forward();
 
@@ -83,6 +78,7 @@ public final class AggregationTable {
     private final Map<JobKey, Integer> entriesPerJob = new HashMap<>();
     /** What admission control reserved for a job here (S5): its quota instead of the device's default. */
     private final Map<JobKey, Integer> reserved = new HashMap<>();
+
     private final Deadlines deadlines = new Deadlines(this::isLive);
     private long generation;
     private long bufferedBytes;
@@ -115,6 +111,7 @@ public final class AggregationTable {
         EndpointSet held;
         /** H2: in a second stage, the job's endpoints the accumulator holds (null elsewhere). */
         EndpointSet holds;
+
         ReductionOp op;
         Payload acc;
 
@@ -130,8 +127,7 @@ public final class AggregationTable {
     }
 
     /** What left, and what came late since: by P-BM, and in a second stage (H2) by the job's endpoints too ({@code passedHolds}). */
-    private record Tombstone(Emission emission, EndpointSet passed, EndpointSet passedHolds, long expiresAt) {
-    }
+    private record Tombstone(Emission emission, EndpointSet passed, EndpointSet passedHolds, long expiresAt) {}
 
     /**
      * Installs soft state (a C-BM) ahead of the contributions, as a branch node of a
@@ -179,7 +175,8 @@ public final class AggregationTable {
             nodeBitmap = t.emission.nodeBitmap();
         }
         if (c.pbm().capacity() != nodeBitmap.capacity()) {
-            return new Rejected("P-BM of " + c.pbm().capacity() + " bits against a node bitmap of " + nodeBitmap.capacity());
+            return new Rejected(
+                    "P-BM of " + c.pbm().capacity() + " bits against a node bitmap of " + nodeBitmap.capacity());
         }
         // the termination test: AND zero means the packet is not aggregated here
         if (!nodeBitmap.intersects(c.pbm())) {
@@ -208,8 +205,8 @@ public final class AggregationTable {
             return new Duplicate(c.pbm());
         }
         if (c.pbm().intersects(e.held)) {
-            return new Rejected("P-BM " + c.pbm() + " overlaps the held " + e.held + " without being contained: it would count "
-                    + c.pbm().and(e.held) + " twice");
+            return new Rejected("P-BM " + c.pbm() + " overlaps the held " + e.held
+                    + " without being contained: it would count " + c.pbm().and(e.held) + " twice");
         }
         String mismatch = mismatch(e, c);
         if (mismatch != null) {
@@ -233,8 +230,8 @@ public final class AggregationTable {
             return new Duplicate(c.pbm());
         }
         if (c.holds().intersects(e.holds)) {
-            return new Rejected("contribution holding " + c.holds() + " overlaps the held " + e.holds + ": it would count "
-                    + c.holds().and(e.holds) + " twice");
+            return new Rejected("contribution holding " + c.holds() + " overlaps the held " + e.holds
+                    + ": it would count " + c.holds().and(e.holds) + " twice");
         }
         String mismatch = mismatch(e, c);
         if (mismatch != null) {
@@ -254,7 +251,8 @@ public final class AggregationTable {
                 return new Duplicate(pbm);
             }
             if (c.holds().intersects(t.passedHolds)) {
-                return new Rejected("late contribution holding " + c.holds() + " overlaps what already left, " + t.passedHolds);
+                return new Rejected(
+                        "late contribution holding " + c.holds() + " overlaps what already left, " + t.passedHolds);
             }
             tombstones.put(key, new Tombstone(t.emission, t.passed, t.passedHolds.or(c.holds()), t.expiresAt));
             return new Late(pbm, t.emission);
@@ -363,8 +361,17 @@ public final class AggregationTable {
             vt = Math.max(vt, e.firstVt + e.timeoutNanos);
         }
         ended(e, vt);
-        Emission emission = new Emission(e.key, e.nodeBitmap, e.held, e.op == null ? ReductionOp.NONE : e.op, payload, partial,
-                e.firstArrival, now, vt, e.holds);
+        Emission emission = new Emission(
+                e.key,
+                e.nodeBitmap,
+                e.held,
+                e.op == null ? ReductionOp.NONE : e.op,
+                payload,
+                partial,
+                e.firstArrival,
+                now,
+                vt,
+                e.holds);
         tombstones.put(e.key, new Tombstone(emission, e.held, e.holds, now + tombstoneNanos));
         return emission;
     }
@@ -391,7 +398,7 @@ public final class AggregationTable {
      * Emits at once, as partial, every live entry whose key matches: the state of a tree
      * that a routing change has just made stale (B5) leaves now instead of at its timer.
      */
-    public List<Emission> flush(java.util.function.Predicate<StateKey> which, long now) {
+    public List<Emission> flush(Predicate<StateKey> which, long now) {
         List<Entry> due = new ArrayList<>();
         for (Entry e : entries.values()) {
             if (which.test(e.key)) {
@@ -434,8 +441,7 @@ public final class AggregationTable {
     }
 
     /** What one live entry holds: the contributions' bits and their running reduction. */
-    public record Held(EndpointSet held, Payload accumulator) {
-    }
+    public record Held(EndpointSet held, Payload accumulator) {}
 
     /**
      * Every live entry's bits and accumulator, copied: an inspection of the buffers (S6's test that
@@ -456,7 +462,7 @@ public final class AggregationTable {
      * The jobs' live entries over modelled time as steps: the time (ns) of each change and the
      * count from then on, in time order; an entry still live counts to the end.
      */
-    public List<long[]> entriesOverTime(java.util.Collection<JobKey> jobs) {
+    public List<long[]> entriesOverTime(Collection<JobKey> jobs) {
         List<Long> stillLive = new ArrayList<>();
         for (Entry e : entries.values()) {
             if (jobs.contains(e.key.jobKey())) {

@@ -1,8 +1,8 @@
 package org.bitina.protocol;
 
 import org.bitina.bitmap.EndpointSet;
-import org.bitina.wire.ReductionOp;
 import org.bitina.wire.Payload;
+import org.bitina.wire.ReductionOp;
 
 /**
  * What an aggregation-direction packet brings to a node: its P-BM (whose contributions the

@@ -48,15 +48,24 @@ final class EdgeAggregator implements TreeMechanism {
             return new Frame(p.withHeader(p.header().withSource(e.bit())), f.destination(), f.vt(), f.via());
         }
         if (p.endpoints().cardinality() != 1 || !p.endpoints().contains(e.bit())) {
-            node.drop(out, t, f, "a host behind " + node.name + " sent bitstring " + p.endpoints()
-                    + "; it can only speak for this leaf's bit");
+            node.drop(
+                    out,
+                    t,
+                    f,
+                    "a host behind " + node.name + " sent bitstring " + p.endpoints()
+                            + "; it can only speak for this leaf's bit");
             return null;
         }
         if (p.header().has(Flags.LATE) || p.header().has(Flags.RETRANSMIT)) {
             return f;
         }
         int n = e.hosts().size();
-        StateKey key = new StateKey(t.tenant(), t.job(), StateKey.Tree.EDGE, p.header().destination(), p.header().seq());
+        StateKey key = new StateKey(
+                t.tenant(),
+                t.job(),
+                StateKey.Tree.EDGE,
+                p.header().destination(),
+                p.header().seq());
         Contribution c = new Contribution(FlatBitmap.of(n, local), p.header().op(), p.payload(), f.vt());
         engine.offer(this, t, f, key, FlatBitmap.full(n), c, "share", now, out);
         return null;
@@ -67,8 +76,12 @@ final class EdgeAggregator implements TreeMechanism {
     public void emit(JobTables t, Emission e, long now, List<NodeEngine.Action> out) {
         EdgeRole r = t.edge();
         int bfir = (int) e.key().origin();
-        InaHeader h = InaHeader.of(PacketType.INC_REVERSE, t.tenant(), t.job(), e.key().seq()).withOp(e.op())
-                .withDestination(bfir).withSource(r.bit()).withEntropy(t.job());
+        InaHeader h = InaHeader.of(
+                        PacketType.INC_REVERSE, t.tenant(), t.job(), e.key().seq())
+                .withOp(e.op())
+                .withDestination(bfir)
+                .withSource(r.bit())
+                .withEntropy(t.job());
         EndpointSet bits = FlatBitmap.of(t.capacity(), r.bit());
         if (e.pbm().cardinality() == r.hosts().size()) {
             inc.reverse(t, new Frame(new InaPacket(h, bits, e.payload()), null, e.vt(), node.name), now, out);
@@ -77,7 +90,13 @@ final class EdgeAggregator implements TreeMechanism {
         int[] held = e.pbm().stream().map(i -> r.hostBits().get(i)).toArray();
         EndpointSet provenance = FlatBitmap.of(r.endpointCapacity(), held);
         node.count(t, Counter.PASSED_ON);
-        inc.passOn(t, new Frame(new InaPacket(h.withFlags(Flags.LATE), bits, e.payload(), provenance, null), null, e.vt(), node.name),
+        inc.passOn(
+                t,
+                new Frame(
+                        new InaPacket(h.withFlags(Flags.LATE), bits, e.payload(), provenance, null),
+                        null,
+                        e.vt(),
+                        node.name),
                 out);
     }
 

@@ -14,7 +14,8 @@ import java.util.List;
  * @param endpointCapacity  size of the endpoints' bit space
  * @param owner             the member behind this leaf that is a BFIR, or null
  */
-public record EdgeRole(String leaf, int bit, List<String> hosts, List<Integer> hostBits, int endpointCapacity, String owner) {
+public record EdgeRole(
+        String leaf, int bit, List<String> hosts, List<Integer> hostBits, int endpointCapacity, String owner) {
     public EdgeRole {
         hosts = List.copyOf(hosts);
         hostBits = List.copyOf(hostBits);

@@ -16,10 +16,27 @@ import org.bitina.wire.ReductionOp;
  * @param holds        in a second stage over partitions (H2), the job's endpoints the payload holds (the
  *                     union of its contributions'); null elsewhere
  */
-public record Emission(StateKey key, EndpointSet nodeBitmap, EndpointSet pbm, ReductionOp op, Payload payload, boolean partial,
-                       long firstArrival, long emittedAt, long vt, EndpointSet holds) {
-    public Emission(StateKey key, EndpointSet nodeBitmap, EndpointSet pbm, ReductionOp op, Payload payload, boolean partial,
-                    long firstArrival, long emittedAt, long vt) {
+public record Emission(
+        StateKey key,
+        EndpointSet nodeBitmap,
+        EndpointSet pbm,
+        ReductionOp op,
+        Payload payload,
+        boolean partial,
+        long firstArrival,
+        long emittedAt,
+        long vt,
+        EndpointSet holds) {
+    public Emission(
+            StateKey key,
+            EndpointSet nodeBitmap,
+            EndpointSet pbm,
+            ReductionOp op,
+            Payload payload,
+            boolean partial,
+            long firstArrival,
+            long emittedAt,
+            long vt) {
         this(key, nodeBitmap, pbm, op, payload, partial, firstArrival, emittedAt, vt, null);
     }
 
@@ -41,13 +58,23 @@ public record Emission(StateKey key, EndpointSet nodeBitmap, EndpointSet pbm, Re
      */
     public Emission foldIn(Contribution late, long now) {
         Payload merged = payload.copy();
-        if (merged.elementType() != late.payload().elementType() || merged.elements() != late.payload().elements()) {
+        if (merged.elementType() != late.payload().elementType()
+                || merged.elements() != late.payload().elements()) {
             return null;
         }
         op.apply(merged, late.payload());
         EndpointSet widened = pbm.or(late.pbm());
         EndpointSet held = holds == null || late.holds() == null ? holds : holds.or(late.holds());
-        return new Emission(key, nodeBitmap, widened, op, merged, !widened.equals(nodeBitmap), firstArrival, now,
-                Math.max(vt, late.vt()), held);
+        return new Emission(
+                key,
+                nodeBitmap,
+                widened,
+                op,
+                merged,
+                !widened.equals(nodeBitmap),
+                firstArrival,
+                now,
+                Math.max(vt, late.vt()),
+                held);
     }
 }

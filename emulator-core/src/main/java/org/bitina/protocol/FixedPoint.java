@@ -6,8 +6,7 @@ package org.bitina.protocol;
  * are exact integer sums.
  */
 public final class FixedPoint {
-    private FixedPoint() {
-    }
+    private FixedPoint() {}
 
     public static int encode(float value, int scale) {
         double scaled = Math.rint((double) value * scale);

@@ -9,6 +9,7 @@ import org.bitina.bitmap.EndpointSet;
 import org.bitina.wire.Flags;
 import org.bitina.wire.InaHeader;
 import org.bitina.wire.InaPacket;
+import org.bitina.wire.PacketType;
 
 /**
  * BIER-INC trees (seed 001), created by the first forward packet of a (BFIR-id, entropy):
@@ -20,8 +21,7 @@ import org.bitina.wire.InaPacket;
  */
 final class IncTrees implements TreeMechanism {
     /** One branch of a tree: with ECMP a node can receive a BFIR's bits in several copies, each a branch of its own. */
-    record IncTree(String upstream, EndpointSet incoming, List<Replicator.Copy> downstream, EndpointSet local) {
-    }
+    record IncTree(String upstream, EndpointSet incoming, List<Replicator.Copy> downstream, EndpointSet local) {}
 
     private final NodeEngine engine;
     private final NodeContext node;
@@ -31,8 +31,7 @@ final class IncTrees implements TreeMechanism {
     /** Changes with the routing, so state of a stale tree is never taken for state of the tree that replaced it. */
     private int generation;
 
-    private record TreeName(JobKey job, int bfir) {
-    }
+    private record TreeName(JobKey job, int bfir) {}
 
     IncTrees(NodeEngine engine, NodeContext node, EdgeAggregator edge) {
         this.engine = engine;
@@ -117,7 +116,8 @@ final class IncTrees implements TreeMechanism {
         // told apart by their bits, not by their upstream: one upstream may send several copies.
         Replicator.Result r = Replicator.replicate(p.endpoints(), t.bift());
         IncTree tree = new IncTree(f.via(), p.endpoints(), r.copies(), r.local());
-        engine.observed.installed(t.key(), ObservedTrees.Mechanism.INC, f.via() == null ? node.name : f.via(), p.endpoints());
+        engine.observed.installed(
+                t.key(), ObservedTrees.Mechanism.INC, f.via() == null ? node.name : f.via(), p.endpoints());
         for (int i = 0; i < branches.size(); i++) {
             if (branches.get(i) != null && branches.get(i).incoming().intersects(p.endpoints())) {
                 branches.set(i, null);
@@ -130,9 +130,16 @@ final class IncTrees implements TreeMechanism {
             branches.add(tree);
         }
         node.count(t, Counter.INC_TREES);
-        node.trace(out, t, p.header().seq(), "install", "mcast", p.endpoints(),
-                r.copies().stream().map(Replicator.Copy::neighbor).toList(), f.vt(), "INC tree of BFIR " + name.bfir()
-                        + ", upstream " + f.via());
+        node.trace(
+                out,
+                t,
+                p.header().seq(),
+                "install",
+                "mcast",
+                p.endpoints(),
+                r.copies().stream().map(Replicator.Copy::neighbor).toList(),
+                f.vt(),
+                "INC tree of BFIR " + name.bfir() + ", upstream " + f.via());
         return tree;
     }
 
@@ -153,7 +160,8 @@ final class IncTrees implements TreeMechanism {
         List<IncTree> branches = trees.getOrDefault(new TreeName(t.key(), bfir), List.of());
         int at = -1;
         for (int i = 0; i < branches.size(); i++) {
-            if (branches.get(i) != null && p.endpoints().isSubsetOf(branches.get(i).incoming())) {
+            if (branches.get(i) != null
+                    && p.endpoints().isSubsetOf(branches.get(i).incoming())) {
                 at = i;
             }
         }
@@ -162,7 +170,12 @@ final class IncTrees implements TreeMechanism {
             passOn(t, NodeContext.late(f), out);
             return;
         }
-        StateKey key = new StateKey(t.tenant(), t.job(), StateKey.Tree.INC, origin(bfir, generation, at), p.header().seq());
+        StateKey key = new StateKey(
+                t.tenant(),
+                t.job(),
+                StateKey.Tree.INC,
+                origin(bfir, generation, at),
+                p.header().seq());
         engine.offer(this, t, f, key, branches.get(at).incoming(), NodeEngine.contribution(f), "reduction", now, out);
     }
 
@@ -176,8 +189,12 @@ final class IncTrees implements TreeMechanism {
         List<IncTree> branches = trees.get(new TreeName(t.key(), bfir));
         IncTree tree = gen == generation && branches != null && branch < branches.size() ? branches.get(branch) : null;
         int flags = tree == null ? Flags.LATE : e.partial() ? Flags.PARTIAL : 0;
-        InaHeader h = InaHeader.of(org.bitina.wire.PacketType.INC_REVERSE, t.tenant(), t.job(), e.key().seq()).withOp(e.op())
-                .withDestination(bfir).withEntropy(t.job()).withFlags(flags);
+        InaHeader h = InaHeader.of(
+                        PacketType.INC_REVERSE, t.tenant(), t.job(), e.key().seq())
+                .withOp(e.op())
+                .withDestination(bfir)
+                .withEntropy(t.job())
+                .withFlags(flags);
         InaPacket packet = new InaPacket(h, e.pbm(), e.payload());
         if (tree == null) {
             node.count(t, Counter.PASSED_ON);

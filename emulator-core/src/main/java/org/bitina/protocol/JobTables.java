@@ -1,6 +1,8 @@
 package org.bitina.protocol;
 
 import org.bitina.bitmap.EndpointSet;
+import org.bitina.security.ChecksumAudit;
+import org.bitina.security.IngressPolicy;
 import org.bitina.topology.Bift;
 import org.bitina.topology.EncodingSpec;
 
@@ -22,13 +24,29 @@ import org.bitina.topology.EncodingSpec;
  * @param stateEntries   the aggregation entries admission control reserved for the job on this
  *                       switch (S5), its quota here; 0: the device's default quota
  * @param auditKey       the job's checksum key for the controller's audit tap at this node's ports (S6,
- *                       {@link org.bitina.security.ChecksumAudit}); null: no audit. The data plane never reads it
+ *                       {@link ChecksumAudit}); null: no audit. The data plane never reads it
  * @param stage          H2: this node's part in a second stage over partitions ({@link SecondStage}), or null
  */
-public record JobTables(String name, String mode, int tenant, int job, int capacity, Bift bift, EndpointSet registered, String vatParent,
-                        boolean root, long timeoutNanos, DataInstall dataInstall, boolean rootMulticasts, EncodingSpec encoding,
-                        EdgeRole edge, org.bitina.security.IngressPolicy ingress, byte[] macKey, int stateEntries,
-                        byte[] auditKey, SecondStage stage) {
+public record JobTables(
+        String name,
+        String mode,
+        int tenant,
+        int job,
+        int capacity,
+        Bift bift,
+        EndpointSet registered,
+        String vatParent,
+        boolean root,
+        long timeoutNanos,
+        DataInstall dataInstall,
+        boolean rootMulticasts,
+        EncodingSpec encoding,
+        EdgeRole edge,
+        IngressPolicy ingress,
+        byte[] macKey,
+        int stateEntries,
+        byte[] auditKey,
+        SecondStage stage) {
 
     /**
      * Whether a reliable-multicast DATA packet installs a C-BM at branch nodes (R2): never
@@ -58,10 +76,20 @@ public record JobTables(String name, String mode, int tenant, int job, int capac
     }
 
     public Builder toBuilder() {
-        return new Builder(name, tenant, job, capacity, timeoutNanos).mode(mode).bift(bift).vatNode(registered, vatParent).root(root)
-                .dataInstall(dataInstall).rootMulticasts(rootMulticasts).encoding(encoding).edge(edge).ingress(ingress).macKey(macKey)
+        return new Builder(name, tenant, job, capacity, timeoutNanos)
+                .mode(mode)
+                .bift(bift)
+                .vatNode(registered, vatParent)
+                .root(root)
+                .dataInstall(dataInstall)
+                .rootMulticasts(rootMulticasts)
+                .encoding(encoding)
+                .edge(edge)
+                .ingress(ingress)
+                .macKey(macKey)
                 .stateEntries(stateEntries)
-                .auditKey(auditKey).stage(stage);
+                .auditKey(auditKey)
+                .stage(stage);
     }
 
     /** The job's key for packet tags (S2); null: packets are not authenticated. */
@@ -75,7 +103,7 @@ public record JobTables(String name, String mode, int tenant, int job, int capac
     }
 
     /** The job's ingress policy at this node (S1, S4); null: none. */
-    public JobTables withIngress(org.bitina.security.IngressPolicy i) {
+    public JobTables withIngress(IngressPolicy i) {
         return toBuilder().ingress(i).build();
     }
 
@@ -108,7 +136,7 @@ public record JobTables(String name, String mode, int tenant, int job, int capac
         private boolean rootMulticasts = true;
         private EncodingSpec encoding = EncodingSpec.FLAT;
         private EdgeRole edge;
-        private org.bitina.security.IngressPolicy ingress;
+        private IngressPolicy ingress;
         private byte[] macKey;
         private int stateEntries;
         private byte[] auditKey;
@@ -170,7 +198,7 @@ public record JobTables(String name, String mode, int tenant, int job, int capac
             return this;
         }
 
-        public Builder ingress(org.bitina.security.IngressPolicy i) {
+        public Builder ingress(IngressPolicy i) {
             this.ingress = i;
             return this;
         }
@@ -197,8 +225,26 @@ public record JobTables(String name, String mode, int tenant, int job, int capac
         }
 
         public JobTables build() {
-            return new JobTables(name, mode, tenant, job, capacity, bift, registered, vatParent, root, timeoutNanos, dataInstall,
-                    rootMulticasts, encoding, edge, ingress, macKey, stateEntries, auditKey, stage);
+            return new JobTables(
+                    name,
+                    mode,
+                    tenant,
+                    job,
+                    capacity,
+                    bift,
+                    registered,
+                    vatParent,
+                    root,
+                    timeoutNanos,
+                    dataInstall,
+                    rootMulticasts,
+                    encoding,
+                    edge,
+                    ingress,
+                    macKey,
+                    stateEntries,
+                    auditKey,
+                    stage);
         }
     }
 }

@@ -37,8 +37,7 @@ public final class LinkModel {
      * @param wallDelayNanos extra wall-clock delay before delivery (a delay fault, or a small
      *                       hold-back that lets a later packet overtake this one)
      */
-    public record Transmission(int copies, long arrivalVt, long wallDelayNanos, String dropReason) {
-    }
+    public record Transmission(int copies, long arrivalVt, long wallDelayNanos, String dropReason) {}
 
     public Transmission transmit(int packetBytes, int packetHeaderBytes, long vt) {
         if (!up) {

@@ -7,8 +7,7 @@ import org.bitina.bitmap.EndpointSet;
  * BFIR, multicast source) expected and did not hear from.
  */
 public final class MissSet {
-    private MissSet() {
-    }
+    private MissSet() {}
 
     /** {@code expected AND NOT received}. */
     public static EndpointSet of(EndpointSet expected, EndpointSet received) {

@@ -3,12 +3,19 @@ package org.bitina.protocol;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import org.bitina.bitmap.EndpointSet;
+import org.bitina.security.ChecksumAudit;
+import org.bitina.security.PacketMac;
+import org.bitina.security.ReplayWindow;
+import org.bitina.security.TokenBucket;
 import org.bitina.topology.EncodingSpec;
 import org.bitina.topology.Routing;
-import org.bitina.wire.Direction;
+import org.bitina.topology.Topology;
 import org.bitina.wire.Flags;
 import org.bitina.wire.InaPacket;
+import org.bitina.wire.PacketType;
+import org.bitina.wire.Payload;
 
 /**
  * What the tree mechanisms of one node share: its name, routing, aggregation table, the
@@ -25,6 +32,7 @@ final class NodeContext {
     long unknownJobDrops;
     /** Drops by reason, per job (frames of no job under {@link #NO_JOB}), and the last reason given. */
     final Map<JobKey, Map<String, Long>> dropReasons = new HashMap<>();
+
     long drops;
     String lastDrop;
     static final JobKey NO_JOB = new JobKey(-1, -1);
@@ -52,7 +60,8 @@ final class NodeContext {
     void send(List<NodeEngine.Action> out, JobTables t, String neighbor, Frame f) {
         Frame w = onWire(t, f, neighbor);
         if (t.macKey() != null && isHost(name) && w.packet().authTag() == null) {
-            // S2: an endpoint's packet leaves its host tagged, as it goes on the wire (after the NIC's last change to it);
+            // S2: an endpoint's packet leaves its host tagged, as it goes on the wire (after the NIC's last change to
+            // it);
             // one that carries a tag already keeps it (an attack's forged tag is the attacker's to choose)
             w = w.withPacket(mac.sign(t.macKey(), w.packet()));
         }
@@ -60,7 +69,7 @@ final class NodeContext {
     }
 
     /** S2: this node's MACs (one instance per device: it keeps an initialised MAC per job key). */
-    final org.bitina.security.PacketMac mac = new org.bitina.security.PacketMac();
+    final PacketMac mac = new PacketMac();
 
     /** Toward the frame's underlay destination by unicast routing, or to this node's endpoint. */
     void route(JobTables t, Frame f, List<NodeEngine.Action> out) {
@@ -110,31 +119,38 @@ final class NodeContext {
         } else {
             unknownJobDrops++;
         }
-        dropReasons.computeIfAbsent(t == null ? NO_JOB : t.key(), k -> new java.util.TreeMap<>()).merge(reasonKey(reason), 1L, Long::sum);
+        dropReasons
+                .computeIfAbsent(t == null ? NO_JOB : t.key(), k -> new TreeMap<>())
+                .merge(reasonKey(reason), 1L, Long::sum);
         drops++;
         lastDrop = reason;
         trace(out, t, f, "drop", List.of(), reason);
     }
 
     /** S3: per job and host port, the window of contribution numbers seen (kept for the run: a replay is one at any age). */
-    final Map<JobKey, Map<String, org.bitina.security.ReplayWindow>> replay = new HashMap<>();
-    final Map<JobKey, Map<String, org.bitina.security.TokenBucket>> buckets = new HashMap<>();
+    final Map<JobKey, Map<String, ReplayWindow>> replay = new HashMap<>();
+
+    final Map<JobKey, Map<String, TokenBucket>> buckets = new HashMap<>();
 
     /** S4: the token bucket of one job's packets from one host port. */
-    org.bitina.security.TokenBucket bucket(JobTables t, String port) {
-        return buckets.computeIfAbsent(t.key(), k -> new HashMap<>()).computeIfAbsent(port, k -> t.ingress().rate().bucket());
+    TokenBucket bucket(JobTables t, String port) {
+        return buckets.computeIfAbsent(t.key(), k -> new HashMap<>())
+                .computeIfAbsent(port, k -> t.ingress().rate().bucket());
     }
 
-    org.bitina.security.ReplayWindow replayWindow(JobTables t, String port) {
-        return replay.computeIfAbsent(t.key(), k -> new HashMap<>()).computeIfAbsent(port,
-                k -> new org.bitina.security.ReplayWindow(t.ingress() == null ? 64 : t.ingress().contributions()));
+    ReplayWindow replayWindow(JobTables t, String port) {
+        return replay.computeIfAbsent(t.key(), k -> new HashMap<>())
+                .computeIfAbsent(
+                        port,
+                        k -> new ReplayWindow(
+                                t.ingress() == null ? 64 : t.ingress().contributions()));
     }
 
     /** S6: the malicious-switch fault, when it has struck this node; null on an honest node. */
     Tamper tamper;
 
     /** S6: per job, the controller's audit tap at this node's ports (kept over a restart: it is the controller's). */
-    final Map<JobKey, org.bitina.security.ChecksumAudit> audits = new HashMap<>();
+    final Map<JobKey, ChecksumAudit> audits = new HashMap<>();
 
     /**
      * S6: an int32 contribution or result of a job with an audit key, from a neighbour, is checked
@@ -142,19 +158,24 @@ final class NodeContext {
      * endpoints' checks and fallback handle it).
      */
     void audit(JobTables t, InaPacket p, String from) {
-        org.bitina.wire.PacketType type = p.header().type();
-        if (t.auditKey() == null || from == null || !(p.payload() instanceof org.bitina.wire.Payload.Int32 v)
-                || (type != org.bitina.wire.PacketType.CONTRIBUTION && type != org.bitina.wire.PacketType.RESULT)) {
+        PacketType type = p.header().type();
+        if (t.auditKey() == null
+                || from == null
+                || !(p.payload() instanceof Payload.Int32 v)
+                || (type != PacketType.CONTRIBUTION && type != PacketType.RESULT)) {
             return;
         }
-        audits.computeIfAbsent(t.key(), k -> new org.bitina.security.ChecksumAudit(t.auditKey()))
-                .check(from, p.header().seq(), v.values(), type == org.bitina.wire.PacketType.RESULT);
+        audits.computeIfAbsent(t.key(), k -> new ChecksumAudit(t.auditKey()))
+                .check(from, p.header().seq(), v.values(), type == PacketType.RESULT);
     }
 
     /** Whether {@code neighbor} is a host of the topology (an endpoint's port). */
     boolean isHost(String neighbor) {
-        org.bitina.topology.Topology topo = routing == null ? null : routing.topology();
-        return neighbor != null && topo != null && topo.has(neighbor) && !topo.node(neighbor).isSwitch();
+        Topology topo = routing == null ? null : routing.topology();
+        return neighbor != null
+                && topo != null
+                && topo.has(neighbor)
+                && !topo.node(neighbor).isSwitch();
     }
 
     /**
@@ -167,13 +188,22 @@ final class NodeContext {
 
     void trace(List<NodeEngine.Action> out, JobTables t, Frame f, String event, List<String> to, String detail) {
         if (tracing) {
-            out.add(new NodeEngine.Traced(TraceEvent.of(name, t, f.packet(), event, f.packet().endpoints(), to, f.vt(), detail)));
+            out.add(new NodeEngine.Traced(
+                    TraceEvent.of(name, t, f.packet(), event, f.packet().endpoints(), to, f.vt(), detail)));
         }
     }
 
     /** A trace event that is not about one frame (a timeout, an install). */
-    void trace(List<NodeEngine.Action> out, JobTables t, long seq, String event, String dir, EndpointSet bitmap, List<String> to,
-               long vt, String detail) {
+    void trace(
+            List<NodeEngine.Action> out,
+            JobTables t,
+            long seq,
+            String event,
+            String dir,
+            EndpointSet bitmap,
+            List<String> to,
+            long vt,
+            String detail) {
         if (tracing) {
             out.add(new NodeEngine.Traced(TraceEvent.about(name, t, seq, event, dir, bitmap, to, vt, detail)));
         }
@@ -190,19 +220,29 @@ final class NodeContext {
         }
         if (copies.size() == 1) {
             Replicator.Copy c = copies.get(0);
-            out.add(new NodeEngine.Traced(TraceEvent.of(name, t, f.packet(), "forward", c.bitmap(), List.of(c.neighbor()), f.vt(), null)));
+            out.add(new NodeEngine.Traced(
+                    TraceEvent.of(name, t, f.packet(), "forward", c.bitmap(), List.of(c.neighbor()), f.vt(), null)));
             return;
         }
         for (int i = 0; i < copies.size(); i++) {
             Replicator.Copy c = copies.get(i);
-            out.add(new NodeEngine.Traced(TraceEvent.of(name, t, f.packet(), "replicate", c.bitmap(), List.of(c.neighbor()), f.vt(),
-                    "copy " + (i + 1) + "/" + copies.size() + " of " + f.packet().endpoints())));
+            out.add(new NodeEngine.Traced(TraceEvent.of(
+                    name,
+                    t,
+                    f.packet(),
+                    "replicate",
+                    c.bitmap(),
+                    List.of(c.neighbor()),
+                    f.vt(),
+                    "copy " + (i + 1) + "/" + copies.size() + " of "
+                            + f.packet().endpoints())));
         }
     }
 
     static Frame late(Frame f) {
         InaPacket p = f.packet();
-        return new Frame(p.withHeader(p.header().withFlags(p.header().flags() | Flags.LATE)), f.destination(), f.vt(), f.via());
+        return new Frame(
+                p.withHeader(p.header().withFlags(p.header().flags() | Flags.LATE)), f.destination(), f.vt(), f.via());
     }
 
     /**

@@ -3,7 +3,10 @@ package org.bitina.protocol;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import org.bitina.bitmap.EndpointSet;
+import org.bitina.bitmap.FlatBitmap;
+import org.bitina.security.ChecksumAudit;
 import org.bitina.topology.Bift;
 import org.bitina.topology.Routing;
 import org.bitina.wire.Direction;
@@ -24,20 +27,16 @@ import org.bitina.wire.PacketType;
 public final class NodeEngine {
 
     /** What the device does next. */
-    public sealed interface Action permits Send, Deliver, Traced {
-    }
+    public sealed interface Action permits Send, Deliver, Traced {}
 
     /** Put a frame on the link to a neighbour. */
-    public record Send(String neighbor, Frame frame) implements Action {
-    }
+    public record Send(String neighbor, Frame frame) implements Action {}
 
     /** Hand a frame to the endpoint drivers on this host. */
-    public record Deliver(Frame frame) implements Action {
-    }
+    public record Deliver(Frame frame) implements Action {}
 
     /** Record a trace event. */
-    public record Traced(TraceEvent event) implements Action {
-    }
+    public record Traced(TraceEvent event) implements Action {}
 
     /** How many completion timeouts a node keeps what late contributions still need (a root's result, an upstream). */
     static final int RESULT_MEMORY_TIMEOUTS = 20;
@@ -48,6 +47,7 @@ public final class NodeEngine {
     private final IncTrees inc;
     /** The C-BMs and INC tree branches installed here, per job: what the report draws of the trees packets built. */
     final ObservedTrees observed = new ObservedTrees();
+
     private final EdgeAggregator edge;
 
     public NodeEngine(String name, Routing routing, AggregationTable table, boolean trace) {
@@ -84,7 +84,7 @@ public final class NodeEngine {
         node.jobs.values().forEach(t -> fresh.reserve(t.key(), t.stateEntries()));
         e.node.counters.putAll(node.counters);
         e.node.unknownJobDrops = node.unknownJobDrops;
-        node.dropReasons.forEach((k, v) -> e.node.dropReasons.put(k, new java.util.TreeMap<>(v)));
+        node.dropReasons.forEach((k, v) -> e.node.dropReasons.put(k, new TreeMap<>(v)));
         e.node.drops = node.drops;
         e.node.tamper = node.tamper;
         e.node.audits.putAll(node.audits);
@@ -202,7 +202,11 @@ public final class NodeEngine {
             boolean fromHost = node.isHost(from);
             // S4's rate limit first, as a switch polices before it parses; then S2: an endpoint's packet
             // must carry its job's tag, checked at the first switch
-            String refused = fromHost && t.ingress() != null && t.ingress().rate() != null && !node.bucket(t, from).take(now) ? "rate"
+            String refused = fromHost
+                            && t.ingress() != null
+                            && t.ingress().rate() != null
+                            && !node.bucket(t, from).take(now)
+                    ? "rate"
                     : null;
             if (refused == null && fromHost && t.macKey() != null && !node.mac.verify(t.macKey(), f.packet())) {
                 refused = "mac";
@@ -211,12 +215,17 @@ public final class NodeEngine {
                 // only a host's port asks for its F-BM: one cached per switch port was 2.7 GB of flat F-BMs at k=64
                 refused = t.ingress().refuse(f.packet(), from, fromHost, fromHost ? behind(t, from) : null);
             }
-            if (refused == null && t.ingress() != null && fromHost && f.packet().header().type() == PacketType.CONTRIBUTION) {
+            if (refused == null
+                    && t.ingress() != null
+                    && fromHost
+                    && f.packet().header().type() == PacketType.CONTRIBUTION) {
                 long seq = f.packet().header().seq();
-                if (t.ingress().contributions() > 0 && (seq < 0 || seq >= t.ingress().contributions())) {
+                if (t.ingress().contributions() > 0
+                        && (seq < 0 || seq >= t.ingress().contributions())) {
                     // S5: a number no honest worker uses would open state the job never reserved (flagged or not)
                     refused = "sequence out of range";
-                } else if (replayChecked(f.packet()) && !node.replayWindow(t, from).accept(seq)) {
+                } else if (replayChecked(f.packet())
+                        && !node.replayWindow(t, from).accept(seq)) {
                     refused = "replay";
                 }
             }
@@ -245,7 +254,7 @@ public final class NodeEngine {
             return null;
         }
         EndpointSet f = t.bift().forwardingBitmap(neighbor);
-        return f != null ? f : org.bitina.bitmap.FlatBitmap.of(t.bift().capacity());
+        return f != null ? f : FlatBitmap.of(t.bift().capacity());
     }
 
     /** A frame sent by a driver on this host (tagged, S2, as it leaves the host: {@link NodeContext#send}). */
@@ -338,8 +347,16 @@ public final class NodeEngine {
      * reduces and completes; what it says is turned into actions here, once, and the
      * mechanism decides only where things go.
      */
-    void offer(TreeMechanism m, JobTables t, Frame f, StateKey key, EndpointSet registered, Contribution c, String what, long now,
-               List<Action> out) {
+    void offer(
+            TreeMechanism m,
+            JobTables t,
+            Frame f,
+            StateKey key,
+            EndpointSet registered,
+            Contribution c,
+            String what,
+            long now,
+            List<Action> out) {
         InaPacket p = f.packet();
         AggregationTable.Outcome o = node.table.offer(key, registered, c, t.timeoutNanos(), now);
         if (o instanceof AggregationTable.Buffered) {
@@ -349,7 +366,16 @@ public final class NodeEngine {
             node.count(t, Counter.TERMINATED);
             node.count(t, Counter.COMPLETIONS);
             node.trace(out, t, f, "terminate", List.of(), null);
-            node.trace(out, t, key.seq(), "complete", "agg", done.emission().pbm(), List.of(), done.emission().vt(), null);
+            node.trace(
+                    out,
+                    t,
+                    key.seq(),
+                    "complete",
+                    "agg",
+                    done.emission().pbm(),
+                    List.of(),
+                    done.emission().vt(),
+                    null);
             emit(t, done.emission(), now, out);
         } else if (o instanceof AggregationTable.Duplicate) {
             if (p.header().has(Flags.RETRANSMIT)) {
@@ -379,7 +405,12 @@ public final class NodeEngine {
     /** As {@link #contribution(Frame)}; in a second stage (H2) with the job's endpoints it holds. */
     static Contribution contribution(JobTables t, Frame f) {
         InaPacket p = f.packet();
-        return new Contribution(p.endpoints(), p.header().op(), p.payload(), f.vt(), t.secondStage() == null ? null : StageBridge.holds(t.secondStage(), p));
+        return new Contribution(
+                p.endpoints(),
+                p.header().op(),
+                p.payload(),
+                f.vt(),
+                t.secondStage() == null ? null : StageBridge.holds(t.secondStage(), p));
     }
 
     /**
@@ -422,9 +453,12 @@ public final class NodeEngine {
         PacketType type = p.header().type();
         if (type == PacketType.DATA || type == PacketType.ACK) {
             // reliable multicast: scoped by round (destination field), keyed by window or packet (entropy)
-            return new StateKey(t.tenant(), t.job(), p.header().destination(), p.header().entropy());
+            return new StateKey(
+                    t.tenant(), t.job(), p.header().destination(), p.header().entropy());
         }
-        long origin = type == PacketType.DISPATCH || type == PacketType.COMBINE ? p.header().destination() : 0;
+        long origin = type == PacketType.DISPATCH || type == PacketType.COMBINE
+                ? p.header().destination()
+                : 0;
         return new StateKey(t.tenant(), t.job(), origin, p.header().seq());
     }
 
@@ -453,7 +487,8 @@ public final class NodeEngine {
             SecondStage s = t.secondStage();
             if (s != null && s.bridges() && r.local().contains(s.bit())) {
                 // H2: the second stage's result at a partition root goes down into its partition
-                preconfigured.bridgeDown(t, new Frame(f.packet().withEndpoints(r.local()), null, f.vt(), via), now, out);
+                preconfigured.bridgeDown(
+                        t, new Frame(f.packet().withEndpoints(r.local()), null, f.vt(), via), now, out);
             } else {
                 node.deliver(t, new Frame(f.packet().withEndpoints(r.local()), null, f.vt(), via), out);
             }
@@ -469,8 +504,8 @@ public final class NodeEngine {
     }
 
     /** S6: the packets of one job that failed the checksum audit at this node's ports. */
-    public List<org.bitina.security.ChecksumAudit.Failure> auditFailures(int tenant, int job) {
-        org.bitina.security.ChecksumAudit a = node.audits.get(new JobKey(tenant, job));
+    public List<ChecksumAudit.Failure> auditFailures(int tenant, int job) {
+        ChecksumAudit a = node.audits.get(new JobKey(tenant, job));
         return a == null ? List.of() : a.failures();
     }
 

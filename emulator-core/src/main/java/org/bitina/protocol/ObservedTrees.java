@@ -37,14 +37,12 @@ public final class ObservedTrees {
      * bitmaps; null past {@link #MAX_PRINTED_BITS} (a k=64 job's union is 65,536 characters, per
      * branch and switch, in every report).
      */
-    public record Branch(String mechanism, String upstream, long installs, String bits) {
-    }
+    public record Branch(String mechanism, String upstream, long installs, String bits) {}
 
     /** The largest bit space whose unions are printed in the report. */
     public static final int MAX_PRINTED_BITS = 4096;
 
-    private record Key(JobKey job, Mechanism mechanism, String upstream) {
-    }
+    private record Key(JobKey job, Mechanism mechanism, String upstream) {}
 
     private static final class Union {
         long installs;
@@ -65,7 +63,10 @@ public final class ObservedTrees {
         List<Branch> out = new ArrayList<>();
         branches.forEach((k, u) -> {
             if (k.job().equals(job)) {
-                out.add(new Branch(k.mechanism().label(), k.upstream(), u.installs,
+                out.add(new Branch(
+                        k.mechanism().label(),
+                        k.upstream(),
+                        u.installs,
                         u.bits.capacity() <= MAX_PRINTED_BITS ? u.bits.toString() : null));
             }
         });

@@ -27,8 +27,7 @@ final class PreconfiguredTrees implements TreeMechanism {
     /** At a partition root (H2): the second stage's result as it went down into the partition, to resend to a worker that lost it. */
     private final Map<StateKey, Bridged> bridged = new HashMap<>();
 
-    private record Bridged(InaPacket result, long at, long timeoutNanos) {
-    }
+    private record Bridged(InaPacket result, long at, long timeoutNanos) {}
 
     PreconfiguredTrees(NodeEngine engine, NodeContext node) {
         this.engine = engine;
@@ -41,7 +40,8 @@ final class PreconfiguredTrees implements TreeMechanism {
      * C-BMs their data installed (R2).
      */
     EndpointSet registeredFor(JobTables t, InaPacket p) {
-        if (p.header().type() == PacketType.ACK && t.dataInstall() == JobTables.DataInstall.RETRANSMISSIONS
+        if (p.header().type() == PacketType.ACK
+                && t.dataInstall() == JobTables.DataInstall.RETRANSMISSIONS
                 && p.header().destination() > 0) {
             return null;
         }
@@ -55,8 +55,10 @@ final class PreconfiguredTrees implements TreeMechanism {
 
     /** The ACK packet an aggregated acknowledgment leaves as: the round in the destination field, the key in the entropy. */
     static InaPacket ackPacket(JobTables t, Emission e, int round) {
-        InaHeader h = InaHeader.of(PacketType.ACK, t.tenant(), t.job(), e.key().seq()).withDestination(round)
-                .withEntropy((int) e.key().seq()).withFlags(e.partial() ? Flags.PARTIAL : 0);
+        InaHeader h = InaHeader.of(PacketType.ACK, t.tenant(), t.job(), e.key().seq())
+                .withDestination(round)
+                .withEntropy((int) e.key().seq())
+                .withFlags(e.partial() ? Flags.PARTIAL : 0);
         return new InaPacket(h, e.pbm(), Payload.EMPTY);
     }
 
@@ -64,7 +66,10 @@ final class PreconfiguredTrees implements TreeMechanism {
     public void emit(JobTables t, Emission e, long now, List<NodeEngine.Action> out) {
         if (isAck(e)) {
             node.count(t, e.partial() ? Counter.PARTIAL_ACKS : Counter.ACKS);
-            node.route(t, new Frame(ackPacket(t, e, (int) e.key().origin()), t.root() ? node.name : t.vatParent(), e.vt()), out);
+            node.route(
+                    t,
+                    new Frame(ackPacket(t, e, (int) e.key().origin()), t.root() ? node.name : t.vatParent(), e.vt()),
+                    out);
             return;
         }
         if (node.tamper != null) {
@@ -77,9 +82,20 @@ final class PreconfiguredTrees implements TreeMechanism {
             return;
         }
         if (!t.root()) {
-            InaHeader h = InaHeader.of(PacketType.CONTRIBUTION, t.tenant(), t.job(), e.key().seq()).withOp(e.op())
+            InaHeader h = InaHeader.of(
+                            PacketType.CONTRIBUTION,
+                            t.tenant(),
+                            t.job(),
+                            e.key().seq())
+                    .withOp(e.op())
                     .withFlags(e.partial() ? Flags.PARTIAL : 0);
-            node.route(t, new Frame(new InaPacket(h, e.pbm(), e.payload(), provenance(t, e.pbm(), e), null), t.vatParent(), e.vt()), out);
+            node.route(
+                    t,
+                    new Frame(
+                            new InaPacket(h, e.pbm(), e.payload(), provenance(t, e.pbm(), e), null),
+                            t.vatParent(),
+                            e.vt()),
+                    out);
             return;
         }
         rootResults.put(e.key(), e);
@@ -91,7 +107,9 @@ final class PreconfiguredTrees implements TreeMechanism {
      * endpoints, when they are fewer than its P-BM's partitions (one of them was partial); else null.
      */
     private static EndpointSet provenance(JobTables t, EndpointSet pbm, Emission e) {
-        if (t.secondStage() == null || e.holds() == null || e.holds().equals(t.secondStage().expand(pbm))) {
+        if (t.secondStage() == null
+                || e.holds() == null
+                || e.holds().equals(t.secondStage().expand(pbm))) {
             return null;
         }
         return e.holds();
@@ -101,11 +119,14 @@ final class PreconfiguredTrees implements TreeMechanism {
         // in a second stage a result is complete when every partition came, each whole
         EndpointSet inner = provenance(t, t.registered(), e);
         boolean complete = e.pbm().equals(t.registered()) && inner == null;
-        InaHeader h = InaHeader.of(PacketType.RESULT, t.tenant(), t.job(), e.key().seq()).withOp(e.op())
+        InaHeader h = InaHeader.of(
+                        PacketType.RESULT, t.tenant(), t.job(), e.key().seq())
+                .withOp(e.op())
                 .withFlags(complete ? 0 : Flags.PARTIAL);
         // F6: the root's node bitmap is the multicast bitmap (a resend goes to the workers that asked)
         SecondStage stage = t.secondStage();
-        EndpointSet holds = complete ? null : stage != null ? (e.holds() != null ? e.holds() : stage.expand(e.pbm())) : e.pbm();
+        EndpointSet holds =
+                complete ? null : stage != null ? (e.holds() != null ? e.holds() : stage.expand(e.pbm())) : e.pbm();
         InaPacket result = new InaPacket(h, to, e.payload(), holds, null);
         node.count(t, complete ? Counter.ROOT_COMPLETE : Counter.ROOT_PARTIAL);
         engine.replicate(t, new Frame(result, null, e.vt()), e.emittedAt(), out);
@@ -123,8 +144,17 @@ final class PreconfiguredTrees implements TreeMechanism {
             return;
         }
         node.count(t, Counter.BRIDGED_UP);
-        node.trace(out, t, e.key().seq(), "forward", "agg", e.pbm(), List.of(s.uplink()), e.vt(), "to the second stage as " + up.endpoints()
-                + (up.provenance() != null ? " holding " + up.provenance() : ""));
+        node.trace(
+                out,
+                t,
+                e.key().seq(),
+                "forward",
+                "agg",
+                e.pbm(),
+                List.of(s.uplink()),
+                e.vt(),
+                "to the second stage as " + up.endpoints()
+                        + (up.provenance() != null ? " holding " + up.provenance() : ""));
         engine.process(stage, new Frame(up, s.uplink(), e.vt()), now, out);
     }
 
@@ -141,7 +171,9 @@ final class PreconfiguredTrees implements TreeMechanism {
         }
         InaPacket down = StageBridge.down(s, part.tenant(), part.registered(), f.packet());
         node.count(stage, Counter.BRIDGED_DOWN);
-        bridged.put(new StateKey(part.tenant(), part.job(), 0, down.header().seq()), new Bridged(down, now, part.timeoutNanos()));
+        bridged.put(
+                new StateKey(part.tenant(), part.job(), 0, down.header().seq()),
+                new Bridged(down, now, part.timeoutNanos()));
         engine.replicate(part, new Frame(down, null, f.vt()), now, out);
     }
 
@@ -156,7 +188,10 @@ final class PreconfiguredTrees implements TreeMechanism {
         if (t.root() && p.header().type() == PacketType.ACK) {
             // a late acknowledgment at the source: the bits it brings are news for the sender
             node.route(t, new Frame(p, node.name, f.vt()), out);
-        } else if (t.root() && t.stage() != null && t.stage().bridges() && t.job() == t.stage().partitionJob()) {
+        } else if (t.root()
+                && t.stage() != null
+                && t.stage().bridges()
+                && t.job() == t.stage().partitionJob()) {
             // its partition's aggregate is in the second stage already: it follows, naming whom it holds
             JobTables stage = node.job(new JobKey(t.tenant(), t.stage().stageJob()));
             if (stage == null) {
@@ -164,7 +199,14 @@ final class PreconfiguredTrees implements TreeMechanism {
                 return;
             }
             node.count(t, Counter.BRIDGED_UP);
-            engine.process(stage, new Frame(StageBridge.late(t.stage(), t.tenant(), p), t.stage().uplink(), f.vt()), now, out);
+            engine.process(
+                    stage,
+                    new Frame(
+                            StageBridge.late(t.stage(), t.tenant(), p),
+                            t.stage().uplink(),
+                            f.vt()),
+                    now,
+                    out);
         } else if (t.root()) {
             foldLate(t, key, p, f.vt(), now, out);
         } else if (t.vatParent() == null) {
@@ -181,8 +223,14 @@ final class PreconfiguredTrees implements TreeMechanism {
             node.drop(out, t, new Frame(p, null, vt), "late contribution after the result was forgotten");
             return;
         }
-        Emission better = prev.foldIn(new Contribution(p.endpoints(), p.header().op(), p.payload(), vt,
-                t.secondStage() == null ? null : StageBridge.holds(t.secondStage(), p)), now);
+        Emission better = prev.foldIn(
+                new Contribution(
+                        p.endpoints(),
+                        p.header().op(),
+                        p.payload(),
+                        vt,
+                        t.secondStage() == null ? null : StageBridge.holds(t.secondStage(), p)),
+                now);
         if (better == null) {
             node.drop(out, t, new Frame(p, null, vt), "late payload does not match the result");
             return;
@@ -215,8 +263,12 @@ final class PreconfiguredTrees implements TreeMechanism {
         if (t.root() && down != null) {
             // a partition root resends the second stage's result as it went down, to the worker that asked
             node.count(t, Counter.RESULTS_RESENT);
-            engine.replicate(t, new Frame(down.result().withEndpoints(f.packet().endpoints()), null, f.vt()), down.at(), out);
-        } else if (t.root() && t.stage() != null && t.stage().bridges() && t.job() == t.stage().partitionJob()) {
+            engine.replicate(
+                    t, new Frame(down.result().withEndpoints(f.packet().endpoints()), null, f.vt()), down.at(), out);
+        } else if (t.root()
+                && t.stage() != null
+                && t.stage().bridges()
+                && t.job() == t.stage().partitionJob()) {
             node.drop(out, t, f, "retransmitted contribution while the second stage has no result for it yet");
         } else if (t.root() && t.rootMulticasts() && known != null) {
             node.count(t, Counter.RESULTS_RESENT);

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.bitina.bitmap.EndpointSet;
 import org.bitina.bitmap.FlatBitmap;
+import org.bitina.bitmap.HierarchicalBitmap;
 import org.bitina.topology.Bift;
 
 /**
@@ -13,12 +14,10 @@ import org.bitina.topology.Bift;
  * decided from the result.
  */
 public final class Replicator {
-    private Replicator() {
-    }
+    private Replicator() {}
 
     /** One copy to a neighbour, carrying {@code BM AND F-BM} of that neighbour. */
-    public record Copy(String neighbor, EndpointSet bitmap) {
-    }
+    public record Copy(String neighbor, EndpointSet bitmap) {}
 
     /**
      * @param copies      per-neighbour copies, in the order RFC 8279's loop emits them
@@ -75,12 +74,17 @@ public final class Replicator {
         int block = blockSizeOf(bitmap);
         List<Copy> out = new ArrayList<>(copies);
         for (int i = 0; i < copies; i++) {
-            out.add(new Copy(bift.neighbor(order[i]), FlatBitmap.ofWords(capacity, toNeighbor[order[i]]).to(bitmap.encoding(), block)));
+            out.add(new Copy(
+                    bift.neighbor(order[i]),
+                    FlatBitmap.ofWords(capacity, toNeighbor[order[i]]).to(bitmap.encoding(), block)));
         }
         EndpointSet localSet = flat(capacity, local).to(bitmap.encoding(), block);
         FlatBitmap unreachableSet = flat(capacity, unreachable);
         int branches = copies + (local == null ? 0 : 1);
-        return new Result(List.copyOf(out), localSet, unreachableSet.to(bitmap.encoding(), block),
+        return new Result(
+                List.copyOf(out),
+                localSet,
+                unreachableSet.to(bitmap.encoding(), block),
                 branches > 1 ? bitmap.andNot(unreachableSet) : null);
     }
 
@@ -95,6 +99,6 @@ public final class Replicator {
     }
 
     private static int blockSizeOf(EndpointSet set) {
-        return set instanceof org.bitina.bitmap.HierarchicalBitmap h ? h.blockSize() : 1;
+        return set instanceof HierarchicalBitmap h ? h.blockSize() : 1;
     }
 }

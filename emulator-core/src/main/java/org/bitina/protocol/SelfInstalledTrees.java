@@ -40,7 +40,11 @@ final class SelfInstalledTrees implements TreeMechanism {
 
     /** The entry of branch {@code i} of a key: the branch in the origin's upper half. */
     private static StateKey branchKey(StateKey key, int i) {
-        return new StateKey(key.tenant(), key.job(), StateKey.Tree.SELF_INSTALLED, ((long) i << 32) | (key.origin() & 0xFFFFFFFFL),
+        return new StateKey(
+                key.tenant(),
+                key.job(),
+                StateKey.Tree.SELF_INSTALLED,
+                ((long) i << 32) | (key.origin() & 0xFFFFFFFFL),
                 key.seq());
     }
 
@@ -53,8 +57,10 @@ final class SelfInstalledTrees implements TreeMechanism {
     static boolean installs(JobTables t, InaPacket p) {
         return switch (p.header().type()) {
             case DISPATCH -> true;
-            case DATA -> t.dataInstall() == JobTables.DataInstall.ALWAYS
-                    || (t.dataInstall() == JobTables.DataInstall.RETRANSMISSIONS && p.header().has(Flags.RETRANSMIT));
+            case DATA ->
+                t.dataInstall() == JobTables.DataInstall.ALWAYS
+                        || (t.dataInstall() == JobTables.DataInstall.RETRANSMISSIONS
+                                && p.header().has(Flags.RETRANSMIT));
             default -> false;
         };
     }
@@ -104,8 +110,16 @@ final class SelfInstalledTrees implements TreeMechanism {
         upstream.put(key, f.via() != null ? f.via() : node.name);
         engine.observed.installed(t.key(), ObservedTrees.Mechanism.C_BM, upstream.get(key), cbm);
         node.count(t, Counter.INSTALLS);
-        node.trace(out, t, key.seq(), "install", "mcast", cbm, List.of(), f.vt(), "C-BM for source " + origin(key)
-                + (index == 0 ? "" : ", branch " + (index + 1)));
+        node.trace(
+                out,
+                t,
+                key.seq(),
+                "install",
+                "mcast",
+                cbm,
+                List.of(),
+                f.vt(),
+                "C-BM for source " + origin(key) + (index == 0 ? "" : ", branch " + (index + 1)));
         return node.name;
     }
 
@@ -119,8 +133,11 @@ final class SelfInstalledTrees implements TreeMechanism {
             return;
         }
         // the combine climbs the dispatch tree (M3)
-        InaHeader h = InaHeader.of(PacketType.COMBINE, t.tenant(), t.job(), e.key().seq()).withOp(e.op())
-                .withDestination(origin(e.key())).withFlags(e.partial() ? Flags.PARTIAL : 0);
+        InaHeader h = InaHeader.of(
+                        PacketType.COMBINE, t.tenant(), t.job(), e.key().seq())
+                .withOp(e.op())
+                .withDestination(origin(e.key()))
+                .withFlags(e.partial() ? Flags.PARTIAL : 0);
         node.route(t, new Frame(new InaPacket(h, e.pbm(), e.payload()), up, e.vt()), out);
     }
 
@@ -175,7 +192,8 @@ final class SelfInstalledTrees implements TreeMechanism {
 
     /** A key goes when none of its branches is remembered any more: checked as a branch goes, not at every tick. */
     private void forgetKeyWhenNoBranchIsLeft(StateKey branch) {
-        StateKey base = new StateKey(branch.tenant(), branch.job(), StateKey.Tree.SELF_INSTALLED, origin(branch), branch.seq());
+        StateKey base =
+                new StateKey(branch.tenant(), branch.job(), StateKey.Tree.SELF_INSTALLED, origin(branch), branch.seq());
         List<EndpointSet> cbms = branches.get(base);
         if (cbms == null) {
             return;

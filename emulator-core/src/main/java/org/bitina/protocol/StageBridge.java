@@ -17,8 +17,7 @@ import org.bitina.wire.PacketType;
  * every worker checks it against the reference of exactly those. Pure: packets in, packets out.
  */
 public final class StageBridge {
-    private StageBridge() {
-    }
+    private StageBridge() {}
 
     /**
      * The second-stage contribution of partition aggregate {@code e} (its P-BM in the partition's
@@ -28,7 +27,9 @@ public final class StageBridge {
     public static InaPacket up(SecondStage s, int tenant, Emission e) {
         EndpointSet members = s.partitions().get(s.bit());
         boolean partial = e.pbm().cardinality() < members.cardinality();
-        InaHeader h = InaHeader.of(PacketType.CONTRIBUTION, tenant, s.stageJob(), e.key().seq()).withOp(e.op())
+        InaHeader h = InaHeader.of(
+                        PacketType.CONTRIBUTION, tenant, s.stageJob(), e.key().seq())
+                .withOp(e.op())
                 .withFlags(partial ? Flags.PARTIAL : 0);
         EndpointSet holds = partial ? toJob(members, e.pbm()) : null;
         return new InaPacket(h, FlatBitmap.of(s.capacity(), s.bit()), e.payload(), holds, null);
@@ -41,7 +42,8 @@ public final class StageBridge {
      */
     public static InaPacket late(SecondStage s, int tenant, InaPacket contribution) {
         InaHeader c = contribution.header();
-        InaHeader h = InaHeader.of(PacketType.CONTRIBUTION, tenant, s.stageJob(), c.seq()).withOp(c.op())
+        InaHeader h = InaHeader.of(PacketType.CONTRIBUTION, tenant, s.stageJob(), c.seq())
+                .withOp(c.op())
                 .withFlags(Flags.PARTIAL | Flags.LATE);
         EndpointSet holds = toJob(s.partitions().get(s.bit()), contribution.endpoints());
         return new InaPacket(h, FlatBitmap.of(s.capacity(), s.bit()), contribution.payload(), holds, null);
@@ -54,7 +56,8 @@ public final class StageBridge {
      */
     public static InaPacket down(SecondStage s, int tenant, EndpointSet partitionAbm, InaPacket result) {
         InaHeader r = result.header();
-        InaHeader h = InaHeader.of(PacketType.RESULT, tenant, s.partitionJob(), r.seq()).withOp(r.op())
+        InaHeader h = InaHeader.of(PacketType.RESULT, tenant, s.partitionJob(), r.seq())
+                .withOp(r.op())
                 .withFlags(result.provenance() != null ? Flags.PARTIAL : 0);
         return new InaPacket(h, partitionAbm, result.payload(), result.provenance(), null);
     }
@@ -66,10 +69,12 @@ public final class StageBridge {
     public static EndpointSet toJob(EndpointSet partitionMembers, EndpointSet partitionBits) {
         int[] job = partitionMembers.indices();
         if (partitionBits.capacity() != job.length) {
-            throw new IllegalArgumentException("a partition of " + job.length + " members has no bitmap of " + partitionBits.capacity()
-                    + " bits");
+            throw new IllegalArgumentException(
+                    "a partition of " + job.length + " members has no bitmap of " + partitionBits.capacity() + " bits");
         }
-        return FlatBitmap.of(partitionMembers.capacity(), partitionBits.stream().map(k -> job[k]).toArray());
+        return FlatBitmap.of(
+                partitionMembers.capacity(),
+                partitionBits.stream().map(k -> job[k]).toArray());
     }
 
     /** What a second-stage packet holds in the job's space: its provenance, else all of the partitions its P-BM names. */

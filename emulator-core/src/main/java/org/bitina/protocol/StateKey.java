@@ -1,5 +1,7 @@
 package org.bitina.protocol;
 
+import java.util.Locale;
+
 /**
  * Names one aggregation: the job (tenant and job id, so two jobs never share state, S1),
  * the tree mechanism that owns it, the origin that scopes the sequence space (the MoE
@@ -34,7 +36,8 @@ public record StateKey(int tenant, int job, Tree tree, long origin, long seq) {
 
     @Override
     public String toString() {
-        return "t" + tenant + "/j" + job + (tree != Tree.PRECONFIGURED ? "/" + tree.name().toLowerCase(java.util.Locale.ROOT) : "")
+        return "t" + tenant + "/j" + job
+                + (tree != Tree.PRECONFIGURED ? "/" + tree.name().toLowerCase(Locale.ROOT) : "")
                 + (origin != 0 ? "/o" + origin : "") + "#" + seq;
     }
 }

@@ -15,8 +15,17 @@ import org.bitina.wire.InaPacket;
  * <p>Every event is built by {@link #of} (an event about a frame) or {@link #about} (one that is
  * not: a timeout, an install), so the job's name, its mode and the direction are spelled once.
  */
-public record TraceEvent(String node, String job, String mode, long seq, String event, String dir, String bitmap,
-                         List<String> to, long vt, String detail) {
+public record TraceEvent(
+        String node,
+        String job,
+        String mode,
+        long seq,
+        String event,
+        String dir,
+        String bitmap,
+        List<String> to,
+        long vt,
+        String detail) {
 
     /** The unit of {@code vt}, declared on the trace's first line. */
     public static final String VT_UNIT = "ns";
@@ -28,16 +37,40 @@ public record TraceEvent(String node, String job, String mode, long seq, String 
      * An event about a frame at {@code node}: the job and mode from its tables, or, when the job
      * is not installed there ({@code t} null), the wire's tenant and job ({@code t1/j7}).
      */
-    public static TraceEvent of(String node, JobTables t, InaPacket p, String event, EndpointSet bitmap, List<String> to, long vt,
-                                String detail) {
+    public static TraceEvent of(
+            String node,
+            JobTables t,
+            InaPacket p,
+            String event,
+            EndpointSet bitmap,
+            List<String> to,
+            long vt,
+            String detail) {
         String dir = p.header().direction() == Direction.AGGREGATION ? "agg" : "mcast";
-        return new TraceEvent(node, t != null ? t.name() : JobKey.of(p.header()).toString(), t != null ? t.mode() : NO_MODE,
-                p.header().seq(), event, dir, bitmap.toString(), to, vt, detail);
+        return new TraceEvent(
+                node,
+                t != null ? t.name() : JobKey.of(p.header()).toString(),
+                t != null ? t.mode() : NO_MODE,
+                p.header().seq(),
+                event,
+                dir,
+                bitmap.toString(),
+                to,
+                vt,
+                detail);
     }
 
     /** An event that is not about one frame (a timeout, an install) of the job {@code t}. */
-    public static TraceEvent about(String node, JobTables t, long seq, String event, String dir, EndpointSet bitmap,
-                                   List<String> to, long vt, String detail) {
+    public static TraceEvent about(
+            String node,
+            JobTables t,
+            long seq,
+            String event,
+            String dir,
+            EndpointSet bitmap,
+            List<String> to,
+            long vt,
+            String detail) {
         return new TraceEvent(node, t.name(), t.mode(), seq, event, dir, bitmap.toString(), to, vt, detail);
     }
 }

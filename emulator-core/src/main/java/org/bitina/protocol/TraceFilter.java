@@ -24,8 +24,8 @@ import java.util.function.Predicate;
  */
 public final class TraceFilter implements Predicate<TraceEvent> {
     /** The events of the trace contract (DESIGN.md), in its order. */
-    public static final List<String> EVENTS = List.of("send", "forward", "replicate", "terminate", "complete", "install", "timeout",
-            "deliver", "drop");
+    public static final List<String> EVENTS =
+            List.of("send", "forward", "replicate", "terminate", "complete", "install", "timeout", "deliver", "drop");
     /** The keys a clause may name. */
     public static final List<String> KEYS = List.of("job", "mode", "node", "event", "dir", "seq");
 
@@ -58,14 +58,17 @@ public final class TraceFilter implements Predicate<TraceEvent> {
                 }
                 int eq = c.indexOf('=');
                 if (eq < 0) {
-                    throw new IllegalArgumentException("'" + c + "' is not KEY=VALUE,... (keys: " + String.join(", ", KEYS) + ")");
+                    throw new IllegalArgumentException(
+                            "'" + c + "' is not KEY=VALUE,... (keys: " + String.join(", ", KEYS) + ")");
                 }
                 String key = c.substring(0, eq).strip();
                 if (!KEYS.contains(key)) {
-                    throw new IllegalArgumentException("unknown key '" + key + "' in '" + c + "' (keys: " + String.join(", ", KEYS) + ")");
+                    throw new IllegalArgumentException(
+                            "unknown key '" + key + "' in '" + c + "' (keys: " + String.join(", ", KEYS) + ")");
                 }
                 if (clauses.containsKey(key)) {
-                    throw new IllegalArgumentException("key '" + key + "' given twice: list its values in one clause (" + key + "=A,B)");
+                    throw new IllegalArgumentException(
+                            "key '" + key + "' given twice: list its values in one clause (" + key + "=A,B)");
                 }
                 List<String> values = new ArrayList<>();
                 for (String v : c.substring(eq + 1).split(",", -1)) {
@@ -98,7 +101,8 @@ public final class TraceFilter implements Predicate<TraceEvent> {
             case "seq" -> range(value);
             default -> {
                 if (value.indexOf('*') >= 0 && !(key.equals("node") && value.indexOf('*') == value.length() - 1)) {
-                    throw new IllegalArgumentException("'*' only ends a node name, got '" + value + "' in '" + clause + "'");
+                    throw new IllegalArgumentException(
+                            "'*' only ends a node name, got '" + value + "' in '" + clause + "'");
                 }
             }
         }
@@ -110,7 +114,8 @@ public final class TraceFilter implements Predicate<TraceEvent> {
             long from = Long.parseLong(dots < 0 ? v : v.substring(0, dots).strip());
             long to = dots < 0 ? from : Long.parseLong(v.substring(dots + 2).strip());
             if (from < 0 || to < from) {
-                throw new IllegalArgumentException("seq range '" + v + "' is empty or negative (A..B with 0 <= A <= B)");
+                throw new IllegalArgumentException(
+                        "seq range '" + v + "' is empty or negative (A..B with 0 <= A <= B)");
             }
             return new long[] {from, to};
         } catch (NumberFormatException e) {
@@ -129,8 +134,12 @@ public final class TraceFilter implements Predicate<TraceEvent> {
 
     @Override
     public boolean test(TraceEvent e) {
-        return matches("job", e.job()) && matches("mode", e.mode()) && matches("event", e.event()) && matches("dir", e.dir())
-                && nodeMatches(e.node()) && seqMatches(e.seq());
+        return matches("job", e.job())
+                && matches("mode", e.mode())
+                && matches("event", e.event())
+                && matches("dir", e.dir())
+                && nodeMatches(e.node())
+                && seqMatches(e.seq());
     }
 
     private boolean matches(String key, String value) {

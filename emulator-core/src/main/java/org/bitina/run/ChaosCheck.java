@@ -12,8 +12,7 @@ import org.bitina.chaos.ChaosPlans;
  * the soft state its jobs reserved (S5).
  */
 public final class ChaosCheck {
-    private ChaosCheck() {
-    }
+    private ChaosCheck() {}
 
     /** What the run broke, one line each; empty when it kept every invariant. */
     public static List<String> violations(ChaosPlans.Plan plan, Report r) {
@@ -34,7 +33,8 @@ public final class ChaosCheck {
             if (plan.lossless() && j.admission() != null && j.admission().refused() > 0) {
                 // S5: a job's declaration is its quota. Under loss, timers let windows overlap and the
                 // excess passes on unaggregated (counted); without loss, needing more is a wrong declaration
-                v.add(at + j.admission().refused() + " aggregations refused over the " + j.admission().entries() + " entries it reserved");
+                v.add(at + j.admission().refused() + " aggregations refused over the "
+                        + j.admission().entries() + " entries it reserved");
             }
             if (j.note() != null && j.note().contains("virtual clock could not go on")) {
                 v.add(at + j.note());
@@ -51,15 +51,17 @@ public final class ChaosCheck {
                     }
                 }
                 default -> {
-                    if (j.missing().isEmpty() && j.unfinished().isEmpty() && j.partialChunks().isEmpty() && (j.note() == null
-                            || j.note().isBlank())) {
+                    if (j.missing().isEmpty()
+                            && j.unfinished().isEmpty()
+                            && j.partialChunks().isEmpty()
+                            && (j.note() == null || j.note().isBlank())) {
                         v.add(at + "failed without saying who or why");
                     }
                 }
             }
             if (plan.lossless() && !(j.status().equals("complete") && j.verified())) {
-                v.add(at + "nothing could be lost, yet it ended " + j.status() + " (verified " + j.verified() + ") " + j.unfinished()
-                        + j.mismatches() + " " + j.note());
+                v.add(at + "nothing could be lost, yet it ended " + j.status() + " (verified " + j.verified() + ") "
+                        + j.unfinished() + j.mismatches() + " " + j.note());
             }
         }
         return v;

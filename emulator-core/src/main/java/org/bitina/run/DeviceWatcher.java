@@ -14,14 +14,11 @@ import org.bitina.device.DeviceCommand;
  * names the member, not its devices.
  */
 final class DeviceWatcher {
-    private record Stopped(String device) {
-    }
+    private record Stopped(String device) {}
 
-    private record ConfirmStopped(String device) {
-    }
+    private record ConfirmStopped(String device) {}
 
-    private DeviceWatcher() {
-    }
+    private DeviceWatcher() {}
 
     static Behavior<Object> create(Map<String, ActorRef<DeviceCommand>> devices, ActorRef<PhaseRunner.Command> runner) {
         return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> {

@@ -11,6 +11,7 @@ import org.bitina.cluster.MemberAgent;
 import org.bitina.device.DeviceCommand;
 import org.bitina.protocol.JobKey;
 import org.bitina.protocol.JobTables;
+import org.bitina.protocol.Tamper;
 import org.bitina.scenario.Scenario;
 import org.bitina.topology.Bift;
 import org.bitina.topology.FaultSpec;
@@ -42,8 +43,12 @@ final class FaultInjector {
     /** What the repaired tables are keyed with, as at install (S2, S6). */
     private final byte[] runSecret;
 
-    FaultInjector(Scenario scenario, Map<String, ActorRef<DeviceCommand>> devices, List<MemberAgent.Handle> members,
-                  byte[] runSecret, Logger log) {
+    FaultInjector(
+            Scenario scenario,
+            Map<String, ActorRef<DeviceCommand>> devices,
+            List<MemberAgent.Handle> members,
+            byte[] runSecret,
+            Logger log) {
         this.scenario = scenario;
         this.runSecret = runSecret;
         this.devices = devices;
@@ -92,7 +97,7 @@ final class FaultInjector {
                 return rejoin(p, routing, f.node(), vt);
             }
             case MALICIOUS_SWITCH -> {
-                devices.get(f.node()).tell(new DeviceCommand.Tamper(new org.bitina.protocol.Tamper(java.util.Set.copyOf(f.chunks()))));
+                devices.get(f.node()).tell(new DeviceCommand.Tamper(new Tamper(Set.copyOf(f.chunks()))));
                 tampering.add(f.node());
             }
             case LOSS -> forLinks(f.link(), null, f.rate(), null, null, null);
@@ -101,14 +106,18 @@ final class FaultInjector {
             case DELAY -> forLinks(f.link(), null, null, null, null, f.delay().toNanos());
             case MEMBER_LOSS -> {
                 if (f.member() <= 0 || f.member() >= members.size()) {
-                    log.warn("member-loss of member {}: the run has members 1..{} to lose (0 runs the coordinator)", f.member(),
+                    log.warn(
+                            "member-loss of member {}: the run has members 1..{} to lose (0 runs the coordinator)",
+                            f.member(),
                             members.size() - 1);
                 } else {
                     // as kill -9: the member's JVM halts (or, in a test, its ActorSystem stops); the cluster finds out
                     members.get(f.member()).halt();
                 }
             }
-            default -> log.warn("fault kind {} is not applied by this version", f.kind().configName());
+            default ->
+                log.warn(
+                        "fault kind {} is not applied by this version", f.kind().configName());
         }
         return p;
     }
@@ -131,8 +140,13 @@ final class FaultInjector {
         Map<String, JobTables> tables = new LinkedHashMap<>(p.tables());
         r.tables().forEach((n, t) -> {
             tables.put(n, t);
-            devices.get(n).tell(new DeviceCommand.Retree(TopologyInstaller.keyed(p, t, runSecret, scenario.security().mac()), r.uplinks(),
-                    r.cutOff(), vt));
+            devices.get(n)
+                    .tell(new DeviceCommand.Retree(
+                            TopologyInstaller.keyed(
+                                    p, t, runSecret, scenario.security().mac()),
+                            r.uplinks(),
+                            r.cutOff(),
+                            vt));
         });
         return p.repaired(tables, Set.copyOf(r.cutOff()), r.root(), "; " + what);
     }
@@ -143,7 +157,9 @@ final class FaultInjector {
             JobTables t = tree.tables().get(node);
             if (t != null) {
                 JobTables now = t.bift() == null ? t : t.withBift(Bift.build(routing, node, tree.bitSpace()));
-                devices.get(node).tell(new DeviceCommand.InstallJob(TopologyInstaller.keyed(p, now, runSecret, scenario.security().mac())));
+                devices.get(node)
+                        .tell(new DeviceCommand.InstallJob(TopologyInstaller.keyed(
+                                p, now, runSecret, scenario.security().mac())));
             }
         }
     }
@@ -176,8 +192,16 @@ final class FaultInjector {
         // every tree of the phase (over partitions, H2: each has its own bit space), built on all cores
         Map<Integer, Map<String, Bift>> rebuilt = new HashMap<>();
         for (Phase.Tree tree : p.trees()) {
-            rebuilt.put(tree.wireJob(), Bift.buildAll(routing, scenario.topology().nodes().stream().map(Node::name)
-                    .filter(n -> tree.tables().get(n) != null && tree.tables().get(n).bift() != null).toList(), tree.bitSpace()));
+            rebuilt.put(
+                    tree.wireJob(),
+                    Bift.buildAll(
+                            routing,
+                            scenario.topology().nodes().stream()
+                                    .map(Node::name)
+                                    .filter(n -> tree.tables().get(n) != null
+                                            && tree.tables().get(n).bift() != null)
+                                    .toList(),
+                            tree.bitSpace()));
         }
         for (Node n : scenario.topology().nodes()) {
             Map<JobKey, Bift> bifts = new HashMap<>();

@@ -14,9 +14,11 @@ final class PhaseRun {
     final int index;
     /** The phase as it runs: a crash that rebuilds its tree replaces it (new tables, fewer awaited, the note). */
     Phase phase;
+
     final Map<String, DriverReport> done = new HashMap<>();
     /** Network faults scheduled for this phase and not applied yet. */
     final List<FaultSpec> pendingFaults = new ArrayList<>();
+
     long start = System.nanoTime();
     long wall;
     long results;
@@ -25,6 +27,7 @@ final class PhaseRun {
     String stalled;
     /** Virtual clock: the phase's barrier, how long partial results may settle, what went wrong in its windows. */
     WindowBarrier barrier;
+
     long settleUntil = Long.MAX_VALUE;
     final List<String> problems = new ArrayList<>();
 

@@ -2,14 +2,19 @@ package org.bitina.run;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Supplier;
+import org.apache.pekko.actor.NoSerializationVerificationNeeded;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
@@ -38,12 +43,10 @@ import org.bitina.usecase.Phase;
  */
 public final class PhaseRunner {
     /** The runner's own protocol: local to the JVM that runs it (what devices send it is ControlMessage). */
-    public sealed interface Command extends org.apache.pekko.actor.NoSerializationVerificationNeeded {
-    }
+    public sealed interface Command extends NoSerializationVerificationNeeded {}
 
     /** Start the run; the report goes to {@code replyTo}. */
-    public record Run(ActorRef<Report> replyTo) implements Command {
-    }
+    public record Run(ActorRef<Report> replyTo) implements Command {}
 
     /** E4: a cluster member left or was downed; these devices went with it. */
     public record MemberLost(String member, Set<String> devices) implements Command {
@@ -53,14 +56,11 @@ public final class PhaseRunner {
         }
     }
 
-    private record HostEvt(DeviceCommand.HostEvent event) implements Command {
-    }
+    private record HostEvt(DeviceCommand.HostEvent event) implements Command {}
 
-    private record Synced(String node) implements Command {
-    }
+    private record Synced(String node) implements Command {}
 
-    private record Stats(DeviceCommand.DeviceStats stats) implements Command {
-    }
+    private record Stats(DeviceCommand.DeviceStats stats) implements Command {}
 
     private enum Deadline implements Command {
         INSTANCE
@@ -74,12 +74,10 @@ public final class PhaseRunner {
         INSTANCE
     }
 
-    private record ApplyFault(FaultSpec fault) implements Command {
-    }
+    private record ApplyFault(FaultSpec fault) implements Command {}
 
     /** Virtual clock: a member is done with a window. */
-    private record WindowDone(MemberAgent.WindowReport report) implements Command {
-    }
+    private record WindowDone(MemberAgent.WindowReport report) implements Command {}
 
     private static final Duration STALL_CHECK = Duration.ofMillis(250);
     private static final Duration STALL_MIN = Duration.ofSeconds(5);
@@ -99,11 +97,13 @@ public final class PhaseRunner {
     private final byte[] runSecret;
     /** Virtual clock: the smallest link latency plus a nanosecond (DESIGN.md "Time and links"). */
     private final long lookahead;
+
     private final List<Phase> phases;
     private final FaultInjector faults;
     private final ReportAssembler report = new ReportAssembler();
     /** Devices on members that were lost (E4), and why the run cannot go on. */
     private final Set<String> lost = new HashSet<>();
+
     private String lostReason;
     private ActorRef<Report> replyTo;
 
@@ -111,16 +111,28 @@ public final class PhaseRunner {
      * @param devices   every device's actor, wherever the placement put it
      * @param placement device to the cluster member that runs it (for the report)
      */
-    public static Behavior<Command> create(Scenario scenario, Map<String, ActorRef<DeviceCommand>> devices, Map<String, String> placement,
-                                           Map<String, Integer> where, List<MemberAgent.Handle> members,
-                                           ActorRef<TraceEvent> trace, RunProgress progress) {
-        return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> new PhaseRunner(ctx, timers, scenario, devices, placement, where,
-                members, trace, progress).idle()));
+    public static Behavior<Command> create(
+            Scenario scenario,
+            Map<String, ActorRef<DeviceCommand>> devices,
+            Map<String, String> placement,
+            Map<String, Integer> where,
+            List<MemberAgent.Handle> members,
+            ActorRef<TraceEvent> trace,
+            RunProgress progress) {
+        return Behaviors.setup(ctx -> Behaviors.withTimers(timers ->
+                new PhaseRunner(ctx, timers, scenario, devices, placement, where, members, trace, progress).idle()));
     }
 
-    private PhaseRunner(ActorContext<Command> ctx, TimerScheduler<Command> timers, Scenario scenario,
-                        Map<String, ActorRef<DeviceCommand>> spawned, Map<String, String> placement, Map<String, Integer> where,
-                        List<MemberAgent.Handle> members, ActorRef<TraceEvent> trace, RunProgress progress) {
+    private PhaseRunner(
+            ActorContext<Command> ctx,
+            TimerScheduler<Command> timers,
+            Scenario scenario,
+            Map<String, ActorRef<DeviceCommand>> spawned,
+            Map<String, String> placement,
+            Map<String, Integer> where,
+            List<MemberAgent.Handle> members,
+            ActorRef<TraceEvent> trace,
+            RunProgress progress) {
         this.ctx = ctx;
         this.timers = timers;
         this.scenario = scenario;
@@ -132,7 +144,9 @@ public final class PhaseRunner {
         this.windowReports = ctx.messageAdapter(MemberAgent.WindowReport.class, WindowDone::new);
         this.members = List.copyOf(members);
         this.runSecret = TopologyInstaller.drawRunSecret();
-        this.lookahead = WindowBarrier.lookahead(scenario.topology().links().stream().mapToLong(l -> l.spec().latencyNanos()).min()
+        this.lookahead = WindowBarrier.lookahead(scenario.topology().links().stream()
+                .mapToLong(l -> l.spec().latencyNanos())
+                .min()
                 .orElse(0));
         Routing routing = report.routed(scenario);
         this.phases = report.planned(scenario, routing);
@@ -178,13 +192,20 @@ public final class PhaseRunner {
         progress.expectedResults.set((long) run.phase.awaited().size() * run.phase.units());
         progress.labels.put(i + 1, run.phase.job().name() + " " + run.phase.mode());
         progress.label.set(run.phase.job().name() + " " + run.phase.mode());
-        ctx.getLog().info("phase {}/{}: job {} mode {}", i + 1, phases.size(), run.phase.job().name(), run.phase.mode());
-        TopologyInstaller.install(run.phase, devices, runSecret, scenario.security().mac());
+        ctx.getLog()
+                .info(
+                        "phase {}/{}: job {} mode {}",
+                        i + 1,
+                        phases.size(),
+                        run.phase.job().name(),
+                        run.phase.mode());
+        TopologyInstaller.install(
+                run.phase, devices, runSecret, scenario.security().mac());
         return synced(run, () -> starting(run));
     }
 
     /** Waits until every live device has handled what was sent to it before, then goes on. */
-    private Behavior<Command> synced(PhaseRun run, java.util.function.Supplier<Behavior<Command>> then) {
+    private Behavior<Command> synced(PhaseRun run, Supplier<Behavior<Command>> then) {
         Set<String> waiting = new HashSet<>(devices.keySet());
         waiting.removeAll(lost);
         waiting.forEach(d -> devices.get(d).tell(new DeviceCommand.Sync(syncs)));
@@ -200,7 +221,8 @@ public final class PhaseRunner {
     /** Every host sets up its drivers before any of them sends: a packet never reaches a host that does not know its job. */
     private Behavior<Command> starting(PhaseRun run) {
         for (DriverSpec d : run.phase.drivers()) {
-            devices.get(d.host()).tell(new DeviceCommand.StartDriver(d, hostEvents, TopologyInstaller.endpointSecret(runSecret, d)));
+            devices.get(d.host())
+                    .tell(new DeviceCommand.StartDriver(d, hostEvents, TopologyInstaller.endpointSecret(runSecret, d)));
         }
         return synced(run, () -> running(run));
     }
@@ -228,8 +250,14 @@ public final class PhaseRunner {
                     return Behaviors.same();
                 })
                 .onMessageEquals(Deadline.INSTANCE, () -> {
-                    ctx.getLog().warn("job {} mode {}: deadline of {} passed with {} of {} endpoints done", p.job().name(), p.mode(),
-                            p.timing().deadline(), run.done.size(), p.awaited().size());
+                    ctx.getLog()
+                            .warn(
+                                    "job {} mode {}: deadline of {} passed with {} of {} endpoints done",
+                                    p.job().name(),
+                                    p.mode(),
+                                    p.timing().deadline(),
+                                    run.done.size(),
+                                    p.awaited().size());
                     return endNow(run, null);
                 })
                 .onMessageEquals(StallCheck.INSTANCE, () -> onStallCheck(run))
@@ -270,20 +298,24 @@ public final class PhaseRunner {
                 run.pendingFaults.add(f);
             }
         }
-        run.pendingFaults.sort(java.util.Comparator.comparing(FaultSpec::at));
+        run.pendingFaults.sort(Comparator.comparing(FaultSpec::at));
     }
 
     /** Every host with a driver in the phase starts it. */
     private void begin(Phase p) {
         // each host begins the wire jobs its drivers run (a phase over partitions has one per partition, H2)
-        Set<java.util.Map.Entry<String, Integer>> begin = new LinkedHashSet<>();
-        p.drivers().forEach(d -> begin.add(java.util.Map.entry(d.host(), d.job())));
-        begin.stream().filter(e -> p.wireJobs().contains(e.getValue()))
-                .forEach(e -> devices.get(e.getKey()).tell(new DeviceCommand.BeginJob(p.job().common().tenant(), e.getValue())));
+        Set<Map.Entry<String, Integer>> begin = new LinkedHashSet<>();
+        p.drivers().forEach(d -> begin.add(Map.entry(d.host(), d.job())));
+        begin.stream()
+                .filter(e -> p.wireJobs().contains(e.getValue()))
+                .forEach(e -> devices.get(e.getKey())
+                        .tell(new DeviceCommand.BeginJob(p.job().common().tenant(), e.getValue())));
     }
 
     private long nextFaultNanos(PhaseRun run) {
-        return run.pendingFaults.isEmpty() ? Long.MAX_VALUE : run.pendingFaults.get(0).at().toNanos();
+        return run.pendingFaults.isEmpty()
+                ? Long.MAX_VALUE
+                : run.pendingFaults.get(0).at().toNanos();
     }
 
     private Behavior<Command> window(PhaseRun run, long start) {
@@ -322,7 +354,10 @@ public final class PhaseRunner {
         if (!run.problems.isEmpty()) {
             // in name order, not the order the devices finished in: the same run, the same words
             List<String> problems = run.problems.stream().sorted().toList();
-            return endNow(run, "the virtual clock could not go on: " + (problems.size() > 4 ? problems.subList(0, 4) + "..." : problems));
+            return endNow(
+                    run,
+                    "the virtual clock could not go on: "
+                            + (problems.size() > 4 ? problems.subList(0, 4) + "..." : problems));
         }
         long next = run.barrier.next();
         if (run.settleUntil == Long.MAX_VALUE && run.done.keySet().containsAll(p.awaited())) {
@@ -348,13 +383,20 @@ public final class PhaseRunner {
         if (next == Long.MAX_VALUE) {
             List<String> unfinished = new ArrayList<>(new TreeSet<>(p.awaited()));
             unfinished.removeAll(run.done.keySet());
-            return endWarned(run, String.format(java.util.Locale.ROOT, "nothing left to happen (no frame in flight, no timer armed)"
-                    + " at %.1f us of modelled time; not finished: %s", end / 1000.0,
-                    unfinished.size() > 12 ? unfinished.subList(0, 12) + "..." : unfinished));
+            return endWarned(
+                    run,
+                    String.format(
+                            Locale.ROOT,
+                            "nothing left to happen (no frame in flight, no timer armed)"
+                                    + " at %.1f us of modelled time; not finished: %s",
+                            end / 1000.0,
+                            unfinished.size() > 12 ? unfinished.subList(0, 12) + "..." : unfinished));
         }
         if (next > deadline) {
-            return endWarned(run, "modelled deadline of " + p.timing().deadline().toMillis() + " ms passed with " + run.done.size()
-                    + " of " + p.awaited().size() + " endpoints done");
+            return endWarned(
+                    run,
+                    "modelled deadline of " + p.timing().deadline().toMillis() + " ms passed with " + run.done.size()
+                            + " of " + p.awaited().size() + " endpoints done");
         }
         return window(run, next);
     }
@@ -367,8 +409,13 @@ public final class PhaseRunner {
 
     private Behavior<Command> finishedVirtual(PhaseRun run) {
         run.wall = System.nanoTime() - run.start;
-        ctx.getLog().info("job {} mode {}: {} windows of at most {} ns", run.phase.job().name(), run.phase.mode(), run.barrier.windows(),
-                lookahead);
+        ctx.getLog()
+                .info(
+                        "job {} mode {}: {} windows of at most {} ns",
+                        run.phase.job().name(),
+                        run.phase.mode(),
+                        run.barrier.windows(),
+                        lookahead);
         return collecting(run);
     }
 
@@ -384,7 +431,8 @@ public final class PhaseRunner {
     }
 
     private Behavior<Command> onHostEvent(PhaseRun run, HostEvt m) {
-        if (m.event() instanceof DeviceCommand.Progress pr && run.phase.wireJobs().contains(pr.job())) {
+        if (m.event() instanceof DeviceCommand.Progress pr
+                && run.phase.wireJobs().contains(pr.job())) {
             progress.results.addAndGet(pr.results());
             run.results += pr.results();
         } else if (m.event() instanceof DeviceCommand.DriverDone d) {
@@ -425,7 +473,9 @@ public final class PhaseRunner {
             return collecting(run);
         }
         Phase.Timing t = run.phase.timing();
-        timers.startSingleTimer(Settled.INSTANCE, Duration.ofNanos(Math.min(10_000_000_000L, 2 * t.timeoutNanos() + t.maxStraggleNanos())));
+        timers.startSingleTimer(
+                Settled.INSTANCE,
+                Duration.ofNanos(Math.min(10_000_000_000L, 2 * t.timeoutNanos() + t.maxStraggleNanos())));
         return Behaviors.receive(Command.class)
                 .onMessageEquals(Settled.INSTANCE, () -> collecting(run))
                 .onMessage(MemberLost.class, m -> memberLost(m) ? collecting(run) : Behaviors.same())
@@ -449,8 +499,11 @@ public final class PhaseRunner {
         Map<String, DeviceCommand.DeviceStats> stats = new HashMap<>();
         devices.forEach((n, d) -> {
             if (!lost.contains(n)) {
-                d.tell(new DeviceCommand.CollectStats(run.phase.job().common().tenant(), run.phase.wireJob(),
-                        run.phase.more().stream().map(Phase.Tree::wireJob).toList(), statsAdapter));
+                d.tell(new DeviceCommand.CollectStats(
+                        run.phase.job().common().tenant(),
+                        run.phase.wireJob(),
+                        run.phase.more().stream().map(Phase.Tree::wireJob).toList(),
+                        statsAdapter));
             }
         });
         return Behaviors.receive(Command.class)
@@ -459,7 +512,8 @@ public final class PhaseRunner {
                     return allIn(stats) ? phaseDone(run, stats) : Behaviors.same();
                 })
                 // the stats of the lost devices will not come: go on with those that did
-                .onMessage(MemberLost.class, m -> memberLost(m) && allIn(stats) ? phaseDone(run, stats) : Behaviors.same())
+                .onMessage(
+                        MemberLost.class, m -> memberLost(m) && allIn(stats) ? phaseDone(run, stats) : Behaviors.same())
                 .build();
     }
 
@@ -469,14 +523,30 @@ public final class PhaseRunner {
 
     private Behavior<Command> phaseDone(PhaseRun run, Map<String, DeviceCommand.DeviceStats> stats) {
         // a fault planned for later than the phase lasted never happened: say so, never pass it over
-        List<String> notApplied = run.pendingFaults.stream().map(f -> f.kind().configName() + " at " + f.at().toMillis() + " ms").toList();
+        List<String> notApplied = run.pendingFaults.stream()
+                .map(f -> f.kind().configName() + " at " + f.at().toMillis() + " ms")
+                .toList();
         if (!notApplied.isEmpty()) {
-            ctx.getLog().warn("job {} mode {}: the phase ended after {} ms, before these faults: {}", run.phase.job().name(),
-                    run.phase.mode(), run.wall / 1_000_000, notApplied);
+            ctx.getLog()
+                    .warn(
+                            "job {} mode {}: the phase ended after {} ms, before these faults: {}",
+                            run.phase.job().name(),
+                            run.phase.mode(),
+                            run.wall / 1_000_000,
+                            notApplied);
         }
         // in the topology's order, not the order the answers came in: the same run, the same report
-        List<DeviceCommand.DeviceStats> inOrder = devices.keySet().stream().map(stats::get).filter(java.util.Objects::nonNull).toList();
-        report.phase(run.phase, inOrder, run.wall, run.stalled, notApplied, PhaseTimeline.faults(scenario.faults(), run.pendingFaults, run.phase));
+        List<DeviceCommand.DeviceStats> inOrder = devices.keySet().stream()
+                .map(stats::get)
+                .filter(Objects::nonNull)
+                .toList();
+        report.phase(
+                run.phase,
+                inOrder,
+                run.wall,
+                run.stalled,
+                notApplied,
+                PhaseTimeline.faults(scenario.faults(), run.pendingFaults, run.phase));
         faults.heal();
         return next(run.index + 1);
     }
@@ -492,8 +562,10 @@ public final class PhaseRunner {
         }
         lost.addAll(m.devices());
         List<String> names = new ArrayList<>(new TreeSet<>(m.devices()));
-        lostReason = m.member() == null ? "device " + names.get(0) + " stopped"
-                : "member " + m.member() + " lost with " + names.size() + " devices " + (names.size() > 12 ? names.subList(0, 12) + "..." : names);
+        lostReason = m.member() == null
+                ? "device " + names.get(0) + " stopped"
+                : "member " + m.member() + " lost with " + names.size() + " devices "
+                        + (names.size() > 12 ? names.subList(0, 12) + "..." : names);
         ctx.getLog().error(lostReason);
         return true;
     }

@@ -2,9 +2,13 @@ package org.bitina.run;
 
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import org.HdrHistogram.Histogram;
 import org.bitina.device.DeviceCommand;
@@ -21,8 +25,7 @@ final class PhaseTimeline {
     /** Buckets of the entries series: enough for a chart, few enough for a report. */
     static final int BUCKETS = 200;
 
-    private PhaseTimeline() {
-    }
+    private PhaseTimeline() {}
 
     /**
      * Unit u (a chunk, token or window) completes when the last awaited endpoint has its first
@@ -76,8 +79,16 @@ final class PhaseTimeline {
                 }
             });
         }
-        return new Report.Completion(unitName(p), done.length, completed, completed == 0 ? 0 : min / 1000.0, at(h, 50, max),
-                at(h, 90, max), at(h, 99, max), max / 1000.0, cdf);
+        return new Report.Completion(
+                unitName(p),
+                done.length,
+                completed,
+                completed == 0 ? 0 : min / 1000.0,
+                at(h, 50, max),
+                at(h, 90, max),
+                at(h, 99, max),
+                max / 1000.0,
+                cdf);
     }
 
     /** The histogram's value at a percentile, in microseconds, never past the exact maximum. */
@@ -103,7 +114,9 @@ final class PhaseTimeline {
         Map<String, Integer> peaks = new LinkedHashMap<>();
         long last = 0;
         for (DeviceCommand.DeviceStats s : stats) {
-            if (!s.isSwitch() || s.entriesOverTime() == null || s.entriesOverTime().isEmpty()) {
+            if (!s.isSwitch()
+                    || s.entriesOverTime() == null
+                    || s.entriesOverTime().isEmpty()) {
                 continue;
             }
             long level = 0;
@@ -157,7 +170,7 @@ final class PhaseTimeline {
      * endpoint faults (stragglers, silent endpoints) of the phase's drivers, in time order.
      */
     static List<Report.FaultMark> faults(List<FaultSpec> plan, List<FaultSpec> pending, Phase p) {
-        java.util.Set<String> hosts = new java.util.HashSet<>();
+        Set<String> hosts = new HashSet<>();
         p.drivers().forEach(d -> hosts.add(d.host()));
         List<Report.FaultMark> out = new ArrayList<>();
         for (FaultSpec f : plan) {
@@ -166,7 +179,7 @@ final class PhaseTimeline {
                 out.add(new Report.FaultMark(f.at().toNanos() / 1000.0, f.kind().configName(), describe(f)));
             }
         }
-        out.sort(java.util.Comparator.comparingDouble(Report.FaultMark::atMicros));
+        out.sort(Comparator.comparingDouble(Report.FaultMark::atMicros));
         return out;
     }
 
@@ -182,7 +195,7 @@ final class PhaseTimeline {
             b.append(" member ").append(f.member());
         }
         if (f.rate() > 0) {
-            b.append(String.format(java.util.Locale.ROOT, " rate %.3g", f.rate()));
+            b.append(String.format(Locale.ROOT, " rate %.3g", f.rate()));
         }
         if (f.delay() != null && !f.delay().isZero()) {
             b.append(" delay ").append(f.delay().toNanos() / 1000.0).append(" us");

@@ -1,19 +1,39 @@
 package org.bitina.run;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.List;
+import java.util.Map;
+import org.bitina.security.ChecksumAudit;
+import org.bitina.usecase.Phase;
 
 /**
  * The run report (DESIGN.md contract: {@code jobs[]}, {@code links[]}, {@code switches[]}),
  * written as JSON by the CLI, with the clock that ran it ({@code virtual} or {@code real}). One {@code jobs[]} entry per job and mode: INA and each
  * baseline side by side.
  */
-public record Report(String scenario, String clock, List<String> tolerances, List<JobReport> jobs, List<LinkReport> links,
-                     List<SwitchReport> switches, List<HostReport> hosts, java.util.Map<String, String> placement, Setup setup,
-                     List<ObservedTree> observedTrees) {
+public record Report(
+        String scenario,
+        String clock,
+        List<String> tolerances,
+        List<JobReport> jobs,
+        List<LinkReport> links,
+        List<SwitchReport> switches,
+        List<HostReport> hosts,
+        Map<String, String> placement,
+        Setup setup,
+        List<ObservedTree> observedTrees) {
 
     /** A report without observed trees. */
-    public Report(String scenario, String clock, List<String> tolerances, List<JobReport> jobs, List<LinkReport> links,
-                  List<SwitchReport> switches, List<HostReport> hosts, java.util.Map<String, String> placement, Setup setup) {
+    public Report(
+            String scenario,
+            String clock,
+            List<String> tolerances,
+            List<JobReport> jobs,
+            List<LinkReport> links,
+            List<SwitchReport> switches,
+            List<HostReport> hosts,
+            Map<String, String> placement,
+            Setup setup) {
         this(scenario, clock, tolerances, jobs, links, switches, hosts, placement, setup, List.of());
     }
 
@@ -29,14 +49,29 @@ public record Report(String scenario, String clock, List<String> tolerances, Lis
      * @param installs  how many installs of the phase it had (one per token group, window or BFIR tree)
      * @param bits      the union of their downstream bits, as the seeds print bitmaps ({@code [01100110]})
      */
-    public record ObservedTree(String job, String mode,
-                               @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
-                               Integer iteration, String node, String mechanism, String upstream, long installs, String bits) {
-    }
+    public record ObservedTree(
+            String job,
+            String mode,
+
+            @com.fasterxml.jackson.annotation.JsonInclude(JsonInclude.Include.NON_NULL)
+            Integer iteration,
+
+            String node,
+            String mechanism,
+            String upstream,
+            long installs,
+            String bits) {}
 
     /** A report without setup figures. */
-    public Report(String scenario, String clock, List<String> tolerances, List<JobReport> jobs, List<LinkReport> links,
-                  List<SwitchReport> switches, List<HostReport> hosts, java.util.Map<String, String> placement) {
+    public Report(
+            String scenario,
+            String clock,
+            List<String> tolerances,
+            List<JobReport> jobs,
+            List<LinkReport> links,
+            List<SwitchReport> switches,
+            List<HostReport> hosts,
+            Map<String, String> placement) {
         this(scenario, clock, tolerances, jobs, links, switches, hosts, placement, null);
     }
 
@@ -48,8 +83,7 @@ public record Report(String scenario, String clock, List<String> tolerances, Lis
      * @param planningMillis every phase's plan: trees, BIFTs, tables, drivers
      * @param heapBytes      the JVM's heap in use once both were done (no collection forced)
      */
-    public record Setup(long routingMillis, long planningMillis, long heapBytes) {
-    }
+    public record Setup(long routingMillis, long planningMillis, long heapBytes) {}
 
     /**
      * @param expected        what the fault plan makes the scenario expect (complete, partial, failed)
@@ -64,21 +98,52 @@ public record Report(String scenario, String clock, List<String> tolerances, Lis
      * @param trees           over partitions (H2): the second stage, then each partition (absent for one tree)
      * @param faults          the faults of the scenario as they came to this phase, on its modelled time axis
      */
-    public record JobReport(String name, String kind, String mode, String status, boolean verified, List<String> missing,
-                            long wallMillis, double modeledMicros, long packetsIntoRoot, long maxLinkBytes, long totalLinkBytes,
-                            long headerBytes, long timeouts, int retransmissionRounds, String expected, boolean asExpected,
-                            String root, int chunks, int endpoints, List<PartialChunk> partialChunks, List<String> mismatches,
-                            List<String> unfinished, long lateContributions, long drops, long packets, String note,
-                            long sourceUplinkBytes, List<String> dropped, java.util.Map<String, Long> stats,
-                            List<String> faultsNotApplied, Admission admission, org.bitina.usecase.Phase.Iteration iteration,
-                            @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
-                            ValueSecurity security,
-                            @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
-                            List<TreeReport> trees,
-                            Completion completion,
-                            @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
-                            StateEntries stateEntries, List<FaultMark> faults) {
-    }
+    public record JobReport(
+            String name,
+            String kind,
+            String mode,
+            String status,
+            boolean verified,
+            List<String> missing,
+            long wallMillis,
+            double modeledMicros,
+            long packetsIntoRoot,
+            long maxLinkBytes,
+            long totalLinkBytes,
+            long headerBytes,
+            long timeouts,
+            int retransmissionRounds,
+            String expected,
+            boolean asExpected,
+            String root,
+            int chunks,
+            int endpoints,
+            List<PartialChunk> partialChunks,
+            List<String> mismatches,
+            List<String> unfinished,
+            long lateContributions,
+            long drops,
+            long packets,
+            String note,
+            long sourceUplinkBytes,
+            List<String> dropped,
+            Map<String, Long> stats,
+            List<String> faultsNotApplied,
+            Admission admission,
+            Phase.Iteration iteration,
+
+            @com.fasterxml.jackson.annotation.JsonInclude(JsonInclude.Include.NON_NULL)
+            ValueSecurity security,
+
+            @com.fasterxml.jackson.annotation.JsonInclude(JsonInclude.Include.NON_NULL)
+            List<TreeReport> trees,
+
+            Completion completion,
+
+            @com.fasterxml.jackson.annotation.JsonInclude(JsonInclude.Include.NON_NULL)
+            StateEntries stateEntries,
+
+            List<FaultMark> faults) {}
 
     /**
      * The distribution of the units' completion times (a unit completes when the last awaited
@@ -89,9 +154,16 @@ public record Report(String scenario, String clock, List<String> tolerances, Lis
      * @param completed units every awaited endpoint got (the others are not in the distribution)
      * @param cdf       points {micros, fraction of the completed units done by then}, ascending
      */
-    public record Completion(String unit, int units, int completed, double minMicros, double p50Micros, double p90Micros,
-                             double p99Micros, double maxMicros, List<double[]> cdf) {
-    }
+    public record Completion(
+            String unit,
+            int units,
+            int completed,
+            double minMicros,
+            double p50Micros,
+            double p90Micros,
+            double p99Micros,
+            double maxMicros,
+            List<double[]> cdf) {}
 
     /**
      * Soft state over modelled time: per bucket of {@code bucketMicros} from the phase's start, the
@@ -99,12 +171,10 @@ public record Report(String scenario, String clock, List<String> tolerances, Lis
      *
      * @param peaks each switch's most entries at once in this phase (switches that held none left out)
      */
-    public record StateEntries(double bucketMicros, List<Integer> total, java.util.Map<String, Integer> peaks) {
-    }
+    public record StateEntries(double bucketMicros, List<Integer> total, Map<String, Integer> peaks) {}
 
     /** A fault on the phase's time axis: its modelled time, kind, and what it hit. */
-    public record FaultMark(double atMicros, String kind, String what) {
-    }
+    public record FaultMark(double atMicros, String kind, String what) {}
 
     /**
      * One tree of a phase over partitions (H2): the second stage first, then each partition.
@@ -118,9 +188,16 @@ public record Report(String scenario, String clock, List<String> tolerances, Lis
      *                        sent down into the partitions (the second stage)
      * @param missing         the members of the tree (a partition's) some result left out
      */
-    public record TreeReport(String tree, int wireJob, String root, int bits, List<String> members, long packetsIntoRoot, long timeouts,
-                             long bridged, List<String> missing) {
-    }
+    public record TreeReport(
+            String tree,
+            int wireJob,
+            String root,
+            int bits,
+            List<String> members,
+            long packetsIntoRoot,
+            long timeouts,
+            long bridged,
+            List<String> missing) {}
 
     /**
      * Admission control's decision for a job's INA mode (S5), on its INA row or on the baseline
@@ -135,7 +212,8 @@ public record Report(String scenario, String clock, List<String> tolerances, Lis
             if (a == null) {
                 return null;
             }
-            return new Admission(a.admitted(), a.entries(), a.reason(), a.admitted() || mode.equals("ina") ? null : "ina", refused);
+            return new Admission(
+                    a.admitted(), a.entries(), a.reason(), a.admitted() || mode.equals("ina") ? null : "ina", refused);
         }
     }
 
@@ -145,33 +223,36 @@ public record Report(String scenario, String clock, List<String> tolerances, Lis
      *
      * @param failedChunks chunks whose network result failed its checksum at some worker
      * @param fellBack     chunks the fallback host ring reduced again, checked out at every worker that needed it
-     * @param suspects     the senders of the first failing packets of the audit ({@link org.bitina.security.ChecksumAudit})
+     * @param suspects     the senders of the first failing packets of the audit ({@link ChecksumAudit})
      */
-    public record ValueSecurity(String masking, String checksum, int failedChunks, int fellBack, List<String> suspects) {
-    }
+    public record ValueSecurity(
+            String masking, String checksum, int failedChunks, int fellBack, List<String> suspects) {}
 
-    public record PartialChunk(String endpoint, long seq, List<String> missing) {
-    }
+    public record PartialChunk(String endpoint, long seq, List<String> missing) {}
 
-    public record LinkReport(String job, String mode, String from, String to, long packets, long bytes, long headerBytes,
-                             long lost) {
-    }
+    public record LinkReport(
+            String job, String mode, String from, String to, long packets, long bytes, long headerBytes, long lost) {}
 
     /**
      * @param incTrees BIER-INC tree entries (branches) the switch held at the end of a phase, the most over phases (B2)
      * @param drops    frames the switch dropped, by reason, over every phase
      * @param translations frames the switch converted between a job's host-link and fabric encodings (H2), over every phase
      */
-    public record SwitchReport(String name, int peakStateEntries, long peakBufferedBytes, int incTrees, java.util.Map<String, Long> drops,
-                               long translations) {
-        public SwitchReport(String name, int peakStateEntries, long peakBufferedBytes, int incTrees, java.util.Map<String, Long> drops) {
+    public record SwitchReport(
+            String name,
+            int peakStateEntries,
+            long peakBufferedBytes,
+            int incTrees,
+            Map<String, Long> drops,
+            long translations) {
+        public SwitchReport(
+                String name, int peakStateEntries, long peakBufferedBytes, int incTrees, Map<String, Long> drops) {
             this(name, peakStateEntries, peakBufferedBytes, incTrees, drops, 0);
         }
     }
 
     /** A host that dropped frames (of jobs it runs, or of none), by reason, over every phase. */
-    public record HostReport(String name, java.util.Map<String, Long> drops) {
-    }
+    public record HostReport(String name, Map<String, Long> drops) {}
 
     public boolean allAsExpected() {
         return jobs.stream().allMatch(JobReport::asExpected);

@@ -1,18 +1,28 @@
 package org.bitina.run;
 
+import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import org.bitina.device.DeviceCommand;
 import org.bitina.protocol.Counter;
+import org.bitina.protocol.ObservedTrees;
+import org.bitina.scenario.Clock;
+import org.bitina.scenario.Scenario;
+import org.bitina.security.ChecksumAudit;
+import org.bitina.topology.Node;
+import org.bitina.topology.Routing;
 import org.bitina.usecase.DriverReport;
 import org.bitina.usecase.Phase;
 import org.bitina.usecase.Status;
+import org.bitina.usecase.UseCases;
 import org.bitina.usecase.allreduce.Verifier;
 import org.bitina.usecase.moe.MoeSource;
 
@@ -27,6 +37,7 @@ final class ReportAssembler {
     private final Map<String, Report.SwitchReport> switches = new LinkedHashMap<>();
     /** Drops by reason per device over the phases: this run's jobs summed, frames of no job as last counted (they add up by themselves). */
     private final Map<String, Map<String, Long>> drops = new LinkedHashMap<>();
+
     private final Map<String, Map<String, Long>> unknownJobDrops = new LinkedHashMap<>();
     private final Map<String, Boolean> isSwitch = new LinkedHashMap<>();
 
@@ -37,10 +48,16 @@ final class ReportAssembler {
     private Report.Setup setup;
     private long routingNanos;
 
-    Report report(String scenario, org.bitina.scenario.Clock clock, Map<String, String> placement) {
+    Report report(String scenario, Clock clock, Map<String, String> placement) {
         List<Report.SwitchReport> sw = new ArrayList<>();
-        switches.values().forEach(r -> sw.add(new Report.SwitchReport(r.name(), r.peakStateEntries(), r.peakBufferedBytes(), r.incTrees(),
-                dropsOf(r.name()), r.translations())));
+        switches.values()
+                .forEach(r -> sw.add(new Report.SwitchReport(
+                        r.name(),
+                        r.peakStateEntries(),
+                        r.peakBufferedBytes(),
+                        r.incTrees(),
+                        dropsOf(r.name()),
+                        r.translations())));
         List<Report.HostReport> hosts = new ArrayList<>();
         isSwitch.forEach((n, sws) -> {
             Map<String, Long> d = dropsOf(n);
@@ -48,25 +65,36 @@ final class ReportAssembler {
                 hosts.add(new Report.HostReport(n, d));
             }
         });
-        return new Report(scenario, clock.configName(), tolerances(), List.copyOf(jobs),
-                List.copyOf(links), List.copyOf(sw), List.copyOf(hosts), placement, setup, List.copyOf(observedTrees));
+        return new Report(
+                scenario,
+                clock.configName(),
+                tolerances(),
+                List.copyOf(jobs),
+                List.copyOf(links),
+                List.copyOf(sw),
+                List.copyOf(hosts),
+                placement,
+                setup,
+                List.copyOf(observedTrees));
     }
 
     /** The run's routing, searched toward every host's switch on all cores, timed for the report's {@code setup}. */
-    org.bitina.topology.Routing routed(org.bitina.scenario.Scenario scenario) {
+    Routing routed(Scenario scenario) {
         long t0 = System.nanoTime();
-        org.bitina.topology.Routing r = org.bitina.topology.Routing.compute(scenario.topology())
-                .prepare(scenario.topology().hosts().stream().map(org.bitina.topology.Node::name).toList());
+        Routing r = Routing.compute(scenario.topology())
+                .prepare(scenario.topology().hosts().stream().map(Node::name).toList());
         routingNanos = System.nanoTime() - t0;
         return r;
     }
 
     /** Every phase's plan, timed for the report's {@code setup}, with the heap in use after it (no collection forced). */
-    List<org.bitina.usecase.Phase> planned(org.bitina.scenario.Scenario scenario, org.bitina.topology.Routing routing) {
+    List<Phase> planned(Scenario scenario, Routing routing) {
         long t0 = System.nanoTime();
-        List<org.bitina.usecase.Phase> phases = org.bitina.usecase.UseCases.plan(scenario, routing);
-        setup = new Report.Setup(routingNanos / 1_000_000, (System.nanoTime() - t0) / 1_000_000,
-                java.lang.management.ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed());
+        List<Phase> phases = UseCases.plan(scenario, routing);
+        setup = new Report.Setup(
+                routingNanos / 1_000_000,
+                (System.nanoTime() - t0) / 1_000_000,
+                ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed());
         return phases;
     }
 
@@ -78,7 +106,7 @@ final class ReportAssembler {
 
     /** The tolerances the results were checked with: the array kinds' when one ran, MoE's when MoE ran. */
     private List<String> tolerances() {
-        List<String> t = new java.util.ArrayList<>();
+        List<String> t = new ArrayList<>();
         if (jobs.stream().anyMatch(j -> !j.kind().equals("moe") && !j.kind().equals("reliable-multicast"))) {
             t.add(Verifier.FLOAT_TOLERANCE);
         }
@@ -90,34 +118,93 @@ final class ReportAssembler {
 
     /** A phase that could not run, saying why. */
     void notRun(Phase p, String why) {
-        jobs.add(new Report.JobReport(p.job().name(), p.job().common().kind(), p.mode(), Status.FAILED.label(), false,
-                List.copyOf(p.awaited()), 0, 0, 0, 0, 0, 0, 0, 0, p.expected().status().label(), false, roots(p), p.units(),
-                p.awaited().size(), List.of(), List.of(), List.of(why), 0, 0, 0, why, 0, List.of(), Map.of(), List.of(),
-                Report.Admission.of(p.admission(), p.mode(), 0), p.iteration(), null, null, null, null, List.of()));
+        jobs.add(new Report.JobReport(
+                p.job().name(),
+                p.job().common().kind(),
+                p.mode(),
+                Status.FAILED.label(),
+                false,
+                List.copyOf(p.awaited()),
+                0,
+                0,
+                0,
+                0,
+                0,
+                0,
+                0,
+                0,
+                p.expected().status().label(),
+                false,
+                roots(p),
+                p.units(),
+                p.awaited().size(),
+                List.of(),
+                List.of(),
+                List.of(why),
+                0,
+                0,
+                0,
+                why,
+                0,
+                List.of(),
+                Map.of(),
+                List.of(),
+                Report.Admission.of(p.admission(), p.mode(), 0),
+                p.iteration(),
+                null,
+                null,
+                null,
+                null,
+                List.of()));
     }
 
     /** A phase that ran: its job entry, the links that carried anything, the switches' peaks. */
-    void phase(Phase p, Collection<DeviceCommand.DeviceStats> stats, long wallNanos, String stalled, List<String> faultsNotApplied,
-               List<Report.FaultMark> faults) {
+    void phase(
+            Phase p,
+            Collection<DeviceCommand.DeviceStats> stats,
+            long wallNanos,
+            String stalled,
+            List<String> faultsNotApplied,
+            List<Report.FaultMark> faults) {
         jobs.add(job(p, stats, wallNanos, stalled, faultsNotApplied, faults));
         observed(p, stats);
         for (DeviceCommand.DeviceStats s : stats) {
             isSwitch.put(s.node(), s.isSwitch());
-            s.drops().forEach((k, v) -> drops.computeIfAbsent(s.node(), x -> new TreeMap<>()).merge(k, v, Long::sum));
+            s.drops()
+                    .forEach((k, v) -> drops.computeIfAbsent(s.node(), x -> new TreeMap<>())
+                            .merge(k, v, Long::sum));
             if (!s.unknownJobDropReasons().isEmpty()) {
                 unknownJobDrops.put(s.node(), s.unknownJobDropReasons());
             }
             for (DeviceCommand.LinkStats l : s.links()) {
                 if (l.packets() > 0 || l.lost() > 0) {
-                    links.add(new Report.LinkReport(p.job().name(), p.mode(), l.from(), l.to(), l.packets(), l.bytes(), l.headerBytes(),
+                    links.add(new Report.LinkReport(
+                            p.job().name(),
+                            p.mode(),
+                            l.from(),
+                            l.to(),
+                            l.packets(),
+                            l.bytes(),
+                            l.headerBytes(),
                             l.lost()));
                 }
             }
             if (s.isSwitch()) {
-                switches.merge(s.node(), new Report.SwitchReport(s.node(), s.peakStateEntries(), s.peakBufferedBytes(), s.incTrees(), Map.of(),
+                switches.merge(
+                        s.node(),
+                        new Report.SwitchReport(
+                                s.node(),
+                                s.peakStateEntries(),
+                                s.peakBufferedBytes(),
+                                s.incTrees(),
+                                Map.of(),
                                 s.counters().getOrDefault(Counter.TRANSLATED, 0L)),
-                        (a, b) -> new Report.SwitchReport(a.name(), Math.max(a.peakStateEntries(), b.peakStateEntries()),
-                                Math.max(a.peakBufferedBytes(), b.peakBufferedBytes()), Math.max(a.incTrees(), b.incTrees()), Map.of(),
+                        (a, b) -> new Report.SwitchReport(
+                                a.name(),
+                                Math.max(a.peakStateEntries(), b.peakStateEntries()),
+                                Math.max(a.peakBufferedBytes(), b.peakBufferedBytes()),
+                                Math.max(a.incTrees(), b.incTrees()),
+                                Map.of(),
                                 a.translations() + b.translations()));
             }
         }
@@ -128,11 +215,20 @@ final class ReportAssembler {
         Integer iteration = p.iteration() == null ? null : p.iteration().index();
         List<Report.ObservedTree> phase = new ArrayList<>();
         for (DeviceCommand.DeviceStats s : stats) {
-            for (org.bitina.protocol.ObservedTrees.Branch b : s.observedTrees()) {
-                phase.add(new Report.ObservedTree(p.job().name(), p.mode(), iteration, s.node(), b.mechanism(), b.upstream(), b.installs(), b.bits()));
+            for (ObservedTrees.Branch b : s.observedTrees()) {
+                phase.add(new Report.ObservedTree(
+                        p.job().name(),
+                        p.mode(),
+                        iteration,
+                        s.node(),
+                        b.mechanism(),
+                        b.upstream(),
+                        b.installs(),
+                        b.bits()));
             }
         }
-        phase.sort(java.util.Comparator.comparing(Report.ObservedTree::node).thenComparing(Report.ObservedTree::mechanism)
+        phase.sort(Comparator.comparing(Report.ObservedTree::node)
+                .thenComparing(Report.ObservedTree::mechanism)
                 .thenComparing(Report.ObservedTree::upstream));
         observedTrees.addAll(phase);
     }
@@ -141,8 +237,13 @@ final class ReportAssembler {
         return p.roots() == null ? null : String.join(",", p.roots());
     }
 
-    private static Report.JobReport job(Phase p, Collection<DeviceCommand.DeviceStats> stats, long wallNanos, String stalled,
-                                        List<String> faultsNotApplied, List<Report.FaultMark> faults) {
+    private static Report.JobReport job(
+            Phase p,
+            Collection<DeviceCommand.DeviceStats> stats,
+            long wallNanos,
+            String stalled,
+            List<String> faultsNotApplied,
+            List<Report.FaultMark> faults) {
         Map<String, DriverReport> ending = new LinkedHashMap<>();
         List<DriverReport> checked = new ArrayList<>();
         for (DeviceCommand.DeviceStats s : stats) {
@@ -203,31 +304,82 @@ final class ReportAssembler {
                 allVerified = false;
             }
         }
-        missing.addAll((p.expected().missing() == null ? java.util.Set.<String>of() : p.expected().missing()).stream().filter(x -> !missing.contains(x) && !unfinished.isEmpty()).toList());
+        missing.addAll((p.expected().missing() == null
+                        ? Set.<String>of()
+                        : p.expected().missing())
+                .stream()
+                        .filter(x -> !missing.contains(x) && !unfinished.isEmpty())
+                        .toList());
         boolean verified = allVerified && mismatches.isEmpty() && unfinished.isEmpty();
-        Status status = !unfinished.isEmpty() || !mismatches.isEmpty() ? Status.FAILED : partial.isEmpty() ? Status.COMPLETE : Status.PARTIAL;
-        boolean asExpected = p.expected().exact() ? exactly(p.expected(), status, verified, missing, unfinished, mismatches)
+        Status status = !unfinished.isEmpty() || !mismatches.isEmpty()
+                ? Status.FAILED
+                : partial.isEmpty() ? Status.COMPLETE : Status.PARTIAL;
+        boolean asExpected = p.expected().exact()
+                ? exactly(p.expected(), status, verified, missing, unfinished, mismatches)
                 : switch (p.expected().status()) {
-            case COMPLETE -> status == Status.COMPLETE && verified;
-            // what the silent endpoints could take away, and nothing else
-            case PARTIAL -> status != Status.FAILED && verified && p.expected().missing().containsAll(missing);
-            // failed as the plan explains: no wrong result, and nobody lacks more than the faults take
-            case FAILED -> status == Status.FAILED && mismatches.isEmpty() && shortfall <= p.expected().maxShortfall();
-        };
+                    case COMPLETE -> status == Status.COMPLETE && verified;
+                    // what the silent endpoints could take away, and nothing else
+                    case PARTIAL ->
+                        status != Status.FAILED
+                                && verified
+                                && p.expected().missing().containsAll(missing);
+                    // failed as the plan explains: no wrong result, and nobody lacks more than the faults take
+                    case FAILED ->
+                        status == Status.FAILED
+                                && mismatches.isEmpty()
+                                && shortfall <= p.expected().maxShortfall();
+                };
         Traffic t = Traffic.of(p, stats);
         Report.ValueSecurity security = valueSecurity(ending.values(), stats);
-        String note = p.note() + (stalled != null ? "; stalled: " + stalled : "") + s6Note(security)
-                + (faultsNotApplied.isEmpty() ? "" : "; faults not applied, the phase ended first: " + faultsNotApplied);
-        return new Report.JobReport(p.job().name(), p.job().common().kind(), p.mode(), status.label(), verified, List.copyOf(missing),
-                wallNanos / 1_000_000, lastVt / 1000.0, t.intoRoot, t.maxLink, t.total, t.header, t.timeouts, rounds,
-                p.expected().status().label(), asExpected, roots(p), p.units(), p.awaited().size(), partial, mismatches, unfinished,
-                t.late, t.drops + t.lost, t.packets, note, t.uplink, dropped, extra, faultsNotApplied,
-                Report.Admission.of(p.admission(), p.mode(), t.refused), p.iteration(), security, trees(p, stats, missing),
-                PhaseTimeline.completion(p, ending.values()), PhaseTimeline.entries(stats, lastVt), List.copyOf(faults));
+        String note = p.note()
+                + (stalled != null ? "; stalled: " + stalled : "")
+                + s6Note(security)
+                + (faultsNotApplied.isEmpty()
+                        ? ""
+                        : "; faults not applied, the phase ended first: " + faultsNotApplied);
+        return new Report.JobReport(
+                p.job().name(),
+                p.job().common().kind(),
+                p.mode(),
+                status.label(),
+                verified,
+                List.copyOf(missing),
+                wallNanos / 1_000_000,
+                lastVt / 1000.0,
+                t.intoRoot,
+                t.maxLink,
+                t.total,
+                t.header,
+                t.timeouts,
+                rounds,
+                p.expected().status().label(),
+                asExpected,
+                roots(p),
+                p.units(),
+                p.awaited().size(),
+                partial,
+                mismatches,
+                unfinished,
+                t.late,
+                t.drops + t.lost,
+                t.packets,
+                note,
+                t.uplink,
+                dropped,
+                extra,
+                faultsNotApplied,
+                Report.Admission.of(p.admission(), p.mode(), t.refused),
+                p.iteration(),
+                security,
+                trees(p, stats, missing),
+                PhaseTimeline.completion(p, ending.values()),
+                PhaseTimeline.entries(stats, lastVt),
+                List.copyOf(faults));
     }
 
     /** A phase over partitions (H2), tree by tree: the second stage (the phase's own tree), then each partition; null for one tree. */
-    private static List<Report.TreeReport> trees(Phase p, Collection<DeviceCommand.DeviceStats> stats, Set<String> missing) {
+    private static List<Report.TreeReport> trees(
+            Phase p, Collection<DeviceCommand.DeviceStats> stats, Set<String> missing) {
         if (p.more().isEmpty()) {
             return null;
         }
@@ -245,15 +397,28 @@ final class ReportAssembler {
                     into += c.getOrDefault(Counter.FRAMES_IN, 0L);
                 }
             }
-            List<String> members = tree.bitSpace().endpoints().stream().filter(java.util.Objects::nonNull).toList();
-            out.add(new Report.TreeReport(stage ? "second-stage" : tree.name(), tree.wireJob(), tree.root(), tree.bitSpace().capacity(), members,
-                    into, timeouts, bridged, stage ? List.of() : members.stream().filter(missing::contains).toList()));
+            List<String> members = tree.bitSpace().endpoints().stream()
+                    .filter(Objects::nonNull)
+                    .toList();
+            out.add(new Report.TreeReport(
+                    stage ? "second-stage" : tree.name(),
+                    tree.wireJob(),
+                    tree.root(),
+                    tree.bitSpace().capacity(),
+                    members,
+                    into,
+                    timeouts,
+                    bridged,
+                    stage
+                            ? List.of()
+                            : members.stream().filter(missing::contains).toList()));
         }
         return List.copyOf(out);
     }
 
     /** S6 of a phase: the workers' checksum findings and the audit's suspects; null when no worker masks or checksums. */
-    private static Report.ValueSecurity valueSecurity(Collection<DriverReport> workers, Collection<DeviceCommand.DeviceStats> stats) {
+    private static Report.ValueSecurity valueSecurity(
+            Collection<DriverReport> workers, Collection<DeviceCommand.DeviceStats> stats) {
         boolean masking = false;
         boolean checksum = false;
         Set<Long> failed = new TreeSet<>();
@@ -271,21 +436,26 @@ final class ReportAssembler {
         if (!any) {
             return null;
         }
-        Map<String, List<org.bitina.security.ChecksumAudit.Failure>> audit = new TreeMap<>();
+        Map<String, List<ChecksumAudit.Failure>> audit = new TreeMap<>();
         stats.forEach(s -> {
             if (s.checksumFailures() != null && !s.checksumFailures().isEmpty()) {
                 audit.put(s.node(), s.checksumFailures());
             }
         });
-        return new Report.ValueSecurity(masking ? "on" : "off", checksum ? "on" : "off", failed.size(), fellBack.size(),
-                org.bitina.security.ChecksumAudit.suspects(audit));
+        return new Report.ValueSecurity(
+                masking ? "on" : "off",
+                checksum ? "on" : "off",
+                failed.size(),
+                fellBack.size(),
+                ChecksumAudit.suspects(audit));
     }
 
     private static String s6Note(Report.ValueSecurity s) {
         if (s == null || s.failedChunks() == 0) {
             return "";
         }
-        return "; S6: " + s.failedChunks() + " chunks failed their checksum, " + s.fellBack() + " reduced again by the host ring"
+        return "; S6: " + s.failedChunks() + " chunks failed their checksum, " + s.fellBack()
+                + " reduced again by the host ring"
                 + (s.suspects().isEmpty() ? ", no suspect named" : ", suspect " + String.join(", ", s.suspects()));
     }
 
@@ -293,11 +463,17 @@ final class ReportAssembler {
      * The scenario's own {@code expect}: this status and exactly these endpoints missing (named
      * in {@code missing} or, for one that did not finish, {@code unfinished}), and no wrong result.
      */
-    private static boolean exactly(Phase.Expected e, Status status, boolean verified, Collection<String> missing, List<String> unfinished,
-                                   List<String> mismatches) {
-        java.util.Set<String> named = new java.util.TreeSet<>(missing);
+    private static boolean exactly(
+            Phase.Expected e,
+            Status status,
+            boolean verified,
+            Collection<String> missing,
+            List<String> unfinished,
+            List<String> mismatches) {
+        Set<String> named = new TreeSet<>(missing);
         unfinished.forEach(u -> named.add(u.split(" ", 2)[0].replaceAll(":$", "")));
-        boolean right = status == Status.FAILED ? mismatches.stream().noneMatch(ReportAssembler::wrongResult) : verified;
+        boolean right =
+                status == Status.FAILED ? mismatches.stream().noneMatch(ReportAssembler::wrongResult) : verified;
         return status == e.status() && right && (e.missing() == null || named.equals(e.missing()));
     }
 

@@ -13,8 +13,7 @@ import java.util.Iterator;
 public final class RunComparison {
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private RunComparison() {
-    }
+    private RunComparison() {}
 
     /** The report without the fields allowed to differ between two runs of one file. */
     public static JsonNode comparable(Report r) {

@@ -1,7 +1,9 @@
 package org.bitina.run;
 
+import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -9,6 +11,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.Consumer;
+import org.apache.pekko.actor.NoSerializationVerificationNeeded;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
@@ -26,6 +29,7 @@ import org.apache.pekko.cluster.typed.Subscribe;
 import org.bitina.cluster.MemberAgent;
 import org.bitina.device.DeviceCommand;
 import org.bitina.protocol.TraceEvent;
+import org.bitina.scenario.Clock;
 import org.bitina.scenario.Scenario;
 import org.bitina.topology.Node;
 import org.bitina.topology.Placements;
@@ -37,34 +41,26 @@ import org.bitina.topology.Placements;
  * tells it of members that are lost, and hands the report out after the trace is flushed.
  */
 final class RunGuardian extends AbstractBehavior<RunGuardian.Command> {
-    sealed interface Command extends org.apache.pekko.actor.NoSerializationVerificationNeeded {
-    }
+    sealed interface Command extends NoSerializationVerificationNeeded {}
 
     /** Run the scenario; the report goes to {@code replyTo}. */
-    record Start(ActorRef<Report> replyTo) implements Command {
-    }
+    record Start(ActorRef<Report> replyTo) implements Command {}
 
-    private record Finished(Report report) implements Command {
-    }
+    private record Finished(Report report) implements Command {}
 
-    private record TraceClosed(Boolean ok) implements Command {
-    }
+    private record TraceClosed(Boolean ok) implements Command {}
 
-    private record Members(Receptionist.Listing listing) implements Command {
-    }
+    private record Members(Receptionist.Listing listing) implements Command {}
 
-    private record LocalMember(ActorRef<MemberAgent.Command> agent) implements Command {
-    }
+    private record LocalMember(ActorRef<MemberAgent.Command> agent) implements Command {}
 
-    private record Placed(MemberAgent.Spawned spawned) implements Command {
-    }
+    private record Placed(MemberAgent.Spawned spawned) implements Command {}
 
     private enum MembersLate implements Command {
         INSTANCE
     }
 
-    private record Removed(ClusterEvent.MemberRemoved event) implements Command {
-    }
+    private record Removed(ClusterEvent.MemberRemoved event) implements Command {}
 
     private final Scenario scenario;
     private final ScenarioRunner.Options options;
@@ -81,29 +77,40 @@ final class RunGuardian extends AbstractBehavior<RunGuardian.Command> {
     private final Map<String, String> placement = new TreeMap<>();
     /** Device to the index of the member running it. */
     private Map<String, Integer> where = Map.of();
+
     private final List<MemberAgent.Handle> members = new ArrayList<>();
     /** Members yet to report their devices; -1 until the placement went out. */
     private int pending = -1;
     /** Names this run's devices and its runner singleton. */
     private String runName;
+
     private ActorRef<Report> requester;
     private ActorRef<PhaseRunner.Command> runner;
     private Report report;
 
     /** @param failure told why, when the run cannot start (the cluster did not form) */
-    static Behavior<Command> create(Scenario scenario, ScenarioRunner.Options options, RunProgress progress, Consumer<String> failure) {
-        return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> new RunGuardian(ctx, timers, scenario, options, progress, failure)));
+    static Behavior<Command> create(
+            Scenario scenario, ScenarioRunner.Options options, RunProgress progress, Consumer<String> failure) {
+        return Behaviors.setup(ctx ->
+                Behaviors.withTimers(timers -> new RunGuardian(ctx, timers, scenario, options, progress, failure)));
     }
 
-    private RunGuardian(ActorContext<Command> ctx, TimerScheduler<Command> timers, Scenario scenario, ScenarioRunner.Options options,
-                        RunProgress progress, Consumer<String> failure) {
+    private RunGuardian(
+            ActorContext<Command> ctx,
+            TimerScheduler<Command> timers,
+            Scenario scenario,
+            ScenarioRunner.Options options,
+            RunProgress progress,
+            Consumer<String> failure) {
         super(ctx);
         this.scenario = scenario;
         this.options = options;
         this.progress = progress;
         this.failure = failure;
         if (options.trace() != null) {
-            ActorRef<TraceWriter.Command> writer = ctx.spawn(TraceWriter.create(options.trace(), scenario.clock().configName(), options.traceFilter()), "trace-writer");
+            ActorRef<TraceWriter.Command> writer = ctx.spawn(
+                    TraceWriter.create(options.trace(), scenario.clock().configName(), options.traceFilter()),
+                    "trace-writer");
             traceWriter = ctx.spawn(TraceWriter.adapter(writer), "trace");
             trace = traceWriter.narrow();
         } else {
@@ -113,15 +120,22 @@ final class RunGuardian extends AbstractBehavior<RunGuardian.Command> {
         // this JVM is a member like any other; alone, it is a cluster of one that joins itself
         ActorRef<MemberAgent.Command> agent = ctx.spawn(MemberAgent.create(), "member");
         cluster = Cluster.get(ctx.getSystem());
-        if (ctx.getSystem().settings().config().getStringList("pekko.cluster.seed-nodes").isEmpty()) {
+        if (ctx.getSystem()
+                .settings()
+                .config()
+                .getStringList("pekko.cluster.seed-nodes")
+                .isEmpty()) {
             cluster.manager().tell(Join.create(cluster.selfMember().address()));
         }
         if (options.members() == 1) {
-            // alone: its own agent is the only member, no need to wait for the receptionist's listing (it comes in batches)
+            // alone: its own agent is the only member, no need to wait for the receptionist's listing (it comes in
+            // batches)
             ctx.getSelf().tell(new LocalMember(agent));
         } else {
-            ctx.getSystem().receptionist().tell(Receptionist.subscribe(MemberAgent.KEY, ctx.messageAdapter(Receptionist.Listing.class,
-                    Members::new)));
+            ctx.getSystem()
+                    .receptionist()
+                    .tell(Receptionist.subscribe(
+                            MemberAgent.KEY, ctx.messageAdapter(Receptionist.Listing.class, Members::new)));
         }
         timers.startSingleTimer(MembersLate.INSTANCE, options.membersTimeout());
         this.timers = timers;
@@ -129,8 +143,10 @@ final class RunGuardian extends AbstractBehavior<RunGuardian.Command> {
         finished = ctx.messageAdapter(Report.class, Finished::new);
         closed = ctx.messageAdapter(Boolean.class, TraceClosed::new);
         // E4: a member that leaves or is downed (the split brain resolver) takes its devices with it
-        cluster.subscriptions().tell(Subscribe.create(ctx.messageAdapter(ClusterEvent.MemberRemoved.class, Removed::new),
-                ClusterEvent.MemberRemoved.class));
+        cluster.subscriptions()
+                .tell(Subscribe.create(
+                        ctx.messageAdapter(ClusterEvent.MemberRemoved.class, Removed::new),
+                        ClusterEvent.MemberRemoved.class));
     }
 
     @Override
@@ -152,7 +168,8 @@ final class RunGuardian extends AbstractBehavior<RunGuardian.Command> {
         List<ActorRef<MemberAgent.Command>> agents = new ArrayList<>();
         for (ActorRef<MemberAgent.Command> a : l.listing().getServiceInstances(MemberAgent.KEY)) {
             // in this JVM only this run's own agent: a session's earlier runs had theirs
-            if (!a.path().address().hasLocalScope() || a.path().parent().equals(getContext().getSelf().path())) {
+            if (!a.path().address().hasLocalScope()
+                    || a.path().parent().equals(getContext().getSelf().path())) {
                 agents.add(a);
             }
         }
@@ -164,13 +181,14 @@ final class RunGuardian extends AbstractBehavior<RunGuardian.Command> {
             return this;
         }
         // this JVM's agent first, then the others in a stable order
-        agents.sort(Comparator.comparing((ActorRef<MemberAgent.Command> a) -> !a.path().address().hasLocalScope())
+        agents.sort(Comparator.comparing(
+                        (ActorRef<MemberAgent.Command> a) -> !a.path().address().hasLocalScope())
                 .thenComparing(a -> a.path().toString()));
         agents = agents.subList(0, options.members());
         // a token per member, known only to it and to this coordinator: what makes the member take
         // the devices and, later, a halt (MemberAgent, CommandGate); the voucher confirms it to the member
-        java.security.SecureRandom random = new java.security.SecureRandom();
-        Map<ActorRef<MemberAgent.Command>, byte[]> issued = new java.util.HashMap<>();
+        SecureRandom random = new SecureRandom();
+        Map<ActorRef<MemberAgent.Command>, byte[]> issued = new HashMap<>();
         for (ActorRef<MemberAgent.Command> a : agents) {
             byte[] token = new byte[16];
             random.nextBytes(token);
@@ -189,9 +207,19 @@ final class RunGuardian extends AbstractBehavior<RunGuardian.Command> {
                     (n.isSwitch() ? switches : hosts).add(n.name());
                 }
             }
-            agents.get(i).tell(new MemberAgent.SpawnDevices(runName, switches, hosts, options.limits().maxEntriesPerJob(),
-                    options.limits().tombstone().toNanos(), placed, i, agents.size(), scenario.clock() == org.bitina.scenario.Clock.VIRTUAL,
-                    issued.get(agents.get(i)), voucher));
+            agents.get(i)
+                    .tell(new MemberAgent.SpawnDevices(
+                            runName,
+                            switches,
+                            hosts,
+                            options.limits().maxEntriesPerJob(),
+                            options.limits().tombstone().toNanos(),
+                            placed,
+                            i,
+                            agents.size(),
+                            scenario.clock() == Clock.VIRTUAL,
+                            issued.get(agents.get(i)),
+                            voucher));
         }
         return this;
     }
@@ -203,10 +231,13 @@ final class RunGuardian extends AbstractBehavior<RunGuardian.Command> {
             timers.cancelAll();
             // a cluster singleton: one runner however many members; it runs on the oldest member,
             // which is this one (the seed comes up first), and only this one defines it
-            Behavior<PhaseRunner.Command> behavior = PhaseRunner.create(scenario, devices, placement, where, members, trace, progress);
+            Behavior<PhaseRunner.Command> behavior =
+                    PhaseRunner.create(scenario, devices, placement, where, members, trace, progress);
             // alone, the runner is this guardian's child and goes with it; in a cluster, a singleton
-            runner = options.members() == 1 ? getContext().spawn(behavior, "coordinator-" + runName)
-                    : ClusterSingleton.get(getContext().getSystem()).init(SingletonActor.of(behavior, "coordinator-" + runName));
+            runner = options.members() == 1
+                    ? getContext().spawn(behavior, "coordinator-" + runName)
+                    : ClusterSingleton.get(getContext().getSystem())
+                            .init(SingletonActor.of(behavior, "coordinator-" + runName));
             if (requester != null) {
                 runner.tell(new PhaseRunner.Run(finished));
             }
@@ -233,7 +264,8 @@ final class RunGuardian extends AbstractBehavior<RunGuardian.Command> {
 
     /** Nothing ran: say why and stop; the caller sees the system end without a report. */
     private Behavior<Command> onMembersLate() {
-        String why = "the cluster did not form: " + options.members() + " members expected, not all came within " + options.membersTimeout();
+        String why = "the cluster did not form: " + options.members() + " members expected, not all came within "
+                + options.membersTimeout();
         failure.accept(why);
         getContext().getLog().error(why);
         return Behaviors.stopped();

@@ -1,5 +1,7 @@
 package org.bitina.run;
 
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -12,9 +14,10 @@ public final class RunProgress {
     final AtomicLong expectedResults = new AtomicLong();
     final AtomicReference<String> label = new AtomicReference<>("starting");
     /** Every phase's label by its number (from 1), so that a reader polling now and then misses none. */
-    final java.util.Map<Integer, String> labels = new java.util.concurrent.ConcurrentHashMap<>();
+    final Map<Integer, String> labels = new ConcurrentHashMap<>();
     /** Virtual clock, over the whole run: windows, events in them, wall time from opening each to its barrier, devices' busy time. */
     final AtomicLong windows = new AtomicLong();
+
     final AtomicLong windowEvents = new AtomicLong();
     final AtomicLong windowWallNanos = new AtomicLong();
     final AtomicLong deviceBusyNanos = new AtomicLong();

@@ -1,7 +1,9 @@
 package org.bitina.run;
 
+import com.typesafe.config.ConfigFactory;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import org.apache.pekko.actor.NoSerializationVerificationNeeded;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.Behavior;
@@ -17,15 +19,13 @@ import org.bitina.scenario.Scenario;
  * devices and runner, all stopped when its report is in.
  */
 public final class RunSession implements AutoCloseable {
-    private sealed interface Command extends org.apache.pekko.actor.NoSerializationVerificationNeeded {
-    }
+    private sealed interface Command extends NoSerializationVerificationNeeded {}
 
-    private record RunOne(Scenario scenario, ScenarioRunner.Options options, RunProgress progress, ActorRef<Report> replyTo)
-            implements Command {
-    }
+    private record RunOne(
+            Scenario scenario, ScenarioRunner.Options options, RunProgress progress, ActorRef<Report> replyTo)
+            implements Command {}
 
-    private record Reported(Report report) implements Command {
-    }
+    private record Reported(Report report) implements Command {}
 
     private final ActorSystem<Command> system;
     private final Duration timeout;
@@ -33,8 +33,8 @@ public final class RunSession implements AutoCloseable {
     /** @param timeout how long one run may take before {@link #run} gives up on it */
     public RunSession(Duration timeout) {
         this.timeout = timeout;
-        this.system = ActorSystem.create(root(), ClusterSettings.SYSTEM,
-                ClusterSettings.defaults().withFallback(com.typesafe.config.ConfigFactory.load()));
+        this.system = ActorSystem.create(
+                root(), ClusterSettings.SYSTEM, ClusterSettings.defaults().withFallback(ConfigFactory.load()));
     }
 
     private static Behavior<Command> root() {
@@ -45,7 +45,9 @@ public final class RunSession implements AutoCloseable {
             ActorRef<Report>[] asker = new ActorRef[1];
             return Behaviors.receive(Command.class)
                     .onMessage(RunOne.class, m -> {
-                        current[0] = ctx.spawn(RunGuardian.create(m.scenario(), m.options(), m.progress(), why -> { }), "run-" + ++runs[0]);
+                        current[0] = ctx.spawn(
+                                RunGuardian.create(m.scenario(), m.options(), m.progress(), why -> {}),
+                                "run-" + ++runs[0]);
                         asker[0] = m.replyTo();
                         current[0].tell(new RunGuardian.Start(reported));
                         return Behaviors.same();
@@ -64,8 +66,10 @@ public final class RunSession implements AutoCloseable {
     public Report run(Scenario s, RunProgress progress) {
         ScenarioRunner.Options options = ScenarioRunner.Options.defaults();
         try {
-            return AskPattern.<Command, Report>ask(system, r -> new RunOne(s, options, progress, r), timeout, system.scheduler())
-                    .toCompletableFuture().get(timeout.toMillis() + 1000, TimeUnit.MILLISECONDS);
+            return AskPattern.<Command, Report>ask(
+                            system, r -> new RunOne(s, options, progress, r), timeout, system.scheduler())
+                    .toCompletableFuture()
+                    .get(timeout.toMillis() + 1000, TimeUnit.MILLISECONDS);
         } catch (Exception e) {
             throw new IllegalStateException("the run did not finish: " + e, e);
         }

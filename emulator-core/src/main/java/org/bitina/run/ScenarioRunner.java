@@ -1,13 +1,25 @@
 package org.bitina.run;
 
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigFactory;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BooleanSupplier;
+import java.util.stream.StreamSupport;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.javadsl.AskPattern;
+import org.apache.pekko.cluster.Member;
+import org.apache.pekko.cluster.MemberStatus;
+import org.apache.pekko.cluster.typed.Cluster;
+import org.apache.pekko.cluster.typed.Leave;
+import org.apache.pekko.cluster.typed.PrepareForFullClusterShutdown;
 import org.bitina.cluster.ClusterSettings;
+import org.bitina.protocol.TraceFilter;
 import org.bitina.scenario.Scenario;
 
 /**
@@ -15,8 +27,7 @@ import org.bitina.scenario.Scenario;
  * the trace writer when asked), then waits for the report and terminates the system.
  */
 public final class ScenarioRunner {
-    private ScenarioRunner() {
-    }
+    private ScenarioRunner() {}
 
     /**
      * @param pekko   settings laid over the cluster defaults and application.conf (seed nodes,
@@ -24,19 +35,25 @@ public final class ScenarioRunner {
      * @param members cluster members to wait for before placing the devices (1: this JVM alone)
      * @param traceFilter which events the trace keeps ({@code --trace-filter})
      */
-    public record Options(Path trace, Limits limits, Duration timeout, com.typesafe.config.Config pekko, int members,
-                          Duration membersTimeout, org.bitina.protocol.TraceFilter traceFilter) {
-        public Options(Path trace, Limits limits, Duration timeout, com.typesafe.config.Config pekko) {
+    public record Options(
+            Path trace,
+            Limits limits,
+            Duration timeout,
+            Config pekko,
+            int members,
+            Duration membersTimeout,
+            TraceFilter traceFilter) {
+        public Options(Path trace, Limits limits, Duration timeout, Config pekko) {
             this(trace, limits, timeout, pekko, 1, Duration.ofSeconds(60));
         }
 
-        public Options(Path trace, Limits limits, Duration timeout, com.typesafe.config.Config pekko, int members,
-                       Duration membersTimeout) {
-            this(trace, limits, timeout, pekko, members, membersTimeout, org.bitina.protocol.TraceFilter.ALL);
+        public Options(
+                Path trace, Limits limits, Duration timeout, Config pekko, int members, Duration membersTimeout) {
+            this(trace, limits, timeout, pekko, members, membersTimeout, TraceFilter.ALL);
         }
 
         public static Options defaults() {
-            return new Options(null, Limits.DEFAULT, Duration.ofHours(2), com.typesafe.config.ConfigFactory.empty());
+            return new Options(null, Limits.DEFAULT, Duration.ofHours(2), ConfigFactory.empty());
         }
 
         public Options withTrace(Path t) {
@@ -44,11 +61,11 @@ public final class ScenarioRunner {
         }
 
         /** Only the events {@code f} passes go into the trace. */
-        public Options withTraceFilter(org.bitina.protocol.TraceFilter f) {
+        public Options withTraceFilter(TraceFilter f) {
             return new Options(trace, limits, timeout, pekko, members, membersTimeout, f);
         }
 
-        public Options withPekko(com.typesafe.config.Config c) {
+        public Options withPekko(Config c) {
             return new Options(trace, limits, timeout, c, members, membersTimeout, traceFilter);
         }
 
@@ -59,15 +76,19 @@ public final class ScenarioRunner {
     }
 
     public static Report run(Scenario scenario, Options options, RunProgress progress) {
-        java.util.concurrent.atomic.AtomicReference<String> failure = new java.util.concurrent.atomic.AtomicReference<>();
+        AtomicReference<String> failure = new AtomicReference<>();
         Behavior<RunGuardian.Command> guardian = RunGuardian.create(scenario, options, progress, failure::set);
-        ActorSystem<RunGuardian.Command> system = ActorSystem.create(guardian, ClusterSettings.SYSTEM,
-                options.pekko().withFallback(ClusterSettings.defaults()).withFallback(com.typesafe.config.ConfigFactory.load()));
+        ActorSystem<RunGuardian.Command> system = ActorSystem.create(
+                guardian,
+                ClusterSettings.SYSTEM,
+                options.pekko().withFallback(ClusterSettings.defaults()).withFallback(ConfigFactory.load()));
         CompletionStage<Report> report = null;
         try {
             report = AskPattern.ask(system, RunGuardian.Start::new, options.timeout(), system.scheduler());
             // the report, or the system's end when the guardian gave up (the cluster did not form)
-            java.util.concurrent.CompletableFuture.anyOf(report.toCompletableFuture(), system.getWhenTerminated().toCompletableFuture())
+            CompletableFuture.anyOf(
+                            report.toCompletableFuture(),
+                            system.getWhenTerminated().toCompletableFuture())
                     .get(options.timeout().toMillis() + 1000, TimeUnit.MILLISECONDS);
             if (!report.toCompletableFuture().isDone() && failure.get() != null) {
                 throw new IllegalStateException(failure.get());
@@ -76,7 +97,9 @@ public final class ScenarioRunner {
         } catch (Exception e) {
             throw new IllegalStateException("the run did not finish: " + e, e);
         } finally {
-            if (options.members() > 1 && report != null && report.toCompletableFuture().isDone()) {
+            if (options.members() > 1
+                    && report != null
+                    && report.toCompletableFuture().isDone()) {
                 try {
                     prepareForFullShutdown(system);
                 } catch (RuntimeException e) {
@@ -102,19 +125,19 @@ public final class ScenarioRunner {
      * WARN each. Waits at most 5 s for each step; members already gone do not hold it up.
      */
     private static void prepareForFullShutdown(ActorSystem<?> system) {
-        org.apache.pekko.cluster.typed.Cluster cluster = org.apache.pekko.cluster.typed.Cluster.get(system);
-        cluster.manager().tell(org.apache.pekko.cluster.typed.PrepareForFullClusterShutdown.prepareForFullClusterShutdown());
-        awaitFor(() -> cluster.selfMember().status() == org.apache.pekko.cluster.MemberStatus.shutDown());
-        for (org.apache.pekko.cluster.Member m : cluster.state().getMembers()) {
+        Cluster cluster = Cluster.get(system);
+        cluster.manager().tell(PrepareForFullClusterShutdown.prepareForFullClusterShutdown());
+        awaitFor(() -> cluster.selfMember().status() == MemberStatus.shutDown());
+        for (Member m : cluster.state().getMembers()) {
             if (!m.address().equals(cluster.selfMember().address())) {
-                cluster.manager().tell(org.apache.pekko.cluster.typed.Leave.create(m.address()));
+                cluster.manager().tell(Leave.create(m.address()));
             }
         }
-        awaitFor(() -> java.util.stream.StreamSupport.stream(cluster.state().getMembers().spliterator(), false)
+        awaitFor(() -> StreamSupport.stream(cluster.state().getMembers().spliterator(), false)
                 .allMatch(m -> m.address().equals(cluster.selfMember().address())));
     }
 
-    private static void awaitFor(java.util.function.BooleanSupplier done) {
+    private static void awaitFor(BooleanSupplier done) {
         long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
         while (!done.getAsBoolean() && System.nanoTime() < until) {
             try {

@@ -1,17 +1,19 @@
 package org.bitina.run;
 
+import java.security.SecureRandom;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.bitina.device.DeviceCommand;
+import org.bitina.protocol.JobTables;
 import org.bitina.protocol.TraceEvent;
 import org.bitina.scenario.Scenario;
+import org.bitina.security.PacketMac;
+import org.bitina.security.ValueKeys;
 import org.bitina.topology.Link;
 import org.bitina.topology.LinkSpec;
 import org.bitina.topology.Node;
 import org.bitina.topology.Routing;
-import org.bitina.protocol.JobTables;
-import org.bitina.security.ValueKeys;
 import org.bitina.usecase.DriverSpec;
 import org.bitina.usecase.Phase;
 
@@ -22,12 +24,15 @@ import org.bitina.usecase.Phase;
  * them; nothing here reads HOCON.
  */
 final class TopologyInstaller {
-    private TopologyInstaller() {
-    }
+    private TopologyInstaller() {}
 
     /** Every device learns its neighbours, its links, the routing and the seed its link generators start from. */
-    static void wire(Scenario scenario, Map<String, ActorRef<DeviceCommand>> devices, Map<String, Integer> where, Routing routing,
-                     ActorRef<TraceEvent> trace) {
+    static void wire(
+            Scenario scenario,
+            Map<String, ActorRef<DeviceCommand>> devices,
+            Map<String, Integer> where,
+            Routing routing,
+            ActorRef<TraceEvent> trace) {
         long seed = 1;
         int members = 1;
         for (int m : where.values()) {
@@ -43,15 +48,16 @@ final class TopologyInstaller {
                 specs.put(o, l.spec());
                 nbrMembers.put(o, where.getOrDefault(o, 0));
             }
-            devices.get(n.name()).tell(new DeviceCommand.Wire(nbrs, specs, routing, seed, trace, where.getOrDefault(n.name(), 0), members,
-                    nbrMembers));
+            devices.get(n.name())
+                    .tell(new DeviceCommand.Wire(
+                            nbrs, specs, routing, seed, trace, where.getOrDefault(n.name(), 0), members, nbrMembers));
         }
     }
 
     /** A run's secret, drawn once per run by its coordinator; each job's keys are derived from it (S2, S6). */
     static byte[] drawRunSecret() {
         byte[] secret = new byte[32];
-        new java.security.SecureRandom().nextBytes(secret);
+        new SecureRandom().nextBytes(secret);
         return secret;
     }
 
@@ -63,13 +69,15 @@ final class TopologyInstaller {
     static void install(Phase p, Map<String, ActorRef<DeviceCommand>> devices, byte[] runSecret, boolean mac) {
         devices.values().forEach(d -> d.tell(DeviceCommand.ResetLinks.INSTANCE));
         // every tree of the phase (H2: the partitions' beside the second stage): one node may hold several jobs' tables
-        p.trees().forEach(tree -> tree.tables().forEach((node, t) -> devices.get(node).tell(new DeviceCommand.InstallJob(keyed(p, t,
-                runSecret, mac)))));
+        p.trees()
+                .forEach(tree -> tree.tables()
+                        .forEach((node, t) ->
+                                devices.get(node).tell(new DeviceCommand.InstallJob(keyed(p, t, runSecret, mac)))));
     }
 
     /** A phase's tables as a device gets them: with the job's MAC key (S2) and audit key (S6) when those are on. */
     static JobTables keyed(Phase p, JobTables t, byte[] runSecret, boolean mac) {
-        JobTables keyed = mac ? t.withMacKey(org.bitina.security.PacketMac.jobKey(runSecret, t.tenant(), t.job())) : t;
+        JobTables keyed = mac ? t.withMacKey(PacketMac.jobKey(runSecret, t.tenant(), t.job())) : t;
         if (p.job().valueChecksum()) {
             keyed = keyed.withAuditKey(ValueKeys.checksumKey(ValueKeys.endpointSecret(runSecret, t.tenant(), t.job())));
         }

@@ -3,11 +3,16 @@ package org.bitina.run;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.BufferedWriter;
 import java.io.IOException;
+import java.io.OutputStreamWriter;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.zip.GZIPOutputStream;
+import org.apache.pekko.actor.NoSerializationVerificationNeeded;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
@@ -23,15 +28,12 @@ import org.bitina.protocol.TraceFilter;
  * of {@code vt} and the filter; only the events the {@link TraceFilter} passes are written.
  */
 public final class TraceWriter extends AbstractBehavior<TraceWriter.Command> {
-    public interface Command extends org.apache.pekko.actor.NoSerializationVerificationNeeded {
-    }
+    public interface Command extends NoSerializationVerificationNeeded {}
 
-    record Event(TraceEvent event) implements Command {
-    }
+    record Event(TraceEvent event) implements Command {}
 
     /** Flush and close, then reply. */
-    public record Close(ActorRef<Boolean> replyTo) implements Command {
-    }
+    public record Close(ActorRef<Boolean> replyTo) implements Command {}
 
     private final BufferedWriter out;
     private final ObjectMapper json = new ObjectMapper();
@@ -61,8 +63,7 @@ public final class TraceWriter extends AbstractBehavior<TraceWriter.Command> {
     }
 
     /** Close the trace after every event sent before it. */
-    public record CloseMarker(ActorRef<Boolean> replyTo) implements org.apache.pekko.actor.NoSerializationVerificationNeeded {
-    }
+    public record CloseMarker(ActorRef<Boolean> replyTo) implements NoSerializationVerificationNeeded {}
 
     private TraceWriter(ActorContext<Command> ctx, Path file, String clock, TraceFilter filter) {
         super(ctx);
@@ -70,8 +71,8 @@ public final class TraceWriter extends AbstractBehavior<TraceWriter.Command> {
         try {
             // a name ending in .gz gets a gzip stream: a k=8 trace is gigabytes as text
             this.out = file.getFileName().toString().endsWith(".gz")
-                    ? new BufferedWriter(new java.io.OutputStreamWriter(new java.util.zip.GZIPOutputStream(Files.newOutputStream(file), 1 << 16),
-                    java.nio.charset.StandardCharsets.UTF_8))
+                    ? new BufferedWriter(new OutputStreamWriter(
+                            new GZIPOutputStream(Files.newOutputStream(file), 1 << 16), StandardCharsets.UTF_8))
                     : Files.newBufferedWriter(file);
             // a line with every field of the contract, so readers of events need no special case
             Map<String, Object> first = new LinkedHashMap<>();
@@ -82,7 +83,7 @@ public final class TraceWriter extends AbstractBehavior<TraceWriter.Command> {
             first.put("event", "clock");
             first.put("dir", "-");
             first.put("bitmap", "");
-            first.put("to", java.util.List.of());
+            first.put("to", List.of());
             first.put("vt", 0);
             first.put("clock", clock);
             // vt stays the contract's name (DESIGN.md); its unit is said once here, not on every line
@@ -97,7 +98,10 @@ public final class TraceWriter extends AbstractBehavior<TraceWriter.Command> {
 
     @Override
     public Receive<Command> createReceive() {
-        return newReceiveBuilder().onMessage(Event.class, this::onEvent).onMessage(Close.class, this::onClose).build();
+        return newReceiveBuilder()
+                .onMessage(Event.class, this::onEvent)
+                .onMessage(Close.class, this::onClose)
+                .build();
     }
 
     private Behavior<Command> onEvent(Event m) throws IOException {

@@ -5,7 +5,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Set;
 import org.bitina.security.AttackSpec;
 import org.bitina.topology.Topology;
 import org.bitina.usecase.JobSpec;
@@ -18,8 +17,7 @@ import org.bitina.usecase.multicast.MulticastSpec;
  * problem is reported with its line, as for every section.
  */
 final class AttackSection {
-    private AttackSection() {
-    }
+    private AttackSection() {}
 
     static List<AttackSpec> read(ConfigReader root, Topology topology, List<JobSpec> jobs, Scenario.Security security) {
         List<AttackSpec> attacks = new ArrayList<>();
@@ -27,9 +25,14 @@ final class AttackSection {
         if (list == null) {
             return attacks;
         }
-        List<String> kinds = Arrays.stream(AttackSpec.Kind.values()).map(AttackSpec.Kind::configName).toList();
+        List<String> kinds = Arrays.stream(AttackSpec.Kind.values())
+                .map(AttackSpec.Kind::configName)
+                .toList();
         for (int i = 0; i < list.size(); i++) {
-            ConfigReader a = root.objectOf(list.get(i), root.label("attacks[" + i + "]"), "{ at = 10us, kind = spoof-bits, node = ..., job = ... }");
+            ConfigReader a = root.objectOf(
+                    list.get(i),
+                    root.label("attacks[" + i + "]"),
+                    "{ at = 10us, kind = spoof-bits, node = ..., job = ... }");
             if (a == null) {
                 continue;
             }
@@ -43,7 +46,8 @@ final class AttackSection {
             Duration at = a.nonNegativeDuration("at", Duration.ZERO);
             String node = a.requiredName("node", "an attack's node (the attacking host)");
             String jobName = a.requiredName("job", "an attack's job (an allreduce job of this scenario)");
-            List<String> as = a.has("as") ? HostLists.names(a, "as", topology, "a host whose bits it claims") : List.of();
+            List<String> as =
+                    a.has("as") ? HostLists.names(a, "as", topology, "a host whose bits it claims") : List.of();
             int count = a.intIn("count", 1, 1_000_000, 1000);
             if (a.problems().since(before) || topology == null || kindName == null) {
                 continue;
@@ -53,32 +57,52 @@ final class AttackSection {
                 continue;
             }
             boolean multicast = kind == AttackSpec.Kind.SPOOFED_ACK;
-            JobSpec job = jobs.stream().filter(j -> j.name().equals(jobName)
-                    && (multicast ? j instanceof MulticastSpec : j instanceof AllReduceSpec)).findFirst().orElse(null);
+            JobSpec job = jobs.stream()
+                    .filter(j -> j.name().equals(jobName)
+                            && (multicast ? j instanceof MulticastSpec : j instanceof AllReduceSpec))
+                    .findFirst()
+                    .orElse(null);
             if (job == null) {
-                a.problem("job", "a " + kindName + " attack targets " + (multicast ? "a reliable-multicast job" : "an allreduce job")
-                        + "; '" + jobName + "' is none of this scenario's");
+                a.problem(
+                        "job",
+                        "a " + kindName + " attack targets "
+                                + (multicast ? "a reliable-multicast job" : "an allreduce job") + "; '" + jobName
+                                + "' is none of this scenario's");
                 continue;
             }
             if (job instanceof MulticastSpec m && node.equals(m.source())) {
-                a.problem("node", node + " is the source of " + jobName + ": a spoofed-ack attack comes from a receiver");
+                a.problem(
+                        "node", node + " is the source of " + jobName + ": a spoofed-ack attack comes from a receiver");
                 continue;
             }
             if (!job.common().members().contains(node) && kind != AttackSpec.Kind.FOREIGN_JOB) {
-                a.problem("node", node + " is not a member of job " + jobName + ": a " + kindName + " attack comes from a member");
+                a.problem(
+                        "node",
+                        node + " is not a member of job " + jobName + ": a " + kindName
+                                + " attack comes from a member");
                 continue;
             }
-            if ((kind == AttackSpec.Kind.SPOOF_BITS || multicast) && (as == null || as.isEmpty() || !job.common().members().containsAll(as))) {
-                a.problem(a.has("as") ? a.origin("as") : a.origin(), kindName + " needs as = [members of " + jobName + "] whose bits it sets");
+            if ((kind == AttackSpec.Kind.SPOOF_BITS || multicast)
+                    && (as == null || as.isEmpty() || !job.common().members().containsAll(as))) {
+                a.problem(
+                        a.has("as") ? a.origin("as") : a.origin(),
+                        kindName + " needs as = [members of " + jobName + "] whose bits it sets");
                 continue;
             }
-            if (kind == AttackSpec.Kind.NON_MEMBER_BITS && job.common().bitSpace().capacity() <= job.common().members().size()) {
-                a.problem("kind", "non-member-bits needs a host that holds a bit in " + jobName + " without being a member (bit-space = hosts)");
+            if (kind == AttackSpec.Kind.NON_MEMBER_BITS
+                    && job.common().bitSpace().capacity()
+                            <= job.common().members().size()) {
+                a.problem(
+                        "kind",
+                        "non-member-bits needs a host that holds a bit in " + jobName
+                                + " without being a member (bit-space = hosts)");
                 continue;
             }
             AttackSpec spec = new AttackSpec(kind, at, node, jobName, as == null ? List.of() : as, 1);
             if (kind == AttackSpec.Kind.RATE_FLOOD && security.rate() == null) {
-                a.problem("kind", "rate-flood attacks the rate limit: it needs security { rate-limit { packets-per-second = ..., burst = ... } }");
+                a.problem(
+                        "kind",
+                        "rate-flood attacks the rate limit: it needs security { rate-limit { packets-per-second = ..., burst = ... } }");
                 continue;
             }
             if (kind == AttackSpec.Kind.FORGED_MAC && !security.mac()) {

@@ -4,15 +4,13 @@ import com.typesafe.config.ConfigValue;
 import com.typesafe.config.ConfigValueType;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Set;
 import org.bitina.topology.ClusterSpec;
 import org.bitina.topology.Topology;
 
 /** Reads the {@code cluster} section: how many JVM members and how devices are placed on them (E2). */
 public final class ClusterSection {
 
-    private ClusterSection() {
-    }
+    private ClusterSection() {}
 
     /** The cluster layout of {@code c}; {@code topology} is null when it is broken, and then node names go unchecked. */
     public static ClusterSpec read(ConfigReader c, Topology topology) {
@@ -30,12 +28,15 @@ public final class ClusterSection {
         Map<String, Integer> explicit = new LinkedHashMap<>();
         ConfigReader e = c.object("explicit");
         if (e != null) {
-            for (Map.Entry<String, ConfigValue> entry : ConfigReader.inFileOrder(e.config().root())) {
+            for (Map.Entry<String, ConfigValue> entry :
+                    ConfigReader.inFileOrder(e.config().root())) {
                 ConfigValue v = entry.getValue();
                 if (topology != null && !topology.has(entry.getKey())) {
                     c.problem(v.origin(), "explicit placement names unknown node '" + entry.getKey() + "'");
                 } else if (v.valueType() != ConfigValueType.NUMBER) {
-                    c.problem(v.origin(), "explicit placement maps a node to a member index (got " + ConfigReader.describe(v) + ")");
+                    c.problem(
+                            v.origin(),
+                            "explicit placement maps a node to a member index (got " + ConfigReader.describe(v) + ")");
                 } else {
                     int m = ((Number) v.unwrapped()).intValue();
                     if (m < 0 || m >= jvms) {

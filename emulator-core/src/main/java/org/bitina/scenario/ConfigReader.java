@@ -88,8 +88,9 @@ public final class ConfigReader {
     /** {@code key}, when the schema lists it for this object (or the object has not been checked). */
     private String listed(String key) {
         if (listed != null && !listed.contains(key)) {
-            throw new IllegalStateException("a reader reads '" + label(key) + "', which ConfigSchema does not list for this section ("
-                    + keyList(listed) + "): add it to the schema");
+            throw new IllegalStateException(
+                    "a reader reads '" + label(key) + "', which ConfigSchema does not list for this section ("
+                            + keyList(listed) + "): add it to the schema");
         }
         return key;
     }
@@ -135,8 +136,12 @@ public final class ConfigReader {
                 continue;
             }
             List<String> others = section.names().contains(key) ? section.kindsTaking(key) : List.of();
-            problem(e.getValue().origin(), others.isEmpty() ? "unknown key '" + key + "' in " + where + " (known: " + keyList(known) + ")"
-                    : "key '" + key + "' is for " + String.join(", ", others) + ", not for " + where + " (known: " + keyList(known) + ")");
+            problem(
+                    e.getValue().origin(),
+                    others.isEmpty()
+                            ? "unknown key '" + key + "' in " + where + " (known: " + keyList(known) + ")"
+                            : "key '" + key + "' is for " + String.join(", ", others) + ", not for " + where
+                                    + " (known: " + keyList(known) + ")");
         }
         // the readers read a section's keys whatever the kind (unset ones give their defaults)
         listed(section.names());
@@ -159,7 +164,8 @@ public final class ConfigReader {
     /** HOCON objects are unordered; read them in the order they were written, so that "the second one" is the one blamed. */
     public static List<Map.Entry<String, ConfigValue>> inFileOrder(ConfigObject obj) {
         List<Map.Entry<String, ConfigValue>> entries = new ArrayList<>(obj.entrySet());
-        entries.sort(Comparator.comparingInt((Map.Entry<String, ConfigValue> e) -> e.getValue().origin().lineNumber())
+        entries.sort(Comparator.comparingInt((Map.Entry<String, ConfigValue> e) ->
+                        e.getValue().origin().lineNumber())
                 .thenComparing(Map.Entry::getKey));
         return entries;
     }
@@ -194,7 +200,9 @@ public final class ConfigReader {
     /** {@code v} as an object named {@code label}; null with "LABEL must be an object SHAPE (got ...)" otherwise. */
     public ConfigReader objectOf(ConfigValue v, String label, String shape) {
         if (v.valueType() != ConfigValueType.OBJECT) {
-            problem(v.origin(), label + " must be an object" + (shape.isEmpty() ? "" : " " + shape) + " (got " + describe(v) + ")");
+            problem(
+                    v.origin(),
+                    label + " must be an object" + (shape.isEmpty() ? "" : " " + shape) + " (got " + describe(v) + ")");
             return null;
         }
         return new ConfigReader(((ConfigObject) v).toConfig(), label + ".", problems);
@@ -323,7 +331,8 @@ public final class ConfigReader {
             return dflt;
         }
         ConfigValue v = value(key);
-        if (v.valueType() != ConfigValueType.NUMBER || ((Number) v.unwrapped()).doubleValue() != Math.rint(((Number) v.unwrapped()).doubleValue())) {
+        if (v.valueType() != ConfigValueType.NUMBER
+                || ((Number) v.unwrapped()).doubleValue() != Math.rint(((Number) v.unwrapped()).doubleValue())) {
             problem(v.origin(), label(key) + " must be a whole number, got " + v.render());
             return dflt;
         }
@@ -340,7 +349,8 @@ public final class ConfigReader {
         boolean ok = true;
         for (ConfigValue v : list) {
             Object n = v.unwrapped();
-            if (v.valueType() != ConfigValueType.NUMBER || ((Number) n).doubleValue() != Math.rint(((Number) n).doubleValue())) {
+            if (v.valueType() != ConfigValueType.NUMBER
+                    || ((Number) n).doubleValue() != Math.rint(((Number) n).doubleValue())) {
                 problem(v.origin(), label(key) + " must hold whole numbers, got " + v.render());
                 ok = false;
             } else if (((Number) n).longValue() < min) {
@@ -388,7 +398,8 @@ public final class ConfigReader {
         double value;
         if (v.valueType() == ConfigValueType.NUMBER) {
             value = ((Number) v.unwrapped()).doubleValue();
-        } else if (v.valueType() == ConfigValueType.STRING && ((String) v.unwrapped()).strip().endsWith("%")) {
+        } else if (v.valueType() == ConfigValueType.STRING
+                && ((String) v.unwrapped()).strip().endsWith("%")) {
             String s = ((String) v.unwrapped()).strip();
             try {
                 value = Double.parseDouble(s.substring(0, s.length() - 1).strip()) / 100.0;
@@ -431,11 +442,15 @@ public final class ConfigReader {
         try {
             d = config.getDuration(ConfigUtil.joinPath(key));
         } catch (ConfigException e) {
-            problem(v.origin(), label(key) + ": bad duration " + v.render() + " (write a number with a unit: ns, us, ms, s)");
+            problem(
+                    v.origin(),
+                    label(key) + ": bad duration " + v.render() + " (write a number with a unit: ns, us, ms, s)");
             return null;
         }
         if (d.isNegative() || (positive && d.isZero())) {
-            problem(v.origin(), label(key) + " must " + (positive ? "be positive" : "not be negative") + ", got " + v.render());
+            problem(
+                    v.origin(),
+                    label(key) + " must " + (positive ? "be positive" : "not be negative") + ", got " + v.render());
             return null;
         }
         if (d.compareTo(MAX_DURATION) > 0) {
@@ -468,7 +483,10 @@ public final class ConfigReader {
                 }
             }
         }
-        problem(v.origin(), label(key) + ": bad bandwidth " + v.render() + " (write a number with a unit: bps, Kbps, Mbps, Gbps, Tbps)");
+        problem(
+                v.origin(),
+                label(key) + ": bad bandwidth " + v.render()
+                        + " (write a number with a unit: bps, Kbps, Mbps, Gbps, Tbps)");
         return dflt;
     }
 

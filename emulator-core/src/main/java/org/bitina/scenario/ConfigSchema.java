@@ -1,5 +1,6 @@
 package org.bitina.scenario;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashSet;
@@ -17,21 +18,23 @@ import java.util.Set;
  * {@link JobKeys} (jobs and each kind's sections).
  */
 public final class ConfigSchema {
-    private ConfigSchema() {
-    }
+    private ConfigSchema() {}
 
     /**
      * One key. {@code kinds}: "" where the section has no kinds, "all" for every kind, else the
      * kinds (of job, fault, attack or generator, as the section says) that take it, comma-separated.
      * A name in angle brackets ({@code <node>}) stands for keys the file chooses (node names, modes).
      */
-    public record Key(String name, String type, String defaultValue, String unit, String kinds, String example, String doc) {
+    public record Key(
+            String name, String type, String defaultValue, String unit, String kinds, String example, String doc) {
         public boolean takenBy(String kind) {
             return kinds.isEmpty() || kinds.equals("all") || kindList().contains(kind);
         }
 
         public List<String> kindList() {
-            return kinds.isEmpty() || kinds.equals("all") ? List.of() : Arrays.stream(kinds.split(",")).map(String::strip).toList();
+            return kinds.isEmpty() || kinds.equals("all")
+                    ? List.of()
+                    : Arrays.stream(kinds.split(",")).map(String::strip).toList();
         }
 
         /** Whether the file chooses this key's name (a node, a mode): not a fixed key. */
@@ -68,7 +71,11 @@ public final class ConfigSchema {
 
         /** The kinds that take {@code key}, in the schema's order. */
         public List<String> kindsTaking(String key) {
-            return keys.stream().filter(k -> k.name().equals(key)).findFirst().map(Key::kindList).orElse(List.of());
+            return keys.stream()
+                    .filter(k -> k.name().equals(key))
+                    .findFirst()
+                    .map(Key::kindList)
+                    .orElse(List.of());
         }
 
         public boolean hasKinds() {
@@ -77,7 +84,7 @@ public final class ConfigSchema {
     }
 
     /** A job's completion timeout when neither it nor {@code defaults} sets one. */
-    static final java.time.Duration DEFAULT_COMPLETION_TIMEOUT = java.time.Duration.ofMillis(50);
+    static final Duration DEFAULT_COMPLETION_TIMEOUT = Duration.ofMillis(50);
 
     /** A key of a section without kinds. */
     static Key key(String name, String type, String def, String unit, String example, String doc) {
@@ -112,15 +119,33 @@ public final class ConfigSchema {
                 [host selectors](#host-selectors).
                 """);
         for (Section sec : all()) {
-            s.append("\n## `").append(sec.path()).append("`\n\n").append(sec.doc()).append("\n\n");
+            s.append("\n## `")
+                    .append(sec.path())
+                    .append("`\n\n")
+                    .append(sec.doc())
+                    .append("\n\n");
             boolean kinds = sec.hasKinds();
             String kindsHead = sec.kindsOf().isEmpty() ? "kinds" : sec.kindsOf();
-            s.append("| key | type | default | unit |").append(kinds ? " " + kindsHead + " |" : "").append(" example | meaning |\n");
+            s.append("| key | type | default | unit |")
+                    .append(kinds ? " " + kindsHead + " |" : "")
+                    .append(" example | meaning |\n");
             s.append("| --- | --- | --- | --- |").append(kinds ? " --- |" : "").append(" --- | --- |\n");
             for (Key k : sec.keys()) {
-                s.append("| `").append(k.name()).append("` | ").append(cell(k.type())).append(" | ").append(cell(k.defaultValue())).append(" | ")
-                        .append(cell(k.unit())).append(" |").append(kinds ? " " + cell(k.kinds()) + " |" : "").append(" `")
-                        .append(k.example().replace("|", "\\|")).append("` | ").append(cell(k.doc())).append(" |\n");
+                s.append("| `")
+                        .append(k.name())
+                        .append("` | ")
+                        .append(cell(k.type()))
+                        .append(" | ")
+                        .append(cell(k.defaultValue()))
+                        .append(" | ")
+                        .append(cell(k.unit()))
+                        .append(" |")
+                        .append(kinds ? " " + cell(k.kinds()) + " |" : "")
+                        .append(" `")
+                        .append(k.example().replace("|", "\\|"))
+                        .append("` | ")
+                        .append(cell(k.doc()))
+                        .append(" |\n");
             }
         }
         s.append("\n## Host selectors\n\n").append(HostSelector.SYNTAX).append('\n');

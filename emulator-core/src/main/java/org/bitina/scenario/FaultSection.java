@@ -1,10 +1,13 @@
 package org.bitina.scenario;
 
 import com.typesafe.config.ConfigList;
+import com.typesafe.config.ConfigValueType;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.Comparator;
 import java.util.List;
-import java.util.Set;
 import org.bitina.topology.FaultSpec;
 import org.bitina.topology.Link;
 import org.bitina.topology.Topology;
@@ -14,8 +17,7 @@ import org.bitina.topology.Topology;
  * is still checked for its keys and values; only the nodes and links it names go unchecked.
  */
 public final class FaultSection {
-    private FaultSection() {
-    }
+    private FaultSection() {}
 
     /** The faults of {@code root}'s {@code faults} list; {@code topology} is null when it is broken. */
     public static List<FaultSpec> read(ConfigReader root, Topology topology) {
@@ -26,11 +28,16 @@ public final class FaultSection {
         }
         List<ConfigReader> readers = new ArrayList<>();
         for (int i = 0; i < list.size(); i++) {
-            ConfigReader f = root.objectOf(list.get(i), root.label("faults[" + i + "]"), "{ at = 10ms, kind = ..., ... }");
+            ConfigReader f =
+                    root.objectOf(list.get(i), root.label("faults[" + i + "]"), "{ at = 10ms, kind = ..., ... }");
             if (f == null) {
                 continue;
             }
-            String kind = kindOf(f, java.util.Arrays.stream(FaultSpec.Kind.values()).map(FaultSpec.Kind::configName).toList());
+            String kind = kindOf(
+                    f,
+                    Arrays.stream(FaultSpec.Kind.values())
+                            .map(FaultSpec.Kind::configName)
+                            .toList());
             f.checkKeys(ScenarioKeys.FAULT, kind, kind == null ? "a fault" : "a " + kind + " fault");
             for (FaultSpec spec : fault(f, topology)) {
                 faults.add(spec);
@@ -49,24 +56,30 @@ public final class FaultSection {
                 continue;
             }
             boolean down = false;
-            for (FaultSpec f : faults.stream().sorted(java.util.Comparator.comparing(FaultSpec::at)).toList()) {
+            for (FaultSpec f :
+                    faults.stream().sorted(Comparator.comparing(FaultSpec::at)).toList()) {
                 if (f == r) {
                     break;
                 }
                 if (f.node() != null && f.node().equals(r.node()) && f.at().compareTo(r.at()) <= 0) {
-                    down = f.kind() == FaultSpec.Kind.SWITCH_CRASH || (down && f.kind() != FaultSpec.Kind.SWITCH_RECOVER);
+                    down = f.kind() == FaultSpec.Kind.SWITCH_CRASH
+                            || (down && f.kind() != FaultSpec.Kind.SWITCH_RECOVER);
                 }
             }
             if (!down) {
-                readers.get(i).problem("kind", "switch-recover of '" + r.node() + "' at " + r.at().toNanos() / 1000 + "us: it is not down"
-                        + " then (a switch-crash of it must come before, with no switch-recover between)");
+                readers.get(i)
+                        .problem(
+                                "kind",
+                                "switch-recover of '" + r.node() + "' at " + r.at().toNanos() / 1000
+                                        + "us: it is not down"
+                                        + " then (a switch-crash of it must come before, with no switch-recover between)");
             }
         }
     }
 
     /** The section's kind when it names a known one (its keys are checked for it), else null (every key of the section). */
     static String kindOf(ConfigReader r, List<String> kinds) {
-        if (!r.has("kind") || r.value("kind").valueType() != com.typesafe.config.ConfigValueType.STRING) {
+        if (!r.has("kind") || r.value("kind").valueType() != ConfigValueType.STRING) {
             return null;
         }
         String k = (String) r.value("kind").unwrapped();
@@ -90,7 +103,10 @@ public final class FaultSection {
         List<String> hosts = null;
         if (node != null && kind != null && HostSelector.isSelector(node)) {
             if (kind != FaultSpec.Kind.STRAGGLER && kind != FaultSpec.Kind.SILENT) {
-                f.problem("node", "a " + kindName + " fault names one node; host selectors ('" + node + "') are for straggler and silent faults");
+                f.problem(
+                        "node",
+                        "a " + kindName + " fault names one node; host selectors ('" + node
+                                + "') are for straggler and silent faults");
             } else if (topology != null) {
                 try {
                     hosts = HostSelector.expand(node, topology);
@@ -149,14 +165,16 @@ public final class FaultSection {
             return List.of();
         }
         List<FaultSpec> out = new ArrayList<>();
-        for (String n : hosts == null ? java.util.Collections.singletonList(node) : hosts) {
+        for (String n : hosts == null ? Collections.singletonList(node) : hosts) {
             out.add(new FaultSpec(at, kind, n, link, delay, jitter, rate, List.copyOf(chunks), member));
         }
         return out;
     }
 
     private static boolean onSwitch(FaultSpec.Kind kind) {
-        return kind == FaultSpec.Kind.SWITCH_CRASH || kind == FaultSpec.Kind.SWITCH_RECOVER || kind == FaultSpec.Kind.MALICIOUS_SWITCH;
+        return kind == FaultSpec.Kind.SWITCH_CRASH
+                || kind == FaultSpec.Kind.SWITCH_RECOVER
+                || kind == FaultSpec.Kind.MALICIOUS_SWITCH;
     }
 
     private static Link link(ConfigReader f, Topology topology) {

@@ -15,12 +15,10 @@ import org.bitina.topology.Topology;
  * value it came from.
  */
 public final class HostLists {
-    private HostLists() {
-    }
+    private HostLists() {}
 
     /** A host's name and the value of the file that named it (a plain name, or the selector it came from). */
-    public record Named(String name, ConfigValue from) {
-    }
+    public record Named(String name, ConfigValue from) {}
 
     /**
      * The names {@code elements} hold, selectors expanded in place; null when an element is not a
@@ -30,7 +28,12 @@ public final class HostLists {
      * @param what     what an element is, for problems ("a job member")
      * @param leaveOut hosts a selector leaves out (a multicast job's source); a plain name is kept
      */
-    public static List<Named> expand(ConfigReader c, List<? extends ConfigValue> elements, Topology topology, String what, Set<String> leaveOut) {
+    public static List<Named> expand(
+            ConfigReader c,
+            List<? extends ConfigValue> elements,
+            Topology topology,
+            String what,
+            Set<String> leaveOut) {
         List<Named> out = new ArrayList<>();
         boolean ok = true;
         for (ConfigValue v : elements) {
@@ -78,7 +81,10 @@ public final class HostLists {
             return List.of(v);
         }
         if (v.valueType() != ConfigValueType.LIST) {
-            c.problem(v.origin(), c.label(key) + " must be a list of hosts or a host selector (got " + ConfigReader.describe(v) + ")");
+            c.problem(
+                    v.origin(),
+                    c.label(key) + " must be a list of hosts or a host selector (got " + ConfigReader.describe(v)
+                            + ")");
             return null;
         }
         return (ConfigList) v;

@@ -5,6 +5,7 @@ import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.bitina.topology.Node;
@@ -17,8 +18,7 @@ import org.bitina.topology.Topology;
  * {@code FILE:LINE}). A selector's hosts come in the topology's host order, each once.
  */
 public final class HostSelector {
-    private HostSelector() {
-    }
+    private HostSelector() {}
 
     /** The syntax, as docs/configuration.md gives it. */
     public static final String SYNTAX = """
@@ -63,7 +63,8 @@ public final class HostSelector {
         } else if (selector.contains("..")) {
             range(selector, topology, hosts);
         } else {
-            throw new IllegalArgumentException("'" + selector + "' is no selector (all, h1..h16, pod:1-2, rack:SWITCH)");
+            throw new IllegalArgumentException(
+                    "'" + selector + "' is no selector (all, h1..h16, pod:1-2, rack:SWITCH)");
         }
         if (hosts.isEmpty()) {
             throw new IllegalArgumentException("selector '" + selector + "' selects no host");
@@ -81,14 +82,16 @@ public final class HostSelector {
         int from = Integer.parseInt(m.group(1));
         int to = m.group(2) == null ? from : Integer.parseInt(m.group(2));
         if (to < from) {
-            throw new IllegalArgumentException("selector '" + selector + "' is a reversed range (" + from + " > " + to + ")");
+            throw new IllegalArgumentException(
+                    "selector '" + selector + "' is a reversed range (" + from + " > " + to + ")");
         }
-        Set<Integer> known = new java.util.TreeSet<>();
+        Set<Integer> known = new TreeSet<>();
         topology.nodes().stream().filter(n -> n.pod() >= 0).forEach(n -> known.add(n.pod()));
         for (int p = from; p <= to; p++) {
             if (!known.contains(p)) {
-                throw new IllegalArgumentException("selector '" + selector + "': pod " + p + " is not a pod of the topology ("
-                        + (known.isEmpty() ? "it has no pods" : "pods: " + known) + ")");
+                throw new IllegalArgumentException(
+                        "selector '" + selector + "': pod " + p + " is not a pod of the topology ("
+                                + (known.isEmpty() ? "it has no pods" : "pods: " + known) + ")");
             }
         }
         for (Node h : topology.hosts()) {
@@ -101,10 +104,12 @@ public final class HostSelector {
     private static void rack(String selector, Topology topology, Set<String> hosts) {
         String sw = selector.substring("rack:".length());
         if (!topology.has(sw)) {
-            throw new IllegalArgumentException("selector '" + selector + "': '" + sw + "' is not a node of the topology");
+            throw new IllegalArgumentException(
+                    "selector '" + selector + "': '" + sw + "' is not a node of the topology");
         }
         if (!topology.node(sw).isSwitch()) {
-            throw new IllegalArgumentException("selector '" + selector + "': '" + sw + "' is a host; rack: names a switch");
+            throw new IllegalArgumentException(
+                    "selector '" + selector + "': '" + sw + "' is a host; rack: names a switch");
         }
         for (String n : topology.neighbors(sw)) {
             if (topology.node(n).isHost()) {
@@ -116,28 +121,32 @@ public final class HostSelector {
     private static void range(String selector, Topology topology, Set<String> hosts) {
         Matcher m = RANGE.matcher(selector);
         if (!m.matches()) {
-            throw new IllegalArgumentException("selector '" + selector + "': a range is FIRST..LAST, both ending in a number (h1..h16)");
+            throw new IllegalArgumentException(
+                    "selector '" + selector + "': a range is FIRST..LAST, both ending in a number (h1..h16)");
         }
         if (!m.group(1).equals(m.group(3))) {
-            throw new IllegalArgumentException("selector '" + selector + "': the ends have different prefixes ('" + m.group(1) + "', '"
-                    + m.group(3) + "')");
+            throw new IllegalArgumentException("selector '" + selector + "': the ends have different prefixes ('"
+                    + m.group(1) + "', '" + m.group(3) + "')");
         }
         long from = Long.parseLong(m.group(2));
         long to = Long.parseLong(m.group(4));
         if (to < from) {
-            throw new IllegalArgumentException("selector '" + selector + "' is a reversed range (" + from + " > " + to + ")");
+            throw new IllegalArgumentException(
+                    "selector '" + selector + "' is a reversed range (" + from + " > " + to + ")");
         }
         if (to - from >= topology.size()) {
-            throw new IllegalArgumentException("selector '" + selector + "' names " + (to - from + 1) + " nodes; the topology has "
-                    + topology.size());
+            throw new IllegalArgumentException("selector '" + selector + "' names " + (to - from + 1)
+                    + " nodes; the topology has " + topology.size());
         }
         for (long i = from; i <= to; i++) {
             String name = m.group(1) + i;
             if (!topology.has(name)) {
-                throw new IllegalArgumentException("selector '" + selector + "': '" + name + "' is not a node of the topology");
+                throw new IllegalArgumentException(
+                        "selector '" + selector + "': '" + name + "' is not a node of the topology");
             }
             if (!topology.node(name).isHost()) {
-                throw new IllegalArgumentException("selector '" + selector + "': '" + name + "' is a switch; hosts are needed here");
+                throw new IllegalArgumentException(
+                        "selector '" + selector + "': '" + name + "' is a switch; hosts are needed here");
             }
             hosts.add(name);
         }

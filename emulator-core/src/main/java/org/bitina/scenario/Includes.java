@@ -33,8 +33,7 @@ final class Includes implements ConfigIncluder, ConfigIncluderFile, ConfigInclud
     private static final List<String> EXTENSIONS = List.of(".conf", ".json", ".properties");
 
     /** One include that found nothing, and the statement as the file spells it. */
-    private record Missing(Path includingFile, String statement, String name, String lookedFor) {
-    }
+    private record Missing(Path includingFile, String statement, String name, String lookedFor) {}
 
     private final Path file;
     private final List<Missing> missing;
@@ -69,7 +68,8 @@ final class Includes implements ConfigIncluder, ConfigIncluderFile, ConfigInclud
     @Override
     public ConfigObject includeResources(ConfigIncludeContext context, String what) {
         try {
-            return ConfigFactory.parseResourcesAnySyntax(what, options(context).setAllowMissing(false)).root();
+            return ConfigFactory.parseResourcesAnySyntax(what, options(context).setAllowMissing(false))
+                    .root();
         } catch (ConfigException.IO e) {
             return missing(context, "classpath(\"" + what + "\")", what, "no such classpath resource");
         }
@@ -78,7 +78,8 @@ final class Includes implements ConfigIncluder, ConfigIncluderFile, ConfigInclud
     @Override
     public ConfigObject includeURL(ConfigIncludeContext context, URL what) {
         try {
-            return ConfigFactory.parseURL(what, options(context).setAllowMissing(false)).root();
+            return ConfigFactory.parseURL(what, options(context).setAllowMissing(false))
+                    .root();
         } catch (ConfigException.IO e) {
             return missing(context, "url(\"" + what + "\")", what.toString(), "nothing at " + what);
         }
@@ -86,19 +87,23 @@ final class Includes implements ConfigIncluder, ConfigIncluderFile, ConfigInclud
 
     private ConfigObject includePath(ConfigIncludeContext context, Path path, String statement, String name) {
         String fileName = path.getFileName() == null ? "" : path.getFileName().toString();
-        List<Path> candidates = EXTENSIONS.stream().anyMatch(fileName::endsWith) ? List.of(path)
-                : EXTENSIONS.stream().map(ext -> path.resolveSibling(fileName + ext)).toList();
+        List<Path> candidates = EXTENSIONS.stream().anyMatch(fileName::endsWith)
+                ? List.of(path)
+                : EXTENSIONS.stream()
+                        .map(ext -> path.resolveSibling(fileName + ext))
+                        .toList();
         List<Path> found = candidates.stream().filter(Files::isRegularFile).toList();
         if (found.isEmpty()) {
-            String lookedFor = candidates.size() == 1 ? candidates.get(0).toString()
+            String lookedFor = candidates.size() == 1
+                    ? candidates.get(0).toString()
                     : candidates.get(0) + ", " + fileName + ".json or " + fileName + ".properties";
             return missing(context, statement, name, "no such file (looked for " + lookedFor + ")");
         }
         // as HOCON merges them: .conf over .json over .properties
         ConfigObject merged = null;
         for (Path f : found) {
-            ConfigParseOptions options = options(context).setAllowMissing(false).setSyntax(null)
-                    .setIncluder(new Includes(f, missing));
+            ConfigParseOptions options =
+                    options(context).setAllowMissing(false).setSyntax(null).setIncluder(new Includes(f, missing));
             ConfigObject o = ConfigFactory.parseFile(f.toFile(), options).root();
             merged = merged == null ? o : merged.withFallback(o);
         }
@@ -124,12 +129,14 @@ final class Includes implements ConfigIncluder, ConfigIncluderFile, ConfigInclud
         Map<String, Integer> seen = new HashMap<>();
         for (Missing m : missing) {
             int n = seen.merge(m.includingFile() + "\n" + m.name(), 1, Integer::sum);
-            problems.add(m.includingFile(), lineOf(m.includingFile(), m.name(), n), m.statement() + ": " + m.lookedFor());
+            problems.add(
+                    m.includingFile(), lineOf(m.includingFile(), m.name(), n), m.statement() + ": " + m.lookedFor());
         }
     }
 
     private static int lineOf(Path file, String name, int occurrence) {
-        Pattern statement = Pattern.compile("\\binclude\\s+(required\\s*\\(\\s*)?((file|classpath|url)\\s*\\(\\s*)?\"" + Pattern.quote(name) + "\"");
+        Pattern statement = Pattern.compile("\\binclude\\s+(required\\s*\\(\\s*)?((file|classpath|url)\\s*\\(\\s*)?\""
+                + Pattern.quote(name) + "\"");
         try {
             List<String> lines = Files.readAllLines(file);
             int count = 0;

@@ -1,11 +1,15 @@
 package org.bitina.scenario;
 
 import com.typesafe.config.ConfigValue;
+import com.typesafe.config.ConfigValueType;
 import java.time.Duration;
-import java.util.HashSet;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
-import java.util.Map;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import org.bitina.topology.BitSpace;
 import org.bitina.topology.EncodingSpec;
@@ -15,7 +19,8 @@ import org.bitina.usecase.JobCommon;
 import org.bitina.usecase.Status;
 
 /** The keys every job has, whatever its kind: name, kind, tenant, id, completion timeout, baselines and what to expect. */
-public record JobHeader(String name, int tenant, int id, Duration completionTimeout, List<String> baselines, Expect expect) {
+public record JobHeader(
+        String name, int tenant, int id, Duration completionTimeout, List<String> baselines, Expect expect) {
     private static final Duration DEFAULT_COMPLETION_TIMEOUT = ConfigSchema.DEFAULT_COMPLETION_TIMEOUT;
 
     /**
@@ -24,7 +29,8 @@ public record JobHeader(String name, int tenant, int id, Duration completionTime
      * @param allowedBaselines the baselines this kind can be compared with, in the order to list them
      * @param topology         the topology, for host selectors in {@code expect}'s missing lists; null when it is broken
      */
-    public static JobHeader read(ConfigReader c, int index, String kind, List<String> allowedBaselines, org.bitina.topology.Topology topology) {
+    public static JobHeader read(
+            ConfigReader c, int index, String kind, List<String> allowedBaselines, Topology topology) {
         int before = c.problems().count();
         String name = c.requiredName("name", "a job's name");
         int tenant = c.intIn("tenant", 0, 0xFFFF, 0);
@@ -34,8 +40,10 @@ public record JobHeader(String name, int tenant, int id, Duration completionTime
         if (baselines != null) {
             for (String b : baselines) {
                 if (!allowedBaselines.contains(b)) {
-                    c.problem("baselines", "unknown baseline '" + b + "' for a " + kind + " job (expected "
-                            + String.join(" or ", allowedBaselines) + ")");
+                    c.problem(
+                            "baselines",
+                            "unknown baseline '" + b + "' for a " + kind + " job (expected "
+                                    + String.join(" or ", allowedBaselines) + ")");
                 }
             }
         }
@@ -49,15 +57,16 @@ public record JobHeader(String name, int tenant, int id, Duration completionTime
      * {@code { status = failed, missing = [...] }}; the top-level {@code missing} is what every
      * partial mode must name missing, exactly.
      */
-    private static Expect expect(ConfigReader c, List<String> baselines, org.bitina.topology.Topology topology) {
+    private static Expect expect(ConfigReader c, List<String> baselines, Topology topology) {
         ConfigReader e = c.object("expect");
         if (e == null) {
             return null;
         }
         int before = c.problems().count();
-        List<String> modes = new java.util.ArrayList<>(List.of("ina"));
+        List<String> modes = new ArrayList<>(List.of("ina"));
         modes.addAll(baselines);
-        List<String> statusNames = java.util.Arrays.stream(Status.values()).map(Status::label).toList();
+        List<String> statusNames =
+                Arrays.stream(Status.values()).map(Status::label).toList();
         Set<String> partialMissing = null;
         if (e.has("missing")) {
             partialMissing = missing(e, topology);
@@ -68,20 +77,23 @@ public record JobHeader(String name, int tenant, int id, Duration completionTime
                 continue;
             }
             if (!modes.contains(key)) {
-                e.problem(key, "expect names mode '" + key + "', which this job does not run (it runs " + String.join(", ", modes) + ")");
+                e.problem(
+                        key,
+                        "expect names mode '" + key + "', which this job does not run (it runs "
+                                + String.join(", ", modes) + ")");
                 continue;
             }
             Status status;
             Set<String> missing;
-            if (e.value(key).valueType() == com.typesafe.config.ConfigValueType.OBJECT) {
+            if (e.value(key).valueType() == ConfigValueType.OBJECT) {
                 ConfigReader m = e.object(key);
                 m.checkKeys(JobKeys.OUTCOME, "an expected outcome");
                 String s = m.oneOf("status", statusNames, null);
-                status = s == null ? null : Status.valueOf(s.toUpperCase(java.util.Locale.ROOT));
+                status = s == null ? null : Status.valueOf(s.toUpperCase(Locale.ROOT));
                 missing = m.has("missing") ? missing(m, topology) : null;
             } else {
                 String s = e.oneOf(key, statusNames, null);
-                status = s == null ? null : Status.valueOf(s.toUpperCase(java.util.Locale.ROOT));
+                status = s == null ? null : Status.valueOf(s.toUpperCase(Locale.ROOT));
                 missing = null;
             }
             if (status == null) {
@@ -113,11 +125,12 @@ public record JobHeader(String name, int tenant, int id, Duration completionTime
      */
     private static Set<String> missing(ConfigReader c, Topology topology) {
         List<? extends ConfigValue> elements = HostLists.elements(c, "missing");
-        List<HostLists.Named> named = elements == null ? null : HostLists.expand(c, elements, topology, "a missing host", Set.of());
+        List<HostLists.Named> named =
+                elements == null ? null : HostLists.expand(c, elements, topology, "a missing host", Set.of());
         if (named == null) {
             return null;
         }
-        Set<String> seen = new java.util.LinkedHashSet<>();
+        Set<String> seen = new LinkedHashSet<>();
         for (HostLists.Named n : named) {
             if (!seen.add(n.name())) {
                 c.problem(n.from().origin(), "missing host '" + n.name() + "' is listed twice");

@@ -4,12 +4,15 @@ import com.typesafe.config.ConfigOrigin;
 import com.typesafe.config.ConfigValue;
 import com.typesafe.config.ConfigValueType;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import org.bitina.bitmap.Encoding;
+import org.bitina.bitmap.EndpointSet;
 import org.bitina.bitmap.HierarchicalBitmap;
 import org.bitina.topology.BitSpace;
 import org.bitina.topology.EncodingSpec;
@@ -22,8 +25,7 @@ import org.bitina.topology.Topology;
  * still checked for its shape, and what depends on the nodes is left unchecked.
  */
 public final class JobParts {
-    private JobParts() {
-    }
+    private JobParts() {}
 
     /** The job's members: a list of hosts and {@link HostSelector host selectors}, or one selector ({@code "all"}); null when missing, bad, or uncheckable. */
     public static List<String> members(ConfigReader c, Topology topology) {
@@ -36,7 +38,8 @@ public final class JobParts {
             c.problem(v.origin(), "members must be a list of hosts or \"all\" (got " + ConfigReader.describe(v) + ")");
             return null;
         }
-        List<HostLists.Named> named = HostLists.expand(c, HostLists.elements(c, "members"), topology, "a job member", Set.of());
+        List<HostLists.Named> named =
+                HostLists.expand(c, HostLists.elements(c, "members"), topology, "a job member", Set.of());
         List<String> members = new ArrayList<>();
         Set<String> seen = new HashSet<>();
         boolean ok = named != null;
@@ -56,7 +59,9 @@ public final class JobParts {
                 members.add(name);
             }
         }
-        if (ok && members.isEmpty() && (topology != null || HostLists.elements(c, "members").isEmpty())) {
+        if (ok
+                && members.isEmpty()
+                && (topology != null || HostLists.elements(c, "members").isEmpty())) {
             c.problem(v.origin(), "a job needs at least one member");
             ok = false;
         }
@@ -73,7 +78,8 @@ public final class JobParts {
             if (topology == null || members == null) {
                 return null;
             }
-            List<String> positions = explicitBits(c, members, topology.hosts().stream().map(Node::name).toList(), "host", true);
+            List<String> positions = explicitBits(
+                    c, members, topology.hosts().stream().map(Node::name).toList(), "host", true);
             return positions == null ? null : new BitSpace(positions);
         }
         String mode = c.name("bit-space", "members");
@@ -88,7 +94,10 @@ public final class JobParts {
             return null;
         }
         // with hosts every host holds its position; only members take part
-        return new BitSpace(mode.equals("members") ? members : topology.hosts().stream().map(Node::name).toList());
+        return new BitSpace(
+                mode.equals("members")
+                        ? members
+                        : topology.hosts().stream().map(Node::name).toList());
     }
 
     /**
@@ -98,15 +107,16 @@ public final class JobParts {
      * {@code allowed} ({@code what}s), a member has no position, or (without {@code gaps}) the
      * positions are not exactly 1..n.
      */
-    public static List<String> explicitBits(ConfigReader c, List<String> members, List<String> allowed, String what, boolean gaps) {
+    public static List<String> explicitBits(
+            ConfigReader c, List<String> members, List<String> allowed, String what, boolean gaps) {
         ConfigReader b = c.object("bit-space");
         if (b == null) {
             return null;
         }
         int before = c.problems().count();
-        java.util.TreeMap<Integer, String> at = new java.util.TreeMap<>();
+        TreeMap<Integer, String> at = new TreeMap<>();
         for (String name : b.keys()) {
-            Integer pos = b.has(name) ? b.intIn(name, 1, org.bitina.bitmap.EndpointSet.MAX_CAPACITY, -1) : null;
+            Integer pos = b.has(name) ? b.intIn(name, 1, EndpointSet.MAX_CAPACITY, -1) : null;
             if (pos == null || pos < 1) {
                 continue;
             }
@@ -118,17 +128,21 @@ public final class JobParts {
                 at.put(pos, name);
             }
         }
-        List<String> without = members.stream().filter(m -> !at.containsValue(m)).toList();
+        List<String> without =
+                members.stream().filter(m -> !at.containsValue(m)).toList();
         if (!without.isEmpty()) {
             c.problem("bit-space", "bit-space gives no position to " + without + " (every member needs one)");
         }
         if (!gaps && !at.isEmpty() && (at.firstKey() != 1 || at.lastKey() != at.size())) {
-            c.problem("bit-space", "bit positions must be exactly 1.." + at.size() + " here (one per " + what + "), got " + at.keySet());
+            c.problem(
+                    "bit-space",
+                    "bit positions must be exactly 1.." + at.size() + " here (one per " + what + "), got "
+                            + at.keySet());
         }
         if (c.problems().since(before) || at.isEmpty()) {
             return null;
         }
-        List<String> positions = new java.util.ArrayList<>(java.util.Collections.nCopies(at.lastKey(), (String) null));
+        List<String> positions = new ArrayList<>(Collections.nCopies(at.lastKey(), (String) null));
         at.forEach((pos, name) -> positions.set(pos - 1, name));
         return positions;
     }
@@ -149,16 +163,20 @@ public final class JobParts {
             return encodingOf(c, v.origin(), (String) v.unwrapped(), null, topology, space);
         }
         if (v.valueType() != ConfigValueType.OBJECT) {
-            c.problem(v.origin(), "encoding is flat, hierarchical, node-list, { kind = hierarchical, block = 16 } or"
-                    + " { hosts = node-list, fabric = hierarchical } (got " + ConfigReader.describe(v) + ")");
+            c.problem(
+                    v.origin(),
+                    "encoding is flat, hierarchical, node-list, { kind = hierarchical, block = 16 } or"
+                            + " { hosts = node-list, fabric = hierarchical } (got " + ConfigReader.describe(v) + ")");
             return null;
         }
         ConfigReader enc = c.object("encoding");
         enc.checkKeys(JobKeys.ENCODING, "encoding");
         Integer block = enc.has("block") ? enc.intIn("block", 1, HierarchicalBitmap.MAX_BLOCK_SIZE, 1) : null;
         if (enc.has("kind") == (enc.has("hosts") || enc.has("fabric"))) {
-            enc.problem(enc.origin(), "encoding names either its kind (kind = hierarchical) or the encodings of both domains"
-                    + " (hosts = node-list, fabric = hierarchical)");
+            enc.problem(
+                    enc.origin(),
+                    "encoding names either its kind (kind = hierarchical) or the encodings of both domains"
+                            + " (hosts = node-list, fabric = hierarchical)");
             return null;
         }
         if (enc.has("kind")) {
@@ -175,8 +193,8 @@ public final class JobParts {
         return h == null || f == null ? null : new EncodingSpec(f.encoding(), f.blockSize(), h);
     }
 
-    private static EncodingSpec encodingOf(ConfigReader c, ConfigOrigin origin, String kind, Integer block, Topology topology,
-                                           BitSpace space) {
+    private static EncodingSpec encodingOf(
+            ConfigReader c, ConfigOrigin origin, String kind, Integer block, Topology topology, BitSpace space) {
         switch (kind) {
             case "flat":
                 return EncodingSpec.FLAT;
@@ -206,7 +224,8 @@ public final class JobParts {
     }
 
     /** Whether {@code name} is a host; true when the topology is broken and nothing can be checked. */
-    public static boolean requireHost(ConfigReader c, ConfigOrigin origin, String name, String what, Topology topology) {
+    public static boolean requireHost(
+            ConfigReader c, ConfigOrigin origin, String name, String what, Topology topology) {
         if (topology == null) {
             return true;
         }

@@ -1,13 +1,14 @@
 package org.bitina.scenario;
 
 import java.util.Set;
-import org.bitina.usecase.JobSpec;
 import org.bitina.topology.Topology;
+import org.bitina.usecase.JobSpec;
+import org.bitina.usecase.UseCases;
 
 /**
  * Reads one kind of job. Each kind has its own keys; a job that uses a key of another kind
  * is rejected before its reader runs. The kinds a scenario may use are the readers listed in
- * {@link org.bitina.usecase.UseCases}. A reader depends only on the shared helpers of this package
+ * {@link UseCases}. A reader depends only on the shared helpers of this package
  * ({@link ConfigReader}, {@link JobHeader}, {@link JobParts}), never on another reader.
  */
 public abstract class JobReader {

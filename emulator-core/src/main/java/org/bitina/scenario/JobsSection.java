@@ -1,21 +1,23 @@
 package org.bitina.scenario;
 
+import com.typesafe.config.ConfigList;
+import com.typesafe.config.ConfigObject;
+import com.typesafe.config.ConfigValue;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.bitina.topology.Topology;
+import org.bitina.usecase.JobSpec;
+import org.bitina.usecase.UseCases;
 import org.bitina.usecase.allreduce.AllReduceJobReader;
 import org.bitina.usecase.bierinc.BierIncJobReader;
 import org.bitina.usecase.moe.MoeJobReader;
 import org.bitina.usecase.multicast.ReliableMulticastJobReader;
-
-import com.typesafe.config.ConfigList;
-import com.typesafe.config.ConfigObject;
-import com.typesafe.config.ConfigValue;
-import java.util.ArrayList;
-import java.util.HashSet;
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import java.util.stream.Collectors;
-import org.bitina.usecase.JobSpec;
-import org.bitina.topology.Topology;
 
 /**
  * Reads the {@code jobs} list: picks each job's reader by its kind, holds the job to that
@@ -24,13 +26,9 @@ import org.bitina.topology.Topology;
 public final class JobsSection {
     /** The kinds of job a scenario may have, one reader each; this list is the only place they are named. */
     private static final List<JobReader> READERS = List.of(
-            new AllReduceJobReader(),
-            new MoeJobReader(),
-            new ReliableMulticastJobReader(),
-            new BierIncJobReader());
+            new AllReduceJobReader(), new MoeJobReader(), new ReliableMulticastJobReader(), new BierIncJobReader());
 
-    private JobsSection() {
-    }
+    private JobsSection() {}
 
     /** Whether a job of {@code kind} takes {@code key} (a kind nobody knows takes none). */
     static boolean accepts(String kind, String key) {
@@ -44,15 +42,15 @@ public final class JobsSection {
      * @param defaults the scenario's {@code defaults} section, behind every job's own values
      */
     public static List<JobSpec> read(ConfigReader root, Topology topology, ConfigReader defaults) {
-        return read(root, topology, defaults, Long.MAX_VALUE, java.time.Duration.ofDays(1));
+        return read(root, topology, defaults, Long.MAX_VALUE, Duration.ofDays(1));
     }
 
     /**
      * @param heapBytes  the heap the run will have: a job that needs more is refused here, not out of memory mid-run
      * @param maxTimeout the longest completion timeout the scenario allows (S5)
      */
-    public static List<JobSpec> read(ConfigReader root, Topology topology, ConfigReader defaults, long heapBytes,
-                                     java.time.Duration maxTimeout) {
+    public static List<JobSpec> read(
+            ConfigReader root, Topology topology, ConfigReader defaults, long heapBytes, Duration maxTimeout) {
         List<JobSpec> jobs = new ArrayList<>();
         ConfigList list = root.list("jobs");
         if (list == null) {
@@ -79,22 +77,32 @@ public final class JobsSection {
                 }
             }
             if (spec.common().completionTimeout().compareTo(maxTimeout) > 0) {
-                job.problem("completion-timeout", "completion-timeout of " + spec.common().completionTimeout().toMillis() + " ms is longer"
-                        + " than the scenario allows (security.max-completion-timeout = " + maxTimeout.toMillis() + " ms): a switch"
-                        + " would hold soft state that long for one aggregation");
+                job.problem(
+                        "completion-timeout",
+                        "completion-timeout of "
+                                + spec.common().completionTimeout().toMillis() + " ms is longer"
+                                + " than the scenario allows (security.max-completion-timeout = "
+                                + maxTimeout.toMillis() + " ms): a switch"
+                                + " would hold soft state that long for one aggregation");
             }
-            long need = org.bitina.usecase.UseCases.memoryBytes(spec);
+            long need = UseCases.memoryBytes(spec);
             if (need > heapBytes) {
-                job.problem(v.origin(), "job " + spec.name() + " needs about " + size(need) + " for its data and references; the JVM has "
-                        + size(heapBytes) + " (BITINA_JAVA_OPTS=-Xmx...)");
+                job.problem(
+                        v.origin(),
+                        "job " + spec.name() + " needs about " + size(need)
+                                + " for its data and references; the JVM has " + size(heapBytes)
+                                + " (BITINA_JAVA_OPTS=-Xmx...)");
             }
             if (!names.add(spec.name())) {
                 job.problem("name", "duplicate job name '" + spec.name() + "'");
             }
             String key = spec.common().tenant() + "/" + spec.common().id();
             if (!ids.add(key)) {
-                job.problem(v.origin(), "job '" + spec.name() + "' reuses tenant " + spec.common().tenant() + " job id "
-                        + spec.common().id() + "; (tenant, id) names one job");
+                job.problem(
+                        v.origin(),
+                        "job '" + spec.name() + "' reuses tenant "
+                                + spec.common().tenant() + " job id "
+                                + spec.common().id() + "; (tenant, id) names one job");
             }
             jobs.add(spec);
         }
@@ -104,17 +112,21 @@ public final class JobsSection {
     /** 18 GiB, 300 MiB: as a user sets a heap. */
     static String size(long bytes) {
         double gib = bytes / (double) (1L << 30);
-        return gib >= 1 ? String.format(java.util.Locale.ROOT, "%.0f GiB", Math.ceil(gib))
-                : String.format(java.util.Locale.ROOT, "%d MiB", (bytes + (1 << 20) - 1) >> 20);
+        return gib >= 1
+                ? String.format(Locale.ROOT, "%.0f GiB", Math.ceil(gib))
+                : String.format(Locale.ROOT, "%d MiB", (bytes + (1 << 20) - 1) >> 20);
     }
 
     private static JobSpec job(ConfigReader own, ConfigReader job, Topology topology, int index) {
         String kind = job.requiredName("kind", "a job's kind");
-        JobReader reader = READERS.stream().filter(r -> r.kind().equals(kind)).findFirst().orElse(null);
+        JobReader reader =
+                READERS.stream().filter(r -> r.kind().equals(kind)).findFirst().orElse(null);
         if (reader == null) {
             if (kind != null) {
-                job.problem("kind", "unknown job kind '" + kind + "' (expected one of "
-                        + READERS.stream().map(JobReader::kind).collect(Collectors.joining(", ")) + ")");
+                job.problem(
+                        "kind",
+                        "unknown job kind '" + kind + "' (expected one of "
+                                + READERS.stream().map(JobReader::kind).collect(Collectors.joining(", ")) + ")");
             }
             job.requiredName("name", "a job's name");
             return null;
@@ -126,17 +138,23 @@ public final class JobsSection {
 
     /** A key of another kind of job gets its own message: it is a job meant as another kind, or a key in the wrong job. */
     private static void checkKeys(ConfigReader own, JobReader reader) {
-        for (Map.Entry<String, ConfigValue> e : ConfigReader.inFileOrder(own.config().root())) {
+        for (Map.Entry<String, ConfigValue> e :
+                ConfigReader.inFileOrder(own.config().root())) {
             String key = e.getKey();
             if (reader.keys().contains(key)) {
                 continue;
             }
-            List<String> others = READERS.stream().filter(r -> r.keys().contains(key)).map(JobReader::kind).toList();
-            String job = (reader.kind().startsWith("a") ? "an " : "a ") + reader.kind() + " job (" + reader.kind() + " keys: "
-                    + ConfigReader.keyList(reader.keys()) + ")";
-            own.problem(e.getValue().origin(), others.isEmpty()
-                    ? "unknown key '" + key + "' in " + job
-                    : "key '" + key + "' is for " + String.join(" and ", others) + " jobs, not for " + job);
+            List<String> others = READERS.stream()
+                    .filter(r -> r.keys().contains(key))
+                    .map(JobReader::kind)
+                    .toList();
+            String job = (reader.kind().startsWith("a") ? "an " : "a ") + reader.kind() + " job (" + reader.kind()
+                    + " keys: " + ConfigReader.keyList(reader.keys()) + ")";
+            own.problem(
+                    e.getValue().origin(),
+                    others.isEmpty()
+                            ? "unknown key '" + key + "' in " + job
+                            : "key '" + key + "' is for " + String.join(" and ", others) + " jobs, not for " + job);
         }
     }
 }

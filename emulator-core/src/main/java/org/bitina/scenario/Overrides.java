@@ -5,12 +5,14 @@ import com.typesafe.config.ConfigException;
 import com.typesafe.config.ConfigFactory;
 import com.typesafe.config.ConfigList;
 import com.typesafe.config.ConfigObject;
+import com.typesafe.config.ConfigOriginFactory;
 import com.typesafe.config.ConfigValue;
 import com.typesafe.config.ConfigValueFactory;
 import com.typesafe.config.ConfigValueType;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * The command line's {@code --set path=value} (ns-3's {@code --x=}): a change to the scenario
@@ -34,8 +36,8 @@ public record Overrides(List<Override> all) {
     }
 
     /** The file's sections but the jobs (a job key goes to the jobs): the schema's top level. */
-    private static final Set<String> SECTIONS = ScenarioKeys.ROOT.names().stream().filter(k -> !k.equals("jobs"))
-            .collect(java.util.stream.Collectors.toUnmodifiableSet());
+    private static final Set<String> SECTIONS =
+            ScenarioKeys.ROOT.names().stream().filter(k -> !k.equals("jobs")).collect(Collectors.toUnmodifiableSet());
 
     public Overrides {
         all = List.copyOf(all);
@@ -68,7 +70,8 @@ public record Overrides(List<Override> all) {
             } else if (first.equals("jobs")) {
                 String[] parts = o.path().split("\\.", 3);
                 if (parts.length < 3) {
-                    throw new ConfigException.BadPath(o.path(), "--set jobs.NAME.key=value changes one job (" + o.text() + ")");
+                    throw new ConfigException.BadPath(
+                            o.path(), "--set jobs.NAME.key=value changes one job (" + o.text() + ")");
                 }
                 config = jobs(config, parts[1], parts[2], value, o);
             } else {
@@ -80,8 +83,9 @@ public record Overrides(List<Override> all) {
 
     private static ConfigValue value(Override o) {
         try {
-            return ConfigFactory.parseString("v = " + o.value()).getValue("v").withOrigin(
-                    com.typesafe.config.ConfigOriginFactory.newSimple("--set " + o.text()));
+            return ConfigFactory.parseString("v = " + o.value())
+                    .getValue("v")
+                    .withOrigin(ConfigOriginFactory.newSimple("--set " + o.text()));
         } catch (ConfigException e) {
             throw new ConfigException.BadValue(o.path(), "--set " + o.text() + ": not a HOCON value", e);
         }
@@ -96,16 +100,20 @@ public record Overrides(List<Override> all) {
     /** The jobs list with {@code path} set in the job named {@code name} (null: as the class says). */
     private static Config jobs(Config config, String name, String path, ConfigValue value, Override o) {
         if (!config.hasPath("jobs") || config.getValue("jobs").valueType() != ConfigValueType.LIST) {
-            throw new ConfigException.BadPath(o.path(), "--set " + o.text() + ": the scenario has no jobs list to set it in");
+            throw new ConfigException.BadPath(
+                    o.path(), "--set " + o.text() + ": the scenario has no jobs list to set it in");
         }
         List<ConfigValue> jobs = new ArrayList<>();
         boolean found = false;
         ConfigList all = (ConfigList) config.getValue("jobs");
         // every job that has the key; when none has it, every job whose kind takes it
-        boolean anyHas = all.stream().anyMatch(j -> j instanceof ConfigObject obj && obj.toConfig().hasPath(path));
+        boolean anyHas = all.stream()
+                .anyMatch(j -> j instanceof ConfigObject obj && obj.toConfig().hasPath(path));
         for (ConfigValue j : all) {
-            if (j instanceof ConfigObject obj && (name == null ? (anyHas ? obj.toConfig().hasPath(path) : takes(obj, path))
-                    : name.equals(String.valueOf(obj.unwrapped().get("name"))))) {
+            if (j instanceof ConfigObject obj
+                    && (name == null
+                            ? (anyHas ? obj.toConfig().hasPath(path) : takes(obj, path))
+                            : name.equals(String.valueOf(obj.unwrapped().get("name"))))) {
                 found = true;
                 jobs.add(obj.toConfig().withValue(path, value).root());
             } else {
@@ -113,7 +121,10 @@ public record Overrides(List<Override> all) {
             }
         }
         if (!found) {
-            throw new ConfigException.BadPath(o.path(), "--set " + o.text() + ": " + (name == null ? "no job takes that key" : "no job is named '" + name + "'"));
+            throw new ConfigException.BadPath(
+                    o.path(),
+                    "--set " + o.text() + ": "
+                            + (name == null ? "no job takes that key" : "no job is named '" + name + "'"));
         }
         return config.withValue("jobs", ConfigValueFactory.fromIterable(jobs));
     }

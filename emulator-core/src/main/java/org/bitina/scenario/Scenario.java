@@ -1,16 +1,27 @@
 package org.bitina.scenario;
 
-import org.bitina.topology.FaultSpec;
-import org.bitina.topology.ClusterSpec;
-import org.bitina.topology.Topology;
-
-import org.bitina.usecase.JobSpec;
-
+import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import org.bitina.security.AttackSpec;
+import org.bitina.security.IngressPolicy;
+import org.bitina.topology.ClusterSpec;
+import org.bitina.topology.FaultSpec;
+import org.bitina.topology.Topology;
+import org.bitina.usecase.JobSpec;
+import org.bitina.wire.InaPacket;
 
 /** One scenario file, validated: topology, jobs, fault plan, cluster layout and the clock that runs it. */
-public record Scenario(String file, Topology topology, List<JobSpec> jobs, List<FaultSpec> faults, ClusterSpec cluster, Clock clock,
-                       Security security, List<org.bitina.security.AttackSpec> attacks, StateCapacity capacity) {
+public record Scenario(
+        String file,
+        Topology topology,
+        List<JobSpec> jobs,
+        List<FaultSpec> faults,
+        ClusterSpec cluster,
+        Clock clock,
+        Security security,
+        List<AttackSpec> attacks,
+        StateCapacity capacity) {
 
     /**
      * How many aggregation entries each switch can hold for a job (S5; the topology's
@@ -19,11 +30,11 @@ public record Scenario(String file, Topology topology, List<JobSpec> jobs, List<
      * @param entries   every switch's capacity; 0: unlimited
      * @param overrides capacities of named switches
      */
-    public record StateCapacity(int entries, java.util.Map<String, Integer> overrides) {
-        public static final StateCapacity UNLIMITED = new StateCapacity(0, java.util.Map.of());
+    public record StateCapacity(int entries, Map<String, Integer> overrides) {
+        public static final StateCapacity UNLIMITED = new StateCapacity(0, Map.of());
 
         public StateCapacity {
-            overrides = java.util.Map.copyOf(overrides);
+            overrides = Map.copyOf(overrides);
         }
 
         /** The capacity of switch {@code name}; 0: unlimited. */
@@ -41,8 +52,8 @@ public record Scenario(String file, Topology topology, List<JobSpec> jobs, List<
      * @param rate                 the packets of a job one host port may send per modelled second (S4), or
      *                             null: not limited (the default: an honest job's bursts depend on its windows)
      */
-    public record Security(boolean mac, java.time.Duration maxCompletionTimeout, org.bitina.security.IngressPolicy.RateLimit rate) {
-        private static final java.time.Duration DEFAULT_MAX_TIMEOUT = java.time.Duration.ofSeconds(10);
+    public record Security(boolean mac, Duration maxCompletionTimeout, IngressPolicy.RateLimit rate) {
+        private static final Duration DEFAULT_MAX_TIMEOUT = Duration.ofSeconds(10);
         public static final Security DEFAULT = new Security(true, DEFAULT_MAX_TIMEOUT, null);
 
         public Security(boolean mac) {
@@ -51,7 +62,7 @@ public record Scenario(String file, Topology topology, List<JobSpec> jobs, List<
 
         /** The bytes of S2 tag an endpoint's packet carries under these settings: the one count every MTU budget uses. */
         public int tagBytes() {
-            return mac ? org.bitina.wire.InaPacket.AUTH_TAG_BYTES : 0;
+            return mac ? InaPacket.AUTH_TAG_BYTES : 0;
         }
     }
 

@@ -3,18 +3,27 @@ package org.bitina.scenario;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigException;
 import com.typesafe.config.ConfigFactory;
+import com.typesafe.config.ConfigList;
+import com.typesafe.config.ConfigObject;
 import com.typesafe.config.ConfigParseOptions;
 import com.typesafe.config.ConfigSyntax;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
-import java.util.Set;
+import org.bitina.security.AttackSpec;
+import org.bitina.security.IngressPolicy;
 import org.bitina.topology.ClusterSpec;
 import org.bitina.topology.FaultSpec;
-import org.bitina.usecase.JobSpec;
 import org.bitina.topology.Problem;
 import org.bitina.topology.ScenarioException;
 import org.bitina.topology.Topology;
+import org.bitina.usecase.JobSpec;
+import org.bitina.usecase.WireBudget;
+import org.bitina.usecase.allreduce.Partitions;
 
 /**
  * Reads a scenario file (HOCON, requirement E3) into a validated {@link Scenario}: the file
@@ -26,8 +35,7 @@ import org.bitina.topology.Topology;
  */
 public final class ScenarioLoader {
 
-    private ScenarioLoader() {
-    }
+    private ScenarioLoader() {}
 
     /** Loads and validates {@code file} for this JVM's heap; throws with every problem found. */
     public static Scenario load(Path file) throws ScenarioException {
@@ -48,8 +56,13 @@ public final class ScenarioLoader {
         Includes includes = Includes.forFile(file);
         Config config;
         try {
-            config = ConfigFactory.parseFile(file.toFile(), ConfigParseOptions.defaults().setSyntax(ConfigSyntax.CONF)
-                    .setAllowMissing(false).setIncluder(includes)).resolve();
+            config = ConfigFactory.parseFile(
+                            file.toFile(),
+                            ConfigParseOptions.defaults()
+                                    .setSyntax(ConfigSyntax.CONF)
+                                    .setAllowMissing(false)
+                                    .setIncluder(includes))
+                    .resolve();
             config = overrides.apply(config);
         } catch (ConfigException e) {
             includes.report(problems);
@@ -77,20 +90,32 @@ public final class ScenarioLoader {
             defaults.checkKeys(JobKeys.JOB, "defaults (job keys)");
         }
         Scenario.Security security = readSecurity(root);
-        List<JobSpec> jobs = JobsSection.read(root, topology, defaults == null ? root.empty("defaults") : defaults, heapBytes,
+        List<JobSpec> jobs = JobsSection.read(
+                root,
+                topology,
+                defaults == null ? root.empty("defaults") : defaults,
+                heapBytes,
                 security.maxCompletionTimeout());
         List<FaultSpec> faults = FaultSection.read(root, topology);
         // what a job's faults ask that this version does not build is said before anything runs
-        org.bitina.usecase.allreduce.Partitions.unbuiltFaults(jobs, faults).forEach(m -> root.problem("faults", m));
+        Partitions.unbuiltFaults(jobs, faults).forEach(m -> root.problem("faults", m));
         ConfigReader c = root.object("cluster");
         ClusterSpec cluster = c == null ? ClusterSpec.SINGLE : ClusterSection.read(c, topology);
         Clock clock = readClock(root);
-        List<org.bitina.security.AttackSpec> attacks = AttackSection.read(root, topology, jobs, security);
+        List<AttackSpec> attacks = AttackSection.read(root, topology, jobs, security);
         if (!problems.isEmpty()) {
             throw new ScenarioException(problems.sorted());
         }
-        Scenario scenario = new Scenario(problems.displayName(), topology, List.copyOf(jobs), List.copyOf(faults), cluster, clock, security,
-                List.copyOf(attacks), capacity);
+        Scenario scenario = new Scenario(
+                problems.displayName(),
+                topology,
+                List.copyOf(jobs),
+                List.copyOf(faults),
+                cluster,
+                clock,
+                security,
+                List.copyOf(attacks),
+                capacity);
         wireBudget(scenario, root);
         if (!problems.isEmpty()) {
             throw new ScenarioException(problems.sorted());
@@ -100,18 +125,18 @@ public final class ScenarioLoader {
 
     /**
      * H2: every packet fits every link it crosses, its endpoint set in the job's encoding
-     * ({@link org.bitina.usecase.WireBudget}); a job that does not is a problem at its key
+     * ({@link WireBudget}); a job that does not is a problem at its key
      * (the chunk, the packet size), or at the job.
      */
     private static void wireBudget(Scenario scenario, ConfigReader root) {
-        List<org.bitina.usecase.WireBudget.Excess> excess = org.bitina.usecase.WireBudget.check(scenario);
+        List<WireBudget.Excess> excess = WireBudget.check(scenario);
         if (excess.isEmpty()) {
             return;
         }
-        com.typesafe.config.ConfigList list = root.list("jobs");
-        for (org.bitina.usecase.WireBudget.Excess e : excess) {
+        ConfigList list = root.list("jobs");
+        for (WireBudget.Excess e : excess) {
             int i = scenario.jobs().indexOf(e.job());
-            ConfigReader job = ConfigReader.of(((com.typesafe.config.ConfigObject) list.get(i)).toConfig(), "", root.problems());
+            ConfigReader job = ConfigReader.of(((ConfigObject) list.get(i)).toConfig(), "", root.problems());
             Config c = job.config();
             String key = c.hasPath(e.key()) ? e.key() : c.hasPath("encoding") ? "encoding" : null;
             job.problem(key == null ? job.origin() : c.getValue(key).origin(), e.message());
@@ -125,23 +150,23 @@ public final class ScenarioLoader {
         }
         s.checkKeys(ScenarioKeys.SECURITY, "security");
         String mac = s.oneOf("mac", List.of("on", "off"), "on");
-        java.time.Duration max = s.positiveDuration("max-completion-timeout", Scenario.Security.DEFAULT.maxCompletionTimeout());
-        org.bitina.security.IngressPolicy.RateLimit rate = null;
+        Duration max = s.positiveDuration("max-completion-timeout", Scenario.Security.DEFAULT.maxCompletionTimeout());
+        IngressPolicy.RateLimit rate = null;
         ConfigReader r = s.has("rate-limit") ? s.object("rate-limit") : null;
         if (r != null) {
             r.checkKeys(ScenarioKeys.RATE_LIMIT, "security.rate-limit");
             Integer perSecond = r.requiredInt("packets-per-second", 1, Integer.MAX_VALUE);
             Integer burst = r.requiredInt("burst", 1, 1 << 20);
             if (perSecond != null && burst != null) {
-                rate = new org.bitina.security.IngressPolicy.RateLimit(perSecond, burst);
+                rate = new IngressPolicy.RateLimit(perSecond, burst);
             }
         }
         return new Scenario.Security(!"off".equals(mac), max, rate);
     }
 
     private static Clock readClock(ConfigReader root) {
-        String name = root.oneOf("clock", java.util.Arrays.stream(Clock.values()).map(Clock::configName).toList(),
-                Clock.VIRTUAL.configName());
+        String name = root.oneOf(
+                "clock", Arrays.stream(Clock.values()).map(Clock::configName).toList(), Clock.VIRTUAL.configName());
         return name == null ? Clock.VIRTUAL : Clock.fromConfig(name);
     }
 
@@ -156,13 +181,15 @@ public final class ScenarioLoader {
         List<String> lines;
         try {
             lines = Files.readAllLines(file);
-        } catch (java.io.IOException | java.io.UncheckedIOException e) {
+        } catch (IOException | UncheckedIOException e) {
             return; // the parser has said what is wrong with reading it
         }
         for (int i = 0; i < lines.size(); i++) {
             // a newline separates list elements as a comma does: only objects on one line merge
             boolean afterObject = false;
-            String code = lines.get(i).replaceAll("\"(\\\\.|[^\"\\\\])*\"", "\"\"").replaceAll("(#|//).*$", "")
+            String code = lines.get(i)
+                    .replaceAll("\"(\\\\.|[^\"\\\\])*\"", "\"\"")
+                    .replaceAll("(#|//).*$", "")
                     .replaceAll("\\$\\{[^}]*\\}", "S");
             for (int c = 0; c < code.length(); c++) {
                 char ch = code.charAt(c);
@@ -170,7 +197,10 @@ public final class ScenarioLoader {
                     continue;
                 }
                 if (ch == '{' && afterObject) {
-                    problems.add(file, i + 1, "two objects next to each other on one line merge into one: a comma is missing between them");
+                    problems.add(
+                            file,
+                            i + 1,
+                            "two objects next to each other on one line merge into one: a comma is missing between them");
                 }
                 afterObject = ch == '}';
             }

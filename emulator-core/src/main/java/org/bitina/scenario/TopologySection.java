@@ -10,6 +10,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
+import java.util.regex.Pattern;
 import org.bitina.topology.Link;
 import org.bitina.topology.LinkSpec;
 import org.bitina.topology.Node;
@@ -26,9 +28,10 @@ import org.bitina.wire.PacketCodec;
  * leave the scenario without a topology.
  */
 public final class TopologySection {
-    private static final java.util.regex.Pattern NODE_NAME = java.util.regex.Pattern.compile("[A-Za-z0-9_.-]+");
+    private static final Pattern NODE_NAME = Pattern.compile("[A-Za-z0-9_.-]+");
     /** Beyond a k=64 fat-tree (70,656 nodes): checked before anything is generated, so validate never runs out of memory. */
     static final long MAX_NODES = 200_000;
+
     static final long MAX_LINKS = 2_000_000;
 
     private final ConfigReader t;
@@ -55,7 +58,7 @@ public final class TopologySection {
             d.checkKeys(ScenarioKeys.SWITCH, "switch-defaults");
             all = d.intIn("state-entries", 1, Integer.MAX_VALUE, 0);
         }
-        Map<String, Integer> one = new java.util.TreeMap<>();
+        Map<String, Integer> one = new TreeMap<>();
         ConfigReader o = t.objectOrEmpty("switch-overrides");
         if (o != null) {
             for (String name : o.keys()) {
@@ -63,7 +66,8 @@ public final class TopologySection {
                 if (sw == null) {
                     continue;
                 }
-                if (topology != null && (topology.node(name) == null || !topology.node(name).isSwitch())) {
+                if (topology != null
+                        && (topology.node(name) == null || !topology.node(name).isSwitch())) {
                     o.problem(name, "switch-overrides names '" + name + "', which is not a switch");
                     continue;
                 }
@@ -129,8 +133,9 @@ public final class TopologySection {
                 }
             }
         }
-        pods.keySet().stream().filter(n -> !names.contains(n)).forEach(n ->
-                broken(t.origin("pods"), "pods name '" + n + "', which is not a node"));
+        pods.keySet().stream()
+                .filter(n -> !names.contains(n))
+                .forEach(n -> broken(t.origin("pods"), "pods name '" + n + "', which is not a node"));
         List<Link> links = new ArrayList<>();
         if (!t.has("links")) {
             broken(t.origin(), "missing " + t.label("links"));
@@ -154,8 +159,10 @@ public final class TopologySection {
         Topology topology = new Topology(nodes, links);
         List<String> unreachable = topology.unreachableFromFirst();
         if (!unreachable.isEmpty()) {
-            t.problem("links", "the topology is disconnected: " + String.join(", ", unreachable)
-                    + " cannot be reached from " + nodes.get(0).name());
+            t.problem(
+                    "links",
+                    "the topology is disconnected: " + String.join(", ", unreachable) + " cannot be reached from "
+                            + nodes.get(0).name());
             return null;
         }
         for (Node n : topology.hosts()) {
@@ -174,10 +181,13 @@ public final class TopologySection {
             return pods;
         }
         int index = 1;
-        for (Map.Entry<String, ConfigValue> e : ConfigReader.inFileOrder(p.config().root())) {
+        for (Map.Entry<String, ConfigValue> e :
+                ConfigReader.inFileOrder(p.config().root())) {
             if (e.getValue().valueType() != ConfigValueType.LIST) {
-                broken(e.getValue().origin(), "pod '" + e.getKey() + "' must be a list of node names (got "
-                        + ConfigReader.describe(e.getValue()) + ")");
+                broken(
+                        e.getValue().origin(),
+                        "pod '" + e.getKey() + "' must be a list of node names (got "
+                                + ConfigReader.describe(e.getValue()) + ")");
                 continue;
             }
             for (ConfigValue v : (ConfigList) e.getValue()) {
@@ -217,8 +227,10 @@ public final class TopologySection {
                 return null;
             }
         } else {
-            broken(v.origin(), "a link is [a, b] or { between = [a, b], latency = ..., bandwidth = ... } (got "
-                    + ConfigReader.describe(v) + ")");
+            broken(
+                    v.origin(),
+                    "a link is [a, b] or { between = [a, b], latency = ..., bandwidth = ... } (got "
+                            + ConfigReader.describe(v) + ")");
             return null;
         }
         String a = t.nameOf(pair.get(0), "a link end");
@@ -285,9 +297,12 @@ public final class TopologySection {
                     long nodes = (long) spines + leaves + (long) leaves * hosts;
                     long links = (long) spines * leaves + (long) leaves * hosts;
                     if (spines > 0 && leaves > 0 && hosts > 0 && (nodes > MAX_NODES || links > MAX_LINKS)) {
-                        g.problem(g.origin(), "a leaf-spine of " + spines + " spines, " + leaves + " leaves and " + hosts
-                                + " hosts per leaf has " + nodes + " nodes and " + links + " links; this version runs at most "
-                                + MAX_NODES + " nodes and " + MAX_LINKS + " links");
+                        g.problem(
+                                g.origin(),
+                                "a leaf-spine of " + spines + " spines, " + leaves + " leaves and " + hosts
+                                        + " hosts per leaf has " + nodes + " nodes and " + links
+                                        + " links; this version runs at most "
+                                        + MAX_NODES + " nodes and " + MAX_LINKS + " links");
                         return null;
                     }
                     return Topologies.leafSpine(spines, leaves, hosts, spec);

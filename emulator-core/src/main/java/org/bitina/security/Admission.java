@@ -22,7 +22,8 @@ public record Admission(boolean admitted, int entries, String refusedBy, int cap
      * @param switches the switches the job installs tables on, in a stable order
      * @param capacity a switch's capacity in entries; 0 or less: unlimited
      */
-    public static Admission decide(int entries, Collection<String> switches, ToIntFunction<String> capacity, String fallback) {
+    public static Admission decide(
+            int entries, Collection<String> switches, ToIntFunction<String> capacity, String fallback) {
         for (String s : switches) {
             int c = capacity.applyAsInt(s);
             if (c > 0 && entries > c) {
@@ -34,6 +35,9 @@ public record Admission(boolean admitted, int entries, String refusedBy, int cap
 
     /** Why the job was not admitted, for the report and the summary (null when it was). */
     public String reason() {
-        return admitted ? null : "switch " + refusedBy + " has room for " + capacity + " aggregation entries; the job needs " + entries;
+        return admitted
+                ? null
+                : "switch " + refusedBy + " has room for " + capacity + " aggregation entries; the job needs "
+                        + entries;
     }
 }

@@ -30,8 +30,7 @@ public final class ChecksumAudit {
     private final List<Failure> failures = new ArrayList<>();
 
     /** A packet that broke the invariant: who sent it, its chunk, and whether it was a result (going down) or a contribution. */
-    public record Failure(String from, long chunk, boolean result) {
-    }
+    public record Failure(String from, long chunk, boolean result) {}
 
     public ChecksumAudit(byte[] checksumKey) {
         this.checksum = new LinearChecksum(checksumKey);
@@ -58,7 +57,9 @@ public final class ChecksumAudit {
         // chunk -> direction (false: contributions) -> sender -> receivers it failed at
         Map<Long, Map<Boolean, Map<String, Set<String>>>> links = new TreeMap<>();
         byReceiver.forEach((receiver, fs) -> fs.forEach(f -> links.computeIfAbsent(f.chunk(), c -> new TreeMap<>())
-                .computeIfAbsent(f.result(), d -> new TreeMap<>()).computeIfAbsent(f.from(), s -> new TreeSet<>()).add(receiver)));
+                .computeIfAbsent(f.result(), d -> new TreeMap<>())
+                .computeIfAbsent(f.from(), s -> new TreeSet<>())
+                .add(receiver)));
         Set<String> suspects = new TreeSet<>();
         for (Map<Boolean, Map<String, Set<String>>> chunk : links.values()) {
             Map<String, Set<String>> first = chunk.containsKey(false) ? chunk.get(false) : chunk.get(true);

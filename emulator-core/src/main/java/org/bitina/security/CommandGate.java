@@ -28,8 +28,7 @@ public final class CommandGate<C> {
     /** Claims under check at once: a flood of forged claims fills memory no further. */
     public static final int MAX_CLAIMS = 64;
 
-    private record Claim<C>(byte[] token, C command) {
-    }
+    private record Claim<C>(byte[] token, C command) {}
 
     private final Map<String, Claim<C>> claims = new HashMap<>();
     private byte[] bound;

@@ -1,6 +1,7 @@
 package org.bitina.security;
 
 import java.util.List;
+import java.util.Locale;
 import org.bitina.bitmap.EndpointSet;
 import org.bitina.wire.Direction;
 import org.bitina.wire.InaPacket;
@@ -64,7 +65,10 @@ public record IngressPolicy(EndpointSet members, List<String> senders, int contr
             return "bits of endpoints that are not the job's members";
         }
         EndpointSet provenance = p.provenance();
-        if (members != null && provenance != null && provenance.capacity() == members.capacity() && !provenance.isSubsetOf(members)) {
+        if (members != null
+                && provenance != null
+                && provenance.capacity() == members.capacity()
+                && !provenance.isSubsetOf(members)) {
             return "provenance of endpoints that are not the job's members";
         }
         if (!fromHost || from == null) {
@@ -77,7 +81,8 @@ public record IngressPolicy(EndpointSet members, List<String> senders, int contr
             return null;
         }
         if (type != PacketType.UNICAST && !senders.contains(from)) {
-            return "a " + type.name().toLowerCase(java.util.Locale.ROOT) + " from host " + from + ", which is not the job's sender";
+            return "a " + type.name().toLowerCase(Locale.ROOT) + " from host " + from
+                    + ", which is not the job's sender";
         }
         return null;
     }

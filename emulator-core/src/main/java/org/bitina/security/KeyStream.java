@@ -46,6 +46,9 @@ final class KeyStream {
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("AES/CTR with a 128-bit key cannot fail", e);
         }
-        ByteBuffer.wrap(out, 0, bytes).order(ByteOrder.LITTLE_ENDIAN).asIntBuffer().get(into, 0, words);
+        ByteBuffer.wrap(out, 0, bytes)
+                .order(ByteOrder.LITTLE_ENDIAN)
+                .asIntBuffer()
+                .get(into, 0, words);
     }
 }

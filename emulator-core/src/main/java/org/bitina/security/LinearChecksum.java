@@ -1,5 +1,6 @@
 package org.bitina.security;
 
+import java.util.Arrays;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
@@ -16,12 +17,14 @@ import javax.crypto.spec.SecretKeySpec;
 public final class LinearChecksum {
     /** Checksum words per chunk: two, so that a random corruption passes with probability 2^-64. */
     public static final int ELEMENTS = 2;
+
     private static final int DOMAIN = 0x53364353; // "S6CS"
     private final SecretKeySpec key;
     private final KeyStream stream = new KeyStream();
     private int[] r = new int[0];
     /** The chunk and length {@code r} holds: a worker appends, masks and checks one chunk in a row, a tap sees copies of one. */
     private long rChunk = -1;
+
     private int rLength = -1;
 
     public LinearChecksum(byte[] checksumKey) {
@@ -45,7 +48,7 @@ public final class LinearChecksum {
 
     /** {@code x} with its checksum words appended. */
     public int[] append(long chunk, int[] x) {
-        int[] v = java.util.Arrays.copyOf(x, x.length + ELEMENTS);
+        int[] v = Arrays.copyOf(x, x.length + ELEMENTS);
         fill(chunk, v, x.length);
         return v;
     }

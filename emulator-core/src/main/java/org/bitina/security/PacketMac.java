@@ -1,8 +1,11 @@
 package org.bitina.security;
 
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.util.Arrays;
+import java.util.IdentityHashMap;
 import java.util.Map;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
@@ -21,12 +24,12 @@ import org.bouncycastle.crypto.params.HKDFParameters;
 public final class PacketMac {
     public static final int KEY_BYTES = 32;
     /** By key array: a job's tables hold one key array, so identity finds it without hashing the key. */
-    private final Map<byte[], Mac> macs = new java.util.IdentityHashMap<>();
+    private final Map<byte[], Mac> macs = new IdentityHashMap<>();
 
     /** The key of job {@code (tenant, job)} of a run with {@code runSecret}. */
     public static byte[] jobKey(byte[] runSecret, int tenant, int job) {
         HKDFBytesGenerator hkdf = new HKDFBytesGenerator(new SHA256Digest());
-        byte[] info = ("bitina ina job " + tenant + "/" + job).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        byte[] info = ("bitina ina job " + tenant + "/" + job).getBytes(StandardCharsets.US_ASCII);
         hkdf.init(new HKDFParameters(runSecret, null, info));
         byte[] key = new byte[KEY_BYTES];
         hkdf.generateBytes(key, 0, key.length);
@@ -44,14 +47,14 @@ public final class PacketMac {
     }
 
     /** Where a packet is encoded to be MACed: one buffer per device, grown to the largest packet (no garbage per packet). */
-    private java.nio.ByteBuffer buf = java.nio.ByteBuffer.allocate(4096 + 256);
+    private ByteBuffer buf = ByteBuffer.allocate(4096 + 256);
 
     private byte[] tag(byte[] key, InaPacket p) {
         Mac mac = macs.computeIfAbsent(key, PacketMac::init);
         InaPacket bare = p.withAuthTag(null);
         int size = PacketCodec.encodedSize(bare);
         if (buf.capacity() < size) {
-            buf = java.nio.ByteBuffer.allocate(size);
+            buf = ByteBuffer.allocate(size);
         }
         buf.clear();
         PacketCodec.encode(bare, buf);

@@ -1,5 +1,7 @@
 package org.bitina.security;
 
+import java.util.Arrays;
+
 /**
  * An anti-replay window over one sender's sequence numbers (DESIGN S3), as IPsec ESP keeps
  * one (RFC 4303 section 3.4.3): the highest number seen and which of the {@code size}
@@ -13,6 +15,7 @@ public final class ReplayWindow {
     private final int size;
     /** Bit {@code seq mod size}: seen; a ring, so moving the window clears only the positions it enters. */
     private final long[] seen;
+
     private long highest = -1;
 
     /** @param size numbers below the highest still accepted once (rounded up to a multiple of 64, at least 64) */
@@ -33,7 +36,7 @@ public final class ReplayWindow {
         }
         if (seq > highest) {
             if (highest < 0 || seq - highest >= size) {
-                java.util.Arrays.fill(seen, 0);
+                Arrays.fill(seen, 0);
             } else {
                 for (long s = highest + 1; s <= seq; s++) {
                     clear(s);

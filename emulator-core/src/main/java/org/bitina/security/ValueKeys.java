@@ -15,8 +15,7 @@ import org.bouncycastle.crypto.params.HKDFParameters;
 public final class ValueKeys {
     public static final int KEY_BYTES = 16;
 
-    private ValueKeys() {
-    }
+    private ValueKeys() {}
 
     /** What the endpoints of job {@code (tenant, job)} of a run with {@code runSecret} share. */
     public static byte[] endpointSecret(byte[] runSecret, int tenant, int job) {

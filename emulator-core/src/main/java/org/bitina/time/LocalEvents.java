@@ -1,9 +1,11 @@
 package org.bitina.time;
 
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
+import java.util.function.Predicate;
 
 /**
  * One device's side of the virtual clock (DESIGN.md "Time and links"): its pending events in
@@ -32,8 +34,7 @@ public final class LocalEvents<E> {
         void timer(long vt);
     }
 
-    private record Event<E>(long vt, String from, long seq, E what) {
-    }
+    private record Event<E>(long vt, String from, long seq, E what) {}
 
     /** How often timers may fire at one instant without moving their deadline before the device gives up on them. */
     static final int MAX_FIRINGS_AT_ONE_INSTANT = 1_000;
@@ -129,8 +130,8 @@ public final class LocalEvents<E> {
     }
 
     /** Takes out the queued events {@code which} picks, in time order (what a repair makes stale). */
-    public List<E> remove(java.util.function.Predicate<E> which) {
-        List<Event<E>> gone = new java.util.ArrayList<>();
+    public List<E> remove(Predicate<E> which) {
+        List<Event<E>> gone = new ArrayList<>();
         queue.removeIf(ev -> which.test(ev.what) && gone.add(ev));
         gone.sort(queue.comparator());
         return gone.stream().map(Event::what).toList();

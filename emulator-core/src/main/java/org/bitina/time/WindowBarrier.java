@@ -22,6 +22,7 @@ public final class WindowBarrier {
     private final long lookahead;
     /** sent[i][j]: messages member i's devices sent member j's, as i last reported. */
     private final long[][] sent;
+
     private final long[] received;
     private final boolean[] reported;
     private final long[] next;

@@ -17,15 +17,16 @@ import java.util.Map;
  * every VAT edge follows a path of switches.
  */
 public final class AutoVat {
-    private AutoVat() {
-    }
+    private AutoVat() {}
 
-    public static Vat.Result build(Topology topology, Routing routing, BitSpace space, List<String> members, String root) {
+    public static Vat.Result build(
+            Topology topology, Routing routing, BitSpace space, List<String> members, String root) {
         Map<String, String> up = new LinkedHashMap<>();
         Map<String, List<String>> below = new LinkedHashMap<>();
         for (String m : members) {
             if (!routing.reachable(m, root)) {
-                return new Vat.Result(null, List.of(new Vat.Defect(null, "member '" + m + "' cannot reach the root '" + root + "'")));
+                return new Vat.Result(
+                        null, List.of(new Vat.Defect(null, "member '" + m + "' cannot reach the root '" + root + "'")));
             }
             List<String> path = routing.path(m, root);
             for (int i = 1; i < path.size(); i++) {

@@ -3,9 +3,13 @@ package org.bitina.topology;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.IntFunction;
+import java.util.stream.IntStream;
 import org.bitina.bitmap.FlatBitmap;
 
 /**
@@ -30,11 +34,19 @@ public final class Bift {
     private final char[] hopOfBit;
     /** With {@code hopOfBit} null: the positions that leave through no neighbour (sorted). */
     private final int[] noHop;
+
     private final int[] local;
     private final int[] unreachable;
     private final OnceArray<FlatBitmap> fbms;
 
-    private Bift(String node, int capacity, String[] neighbors, char[] hopOfBit, int[] noHop, int[] local, int[] unreachable) {
+    private Bift(
+            String node,
+            int capacity,
+            String[] neighbors,
+            char[] hopOfBit,
+            int[] noHop,
+            int[] local,
+            int[] unreachable) {
         this.node = node;
         this.capacity = capacity;
         this.neighbors = neighbors;
@@ -52,12 +64,14 @@ public final class Bift {
     public static Bift of(String node, String[] neighborOfBit, int[] local, int[] unreachable) {
         for (int i : local) {
             if (i < 0 || i >= neighborOfBit.length) {
-                throw new IllegalArgumentException("a BIFT's local bit " + i + " outside its capacity of " + neighborOfBit.length);
+                throw new IllegalArgumentException(
+                        "a BIFT's local bit " + i + " outside its capacity of " + neighborOfBit.length);
             }
         }
         for (int i : unreachable) {
             if (i < 0 || i >= neighborOfBit.length) {
-                throw new IllegalArgumentException("a BIFT's unreachable bit " + i + " outside its capacity of " + neighborOfBit.length);
+                throw new IllegalArgumentException(
+                        "a BIFT's unreachable bit " + i + " outside its capacity of " + neighborOfBit.length);
             }
         }
         return compact(node, neighborOfBit.length, i -> neighborOfBit[i], sorted(local), sorted(unreachable));
@@ -85,26 +99,37 @@ public final class Bift {
                 unassigned.add(i);
             }
         }
-        Map<Integer, List<Integer>> positions = new java.util.HashMap<>();
+        Map<Integer, List<Integer>> positions = new HashMap<>();
         for (int i = 0; i < n; i++) {
             if (endpoint[i] >= 0) {
                 positions.computeIfAbsent(endpoint[i], e -> new ArrayList<>()).add(i);
             }
         }
-        Map<Integer, int[]> unreachableVia = new java.util.concurrent.ConcurrentHashMap<>();
+        Map<Integer, int[]> unreachableVia = new ConcurrentHashMap<>();
         Bift[] built = new Bift[nodes.size()];
-        java.util.stream.IntStream.range(0, nodes.size()).parallel().forEach(k -> {
+        IntStream.range(0, nodes.size()).parallel().forEach(k -> {
             String node = nodes.get(k);
             int self = t.indexOf(node);
-            int[] local = positions.getOrDefault(self, List.of()).stream().mapToInt(Integer::intValue).toArray();
+            int[] local = positions.getOrDefault(self, List.of()).stream()
+                    .mapToInt(Integer::intValue)
+                    .toArray();
             int up = routing.onlyLink(self);
             if (t.isHost(self) && up >= 0 && !t.isHost(up)) {
-                int[] far = unreachableVia.computeIfAbsent(up, s -> java.util.stream.IntStream.range(0, n)
-                        .filter(i -> endpoint[i] >= 0 && endpoint[i] != s && !routing.reachable(s, endpoint[i])).toArray());
-                int[] unreachable = Arrays.stream(far).filter(i -> endpoint[i] != self).toArray();
-                int[] noHop = java.util.stream.IntStream.concat(java.util.stream.IntStream.concat(unassigned.stream().mapToInt(Integer::intValue),
-                        Arrays.stream(local)), Arrays.stream(unreachable)).sorted().toArray();
-                String[] via = noHop.length == n ? new String[0] : new String[] {t.nodes().get(up).name()};
+                int[] far = unreachableVia.computeIfAbsent(
+                        up,
+                        s -> IntStream.range(0, n)
+                                .filter(i -> endpoint[i] >= 0 && endpoint[i] != s && !routing.reachable(s, endpoint[i]))
+                                .toArray());
+                int[] unreachable =
+                        Arrays.stream(far).filter(i -> endpoint[i] != self).toArray();
+                int[] noHop = IntStream.concat(
+                                IntStream.concat(unassigned.stream().mapToInt(Integer::intValue), Arrays.stream(local)),
+                                Arrays.stream(unreachable))
+                        .sorted()
+                        .toArray();
+                String[] via = noHop.length == n
+                        ? new String[0]
+                        : new String[] {t.nodes().get(up).name()};
                 built[k] = new Bift(node, n, via, null, noHop, local, unreachable);
                 return;
             }
@@ -134,7 +159,8 @@ public final class Bift {
             }
             int[] far = unreachable.stream().mapToInt(Integer::intValue).toArray();
             if (via.size() <= 1) {
-                int[] noHop = java.util.stream.IntStream.range(0, n).filter(i -> hopOfBit[i] == 0).toArray();
+                int[] noHop =
+                        IntStream.range(0, n).filter(i -> hopOfBit[i] == 0).toArray();
                 built[k] = new Bift(node, n, via.toArray(new String[0]), null, noHop, local, far);
             } else {
                 built[k] = new Bift(node, n, via.toArray(new String[0]), hopOfBit, NONE, local, far);
@@ -147,7 +173,7 @@ public final class Bift {
         return out;
     }
 
-    private static Bift compact(String node, int n, java.util.function.IntFunction<String> hop, int[] local, int[] unreachable) {
+    private static Bift compact(String node, int n, IntFunction<String> hop, int[] local, int[] unreachable) {
         Map<String, Integer> number = new LinkedHashMap<>();
         for (int i = 0; i < n; i++) {
             String h = hop.apply(i);
@@ -160,7 +186,8 @@ public final class Bift {
         }
         String[] neighbors = number.keySet().toArray(new String[0]);
         if (neighbors.length <= 1) {
-            int[] noHop = java.util.stream.IntStream.range(0, n).filter(i -> hop.apply(i) == null).toArray();
+            int[] noHop =
+                    IntStream.range(0, n).filter(i -> hop.apply(i) == null).toArray();
             return new Bift(node, n, neighbors, null, noHop, local, unreachable);
         }
         char[] hopOfBit = new char[n];

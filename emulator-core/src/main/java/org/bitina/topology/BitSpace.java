@@ -1,6 +1,8 @@
 package org.bitina.topology;
 
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -32,7 +34,7 @@ public final class BitSpace {
         if (endpoints.isEmpty() || endpoints.size() > EndpointSet.MAX_CAPACITY) {
             throw new IllegalArgumentException("a bit space has 1.." + EndpointSet.MAX_CAPACITY + " positions");
         }
-        this.endpoints = java.util.Collections.unmodifiableList(new java.util.ArrayList<>(endpoints));
+        this.endpoints = Collections.unmodifiableList(new ArrayList<>(endpoints));
         for (int i = 0; i < endpoints.size(); i++) {
             String e = endpoints.get(i);
             if (e != null && indexOf.put(e, i) != null) {

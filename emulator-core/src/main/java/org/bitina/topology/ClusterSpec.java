@@ -27,7 +27,8 @@ public record ClusterSpec(int jvms, Placement placement, Map<String, Integer> ex
                     return p;
                 }
             }
-            throw new IllegalArgumentException("unknown placement '" + name + "' (expected by-pod, round-robin or explicit)");
+            throw new IllegalArgumentException(
+                    "unknown placement '" + name + "' (expected by-pod, round-robin or explicit)");
         }
     }
 }

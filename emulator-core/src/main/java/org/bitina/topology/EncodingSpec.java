@@ -45,7 +45,8 @@ public record EncodingSpec(Encoding encoding, int blockSize, EncodingSpec hosts)
 
     /** Whether {@code set} is already in this encoding (the fabric's: {@code hosts} aside). */
     public boolean holds(EndpointSet set) {
-        return set.encoding() == encoding && (encoding != Encoding.HIERARCHICAL || ((HierarchicalBitmap) set).blockSize() == blockSize);
+        return set.encoding() == encoding
+                && (encoding != Encoding.HIERARCHICAL || ((HierarchicalBitmap) set).blockSize() == blockSize);
     }
 
     /** {@code set} in this encoding (the fabric's), itself when it is already. */

@@ -11,8 +11,16 @@ import java.util.List;
  * @param chunks sequence ids a straggler delays, or a malicious switch corrupts (empty: all)
  * @param member cluster member index for member-loss
  */
-public record FaultSpec(Duration at, Kind kind, String node, Link link, Duration delay, Duration jitter,
-                        double rate, List<Long> chunks, int member) {
+public record FaultSpec(
+        Duration at,
+        Kind kind,
+        String node,
+        Link link,
+        Duration delay,
+        Duration jitter,
+        double rate,
+        List<Long> chunks,
+        int member) {
 
     public enum Kind {
         LINK_DOWN("link-down"),

@@ -11,8 +11,7 @@ import java.util.Map;
  * {@code explicit}: as the scenario's {@code cluster.explicit} map says, the rest by pod.
  */
 public final class Placements {
-    private Placements() {
-    }
+    private Placements() {}
 
     /** Member index (0..members-1) of every node. */
     public static Map<String, Integer> place(Topology t, ClusterSpec spec, int members) {
@@ -30,7 +29,9 @@ public final class Placements {
         Map<Integer, Integer> podMember = new LinkedHashMap<>();
         int loose = 0;
         for (Node n : nodes) {
-            Integer fixed = spec.placement() == ClusterSpec.Placement.EXPLICIT ? spec.explicit().get(n.name()) : null;
+            Integer fixed = spec.placement() == ClusterSpec.Placement.EXPLICIT
+                    ? spec.explicit().get(n.name())
+                    : null;
             if (fixed != null) {
                 out.put(n.name(), Math.floorMod(fixed, members));
             } else if (n.pod() >= 0) {

@@ -31,6 +31,7 @@ public final class Routing {
     private final boolean[] host;
     /** live[v]: v's neighbours over links that are up, toward nodes that are up, in declaration order. */
     private final int[][] live;
+
     private final int[] nameHash;
     /** The switch a host's every path leaves through (its only live link), or -1: that host shares the switch's search. */
     private final int[] viaSwitch;
@@ -89,8 +90,12 @@ public final class Routing {
      * yet (the answers are the same whether or not this is called first).
      */
     public Routing prepare(Collection<String> destinations) {
-        int[] classes = destinations.stream().mapToInt(topology::indexOf).map(d -> viaSwitch[d] >= 0 ? viaSwitch[d] : d).distinct()
-                .filter(d -> !down[d] && distances.get(d) == null).toArray();
+        int[] classes = destinations.stream()
+                .mapToInt(topology::indexOf)
+                .map(d -> viaSwitch[d] >= 0 ? viaSwitch[d] : d)
+                .distinct()
+                .filter(d -> !down[d] && distances.get(d) == null)
+                .toArray();
         IntStream.of(classes).parallel().forEach(this::searched);
         return this;
     }

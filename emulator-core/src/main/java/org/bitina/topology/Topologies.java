@@ -10,8 +10,7 @@ import java.util.List;
  * {@code leaf-I} and hosts {@code h1..hN} numbered leaf by leaf.
  */
 public final class Topologies {
-    private Topologies() {
-    }
+    private Topologies() {}
 
     /**
      * The k-ary fat-tree of Al-Fares et al.: k pods of k/2 edge and k/2 aggregation
@@ -56,7 +55,8 @@ public final class Topologies {
     /** Two-tier Clos: every leaf links every spine; each leaf is a pod of its hosts. */
     public static Topology leafSpine(int spines, int leaves, int hostsPerLeaf, LinkSpec spec) {
         if (spines < 1 || leaves < 1 || hostsPerLeaf < 1 || (long) leaves * hostsPerLeaf > 65536) {
-            throw new IllegalArgumentException("leaf-spine needs at least one spine, leaf and host per leaf, at most 65536 hosts");
+            throw new IllegalArgumentException(
+                    "leaf-spine needs at least one spine, leaf and host per leaf, at most 65536 hosts");
         }
         List<Node> nodes = new ArrayList<>();
         List<Link> links = new ArrayList<>();

@@ -1,6 +1,7 @@
 package org.bitina.topology;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -19,6 +20,7 @@ public final class Topology {
     private final List<List<Link>> adjacency = new ArrayList<>();
     /** neighbourIndex[v][i]: the index of the node at the other end of v's i-th link (declaration order). */
     private final int[][] neighbourIndex;
+
     private final boolean[] host;
     /** The connected component of each switch over switch-to-switch links; -1 for hosts. */
     private final int[] switchComponent;
@@ -67,7 +69,7 @@ public final class Topology {
     private int[] switchComponents() {
         int n = nodeList.size();
         int[] comp = new int[n];
-        java.util.Arrays.fill(comp, -1);
+        Arrays.fill(comp, -1);
         int next = 0;
         int[] stack = new int[n];
         for (int s = 0; s < n; s++) {
@@ -238,6 +240,10 @@ public final class Topology {
         if (!host[v]) {
             return new int[] {switchComponent[v]};
         }
-        return java.util.Arrays.stream(neighbourIndex[v]).filter(u -> !host[u]).map(u -> switchComponent[u]).distinct().toArray();
+        return Arrays.stream(neighbourIndex[v])
+                .filter(u -> !host[u])
+                .map(u -> switchComponent[u])
+                .distinct()
+                .toArray();
     }
 }

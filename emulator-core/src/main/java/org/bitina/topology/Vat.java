@@ -22,7 +22,8 @@ public final class Vat {
     private final Map<String, String> parent;
     private final Map<String, FlatBitmap> aBms;
 
-    private Vat(String root, Map<String, List<String>> children, Map<String, String> parent, Map<String, FlatBitmap> aBms) {
+    private Vat(
+            String root, Map<String, List<String>> children, Map<String, String> parent, Map<String, FlatBitmap> aBms) {
         this.root = root;
         this.children = children;
         this.parent = parent;
@@ -30,19 +31,21 @@ public final class Vat {
     }
 
     /** A VAT defect, naming the VAT node it concerns (null when it concerns the whole tree). */
-    public record Defect(String node, String message) {
-    }
+    public record Defect(String node, String message) {}
 
     /** The VAT, or the defects that prevent it. */
-    public record Result(Vat vat, List<Defect> defects) {
-    }
+    public record Result(Vat vat, List<Defect> defects) {}
 
     /**
      * Checks and builds a VAT from each non-leaf node's children (leaves are members,
      * other children are VAT nodes that have children of their own).
      */
-    public static Result build(Topology topology, BitSpace space, List<String> members, String root,
-                               Map<String, List<String>> childrenOf) {
+    public static Result build(
+            Topology topology,
+            BitSpace space,
+            List<String> members,
+            String root,
+            Map<String, List<String>> childrenOf) {
         List<Defect> defects = new ArrayList<>();
         Set<String> memberSet = new HashSet<>(members);
         if (!topology.has(root)) {
@@ -50,7 +53,9 @@ public final class Vat {
             return new Result(null, defects);
         }
         if (memberSet.contains(root)) {
-            defects.add(new Defect(null, "VAT root '" + root + "' is a job member; the root is a switch or a separate parameter server"));
+            defects.add(new Defect(
+                    null,
+                    "VAT root '" + root + "' is a job member; the root is a switch or a separate parameter server"));
         }
         if (!childrenOf.containsKey(root)) {
             defects.add(new Defect(null, "VAT root '" + root + "' has no children in the vat section"));
@@ -73,8 +78,9 @@ public final class Vat {
             }
             for (String child : e.getValue()) {
                 if (!memberSet.contains(child) && !childrenOf.containsKey(child)) {
-                    defects.add(new Defect(node, "child '" + child + "' of VAT node '" + node
-                            + "' is neither a job member nor a VAT node"));
+                    defects.add(new Defect(
+                            node,
+                            "child '" + child + "' of VAT node '" + node + "' is neither a job member nor a VAT node"));
                     continue;
                 }
                 if (child.equals(root)) {
@@ -83,14 +89,18 @@ public final class Vat {
                 }
                 String previous = parent.putIfAbsent(child, node);
                 if (previous != null) {
-                    String what = memberSet.contains(child) ? "member '" + child + "' is a leaf"
-                            : "switch '" + child + "' is mapped to two VAT nodes (a switch maps at most one VAT node per job):";
+                    String what = memberSet.contains(child)
+                            ? "member '" + child + "' is a leaf"
+                            : "switch '" + child
+                                    + "' is mapped to two VAT nodes (a switch maps at most one VAT node per job):";
                     defects.add(new Defect(node, what + " under both '" + previous + "' and '" + node + "'"));
                     continue;
                 }
                 if (!topology.switchConnected(node, child)) {
-                    defects.add(new Defect(node, "adjacent VAT nodes '" + node + "' and '" + child
-                            + "' are not connected through the network's switches"));
+                    defects.add(new Defect(
+                            node,
+                            "adjacent VAT nodes '" + node + "' and '" + child
+                                    + "' are not connected through the network's switches"));
                 }
             }
         }
@@ -101,7 +111,10 @@ public final class Vat {
         }
         for (String node : childrenOf.keySet()) {
             if (!node.equals(root) && topology.has(node) && !parent.containsKey(node)) {
-                defects.add(new Defect(node, "VAT node '" + node + "' hangs under no parent: it is not reachable from the root '" + root + "'"));
+                defects.add(new Defect(
+                        node,
+                        "VAT node '" + node + "' hangs under no parent: it is not reachable from the root '" + root
+                                + "'"));
             }
         }
         if (!defects.isEmpty()) {
@@ -122,16 +135,25 @@ public final class Vat {
         for (String node : childrenOf.keySet()) {
             List<Integer> leaves = new ArrayList<>();
             collectLeaves(node, childrenOf, memberSet, space, leaves);
-            aBms.put(node, FlatBitmap.of(space.capacity(), leaves.stream().mapToInt(Integer::intValue).toArray()));
+            aBms.put(
+                    node,
+                    FlatBitmap.of(
+                            space.capacity(),
+                            leaves.stream().mapToInt(Integer::intValue).toArray()));
         }
         Map<String, List<String>> frozen = new LinkedHashMap<>();
         childrenOf.forEach((k, v) -> frozen.put(k, List.copyOf(v)));
-        return new Result(new Vat(root, Collections.unmodifiableMap(frozen), Collections.unmodifiableMap(parent),
-                Collections.unmodifiableMap(aBms)), List.of());
+        return new Result(
+                new Vat(
+                        root,
+                        Collections.unmodifiableMap(frozen),
+                        Collections.unmodifiableMap(parent),
+                        Collections.unmodifiableMap(aBms)),
+                List.of());
     }
 
-    private static void collectLeaves(String node, Map<String, List<String>> childrenOf, Set<String> members,
-                                      BitSpace space, List<Integer> out) {
+    private static void collectLeaves(
+            String node, Map<String, List<String>> childrenOf, Set<String> members, BitSpace space, List<Integer> out) {
         for (String child : childrenOf.get(node)) {
             if (members.contains(child)) {
                 out.add(space.index(child));

@@ -1,6 +1,10 @@
 package org.bitina.usecase;
 
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import org.bitina.bitmap.EndpointSet;
+import org.bitina.topology.BitSpace;
 
 /**
  * What an endpoint reports at the end of a job phase.
@@ -17,13 +21,47 @@ import java.util.List;
  * @param unitVt          per unit (chunk, token, window) the modelled time of its first result at this endpoint, nanoseconds,
  *                        -1 for a unit without one; null for a role that does not end its phase (servers, experts, receivers)
  */
-public record DriverReport(String endpoint, Role role, int chunks, int received, List<PartialChunk> partialChunks,
-                           List<String> mismatches, long lastVt, int verifiedChunks, boolean done, List<String> dropped,
-                           java.util.Map<String, Long> stats, ValueChecks values, long[] unitVt) {
+public record DriverReport(
+        String endpoint,
+        Role role,
+        int chunks,
+        int received,
+        List<PartialChunk> partialChunks,
+        List<String> mismatches,
+        long lastVt,
+        int verifiedChunks,
+        boolean done,
+        List<String> dropped,
+        Map<String, Long> stats,
+        ValueChecks values,
+        long[] unitVt) {
 
-    public DriverReport(String endpoint, Role role, int chunks, int received, List<PartialChunk> partialChunks, List<String> mismatches,
-                        long lastVt, int verifiedChunks, boolean done, List<String> dropped, java.util.Map<String, Long> stats) {
-        this(endpoint, role, chunks, received, partialChunks, mismatches, lastVt, verifiedChunks, done, dropped, stats, null, null);
+    public DriverReport(
+            String endpoint,
+            Role role,
+            int chunks,
+            int received,
+            List<PartialChunk> partialChunks,
+            List<String> mismatches,
+            long lastVt,
+            int verifiedChunks,
+            boolean done,
+            List<String> dropped,
+            Map<String, Long> stats) {
+        this(
+                endpoint,
+                role,
+                chunks,
+                received,
+                partialChunks,
+                mismatches,
+                lastVt,
+                verifiedChunks,
+                done,
+                dropped,
+                stats,
+                null,
+                null);
     }
 
     /**
@@ -32,18 +70,41 @@ public record DriverReport(String endpoint, Role role, int chunks, int received,
      * @param failed   chunks whose network result failed the checksum
      * @param fellBack chunks whose result came from the fallback host ring and checked out
      */
-    public record ValueChecks(boolean masking, boolean checksum, List<Long> failed, List<Long> fellBack) {
-    }
+    public record ValueChecks(boolean masking, boolean checksum, List<Long> failed, List<Long> fellBack) {}
 
     public DriverReport withValues(ValueChecks v) {
-        return new DriverReport(endpoint, role, chunks, received, partialChunks, mismatches, lastVt, verifiedChunks, done, dropped, stats, v,
+        return new DriverReport(
+                endpoint,
+                role,
+                chunks,
+                received,
+                partialChunks,
+                mismatches,
+                lastVt,
+                verifiedChunks,
+                done,
+                dropped,
+                stats,
+                v,
                 unitVt);
     }
 
     /** This report with the endpoint's per-unit completion times ({@link CompletionTimes}). */
     public DriverReport withUnitTimes(CompletionTimes t) {
-        return new DriverReport(endpoint, role, chunks, received, partialChunks, mismatches, lastVt, verifiedChunks, done, dropped, stats,
-                values, t.toArray());
+        return new DriverReport(
+                endpoint,
+                role,
+                chunks,
+                received,
+                partialChunks,
+                mismatches,
+                lastVt,
+                verifiedChunks,
+                done,
+                dropped,
+                stats,
+                values,
+                t.toArray());
     }
 
     /** What an endpoint does in its phase, and so what its report means to the phase's end. */
@@ -79,28 +140,45 @@ public record DriverReport(String endpoint, Role role, int chunks, int received,
         }
     }
 
-    public record PartialChunk(long seq, List<String> missing) {
-    }
+    public record PartialChunk(long seq, List<String> missing) {}
 
     /**
      * The report of an AllReduce-style endpoint from its per-chunk results: which chunks hold
      * fewer contributions than {@code all} (and who is missing), how many verified.
      */
-    public static DriverReport ofChunks(String endpoint, Role role, org.bitina.topology.BitSpace space,
-                                        org.bitina.bitmap.EndpointSet all, org.bitina.bitmap.EndpointSet[] holds, boolean[] verified,
-                                        int received, List<String> mismatches, long lastVt, boolean done) {
-        return ofChunks(endpoint, role, space, all, holds, verified, null, received, mismatches, lastVt, done, java.util.Map.of());
+    public static DriverReport ofChunks(
+            String endpoint,
+            Role role,
+            BitSpace space,
+            EndpointSet all,
+            EndpointSet[] holds,
+            boolean[] verified,
+            int received,
+            List<String> mismatches,
+            long lastVt,
+            boolean done) {
+        return ofChunks(
+                endpoint, role, space, all, holds, verified, null, received, mismatches, lastVt, done, Map.of());
     }
 
     /**
      * @param all     what a complete chunk holds, or null when results have no provenance to name the missing by
      * @param expects the chunks this endpoint waits for, or null for every chunk
      */
-    public static DriverReport ofChunks(String endpoint, Role role, org.bitina.topology.BitSpace space,
-                                        org.bitina.bitmap.EndpointSet all, org.bitina.bitmap.EndpointSet[] holds, boolean[] verified,
-                                        boolean[] expects, int received, List<String> problems, long lastVt, boolean done,
-                                        java.util.Map<String, Long> stats) {
-        List<PartialChunk> partial = new java.util.ArrayList<>();
+    public static DriverReport ofChunks(
+            String endpoint,
+            Role role,
+            BitSpace space,
+            EndpointSet all,
+            EndpointSet[] holds,
+            boolean[] verified,
+            boolean[] expects,
+            int received,
+            List<String> problems,
+            long lastVt,
+            boolean done,
+            Map<String, Long> stats) {
+        List<PartialChunk> partial = new ArrayList<>();
         int ok = 0;
         int chunks = 0;
         for (int c = 0; c < holds.length; c++) {
@@ -115,6 +193,7 @@ public record DriverReport(String endpoint, Role role, int chunks, int received,
                 ok++;
             }
         }
-        return new DriverReport(endpoint, role, chunks, received, partial, List.copyOf(problems), lastVt, ok, done, List.of(), stats);
+        return new DriverReport(
+                endpoint, role, chunks, received, partial, List.copyOf(problems), lastVt, ok, done, List.of(), stats);
     }
 }

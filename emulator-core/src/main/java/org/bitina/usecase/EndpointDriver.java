@@ -1,6 +1,7 @@
 package org.bitina.usecase;
 
 import java.util.List;
+import java.util.Map;
 import org.bitina.protocol.Frame;
 import org.bitina.wire.InaPacket;
 
@@ -12,8 +13,7 @@ import org.bitina.wire.InaPacket;
 public interface EndpointDriver {
 
     /** A frame to send, after {@code wallDelayNanos} of wall-clock delay (a straggler). */
-    record Out(Frame frame, long wallDelayNanos) {
-    }
+    record Out(Frame frame, long wallDelayNanos) {}
 
     List<Out> start(long now);
 
@@ -34,7 +34,7 @@ public interface EndpointDriver {
      * The job's tree was rebuilt around a crashed switch: {@code uplinks} says where each
      * joined worker sends now, {@code cutOff} who has no path left. Returns what to send again.
      */
-    default List<Out> onRetree(java.util.Map<String, String> uplinks, java.util.List<String> cutOff, long now) {
+    default List<Out> onRetree(Map<String, String> uplinks, List<String> cutOff, long now) {
         return List.of();
     }
 

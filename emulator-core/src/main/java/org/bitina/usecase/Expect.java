@@ -2,6 +2,7 @@ package org.bitina.usecase;
 
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * What a scenario says a job's modes end as, instead of the expectation derived from its
@@ -12,8 +13,7 @@ import java.util.Set;
  */
 public record Expect(Map<String, Outcome> modes) {
     /** @param missing the endpoints that must be named missing, exactly; null: not checked (a failed mode) */
-    public record Outcome(Status status, Set<String> missing) {
-    }
+    public record Outcome(Status status, Set<String> missing) {}
 
     public Expect {
         modes = Map.copyOf(modes);
@@ -21,7 +21,7 @@ public record Expect(Map<String, Outcome> modes) {
 
     /** Every endpoint any mode expects to be missing. */
     public Set<String> named() {
-        java.util.Set<String> all = new java.util.TreeSet<>();
+        Set<String> all = new TreeSet<>();
         modes.values().forEach(o -> {
             if (o.missing() != null) {
                 all.addAll(o.missing());

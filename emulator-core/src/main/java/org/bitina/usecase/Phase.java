@@ -1,10 +1,16 @@
 package org.bitina.usecase;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.BiFunction;
+import java.util.stream.Stream;
 import org.bitina.protocol.JobTables;
+import org.bitina.security.Admission;
 import org.bitina.topology.BitSpace;
 
 /**
@@ -27,9 +33,22 @@ import org.bitina.topology.BitSpace;
  * @param more      further trees the phase installs beside its own, each a wire job of its own (H2: the
  *                  trees over a job's partitions, whose roots feed the phase's own tree, the second stage)
  */
-public record Phase(JobSpec job, String mode, int wireJob, Map<String, JobTables> tables, List<DriverSpec> drivers, Set<String> awaited,
-                    List<String> roots, Set<String> uplinks, BitSpace bitSpace, Timing timing, Expected expected, String note,
-                    org.bitina.security.Admission admission, Iteration iteration, List<Tree> more) {
+public record Phase(
+        JobSpec job,
+        String mode,
+        int wireJob,
+        Map<String, JobTables> tables,
+        List<DriverSpec> drivers,
+        Set<String> awaited,
+        List<String> roots,
+        Set<String> uplinks,
+        BitSpace bitSpace,
+        Timing timing,
+        Expected expected,
+        String note,
+        Admission admission,
+        Iteration iteration,
+        List<Tree> more) {
 
     /**
      * One tree of a phase: a wire job, the bit space its BIFTs are built over (again at a
@@ -48,39 +67,68 @@ public record Phase(JobSpec job, String mode, int wireJob, Map<String, JobTables
         more = more == null ? List.of() : List.copyOf(more);
     }
 
-    public Phase(JobSpec job, String mode, int wireJob, Map<String, JobTables> tables, List<DriverSpec> drivers, Set<String> awaited,
-                 List<String> roots, Set<String> uplinks, BitSpace bitSpace, Timing timing, Expected expected, String note,
-                 org.bitina.security.Admission admission, Iteration iteration) {
-        this(job, mode, wireJob, tables, drivers, awaited, roots, uplinks, bitSpace, timing, expected, note, admission, iteration, List.of());
+    public Phase(
+            JobSpec job,
+            String mode,
+            int wireJob,
+            Map<String, JobTables> tables,
+            List<DriverSpec> drivers,
+            Set<String> awaited,
+            List<String> roots,
+            Set<String> uplinks,
+            BitSpace bitSpace,
+            Timing timing,
+            Expected expected,
+            String note,
+            Admission admission,
+            Iteration iteration) {
+        this(
+                job, mode, wireJob, tables, drivers, awaited, roots, uplinks, bitSpace, timing, expected, note,
+                admission, iteration, List.of());
     }
 
     /** Every tree the phase installs: its own first, then the others ({@link #more}). */
     public List<Tree> trees() {
-        List<Tree> all = new java.util.ArrayList<>(1 + more.size());
-        all.add(new Tree(job.name(), wireJob, bitSpace, tables, roots == null || roots.isEmpty() ? null : roots.get(0)));
+        List<Tree> all = new ArrayList<>(1 + more.size());
+        all.add(new Tree(
+                job.name(), wireJob, bitSpace, tables, roots == null || roots.isEmpty() ? null : roots.get(0)));
         all.addAll(more);
         return all;
     }
 
     /** The wire jobs of every tree of the phase (its drivers' packets carry one of them). */
     public Set<Integer> wireJobs() {
-        Set<Integer> jobs = new java.util.LinkedHashSet<>();
+        Set<Integer> jobs = new LinkedHashSet<>();
         trees().forEach(t -> jobs.add(t.wireJob()));
         return jobs;
     }
 
     /** The phase with every tree's tables changed by {@code change} (node, tables) -> tables. */
-    public Phase mapTables(java.util.function.BiFunction<String, JobTables, JobTables> change, String moreNote) {
-        Map<String, JobTables> own = new java.util.LinkedHashMap<>();
+    public Phase mapTables(BiFunction<String, JobTables, JobTables> change, String moreNote) {
+        Map<String, JobTables> own = new LinkedHashMap<>();
         tables.forEach((n, t) -> own.put(n, change.apply(n, t)));
-        List<Tree> others = new java.util.ArrayList<>();
+        List<Tree> others = new ArrayList<>();
         for (Tree tree : more) {
-            Map<String, JobTables> m = new java.util.LinkedHashMap<>();
+            Map<String, JobTables> m = new LinkedHashMap<>();
             tree.tables().forEach((n, t) -> m.put(n, change.apply(n, t)));
             others.add(tree.withTables(m));
         }
-        return new Phase(job, mode, wireJob, own, drivers, awaited, roots, uplinks, bitSpace, timing, expected, note + moreNote, admission,
-                iteration, others);
+        return new Phase(
+                job,
+                mode,
+                wireJob,
+                own,
+                drivers,
+                awaited,
+                roots,
+                uplinks,
+                bitSpace,
+                timing,
+                expected,
+                note + moreNote,
+                admission,
+                iteration,
+                others);
     }
 
     /**
@@ -91,13 +139,32 @@ public record Phase(JobSpec job, String mode, int wireJob, Map<String, JobTables
      * @param reconfigureMicros  modelled time to rewrite them: the controller, at the VAT root, sends each
      *                           its tables and waits for the acknowledgement (twice the longest path latency)
      */
-    public record Iteration(int index, int of, List<String> members, List<String> left, List<String> joined, List<String> silent,
-                            List<String> tablesRewritten, double reconfigureMicros) {
-    }
+    public record Iteration(
+            int index,
+            int of,
+            List<String> members,
+            List<String> left,
+            List<String> joined,
+            List<String> silent,
+            List<String> tablesRewritten,
+            double reconfigureMicros) {}
 
-    public Phase(JobSpec job, String mode, int wireJob, Map<String, JobTables> tables, List<DriverSpec> drivers, Set<String> awaited,
-                 List<String> roots, Set<String> uplinks, BitSpace bitSpace, Timing timing, Expected expected, String note) {
-        this(job, mode, wireJob, tables, drivers, awaited, roots, uplinks, bitSpace, timing, expected, note, null, null);
+    public Phase(
+            JobSpec job,
+            String mode,
+            int wireJob,
+            Map<String, JobTables> tables,
+            List<DriverSpec> drivers,
+            Set<String> awaited,
+            List<String> roots,
+            Set<String> uplinks,
+            BitSpace bitSpace,
+            Timing timing,
+            Expected expected,
+            String note) {
+        this(
+                job, mode, wireJob, tables, drivers, awaited, roots, uplinks, bitSpace, timing, expected, note, null,
+                null);
     }
 
     /**
@@ -106,8 +173,7 @@ public record Phase(JobSpec job, String mode, int wireJob, Map<String, JobTables
      * @param maxStraggleNanos the longest straggler delay a fault plan adds
      * @param deadline         a generous bound; a phase that passes it ends as failed, naming who did not finish
      */
-    public record Timing(int units, long timeoutNanos, long maxStraggleNanos, Duration deadline) {
-    }
+    public record Timing(int units, long timeoutNanos, long maxStraggleNanos, Duration deadline) {}
 
     /**
      * What the scenario expects: a status; for partial, the endpoints the faults may take away;
@@ -141,23 +207,44 @@ public record Phase(JobSpec job, String mode, int wireJob, Map<String, JobTables
 
     /** The phase with {@code more} drivers beside its own (a scenario's attackers). */
     public Phase withMoreDrivers(List<DriverSpec> extra) {
-        List<DriverSpec> all = new java.util.ArrayList<>(drivers);
+        List<DriverSpec> all = new ArrayList<>(drivers);
         all.addAll(extra);
-        return new Phase(job, mode, wireJob, tables, List.copyOf(all), awaited, roots, uplinks, bitSpace, timing, expected, note, admission, iteration, more);
+        return new Phase(
+                job,
+                mode,
+                wireJob,
+                tables,
+                List.copyOf(all),
+                awaited,
+                roots,
+                uplinks,
+                bitSpace,
+                timing,
+                expected,
+                note,
+                admission,
+                iteration,
+                more);
     }
 
     /** The phase with admission control's decision (S5). */
-    public Phase withAdmission(org.bitina.security.Admission a) {
-        return new Phase(job, mode, wireJob, tables, drivers, awaited, roots, uplinks, bitSpace, timing, expected, note, a, iteration, more);
+    public Phase withAdmission(Admission a) {
+        return new Phase(
+                job, mode, wireJob, tables, drivers, awaited, roots, uplinks, bitSpace, timing, expected, note, a,
+                iteration, more);
     }
 
     /** The phase as iteration {@code i} of an elastic job. */
     public Phase withIteration(Iteration i) {
-        return new Phase(job, mode, wireJob, tables, drivers, awaited, roots, uplinks, bitSpace, timing, expected, note, admission, i, more);
+        return new Phase(
+                job, mode, wireJob, tables, drivers, awaited, roots, uplinks, bitSpace, timing, expected, note,
+                admission, i, more);
     }
 
     public Phase withExpected(Expected e) {
-        return new Phase(job, mode, wireJob, tables, drivers, awaited, roots, uplinks, bitSpace, timing, e, note, admission, iteration, more);
+        return new Phase(
+                job, mode, wireJob, tables, drivers, awaited, roots, uplinks, bitSpace, timing, e, note, admission,
+                iteration, more);
     }
 
     /**
@@ -166,18 +253,49 @@ public record Phase(JobSpec job, String mode, int wireJob, Map<String, JobTables
      * happened in the note.
      */
     public Phase repaired(Map<String, JobTables> t, Set<String> cutOff, String root, String moreNote) {
-        Set<String> still = new java.util.LinkedHashSet<>(awaited);
+        Set<String> still = new LinkedHashSet<>(awaited);
         still.removeAll(cutOff);
         if (still.isEmpty()) {
             // nobody is left joined: the phase cannot end as partial, it ends failed naming who did not finish
             still.addAll(awaited);
         }
-        List<String> r = roots == null || roots.contains(root) ? roots : java.util.stream.Stream.concat(roots.stream(), java.util.stream.Stream.of(root)).toList();
-        return new Phase(job, mode, wireJob, t, drivers, Set.copyOf(still), r, uplinks, bitSpace, timing, expected, note + moreNote, admission,
-                iteration, more);
+        List<String> r = roots == null || roots.contains(root)
+                ? roots
+                : Stream.concat(roots.stream(), Stream.of(root)).toList();
+        return new Phase(
+                job,
+                mode,
+                wireJob,
+                t,
+                drivers,
+                Set.copyOf(still),
+                r,
+                uplinks,
+                bitSpace,
+                timing,
+                expected,
+                note + moreNote,
+                admission,
+                iteration,
+                more);
     }
 
     public Phase withTables(Map<String, JobTables> t, String moreNote) {
-        return new Phase(job, mode, wireJob, t, drivers, awaited, roots, uplinks, bitSpace, timing, expected, note + moreNote, admission, iteration, more);
+        return new Phase(
+                job,
+                mode,
+                wireJob,
+                t,
+                drivers,
+                awaited,
+                roots,
+                uplinks,
+                bitSpace,
+                timing,
+                expected,
+                note + moreNote,
+                admission,
+                iteration,
+                more);
     }
 }

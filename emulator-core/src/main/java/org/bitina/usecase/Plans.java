@@ -15,14 +15,14 @@ import org.bitina.topology.Vat;
 public final class Plans {
     /** Baselines get their own wire job ids so that no switch holds state for them. */
     public static final int RING_JOB_OFFSET = 1_000_000;
+
     public static final int PS_JOB_OFFSET = 2_000_000;
     public static final int A2A_JOB_OFFSET = 3_000_000;
     public static final int UNICAST_ACK_JOB_OFFSET = 4_000_000;
     /** H2: the trees over a job's partitions: partition i (from 1) of wire job j is {@code PARTITION_JOB_OFFSET + 1000 j + i}. */
     public static final int PARTITION_JOB_OFFSET = 5_000_000;
 
-    private Plans() {
-    }
+    private Plans() {}
 
     /**
      * The straggler and silent faults on a job's endpoints.
@@ -38,8 +38,12 @@ public final class Plans {
                     continue;
                 }
                 if (f.kind() == FaultSpec.Kind.STRAGGLER) {
-                    stragglers.put(f.node(), new Straggler(f.delay().toNanos(), f.jitter().toNanos(),
-                            perChunk ? Set.copyOf(f.chunks()) : Set.of()));
+                    stragglers.put(
+                            f.node(),
+                            new Straggler(
+                                    f.delay().toNanos(),
+                                    f.jitter().toNanos(),
+                                    perChunk ? Set.copyOf(f.chunks()) : Set.of()));
                 } else if (f.kind() == FaultSpec.Kind.SILENT) {
                     silent.add(f.node());
                 }
@@ -56,8 +60,16 @@ public final class Plans {
     public static Map<String, JobTables> bareTables(Scenario s, JobSpec job, int wireJob, String mode) {
         Map<String, JobTables> tables = new LinkedHashMap<>();
         for (Node n : s.topology().nodes()) {
-            tables.put(n.name(), JobTables.builder(job.name(), job.common().tenant(), wireJob,
-                    job.common().bitSpace().capacity(), job.common().completionTimeout().toNanos()).mode(mode).build());
+            tables.put(
+                    n.name(),
+                    JobTables.builder(
+                                    job.name(),
+                                    job.common().tenant(),
+                                    wireJob,
+                                    job.common().bitSpace().capacity(),
+                                    job.common().completionTimeout().toNanos())
+                            .mode(mode)
+                            .build());
         }
         return tables;
     }

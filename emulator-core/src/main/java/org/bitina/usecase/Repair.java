@@ -1,7 +1,11 @@
 package org.bitina.usecase;
 
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import org.bitina.protocol.JobTables;
 
 /**
  * What the controller installs when a phase's aggregation tree is rebuilt around a crashed
@@ -14,11 +18,11 @@ import java.util.Map;
  * @param cutOff the workers with no path to the root, in member order
  * @param aBms   the new A-BMs, for the report
  */
-public record Repair(String root, Map<String, org.bitina.protocol.JobTables> tables, Map<String, String> uplinks, List<String> cutOff,
-                     String aBms) {
+public record Repair(
+        String root, Map<String, JobTables> tables, Map<String, String> uplinks, List<String> cutOff, String aBms) {
     public Repair {
-        tables = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(tables));
-        uplinks = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(uplinks));
+        tables = Collections.unmodifiableMap(new LinkedHashMap<>(tables));
+        uplinks = Collections.unmodifiableMap(new LinkedHashMap<>(uplinks));
         cutOff = List.copyOf(cutOff);
     }
 
@@ -29,7 +33,14 @@ public record Repair(String root, Map<String, org.bitina.protocol.JobTables> tab
 
     /** As {@link #describe(long, String)}, after {@code node} did {@code what} ("crashed", "came back"). */
     public String describe(long vt, String node, String what) {
-        return String.format(java.util.Locale.ROOT, "VAT rebuilt at %.1f us after %s %s: root %s, A-BMs %s; cut off: %s", vt / 1000.0,
-                node, what, root, aBms, cutOff);
+        return String.format(
+                Locale.ROOT,
+                "VAT rebuilt at %.1f us after %s %s: root %s, A-BMs %s; cut off: %s",
+                vt / 1000.0,
+                node,
+                what,
+                root,
+                aBms,
+                cutOff);
     }
 }

@@ -1,5 +1,6 @@
 package org.bitina.usecase;
 
+import java.util.Collection;
 import java.util.Set;
 import java.util.SplittableRandom;
 
@@ -10,8 +11,11 @@ public record Straggler(long delayNanos, long jitterNanos, Set<Long> chunks) {
     }
 
     /** The longest delay any of these stragglers can add. */
-    public static long longest(java.util.Collection<Straggler> stragglers) {
-        return stragglers.stream().mapToLong(s -> s.delayNanos() + s.jitterNanos()).max().orElse(0);
+    public static long longest(Collection<Straggler> stragglers) {
+        return stragglers.stream()
+                .mapToLong(s -> s.delayNanos() + s.jitterNanos())
+                .max()
+                .orElse(0);
     }
 
     /** The fixed delay plus a seeded draw of the jitter. */

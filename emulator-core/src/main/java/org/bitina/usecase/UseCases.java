@@ -1,31 +1,35 @@
 package org.bitina.usecase;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import org.bitina.security.IngressPolicy;
 import java.util.Set;
-import org.bitina.protocol.JobTables;
+import org.bitina.bitmap.FlatBitmap;
 import org.bitina.scenario.JobReader;
 import org.bitina.scenario.Scenario;
+import org.bitina.security.Admission;
+import org.bitina.security.AttackSpec;
+import org.bitina.security.IngressPolicy;
+import org.bitina.topology.BitSpace;
 import org.bitina.topology.EncodingSpec;
+import org.bitina.topology.Node;
 import org.bitina.topology.Routing;
+import org.bitina.usecase.allreduce.AllReduceSpec;
 import org.bitina.usecase.allreduce.AllReduceUseCase;
+import org.bitina.usecase.allreduce.DataSpec;
+import org.bitina.usecase.attack.AttackDriverSpec;
 import org.bitina.usecase.bierinc.BierIncUseCase;
 import org.bitina.usecase.moe.MoeUseCase;
 import org.bitina.usecase.multicast.MulticastUseCase;
 
 /** The use cases a scenario may have. Adding one is a package under {@code usecase} and a line in {@link #ALL}. */
 public final class UseCases {
-    public static final List<UseCase<?>> ALL = List.of(
-            new AllReduceUseCase(),
-            new MoeUseCase(),
-            new MulticastUseCase(),
-            new BierIncUseCase());
+    public static final List<UseCase<?>> ALL =
+            List.of(new AllReduceUseCase(), new MoeUseCase(), new MulticastUseCase(), new BierIncUseCase());
 
-    private UseCases() {
-    }
+    private UseCases() {}
 
     /** How each kind's jobs are read, in the order error messages list the kinds. */
     public static List<JobReader> readers() {
@@ -34,9 +38,10 @@ public final class UseCases {
 
     /** Every driver spec a host may be sent, for serialisation. */
     public static List<Class<? extends DriverSpec>> driverTypes() {
-        List<Class<? extends DriverSpec>> types = new ArrayList<>(ALL.stream().flatMap(u -> u.drivers().stream()).toList());
+        List<Class<? extends DriverSpec>> types =
+                new ArrayList<>(ALL.stream().flatMap(u -> u.drivers().stream()).toList());
         // the attackers a scenario's attacks section puts beside any AllReduce job's workers
-        types.add(org.bitina.usecase.attack.AttackDriverSpec.class);
+        types.add(AttackDriverSpec.class);
         return List.copyOf(types);
     }
 
@@ -57,11 +62,19 @@ public final class UseCases {
                 }
                 p = withAttackers(s, job, p);
                 // each tree of the phase its own ingress policy, over its own bit space (H2: a partition's)
-                Map<Integer, IngressPolicy> ingress = new java.util.HashMap<>();
+                Map<Integer, IngressPolicy> ingress = new HashMap<>();
                 Phase q = p;
-                q.trees().forEach(tree -> ingress.put(tree.wireJob(), ingress(q.job(), tree.bitSpace(), q, s.security().rate())));
-                phases.add(p.mapTables((n, t) -> t.withEncoding(encoding).withIngress(ingress.get(t.job())), "; endpoint sets "
-                        + encoding.describe()));
+                q.trees()
+                        .forEach(tree -> ingress.put(
+                                tree.wireJob(),
+                                ingress(
+                                        q.job(),
+                                        tree.bitSpace(),
+                                        q,
+                                        s.security().rate())));
+                phases.add(p.mapTables(
+                        (n, t) -> t.withEncoding(encoding).withIngress(ingress.get(t.job())),
+                        "; endpoint sets " + encoding.describe()));
             }
         }
         return phases;
@@ -79,8 +92,13 @@ public final class UseCases {
         int entries = u.stateEntries(spec);
         List<Phase> inas = planned.stream().filter(p -> p.mode().equals("ina")).toList();
         // a job that runs INA once and lists its fallback anyway runs that baseline once, carrying the refusal
-        Phase listed = inas.size() == 1 ? planned.stream().filter(p -> p.mode().equals(u.fallback())).findFirst().orElse(null) : null;
-        org.bitina.security.Admission listedRefusal = null;
+        Phase listed = inas.size() == 1
+                ? planned.stream()
+                        .filter(p -> p.mode().equals(u.fallback()))
+                        .findFirst()
+                        .orElse(null)
+                : null;
+        Admission listedRefusal = null;
         List<Phase> out = new ArrayList<>();
         for (Phase p : planned) {
             if (!p.mode().equals("ina")) {
@@ -88,16 +106,25 @@ public final class UseCases {
                 continue;
             }
             List<String> switches = stateSwitches(p, s, routing);
-            org.bitina.security.Admission a = org.bitina.security.Admission.decide(entries, switches, s.capacity()::of, u.fallback());
+            Admission a = Admission.decide(entries, switches, s.capacity()::of, u.fallback());
             if (a.admitted()) {
-                // the declaration is the job's quota where a switch has a capacity to share; elsewhere the device's default
-                Set<String> limited = new java.util.HashSet<>(switches.stream().filter(n -> s.capacity().of(n) > 0).toList());
-                out.add(p.mapTables((n, t) -> limited.contains(n) ? t.withStateEntries(entries) : t, limited.isEmpty() ? "" : "; " + entries
-                        + " aggregation entries reserved on " + limited.size() + " switches").withAdmission(a));
+                // the declaration is the job's quota where a switch has a capacity to share; elsewhere the device's
+                // default
+                Set<String> limited = new HashSet<>(
+                        switches.stream().filter(n -> s.capacity().of(n) > 0).toList());
+                out.add(p.mapTables(
+                                (n, t) -> limited.contains(n) ? t.withStateEntries(entries) : t,
+                                limited.isEmpty()
+                                        ? ""
+                                        : "; " + entries + " aggregation entries reserved on " + limited.size()
+                                                + " switches")
+                        .withAdmission(a));
             } else if (listed != null) {
                 listedRefusal = a;
             } else {
-                out.add(u.baseline(u.spec().cast(p.job()), u.fallback(), s, routing).withAdmission(a).withIteration(p.iteration()));
+                out.add(u.baseline(u.spec().cast(p.job()), u.fallback(), s, routing)
+                        .withAdmission(a)
+                        .withIteration(p.iteration()));
             }
         }
         if (listedRefusal != null) {
@@ -112,14 +139,16 @@ public final class UseCases {
      * route between the phase's roots and its endpoints. In topology order.
      */
     static List<String> stateSwitches(Phase p, Scenario s, Routing routing) {
-        Set<String> on = new java.util.HashSet<>();
-        p.trees().forEach(tree -> tree.tables().forEach((n, t) -> {
-            if (t.registered() != null) {
-                on.add(n);
-            }
-        }));
+        Set<String> on = new HashSet<>();
+        p.trees()
+                .forEach(tree -> tree.tables().forEach((n, t) -> {
+                    if (t.registered() != null) {
+                        on.add(n);
+                    }
+                }));
         if (on.isEmpty()) {
-            List<String> from = p.roots() == null || p.roots().isEmpty() ? p.job().common().members() : p.roots();
+            List<String> from =
+                    p.roots() == null || p.roots().isEmpty() ? p.job().common().members() : p.roots();
             for (String r : from) {
                 for (String m : p.job().common().members()) {
                     if (s.topology().has(r) && s.topology().has(m)) {
@@ -128,7 +157,10 @@ public final class UseCases {
                 }
             }
         }
-        return s.topology().switches().stream().map(org.bitina.topology.Node::name).filter(on::contains).toList();
+        return s.topology().switches().stream()
+                .map(Node::name)
+                .filter(on::contains)
+                .toList();
     }
 
     /** The INA phase of an AllReduce or reliable multicast job gets the drivers of the attacks that target it. */
@@ -136,13 +168,20 @@ public final class UseCases {
         if (!p.mode().equals("ina") || s.attacks() == null) {
             return p;
         }
-        org.bitina.usecase.allreduce.DataSpec data = job instanceof org.bitina.usecase.allreduce.AllReduceSpec ar ? ar.data() : null;
+        DataSpec data = job instanceof AllReduceSpec ar ? ar.data() : null;
         List<DriverSpec> attackers = new ArrayList<>();
-        for (org.bitina.security.AttackSpec a : s.attacks()) {
+        for (AttackSpec a : s.attacks()) {
             if (a.job().equals(job.name())) {
                 // an AllReduce attacker addresses its root (the VAT root), a multicast one the source
-                attackers.add(new org.bitina.usecase.attack.AttackDriverSpec(a, a.node(), job.common().tenant(), p.wireJob(), p.bitSpace(),
-                        p.job().common().members(), p.roots().get(0), data));
+                attackers.add(new AttackDriverSpec(
+                        a,
+                        a.node(),
+                        job.common().tenant(),
+                        p.wireJob(),
+                        p.bitSpace(),
+                        p.job().common().members(),
+                        p.roots().get(0),
+                        data));
             }
         }
         return attackers.isEmpty() ? p : p.withMoreDrivers(attackers);
@@ -163,12 +202,12 @@ public final class UseCases {
      * position is a member (H2: a partition's). Null for a space of other endpoints (a BIER-INC
      * job's leaves, a second stage's partition roots: their packets come from switches).
      */
-    static IngressPolicy ingress(JobSpec job, org.bitina.topology.BitSpace space, Phase p, IngressPolicy.RateLimit rate) {
+    static IngressPolicy ingress(JobSpec job, BitSpace space, Phase p, IngressPolicy.RateLimit rate) {
         if (space == null) {
             return null;
         }
         List<Integer> bits = new ArrayList<>();
-        java.util.Set<String> members = new java.util.HashSet<>(job.common().members()); // a list's contains was O(N) per bit
+        Set<String> members = new HashSet<>(job.common().members()); // a list's contains was O(N) per bit
         for (int i = 0; i < space.capacity(); i++) {
             String e = space.endpoint(i);
             if (e != null && (members.contains(e) || members.contains(space.node(i)))) {
@@ -178,8 +217,13 @@ public final class UseCases {
         if (space != job.common().bitSpace() && bits.size() != space.capacity()) {
             return null;
         }
-        return new IngressPolicy(org.bitina.bitmap.FlatBitmap.of(space.capacity(), bits.stream().mapToInt(Integer::intValue).toArray()),
-                p.roots() == null ? List.of() : p.roots(), p.units(), rate);
+        return new IngressPolicy(
+                FlatBitmap.of(
+                        space.capacity(),
+                        bits.stream().mapToInt(Integer::intValue).toArray()),
+                p.roots() == null ? List.of() : p.roots(),
+                p.units(),
+                rate);
     }
 
     /** The repair of phase {@code p}'s tree over {@code routing}, by its job's use case ({@link UseCase#retree}); null: none. */
@@ -219,7 +263,10 @@ public final class UseCases {
     }
 
     private static UseCase<?> of(JobSpec job) {
-        return ALL.stream().filter(u -> u.spec().isInstance(job)).findFirst()
-                .orElseThrow(() -> new UnsupportedOperationException("no use case runs job '" + job.name() + "' (" + job.common().kind() + ")"));
+        return ALL.stream()
+                .filter(u -> u.spec().isInstance(job))
+                .findFirst()
+                .orElseThrow(() -> new UnsupportedOperationException("no use case runs job '" + job.name() + "' ("
+                        + job.common().kind() + ")"));
     }
 }

@@ -1,11 +1,15 @@
 package org.bitina.usecase;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import org.bitina.bitmap.Encoding;
 import org.bitina.bitmap.EndpointSet;
 import org.bitina.bitmap.FlatBitmap;
 import org.bitina.protocol.JobTables;
@@ -41,8 +45,7 @@ import org.bitina.wire.PacketCodec;
  * full result just fits may lose its partial results to the link's MTU drop.
  */
 public final class WireBudget {
-    private WireBudget() {
-    }
+    private WireBudget() {}
 
     /**
      * What a job's packets carry besides header, endpoint set and tag.
@@ -54,15 +57,15 @@ public final class WireBudget {
      * @param ringProvenance the flat provenance S6's fallback ring packets carry beside a contribution ({@code upBytes}); 0: no such ring
      * @param key            the job's key the problem is placed at ({@code data.chunk}, {@code moe.hidden})
      */
-    public record Packets(long upBytes, long downBytes, int maxEndpoints, boolean upRetracesDown, long ringProvenance, String key) {
+    public record Packets(
+            long upBytes, long downBytes, int maxEndpoints, boolean upRetracesDown, long ringProvenance, String key) {
         long largest() {
             return Math.max(upBytes, downBytes);
         }
     }
 
     /** A job whose packet does not fit a link it crosses; {@code message} names the link, the encoding and the sizes. */
-    public record Excess(JobSpec job, String key, String message) {
-    }
+    public record Excess(JobSpec job, String key, String message) {}
 
     /**
      * The jobs of {@code s} that put a packet on a link whose MTU it exceeds, one finding per job.
@@ -70,11 +73,14 @@ public final class WireBudget {
      * smallest MTU is not planned; the others are planned over {@code s}'s routing and checked link by link.
      */
     public static List<Excess> check(Scenario s) {
-        int minMtu = s.topology().links().stream().mapToInt(l -> l.spec().mtu()).min().orElse(Integer.MAX_VALUE);
+        int minMtu = s.topology().links().stream()
+                .mapToInt(l -> l.spec().mtu())
+                .min()
+                .orElse(Integer.MAX_VALUE);
         int tag = s.security().tagBytes();
         Set<String> doubtful = new LinkedHashSet<>();
         List<Excess> out = new ArrayList<>();
-        Set<String> found = new java.util.HashSet<>();
+        Set<String> found = new HashSet<>();
         for (JobSpec job : s.jobs()) {
             Packets p = UseCases.packets(job, s);
             String ring = ring(job, p, minMtu, tag);
@@ -128,7 +134,12 @@ public final class WireBudget {
                 for (String root : phase.roots() == null ? List.<String>of() : phase.roots()) {
                     JobTables t = tree.tables().get(root);
                     if (t != null && t.bift() != null) {
-                        downward(tree, root, t.registered() != null ? t.registered() : all, loads, packets.upRetracesDown());
+                        downward(
+                                tree,
+                                root,
+                                t.registered() != null ? t.registered() : all,
+                                loads,
+                                packets.upRetracesDown());
                     }
                 }
             } else if (!vat) {
@@ -147,15 +158,28 @@ public final class WireBudget {
         if (p.ringProvenance() == 0) {
             return null;
         }
-        int set = largestSetBytes(FlatBitmap.full(job.common().bitSpace().capacity()), Integer.MAX_VALUE, job.common().encoding());
+        int set = largestSetBytes(
+                FlatBitmap.full(job.common().bitSpace().capacity()),
+                Integer.MAX_VALUE,
+                job.common().encoding());
         long size = fixedBytes(p.upBytes() + p.ringProvenance(), tag) + set;
         if (size <= minMtu) {
             return null;
         }
-        return String.format(java.util.Locale.ROOT, "a fallback ring packet (S6) carries its ring as a set of %d bytes and a flat provenance of"
+        return String.format(
+                Locale.ROOT,
+                "a fallback ring packet (S6) carries its ring as a set of %d bytes and a flat provenance of"
                         + " %d bytes: %d header + %d set + %d provenance + %d payload + %d tag = %d bytes, more than the smallest link MTU of %d"
-                        + " bytes (a smaller chunk or a larger MTU)", set, p.ringProvenance(), PacketCodec.HEADER_BYTES, set, p.ringProvenance(),
-                p.upBytes(), tag, size, minMtu);
+                        + " bytes (a smaller chunk or a larger MTU)",
+                set,
+                p.ringProvenance(),
+                PacketCodec.HEADER_BYTES,
+                set,
+                p.ringProvenance(),
+                p.upBytes(),
+                tag,
+                size,
+                minMtu);
     }
 
     /** The encoded endpoint-set bytes a packet of this job carries at most when it names at most {@code k} of {@code set}. */
@@ -203,12 +227,15 @@ public final class WireBudget {
                 pick.add(members[i]);
             }
         }
-        return FlatBitmap.of(set.capacity(), pick.stream().mapToInt(Integer::intValue).toArray()).to(enc.encoding(), block);
+        return FlatBitmap.of(
+                        set.capacity(),
+                        pick.stream().mapToInt(Integer::intValue).toArray())
+                .to(enc.encoding(), block);
     }
 
     /** The positions of {@code space} the job's members hold (all of them when none is a member: a second stage's roots). */
     private static EndpointSet membersOf(BitSpace space, JobSpec job) {
-        Set<String> members = new java.util.HashSet<>(job.common().members());
+        Set<String> members = new HashSet<>(job.common().members());
         List<Integer> bits = new ArrayList<>();
         for (int i = 0; i < space.capacity(); i++) {
             String e = space.endpoint(i);
@@ -216,7 +243,11 @@ public final class WireBudget {
                 bits.add(i);
             }
         }
-        return bits.isEmpty() ? FlatBitmap.full(space.capacity()) : FlatBitmap.of(space.capacity(), bits.stream().mapToInt(Integer::intValue).toArray());
+        return bits.isEmpty()
+                ? FlatBitmap.full(space.capacity())
+                : FlatBitmap.of(
+                        space.capacity(),
+                        bits.stream().mapToInt(Integer::intValue).toArray());
     }
 
     /** A VAT node's A-BM on the route to its parent; a member's own bit on the route to the lowest VAT node holding it. */
@@ -245,7 +276,7 @@ public final class WireBudget {
 
     /** The copies of {@code set} from {@code root} over the tree's BIFTs, each on its link (and back, for trees the packets install). */
     private static void downward(Phase.Tree tree, String root, EndpointSet set, Loads loads, boolean back) {
-        java.util.ArrayDeque<Object[]> todo = new java.util.ArrayDeque<>();
+        ArrayDeque<Object[]> todo = new ArrayDeque<>();
         todo.add(new Object[] {root, set});
         // no node is visited twice by one copy: each hop is one step nearer every bit it carries
         while (!todo.isEmpty()) {
@@ -255,7 +286,8 @@ public final class WireBudget {
             if (t == null || t.bift() == null) {
                 continue;
             }
-            for (Replicator.Copy c : Replicator.replicate((EndpointSet) at[1], t.bift()).copies()) {
+            for (Replicator.Copy c :
+                    Replicator.replicate((EndpointSet) at[1], t.bift()).copies()) {
                 loads.on(node, c.neighbor(), c.bitmap(), false);
                 if (back) {
                     loads.on(c.neighbor(), node, c.bitmap(), true);
@@ -296,8 +328,7 @@ public final class WireBudget {
             this.topology = topology;
         }
 
-        record Load(String from, String to, boolean up, int bytes, EndpointSet set, EncodingSpec enc) {
-        }
+        record Load(String from, String to, boolean up, int bytes, EndpointSet set, EncodingSpec enc) {}
 
         void along(List<String> path, EndpointSet set, boolean up) {
             for (int i = 0; i + 1 < path.size(); i++) {
@@ -335,7 +366,11 @@ public final class WireBudget {
                 }
                 long size = fixedBytes(l.up() ? packets.upBytes() : packets.downBytes(), tag) + l.bytes();
                 long over = size - link.spec().mtu();
-                if (over > worstOver || (over > 0 && over == worstOver && worst != null && (l.from() + l.to()).compareTo(worst.from() + worst.to()) < 0)) {
+                if (over > worstOver
+                        || (over > 0
+                                && over == worstOver
+                                && worst != null
+                                && (l.from() + l.to()).compareTo(worst.from() + worst.to()) < 0)) {
                     worst = l;
                     worstOver = over;
                     worstMtu = link.spec().mtu();
@@ -345,16 +380,29 @@ public final class WireBudget {
                 return null;
             }
             long payload = worst.up() ? packets.upBytes() : packets.downBytes();
-            return String.format(java.util.Locale.ROOT, "%s packet on link %s -> %s carries %d endpoints as a %s set of %d bytes: %d header + %d"
+            return String.format(
+                    Locale.ROOT,
+                    "%s packet on link %s -> %s carries %d endpoints as a %s set of %d bytes: %d header + %d"
                             + " set + %d payload + %d tag = %d bytes, more than the link's MTU of %d bytes%s",
-                    worst.up() ? "an aggregation" : "a multicast", worst.from(), worst.to(), worst.set().cardinality(), worst.enc().describe(),
-                    worst.bytes(), PacketCodec.HEADER_BYTES, worst.bytes(), payload, tag,
-                    fixedBytes(payload, tag) + worst.bytes(), worstMtu, hint(worst.enc()));
+                    worst.up() ? "an aggregation" : "a multicast",
+                    worst.from(),
+                    worst.to(),
+                    worst.set().cardinality(),
+                    worst.enc().describe(),
+                    worst.bytes(),
+                    PacketCodec.HEADER_BYTES,
+                    worst.bytes(),
+                    payload,
+                    tag,
+                    fixedBytes(payload, tag) + worst.bytes(),
+                    worstMtu,
+                    hint(worst.enc()));
         }
     }
 
     private static String hint(EncodingSpec e) {
-        return e.encoding() == org.bitina.bitmap.Encoding.FLAT ? " (a smaller payload, a larger MTU, or encoding = hierarchical or node-list)"
+        return e.encoding() == Encoding.FLAT
+                ? " (a smaller payload, a larger MTU, or encoding = hierarchical or node-list)"
                 : " (a smaller payload or a larger MTU)";
     }
 }

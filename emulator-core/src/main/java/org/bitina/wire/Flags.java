@@ -2,8 +2,7 @@ package org.bitina.wire;
 
 /** Bits of the header's flags byte. Unknown bits are rejected by the codec. */
 public final class Flags {
-    private Flags() {
-    }
+    private Flags() {}
 
     /** The packet carries a partial result: its bitmap names exactly what it holds (F5). */
     public static final int PARTIAL = 0x01;

@@ -12,8 +12,17 @@ package org.bitina.wire;
  *                    INC reverse packet), or -1
  * @param entropy     communicator id for BIER-INC packets, else 0
  */
-public record InaHeader(int version, PacketType type, int flags, ReductionOp op,
-                        int tenant, int job, long seq, int source, int destination, int entropy) {
+public record InaHeader(
+        int version,
+        PacketType type,
+        int flags,
+        ReductionOp op,
+        int tenant,
+        int job,
+        long seq,
+        int source,
+        int destination,
+        int entropy) {
 
     public static final int CURRENT_VERSION = 1;
     public static final int MAX_TENANT = 0xFFFF;

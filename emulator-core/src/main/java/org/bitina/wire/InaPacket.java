@@ -1,6 +1,7 @@
 package org.bitina.wire;
 
 import java.util.Arrays;
+import java.util.Objects;
 import org.bitina.bitmap.EndpointSet;
 
 /**
@@ -9,7 +10,8 @@ import org.bitina.bitmap.EndpointSet;
  * holds, when that is not its destination set) and an optional 16-byte authentication tag
  * (S2). The header's AUTH and PROVENANCE flags always agree with what is present.
  */
-public record InaPacket(InaHeader header, EndpointSet endpoints, Payload payload, EndpointSet provenance, byte[] authTag) {
+public record InaPacket(
+        InaHeader header, EndpointSet endpoints, Payload payload, EndpointSet provenance, byte[] authTag) {
 
     public static final int AUTH_TAG_BYTES = 16;
 
@@ -20,7 +22,8 @@ public record InaPacket(InaHeader header, EndpointSet endpoints, Payload payload
         if (authTag != null && authTag.length != AUTH_TAG_BYTES) {
             throw new IllegalArgumentException("authentication tag must be " + AUTH_TAG_BYTES + " bytes");
         }
-        int flags = (header.flags() & ~(Flags.AUTH | Flags.PROVENANCE)) | (authTag != null ? Flags.AUTH : 0)
+        int flags = (header.flags() & ~(Flags.AUTH | Flags.PROVENANCE))
+                | (authTag != null ? Flags.AUTH : 0)
                 | (provenance != null ? Flags.PROVENANCE : 0);
         if (flags != header.flags()) {
             header = header.withFlags(flags);
@@ -62,9 +65,12 @@ public record InaPacket(InaHeader header, EndpointSet endpoints, Payload payload
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof InaPacket p && header.equals(p.header) && endpoints.equals(p.endpoints)
-                && endpoints.encoding() == p.endpoints.encoding() && payload.equals(p.payload)
-                && java.util.Objects.equals(provenance, p.provenance)
+        return o instanceof InaPacket p
+                && header.equals(p.header)
+                && endpoints.equals(p.endpoints)
+                && endpoints.encoding() == p.endpoints.encoding()
+                && payload.equals(p.payload)
+                && Objects.equals(provenance, p.provenance)
                 && Arrays.equals(authTag, p.authTag);
     }
 

@@ -66,8 +66,7 @@ public final class PacketCodec {
     private static final int OFF_ENTROPY = 32;
     private static final int OFF_COUNT = 36;
 
-    private PacketCodec() {
-    }
+    private PacketCodec() {}
 
     /** Exact size in bytes of the endpoint-set body. */
     public static int setBodyBytes(EndpointSet set) {
@@ -76,7 +75,9 @@ public final class PacketCodec {
 
     /** Header bytes of this packet: the fixed header plus the endpoint-set body (H3). */
     public static int headerBytes(InaPacket p) {
-        return HEADER_BYTES + setBodyBytes(p.endpoints()) + (p.provenance() != null ? provenanceBytes(p.provenance().capacity()) : 0);
+        return HEADER_BYTES
+                + setBodyBytes(p.endpoints())
+                + (p.provenance() != null ? provenanceBytes(p.provenance().capacity()) : 0);
     }
 
     /** Bytes of a provenance of {@code capacity} bits: its 32-bit capacity and the flat bitmap. */
@@ -101,7 +102,9 @@ public final class PacketCodec {
         InaHeader h = p.header();
         EndpointSet set = p.endpoints();
         Payload payload = p.payload();
-        buf.put((byte) ((h.version() << 4) | (h.direction().wireValue() << 3) | set.encoding().wireValue()));
+        buf.put((byte) ((h.version() << 4)
+                | (h.direction().wireValue() << 3)
+                | set.encoding().wireValue()));
         buf.put((byte) h.type().wireValue());
         buf.put((byte) h.flags());
         buf.put((byte) ((payload.elementType().wireValue() << 4) | h.op().wireValue()));
@@ -211,13 +214,15 @@ public final class PacketCodec {
         int b0 = buf.get(0) & 0xFF;
         int version = b0 >>> 4;
         if (version != InaHeader.CURRENT_VERSION) {
-            throw new MalformedPacketException("unsupported version " + version + " (this codec speaks " + InaHeader.CURRENT_VERSION + ")");
+            throw new MalformedPacketException(
+                    "unsupported version " + version + " (this codec speaks " + InaHeader.CURRENT_VERSION + ")");
         }
         Direction direction = lookup(() -> Direction.fromWire((b0 >>> 3) & 1));
         Encoding encoding = lookup(() -> Encoding.fromWire(b0 & 0x7));
         PacketType type = lookup(() -> PacketType.fromWire(buf.get(1) & 0xFF));
         if (type.direction() != direction) {
-            throw new MalformedPacketException("direction bit says " + direction + " but a " + type + " travels " + type.direction());
+            throw new MalformedPacketException(
+                    "direction bit says " + direction + " but a " + type + " travels " + type.direction());
         }
         int flags = buf.get(2) & 0xFF;
         if ((flags & ~Flags.KNOWN) != 0) {
@@ -233,11 +238,13 @@ public final class PacketCodec {
         int source = buf.getInt(OFF_SOURCE);
         int destination = buf.getInt(OFF_DEST);
         if (source < -1 || destination < -1) {
-            throw new MalformedPacketException("endpoint fields must be an index or -1: source " + source + ", destination " + destination);
+            throw new MalformedPacketException(
+                    "endpoint fields must be an index or -1: source " + source + ", destination " + destination);
         }
         int capacity = buf.getInt(OFF_CAPACITY);
         if (capacity < 1 || capacity > EndpointSet.MAX_CAPACITY) {
-            throw new MalformedPacketException("set capacity " + Integer.toUnsignedString(capacity) + " outside 1.." + EndpointSet.MAX_CAPACITY);
+            throw new MalformedPacketException(
+                    "set capacity " + Integer.toUnsignedString(capacity) + " outside 1.." + EndpointSet.MAX_CAPACITY);
         }
         int entropy = buf.getInt(OFF_ENTROPY);
         long count = Integer.toUnsignedLong(buf.getInt(OFF_COUNT));
@@ -254,7 +261,8 @@ public final class PacketCodec {
             }
             int m = buf.getInt();
             if (m < 1 || m > EndpointSet.MAX_CAPACITY) {
-                throw new MalformedPacketException("provenance capacity " + Integer.toUnsignedString(m) + " outside 1.." + EndpointSet.MAX_CAPACITY);
+                throw new MalformedPacketException("provenance capacity " + Integer.toUnsignedString(m) + " outside 1.."
+                        + EndpointSet.MAX_CAPACITY);
             }
             provenance = readSet(buf, Encoding.FLAT, m, 0);
         }
@@ -263,7 +271,8 @@ public final class PacketCodec {
         int tagBytes = (flags & Flags.AUTH) != 0 ? InaPacket.AUTH_TAG_BYTES : 0;
         long expected = (long) buf.position() + payloadBytes + tagBytes;
         if (expected != total) {
-            throw new MalformedPacketException("length mismatch: header and set imply " + expected + " bytes, got " + total);
+            throw new MalformedPacketException(
+                    "length mismatch: header and set imply " + expected + " bytes, got " + total);
         }
         Payload payload = switch (elementType) {
             case NONE -> Payload.EMPTY;
@@ -356,7 +365,8 @@ public final class PacketCodec {
                 for (int i = 0; i < param; i++) {
                     members[i] = (int) r.read(bits);
                     if (members[i] >= capacity) {
-                        throw new MalformedPacketException("node list names endpoint " + members[i] + " beyond the bit space of " + capacity);
+                        throw new MalformedPacketException(
+                                "node list names endpoint " + members[i] + " beyond the bit space of " + capacity);
                     }
                     if (i > 0 && members[i] <= members[i - 1]) {
                         throw new MalformedPacketException("node list is not strictly ascending at position " + i);
@@ -429,7 +439,8 @@ public final class PacketCodec {
         void require(long bits) throws MalformedPacketException {
             long available = (long) (buf.limit() - start) * 8 - bitPos;
             if (bits > available) {
-                throw new MalformedPacketException("truncated endpoint set: needs " + bits + " more bits, " + available + " left");
+                throw new MalformedPacketException(
+                        "truncated endpoint set: needs " + bits + " more bits, " + available + " left");
             }
         }
 

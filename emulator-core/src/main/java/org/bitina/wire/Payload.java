@@ -30,8 +30,7 @@ public sealed interface Payload {
 
     /** The empty payload. */
     final class Empty implements Payload {
-        private Empty() {
-        }
+        private Empty() {}
 
         @Override
         public ElementType elementType() {

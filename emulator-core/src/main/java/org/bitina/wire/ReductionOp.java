@@ -37,10 +37,18 @@ public enum ReductionOp {
     public void apply(float[] acc, float[] x) {
         checkLengths(acc.length, x.length);
         switch (this) {
-            case SUM -> { for (int i = 0; i < acc.length; i++) acc[i] += x[i]; }
-            case PRODUCT -> { for (int i = 0; i < acc.length; i++) acc[i] *= x[i]; }
-            case MAX -> { for (int i = 0; i < acc.length; i++) acc[i] = Math.max(acc[i], x[i]); }
-            case MIN -> { for (int i = 0; i < acc.length; i++) acc[i] = Math.min(acc[i], x[i]); }
+            case SUM -> {
+                for (int i = 0; i < acc.length; i++) acc[i] += x[i];
+            }
+            case PRODUCT -> {
+                for (int i = 0; i < acc.length; i++) acc[i] *= x[i];
+            }
+            case MAX -> {
+                for (int i = 0; i < acc.length; i++) acc[i] = Math.max(acc[i], x[i]);
+            }
+            case MIN -> {
+                for (int i = 0; i < acc.length; i++) acc[i] = Math.min(acc[i], x[i]);
+            }
             case NONE -> throw new IllegalStateException("no reduction op for this packet");
         }
     }
@@ -49,10 +57,18 @@ public enum ReductionOp {
     public void apply(int[] acc, int[] x) {
         checkLengths(acc.length, x.length);
         switch (this) {
-            case SUM -> { for (int i = 0; i < acc.length; i++) acc[i] += x[i]; }
-            case PRODUCT -> { for (int i = 0; i < acc.length; i++) acc[i] *= x[i]; }
-            case MAX -> { for (int i = 0; i < acc.length; i++) acc[i] = Math.max(acc[i], x[i]); }
-            case MIN -> { for (int i = 0; i < acc.length; i++) acc[i] = Math.min(acc[i], x[i]); }
+            case SUM -> {
+                for (int i = 0; i < acc.length; i++) acc[i] += x[i];
+            }
+            case PRODUCT -> {
+                for (int i = 0; i < acc.length; i++) acc[i] *= x[i];
+            }
+            case MAX -> {
+                for (int i = 0; i < acc.length; i++) acc[i] = Math.max(acc[i], x[i]);
+            }
+            case MIN -> {
+                for (int i = 0; i < acc.length; i++) acc[i] = Math.min(acc[i], x[i]);
+            }
             case NONE -> throw new IllegalStateException("no reduction op for this packet");
         }
     }

@@ -7,6 +7,8 @@ import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import java.util.Random;
+import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -15,8 +17,17 @@ import org.junit.jupiter.api.Test;
  * randomness.
  */
 class ArchitectureTest {
-    private static final String[] PURE = {"org.bitina.bitmap..", "org.bitina.wire..", "org.bitina.topology..",
-            "org.bitina.protocol..", "org.bitina.security..", "org.bitina.scenario..", "org.bitina.usecase..", "org.bitina.time..", "org.bitina.chaos.."};
+    private static final String[] PURE = {
+        "org.bitina.bitmap..",
+        "org.bitina.wire..",
+        "org.bitina.topology..",
+        "org.bitina.protocol..",
+        "org.bitina.security..",
+        "org.bitina.scenario..",
+        "org.bitina.usecase..",
+        "org.bitina.time..",
+        "org.bitina.chaos.."
+    };
 
     private static final JavaClasses CLASSES = new ClassFileImporter()
             .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
@@ -24,32 +35,53 @@ class ArchitectureTest {
 
     @Test
     void protocolPackagesImportNothingFromPekko() {
-        noClasses().that().resideInAnyPackage(PURE)
-                .should().dependOnClassesThat().resideInAnyPackage("org.apache.pekko..", "org.bitina.device..",
-                        "org.bitina.cluster..", "org.bitina.run..")
+        noClasses()
+                .that()
+                .resideInAnyPackage(PURE)
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage(
+                        "org.apache.pekko..", "org.bitina.device..", "org.bitina.cluster..", "org.bitina.run..")
                 .check(CLASSES);
     }
 
     @Test
     void protocolPackagesReadNoClockAndStartNoThread() {
-        noClasses().that().resideInAnyPackage(PURE)
-                .should().callMethod(System.class, "currentTimeMillis")
-                .orShould().callMethod(System.class, "nanoTime")
-                .orShould().dependOnClassesThat().haveFullyQualifiedName("java.time.Instant")
-                .orShould().dependOnClassesThat().haveFullyQualifiedName("java.time.Clock")
-                .orShould().dependOnClassesThat().haveFullyQualifiedName("java.lang.Thread")
+        noClasses()
+                .that()
+                .resideInAnyPackage(PURE)
+                .should()
+                .callMethod(System.class, "currentTimeMillis")
+                .orShould()
+                .callMethod(System.class, "nanoTime")
+                .orShould()
+                .dependOnClassesThat()
+                .haveFullyQualifiedName("java.time.Instant")
+                .orShould()
+                .dependOnClassesThat()
+                .haveFullyQualifiedName("java.time.Clock")
+                .orShould()
+                .dependOnClassesThat()
+                .haveFullyQualifiedName("java.lang.Thread")
                 // a concurrent map shares references between drivers; it is data, not a thread
-                .orShould().dependOnClassesThat(JavaClass.Predicates.resideInAPackage("java.util.concurrent..")
-                        .and(DescribedPredicate.not(JavaClass.Predicates.type(java.util.concurrent.ConcurrentHashMap.class))))
+                .orShould()
+                .dependOnClassesThat(JavaClass.Predicates.resideInAPackage("java.util.concurrent..")
+                        .and(DescribedPredicate.not(JavaClass.Predicates.type(ConcurrentHashMap.class))))
                 .check(CLASSES);
     }
 
     @Test
     void protocolPackagesUseOnlySeededRandomness() {
-        noClasses().that().resideInAnyPackage(PURE)
-                .should().callMethod(Math.class, "random")
-                .orShould().callConstructor(java.util.Random.class)
-                .orShould().dependOnClassesThat().haveFullyQualifiedName("java.util.concurrent.ThreadLocalRandom")
+        noClasses()
+                .that()
+                .resideInAnyPackage(PURE)
+                .should()
+                .callMethod(Math.class, "random")
+                .orShould()
+                .callConstructor(Random.class)
+                .orShould()
+                .dependOnClassesThat()
+                .haveFullyQualifiedName("java.util.concurrent.ThreadLocalRandom")
                 .check(CLASSES);
     }
 }

@@ -12,19 +12,22 @@ import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 
-/** Every operation agrees across the three encodings and with java.util.BitSet. */
+/** Every operation agrees across the three encodings and with BitSet. */
 class EndpointSetProperties {
 
-    record Pair(int capacity, int block, int[] a, int[] b, int[] c) {
-    }
+    record Pair(int capacity, int block, int[] a, int[] b, int[] c) {}
 
     @Provide
     Arbitrary<Pair> sets() {
         return Arbitraries.integers().between(1, 300).flatMap(cap -> {
-            Arbitrary<int[]> members = Arbitraries.integers().between(0, cap - 1).array(int[].class).ofMaxSize(Math.min(cap, 40))
+            Arbitrary<int[]> members = Arbitraries.integers()
+                    .between(0, cap - 1)
+                    .array(int[].class)
+                    .ofMaxSize(Math.min(cap, 40))
                     .map(a -> Arrays.stream(a).distinct().sorted().toArray());
             // word-aligned blocks too: a hierarchical set meets a flat one as slices of its words
-            Arbitrary<Integer> blocks = Arbitraries.oneOf(Arbitraries.integers().between(1, 70), Arbitraries.of(64, 128, 192));
+            Arbitrary<Integer> blocks =
+                    Arbitraries.oneOf(Arbitraries.integers().between(1, 70), Arbitraries.of(64, 128, 192));
             return Combinators.combine(blocks, members, members, members)
                     .as((block, a, b, c) -> new Pair(cap, block, a, b, c));
         });
@@ -53,9 +56,13 @@ class EndpointSetProperties {
         andNot.andNot(b);
         for (EndpointSet x : encodings(p.capacity(), p.block(), p.a())) {
             for (EndpointSet y : encodings(p.capacity(), p.block(), p.b())) {
-                assertArrayEquals(and.stream().toArray(), x.and(y).indices(), () -> x.encoding() + " AND " + y.encoding());
+                assertArrayEquals(
+                        and.stream().toArray(), x.and(y).indices(), () -> x.encoding() + " AND " + y.encoding());
                 assertArrayEquals(or.stream().toArray(), x.or(y).indices(), () -> x.encoding() + " OR " + y.encoding());
-                assertArrayEquals(andNot.stream().toArray(), x.andNot(y).indices(), () -> x.encoding() + " AND-NOT " + y.encoding());
+                assertArrayEquals(
+                        andNot.stream().toArray(),
+                        x.andNot(y).indices(),
+                        () -> x.encoding() + " AND-NOT " + y.encoding());
                 assertEquals(x.encoding(), x.or(y).encoding(), "result keeps the receiver's encoding");
                 assertEquals(a.intersects(b), x.intersects(y));
                 assertEquals(andNot.isEmpty(), x.isSubsetOf(y));
@@ -98,6 +105,8 @@ class EndpointSetProperties {
         long selected = Arrays.stream(p.a()).map(i -> i / p.block()).distinct().count();
         assertEquals(p.capacity(), f.encodedBits());
         assertEquals(blocks + selected * p.block(), f.toHierarchical(p.block()).encodedBits());
-        assertEquals((long) p.a().length * NodeList.indexBits(p.capacity()), f.toNodeList().encodedBits());
+        assertEquals(
+                (long) p.a().length * NodeList.indexBits(p.capacity()),
+                f.toNodeList().encodedBits());
     }
 }

@@ -86,8 +86,12 @@ class EndpointSetTest {
     @Test
     void operationsRejectDifferentBitSpaces() {
         assertThrows(IllegalArgumentException.class, () -> FlatBitmap.of(8).or(FlatBitmap.of(9)));
-        assertThrows(IllegalArgumentException.class, () -> FlatBitmap.of(8).toNodeList().and(FlatBitmap.of(9)));
-        assertThrows(IllegalArgumentException.class, () -> FlatBitmap.of(8).toHierarchical(2).andNot(FlatBitmap.of(9)));
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> FlatBitmap.of(8).toNodeList().and(FlatBitmap.of(9)));
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> FlatBitmap.of(8).toHierarchical(2).andNot(FlatBitmap.of(9)));
     }
 
     @Test
@@ -97,8 +101,12 @@ class EndpointSetTest {
         assertThrows(IllegalArgumentException.class, () -> FlatBitmap.ofWords(8, new long[] {1L << 8}));
         assertThrows(IllegalArgumentException.class, () -> NodeList.ofSorted(8, new int[] {3, 3}));
         assertThrows(IllegalArgumentException.class, () -> NodeList.ofSorted(8, new int[] {9}));
-        assertThrows(IllegalArgumentException.class, () -> HierarchicalBitmap.ofBlocks(10, 4, new long[][] {null, null, {1L << 2}}));
-        assertThrows(IllegalArgumentException.class, () -> HierarchicalBitmap.ofBlocks(10, 4, new long[][] {null, {0}, null}));
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> HierarchicalBitmap.ofBlocks(10, 4, new long[][] {null, null, {1L << 2}}));
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> HierarchicalBitmap.ofBlocks(10, 4, new long[][] {null, {0}, null}));
         assertThrows(IllegalArgumentException.class, () -> FlatBitmap.of(0));
         assertThrows(IllegalArgumentException.class, () -> FlatBitmap.of(EndpointSet.MAX_CAPACITY + 1));
     }

@@ -9,6 +9,7 @@ import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.pekko.actor.testkit.typed.javadsl.LoggingTestKit;
@@ -53,11 +54,14 @@ class CoordinatorOnlyTest {
 
     /** {@code ref} as {@code system} sees it: what arrives when it is named in a message. */
     private static <T> ActorRef<T> seenFrom(ActorSystem<?> system, ActorSystem<?> owner, ActorRef<T> ref) {
-        return ActorRefResolver.get(system).resolveActorRef(ActorRefResolver.get(owner).toSerializationFormat(ref));
+        return ActorRefResolver.get(system)
+                .resolveActorRef(ActorRefResolver.get(owner).toSerializationFormat(ref));
     }
 
-    private static MemberAgent.SpawnDevices spawn(ActorRef<MemberAgent.Spawned> replyTo, byte[] token, ActorRef<MemberAgent.Vouch> vouch) {
-        return new MemberAgent.SpawnDevices("r1", List.of("s1"), List.of("h1"), 64, 1_000_000_000L, replyTo, 1, 2, true, token, vouch);
+    private static MemberAgent.SpawnDevices spawn(
+            ActorRef<MemberAgent.Spawned> replyTo, byte[] token, ActorRef<MemberAgent.Vouch> vouch) {
+        return new MemberAgent.SpawnDevices(
+                "r1", List.of("s1"), List.of("h1"), 64, 1_000_000_000L, replyTo, 1, 2, true, token, vouch);
     }
 
     /** A voucher that vouches for anything: what a rogue would run. */
@@ -69,8 +73,11 @@ class CoordinatorOnlyTest {
     }
 
     /** What a rogue that knows the member's address can send it. */
-    private void forge(ActorRef<MemberAgent.Command> agentAtRogue, TestProbe<MemberAgent.Spawned> rogueProbe, ActorSystem<Void> coordinator,
-                       ActorRef<MemberAgent.Vouch> voucher) {
+    private void forge(
+            ActorRef<MemberAgent.Command> agentAtRogue,
+            TestProbe<MemberAgent.Spawned> rogueProbe,
+            ActorSystem<Void> coordinator,
+            ActorRef<MemberAgent.Vouch> voucher) {
         // a rogue's halt, with no token and with a guessed one
         agentAtRogue.tell(new MemberAgent.Halt(null));
         agentAtRogue.tell(new MemberAgent.Halt(new byte[16]));
@@ -88,18 +95,24 @@ class CoordinatorOnlyTest {
     void haltAndDevicesFromAnyoneButTheCoordinatorAreRefusedAndTheCoordinatorsAreTaken() throws Exception {
         int seedPort = freePort();
         List<String> seeds = List.of("127.0.0.1:" + seedPort);
-        coordinator = ActorSystem.create(Behaviors.empty(), ClusterSettings.SYSTEM,
+        coordinator = ActorSystem.create(
+                Behaviors.empty(),
+                ClusterSettings.SYSTEM,
                 ClusterSettings.member("127.0.0.1", seedPort, seeds).withFallback(ConfigFactory.load()));
-        member = ActorSystem.create(MemberAgent.create(() -> halted.set(true)), ClusterSettings.SYSTEM,
+        member = ActorSystem.create(
+                MemberAgent.create(() -> halted.set(true)),
+                ClusterSettings.SYSTEM,
                 ClusterSettings.member("127.0.0.1", 0, seeds).withFallback(ConfigFactory.load()));
-        rogue = ActorSystem.create(Behaviors.empty(), ClusterSettings.SYSTEM,
+        rogue = ActorSystem.create(
+                Behaviors.empty(),
+                ClusterSettings.SYSTEM,
                 ClusterSettings.member("127.0.0.1", 0, seeds).withFallback(ConfigFactory.load()));
 
         ActorRef<MemberAgent.Command> agentAtCoordinator = seenFrom(coordinator, member, member);
         ActorRef<MemberAgent.Command> agentAtRogue = seenFrom(rogue, member, member);
         byte[] token = {7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7};
-        ActorRef<MemberAgent.Vouch> voucher = coordinator.systemActorOf(MemberAgent.voucher(Map.of(agentAtCoordinator, token)), "vouch",
-                Props.empty());
+        ActorRef<MemberAgent.Vouch> voucher = coordinator.systemActorOf(
+                MemberAgent.voucher(Map.of(agentAtCoordinator, token)), "vouch", Props.empty());
         TestProbe<MemberAgent.Spawned> rogueProbe = TestProbe.create(rogue);
 
         // five forged commands, one WARN line: a flood does not flood the log
@@ -113,7 +126,7 @@ class CoordinatorOnlyTest {
         TestProbe<MemberAgent.Spawned> placed = TestProbe.create(coordinator);
         agentAtCoordinator.tell(spawn(placed.getRef(), token, voucher));
         MemberAgent.Spawned spawned = placed.receiveMessage(Duration.ofSeconds(20));
-        assertEquals(java.util.Set.of("s1", "h1"), spawned.devices().keySet());
+        assertEquals(Set.of("s1", "h1"), spawned.devices().keySet());
 
         // bound now: a second placement is refused, even with the coordinator's voucher; a halt still needs the token
         agentAtRogue.tell(spawn(rogueProbe.getRef(), token.clone(), seenFrom(rogue, coordinator, voucher)));

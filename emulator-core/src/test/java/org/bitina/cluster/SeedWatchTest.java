@@ -7,6 +7,7 @@ import com.typesafe.config.ConfigFactory;
 import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
@@ -56,15 +57,22 @@ class SeedWatchTest {
     void theRunIsOverWhenTheSeedLeavesNotWhenAnotherMemberDoes() throws Exception {
         int seedPort = freePort();
         List<String> seeds = List.of("127.0.0.1:" + seedPort);
-        seed = ActorSystem.create(Behaviors.empty(), ClusterSettings.SYSTEM,
+        seed = ActorSystem.create(
+                Behaviors.empty(),
+                ClusterSettings.SYSTEM,
                 ClusterSettings.member("127.0.0.1", seedPort, seeds).withFallback(ConfigFactory.load()));
-        other = ActorSystem.create(Behaviors.empty(), ClusterSettings.SYSTEM,
+        other = ActorSystem.create(
+                Behaviors.empty(),
+                ClusterSettings.SYSTEM,
                 ClusterSettings.member("127.0.0.1", 0, seeds).withFallback(ConfigFactory.load()));
-        member = ActorSystem.create(Behaviors.empty(), ClusterSettings.SYSTEM,
+        member = ActorSystem.create(
+                Behaviors.empty(),
+                ClusterSettings.SYSTEM,
                 ClusterSettings.member("127.0.0.1", 0, seeds).withFallback(ConfigFactory.load()));
-        assertEquals(java.util.Set.of(seed.address()), ClusterSettings.seeds(member), "the seed named at start");
+        assertEquals(Set.of(seed.address()), ClusterSettings.seeds(member), "the seed named at start");
         CompletableFuture<Boolean> over = new CompletableFuture<>();
-        member.systemActorOf(SeedWatch.create(ClusterSettings.seeds(member), over::complete), "seed-watch", Props.empty());
+        member.systemActorOf(
+                SeedWatch.create(ClusterSettings.seeds(member), over::complete), "seed-watch", Props.empty());
         awaitUp(seed);
         awaitUp(other);
         awaitUp(member);
@@ -72,7 +80,11 @@ class SeedWatchTest {
         TestProbe<ClusterEvent.MemberRemoved> removed = TestProbe.create(member);
         Cluster.get(member).subscriptions().tell(Subscribe.create(removed.getRef(), ClusterEvent.MemberRemoved.class));
         other.terminate();
-        assertEquals(other.address(), removed.expectMessageClass(ClusterEvent.MemberRemoved.class, Duration.ofSeconds(30)).member().address());
+        assertEquals(
+                other.address(),
+                removed.expectMessageClass(ClusterEvent.MemberRemoved.class, Duration.ofSeconds(30))
+                        .member()
+                        .address());
         // the watch saw the same event (one publisher, in order); give its adapter a moment
         Thread.sleep(500);
         assertFalse(over.isDone(), "another member left: the run is not over");

@@ -11,10 +11,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.typesafe.config.ConfigFactory;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
 import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
 import org.apache.pekko.serialization.JavaSerializer;
@@ -23,16 +25,21 @@ import org.apache.pekko.serialization.SerializationExtension;
 import org.apache.pekko.serialization.Serializer;
 import org.apache.pekko.serialization.Serializers;
 import org.apache.pekko.serialization.jackson.JacksonCborSerializer;
-import org.bitina.usecase.DriverReport;
+import org.bitina.protocol.Counter;
+import org.bitina.protocol.JobKey;
+import org.bitina.protocol.ObservedTrees;
 import org.bitina.protocol.TraceEvent;
-import org.bitina.usecase.Phase;
-import org.bitina.usecase.UseCases;
+import org.bitina.run.Limits;
 import org.bitina.run.Report;
 import org.bitina.run.ScenarioRunner;
+import org.bitina.scenario.Scenario;
 import org.bitina.topology.Bift;
 import org.bitina.topology.LinkSpec;
 import org.bitina.topology.Routing;
-import org.bitina.scenario.Scenario;
+import org.bitina.usecase.CompletionTimes;
+import org.bitina.usecase.DriverReport;
+import org.bitina.usecase.Phase;
+import org.bitina.usecase.UseCases;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -63,7 +70,9 @@ class ControlSerializationTest {
             assertTrue(s instanceof JacksonCborSerializer, m.getClass() + " uses " + s.getClass());
         }
         byte[] bytes = serialization.serialize(m).get();
-        Object back = serialization.deserialize(bytes, s.identifier(), Serializers.manifestFor(s, m)).get();
+        Object back = serialization
+                .deserialize(bytes, s.identifier(), Serializers.manifestFor(s, m))
+                .get();
         assertEquals(m.getClass(), back.getClass());
         // classes without value equality (routing, BIFT) are compared by what they serialise to
         assertArrayEquals(bytes, serialization.serialize(back).get(), () -> m.getClass() + " changed on the way: " + m);
@@ -79,20 +88,31 @@ class ControlSerializationTest {
         TestProbe<String> sync = kit.createTestProbe();
         List<Object> messages = new ArrayList<>();
         int plans = 0;
-        for (String f : List.of("paper-fig1-allreduce.conf", "paper-fig2-moe.conf", "shrinking-miss-set.conf", "fat-tree-k4-bier-inc.conf",
+        for (String f : List.of(
+                "paper-fig1-allreduce.conf",
+                "paper-fig2-moe.conf",
+                "shrinking-miss-set.conf",
+                "fat-tree-k4-bier-inc.conf",
                 "fat-tree-k8-partitions.conf")) {
             Scenario s = reference(f);
-            Routing routing = Routing.compute(s.topology(), Set.of(s.topology().links().get(0)), Set.of());
+            Routing routing =
+                    Routing.compute(s.topology(), Set.of(s.topology().links().get(0)), Set.of());
             for (Phase p : UseCases.plan(s, routing)) {
                 // every tree's tables: a phase over partitions (H2) holds its second stage's and each partition's
-                p.trees().forEach(tree -> tree.tables().values().forEach(t -> messages.add(new DeviceCommand.InstallJob(t))));
+                p.trees()
+                        .forEach(tree ->
+                                tree.tables().values().forEach(t -> messages.add(new DeviceCommand.InstallJob(t))));
                 p.drivers().forEach(d -> messages.add(new DeviceCommand.StartDriver(d, host.ref())));
                 plans++;
             }
             String node = s.topology().nodes().get(0).name();
-            messages.add(new DeviceCommand.Wire(Map.of("n1", device.ref()), Map.of("n1", LinkSpec.DEFAULT), routing, 7L, trace.ref()));
-            messages.add(new DeviceCommand.Reroute(routing, Map.of(new org.bitina.protocol.JobKey(1, 1), Bift.build(routing, node,
-                    s.jobs().get(0).common().bitSpace()))));
+            messages.add(new DeviceCommand.Wire(
+                    Map.of("n1", device.ref()), Map.of("n1", LinkSpec.DEFAULT), routing, 7L, trace.ref()));
+            messages.add(new DeviceCommand.Reroute(
+                    routing,
+                    Map.of(
+                            new JobKey(1, 1),
+                            Bift.build(routing, node, s.jobs().get(0).common().bitSpace()))));
         }
         assertTrue(plans >= 8, "allreduce (ina, ring, ps), moe (ina, a2a), multicast, bier-inc phases: " + plans);
         messages.add(new DeviceCommand.BeginJob(1, 2));
@@ -103,25 +123,92 @@ class ControlSerializationTest {
         messages.add(new DeviceCommand.LinkFault("s1", false, 0.05, null, null, 1000L));
         messages.add(new DeviceCommand.CollectStats(1, 2, stats.ref()));
         messages.add(new DeviceCommand.CollectStats(1, 2, List.of(5_002_001, 5_002_002), stats.ref()));
-        DriverReport r = new DriverReport("w1", DriverReport.Role.WORKER, 4, 3, List.of(new DriverReport.PartialChunk(2, List.of("w4"))),
-                List.of("chunk 3: no result"), 99L, 3, false, List.of(), Map.of("retransmissions", 2L));
-        messages.add(new DeviceCommand.DeviceStats("s1", true, Map.of(org.bitina.protocol.Counter.FRAMES_IN, 10L),
-                List.of(new DeviceCommand.LinkStats("s1", "w1", 3, 300, 120, 0)), 5, 1024, List.of(r), 0, 3, 1L, List.of("s1 could not handle FrameIn: boom")));
-        messages.add(new DeviceCommand.DeviceStats("s1", true, Map.of(org.bitina.protocol.Counter.FRAMES_IN, 10L), List.of(), 5, 1024, List.of(r),
-                0, 0, 0L, List.of(), Map.of(), Map.of(), List.of(), Map.of(5_002_001, Map.of(org.bitina.protocol.Counter.BRIDGED_UP, 4L)), List.of()));
+        DriverReport r = new DriverReport(
+                "w1",
+                DriverReport.Role.WORKER,
+                4,
+                3,
+                List.of(new DriverReport.PartialChunk(2, List.of("w4"))),
+                List.of("chunk 3: no result"),
+                99L,
+                3,
+                false,
+                List.of(),
+                Map.of("retransmissions", 2L));
+        messages.add(new DeviceCommand.DeviceStats(
+                "s1",
+                true,
+                Map.of(Counter.FRAMES_IN, 10L),
+                List.of(new DeviceCommand.LinkStats("s1", "w1", 3, 300, 120, 0)),
+                5,
+                1024,
+                List.of(r),
+                0,
+                3,
+                1L,
+                List.of("s1 could not handle FrameIn: boom")));
+        messages.add(new DeviceCommand.DeviceStats(
+                "s1",
+                true,
+                Map.of(Counter.FRAMES_IN, 10L),
+                List.of(),
+                5,
+                1024,
+                List.of(r),
+                0,
+                0,
+                0L,
+                List.of(),
+                Map.of(),
+                Map.of(),
+                List.of(),
+                Map.of(5_002_001, Map.of(Counter.BRIDGED_UP, 4L)),
+                List.of()));
         messages.add(new DeviceCommand.DriverDone(1, 2, r));
         // the report's time views: a driver's per-unit completion times, a switch's entries over modelled time
-        org.bitina.usecase.CompletionTimes times = new org.bitina.usecase.CompletionTimes(4);
+        CompletionTimes times = new CompletionTimes(4);
         times.done(0, 1200);
         times.done(2, 3400);
         DriverReport timed = r.withUnitTimes(times);
         messages.add(new DeviceCommand.DriverDone(1, 2, timed));
-        messages.add(new DeviceCommand.DeviceStats("s2", true, Map.of(), List.of(), 2, 64, List.of(timed), 0, 0, 0, List.of(), Map.of(),
-                Map.of(), List.of(), Map.of(), List.of(new long[] {100, 1}, new long[] {250, 2}, new long[] {300, 0})));
+        messages.add(new DeviceCommand.DeviceStats(
+                "s2",
+                true,
+                Map.of(),
+                List.of(),
+                2,
+                64,
+                List.of(timed),
+                0,
+                0,
+                0,
+                List.of(),
+                Map.of(),
+                Map.of(),
+                List.of(),
+                Map.of(),
+                List.of(new long[] {100, 1}, new long[] {250, 2}, new long[] {300, 0})));
         // the trees the packets built, as a switch observed them
-        messages.add(new DeviceCommand.DeviceStats("s0", true, Map.of(), List.of(), 2, 64, List.of(), 0, 0, 0, List.of(), Map.of(),
-                Map.of(), List.of(), Map.of(), List.of(), List.of(new org.bitina.protocol.ObservedTrees.Branch("C-BM", "src", 15, "[11111111]"),
-                new org.bitina.protocol.ObservedTrees.Branch("INC", "core-1", 2, "[0110]"))));
+        messages.add(new DeviceCommand.DeviceStats(
+                "s0",
+                true,
+                Map.of(),
+                List.of(),
+                2,
+                64,
+                List.of(),
+                0,
+                0,
+                0,
+                List.of(),
+                Map.of(),
+                Map.of(),
+                List.of(),
+                Map.of(),
+                List.of(),
+                List.of(
+                        new ObservedTrees.Branch("C-BM", "src", 15, "[11111111]"),
+                        new ObservedTrees.Branch("INC", "core-1", 2, "[0110]"))));
         messages.add(new DeviceCommand.Progress(1, 2, 64));
         messages.add(new TraceEvent("s1", "j", "ina", 3, "forward", "agg", "[0110]", List.of("s2"), 5L, null));
         for (Object m : messages) {
@@ -129,7 +216,8 @@ class ControlSerializationTest {
         }
         // a routing that arrives is the same routing: every next hop agrees
         Scenario fig1 = reference("paper-fig1-allreduce.conf");
-        Routing before = Routing.compute(fig1.topology(), Set.of(fig1.topology().links().get(2)), Set.of());
+        Routing before =
+                Routing.compute(fig1.topology(), Set.of(fig1.topology().links().get(2)), Set.of());
         Routing after = ((DeviceCommand.Reroute) roundTrip(new DeviceCommand.Reroute(before, Map.of()))).routing();
         for (var a : fig1.topology().nodes()) {
             for (var b : fig1.topology().nodes()) {
@@ -140,8 +228,11 @@ class ControlSerializationTest {
 
     @Test
     void javaSerialisationIsOff() {
-        java.util.concurrent.atomic.AtomicLong plain = new java.util.concurrent.atomic.AtomicLong(3);
-        assertThrows(Exception.class, () -> serialization.serialize(plain).get(), "a Serializable with no binding is refused");
+        AtomicLong plain = new AtomicLong(3);
+        assertThrows(
+                Exception.class,
+                () -> serialization.serialize(plain).get(),
+                "a Serializable with no binding is refused");
         assertEquals("off", kit.system().settings().config().getString("pekko.actor.allow-java-serialization"));
     }
 
@@ -161,8 +252,11 @@ class ControlSerializationTest {
                 ]
                 """));
         // a message that cannot be serialised stalls the run: bound it, so that shows as a failure
-        ScenarioRunner.Options options = new ScenarioRunner.Options(dir.resolve("t.jsonl"), org.bitina.run.Limits.DEFAULT,
-                java.time.Duration.ofMinutes(3), ConfigFactory.parseString("pekko.actor.serialize-messages = on"));
+        ScenarioRunner.Options options = new ScenarioRunner.Options(
+                dir.resolve("t.jsonl"),
+                Limits.DEFAULT,
+                Duration.ofMinutes(3),
+                ConfigFactory.parseString("pekko.actor.serialize-messages = on"));
         Report report = run(all, options);
         assertEquals(7, report.jobs().size(), "ina, ring, ps; bier-inc; moe ina, all-to-all; multicast");
         for (Report.JobReport j : report.jobs()) {

@@ -4,8 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import com.typesafe.config.ConfigFactory;
 import java.io.NotSerializableException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.Arrays;
+import java.util.List;
 import java.util.SplittableRandom;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
 import org.apache.pekko.serialization.Serialization;
@@ -25,7 +29,7 @@ import org.junit.jupiter.api.TestInstance;
 
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class FrameSerializerTest {
-    private final ActorTestKit kit = ActorTestKit.create(com.typesafe.config.ConfigFactory.load());
+    private final ActorTestKit kit = ActorTestKit.create(ConfigFactory.load());
 
     @AfterAll
     void shutdown() {
@@ -33,7 +37,9 @@ class FrameSerializerTest {
     }
 
     private static DeviceCommand.FrameIn sample() {
-        InaHeader h = InaHeader.of(PacketType.RESULT, 3, 7, 42).withOp(ReductionOp.SUM).withFlags(Flags.PARTIAL);
+        InaHeader h = InaHeader.of(PacketType.RESULT, 3, 7, 42)
+                .withOp(ReductionOp.SUM)
+                .withFlags(Flags.PARTIAL);
         InaPacket p = new InaPacket(h, EndpointSets.parse("[11110000]"), Payload.of(new float[] {1.5f, -2f}))
                 .withProvenance(EndpointSets.parse("[11100000]"));
         return new DeviceCommand.FrameIn(new Frame(p, null, 123_456L, "s0"), "s6");
@@ -46,7 +52,9 @@ class FrameSerializerTest {
         var serializer = serialization.findSerializerFor(m);
         assertEquals(FrameSerializer.ID, serializer.identifier(), "FrameIn uses the INA codec, not Java or Jackson");
         byte[] bytes = serialization.serialize(m).get();
-        Object back = serialization.deserialize(bytes, serializer.identifier(), Serializers.manifestFor(serializer, m)).get();
+        Object back = serialization
+                .deserialize(bytes, serializer.identifier(), Serializers.manifestFor(serializer, m))
+                .get();
         assertEquals(m, back);
     }
 
@@ -55,10 +63,10 @@ class FrameSerializerTest {
         // Artery hands ByteBufferSerializers its little-endian envelope buffer: the frame goes in
         // network order, and the buffer's own order must be as it was for the envelope after it
         FrameSerializer s = new FrameSerializer();
-        java.nio.ByteBuffer buf = java.nio.ByteBuffer.allocate(4096).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        ByteBuffer buf = ByteBuffer.allocate(4096).order(ByteOrder.LITTLE_ENDIAN);
         buf.putInt(7);
         s.toBinary(sample(), buf);
-        assertEquals(java.nio.ByteOrder.LITTLE_ENDIAN, buf.order());
+        assertEquals(ByteOrder.LITTLE_ENDIAN, buf.order());
         assertEquals(4 + FrameSerializer.size(sample()), buf.position());
         buf.flip();
         assertEquals(7, buf.getInt());
@@ -71,11 +79,15 @@ class FrameSerializerTest {
         Serialization serialization = SerializationExtension.get(kit.system());
         DeviceCommand.FrameIn a = sample();
         DeviceCommand.FrameIn b = new DeviceCommand.FrameIn(new Frame(a.frame().packet(), "w1", 7L, null), "s1");
-        DeviceCommand.FrameBatch batch = new DeviceCommand.FrameBatch(java.util.List.of(a, b, a));
+        DeviceCommand.FrameBatch batch = new DeviceCommand.FrameBatch(List.of(a, b, a));
         var serializer = serialization.findSerializerFor(batch);
         assertEquals(FrameSerializer.ID, serializer.identifier());
         byte[] bytes = serialization.serialize(batch).get();
-        assertEquals(batch, serialization.deserialize(bytes, serializer.identifier(), Serializers.manifestFor(serializer, batch)).get());
+        assertEquals(
+                batch,
+                serialization
+                        .deserialize(bytes, serializer.identifier(), Serializers.manifestFor(serializer, batch))
+                        .get());
         FrameSerializer s = new FrameSerializer();
         byte[] hostile = bytes.clone();
         hostile[0] = 0x7f;
@@ -86,7 +98,10 @@ class FrameSerializerTest {
         zero[2] = 0;
         zero[3] = 0;
         assertThrows(NotSerializableException.class, () -> s.fromBinary(zero, "B1"), "an empty batch");
-        assertThrows(NotSerializableException.class, () -> s.fromBinary(Arrays.copyOf(bytes, bytes.length + 1), "B1"), "trailing bytes");
+        assertThrows(
+                NotSerializableException.class,
+                () -> s.fromBinary(Arrays.copyOf(bytes, bytes.length + 1), "B1"),
+                "trailing bytes");
     }
 
     @Test

@@ -1,36 +1,36 @@
 package org.bitina.device;
 
-import org.bitina.usecase.allreduce.AllReduceDriver;
-
-import org.bitina.usecase.Straggler;
-
-import org.bitina.protocol.JobTables;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.typesafe.config.ConfigFactory;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
+import org.apache.pekko.actor.testkit.typed.javadsl.FishingOutcomes;
 import org.apache.pekko.actor.testkit.typed.javadsl.LogCapturingExtension;
 import org.apache.pekko.actor.testkit.typed.javadsl.ManualTime;
 import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.bitina.bitmap.EndpointSets;
-import org.bitina.usecase.allreduce.AllReduceData;
-import org.bitina.usecase.allreduce.AllReducePlan;
 import org.bitina.protocol.Frame;
+import org.bitina.protocol.JobTables;
 import org.bitina.topology.Bift;
 import org.bitina.topology.BitSpace;
-import org.bitina.usecase.allreduce.DataSpec;
 import org.bitina.topology.LinkSpec;
 import org.bitina.topology.Routing;
 import org.bitina.topology.Topologies;
 import org.bitina.topology.Topology;
+import org.bitina.usecase.References;
+import org.bitina.usecase.Straggler;
+import org.bitina.usecase.allreduce.AllReduceData;
+import org.bitina.usecase.allreduce.AllReduceDriver;
+import org.bitina.usecase.allreduce.AllReducePlan;
+import org.bitina.usecase.allreduce.DataSpec;
 import org.bitina.wire.ElementType;
 import org.bitina.wire.InaHeader;
 import org.bitina.wire.InaPacket;
@@ -61,19 +61,33 @@ class HostActorTest {
     }
 
     private AllReducePlan plan(Map<String, Straggler> stragglers) {
-        return new AllReducePlan("fig1", "ina", 1, 1, space, List.of("w1", "w2", "w3", "w4"), data,
-                Map.of("w1", "s1", "w2", "s1", "w3", "s7", "w4", "s7"), null, 50 * MS, stragglers, Set.of(), 7);
+        return new AllReducePlan(
+                "fig1",
+                "ina",
+                1,
+                1,
+                space,
+                List.of("w1", "w2", "w3", "w4"),
+                data,
+                Map.of("w1", "s1", "w2", "s1", "w3", "s7", "w4", "s7"),
+                null,
+                50 * MS,
+                stragglers,
+                Set.of(),
+                7);
     }
 
     private ActorRef<DeviceCommand> w1(TestProbe<DeviceCommand> s1) {
-        ActorRef<DeviceCommand> w1 = kit.spawn(HostActor.create("w1", 16, 500 * MS, clock::get, new org.bitina.usecase.References()));
+        ActorRef<DeviceCommand> w1 = kit.spawn(HostActor.create("w1", 16, 500 * MS, clock::get, new References()));
         w1.tell(new DeviceCommand.Wire(Map.of("s1", s1.ref()), Map.of("s1", LinkSpec.DEFAULT), routing, 1, null));
-        w1.tell(new DeviceCommand.InstallJob(JobTables.builder("fig1", 1, 1, 8, 50 * MS).bift(Bift.build(routing, "w1", space)).build()));
+        w1.tell(new DeviceCommand.InstallJob(JobTables.builder("fig1", 1, 1, 8, 50 * MS)
+                .bift(Bift.build(routing, "w1", space))
+                .build()));
         return w1;
     }
 
     /** Frames a host sent in one turn arrive as one batch: the next frame, batch or not. */
-    private final java.util.ArrayDeque<DeviceCommand.FrameIn> pending = new java.util.ArrayDeque<>();
+    private final ArrayDeque<DeviceCommand.FrameIn> pending = new ArrayDeque<>();
 
     private InaPacket next(TestProbe<DeviceCommand> probe) {
         if (pending.isEmpty()) {
@@ -92,7 +106,8 @@ class HostActorTest {
         TestProbe<DeviceCommand> s1 = kit.createTestProbe();
         TestProbe<DeviceCommand.HostEvent> coordinator = kit.createTestProbe();
         ActorRef<DeviceCommand> w1 = w1(s1);
-        w1.tell(new DeviceCommand.StartDriver(new AllReduceDriver(AllReduceDriver.Role.WORKER, plan(Map.of()), "w1"), coordinator.ref()));
+        w1.tell(new DeviceCommand.StartDriver(
+                new AllReduceDriver(AllReduceDriver.Role.WORKER, plan(Map.of()), "w1"), coordinator.ref()));
         w1.tell(new DeviceCommand.BeginJob(1, 1));
         InaPacket c0 = next(s1);
         InaPacket c1 = next(s1);
@@ -111,15 +126,19 @@ class HostActorTest {
                 }
             }
             InaHeader h = InaHeader.of(PacketType.RESULT, 1, 1, chunk).withOp(ReductionOp.SUM);
-            w1.tell(new DeviceCommand.FrameIn(new Frame(new InaPacket(h, EndpointSets.parse("[10000000]"), Payload.of(sum)), null, 10), "s1"));
+            w1.tell(new DeviceCommand.FrameIn(
+                    new Frame(new InaPacket(h, EndpointSets.parse("[10000000]"), Payload.of(sum)), null, 10), "s1"));
             if (chunk < 2) {
                 assertEquals(chunk + 2, next(s1).header().seq(), "a result frees a window slot");
             }
         }
-        DeviceCommand.DriverDone done = (DeviceCommand.DriverDone) coordinator.fishForMessage(Duration.ofSeconds(3),
-                m -> m instanceof DeviceCommand.DriverDone
-                        ? org.apache.pekko.actor.testkit.typed.javadsl.FishingOutcomes.complete()
-                        : org.apache.pekko.actor.testkit.typed.javadsl.FishingOutcomes.continueAndIgnore()).get(0);
+        DeviceCommand.DriverDone done = (DeviceCommand.DriverDone) coordinator
+                .fishForMessage(
+                        Duration.ofSeconds(3),
+                        m -> m instanceof DeviceCommand.DriverDone
+                                ? FishingOutcomes.complete()
+                                : FishingOutcomes.continueAndIgnore())
+                .get(0);
         assertTrue(done.report().done());
         assertEquals(4, done.report().verifiedChunks());
         assertTrue(done.report().mismatches().isEmpty());
@@ -130,7 +149,8 @@ class HostActorTest {
         TestProbe<DeviceCommand> s1 = kit.createTestProbe();
         TestProbe<DeviceCommand.HostEvent> coordinator = kit.createTestProbe();
         ActorRef<DeviceCommand> w1 = w1(s1);
-        w1.tell(new DeviceCommand.StartDriver(new AllReduceDriver(AllReduceDriver.Role.WORKER, plan(Map.of()), "w1"), coordinator.ref()));
+        w1.tell(new DeviceCommand.StartDriver(
+                new AllReduceDriver(AllReduceDriver.Role.WORKER, plan(Map.of()), "w1"), coordinator.ref()));
         w1.tell(new DeviceCommand.BeginJob(1, 1));
         TestProbe<String> synced = kit.createTestProbe();
         // no result ever comes: the worker asks again, then gives up on each chunk in its timer;
@@ -141,13 +161,20 @@ class HostActorTest {
             clock.addAndGet(100 * MS);
             w1.tell(HostActor.Tick.INSTANCE);
         }
-        DeviceCommand.DriverDone done = (DeviceCommand.DriverDone) coordinator.fishForMessage(Duration.ofSeconds(3),
-                m -> m instanceof DeviceCommand.DriverDone
-                        ? org.apache.pekko.actor.testkit.typed.javadsl.FishingOutcomes.complete()
-                        : org.apache.pekko.actor.testkit.typed.javadsl.FishingOutcomes.continueAndIgnore()).get(0);
+        DeviceCommand.DriverDone done = (DeviceCommand.DriverDone) coordinator
+                .fishForMessage(
+                        Duration.ofSeconds(3),
+                        m -> m instanceof DeviceCommand.DriverDone
+                                ? FishingOutcomes.complete()
+                                : FishingOutcomes.continueAndIgnore())
+                .get(0);
         assertTrue(done.report().done());
         assertEquals(0, done.report().verifiedChunks(), "nothing arrived");
-        assertEquals(4, done.report().mismatches().stream().filter(x -> x.contains("no result after")).count(),
+        assertEquals(
+                4,
+                done.report().mismatches().stream()
+                        .filter(x -> x.contains("no result after"))
+                        .count(),
                 "every chunk named as without result: " + done.report().mismatches());
     }
 
@@ -156,12 +183,14 @@ class HostActorTest {
         TestProbe<DeviceCommand> s1 = kit.createTestProbe();
         TestProbe<DeviceCommand.HostEvent> coordinator = kit.createTestProbe();
         ActorRef<DeviceCommand> w1 = w1(s1);
-        w1.tell(new DeviceCommand.StartDriver(new AllReduceDriver(AllReduceDriver.Role.WORKER, plan(Map.of()), "w1"), coordinator.ref()));
+        w1.tell(new DeviceCommand.StartDriver(
+                new AllReduceDriver(AllReduceDriver.Role.WORKER, plan(Map.of()), "w1"), coordinator.ref()));
         w1.tell(new DeviceCommand.BeginJob(1, 1));
         next(s1);
         next(s1);
         InaHeader h = InaHeader.of(PacketType.RESULT, 1, 1, 0).withOp(ReductionOp.SUM);
-        w1.tell(new DeviceCommand.FrameIn(new Frame(new InaPacket(h, EndpointSets.parse("[10000000]"), Payload.of(new float[250])), null, 0),
+        w1.tell(new DeviceCommand.FrameIn(
+                new Frame(new InaPacket(h, EndpointSets.parse("[10000000]"), Payload.of(new float[250])), null, 0),
                 "s1"));
         next(s1);
         TestProbe<DeviceCommand.DeviceStats> stats = kit.createTestProbe();
@@ -177,7 +206,8 @@ class HostActorTest {
         TestProbe<DeviceCommand.HostEvent> coordinator = kit.createTestProbe();
         ActorRef<DeviceCommand> w1 = w1(s1);
         Map<String, Straggler> slow = Map.of("w1", new Straggler(30 * MS, 0, Set.of(1L)));
-        w1.tell(new DeviceCommand.StartDriver(new AllReduceDriver(AllReduceDriver.Role.WORKER, plan(slow), "w1"), coordinator.ref()));
+        w1.tell(new DeviceCommand.StartDriver(
+                new AllReduceDriver(AllReduceDriver.Role.WORKER, plan(slow), "w1"), coordinator.ref()));
         w1.tell(new DeviceCommand.BeginJob(1, 1));
         assertEquals(0, next(s1).header().seq());
         s1.expectNoMessage(Duration.ofMillis(20));

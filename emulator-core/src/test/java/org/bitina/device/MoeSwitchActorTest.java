@@ -1,13 +1,12 @@
 package org.bitina.device;
 
-import org.bitina.protocol.JobTables;
-
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.typesafe.config.ConfigFactory;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -19,6 +18,7 @@ import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.bitina.bitmap.EndpointSets;
 import org.bitina.protocol.Frame;
+import org.bitina.protocol.JobTables;
 import org.bitina.topology.Bift;
 import org.bitina.topology.BitSpace;
 import org.bitina.topology.Link;
@@ -54,10 +54,15 @@ class MoeSwitchActorTest {
     }
 
     private static Topology fig2() {
-        List<Node> nodes = new java.util.ArrayList<>(List.of(new Node("s0", NodeKind.SWITCH, -1), new Node("s1", NodeKind.SWITCH, 1),
-                new Node("s7", NodeKind.SWITCH, 2), new Node("src", NodeKind.HOST, 0)));
-        List<Link> links = new java.util.ArrayList<>(List.of(new Link("src", "s0", LinkSpec.DEFAULT),
-                new Link("s0", "s1", LinkSpec.DEFAULT), new Link("s0", "s7", LinkSpec.DEFAULT)));
+        List<Node> nodes = new ArrayList<>(List.of(
+                new Node("s0", NodeKind.SWITCH, -1),
+                new Node("s1", NodeKind.SWITCH, 1),
+                new Node("s7", NodeKind.SWITCH, 2),
+                new Node("src", NodeKind.HOST, 0)));
+        List<Link> links = new ArrayList<>(List.of(
+                new Link("src", "s0", LinkSpec.DEFAULT),
+                new Link("s0", "s1", LinkSpec.DEFAULT),
+                new Link("s0", "s7", LinkSpec.DEFAULT)));
         for (int i = 1; i <= 8; i++) {
             nodes.add(new Node("e" + i, NodeKind.HOST, i <= 4 ? 1 : 2));
             links.add(new Link(i <= 4 ? "s1" : "s7", "e" + i, LinkSpec.DEFAULT));
@@ -65,8 +70,11 @@ class MoeSwitchActorTest {
         return new Topology(nodes, links);
     }
 
-    record Rig(ActorRef<DeviceCommand> s0, TestProbe<DeviceCommand> src, TestProbe<DeviceCommand> s1, TestProbe<DeviceCommand> s7) {
-    }
+    record Rig(
+            ActorRef<DeviceCommand> s0,
+            TestProbe<DeviceCommand> src,
+            TestProbe<DeviceCommand> s1,
+            TestProbe<DeviceCommand> s7) {}
 
     private Rig rig() {
         Routing routing = Routing.compute(fig2());
@@ -82,7 +90,9 @@ class MoeSwitchActorTest {
             specs.put(n, LinkSpec.DEFAULT);
         });
         s0.tell(new DeviceCommand.Wire(nbrs, specs, routing, 1, null));
-        s0.tell(new DeviceCommand.InstallJob(JobTables.builder("fig2", 1, 1, 8, 50 * MS).bift(Bift.build(routing, "s0", experts)).build()));
+        s0.tell(new DeviceCommand.InstallJob(JobTables.builder("fig2", 1, 1, 8, 50 * MS)
+                .bift(Bift.build(routing, "s0", experts))
+                .build()));
         return new Rig(s0, probes.get("src"), probes.get("s1"), probes.get("s7"));
     }
 
@@ -91,9 +101,16 @@ class MoeSwitchActorTest {
     }
 
     private void dispatch(Rig r) {
-        InaHeader h = InaHeader.of(PacketType.DISPATCH, 1, 1, 5).withOp(ReductionOp.SUM).withDestination(0);
-        r.s0().tell(new DeviceCommand.FrameIn(new Frame(new InaPacket(h, EndpointSets.parse("[01100110]"), Payload.of(new float[] {1f})),
-                null, 0, "src"), "src"));
+        InaHeader h = InaHeader.of(PacketType.DISPATCH, 1, 1, 5)
+                .withOp(ReductionOp.SUM)
+                .withDestination(0);
+        r.s0().tell(new DeviceCommand.FrameIn(
+                new Frame(
+                        new InaPacket(h, EndpointSets.parse("[01100110]"), Payload.of(new float[] {1f})),
+                        null,
+                        0,
+                        "src"),
+                "src"));
         Frame toS1 = frameOf(r.s1().receiveMessage());
         Frame toS7 = frameOf(r.s7().receiveMessage());
         assertEquals(EndpointSets.parse("[01100000]"), toS1.packet().endpoints());
@@ -102,8 +119,11 @@ class MoeSwitchActorTest {
     }
 
     private static DeviceCommand.FrameIn combine(String pbm, float v, String from) {
-        InaHeader h = InaHeader.of(PacketType.COMBINE, 1, 1, 5).withOp(ReductionOp.SUM).withDestination(0);
-        return new DeviceCommand.FrameIn(new Frame(new InaPacket(h, EndpointSets.parse(pbm), Payload.of(new float[] {v})), "s0", 10), from);
+        InaHeader h = InaHeader.of(PacketType.COMBINE, 1, 1, 5)
+                .withOp(ReductionOp.SUM)
+                .withDestination(0);
+        return new DeviceCommand.FrameIn(
+                new Frame(new InaPacket(h, EndpointSets.parse(pbm), Payload.of(new float[] {v})), "s0", 10), from);
     }
 
     @Test

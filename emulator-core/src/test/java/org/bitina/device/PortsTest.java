@@ -102,10 +102,20 @@ class PortsTest {
             p.flush();
         });
         DeviceCommand.FrameBatch batch = assertInstanceOf(DeviceCommand.FrameBatch.class, b.receiveMessage());
-        assertEquals(List.of(0L, 1L, 2L), batch.frames().stream().map(m -> m.frame().packet().header().seq()).toList());
+        assertEquals(
+                List.of(0L, 1L, 2L),
+                batch.frames().stream()
+                        .map(m -> m.frame().packet().header().seq())
+                        .toList());
         assertTrue(batch.frames().stream().allMatch(m -> m.from().equals("a")));
         assertFalse(b.hasMessages(), "one message for the three frames");
-        assertEquals(9L, assertInstanceOf(DeviceCommand.FrameIn.class, c.receiveMessage()).frame().packet().header().seq(),
+        assertEquals(
+                9L,
+                assertInstanceOf(DeviceCommand.FrameIn.class, c.receiveMessage())
+                        .frame()
+                        .packet()
+                        .header()
+                        .seq(),
                 "a single frame goes as itself");
         device.run(ctx -> p.flush());
         assertFalse(b.hasMessages() || c.hasMessages(), "a flush sends what was put out once");
@@ -127,7 +137,8 @@ class PortsTest {
     @Test
     void aBatchStaysWithin128KiBAndIsSplitOnlyWhereTheNextFrameWouldNotFit() {
         Ports p = ports(1);
-        List<Frame> frames = IntStream.range(0, 100).mapToObj(i -> frame(i, 1000, 0)).toList();
+        List<Frame> frames =
+                IntStream.range(0, 100).mapToObj(i -> frame(i, 1000, 0)).toList();
         sendAll(p, "b", frames);
         List<DeviceCommand> messages = b.getAllReceived();
         assertTrue(messages.size() > 1, "100 frames of 4 KB do not fit one batch");
@@ -137,8 +148,12 @@ class PortsTest {
             int bytes = batch.frames().stream().mapToInt(FrameSerializer::size).sum();
             assertTrue(bytes <= 128 * 1024, "batch " + i + " holds " + bytes + " bytes");
             if (i + 1 < messages.size()) {
-                DeviceCommand.FrameIn next = ((DeviceCommand.FrameBatch) messages.get(i + 1)).frames().get(0);
-                assertTrue(bytes + FrameSerializer.size(next) > 128 * 1024, "batch " + i + " could have taken the next frame");
+                DeviceCommand.FrameIn next = ((DeviceCommand.FrameBatch) messages.get(i + 1))
+                        .frames()
+                        .get(0);
+                assertTrue(
+                        bytes + FrameSerializer.size(next) > 128 * 1024,
+                        "batch " + i + " could have taken the next frame");
             }
             batch.frames().forEach(m -> seqs.add(m.frame().packet().header().seq()));
         }
@@ -168,7 +183,8 @@ class PortsTest {
         assertEquals("link down", e.detail());
         assertEquals("t1/j1", e.job());
         assertEquals("[01000000]", e.bitmap());
-        DeviceCommand.LinkStats stats = p.stats().stream().filter(s -> s.to().equals("b")).findFirst().orElseThrow();
+        DeviceCommand.LinkStats stats =
+                p.stats().stream().filter(s -> s.to().equals("b")).findFirst().orElseThrow();
         assertEquals(new DeviceCommand.LinkStats("a", "b", 0, 0, 0, 1), stats);
         p.fault(new DeviceCommand.LinkFault("b", true, null, null, null, null));
         sendAll(p, "b", List.of(frame(3, 1, 0)));
@@ -186,7 +202,10 @@ class PortsTest {
         assertEquals(Duration.ofMillis(5), Duration.ofNanos(s.delay().toNanos()));
         assertEquals(b.getRef(), s.target());
         DeviceCommand.FrameIn m = assertInstanceOf(DeviceCommand.FrameIn.class, s.message());
-        assertEquals(serialisation(f) + SPEC.latencyNanos(), m.frame().vt(), "the modelled arrival does not depend on wall delay");
+        assertEquals(
+                serialisation(f) + SPEC.latencyNanos(),
+                m.frame().vt(),
+                "the modelled arrival does not depend on wall delay");
     }
 
     @Test
@@ -204,11 +223,16 @@ class PortsTest {
         Ports p = ports(1);
         Frame out = frame(1, 1, 0);
         Frame local = frame(2, 1, 0);
-        TraceEvent event = new TraceEvent("a", "t1/j1", TraceEvent.NO_MODE, 1, "forward", "agg", "[01000000]", List.of("b"), 0, null);
+        TraceEvent event = new TraceEvent(
+                "a", "t1/j1", TraceEvent.NO_MODE, 1, "forward", "agg", "[01000000]", List.of("b"), 0, null);
         List<Frame> delivered = new ArrayList<>();
         device.run(ctx -> {
-            delivered.addAll(p.perform(ctx, List.of(new NodeEngine.Send("b", out), new NodeEngine.Deliver(local),
-                    new NodeEngine.Traced(event))));
+            delivered.addAll(p.perform(
+                    ctx,
+                    List.of(
+                            new NodeEngine.Send("b", out),
+                            new NodeEngine.Deliver(local),
+                            new NodeEngine.Traced(event))));
             p.flush();
         });
         assertEquals(List.of(local), delivered);
@@ -222,17 +246,24 @@ class PortsTest {
         TestInbox<DeviceCommand> toB = TestInbox.create();
         TestInbox<DeviceCommand> toC = TestInbox.create();
         Ports p = new Ports("a");
-        p.wire(new DeviceCommand.Wire(Map.of("b", toB.getRef(), "c", toC.getRef()), Map.of("b", SPEC, "c", SPEC), null, seed, null));
+        p.wire(new DeviceCommand.Wire(
+                Map.of("b", toB.getRef(), "c", toC.getRef()), Map.of("b", SPEC, "c", SPEC), null, seed, null));
         p.fault(new DeviceCommand.LinkFault("b", null, 0.5, null, null, null));
         p.fault(new DeviceCommand.LinkFault("c", null, 0.5, null, null, null));
-        List<Frame> frames = IntStream.range(0, 200).mapToObj(i -> frame(i, 1, 0)).toList();
+        List<Frame> frames =
+                IntStream.range(0, 200).mapToObj(i -> frame(i, 1, 0)).toList();
         device.run(ctx -> {
             frames.forEach(f -> p.send(ctx, "b", f));
             frames.forEach(f -> p.send(ctx, "c", f));
             p.flush();
         });
-        return List.of(received(toB).stream().map(m -> m.frame().packet().header().seq()).toList(),
-                received(toC).stream().map(m -> m.frame().packet().header().seq()).toList());
+        return List.of(
+                received(toB).stream()
+                        .map(m -> m.frame().packet().header().seq())
+                        .toList(),
+                received(toC).stream()
+                        .map(m -> m.frame().packet().header().seq())
+                        .toList());
     }
 
     @Test
@@ -241,7 +272,9 @@ class PortsTest {
         assertEquals(run, throughLossyLinks(9), "the same seed loses the same frames");
         assertNotEquals(run, throughLossyLinks(10));
         assertNotEquals(run.get(0), run.get(1), "links b and c do not lose the same frames");
-        assertTrue(run.get(0).size() > 60 && run.get(0).size() < 140, "about half got through: " + run.get(0).size());
+        assertTrue(
+                run.get(0).size() > 60 && run.get(0).size() < 140,
+                "about half got through: " + run.get(0).size());
     }
 
     @Test
@@ -251,12 +284,19 @@ class PortsTest {
         sendAll(p, "b", List.of(f, f));
         int size = PacketCodec.encodedSize(f.packet());
         int header = PacketCodec.headerBytes(f.packet());
-        assertEquals(List.of(new DeviceCommand.LinkStats("a", "b", 2, 2L * size, 2L * header, 0),
-                new DeviceCommand.LinkStats("a", "c", 0, 0, 0, 0)), p.stats());
+        assertEquals(
+                List.of(
+                        new DeviceCommand.LinkStats("a", "b", 2, 2L * size, 2L * header, 0),
+                        new DeviceCommand.LinkStats("a", "c", 0, 0, 0, 0)),
+                p.stats());
         p.resetLinks();
-        assertTrue(p.stats().stream().allMatch(s -> s.packets() == 0 && s.bytes() == 0 && s.headerBytes() == 0 && s.lost() == 0));
+        assertTrue(p.stats().stream()
+                .allMatch(s -> s.packets() == 0 && s.bytes() == 0 && s.headerBytes() == 0 && s.lost() == 0));
         b.getAllReceived();
         sendAll(p, "b", List.of(frame(0, 10, 0)));
-        assertEquals(serialisation(f) + SPEC.latencyNanos(), received(b).get(0).frame().vt(), "the modelled queue was emptied too");
+        assertEquals(
+                serialisation(f) + SPEC.latencyNanos(),
+                received(b).get(0).frame().vt(),
+                "the modelled queue was emptied too");
     }
 }

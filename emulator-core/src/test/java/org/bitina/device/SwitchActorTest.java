@@ -1,7 +1,5 @@
 package org.bitina.device;
 
-import org.bitina.protocol.JobTables;
-
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -19,7 +17,9 @@ import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.bitina.bitmap.EndpointSet;
 import org.bitina.bitmap.EndpointSets;
+import org.bitina.protocol.Counter;
 import org.bitina.protocol.Frame;
+import org.bitina.protocol.JobTables;
 import org.bitina.topology.Bift;
 import org.bitina.topology.BitSpace;
 import org.bitina.topology.LinkSpec;
@@ -47,7 +47,8 @@ class SwitchActorTest {
     private final ManualTime manualTime = ManualTime.get(kit.system());
     private final Topology fig1 = Topologies.paperFig1(LinkSpec.DEFAULT);
     private final Routing routing = Routing.compute(fig1);
-    private final BitSpace hosts = new BitSpace(fig1.hosts().stream().map(Node::name).toList());
+    private final BitSpace hosts =
+            new BitSpace(fig1.hosts().stream().map(Node::name).toList());
     private final AtomicLong clock = new AtomicLong();
 
     @AfterAll
@@ -55,8 +56,7 @@ class SwitchActorTest {
         kit.shutdownTestKit();
     }
 
-    record Rig(ActorRef<DeviceCommand> s7, TestProbe<DeviceCommand> s5, TestProbe<DeviceCommand> s6) {
-    }
+    record Rig(ActorRef<DeviceCommand> s7, TestProbe<DeviceCommand> s5, TestProbe<DeviceCommand> s6) {}
 
     private Rig s7() {
         TestProbe<DeviceCommand> s5 = kit.createTestProbe();
@@ -66,15 +66,17 @@ class SwitchActorTest {
         nbrs.put("s5", s5.ref());
         nbrs.put("s6", s6.ref());
         s7.tell(new DeviceCommand.Wire(nbrs, Map.of("s5", LinkSpec.DEFAULT, "s6", LinkSpec.DEFAULT), routing, 1, null));
-        s7.tell(new DeviceCommand.InstallJob(JobTables.builder("fig1", 1, 1, 8, 50 * MS).bift(Bift.build(routing, "s7", hosts))
-                .vatNode(EndpointSets.parse("[00110000]"), "s6").build()));
+        s7.tell(new DeviceCommand.InstallJob(JobTables.builder("fig1", 1, 1, 8, 50 * MS)
+                .bift(Bift.build(routing, "s7", hosts))
+                .vatNode(EndpointSets.parse("[00110000]"), "s6")
+                .build()));
         return new Rig(s7, s5, s6);
     }
 
     private static DeviceCommand.FrameIn contribution(String pbm, float value, String from) {
         InaHeader h = InaHeader.of(PacketType.CONTRIBUTION, 1, 1, 0).withOp(ReductionOp.SUM);
-        return new DeviceCommand.FrameIn(new Frame(new InaPacket(h, EndpointSets.parse(pbm), Payload.of(new float[] {value})), "s6", 100),
-                from);
+        return new DeviceCommand.FrameIn(
+                new Frame(new InaPacket(h, EndpointSets.parse(pbm), Payload.of(new float[] {value})), "s6", 100), from);
     }
 
     private static InaPacket packetOf(DeviceCommand m) {
@@ -127,8 +129,9 @@ class SwitchActorTest {
     void framesOfAnUnknownJobAreDroppedAndCounted() {
         Rig r = s7();
         InaHeader h = InaHeader.of(PacketType.CONTRIBUTION, 9, 9, 0).withOp(ReductionOp.SUM);
-        r.s7().tell(new DeviceCommand.FrameIn(new Frame(new InaPacket(h, EndpointSets.parse("[00100000]"), Payload.of(new float[1])),
-                "s6", 0), "s5"));
+        r.s7().tell(new DeviceCommand.FrameIn(
+                new Frame(new InaPacket(h, EndpointSets.parse("[00100000]"), Payload.of(new float[1])), "s6", 0),
+                "s5"));
         TestProbe<DeviceCommand.DeviceStats> stats = kit.createTestProbe();
         r.s7().tell(new DeviceCommand.CollectStats(9, 9, stats.ref()));
         assertEquals(1, stats.receiveMessage().unknownJobDrops());
@@ -143,7 +146,8 @@ class SwitchActorTest {
         Rig r = s7();
         InaHeader h = InaHeader.of(PacketType.RESULT, 1, 1, 0).withOp(ReductionOp.SUM);
         EndpointSet abm = EndpointSets.parse("[11110000]");
-        r.s7().tell(new DeviceCommand.FrameIn(new Frame(new InaPacket(h, abm, Payload.of(new float[] {7f})), null, 0), "s6"));
+        r.s7().tell(new DeviceCommand.FrameIn(
+                new Frame(new InaPacket(h, abm, Payload.of(new float[] {7f})), null, 0), "s6"));
         InaPacket down = packetOf(r.s5().receiveMessage());
         assertEquals(abm, down.endpoints(), "all four workers sit below s5");
         r.s6().expectNoMessage(Duration.ofMillis(20));
@@ -157,9 +161,10 @@ class SwitchActorTest {
         TestProbe<DeviceCommand.DeviceStats> stats = kit.createTestProbe();
         r.s7().tell(new DeviceCommand.CollectStats(1, 1, stats.ref()));
         DeviceCommand.DeviceStats s = stats.receiveMessage();
-        List<DeviceCommand.LinkStats> toS6 = s.links().stream().filter(l -> l.to().equals("s6")).toList();
+        List<DeviceCommand.LinkStats> toS6 =
+                s.links().stream().filter(l -> l.to().equals("s6")).toList();
         assertEquals(1, toS6.get(0).packets());
-        assertEquals(1L, s.counters().get(org.bitina.protocol.Counter.FORWARDED));
+        assertEquals(1L, s.counters().get(Counter.FORWARDED));
     }
 
     @Test
@@ -173,7 +178,8 @@ class SwitchActorTest {
         r.s7().tell(new DeviceCommand.CollectStats(1, 1, stats.ref()));
         DeviceCommand.DeviceStats s = stats.receiveMessage();
         assertEquals(1, s.failures());
-        assertTrue(s.failuresNamed().get(0).startsWith("s7 could not handle FrameIn: java.lang.NullPointerException"),
+        assertTrue(
+                s.failuresNamed().get(0).startsWith("s7 could not handle FrameIn: java.lang.NullPointerException"),
                 s.failuresNamed().toString());
         r.s7().tell(DeviceCommand.ResetLinks.INSTANCE);
         r.s7().tell(new DeviceCommand.CollectStats(1, 1, stats.ref()));

@@ -22,9 +22,10 @@ import org.bitina.wire.ReductionOp;
 class AggregationProperties {
 
     @Property(tries = 300)
-    void anyOrderWithDuplicatesCompletesOnceWithTheExactSum(@ForAll @IntRange(min = 1, max = 40) int leaves,
-                                                            @ForAll @IntRange(min = 0, max = 3) int copies,
-                                                            @ForAll long seed) {
+    void anyOrderWithDuplicatesCompletesOnceWithTheExactSum(
+            @ForAll @IntRange(min = 1, max = 40) int leaves,
+            @ForAll @IntRange(min = 0, max = 3) int copies,
+            @ForAll long seed) {
         Random rnd = new Random(seed);
         Encoding enc = Encoding.values()[rnd.nextInt(3)];
         EndpointSet node = FlatBitmap.full(leaves).to(enc, 1 + rnd.nextInt(8));
@@ -42,7 +43,8 @@ class AggregationProperties {
         int[] result = null;
         for (int leaf : arrivals) {
             EndpointSet pbm = EndpointSets.of(enc, leaves, 4, leaf);
-            var out = table.offer(key, node, new Contribution(pbm, ReductionOp.SUM, Payload.of(new int[] {leaf + 1, 1})), 1_000, 0);
+            var out = table.offer(
+                    key, node, new Contribution(pbm, ReductionOp.SUM, Payload.of(new int[] {leaf + 1, 1})), 1_000, 0);
             if (out instanceof AggregationTable.Complete c) {
                 completions++;
                 assertEquals(node, c.emission().pbm());
@@ -56,7 +58,8 @@ class AggregationProperties {
         }
         assertEquals(1, completions);
         assertEquals(leaves * copies, duplicates);
-        assertArrayEquals(new int[] {leaves * (leaves + 1) / 2, leaves}, result, "every contribution counted exactly once");
+        assertArrayEquals(
+                new int[] {leaves * (leaves + 1) / 2, leaves}, result, "every contribution counted exactly once");
     }
 
     @Property(tries = 200)
@@ -69,7 +72,12 @@ class AggregationProperties {
         for (int i = 0; i < leaves; i++) {
             if (rnd.nextInt(3) > 0 && sent.size() < leaves - 1) {
                 sent.add(i);
-                table.offer(key, node, new Contribution(FlatBitmap.of(leaves, i), ReductionOp.SUM, Payload.of(new int[] {1})), 10, 0);
+                table.offer(
+                        key,
+                        node,
+                        new Contribution(FlatBitmap.of(leaves, i), ReductionOp.SUM, Payload.of(new int[] {1})),
+                        10,
+                        0);
             }
         }
         List<Emission> out = table.expire(10);
@@ -78,7 +86,8 @@ class AggregationProperties {
             return;
         }
         Emission e = out.get(0);
-        assertEquals(FlatBitmap.of(leaves, sent.stream().mapToInt(Integer::intValue).toArray()), e.pbm());
+        assertEquals(
+                FlatBitmap.of(leaves, sent.stream().mapToInt(Integer::intValue).toArray()), e.pbm());
         assertEquals(node.andNot(e.pbm()), e.missing());
         assertEquals(sent.size(), ((Payload.Int32) e.payload()).values()[0]);
     }

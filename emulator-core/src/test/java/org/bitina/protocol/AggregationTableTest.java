@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
+import org.bitina.bitmap.Encoding;
 import org.bitina.bitmap.EndpointSet;
 import org.bitina.bitmap.EndpointSets;
 import org.bitina.wire.Payload;
@@ -58,7 +59,9 @@ class AggregationTableTest {
         table.offer(K, abm, c("[1000]", 1f), TIMEOUT, 0);
         assertInstanceOf(AggregationTable.Duplicate.class, table.offer(K, abm, c("[1000]", 1f), TIMEOUT, 1));
         assertInstanceOf(AggregationTable.Buffered.class, table.offer(K, abm, c("[0100]", 2f), TIMEOUT, 2));
-        assertInstanceOf(AggregationTable.Duplicate.class, table.offer(K, abm, c("[1100]", 3f), TIMEOUT, 3),
+        assertInstanceOf(
+                AggregationTable.Duplicate.class,
+                table.offer(K, abm, c("[1100]", 3f), TIMEOUT, 3),
                 "a P-BM already covered by what is held is a duplicate");
         Emission e = ((AggregationTable.Complete) table.offer(K, abm, c("[0010]", 4f), TIMEOUT, 4)).emission();
         assertArrayEquals(new float[] {7f}, ((Payload.Float32) e.payload()).values());
@@ -69,13 +72,15 @@ class AggregationTableTest {
         EndpointSet abm = bm("[1110]");
         table.offer(K, abm, c("[1000]", 1f), TIMEOUT, 0);
         var out = table.offer(K, abm, c("[1100]", 5f), TIMEOUT, 1);
-        assertTrue(assertInstanceOf(AggregationTable.Rejected.class, out).reason().contains("twice"));
+        assertTrue(
+                assertInstanceOf(AggregationTable.Rejected.class, out).reason().contains("twice"));
     }
 
     @Test
     void bitsOutsideTheNodeBitmapAreRejected() {
         var out = table.offer(K, bm("[1100]"), c("[0110]", 1f), TIMEOUT, 0);
-        assertTrue(assertInstanceOf(AggregationTable.Rejected.class, out).reason().contains("outside the node bitmap"));
+        assertTrue(
+                assertInstanceOf(AggregationTable.Rejected.class, out).reason().contains("outside the node bitmap"));
         assertEquals(0, table.liveEntries());
     }
 
@@ -84,10 +89,14 @@ class AggregationTableTest {
         EndpointSet abm = bm("[1110]");
         table.offer(K, abm, c("[1000]", 1f, 2f), TIMEOUT, 0);
         assertInstanceOf(AggregationTable.Rejected.class, table.offer(K, abm, c("[0100]", 1f), TIMEOUT, 1));
-        assertInstanceOf(AggregationTable.Rejected.class,
-                table.offer(K, abm, new Contribution(bm("[0100]"), ReductionOp.MAX, Payload.of(new float[2])), TIMEOUT, 1));
-        assertInstanceOf(AggregationTable.Rejected.class,
-                table.offer(K, abm, new Contribution(bm("[0100]"), ReductionOp.SUM, Payload.of(new int[2])), TIMEOUT, 1));
+        assertInstanceOf(
+                AggregationTable.Rejected.class,
+                table.offer(
+                        K, abm, new Contribution(bm("[0100]"), ReductionOp.MAX, Payload.of(new float[2])), TIMEOUT, 1));
+        assertInstanceOf(
+                AggregationTable.Rejected.class,
+                table.offer(
+                        K, abm, new Contribution(bm("[0100]"), ReductionOp.SUM, Payload.of(new int[2])), TIMEOUT, 1));
     }
 
     @Test
@@ -146,7 +155,9 @@ class AggregationTableTest {
         t.offer(K, abm, c("[01]", 1f), TIMEOUT, 0);
         assertInstanceOf(AggregationTable.Duplicate.class, t.offer(K, abm, c("[10]", 1f), TIMEOUT, 99 * MS));
         t.expire(100 * MS);
-        assertInstanceOf(AggregationTable.Buffered.class, t.offer(K, abm, c("[10]", 1f), TIMEOUT, 101 * MS),
+        assertInstanceOf(
+                AggregationTable.Buffered.class,
+                t.offer(K, abm, c("[10]", 1f), TIMEOUT, 101 * MS),
                 "after the tombstone time a key may be reused");
     }
 
@@ -157,11 +168,17 @@ class AggregationTableTest {
         t.offer(new StateKey(1, 1, 0, 1), abm, c("[10]", 1f), TIMEOUT, 0);
         t.offer(new StateKey(1, 1, 0, 2), abm, c("[10]", 1f), TIMEOUT, 0);
         var refused = t.offer(new StateKey(1, 1, 0, 3), abm, c("[10]", 1f), TIMEOUT, 0);
-        assertTrue(assertInstanceOf(AggregationTable.Refused.class, refused).reason().contains("quota of 2"));
-        assertInstanceOf(AggregationTable.Buffered.class, t.offer(new StateKey(1, 2, 0, 3), abm, c("[10]", 1f), TIMEOUT, 0),
+        assertTrue(assertInstanceOf(AggregationTable.Refused.class, refused)
+                .reason()
+                .contains("quota of 2"));
+        assertInstanceOf(
+                AggregationTable.Buffered.class,
+                t.offer(new StateKey(1, 2, 0, 3), abm, c("[10]", 1f), TIMEOUT, 0),
                 "another job has its own quota");
         t.offer(new StateKey(1, 1, 0, 1), abm, c("[01]", 1f), TIMEOUT, 0);
-        assertInstanceOf(AggregationTable.Buffered.class, t.offer(new StateKey(1, 1, 0, 3), abm, c("[10]", 1f), TIMEOUT, 0),
+        assertInstanceOf(
+                AggregationTable.Buffered.class,
+                t.offer(new StateKey(1, 1, 0, 3), abm, c("[10]", 1f), TIMEOUT, 0),
                 "completion frees quota");
         assertEquals(3, t.peakEntries());
     }
@@ -171,7 +188,9 @@ class AggregationTableTest {
         EndpointSet cbm = bm("[01100110]");
         assertNull(table.install(K, cbm, TIMEOUT, 0));
         assertTrue(table.has(K));
-        assertInstanceOf(AggregationTable.Forward.class, table.offer(new StateKey(1, 1, 0, 99), null, c("[01000000]", 1f), TIMEOUT, 1),
+        assertInstanceOf(
+                AggregationTable.Forward.class,
+                table.offer(new StateKey(1, 1, 0, 99), null, c("[01000000]", 1f), TIMEOUT, 1),
                 "no state for this token: forward");
         table.offer(K, null, c("[01100000]", 1f), TIMEOUT, 1);
         Emission e = ((AggregationTable.Complete) table.offer(K, null, c("[00000110]", 2f), TIMEOUT, 2)).emission();
@@ -194,19 +213,28 @@ class AggregationTableTest {
             table.offer(K, abm, new Contribution(bm(pbm), ReductionOp.NONE, Payload.EMPTY), TIMEOUT, 0);
         }
         var out = table.offer(K, abm, new Contribution(bm("[001]"), ReductionOp.NONE, Payload.EMPTY), TIMEOUT, 0);
-        assertEquals(bm("[111]"), assertInstanceOf(AggregationTable.Complete.class, out).emission().pbm());
+        assertEquals(
+                bm("[111]"),
+                assertInstanceOf(AggregationTable.Complete.class, out)
+                        .emission()
+                        .pbm());
     }
 
     @Test
     void int32ReductionsAreExactForEveryOp() {
         int[][] inputs = {{3, -7, Integer.MAX_VALUE}, {5, 2, 1}, {-1, 9, 0}};
-        for (ReductionOp op : new ReductionOp[] {ReductionOp.SUM, ReductionOp.PRODUCT, ReductionOp.MAX, ReductionOp.MIN}) {
+        for (ReductionOp op :
+                new ReductionOp[] {ReductionOp.SUM, ReductionOp.PRODUCT, ReductionOp.MAX, ReductionOp.MIN}) {
             AggregationTable t = new AggregationTable(4, TIMEOUT);
             EndpointSet abm = bm("[111]");
             AggregationTable.Outcome out = null;
             for (int i = 0; i < 3; i++) {
-                out = t.offer(K, abm, new Contribution(EndpointSets.of(org.bitina.bitmap.Encoding.FLAT, 3, 1, i), op,
-                        Payload.of(inputs[i].clone())), TIMEOUT, 0);
+                out = t.offer(
+                        K,
+                        abm,
+                        new Contribution(EndpointSets.of(Encoding.FLAT, 3, 1, i), op, Payload.of(inputs[i].clone())),
+                        TIMEOUT,
+                        0);
             }
             int[] expected = inputs[0].clone();
             op.apply(expected, inputs[1]);
@@ -239,20 +267,30 @@ class AggregationTableTest {
         EndpointSet abm = bm("[1100]");
         StateKey k2 = new StateKey(1, 1, 0, 8);
         table.offer(K, abm, new Contribution(bm("[1000]"), ReductionOp.SUM, Payload.of(new float[1]), 100), TIMEOUT, 0);
-        table.offer(k2, abm, new Contribution(bm("[1000]"), ReductionOp.SUM, Payload.of(new float[1]), 150), TIMEOUT, 0);
+        table.offer(
+                k2, abm, new Contribution(bm("[1000]"), ReductionOp.SUM, Payload.of(new float[1]), 150), TIMEOUT, 0);
         table.offer(K, abm, new Contribution(bm("[0100]"), ReductionOp.SUM, Payload.of(new float[1]), 300), TIMEOUT, 0);
         List<long[]> steps = table.entriesOverTime(List.of(K.jobKey()));
         // K lives [100, 300); k2 from 150 and still live: it counts to the end
-        assertEquals(List.of("100:1", "150:2", "300:1"), steps.stream().map(x -> x[0] + ":" + x[1]).toList());
+        assertEquals(
+                List.of("100:1", "150:2", "300:1"),
+                steps.stream().map(x -> x[0] + ":" + x[1]).toList());
         // a partial at its timer leaves at first arrival + timeout in modelled time
         table.expire(TIMEOUT + 1);
-        assertEquals(List.of("100:1", "150:2", "300:1", (150 + TIMEOUT) + ":0"),
-                table.entriesOverTime(List.of(K.jobKey())).stream().map(x -> x[0] + ":" + x[1]).toList());
+        assertEquals(
+                List.of("100:1", "150:2", "300:1", (150 + TIMEOUT) + ":0"),
+                table.entriesOverTime(List.of(K.jobKey())).stream()
+                        .map(x -> x[0] + ":" + x[1])
+                        .toList());
         assertEquals(List.of(), table.entriesOverTime(List.of(new JobKey(2, 1))), "another job's entries are its own");
         // both contributions at one instant: held for a nanosecond, not lost from the series
         AggregationTable t = new AggregationTable(16, 500 * MS);
         t.offer(K, abm, new Contribution(bm("[1000]"), ReductionOp.SUM, Payload.of(new float[1]), 700), TIMEOUT, 0);
         t.offer(K, abm, new Contribution(bm("[0100]"), ReductionOp.SUM, Payload.of(new float[1]), 700), TIMEOUT, 0);
-        assertEquals(List.of("700:1", "701:0"), t.entriesOverTime(List.of(K.jobKey())).stream().map(x -> x[0] + ":" + x[1]).toList());
+        assertEquals(
+                List.of("700:1", "701:0"),
+                t.entriesOverTime(List.of(K.jobKey())).stream()
+                        .map(x -> x[0] + ":" + x[1])
+                        .toList());
     }
 }

@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.bitina.bitmap.Encoding;
 import org.bitina.bitmap.EndpointSet;
 import org.bitina.bitmap.EndpointSets;
 import org.bitina.topology.Bift;
@@ -37,9 +38,12 @@ class BierIncEngineTest {
 
     private void network(Routing r) {
         for (Node n : fig1.nodes()) {
-            NodeEngine e = engines.computeIfAbsent(n.name(), k -> new NodeEngine(k, r, new AggregationTable(16, 500 * MS), false));
+            NodeEngine e = engines.computeIfAbsent(
+                    n.name(), k -> new NodeEngine(k, r, new AggregationTable(16, 500 * MS), false));
             e.setRouting(r, Map.of(), 0);
-            e.install(JobTables.builder("inc", 1, 9, 4, 50 * MS).bift(Bift.build(r, n.name(), members)).build());
+            e.install(JobTables.builder("inc", 1, 9, 4, 50 * MS)
+                    .bift(Bift.build(r, n.name(), members))
+                    .build());
         }
     }
 
@@ -53,22 +57,35 @@ class BierIncEngineTest {
             List<NodeEngine.Action> actions = (List<NodeEngine.Action>) next[1];
             for (NodeEngine.Action a : actions) {
                 if (a instanceof NodeEngine.Send s) {
-                    queue.add(new Object[] {s.neighbor(), engines.get(s.neighbor()).onFrame(s.frame(), 0)});
+                    queue.add(new Object[] {
+                        s.neighbor(), engines.get(s.neighbor()).onFrame(s.frame(), 0)
+                    });
                 } else if (a instanceof NodeEngine.Deliver d) {
-                    delivered.computeIfAbsent((String) next[0], k -> new ArrayList<>()).add(d.frame());
+                    delivered
+                            .computeIfAbsent((String) next[0], k -> new ArrayList<>())
+                            .add(d.frame());
                 }
             }
         }
     }
 
     private Frame forward(long seq, float[] payload) {
-        InaHeader h = InaHeader.of(PacketType.INC_FORWARD, 1, 9, seq).withSource(0).withEntropy(9);
-        return new Frame(new InaPacket(h, EndpointSets.parse("[0111]"), payload == null ? Payload.EMPTY : Payload.of(payload)), null, 0);
+        InaHeader h =
+                InaHeader.of(PacketType.INC_FORWARD, 1, 9, seq).withSource(0).withEntropy(9);
+        return new Frame(
+                new InaPacket(h, EndpointSets.parse("[0111]"), payload == null ? Payload.EMPTY : Payload.of(payload)),
+                null,
+                0);
     }
 
     private Frame reverse(int bit, float v) {
-        InaHeader h = InaHeader.of(PacketType.INC_REVERSE, 1, 9, 5).withOp(ReductionOp.SUM).withDestination(0).withEntropy(9).withSource(bit);
-        return new Frame(new InaPacket(h, EndpointSets.of(org.bitina.bitmap.Encoding.FLAT, 4, 1, bit), Payload.of(new float[] {v})), "w1", 0);
+        InaHeader h = InaHeader.of(PacketType.INC_REVERSE, 1, 9, 5)
+                .withOp(ReductionOp.SUM)
+                .withDestination(0)
+                .withEntropy(9)
+                .withSource(bit);
+        return new Frame(
+                new InaPacket(h, EndpointSets.of(Encoding.FLAT, 4, 1, bit), Payload.of(new float[] {v})), "w1", 0);
     }
 
     @Test
@@ -87,9 +104,15 @@ class BierIncEngineTest {
         }
         List<Frame> atRoot = delivered.get("w1");
         assertEquals(1, atRoot.size(), "one reduction reaches the BFIR");
-        assertEquals(EndpointSets.parse("[0111]"), atRoot.get(0).packet().endpoints(), "OR of the bitstrings = the incoming bitstring");
-        assertArrayEquals(new float[] {60f}, ((Payload.Float32) atRoot.get(0).packet().payload()).values());
-        assertTrue(engines.get("s5").counters(1, 9).get(Counter.COMPLETIONS) > 0, "s5 reduced w3 and w4 before passing up");
+        assertEquals(
+                EndpointSets.parse("[0111]"),
+                atRoot.get(0).packet().endpoints(),
+                "OR of the bitstrings = the incoming bitstring");
+        assertArrayEquals(
+                new float[] {60f}, ((Payload.Float32) atRoot.get(0).packet().payload()).values());
+        assertTrue(
+                engines.get("s5").counters(1, 9).get(Counter.COMPLETIONS) > 0,
+                "s5 reduced w3 and w4 before passing up");
     }
 
     @Test
@@ -107,9 +130,14 @@ class BierIncEngineTest {
             run(n, engines.get(n).onTimer(100 * MS));
         }
         Frame last = delivered.get("w1").get(delivered.get("w1").size() - 1);
-        EndpointSet heard = delivered.get("w1").stream().map(f -> f.packet().endpoints()).reduce(EndpointSet::or).orElseThrow();
-        assertTrue(last.packet().header().has(Flags.PARTIAL) || last.packet().header().has(Flags.LATE));
-        assertEquals(EndpointSets.parse("[0001]"), MissSet.of(EndpointSets.parse("[0111]"), heard), "the BFIR names w4");
+        EndpointSet heard = delivered.get("w1").stream()
+                .map(f -> f.packet().endpoints())
+                .reduce(EndpointSet::or)
+                .orElseThrow();
+        assertTrue(last.packet().header().has(Flags.PARTIAL)
+                || last.packet().header().has(Flags.LATE));
+        assertEquals(
+                EndpointSets.parse("[0001]"), MissSet.of(EndpointSets.parse("[0111]"), heard), "the BFIR names w4");
     }
 
     @Test
@@ -126,7 +154,10 @@ class BierIncEngineTest {
         run("w1", engines.get("w1").originate(forward(1, new float[] {1f}), 0));
         assertEquals(first.keySet(), delivered.keySet(), "the same members are reached");
         for (String m : delivered.keySet()) {
-            assertEquals(first.get(m).get(0).packet().endpoints(), delivered.get(m).get(0).packet().endpoints(), "bitmaps unchanged (F7)");
+            assertEquals(
+                    first.get(m).get(0).packet().endpoints(),
+                    delivered.get(m).get(0).packet().endpoints(),
+                    "bitmaps unchanged (F7)");
         }
         assertEquals(1, engines.get("s1").incTreeCount(1, 9), "rebuilt by the next forward packet");
     }
@@ -138,13 +169,24 @@ class BierIncEngineTest {
         run("w1", engines.get("w1").originate(forward(0, null), 0));
         delivered.clear();
         run("w3", engines.get("w3").originate(reverse(2, 20f), 0));
-        String holder = fig1.nodes().stream().map(Node::name).filter(n -> engines.get(n).table().liveEntries() > 0).findFirst().orElseThrow();
+        String holder = fig1.nodes().stream()
+                .map(Node::name)
+                .filter(n -> engines.get(n).table().liveEntries() > 0)
+                .findFirst()
+                .orElseThrow();
         assertEquals(1, engines.get(holder).table().liveEntries(), holder + " holds w3's share, waiting for w4's");
-        Routing after = Routing.compute(fig1, Set.of(fig1.linkBetween("s5", "s7").orElseThrow()), Set.of());
+        Routing after =
+                Routing.compute(fig1, Set.of(fig1.linkBetween("s5", "s7").orElseThrow()), Set.of());
         for (Node n : fig1.nodes()) {
-            run(n.name(), engines.get(n.name()).setRouting(after, Map.of(new JobKey(1, 9), Bift.build(after, n.name(), members)), MS));
+            run(
+                    n.name(),
+                    engines.get(n.name())
+                            .setRouting(after, Map.of(new JobKey(1, 9), Bift.build(after, n.name(), members)), MS));
         }
-        assertEquals(1, engines.get(holder).counters(1, 9).get(Counter.REROUTE_FLUSHES), holder + "'s open reduction left at the routing change");
+        assertEquals(
+                1,
+                engines.get(holder).counters(1, 9).get(Counter.REROUTE_FLUSHES),
+                holder + "'s open reduction left at the routing change");
         assertEquals(0, engines.get("s1").incTreeCount(1, 9), "the trees went with the old routes");
         // shares sent after the change find no tree: they go on toward the BFIR along its BIFT, not dropped
         run("w4", engines.get("w4").originate(reverse(3, 40f), 0));
@@ -160,7 +202,9 @@ class BierIncEngineTest {
         }
         assertEquals(EndpointSets.parse("[0111]"), heard);
         assertEquals(70f, sum);
-        long drops = fig1.nodes().stream().mapToLong(n -> engines.get(n.name()).counters(1, 9).get(Counter.DROPS)).sum();
+        long drops = fig1.nodes().stream()
+                .mapToLong(n -> engines.get(n.name()).counters(1, 9).get(Counter.DROPS))
+                .sum();
         assertEquals(0, drops);
     }
 }

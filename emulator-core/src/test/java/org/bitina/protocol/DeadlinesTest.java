@@ -19,7 +19,9 @@ class DeadlinesTest {
             live.add(g);
             deadlines.add(1_000_000 + g, g, new StateKey(1, 1, 0, g), live.size());
             // past twice the live entries (+ 64) the queue compacts before adding: one live entry here
-            assertTrue(deadlines.size() <= 2 * live.size() + 65, "queue holds " + deadlines.size() + " deadlines for one live entry");
+            assertTrue(
+                    deadlines.size() <= 2 * live.size() + 65,
+                    "queue holds " + deadlines.size() + " deadlines for one live entry");
             most = Math.max(most, deadlines.size());
             live.remove(g); // completed at once: its deadline is stale
         }

@@ -15,9 +15,10 @@ class EntryLivesProperties {
 
     /** The steps equal a count taken the slow way: +1 at each start, -1 at each end, summed per instant in time order. */
     @Property(tries = 200)
-    void stepsCountTheEntriesLiveAtEachInstant(@ForAll @Size(max = 60) List<@IntRange(min = 0, max = 50) Integer> starts,
-                                                @ForAll @Size(max = 60) List<@IntRange(min = 0, max = 20) Integer> lengths,
-                                                @ForAll @Size(max = 5) List<@IntRange(min = 0, max = 80) Integer> stillLive) {
+    void stepsCountTheEntriesLiveAtEachInstant(
+            @ForAll @Size(max = 60) List<@IntRange(min = 0, max = 50) Integer> starts,
+            @ForAll @Size(max = 60) List<@IntRange(min = 0, max = 20) Integer> lengths,
+            @ForAll @Size(max = 5) List<@IntRange(min = 0, max = 80) Integer> stillLive) {
         EntryLives lives = new EntryLives();
         JobKey job = new JobKey(1, 1);
         TreeMap<Long, Integer> oracle = new TreeMap<>();

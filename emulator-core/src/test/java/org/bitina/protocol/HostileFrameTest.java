@@ -8,8 +8,8 @@ import java.util.Map;
 import java.util.Set;
 import org.bitina.bitmap.EndpointSets;
 import org.bitina.bitmap.FlatBitmap;
-import org.bitina.topology.BitSpace;
 import org.bitina.topology.Bift;
+import org.bitina.topology.BitSpace;
 import org.bitina.topology.LinkSpec;
 import org.bitina.topology.Routing;
 import org.bitina.topology.Topologies;
@@ -18,6 +18,7 @@ import org.bitina.usecase.allreduce.AllReducePlan;
 import org.bitina.usecase.allreduce.AllReduceWorker;
 import org.bitina.usecase.allreduce.DataSpec;
 import org.bitina.wire.ElementType;
+import org.bitina.wire.Flags;
 import org.bitina.wire.InaHeader;
 import org.bitina.wire.InaPacket;
 import org.bitina.wire.PacketType;
@@ -35,36 +36,63 @@ class HostileFrameTest {
     @Test
     void aFrameForANodeNoTopologyHasIsDroppedWithItsReason() {
         NodeEngine s1 = new NodeEngine("s1", routing, new AggregationTable(16, 500 * MS), true);
-        s1.install(JobTables.builder("j", 1, 1, 4, 50 * MS).bift(Bift.build(routing, "s1", space)).build());
+        s1.install(JobTables.builder("j", 1, 1, 4, 50 * MS)
+                .bift(Bift.build(routing, "s1", space))
+                .build());
         InaHeader h = InaHeader.of(PacketType.CONTRIBUTION, 1, 1, 0).withOp(ReductionOp.SUM);
-        List<NodeEngine.Action> out = s1.onFrame(new Frame(new InaPacket(h, EndpointSets.parse("[1000]"), Payload.of(new float[] {1f})),
-                "no-such-node", 0), 0);
+        List<NodeEngine.Action> out = s1.onFrame(
+                new Frame(
+                        new InaPacket(h, EndpointSets.parse("[1000]"), Payload.of(new float[] {1f})),
+                        "no-such-node",
+                        0),
+                0);
         assertEquals(1, s1.counters(1, 1).get(Counter.DROPS));
-        assertTrue(out.stream().anyMatch(a -> a instanceof NodeEngine.Traced t && t.event().event().equals("drop")
-                && t.event().detail().equals("unknown destination no-such-node")), out.toString());
+        assertTrue(
+                out.stream()
+                        .anyMatch(a -> a instanceof NodeEngine.Traced t
+                                && t.event().event().equals("drop")
+                                && t.event().detail().equals("unknown destination no-such-node")),
+                out.toString());
         assertTrue(out.stream().noneMatch(a -> a instanceof NodeEngine.Send), "nothing goes on");
     }
 
     @Test
     void aResultWhoseProvenanceIsOfAnotherBitSpaceIsNamedNotTaken() {
         DataSpec data = new DataSpec(8, ElementType.FLOAT32, ReductionOp.SUM, 8, 1, 7, 1024);
-        AllReducePlan plan = new AllReducePlan("j", "ina", 1, 1, space, space.endpoints(), data, Map.of("w1", "s1", "w2", "s1",
-                "w3", "s7", "w4", "s7"), null, 50 * MS, Map.of(), Set.of(), 7);
+        AllReducePlan plan = new AllReducePlan(
+                "j",
+                "ina",
+                1,
+                1,
+                space,
+                space.endpoints(),
+                data,
+                Map.of("w1", "s1", "w2", "s1", "w3", "s7", "w4", "s7"),
+                null,
+                50 * MS,
+                Map.of(),
+                Set.of(),
+                7);
         AllReduceWorker w1 = new AllReduceWorker(plan, "w1");
         w1.start(0);
-        InaHeader h = InaHeader.of(PacketType.RESULT, 1, 1, 0).withOp(ReductionOp.SUM).withFlags(org.bitina.wire.Flags.PARTIAL);
+        InaHeader h =
+                InaHeader.of(PacketType.RESULT, 1, 1, 0).withOp(ReductionOp.SUM).withFlags(Flags.PARTIAL);
         // 16 bits of provenance in a job of 4
         InaPacket forged = new InaPacket(h, FlatBitmap.full(4), Payload.of(new float[8]), FlatBitmap.full(16), null);
         assertEquals(List.of(), w1.onDeliver(new Frame(forged, null, 0), 0));
         assertEquals(0, w1.report().verifiedChunks());
-        assertTrue(w1.report().mismatches().get(0).contains("not members of this job"), w1.report().mismatches().toString());
+        assertTrue(
+                w1.report().mismatches().get(0).contains("not members of this job"),
+                w1.report().mismatches().toString());
         assertTrue(!w1.done(), "the chunk still waits for a real result");
     }
 
     @Test
     void dropsAreCountedByReasonWithTheirNumbersAndBitmapsLeftOut() {
         NodeEngine s1 = new NodeEngine("s1", routing, new AggregationTable(16, 500 * MS), false);
-        s1.install(JobTables.builder("j", 1, 1, 4, 50 * MS).bift(Bift.build(routing, "s1", space)).build());
+        s1.install(JobTables.builder("j", 1, 1, 4, 50 * MS)
+                .bift(Bift.build(routing, "s1", space))
+                .build());
         InaHeader h = InaHeader.of(PacketType.CONTRIBUTION, 1, 1, 0).withOp(ReductionOp.SUM);
         Payload one = Payload.of(new float[] {1f});
         s1.onFrame(new Frame(new InaPacket(h, EndpointSets.parse("[1000]"), one), "no-such-node", 0), 0);
@@ -72,8 +100,15 @@ class HostileFrameTest {
         s1.onFrame(new Frame(new InaPacket(h, EndpointSets.parse("[10000000]"), one), "s5", 0), 0);
         InaHeader foreign = InaHeader.of(PacketType.CONTRIBUTION, 9, 9, 0).withOp(ReductionOp.SUM);
         s1.onFrame(new Frame(new InaPacket(foreign, EndpointSets.parse("[1000]"), one), "s5", 0), 0);
-        assertEquals(Map.of("unknown destination no-such-node", 1L, "unknown destination other-node", 1L,
-                "bitmap of N bits in a job of N", 1L), s1.dropsByReason(1, 1));
+        assertEquals(
+                Map.of(
+                        "unknown destination no-such-node",
+                        1L,
+                        "unknown destination other-node",
+                        1L,
+                        "bitmap of N bits in a job of N",
+                        1L),
+                s1.dropsByReason(1, 1));
         assertEquals(Map.of("unknown job tN/jN", 1L), s1.unknownJobDropsByReason());
         assertEquals(4, s1.drops());
         assertEquals("unknown job t9/j9", s1.lastDropReason());

@@ -16,6 +16,7 @@ class LinkModelTest {
     private static final long LATENCY = 2_000;
     /** 8 Gbit/s: one byte per nanosecond, so serialisation times read as byte counts. */
     private static final long BANDWIDTH = 8_000_000_000L;
+
     private static final LinkSpec SPEC = new LinkSpec(LATENCY, BANDWIDTH, 9000, 0.0);
 
     private static long serialisation(int bytes) {
@@ -48,11 +49,15 @@ class LinkModelTest {
         long third = link.transmit(200, 40, 100).arrivalVt();
         assertEquals(serialisation(1000) + LATENCY, first);
         assertEquals(serialisation(1000) + serialisation(500) + LATENCY, second, "departs when the first has left");
-        assertEquals(serialisation(1000) + serialisation(500) + serialisation(200) + LATENCY, third,
+        assertEquals(
+                serialisation(1000) + serialisation(500) + serialisation(200) + LATENCY,
+                third,
                 "sent at 100 ns, still behind both");
         // once the queue has drained, a packet departs when it is sent
         long later = 1 * MS;
-        assertEquals(later + serialisation(300) + LATENCY, link.transmit(300, 40, later).arrivalVt());
+        assertEquals(
+                later + serialisation(300) + LATENCY,
+                link.transmit(300, 40, later).arrivalVt());
     }
 
     @Test
@@ -74,7 +79,10 @@ class LinkModelTest {
         assertEquals("packet of 1501 bytes exceeds the MTU of 1500", t.dropReason());
         assertEquals(1, link.lost());
         assertEquals(0, link.packets(), "never put on the link");
-        assertEquals(serialisation(1500) + LATENCY, link.transmit(1500, 40, 0).arrivalVt(), "an MTU-sized packet fits and is not queued");
+        assertEquals(
+                serialisation(1500) + LATENCY,
+                link.transmit(1500, 40, 0).arrivalVt(),
+                "an MTU-sized packet fits and is not queued");
     }
 
     @Test
@@ -158,7 +166,10 @@ class LinkModelTest {
         assertTrue(min >= 5 * MS && max < 7 * MS, "holds in [5 ms, 7 ms): " + min + ".." + max);
         assertTrue(max - min > MS, "the hold varies, so packets overtake each other: " + min + ".." + max);
         link.setReorder(0);
-        assertEquals(4 * MS, link.transmit(100, 40, 0).wallDelayNanos(), "without reordering only the delay fault holds a packet");
+        assertEquals(
+                4 * MS,
+                link.transmit(100, 40, 0).wallDelayNanos(),
+                "without reordering only the delay fault holds a packet");
     }
 
     private static List<LinkModel.Transmission> lossyRun(long seed) {
@@ -178,8 +189,11 @@ class LinkModelTest {
         List<LinkModel.Transmission> a = lossyRun(11);
         assertEquals(a, lossyRun(11), "a run repeats exactly for its seed");
         assertNotEquals(a, lossyRun(12));
-        assertTrue(a.stream().anyMatch(t -> t.copies() == 0) && a.stream().anyMatch(t -> t.copies() == 2)
-                && a.stream().anyMatch(t -> t.wallDelayNanos() > 0), "all three faults happened in the run compared");
+        assertTrue(
+                a.stream().anyMatch(t -> t.copies() == 0)
+                        && a.stream().anyMatch(t -> t.copies() == 2)
+                        && a.stream().anyMatch(t -> t.wallDelayNanos() > 0),
+                "all three faults happened in the run compared");
     }
 
     @Test
@@ -195,6 +209,9 @@ class LinkModelTest {
         assertEquals(0, link.headerBytes());
         assertEquals(0, link.lost());
         link.setLoss(0);
-        assertEquals(serialisation(1000) + LATENCY, link.transmit(1000, 40, 0).arrivalVt(), "nothing is queued ahead any more");
+        assertEquals(
+                serialisation(1000) + LATENCY,
+                link.transmit(1000, 40, 0).arrivalVt(),
+                "nothing is queued ahead any more");
     }
 }

@@ -5,8 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import org.bitina.bitmap.Encoding;
 import org.bitina.bitmap.EndpointSet;
 import org.bitina.bitmap.EndpointSets;
 import org.bitina.bitmap.FlatBitmap;
@@ -25,10 +28,15 @@ class ReplicatorTest {
 
     /** The seed's Fig. 2: src under s0; s0 over s1 (e1..e4) and s7 (e5..e8). */
     static Topology fig2() {
-        List<Node> nodes = new ArrayList<>(List.of(new Node("s0", NodeKind.SWITCH, -1), new Node("s1", NodeKind.SWITCH, 1),
-                new Node("s7", NodeKind.SWITCH, 2), new Node("src", NodeKind.HOST, 0)));
-        List<Link> links = new ArrayList<>(List.of(new Link("src", "s0", LinkSpec.DEFAULT),
-                new Link("s0", "s1", LinkSpec.DEFAULT), new Link("s0", "s7", LinkSpec.DEFAULT)));
+        List<Node> nodes = new ArrayList<>(List.of(
+                new Node("s0", NodeKind.SWITCH, -1),
+                new Node("s1", NodeKind.SWITCH, 1),
+                new Node("s7", NodeKind.SWITCH, 2),
+                new Node("src", NodeKind.HOST, 0)));
+        List<Link> links = new ArrayList<>(List.of(
+                new Link("src", "s0", LinkSpec.DEFAULT),
+                new Link("s0", "s1", LinkSpec.DEFAULT),
+                new Link("s0", "s7", LinkSpec.DEFAULT)));
         for (int i = 1; i <= 8; i++) {
             nodes.add(new Node("e" + i, NodeKind.HOST, i <= 4 ? 1 : 2));
             links.add(new Link(i <= 4 ? "s1" : "s7", "e" + i, LinkSpec.DEFAULT));
@@ -56,7 +64,8 @@ class ReplicatorTest {
 
         Replicator.Result s1 = Replicator.replicate(copies.get("s1"), Bift.build(r, "s1", EXPERTS));
         assertEquals(EndpointSets.parse("[01100000]"), s1.cbm());
-        assertEquals(Map.of("e2", EndpointSets.parse("[01000000]"), "e3", EndpointSets.parse("[00100000]")), byNeighbor(s1));
+        assertEquals(
+                Map.of("e2", EndpointSets.parse("[01000000]"), "e3", EndpointSets.parse("[00100000]")), byNeighbor(s1));
 
         Replicator.Result s7 = Replicator.replicate(copies.get("s7"), Bift.build(r, "s7", EXPERTS));
         assertEquals(EndpointSets.parse("[00000110]"), s7.cbm());
@@ -70,7 +79,8 @@ class ReplicatorTest {
     @Test
     void aSingleNextHopInstallsNothing() {
         Topology t = fig2();
-        Replicator.Result s0 = Replicator.replicate(EndpointSets.parse("[01100000]"), Bift.build(Routing.compute(t), "s0", EXPERTS));
+        Replicator.Result s0 =
+                Replicator.replicate(EndpointSets.parse("[01100000]"), Bift.build(Routing.compute(t), "s0", EXPERTS));
         assertEquals(1, s0.copies().size());
         assertNull(s0.cbm());
     }
@@ -96,7 +106,8 @@ class ReplicatorTest {
                 hops++;
             }
         }
-        assertEquals(List.of("w1", "w2", "w3", "w4"), delivered.stream().sorted().toList());
+        assertEquals(
+                List.of("w1", "w2", "w3", "w4"), delivered.stream().sorted().toList());
         assertEquals(8, hops, "s6>s7, s7>s5, s5>{s1,s2}, s1>{w1,w2}, s2>{w3,w4}");
     }
 
@@ -104,14 +115,19 @@ class ReplicatorTest {
     void copiesKeepThePacketsEncodingAndRfc8279ClearsForwardedBits() {
         Topology t = fig2();
         Bift s0 = Bift.build(Routing.compute(t), "s0", EXPERTS);
-        for (var enc : org.bitina.bitmap.Encoding.values()) {
+        for (var enc : Encoding.values()) {
             EndpointSet dbm = EndpointSets.parse("[11111111]").to(enc, 4);
             Replicator.Result res = Replicator.replicate(dbm, s0);
             assertEquals(2, res.copies().size());
             res.copies().forEach(c -> assertEquals(enc, c.bitmap().encoding()));
-            EndpointSet union = res.copies().get(0).bitmap().or(res.copies().get(1).bitmap());
+            EndpointSet union =
+                    res.copies().get(0).bitmap().or(res.copies().get(1).bitmap());
             assertEquals(dbm, union, "every bit leaves exactly once");
-            assertTrue(res.copies().get(0).bitmap().and(res.copies().get(1).bitmap()).isEmpty());
+            assertTrue(res.copies()
+                    .get(0)
+                    .bitmap()
+                    .and(res.copies().get(1).bitmap())
+                    .isEmpty());
         }
     }
 
@@ -119,7 +135,7 @@ class ReplicatorTest {
     void unreachableBitsAreReportedNotSent() {
         Topology t = fig2();
         Link down = t.linkBetween("s0", "s7").orElseThrow();
-        Routing r = Routing.compute(t, java.util.Set.of(down), java.util.Set.of());
+        Routing r = Routing.compute(t, Set.of(down), Set.of());
         Replicator.Result s0 = Replicator.replicate(EndpointSets.parse("[01100110]"), Bift.build(r, "s0", EXPERTS));
         assertEquals(EndpointSets.parse("[00000110]"), s0.unreachable());
         assertEquals(1, s0.copies().size());
@@ -127,7 +143,7 @@ class ReplicatorTest {
     }
 
     private static Map<String, EndpointSet> byNeighbor(Replicator.Result r) {
-        Map<String, EndpointSet> m = new java.util.LinkedHashMap<>();
+        Map<String, EndpointSet> m = new LinkedHashMap<>();
         r.copies().forEach(c -> m.put(c.neighbor(), c.bitmap()));
         return m;
     }

@@ -45,9 +45,12 @@ class RerouteInvarianceTest {
 
     private void network(Routing r, BitSpace space) {
         for (Node n : ft.nodes()) {
-            NodeEngine e = engines.computeIfAbsent(n.name(), k -> new NodeEngine(k, r, new AggregationTable(64, 500 * MS), false));
+            NodeEngine e = engines.computeIfAbsent(
+                    n.name(), k -> new NodeEngine(k, r, new AggregationTable(64, 500 * MS), false));
             e.setRouting(r, Map.of(), 0);
-            e.install(JobTables.builder("j", 1, 7, space.capacity(), 50 * MS).bift(Bift.build(r, n.name(), space)).build());
+            e.install(JobTables.builder("j", 1, 7, space.capacity(), 50 * MS)
+                    .bift(Bift.build(r, n.name(), space))
+                    .build());
         }
     }
 
@@ -61,9 +64,13 @@ class RerouteInvarianceTest {
             for (NodeEngine.Action a : actions) {
                 if (a instanceof NodeEngine.Send s) {
                     hops.add(next[0] + ">" + s.neighbor());
-                    queue.add(new Object[] {s.neighbor(), engines.get(s.neighbor()).onFrame(s.frame(), 0)});
+                    queue.add(new Object[] {
+                        s.neighbor(), engines.get(s.neighbor()).onFrame(s.frame(), 0)
+                    });
                 } else if (a instanceof NodeEngine.Deliver d) {
-                    delivered.computeIfAbsent((String) next[0], k -> new ArrayList<>()).add(d.frame());
+                    delivered
+                            .computeIfAbsent((String) next[0], k -> new ArrayList<>())
+                            .add(d.frame());
                 }
             }
         }
@@ -77,7 +84,8 @@ class RerouteInvarianceTest {
     /** What the members saw: per node, the bitmaps delivered to it. */
     private Map<String, List<EndpointSet>> seen() {
         Map<String, List<EndpointSet>> out = new TreeMap<>();
-        delivered.forEach((n, fs) -> out.put(n, fs.stream().map(f -> f.packet().endpoints()).toList()));
+        delivered.forEach((n, fs) ->
+                out.put(n, fs.stream().map(f -> f.packet().endpoints()).toList()));
         return out;
     }
 
@@ -93,17 +101,30 @@ class RerouteInvarianceTest {
             network(r, space);
             delivered.clear();
             hops.clear();
-            InaHeader fwd = InaHeader.of(PacketType.INC_FORWARD, 1, 7, -1).withSource(0).withEntropy(7);
+            InaHeader fwd =
+                    InaHeader.of(PacketType.INC_FORWARD, 1, 7, -1).withSource(0).withEntropy(7);
             run("h1", engines.get("h1").originate(new Frame(new InaPacket(fwd, others, Payload.EMPTY), null, 0), 0));
             for (int i = 1; i < members.size(); i++) {
-                InaHeader rev = InaHeader.of(PacketType.INC_REVERSE, 1, 7, 3).withOp(ReductionOp.SUM).withSource(i).withDestination(0)
+                InaHeader rev = InaHeader.of(PacketType.INC_REVERSE, 1, 7, 3)
+                        .withOp(ReductionOp.SUM)
+                        .withSource(i)
+                        .withDestination(0)
                         .withEntropy(7);
                 String m = members.get(i);
-                run(m, engines.get(m).originate(new Frame(new InaPacket(rev, FlatBitmap.of(6, i), Payload.of(new float[] {i})), "h1", 0), 0));
+                run(
+                        m,
+                        engines.get(m)
+                                .originate(
+                                        new Frame(
+                                                new InaPacket(rev, FlatBitmap.of(6, i), Payload.of(new float[] {i})),
+                                                "h1",
+                                                0),
+                                        0));
             }
             List<Frame> atRoot = delivered.get("h1");
             assertEquals(1, atRoot.size(), "the reduction reaches the BFIR once, aggregated: " + atRoot);
-            assertEquals(others, atRoot.get(0).packet().endpoints(), "OR of the bitstrings = the BFIR's incoming bitstring");
+            assertEquals(
+                    others, atRoot.get(0).packet().endpoints(), "OR of the bitstrings = the BFIR's incoming bitstring");
             float[] result = ((Payload.Float32) atRoot.get(0).packet().payload()).values();
             Map<String, List<EndpointSet>> now = seen();
             if (before == null) {
@@ -131,8 +152,19 @@ class RerouteInvarianceTest {
             delivered.clear();
             hops.clear();
             seq++;
-            InaHeader d = InaHeader.of(PacketType.DISPATCH, 1, 7, seq).withOp(ReductionOp.SUM).withDestination(0);
-            run("h1", engines.get("h1").originate(new Frame(new InaPacket(d, FlatBitmap.full(4), Payload.of(new float[] {1f})), null, 0, "h1"), 0));
+            InaHeader d = InaHeader.of(PacketType.DISPATCH, 1, 7, seq)
+                    .withOp(ReductionOp.SUM)
+                    .withDestination(0);
+            run(
+                    "h1",
+                    engines.get("h1")
+                            .originate(
+                                    new Frame(
+                                            new InaPacket(d, FlatBitmap.full(4), Payload.of(new float[] {1f})),
+                                            null,
+                                            0,
+                                            "h1"),
+                                    0));
             Map<String, List<EndpointSet>> dispatched = seen();
             Map<String, Frame> copies = new LinkedHashMap<>();
             delivered.forEach((n, fs) -> copies.put(n, fs.get(0)));
@@ -141,16 +173,28 @@ class RerouteInvarianceTest {
             for (String host : List.of("h5", "h9", "h13", "h16")) {
                 Frame got = copies.get(host);
                 assertTrue(got != null, host + " got its copy");
-                InaHeader c = InaHeader.of(PacketType.COMBINE, 1, 7, seq).withOp(ReductionOp.SUM).withSource(bit).withDestination(0);
-                Frame combine = new Frame(new InaPacket(c, FlatBitmap.of(4, bit), Payload.of(new float[] {bit + 1f})), got.via(), 0);
+                InaHeader c = InaHeader.of(PacketType.COMBINE, 1, 7, seq)
+                        .withOp(ReductionOp.SUM)
+                        .withSource(bit)
+                        .withDestination(0);
+                Frame combine = new Frame(
+                        new InaPacket(c, FlatBitmap.of(4, bit), Payload.of(new float[] {bit + 1f})), got.via(), 0);
                 run(host, engines.get(host).originate(combine, 0));
                 bit++;
             }
             List<Frame> atSource = delivered.get("h1");
-            assertTrue(atSource != null, "combines went to " + delivered + " over " + hops + " dispatch copies " + copies);
-            assertEquals(EndpointSets4.ALL, atSource.stream().map(f -> f.packet().endpoints()).reduce(EndpointSet::or).orElseThrow());
+            assertTrue(
+                    atSource != null, "combines went to " + delivered + " over " + hops + " dispatch copies " + copies);
+            assertEquals(
+                    EndpointSets4.ALL,
+                    atSource.stream()
+                            .map(f -> f.packet().endpoints())
+                            .reduce(EndpointSet::or)
+                            .orElseThrow());
             assertEquals(1, atSource.size(), "the combine reached the source aggregated on the installed tree");
-            assertArrayEquals(new float[] {10f}, ((Payload.Float32) atSource.get(0).packet().payload()).values());
+            assertArrayEquals(
+                    new float[] {10f},
+                    ((Payload.Float32) atSource.get(0).packet().payload()).values());
             if (before == null) {
                 before = dispatched;
                 hopsBefore = Set.copyOf(hops);

@@ -31,8 +31,16 @@ class StageBridgeTest {
 
     private static Emission partitionAggregate(String pbm, boolean partial) {
         EndpointSet set = EndpointSets.parse(pbm);
-        return new Emission(new StateKey(1, 5_001_001, 0, 3), EndpointSets.parse("[111]"), set, ReductionOp.SUM, Payload.of(new int[] {7}),
-                partial, 0, 0, 10);
+        return new Emission(
+                new StateKey(1, 5_001_001, 0, 3),
+                EndpointSets.parse("[111]"),
+                set,
+                ReductionOp.SUM,
+                Payload.of(new int[] {7}),
+                partial,
+                0,
+                0,
+                10);
     }
 
     @Test
@@ -59,15 +67,21 @@ class StageBridgeTest {
     void theStagesResultComesDownWithThePartitionRootsAbmAndKeepsItsProvenance() {
         InaHeader h = InaHeader.of(PacketType.RESULT, 1, 1, 3).withOp(ReductionOp.SUM);
         EndpointSet holds = EndpointSets.parse("[11110101]");
-        InaPacket down = StageBridge.down(AT_P1_ROOT, 1, EndpointSets.parse("[111]"), new InaPacket(h, EndpointSets.parse("[10]"),
-                Payload.of(new int[] {9}), holds, null));
+        InaPacket down = StageBridge.down(
+                AT_P1_ROOT,
+                1,
+                EndpointSets.parse("[111]"),
+                new InaPacket(h, EndpointSets.parse("[10]"), Payload.of(new int[] {9}), holds, null));
         assertEquals(5_001_001, down.header().job());
         assertEquals(PacketType.RESULT, down.header().type());
         assertEquals("[111]", down.endpoints().toString(), "F6: the partition root's A-BM is the multicast bitmap");
         assertEquals(holds, down.provenance());
         assertTrue(down.header().has(Flags.PARTIAL));
-        InaPacket whole = StageBridge.down(AT_P1_ROOT, 1, EndpointSets.parse("[111]"), new InaPacket(h, EndpointSets.parse("[10]"),
-                Payload.of(new int[] {9})));
+        InaPacket whole = StageBridge.down(
+                AT_P1_ROOT,
+                1,
+                EndpointSets.parse("[111]"),
+                new InaPacket(h, EndpointSets.parse("[10]"), Payload.of(new int[] {9})));
         assertNull(whole.provenance());
         assertFalse(whole.header().has(Flags.PARTIAL));
     }
@@ -89,9 +103,23 @@ class StageBridgeTest {
         StateKey k = new StateKey(1, 1, 0, 3);
         EndpointSet abm = EndpointSets.parse("[11]");
         EndpointSet p1Partial = EndpointSets.parse("[01000010]");
-        table.offer(k, abm, new Contribution(EndpointSets.parse("[10]"), ReductionOp.SUM, Payload.of(new int[] {1}), 0, p1Partial), 5, 0);
-        AggregationTable.Outcome o = table.offer(k, abm, new Contribution(EndpointSets.parse("[01]"), ReductionOp.SUM,
-                Payload.of(new int[] {2}), 0, node.expand(EndpointSets.parse("[01]"))), 5, 0);
+        table.offer(
+                k,
+                abm,
+                new Contribution(EndpointSets.parse("[10]"), ReductionOp.SUM, Payload.of(new int[] {1}), 0, p1Partial),
+                5,
+                0);
+        AggregationTable.Outcome o = table.offer(
+                k,
+                abm,
+                new Contribution(
+                        EndpointSets.parse("[01]"),
+                        ReductionOp.SUM,
+                        Payload.of(new int[] {2}),
+                        0,
+                        node.expand(EndpointSets.parse("[01]"))),
+                5,
+                0);
         Emission e = assertInstanceOf(AggregationTable.Complete.class, o).emission();
         assertEquals(abm, e.pbm(), "every partition came: the stage is complete");
         assertEquals(p1Partial.or(P2), e.holds(), "but p1 came without job bit 5: the result holds exactly that");
@@ -99,7 +127,8 @@ class StageBridgeTest {
     }
 
     private static Contribution stage(String pbm, String holds, int value) {
-        return new Contribution(EndpointSets.parse(pbm), ReductionOp.SUM, Payload.of(new int[] {value}), 0, EndpointSets.parse(holds));
+        return new Contribution(
+                EndpointSets.parse(pbm), ReductionOp.SUM, Payload.of(new int[] {value}), 0, EndpointSets.parse(holds));
     }
 
     @Test
@@ -111,8 +140,12 @@ class StageBridgeTest {
         // open entry: p1 came without job bit 5; bit 5 follows late (same stage bit), then p2 completes it
         table.offer(open, abm, stage("[10]", "[01000010]", 1), 5, 0);
         assertInstanceOf(AggregationTable.Buffered.class, table.offer(open, abm, stage("[10]", "[00001000]", 4), 5, 0));
-        assertInstanceOf(AggregationTable.Duplicate.class, table.offer(open, abm, stage("[10]", "[00001000]", 4), 5, 0), "counted once");
-        Emission e = assertInstanceOf(AggregationTable.Complete.class, table.offer(open, abm, stage("[01]", P2.toString(), 2), 5, 0))
+        assertInstanceOf(
+                AggregationTable.Duplicate.class,
+                table.offer(open, abm, stage("[10]", "[00001000]", 4), 5, 0),
+                "counted once");
+        Emission e = assertInstanceOf(
+                        AggregationTable.Complete.class, table.offer(open, abm, stage("[01]", P2.toString(), 2), 5, 0))
                 .emission();
         assertEquals(EndpointSets.parse("[11111111]"), e.holds());
         assertEquals(Payload.of(new int[] {7}), e.payload());
@@ -120,12 +153,20 @@ class StageBridgeTest {
         StateKey left = new StateKey(1, 1, 0, 4);
         table.offer(left, abm, stage("[10]", "[01000010]", 1), 5, 0);
         table.offer(left, abm, stage("[01]", P2.toString(), 2), 5, 0);
-        assertInstanceOf(AggregationTable.Rejected.class, table.offer(left, abm, stage("[10]", "[01001000]", 4), 5, 0),
+        assertInstanceOf(
+                AggregationTable.Rejected.class,
+                table.offer(left, abm, stage("[10]", "[01001000]", 4), 5, 0),
                 "a contribution overlapping what left would count job bit 2 twice");
         assertInstanceOf(AggregationTable.Late.class, table.offer(left, abm, stage("[10]", "[00001000]", 4), 5, 0));
-        assertInstanceOf(AggregationTable.Duplicate.class, table.offer(left, abm, stage("[10]", "[00001000]", 4), 5, 0));
-        InaPacket late = StageBridge.late(AT_P1_ROOT, 1, new InaPacket(InaHeader.of(PacketType.CONTRIBUTION, 1, 5_001_001, 4)
-                .withOp(ReductionOp.SUM), EndpointSets.parse("[010]"), Payload.of(new int[] {4})));
+        assertInstanceOf(
+                AggregationTable.Duplicate.class, table.offer(left, abm, stage("[10]", "[00001000]", 4), 5, 0));
+        InaPacket late = StageBridge.late(
+                AT_P1_ROOT,
+                1,
+                new InaPacket(
+                        InaHeader.of(PacketType.CONTRIBUTION, 1, 5_001_001, 4).withOp(ReductionOp.SUM),
+                        EndpointSets.parse("[010]"),
+                        Payload.of(new int[] {4})));
         assertEquals("[10]", late.endpoints().toString());
         assertEquals("[00001000]", late.provenance().toString(), "p1's second member is job bit 5");
         assertTrue(late.header().has(Flags.LATE) && late.header().has(Flags.PARTIAL));

@@ -56,7 +56,9 @@ class TraceFilterTest {
 
     @Test
     void itPrintsAsTheOptionSaysIt() {
-        assertEquals("node=B;event=replicate;seq=1..2", parse("node=B; event=replicate", "seq=1..2").toString());
+        assertEquals(
+                "node=B;event=replicate;seq=1..2",
+                parse("node=B; event=replicate", "seq=1..2").toString());
         assertEquals("", TraceFilter.ALL.toString());
     }
 

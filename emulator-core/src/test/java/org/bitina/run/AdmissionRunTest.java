@@ -7,8 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import java.util.List;
+import org.bitina.scenario.Overrides;
 import org.bitina.scenario.Scenario;
+import org.bitina.scenario.ScenarioLoader;
 import org.bitina.topology.ScenarioException;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -19,8 +22,12 @@ class AdmissionRunTest {
     void whatFitsRunsInTheNetworkWithinItsReservationAndWhatDoesNotRunsItsBaselineVerified() throws Exception {
         Scenario s = Scenarios.reference("admission-fallback.conf");
         Report r = Scenarios.run(s);
-        List<String> rows = r.jobs().stream().map(j -> j.name() + "/" + j.mode()).toList();
-        assertEquals(List.of("small/ina", "big/ring", "bulk/unicast-ack"), rows, "refused INA phases do not run; their fallbacks do");
+        List<String> rows =
+                r.jobs().stream().map(j -> j.name() + "/" + j.mode()).toList();
+        assertEquals(
+                List.of("small/ina", "big/ring", "bulk/unicast-ack"),
+                rows,
+                "refused INA phases do not run; their fallbacks do");
         for (Report.JobReport j : r.jobs()) {
             assertTrue(j.verified() && j.status().equals("complete"), j.toString());
             assertNotNull(j.admission(), j.name());
@@ -30,20 +37,29 @@ class AdmissionRunTest {
         assertEquals(8, small.admission().entries(), "two windows of 4 chunks");
         assertEquals(0, small.admission().refused());
         Report.JobReport big = r.jobs().get(1);
-        assertEquals(new Report.Admission(false, 32, "switch leaf-2 has room for 12 aggregation entries; the job needs 32", "ina", 0),
+        assertEquals(
+                new Report.Admission(
+                        false, 32, "switch leaf-2 has room for 12 aggregation entries; the job needs 32", "ina", 0),
                 big.admission());
         Report.JobReport bulk = r.jobs().get(2);
         assertEquals("ina", bulk.admission().fallbackFor());
-        assertTrue(bulk.admission().reason().startsWith("switch leaf-2 "), bulk.admission().reason());
+        assertTrue(
+                bulk.admission().reason().startsWith("switch leaf-2 "),
+                bulk.admission().reason());
         // the admitted job held no more than it reserved anywhere (only it aggregated in the network)
         r.switches().forEach(w -> assertTrue(w.peakStateEntries() <= 8, w.toString()));
     }
 
     @Test
     void withRoomEverywhereEveryJobRunsInTheNetworkAndItsBaselinesAreUntouched(@TempDir Path dir) throws Exception {
-        Scenario s = Scenarios.reference(dir, "admission-fallback.conf", t -> t.replace("leaf-2 { state-entries = 12 }", "leaf-2 { state-entries = 32 }"));
+        Scenario s = Scenarios.reference(
+                dir,
+                "admission-fallback.conf",
+                t -> t.replace("leaf-2 { state-entries = 12 }", "leaf-2 { state-entries = 32 }"));
         Report r = Scenarios.run(s);
-        assertEquals(List.of("small/ina", "big/ina", "bulk/ina"), r.jobs().stream().map(j -> j.name() + "/" + j.mode()).toList());
+        assertEquals(
+                List.of("small/ina", "big/ina", "bulk/ina"),
+                r.jobs().stream().map(j -> j.name() + "/" + j.mode()).toList());
         r.jobs().forEach(j -> {
             assertTrue(j.admission().admitted() && j.verified(), j.toString());
             assertNull(j.admission().fallbackFor());
@@ -53,19 +69,28 @@ class AdmissionRunTest {
     @Test
     void onlyTheSwitchesThatMayHoldTheJobsStateDecide() throws Exception {
         // big's members all under leaf-1: its VAT never reaches leaf-2, whose 12 entries then do not matter
-        Scenario s = org.bitina.scenario.ScenarioLoader.load(Scenarios.CONFIGS.resolve("admission-fallback.conf"),
-                Runtime.getRuntime().maxMemory(), org.bitina.scenario.Overrides.parse(List.of("jobs.big.members=[h1, h2, h3, h4]")));
+        Scenario s = ScenarioLoader.load(
+                Scenarios.CONFIGS.resolve("admission-fallback.conf"),
+                Runtime.getRuntime().maxMemory(),
+                Overrides.parse(List.of("jobs.big.members=[h1, h2, h3, h4]")));
         Report r = Scenarios.run(s);
-        Report.JobReport big = r.jobs().stream().filter(j -> j.name().equals("big")).findFirst().orElseThrow();
+        Report.JobReport big = r.jobs().stream()
+                .filter(j -> j.name().equals("big"))
+                .findFirst()
+                .orElseThrow();
         assertEquals("ina", big.mode());
         assertTrue(big.admission().admitted() && big.verified(), big.toString());
     }
 
     @Test
     void switchOverridesNameSwitchesOnly(@TempDir Path dir) {
-        ScenarioException e = org.junit.jupiter.api.Assertions.assertThrows(ScenarioException.class,
-                () -> Scenarios.reference(dir, "admission-fallback.conf", t -> t.replace("leaf-2 { state-entries = 12 }",
-                        "h1 { state-entries = 12 }, leaf-1 { entries = 3 }")));
+        ScenarioException e = Assertions.assertThrows(
+                ScenarioException.class,
+                () -> Scenarios.reference(
+                        dir,
+                        "admission-fallback.conf",
+                        t -> t.replace(
+                                "leaf-2 { state-entries = 12 }", "h1 { state-entries = 12 }, leaf-1 { entries = 3 }")));
         String all = e.problems().toString();
         assertTrue(all.contains("switch-overrides names 'h1', which is not a switch"), all);
         assertTrue(all.contains("entries"), all);

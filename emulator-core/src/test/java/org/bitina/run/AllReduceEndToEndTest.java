@@ -38,17 +38,34 @@ class AllReduceEndToEndTest {
         }
         assertTrue(r.allAsExpected());
 
-        List<JsonNode> events = events(trace).stream().filter(e -> e.get("job").asText().equals("fig1") && e.get("mode").asText().equals("ina") && e.get("seq").asLong() == 0)
+        List<JsonNode> events = events(trace).stream()
+                .filter(e -> e.get("job").asText().equals("fig1")
+                        && e.get("mode").asText().equals("ina")
+                        && e.get("seq").asLong() == 0)
                 .toList();
         // s7 forwards s1's result untouched toward s6: AND with [00110000] is zero
-        assertTrue(events.stream().anyMatch(e -> e.get("node").asText().equals("s7") && e.get("event").asText().equals("forward")
-                && e.get("bitmap").asText().equals("[11000000]") && e.get("to").get(0).asText().equals("s6")), "s7 forwards s1's result");
-        assertTrue(events.stream().anyMatch(e -> e.get("node").asText().equals("s7") && e.get("event").asText().equals("complete")
-                && e.get("bitmap").asText().equals("[00110000]")));
-        assertTrue(events.stream().anyMatch(e -> e.get("node").asText().equals("s6") && e.get("event").asText().equals("complete")
-                && e.get("bitmap").asText().equals("[11110000]")), "s6 completes with [11110000]");
-        Set<String> delivered = events.stream().filter(e -> e.get("event").asText().equals("deliver") && e.get("dir").asText().equals("mcast"))
-                .map(e -> e.get("node").asText()).collect(Collectors.toCollection(TreeSet::new));
+        assertTrue(
+                events.stream()
+                        .anyMatch(e -> e.get("node").asText().equals("s7")
+                                && e.get("event").asText().equals("forward")
+                                && e.get("bitmap").asText().equals("[11000000]")
+                                && e.get("to").get(0).asText().equals("s6")),
+                "s7 forwards s1's result");
+        assertTrue(events.stream()
+                .anyMatch(e -> e.get("node").asText().equals("s7")
+                        && e.get("event").asText().equals("complete")
+                        && e.get("bitmap").asText().equals("[00110000]")));
+        assertTrue(
+                events.stream()
+                        .anyMatch(e -> e.get("node").asText().equals("s6")
+                                && e.get("event").asText().equals("complete")
+                                && e.get("bitmap").asText().equals("[11110000]")),
+                "s6 completes with [11110000]");
+        Set<String> delivered = events.stream()
+                .filter(e -> e.get("event").asText().equals("deliver")
+                        && e.get("dir").asText().equals("mcast"))
+                .map(e -> e.get("node").asText())
+                .collect(Collectors.toCollection(TreeSet::new));
         assertEquals(Set.of("w1", "w2", "w3", "w4"), delivered, "the result reaches w1..w4 and no other host");
         // report side by side: INA puts fewer packets into the root than the parameter server
         assertTrue(mode(r, "ina").packetsIntoRoot() < mode(r, "ps").packetsIntoRoot());

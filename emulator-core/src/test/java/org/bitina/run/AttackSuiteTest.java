@@ -41,8 +41,12 @@ class AttackSuiteTest {
 
     /** The files of hostile endpoints; {@code malicious-switch.conf} is a fault of the fabric, tested below. */
     static Stream<Path> files() throws Exception {
-        return Files.list(Scenarios.CONFIGS.resolve("attacks")).filter(p -> p.toString().endsWith(".conf"))
-                .filter(p -> !p.getFileName().toString().equals(MALICIOUS)).sorted().toList().stream();
+        return Files.list(Scenarios.CONFIGS.resolve("attacks"))
+                .filter(p -> p.toString().endsWith(".conf"))
+                .filter(p -> !p.getFileName().toString().equals(MALICIOUS))
+                .sorted()
+                .toList()
+                .stream();
     }
 
     private static final String MALICIOUS = "malicious-switch.conf";
@@ -87,7 +91,8 @@ class AttackSuiteTest {
             List<String> reasons = a.kind() == AttackSpec.Kind.AMPLIFY
                     ? List.of("bits of endpoints that are not the job's members", "which is not the job's sender")
                     : List.of(a.kind().dropReason());
-            assertTrue(drops.keySet().stream().anyMatch(k -> reasons.stream().anyMatch(k::contains)),
+            assertTrue(
+                    drops.keySet().stream().anyMatch(k -> reasons.stream().anyMatch(k::contains)),
                     file + ": " + a.kind().configName() + " left no drop with its reason in " + drops);
         }
         long sent = s.attacks().stream().mapToLong(AttackSpec::count).sum();
@@ -96,19 +101,32 @@ class AttackSuiteTest {
             // each attack packet is dropped once, and honest traffic loses nothing
             assertEquals(sent, dropped, file + ": " + drops);
         } else {
-            // the rate limit also drops the honest worker's packets that share the flooded port (they are retransmitted)
+            // the rate limit also drops the honest worker's packets that share the flooded port (they are
+            // retransmitted)
             assertTrue(dropped >= sent, file + ": " + drops);
             // the flood packets that passed the bucket went on to their next check: no more than the burst and
             // what the rate refilled over the whole phase's modelled time
-            double micros = r.jobs().stream().mapToDouble(Report.JobReport::modeledMicros).max().orElse(0);
+            double micros = r.jobs().stream()
+                    .mapToDouble(Report.JobReport::modeledMicros)
+                    .max()
+                    .orElse(0);
             long passed = drops.getOrDefault("sequence out of range", 0L);
-            long bound = s.security().rate().burst() + (long) Math.ceil(s.security().rate().perSecond() * micros * 1e-6);
-            assertTrue(drops.getOrDefault("rate", 0L) > 0 && passed <= bound && passed + drops.get("rate") >= sent,
+            long bound = s.security().rate().burst()
+                    + (long) Math.ceil(s.security().rate().perSecond() * micros * 1e-6);
+            assertTrue(
+                    drops.getOrDefault("rate", 0L) > 0 && passed <= bound && passed + drops.get("rate") >= sent,
                     file + ": " + passed + " passed the limit of " + bound + "; " + drops);
         }
         // S5: whatever the attack sent, no switch held more aggregation entries than the honest job reserved
-        int reserved = r.jobs().stream().filter(j -> j.admission() != null).mapToInt(j -> j.admission().entries()).max().orElse(0);
-        r.switches().forEach(w -> assertTrue(w.peakStateEntries() <= reserved, file + ": " + w.name() + " held " + w.peakStateEntries()
-                + " entries, more than the " + reserved + " reserved"));
+        int reserved = r.jobs().stream()
+                .filter(j -> j.admission() != null)
+                .mapToInt(j -> j.admission().entries())
+                .max()
+                .orElse(0);
+        r.switches()
+                .forEach(w -> assertTrue(
+                        w.peakStateEntries() <= reserved,
+                        file + ": " + w.name() + " held " + w.peakStateEntries() + " entries, more than the " + reserved
+                                + " reserved"));
     }
 }

@@ -12,6 +12,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Set;
+import org.bitina.bitmap.EndpointSet;
+import org.bitina.bitmap.EndpointSets;
 import org.bitina.scenario.Scenario;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -40,7 +43,7 @@ class BierIncEndToEndTest {
         // the INC trees the forward packets built: branches on switches only, each below a node, never for the ring
         List<Report.ObservedTree> observed = r.observedTrees();
         assertFalse(observed.isEmpty(), "the INC trees are observed");
-        java.util.Set<String> switches = java.util.Set.of("s1", "s2", "s3", "s4", "s5", "s6", "s7");
+        Set<String> switches = Set.of("s1", "s2", "s3", "s4", "s5", "s6", "s7");
         for (Report.ObservedTree t : observed) {
             assertEquals("ina", t.mode());
             assertEquals("INC", t.mechanism());
@@ -48,8 +51,10 @@ class BierIncEndToEndTest {
             assertTrue(t.installs() > 0 && !t.upstream().equals(t.node()), t.toString());
         }
         // every member's bit reaches some branch of the trees, and only members' bits do
-        org.bitina.bitmap.EndpointSet all = observed.stream().map(t -> (org.bitina.bitmap.EndpointSet) org.bitina.bitmap.EndpointSets.parse(t.bits()))
-                .reduce(org.bitina.bitmap.EndpointSet::or).orElseThrow();
+        EndpointSet all = observed.stream()
+                .map(t -> (EndpointSet) EndpointSets.parse(t.bits()))
+                .reduce(EndpointSet::or)
+                .orElseThrow();
         assertEquals("[11111]", all.toString(), "members w1..w5 hold bits 1..5");
     }
 
@@ -87,11 +92,18 @@ class BierIncEndToEndTest {
         for (Report.JobReport j : r.jobs()) {
             assertEquals("complete", j.status(), j.name() + " " + j.mismatches() + " " + j.unfinished());
             assertTrue(j.verified(), j.name());
-            assertEquals(j.name().endsWith("red") ? 1 : 16, j.endpoints(), "a reduce waits at its root, a broadcast at every member");
+            assertEquals(
+                    j.name().endsWith("red") ? 1 : 16,
+                    j.endpoints(),
+                    "a reduce waits at its root, a broadcast at every member");
         }
         // leaves as the edge: one copy per leaf instead of one per host behind it
-        assertTrue(r.jobs().get(3).totalLinkBytes() < r.jobs().get(1).totalLinkBytes(), r.jobs().toString());
-        assertTrue(r.jobs().get(2).totalLinkBytes() < r.jobs().get(0).totalLinkBytes(), r.jobs().toString());
+        assertTrue(
+                r.jobs().get(3).totalLinkBytes() < r.jobs().get(1).totalLinkBytes(),
+                r.jobs().toString());
+        assertTrue(
+                r.jobs().get(2).totalLinkBytes() < r.jobs().get(0).totalLinkBytes(),
+                r.jobs().toString());
     }
 
     @Test
@@ -109,15 +121,20 @@ class BierIncEndToEndTest {
         Report.JobReport j = r.jobs().get(0);
         assertEquals("partial", j.status(), j.mismatches() + " " + j.unfinished());
         assertTrue(j.verified() && j.asExpected());
-        assertEquals(List.of("h2"), j.missing(), "h2's leaf sent its partial sum with a provenance naming who is in it");
+        assertEquals(
+                List.of("h2"), j.missing(), "h2's leaf sent its partial sum with a provenance naming who is in it");
         assertTrue(j.note().contains("leaf switches [edge-1-1, edge-1-2"), j.note());
         // 8 leaves, 8 bits: a leaf is the BFIR-id of its owner's tree and answers every tree with its own bit
-        List<String> leaves = List.of("edge-1-1", "edge-1-2", "edge-2-1", "edge-2-2", "edge-3-1", "edge-3-2", "edge-4-1", "edge-4-2");
+        List<String> leaves =
+                List.of("edge-1-1", "edge-1-2", "edge-2-1", "edge-2-2", "edge-3-1", "edge-3-2", "edge-4-1", "edge-4-2");
         int upward = 0;
         for (JsonNode e : events(trace)) {
             String node = e.get("node").asText();
-            if (leaves.contains(node) && e.get("event").asText().equals("forward") && e.get("dir").asText().equals("agg")
-                    && e.get("to").size() == 1 && e.get("to").get(0).asText().startsWith("agg-")) {
+            if (leaves.contains(node)
+                    && e.get("event").asText().equals("forward")
+                    && e.get("dir").asText().equals("agg")
+                    && e.get("to").size() == 1
+                    && e.get("to").get(0).asText().startsWith("agg-")) {
                 char[] own = "00000000".toCharArray();
                 own[leaves.indexOf(node)] = '1';
                 assertEquals("[" + new String(own) + "]", e.get("bitmap").asText(), e.toString());
@@ -125,7 +142,8 @@ class BierIncEndToEndTest {
             }
         }
         assertTrue(upward > 0, "leaves sent reductions up");
-        assertTrue(r.switches().stream().filter(s -> leaves.contains(s.name())).allMatch(s -> s.incTrees() > 0),
+        assertTrue(
+                r.switches().stream().filter(s -> leaves.contains(s.name())).allMatch(s -> s.incTrees() > 0),
                 "every leaf holds tree entries: " + r.switches());
     }
 
@@ -133,7 +151,8 @@ class BierIncEndToEndTest {
     void withLeafSwitchesAsTheEdgeARerouteRebuildsTheBiftsOverTheLeaves() throws Exception {
         // the BIFTs of a leaf-edge job name leaves, not hosts: a reroute that rebuilt them over the
         // hosts left every bitstring the wrong size, and the run hung
-        Report.JobReport j = run(dir, "leaf-reroute.conf", fatTree(4, """
+        Report.JobReport j =
+                run(dir, "leaf-reroute.conf", fatTree(4, """
                 jobs = [{
                   name = leaf-rr, kind = bier-inc, members = all, edge = leaf-switches
                   data { elements = 2048, type = int32, op = sum, chunk = 256, seed = 6 }
@@ -153,7 +172,9 @@ class BierIncEndToEndTest {
         assertEquals("complete", j.status(), j.mismatches() + " " + j.unfinished() + j.missing());
         assertTrue(j.verified() && j.asExpected());
         // the failed link carried the trees before it failed: the run really was rerouted mid-way
-        assertTrue(r.links().stream().anyMatch(l -> l.from().equals("agg-1-1") && l.to().equals("core-1") && l.packets() > 0),
+        assertTrue(
+                r.links().stream()
+                        .anyMatch(l -> l.from().equals("agg-1-1") && l.to().equals("core-1") && l.packets() > 0),
                 r.links().toString());
     }
 

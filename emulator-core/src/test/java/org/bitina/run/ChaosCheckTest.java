@@ -13,40 +13,146 @@ class ChaosCheckTest {
     private static final ChaosPlans.Plan LOSSY = new ChaosPlans.Plan(1, "", false);
     private static final ChaosPlans.Plan LOSSLESS = new ChaosPlans.Plan(1, "", true);
 
-    private static Report report(String status, boolean verified, List<String> missing, List<String> mismatches, List<String> unfinished,
-                                 List<Report.PartialChunk> partial, String note, List<String> dropped) {
-        Report.JobReport j = new Report.JobReport("j", "allreduce", "ina", status, verified, missing, 1, 1.0, 1, 1, 1, 1, 0, 0,
-                "complete", false, "s1", 4, 4, partial, mismatches, unfinished, 0, 0, 1, note, 0, dropped, Map.of(), List.of(), null, null, null, null, null, null, List.of());
+    private static Report report(
+            String status,
+            boolean verified,
+            List<String> missing,
+            List<String> mismatches,
+            List<String> unfinished,
+            List<Report.PartialChunk> partial,
+            String note,
+            List<String> dropped) {
+        Report.JobReport j = new Report.JobReport(
+                "j",
+                "allreduce",
+                "ina",
+                status,
+                verified,
+                missing,
+                1,
+                1.0,
+                1,
+                1,
+                1,
+                1,
+                0,
+                0,
+                "complete",
+                false,
+                "s1",
+                4,
+                4,
+                partial,
+                mismatches,
+                unfinished,
+                0,
+                0,
+                1,
+                note,
+                0,
+                dropped,
+                Map.of(),
+                List.of(),
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                List.of());
         return new Report("s.conf", "virtual", List.of(), List.of(j), List.of(), List.of(), List.of(), Map.of());
     }
 
     @Test
     void anHonestEndKeepsEveryInvariant() {
-        assertEquals(List.of(), ChaosCheck.violations(LOSSY, report("complete", true, List.of(), List.of(), List.of(), List.of(), null,
-                List.of())));
-        assertEquals(List.of(), ChaosCheck.violations(LOSSY, report("partial", true, List.of("h2"), List.of(), List.of(),
-                List.of(new Report.PartialChunk("h1", 3, List.of("h2"))), null, List.of())));
-        assertEquals(List.of(), ChaosCheck.violations(LOSSY, report("failed", false, List.of("h2"), List.of("h2: chunk 3: no result after"
-                + " 5 sends"), List.of("h2"), List.of(), "stalled: nothing left to happen", List.of())));
+        assertEquals(
+                List.of(),
+                ChaosCheck.violations(
+                        LOSSY, report("complete", true, List.of(), List.of(), List.of(), List.of(), null, List.of())));
+        assertEquals(
+                List.of(),
+                ChaosCheck.violations(
+                        LOSSY,
+                        report(
+                                "partial",
+                                true,
+                                List.of("h2"),
+                                List.of(),
+                                List.of(),
+                                List.of(new Report.PartialChunk("h1", 3, List.of("h2"))),
+                                null,
+                                List.of())));
+        assertEquals(
+                List.of(),
+                ChaosCheck.violations(
+                        LOSSY,
+                        report(
+                                "failed",
+                                false,
+                                List.of("h2"),
+                                List.of("h2: chunk 3: no result after" + " 5 sends"),
+                                List.of("h2"),
+                                List.of(),
+                                "stalled: nothing left to happen",
+                                List.of())));
     }
 
     @Test
     void aWrongResultADeviceFailureAndAnUnnamedLossAreEachCaught() {
-        assertTrue(ChaosCheck.violations(LOSSY, report("failed", false, List.of(), List.of("h1: chunk 2: got 3.0, expected 2.0"),
-                List.of(), List.of(), "x", List.of())).get(0).contains("wrong result"));
-        assertTrue(ChaosCheck.violations(LOSSY, report("complete", true, List.of(), List.of(), List.of(), List.of(), null,
-                List.of("s1 could not handle FrameIn: java.lang.IllegalStateException"))).get(0).contains("a device failed"));
-        assertTrue(ChaosCheck.violations(LOSSY, report("partial", true, List.of(), List.of(), List.of(), List.of(), null, List.of()))
-                .get(0).contains("without naming"));
-        assertTrue(ChaosCheck.violations(LOSSY, report("failed", false, List.of(), List.of(), List.of(), List.of(), null, List.of()))
-                .get(0).contains("without saying"));
-        assertTrue(ChaosCheck.violations(LOSSY, report("complete", false, List.of(), List.of(), List.of(), List.of(), null, List.of()))
-                .get(0).contains("complete but verified=false"));
+        assertTrue(ChaosCheck.violations(
+                        LOSSY,
+                        report(
+                                "failed",
+                                false,
+                                List.of(),
+                                List.of("h1: chunk 2: got 3.0, expected 2.0"),
+                                List.of(),
+                                List.of(),
+                                "x",
+                                List.of()))
+                .get(0)
+                .contains("wrong result"));
+        assertTrue(ChaosCheck.violations(
+                        LOSSY,
+                        report(
+                                "complete",
+                                true,
+                                List.of(),
+                                List.of(),
+                                List.of(),
+                                List.of(),
+                                null,
+                                List.of("s1 could not handle FrameIn: java.lang.IllegalStateException")))
+                .get(0)
+                .contains("a device failed"));
+        assertTrue(ChaosCheck.violations(
+                        LOSSY, report("partial", true, List.of(), List.of(), List.of(), List.of(), null, List.of()))
+                .get(0)
+                .contains("without naming"));
+        assertTrue(ChaosCheck.violations(
+                        LOSSY, report("failed", false, List.of(), List.of(), List.of(), List.of(), null, List.of()))
+                .get(0)
+                .contains("without saying"));
+        assertTrue(ChaosCheck.violations(
+                        LOSSY, report("complete", false, List.of(), List.of(), List.of(), List.of(), null, List.of()))
+                .get(0)
+                .contains("complete but verified=false"));
     }
 
     @Test
     void aPlanThatLosesNothingMustEndComplete() {
-        assertTrue(ChaosCheck.violations(LOSSLESS, report("partial", true, List.of("h2"), List.of(), List.of(),
-                List.of(new Report.PartialChunk("h1", 3, List.of("h2"))), null, List.of())).get(0).contains("nothing could be lost"));
+        assertTrue(ChaosCheck.violations(
+                        LOSSLESS,
+                        report(
+                                "partial",
+                                true,
+                                List.of("h2"),
+                                List.of(),
+                                List.of(),
+                                List.of(new Report.PartialChunk("h1", 3, List.of("h2"))),
+                                null,
+                                List.of()))
+                .get(0)
+                .contains("nothing could be lost"));
     }
 }

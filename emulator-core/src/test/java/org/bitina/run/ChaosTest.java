@@ -10,6 +10,7 @@ import java.util.List;
 import org.bitina.chaos.ChaosPlans;
 import org.bitina.scenario.Scenario;
 import org.bitina.scenario.ScenarioLoader;
+import org.bitina.topology.ScenarioException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -49,7 +50,7 @@ class ChaosTest {
             Files.writeString(file, plan.text());
             try {
                 ScenarioLoader.load(file);
-            } catch (org.bitina.topology.ScenarioException e) {
+            } catch (ScenarioException e) {
                 invalid.add("seed " + seed + ": " + e.getMessage());
             }
             assertTrue(plan.text().equals(ChaosPlans.generate(seed).text()));
@@ -76,6 +77,8 @@ class ChaosTest {
                 failures.add("seed " + seed + ": " + v + "\n" + plan.text());
             }
         }
-        assertTrue(failures.isEmpty(), failures.size() + " of " + SEEDS + " seeds broke an invariant:\n" + String.join("\n", failures));
+        assertTrue(
+                failures.isEmpty(),
+                failures.size() + " of " + SEEDS + " seeds broke an invariant:\n" + String.join("\n", failures));
     }
 }

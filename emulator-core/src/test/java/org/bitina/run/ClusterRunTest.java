@@ -23,6 +23,7 @@ import org.apache.pekko.actor.typed.ActorSystem;
 import org.bitina.cluster.ClusterSettings;
 import org.bitina.cluster.MemberAgent;
 import org.bitina.scenario.Scenario;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -51,12 +52,19 @@ class ClusterRunTest {
             for (int i = 0; i < 2; i++) {
                 // member-loss stops only this member's ActorSystem: the test JVM stays
                 ActorSystem<MemberAgent.Command>[] self = new ActorSystem[1];
-                self[0] = ActorSystem.create(MemberAgent.create(() -> self[0].terminate()), ClusterSettings.SYSTEM,
+                self[0] = ActorSystem.create(
+                        MemberAgent.create(() -> self[0].terminate()),
+                        ClusterSettings.SYSTEM,
                         ClusterSettings.member("127.0.0.1", 0, seeds).withFallback(ConfigFactory.load()));
                 others.add(self[0]);
             }
-            ScenarioRunner.Options o = new ScenarioRunner.Options(null, Limits.DEFAULT, Duration.ofMinutes(5),
-                    ClusterSettings.member("127.0.0.1", port, seeds), 3, Duration.ofSeconds(60));
+            ScenarioRunner.Options o = new ScenarioRunner.Options(
+                    null,
+                    Limits.DEFAULT,
+                    Duration.ofMinutes(5),
+                    ClusterSettings.member("127.0.0.1", port, seeds),
+                    3,
+                    Duration.ofSeconds(60));
             return run(s, o);
         } finally {
             for (ActorSystem<MemberAgent.Command> m : others) {
@@ -72,8 +80,9 @@ class ClusterRunTest {
         Set<String> members = new TreeSet<>(r.placement().values());
         assertEquals(3, members.size(), "devices on every member: " + members);
         for (Report.JobReport j : r.jobs()) {
-            assertTrue(j.verified() && j.asExpected(), j.name() + "/" + j.mode() + ": " + j.status() + " " + j.mismatches() + " "
-                    + j.unfinished());
+            assertTrue(
+                    j.verified() && j.asExpected(),
+                    j.name() + "/" + j.mode() + ": " + j.status() + " " + j.mismatches() + " " + j.unfinished());
         }
     }
 
@@ -156,11 +165,15 @@ class ClusterRunTest {
     @Test
     void aClusterThatDoesNotFormIsAClearErrorNotAHang() throws Exception {
         int port = freePort();
-        ScenarioRunner.Options o = new ScenarioRunner.Options(null, Limits.DEFAULT, Duration.ofMinutes(5),
-                ClusterSettings.member("127.0.0.1", port, List.of("127.0.0.1:" + port)), 2, Duration.ofSeconds(3));
+        ScenarioRunner.Options o = new ScenarioRunner.Options(
+                null,
+                Limits.DEFAULT,
+                Duration.ofMinutes(5),
+                ClusterSettings.member("127.0.0.1", port, List.of("127.0.0.1:" + port)),
+                2,
+                Duration.ofSeconds(3));
         Scenario s = reference("paper-fig1-allreduce.conf");
-        IllegalStateException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class,
-                () -> run(s, o));
+        IllegalStateException e = Assertions.assertThrows(IllegalStateException.class, () -> run(s, o));
         assertTrue(e.getMessage().contains("the cluster did not form: 2 members expected"), e.getMessage());
     }
 }

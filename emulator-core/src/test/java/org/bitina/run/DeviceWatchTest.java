@@ -13,8 +13,15 @@ import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
 import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.bitina.cluster.MemberAgent;
+import org.bitina.device.DeviceCommand;
+import org.bitina.protocol.Frame;
 import org.bitina.scenario.Scenario;
 import org.bitina.topology.Node;
+import org.bitina.usecase.DriverReport;
+import org.bitina.usecase.DriverSpec;
+import org.bitina.usecase.EndpointDriver;
+import org.bitina.usecase.JobPlan;
+import org.bitina.usecase.References;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -34,47 +41,52 @@ class DeviceWatchTest {
     }
 
     /** A driver whose host cannot even build it: an Error, so the host actor stops. */
-    private record Broken() implements org.bitina.usecase.DriverSpec {
+    private record Broken() implements DriverSpec {
         @Override
         public String host() {
             return "h2";
         }
 
         @Override
-        public org.bitina.usecase.JobPlan plan() {
+        public JobPlan plan() {
             throw new AssertionError("no plan");
         }
 
         @Override
-        public org.bitina.usecase.EndpointDriver create(org.bitina.usecase.References references) {
+        public EndpointDriver create(References references) {
             throw new AssertionError("this driver cannot be built");
         }
     }
 
     /** One member agent, its devices under the virtual clock and a runner on them, running {@code s}; its report goes to {@code report}. */
-    private Map<String, ActorRef<org.bitina.device.DeviceCommand>> start(Scenario s, String run, TestProbe<Report> report) {
-        ActorRef<MemberAgent.Command> agent = kit.spawn(MemberAgent.create(() -> { }));
+    private Map<String, ActorRef<DeviceCommand>> start(Scenario s, String run, TestProbe<Report> report) {
+        ActorRef<MemberAgent.Command> agent = kit.spawn(MemberAgent.create(() -> {}));
         TestProbe<MemberAgent.Spawned> spawned = kit.createTestProbe();
-        List<String> switches = s.topology().nodes().stream().filter(Node::isSwitch).map(Node::name).toList();
+        List<String> switches = s.topology().nodes().stream()
+                .filter(Node::isSwitch)
+                .map(Node::name)
+                .toList();
         List<String> hosts = s.topology().hosts().stream().map(Node::name).toList();
         byte[] token = {1, 2, 3};
         ActorRef<MemberAgent.Vouch> voucher = kit.spawn(MemberAgent.voucher(Map.of(agent, token)));
-        agent.tell(new MemberAgent.SpawnDevices(run, switches, hosts, 4096, 5_000_000_000L, spawned.getRef(), 0, 1, true, token, voucher));
-        Map<String, ActorRef<org.bitina.device.DeviceCommand>> devices = spawned.receiveMessage(Duration.ofSeconds(10)).devices();
+        agent.tell(new MemberAgent.SpawnDevices(
+                run, switches, hosts, 4096, 5_000_000_000L, spawned.getRef(), 0, 1, true, token, voucher));
+        Map<String, ActorRef<DeviceCommand>> devices =
+                spawned.receiveMessage(Duration.ofSeconds(10)).devices();
         Map<String, String> placement = new LinkedHashMap<>();
         Map<String, Integer> where = new LinkedHashMap<>();
         devices.keySet().forEach(d -> {
             placement.put(d, "here");
             where.put(d, 0);
         });
-        ActorRef<PhaseRunner.Command> runner = kit.spawn(PhaseRunner.create(s, devices, placement, where, List.of(new MemberAgent.Handle(agent, token)), null,
-                new RunProgress()));
+        ActorRef<PhaseRunner.Command> runner = kit.spawn(PhaseRunner.create(
+                s, devices, placement, where, List.of(new MemberAgent.Handle(agent, token)), null, new RunProgress()));
         runner.tell(new PhaseRunner.Run(report.getRef()));
         return devices;
     }
 
     /** A driver whose timer is always due and always throws: inside a window, not a hang but named failures. */
-    private record Throwing() implements org.bitina.usecase.DriverSpec {
+    private record Throwing() implements DriverSpec {
         @Override
         public String host() {
             return "h2";
@@ -82,8 +94,8 @@ class DeviceWatchTest {
 
         /** Beside the INA phase's drivers (tenant 0, job 1): its timer is polled with theirs. */
         @Override
-        public org.bitina.usecase.JobPlan plan() {
-            return new org.bitina.usecase.JobPlan() {
+        public JobPlan plan() {
+            return new JobPlan() {
                 @Override
                 public int tenant() {
                     return 0;
@@ -97,15 +109,15 @@ class DeviceWatchTest {
         }
 
         @Override
-        public org.bitina.usecase.EndpointDriver create(org.bitina.usecase.References references) {
-            return new org.bitina.usecase.EndpointDriver() {
+        public EndpointDriver create(References references) {
+            return new EndpointDriver() {
                 @Override
                 public List<Out> start(long now) {
                     return List.of();
                 }
 
                 @Override
-                public List<Out> onDeliver(org.bitina.protocol.Frame frame, long now) {
+                public List<Out> onDeliver(Frame frame, long now) {
                     return List.of();
                 }
 
@@ -125,7 +137,7 @@ class DeviceWatchTest {
                 }
 
                 @Override
-                public org.bitina.usecase.DriverReport report() {
+                public DriverReport report() {
                     throw new IllegalStateException("no report either");
                 }
             };
@@ -141,14 +153,16 @@ class DeviceWatchTest {
                 }]
                 """);
         TestProbe<Report> report = kit.createTestProbe();
-        Map<String, ActorRef<org.bitina.device.DeviceCommand>> devices = start(s, "throw", report);
+        Map<String, ActorRef<DeviceCommand>> devices = start(s, "throw", report);
         Thread.sleep(300);
-        devices.get("h2").tell(new org.bitina.device.DeviceCommand.StartDriver(new Throwing(), null));
+        devices.get("h2").tell(new DeviceCommand.StartDriver(new Throwing(), null));
         Report r = report.receiveMessage(Duration.ofSeconds(60));
         Report.JobReport ina = r.jobs().get(0);
         assertEquals("failed", ina.status(), ina.toString());
         assertTrue(ina.note().contains("timers kept firing"), ina.note());
-        assertTrue(ina.dropped().stream().anyMatch(d -> d.contains("h2 could not handle its timers")), ina.dropped().toString());
+        assertTrue(
+                ina.dropped().stream().anyMatch(d -> d.contains("h2 could not handle its timers")),
+                ina.dropped().toString());
     }
 
     @Test
@@ -161,11 +175,11 @@ class DeviceWatchTest {
                 }]
                 """);
         TestProbe<Report> report = kit.createTestProbe();
-        Map<String, ActorRef<org.bitina.device.DeviceCommand>> devices = start(s, "watch", report);
+        Map<String, ActorRef<DeviceCommand>> devices = start(s, "watch", report);
         // 4 M floats take the JVM seconds: h2 stops while the INA phase runs, of an Error (which a
         // device does not catch, unlike the exceptions that hostile input may cause)
         Thread.sleep(300);
-        devices.get("h2").tell(new org.bitina.device.DeviceCommand.StartDriver(new Broken(), null));
+        devices.get("h2").tell(new DeviceCommand.StartDriver(new Broken(), null));
         Report r = report.receiveMessage(Duration.ofSeconds(60));
         Report.JobReport ina = r.jobs().get(0);
         assertEquals("failed", ina.status(), ina.toString());

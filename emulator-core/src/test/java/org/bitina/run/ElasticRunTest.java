@@ -9,6 +9,7 @@ import org.bitina.scenario.Scenario;
 import org.bitina.topology.Routing;
 import org.bitina.topology.ScenarioException;
 import org.bitina.usecase.Phase;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -19,11 +20,16 @@ class ElasticRunTest {
     void eachIterationRunsOverItsOwnMembersVerifiedAndRewritesOnlyTheSwitchesWhoseTreeChanged() throws Exception {
         Scenario s = Scenarios.reference("elastic-allreduce.conf");
         Report r = Scenarios.run(s);
-        List<Report.JobReport> ina = r.jobs().stream().filter(j -> j.mode().equals("ina")).toList();
+        List<Report.JobReport> ina =
+                r.jobs().stream().filter(j -> j.mode().equals("ina")).toList();
         assertEquals(5, ina.size());
         List<String> all8 = List.of("h1", "h2", "h3", "h4", "h5", "h6", "h7", "h8");
-        List<List<String>> members = List.of(all8, all8, List.of("h1", "h2", "h4", "h5", "h6", "h7"),
-                List.of("h1", "h2", "h4", "h5", "h6", "h7", "h9", "h10"), List.of("h1", "h2", "h4", "h5", "h6", "h7", "h9", "h10"));
+        List<List<String>> members = List.of(
+                all8,
+                all8,
+                List.of("h1", "h2", "h4", "h5", "h6", "h7"),
+                List.of("h1", "h2", "h4", "h5", "h6", "h7", "h9", "h10"),
+                List.of("h1", "h2", "h4", "h5", "h6", "h7", "h9", "h10"));
         for (int i = 0; i < 5; i++) {
             Report.JobReport j = ina.get(i);
             Phase.Iteration it = j.iteration();
@@ -36,18 +42,31 @@ class ElasticRunTest {
             assertEquals(i == 1 ? List.of("h3") : List.of(), j.missing());
         }
         assertEquals(List.of(), ina.get(0).iteration().tablesRewritten());
-        assertEquals(List.of(), ina.get(1).iteration().tablesRewritten(), "a failure during an iteration changes no table");
-        assertTrue(ina.get(2).iteration().tablesRewritten().containsAll(List.of("edge-1-2", "edge-2-2")), ina.get(2).iteration().toString());
-        assertTrue(ina.get(3).iteration().tablesRewritten().contains("edge-3-1"), ina.get(3).iteration().toString());
+        assertEquals(
+                List.of(), ina.get(1).iteration().tablesRewritten(), "a failure during an iteration changes no table");
+        assertTrue(
+                ina.get(2).iteration().tablesRewritten().containsAll(List.of("edge-1-2", "edge-2-2")),
+                ina.get(2).iteration().toString());
+        assertTrue(
+                ina.get(3).iteration().tablesRewritten().contains("edge-3-1"),
+                ina.get(3).iteration().toString());
         assertEquals(List.of(), ina.get(4).iteration().tablesRewritten(), "no change, no rewrite");
         // modelled reconfiguration: there and back from the root to the farthest rewritten switch, 1 us a link
         Routing routing = Routing.compute(s.topology());
         for (Report.JobReport j : ina) {
-            int hops = j.iteration().tablesRewritten().stream().mapToInt(n -> routing.hops("core-1", n)).max().orElse(0);
-            assertEquals(2.0 * hops, j.iteration().reconfigureMicros(), 1e-9, j.iteration().toString());
+            int hops = j.iteration().tablesRewritten().stream()
+                    .mapToInt(n -> routing.hops("core-1", n))
+                    .max()
+                    .orElse(0);
+            assertEquals(
+                    2.0 * hops,
+                    j.iteration().reconfigureMicros(),
+                    1e-9,
+                    j.iteration().toString());
         }
         // each iteration its own number on the wire, and the bits stay put: h9 holds position 9 when it joins
-        assertTrue(ina.get(3).note().contains("edge-3-1=[0000000011]"), ina.get(3).note());
+        assertTrue(
+                ina.get(3).note().contains("edge-3-1=[0000000011]"), ina.get(3).note());
         assertEquals("complete", r.jobs().get(5).status());
     }
 
@@ -57,27 +76,39 @@ class ElasticRunTest {
         assertEquals(4, r.jobs().size());
         for (Report.JobReport j : r.jobs()) {
             assertTrue(j.asExpected(), j.toString());
-            // a silent owner's chunks have no tree (BIER-INC's own rule): iteration 2 fails as that explains, no wrong result
+            // a silent owner's chunks have no tree (BIER-INC's own rule): iteration 2 fails as that explains, no wrong
+            // result
             assertEquals(j.iteration().index() == 2 ? "failed" : "complete", j.status(), j.toString());
             assertTrue(j.mismatches().stream().noneMatch(ReportAssembler::wrongResult), j.toString());
             if (j.iteration().index() != 2) {
                 assertTrue(j.verified(), j.toString());
             }
         }
-        assertEquals(List.of("h1", "h3", "h4", "h5", "h6", "h9"), r.jobs().get(2).iteration().members());
+        assertEquals(
+                List.of("h1", "h3", "h4", "h5", "h6", "h9"),
+                r.jobs().get(2).iteration().members());
         assertEquals(List.of("h2"), r.jobs().get(2).iteration().left());
         assertEquals(List.of("h9"), r.jobs().get(2).iteration().joined());
     }
 
     @Test
     void anElasticJobNeedsAnAutomaticTreeAndChangesThatCanHappen(@TempDir Path dir) {
-        ScenarioException e = org.junit.jupiter.api.Assertions.assertThrows(ScenarioException.class,
-                () -> Scenarios.reference(dir, "elastic-allreduce.conf", t -> t.replace("{ at-iteration = 3, leave = [h8] }",
-                        "{ at-iteration = 3, leave = [h12] }, { at-iteration = 7, join = [h11] }")));
+        ScenarioException e = Assertions.assertThrows(
+                ScenarioException.class,
+                () -> Scenarios.reference(
+                        dir,
+                        "elastic-allreduce.conf",
+                        t -> t.replace(
+                                "{ at-iteration = 3, leave = [h8] }",
+                                "{ at-iteration = 3, leave = [h12] }, { at-iteration = 7, join = [h11] }")));
         String all = e.problems().toString();
         assertTrue(all.contains("at-iteration must be a whole number in 1..5, got 7"), all);
-        ScenarioException leave = org.junit.jupiter.api.Assertions.assertThrows(ScenarioException.class,
-                () -> Scenarios.reference(dir, "elastic-allreduce.conf", t -> t.replace("leave = [h8]", "leave = [h12]")));
-        assertTrue(leave.problems().toString().contains("iteration 3: h12 leaves but is not a member then"), leave.problems().toString());
+        ScenarioException leave = Assertions.assertThrows(
+                ScenarioException.class,
+                () -> Scenarios.reference(
+                        dir, "elastic-allreduce.conf", t -> t.replace("leave = [h8]", "leave = [h12]")));
+        assertTrue(
+                leave.problems().toString().contains("iteration 3: h12 leaves but is not a member then"),
+                leave.problems().toString());
     }
 }

@@ -24,7 +24,9 @@ class EncodingEndToEndTest {
                   tree { mode = auto, root = core-1 }
                   data { elements = 1024, type = int32, op = sum, chunk = 256, window = 4, seed = 1 }
                 }]
-                """.formatted(encoding))).jobs().get(0);
+                """.formatted(encoding)))
+                .jobs()
+                .get(0);
     }
 
     @Test
@@ -40,7 +42,8 @@ class EncodingEndToEndTest {
         long flat = byEncoding.get("flat").headerBytes();
         long list = byEncoding.get("node-list").headerBytes();
         long packets = byEncoding.get("flat").packets();
-        assertEquals(packets, byEncoding.get("node-list").packets(), "the same packets, only their endpoint sets differ");
+        assertEquals(
+                packets, byEncoding.get("node-list").packets(), "the same packets, only their endpoint sets differ");
         // 16 endpoints: a flat bitmap is 2 bytes on every packet; a node list of 4-bit ids is
         // 1 byte for one or two members and 8 bytes for the full set the results carry
         assertTrue(list != flat, "header bytes depend on the encoding: flat " + flat + ", node list " + list);

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.bitina.topology.ScenarioException;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -28,7 +29,11 @@ class EncodingTranslationTest {
     private static String jobs(String encoding) {
         StringBuilder experts = new StringBuilder();
         for (int i = 0; i < 16; i++) {
-            experts.append("{ name = e").append(i + 1).append(", host = h").append(i + 1).append(" }, ");
+            experts.append("{ name = e")
+                    .append(i + 1)
+                    .append(", host = h")
+                    .append(i + 1)
+                    .append(" }, ");
         }
         return fatTree(4, """
                 jobs = [{
@@ -63,12 +68,17 @@ class EncodingTranslationTest {
     private static Map<String, String> outcome(Report r) {
         Map<String, String> o = new TreeMap<>();
         for (Report.JobReport j : r.jobs()) {
-            o.put(j.name() + "/" + j.mode(), j.status() + " verified=" + j.verified() + " missing=" + j.missing() + " packets=" + j.packets()
-                    + " intoRoot=" + j.packetsIntoRoot() + " timeouts=" + j.timeouts() + " rounds=" + j.retransmissionRounds()
-                    + " mismatches=" + j.mismatches());
+            o.put(
+                    j.name() + "/" + j.mode(),
+                    j.status() + " verified=" + j.verified() + " missing=" + j.missing() + " packets=" + j.packets()
+                            + " intoRoot=" + j.packetsIntoRoot() + " timeouts=" + j.timeouts() + " rounds="
+                            + j.retransmissionRounds()
+                            + " mismatches=" + j.mismatches());
         }
         for (Report.LinkReport l : r.links()) {
-            o.put("link " + l.job() + "/" + l.mode() + " " + l.from() + "->" + l.to(), "packets=" + l.packets() + " lost=" + l.lost());
+            o.put(
+                    "link " + l.job() + "/" + l.mode() + " " + l.from() + "->" + l.to(),
+                    "packets=" + l.packets() + " lost=" + l.lost());
         }
         return o;
     }
@@ -76,12 +86,11 @@ class EncodingTranslationTest {
     @Test
     void anEncodingNamesItsKindOrBothDomainsNotBoth() throws Exception {
         String bad = jobs("{ kind = hierarchical, hosts = node-list }");
-        org.bitina.topology.ScenarioException e = org.junit.jupiter.api.Assertions.assertThrows(org.bitina.topology.ScenarioException.class,
-                () -> Scenarios.write(dir, "bad.conf", bad));
+        ScenarioException e =
+                Assertions.assertThrows(ScenarioException.class, () -> Scenarios.write(dir, "bad.conf", bad));
         assertTrue(e.getMessage().contains("bad.conf:3: encoding names either its kind"), e.getMessage());
         String unknown = jobs("{ hosts = bitlist, fabric = hierarchical }");
-        e = org.junit.jupiter.api.Assertions.assertThrows(org.bitina.topology.ScenarioException.class,
-                () -> Scenarios.write(dir, "bad.conf", unknown));
+        e = Assertions.assertThrows(ScenarioException.class, () -> Scenarios.write(dir, "bad.conf", unknown));
         assertTrue(e.getMessage().contains("bad.conf:3: unknown encoding 'bitlist'"), e.getMessage());
     }
 
@@ -89,12 +98,21 @@ class EncodingTranslationTest {
     void everyKindEndsAsWithFlatBitmapsWithFewerHeaderBytesAndCountsItsTranslations() throws Exception {
         Report flat = run("flat");
         Report translated = run(TRANSLATED);
-        flat.jobs().forEach(j -> assertTrue(j.verified() && j.status().equals("complete"), j.name() + "/" + j.mode() + " " + j.status()));
+        flat.jobs()
+                .forEach(j -> assertTrue(
+                        j.verified() && j.status().equals("complete"), j.name() + "/" + j.mode() + " " + j.status()));
         assertEquals(outcome(flat), outcome(translated));
 
         for (String job : List.of("ar", "moe", "rm", "inc")) {
-            long f = flat.jobs().stream().filter(j -> j.name().equals(job) && j.mode().equals("ina")).findFirst().orElseThrow().headerBytes();
-            long t = translated.jobs().stream().filter(j -> j.name().equals(job) && j.mode().equals("ina")).findFirst().orElseThrow()
+            long f = flat.jobs().stream()
+                    .filter(j -> j.name().equals(job) && j.mode().equals("ina"))
+                    .findFirst()
+                    .orElseThrow()
+                    .headerBytes();
+            long t = translated.jobs().stream()
+                    .filter(j -> j.name().equals(job) && j.mode().equals("ina"))
+                    .findFirst()
+                    .orElseThrow()
                     .headerBytes();
             assertTrue(t < f, job + ": header bytes " + t + " translated, " + f + " flat");
         }
@@ -108,8 +126,15 @@ class EncodingTranslationTest {
                 assertEquals(0, s.translations(), s.name() + " is inside the fabric");
             }
         }
-        assertTrue(flat.switches().stream().allMatch(s -> s.translations() == 0), "one encoding everywhere: nothing to translate");
-        assertTrue(translated.jobs().get(0).note().contains("node-list on host links, hierarchical (blocks of 4) between switches"),
+        assertTrue(
+                flat.switches().stream().allMatch(s -> s.translations() == 0),
+                "one encoding everywhere: nothing to translate");
+        assertTrue(
+                translated
+                        .jobs()
+                        .get(0)
+                        .note()
+                        .contains("node-list on host links, hierarchical (blocks of 4) between switches"),
                 translated.jobs().get(0).note());
         assertTrue(edge > 0);
     }

@@ -36,7 +36,8 @@ class ExpectedOutcomeTest {
     @Test
     void theRightStatusAndExactlyTheRightMissingEndpointMatch() throws Exception {
         // a ring with a silent member cannot finish at all: failed, every member unfinished
-        Report r = runWith("expect { ina = partial, ring = { status = failed, missing = [h1, h2, h3, h4] }, missing = [h3] }");
+        Report r = runWith(
+                "expect { ina = partial, ring = { status = failed, missing = [h1, h2, h3, h4] }, missing = [h3] }");
         Report.JobReport ina = mode(r, "ina");
         assertEquals("partial", ina.status());
         assertTrue(ina.asExpected(), ina.toString());

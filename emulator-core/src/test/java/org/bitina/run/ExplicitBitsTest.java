@@ -8,9 +8,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.bitina.protocol.TraceFilter;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -25,10 +27,12 @@ class ExplicitBitsTest {
         Report r = run(reference("rfc8279-example.conf"), trace);
         r.jobs().forEach(j -> assertTrue(j.status().equals("complete") && j.verified(), j.toString()));
         // every data packet of the INA mode: what each node sent on, copy by copy (one event a copy)
-        Map<String, java.util.List<String>> copies = new TreeMap<>();
+        Map<String, List<String>> copies = new TreeMap<>();
         int packets = 0;
         for (JsonNode e : events(trace)) {
-            if (!e.path("job").asText().equals("rfc8279") || !e.path("mode").asText().equals("ina") || !e.path("dir").asText().equals("mcast")) {
+            if (!e.path("job").asText().equals("rfc8279")
+                    || !e.path("mode").asText().equals("ina")
+                    || !e.path("dir").asText().equals("mcast")) {
                 continue;
             }
             String ev = e.get("event").asText();
@@ -40,8 +44,10 @@ class ExplicitBitsTest {
                 if (ev.equals("replicate")) {
                     assertTrue(e.get("detail").asText().matches("copy [12]/2 of \\[1010\\]"), e.toString());
                 }
-                copies.computeIfAbsent(e.get("node").asText() + " seq " + e.get("seq").asText(), k -> new java.util.ArrayList<>())
-                        .add(ev + " " + e.get("to").get(0).asText() + " " + e.get("bitmap").asText());
+                copies.computeIfAbsent(
+                                e.get("node").asText() + " seq " + e.get("seq").asText(), k -> new ArrayList<>())
+                        .add(ev + " " + e.get("to").get(0).asText() + " "
+                                + e.get("bitmap").asText());
             } else if (ev.equals("deliver")) {
                 assertTrue(List.of("D", "E").contains(e.get("node").asText()), "delivered only to D and E: " + e);
             }
@@ -49,7 +55,9 @@ class ExplicitBitsTest {
         assertEquals(4, packets);
         for (int seq = 0; seq < 4; seq++) {
             assertEquals(List.of("forward B [1010]"), copies.get("A seq " + seq));
-            assertEquals(List.of("replicate C [1000]", "replicate E [0010]"), copies.get("B seq " + seq),
+            assertEquals(
+                    List.of("replicate C [1000]", "replicate E [0010]"),
+                    copies.get("B seq " + seq),
                     "B->C carries D only, B->E carries E only");
             assertEquals(List.of("forward D [1000]"), copies.get("C seq " + seq), "C->D, and nothing to F");
         }
@@ -59,16 +67,25 @@ class ExplicitBitsTest {
     @Test
     void aFilteredTraceKeepsOnlyTheEventsItNamesAndSaysSoOnItsFirstLine() throws Exception {
         Path trace = dir.resolve("filtered.jsonl");
-        run(reference("rfc8279-example.conf"), ScenarioRunner.Options.defaults().withTrace(trace)
-                .withTraceFilter(org.bitina.protocol.TraceFilter.parse(List.of("node=B;event=replicate", "seq=1..2;mode=ina"))));
+        run(
+                reference("rfc8279-example.conf"),
+                ScenarioRunner.Options.defaults()
+                        .withTrace(trace)
+                        .withTraceFilter(TraceFilter.parse(List.of("node=B;event=replicate", "seq=1..2;mode=ina"))));
         List<JsonNode> es = events(trace);
         assertEquals("clock", es.get(0).get("event").asText());
         assertEquals("ns", es.get(0).get("vt_unit").asText(), "the unit of vt, said once");
-        assertEquals("node=B;event=replicate;seq=1..2;mode=ina", es.get(0).get("filter").asText());
+        assertEquals(
+                "node=B;event=replicate;seq=1..2;mode=ina",
+                es.get(0).get("filter").asText());
         List<String> kept = es.subList(1, es.size()).stream()
-                .map(e -> e.get("node").asText() + " " + e.get("event").asText() + " " + e.get("seq").asLong() + " " + e.get("to").get(0).asText())
-                .sorted().toList();
-        assertEquals(List.of("B replicate 1 C", "B replicate 1 E", "B replicate 2 C", "B replicate 2 E"), kept,
+                .map(e -> e.get("node").asText() + " " + e.get("event").asText() + " "
+                        + e.get("seq").asLong() + " " + e.get("to").get(0).asText())
+                .sorted()
+                .toList();
+        assertEquals(
+                List.of("B replicate 1 C", "B replicate 1 E", "B replicate 2 C", "B replicate 2 E"),
+                kept,
                 "two packets, two copies each, at B only, in the INA mode (unicast-ack multicasts its data too)");
     }
 
@@ -87,7 +104,9 @@ class ExplicitBitsTest {
                 baselines = [ring, ps]
                 """));
         r.jobs().forEach(j -> assertTrue(j.status().equals("complete") && j.verified(), j.toString()));
-        assertTrue(r.jobs().get(0).note().contains("s1=[1100101]"), "the A-BM over positions 1, 2, 5, 7: " + r.jobs().get(0).note());
+        assertTrue(
+                r.jobs().get(0).note().contains("s1=[1100101]"),
+                "the A-BM over positions 1, 2, 5, 7: " + r.jobs().get(0).note());
     }
 
     @Test
@@ -99,13 +118,20 @@ class ExplicitBitsTest {
                 baselines = [unicast-ack]
                 """));
         r.jobs().forEach(j -> assertTrue(j.status().equals("complete") && j.verified(), j.toString()));
-        assertTrue(r.jobs().get(0).note().contains("[0110]"), "h2 and h3 hold bits 2 and 3 of four: " + r.jobs().get(0).note());
+        assertTrue(
+                r.jobs().get(0).note().contains("[0110]"),
+                "h2 and h3 hold bits 2 and 3 of four: " + r.jobs().get(0).note());
     }
 
     @Test
     void aMoeJobWithItsExpertsInAnotherBitOrderVerifies() throws Exception {
-        Report r = run(reference(dir, "paper-fig2-moe.conf", t -> t.replace("experts = [e1, e2, e3, e4, e5, e6, e7, e8]",
-                "experts = [e1, e2, e3, e4, e5, e6, e7, e8]\n  bit-space { e8 = 1, e7 = 2, e6 = 3, e5 = 4, e4 = 5, e3 = 6, e2 = 7, e1 = 8 }")));
+        Report r = run(
+                reference(
+                        dir,
+                        "paper-fig2-moe.conf",
+                        t -> t.replace(
+                                "experts = [e1, e2, e3, e4, e5, e6, e7, e8]",
+                                "experts = [e1, e2, e3, e4, e5, e6, e7, e8]\n  bit-space { e8 = 1, e7 = 2, e6 = 3, e5 = 4, e4 = 5, e3 = 6, e2 = 7, e1 = 8 }")));
         r.jobs().forEach(j -> assertTrue(j.status().equals("complete") && j.verified(), j.toString()));
     }
 }

@@ -1,11 +1,14 @@
 package org.bitina.run;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
+import java.util.Set;
 
 /**
  * An independent, event-ordered model of an AllReduce's modelled completion time (INA, ring,
@@ -57,8 +60,7 @@ import java.util.PriorityQueue;
  * </ul>
  */
 final class ModelledTimeModel {
-    private ModelledTimeModel() {
-    }
+    private ModelledTimeModel() {}
 
     /** One link's properties, the same both ways. */
     record Spec(long latencyNanos, long bandwidthBps) {
@@ -131,7 +133,7 @@ final class ModelledTimeModel {
             return distTo.computeIfAbsent(d, x -> {
                 Map<String, Integer> dist = new HashMap<>();
                 dist.put(d, 0);
-                java.util.ArrayDeque<String> q = new java.util.ArrayDeque<>(List.of(d));
+                ArrayDeque<String> q = new ArrayDeque<>(List.of(d));
                 while (!q.isEmpty()) {
                     String v = q.poll();
                     if (!v.equals(d) && isHost(v)) {
@@ -248,11 +250,12 @@ final class ModelledTimeModel {
     }
 
     /** What a run of the model gives: the completion time, and packets and bytes per directed link. */
-    record Outcome(long completionNanos, Map<String, long[]> links) {
-    }
+    record Outcome(long completionNanos, Map<String, long[]> links) {}
 
     enum Kind {
-        CONTRIBUTION, RESULT, UNICAST
+        CONTRIBUTION,
+        RESULT,
+        UNICAST
     }
 
     /** A packet: its chunk, bitmap, underlay destination (null: a BIER multicast by its bitmap) and size. */
@@ -263,8 +266,7 @@ final class ModelledTimeModel {
     }
 
     /** A packet reaching {@code node} from {@code from} at time t; {@code order} counts sends, so one sender's stay in its order. */
-    private record Arrival(long t, String from, long order, String node, Packet p) {
-    }
+    private record Arrival(long t, String from, long order, String node, Packet p) {}
 
     /** The event loop, the ports and the forwarding every mode shares; a mode adds its endpoints. */
     private abstract static class Sim {
@@ -434,27 +436,27 @@ final class ModelledTimeModel {
         void checkFinished() {
             workers.values().forEach(w -> {
                 if (w.got != job.chunks()) {
-                    throw new IllegalStateException("model: " + w.host + " got " + w.got + " of " + job.chunks() + " chunks");
+                    throw new IllegalStateException(
+                            "model: " + w.host + " got " + w.got + " of " + job.chunks() + " chunks");
                 }
             });
         }
     }
 
     /** The automatic VAT: parents and A-BMs. */
-    record Vat(String root, Map<String, String> parent, Map<String, Long> aBm) {
-    }
+    record Vat(String root, Map<String, String> parent, Map<String, Long> aBm) {}
 
     static Vat autoVat(Network net, Job job, String root) {
         Map<String, String> up = new LinkedHashMap<>();
-        Map<String, java.util.Set<String>> below = new LinkedHashMap<>();
+        Map<String, Set<String>> below = new LinkedHashMap<>();
         for (String m : job.members()) {
             List<String> path = net.path(m, root);
             for (int i = 1; i < path.size(); i++) {
                 up.put(path.get(i - 1), path.get(i));
-                below.computeIfAbsent(path.get(i), k -> new java.util.LinkedHashSet<>()).add(path.get(i - 1));
+                below.computeIfAbsent(path.get(i), k -> new LinkedHashSet<>()).add(path.get(i - 1));
             }
         }
-        java.util.Set<String> vatNodes = new java.util.LinkedHashSet<>();
+        Set<String> vatNodes = new LinkedHashSet<>();
         vatNodes.add(root);
         below.forEach((n, kids) -> {
             if (kids.size() > 1) {
@@ -503,7 +505,15 @@ final class ModelledTimeModel {
                     if (node.equals(vat.root())) {
                         multicast(node, new Packet(Kind.RESULT, p.chunk(), aBm, null, p.bytes()), t);
                     } else {
-                        route(node, new Packet(Kind.CONTRIBUTION, p.chunk(), aBm, vat.parent().get(node), p.bytes()), t);
+                        route(
+                                node,
+                                new Packet(
+                                        Kind.CONTRIBUTION,
+                                        p.chunk(),
+                                        aBm,
+                                        vat.parent().get(node),
+                                        p.bytes()),
+                                t);
                     }
                 }
                 return true;
@@ -523,7 +533,10 @@ final class ModelledTimeModel {
         if (treeRoot != null && net.isHost(treeRoot)) {
             return treeRoot;
         }
-        return net.hosts().stream().filter(h -> !job.members().contains(h)).findFirst().orElse(job.members().get(0));
+        return net.hosts().stream()
+                .filter(h -> !job.members().contains(h))
+                .findFirst()
+                .orElse(job.members().get(0));
     }
 
     /** The parameter-server baseline, the server on {@code ps}. */
@@ -610,7 +623,8 @@ final class ModelledTimeModel {
             void checkFinished() {
                 for (int i = 0; i < n; i++) {
                     if (count[i] != job.chunks()) {
-                        throw new IllegalStateException("model: ring member " + job.members().get(i) + " stored " + count[i] + " chunks");
+                        throw new IllegalStateException(
+                                "model: ring member " + job.members().get(i) + " stored " + count[i] + " chunks");
                     }
                 }
             }

@@ -20,6 +20,7 @@ import org.bitina.run.ModelledTimeModel.Outcome;
 import org.bitina.run.ModelledTimeModel.Spec;
 import org.bitina.scenario.Scenario;
 import org.bitina.topology.Link;
+import org.bitina.topology.Node;
 import org.bitina.topology.ScenarioException;
 import org.bitina.wire.InaHeader;
 import org.bitina.wire.InaPacket;
@@ -68,8 +69,8 @@ class ModelledTimeModelTest {
                 }]
                 """);
         Spec dflt = new Spec(1_000, 10_000_000_000L);
-        Network net = ModelledTimeModel.star("s1", List.of("w1", "w2", "w3", "w4"), dflt,
-                Map.of("w3", new Spec(3_000, 25_000_000_000L)));
+        Network net = ModelledTimeModel.star(
+                "s1", List.of("w1", "w2", "w3", "w4"), dflt, Map.of("w3", new Spec(3_000, 25_000_000_000L)));
         Job job = new Job(List.of("w1", "w2", "w3", "w4"), 4000, 256, 4, 4);
         check(s, net, job, "s1", "star");
     }
@@ -97,10 +98,14 @@ class ModelledTimeModelTest {
 
     private static void check(Scenario s, Network net, Job job, String root, String name) {
         // the model builds its own network: it must be the scenario's, link order included (ECMP depends on it)
-        List<String> modelLinks = net.links().stream().map(l -> l[0] + "-" + l[1] + " " + net.spec(l[0], l[1])).toList();
-        List<String> scenarioLinks = s.topology().links().stream().map(ModelledTimeModelTest::describe).toList();
+        List<String> modelLinks = net.links().stream()
+                .map(l -> l[0] + "-" + l[1] + " " + net.spec(l[0], l[1]))
+                .toList();
+        List<String> scenarioLinks = s.topology().links().stream()
+                .map(ModelledTimeModelTest::describe)
+                .toList();
         assertEquals(scenarioLinks, modelLinks, "the model's network is the scenario's");
-        assertEquals(s.topology().hosts().stream().map(org.bitina.topology.Node::name).toList(), net.hosts());
+        assertEquals(s.topology().hosts().stream().map(Node::name).toList(), net.hosts());
         assertPacketSizes(job);
 
         Map<String, Outcome> model = new LinkedHashMap<>();
@@ -120,19 +125,30 @@ class ModelledTimeModelTest {
             double emulatorNanos = j.modeledMicros() * 1000;
             double modelNanos = e.getValue().completionNanos();
             double rel = Math.abs(emulatorNanos - modelNanos) / modelNanos;
-            System.out.printf("model-check %s %-4s model %10.3f us  emulator %10.3f us  diff %+.4f %%  (%s, wall %d ms)%n", name, m,
-                    modelNanos / 1000, j.modeledMicros(), 100 * (emulatorNanos - modelNanos) / modelNanos, j.status(), wall);
+            System.out.printf(
+                    "model-check %s %-4s model %10.3f us  emulator %10.3f us  diff %+.4f %%  (%s, wall %d ms)%n",
+                    name,
+                    m,
+                    modelNanos / 1000,
+                    j.modeledMicros(),
+                    100 * (emulatorNanos - modelNanos) / modelNanos,
+                    j.status(),
+                    wall);
             checks.add(() -> assertEquals("complete", j.status(), m + ": " + j));
             checks.add(() -> assertEquals(0, j.timeouts(), m + ": no timer may fire"));
-            checks.add(() -> assertEquals(linksOf(e.getValue()), linksOf(r, name, m), name + " " + m + ": packets and bytes per link"));
-            checks.add(() -> assertTrue(rel <= TOLERANCE, name + " " + m + ": model " + modelNanos / 1000 + " us, emulator "
-                    + j.modeledMicros() + " us (" + String.format("%.4f", 100 * rel) + " % apart)"));
+            checks.add(() -> assertEquals(
+                    linksOf(e.getValue()), linksOf(r, name, m), name + " " + m + ": packets and bytes per link"));
+            checks.add(() -> assertTrue(
+                    rel <= TOLERANCE,
+                    name + " " + m + ": model " + modelNanos / 1000 + " us, emulator " + j.modeledMicros() + " us ("
+                            + String.format("%.4f", 100 * rel) + " % apart)"));
         }
         assertAll(checks);
     }
 
     private static String describe(Link l) {
-        return l.a() + "-" + l.b() + " " + new Spec(l.spec().latencyNanos(), l.spec().bandwidthBps());
+        return l.a() + "-" + l.b() + " "
+                + new Spec(l.spec().latencyNanos(), l.spec().bandwidthBps());
     }
 
     private static Map<String, String> linksOf(Outcome o) {
@@ -143,7 +159,8 @@ class ModelledTimeModelTest {
 
     private static Map<String, String> linksOf(Report r, String job, String mode) {
         Map<String, String> m = new TreeMap<>();
-        r.links().stream().filter(l -> l.job().equals(job) && l.mode().equals(mode) && l.packets() > 0)
+        r.links().stream()
+                .filter(l -> l.job().equals(job) && l.mode().equals(mode) && l.packets() > 0)
                 .forEach(l -> m.put(l.from() + ">" + l.to(), l.packets() + " packets, " + l.bytes() + " bytes"));
         return m;
     }
@@ -152,7 +169,9 @@ class ModelledTimeModelTest {
     private static void assertPacketSizes(Job job) {
         for (int c = 0; c < job.chunks(); c++) {
             int len = Math.min(job.chunk(), job.elements() - c * job.chunk());
-            InaPacket p = new InaPacket(InaHeader.of(PacketType.CONTRIBUTION, 1, 1, c), FlatBitmap.of(job.members().size(), 0),
+            InaPacket p = new InaPacket(
+                    InaHeader.of(PacketType.CONTRIBUTION, 1, 1, c),
+                    FlatBitmap.of(job.members().size(), 0),
                     Payload.of(new float[len]));
             assertEquals(PacketCodec.encodedSize(p), job.bytes(c), "size of chunk " + c);
         }

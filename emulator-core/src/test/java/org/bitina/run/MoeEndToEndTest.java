@@ -13,6 +13,11 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.stream.Collectors;
+import org.bitina.bitmap.EndpointSet;
+import org.bitina.bitmap.EndpointSets;
+import org.bitina.scenario.Clock;
+import org.bitina.scenario.Scenario;
 import org.bitina.topology.ScenarioException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -30,29 +35,56 @@ class MoeEndToEndTest {
             assertTrue(mode(r, m).verified(), m);
         }
         // token 0 is pinned to e2, e3, e6, e7: it travels alone in its group's packet
-        List<JsonNode> group = events(trace).stream().filter(e -> e.get("job").asText().equals("fig2") && e.get("mode").asText().equals("ina")).toList();
-        long seq = group.stream().filter(e -> e.get("node").asText().equals("src") && e.get("event").asText().equals("send")
-                && e.get("bitmap").asText().equals("[01100110]")).findFirst().orElseThrow().get("seq").asLong();
+        List<JsonNode> group = events(trace).stream()
+                .filter(e -> e.get("job").asText().equals("fig2")
+                        && e.get("mode").asText().equals("ina"))
+                .toList();
+        long seq = group.stream()
+                .filter(e -> e.get("node").asText().equals("src")
+                        && e.get("event").asText().equals("send")
+                        && e.get("bitmap").asText().equals("[01100110]"))
+                .findFirst()
+                .orElseThrow()
+                .get("seq")
+                .asLong();
         Map<String, String> installs = new TreeMap<>();
-        group.stream().filter(e -> e.get("seq").asLong() == seq && e.get("event").asText().equals("install"))
-                .forEach(e -> installs.put(e.get("node").asText(), e.get("bitmap").asText()));
-        assertEquals(Map.of("s0", "[01100110]", "s1", "[01100000]", "s7", "[00000110]"), installs,
+        group.stream()
+                .filter(e ->
+                        e.get("seq").asLong() == seq && e.get("event").asText().equals("install"))
+                .forEach(e ->
+                        installs.put(e.get("node").asText(), e.get("bitmap").asText()));
+        assertEquals(
+                Map.of("s0", "[01100110]", "s1", "[01100000]", "s7", "[00000110]"),
+                installs,
                 "C-BMs at the branch nodes only: none at the source or at the experts");
-        assertTrue(group.stream().anyMatch(e -> e.get("seq").asLong() == seq && e.get("node").asText().equals("src")
-                && e.get("event").asText().equals("deliver") && e.get("dir").asText().equals("agg")), "the combined output reaches the source");
+        assertTrue(
+                group.stream()
+                        .anyMatch(e -> e.get("seq").asLong() == seq
+                                && e.get("node").asText().equals("src")
+                                && e.get("event").asText().equals("deliver")
+                                && e.get("dir").asText().equals("agg")),
+                "the combined output reaches the source");
         Report.JobReport ina = mode(r, "ina");
         Report.JobReport a2a = mode(r, "all-to-all");
-        assertTrue(ina.sourceUplinkBytes() < a2a.sourceUplinkBytes(), "INA sends each token once and gets one output back");
+        assertTrue(
+                ina.sourceUplinkBytes() < a2a.sourceUplinkBytes(),
+                "INA sends each token once and gets one output back");
         assertTrue(r.switches().stream().anyMatch(s -> s.name().equals("s0") && s.peakStateEntries() > 0));
-        // the report's observed trees are the trace's installs, per switch: their count, the union of their C-BMs, the node above
+        // the report's observed trees are the trace's installs, per switch: their count, the union of their C-BMs, the
+        // node above
         Map<String, Long> count = new TreeMap<>();
-        Map<String, org.bitina.bitmap.EndpointSet> union = new TreeMap<>();
+        Map<String, EndpointSet> union = new TreeMap<>();
         group.stream().filter(e -> e.get("event").asText().equals("install")).forEach(e -> {
             count.merge(e.get("node").asText(), 1L, Long::sum);
-            union.merge(e.get("node").asText(), org.bitina.bitmap.EndpointSets.parse(e.get("bitmap").asText()), org.bitina.bitmap.EndpointSet::or);
+            union.merge(
+                    e.get("node").asText(), EndpointSets.parse(e.get("bitmap").asText()), EndpointSet::or);
         });
-        List<Report.ObservedTree> observed = r.observedTrees().stream().filter(t -> t.job().equals("fig2")).toList();
-        assertEquals(List.of("ina", "ina", "ina"), observed.stream().map(Report.ObservedTree::mode).toList(), "a baseline installs nothing");
+        List<Report.ObservedTree> observed =
+                r.observedTrees().stream().filter(t -> t.job().equals("fig2")).toList();
+        assertEquals(
+                List.of("ina", "ina", "ina"),
+                observed.stream().map(Report.ObservedTree::mode).toList(),
+                "a baseline installs nothing");
         Map<String, Long> observedCount = new TreeMap<>();
         Map<String, String> observedBits = new TreeMap<>();
         Map<String, String> upstream = new TreeMap<>();
@@ -63,9 +95,15 @@ class MoeEndToEndTest {
             assertEquals("C-BM", t.mechanism());
         });
         assertEquals(count, observedCount);
-        assertEquals(union.entrySet().stream().collect(java.util.stream.Collectors.toMap(Map.Entry::getKey, e -> e.getValue().toString())),
+        assertEquals(
+                union.entrySet().stream()
+                        .collect(Collectors.toMap(
+                                Map.Entry::getKey, e -> e.getValue().toString())),
                 observedBits);
-        assertEquals(Map.of("s0", "src", "s1", "s0", "s7", "s0"), upstream, "Fig. 2: s1 and s7 combine into s0, s0 into the source");
+        assertEquals(
+                Map.of("s0", "src", "s1", "s0", "s7", "s0"),
+                upstream,
+                "Fig. 2: s1 and s7 combine into s0, s0 into the source");
     }
 
     private Report run(String faults) throws IOException, ScenarioException {
@@ -89,11 +127,14 @@ class MoeEndToEndTest {
 
     @Test
     void pairGranularitySendsOnePacketPerSourceExpertPairAndInstallsNothing() throws Exception {
-        Report r = Scenarios.run(reference(dir, "paper-fig2-moe.conf", t -> t.replace("granularity = group", "granularity = pair")));
+        Report r = Scenarios.run(
+                reference(dir, "paper-fig2-moe.conf", t -> t.replace("granularity = group", "granularity = pair")));
         Report.JobReport ina = mode(r, "ina");
         assertEquals("complete", ina.status(), ina.mismatches().toString());
         assertTrue(ina.verified());
-        assertTrue(r.switches().stream().allMatch(s -> s.peakStateEntries() == 0), "single-expert packets never branch: " + r.switches());
+        assertTrue(
+                r.switches().stream().allMatch(s -> s.peakStateEntries() == 0),
+                "single-expert packets never branch: " + r.switches());
     }
 
     @Test
@@ -111,26 +152,32 @@ class MoeEndToEndTest {
         Report r = run("faults = [ { kind = straggler, node = h3, delay = 120ms } ]");
         Report.JobReport ina = mode(r, "ina");
         assertTrue(ina.timeouts() > 0, "C-BM timers fired while h3's experts were late");
-        assertEquals("complete", ina.status(), "late parts reach the source and are added there: " + ina.partialChunks());
+        assertEquals(
+                "complete", ina.status(), "late parts reach the source and are added there: " + ina.partialChunks());
         assertTrue(ina.verified(), ina.mismatches().toString());
         assertTrue(ina.lateContributions() > 0);
     }
 
     @Test
-    void aStragglingSourceDispatchesLateInModelledTimeAndOnTheRealClockInWallTimeToo() throws IOException, ScenarioException {
+    void aStragglingSourceDispatchesLateInModelledTimeAndOnTheRealClockInWallTimeToo()
+            throws IOException, ScenarioException {
         // before, a straggler fault on a MoE source was dropped without a word
-        org.bitina.scenario.Scenario s = reference(dir, "paper-fig2-moe.conf",
+        Scenario s = reference(
+                dir,
+                "paper-fig2-moe.conf",
                 t -> t + "\nfaults = [ { at = 0ms, kind = straggler, node = src, delay = 300ms } ]\n");
-        for (org.bitina.scenario.Clock clock : org.bitina.scenario.Clock.values()) {
+        for (Clock clock : Clock.values()) {
             Report r = Scenarios.run(s.withClock(clock));
             for (Report.JobReport j : r.jobs()) {
                 assertEquals("complete", j.status(), j.mode() + " " + j.unfinished());
                 assertTrue(j.verified(), j.mode());
                 assertTrue(j.modeledMicros() >= 300_000, j.mode() + " modelled " + j.modeledMicros());
-                if (clock == org.bitina.scenario.Clock.REAL) {
+                if (clock == Clock.REAL) {
                     assertTrue(j.wallMillis() >= 300, j.mode() + " wall " + j.wallMillis());
                 } else {
-                    assertTrue(j.wallMillis() < 300, "a modelled delay is not waited out: " + j.mode() + " wall " + j.wallMillis());
+                    assertTrue(
+                            j.wallMillis() < 300,
+                            "a modelled delay is not waited out: " + j.mode() + " wall " + j.wallMillis());
                 }
             }
         }
@@ -144,7 +191,11 @@ class MoeEndToEndTest {
     private Report budgeted(String encoding, int mtu) throws IOException, ScenarioException {
         StringBuilder experts = new StringBuilder();
         for (int i = 0; i < 64; i++) {
-            experts.append("{ name = e").append(i + 1).append(", host = h").append(i / 4 + 1).append(" },\n");
+            experts.append("{ name = e")
+                    .append(i + 1)
+                    .append(", host = h")
+                    .append(i / 4 + 1)
+                    .append(" },\n");
         }
         return Scenarios.run(dir, "budget.conf", """
                 topology {
@@ -165,14 +216,18 @@ class MoeEndToEndTest {
         Report.JobReport ina = mode(r, "ina");
         assertEquals("complete", ina.status(), ina.unfinished().toString());
         assertTrue(ina.verified(), ina.mismatches().toString());
-        assertTrue(r.links().stream().allMatch(l -> l.lost() == 0), () -> "MTU drops: " + r.links().stream().filter(l -> l.lost() > 0).toList());
+        assertTrue(
+                r.links().stream().allMatch(l -> l.lost() == 0),
+                () -> "MTU drops: "
+                        + r.links().stream().filter(l -> l.lost() > 0).toList());
     }
 
     @Test
     void aDispatchLeavesRoomForItsTagAndItsSetOnEveryLink() throws IOException, ScenarioException {
         // two tokens fill 582 - 40 - 2 = 540 bytes exactly, but not beside the 16-byte tag: one token per packet
         noPacketExceedsTheMtu(budgeted("node-list", 582));
-        // two tokens per packet, 40 + 8 (flat on host links) + 540 + 16 = 604 bytes; three (804) would fit only the fabric's 2-byte list
+        // two tokens per packet, 40 + 8 (flat on host links) + 540 + 16 = 604 bytes; three (804) would fit only the
+        // fabric's 2-byte list
         noPacketExceedsTheMtu(budgeted("{ hosts = flat, fabric = node-list }", 850));
     }
 
@@ -183,8 +238,11 @@ class MoeEndToEndTest {
         assertEquals("partial", ina.status());
         assertTrue(ina.verified(), "partial outputs are checked against the experts they hold: " + ina.mismatches());
         assertFalse(ina.partialChunks().isEmpty());
-        assertTrue(List.of("e7", "e8").containsAll(ina.missing()) && !ina.missing().isEmpty(), ina.missing().toString());
-        assertTrue(ina.partialChunks().stream().allMatch(c -> List.of("e7", "e8").containsAll(c.missing())));
+        assertTrue(
+                List.of("e7", "e8").containsAll(ina.missing()) && !ina.missing().isEmpty(),
+                ina.missing().toString());
+        assertTrue(
+                ina.partialChunks().stream().allMatch(c -> List.of("e7", "e8").containsAll(c.missing())));
         assertTrue(ina.asExpected());
         assertTrue(mode(r, "all-to-all").asExpected());
     }

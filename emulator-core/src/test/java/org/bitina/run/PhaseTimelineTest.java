@@ -27,11 +27,32 @@ import org.junit.jupiter.api.Test;
 /** The report's time views: chunk completion, soft state over modelled time, faults on the axis. */
 class PhaseTimelineTest {
     private final List<String> members = List.of("w1", "w2");
-    private final AllReduceSpec job = new AllReduceSpec(new JobCommon("j", "allreduce", 1, 1, members, new BitSpace(members),
-            EncodingSpec.FLAT, Duration.ofMillis(50), List.of()), new TreeSpec(TreeSpec.Mode.AUTO, null, null),
+    private final AllReduceSpec job = new AllReduceSpec(
+            new JobCommon(
+                    "j",
+                    "allreduce",
+                    1,
+                    1,
+                    members,
+                    new BitSpace(members),
+                    EncodingSpec.FLAT,
+                    Duration.ofMillis(50),
+                    List.of()),
+            new TreeSpec(TreeSpec.Mode.AUTO, null, null),
             new DataSpec(64, ElementType.INT32, ReductionOp.SUM, 16, 4, 1, 1024));
-    private final Phase phase = new Phase(job, "ina", 1, Map.of(), List.of(), Set.of("w1", "w2"), List.of("s1"), Set.of(),
-            new BitSpace(members), new Phase.Timing(4, 50_000_000L, 0, Duration.ofSeconds(30)), new Phase.Expected(Status.COMPLETE, Set.of(), 0), "");
+    private final Phase phase = new Phase(
+            job,
+            "ina",
+            1,
+            Map.of(),
+            List.of(),
+            Set.of("w1", "w2"),
+            List.of("s1"),
+            Set.of(),
+            new BitSpace(members),
+            new Phase.Timing(4, 50_000_000L, 0, Duration.ofSeconds(30)),
+            new Phase.Expected(Status.COMPLETE, Set.of(), 0),
+            "");
 
     private static DriverReport worker(String name, long... vt) {
         CompletionTimes t = new CompletionTimes(vt.length);
@@ -41,14 +62,25 @@ class PhaseTimelineTest {
             }
         }
         t.done(0, 1); // a later result of a unit does not move its time
-        return new DriverReport(name, DriverReport.Role.WORKER, vt.length, vt.length, List.of(), List.of(), 0, vt.length, true, List.of(),
-                Map.of()).withUnitTimes(t);
+        return new DriverReport(
+                        name,
+                        DriverReport.Role.WORKER,
+                        vt.length,
+                        vt.length,
+                        List.of(),
+                        List.of(),
+                        0,
+                        vt.length,
+                        true,
+                        List.of(),
+                        Map.of())
+                .withUnitTimes(t);
     }
 
     @Test
     void aChunkCompletesWhenItsLastEndpointHasItAndOneSomeoneLacksIsLeftOut() {
-        Report.Completion c = PhaseTimeline.completion(phase, List.of(worker("w1", 1000, 2000, 3000, 4000),
-                worker("w2", 1500, 1000, 9000, -1)));
+        Report.Completion c = PhaseTimeline.completion(
+                phase, List.of(worker("w1", 1000, 2000, 3000, 4000), worker("w2", 1500, 1000, 9000, -1)));
         assertEquals("chunk", c.unit());
         assertEquals(4, c.units());
         assertEquals(3, c.completed(), "chunk 3 never reached w2");
@@ -59,22 +91,46 @@ class PhaseTimelineTest {
         assertEquals(9.0, last[0], 0.01);
         assertEquals(1.0, last[1]);
         for (int i = 1; i < c.cdf().size(); i++) {
-            assertEquals(true, c.cdf().get(i)[0] > c.cdf().get(i - 1)[0] && c.cdf().get(i)[1] >= c.cdf().get(i - 1)[1], "ascending");
+            assertEquals(
+                    true,
+                    c.cdf().get(i)[0] > c.cdf().get(i - 1)[0]
+                            && c.cdf().get(i)[1] >= c.cdf().get(i - 1)[1],
+                    "ascending");
         }
         assertNull(PhaseTimeline.completion(phase, List.of()), "no endpoint, no distribution");
     }
 
     private static DeviceCommand.DeviceStats sw(String name, long[]... steps) {
-        return new DeviceCommand.DeviceStats(name, true, Map.of(), List.of(), 0, 0, List.of(), 0, 0, 0, List.of(), Map.of(), Map.of(),
-                List.of(), Map.of(), List.of(steps));
+        return new DeviceCommand.DeviceStats(
+                name,
+                true,
+                Map.of(),
+                List.of(),
+                0,
+                0,
+                List.of(),
+                0,
+                0,
+                0,
+                List.of(),
+                Map.of(),
+                Map.of(),
+                List.of(),
+                Map.of(),
+                List.of(steps));
     }
 
     @Test
     void entriesOverTimeSumTheSwitchesExactlyAndKeepEachOnesPeak() {
         // s1 holds one entry over [0, 10 us), s2 one over [5 us, 20 us) and two over [12 us, 14 us)
-        Report.StateEntries e = PhaseTimeline.entries(List.of(sw("s1", new long[] {0, 1}, new long[] {10_000, 0}),
-                sw("s2", new long[] {5_000, 1}, new long[] {12_000, 2}, new long[] {14_000, 1}, new long[] {20_000, 0}),
-                sw("s3")), 40_000);
+        Report.StateEntries e = PhaseTimeline.entries(
+                List.of(
+                        sw("s1", new long[] {0, 1}, new long[] {10_000, 0}),
+                        sw("s2", new long[] {5_000, 1}, new long[] {12_000, 2}, new long[] {14_000, 1}, new long[] {
+                            20_000, 0
+                        }),
+                        sw("s3")),
+                40_000);
         assertEquals(0.2, e.bucketMicros(), 1e-9, "200 buckets over 40 us");
         assertEquals(Map.of("s1", 1, "s2", 2), e.peaks());
         assertEquals(1, e.total().get(0));
@@ -89,11 +145,16 @@ class PhaseTimelineTest {
     @Test
     void faultsOnTheAxisAreTheAppliedNetworkFaultsAndThePhasesEndpointFaults() {
         Link l = new Link("s1", "s2", null);
-        FaultSpec down = new FaultSpec(Duration.ofMillis(2), FaultSpec.Kind.LINK_DOWN, null, l, null, null, 0, List.of(), 0);
-        FaultSpec late = new FaultSpec(Duration.ofSeconds(9), FaultSpec.Kind.LINK_UP, null, l, null, null, 0, List.of(), 0);
-        FaultSpec slow = new FaultSpec(Duration.ZERO, FaultSpec.Kind.STRAGGLER, "w9", null, Duration.ofMillis(1), null, 0, List.of(), 0);
+        FaultSpec down =
+                new FaultSpec(Duration.ofMillis(2), FaultSpec.Kind.LINK_DOWN, null, l, null, null, 0, List.of(), 0);
+        FaultSpec late =
+                new FaultSpec(Duration.ofSeconds(9), FaultSpec.Kind.LINK_UP, null, l, null, null, 0, List.of(), 0);
+        FaultSpec slow = new FaultSpec(
+                Duration.ZERO, FaultSpec.Kind.STRAGGLER, "w9", null, Duration.ofMillis(1), null, 0, List.of(), 0);
         List<Report.FaultMark> marks = PhaseTimeline.faults(List.of(down, late, slow), List.of(late), phase);
-        assertEquals(List.of(new Report.FaultMark(2000.0, "link-down", "link-down s1-s2")), marks,
+        assertEquals(
+                List.of(new Report.FaultMark(2000.0, "link-down", "link-down s1-s2")),
+                marks,
                 "the link-up never came (pending), w9 runs no driver of this phase");
     }
 }

@@ -7,9 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.file.Path;
 import org.bitina.topology.ScenarioException;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.api.io.TempDir;
 
 /** Every reduction over both element types, in INA and both baselines, verified end to end (A3). */
 class ReductionMatrixTest {
@@ -17,8 +17,16 @@ class ReductionMatrixTest {
     Path dir;
 
     @ParameterizedTest(name = "{0} {1}")
-    @CsvSource({"float32, sum", "float32, product", "float32, max", "float32, min",
-            "int32, sum", "int32, product", "int32, max", "int32, min"})
+    @CsvSource({
+        "float32, sum",
+        "float32, product",
+        "float32, max",
+        "float32, min",
+        "int32, sum",
+        "int32, product",
+        "int32, max",
+        "int32, min"
+    })
     void everyOpAndTypeVerifies(String type, String op) throws IOException, ScenarioException {
         Report r = run(dir, "m.conf", """
                 topology { generator { kind = paper-fig1 } }

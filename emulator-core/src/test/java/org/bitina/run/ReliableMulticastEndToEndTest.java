@@ -9,9 +9,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
-import org.bitina.topology.ScenarioException;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import org.bitina.scenario.Scenario;
+import org.bitina.topology.ScenarioException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -42,7 +46,10 @@ class ReliableMulticastEndToEndTest {
     @Test
     void withAggregationTheSourceGetsOneAckPerWindowPerRoundWithoutItOnePerReceiver() throws Exception {
         // a roomy timer: exact ACK counts must not depend on how fast a cold JVM answers
-        Report r = run("data { bytes = 64KiB, packet = 4000, window = 4, seed = 1 }, ack { per = window, tree = preconfigured }", "", null,
+        Report r = run(
+                "data { bytes = 64KiB, packet = 4000, window = 4, seed = 1 }, ack { per = window, tree = preconfigured }",
+                "",
+                null,
                 "2s");
         Report.JobReport ina = mode(r, "ina");
         Report.JobReport uni = mode(r, "unicast-ack");
@@ -52,15 +59,18 @@ class ReliableMulticastEndToEndTest {
         assertTrue(ina.verified() && uni.verified());
         assertEquals(0, ina.retransmissionRounds());
         assertEquals(windows, ina.stats().get("ackPacketsIntoSource"), "one aggregated ACK per window and round");
-        assertEquals(windows * 8, uni.stats().get("ackPacketsIntoSource"), "one ACK per receiver per window: the implosion");
+        assertEquals(
+                windows * 8, uni.stats().get("ackPacketsIntoSource"), "one ACK per receiver per window: the implosion");
         assertEquals(windows, ina.packetsIntoRoot(), "one ACK frame reaches the source host per window");
     }
 
     @ParameterizedTest(name = "{0}% loss")
     @ValueSource(ints = {1, 5, 20})
     void everyLiveReceiverVerifiesUnderLoss(int percent) throws Exception {
-        Report r = run("data { bytes = 32000, packet = 4000, window = 4, seed = 2 }, ack { per = packet, tree = composed }, max-rounds = 60",
-                "faults = [ { kind = loss, rate = " + percent + "% } ]", null);
+        Report r = run(
+                "data { bytes = 32000, packet = 4000, window = 4, seed = 2 }, ack { per = packet, tree = composed }, max-rounds = 60",
+                "faults = [ { kind = loss, rate = " + percent + "% } ]",
+                null);
         for (Report.JobReport j : r.jobs()) {
             assertEquals("complete", j.status(), j.mode() + " " + j.unfinished() + j.missing());
             assertTrue(j.verified(), j.mode() + " " + j.mismatches());
@@ -69,12 +79,15 @@ class ReliableMulticastEndToEndTest {
 
     @Test
     void duplicatesAreNeverHandedToTheApplication() throws Exception {
-        Report r = run("data { bytes = 32000, packet = 4000, window = 8, seed = 3 }, ack { per = packet, tree = self-installed }",
-                "faults = [ { kind = duplicate, rate = 30% } ]", null);
+        Report r = run(
+                "data { bytes = 32000, packet = 4000, window = 8, seed = 3 }, ack { per = packet, tree = self-installed }",
+                "faults = [ { kind = duplicate, rate = 30% } ]",
+                null);
         Report.JobReport ina = mode(r, "ina");
         assertTrue(ina.verified(), ina.mismatches().toString());
         assertTrue(ina.stats().get("duplicatesSuppressed") > 0, "duplicated copies arrived and were suppressed");
-        assertEquals(8L * 32000, ina.stats().get("deliveredBytes"), "each packet delivered once to each of 8 receivers");
+        assertEquals(
+                8L * 32000, ina.stats().get("deliveredBytes"), "each packet delivered once to each of 8 receivers");
     }
 
     @Test
@@ -95,9 +108,9 @@ class ReliableMulticastEndToEndTest {
         assertEquals("complete", ina.status(), ina.unfinished().toString());
         assertTrue(ina.verified());
         assertEquals(0, ina.timeouts());
-        java.util.Map<String, String> installedFrom = new java.util.HashMap<>();
-        java.util.Set<String> installs = new java.util.TreeSet<>();
-        java.util.Set<String> aggregatesUp = new java.util.TreeSet<>();
+        Map<String, String> installedFrom = new HashMap<>();
+        Set<String> installs = new TreeSet<>();
+        Set<String> aggregatesUp = new TreeSet<>();
         for (JsonNode e : events(trace)) {
             String node = e.get("node").asText();
             if (e.get("seq").asLong() != 0 || !(node.equals("leaf-2") || node.equals("leaf-3"))) {
@@ -105,7 +118,8 @@ class ReliableMulticastEndToEndTest {
             }
             if (e.get("event").asText().equals("install")) {
                 installs.add(node + " " + e.get("bitmap").asText());
-            } else if (e.get("event").asText().equals("forward") && e.get("dir").asText().equals("agg")) {
+            } else if (e.get("event").asText().equals("forward")
+                    && e.get("dir").asText().equals("agg")) {
                 aggregatesUp.add(node + " " + e.get("bitmap").asText());
             }
         }
@@ -116,8 +130,11 @@ class ReliableMulticastEndToEndTest {
     @Test
     void aStragglingSourceAndReceiverDelayTheRunInModelledTime() throws Exception {
         // before, straggler faults on multicast nodes were dropped without a word
-        Report r = run("data { bytes = 16000, packet = 4000, window = 2, seed = 6 }, ack { per = window, tree = composed }",
-                "faults = [ { kind = straggler, node = h1, delay = 300ms }, { kind = straggler, node = h5, delay = 200ms } ]", null, "1s");
+        Report r = run(
+                "data { bytes = 16000, packet = 4000, window = 2, seed = 6 }, ack { per = window, tree = composed }",
+                "faults = [ { kind = straggler, node = h1, delay = 300ms }, { kind = straggler, node = h5, delay = 200ms } ]",
+                null,
+                "1s");
         for (Report.JobReport j : r.jobs()) {
             assertEquals("complete", j.status(), j.mode() + " " + j.unfinished());
             assertTrue(j.verified(), j.mode());
@@ -130,8 +147,10 @@ class ReliableMulticastEndToEndTest {
 
     @Test
     void aDeadReceiverIsReportedUnreachableAndTheRunEnds() throws Exception {
-        Report r = run("data { bytes = 16000, packet = 4000, window = 2, seed = 4 }, ack { per = window, tree = composed }, max-rounds = 3",
-                "faults = [ { kind = silent, node = h5 } ]", null);
+        Report r = run(
+                "data { bytes = 16000, packet = 4000, window = 2, seed = 4 }, ack { per = window, tree = composed }, max-rounds = 3",
+                "faults = [ { kind = silent, node = h5 } ]",
+                null);
         Report.JobReport ina = mode(r, "ina");
         assertEquals("partial", ina.status());
         assertEquals(List.of("h5"), ina.missing());
@@ -143,12 +162,17 @@ class ReliableMulticastEndToEndTest {
     @Test
     void retransmissionsReachOnlyTheMissSet() throws Exception {
         Path trace = dir.resolve("t.jsonl");
-        Report r = run("data { bytes = 16000, packet = 4000, window = 4, seed = 5 }, ack { per = packet, tree = composed }, max-rounds = 40",
-                "faults = [ { kind = loss, link = [leaf-3, h7], rate = 50% }, { kind = loss, link = [leaf-2, h4], rate = 30% } ]", trace);
+        Report r = run(
+                "data { bytes = 16000, packet = 4000, window = 4, seed = 5 }, ack { per = packet, tree = composed }, max-rounds = 40",
+                "faults = [ { kind = loss, link = [leaf-3, h7], rate = 50% }, { kind = loss, link = [leaf-2, h4], rate = 30% } ]",
+                trace);
         assertTrue(mode(r, "ina").verified());
         long retransmissions = 0;
         for (JsonNode e : events(trace)) {
-            if (e.get("job").asText().equals("cp") && e.get("mode").asText().equals("ina") && e.get("node").asText().equals("h1") && e.get("event").asText().equals("send")
+            if (e.get("job").asText().equals("cp")
+                    && e.get("mode").asText().equals("ina")
+                    && e.get("node").asText().equals("h1")
+                    && e.get("event").asText().equals("send")
                     && !e.get("bitmap").asText().equals("[11111111]")) {
                 retransmissions++;
                 String bm = e.get("bitmap").asText();

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.bitina.device.DeviceCommand;
+import org.bitina.scenario.Clock;
 import org.bitina.topology.BitSpace;
 import org.bitina.topology.EncodingSpec;
 import org.bitina.usecase.DriverReport;
@@ -25,26 +26,57 @@ import org.junit.jupiter.api.Test;
 /** What a phase's report says from what the devices report, and whether it is what the scenario expects. */
 class ReportAssemblerTest {
     private final List<String> members = List.of("w1", "w2", "w3");
-    private final AllReduceSpec job = new AllReduceSpec(new JobCommon("j", "bier-inc", 1, 1, members, new BitSpace(members),
-            EncodingSpec.FLAT, Duration.ofMillis(50), List.of()), new TreeSpec(TreeSpec.Mode.AUTO, null, null),
+    private final AllReduceSpec job = new AllReduceSpec(
+            new JobCommon(
+                    "j",
+                    "bier-inc",
+                    1,
+                    1,
+                    members,
+                    new BitSpace(members),
+                    EncodingSpec.FLAT,
+                    Duration.ofMillis(50),
+                    List.of()),
+            new TreeSpec(TreeSpec.Mode.AUTO, null, null),
             new DataSpec(64, ElementType.INT32, ReductionOp.SUM, 16, 4, 1, 1024));
 
     /** w2 is a silent owner of 1 of the 4 chunks: the others can lack that one chunk, and no more. */
     private Phase failingPhase() {
-        return new Phase(job, "ina", 1, Map.of(), List.of(), Set.of("w1", "w3"), List.of("w1"), Set.of(), new BitSpace(members),
-                new Phase.Timing(4, 50_000_000L, 0, Duration.ofSeconds(30)), new Phase.Expected(Status.FAILED, Set.of("w2"), 1), "");
+        return new Phase(
+                job,
+                "ina",
+                1,
+                Map.of(),
+                List.of(),
+                Set.of("w1", "w3"),
+                List.of("w1"),
+                Set.of(),
+                new BitSpace(members),
+                new Phase.Timing(4, 50_000_000L, 0, Duration.ofSeconds(30)),
+                new Phase.Expected(Status.FAILED, Set.of("w2"), 1),
+                "");
     }
 
     private static DeviceCommand.DeviceStats host(String name, int received, List<String> mismatches) {
-        DriverReport r = new DriverReport(name, DriverReport.Role.INC_WORKER, 4, received, List.of(), mismatches, 0, received, false,
-                List.of(), Map.of());
+        DriverReport r = new DriverReport(
+                name,
+                DriverReport.Role.INC_WORKER,
+                4,
+                received,
+                List.of(),
+                mismatches,
+                0,
+                received,
+                false,
+                List.of(),
+                Map.of());
         return new DeviceCommand.DeviceStats(name, false, Map.of(), List.of(), 0, 0, List.of(r), 0, 0, 0, List.of());
     }
 
     private Report.JobReport report(DeviceCommand.DeviceStats... stats) {
         ReportAssembler a = new ReportAssembler();
         a.phase(failingPhase(), List.of(stats), 0, null, List.of(), List.of());
-        return a.report("s.conf", org.bitina.scenario.Clock.VIRTUAL, Map.of()).jobs().get(0);
+        return a.report("s.conf", Clock.VIRTUAL, Map.of()).jobs().get(0);
     }
 
     @Test
@@ -64,7 +96,8 @@ class ReportAssemblerTest {
 
     @Test
     void aFailureWithWrongResultsIsNot() {
-        Report.JobReport j = report(host("w1", 3, List.of("chunk 0 element 1: got 1, expected 2")), host("w3", 3, List.of()));
+        Report.JobReport j =
+                report(host("w1", 3, List.of("chunk 0 element 1: got 1, expected 2")), host("w3", 3, List.of()));
         assertEquals("failed", j.status());
         assertFalse(j.asExpected(), "a wrong result is never the failure a scenario expects");
     }

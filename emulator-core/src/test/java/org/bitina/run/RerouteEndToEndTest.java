@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -31,18 +33,26 @@ class RerouteEndToEndTest {
         assertTrue(ina.verified());
         // the bitmaps are the VAT's as before the failure (F7): the same A-BMs drive the new route
         assertTrue(ina.note().contains("agg-1-1=[1111000000000000]"), ina.note());
-        assertTrue(r.links().stream().anyMatch(l -> l.from().equals("agg-1-1") && l.to().startsWith("core-") && !l.to().equals("core-1")
-                && l.packets() > 0), "pod 1's traffic took another core link");
+        assertTrue(
+                r.links().stream()
+                        .anyMatch(l -> l.from().equals("agg-1-1")
+                                && l.to().startsWith("core-")
+                                && !l.to().equals("core-1")
+                                && l.packets() > 0),
+                "pod 1's traffic took another core link");
         assertEquals("rr", ina.name());
     }
 
     @Test
     void aFaultPlannedForAfterThePhaseEndedIsNamedNotPassedOver() throws Exception {
-        Report r = Scenarios.run(Scenarios.reference(dir, "paper-fig1-allreduce.conf",
+        Report r = Scenarios.run(Scenarios.reference(
+                dir,
+                "paper-fig1-allreduce.conf",
                 t -> t + "\nfaults = [ { at = 60s, kind = link-down, link = [s5, s7] } ]\n"));
         for (Report.JobReport j : r.jobs()) {
-            assertEquals(java.util.List.of("link-down at 60000 ms"), j.faultsNotApplied(), j.mode());
-            assertTrue(j.note().contains("faults not applied, the phase ended first: [link-down at 60000 ms]"), j.note());
+            assertEquals(List.of("link-down at 60000 ms"), j.faultsNotApplied(), j.mode());
+            assertTrue(
+                    j.note().contains("faults not applied, the phase ended first: [link-down at 60000 ms]"), j.note());
         }
     }
 
@@ -59,9 +69,9 @@ class RerouteEndToEndTest {
                 }]
                 faults = [ { at = 0ms, kind = link-down, link = [edge-1-1, h1] }, { at = 150ms, kind = link-up, link = [edge-1-1, h1] } ]
                 """)).jobs().get(0);
-        assertEquals(java.util.List.of(), j.unfinished(), j.note());
+        assertEquals(List.of(), j.unfinished(), j.note());
         assertTrue(j.verified(), j.mismatches().toString());
-        assertTrue(java.util.Set.of("h1").containsAll(j.missing()), "only the cut-off host can be missing: " + j.missing());
-        assertEquals(java.util.List.of(), j.faultsNotApplied());
+        assertTrue(Set.of("h1").containsAll(j.missing()), "only the cut-off host can be missing: " + j.missing());
+        assertEquals(List.of(), j.faultsNotApplied());
     }
 }

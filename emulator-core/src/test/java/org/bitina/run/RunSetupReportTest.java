@@ -12,17 +12,54 @@ import org.junit.jupiter.api.Test;
 /** A run reports what its setup cost (issue 17), and those wall-clock figures stay out of the determinism comparison. */
 class RunSetupReportTest {
     private static Report report(String clock, Report.Setup setup) {
-        Report.JobReport j = new Report.JobReport("j", "allreduce", "ina", "complete", true, List.of(), 17, 1.0, 1, 1, 1, 1, 0, 0,
-                "complete", true, "s1", 4, 4, List.of(), List.of(), List.of(), 0, 0, 1, null, 0, List.of(), Map.of(), List.of(), null, null,
-                null, null, null, null, List.of());
-        return new Report("s.conf", clock, List.of(), List.of(j), List.of(), List.of(), List.of(), Map.of("s1", "m0"), setup);
+        Report.JobReport j = new Report.JobReport(
+                "j",
+                "allreduce",
+                "ina",
+                "complete",
+                true,
+                List.of(),
+                17,
+                1.0,
+                1,
+                1,
+                1,
+                1,
+                0,
+                0,
+                "complete",
+                true,
+                "s1",
+                4,
+                4,
+                List.of(),
+                List.of(),
+                List.of(),
+                0,
+                0,
+                1,
+                null,
+                0,
+                List.of(),
+                Map.of(),
+                List.of(),
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                List.of());
+        return new Report(
+                "s.conf", clock, List.of(), List.of(j), List.of(), List.of(), List.of(), Map.of("s1", "m0"), setup);
     }
 
     @Test
     void reportsDifferingOnlyInTheirSetupFiguresCompareEqualAndOtherDifferencesAreNamed() {
-        assertNull(RunComparison.firstDifference(report("virtual", new Report.Setup(3, 40, 1 << 20)),
-                report("virtual", new Report.Setup(300, 4, 7))));
-        String diff = RunComparison.firstDifference(report("virtual", new Report.Setup(3, 40, 1 << 20)), report("real", null));
+        assertNull(RunComparison.firstDifference(
+                report("virtual", new Report.Setup(3, 40, 1 << 20)), report("virtual", new Report.Setup(300, 4, 7))));
+        String diff = RunComparison.firstDifference(
+                report("virtual", new Report.Setup(3, 40, 1 << 20)), report("real", null));
         assertNotNull(diff);
         assertTrue(diff.contains("clock"), diff);
     }
@@ -31,7 +68,9 @@ class RunSetupReportTest {
     void aRunReportsItsRoutingAndPlanningTimesAndTheHeapInUse() throws Exception {
         Report r = Scenarios.run(Scenarios.reference("paper-fig1-allreduce.conf"));
         assertNotNull(r.setup(), "the report has setup { routingMillis, planningMillis, heapBytes }");
-        assertTrue(r.setup().routingMillis() >= 0 && r.setup().planningMillis() >= 0, r.setup().toString());
+        assertTrue(
+                r.setup().routingMillis() >= 0 && r.setup().planningMillis() >= 0,
+                r.setup().toString());
         assertTrue(r.setup().heapBytes() > 0, r.setup().toString());
         assertEquals("complete", r.jobs().get(0).status());
     }

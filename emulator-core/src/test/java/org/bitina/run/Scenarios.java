@@ -2,15 +2,19 @@ package org.bitina.run;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.function.UnaryOperator;
+import java.util.zip.GZIPInputStream;
 import org.bitina.scenario.Scenario;
-import org.bitina.topology.ScenarioException;
 import org.bitina.scenario.ScenarioLoader;
+import org.bitina.topology.ScenarioException;
 
 /**
  * The scenarios the end-to-end tests run and the one way they run them: scenario texts
@@ -21,8 +25,7 @@ public final class Scenarios {
     /** The reference scenarios, seen from a module's folder (where Maven runs the tests). */
     public static final Path CONFIGS = Path.of("..", "topology-configs");
 
-    private Scenarios() {
-    }
+    private Scenarios() {}
 
     /** Four hosts h1..h4 on one switch s1, 1 us and 100 Gbps links: the small topology many tests share. */
     public static final String STAR4 = """
@@ -55,9 +58,11 @@ public final class Scenarios {
      * A reference scenario with {@code edit} applied to its text, written to {@code dir}: its
      * {@code include "defaults"} still reads the shared defaults, from wherever the copy lives.
      */
-    public static Scenario reference(Path dir, String file, UnaryOperator<String> edit) throws IOException, ScenarioException {
+    public static Scenario reference(Path dir, String file, UnaryOperator<String> edit)
+            throws IOException, ScenarioException {
         String defaults = CONFIGS.resolve("defaults.conf").toAbsolutePath().toString();
-        String text = Files.readString(CONFIGS.resolve(file)).replace("include \"defaults\"", "include file(\"" + defaults + "\")");
+        String text = Files.readString(CONFIGS.resolve(file))
+                .replace("include \"defaults\"", "include file(\"" + defaults + "\")");
         return write(dir, file, edit.apply(text));
     }
 
@@ -66,7 +71,10 @@ public final class Scenarios {
      * is tuned for one idle JVM; tests that count packets exactly, or cross members, need room.
      */
     public static Scenario fig1WithTimeouts(Path dir, String timeout) throws IOException, ScenarioException {
-        return reference(dir, "paper-fig1-allreduce.conf", t -> t.replaceAll("completion-timeout = \\d+ms", "completion-timeout = " + timeout));
+        return reference(
+                dir,
+                "paper-fig1-allreduce.conf",
+                t -> t.replaceAll("completion-timeout = \\d+ms", "completion-timeout = " + timeout));
     }
 
     /** Runs {@code s} on this JVM alone with the default options. */
@@ -90,7 +98,9 @@ public final class Scenarios {
 
     /** The report of the phase of {@code mode} (ina, ring, ps, all-to-all, unicast-ack); fails when there is none. */
     public static Report.JobReport mode(Report r, String mode) {
-        return r.jobs().stream().filter(j -> j.mode().equals(mode)).findFirst()
+        return r.jobs().stream()
+                .filter(j -> j.mode().equals(mode))
+                .findFirst()
                 .orElseThrow(() -> new AssertionError("no " + mode + " phase in " + r.jobs()));
     }
 
@@ -111,15 +121,19 @@ public final class Scenarios {
     public static List<JsonNode> events(Path trace) throws IOException {
         ObjectMapper json = new ObjectMapper();
         List<String> lines = trace.toString().endsWith(".gz")
-                ? new java.io.BufferedReader(new java.io.InputStreamReader(new java.util.zip.GZIPInputStream(Files.newInputStream(trace)),
-                java.nio.charset.StandardCharsets.UTF_8)).lines().toList()
+                ? new BufferedReader(new InputStreamReader(
+                                new GZIPInputStream(Files.newInputStream(trace)), StandardCharsets.UTF_8))
+                        .lines()
+                        .toList()
                 : Files.readAllLines(trace);
-        return lines.stream().map(l -> {
-            try {
-                return json.readTree(l);
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        }).toList();
+        return lines.stream()
+                .map(l -> {
+                    try {
+                        return json.readTree(l);
+                    } catch (IOException e) {
+                        throw new UncheckedIOException(e);
+                    }
+                })
+                .toList();
     }
 }

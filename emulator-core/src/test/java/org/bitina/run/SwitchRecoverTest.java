@@ -44,11 +44,23 @@ class SwitchRecoverTest {
 
     @Test
     void aSwitchRecoverNeedsTheSwitchToBeDown() throws Exception {
-        ScenarioException e = assertThrows(ScenarioException.class, () -> Scenarios.reference(dir, FILE,
-                t -> t.replace("{ at = 120us, kind = switch-recover, node = edge-2-1 }", "{ at = 50us, kind = switch-recover, node = edge-2-1 }")
-                        .replace("{ at = 140us, kind = switch-recover, node = agg-1-1 }", "{ at = 140us, kind = switch-recover, node = h3 }")));
+        ScenarioException e = assertThrows(
+                ScenarioException.class,
+                () -> Scenarios.reference(
+                        dir,
+                        FILE,
+                        t -> t.replace(
+                                        "{ at = 120us, kind = switch-recover, node = edge-2-1 }",
+                                        "{ at = 50us, kind = switch-recover, node = edge-2-1 }")
+                                .replace(
+                                        "{ at = 140us, kind = switch-recover, node = agg-1-1 }",
+                                        "{ at = 140us, kind = switch-recover, node = h3 }")));
         List<String> p = e.problems().stream().map(Problem::toString).toList();
-        assertTrue(p.stream().anyMatch(x -> x.contains(":35: switch-recover of 'edge-2-1' at 50us: it is not down then")), String.join("\n", p));
-        assertTrue(p.stream().anyMatch(x -> x.contains(":36: switch-recover names 'h3', which is a host")), String.join("\n", p));
+        assertTrue(
+                p.stream().anyMatch(x -> x.contains(":35: switch-recover of 'edge-2-1' at 50us: it is not down then")),
+                String.join("\n", p));
+        assertTrue(
+                p.stream().anyMatch(x -> x.contains(":36: switch-recover names 'h3', which is a host")),
+                String.join("\n", p));
     }
 }

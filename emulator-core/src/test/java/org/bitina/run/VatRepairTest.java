@@ -36,7 +36,8 @@ class VatRepairTest {
         assertTrue(ina.verified());
         assertEquals("complete", ina.expected());
         assertTrue(ina.asExpected());
-        assertTrue(ina.note().contains("VAT rebuilt at 60.0 us after agg-2-1 crashed: root core-1, A-BMs {"), ina.note());
+        assertTrue(
+                ina.note().contains("VAT rebuilt at 60.0 us after agg-2-1 crashed: root core-1, A-BMs {"), ina.note());
         assertTrue(ina.note().contains("; cut off: []"), ina.note());
         // pod 2 aggregates at agg-2-2 now, the crashed switch holds no A-BM
         String rebuilt = ina.note().substring(ina.note().indexOf("VAT rebuilt"));
@@ -52,20 +53,35 @@ class VatRepairTest {
         assertTrue(ina.verified());
         assertTrue(ina.asExpected());
         // core-2..4 reach all 16 members in 3 hops each: the first by name
-        assertTrue(ina.note().contains("after core-1 crashed: root core-2, A-BMs {core-2=[1111111111111111]"), ina.note());
+        assertTrue(
+                ina.note().contains("after core-1 crashed: root core-2, A-BMs {core-2=[1111111111111111]"), ina.note());
     }
 
     @Test
     void aConfiguredVatIsRebuiltAutomaticallyOnTheRemainingGraph() throws Exception {
-        // the seed's Fig. 1: VAT s1 = [w1, w2], s7 = [w3, w4], root s6; a tree topology, so a crash cuts off or moves the root
+        // the seed's Fig. 1: VAT s1 = [w1, w2], s7 = [w3, w4], root s6; a tree topology, so a crash cuts off or moves
+        // the root
         String fault = "\nfaults = [ { at = 30us, kind = switch-crash, node = %s } ]\n";
-        Report.JobReport rootGone = Scenarios.mode(Scenarios.run(Scenarios.reference(dir, "paper-fig1-allreduce.conf",
-                t -> t.replace("completion-timeout = 50ms", "completion-timeout = 20us") + fault.formatted("s6"))), "ina");
+        Report.JobReport rootGone = Scenarios.mode(
+                Scenarios.run(Scenarios.reference(
+                        dir,
+                        "paper-fig1-allreduce.conf",
+                        t -> t.replace("completion-timeout = 50ms", "completion-timeout = 20us")
+                                + fault.formatted("s6"))),
+                "ina");
         assertEquals("complete", rootGone.status(), rootGone.unfinished() + " " + rootGone.mismatches());
         assertTrue(rootGone.verified() && rootGone.asExpected());
-        assertTrue(rootGone.note().contains("after s6 crashed: root s1, A-BMs {s1=[11110000], s2=[00110000]}; cut off: []"), rootGone.note());
-        Report.JobReport edge = Scenarios.mode(Scenarios.run(Scenarios.reference(dir, "paper-fig1-allreduce.conf",
-                t -> t.replace("completion-timeout = 50ms", "completion-timeout = 20us") + fault.formatted("s1"))), "ina");
+        assertTrue(
+                rootGone.note()
+                        .contains("after s6 crashed: root s1, A-BMs {s1=[11110000], s2=[00110000]}; cut off: []"),
+                rootGone.note());
+        Report.JobReport edge = Scenarios.mode(
+                Scenarios.run(Scenarios.reference(
+                        dir,
+                        "paper-fig1-allreduce.conf",
+                        t -> t.replace("completion-timeout = 50ms", "completion-timeout = 20us")
+                                + fault.formatted("s1"))),
+                "ina");
         assertEquals("partial", edge.status(), edge.unfinished() + " " + edge.mismatches());
         assertEquals(List.of("w1", "w2"), edge.missing());
         assertTrue(edge.verified() && edge.asExpected());

@@ -12,7 +12,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 import org.bitina.scenario.Clock;
 import org.bitina.scenario.Scenario;
 import org.junit.jupiter.api.Test;
@@ -31,8 +35,15 @@ class VirtualClockTest {
 
     /** The cheap reference scenarios; the rest run twice in {@code ./bench determinism}. */
     @ParameterizedTest
-    @ValueSource(strings = {"paper-fig1-allreduce.conf", "paper-fig2-moe.conf", "shrinking-miss-set.conf", "fat-tree-k4-allreduce.conf",
-            "fat-tree-k4-bier-inc.conf", "fat-tree-k4-bier-inc-link-failure.conf"})
+    @ValueSource(
+            strings = {
+                "paper-fig1-allreduce.conf",
+                "paper-fig2-moe.conf",
+                "shrinking-miss-set.conf",
+                "fat-tree-k4-allreduce.conf",
+                "fat-tree-k4-bier-inc.conf",
+                "fat-tree-k4-bier-inc-link-failure.conf"
+            })
     void aShippedScenarioRunTwiceGivesTheSameReport(String file) throws Exception {
         Scenario s = reference(file);
         assertEquals(Clock.VIRTUAL, s.clock(), "virtual is the default");
@@ -58,19 +69,20 @@ class VirtualClockTest {
         run(reference("paper-fig1-allreduce.conf"), trace);
         List<JsonNode> es = events(trace);
         assertEquals("clock", es.get(0).get("event").asText());
-        java.util.Set<String> modes = new java.util.TreeSet<>();
+        Set<String> modes = new TreeSet<>();
         for (JsonNode e : es.subList(1, es.size())) {
             assertEquals("fig1", e.get("job").asText(), e.toString());
             modes.add(e.get("mode").asText());
         }
-        assertEquals(java.util.Set.of("ina", "ps", "ring"), modes, "the baselines are traced too");
+        assertEquals(Set.of("ina", "ps", "ring"), modes, "the baselines are traced too");
     }
 
     /** The trace's lines ordered by (vt, node), then by the line itself (events of one node at one time, any order). */
     private static List<String> sortedTrace(Scenario s, Path trace) throws Exception {
         run(s, trace);
-        List<JsonNode> es = new java.util.ArrayList<>(events(trace));
-        es.sort(java.util.Comparator.comparingLong((JsonNode e) -> e.get("vt").asLong()).thenComparing(e -> e.get("node").asText())
+        List<JsonNode> es = new ArrayList<>(events(trace));
+        es.sort(Comparator.comparingLong((JsonNode e) -> e.get("vt").asLong())
+                .thenComparing(e -> e.get("node").asText())
                 .thenComparing(JsonNode::toString));
         return es.stream().map(JsonNode::toString).toList();
     }
@@ -90,7 +102,8 @@ class VirtualClockTest {
     }
 
     @Test
-    void aFiveMillisecondStragglerMakesTheOneMillisecondTimerFireForEveryChunkAndOnlyItsPartsComeLate() throws Exception {
+    void aFiveMillisecondStragglerMakesTheOneMillisecondTimerFireForEveryChunkAndOnlyItsPartsComeLate()
+            throws Exception {
         String faults = "faults = [ { at = 0ms, kind = straggler, node = h3, delay = 5ms } ]\n";
         Scenario s = write(dir, "straggle.conf", star(faults, "1ms"));
         Report r = run(s);
@@ -116,10 +129,14 @@ class VirtualClockTest {
         for (int i = 0; i < 2; i++) {
             Path trace = dir.resolve("t" + i + ".jsonl");
             Report r = run(s, trace);
-            List<JsonNode> lost = events(trace).stream().filter(e -> e.get("event").asText().equals("drop")
-                    && (e.path("detail").asText().equals("link down") || e.path("detail").asText().startsWith("no route"))).toList();
+            List<JsonNode> lost = events(trace).stream()
+                    .filter(e -> e.get("event").asText().equals("drop")
+                            && (e.path("detail").asText().equals("link down")
+                                    || e.path("detail").asText().startsWith("no route")))
+                    .toList();
             assertFalse(lost.isEmpty(), "packets were lost because of the failure");
-            long first = lost.stream().mapToLong(e -> e.get("vt").asLong()).min().orElseThrow();
+            long first =
+                    lost.stream().mapToLong(e -> e.get("vt").asLong()).min().orElseThrow();
             assertTrue(first >= 20_000, "first loss at " + first + " ns, the fault is at 20 us");
             assertTrue(first < 25_000, "and it bites at once: first loss at " + first + " ns");
             assertTrue(mode(r, "ina").faultsNotApplied().isEmpty());
@@ -141,15 +158,25 @@ class VirtualClockTest {
 
     @Test
     void theReportCountsEveryDropByReasonPerSwitchAndHost() throws Exception {
-        Report r = run(write(dir, "dup.conf", star("faults = [ { at = 0us, kind = duplicate, rate = 30% } ]\n", "1ms")));
+        Report r =
+                run(write(dir, "dup.conf", star("faults = [ { at = 0us, kind = duplicate, rate = 30% } ]\n", "1ms")));
         Report.JobReport ina = mode(r, "ina");
         assertEquals("complete", ina.status());
         assertTrue(ina.drops() > 0, "duplicates were dropped");
-        long byReason = r.switches().stream().mapToLong(s -> s.drops().values().stream().mapToLong(Long::longValue).sum()).sum()
-                + r.hosts().stream().mapToLong(h -> h.drops().values().stream().mapToLong(Long::longValue).sum()).sum();
+        long byReason = r.switches().stream()
+                        .mapToLong(s -> s.drops().values().stream()
+                                .mapToLong(Long::longValue)
+                                .sum())
+                        .sum()
+                + r.hosts().stream()
+                        .mapToLong(h -> h.drops().values().stream()
+                                .mapToLong(Long::longValue)
+                                .sum())
+                        .sum();
         assertEquals(ina.drops(), byReason, "every drop has its reason: " + r.switches() + " " + r.hosts());
         // a contribution duplicated on a host's link is a replay at the switch's port (S3)
-        assertTrue(r.switches().get(0).drops().containsKey("replay"), r.switches().toString());
+        assertTrue(
+                r.switches().get(0).drops().containsKey("replay"), r.switches().toString());
     }
 
     /** Four hosts on one switch, an AllReduce over them with this completion timeout. */

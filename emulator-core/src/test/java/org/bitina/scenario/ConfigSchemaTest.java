@@ -3,6 +3,7 @@ package org.bitina.scenario;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.typesafe.config.ConfigFactory;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,9 +14,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Stream;
-import com.typesafe.config.ConfigFactory;
 import org.bitina.topology.Problem;
 import org.bitina.topology.ScenarioException;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -29,7 +30,8 @@ class ConfigSchemaTest {
     private static final String NODES = "switches = [s1, s2, s3], hosts = [h1, h2, h3, h4]\n"
             + "links = [[s1, s2], [s1, s3], [s2, h1], [s2, h2], [s3, h3], [s3, h4]]";
     private static final String TOPOLOGY = "topology { " + NODES + " }\n";
-    private static final String AR = "name = j, kind = allreduce, members = [h1, h2], tree { mode = auto, root = s1 }, data { elements = 64 }";
+    private static final String AR =
+            "name = j, kind = allreduce, members = [h1, h2], tree { mode = auto, root = s1 }, data { elements = 64 }";
     private static final String MOE = "name = j, kind = moe, sources = [h1], experts = [h2, h3]";
 
     /**
@@ -51,16 +53,24 @@ class ConfigSchemaTest {
         WHERE.put(ScenarioKeys.ATTACK, TOPOLOGY + "jobs = [{ " + AR + " }]\nattacks = [{ kind = %k\n%s }]\n");
         WHERE.put(JobKeys.JOB, TOPOLOGY + "jobs = [{ kind = %k\n%s }]\n");
         WHERE.put(JobKeys.DATA, TOPOLOGY + "jobs = [{ name = j, kind = %k, data { %s } }]\n");
-        WHERE.put(JobKeys.TREE, TOPOLOGY + "jobs = [{ name = j, kind = allreduce, members = [h1, h2], data { elements = 64 }, tree { %s } }]\n");
+        WHERE.put(
+                JobKeys.TREE,
+                TOPOLOGY
+                        + "jobs = [{ name = j, kind = allreduce, members = [h1, h2], data { elements = 64 }, tree { %s } }]\n");
         WHERE.put(JobKeys.ENCODING, TOPOLOGY + "jobs = [{ " + AR + ", encoding { %s } }]\n");
         WHERE.put(JobKeys.SECURITY, TOPOLOGY + "jobs = [{ " + AR + ", security { %s } }]\n");
         WHERE.put(JobKeys.MEMBERSHIP, TOPOLOGY + "jobs = [{ " + AR + ", iterations = 3, membership = [{ %s }] }]\n");
         WHERE.put(JobKeys.EXPECT, TOPOLOGY + "jobs = [{ " + AR + ", expect { ina = partial\n%s } }]\n");
         WHERE.put(JobKeys.OUTCOME, TOPOLOGY + "jobs = [{ " + AR + ", expect { ina { %s } } }]\n");
-        WHERE.put(JobKeys.EXPERT, TOPOLOGY + "jobs = [{ name = j, kind = moe, sources = [h1], moe {}, experts = [{ %s }] }]\n");
+        WHERE.put(
+                JobKeys.EXPERT,
+                TOPOLOGY + "jobs = [{ name = j, kind = moe, sources = [h1], moe {}, experts = [{ %s }] }]\n");
         WHERE.put(JobKeys.MOE_MODEL, TOPOLOGY + "jobs = [{ " + MOE + ", moe { %s } }]\n");
         WHERE.put(JobKeys.PINNED, TOPOLOGY + "jobs = [{ " + MOE + ", moe { pinned = [{ %s }] } }]\n");
-        WHERE.put(JobKeys.ACK, TOPOLOGY + "jobs = [{ name = j, kind = reliable-multicast, source = h1, receivers = [h2], ack { %s } }]\n");
+        WHERE.put(
+                JobKeys.ACK,
+                TOPOLOGY
+                        + "jobs = [{ name = j, kind = reliable-multicast, source = h1, receivers = [h2], ack { %s } }]\n");
     }
 
     @Test
@@ -69,8 +79,11 @@ class ConfigSchemaTest {
         if (Boolean.getBoolean("bitina.regenerate")) {
             Files.writeString(DOC, generated);
         }
-        assertEquals(generated, Files.readString(DOC), "docs/configuration.md is stale: regenerate it with "
-                + "mvn -pl emulator-core test -Dtest=ConfigSchemaTest -Dbitina.regenerate=true");
+        assertEquals(
+                generated,
+                Files.readString(DOC),
+                "docs/configuration.md is stale: regenerate it with "
+                        + "mvn -pl emulator-core test -Dtest=ConfigSchemaTest -Dbitina.regenerate=true");
     }
 
     @Test
@@ -79,7 +92,11 @@ class ConfigSchemaTest {
             Set<String> seen = new HashSet<>();
             for (ConfigSchema.Key k : s.keys()) {
                 assertTrue(seen.add(k.name()), s.path() + "." + k.name() + " twice");
-                assertTrue(!k.type().isBlank() && !k.example().isBlank() && !k.doc().isBlank() && !k.defaultValue().isBlank(),
+                assertTrue(
+                        !k.type().isBlank()
+                                && !k.example().isBlank()
+                                && !k.doc().isBlank()
+                                && !k.defaultValue().isBlank(),
                         s.path() + "." + k.name());
             }
         }
@@ -92,7 +109,7 @@ class ConfigSchemaTest {
                 topology { generator { kind = paper-fig1 }, pod = {} }
                 cluster { jvms = 1, placment = by-pod }
                 """);
-        ScenarioException e = org.junit.jupiter.api.Assertions.assertThrows(ScenarioException.class, () -> ScenarioLoader.load(f));
+        ScenarioException e = Assertions.assertThrows(ScenarioException.class, () -> ScenarioLoader.load(f));
         String m = e.getMessage();
         assertTrue(m.contains(":1:") && m.contains("pod"), m);
         assertTrue(m.contains(":2:") && m.contains("placment"), m);
@@ -104,7 +121,7 @@ class ConfigSchemaTest {
         for (ConfigSchema.Section s : ConfigSchema.all()) {
             for (ConfigSchema.Key k : s.keys()) {
                 String where = s.path() + "." + k.name() + ": " + k.example();
-                var c = org.junit.jupiter.api.Assertions.assertDoesNotThrow(() -> ConfigFactory.parseString(k.example()), where);
+                var c = Assertions.assertDoesNotThrow(() -> ConfigFactory.parseString(k.example()), where);
                 if (!k.placeholder()) {
                     assertTrue(c.root().containsKey(k.name()), where);
                 }
@@ -129,20 +146,24 @@ class ConfigSchemaTest {
             for (String kind : kinds(s)) {
                 List<String> examples = new ArrayList<>();
                 for (ConfigSchema.Key k : s.keys()) {
-                    if ((kind == null || k.takenBy(kind)) && !(kind != null && k.name().equals("kind"))) {
+                    if ((kind == null || k.takenBy(kind))
+                            && !(kind != null && k.name().equals("kind"))) {
                         examples.add(k.example());
                     }
                 }
                 String file = WHERE.get(s).replace("%k", kind == null ? "" : kind);
                 String what = s.path() + (kind == null ? "" : " (" + kind + ")");
                 List<String> refused = problems(file.replace("%s", String.join("\n", examples))).stream()
-                        .filter(p -> p.contains("unknown key") || p.contains("' is for ")).toList();
+                        .filter(p -> p.contains("unknown key") || p.contains("' is for "))
+                        .toList();
                 assertEquals(List.of(), refused, what);
                 if (s.keys().stream().anyMatch(ConfigSchema.Key::placeholder)) {
                     continue; // there any other key is a name the file chooses (expect's modes)
                 }
-                List<String> bogus = problems(file.replace("%s", String.join("\n", examples) + "\nzz-no-such-key = 1")).stream()
-                        .filter(p -> p.contains("unknown key 'zz-no-such-key'")).toList();
+                List<String> bogus =
+                        problems(file.replace("%s", String.join("\n", examples) + "\nzz-no-such-key = 1")).stream()
+                                .filter(p -> p.contains("unknown key 'zz-no-such-key'"))
+                                .toList();
                 assertEquals(1, bogus.size(), what + ": a key the schema lacks is not refused here");
             }
         }
@@ -152,14 +173,20 @@ class ConfigSchemaTest {
     /** The kinds a section's keys name, or one null for a section without kinds. */
     private static List<String> kinds(ConfigSchema.Section s) {
         List<String> kinds = new ArrayList<>();
-        s.keys().forEach(k -> k.kindList().forEach(x -> {
-            if (!kinds.contains(x)) {
-                kinds.add(x);
-            }
-        }));
+        s.keys()
+                .forEach(k -> k.kindList().forEach(x -> {
+                    if (!kinds.contains(x)) {
+                        kinds.add(x);
+                    }
+                }));
         if (s == JobKeys.JOB || s == ScenarioKeys.FAULT || s == ScenarioKeys.ATTACK || s == ScenarioKeys.GENERATOR) {
             // the kinds whose keys are all "all" take part too (silent faults, replay attacks, paper-fig1)
-            for (String k : s.keys().stream().filter(k -> k.name().equals("kind")).findFirst().orElseThrow().type().split("\\|")) {
+            for (String k : s.keys().stream()
+                    .filter(k -> k.name().equals("kind"))
+                    .findFirst()
+                    .orElseThrow()
+                    .type()
+                    .split("\\|")) {
                 if (!kinds.contains(k.strip())) {
                     kinds.add(k.strip());
                 }
@@ -187,26 +214,32 @@ class ConfigSchemaTest {
     @Test
     void aDefaultsKeyThatNoJobTakesIsRefused() throws IOException {
         List<String> p = problems(TOPOLOGY + "defaults {\n  completion-timout = 1ms\n}\n");
-        assertTrue(p.stream().anyMatch(x -> x.contains(":4: unknown key 'completion-timout' in defaults (job keys)")), p.toString());
+        assertTrue(
+                p.stream().anyMatch(x -> x.contains(":4: unknown key 'completion-timout' in defaults (job keys)")),
+                p.toString());
     }
 
     @Test
     void everyShippedScenarioLoads() throws IOException {
         try (Stream<Path> files = Files.walk(Path.of("..", "topology-configs"))) {
-            List<Path> all = files.filter(f -> f.toString().endsWith(".conf") && !f.endsWith("defaults.conf")).sorted().toList();
+            List<Path> all = files.filter(f -> f.toString().endsWith(".conf") && !f.endsWith("defaults.conf"))
+                    .sorted()
+                    .toList();
             assertTrue(all.size() > 20, all.toString());
             for (Path f : all) {
-                org.junit.jupiter.api.Assertions.assertDoesNotThrow(() -> ScenarioLoader.load(f, Long.MAX_VALUE, Overrides.NONE), f.toString());
+                Assertions.assertDoesNotThrow(
+                        () -> ScenarioLoader.load(f, Long.MAX_VALUE, Overrides.NONE), f.toString());
             }
         }
     }
 
     @Test
     void aReaderThatReadsAKeyTheSchemaDoesNotListFails() {
-        ConfigReader r = ConfigReader.of(ConfigFactory.parseString("per = packet"), "ack.", new Problems(Path.of("x.conf")));
+        ConfigReader r =
+                ConfigReader.of(ConfigFactory.parseString("per = packet"), "ack.", new Problems(Path.of("x.conf")));
         r.checkKeys(JobKeys.ACK, "ack");
         assertEquals("packet", r.name("per", null));
-        IllegalStateException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class, () -> r.name("rounds", null));
+        IllegalStateException e = Assertions.assertThrows(IllegalStateException.class, () -> r.name("rounds", null));
         assertTrue(e.getMessage().contains("'ack.rounds', which ConfigSchema does not list"), e.getMessage());
     }
 }

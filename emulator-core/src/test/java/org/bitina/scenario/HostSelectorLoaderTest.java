@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.stream.IntStream;
 import org.bitina.topology.FaultSpec;
 import org.bitina.topology.Problem;
@@ -36,13 +37,15 @@ class HostSelectorLoaderTest {
     private List<String> problems(String content) throws IOException {
         Path p = dir.resolve("bad.conf");
         Files.writeString(p, content);
-        ScenarioException e = assertThrows(ScenarioException.class, () -> ScenarioLoader.load(p, Long.MAX_VALUE, Overrides.NONE));
+        ScenarioException e =
+                assertThrows(ScenarioException.class, () -> ScenarioLoader.load(p, Long.MAX_VALUE, Overrides.NONE));
         return e.problems().stream().map(Problem::toString).toList();
     }
 
     private void assertHas(List<String> problems, int line, String expected) {
         String start = dir.resolve("bad.conf") + ":" + line + ": ";
-        assertTrue(problems.stream().anyMatch(p -> p.startsWith(start) && p.contains(expected)),
+        assertTrue(
+                problems.stream().anyMatch(p -> p.startsWith(start) && p.contains(expected)),
                 () -> "expected '" + start + "..." + expected + "' in\n" + String.join("\n", problems));
     }
 
@@ -98,14 +101,27 @@ class HostSelectorLoaderTest {
                   { name = el, kind = allreduce, members = "pod:1", iterations = 2, membership = [{ at-iteration = 2, join = ["h5..h6"] }]
                     tree { mode = auto, root = core-1 }, data { elements = 64 } }]
                 """);
-        assertEquals(List.of("h2", "h3", "h4", "h16"), ((MulticastSpec) s.jobs().get(0)).common().members(), "the source is left out");
+        assertEquals(
+                List.of("h2", "h3", "h4", "h16"),
+                ((MulticastSpec) s.jobs().get(0)).common().members(),
+                "the source is left out");
         MoeSpec moe = (MoeSpec) s.jobs().get(1);
         assertEquals(List.of("h1", "h2"), moe.sources());
-        assertEquals(List.of(new MoeSpec.Expert("e1", "h9"), new MoeSpec.Expert("e2", "h10"), new MoeSpec.Expert("e3", "h15"),
-                new MoeSpec.Expert("e4", "h16"), new MoeSpec.Expert("h5", "h5")), moe.experts());
+        assertEquals(
+                List.of(
+                        new MoeSpec.Expert("e1", "h9"),
+                        new MoeSpec.Expert("e2", "h10"),
+                        new MoeSpec.Expert("e3", "h15"),
+                        new MoeSpec.Expert("e4", "h16"),
+                        new MoeSpec.Expert("h5", "h5")),
+                moe.experts());
         AllReduceSpec p = (AllReduceSpec) s.jobs().get(2);
-        assertEquals(List.of(new Partitions.Partition("p1", hosts(1, 4)), new Partitions.Partition("p2", hosts(5, 8))), p.partitions().explicit());
-        assertEquals(List.of("h5", "h6"), ((AllReduceSpec) s.jobs().get(3)).elastic().changes().get(0).join());
+        assertEquals(
+                List.of(new Partitions.Partition("p1", hosts(1, 4)), new Partitions.Partition("p2", hosts(5, 8))),
+                p.partitions().explicit());
+        assertEquals(
+                List.of("h5", "h6"),
+                ((AllReduceSpec) s.jobs().get(3)).elastic().changes().get(0).join());
     }
 
     @Test
@@ -116,8 +132,8 @@ class HostSelectorLoaderTest {
                 faults = [{ kind = silent, node = "rack:edge-2-1" }]
                 """);
         var expect = s.jobs().get(0).common().expect();
-        assertEquals(java.util.Set.of("h5", "h6"), expect.modes().get("ina").missing());
-        assertEquals(java.util.Set.of("h5", "h6"), expect.modes().get("ring").missing());
+        assertEquals(Set.of("h5", "h6"), expect.modes().get("ina").missing());
+        assertEquals(Set.of("h5", "h6"), expect.modes().get("ring").missing());
     }
 
     @Test
@@ -131,19 +147,34 @@ class HostSelectorLoaderTest {
 
     @Test
     void aStragglerOrSilentFaultOnASelectorIsOneFaultPerHostAndOtherKindsNameOneNode() throws Exception {
-        String job = "jobs = [{ name = a, kind = allreduce, members = all, tree { mode = auto, root = core-1 }, data { elements = 64 } }]\n";
-        Scenario s = load(K4 + job + "faults = [{ kind = silent, node = \"rack:edge-2-1\" }, { kind = straggler, node = \"h1..h2\", delay = 1us }]\n");
-        assertEquals(List.of("h5", "h6", "h1", "h2"), s.faults().stream().map(FaultSpec::node).toList());
-        assertEquals(List.of(FaultSpec.Kind.SILENT, FaultSpec.Kind.SILENT, FaultSpec.Kind.STRAGGLER, FaultSpec.Kind.STRAGGLER),
+        String job =
+                "jobs = [{ name = a, kind = allreduce, members = all, tree { mode = auto, root = core-1 }, data { elements = 64 } }]\n";
+        Scenario s = load(
+                K4 + job
+                        + "faults = [{ kind = silent, node = \"rack:edge-2-1\" }, { kind = straggler, node = \"h1..h2\", delay = 1us }]\n");
+        assertEquals(
+                List.of("h5", "h6", "h1", "h2"),
+                s.faults().stream().map(FaultSpec::node).toList());
+        assertEquals(
+                List.of(
+                        FaultSpec.Kind.SILENT,
+                        FaultSpec.Kind.SILENT,
+                        FaultSpec.Kind.STRAGGLER,
+                        FaultSpec.Kind.STRAGGLER),
                 s.faults().stream().map(FaultSpec::kind).toList());
-        List<String> p = problems(K4 + job + "faults = [\n{ kind = switch-crash, node = \"pod:1\" }\n{ kind = silent, node = \"pod:0\" }\n]\n");
-        assertHas(p, 4, "a switch-crash fault names one node; host selectors ('pod:1') are for straggler and silent faults");
+        List<String> p = problems(K4 + job
+                + "faults = [\n{ kind = switch-crash, node = \"pod:1\" }\n{ kind = silent, node = \"pod:0\" }\n]\n");
+        assertHas(
+                p,
+                4,
+                "a switch-crash fault names one node; host selectors ('pod:1') are for straggler and silent faults");
         assertHas(p, 5, "a fault's node: selector 'pod:0': pod 0 is not a pod");
     }
 
     @Test
     void theK8MoeFileSelectsTheExpertsItOnceListedByHand() throws Exception {
-        Scenario s = ScenarioLoader.load(Path.of("..", "topology-configs", "fat-tree-k8-moe.conf"), Long.MAX_VALUE, Overrides.NONE);
+        Scenario s = ScenarioLoader.load(
+                Path.of("..", "topology-configs", "fat-tree-k8-moe.conf"), Long.MAX_VALUE, Overrides.NONE);
         List<MoeSpec.Expert> byHand = new ArrayList<>();
         // 8 experts per pod, on the second half of each pod's 16 hosts
         for (int pod = 0; pod < 8; pod++) {
@@ -151,7 +182,8 @@ class HostSelectorLoaderTest {
                 byHand.add(new MoeSpec.Expert("e" + (pod * 8 + i + 1), "h" + (pod * 16 + 9 + i)));
             }
         }
-        List<String> sources = IntStream.range(0, 8).mapToObj(pod -> "h" + (pod * 16 + 1)).toList();
+        List<String> sources =
+                IntStream.range(0, 8).mapToObj(pod -> "h" + (pod * 16 + 1)).toList();
         for (var j : s.jobs()) {
             assertEquals(byHand, ((MoeSpec) j).experts(), j.name());
             assertEquals(sources, ((MoeSpec) j).sources(), j.name());

@@ -15,15 +15,21 @@ import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
+import org.bitina.topology.Link;
 import org.bitina.topology.LinkSpec;
 import org.bitina.topology.Node;
+import org.bitina.topology.NodeKind;
 import org.bitina.topology.Topologies;
 import org.bitina.topology.Topology;
 
 /** Host selectors expand to the hand-written lists, in host order and without repeats, and refuse what names no host. */
 class HostSelectorProperties {
-    private static final Topology[] FAT_TREES = {Topologies.fatTree(2, LinkSpec.DEFAULT), Topologies.fatTree(4, LinkSpec.DEFAULT),
-            Topologies.fatTree(6, LinkSpec.DEFAULT), Topologies.fatTree(8, LinkSpec.DEFAULT)};
+    private static final Topology[] FAT_TREES = {
+        Topologies.fatTree(2, LinkSpec.DEFAULT),
+        Topologies.fatTree(4, LinkSpec.DEFAULT),
+        Topologies.fatTree(6, LinkSpec.DEFAULT),
+        Topologies.fatTree(8, LinkSpec.DEFAULT)
+    };
 
     /** A fat-tree's arity and two numbers below a bound that depends on it. */
     record Case(int k, int a, int b) {
@@ -38,20 +44,29 @@ class HostSelectorProperties {
 
     @Provide
     Arbitrary<Case> podCases() {
-        return Arbitraries.of(2, 4, 6, 8).flatMap(k -> Combinators.combine(Arbitraries.integers().between(1, k), Arbitraries.integers()
-                .between(1, k)).as((x, y) -> new Case(k, Math.min(x, y), Math.max(x, y))));
+        return Arbitraries.of(2, 4, 6, 8)
+                .flatMap(k -> Combinators.combine(
+                                Arbitraries.integers().between(1, k),
+                                Arbitraries.integers().between(1, k))
+                        .as((x, y) -> new Case(k, Math.min(x, y), Math.max(x, y))));
     }
 
     @Provide
     Arbitrary<Case> hostCases() {
-        return Arbitraries.of(2, 4, 6, 8).flatMap(k -> Combinators.combine(Arbitraries.integers().between(1, k * k * k / 4),
-                Arbitraries.integers().between(1, k * k * k / 4)).as((x, y) -> new Case(k, Math.min(x, y), Math.max(x, y))));
+        return Arbitraries.of(2, 4, 6, 8)
+                .flatMap(k -> Combinators.combine(
+                                Arbitraries.integers().between(1, k * k * k / 4),
+                                Arbitraries.integers().between(1, k * k * k / 4))
+                        .as((x, y) -> new Case(k, Math.min(x, y), Math.max(x, y))));
     }
 
     @Provide
     Arbitrary<Case> rackCases() {
-        return Arbitraries.of(2, 4, 6, 8).flatMap(k -> Combinators.combine(Arbitraries.integers().between(1, k), Arbitraries.integers()
-                .between(1, k / 2)).as((p, i) -> new Case(k, p, i)));
+        return Arbitraries.of(2, 4, 6, 8)
+                .flatMap(k -> Combinators.combine(
+                                Arbitraries.integers().between(1, k),
+                                Arbitraries.integers().between(1, k / 2))
+                        .as((p, i) -> new Case(k, p, i)));
     }
 
     private static List<String> hosts(int from, int to) {
@@ -61,8 +76,12 @@ class HostSelectorProperties {
     @Property
     void aPodRangeIsEveryHostOfThosePodsNumberedPodByPod(@ForAll("podCases") Case c) {
         String sel = c.a() == c.b() ? "pod:" + c.a() : "pod:" + c.a() + "-" + c.b();
-        assertEquals(hosts((c.a() - 1) * c.hostsPerPod() + 1, c.b() * c.hostsPerPod()), HostSelector.expand(sel, c.topology()));
-        assertEquals(HostSelector.expand(sel, c.topology()), HostSelector.expand("pod:" + c.a() + ".." + c.b(), c.topology()));
+        assertEquals(
+                hosts((c.a() - 1) * c.hostsPerPod() + 1, c.b() * c.hostsPerPod()),
+                HostSelector.expand(sel, c.topology()));
+        assertEquals(
+                HostSelector.expand(sel, c.topology()),
+                HostSelector.expand("pod:" + c.a() + ".." + c.b(), c.topology()));
     }
 
     @Property
@@ -73,7 +92,9 @@ class HostSelectorProperties {
     @Property
     void aRackIsTheHalfKHostsUnderItsEdgeSwitch(@ForAll("rackCases") Case c) {
         int first = (c.a() - 1) * c.hostsPerPod() + (c.b() - 1) * (c.k() / 2) + 1;
-        assertEquals(hosts(first, first + c.k() / 2 - 1), HostSelector.expand("rack:edge-" + c.a() + "-" + c.b(), c.topology()));
+        assertEquals(
+                hosts(first, first + c.k() / 2 - 1),
+                HostSelector.expand("rack:edge-" + c.a() + "-" + c.b(), c.topology()));
     }
 
     @Property
@@ -89,9 +110,11 @@ class HostSelectorProperties {
 
     @Provide
     Arbitrary<String> anySelector() {
-        return Arbitraries.oneOf(podCases().filter(c -> c.k() == 8).map(c -> "pod:" + c.a() + "-" + c.b()),
+        return Arbitraries.oneOf(
+                podCases().filter(c -> c.k() == 8).map(c -> "pod:" + c.a() + "-" + c.b()),
                 hostCases().filter(c -> c.k() == 8).map(c -> "h" + c.a() + "..h" + c.b()),
-                rackCases().filter(c -> c.k() == 8).map(c -> "rack:edge-" + c.a() + "-" + c.b()), Arbitraries.just("all"));
+                rackCases().filter(c -> c.k() == 8).map(c -> "rack:edge-" + c.a() + "-" + c.b()),
+                Arbitraries.just("all"));
     }
 
     @Example
@@ -104,10 +127,16 @@ class HostSelectorProperties {
 
     @Example
     void aRangeComesInTheOrderTheTopologyListsItsHosts() {
-        Topology t = new Topology(List.of(new Node("s", org.bitina.topology.NodeKind.SWITCH, -1), new Node("b3", org.bitina.topology.NodeKind.HOST, 1),
-                new Node("b1", org.bitina.topology.NodeKind.HOST, 2), new Node("b2", org.bitina.topology.NodeKind.HOST, 1)),
-                List.of(new org.bitina.topology.Link("s", "b3", LinkSpec.DEFAULT), new org.bitina.topology.Link("s", "b1", LinkSpec.DEFAULT),
-                        new org.bitina.topology.Link("s", "b2", LinkSpec.DEFAULT)));
+        Topology t = new Topology(
+                List.of(
+                        new Node("s", NodeKind.SWITCH, -1),
+                        new Node("b3", NodeKind.HOST, 1),
+                        new Node("b1", NodeKind.HOST, 2),
+                        new Node("b2", NodeKind.HOST, 1)),
+                List.of(
+                        new Link("s", "b3", LinkSpec.DEFAULT),
+                        new Link("s", "b1", LinkSpec.DEFAULT),
+                        new Link("s", "b2", LinkSpec.DEFAULT)));
         assertEquals(List.of("b3", "b1", "b2"), HostSelector.expand("b1..b3", t));
         assertEquals(List.of("b3", "b2"), HostSelector.expand("pod:1", t));
     }
@@ -129,7 +158,8 @@ class HostSelectorProperties {
     }
 
     private static void assertRefused(Topology t, String selector, String why) {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> HostSelector.expand(selector, t));
+        IllegalArgumentException e =
+                assertThrows(IllegalArgumentException.class, () -> HostSelector.expand(selector, t));
         assertTrue(e.getMessage().contains(why), e.getMessage());
     }
 }

@@ -8,10 +8,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.stream.Stream;
 import org.bitina.topology.Problem;
 import org.bitina.topology.ScenarioException;
+import org.bitina.usecase.Expect;
+import org.bitina.usecase.Status;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -53,7 +58,9 @@ class ScenarioLoaderRulesTest {
     }
 
     private static void assertHas(List<String> problems, String expected) {
-        assertTrue(problems.stream().anyMatch(p -> p.startsWith(expected)), () -> "expected '" + expected + "' in\n" + String.join("\n", problems));
+        assertTrue(
+                problems.stream().anyMatch(p -> p.startsWith(expected)),
+                () -> "expected '" + expected + "' in\n" + String.join("\n", problems));
     }
 
     @Test
@@ -68,11 +75,14 @@ class ScenarioLoaderRulesTest {
                   max-rounds = 3
                 }]
                 """);
-        String keys = "(allreduce keys: baselines, bit-space, completion-timeout, data, encoding, expect, id, iterations, kind, members, membership, name, partitions, security, tenant, tree)";
-        assertEquals(List.of(
-                at(10) + "key 'experts' is for moe jobs, not for an allreduce job " + keys,
-                at(11) + "key 'receivers' is for reliable-multicast jobs, not for an allreduce job " + keys,
-                at(12) + "key 'max-rounds' is for reliable-multicast jobs, not for an allreduce job " + keys), p);
+        String keys =
+                "(allreduce keys: baselines, bit-space, completion-timeout, data, encoding, expect, id, iterations, kind, members, membership, name, partitions, security, tenant, tree)";
+        assertEquals(
+                List.of(
+                        at(10) + "key 'experts' is for moe jobs, not for an allreduce job " + keys,
+                        at(11) + "key 'receivers' is for reliable-multicast jobs, not for an allreduce job " + keys,
+                        at(12) + "key 'max-rounds' is for reliable-multicast jobs, not for an allreduce job " + keys),
+                p);
     }
 
     @Test
@@ -88,10 +98,19 @@ class ScenarioLoaderRulesTest {
                     data { elements = 10, type = int32 }, security { masking = maybe, shuffle = on } }
                 ]
                 """);
-        assertHas(p, at(8) + "masking needs an int32 sum (masks cancel only in a group: int32 wraps mod 2^32), not a float32 sum job");
-        assertHas(p, at(9) + "the checksum needs an int32 sum (it is linear only there: not under float rounding, nor for max, min or "
-                + "product), not a float32 sum job");
-        assertHas(p, at(11) + "masking needs an int32 sum (masks cancel only in a group: int32 wraps mod 2^32), not a int32 max job");
+        assertHas(
+                p,
+                at(8)
+                        + "masking needs an int32 sum (masks cancel only in a group: int32 wraps mod 2^32), not a float32 sum job");
+        assertHas(
+                p,
+                at(9)
+                        + "the checksum needs an int32 sum (it is linear only there: not under float rounding, nor for max, min or "
+                        + "product), not a float32 sum job");
+        assertHas(
+                p,
+                at(11)
+                        + "masking needs an int32 sum (masks cancel only in a group: int32 wraps mod 2^32), not a int32 max job");
         assertHas(p, at(13) + "security.masking must be on or off, got 'maybe'");
         assertHas(p, at(13) + "unknown key 'shuffle'");
         assertEquals(5, p.size(), p.toString());
@@ -99,7 +118,8 @@ class ScenarioLoaderRulesTest {
 
     @Test
     void aMaliciousSwitchIsASwitch() throws IOException {
-        List<String> p = problems(TOPOLOGY + "jobs = [" + ALLREDUCE + "]\nfaults = [ { at = 0ms, kind = malicious-switch, node = a } ]\n");
+        List<String> p = problems(TOPOLOGY + "jobs = [" + ALLREDUCE
+                + "]\nfaults = [ { at = 0ms, kind = malicious-switch, node = a } ]\n");
         assertEquals(List.of(at(7) + "malicious-switch names 'a', which is a host"), p);
     }
 
@@ -113,7 +133,9 @@ class ScenarioLoaderRulesTest {
                     tree { mode = auto, root = s1 } }
                 ]
                 """);
-        assertHas(p, at(8) + "key 'members' is for allreduce and bier-inc jobs, not for a moe job (moe keys: baselines, ");
+        assertHas(
+                p,
+                at(8) + "key 'members' is for allreduce and bier-inc jobs, not for a moe job (moe keys: baselines, ");
         assertHas(p, at(10) + "key 'tree' is for allreduce jobs, not for a bier-inc job (bier-inc keys: ");
         assertEquals(2, p.size(), p.toString());
     }
@@ -121,34 +143,61 @@ class ScenarioLoaderRulesTest {
     static Stream<Arguments> wrongTypeSections() {
         return Stream.of(
                 Arguments.of("topology = 1\n", 1, "topology must be an object (got a number)"),
-                Arguments.of("topology { switches = [s1], hosts = [a], links = [[s1, a]],\n link-defaults = \"x\" }\n", 2,
+                Arguments.of(
+                        "topology { switches = [s1], hosts = [a], links = [[s1, a]],\n link-defaults = \"x\" }\n",
+                        2,
                         "topology.link-defaults must be an object (got a string)"),
                 Arguments.of("topology { generator = 4 }\n", 1, "topology.generator must be an object (got a number)"),
-                Arguments.of("topology { switches = [s1], hosts = [a], links = [[s1, a]],\n pods = [a] }\n", 2,
+                Arguments.of(
+                        "topology { switches = [s1], hosts = [a], links = [[s1, a]],\n pods = [a] }\n",
+                        2,
                         "topology.pods must be an object (got a list)"),
-                Arguments.of("topology { switches = s1, hosts = [a], links = [[s1, a]] }\n", 1, "topology.switches must be a list (got a string)"),
-                Arguments.of(TOPOLOGY + "jobs = [\n  { name = j, kind = allreduce, members = [a], tree { mode = auto, root = s1 },\n"
-                        + "    data = 5 } ]\n", 8, "data must be an object (got a number)"),
-                Arguments.of(TOPOLOGY + "jobs = [\n  { name = j, kind = allreduce, members = [a], data { elements = 1 },\n"
-                        + "    tree = \"x\" } ]\n", 8, "tree must be an object (got a string)"),
-                Arguments.of(TOPOLOGY + "jobs = [\n  \"j1\" ]\n", 7, "jobs[0] must be an object { name = ..., kind = ... } (got a string)"),
+                Arguments.of(
+                        "topology { switches = s1, hosts = [a], links = [[s1, a]] }\n",
+                        1,
+                        "topology.switches must be a list (got a string)"),
+                Arguments.of(
+                        TOPOLOGY
+                                + "jobs = [\n  { name = j, kind = allreduce, members = [a], tree { mode = auto, root = s1 },\n"
+                                + "    data = 5 } ]\n",
+                        8,
+                        "data must be an object (got a number)"),
+                Arguments.of(
+                        TOPOLOGY + "jobs = [\n  { name = j, kind = allreduce, members = [a], data { elements = 1 },\n"
+                                + "    tree = \"x\" } ]\n",
+                        8,
+                        "tree must be an object (got a string)"),
+                Arguments.of(
+                        TOPOLOGY + "jobs = [\n  \"j1\" ]\n",
+                        7,
+                        "jobs[0] must be an object { name = ..., kind = ... } (got a string)"),
                 Arguments.of(TOPOLOGY + "jobs = { name = j }\n", 6, "jobs must be a list (got an object)"),
-                Arguments.of(TOPOLOGY + "jobs = [{ name = m, kind = moe, sources = [a], experts = [b],\n  moe = 3 }]\n", 7,
+                Arguments.of(
+                        TOPOLOGY + "jobs = [{ name = m, kind = moe, sources = [a], experts = [b],\n  moe = 3 }]\n",
+                        7,
                         "moe must be an object (got a number)"),
-                Arguments.of(TOPOLOGY + "jobs = [{ name = r, kind = reliable-multicast, source = a, receivers = [b],\n  ack = [1] }]\n", 7,
+                Arguments.of(
+                        TOPOLOGY
+                                + "jobs = [{ name = r, kind = reliable-multicast, source = a, receivers = [b],\n  ack = [1] }]\n",
+                        7,
                         "ack must be an object (got a list)"),
                 Arguments.of(TOPOLOGY + "faults = 3\n", 6, "faults must be a list (got a number)"),
-                Arguments.of(TOPOLOGY + "faults = [ { kind = silent, node = a },\n  true ]\n", 7,
+                Arguments.of(
+                        TOPOLOGY + "faults = [ { kind = silent, node = a },\n  true ]\n",
+                        7,
                         "faults[1] must be an object { at = 10ms, kind = ..., ... } (got a boolean)"),
                 Arguments.of(TOPOLOGY + "cluster = 3\n", 6, "cluster must be an object (got a number)"),
-                Arguments.of(TOPOLOGY + "cluster { jvms = 2, placement = explicit,\n  explicit = [a] }\n", 7,
+                Arguments.of(
+                        TOPOLOGY + "cluster { jvms = 2, placement = explicit,\n  explicit = [a] }\n",
+                        7,
                         "cluster.explicit must be an object (got a list)"),
                 Arguments.of(TOPOLOGY + "defaults = 3\n", 6, "defaults must be an object (got a number)"));
     }
 
     @ParameterizedTest(name = "{2}")
     @MethodSource("wrongTypeSections")
-    void sectionOfTheWrongTypeNamesItsKeyWhatItMustBeAndWhatItGot(String content, int line, String message) throws IOException {
+    void sectionOfTheWrongTypeNamesItsKeyWhatItMustBeAndWhatItGot(String content, int line, String message)
+            throws IOException {
         assertHas(problems(content), at(line) + message);
     }
 
@@ -172,15 +221,20 @@ class ScenarioLoaderRulesTest {
                 faults = [ { kind = loss, rate = 150% } ]
                 cluster { jvms = 0 }
                 """);
-        assertEquals(List.of(
-                at(5) + "topology.links[3].bandwidth: bad bandwidth \"10Gbit\" (write a number with a unit: bps, Kbps, Mbps, Gbps, Tbps)",
-                at(6) + "unknown key 'colour' in the topology (known: generator, hosts, link-defaults, links, pods, switch-defaults, switch-overrides, switches)",
-                at(9) + "job member 'ghost' is not a node of the topology",
-                at(11) + "data.window must be a whole number, got \"many\"",
-                at(13) + "key 'experts' is for moe jobs, not for a reliable-multicast job (reliable-multicast keys: ack, baselines, bit-space, "
-                        + "completion-timeout, data, encoding, expect, id, kind, max-rounds, name, receivers, source, tenant)",
-                at(15) + "faults[0].rate must be at least 0 and below 1 (100%), got \"150%\"",
-                at(16) + "cluster.jvms must be a whole number in 1..64, got 0"), p);
+        assertEquals(
+                List.of(
+                        at(5)
+                                + "topology.links[3].bandwidth: bad bandwidth \"10Gbit\" (write a number with a unit: bps, Kbps, Mbps, Gbps, Tbps)",
+                        at(6)
+                                + "unknown key 'colour' in the topology (known: generator, hosts, link-defaults, links, pods, switch-defaults, switch-overrides, switches)",
+                        at(9) + "job member 'ghost' is not a node of the topology",
+                        at(11) + "data.window must be a whole number, got \"many\"",
+                        at(13)
+                                + "key 'experts' is for moe jobs, not for a reliable-multicast job (reliable-multicast keys: ack, baselines, bit-space, "
+                                + "completion-timeout, data, encoding, expect, id, kind, max-rounds, name, receivers, source, tenant)",
+                        at(15) + "faults[0].rate must be at least 0 and below 1 (100%), got \"150%\"",
+                        at(16) + "cluster.jvms must be a whole number in 1..64, got 0"),
+                p);
     }
 
     @Test
@@ -196,27 +250,34 @@ class ScenarioLoaderRulesTest {
                   sources = [a] }]
                 faults = [ { kind = straggler, node = a } ]
                 """);
-        assertEquals(List.of(
-                at(4) + "link [s1, ghost] names unknown node 'ghost'",
-                at(7) + "data type must be float32 or int32, got 'float64'",
-                at(8) + "key 'sources' is for moe jobs, not for an allreduce job (allreduce keys: baselines, bit-space, completion-timeout, "
-                        + "data, encoding, expect, id, iterations, kind, members, membership, name, partitions, security, tenant, tree)",
-                at(9) + "straggler needs delay = ..."), p);
+        assertEquals(
+                List.of(
+                        at(4) + "link [s1, ghost] names unknown node 'ghost'",
+                        at(7) + "data type must be float32 or int32, got 'float64'",
+                        at(8)
+                                + "key 'sources' is for moe jobs, not for an allreduce job (allreduce keys: baselines, bit-space, completion-timeout, "
+                                + "data, encoding, expect, id, iterations, kind, members, membership, name, partitions, security, tenant, tree)",
+                        at(9) + "straggler needs delay = ..."),
+                p);
     }
 
     @Test
     void missingIncludeIsAProblemAtTheLineOfTheInclude() throws IOException {
         List<String> p = problems("# a scenario\ninclude \"nodefaults\"\n" + TOPOLOGY);
         Path looked = dir.resolve("nodefaults.conf");
-        assertEquals(List.of(at(2) + "include \"nodefaults\": no such file (looked for " + looked
-                + ", nodefaults.json or nodefaults.properties)"), p);
+        assertEquals(
+                List.of(at(2) + "include \"nodefaults\": no such file (looked for " + looked
+                        + ", nodefaults.json or nodefaults.properties)"),
+                p);
     }
 
     @Test
     void includeRequiredOfAPathRelativeToTheFileNamesThatPathNotTheClasspath() throws IOException {
         List<String> p = problems(TOPOLOGY + "include required(\"shared/links.conf\")\n");
-        assertEquals(List.of(at(6) + "include required(\"shared/links.conf\"): no such file (looked for " + dir.resolve("shared/links.conf")
-                + ")"), p);
+        assertEquals(
+                List.of(at(6) + "include required(\"shared/links.conf\"): no such file (looked for "
+                        + dir.resolve("shared/links.conf") + ")"),
+                p);
         assertFalse(p.get(0).contains("classpath"), p.get(0));
     }
 
@@ -224,8 +285,10 @@ class ScenarioLoaderRulesTest {
     void missingIncludeInsideAnIncludedFileIsBlamedOnThatFile() throws IOException {
         Path inner = write("shared/defaults.conf", "defaults { completion-timeout = 5ms }\ninclude \"gone\"\n");
         List<String> p = problems("include \"shared/defaults\"\n" + TOPOLOGY);
-        assertEquals(List.of(inner + ":2: include \"gone\": no such file (looked for " + dir.resolve("shared/gone.conf")
-                + ", gone.json or gone.properties)"), p);
+        assertEquals(
+                List.of(inner + ":2: include \"gone\": no such file (looked for " + dir.resolve("shared/gone.conf")
+                        + ", gone.json or gone.properties)"),
+                p);
     }
 
     @Test
@@ -233,7 +296,9 @@ class ScenarioLoaderRulesTest {
         write("shared/defaults.conf", "defaults { completion-timeout = 5ms }\n");
         Path good = write("good.conf", "include \"shared/defaults\"\n" + TOPOLOGY + "jobs = [" + ALLREDUCE + "]\n");
         try {
-            assertEquals(java.time.Duration.ofMillis(5), ScenarioLoader.load(good).jobs().get(0).common().completionTimeout());
+            assertEquals(
+                    Duration.ofMillis(5),
+                    ScenarioLoader.load(good).jobs().get(0).common().completionTimeout());
         } catch (ScenarioException e) {
             throw new AssertionError(e.getMessage(), e);
         }
@@ -253,14 +318,16 @@ class ScenarioLoaderRulesTest {
 
     @Test
     void aLeafSpineTooLargeToGenerateIsRefusedBeforeItIsGenerated() throws IOException {
-        List<String> p = problems("topology { generator { kind = leaf-spine, spines = 2000000000, leaves = 8, hosts-per-leaf = 4 } }\n");
+        List<String> p = problems(
+                "topology { generator { kind = leaf-spine, spines = 2000000000, leaves = 8, hosts-per-leaf = 4 } }\n");
         assertHas(p, at(1) + "a leaf-spine of 2000000000 spines, 8 leaves and 4 hosts per leaf has 2000000040 nodes");
     }
 
     @Test
     void timesPastWhatTheSchedulerCanServeAreRefused() throws IOException {
-        List<String> p = problems(TOPOLOGY + "jobs = [" + ALLREDUCE.replace("data {", "completion-timeout = 10000d, data {") + "]\n"
-                + "faults = [ { at = 1000000000s, kind = link-down, link = [s1, s2] } ]\n");
+        List<String> p =
+                problems(TOPOLOGY + "jobs = [" + ALLREDUCE.replace("data {", "completion-timeout = 10000d, data {")
+                        + "]\n" + "faults = [ { at = 1000000000s, kind = link-down, link = [s1, s2] } ]\n");
         assertHas(p, at(6) + "completion-timeout must be at most 24 h, got \"10000d\"");
         assertHas(p, at(7) + "faults[0].at must be at most 24 h, got \"1000000000s\"");
     }
@@ -269,26 +336,32 @@ class ScenarioLoaderRulesTest {
     void twoFaultObjectsOnOneLineWithoutACommaAreAnErrorNotOneMergedFault() throws IOException {
         List<String> p = problems(TOPOLOGY + "jobs = [" + ALLREDUCE + "]\n"
                 + "faults = [ { at = 1ms, kind = loss, rate = 5% } { at = 2ms, kind = silent, node = a } ]\n");
-        assertHas(p, at(7) + "two objects next to each other on one line merge into one: a comma is missing between them");
+        assertHas(
+                p,
+                at(7) + "two objects next to each other on one line merge into one: a comma is missing between them");
     }
 
     @Test
     void objectsOnSeparateLinesAndASubstitutionMergedWithAnObjectAreFine() throws Exception {
-        Path ok = write("ok.conf", TOPOLOGY + "defs { d { elements = 10 } }\n"
-                + "jobs = [{ name = j, kind = allreduce, members = [a, b, c], tree { mode = auto, root = s1 }, data = ${defs.d} { seed = 3 } }]\n"
-                + "faults = [\n  { at = 1ms, kind = loss, rate = 5% }\n  { at = 2ms, kind = silent, node = a }\n]\n");
+        Path ok = write(
+                "ok.conf",
+                TOPOLOGY + "defs { d { elements = 10 } }\n"
+                        + "jobs = [{ name = j, kind = allreduce, members = [a, b, c], tree { mode = auto, root = s1 }, data = ${defs.d} { seed = 3 } }]\n"
+                        + "faults = [\n  { at = 1ms, kind = loss, rate = 5% }\n  { at = 2ms, kind = silent, node = a }\n]\n");
         assertEquals(2, ScenarioLoader.load(ok).faults().size());
     }
 
     @Test
     void expectNamesModesTheJobRunsStatusesThatExistAndHostsOfTheTopology() throws IOException {
-        List<String> p = problems(TOPOLOGY + "jobs = [{ name = j, kind = allreduce, members = [a, b, c], tree { mode = auto, root = s1 }\n"
+        List<String> p = problems(TOPOLOGY
+                + "jobs = [{ name = j, kind = allreduce, members = [a, b, c], tree { mode = auto, root = s1 }\n"
                 + "  data { elements = 10 }, baselines = [ring]\n"
                 + "  expect { ina = partial, rign = failed, ring = broken } }]\n");
         assertHas(p, at(8) + "expect names mode 'rign', which this job does not run (it runs ina, ring)");
         assertHas(p, at(8) + "expect.ring must be complete or partial or failed, got 'broken'");
         assertHas(p, at(8) + "expect: a partial ina names who is missing (missing = [...])");
-        List<String> hosts = problems(TOPOLOGY + "jobs = [{ name = j, kind = allreduce, members = [a, b, c], tree { mode = auto, root = s1 }\n"
+        List<String> hosts = problems(TOPOLOGY
+                + "jobs = [{ name = j, kind = allreduce, members = [a, b, c], tree { mode = auto, root = s1 }\n"
                 + "  data { elements = 10 }, baselines = [ring]\n"
                 + "  expect { ina = partial, ring = { status = failed, missing = [s1] }, missing = [zz] } }]\n");
         assertHas(hosts, at(8) + "expect names 's1' missing, which is no host of the topology");
@@ -297,11 +370,19 @@ class ScenarioLoaderRulesTest {
 
     @Test
     void anExpectReadsIntoTheJob() throws Exception {
-        Path ok = write("expect.conf", TOPOLOGY + "jobs = [{ name = j, kind = allreduce, members = [a, b, c], tree { mode = auto, root = s1 }\n"
-                + "  data { elements = 10 }, baselines = [ring], expect { ina = partial, ring = failed, missing = [c] } }]\n");
-        org.bitina.usecase.Expect e = ScenarioLoader.load(ok).jobs().get(0).common().expect();
-        assertEquals(java.util.Map.of("ina", new org.bitina.usecase.Expect.Outcome(org.bitina.usecase.Status.PARTIAL, java.util.Set.of("c")),
-                "ring", new org.bitina.usecase.Expect.Outcome(org.bitina.usecase.Status.FAILED, null)), e.modes());
+        Path ok = write(
+                "expect.conf",
+                TOPOLOGY
+                        + "jobs = [{ name = j, kind = allreduce, members = [a, b, c], tree { mode = auto, root = s1 }\n"
+                        + "  data { elements = 10 }, baselines = [ring], expect { ina = partial, ring = failed, missing = [c] } }]\n");
+        Expect e = ScenarioLoader.load(ok).jobs().get(0).common().expect();
+        assertEquals(
+                Map.of(
+                        "ina",
+                        new Expect.Outcome(Status.PARTIAL, Set.of("c")),
+                        "ring",
+                        new Expect.Outcome(Status.FAILED, null)),
+                e.modes());
     }
 
     @Test
@@ -317,7 +398,10 @@ class ScenarioLoaderRulesTest {
         ScenarioException e = assertThrows(ScenarioException.class, () -> ScenarioLoader.load(big, 4L << 30));
         List<String> p = e.problems().stream().map(Problem::toString).toList();
         String file = dir.resolve("big.conf") + ":";
-        assertHas(p, file + "7: job ar needs about 9 GiB for its data and references; the JVM has 4 GiB (BITINA_JAVA_OPTS=-Xmx...)");
+        assertHas(
+                p,
+                file
+                        + "7: job ar needs about 9 GiB for its data and references; the JVM has 4 GiB (BITINA_JAVA_OPTS=-Xmx...)");
         assertHas(p, file + "8: job mc needs about 64 GiB");
         assertHas(p, file + "9: job moe needs about 16 GiB");
         assertEquals(3, p.size(), "the small job fits: " + p);
@@ -325,7 +409,8 @@ class ScenarioLoaderRulesTest {
 
     @Test
     void explicitBitPositionsAreUniqueInRangeHostsAndGiveEveryMemberOne() throws IOException {
-        List<String> p = problems(TOPOLOGY + "jobs = [{ name = j, kind = allreduce, members = [a, b, c], tree { mode = auto, root = s1 }\n"
+        List<String> p = problems(TOPOLOGY
+                + "jobs = [{ name = j, kind = allreduce, members = [a, b, c], tree { mode = auto, root = s1 }\n"
                 + "  data { elements = 10 }\n"
                 + "  bit-space { a = 1, b = 1, s2 = 3, ghost = 4, c = 0 } }]\n");
         assertHas(p, at(8) + "bit position 1 is given to both a and b");
@@ -355,23 +440,43 @@ class ScenarioLoaderRulesTest {
                 + "  { at = 1us, kind = rate-flood, node = a, job = j }\n"
                 + "]\n"
                 + "security { mac = off }\n");
-        assertHas(p, at(8) + "attacks[0].kind must be forged-mac or replay or spoof-bits or non-member-bits or amplify or foreign-job or soft-state-flood or rate-flood or spoofed-ack, got 'teleport'");
+        assertHas(
+                p,
+                at(8)
+                        + "attacks[0].kind must be forged-mac or replay or spoof-bits or non-member-bits or amplify or foreign-job or soft-state-flood or rate-flood or spoofed-ack, got 'teleport'");
         assertHas(p, at(9) + "a replay attack targets an allreduce job; 'nope' is none of this scenario's");
         assertHas(p, at(10) + "spoof-bits needs as = [members of j] whose bits it sets");
-        assertHas(p, at(11) + "non-member-bits needs a host that holds a bit in j without being a member (bit-space = hosts)");
+        assertHas(
+                p,
+                at(11)
+                        + "non-member-bits needs a host that holds a bit in j without being a member (bit-space = hosts)");
         assertHas(p, at(12) + "a spoofed-ack attack targets a reliable-multicast job; 'j' is none of this scenario's");
-        assertHas(p, at(13) + "key 'count' is for soft-state-flood, rate-flood, not for a replay attack (known: at, job, kind, node)");
-        assertHas(p, at(14) + "rate-flood attacks the rate limit: it needs security { rate-limit { packets-per-second = ..., burst = ... } }");
+        assertHas(
+                p,
+                at(13)
+                        + "key 'count' is for soft-state-flood, rate-flood, not for a replay attack (known: at, job, kind, node)");
+        assertHas(
+                p,
+                at(14)
+                        + "rate-flood attacks the rate limit: it needs security { rate-limit { packets-per-second = ..., burst = ... } }");
     }
 
     @Test
     void aCompletionTimeoutLongerThanTheScenarioAllowsIsRefused() throws IOException {
-        List<String> p = problems(TOPOLOGY + "jobs = [{ name = j, kind = allreduce, members = [a, b, c], tree { mode = auto, root = s1 }\n"
+        List<String> p = problems(TOPOLOGY
+                + "jobs = [{ name = j, kind = allreduce, members = [a, b, c], tree { mode = auto, root = s1 }\n"
                 + "  data { elements = 10 }, completion-timeout = 1s }]\n"
                 + "security { max-completion-timeout = 100ms }\n");
-        assertHas(p, at(7) + "completion-timeout of 1000 ms is longer than the scenario allows (security.max-completion-timeout = 100 ms)");
-        List<String> dflt = problems(TOPOLOGY + "jobs = [{ name = j, kind = allreduce, members = [a, b, c], tree { mode = auto, root = s1 }\n"
+        assertHas(
+                p,
+                at(7)
+                        + "completion-timeout of 1000 ms is longer than the scenario allows (security.max-completion-timeout = 100 ms)");
+        List<String> dflt = problems(TOPOLOGY
+                + "jobs = [{ name = j, kind = allreduce, members = [a, b, c], tree { mode = auto, root = s1 }\n"
                 + "  data { elements = 10 }, completion-timeout = 11s }]\n");
-        assertHas(dflt, at(7) + "completion-timeout of 11000 ms is longer than the scenario allows (security.max-completion-timeout = 10000 ms)");
+        assertHas(
+                dflt,
+                at(7)
+                        + "completion-timeout of 11000 ms is longer than the scenario allows (security.max-completion-timeout = 10000 ms)");
     }
 }

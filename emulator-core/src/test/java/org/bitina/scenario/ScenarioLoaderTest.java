@@ -1,7 +1,5 @@
 package org.bitina.scenario;
 
-import org.bitina.usecase.allreduce.AllReduceSpec;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -10,12 +8,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.stream.Stream;
 import org.bitina.bitmap.EndpointSets;
 import org.bitina.topology.Problem;
 import org.bitina.topology.ScenarioException;
 import org.bitina.topology.Vat;
+import org.bitina.usecase.allreduce.AllReduceSpec;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -45,7 +45,8 @@ class ScenarioLoaderTest {
     }
 
     private static void assertHas(List<String> problems, String prefix, String fragment) {
-        assertTrue(problems.stream().anyMatch(p -> p.startsWith(prefix) && p.contains(fragment)),
+        assertTrue(
+                problems.stream().anyMatch(p -> p.startsWith(prefix) && p.contains(fragment)),
                 () -> "expected a problem starting '" + prefix + "' mentioning '" + fragment + "', got " + problems);
     }
 
@@ -279,13 +280,16 @@ class ScenarioLoaderTest {
 
     @Test
     void missingFile() {
-        ScenarioException e = assertThrows(ScenarioException.class, () -> ScenarioLoader.load(dir.resolve("nope.conf")));
+        ScenarioException e =
+                assertThrows(ScenarioException.class, () -> ScenarioLoader.load(dir.resolve("nope.conf")));
         assertTrue(e.getMessage().contains("nope.conf:1: no such file"));
     }
 
     @Test
     void goodFileLoadsWithDefaultsFromAnInclude() throws IOException {
-        write("defaults.conf", "topology.link-defaults { latency = 3us, bandwidth = 25Gbps }\ndefaults { completion-timeout = 7ms }\n");
+        write(
+                "defaults.conf",
+                "topology.link-defaults { latency = 3us, bandwidth = 25Gbps }\ndefaults { completion-timeout = 7ms }\n");
         Path p = write("good.conf", "include \"defaults\"\n" + SMALL_TOPOLOGY + """
                 jobs = [{ name = j, kind = allreduce, members = [a, b, c], tree { mode = auto, root = s1 }, data { elements = 10 } }]
                 faults = [ { at = 2ms, kind = loss, rate = 5% } ]
@@ -294,7 +298,7 @@ class ScenarioLoaderTest {
         assertEquals(3_000, s.topology().links().get(0).spec().latencyNanos());
         assertEquals(25_000_000_000L, s.topology().links().get(0).spec().bandwidthBps());
         AllReduceSpec job = assertInstanceOf(AllReduceSpec.class, s.jobs().get(0));
-        assertEquals(java.time.Duration.ofMillis(7), job.common().completionTimeout());
+        assertEquals(Duration.ofMillis(7), job.common().completionTimeout());
         assertEquals(0.05, s.faults().get(0).rate(), 1e-12);
     }
 
@@ -344,7 +348,9 @@ class ScenarioLoaderTest {
     void referenceScenariosAreValid() throws IOException {
         Path configs = Path.of("..", "topology-configs");
         try (Stream<Path> files = Files.list(configs)) {
-            List<Path> scenarios = files.filter(f -> f.toString().endsWith(".conf") && !f.endsWith("defaults.conf")).sorted().toList();
+            List<Path> scenarios = files.filter(f -> f.toString().endsWith(".conf") && !f.endsWith("defaults.conf"))
+                    .sorted()
+                    .toList();
             assertTrue(scenarios.size() >= 4, scenarios.toString());
             for (Path f : scenarios) {
                 assertDoesNotThrowScenario(f);

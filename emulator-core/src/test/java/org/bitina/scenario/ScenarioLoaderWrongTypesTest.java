@@ -27,18 +27,29 @@ import org.junit.jupiter.params.provider.ValueSource;
  * file invalid with problems, never with an exception from the config library.
  */
 class ScenarioLoaderWrongTypesTest {
-    private static final List<ConfigValue> WRONG = List.of(ConfigValueFactory.fromAnyRef(5), ConfigValueFactory.fromAnyRef("x"),
-            ConfigValueFactory.fromIterable(List.of(1)), ConfigValueFactory.fromMap(Map.of("a", 1)));
+    private static final List<ConfigValue> WRONG = List.of(
+            ConfigValueFactory.fromAnyRef(5),
+            ConfigValueFactory.fromAnyRef("x"),
+            ConfigValueFactory.fromIterable(List.of(1)),
+            ConfigValueFactory.fromMap(Map.of("a", 1)));
 
     @TempDir
     Path dir;
 
     @ParameterizedTest
-    @ValueSource(strings = {"paper-fig1-allreduce.conf", "paper-fig2-moe.conf", "fat-tree-k8-checkpoint-loss.conf",
-            "fat-tree-k4-bier-inc.conf", "fat-tree-k4-allreduce.conf"})
+    @ValueSource(
+            strings = {
+                "paper-fig1-allreduce.conf",
+                "paper-fig2-moe.conf",
+                "fat-tree-k8-checkpoint-loss.conf",
+                "fat-tree-k4-bier-inc.conf",
+                "fat-tree-k4-allreduce.conf"
+            })
     void anyValueOfTheWrongTypeIsAProblemNotAnException(String name) throws IOException {
-        ConfigObject root = ConfigFactory.parseFile(Path.of("..", "topology-configs", name).toFile(),
-                ConfigParseOptions.defaults()).resolve().root();
+        ConfigObject root = ConfigFactory.parseFile(
+                        Path.of("..", "topology-configs", name).toFile(), ConfigParseOptions.defaults())
+                .resolve()
+                .root();
         List<ConfigValue> variants = mutations(root);
         assertTrue(variants.size() > 20, "" + variants.size());
         Path f = dir.resolve("mutant.conf");

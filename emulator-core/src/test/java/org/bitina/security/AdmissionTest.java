@@ -46,7 +46,8 @@ class AdmissionTest {
             assertInstanceOf(AggregationTable.Buffered.class, offer(table, 1, chunk, nodeBitmap));
         }
         AggregationTable.Outcome third = offer(table, 1, 2, nodeBitmap);
-        assertInstanceOf(AggregationTable.Refused.class, third, "a third open aggregation is over the 2 entries reserved");
+        assertInstanceOf(
+                AggregationTable.Refused.class, third, "a third open aggregation is over the 2 entries reserved");
         assertTrue(((AggregationTable.Refused) third).reason().contains("quota of 2"));
         // another job, with no reservation here, has the device's default
         for (int chunk = 0; chunk < 5; chunk++) {

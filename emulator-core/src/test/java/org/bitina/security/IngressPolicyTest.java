@@ -12,12 +12,13 @@ import org.bitina.protocol.Counter;
 import org.bitina.protocol.Frame;
 import org.bitina.protocol.JobTables;
 import org.bitina.protocol.NodeEngine;
-import org.bitina.topology.BitSpace;
 import org.bitina.topology.Bift;
+import org.bitina.topology.BitSpace;
 import org.bitina.topology.LinkSpec;
 import org.bitina.topology.Routing;
 import org.bitina.topology.Topologies;
 import org.bitina.topology.Topology;
+import org.bitina.wire.Flags;
 import org.bitina.wire.InaHeader;
 import org.bitina.wire.InaPacket;
 import org.bitina.wire.PacketType;
@@ -40,8 +41,11 @@ class IngressPolicyTest {
     /** s1 as the VAT node of w1 and w2, with the job's ingress policy (or none). */
     private NodeEngine s1(IngressPolicy p) {
         NodeEngine s1 = new NodeEngine("s1", routing, new AggregationTable(16, 500 * MS), false);
-        s1.install(JobTables.builder("j", 1, 1, 8, 50 * MS).bift(Bift.build(routing, "s1", hosts))
-                .vatNode(EndpointSets.parse("[11000000]"), "s6").ingress(p).build());
+        s1.install(JobTables.builder("j", 1, 1, 8, 50 * MS)
+                .bift(Bift.build(routing, "s1", hosts))
+                .vatNode(EndpointSets.parse("[11000000]"), "s6")
+                .ingress(p)
+                .build());
         return s1;
     }
 
@@ -59,7 +63,8 @@ class IngressPolicyTest {
     void aWorkerSpeakingForAnotherIsDroppedAndTheHonestOneStillCounts() {
         NodeEngine s1 = s1(policy);
         s1.onFrame(contribution("[11000000]"), "w1", 0);
-        assertEquals(Map.of("spoofed bits: host wN set bits of endpoints that are not on it", 1L), s1.dropsByReason(1, 1));
+        assertEquals(
+                Map.of("spoofed bits: host wN set bits of endpoints that are not on it", 1L), s1.dropsByReason(1, 1));
         assertEquals(0, s1.counters(1, 1).get(Counter.COMPLETIONS), "s1 did not complete on w1's word alone");
         s1.onFrame(contribution("[10000000]"), "w1", 0);
         s1.onFrame(contribution("[01000000]"), "w2", 0);
@@ -81,7 +86,9 @@ class IngressPolicyTest {
         assertTrue(out.stream().noneMatch(a -> a instanceof NodeEngine.Send), "no amplification: " + out);
         assertEquals(Map.of("bits of endpoints that are not the job's members", 1L), s1.dropsByReason(1, 1));
         List<NodeEngine.Action> members = s1.onFrame(result("[11000000]"), "w1", 0);
-        assertTrue(members.stream().noneMatch(a -> a instanceof NodeEngine.Send), "members' bits only, but from a member port");
+        assertTrue(
+                members.stream().noneMatch(a -> a instanceof NodeEngine.Send),
+                "members' bits only, but from a member port");
         assertEquals(1L, s1.dropsByReason(1, 1).get("a result from host wN, which is not the job's sender"));
     }
 
@@ -97,11 +104,19 @@ class IngressPolicyTest {
     void aNonMemberHostMayNotSetAMembersBit() {
         // w5..w8 hold bits in this space but are not members; w2's bit from s3's port is spoofed too
         NodeEngine s3 = new NodeEngine("s3", routing, new AggregationTable(16, 500 * MS), false);
-        s3.install(JobTables.builder("j", 1, 1, 8, 50 * MS).bift(Bift.build(routing, "s3", hosts)).ingress(policy).build());
+        s3.install(JobTables.builder("j", 1, 1, 8, 50 * MS)
+                .bift(Bift.build(routing, "s3", hosts))
+                .ingress(policy)
+                .build());
         s3.onFrame(contribution("[01000000]"), "w5", 0);
         s3.onFrame(contribution("[00001000]"), "w5", 0);
-        assertEquals(Map.of("spoofed bits: host wN set bits of endpoints that are not on it", 1L,
-                "bits of endpoints that are not the job's members", 1L), s3.dropsByReason(1, 1));
+        assertEquals(
+                Map.of(
+                        "spoofed bits: host wN set bits of endpoints that are not on it",
+                        1L,
+                        "bits of endpoints that are not the job's members",
+                        1L),
+                s3.dropsByReason(1, 1));
     }
 
     @Test
@@ -115,8 +130,13 @@ class IngressPolicyTest {
         s1.onFrame(contribution("[10000000]"), "w1", 3_600_000 * MS);
         assertEquals(Map.of("replay", 1L), s1.dropsByReason(1, 1));
         assertEquals(1, s1.counters(1, 1).get(Counter.COMPLETIONS), "not aggregated again");
-        InaHeader again = InaHeader.of(PacketType.CONTRIBUTION, 1, 1, 0).withOp(ReductionOp.SUM).withFlags(org.bitina.wire.Flags.RETRANSMIT);
-        s1.onFrame(new Frame(new InaPacket(again, EndpointSets.parse("[10000000]"), Payload.of(new float[] {1f})), "s6", 0), "w1",
+        InaHeader again = InaHeader.of(PacketType.CONTRIBUTION, 1, 1, 0)
+                .withOp(ReductionOp.SUM)
+                .withFlags(Flags.RETRANSMIT);
+        s1.onFrame(
+                new Frame(
+                        new InaPacket(again, EndpointSets.parse("[10000000]"), Payload.of(new float[] {1f})), "s6", 0),
+                "w1",
                 3_600_000 * MS);
         assertEquals(1L, s1.dropsByReason(1, 1).get("replay"), "a retransmission is not a replay");
     }

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.bitina.bitmap.EndpointSets;
@@ -13,8 +15,8 @@ import org.bitina.protocol.Counter;
 import org.bitina.protocol.Frame;
 import org.bitina.protocol.JobTables;
 import org.bitina.protocol.NodeEngine;
-import org.bitina.topology.BitSpace;
 import org.bitina.topology.Bift;
+import org.bitina.topology.BitSpace;
 import org.bitina.topology.LinkSpec;
 import org.bitina.topology.Routing;
 import org.bitina.topology.Topologies;
@@ -29,7 +31,7 @@ import org.junit.jupiter.api.Test;
 /** S2: job keys from the run's secret, packet tags, and the check at the first switch. */
 class PacketMacTest {
     private static final long MS = 1_000_000L;
-    private static final byte[] SECRET = "a run's secret, 32 bytes long!!!".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    private static final byte[] SECRET = "a run's secret, 32 bytes long!!!".getBytes(StandardCharsets.US_ASCII);
     private final PacketMac mac = new PacketMac();
 
     private static InaPacket contribution(String bits, float value) {
@@ -42,9 +44,9 @@ class PacketMacTest {
         byte[] k = PacketMac.jobKey(SECRET, 1, 1);
         assertEquals(PacketMac.KEY_BYTES, k.length);
         assertArrayEquals(k, PacketMac.jobKey(SECRET, 1, 1));
-        assertFalse(java.util.Arrays.equals(k, PacketMac.jobKey(SECRET, 1, 2)));
-        assertFalse(java.util.Arrays.equals(k, PacketMac.jobKey(SECRET, 2, 1)));
-        assertFalse(java.util.Arrays.equals(k, PacketMac.jobKey("another run's secret, 32 bytes!!".getBytes(), 1, 1)));
+        assertFalse(Arrays.equals(k, PacketMac.jobKey(SECRET, 1, 2)));
+        assertFalse(Arrays.equals(k, PacketMac.jobKey(SECRET, 2, 1)));
+        assertFalse(Arrays.equals(k, PacketMac.jobKey("another run's secret, 32 bytes!!".getBytes(), 1, 1)));
     }
 
     @Test
@@ -52,13 +54,17 @@ class PacketMacTest {
         byte[] k = PacketMac.jobKey(SECRET, 1, 1);
         InaPacket signed = mac.sign(k, contribution("[1000]", 1f));
         assertEquals(InaPacket.AUTH_TAG_BYTES, signed.authTag().length);
-        assertEquals(PacketCodec.encodedSize(contribution("[1000]", 1f)) + InaPacket.AUTH_TAG_BYTES, PacketCodec.encodedSize(signed));
+        assertEquals(
+                PacketCodec.encodedSize(contribution("[1000]", 1f)) + InaPacket.AUTH_TAG_BYTES,
+                PacketCodec.encodedSize(signed));
         assertTrue(mac.verify(k, signed));
         assertTrue(mac.verify(k, PacketCodec.decode(PacketCodec.encode(signed))), "the tag survives the wire");
         assertFalse(mac.verify(k, signed.withPayload(Payload.of(new float[] {2f}))), "a changed value");
         assertFalse(mac.verify(k, signed.withEndpoints(EndpointSets.parse("[1100]"))), "a changed bitmap");
         assertFalse(mac.verify(k, contribution("[1000]", 1f)), "no tag");
-        assertFalse(mac.verify(k, contribution("[1000]", 1f).withAuthTag(new byte[InaPacket.AUTH_TAG_BYTES])), "an all-zero tag");
+        assertFalse(
+                mac.verify(k, contribution("[1000]", 1f).withAuthTag(new byte[InaPacket.AUTH_TAG_BYTES])),
+                "an all-zero tag");
         assertFalse(mac.verify(PacketMac.jobKey(SECRET, 1, 2), signed), "another job's key");
     }
 
@@ -68,10 +74,16 @@ class PacketMacTest {
         BitSpace space = new BitSpace(List.of("w1", "w2", "w3", "w4"));
         byte[] k = PacketMac.jobKey(SECRET, 1, 1);
         NodeEngine s1 = new NodeEngine("s1", routing, new AggregationTable(16, 500 * MS), false);
-        s1.install(JobTables.builder("j", 1, 1, 4, 50 * MS).bift(Bift.build(routing, "s1", space))
-                .vatNode(EndpointSets.parse("[1100]"), "s6").macKey(k).build());
+        s1.install(JobTables.builder("j", 1, 1, 4, 50 * MS)
+                .bift(Bift.build(routing, "s1", space))
+                .vatNode(EndpointSets.parse("[1100]"), "s6")
+                .macKey(k)
+                .build());
         s1.onFrame(new Frame(contribution("[1000]", 1f), "s6", 0), "w1", 0);
-        s1.onFrame(new Frame(contribution("[1000]", 1f).withAuthTag(new byte[InaPacket.AUTH_TAG_BYTES]), "s6", 0), "w1", 0);
+        s1.onFrame(
+                new Frame(contribution("[1000]", 1f).withAuthTag(new byte[InaPacket.AUTH_TAG_BYTES]), "s6", 0),
+                "w1",
+                0);
         s1.onFrame(new Frame(mac.sign(PacketMac.jobKey(SECRET, 1, 2), contribution("[1000]", 1f)), "s6", 0), "w1", 0);
         assertEquals(Map.of("mac", 3L), s1.dropsByReason(1, 1));
         assertEquals(0, s1.counters(1, 1).get(Counter.TERMINATED));
@@ -86,7 +98,10 @@ class PacketMacTest {
         NodeEngine w1 = new NodeEngine("w1", routing, new AggregationTable(16, 500 * MS), false);
         w1.install(JobTables.builder("j", 1, 1, 4, 50 * MS).macKey(k).build());
         List<NodeEngine.Action> out = w1.originate(new Frame(contribution("[1000]", 1f), "s6", 0), 0);
-        NodeEngine.Send sent = (NodeEngine.Send) out.stream().filter(a -> a instanceof NodeEngine.Send).findFirst().orElseThrow();
+        NodeEngine.Send sent = (NodeEngine.Send) out.stream()
+                .filter(a -> a instanceof NodeEngine.Send)
+                .findFirst()
+                .orElseThrow();
         assertTrue(mac.verify(k, sent.frame().packet()), "signed on its way out");
     }
 }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 /** S4's per-source limit, in modelled time. */
@@ -31,7 +32,7 @@ class TokenBucketTest {
     @Test
     void overAnyIntervalNoMoreThanBurstPlusRateTimesItsLengthPass() {
         TokenBucket b = new TokenBucket(2_000_000, 64);
-        java.util.SplittableRandom r = new java.util.SplittableRandom(7);
+        SplittableRandom r = new SplittableRandom(7);
         long t = 0;
         int passed = 0;
         for (int i = 0; i < 100_000; i++) {
@@ -40,7 +41,9 @@ class TokenBucketTest {
         }
         long bound = 64 + (long) Math.ceil(2e6 * t * 1e-9);
         assertTrue(passed <= bound, passed + " passed, bound " + bound);
-        assertTrue(passed >= bound - 64 - 1, "an offered load above the rate gets the whole rate: " + passed + " of " + bound);
+        assertTrue(
+                passed >= bound - 64 - 1,
+                "an offered load above the rate gets the whole rate: " + passed + " of " + bound);
     }
 
     @Test

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
@@ -39,7 +40,7 @@ class ValueMaskAndChecksumTest {
                 int[] x = cs.append(chunk, values(p, n));
                 int[] m = x.clone();
                 mask.mask(chunk, p, m, n, cs);
-                assertFalse(java.util.Arrays.equals(x, m), "member " + p + " of " + members + " is masked");
+                assertFalse(Arrays.equals(x, m), "member " + p + " of " + members + " is masked");
                 assertTrue(cs.holds(chunk, m), "a masked contribution keeps the checksum");
                 for (int i = 0; i < x.length; i++) {
                     clearAll[i] += x[i];
@@ -84,12 +85,24 @@ class ValueMaskAndChecksumTest {
         ChecksumAudit.Failure down = new ChecksumAudit.Failure("core-1", 4, true);
         ChecksumAudit.Failure downAgain = new ChecksumAudit.Failure("agg-1-1", 4, true);
         // agg-1-1 corrupted chunk 4 on its way up: core-1 saw it, then every switch below saw the result
-        assertEquals(List.of("agg-1-1"), ChecksumAudit.suspects(Map.of("core-1", List.of(up), "agg-2-1", List.of(down),
-                "edge-2-1", List.of(new ChecksumAudit.Failure("agg-2-1", 4, true)), "agg-1-1", List.of(upAgain),
-                "edge-1-1", List.of(downAgain))));
+        assertEquals(
+                List.of("agg-1-1"),
+                ChecksumAudit.suspects(Map.of(
+                        "core-1",
+                        List.of(up),
+                        "agg-2-1",
+                        List.of(down),
+                        "edge-2-1",
+                        List.of(new ChecksumAudit.Failure("agg-2-1", 4, true)),
+                        "agg-1-1",
+                        List.of(upAgain),
+                        "edge-1-1",
+                        List.of(downAgain))));
         // a corrupting root: every contribution passed, its result fails below it
-        assertEquals(List.of("core-1"), ChecksumAudit.suspects(Map.of("agg-2-1", List.of(down),
-                "edge-2-1", List.of(new ChecksumAudit.Failure("agg-2-1", 4, true)))));
+        assertEquals(
+                List.of("core-1"),
+                ChecksumAudit.suspects(Map.of(
+                        "agg-2-1", List.of(down), "edge-2-1", List.of(new ChecksumAudit.Failure("agg-2-1", 4, true)))));
         assertEquals(List.of(), ChecksumAudit.suspects(Map.of()));
     }
 }

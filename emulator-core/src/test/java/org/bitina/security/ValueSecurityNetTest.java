@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -14,7 +15,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.bitina.bitmap.EndpointSet;
 import org.bitina.protocol.AggregationTable;
 import org.bitina.protocol.Frame;
 import org.bitina.protocol.JobTables;
@@ -43,7 +43,7 @@ import org.junit.jupiter.api.io.TempDir;
  * around and named.
  */
 class ValueSecurityNetTest {
-    private static final byte[] RUN_SECRET = "the run secret of this test: 32B".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    private static final byte[] RUN_SECRET = "the run secret of this test: 32B".getBytes(StandardCharsets.US_ASCII);
 
     @TempDir
     Path dir;
@@ -78,7 +78,9 @@ class ValueSecurityNetTest {
             phase.tables().forEach((node, t) -> {
                 NodeEngine e = new NodeEngine(node, routing, new AggregationTable(1 << 16, 1_000_000_000L), false);
                 JobTables keyed = s.jobs().get(0).valueChecksum()
-                        ? t.withAuditKey(ValueKeys.checksumKey(ValueKeys.endpointSecret(RUN_SECRET, t.tenant(), t.job()))) : t;
+                        ? t.withAuditKey(
+                                ValueKeys.checksumKey(ValueKeys.endpointSecret(RUN_SECRET, t.tenant(), t.job())))
+                        : t;
                 e.install(keyed);
                 engines.put(node, e);
             });
@@ -121,8 +123,10 @@ class ValueSecurityNetTest {
             if (!scenario.topology().node(node).isSwitch()) {
                 return;
             }
-            AllReduceData data = new AllReduceData(((AllReduceSpec) scenario.jobs().get(0)).data());
-            for (Map.Entry<StateKey, AggregationTable.Held> e : engines.get(node).table().snapshot().entrySet()) {
+            AllReduceData data =
+                    new AllReduceData(((AllReduceSpec) scenario.jobs().get(0)).data());
+            for (Map.Entry<StateKey, AggregationTable.Held> e :
+                    engines.get(node).table().snapshot().entrySet()) {
                 bufferLooks++;
                 int chunk = (int) e.getKey().seq();
                 int[] clear = new int[data.chunkLength(chunk)];
@@ -139,7 +143,8 @@ class ValueSecurityNetTest {
                 }
                 // a masked word equals the cleartext with probability 2^-32: one in a chunk is chance, most is a leak
                 if (Arrays.equals(Arrays.copyOf(acc, clear.length), clear) || same > clear.length / 16) {
-                    leaks.add(node + " chunk " + chunk + " holding " + e.getValue().held() + ": " + same + " cleartext words");
+                    leaks.add(node + " chunk " + chunk + " holding "
+                            + e.getValue().held() + ": " + same + " cleartext words");
                 }
             }
         }
@@ -153,7 +158,8 @@ class ValueSecurityNetTest {
         Map<String, List<ChecksumAudit.Failure>> audit() {
             Map<String, List<ChecksumAudit.Failure>> out = new LinkedHashMap<>();
             engines.forEach((n, e) -> {
-                List<ChecksumAudit.Failure> f = e.auditFailures(phase.tables().get(n).tenant(), phase.wireJob());
+                List<ChecksumAudit.Failure> f =
+                        e.auditFailures(phase.tables().get(n).tenant(), phase.wireJob());
                 if (!f.isEmpty()) {
                     out.put(n, f);
                 }
@@ -164,8 +170,12 @@ class ValueSecurityNetTest {
         /** A VAT node below the root whose parent is a switch: where a corrupting switch can hide a change in a sum. */
         String innerVatSwitch() {
             return phase.tables().entrySet().stream()
-                    .filter(e -> e.getValue().registered() != null && !e.getValue().root() && e.getKey().startsWith("agg-"))
-                    .map(Map.Entry::getKey).findFirst().orElseThrow();
+                    .filter(e -> e.getValue().registered() != null
+                            && !e.getValue().root()
+                            && e.getKey().startsWith("agg-"))
+                    .map(Map.Entry::getKey)
+                    .findFirst()
+                    .orElseThrow();
         }
     }
 

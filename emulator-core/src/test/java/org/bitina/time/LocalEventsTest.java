@@ -82,8 +82,7 @@ class LocalEventsTest {
         LocalEvents<String> q = new LocalEvents<>();
         LocalEvents.Handler<String> stuck = new LocalEvents.Handler<>() {
             @Override
-            public void event(String what, long vt) {
-            }
+            public void event(String what, long vt) {}
 
             @Override
             public long nextTimer() {
@@ -91,8 +90,7 @@ class LocalEventsTest {
             }
 
             @Override
-            public void timer(long vt) {
-            }
+            public void timer(long vt) {}
         };
         assertFalse(q.runWindow(0, 10, stuck));
     }

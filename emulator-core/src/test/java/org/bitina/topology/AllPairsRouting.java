@@ -19,6 +19,7 @@ final class AllPairsRouting {
     private final Topology topology;
     /** nextHop[v][d]: index of v's next hop toward d, -1 if unreachable, v itself if v == d. */
     private final int[][] nextHop;
+
     private final int[][] distance;
     private final Set<Link> downLinks;
     private final Set<String> downNodes;

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.Set;
 import org.bitina.bitmap.FlatBitmap;
 import org.junit.jupiter.api.Test;
@@ -48,7 +49,8 @@ class AutoVatTest {
                 assertNotNull(vat.aBm("edge-" + p + "-" + e));
             }
         }
-        long aggs = vat.aBms().keySet().stream().filter(n -> n.startsWith("agg-")).count();
+        long aggs =
+                vat.aBms().keySet().stream().filter(n -> n.startsWith("agg-")).count();
         assertEquals(4, aggs);
         assertEquals(4, vat.children("core-1").size(), "one child per pod");
     }
@@ -56,11 +58,17 @@ class AutoVatTest {
     @Test
     void singlePathSwitchesOnlyForward() {
         // a chain r - x - y with hosts a, b under y: x only forwards, y merges
-        Topology t = new Topology(List.of(new Node("r", NodeKind.SWITCH, -1), new Node("x", NodeKind.SWITCH, -1),
-                new Node("y", NodeKind.SWITCH, -1), new Node("a", NodeKind.HOST, -1), new Node("b", NodeKind.HOST, -1)),
+        Topology t = new Topology(
+                List.of(
+                        new Node("r", NodeKind.SWITCH, -1),
+                        new Node("x", NodeKind.SWITCH, -1),
+                        new Node("y", NodeKind.SWITCH, -1),
+                        new Node("a", NodeKind.HOST, -1),
+                        new Node("b", NodeKind.HOST, -1)),
                 List.of(new Link("r", "x", L), new Link("x", "y", L), new Link("y", "a", L), new Link("y", "b", L)));
         BitSpace space = new BitSpace(List.of("a", "b"));
-        Vat vat = AutoVat.build(t, Routing.compute(t), space, List.of("a", "b"), "r").vat();
+        Vat vat = AutoVat.build(t, Routing.compute(t), space, List.of("a", "b"), "r")
+                .vat();
         assertNull(vat.aBm("x"));
         assertEquals(List.of("y"), vat.children("r"));
         assertEquals("y", vat.parent("a"));
@@ -69,7 +77,7 @@ class AutoVatTest {
     @Test
     void irregularTopologiesGetValidVats() {
         // random connected graphs of switches with hosts hanging off them
-        java.util.Random rnd = new java.util.Random(42);
+        Random rnd = new Random(42);
         for (int trial = 0; trial < 25; trial++) {
             int switches = 3 + rnd.nextInt(10);
             List<Node> nodes = new ArrayList<>();

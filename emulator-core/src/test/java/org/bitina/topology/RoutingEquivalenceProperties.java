@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import net.jqwik.api.ForAll;
@@ -30,18 +31,25 @@ class RoutingEquivalenceProperties {
                 assertEquals(oracle.nextHop(from, to), fresh.nextHop(from, to), "next hop " + from + " -> " + to);
                 assertEquals(oracle.hops(from, to), fresh.hops(from, to), "hops " + from + " -> " + to);
                 assertEquals(oracle.reachable(from, to), fresh.reachable(from, to), "reachable " + from + " -> " + to);
-                assertEquals(oracle.reachable(from, to), fresh.reachable(t.indexOf(from), t.indexOf(to)), "reachable " + from + " -> " + to);
+                assertEquals(
+                        oracle.reachable(from, to),
+                        fresh.reachable(t.indexOf(from), t.indexOf(to)),
+                        "reachable " + from + " -> " + to);
             }
         }
-        assertEquals(oracle.path(names.get(names.size() - 1), names.get(0)), fresh.path(names.get(names.size() - 1), names.get(0)));
-        // every node's BIFT over a bit space of the hosts, a gap, a switch and a second endpoint on a host: the oracle's next hop per bit
+        assertEquals(
+                oracle.path(names.get(names.size() - 1), names.get(0)),
+                fresh.path(names.get(names.size() - 1), names.get(0)));
+        // every node's BIFT over a bit space of the hosts, a gap, a switch and a second endpoint on a host: the
+        // oracle's next hop per bit
         List<String> bits = new ArrayList<>(t.hosts().stream().map(Node::name).toList());
         bits.add(null);
         bits.add(t.nodes().get(0).name());
         bits.add("x");
         // "x" lives on the last host beside its own bit, as MoE experts do
-        BitSpace space = new BitSpace(bits, java.util.Map.of("x", t.hosts().get(t.hosts().size() - 1).name()));
-        java.util.Map<String, Bift> bifts = Bift.buildAll(fresh, names, space);
+        BitSpace space = new BitSpace(
+                bits, Map.of("x", t.hosts().get(t.hosts().size() - 1).name()));
+        Map<String, Bift> bifts = Bift.buildAll(fresh, names, space);
         for (String node : names) {
             Bift b = bifts.get(node);
             for (int i = 0; i < space.capacity(); i++) {
@@ -49,7 +57,10 @@ class RoutingEquivalenceProperties {
                 String expected = e == null || e.equals(node) ? null : oracle.nextHop(node, e);
                 assertEquals(expected, b.neighborFor(i), "BIFT of " + node + ", bit " + i + " (" + e + ")");
                 assertEquals(e != null && e.equals(node), b.isLocal(i), "local bit " + i + " of " + node);
-                assertEquals(e != null && !e.equals(node) && expected == null, b.unreachable().contains(i), "unreachable bit " + i + " of " + node);
+                assertEquals(
+                        e != null && !e.equals(node) && expected == null,
+                        b.unreachable().contains(i),
+                        "unreachable bit " + i + " of " + node);
             }
         }
     }
@@ -79,15 +90,20 @@ class RoutingEquivalenceProperties {
     }
 
     @Property(tries = 10)
-    void leafSpinesRouteAsTheAllPairsTables(@ForAll @IntRange(min = 1, max = 4) int spines, @ForAll @IntRange(min = 1, max = 6) int leaves,
-                                            @ForAll @IntRange(min = 1, max = 4) int hostsPerLeaf, @ForAll long seed) {
+    void leafSpinesRouteAsTheAllPairsTables(
+            @ForAll @IntRange(min = 1, max = 4) int spines,
+            @ForAll @IntRange(min = 1, max = 6) int leaves,
+            @ForAll @IntRange(min = 1, max = 4) int hostsPerLeaf,
+            @ForAll long seed) {
         assertSameWithFailures(Topologies.leafSpine(spines, leaves, hostsPerLeaf, L), seed);
     }
 
     /** Random graphs: switches joined at random, hosts on one or more switches, some hosts wired to each other. */
     @Property(tries = 60)
-    void randomGraphsRouteAsTheAllPairsTables(@ForAll @IntRange(min = 1, max = 14) int switches, @ForAll @IntRange(min = 1, max = 12) int hosts,
-                                              @ForAll long seed) {
+    void randomGraphsRouteAsTheAllPairsTables(
+            @ForAll @IntRange(min = 1, max = 14) int switches,
+            @ForAll @IntRange(min = 1, max = 12) int hosts,
+            @ForAll long seed) {
         Random rnd = new Random(seed);
         List<Node> nodes = new ArrayList<>();
         for (int i = 0; i < switches; i++) {

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -54,7 +55,7 @@ class TopologyTest {
         Topology t = Topologies.fatTree(8, L);
         Routing a = Routing.compute(t);
         Routing b = Routing.compute(Topologies.fatTree(8, L));
-        Set<String> cores = new java.util.HashSet<>();
+        Set<String> cores = new HashSet<>();
         for (Node h : t.hosts()) {
             assertEquals(a.nextHop("edge-1-1", h.name()), b.nextHop("edge-1-1", h.name()));
             if (h.pod() != 1) {
@@ -67,8 +68,12 @@ class TopologyTest {
     @Test
     void hostsNeverCarryTransitTraffic() {
         // a dual-homed host is the only bridge between two switch islands
-        Topology t = new Topology(List.of(new Node("a", NodeKind.SWITCH, -1), new Node("b", NodeKind.SWITCH, -1),
-                new Node("h", NodeKind.HOST, -1), new Node("x", NodeKind.HOST, -1)),
+        Topology t = new Topology(
+                List.of(
+                        new Node("a", NodeKind.SWITCH, -1),
+                        new Node("b", NodeKind.SWITCH, -1),
+                        new Node("h", NodeKind.HOST, -1),
+                        new Node("x", NodeKind.HOST, -1)),
                 List.of(new Link("a", "h", L), new Link("h", "b", L), new Link("b", "x", L)));
         Routing r = Routing.compute(t);
         assertFalse(r.reachable("a", "x"));
@@ -99,7 +104,11 @@ class TopologyTest {
     void fig1VatHasTheSeedsAbms() {
         Topology t = Topologies.paperFig1(L);
         BitSpace space = new BitSpace(t.hosts().stream().map(Node::name).toList());
-        Vat.Result r = Vat.build(t, space, List.of("w1", "w2", "w3", "w4"), "s6",
+        Vat.Result r = Vat.build(
+                t,
+                space,
+                List.of("w1", "w2", "w3", "w4"),
+                "s6",
                 Map.of("s1", List.of("w1", "w2"), "s7", List.of("w3", "w4"), "s6", List.of("s1", "s7")));
         assertTrue(r.defects().isEmpty(), r.defects().toString());
         Vat vat = r.vat();
@@ -114,18 +123,35 @@ class TopologyTest {
 
     @Test
     void vatRejectsASwitchMappedTwiceAndUnconnectedNeighbours() {
-        Topology t = new Topology(List.of(new Node("a", NodeKind.SWITCH, -1), new Node("b", NodeKind.SWITCH, -1),
-                new Node("c", NodeKind.SWITCH, -1), new Node("h", NodeKind.HOST, -1), new Node("x", NodeKind.HOST, -1),
-                new Node("y", NodeKind.HOST, -1)),
-                List.of(new Link("a", "h", L), new Link("h", "b", L), new Link("b", "x", L), new Link("a", "c", L),
+        Topology t = new Topology(
+                List.of(
+                        new Node("a", NodeKind.SWITCH, -1),
+                        new Node("b", NodeKind.SWITCH, -1),
+                        new Node("c", NodeKind.SWITCH, -1),
+                        new Node("h", NodeKind.HOST, -1),
+                        new Node("x", NodeKind.HOST, -1),
+                        new Node("y", NodeKind.HOST, -1)),
+                List.of(
+                        new Link("a", "h", L),
+                        new Link("h", "b", L),
+                        new Link("b", "x", L),
+                        new Link("a", "c", L),
                         new Link("c", "y", L)));
         BitSpace space = new BitSpace(List.of("x", "y"));
-        Vat.Result twice = Vat.build(t, space, List.of("x", "y"), "a",
+        Vat.Result twice = Vat.build(
+                t,
+                space,
+                List.of("x", "y"),
+                "a",
                 Map.of("a", List.of("b", "c"), "b", List.of("c", "x"), "c", List.of("y")));
-        assertTrue(twice.defects().stream().anyMatch(d -> d.message().contains("mapped to two VAT nodes")), twice.defects().toString());
-        Vat.Result unconnected = Vat.build(t, space, List.of("x", "y"), "a",
-                Map.of("a", List.of("b", "y"), "b", List.of("x")));
-        assertTrue(unconnected.defects().stream().anyMatch(d -> d.message().contains("not connected")), unconnected.defects().toString());
+        assertTrue(
+                twice.defects().stream().anyMatch(d -> d.message().contains("mapped to two VAT nodes")),
+                twice.defects().toString());
+        Vat.Result unconnected =
+                Vat.build(t, space, List.of("x", "y"), "a", Map.of("a", List.of("b", "y"), "b", List.of("x")));
+        assertTrue(
+                unconnected.defects().stream().anyMatch(d -> d.message().contains("not connected")),
+                unconnected.defects().toString());
     }
 
     @Test

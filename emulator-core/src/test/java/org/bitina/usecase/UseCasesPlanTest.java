@@ -1,9 +1,5 @@
 package org.bitina.usecase;
 
-import org.bitina.usecase.Straggler;
-
-import org.bitina.usecase.allreduce.AllReduceSpec;
-
 import static org.bitina.run.Scenarios.fatTree;
 import static org.bitina.run.Scenarios.reference;
 import static org.bitina.run.Scenarios.write;
@@ -20,18 +16,20 @@ import java.util.Set;
 import java.util.stream.Collectors;
 import org.bitina.bitmap.Encoding;
 import org.bitina.bitmap.EndpointSets;
+import org.bitina.protocol.JobTables;
+import org.bitina.scenario.Scenario;
+import org.bitina.topology.Node;
+import org.bitina.topology.Routing;
 import org.bitina.usecase.allreduce.AllReduceDriver;
 import org.bitina.usecase.allreduce.AllReducePlan;
+import org.bitina.usecase.allreduce.AllReduceSpec;
 import org.bitina.usecase.allreduce.AllReduceUseCase;
 import org.bitina.usecase.bierinc.IncDriver;
 import org.bitina.usecase.moe.MoeDriver;
 import org.bitina.usecase.moe.MoePlan;
 import org.bitina.usecase.multicast.MulticastDriver;
 import org.bitina.usecase.multicast.MulticastPlan;
-import org.bitina.usecase.allreduce.AllReducePlan;
-import org.bitina.topology.Node;
-import org.bitina.topology.Routing;
-import org.bitina.scenario.Scenario;
+import org.bitina.wire.InaPacket;
 import org.bitina.wire.PacketCodec;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -69,9 +67,13 @@ class UseCasesPlanTest {
 
     /** The plan the phase's AllReduce drivers share. */
     private static AllReducePlan plan(Phase p) {
-        return p.drivers().stream().map(d -> ((AllReduceDriver) d).plan()).distinct().reduce((a, b) -> {
-            throw new AssertionError("one plan per phase");
-        }).orElseThrow();
+        return p.drivers().stream()
+                .map(d -> ((AllReduceDriver) d).plan())
+                .distinct()
+                .reduce((a, b) -> {
+                    throw new AssertionError("one plan per phase");
+                })
+                .orElseThrow();
     }
 
     private static MoePlan moe(Phase p) {
@@ -92,9 +94,11 @@ class UseCasesPlanTest {
     void fig1HasAnInaPhaseThenOnePerBaselineEachUnderItsOwnWireJob() throws Exception {
         Scenario s = reference("paper-fig1-allreduce.conf");
         List<Phase> phases = plan(s);
-        assertEquals(List.of("ina", "ring", "ps"), phases.stream().map(Phase::mode).toList());
+        assertEquals(
+                List.of("ina", "ring", "ps"), phases.stream().map(Phase::mode).toList());
         int id = s.jobs().get(0).common().id();
-        assertEquals(List.of(id, id + Plans.RING_JOB_OFFSET, id + Plans.PS_JOB_OFFSET),
+        assertEquals(
+                List.of(id, id + Plans.RING_JOB_OFFSET, id + Plans.PS_JOB_OFFSET),
                 phases.stream().map(Phase::wireJob).toList());
         for (Phase p : phases) {
             assertEquals(nodes(s), List.copyOf(p.tables().keySet()), p.mode() + ": every node knows the job");
@@ -120,15 +124,24 @@ class UseCasesPlanTest {
         assertEquals(Map.of("s1", "[11000000]", "s7", "[00110000]", "s6", "[11110000]"), abms);
         assertEquals("s6", ina.tables().get("s1").vatParent());
         assertEquals("s6", ina.tables().get("s7").vatParent());
-        assertEquals(List.of("s6"), ina.tables().entrySet().stream().filter(e -> e.getValue().root()).map(Map.Entry::getKey).toList());
-        assertEquals(2 * timeout, ina.tables().get("s6").timeoutNanos(), "the root is two levels up: its children's partials come first");
+        assertEquals(
+                List.of("s6"),
+                ina.tables().entrySet().stream()
+                        .filter(e -> e.getValue().root())
+                        .map(Map.Entry::getKey)
+                        .toList());
+        assertEquals(
+                2 * timeout,
+                ina.tables().get("s6").timeoutNanos(),
+                "the root is two levels up: its children's partials come first");
         assertEquals(timeout, ina.tables().get("s1").timeoutNanos());
         assertEquals(timeout, ina.tables().get("s5").timeoutNanos(), "not in the VAT");
         assertEquals(2 * timeout, plan(ina).timeoutNanos(), "a worker waits as long as the root");
-        assertEquals(Map.of("w1", "s1", "w2", "s1", "w3", "s7", "w4", "s7"), plan(ina).uplink());
+        assertEquals(
+                Map.of("w1", "s1", "w2", "s1", "w3", "s7", "w4", "s7"),
+                plan(ina).uplink());
         assertEquals(List.of("s6"), ina.roots());
-        assertEquals(Map.of("w1", "WORKER", "w2", "WORKER",
-                "w3", "WORKER", "w4", "WORKER"), roles(ina));
+        assertEquals(Map.of("w1", "WORKER", "w2", "WORKER", "w3", "WORKER", "w4", "WORKER"), roles(ina));
     }
 
     @Test
@@ -136,7 +149,7 @@ class UseCasesPlanTest {
         Scenario s = reference("paper-fig1-allreduce.conf");
         List<Phase> phases = plan(s);
         for (Phase p : List.of(phase(phases, "ring"), phase(phases, "ps"))) {
-            for (org.bitina.protocol.JobTables t : p.tables().values()) {
+            for (JobTables t : p.tables().values()) {
                 assertNull(t.bift(), p.mode());
                 assertNull(t.registered(), p.mode());
                 assertTrue(!t.root(), p.mode());
@@ -162,7 +175,9 @@ class UseCasesPlanTest {
                 ]
                 """);
         List<Phase> phases = plan(s);
-        assertEquals(List.of("partial", "failed", "partial"), phases.stream().map(x -> x.expected().status().label()).toList());
+        assertEquals(
+                List.of("partial", "failed", "partial"),
+                phases.stream().map(x -> x.expected().status().label()).toList());
         for (Phase p : phases) {
             assertEquals(Set.of("w2"), p.expected().missing(), p.mode() + ": w7 is no member, so not missed");
             assertEquals(Set.of("w1", "w3", "w4"), p.awaited(), p.mode());
@@ -176,36 +191,57 @@ class UseCasesPlanTest {
     void theParameterServerIsTheFirstNonMemberHostOrTheFirstMemberWhenEveryHostIsOne() throws Exception {
         Scenario fig1 = reference("paper-fig1-allreduce.conf");
         AllReduceSpec job = (AllReduceSpec) fig1.jobs().get(0);
-        String firstNonMember = fig1.topology().hosts().stream().map(Node::name).filter(h -> !job.common().members().contains(h))
-                .findFirst().orElseThrow();
-        assertEquals(firstNonMember, AllReduceUseCase.psHost(fig1, job.common().members(), job.tree().root()), "the VAT root s6 is a switch");
+        String firstNonMember = fig1.topology().hosts().stream()
+                .map(Node::name)
+                .filter(h -> !job.common().members().contains(h))
+                .findFirst()
+                .orElseThrow();
+        assertEquals(
+                firstNonMember,
+                AllReduceUseCase.psHost(fig1, job.common().members(), job.tree().root()),
+                "the VAT root s6 is a switch");
 
         Scenario all = write(dir, "all.conf", fatTree(4, """
                 jobs = [{ name = a, kind = allreduce, members = all, tree { mode = auto, root = core-1 }
                   data { elements = 256, type = int32, op = sum, chunk = 256 }, baselines = [ps] }]
                 """));
         AllReduceSpec a = (AllReduceSpec) all.jobs().get(0);
-        assertEquals(a.common().members().get(0), AllReduceUseCase.psHost(all, a.common().members(), a.tree().root()));
-        assertEquals(List.of(a.common().members().get(0)), phase(plan(all), "ps").roots());
+        assertEquals(
+                a.common().members().get(0),
+                AllReduceUseCase.psHost(all, a.common().members(), a.tree().root()));
+        assertEquals(
+                List.of(a.common().members().get(0)), phase(plan(all), "ps").roots());
     }
 
     @Test
     void anMoePhaseHoldsTheExpertsBiftsEverywhereAndItsBaselineOnlyRoutes() throws Exception {
         Scenario s = reference("paper-fig2-moe.conf");
         List<Phase> phases = plan(s);
-        assertEquals(List.of("ina", "all-to-all"), phases.stream().map(Phase::mode).toList());
+        assertEquals(
+                List.of("ina", "all-to-all"), phases.stream().map(Phase::mode).toList());
         int id = s.jobs().get(0).common().id();
-        assertEquals(List.of(id, id + Plans.A2A_JOB_OFFSET), phases.stream().map(Phase::wireJob).toList());
-        assertTrue(phase(phases, "ina").tables().values().stream().allMatch(t -> t.bift() != null && t.registered() == null),
+        assertEquals(
+                List.of(id, id + Plans.A2A_JOB_OFFSET),
+                phases.stream().map(Phase::wireJob).toList());
+        assertTrue(
+                phase(phases, "ina").tables().values().stream()
+                        .allMatch(t -> t.bift() != null && t.registered() == null),
                 "C-BMs are installed by the dispatch, never planned");
         assertTrue(phase(phases, "all-to-all").tables().values().stream().allMatch(t -> t.bift() == null));
         Phase ina = phase(phases, "ina");
         int bits = s.jobs().get(0).common().bitSpace().capacity();
-        int mtu = s.topology().links().stream().mapToInt(l -> l.spec().mtu()).min().orElseThrow();
-        assertEquals(mtu - PacketCodec.HEADER_BYTES - org.bitina.wire.InaPacket.AUTH_TAG_BYTES - (bits + 7) / 8, moe(ina).payloadBudget(),
+        int mtu = s.topology().links().stream()
+                .mapToInt(l -> l.spec().mtu())
+                .min()
+                .orElseThrow();
+        assertEquals(
+                mtu - PacketCodec.HEADER_BYTES - InaPacket.AUTH_TAG_BYTES - (bits + 7) / 8,
+                moe(ina).payloadBudget(),
                 "a dispatch fits the smallest MTU with its S2 tag (on by default)");
         assertEquals(Set.of("src"), ina.awaited());
-        assertEquals(8, ina.drivers().stream().filter(d -> "MOE_EXPERT".equals(role(d))).count());
+        assertEquals(
+                8,
+                ina.drivers().stream().filter(d -> "MOE_EXPERT".equals(role(d))).count());
         assertEquals("complete", ina.expected().status().label());
     }
 
@@ -248,22 +284,32 @@ class UseCasesPlanTest {
                 faults = [ { kind = silent, node = h5 } ]
                 """);
         List<Phase> phases = plan(s);
-        assertEquals(List.of("ina", "unicast-ack"), phases.stream().map(Phase::mode).toList());
+        assertEquals(
+                List.of("ina", "unicast-ack"), phases.stream().map(Phase::mode).toList());
         int id = s.jobs().get(0).common().id();
         assertEquals(id + Plans.UNICAST_ACK_JOB_OFFSET, phases.get(1).wireJob());
         Phase ina = phases.get(0);
-        assertTrue(ina.tables().values().stream().allMatch(t -> t.dataInstall() == org.bitina.protocol.JobTables.DataInstall.ALWAYS && t.registered() == null),
+        assertTrue(
+                ina.tables().values().stream()
+                        .allMatch(t -> t.dataInstall() == JobTables.DataInstall.ALWAYS && t.registered() == null),
                 "a self-installed ACK tree is built by the data, planned nowhere");
-        assertTrue(phases.get(1).tables().values().stream().allMatch(t -> t.dataInstall() == org.bitina.protocol.JobTables.DataInstall.NEVER));
+        assertTrue(
+                phases.get(1).tables().values().stream().allMatch(t -> t.dataInstall() == JobTables.DataInstall.NEVER));
         List<String> receivers = s.jobs().get(0).common().members();
         for (Phase p : phases) {
             assertEquals(Set.of("h1"), p.awaited(), "the source ends the phase");
             assertEquals("partial", p.expected().status().label());
             assertEquals(Set.of("h5"), p.expected().missing());
-            assertEquals(receivers.size(), p.drivers().stream().filter(d -> "MULTICAST_RECEIVER".equals(role(d))).count());
+            assertEquals(
+                    receivers.size(),
+                    p.drivers().stream()
+                            .filter(d -> "MULTICAST_RECEIVER".equals(role(d)))
+                            .count());
             assertEquals(Set.copyOf(receivers), multicast(p).uplink().keySet());
             assertTrue(multicast(p).uplink().values().stream().allMatch("h1"::equals), "no VAT: ACKs go to the source");
-            assertEquals(20 * MS * (Math.min(s.topology().size(), 8) + 2), multicast(p).roundTimeoutNanos());
+            assertEquals(
+                    20 * MS * (Math.min(s.topology().size(), 8) + 2),
+                    multicast(p).roundTimeoutNanos());
         }
     }
 
@@ -279,9 +325,12 @@ class UseCasesPlanTest {
         assertEquals(List.of("w1", "w2", "w3", "w4"), all.roots(), "one tree per owner");
         assertEquals("failed", all.expected().status().label(), "w2's chunks have no tree");
         assertTrue(all.note().contains("silent owners start no tree: [w2]"), all.note());
-        assertTrue(all.tables().values().stream().allMatch(t -> t.bift() != null && t.registered() == null), "BIFTs, no A-BM");
+        assertTrue(
+                all.tables().values().stream().allMatch(t -> t.bift() != null && t.registered() == null),
+                "BIFTs, no A-BM");
 
-        Phase reduce = plan(write(dir, "reduce.conf", job.formatted("collective = reduce, root = w1"))).get(0);
+        Phase reduce = plan(write(dir, "reduce.conf", job.formatted("collective = reduce, root = w1")))
+                .get(0);
         assertEquals(List.of("w1"), reduce.roots());
         assertEquals(Set.of("w1"), reduce.awaited(), "a reduce waits at its root");
         assertEquals("partial", reduce.expected().status().label());
@@ -297,12 +346,16 @@ class UseCasesPlanTest {
         List<Phase> phases = plan(s);
         assertEquals(3, phases.size());
         for (Phase p : phases) {
-            assertTrue(p.tables().values().stream().allMatch(t -> t.encoding().encoding() == Encoding.NODE_LIST), p.mode());
+            assertTrue(
+                    p.tables().values().stream().allMatch(t -> t.encoding().encoding() == Encoding.NODE_LIST),
+                    p.mode());
             assertTrue(p.note().endsWith("; endpoint sets node-list"), p.note());
         }
         // the A-BMs themselves do not change with the encoding
-        Map<String, String> abms = phases.get(0).tables().entrySet().stream().filter(e -> e.getValue().registered() != null)
-                .collect(Collectors.toMap(Map.Entry::getKey, e -> EndpointSets.format(e.getValue().registered())));
+        Map<String, String> abms = phases.get(0).tables().entrySet().stream()
+                .filter(e -> e.getValue().registered() != null)
+                .collect(Collectors.toMap(
+                        Map.Entry::getKey, e -> EndpointSets.format(e.getValue().registered())));
         assertEquals("[1111111111111111]", abms.get("core-1"), "the root holds every member");
     }
 }

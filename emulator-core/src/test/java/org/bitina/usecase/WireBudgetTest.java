@@ -48,7 +48,11 @@ class WireBudgetTest {
     private static String moe(String encoding, int mtu) {
         StringBuilder experts = new StringBuilder();
         for (int i = 0; i < 512; i++) {
-            experts.append("{ name = e").append(i + 1).append(", host = h").append(i / 32 + 1).append(" },\n");
+            experts.append("{ name = e")
+                    .append(i + 1)
+                    .append(", host = h")
+                    .append(i / 32 + 1)
+                    .append(" },\n");
         }
         return """
                 topology {
@@ -82,15 +86,23 @@ class WireBudgetTest {
         assertEquals(1, flat.size(), () -> flat.toString());
         String p = flat.get(0);
         assertTrue(p.startsWith(dir.resolve("job.conf") + ":10: job big (ina): "), p);
-        assertTrue(p.contains("as a flat set of 16 bytes: 40 header + 16 set + 1024 payload + 16 tag = 1096 bytes, more than the link's MTU"
-                + " of 1090 bytes"), p);
+        assertTrue(
+                p.contains(
+                        "as a flat set of 16 bytes: 40 header + 16 set + 1024 payload + 16 tag = 1096 bytes, more than the link's MTU"
+                                + " of 1090 bytes"),
+                p);
         assertTrue(p.matches(".* on link \\S+ -> \\S+ carries \\d+ endpoints .*"), p);
 
         Scenario s = load(allreduce("hierarchical", 1090));
-        assertEquals(new EncodingSpec(Encoding.HIERARCHICAL, 16), s.jobs().get(0).common().encoding());
+        assertEquals(
+                new EncodingSpec(Encoding.HIERARCHICAL, 16),
+                s.jobs().get(0).common().encoding());
         // and at one byte less the hierarchical job's largest packet (a pod's set, 3 bytes) no longer fits
         List<String> tight = problems(allreduce("hierarchical", 1082));
-        assertTrue(tight.get(0).contains("hierarchical (blocks of 16) set of 3 bytes: 40 header + 3 set + 1024 payload + 16 tag = 1083 bytes"),
+        assertTrue(
+                tight.get(0)
+                        .contains(
+                                "hierarchical (blocks of 16) set of 3 bytes: 40 header + 3 set + 1024 payload + 16 tag = 1083 bytes"),
                 tight::toString);
     }
 
@@ -98,7 +110,10 @@ class WireBudgetTest {
     void aJobThatTranslatesIsCheckedInEachLinksEncoding() throws Exception {
         // flat on host links only: the members' own bits and their results' copies are 16 bytes there
         List<String> p = problems(allreduce("{ hosts = flat, fabric = hierarchical }", 1090));
-        assertTrue(p.get(0).matches(".* on link (h\\d+ -> edge-\\d+-\\d+|edge-\\d+-\\d+ -> h\\d+) carries 1 endpoints as a flat set of 16 bytes.*"),
+        assertTrue(
+                p.get(0)
+                        .matches(
+                                ".* on link (h\\d+ -> edge-\\d+-\\d+|edge-\\d+-\\d+ -> h\\d+) carries 1 endpoints as a flat set of 16 bytes.*"),
                 p::toString);
         load(allreduce("{ hosts = node-list, fabric = hierarchical }", 1090));
     }
@@ -125,14 +140,19 @@ class WireBudgetTest {
 
     @Test
     void aMoeIsHeldToTheTokensItsDispatchesCarryWithTheTagWhenOn() throws Exception {
-        // node lists of top-2 (3 bytes) at MTU 1991: two tokens (1,948 bytes) fit only without the tag, 40 + 3 + 1948 = 1991
+        // node lists of top-2 (3 bytes) at MTU 1991: two tokens (1,948 bytes) fit only without the tag, 40 + 3 + 1948 =
+        // 1991
         Scenario tagged = load(moe("node-list", 1991));
-        assertEquals(980, UseCases.packets(tagged.jobs().get(0), tagged).downBytes(), "one token: two would make 2,007 bytes");
+        assertEquals(
+                980,
+                UseCases.packets(tagged.jobs().get(0), tagged).downBytes(),
+                "one token: two would make 2,007 bytes");
         Scenario untagged = load(moe("node-list", 1991) + "security { mac = off }\n");
         assertEquals(1948, UseCases.packets(untagged.jobs().get(0), untagged).downBytes());
         // flat on host links: 64 bytes there, so one token less room than the fabric's node list leaves
         Scenario translated = load(moe("{ hosts = flat, fabric = node-list }", 2068));
-        assertEquals(1948, UseCases.packets(translated.jobs().get(0), translated).downBytes());
+        assertEquals(
+                1948, UseCases.packets(translated.jobs().get(0), translated).downBytes());
         // a byte less, and two tokens fit only a dispatch to one expert (a capacity drop), 4 (2 + 2 x 241) bytes
         Scenario tight = load(moe("{ hosts = flat, fabric = node-list }", 2067));
         assertEquals(1936, UseCases.packets(tight.jobs().get(0), tight).downBytes());
@@ -149,15 +169,23 @@ class WireBudgetTest {
 
     @Test
     void aChecksummedJobsFallbackRingIsHeldToTheSmallestMtuWithItsProvenance() throws Exception {
-        // int32 chunks of 256 and 2 checksum words: 1,032 bytes; hierarchical sets of a pod at most 3 bytes, so 1,091 in the tree;
-        // the fallback ring carries all 128 members (8 + 128 bits: 17 bytes) and a flat provenance (4 + 16 bytes): 1,125
-        String text = allreduce("hierarchical", 1124).replace("chunk = 256 }", "chunk = 256, type = int32 }\n  security { checksum = on }");
+        // int32 chunks of 256 and 2 checksum words: 1,032 bytes; hierarchical sets of a pod at most 3 bytes, so 1,091
+        // in the tree;
+        // the fallback ring carries all 128 members (8 + 128 bits: 17 bytes) and a flat provenance (4 + 16 bytes):
+        // 1,125
+        String text = allreduce("hierarchical", 1124)
+                .replace("chunk = 256 }", "chunk = 256, type = int32 }\n  security { checksum = on }");
         List<String> p = problems(text);
         assertEquals(1, p.size(), p::toString);
-        assertTrue(p.get(0).startsWith(dir.resolve("job.conf") + ":10: job big (ina): a fallback ring packet (S6) carries its ring as a set"
-                + " of 17 bytes and a flat provenance of 20 bytes: 40 header + 17 set + 20 provenance + 1032 payload + 16 tag = 1125 bytes,"
-                + " more than the smallest link MTU of 1124 bytes"), p::toString);
-        load(allreduce("hierarchical", 1125).replace("chunk = 256 }", "chunk = 256, type = int32 }\n  security { checksum = on }"));
+        assertTrue(
+                p.get(0)
+                        .startsWith(dir.resolve("job.conf")
+                                + ":10: job big (ina): a fallback ring packet (S6) carries its ring as a set"
+                                + " of 17 bytes and a flat provenance of 20 bytes: 40 header + 17 set + 20 provenance + 1032 payload + 16 tag = 1125 bytes,"
+                                + " more than the smallest link MTU of 1124 bytes"),
+                p::toString);
+        load(allreduce("hierarchical", 1125)
+                .replace("chunk = 256 }", "chunk = 256, type = int32 }\n  security { checksum = on }"));
     }
 
     /** k=8: a source's data names its 127 receivers, 112 bytes as a node list of 7-bit ids; a BIER-INC reduction back to its owner too. */
@@ -178,10 +206,18 @@ class WireBudgetTest {
     void aMulticastsDataAndAnIncReductionAreHeldToTheSetsTheyCarry() throws Exception {
         List<String> p = problems(multicastAndInc(4000, 1000));
         assertEquals(2, p.size(), p::toString);
-        assertTrue(p.get(0).contains("job cp (ina): a multicast packet on link h1 -> edge-1-1 carries 127 endpoints as a node-list set of"
-                + " 112 bytes: 40 header + 112 set + 4000 payload + 16 tag = 4168 bytes"), p::toString);
-        // the reduction climbs back to each owner along the tree its forward packets built: all the others' bits on the owner's link
-        assertTrue(p.get(1).matches(".*job inc \\(ina\\): an aggregation packet on link edge-\\d+-\\d+ -> h\\d+ carries 127 endpoints .*"),
+        assertTrue(
+                p.get(0)
+                        .contains(
+                                "job cp (ina): a multicast packet on link h1 -> edge-1-1 carries 127 endpoints as a node-list set of"
+                                        + " 112 bytes: 40 header + 112 set + 4000 payload + 16 tag = 4168 bytes"),
+                p::toString);
+        // the reduction climbs back to each owner along the tree its forward packets built: all the others' bits on the
+        // owner's link
+        assertTrue(
+                p.get(1)
+                        .matches(
+                                ".*job inc \\(ina\\): an aggregation packet on link edge-\\d+-\\d+ -> h\\d+ carries 127 endpoints .*"),
                 p::toString);
         load(multicastAndInc(3900, 960));
     }

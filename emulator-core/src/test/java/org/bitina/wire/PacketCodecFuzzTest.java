@@ -4,7 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.bitina.bitmap.Encoding;
@@ -24,15 +27,30 @@ class PacketCodecFuzzTest {
         for (Encoding e : Encoding.values()) {
             for (PacketType t : PacketType.values()) {
                 int cap = 1 + rnd.nextInt(300);
-                int[] members = rnd.ints(rnd.nextInt(Math.min(cap, 20) + 1), 0, cap).distinct().sorted().toArray();
+                int[] members = rnd.ints(rnd.nextInt(Math.min(cap, 20) + 1), 0, cap)
+                        .distinct()
+                        .sorted()
+                        .toArray();
                 Payload payload = switch (rnd.nextInt(3)) {
                     case 0 -> Payload.EMPTY;
                     case 1 -> Payload.of(new float[rnd.nextInt(16)]);
                     default -> Payload.of(new int[rnd.nextInt(16)]);
                 };
-                InaHeader h = new InaHeader(1, t, rnd.nextInt(2) == 0 ? 0 : Flags.PARTIAL, ReductionOp.SUM,
-                        rnd.nextInt(65536), rnd.nextInt(), rnd.nextLong(), -1, rnd.nextInt(100), 0);
-                seeds.add(PacketCodec.encode(new InaPacket(h, FlatBitmap.of(cap, members).to(e, 1 + rnd.nextInt(40)), payload,
+                InaHeader h = new InaHeader(
+                        1,
+                        t,
+                        rnd.nextInt(2) == 0 ? 0 : Flags.PARTIAL,
+                        ReductionOp.SUM,
+                        rnd.nextInt(65536),
+                        rnd.nextInt(),
+                        rnd.nextLong(),
+                        -1,
+                        rnd.nextInt(100),
+                        0);
+                seeds.add(PacketCodec.encode(new InaPacket(
+                        h,
+                        FlatBitmap.of(cap, members).to(e, 1 + rnd.nextInt(40)),
+                        payload,
                         rnd.nextBoolean() ? new byte[16] : null)));
             }
         }
@@ -44,12 +62,12 @@ class PacketCodecFuzzTest {
             InaPacket p = PacketCodec.decode(input);
             // anything accepted must be exactly what the codec itself would write
             assertEquals(input.length, PacketCodec.encodedSize(p));
-            assertTrue(java.util.Arrays.equals(input, PacketCodec.encode(p)), "accepted bytes re-encode differently");
+            assertTrue(Arrays.equals(input, PacketCodec.encode(p)), "accepted bytes re-encode differently");
             return 1;
         } catch (MalformedPacketException expected) {
             return 0;
         } catch (RuntimeException | Error e) {
-            fail("decoder threw " + e + " on " + java.util.HexFormat.of().formatHex(input), e);
+            fail("decoder threw " + e + " on " + HexFormat.of().formatHex(input), e);
             return -1;
         }
     }
@@ -85,12 +103,12 @@ class PacketCodecFuzzTest {
                         b[pos] ^= (byte) (1 << rnd.nextInt(8));
                     }
                 }
-                case 1 -> b = java.util.Arrays.copyOf(b, rnd.nextInt(b.length + 1)); // truncate
-                case 2 -> b = java.util.Arrays.copyOf(b, b.length + 1 + rnd.nextInt(16)); // extend
+                case 1 -> b = Arrays.copyOf(b, rnd.nextInt(b.length + 1)); // truncate
+                case 2 -> b = Arrays.copyOf(b, b.length + 1 + rnd.nextInt(16)); // extend
                 default -> { // overwrite a length-like field with a lie
                     int[] fields = {6, 28, 36};
                     int off = fields[rnd.nextInt(fields.length)];
-                    java.nio.ByteBuffer.wrap(b).putShort(off + (off == 6 ? 0 : 2), (short) rnd.nextInt(65536));
+                    ByteBuffer.wrap(b).putShort(off + (off == 6 ? 0 : 2), (short) rnd.nextInt(65536));
                 }
             }
             accepted += decodeOrReject(b);

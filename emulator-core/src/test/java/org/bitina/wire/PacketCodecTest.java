@@ -16,8 +16,17 @@ import org.junit.jupiter.api.Test;
 class PacketCodecTest {
 
     private static InaPacket sample(EndpointSet set, Payload payload) {
-        InaHeader h = new InaHeader(1, PacketType.CONTRIBUTION, Flags.PARTIAL | Flags.LAST, ReductionOp.SUM,
-                0xBEEF, 0x01020304, 0x0A0B0C0D0E0F1011L, 3, -1, 0x12345678);
+        InaHeader h = new InaHeader(
+                1,
+                PacketType.CONTRIBUTION,
+                Flags.PARTIAL | Flags.LAST,
+                ReductionOp.SUM,
+                0xBEEF,
+                0x01020304,
+                0x0A0B0C0D0E0F1011L,
+                3,
+                -1,
+                0x12345678);
         return new InaPacket(h, set, payload);
     }
 
@@ -33,7 +42,10 @@ class PacketCodecTest {
         assertArrayEquals(new byte[] {(byte) 0xBE, (byte) 0xEF}, Arrays.copyOfRange(b, 4, 6), "tenant");
         assertArrayEquals(new byte[] {0, 0}, Arrays.copyOfRange(b, 6, 8), "set parameter of a flat bitmap");
         assertArrayEquals(new byte[] {1, 2, 3, 4}, Arrays.copyOfRange(b, 8, 12), "job id");
-        assertArrayEquals(new byte[] {0x0A, 0x0B, 0x0C, 0x0D, 0x0E, 0x0F, 0x10, 0x11}, Arrays.copyOfRange(b, 12, 20), "sequence id");
+        assertArrayEquals(
+                new byte[] {0x0A, 0x0B, 0x0C, 0x0D, 0x0E, 0x0F, 0x10, 0x11},
+                Arrays.copyOfRange(b, 12, 20),
+                "sequence id");
         assertArrayEquals(new byte[] {0, 0, 0, 3}, Arrays.copyOfRange(b, 20, 24), "source");
         assertArrayEquals(new byte[] {-1, -1, -1, -1}, Arrays.copyOfRange(b, 24, 28), "destination none");
         assertArrayEquals(new byte[] {0, 0, 0, 8}, Arrays.copyOfRange(b, 28, 32), "capacity");
@@ -81,12 +93,25 @@ class PacketCodecTest {
         byte[] tag = new byte[16];
         Arrays.fill(tag, (byte) 0x5A);
         for (Encoding e : Encoding.values()) {
-            for (Payload payload : new Payload[] {Payload.EMPTY, Payload.of(new float[] {-0.0f, Float.NaN, 3e38f}),
-                    Payload.of(new int[] {Integer.MIN_VALUE, 0, Integer.MAX_VALUE})}) {
+            for (Payload payload : new Payload[] {
+                Payload.EMPTY,
+                Payload.of(new float[] {-0.0f, Float.NaN, 3e38f}),
+                Payload.of(new int[] {Integer.MIN_VALUE, 0, Integer.MAX_VALUE})
+            }) {
                 for (PacketType type : PacketType.values()) {
-                    InaHeader h = new InaHeader(1, type, Flags.RETRANSMIT | Flags.LATE, ReductionOp.MAX, 65535,
-                            -5, Long.MIN_VALUE, 0, 1_000_000, -1);
-                    InaPacket p = new InaPacket(h, FlatBitmap.of(200, 0, 63, 64, 199).to(e, 50), payload, tag);
+                    InaHeader h = new InaHeader(
+                            1,
+                            type,
+                            Flags.RETRANSMIT | Flags.LATE,
+                            ReductionOp.MAX,
+                            65535,
+                            -5,
+                            Long.MIN_VALUE,
+                            0,
+                            1_000_000,
+                            -1);
+                    InaPacket p =
+                            new InaPacket(h, FlatBitmap.of(200, 0, 63, 64, 199).to(e, 50), payload, tag);
                     byte[] bytes = PacketCodec.encode(p);
                     assertEquals(PacketCodec.encodedSize(p), bytes.length);
                     InaPacket back = PacketCodec.decode(bytes);
@@ -112,13 +137,15 @@ class PacketCodecTest {
         InaPacket back = PacketCodec.decode(b);
         assertEquals(p, back);
         assertEquals(EndpointSets.parse("[11100000]"), back.holds());
-        byte[] beyond = PacketCodec.encode(new InaPacket(h, FlatBitmap.of(6, 0), Payload.EMPTY).withProvenance(FlatBitmap.of(6, 0)));
+        byte[] beyond = PacketCodec.encode(
+                new InaPacket(h, FlatBitmap.of(6, 0), Payload.EMPTY).withProvenance(FlatBitmap.of(6, 0)));
         beyond[45] = (byte) 0b1000_0010;
         rejects(beyond, "non-zero bits beyond the end");
         beyond[44] = 0;
         rejects(beyond, "provenance capacity 0");
         // B6: the set names 2 edge BFRs, the provenance 12 endpoints behind them
-        InaPacket edge = new InaPacket(h, EndpointSets.parse("[11]"), Payload.EMPTY).withProvenance(EndpointSets.parse("[111011110000]"));
+        InaPacket edge = new InaPacket(h, EndpointSets.parse("[11]"), Payload.EMPTY)
+                .withProvenance(EndpointSets.parse("[111011110000]"));
         assertEquals(edge, PacketCodec.decode(PacketCodec.encode(edge)));
     }
 
@@ -142,7 +169,8 @@ class PacketCodecTest {
 
     private static void rejects(byte[] bytes, String fragment) {
         MalformedPacketException e = assertThrows(MalformedPacketException.class, () -> PacketCodec.decode(bytes));
-        assertTrue(e.getMessage().contains(fragment), () -> "'" + e.getMessage() + "' should mention '" + fragment + "'");
+        assertTrue(
+                e.getMessage().contains(fragment), () -> "'" + e.getMessage() + "' should mention '" + fragment + "'");
     }
 
     @Test

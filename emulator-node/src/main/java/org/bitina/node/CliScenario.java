@@ -10,8 +10,7 @@ import org.bitina.topology.ScenarioException;
 
 /** How every command loads its scenario: the file with its {@code --set} changes, or every problem on stderr. */
 final class CliScenario {
-    private CliScenario() {
-    }
+    private CliScenario() {}
 
     /** The scenario, or null after printing why not (a malformed --set, or the file's problems as FILE:LINE: lines). */
     static Scenario load(Path file, List<String> sets) {

@@ -14,11 +14,16 @@ import picocli.CommandLine.Option;
 final class ClusterAccess {
     static final String ENV = "BITINA_CREDENTIALS";
 
-    @Option(names = "--credentials", paramLabel = "FILE", description = "the run's cluster credentials, made by `bitina credentials FILE` "
-            + "(default: $" + ENV + "); members without them cannot join")
+    @Option(
+            names = "--credentials",
+            paramLabel = "FILE",
+            description = "the run's cluster credentials, made by `bitina credentials FILE` " + "(default: $" + ENV
+                    + "); members without them cannot join")
     Path credentials;
 
-    @Option(names = "--insecure", description = "plain TCP between members: anyone who reaches the port can join and is given devices")
+    @Option(
+            names = "--insecure",
+            description = "plain TCP between members: anyone who reaches the port can join and is given devices")
     boolean insecure;
 
     /** The credentials file named by the option, else by the environment; null when neither. */
@@ -46,9 +51,10 @@ final class ClusterAccess {
         Path f = file();
         if (f == null) {
             if (!fallbackOk) {
-                System.err.println(who + ": the cluster needs the run's credentials: give --credentials FILE or set " + ENV
-                        + " (make them once with `bitina credentials FILE` and copy the file to every member), "
-                        + "or --insecure for plain TCP that anyone who reaches the port can join");
+                System.err.println(
+                        who + ": the cluster needs the run's credentials: give --credentials FILE or set " + ENV
+                                + " (make them once with `bitina credentials FILE` and copy the file to every member), "
+                                + "or --insecure for plain TCP that anyone who reaches the port can join");
             }
             return null;
         }

@@ -37,7 +37,8 @@ final class ConsoleTable {
 
     void add(List<Cell> row) {
         if (row.size() != headers.size()) {
-            throw new IllegalArgumentException("a row of " + row.size() + " cells in a table of " + headers.size() + " columns");
+            throw new IllegalArgumentException(
+                    "a row of " + row.size() + " cells in a table of " + headers.size() + " columns");
         }
         rows.add(List.copyOf(row));
     }

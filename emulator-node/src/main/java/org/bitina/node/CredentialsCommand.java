@@ -13,13 +13,19 @@ import picocli.CommandLine.Parameters;
  * {@code bitina credentials FILE}: makes a cluster's credentials once, for runs whose members
  * are started by hand or by a deploy script; every member is then given the same file.
  */
-@Command(name = "credentials", mixinStandardHelpOptions = true,
-        description = "Writes new cluster credentials (a key and a self-signed certificate, PKCS12, mode 0600) to FILE.")
+@Command(
+        name = "credentials",
+        mixinStandardHelpOptions = true,
+        description =
+                "Writes new cluster credentials (a key and a self-signed certificate, PKCS12, mode 0600) to FILE.")
 final class CredentialsCommand implements Callable<Integer> {
     @Parameters(paramLabel = "FILE", description = "where to write them (must not exist)")
     Path file;
 
-    @Option(names = "--days", defaultValue = "7", description = "how long the certificate is valid (default ${DEFAULT-VALUE})")
+    @Option(
+            names = "--days",
+            defaultValue = "7",
+            description = "how long the certificate is valid (default ${DEFAULT-VALUE})")
     int days;
 
     @Override
@@ -31,7 +37,8 @@ final class CredentialsCommand implements Callable<Integer> {
         try {
             RunCredentials.create(file, Duration.ofDays(days));
         } catch (FileAlreadyExistsException e) {
-            System.err.println("bitina credentials: " + file + " exists; remove it first (members holding it would be locked out)");
+            System.err.println("bitina credentials: " + file
+                    + " exists; remove it first (members holding it would be locked out)");
             return ExitCodes.USAGE;
         }
         System.out.println("credentials: " + file + " (valid " + days + (days == 1 ? " day" : " days")

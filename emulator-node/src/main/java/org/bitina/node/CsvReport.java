@@ -1,11 +1,15 @@
 package org.bitina.node;
 
+import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.SequenceWriter;
 import com.fasterxml.jackson.dataformat.csv.CsvMapper;
 import com.fasterxml.jackson.dataformat.csv.CsvSchema;
 import java.io.IOException;
+import java.lang.reflect.RecordComponent;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -22,25 +26,55 @@ import org.bitina.usecase.allreduce.AllReduceUseCase;
  */
 final class CsvReport {
     /** One job and mode. Bandwidths in GB/s of modelled time; empty where they do not apply. */
-    record JobRow(String job, String kind, String mode, Integer iteration, String status, String expected, boolean asExpected, boolean verified,
-                  double modelledUs, long wallMs, long packetsIntoRoot, long maxLinkBytes, long totalLinkBytes, long headerBytes,
-                  long timeouts, long lateContributions, long drops, String missing, Long dataBytes, Double algbwGBps, Double busbwGBps,
-                  Boolean admitted, String fallbackFor) {
-    }
+    record JobRow(
+            String job,
+            String kind,
+            String mode,
+            Integer iteration,
+            String status,
+            String expected,
+            boolean asExpected,
+            boolean verified,
+            double modelledUs,
+            long wallMs,
+            long packetsIntoRoot,
+            long maxLinkBytes,
+            long totalLinkBytes,
+            long headerBytes,
+            long timeouts,
+            long lateContributions,
+            long drops,
+            String missing,
+            Long dataBytes,
+            Double algbwGBps,
+            Double busbwGBps,
+            Boolean admitted,
+            String fallbackFor) {}
 
-    record SwitchRow(String name, int peakStateEntries, long peakBufferedBytes, int incTrees, long drops, String dropsByReason) {
-    }
+    record SwitchRow(
+            String name,
+            int peakStateEntries,
+            long peakBufferedBytes,
+            int incTrees,
+            long drops,
+            String dropsByReason) {}
 
     private static final CsvMapper CSV = new CsvMapper();
 
-    private CsvReport() {
-    }
+    private CsvReport() {}
 
     static void write(Report r, Scenario s, Path dir) throws IOException {
-        java.nio.file.Files.createDirectories(dir);
+        Files.createDirectories(dir);
         List<JobRow> jobs = jobRows(r, s);
-        List<SwitchRow> switches = r.switches().stream().map(w -> new SwitchRow(w.name(), w.peakStateEntries(), w.peakBufferedBytes(),
-                w.incTrees(), w.drops().values().stream().mapToLong(Long::longValue).sum(), reasons(w.drops()))).toList();
+        List<SwitchRow> switches = r.switches().stream()
+                .map(w -> new SwitchRow(
+                        w.name(),
+                        w.peakStateEntries(),
+                        w.peakBufferedBytes(),
+                        w.incTrees(),
+                        w.drops().values().stream().mapToLong(Long::longValue).sum(),
+                        reasons(w.drops())))
+                .toList();
         rows(dir.resolve("jobs.csv"), JobRow.class, jobs);
         rows(dir.resolve("links.csv"), Report.LinkReport.class, r.links());
         rows(dir.resolve("switches.csv"), SwitchRow.class, switches);
@@ -50,22 +84,23 @@ final class CsvReport {
      * A sweep's one table: per point and job and mode, the swept values (a column per {@code --set}
      * path) before the job row's columns.
      */
-    static void writeSweep(Path file, List<String> paths, List<List<String>> values, List<List<JobRow>> rows) throws IOException {
+    static void writeSweep(Path file, List<String> paths, List<List<String>> values, List<List<JobRow>> rows)
+            throws IOException {
         CsvSchema.Builder b = CsvSchema.builder().addColumn("point");
         paths.forEach(b::addColumn);
-        for (java.lang.reflect.RecordComponent c : JobRow.class.getRecordComponents()) {
+        for (RecordComponent c : JobRow.class.getRecordComponents()) {
             b.addColumn(c.getName());
         }
         CsvSchema schema = b.build().withHeader();
         try (SequenceWriter w = CSV.writer(schema).writeValues(file.toFile())) {
             for (int point = 0; point < rows.size(); point++) {
                 for (JobRow row : rows.get(point)) {
-                    Map<String, Object> m = new java.util.LinkedHashMap<>();
+                    Map<String, Object> m = new LinkedHashMap<>();
                     m.put("point", point + 1);
                     for (int i = 0; i < paths.size(); i++) {
                         m.put(paths.get(i), values.get(point).get(i));
                     }
-                    m.putAll(CSV.convertValue(row, new com.fasterxml.jackson.core.type.TypeReference<Map<String, Object>>() { }));
+                    m.putAll(CSV.convertValue(row, new TypeReference<Map<String, Object>>() {}));
                     w.write(m);
                 }
             }
@@ -80,10 +115,30 @@ final class CsvReport {
             Double algbw = bytes == null || j.modeledMicros() <= 0 ? null : bytes / (j.modeledMicros() * 1e-6) / 1e9;
             int n = j.endpoints();
             Double busbw = algbw == null || n < 1 ? null : algbw * 2.0 * (n - 1) / n;
-            jobs.add(new JobRow(j.name(), j.kind(), j.mode(), j.iteration() == null ? null : j.iteration().index(), j.status(), j.expected(), j.asExpected(), j.verified(), j.modeledMicros(),
-                    j.wallMillis(), j.packetsIntoRoot(), j.maxLinkBytes(), j.totalLinkBytes(), j.headerBytes(), j.timeouts(),
-                    j.lateContributions(), j.drops(), String.join(";", j.missing()), bytes, algbw, busbw,
-                    j.admission() == null ? null : j.admission().admitted(), j.admission() == null ? null : j.admission().fallbackFor()));
+            jobs.add(new JobRow(
+                    j.name(),
+                    j.kind(),
+                    j.mode(),
+                    j.iteration() == null ? null : j.iteration().index(),
+                    j.status(),
+                    j.expected(),
+                    j.asExpected(),
+                    j.verified(),
+                    j.modeledMicros(),
+                    j.wallMillis(),
+                    j.packetsIntoRoot(),
+                    j.maxLinkBytes(),
+                    j.totalLinkBytes(),
+                    j.headerBytes(),
+                    j.timeouts(),
+                    j.lateContributions(),
+                    j.drops(),
+                    String.join(";", j.missing()),
+                    bytes,
+                    algbw,
+                    busbw,
+                    j.admission() == null ? null : j.admission().admitted(),
+                    j.admission() == null ? null : j.admission().fallbackFor()));
         }
         return jobs;
     }
@@ -99,13 +154,15 @@ final class CsvReport {
     }
 
     private static String reasons(Map<String, Long> drops) {
-        return drops.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining(";"));
+        return drops.entrySet().stream()
+                .map(e -> e.getKey() + "=" + e.getValue())
+                .collect(Collectors.joining(";"));
     }
 
     private static <T> void rows(Path file, Class<T> type, List<T> rows) throws IOException {
         // columns in the record's order (Jackson's own would be alphabetical): job, kind, mode first
         CsvSchema.Builder b = CsvSchema.builder();
-        for (java.lang.reflect.RecordComponent c : type.getRecordComponents()) {
+        for (RecordComponent c : type.getRecordComponents()) {
             b.addColumn(c.getName());
         }
         CsvSchema schema = b.build().withHeader();

@@ -2,8 +2,7 @@ package org.bitina.node;
 
 /** Exit statuses of the CLI (README, "Exit status"). */
 public final class ExitCodes {
-    private ExitCodes() {
-    }
+    private ExitCodes() {}
 
     /** Every job ended as the scenario expects. */
     public static final int OK = 0;

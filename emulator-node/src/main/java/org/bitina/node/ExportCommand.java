@@ -1,7 +1,10 @@
 package org.bitina.node;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -27,7 +30,10 @@ import picocli.CommandLine.Parameters;
  * {@code --report} of a run of the file, the branches that run observed are drawn dashed
  * ({@link ObservedTreeView}); without, the file says where they are.
  */
-@Command(name = "export", mixinStandardHelpOptions = true, description = "Exports a scenario's structure; `export trees FILE` writes Graphviz DOT.")
+@Command(
+        name = "export",
+        mixinStandardHelpOptions = true,
+        description = "Exports a scenario's structure; `export trees FILE` writes Graphviz DOT.")
 final class ExportCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "WHAT", description = "trees")
     String what;
@@ -38,14 +44,21 @@ final class ExportCommand implements Callable<Integer> {
     @Option(names = "--set", paramLabel = "PATH=VALUE", description = "change the scenario first (as for run)")
     List<String> sets;
 
-    @Option(names = {"-o", "--out"}, paramLabel = "DOT", description = "write here (default: standard output)")
+    @Option(
+            names = {"-o", "--out"},
+            paramLabel = "DOT",
+            description = "write here (default: standard output)")
     Path out;
 
-    @Option(names = "--report", paramLabel = "REPORT.json", description = "a run's report of this file: draw the C-BM and INC trees it "
-            + "observed (observedTrees[])")
+    @Option(
+            names = "--report",
+            paramLabel = "REPORT.json",
+            description = "a run's report of this file: draw the C-BM and INC trees it " + "observed (observedTrees[])")
     Path report;
 
-    private static final String[] COLOURS = {"firebrick", "royalblue", "forestgreen", "darkorange", "purple", "teal", "goldenrod"};
+    private static final String[] COLOURS = {
+        "firebrick", "royalblue", "forestgreen", "darkorange", "purple", "teal", "goldenrod"
+    };
 
     @Override
     public Integer call() throws IOException {
@@ -60,10 +73,13 @@ final class ExportCommand implements Callable<Integer> {
         List<Report.ObservedTree> observed = null;
         if (report != null) {
             try {
-                com.fasterxml.jackson.databind.JsonNode root = new com.fasterxml.jackson.databind.ObjectMapper().readTree(report.toFile());
-                com.fasterxml.jackson.databind.JsonNode trees = root == null ? null : root.get("observedTrees");
-                observed = trees == null ? List.of() : new com.fasterxml.jackson.databind.ObjectMapper()
-                        .readerForListOf(Report.ObservedTree.class).readValue(trees);
+                JsonNode root = new ObjectMapper().readTree(report.toFile());
+                JsonNode trees = root == null ? null : root.get("observedTrees");
+                observed = trees == null
+                        ? List.of()
+                        : new ObjectMapper()
+                                .readerForListOf(Report.ObservedTree.class)
+                                .readValue(trees);
             } catch (IOException e) {
                 System.err.println("bitina export: cannot read the report " + report + ": " + e.getMessage());
                 return ExitCodes.INVALID_SCENARIO;
@@ -73,7 +89,7 @@ final class ExportCommand implements Callable<Integer> {
         if (out == null) {
             write(s, phases, observed, System.out);
         } else {
-            try (PrintStream p = new PrintStream(Files.newOutputStream(out), true, java.nio.charset.StandardCharsets.UTF_8)) {
+            try (PrintStream p = new PrintStream(Files.newOutputStream(out), true, StandardCharsets.UTF_8)) {
                 write(s, phases, observed, p);
             }
             System.out.println("trees: " + out + " (render with: dot -Tsvg " + out + " -o trees.svg)");
@@ -88,7 +104,8 @@ final class ExportCommand implements Callable<Integer> {
     /** @param observed the observed trees of a run's report, or null when none was given */
     static void write(Scenario s, List<Phase> phases, List<Report.ObservedTree> observed, PrintStream o) {
         o.println("digraph bitina {");
-        o.println("  // " + s.file() + ": the topology (grey) and each job's trees as installed, one colour a job and mode");
+        o.println("  // " + s.file()
+                + ": the topology (grey) and each job's trees as installed, one colour a job and mode");
         o.println("  node [fontname=\"Helvetica\", fontsize=10]; edge [fontname=\"Helvetica\", fontsize=8];");
         for (Node n : s.topology().nodes()) {
             o.printf("  %s [shape=%s];%n", id(n.name()), n.isSwitch() ? "box" : "ellipse");
@@ -101,36 +118,58 @@ final class ExportCommand implements Callable<Integer> {
             if (!p.mode().equals("ina")) {
                 continue;
             }
-            String job = p.job().name() + (p.iteration() == null ? "" : " iteration " + p.iteration().index());
+            String job = p.job().name()
+                    + (p.iteration() == null
+                            ? ""
+                            : " iteration " + p.iteration().index());
             String c = COLOURS[colour++ % COLOURS.length];
             boolean any = false;
             // every tree of the phase (over partitions, H2: the second stage and each partition's) in the job's colour;
             // a node holding A-BMs of two trees gets one label naming both (DOT keeps only a node's last label)
             Map<String, String> labels = new LinkedHashMap<>();
             for (Phase.Tree tree : p.trees()) {
-                String name = p.more().isEmpty() ? job : job + (tree.wireJob() == p.wireJob() ? " second stage" : " " + tree.name());
+                String name = p.more().isEmpty()
+                        ? job
+                        : job + (tree.wireJob() == p.wireJob() ? " second stage" : " " + tree.name());
                 InstalledTrees trees = InstalledTrees.of(tree);
                 any |= !trees.isEmpty();
-                trees.aBms().forEach((node, aBm) -> labels.merge(node,
-                        name + (node.equals(trees.root()) ? " root" : "") + "\\nA-BM " + aBm, (x, y) -> x + "\\n" + y));
+                trees.aBms()
+                        .forEach((node, aBm) -> labels.merge(
+                                node,
+                                name + (node.equals(trees.root()) ? " root" : "") + "\\nA-BM " + aBm,
+                                (x, y) -> x + "\\n" + y));
                 for (TopologyView.TreeEdge e : trees.edges()) {
                     boolean member = !trees.aBms().containsKey(e.from());
-                    o.printf("  %s -> %s [color=%s, penwidth=2%s];%n", id(e.from()), id(e.to()), c, member ? "" : ", label=\"" + name + "\"");
+                    o.printf(
+                            "  %s -> %s [color=%s, penwidth=2%s];%n",
+                            id(e.from()), id(e.to()), c, member ? "" : ", label=\"" + name + "\"");
                 }
             }
             if (observed != null) {
-                ObservedTreeView v = ObservedTreeView.of(ObservedTreeView.of(observed, p.job().name(), p.mode(),
-                        p.iteration() == null ? null : p.iteration().index()), p.job().common().bitSpace());
-                v.labels().forEach((node, label) -> labels.merge(node, job + " observed " + label, (x, y) -> x + "\\n" + y));
+                ObservedTreeView v = ObservedTreeView.of(
+                        ObservedTreeView.of(
+                                observed,
+                                p.job().name(),
+                                p.mode(),
+                                p.iteration() == null ? null : p.iteration().index()),
+                        p.job().common().bitSpace());
+                v.labels()
+                        .forEach((node, label) ->
+                                labels.merge(node, job + " observed " + label, (x, y) -> x + "\\n" + y));
                 for (TopologyView.TreeEdge e : v.edges()) {
-                    o.printf("  %s -> %s [color=%s, penwidth=2, style=dashed, label=\"%s observed\"];%n", id(e.from()), id(e.to()), c, job);
+                    o.printf(
+                            "  %s -> %s [color=%s, penwidth=2, style=dashed, label=\"%s observed\"];%n",
+                            id(e.from()), id(e.to()), c, job);
                 }
                 any |= !v.isEmpty();
             }
             labels.forEach((node, label) -> o.printf("  %s [xlabel=\"%s\", fontcolor=%s];%n", id(node), label, c));
             if (!any) {
-                o.println("  // " + job + (observed == null ? ": no configured tree (C-BMs or INC trees are built by its packets at run time: "
-                        + "--report REPORT.json of a run draws what it observed)" : ": no configured tree, and the report observed none"));
+                o.println("  // " + job
+                        + (observed == null
+                                ? ": no configured tree (C-BMs or INC trees are built by its packets at run time: "
+                                        + "--report REPORT.json of a run draws what it observed)"
+                                : ": no configured tree, and the report observed none"));
             }
         }
         o.println("}");

@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.ToDoubleFunction;
 import org.bitina.run.Report;
 import org.bitina.scenario.Scenario;
 import org.bitina.topology.Routing;
@@ -23,8 +24,7 @@ import org.bitina.usecase.UseCases;
  * inline SVG, from the report (and, for the trees, the same planning as a run).
  */
 final class HtmlReport {
-    private HtmlReport() {
-    }
+    private HtmlReport() {}
 
     static void write(Report r, Scenario s, Path file) throws IOException {
         Files.writeString(file, page(r, s), StandardCharsets.UTF_8);
@@ -33,9 +33,16 @@ final class HtmlReport {
     static String page(Report r, Scenario s) {
         StringBuilder b = new StringBuilder(1 << 16);
         head(b, "bitina: " + r.scenario());
-        b.append("<h1>").append(esc(r.scenario())).append("</h1>\n<p class=\"meta\">clock: ").append(esc(r.clock()))
-                .append(" (times are modelled network time)").append(r.allAsExpected() ? "; every job ended as the scenario expects"
-                        : "; <b class=\"no\">some jobs did not end as the scenario expects</b>").append("</p>\n");
+        b.append("<h1>")
+                .append(esc(r.scenario()))
+                .append("</h1>\n<p class=\"meta\">clock: ")
+                .append(esc(r.clock()))
+                .append(" (times are modelled network time)")
+                .append(
+                        r.allAsExpected()
+                                ? "; every job ended as the scenario expects"
+                                : "; <b class=\"no\">some jobs did not end as the scenario expects</b>")
+                .append("</p>\n");
         summary(b, r);
         int[] n = {0};
         comparison(b, r, n);
@@ -45,27 +52,42 @@ final class HtmlReport {
         } catch (RuntimeException e) {
             // the run planned it; should it fail here, the page says so instead of leaving the trees out silently
             planned = List.of();
-            b.append("<p class=\"no\">The installed trees are not drawn: planning the scenario again failed (").append(esc(String.valueOf(
-                    e.getMessage()))).append(").</p>\n");
+            b.append("<p class=\"no\">The installed trees are not drawn: planning the scenario again failed (")
+                    .append(esc(String.valueOf(e.getMessage())))
+                    .append(").</p>\n");
         }
         TopologyView view = new TopologyView(s.topology());
         for (String job : jobs(r)) {
-            List<Report.JobReport> rows = r.jobs().stream().filter(j -> j.name().equals(job)).toList();
-            b.append("<section class=\"job\"><h2>job ").append(esc(job)).append(" (").append(esc(rows.get(0).kind())).append(")</h2>\n");
+            List<Report.JobReport> rows =
+                    r.jobs().stream().filter(j -> j.name().equals(job)).toList();
+            b.append("<section class=\"job\"><h2>job ")
+                    .append(esc(job))
+                    .append(" (")
+                    .append(esc(rows.get(0).kind()))
+                    .append(")</h2>\n");
             timeViews(b, rows, n);
             for (Report.JobReport j : rows) {
                 Map<String, Long> bytes = new LinkedHashMap<>();
-                r.links().stream().filter(l -> l.job().equals(job) && l.mode().equals(j.mode()))
+                r.links().stream()
+                        .filter(l -> l.job().equals(job) && l.mode().equals(j.mode()))
                         .forEach(l -> bytes.merge(TopologyView.linkKey(l.from(), l.to()), l.bytes(), Long::sum));
                 if (j.iteration() != null && j.iteration().index() > 1) {
                     continue; // links[] has no iteration: one map holds every iteration of the mode
                 }
                 Map<String, Integer> peaks = new LinkedHashMap<>();
-                rows.stream().filter(x -> x.mode().equals(j.mode()) && x.stateEntries() != null)
+                rows.stream()
+                        .filter(x -> x.mode().equals(j.mode()) && x.stateEntries() != null)
                         .forEach(x -> x.stateEntries().peaks().forEach((k, v) -> peaks.merge(k, v, Math::max)));
-                String what = j.iteration() == null ? label(j) + " (" + bytes(j.totalLinkBytes()) + " in all, busiest link " + bytes(j.maxLinkBytes()) + ")"
-                        : j.mode() + ", its " + j.iteration().of() + " iterations together (links[] is per job and mode)";
-                figure(b, "heat-" + job + "-" + j.mode(), "link load, " + what, view.heatMap("svg" + n[0]++, bytes, peaks));
+                String what = j.iteration() == null
+                        ? label(j) + " (" + bytes(j.totalLinkBytes()) + " in all, busiest link "
+                                + bytes(j.maxLinkBytes()) + ")"
+                        : j.mode() + ", its " + j.iteration().of()
+                                + " iterations together (links[] is per job and mode)";
+                figure(
+                        b,
+                        "heat-" + job + "-" + j.mode(),
+                        "link load, " + what,
+                        view.heatMap("svg" + n[0]++, bytes, peaks));
             }
             trees(b, r, job, rows, planned, view, n);
             b.append("</section>\n");
@@ -75,13 +97,17 @@ final class HtmlReport {
     }
 
     static void head(StringBuilder b, String title) {
-        b.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>").append(esc(title)).append("</title>\n<style>\n")
+        b.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>")
+                .append(esc(title))
+                .append("</title>\n<style>\n")
                 .append("body{font-family:sans-serif;margin:1.5em;color:#222;max-width:1900px}")
-                .append("table{border-collapse:collapse;font-size:13px}td,th{border:1px solid #ccc;padding:3px 6px;text-align:right}")
+                .append(
+                        "table{border-collapse:collapse;font-size:13px}td,th{border:1px solid #ccc;padding:3px 6px;text-align:right}")
                 .append("td.l,th.l{text-align:left}th{background:#f0f0f0}.no{color:#c0392b}.ok{color:#1e8449}")
                 .append("figure.chart{display:inline-block;margin:.5em 1em .5em 0;vertical-align:top}")
                 .append("figcaption{font-size:13px;color:#444;max-width:900px}.meta,.legend{color:#555;font-size:13px}")
-                .append("section.job{border-top:2px solid #ddd;margin-top:1.5em}td.note{max-width:420px;text-align:left;font-size:11px;word-break:break-all}")
+                .append(
+                        "section.job{border-top:2px solid #ddd;margin-top:1.5em}td.note{max-width:420px;text-align:left;font-size:11px;word-break:break-all}")
                 .append("\n</style></head><body>\n");
     }
 
@@ -100,32 +126,55 @@ final class HtmlReport {
     }
 
     private static void summary(StringBuilder b, Report r) {
-        b.append("<table class=\"summary\"><tr><th class=\"l\">job</th><th class=\"l\">kind</th><th class=\"l\">mode</th><th class=\"l\">status</th>"
-                + "<th class=\"l\">expected</th><th>verified</th><th>modelled time</th><th>max link</th><th>total bytes</th>"
-                + "<th>packets into root</th><th>timeouts</th><th class=\"l\">missing</th><th class=\"l\">note</th></tr>\n");
+        b.append(
+                "<table class=\"summary\"><tr><th class=\"l\">job</th><th class=\"l\">kind</th><th class=\"l\">mode</th><th class=\"l\">status</th>"
+                        + "<th class=\"l\">expected</th><th>verified</th><th>modelled time</th><th>max link</th><th>total bytes</th>"
+                        + "<th>packets into root</th><th>timeouts</th><th class=\"l\">missing</th><th class=\"l\">note</th></tr>\n");
         for (Report.JobReport j : r.jobs()) {
             String note = j.note() == null ? "" : j.note();
-            b.append("<tr><td class=\"l\">").append(esc(j.name())).append("</td><td class=\"l\">").append(esc(j.kind()))
-                    .append("</td><td class=\"l\">").append(esc(label(j))).append("</td><td class=\"l\">").append(esc(j.status()))
-                    .append("</td><td class=\"l\">").append(esc(j.expected())).append(j.asExpected() ? " <span class=\"ok\">ok</span>"
-                            : " <b class=\"no\">NO</b>").append("</td><td>").append(j.verified() ? "yes" : "<b class=\"no\">no</b>")
-                    .append("</td><td>").append(micros(j.modeledMicros())).append("</td><td>").append(bytes(j.maxLinkBytes()))
-                    .append("</td><td>").append(bytes(j.totalLinkBytes())).append("</td><td>").append(j.packetsIntoRoot())
-                    .append("</td><td>").append(j.timeouts()).append("</td><td class=\"l\">").append(esc(String.join(", ", j.missing())))
-                    .append("</td><td class=\"note\" title=\"").append(esc(note)).append("\">")
-                    .append(esc(note.length() > 160 ? note.substring(0, 157) + "..." : note)).append("</td></tr>\n");
+            b.append("<tr><td class=\"l\">")
+                    .append(esc(j.name()))
+                    .append("</td><td class=\"l\">")
+                    .append(esc(j.kind()))
+                    .append("</td><td class=\"l\">")
+                    .append(esc(label(j)))
+                    .append("</td><td class=\"l\">")
+                    .append(esc(j.status()))
+                    .append("</td><td class=\"l\">")
+                    .append(esc(j.expected()))
+                    .append(j.asExpected() ? " <span class=\"ok\">ok</span>" : " <b class=\"no\">NO</b>")
+                    .append("</td><td>")
+                    .append(j.verified() ? "yes" : "<b class=\"no\">no</b>")
+                    .append("</td><td>")
+                    .append(micros(j.modeledMicros()))
+                    .append("</td><td>")
+                    .append(bytes(j.maxLinkBytes()))
+                    .append("</td><td>")
+                    .append(bytes(j.totalLinkBytes()))
+                    .append("</td><td>")
+                    .append(j.packetsIntoRoot())
+                    .append("</td><td>")
+                    .append(j.timeouts())
+                    .append("</td><td class=\"l\">")
+                    .append(esc(String.join(", ", j.missing())))
+                    .append("</td><td class=\"note\" title=\"")
+                    .append(esc(note))
+                    .append("\">")
+                    .append(esc(note.length() > 160 ? note.substring(0, 157) + "..." : note))
+                    .append("</td></tr>\n");
         }
-        b.append("</table>\n<p class=\"legend\">ina: in-network aggregation; ring, ps, all-to-all, unicast-ack: the host baselines on the same "
-                + "topology; expected: what the fault plan or the file's expect { } says, ok or NO; packets into root: what the VAT root, "
-                + "parameter server or source received (for a ring, the busiest member); KiB = 1024 B.</p>\n");
+        b.append(
+                "</table>\n<p class=\"legend\">ina: in-network aggregation; ring, ps, all-to-all, unicast-ack: the host baselines on the same "
+                        + "topology; expected: what the fault plan or the file's expect { } says, ok or NO; packets into root: what the VAT root, "
+                        + "parameter server or source received (for a ring, the busiest member); KiB = 1024 B.</p>\n");
     }
 
     /** INA against the baselines: one chart per metric, a group per job, a bar per mode. */
     private static void comparison(StringBuilder b, Report r, int[] n) {
         List<String> jobs = jobs(r);
-        record Metric(String title, String unit, java.util.function.ToDoubleFunction<Report.JobReport> value) {
-        }
-        List<Metric> metrics = List.of(new Metric("modelled time", "us", Report.JobReport::modeledMicros),
+        record Metric(String title, String unit, ToDoubleFunction<Report.JobReport> value) {}
+        List<Metric> metrics = List.of(
+                new Metric("modelled time", "us", Report.JobReport::modeledMicros),
                 new Metric("max link bytes", "bytes", j -> j.maxLinkBytes()),
                 new Metric("total link bytes", "bytes", j -> j.totalLinkBytes()),
                 new Metric("packets into the root", "packets", j -> j.packetsIntoRoot()));
@@ -133,9 +182,13 @@ final class HtmlReport {
         for (Metric m : metrics) {
             Map<String, Map<String, Double>> values = new LinkedHashMap<>();
             for (Report.JobReport j : r.jobs()) {
-                values.computeIfAbsent(label(j), k -> new LinkedHashMap<>()).put(j.name(), m.value().applyAsDouble(j));
+                values.computeIfAbsent(label(j), k -> new LinkedHashMap<>())
+                        .put(j.name(), m.value().applyAsDouble(j));
             }
-            figure(b, "bars-" + m.title().replace(' ', '-'), m.title() + " per job and mode (" + m.unit() + ")",
+            figure(
+                    b,
+                    "bars-" + m.title().replace(' ', '-'),
+                    m.title() + " per job and mode (" + m.unit() + ")",
                     SvgCharts.bars("svg" + n[0]++, m.title(), m.unit(), jobs, values));
         }
     }
@@ -161,8 +214,16 @@ final class HtmlReport {
                 pts.add(new double[] {c.minMicros(), 0});
                 pts.addAll(c.cdf());
                 cdf.put(label(j), pts);
-                caption.append(String.format(Locale.ROOT, "%s: %d of %d %ss, p50 %s, p99 %s, max %s. ", label(j), c.completed(), c.units(), c.unit(),
-                        micros(c.p50Micros()), micros(c.p99Micros()), micros(c.maxMicros())));
+                caption.append(String.format(
+                        Locale.ROOT,
+                        "%s: %d of %d %ss, p50 %s, p99 %s, max %s. ",
+                        label(j),
+                        c.completed(),
+                        c.units(),
+                        c.unit(),
+                        micros(c.p50Micros()),
+                        micros(c.p99Micros()),
+                        micros(c.maxMicros())));
             } else if (c != null) {
                 caption.append(label(j)).append(": no ").append(c.unit()).append(" completed at every endpoint. ");
             }
@@ -177,17 +238,50 @@ final class HtmlReport {
             }
         }
         if (!cdf.isEmpty()) {
-            figure(b, "cdf-" + job, "per-" + unit + " completion time: a " + unit + " completes when the last endpoint has its result (from an "
-                    + "HdrHistogram). " + caption + faultNote(faults), SvgCharts.lines("svg" + n[0]++, "completion-time CDF, job " + job,
-                    "modelled time (us)", "fraction of " + unit + "s", cdf, faults, true, 620, 320));
+            figure(
+                    b,
+                    "cdf-" + job,
+                    "per-" + unit + " completion time: a " + unit
+                            + " completes when the last endpoint has its result (from an " + "HdrHistogram). " + caption
+                            + faultNote(faults),
+                    SvgCharts.lines(
+                            "svg" + n[0]++,
+                            "completion-time CDF, job " + job,
+                            "modelled time (us)",
+                            "fraction of " + unit + "s",
+                            cdf,
+                            faults,
+                            true,
+                            620,
+                            320));
         } else {
-            b.append("<p class=\"meta\">No completion times: ").append(esc(caption.toString())).append("</p>\n");
+            b.append("<p class=\"meta\">No completion times: ")
+                    .append(esc(caption.toString()))
+                    .append("</p>\n");
         }
         if (!entries.isEmpty()) {
-            figure(b, "state-" + job, "aggregation entries (soft state) over modelled time, most held at once over all switches per bucket "
-                    + "of " + micros(rows.stream().filter(j -> j.stateEntries() != null).findFirst().get().stateEntries().bucketMicros())
-                    + ". " + faultNote(faults), SvgCharts.lines("svg" + n[0]++, "soft-state entries, job " + job, "modelled time (us)",
-                    "entries", entries, faults, true, 620, 320));
+            figure(
+                    b,
+                    "state-" + job,
+                    "aggregation entries (soft state) over modelled time, most held at once over all switches per bucket "
+                            + "of "
+                            + micros(rows.stream()
+                                    .filter(j -> j.stateEntries() != null)
+                                    .findFirst()
+                                    .get()
+                                    .stateEntries()
+                                    .bucketMicros())
+                            + ". " + faultNote(faults),
+                    SvgCharts.lines(
+                            "svg" + n[0]++,
+                            "soft-state entries, job " + job,
+                            "modelled time (us)",
+                            "entries",
+                            entries,
+                            faults,
+                            true,
+                            620,
+                            320));
         } else {
             b.append("<p class=\"meta\">No switch held aggregation state for this job (host baselines only).</p>\n");
         }
@@ -197,50 +291,99 @@ final class HtmlReport {
         if (faults.isEmpty()) {
             return "No fault in the plan.";
         }
-        List<String> f = faults.stream().map(x -> x.what() + " at " + micros(x.atMicros())).toList();
+        List<String> f = faults.stream()
+                .map(x -> x.what() + " at " + micros(x.atMicros()))
+                .toList();
         return "Faults (red dashes): " + String.join("; ", f) + ".";
     }
 
-    private static void trees(StringBuilder b, Report r, String job, List<Report.JobReport> rows, List<Phase> planned, TopologyView view,
-                              int[] n) {
+    private static void trees(
+            StringBuilder b,
+            Report r,
+            String job,
+            List<Report.JobReport> rows,
+            List<Phase> planned,
+            TopologyView view,
+            int[] n) {
         for (Phase p : planned) {
             if (!p.job().name().equals(job) || !p.mode().equals("ina")) {
                 continue;
             }
-            String label = "ina" + (p.iteration() == null ? "" : " #" + p.iteration().index());
+            String label =
+                    "ina" + (p.iteration() == null ? "" : " #" + p.iteration().index());
             InstalledTrees t = InstalledTrees.of(p);
-            ObservedTreeView o = ObservedTreeView.of(ObservedTreeView.of(r, job, p.mode(), p.iteration() == null ? null : p.iteration().index()),
+            ObservedTreeView o = ObservedTreeView.of(
+                    ObservedTreeView.of(
+                            r,
+                            job,
+                            p.mode(),
+                            p.iteration() == null ? null : p.iteration().index()),
                     p.job().common().bitSpace());
             if (!o.isEmpty()) {
-                figure(b, "observed-" + job + "-" + label.replace(' ', '-'), "observed trees, " + label + ": the " + o.mechanism()
-                        + " branches " + o.switches() + " switches installed during the run, each a union over the phase (its bits and installs"
-                        + " on hover; the report's observedTrees[]): an arrow from each branch to the node it sent aggregates to, and from each"
-                        + " endpoint to the lowest branch holding its bit", view.trees("svg" + n[0]++, o.edges(), o.labels(), null, "",
-                        "red: what the packets built (" + o.mechanism() + ", observed), the unions of the phase"));
+                figure(
+                        b,
+                        "observed-" + job + "-" + label.replace(' ', '-'),
+                        "observed trees, " + label + ": the " + o.mechanism()
+                                + " branches " + o.switches()
+                                + " switches installed during the run, each a union over the phase (its bits and installs"
+                                + " on hover; the report's observedTrees[]): an arrow from each branch to the node it sent aggregates to, and from each"
+                                + " endpoint to the lowest branch holding its bit",
+                        view.trees(
+                                "svg" + n[0]++,
+                                o.edges(),
+                                o.labels(),
+                                null,
+                                "",
+                                "red: what the packets built (" + o.mechanism()
+                                        + ", observed), the unions of the phase"));
             }
             if (t.isEmpty() && o.isEmpty()) {
-                Report.JobReport row = rows.stream().filter(j -> label(j).equals(label)).findFirst().orElse(null);
-                String what = row == null || row.stateEntries() == null ? "" : " The switches held up to "
-                        + row.stateEntries().total().stream().mapToInt(Integer::intValue).max().orElse(0) + " entries at once (the heat map's "
-                        + "switch fill gives each one's peak)" + (row.kind().equals("bier-inc") ? "; switches[].incTrees counts the INC tree "
-                        + "branches each held at the end of a phase" : "") + ".";
-                b.append("<p class=\"meta\">").append(esc(label)).append(": no configured tree, and no switch installed a ").append(row != null
-                        && row.kind().equals("bier-inc") ? "INC tree branch" : "C-BM").append(" (a tree of one hop or none).").append(esc(what))
+                Report.JobReport row = rows.stream()
+                        .filter(j -> label(j).equals(label))
+                        .findFirst()
+                        .orElse(null);
+                String what = row == null || row.stateEntries() == null
+                        ? ""
+                        : " The switches held up to "
+                                + row.stateEntries().total().stream()
+                                        .mapToInt(Integer::intValue)
+                                        .max()
+                                        .orElse(0) + " entries at once (the heat map's "
+                                + "switch fill gives each one's peak)"
+                                + (row.kind().equals("bier-inc")
+                                        ? "; switches[].incTrees counts the INC tree "
+                                                + "branches each held at the end of a phase"
+                                        : "")
+                                + ".";
+                b.append("<p class=\"meta\">")
+                        .append(esc(label))
+                        .append(": no configured tree, and no switch installed a ")
+                        .append(row != null && row.kind().equals("bier-inc") ? "INC tree branch" : "C-BM")
+                        .append(" (a tree of one hop or none).")
+                        .append(esc(what))
                         .append("</p>\n");
                 continue;
             }
             if (t.isEmpty()) {
                 continue;
             }
-            figure(b, "trees-" + job + "-" + label.replace(' ', '-'), "installed trees, " + label + ": " + t.aBms().size()
-                    + " VAT nodes as planned before the run (a repair after a crash is in the note)", view.trees("svg" + n[0]++, t.edges(),
-                    t.aBms(), t.root()));
+            figure(
+                    b,
+                    "trees-" + job + "-" + label.replace(' ', '-'),
+                    "installed trees, " + label + ": " + t.aBms().size()
+                            + " VAT nodes as planned before the run (a repair after a crash is in the note)",
+                    view.trees("svg" + n[0]++, t.edges(), t.aBms(), t.root()));
         }
     }
 
     private static void figure(StringBuilder b, String name, String caption, String svg) {
-        b.append("<figure class=\"chart\" data-chart=\"").append(esc(name)).append("\">").append(svg).append("<figcaption>")
-                .append(esc(caption)).append("</figcaption></figure>\n");
+        b.append("<figure class=\"chart\" data-chart=\"")
+                .append(esc(name))
+                .append("\">")
+                .append(svg)
+                .append("<figcaption>")
+                .append(esc(caption))
+                .append("</figcaption></figure>\n");
     }
 
     static String esc(String s) {

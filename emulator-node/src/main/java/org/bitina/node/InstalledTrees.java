@@ -70,7 +70,9 @@ record InstalledTrees(Map<String, String> aBms, String root, List<TopologyView.T
         JobTables best = null;
         for (JobTables t : tree.tables().values()) {
             EndpointSet a = t.registered();
-            if (a != null && a.contains(bit) && (best == null || a.cardinality() < best.registered().cardinality())) {
+            if (a != null
+                    && a.contains(bit)
+                    && (best == null || a.cardinality() < best.registered().cardinality())) {
                 best = t;
             }
         }

@@ -5,9 +5,12 @@ import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * {@code run --jvms N}: N-1 member JVMs on loopback beside this one, which is the seed and
@@ -38,7 +41,7 @@ final class LocalCluster implements AutoCloseable {
         if (ownCredentials) {
             // a day: longer than any run, short enough that a copy left behind soon opens nothing
             credentials = runDir.resolve("credentials.p12");
-            RunCredentials.create(credentials, java.time.Duration.ofDays(1));
+            RunCredentials.create(credentials, Duration.ofDays(1));
         } else {
             credentials = insecure ? null : given.toAbsolutePath();
         }
@@ -48,19 +51,35 @@ final class LocalCluster implements AutoCloseable {
         }
         String java = ProcessHandle.current().info().command().orElse("java");
         String cp = System.getProperty("java.class.path");
-        hook = new Thread(() -> {
-            stop();
-            forgetCredentials();
-        }, "bitina-members-stop");
+        hook = new Thread(
+                () -> {
+                    stop();
+                    forgetCredentials();
+                },
+                "bitina-members-stop");
         Runtime.getRuntime().addShutdownHook(hook);
         for (int i = 1; i <= others; i++) {
             File log = runDir.resolve("member-" + i + ".log").toFile();
             // INFO for bitina's own loggers: a member's log says which devices it runs
-            List<String> cmd = new ArrayList<>(List.of(java, "-Xmx" + memberHeap, "-XX:+UseParallelGC", "-DBITINA_LOG_LEVEL=INFO", "-cp", cp,
-                    Main.class.getName(), "node",
-                    "--host", "127.0.0.1", "--port", "0", "--seed", "127.0.0.1:" + seedPort, "--stop-on-eof"));
+            List<String> cmd = new ArrayList<>(List.of(
+                    java,
+                    "-Xmx" + memberHeap,
+                    "-XX:+UseParallelGC",
+                    "-DBITINA_LOG_LEVEL=INFO",
+                    "-cp",
+                    cp,
+                    Main.class.getName(),
+                    "node",
+                    "--host",
+                    "127.0.0.1",
+                    "--port",
+                    "0",
+                    "--seed",
+                    "127.0.0.1:" + seedPort,
+                    "--stop-on-eof"));
             cmd.addAll(credentials == null ? List.of("--insecure") : List.of("--credentials", credentials.toString()));
-            ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log);
+            ProcessBuilder pb =
+                    new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log);
             members.add(pb.start());
         }
     }
@@ -94,27 +113,31 @@ final class LocalCluster implements AutoCloseable {
             try {
                 Files.deleteIfExists(credentials);
             } catch (IOException e) {
-                System.err.println("bitina: could not delete this run's credentials " + credentials + ": " + e.getMessage());
+                System.err.println(
+                        "bitina: could not delete this run's credentials " + credentials + ": " + e.getMessage());
             }
         }
     }
 
     private static ch.qos.logback.core.FileAppender<ch.qos.logback.classic.spi.ILoggingEvent> ownLog(Path file) {
-        if (!(org.slf4j.LoggerFactory.getILoggerFactory() instanceof ch.qos.logback.classic.LoggerContext lc)) {
+        if (!(LoggerFactory.getILoggerFactory() instanceof ch.qos.logback.classic.LoggerContext lc)) {
             return null;
         }
-        ch.qos.logback.classic.encoder.PatternLayoutEncoder encoder = new ch.qos.logback.classic.encoder.PatternLayoutEncoder();
+        ch.qos.logback.classic.encoder.PatternLayoutEncoder encoder =
+                new ch.qos.logback.classic.encoder.PatternLayoutEncoder();
         encoder.setContext(lc);
         encoder.setPattern("%d{HH:mm:ss.SSS} %-5level %logger{20} - %msg%n");
         encoder.start();
-        ch.qos.logback.core.FileAppender<ch.qos.logback.classic.spi.ILoggingEvent> out = new ch.qos.logback.core.FileAppender<>();
+        ch.qos.logback.core.FileAppender<ch.qos.logback.classic.spi.ILoggingEvent> out =
+                new ch.qos.logback.core.FileAppender<>();
         out.setContext(lc);
         out.setName("run-folder");
         out.setFile(file.toString());
         out.setEncoder(encoder);
         out.start();
-        lc.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME).addAppender(out);
-        // the first line a reader of the folder needs, written to the file alone: a clean run prints no WARN on the console
+        lc.getLogger(Logger.ROOT_LOGGER_NAME).addAppender(out);
+        // the first line a reader of the folder needs, written to the file alone: a clean run prints no WARN on the
+        // console
         ch.qos.logback.classic.Logger folder = lc.getLogger("org.bitina.run-folder");
         folder.setAdditive(false);
         folder.setLevel(ch.qos.logback.classic.Level.INFO);
@@ -129,8 +152,9 @@ final class LocalCluster implements AutoCloseable {
         stop();
         forgetCredentials();
         if (ownLog != null) {
-            ((ch.qos.logback.classic.LoggerContext) org.slf4j.LoggerFactory.getILoggerFactory())
-                    .getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME).detachAppender(ownLog);
+            ((ch.qos.logback.classic.LoggerContext) LoggerFactory.getILoggerFactory())
+                    .getLogger(Logger.ROOT_LOGGER_NAME)
+                    .detachAppender(ownLog);
             ownLog.stop();
         }
         try {

@@ -1,11 +1,19 @@
 package org.bitina.node;
 
+import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.pekko.actor.typed.ActorSystem;
+import org.apache.pekko.actor.typed.Props;
+import org.apache.pekko.actor.typed.javadsl.Adapter;
+import org.apache.pekko.cluster.Cluster;
 import org.bitina.cluster.ClusterSettings;
 import org.bitina.cluster.MemberAgent;
 import org.bitina.cluster.SeedWatch;
@@ -24,29 +32,44 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "node", mixinStandardHelpOptions = true, description = "Runs one cluster member that hosts devices.")
 final class NodeCommand implements Callable<Integer> {
-    @Option(names = "--host", defaultValue = "127.0.0.1", description = "address the member listens on and is reached at (default ${DEFAULT-VALUE})")
+    @Option(
+            names = "--host",
+            defaultValue = "127.0.0.1",
+            description = "address the member listens on and is reached at (default ${DEFAULT-VALUE})")
     String host;
 
     @Option(names = "--port", defaultValue = "0", description = "Artery TCP port (default: any free one)")
     int port;
 
-    @Option(names = "--seed", paramLabel = "HOST:PORT", required = true, description = "a seed node to join through (repeatable)")
+    @Option(
+            names = "--seed",
+            paramLabel = "HOST:PORT",
+            required = true,
+            description = "a seed node to join through (repeatable)")
     List<String> seeds;
 
     @Option(names = "--stop-on-eof", description = "stop when standard input closes (the local launcher's children)")
     boolean stopOnEof;
 
-    @Option(names = "--join-timeout", paramLabel = "SECONDS", defaultValue = "60",
+    @Option(
+            names = "--join-timeout",
+            paramLabel = "SECONDS",
+            defaultValue = "60",
             description = "give up when not in the cluster after this long (default ${DEFAULT-VALUE})")
     int joinTimeout;
 
-    @Option(names = "--exit-with-seed", description = "stop when the seed (the run's coordinator) is removed from the cluster: "
-            + "exit 0 when it left, 1 when it was lost (a member serves one run)")
+    @Option(
+            names = "--exit-with-seed",
+            description = "stop when the seed (the run's coordinator) is removed from the cluster: "
+                    + "exit 0 when it left, 1 when it was lost (a member serves one run)")
     boolean exitWithSeed;
 
-    @Option(names = "--ready-file", paramLabel = "FILE", description = "write this file when the member is up in the cluster, "
-            + "delete it when it stops (a readiness signal)")
-    java.nio.file.Path readyFile;
+    @Option(
+            names = "--ready-file",
+            paramLabel = "FILE",
+            description = "write this file when the member is up in the cluster, "
+                    + "delete it when it stops (a readiness signal)")
+    Path readyFile;
 
     @Mixin
     ClusterAccess access;
@@ -63,56 +86,64 @@ final class NodeCommand implements Callable<Integer> {
             System.err.println("bitina node: --join-timeout must be at least 1 second");
             return ExitCodes.USAGE;
         }
-        com.typesafe.config.Config transport = access.transport("bitina node", false);
+        Config transport = access.transport("bitina node", false);
         if (transport == null) {
             return ExitCodes.USAGE;
         }
-        ActorSystem<MemberAgent.Command> system = ActorSystem.create(MemberAgent.create(), ClusterSettings.SYSTEM,
-                transport.withFallback(ClusterSettings.member(host, port, seeds))
-                        .withFallback(ConfigFactory.parseString("pekko.cluster.shutdown-after-unsuccessful-join-seed-nodes = "
-                                + joinTimeout + "s"))
+        ActorSystem<MemberAgent.Command> system = ActorSystem.create(
+                MemberAgent.create(),
+                ClusterSettings.SYSTEM,
+                transport
+                        .withFallback(ClusterSettings.member(host, port, seeds))
+                        .withFallback(ConfigFactory.parseString(
+                                "pekko.cluster.shutdown-after-unsuccessful-join-seed-nodes = " + joinTimeout + "s"))
                         .withFallback(ConfigFactory.load()));
-        java.util.concurrent.atomic.AtomicBoolean joined = new java.util.concurrent.atomic.AtomicBoolean();
+        AtomicBoolean joined = new AtomicBoolean();
         // the seed's removal: null while it is in the cluster, then whether it left on its own
-        java.util.concurrent.atomic.AtomicReference<Boolean> seedLeft = new java.util.concurrent.atomic.AtomicReference<>();
-        org.apache.pekko.cluster.Cluster.get(org.apache.pekko.actor.typed.javadsl.Adapter.toClassic(system))
-                .registerOnMemberUp(() -> up(system, joined));
+        AtomicReference<Boolean> seedLeft = new AtomicReference<>();
+        Cluster.get(Adapter.toClassic(system)).registerOnMemberUp(() -> up(system, joined));
         if (exitWithSeed) {
-            system.systemActorOf(SeedWatch.create(ClusterSettings.seeds(system), left -> {
-                seedLeft.set(left);
-                system.terminate();
-            }), "seed-watch", org.apache.pekko.actor.typed.Props.empty());
+            system.systemActorOf(
+                    SeedWatch.create(ClusterSettings.seeds(system), left -> {
+                        seedLeft.set(left);
+                        system.terminate();
+                    }),
+                    "seed-watch",
+                    Props.empty());
         }
         System.out.println("bitina node: member " + system.address() + " joining through " + seeds
                 + (transport.isEmpty() ? " over plain TCP (--insecure)" : " over TLS"));
         System.out.flush();
         if (stopOnEof) {
-            Thread watcher = new Thread(() -> {
-                try {
-                    InputStream in = System.in;
-                    while (in.read() >= 0) {
-                        // the launcher writes nothing: wait for the end of input
-                    }
-                } catch (IOException ignored) {
-                    // a broken pipe is an end of input too
-                }
-                system.terminate();
-            }, "stop-on-eof");
+            Thread watcher = new Thread(
+                    () -> {
+                        try {
+                            InputStream in = System.in;
+                            while (in.read() >= 0) {
+                                // the launcher writes nothing: wait for the end of input
+                            }
+                        } catch (IOException ignored) {
+                            // a broken pipe is an end of input too
+                        }
+                        system.terminate();
+                    },
+                    "stop-on-eof");
             watcher.setDaemon(true);
             watcher.start();
         }
         system.getWhenTerminated().toCompletableFuture().get();
         if (readyFile != null) {
-            java.nio.file.Files.deleteIfExists(readyFile);
+            Files.deleteIfExists(readyFile);
         }
         if (!joined.get()) {
             // the seed refused it (other credentials, or TLS against plain TCP) or was not there
-            System.out.println("bitina node: member " + system.address() + " gave up: not let into the cluster through " + seeds
-                    + " within " + joinTimeout + " s (are the seed and this member on the same credentials?)");
+            System.out.println("bitina node: member " + system.address() + " gave up: not let into the cluster through "
+                    + seeds + " within " + joinTimeout + " s (are the seed and this member on the same credentials?)");
             return ExitCodes.JOB_FAILED;
         }
         if (Boolean.FALSE.equals(seedLeft.get())) {
-            System.out.println("bitina node: member " + system.address() + " stopped: its seed (the run's coordinator) was lost");
+            System.out.println(
+                    "bitina node: member " + system.address() + " stopped: its seed (the run's coordinator) was lost");
             return ExitCodes.JOB_FAILED;
         }
         System.out.println("bitina node: member " + system.address() + " stopped"
@@ -121,13 +152,13 @@ final class NodeCommand implements Callable<Integer> {
     }
 
     /** The member is up: say so (scripts wait for this line) and write the ready file. */
-    private void up(ActorSystem<?> system, java.util.concurrent.atomic.AtomicBoolean joined) {
+    private void up(ActorSystem<?> system, AtomicBoolean joined) {
         joined.set(true);
         System.out.println("bitina node: member " + system.address() + " up");
         System.out.flush();
         if (readyFile != null) {
             try {
-                java.nio.file.Files.writeString(readyFile, system.address() + "\n");
+                Files.writeString(readyFile, system.address() + "\n");
             } catch (IOException e) {
                 System.err.println("bitina node: cannot write the ready file " + readyFile + ": " + e.getMessage());
             }

@@ -34,7 +34,9 @@ record ObservedTreeView(Map<String, String> labels, List<TopologyView.TreeEdge> 
 
     /** Those of {@code all} that belong to one job, mode and iteration (null: a job that runs once). */
     static List<Report.ObservedTree> of(List<Report.ObservedTree> all, String job, String mode, Integer iteration) {
-        return all.stream().filter(t -> t.job().equals(job) && t.mode().equals(mode) && Objects.equals(t.iteration(), iteration)).toList();
+        return all.stream()
+                .filter(t -> t.job().equals(job) && t.mode().equals(mode) && Objects.equals(t.iteration(), iteration))
+                .toList();
     }
 
     /** The view of {@code branches}, the endpoints placed by {@code space} (the job's bit space). */
@@ -45,7 +47,9 @@ record ObservedTreeView(Map<String, String> labels, List<TopologyView.TreeEdge> 
         Set<String> mechanisms = new LinkedHashSet<>();
         for (Report.ObservedTree b : branches) {
             mechanisms.add(b.mechanism());
-            labels.merge(b.node(), b.mechanism() + " " + (b.bits() != null ? b.bits() : "(bits not printed)") + " x" + b.installs(),
+            labels.merge(
+                    b.node(),
+                    b.mechanism() + " " + (b.bits() != null ? b.bits() : "(bits not printed)") + " x" + b.installs(),
                     (x, y) -> x + " " + y);
             if (b.bits() != null) { // past ObservedTrees.MAX_PRINTED_BITS only the branch's arrow upstream is drawn
                 unions.merge(b.node(), EndpointSets.parse(b.bits()), EndpointSet::or);
@@ -62,7 +66,9 @@ record ObservedTreeView(Map<String, String> labels, List<TopologyView.TreeEdge> 
             String lowest = null;
             int size = Integer.MAX_VALUE;
             for (Map.Entry<String, EndpointSet> u : unions.entrySet()) {
-                if (u.getValue().capacity() > bit && u.getValue().contains(bit) && u.getValue().cardinality() < size) {
+                if (u.getValue().capacity() > bit
+                        && u.getValue().contains(bit)
+                        && u.getValue().cardinality() < size) {
                     lowest = u.getKey();
                     size = u.getValue().cardinality();
                 }

@@ -8,6 +8,7 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
+import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.zip.GZIPInputStream;
 import org.bitina.topology.Node;
 import org.bitina.topology.Topology;
 
@@ -48,11 +50,13 @@ final class PerfettoExport {
     private final Map<String, Integer> pid = new LinkedHashMap<>();
     /** Sends not yet matched to a receive (and receives not yet matched to a send, when the file has them first), by flow key. */
     private final Map<String, ArrayDeque<long[]>> sends = new HashMap<>();
+
     private final Map<String, ArrayDeque<long[]>> receives = new HashMap<>();
     /** Open aggregation entries: key to start vt. */
     private final Map<String, Long> open = new LinkedHashMap<>();
     /** Per device, its aggregation threads' ends (vt). */
     private final Map<String, List<Long>> lanes = new HashMap<>();
+
     private long flows;
     private long slices;
     private long lastVt;
@@ -64,14 +68,14 @@ final class PerfettoExport {
     }
 
     /** What the export wrote: flows matched, sends without a receive (lost on a link, or dropped before it), entry slices. */
-    record Counts(long flows, long unmatched, long slices) {
-    }
+    record Counts(long flows, long unmatched, long slices) {}
 
     static Counts convert(Path trace, Topology topology, int maxSeq, Path file) throws IOException {
         try (InputStream raw = Files.newInputStream(trace);
-             InputStream in = trace.getFileName().toString().endsWith(".gz") ? new java.util.zip.GZIPInputStream(raw, 1 << 16) : raw;
-             BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8), 1 << 16);
-             JsonGenerator g = new JsonFactory().createGenerator(Files.newOutputStream(file))) {
+                InputStream in =
+                        trace.getFileName().toString().endsWith(".gz") ? new GZIPInputStream(raw, 1 << 16) : raw;
+                BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8), 1 << 16);
+                JsonGenerator g = new JsonFactory().createGenerator(Files.newOutputStream(file))) {
             PerfettoExport e = new PerfettoExport(topology, maxSeq, g);
             g.writeStartObject();
             g.writeStringField("displayTimeUnit", "ns");
@@ -89,7 +93,8 @@ final class PerfettoExport {
             g.writeStringField("source", "bitina trace, modelled time");
             g.writeNumberField("packetSeqsBelow", maxSeq);
             g.writeNumberField("flows", e.flows);
-            long unmatched = e.sends.values().stream().mapToInt(ArrayDeque::size).sum();
+            long unmatched =
+                    e.sends.values().stream().mapToInt(ArrayDeque::size).sum();
             g.writeNumberField("sendsWithoutReceive", unmatched);
             g.writeEndObject();
             g.writeEndObject();
@@ -143,7 +148,9 @@ final class PerfettoExport {
         long seq = e.path("seq").asLong();
         String dir = e.path("dir").asText();
         String bitmap = e.path("bitmap").asText();
-        String detail = e.path("detail").isMissingNode() || e.path("detail").isNull() ? null : e.path("detail").asText();
+        String detail = e.path("detail").isMissingNode() || e.path("detail").isNull()
+                ? null
+                : e.path("detail").asText();
         String entry = node + "|" + job + "|" + mode + "|" + seq;
         switch (event) {
             case "install", "terminate" -> open.putIfAbsent(entry, vt);
@@ -153,15 +160,16 @@ final class PerfettoExport {
                 closeEntry(entry, node, vt, job, mode, seq, "timeout");
             }
             case "drop" -> instant(p, vt, "drop", job, mode, seq, bitmap, detail);
-            default -> {
-            }
+            default -> {}
         }
         if (seq >= maxSeq) {
             return;
         }
-        // a host's "send" is followed by its "forward" onto its link: the forward is the hop; a host receives by deliver, terminate, drop
+        // a host's "send" is followed by its "forward" onto its link: the forward is the hop; a host receives by
+        // deliver, terminate, drop
         boolean host = !topology.node(node).isSwitch();
-        boolean hop = (event.equals("forward") || event.equals("replicate")) && e.path("to").size() > 0;
+        boolean hop = (event.equals("forward") || event.equals("replicate"))
+                && e.path("to").size() > 0;
         boolean isReceive = switch (event) {
             case "terminate", "deliver", "drop" -> true;
             case "forward", "replicate" -> !host;
@@ -248,7 +256,8 @@ final class PerfettoExport {
         }
     }
 
-    private void closeEntry(String entry, String node, long vt, String job, String mode, long seq, String how) throws IOException {
+    private void closeEntry(String entry, String node, long vt, String job, String mode, long seq, String how)
+            throws IOException {
         Long start = open.remove(entry);
         if (start == null) {
             return;
@@ -265,7 +274,15 @@ final class PerfettoExport {
         long end = Math.max(vt, start + 1);
         ends.set(lane, end);
         slices++;
-        slice(pid.get(node), PACKETS + 1 + lane, start, end - start, "entry " + job + "/" + mode + " #" + seq, "ended", how, null);
+        slice(
+                pid.get(node),
+                PACKETS + 1 + lane,
+                start,
+                end - start,
+                "entry " + job + "/" + mode + " #" + seq,
+                "ended",
+                how,
+                null);
     }
 
     /** Entries still open when the trace ends are drawn to its last event. */
@@ -276,7 +293,8 @@ final class PerfettoExport {
         }
     }
 
-    private void slice(int p, int tid, long vt, long durNanos, String name, String arg, String value, String detail) throws IOException {
+    private void slice(int p, int tid, long vt, long durNanos, String name, String arg, String value, String detail)
+            throws IOException {
         out.writeStartObject();
         out.writeStringField("ph", "X");
         out.writeStringField("name", name);
@@ -290,7 +308,8 @@ final class PerfettoExport {
         out.writeEndObject();
     }
 
-    private void instant(int p, long vt, String what, String job, String mode, long seq, String bitmap, String detail) throws IOException {
+    private void instant(int p, long vt, String what, String job, String mode, long seq, String bitmap, String detail)
+            throws IOException {
         out.writeStartObject();
         out.writeStringField("ph", "i");
         out.writeStringField("s", "t");
@@ -304,8 +323,8 @@ final class PerfettoExport {
     }
 
     /** Nanoseconds as exact microseconds (the format's unit): 5522 ns is 5.522, with no binary rounding. */
-    private static java.math.BigDecimal micros(long nanos) {
-        return java.math.BigDecimal.valueOf(nanos, 3);
+    private static BigDecimal micros(long nanos) {
+        return BigDecimal.valueOf(nanos, 3);
     }
 
     private void args(String arg, String value, String detail) throws IOException {

@@ -1,6 +1,7 @@
 package org.bitina.node;
 
 import java.io.PrintStream;
+import java.util.Locale;
 import org.bitina.run.RunProgress;
 
 /**
@@ -17,41 +18,52 @@ final class ProgressBar implements AutoCloseable {
     ProgressBar(RunProgress p, PrintStream out, boolean terminal) {
         this.out = out;
         long start = System.nanoTime();
-        thread = new Thread(() -> {
-            int lastPhase = 0;
-            long phaseStart = start;
-            while (running) {
-                try {
-                    Thread.sleep(250);
-                } catch (InterruptedException e) {
-                    return;
-                }
-                long now = System.nanoTime();
-                long ms = (now - start) / 1_000_000;
-                int phase = p.phase();
-                if (phase != lastPhase) {
-                    phaseStart = now;
-                    // a line for every phase, those that began and ended between two looks included
-                    for (int n = lastPhase + 1; !terminal && running && n <= phase; n++) {
-                        out.printf("phase %d/%d %s (%.1fs)%n", n, p.phases(), p.label(n) != null ? p.label(n) : p.label(), ms / 1000.0);
+        thread = new Thread(
+                () -> {
+                    int lastPhase = 0;
+                    long phaseStart = start;
+                    while (running) {
+                        try {
+                            Thread.sleep(250);
+                        } catch (InterruptedException e) {
+                            return;
+                        }
+                        long now = System.nanoTime();
+                        long ms = (now - start) / 1_000_000;
+                        int phase = p.phase();
+                        if (phase != lastPhase) {
+                            phaseStart = now;
+                            // a line for every phase, those that began and ended between two looks included
+                            for (int n = lastPhase + 1; !terminal && running && n <= phase; n++) {
+                                out.printf(
+                                        "phase %d/%d %s (%.1fs)%n",
+                                        n, p.phases(), p.label(n) != null ? p.label(n) : p.label(), ms / 1000.0);
+                            }
+                            out.flush();
+                            lastPhase = phase;
+                        }
+                        if (!terminal || ms < 2000 || !running) {
+                            continue;
+                        }
+                        long done = p.results();
+                        long total = Math.max(1, p.expectedResults());
+                        int width = 30;
+                        int filled = (int) Math.min(width, done * width / total);
+                        out.printf(
+                                "\r[%s%s] phase %d/%d %-24s %3d%%  %.1fs  %-12s",
+                                "#".repeat(filled),
+                                ".".repeat(width - filled),
+                                p.phase(),
+                                p.phases(),
+                                p.label(),
+                                Math.min(100, done * 100 / total),
+                                ms / 1000.0,
+                                eta(now - phaseStart, done, total));
+                        out.flush();
+                        drawn = true;
                     }
-                    out.flush();
-                    lastPhase = phase;
-                }
-                if (!terminal || ms < 2000 || !running) {
-                    continue;
-                }
-                long done = p.results();
-                long total = Math.max(1, p.expectedResults());
-                int width = 30;
-                int filled = (int) Math.min(width, done * width / total);
-                out.printf("\r[%s%s] phase %d/%d %-24s %3d%%  %.1fs  %-12s", "#".repeat(filled), ".".repeat(width - filled),
-                        p.phase(), p.phases(), p.label(), Math.min(100, done * 100 / total), ms / 1000.0,
-                        eta(now - phaseStart, done, total));
-                out.flush();
-                drawn = true;
-            }
-        }, "bitina-progress");
+                },
+                "bitina-progress");
         thread.setDaemon(true);
         thread.start();
     }
@@ -65,8 +77,9 @@ final class ProgressBar implements AutoCloseable {
             return "";
         }
         double left = phaseNanos / 1e9 * (total - done) / done;
-        return left >= 60 ? String.format(java.util.Locale.ROOT, "ETA %dm%02ds", (long) left / 60, (long) left % 60)
-                : String.format(java.util.Locale.ROOT, "ETA %.1fs", left);
+        return left >= 60
+                ? String.format(Locale.ROOT, "ETA %dm%02ds", (long) left / 60, (long) left % 60)
+                : String.format(Locale.ROOT, "ETA %.1fs", left);
     }
 
     @Override

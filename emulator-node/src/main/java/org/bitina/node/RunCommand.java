@@ -2,15 +2,24 @@ package org.bitina.node;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import com.typesafe.config.Config;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.Callable;
+import org.bitina.cluster.ClusterSettings;
+import org.bitina.protocol.JobTables;
+import org.bitina.protocol.TraceFilter;
 import org.bitina.run.Report;
 import org.bitina.run.RunProgress;
 import org.bitina.run.ScenarioRunner;
+import org.bitina.scenario.Clock;
 import org.bitina.scenario.Scenario;
 import org.bitina.topology.FaultSpec;
 import picocli.CommandLine.Command;
@@ -31,52 +40,90 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--trace", paramLabel = "JSONL", description = "write one JSON line per packet event here")
     Path trace;
 
-    @Option(names = "--trace-filter", paramLabel = "KEY=V,...", description = "with --trace: keep only the events matching every "
-            + "clause (repeatable, or clauses joined by ';'): job=NAME,..., mode=ina,ring,..., node=NAME,... (NAME* a prefix), "
-            + "event=replicate,drop,..., dir=agg|mcast, seq=N or A..B,...")
+    @Option(
+            names = "--trace-filter",
+            paramLabel = "KEY=V,...",
+            description = "with --trace: keep only the events matching every "
+                    + "clause (repeatable, or clauses joined by ';'): job=NAME,..., mode=ina,ring,..., node=NAME,... (NAME* a prefix), "
+                    + "event=replicate,drop,..., dir=agg|mcast, seq=N or A..B,...")
     List<String> traceFilter;
 
-    @Option(names = "--csv", paramLabel = "DIR", description = "write the report's tables here as jobs.csv, links.csv and switches.csv")
+    @Option(
+            names = "--csv",
+            paramLabel = "DIR",
+            description = "write the report's tables here as jobs.csv, links.csv and switches.csv")
     Path csv;
 
-    @Option(names = "--html", paramLabel = "HTML", description = "write a self-contained HTML report here: summary, charts, topology "
-            + "heat maps per mode, trees")
+    @Option(
+            names = "--html",
+            paramLabel = "HTML",
+            description =
+                    "write a self-contained HTML report here: summary, charts, topology " + "heat maps per mode, trees")
     Path html;
 
-    @Option(names = "--perfetto", paramLabel = "JSON", description = "write the trace in Chrome's trace event format here (ui.perfetto.dev, "
-            + "chrome://tracing): a track per device, aggregation entries as slices, drops and timeouts as instants, packets as flows")
+    @Option(
+            names = "--perfetto",
+            paramLabel = "JSON",
+            description =
+                    "write the trace in Chrome's trace event format here (ui.perfetto.dev, "
+                            + "chrome://tracing): a track per device, aggregation entries as slices, drops and timeouts as instants, packets as flows")
     Path perfetto;
 
-    @Option(names = "--perfetto-seqs", paramLabel = "N", defaultValue = "32", description = "with --perfetto: packet slices and flows for "
-            + "sequence ids below N only (default ${DEFAULT-VALUE}; entries, drops and timeouts for all)")
+    @Option(
+            names = "--perfetto-seqs",
+            paramLabel = "N",
+            defaultValue = "32",
+            description = "with --perfetto: packet slices and flows for "
+                    + "sequence ids below N only (default ${DEFAULT-VALUE}; entries, drops and timeouts for all)")
     int perfettoSeqs;
 
     static final int MAX_MEMBERS = 64;
 
-    @Option(names = "--jvms", paramLabel = "N", description = "cluster members to run on (default: the scenario's cluster.jvms)")
+    @Option(
+            names = "--jvms",
+            paramLabel = "N",
+            description = "cluster members to run on (default: the scenario's cluster.jvms)")
     Integer jvms;
 
-    @Option(names = "--members", paramLabel = "N", description = "wait for N members in all (this one included), started elsewhere "
-            + "with `bitina node --seed HOST:PORT`, instead of launching local JVMs")
+    @Option(
+            names = "--members",
+            paramLabel = "N",
+            description = "wait for N members in all (this one included), started elsewhere "
+                    + "with `bitina node --seed HOST:PORT`, instead of launching local JVMs")
     Integer externalMembers;
 
-    @Option(names = "--host", defaultValue = "127.0.0.1", description = "with --members: address this member listens on (default ${DEFAULT-VALUE})")
+    @Option(
+            names = "--host",
+            defaultValue = "127.0.0.1",
+            description = "with --members: address this member listens on (default ${DEFAULT-VALUE})")
     String host;
 
-    @Option(names = "--port", defaultValue = "25520", description = "with --members: Artery TCP port, the seed port (default ${DEFAULT-VALUE})")
+    @Option(
+            names = "--port",
+            defaultValue = "25520",
+            description = "with --members: Artery TCP port, the seed port (default ${DEFAULT-VALUE})")
     int port;
 
-    @Option(names = "--run-dir", paramLabel = "DIR", description = "with --jvms N > 1: where the members' logs go (default runs/NAME-TIME)")
+    @Option(
+            names = "--run-dir",
+            paramLabel = "DIR",
+            description = "with --jvms N > 1: where the members' logs go (default runs/NAME-TIME)")
     Path runDir;
 
-    @Option(names = "--clock", paramLabel = "virtual|real", description = "overrides the scenario's clock: virtual (modelled "
-            + "time, reproducible; the default) or real (wall-clock timers)")
+    @Option(
+            names = "--clock",
+            paramLabel = "virtual|real",
+            description = "overrides the scenario's clock: virtual (modelled "
+                    + "time, reproducible; the default) or real (wall-clock timers)")
     String clock;
 
-    @Option(names = "--set", paramLabel = "PATH=VALUE", description = "change the scenario before it is validated (repeatable): "
-            + "a section's key (topology.link-defaults.latency=2us, clock=real), jobs.NAME.key=value for one job, or key=value "
-            + "for every job (data.elements=4096)")
-    java.util.List<String> sets;
+    @Option(
+            names = "--set",
+            paramLabel = "PATH=VALUE",
+            description = "change the scenario before it is validated (repeatable): "
+                    + "a section's key (topology.link-defaults.latency=2us, clock=real), jobs.NAME.key=value for one job, or key=value "
+                    + "for every job (data.elements=4096)")
+    List<String> sets;
 
     @Option(names = "--quiet", description = "no progress bar")
     boolean quiet;
@@ -121,7 +168,7 @@ final class RunCommand implements Callable<Integer> {
             return ExitCodes.INVALID_SCENARIO;
         }
         if (clock != null) {
-            org.bitina.scenario.Clock c = org.bitina.scenario.Clock.fromConfig(clock);
+            Clock c = Clock.fromConfig(clock);
             if (c == null) {
                 System.err.println("bitina: --clock must be virtual or real, got '" + clock + "'");
                 return ExitCodes.INVALID_SCENARIO;
@@ -145,50 +192,61 @@ final class RunCommand implements Callable<Integer> {
         for (FaultSpec f : scenario.faults()) {
             // a loss that cannot happen would leave a run that claims to have survived it
             if (f.kind() == FaultSpec.Kind.MEMBER_LOSS && (f.member() < 1 || f.member() >= members)) {
-                System.err.println("bitina: a member-loss fault names member " + f.member() + ", but this run has " + members
-                        + (members == 1 ? " member" : " members") + " (member 0 runs the coordinator"
-                        + (members > 1 ? "; 1.." + (members - 1) + " can be lost" : "") + "); nothing ran");
+                System.err.println(
+                        "bitina: a member-loss fault names member " + f.member() + ", but this run has " + members
+                                + (members == 1 ? " member" : " members") + " (member 0 runs the coordinator"
+                                + (members > 1 ? "; 1.." + (members - 1) + " can be lost" : "") + "); nothing ran");
                 return ExitCodes.INVALID_SCENARIO;
             }
         }
-        org.bitina.protocol.TraceFilter filter = traceFilter(scenario);
+        TraceFilter filter = traceFilter(scenario);
         if (filter == null) {
             return ExitCodes.USAGE;
         }
         RunProgress progress = new RunProgress();
         Report r;
         // the Perfetto file is made from the trace: a trace of the run's own when none was asked for, removed after
-        Path traceFile = trace != null || perfetto == null ? trace
+        Path traceFile = trace != null || perfetto == null
+                ? trace
                 : perfetto.resolveSibling(perfetto.getFileName() + ".trace.jsonl.gz");
-        ScenarioRunner.Options options = ScenarioRunner.Options.defaults().withTrace(traceFile).withTraceFilter(filter);
+        ScenarioRunner.Options options =
+                ScenarioRunner.Options.defaults().withTrace(traceFile).withTraceFilter(filter);
         LocalCluster cluster = null;
         boolean ran = false;
         try (ProgressBar bar = quiet ? null : new ProgressBar(progress, System.err, Terminal.stderr())) {
             if (externalMembers != null) {
                 // the other members are started by hand or by a deploy script: this one is their seed
-                com.typesafe.config.Config transport = access.transport("bitina", false);
+                Config transport = access.transport("bitina", false);
                 if (transport == null) {
                     return ExitCodes.USAGE;
                 }
-                options = options.withPekko(transport.withFallback(org.bitina.cluster.ClusterSettings.member(host, port,
-                                List.of(host + ":" + port))))
-                        .withMembers(externalMembers, java.time.Duration.ofSeconds(120));
+                options = options.withPekko(
+                                transport.withFallback(ClusterSettings.member(host, port, List.of(host + ":" + port))))
+                        .withMembers(externalMembers, Duration.ofSeconds(120));
             } else if (members > 1) {
                 Path dir = runDir != null ? runDir : timestamped("runs", file);
                 // this run's own credentials unless given some (or told --insecure): made now, gone with the run
-                com.typesafe.config.Config transport = access.transport("bitina", true);
+                Config transport = access.transport("bitina", true);
                 if (transport == null && (access.file() != null || access.credentials != null)) {
                     return ExitCodes.USAGE;
                 }
-                cluster = new LocalCluster(members - 1, dir, System.getenv().getOrDefault("BITINA_MEMBER_HEAP", "2g"),
-                        access.insecure, access.file());
-                System.err.println("bitina: " + members + " JVMs on loopback" + (cluster.credentials == null ? " over plain TCP" : " over TLS")
-                        + ", seed port " + cluster.seedPort + ", member logs in " + dir);
+                cluster = new LocalCluster(
+                        members - 1,
+                        dir,
+                        System.getenv().getOrDefault("BITINA_MEMBER_HEAP", "2g"),
+                        access.insecure,
+                        access.file());
+                System.err.println("bitina: " + members + " JVMs on loopback"
+                        + (cluster.credentials == null ? " over plain TCP" : " over TLS") + ", seed port "
+                        + cluster.seedPort + ", member logs in " + dir);
                 String seed = "127.0.0.1:" + cluster.seedPort;
-                com.typesafe.config.Config member = org.bitina.cluster.ClusterSettings.member("127.0.0.1", cluster.seedPort, List.of(seed));
-                options = options.withPekko(cluster.credentials == null ? member
-                                : org.bitina.cluster.ClusterSettings.tls(cluster.credentials).withFallback(member))
-                        .withMembers(members, java.time.Duration.ofSeconds(90));
+                Config member = ClusterSettings.member("127.0.0.1", cluster.seedPort, List.of(seed));
+                options = options.withPekko(
+                                cluster.credentials == null
+                                        ? member
+                                        : ClusterSettings.tls(cluster.credentials)
+                                                .withFallback(member))
+                        .withMembers(members, Duration.ofSeconds(90));
             }
             r = ScenarioRunner.run(scenario, options, progress);
             ran = true;
@@ -241,7 +299,8 @@ final class RunCommand implements Callable<Integer> {
             System.out.println("csv:    " + csv + " (jobs.csv, links.csv, switches.csv)");
         }
         if (report == null && csv == null && html == null) {
-            System.out.println("(--report FILE.json for every figure, --html FILE.html for charts, --csv DIR for tables, --trace FILE.jsonl for every packet event)");
+            System.out.println(
+                    "(--report FILE.json for every figure, --html FILE.html for charts, --csv DIR for tables, --trace FILE.jsonl for every packet event)");
         }
         return r.allAsExpected() ? ExitCodes.OK : ExitCodes.JOB_FAILED;
     }
@@ -250,30 +309,32 @@ final class RunCommand implements Callable<Integer> {
      * The {@code --trace-filter}, checked against the scenario (its jobs and their modes), or null
      * after saying on stderr what is wrong: a filter naming a job the file lacks would keep nothing.
      */
-    private org.bitina.protocol.TraceFilter traceFilter(Scenario scenario) {
+    private TraceFilter traceFilter(Scenario scenario) {
         if (traceFilter == null || traceFilter.isEmpty()) {
-            return org.bitina.protocol.TraceFilter.ALL;
+            return TraceFilter.ALL;
         }
         if (trace == null) {
             System.err.println("bitina: --trace-filter needs --trace FILE; nothing ran");
             return null;
         }
         try {
-            org.bitina.protocol.TraceFilter f = org.bitina.protocol.TraceFilter.parse(traceFilter);
-            java.util.Set<String> jobs = new java.util.TreeSet<>();
-            java.util.Set<String> modes = new java.util.TreeSet<>(List.of(org.bitina.protocol.JobTables.INA));
+            TraceFilter f = TraceFilter.parse(traceFilter);
+            Set<String> jobs = new TreeSet<>();
+            Set<String> modes = new TreeSet<>(List.of(JobTables.INA));
             scenario.jobs().forEach(j -> {
                 jobs.add(j.name());
                 modes.addAll(j.common().baselines());
             });
             for (String j : f.values("job")) {
                 if (!jobs.contains(j)) {
-                    throw new IllegalArgumentException("job '" + j + "' is not in " + file + " (jobs: " + String.join(", ", jobs) + ")");
+                    throw new IllegalArgumentException(
+                            "job '" + j + "' is not in " + file + " (jobs: " + String.join(", ", jobs) + ")");
                 }
             }
             for (String m : f.values("mode")) {
                 if (!modes.contains(m)) {
-                    throw new IllegalArgumentException("mode '" + m + "' does not run in " + file + " (modes: " + String.join(", ", modes) + ")");
+                    throw new IllegalArgumentException(
+                            "mode '" + m + "' does not run in " + file + " (modes: " + String.join(", ", modes) + ")");
                 }
             }
             return f;
@@ -285,7 +346,9 @@ final class RunCommand implements Callable<Integer> {
 
     /** {@code parent/NAME-yyyyMMdd-HHmmss} for scenario {@code file}: where a run's (or a sweep's) outputs go by default. */
     static Path timestamped(String parent, Path file) {
-        return Path.of(parent, file.getFileName().toString().replaceFirst("\\.conf$", "") + "-"
-                + java.time.LocalDateTime.now().format(java.time.format.DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+        return Path.of(
+                parent,
+                file.getFileName().toString().replaceFirst("\\.conf$", "") + "-"
+                        + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
     }
 }

@@ -15,6 +15,7 @@ import java.security.KeyPair;
 import java.security.KeyPairGenerator;
 import java.security.KeyStore;
 import java.security.SecureRandom;
+import java.security.cert.CertificateExpiredException;
 import java.security.cert.X509Certificate;
 import java.security.spec.ECGenParameterSpec;
 import java.time.Duration;
@@ -40,8 +41,7 @@ import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
 final class RunCredentials {
     static final String ALIAS = "bitina-run";
 
-    private RunCredentials() {
-    }
+    private RunCredentials() {}
 
     /** Writes new credentials valid for {@code validity} from now; refuses to replace a file. */
     static void create(Path file, Duration validity) throws IOException {
@@ -58,9 +58,15 @@ final class RunCredentials {
             X500Name name = new X500Name("CN=bitina run " + HexFormat.of().formatHex(id));
             Instant now = Instant.now();
             // a minute back: members' clocks that differ a little still accept it
-            X509Certificate cert = new JcaX509CertificateConverter().getCertificate(new JcaX509v3CertificateBuilder(name,
-                    new BigInteger(1, id), Date.from(now.minusSeconds(60)), Date.from(now.plus(validity)), name, kp.getPublic())
-                    .build(new JcaContentSignerBuilder("SHA256withECDSA").build(kp.getPrivate())));
+            X509Certificate cert = new JcaX509CertificateConverter()
+                    .getCertificate(new JcaX509v3CertificateBuilder(
+                                    name,
+                                    new BigInteger(1, id),
+                                    Date.from(now.minusSeconds(60)),
+                                    Date.from(now.plus(validity)),
+                                    name,
+                                    kp.getPublic())
+                            .build(new JcaContentSignerBuilder("SHA256withECDSA").build(kp.getPrivate())));
             ks = KeyStore.getInstance("PKCS12");
             ks.load(null, null);
             char[] pw = ClusterSettings.CREDENTIALS_PASSWORD.toCharArray();
@@ -71,8 +77,12 @@ final class RunCredentials {
         Path dir = file.toAbsolutePath().getParent();
         Files.createDirectories(dir);
         // made 0600 before a byte of the key is in it, then moved into place whole
-        Path tmp = Files.createTempFile(dir, ".credentials", ".tmp",
-                PosixFilePermissions.asFileAttribute(Set.of(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE)));
+        Path tmp = Files.createTempFile(
+                dir,
+                ".credentials",
+                ".tmp",
+                PosixFilePermissions.asFileAttribute(
+                        Set.of(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE)));
         try (OutputStream out = Files.newOutputStream(tmp)) {
             ks.store(out, ClusterSettings.CREDENTIALS_PASSWORD.toCharArray());
         } catch (GeneralSecurityException e) {
@@ -95,10 +105,11 @@ final class RunCredentials {
             }
             cert.checkValidity();
             return null;
-        } catch (java.security.cert.CertificateExpiredException e) {
+        } catch (CertificateExpiredException e) {
             return file + ": the certificate has expired (" + e.getMessage() + "); make new credentials";
         } catch (IOException | GeneralSecurityException e) {
-            return file + " is not bitina credentials (a PKCS12 file made by `bitina credentials FILE`): " + e.getMessage();
+            return file + " is not bitina credentials (a PKCS12 file made by `bitina credentials FILE`): "
+                    + e.getMessage();
         }
     }
 

@@ -7,43 +7,69 @@ import java.io.PrintStream;
 import java.util.List;
 import java.util.function.UnaryOperator;
 import org.bitina.run.Report;
+import org.bitina.usecase.Phase;
 
 /** The console summary: one row per job and mode, INA beside its baselines. */
 final class Summary {
-    private Summary() {
-    }
+    private Summary() {}
 
     static void print(Report r, PrintStream out) {
         print(r, out, false);
     }
 
     /** The columns of the table, and how each is aligned. */
-    static final List<String> HEADERS = List.of("job", "mode", "status", "expected", "verified", "wall", "modelled", "pkts in",
-            "max link", "total link", "timeouts", "late", "missing");
-    private static final List<ConsoleTable.Align> ALIGNS = List.of(LEFT, LEFT, LEFT, LEFT, LEFT, RIGHT, RIGHT, RIGHT, RIGHT, RIGHT,
-            RIGHT, RIGHT, LEFT);
+    static final List<String> HEADERS = List.of(
+            "job",
+            "mode",
+            "status",
+            "expected",
+            "verified",
+            "wall",
+            "modelled",
+            "pkts in",
+            "max link",
+            "total link",
+            "timeouts",
+            "late",
+            "missing");
+
+    private static final List<ConsoleTable.Align> ALIGNS =
+            List.of(LEFT, LEFT, LEFT, LEFT, LEFT, RIGHT, RIGHT, RIGHT, RIGHT, RIGHT, RIGHT, RIGHT, LEFT);
 
     /** One row of the table: human units, the status and the expectation coloured when {@code colour} is on. */
     static List<ConsoleTable.Cell> row(Report.JobReport j) {
-        return List.of(plain(j.name()), plain(j.mode()),
-                new ConsoleTable.Cell(j.status(), switch (j.status()) {
-                    case "complete" -> Summary::green;
-                    case "partial" -> Summary::yellow;
-                    default -> Summary::red;
-                }),
+        return List.of(
+                plain(j.name()),
+                plain(j.mode()),
+                new ConsoleTable.Cell(
+                        j.status(),
+                        switch (j.status()) {
+                            case "complete" -> Summary::green;
+                            case "partial" -> Summary::yellow;
+                            default -> Summary::red;
+                        }),
                 // the expected column: what the fault plan makes the scenario expect, and whether this is it
-                new ConsoleTable.Cell(j.expected() + (j.asExpected() ? " ok" : " NO"), j.asExpected() ? Summary::green : Summary::red),
-                new ConsoleTable.Cell(j.verified() ? "yes" : "NO", j.verified() ? UnaryOperator.identity() : Summary::red),
-                plain(Units.millis(j.wallMillis())), plain(Units.micros(j.modeledMicros())), plain(Long.toString(j.packetsIntoRoot())),
-                plain(Units.bytes(j.maxLinkBytes())), plain(Units.bytes(j.totalLinkBytes())), plain(Long.toString(j.timeouts())),
-                plain(Long.toString(j.lateContributions())), plain(j.missing().isEmpty() ? "-" : String.join(",", j.missing())));
+                new ConsoleTable.Cell(
+                        j.expected() + (j.asExpected() ? " ok" : " NO"),
+                        j.asExpected() ? Summary::green : Summary::red),
+                new ConsoleTable.Cell(
+                        j.verified() ? "yes" : "NO", j.verified() ? UnaryOperator.identity() : Summary::red),
+                plain(Units.millis(j.wallMillis())),
+                plain(Units.micros(j.modeledMicros())),
+                plain(Long.toString(j.packetsIntoRoot())),
+                plain(Units.bytes(j.maxLinkBytes())),
+                plain(Units.bytes(j.totalLinkBytes())),
+                plain(Long.toString(j.timeouts())),
+                plain(Long.toString(j.lateContributions())),
+                plain(j.missing().isEmpty() ? "-" : String.join(",", j.missing())));
     }
 
     /** What the columns and names mean, printed under the table. */
-    static final String LEGEND = "(ina: in-network aggregation; ring, ps, all-to-all, unicast-ack: the host baselines; expected: what"
-            + " the fault plan or expect { } says, ok or NO; wall: the phase on the wall clock; modelled: the phase in modelled time;"
-            + " pkts in: packets into the root, source or parameter server (ring: the busiest member); link bytes in KiB, MiB, GiB"
-            + " of 1024)";
+    static final String LEGEND =
+            "(ina: in-network aggregation; ring, ps, all-to-all, unicast-ack: the host baselines; expected: what"
+                    + " the fault plan or expect { } says, ok or NO; wall: the phase on the wall clock; modelled: the phase in modelled time;"
+                    + " pkts in: packets into the root, source or parameter server (ring: the busiest member); link bytes in KiB, MiB, GiB"
+                    + " of 1024)";
 
     private static ConsoleTable.Cell plain(String s) {
         return ConsoleTable.Cell.plain(s);
@@ -63,9 +89,10 @@ final class Summary {
 
     /** The summary; {@code colour}: ANSI colours on the status columns (only for a terminal). */
     static void print(Report r, PrintStream out, boolean colour) {
-        out.println("clock: " + r.clock() + ("real".equals(r.clock())
-                ? " (timers and stragglers on the wall clock: figures vary from run to run)"
-                : " (timers, stragglers and faults in modelled time: the same file gives the same figures)"));
+        out.println("clock: " + r.clock()
+                + ("real".equals(r.clock())
+                        ? " (timers and stragglers on the wall clock: figures vary from run to run)"
+                        : " (timers, stragglers and faults in modelled time: the same file gives the same figures)"));
         // one table for every row, so the notes printed under a row leave the columns aligned
         ConsoleTable table = new ConsoleTable(HEADERS, ALIGNS);
         r.jobs().forEach(j -> table.add(row(j)));
@@ -79,17 +106,21 @@ final class Summary {
                 out.println("    timers fired on the wall clock: modelled time includes " + j.timeouts() + " timeouts");
             }
             if (j.iteration() != null) {
-                org.bitina.usecase.Phase.Iteration it = j.iteration();
-                out.println("    iteration " + it.index() + "/" + it.of() + ": " + it.members().size() + " members"
+                Phase.Iteration it = j.iteration();
+                out.println("    iteration " + it.index() + "/" + it.of() + ": "
+                        + it.members().size() + " members"
                         + (it.left().isEmpty() ? "" : ", left " + String.join(",", it.left()))
                         + (it.joined().isEmpty() ? "" : ", joined " + String.join(",", it.joined()))
                         + (it.silent().isEmpty() ? "" : ", failing during it " + String.join(",", it.silent()))
-                        + (it.index() == 1 ? "" : "; " + it.tablesRewritten().size() + " switches' tables rewritten in "
-                        + Units.micros(it.reconfigureMicros()) + " (modelled)"));
+                        + (it.index() == 1
+                                ? ""
+                                : "; " + it.tablesRewritten().size() + " switches' tables rewritten in "
+                                        + Units.micros(it.reconfigureMicros()) + " (modelled)"));
             }
             if (j.admission() != null && !j.admission().admitted()) {
                 // the job asked for INA and ran a host baseline: never leave that to a reader of the mode column
-                out.println("    INA not admitted: " + j.admission().reason() + "; this " + j.mode() + " phase ran in its place");
+                out.println("    INA not admitted: " + j.admission().reason() + "; this " + j.mode()
+                        + " phase ran in its place");
             }
             if (j.admission() != null && j.admission().refused() > 0) {
                 out.println("    " + j.admission().refused() + " aggregations passed on unaggregated: the job held the "
@@ -111,21 +142,29 @@ final class Summary {
             }
         }
         out.println(LEGEND);
-        long partial = r.jobs().stream().mapToLong(j -> j.partialChunks().size()).sum();
+        long partial =
+                r.jobs().stream().mapToLong(j -> j.partialChunks().size()).sum();
         if (partial > 0) {
             out.println("partial results: " + partial + " (endpoint, chunk) pairs; see the report's partialChunks");
         }
         for (Report.JobReport j : r.jobs()) {
             if (!j.dropped().isEmpty()) {
-                out.println(j.name() + " " + j.mode() + ": " + j.dropped().size() + " dropped (tokens over expert capacity, or messages a"
-                        + " device could not handle), e.g. " + j.dropped().get(0));
+                out.println(j.name() + " " + j.mode() + ": " + j.dropped().size()
+                        + " dropped (tokens over expert capacity, or messages a" + " device could not handle), e.g. "
+                        + j.dropped().get(0));
             }
             if (j.kind().equals("reliable-multicast")) {
                 long windows = Math.max(1, j.stats().getOrDefault("windows", 1L));
                 long rounds = Math.max(1, j.stats().getOrDefault("rounds", 1L));
-                out.printf("%s %s: %d windows, %d rounds (up to %d retransmission rounds a window), %d ACK packets into the source"
-                                + " (%.2f per window, %.2f per round), %d duplicates suppressed at receivers%n", j.name(), j.mode(), windows,
-                        rounds, j.retransmissionRounds(), j.stats().getOrDefault("ackPacketsIntoSource", 0L),
+                out.printf(
+                        "%s %s: %d windows, %d rounds (up to %d retransmission rounds a window), %d ACK packets into the source"
+                                + " (%.2f per window, %.2f per round), %d duplicates suppressed at receivers%n",
+                        j.name(),
+                        j.mode(),
+                        windows,
+                        rounds,
+                        j.retransmissionRounds(),
+                        j.stats().getOrDefault("ackPacketsIntoSource", 0L),
                         j.stats().getOrDefault("ackPacketsIntoSource", 0L) / (double) windows,
                         j.stats().getOrDefault("ackPacketsIntoSource", 0L) / (double) rounds,
                         j.stats().getOrDefault("duplicatesSuppressed", 0L));
@@ -135,7 +174,9 @@ final class Summary {
             }
         }
         r.tolerances().forEach(t -> out.println("tolerance: " + t));
-        String verdict = r.allAsExpected() ? "every job ended as the scenario expects" : "SOME JOBS DID NOT END AS THE SCENARIO EXPECTS";
+        String verdict = r.allAsExpected()
+                ? "every job ended as the scenario expects"
+                : "SOME JOBS DID NOT END AS THE SCENARIO EXPECTS";
         out.println(colour ? (r.allAsExpected() ? green(verdict) : red(verdict)) : verdict);
     }
 }

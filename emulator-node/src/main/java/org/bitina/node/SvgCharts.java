@@ -4,12 +4,20 @@ import java.awt.BasicStroke;
 import java.awt.Color;
 import java.awt.Font;
 import java.awt.Rectangle;
+import java.text.FieldPosition;
+import java.text.NumberFormat;
+import java.text.ParsePosition;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import org.bitina.run.Report;
 import org.jfree.chart.ChartFactory;
 import org.jfree.chart.JFreeChart;
+import org.jfree.chart.axis.LogAxis;
 import org.jfree.chart.axis.NumberAxis;
+import org.jfree.chart.axis.SymbolAxis;
+import org.jfree.chart.block.BlockBorder;
 import org.jfree.chart.plot.CategoryPlot;
 import org.jfree.chart.plot.PlotOrientation;
 import org.jfree.chart.plot.ValueMarker;
@@ -35,13 +43,20 @@ final class SvgCharts {
         System.setProperty("java.awt.headless", "true");
     }
 
-    private static final Color[] PALETTE = {new Color(0x1f77b4), new Color(0xff7f0e), new Color(0x2ca02c), new Color(0xd62728),
-        new Color(0x9467bd), new Color(0x8c564b), new Color(0xe377c2), new Color(0x7f7f7f)};
+    private static final Color[] PALETTE = {
+        new Color(0x1f77b4),
+        new Color(0xff7f0e),
+        new Color(0x2ca02c),
+        new Color(0xd62728),
+        new Color(0x9467bd),
+        new Color(0x8c564b),
+        new Color(0xe377c2),
+        new Color(0x7f7f7f)
+    };
     private static final Font TITLE = new Font(Font.SANS_SERIF, Font.BOLD, 13);
     private static final Font LABEL = new Font(Font.SANS_SERIF, Font.PLAIN, 11);
 
-    private SvgCharts() {
-    }
+    private SvgCharts() {}
 
     /** A mode's colour, the same in every chart of the page: INA blue, then the baselines. */
     static Color colour(String mode) {
@@ -58,7 +73,12 @@ final class SvgCharts {
      *
      * @param values series -> category -> value; a missing value draws no bar
      */
-    static String bars(String id, String title, String valueLabel, List<String> categories, Map<String, Map<String, Double>> values) {
+    static String bars(
+            String id,
+            String title,
+            String valueLabel,
+            List<String> categories,
+            Map<String, Map<String, Double>> values) {
         DefaultCategoryDataset data = new DefaultCategoryDataset();
         values.forEach((series, byCategory) -> {
             for (String c : categories) {
@@ -68,7 +88,8 @@ final class SvgCharts {
                 }
             }
         });
-        JFreeChart chart = ChartFactory.createBarChart(title, null, valueLabel, data, PlotOrientation.VERTICAL, true, true, false);
+        JFreeChart chart =
+                ChartFactory.createBarChart(title, null, valueLabel, data, PlotOrientation.VERTICAL, true, true, false);
         style(chart);
         CategoryPlot plot = chart.getCategoryPlot();
         BarRenderer r = (BarRenderer) plot.getRenderer();
@@ -90,15 +111,24 @@ final class SvgCharts {
      *
      * @param step draw each series as steps (a CDF, a level held until the next point) instead of straight segments
      */
-    static String lines(String id, String title, String xLabel, String yLabel, Map<String, List<double[]>> series,
-                        List<Report.FaultMark> faults, boolean step, int width, int height) {
+    static String lines(
+            String id,
+            String title,
+            String xLabel,
+            String yLabel,
+            Map<String, List<double[]>> series,
+            List<Report.FaultMark> faults,
+            boolean step,
+            int width,
+            int height) {
         XYSeriesCollection data = new XYSeriesCollection();
         for (Map.Entry<String, List<double[]>> e : series.entrySet()) {
             XYSeries s = new XYSeries(e.getKey(), false, true);
             e.getValue().forEach(p -> s.add(p[0], p[1]));
             data.addSeries(s);
         }
-        JFreeChart chart = ChartFactory.createXYLineChart(title, xLabel, yLabel, data, PlotOrientation.VERTICAL, true, true, false);
+        JFreeChart chart = ChartFactory.createXYLineChart(
+                title, xLabel, yLabel, data, PlotOrientation.VERTICAL, true, true, false);
         style(chart);
         XYPlot plot = chart.getXYPlot();
         XYLineAndShapeRenderer r = step ? new XYStepRenderer() : new XYLineAndShapeRenderer(true, false);
@@ -113,8 +143,10 @@ final class SvgCharts {
         plot.setRangeGridlinePaint(new Color(0xdddddd));
         ((NumberAxis) plot.getDomainAxis()).setNumberFormatOverride(new HumanNumberFormat());
         for (Report.FaultMark f : faults) {
-            ValueMarker m = new ValueMarker(f.atMicros(), new Color(0xc0392b), new BasicStroke(1.2f, BasicStroke.CAP_BUTT,
-                    BasicStroke.JOIN_MITER, 1f, new float[] {4f, 3f}, 0f));
+            ValueMarker m = new ValueMarker(
+                    f.atMicros(),
+                    new Color(0xc0392b),
+                    new BasicStroke(1.2f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 1f, new float[] {4f, 3f}, 0f));
             m.setLabel(f.what());
             m.setLabelFont(LABEL);
             m.setLabelPaint(new Color(0xc0392b));
@@ -129,7 +161,13 @@ final class SvgCharts {
      * A metric against a swept parameter: a line with points per series. Numeric values on a
      * number axis (logarithmic when they span a factor of 100 or more), others as named positions.
      */
-    static String sweep(String id, String title, String xLabel, String yLabel, List<String> xValues, Map<String, Map<String, Double>> series) {
+    static String sweep(
+            String id,
+            String title,
+            String xLabel,
+            String yLabel,
+            List<String> xValues,
+            Map<String, Map<String, Double>> series) {
         double[] x = new double[xValues.size()];
         boolean numeric = true;
         for (int i = 0; i < x.length; i++) {
@@ -139,8 +177,8 @@ final class SvgCharts {
                 numeric = false;
             }
         }
-        double lo = java.util.Arrays.stream(x).min().orElse(1);
-        double hi = java.util.Arrays.stream(x).max().orElse(1);
+        double lo = Arrays.stream(x).min().orElse(1);
+        double hi = Arrays.stream(x).max().orElse(1);
         boolean log = numeric && lo > 0 && hi / lo >= 100;
         XYSeriesCollection data = new XYSeriesCollection();
         for (Map.Entry<String, Map<String, Double>> e : series.entrySet()) {
@@ -153,23 +191,31 @@ final class SvgCharts {
             }
             data.addSeries(s);
         }
-        JFreeChart chart = ChartFactory.createXYLineChart(title, xLabel, yLabel, data, PlotOrientation.VERTICAL, true, true, false);
+        JFreeChart chart = ChartFactory.createXYLineChart(
+                title, xLabel, yLabel, data, PlotOrientation.VERTICAL, true, true, false);
         style(chart);
         XYPlot plot = chart.getXYPlot();
         XYLineAndShapeRenderer r = new XYLineAndShapeRenderer(true, true);
         for (int i = 0; i < data.getSeriesCount(); i++) {
             r.setSeriesPaint(i, PALETTE[i % PALETTE.length]);
-            r.setSeriesStroke(i, new BasicStroke(1.8f, BasicStroke.CAP_ROUND, BasicStroke.JOIN_ROUND, 1f,
-                    i < PALETTE.length ? null : new float[] {5f, 3f}, 0f));
+            r.setSeriesStroke(
+                    i,
+                    new BasicStroke(
+                            1.8f,
+                            BasicStroke.CAP_ROUND,
+                            BasicStroke.JOIN_ROUND,
+                            1f,
+                            i < PALETTE.length ? null : new float[] {5f, 3f},
+                            0f));
         }
         plot.setRenderer(r);
         plot.setBackgroundPaint(Color.WHITE);
         plot.setDomainGridlinePaint(new Color(0xdddddd));
         plot.setRangeGridlinePaint(new Color(0xdddddd));
         if (!numeric) {
-            plot.setDomainAxis(new org.jfree.chart.axis.SymbolAxis(xLabel, xValues.toArray(new String[0])));
+            plot.setDomainAxis(new SymbolAxis(xLabel, xValues.toArray(new String[0])));
         } else if (log) {
-            org.jfree.chart.axis.LogAxis axis = new org.jfree.chart.axis.LogAxis(xLabel);
+            LogAxis axis = new LogAxis(xLabel);
             axis.setNumberFormatOverride(new HumanNumberFormat());
             plot.setDomainAxis(axis);
         } else {
@@ -192,7 +238,7 @@ final class SvgCharts {
         chart.getTitle().setFont(TITLE);
         if (chart.getLegend() != null) {
             chart.getLegend().setItemFont(LABEL);
-            chart.getLegend().setFrame(org.jfree.chart.block.BlockBorder.NONE);
+            chart.getLegend().setFrame(BlockBorder.NONE);
         }
         chart.setAntiAlias(true);
     }
@@ -205,19 +251,19 @@ final class SvgCharts {
     }
 
     /** Axis numbers as people read them: 1.5K, 2M, 3G, and plain below a thousand. */
-    static final class HumanNumberFormat extends java.text.NumberFormat {
+    static final class HumanNumberFormat extends NumberFormat {
         @Override
-        public StringBuffer format(double v, StringBuffer b, java.text.FieldPosition pos) {
+        public StringBuffer format(double v, StringBuffer b, FieldPosition pos) {
             return b.append(human(v));
         }
 
         @Override
-        public StringBuffer format(long v, StringBuffer b, java.text.FieldPosition pos) {
+        public StringBuffer format(long v, StringBuffer b, FieldPosition pos) {
             return b.append(human(v));
         }
 
         @Override
-        public Number parse(String source, java.text.ParsePosition pos) {
+        public Number parse(String source, ParsePosition pos) {
             throw new UnsupportedOperationException("for display only");
         }
     }
@@ -232,10 +278,11 @@ final class SvgCharts {
             i++;
         }
         if (a < 1 && a > 0) {
-            return String.format(java.util.Locale.ROOT, "%.2g", v);
+            return String.format(Locale.ROOT, "%.2g", v);
         }
-        String s = a >= 100 || a == Math.rint(a) ? String.format(java.util.Locale.ROOT, "%.0f", v)
-                : String.format(java.util.Locale.ROOT, a >= 10 ? "%.1f" : "%.2f", v);
+        String s = a >= 100 || a == Math.rint(a)
+                ? String.format(Locale.ROOT, "%.0f", v)
+                : String.format(Locale.ROOT, a >= 10 ? "%.1f" : "%.2f", v);
         return s + suffix[i];
     }
 }

@@ -22,17 +22,26 @@ import picocli.CommandLine.Parameters;
  * its report and tables in a folder of its own, one {@code sweep.csv} with a row per point,
  * job and mode, and {@code sweep.html} plotting each metric against the swept values. Every point is validated before the first runs.
  */
-@Command(name = "sweep", mixinStandardHelpOptions = true,
-        description = "Runs a scenario at every combination of --set values; writes one CSV of all runs and a page of charts.")
+@Command(
+        name = "sweep",
+        mixinStandardHelpOptions = true,
+        description =
+                "Runs a scenario at every combination of --set values; writes one CSV of all runs and a page of charts.")
 final class SweepCommand implements Callable<Integer> {
     @Parameters(paramLabel = "FILE", description = "scenario file (HOCON)")
     Path file;
 
-    @Option(names = "--set", paramLabel = "PATH=V1,V2,...", required = true,
+    @Option(
+            names = "--set",
+            paramLabel = "PATH=V1,V2,...",
+            required = true,
             description = "a path and the values it takes (repeatable; commas inside [ ] or quotes stay in one value)")
     List<String> sets;
 
-    @Option(names = "--out", paramLabel = "DIR", description = "where the points' folders, sweep.csv and sweep.html go (default sweeps/NAME-TIME)")
+    @Option(
+            names = "--out",
+            paramLabel = "DIR",
+            description = "where the points' folders, sweep.csv and sweep.html go (default sweeps/NAME-TIME)")
     Path out;
 
     @Override
@@ -82,8 +91,15 @@ final class SweepCommand implements Callable<Integer> {
                 rows.add(CsvReport.jobRows(r, s));
                 asExpected &= r.allAsExpected();
                 for (Report.JobReport j : r.jobs()) {
-                    System.out.printf("%-40s %-14s %-11s %-9s verified %-3s modelled %10.1f us  max link %12d B%n", describe(paths, points.get(i)),
-                            j.name(), j.mode(), j.status(), j.verified() ? "yes" : "NO", j.modeledMicros(), j.maxLinkBytes());
+                    System.out.printf(
+                            "%-40s %-14s %-11s %-9s verified %-3s modelled %10.1f us  max link %12d B%n",
+                            describe(paths, points.get(i)),
+                            j.name(),
+                            j.mode(),
+                            j.status(),
+                            j.verified() ? "yes" : "NO",
+                            j.modeledMicros(),
+                            j.maxLinkBytes());
                 }
             }
         }
@@ -93,7 +109,10 @@ final class SweepCommand implements Callable<Integer> {
         SweepPage.write(page, file.toString(), paths, points, rows);
         System.out.println("sweep: " + csv + " (" + points.size() + " points)");
         System.out.println("html:  " + page);
-        System.out.println(asExpected ? "every job of every point ended as the scenario expects" : "SOME JOBS DID NOT END AS THE SCENARIO EXPECTS");
+        System.out.println(
+                asExpected
+                        ? "every job of every point ended as the scenario expects"
+                        : "SOME JOBS DID NOT END AS THE SCENARIO EXPECTS");
         return asExpected ? ExitCodes.OK : ExitCodes.JOB_FAILED;
     }
 

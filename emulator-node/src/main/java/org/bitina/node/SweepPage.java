@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.function.Function;
 
@@ -17,11 +18,9 @@ import java.util.function.Function;
  * {@code sweep.csv}.
  */
 final class SweepPage {
-    private SweepPage() {
-    }
+    private SweepPage() {}
 
-    private record Metric(String name, String unit, Function<CsvReport.JobRow, Number> value) {
-    }
+    private record Metric(String name, String unit, Function<CsvReport.JobRow, Number> value) {}
 
     private static final List<Metric> METRICS = List.of(
             new Metric("modelled time", "us", CsvReport.JobRow::modelledUs),
@@ -32,13 +31,27 @@ final class SweepPage {
             new Metric("bus bandwidth", "GB/s", CsvReport.JobRow::busbwGBps),
             new Metric("timeouts", "timeouts", CsvReport.JobRow::timeouts));
 
-    static void write(Path file, String scenario, List<String> paths, List<List<String>> points, List<List<CsvReport.JobRow>> rows)
+    static void write(
+            Path file,
+            String scenario,
+            List<String> paths,
+            List<List<String>> points,
+            List<List<CsvReport.JobRow>> rows)
             throws IOException {
         StringBuilder b = new StringBuilder(1 << 15);
         HtmlReport.head(b, "bitina sweep: " + scenario);
-        b.append("<h1>sweep of ").append(HtmlReport.esc(scenario)).append("</h1>\n<p class=\"meta\">").append(points.size())
-                .append(" points over ").append(HtmlReport.esc(String.join(", ", paths))).append("; x: ").append(HtmlReport.esc(paths.get(0)))
-                .append(paths.size() > 1 ? "; a line per job, mode and value of the other paths" : "; a line per job and mode")
+        b.append("<h1>sweep of ")
+                .append(HtmlReport.esc(scenario))
+                .append("</h1>\n<p class=\"meta\">")
+                .append(points.size())
+                .append(" points over ")
+                .append(HtmlReport.esc(String.join(", ", paths)))
+                .append("; x: ")
+                .append(HtmlReport.esc(paths.get(0)))
+                .append(
+                        paths.size() > 1
+                                ? "; a line per job, mode and value of the other paths"
+                                : "; a line per job and mode")
                 .append(". Times are modelled network time.</p>\n");
         List<String> xs = new ArrayList<>();
         points.forEach(p -> {
@@ -59,7 +72,8 @@ final class SweepPage {
                 for (CsvReport.JobRow r : rows.get(i)) {
                     Number v = m.value().apply(r);
                     if (v != null) {
-                        String name = r.job() + "/" + r.mode() + (r.iteration() == null ? "" : " #" + r.iteration()) + others;
+                        String name =
+                                r.job() + "/" + r.mode() + (r.iteration() == null ? "" : " #" + r.iteration()) + others;
                         series.computeIfAbsent(name, k -> new LinkedHashMap<>()).put(point.get(0), v.doubleValue());
                     }
                 }
@@ -71,27 +85,50 @@ final class SweepPage {
                 zero.add(m.name());
                 continue;
             }
-            b.append("<figure class=\"chart\" data-chart=\"sweep-").append(m.name().replace(' ', '-')).append("\">")
-                    .append(SvgCharts.sweep("svg" + n++, m.name(), paths.get(0), m.unit(), xs, series)).append("<figcaption>")
-                    .append(HtmlReport.esc(m.name() + " (" + m.unit() + ") against " + paths.get(0))).append("</figcaption></figure>\n");
+            b.append("<figure class=\"chart\" data-chart=\"sweep-")
+                    .append(m.name().replace(' ', '-'))
+                    .append("\">")
+                    .append(SvgCharts.sweep("svg" + n++, m.name(), paths.get(0), m.unit(), xs, series))
+                    .append("<figcaption>")
+                    .append(HtmlReport.esc(m.name() + " (" + m.unit() + ") against " + paths.get(0)))
+                    .append("</figcaption></figure>\n");
         }
         if (!zero.isEmpty()) {
-            b.append("<p class=\"meta\">0 at every point, not drawn: ").append(HtmlReport.esc(String.join(", ", zero))).append(".</p>\n");
+            b.append("<p class=\"meta\">0 at every point, not drawn: ")
+                    .append(HtmlReport.esc(String.join(", ", zero)))
+                    .append(".</p>\n");
         }
         b.append("<h2>points</h2>\n<table><tr><th>point</th>");
-        paths.forEach(p -> b.append("<th class=\"l\">").append(HtmlReport.esc(p)).append("</th>"));
-        b.append("<th class=\"l\">job</th><th class=\"l\">mode</th><th class=\"l\">status</th><th class=\"l\">expected</th><th>modelled time</th>"
-                + "<th>max link</th><th>total bytes</th><th>algbw GB/s</th></tr>\n");
+        paths.forEach(
+                p -> b.append("<th class=\"l\">").append(HtmlReport.esc(p)).append("</th>"));
+        b.append(
+                "<th class=\"l\">job</th><th class=\"l\">mode</th><th class=\"l\">status</th><th class=\"l\">expected</th><th>modelled time</th>"
+                        + "<th>max link</th><th>total bytes</th><th>algbw GB/s</th></tr>\n");
         for (int i = 0; i < points.size(); i++) {
             for (CsvReport.JobRow r : rows.get(i)) {
                 b.append("<tr><td>").append(i + 1).append("</td>");
-                points.get(i).forEach(v -> b.append("<td class=\"l\">").append(HtmlReport.esc(v)).append("</td>"));
-                b.append("<td class=\"l\">").append(HtmlReport.esc(r.job())).append("</td><td class=\"l\">").append(HtmlReport.esc(r.mode()))
-                        .append("</td><td class=\"l\">").append(HtmlReport.esc(r.status())).append("</td><td class=\"l\">")
-                        .append(HtmlReport.esc(r.expected())).append(r.asExpected() ? " <span class=\"ok\">ok</span>" : " <b class=\"no\">NO</b>")
-                        .append("</td><td>").append(HtmlReport.micros(r.modelledUs())).append("</td><td>").append(HtmlReport.bytes(r.maxLinkBytes()))
-                        .append("</td><td>").append(HtmlReport.bytes(r.totalLinkBytes())).append("</td><td>")
-                        .append(r.algbwGBps() == null ? "" : String.format(java.util.Locale.ROOT, "%.2f", r.algbwGBps())).append("</td></tr>\n");
+                points.get(i)
+                        .forEach(v -> b.append("<td class=\"l\">")
+                                .append(HtmlReport.esc(v))
+                                .append("</td>"));
+                b.append("<td class=\"l\">")
+                        .append(HtmlReport.esc(r.job()))
+                        .append("</td><td class=\"l\">")
+                        .append(HtmlReport.esc(r.mode()))
+                        .append("</td><td class=\"l\">")
+                        .append(HtmlReport.esc(r.status()))
+                        .append("</td><td class=\"l\">")
+                        .append(HtmlReport.esc(r.expected()))
+                        .append(r.asExpected() ? " <span class=\"ok\">ok</span>" : " <b class=\"no\">NO</b>")
+                        .append("</td><td>")
+                        .append(HtmlReport.micros(r.modelledUs()))
+                        .append("</td><td>")
+                        .append(HtmlReport.bytes(r.maxLinkBytes()))
+                        .append("</td><td>")
+                        .append(HtmlReport.bytes(r.totalLinkBytes()))
+                        .append("</td><td>")
+                        .append(r.algbwGBps() == null ? "" : String.format(Locale.ROOT, "%.2f", r.algbwGBps()))
+                        .append("</td></tr>\n");
             }
         }
         b.append("</table>\n</body></html>\n");

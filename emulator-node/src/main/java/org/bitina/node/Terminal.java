@@ -6,8 +6,7 @@ import java.nio.file.Path;
 
 /** Whether the console's streams are terminals: colour and a redrawn progress bar only there. */
 final class Terminal {
-    private Terminal() {
-    }
+    private Terminal() {}
 
     /** Standard error is a terminal: the progress bar may redraw itself in place. */
     static boolean stderr() {

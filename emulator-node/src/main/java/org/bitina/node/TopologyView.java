@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Function;
 import org.bitina.topology.Link;
 import org.bitina.topology.Node;
 import org.bitina.topology.Topology;
@@ -99,8 +100,9 @@ final class TopologyView {
         String[] y = b.split("(?<=\\D)(?=\\d)|(?<=\\d)(?=\\D)");
         for (int i = 0; i < Math.min(x.length, y.length); i++) {
             int c = Character.isDigit(x[i].charAt(0)) && Character.isDigit(y[i].charAt(0))
-                    ? Long.compare(Long.parseLong(x[i].length() > 18 ? x[i].substring(0, 18) : x[i]),
-                    Long.parseLong(y[i].length() > 18 ? y[i].substring(0, 18) : y[i]))
+                    ? Long.compare(
+                            Long.parseLong(x[i].length() > 18 ? x[i].substring(0, 18) : x[i]),
+                            Long.parseLong(y[i].length() > 18 ? y[i].substring(0, 18) : y[i]))
                     : x[i].compareTo(y[i]);
             if (c != 0) {
                 return c;
@@ -120,7 +122,8 @@ final class TopologyView {
      */
     String heatMap(String id, Map<String, Long> bytes, Map<String, Integer> peaks) {
         long most = bytes.values().stream().mapToLong(Long::longValue).max().orElse(0);
-        int mostState = peaks.values().stream().mapToInt(Integer::intValue).max().orElse(0);
+        int mostState =
+                peaks.values().stream().mapToInt(Integer::intValue).max().orElse(0);
         StringBuilder b = open(id);
         for (Link l : topology.links()) {
             long v = bytes.getOrDefault(linkKey(l.a(), l.b()), 0L);
@@ -135,16 +138,18 @@ final class TopologyView {
         nodes(b, n -> {
             Integer p = peaks.get(n);
             double f = p == null || mostState == 0 ? 0 : (double) p / mostState;
-            return new String[] {p == null ? "#f4f4f4" : blue(f), n + (p == null ? "" : ": peak " + p + " aggregation entries"),
-                small && p != null ? String.valueOf(p) : null};
+            return new String[] {
+                p == null ? "#f4f4f4" : blue(f),
+                n + (p == null ? "" : ": peak " + p + " aggregation entries"),
+                small && p != null ? String.valueOf(p) : null
+            };
         });
         legend(b, "link bytes: 0 .. " + HtmlReport.bytes(most) + "; switch fill: peak entries 0 .. " + mostState);
         return b.append("</svg>").toString();
     }
 
     /** One tree edge to draw: from a member or VAT node to where its results go, with a label on the child. */
-    record TreeEdge(String from, String to) {
-    }
+    record TreeEdge(String from, String to) {}
 
     /**
      * The installed trees of one phase on the topology in grey: an arrow from each member and
@@ -152,8 +157,14 @@ final class TopologyView {
      * when the topology is small).
      */
     String trees(String id, List<TreeEdge> edges, Map<String, String> labels, String root) {
-        return trees(id, edges, labels, root, "A-BM ", "red: the VAT (arrows from each member and VAT node to its parent; A-BM on hover)"
-                + (root == null ? "" : "; root " + root));
+        return trees(
+                id,
+                edges,
+                labels,
+                root,
+                "A-BM ",
+                "red: the VAT (arrows from each member and VAT node to its parent; A-BM on hover)"
+                        + (root == null ? "" : "; root " + root));
     }
 
     /**
@@ -171,21 +182,34 @@ final class TopologyView {
             if (p == null || q == null) {
                 continue;
             }
-            // bent off the straight line, so that an edge between two nodes of one row does not run through the nodes between
+            // bent off the straight line, so that an edge between two nodes of one row does not run through the nodes
+            // between
             double dx = q[0] - p[0];
             double dy = q[1] - p[1];
             double len = Math.max(1, Math.hypot(dx, dy));
             double bend = Math.min(40, 12 + 0.12 * len);
-            b.append(String.format(Locale.ROOT, "<path class=\"tree\" d=\"M%.1f %.1f Q%.1f %.1f %.1f %.1f\" fill=\"none\" stroke=\"#c0392b\""
-                            + " stroke-width=\"2\" marker-end=\"url(#%s-arrow)\"><title>%s -&gt; %s</title></path>", p[0], p[1],
-                    (p[0] + q[0]) / 2 - dy / len * bend, (p[1] + q[1]) / 2 + dx / len * bend, q[0], q[1], id, HtmlReport.esc(e.from()),
+            b.append(String.format(
+                    Locale.ROOT,
+                    "<path class=\"tree\" d=\"M%.1f %.1f Q%.1f %.1f %.1f %.1f\" fill=\"none\" stroke=\"#c0392b\""
+                            + " stroke-width=\"2\" marker-end=\"url(#%s-arrow)\"><title>%s -&gt; %s</title></path>",
+                    p[0],
+                    p[1],
+                    (p[0] + q[0]) / 2 - dy / len * bend,
+                    (p[1] + q[1]) / 2 + dx / len * bend,
+                    q[0],
+                    q[1],
+                    id,
+                    HtmlReport.esc(e.from()),
                     HtmlReport.esc(e.to())));
         }
         nodes(b, n -> {
             String label = labels.get(n);
             boolean isRoot = n.equals(root);
-            return new String[] {label == null ? "#f4f4f4" : isRoot ? "#c0392b" : "#f5b7b1",
-                n + (label == null ? "" : (isRoot ? " (root)" : "") + ": " + what + label), small && label != null ? label : null};
+            return new String[] {
+                label == null ? "#f4f4f4" : isRoot ? "#c0392b" : "#f5b7b1",
+                n + (label == null ? "" : (isRoot ? " (root)" : "") + ": " + what + label),
+                small && label != null ? label : null
+            };
         });
         legend(b, legend);
         return b.append("</svg>").toString();
@@ -193,10 +217,20 @@ final class TopologyView {
 
     private StringBuilder open(String id) {
         StringBuilder b = new StringBuilder();
-        b.append(String.format(Locale.ROOT, "<svg id=\"%s\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\""
-                + " font-family=\"sans-serif\" font-size=\"10\">", id, width, height, width, height));
-        b.append("<defs><marker id=\"").append(id).append("-arrow\" viewBox=\"0 0 10 10\" refX=\"10\" refY=\"5\" markerWidth=\"6\""
-                + " markerHeight=\"6\" orient=\"auto-start-reverse\"><path d=\"M0 0 L10 5 L0 10 z\" fill=\"#c0392b\"/></marker></defs>");
+        b.append(String.format(
+                Locale.ROOT,
+                "<svg id=\"%s\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\""
+                        + " font-family=\"sans-serif\" font-size=\"10\">",
+                id,
+                width,
+                height,
+                width,
+                height));
+        b.append("<defs><marker id=\"")
+                .append(id)
+                .append(
+                        "-arrow\" viewBox=\"0 0 10 10\" refX=\"10\" refY=\"5\" markerWidth=\"6\""
+                                + " markerHeight=\"6\" orient=\"auto-start-reverse\"><path d=\"M0 0 L10 5 L0 10 z\" fill=\"#c0392b\"/></marker></defs>");
         b.append("<rect width=\"100%\" height=\"100%\" fill=\"white\"/>");
         return b;
     }
@@ -204,37 +238,74 @@ final class TopologyView {
     private void line(StringBuilder b, String a, String c, String colour, double w, String dash, String title) {
         double[] p = at.get(a);
         double[] q = at.get(c);
-        b.append(String.format(Locale.ROOT, "<line class=\"link\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"%.2f\"%s>"
-                        + "<title>%s</title></line>", p[0], p[1], q[0], q[1], colour, w, dash == null ? "" : " stroke-dasharray=\"" + dash + "\"",
+        b.append(String.format(
+                Locale.ROOT,
+                "<line class=\"link\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"%.2f\"%s>"
+                        + "<title>%s</title></line>",
+                p[0],
+                p[1],
+                q[0],
+                q[1],
+                colour,
+                w,
+                dash == null ? "" : " stroke-dasharray=\"" + dash + "\"",
                 HtmlReport.esc(title)));
     }
 
     /** Every node: a switch a square, a host a circle; {@code style} gives fill, hover text and an optional label. */
-    private void nodes(StringBuilder b, java.util.function.Function<String, String[]> style) {
+    private void nodes(StringBuilder b, Function<String, String[]> style) {
         for (Node n : topology.nodes()) {
             double[] p = at.get(n.name());
             String[] s = style.apply(n.name());
             double r = n.isSwitch() ? (small ? 9 : 5) : (small ? 7 : 3);
             if (n.isSwitch()) {
-                b.append(String.format(Locale.ROOT, "<rect class=\"node switch\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\""
-                        + " stroke=\"#555\"><title>%s</title></rect>", p[0] - r, p[1] - r, 2 * r, 2 * r, s[0], HtmlReport.esc(s[1])));
+                b.append(String.format(
+                        Locale.ROOT,
+                        "<rect class=\"node switch\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\""
+                                + " stroke=\"#555\"><title>%s</title></rect>",
+                        p[0] - r,
+                        p[1] - r,
+                        2 * r,
+                        2 * r,
+                        s[0],
+                        HtmlReport.esc(s[1])));
             } else {
-                b.append(String.format(Locale.ROOT, "<circle class=\"node host\" cx=\"%.1f\" cy=\"%.1f\" r=\"%.1f\" fill=\"%s\" stroke=\"#555\">"
-                        + "<title>%s</title></circle>", p[0], p[1], r, s[0], HtmlReport.esc(s[1])));
+                b.append(String.format(
+                        Locale.ROOT,
+                        "<circle class=\"node host\" cx=\"%.1f\" cy=\"%.1f\" r=\"%.1f\" fill=\"%s\" stroke=\"#555\">"
+                                + "<title>%s</title></circle>",
+                        p[0],
+                        p[1],
+                        r,
+                        s[0],
+                        HtmlReport.esc(s[1])));
             }
             if (small) {
-                b.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s</text>", p[0], p[1] + r + 11,
+                b.append(String.format(
+                        Locale.ROOT,
+                        "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s</text>",
+                        p[0],
+                        p[1] + r + 11,
                         HtmlReport.esc(n.name())));
                 if (s[2] != null) {
-                    b.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" fill=\"#333\" font-size=\"9\">%s</text>",
-                            p[0], p[1] - r - 3, HtmlReport.esc(s[2])));
+                    b.append(String.format(
+                            Locale.ROOT,
+                            "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" fill=\"#333\" font-size=\"9\">%s</text>",
+                            p[0],
+                            p[1] - r - 3,
+                            HtmlReport.esc(s[2])));
                 }
             }
         }
     }
 
     private void legend(StringBuilder b, String text) {
-        b.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\" fill=\"#444\">%s</text>", MARGIN, height - 8, HtmlReport.esc(text)));
+        b.append(String.format(
+                Locale.ROOT,
+                "<text x=\"%d\" y=\"%d\" fill=\"#444\">%s</text>",
+                MARGIN,
+                height - 8,
+                HtmlReport.esc(text)));
     }
 
     /** Pale yellow to dark red. */

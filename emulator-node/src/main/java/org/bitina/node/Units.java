@@ -10,8 +10,7 @@ import java.util.Locale;
 final class Units {
     private static final String[] BYTES = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
 
-    private Units() {
-    }
+    private Units() {}
 
     /** {@code 826112} -> {@code 807 KiB}; below 1024, the exact count ({@code 812 B}). */
     static String bytes(long b) {

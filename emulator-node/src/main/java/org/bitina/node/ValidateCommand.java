@@ -1,22 +1,27 @@
 package org.bitina.node;
 
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.Callable;
 import org.bitina.scenario.Scenario;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
 /** {@code bitina validate FILE}: 0 for a valid scenario, 2 with FILE:LINE: lines otherwise. */
-@Command(name = "validate", mixinStandardHelpOptions = true,
+@Command(
+        name = "validate",
+        mixinStandardHelpOptions = true,
         description = "Checks a scenario file without running it; prints FILE:LINE: message for each problem.")
 final class ValidateCommand implements Callable<Integer> {
 
     @Parameters(paramLabel = "FILE", description = "scenario file (HOCON)")
     Path file;
 
-    @picocli.CommandLine.Option(names = "--set", paramLabel = "PATH=VALUE", description = "change the scenario before it is validated "
-            + "(repeatable; as for run)")
-    java.util.List<String> sets;
+    @picocli.CommandLine.Option(
+            names = "--set",
+            paramLabel = "PATH=VALUE",
+            description = "change the scenario before it is validated " + "(repeatable; as for run)")
+    List<String> sets;
 
     @Override
     public Integer call() {
@@ -24,9 +29,14 @@ final class ValidateCommand implements Callable<Integer> {
         if (s == null) {
             return ExitCodes.INVALID_SCENARIO;
         }
-        System.out.printf("%s: valid: %d switches, %d hosts, %d links, %d jobs, %d faults%n", s.file(),
-                s.topology().switches().size(), s.topology().hosts().size(), s.topology().links().size(),
-                s.jobs().size(), s.faults().size());
+        System.out.printf(
+                "%s: valid: %d switches, %d hosts, %d links, %d jobs, %d faults%n",
+                s.file(),
+                s.topology().switches().size(),
+                s.topology().hosts().size(),
+                s.topology().links().size(),
+                s.jobs().size(),
+                s.faults().size());
         return ExitCodes.OK;
     }
 }

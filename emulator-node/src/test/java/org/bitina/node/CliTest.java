@@ -3,6 +3,7 @@ package org.bitina.node;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -10,9 +11,15 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.time.Duration;
-import java.util.Optional;
-import java.util.concurrent.TimeUnit;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.bitina.scenario.Scenario;
+import org.bitina.scenario.ScenarioLoader;
+import org.bitina.topology.Routing;
+import org.bitina.usecase.Phase;
+import org.bitina.usecase.UseCases;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -23,14 +30,19 @@ class CliTest {
     /** Fig. 1 with timeouts that leave room for messages between loaded JVMs (the file's 50 ms is tuned for one JVM). */
     static Path fig1AcrossJvms(Path dir) throws IOException {
         Path f = dir.resolve("fig1-jvms.conf");
-        Files.writeString(f, Files.readString(Path.of("..", "topology-configs", "paper-fig1-allreduce.conf"))
-                .replace("include \"defaults\"", "include file(\"" + Path.of("..", "topology-configs", "defaults.conf").toAbsolutePath() + "\")")
-                .replaceAll("completion-timeout = \\d+ms", "completion-timeout = 1s"));
+        Files.writeString(
+                f,
+                Files.readString(Path.of("..", "topology-configs", "paper-fig1-allreduce.conf"))
+                        .replace(
+                                "include \"defaults\"",
+                                "include file(\""
+                                        + Path.of("..", "topology-configs", "defaults.conf")
+                                                .toAbsolutePath() + "\")")
+                        .replaceAll("completion-timeout = \\d+ms", "completion-timeout = 1s"));
         return f;
     }
 
-    record Result(int code, String out, String err) {
-    }
+    record Result(int code, String out, String err) {}
 
     static Result cli(String... args) {
         PrintStream oldOut = System.out;
@@ -51,7 +63,8 @@ class CliTest {
     @Test
     void validateAcceptsTheReferenceScenarios() throws IOException {
         try (var files = Files.list(Path.of("..", "topology-configs"))) {
-            for (Path f : files.filter(p -> p.toString().endsWith(".conf") && !p.endsWith("defaults.conf")).toList()) {
+            for (Path f : files.filter(p -> p.toString().endsWith(".conf") && !p.endsWith("defaults.conf"))
+                    .toList()) {
                 Result r = cli("validate", f.toString());
                 assertEquals(0, r.code(), f + ": " + r.err());
                 assertTrue(r.out().contains("valid"), r.out());
@@ -71,7 +84,8 @@ class CliTest {
                 """);
         Result r = cli("validate", bad.toString());
         assertEquals(2, r.code());
-        assertEquals(bad + ":4: link [s1, ghost] names unknown node 'ghost'", r.err().strip());
+        assertEquals(
+                bad + ":4: link [s1, ghost] names unknown node 'ghost'", r.err().strip());
     }
 
     @Test
@@ -85,17 +99,22 @@ class CliTest {
                 """);
         Result r = cli("validate", bad.toString());
         assertEquals(2, r.code(), r.err());
-        assertEquals(bad + ":3: data must be an object (got a number)\n" + bad + ":4: cluster must be an object (got a number)",
+        assertEquals(
+                bad + ":3: data must be an object (got a number)\n" + bad
+                        + ":4: cluster must be an object (got a number)",
                 r.err().strip().replace(System.lineSeparator(), "\n"));
     }
 
     @Test
     void runRefusesAReportOrTraceItCannotWriteBeforeAnythingRuns() throws IOException {
-        String fig1 = Path.of("..", "topology-configs", "paper-fig1-allreduce.conf").toString();
+        String fig1 =
+                Path.of("..", "topology-configs", "paper-fig1-allreduce.conf").toString();
         Path nowhere = dir.resolve("no").resolve("such").resolve("r.json");
         Result r = cli("run", fig1, "--report", nowhere.toString());
         assertEquals(2, r.code(), r.err());
-        assertTrue(r.err().contains("folder " + nowhere.getParent().toAbsolutePath() + " does not exist; nothing ran"), r.err());
+        assertTrue(
+                r.err().contains("folder " + nowhere.getParent().toAbsolutePath() + " does not exist; nothing ran"),
+                r.err());
         Path aFile = Files.writeString(dir.resolve("plain"), "x");
         r = cli("run", fig1, "--trace", aFile.resolve("t.jsonl").toString());
         assertEquals(2, r.code(), r.err());
@@ -107,7 +126,8 @@ class CliTest {
 
     @Test
     void runRefusesATraceFilterThatCouldKeepNothingBeforeAnythingRuns() {
-        String fig1 = Path.of("..", "topology-configs", "paper-fig1-allreduce.conf").toString();
+        String fig1 =
+                Path.of("..", "topology-configs", "paper-fig1-allreduce.conf").toString();
         String t = dir.resolve("t.jsonl").toString();
         Result r = cli("run", fig1, "--trace-filter", "node=s1");
         assertEquals(2, r.code(), r.err());
@@ -127,9 +147,15 @@ class CliTest {
     @Test
     void runRefusesAMemberLossOfAMemberTheRunDoesNotHave() throws IOException {
         Path f = dir.resolve("lose7.conf");
-        Files.writeString(f, Files.readString(Path.of("..", "topology-configs", "paper-fig1-allreduce.conf"))
-                .replace("include \"defaults\"", "include file(\"" + Path.of("..", "topology-configs", "defaults.conf").toAbsolutePath() + "\")")
-                + "\nfaults = [ { at = 10ms, kind = member-loss, member = 7 } ]\n");
+        Files.writeString(
+                f,
+                Files.readString(Path.of("..", "topology-configs", "paper-fig1-allreduce.conf"))
+                                .replace(
+                                        "include \"defaults\"",
+                                        "include file(\""
+                                                + Path.of("..", "topology-configs", "defaults.conf")
+                                                        .toAbsolutePath() + "\")")
+                        + "\nfaults = [ { at = 10ms, kind = member-loss, member = 7 } ]\n");
         Result r = cli("run", f.toString());
         assertEquals(2, r.code(), r.err());
         assertTrue(r.err().contains("names member 7, but this run has 1 member"), r.err());
@@ -137,7 +163,11 @@ class CliTest {
 
     @Test
     void runRefusesMoreJvmsThanTheFileMayAsk() {
-        Result r = cli("run", Path.of("..", "topology-configs", "paper-fig1-allreduce.conf").toString(), "--jvms", "1000");
+        Result r = cli(
+                "run",
+                Path.of("..", "topology-configs", "paper-fig1-allreduce.conf").toString(),
+                "--jvms",
+                "1000");
         assertEquals(2, r.code(), r.err());
         assertTrue(r.err().contains("--jvms must be from 1 to 64, got 1000"), r.err());
     }
@@ -161,22 +191,44 @@ class CliTest {
     @Test
     void sweepRunsEveryCombinationAndWritesOneCsvWithTheSweptValues() throws IOException {
         Path out = dir.resolve("sweep");
-        Result r = cli("sweep", Path.of("..", "topology-configs", "paper-fig1-allreduce.conf").toString(),
-                "--set", "data.elements=4096,8192", "--set", "jobs.fig1.baselines=[ring],[]", "--out", out.toString());
+        Result r = cli(
+                "sweep",
+                Path.of("..", "topology-configs", "paper-fig1-allreduce.conf").toString(),
+                "--set",
+                "data.elements=4096,8192",
+                "--set",
+                "jobs.fig1.baselines=[ring],[]",
+                "--out",
+                out.toString());
         assertEquals(0, r.code(), r.out() + r.err());
         List<String> lines = Files.readAllLines(out.resolve("sweep.csv"));
         List<String> header = List.of(lines.get(0).split(","));
         assertEquals(List.of("point", "data.elements", "jobs.fig1.baselines", "job"), header.subList(0, 4));
         // points: (4096, [ring]) -> ina + ring, (4096, []) -> ina, (8192, [ring]) -> ina + ring, (8192, []) -> ina
         assertEquals(1 + 2 + 1 + 2 + 1, lines.size(), lines.toString());
-        var json = new com.fasterxml.jackson.databind.ObjectMapper();
+        var json = new ObjectMapper();
         for (int point = 1; point <= 4; point++) {
-            var jobs = json.readTree(out.resolve("point-" + point).resolve("report.json").toFile()).get("jobs");
+            var jobs = json.readTree(
+                            out.resolve("point-" + point).resolve("report.json").toFile())
+                    .get("jobs");
             assertEquals(point % 2 == 1 ? 2 : 1, jobs.size(), "point " + point);
-            assertEquals(point <= 2 ? 4096 / 256 : 8192 / 256, jobs.get(0).get("chunks").asInt(), "point " + point + ": elements / chunk");
+            assertEquals(
+                    point <= 2 ? 4096 / 256 : 8192 / 256,
+                    jobs.get(0).get("chunks").asInt(),
+                    "point " + point + ": elements / chunk");
         }
-        assertEquals(2, cli("sweep", Path.of("..", "topology-configs", "paper-fig1-allreduce.conf").toString(),
-                "--set", "data.elements=4096,0", "--out", dir.resolve("bad").toString()).code(), "a point that does not validate stops the sweep");
+        assertEquals(
+                2,
+                cli(
+                                "sweep",
+                                Path.of("..", "topology-configs", "paper-fig1-allreduce.conf")
+                                        .toString(),
+                                "--set",
+                                "data.elements=4096,0",
+                                "--out",
+                                dir.resolve("bad").toString())
+                        .code(),
+                "a point that does not validate stops the sweep");
     }
 
     @Test
@@ -184,17 +236,18 @@ class CliTest {
         Path conf = Path.of("..", "topology-configs", "paper-fig1-allreduce.conf");
         Result r = cli("export", "trees", conf.toString());
         assertEquals(0, r.code(), r.err());
-        java.util.Set<String> arrows = new java.util.TreeSet<>();
+        Set<String> arrows = new TreeSet<>();
         for (String line : r.out().split("\n")) {
-            java.util.regex.Matcher m = java.util.regex.Pattern.compile("^\\s*\"([^\"]+)\" -> \"([^\"]+)\" \\[color=(?!grey)").matcher(line);
+            Matcher m = Pattern.compile("^\\s*\"([^\"]+)\" -> \"([^\"]+)\" \\[color=(?!grey)")
+                    .matcher(line);
             if (m.find()) {
                 arrows.add(m.group(1) + ">" + m.group(2));
             }
         }
         // what the planner installs, computed here from the same file
-        org.bitina.scenario.Scenario s = org.bitina.scenario.ScenarioLoader.load(conf);
-        org.bitina.usecase.Phase ina = org.bitina.usecase.UseCases.plan(s, org.bitina.topology.Routing.compute(s.topology())).get(0);
-        java.util.Set<String> expected = new java.util.TreeSet<>();
+        Scenario s = ScenarioLoader.load(conf);
+        Phase ina = UseCases.plan(s, Routing.compute(s.topology())).get(0);
+        Set<String> expected = new TreeSet<>();
         ina.tables().forEach((n, t) -> {
             if (t.registered() != null && t.vatParent() != null) {
                 expected.add(n + ">" + t.vatParent());
@@ -203,7 +256,10 @@ class CliTest {
         for (String member : ina.job().common().members()) {
             long out = arrows.stream().filter(a -> a.startsWith(member + ">")).count();
             assertEquals(1, out, member + " has one arrow into the tree: " + arrows);
-            expected.add(arrows.stream().filter(a -> a.startsWith(member + ">")).findFirst().orElseThrow());
+            expected.add(arrows.stream()
+                    .filter(a -> a.startsWith(member + ">"))
+                    .findFirst()
+                    .orElseThrow());
         }
         assertEquals(expected, arrows);
         assertTrue(r.out().startsWith("digraph bitina {") && r.out().trim().endsWith("}"));
@@ -214,40 +270,62 @@ class CliTest {
     void exportTreesWithARunsReportDrawsTheCbmTreeItObservedDashed() throws Exception {
         Path conf = Path.of("..", "topology-configs", "paper-fig2-moe.conf");
         Path report = dir.resolve("fig2.json");
-        assertEquals(0, cli("run", conf.toString(), "--quiet", "--report", report.toString()).code());
+        assertEquals(
+                0,
+                cli("run", conf.toString(), "--quiet", "--report", report.toString())
+                        .code());
         Result without = cli("export", "trees", conf.toString());
         assertTrue(without.out().contains("--report REPORT.json of a run draws what it observed"), without.out());
         Result r = cli("export", "trees", conf.toString(), "--report", report.toString());
         assertEquals(0, r.code(), r.err());
-        java.util.Set<String> dashed = new java.util.TreeSet<>();
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("\"([^\"]+)\" -> \"([^\"]+)\" \\[[^]]*style=dashed").matcher(r.out());
+        Set<String> dashed = new TreeSet<>();
+        Matcher m = Pattern.compile("\"([^\"]+)\" -> \"([^\"]+)\" \\[[^]]*style=dashed")
+                .matcher(r.out());
         while (m.find()) {
             dashed.add(m.group(1) + ">" + m.group(2));
         }
         // the report's branches, each to its upstream, and each expert to its leaf (e1..e4 under s1, e5..e8 under s7)
-        var observed = new com.fasterxml.jackson.databind.ObjectMapper().readTree(report.toFile()).get("observedTrees");
-        java.util.Set<String> expected = new java.util.TreeSet<>();
-        observed.forEach(t -> expected.add(t.get("node").asText() + ">" + t.get("upstream").asText()));
+        var observed = new ObjectMapper().readTree(report.toFile()).get("observedTrees");
+        Set<String> expected = new TreeSet<>();
+        observed.forEach(t ->
+                expected.add(t.get("node").asText() + ">" + t.get("upstream").asText()));
         for (int e = 1; e <= 8; e++) {
             expected.add("e" + e + ">" + (e <= 4 ? "s1" : "s7"));
         }
         assertEquals(expected, dashed);
         assertTrue(r.out().contains("fig2 observed C-BM [11111111]"), r.out());
-        assertEquals(2, cli("export", "trees", conf.toString(), "--report", dir.resolve("none.json").toString()).code(), "a missing report");
+        assertEquals(
+                2,
+                cli(
+                                "export",
+                                "trees",
+                                conf.toString(),
+                                "--report",
+                                dir.resolve("none.json").toString())
+                        .code(),
+                "a missing report");
     }
 
     @Test
     void csvHoldsTheReportsTablesWithBandwidthsFromTheModelledTime() throws IOException {
         Path out = dir.resolve("csv");
         Path report = dir.resolve("c.json");
-        Result r = cli("run", Path.of("..", "topology-configs", "paper-fig1-allreduce.conf").toString(), "--csv", out.toString(),
-                "--report", report.toString(), "--quiet");
+        Result r = cli(
+                "run",
+                Path.of("..", "topology-configs", "paper-fig1-allreduce.conf").toString(),
+                "--csv",
+                out.toString(),
+                "--report",
+                report.toString(),
+                "--quiet");
         assertEquals(0, r.code(), r.out() + r.err());
         List<String> jobs = Files.readAllLines(out.resolve("jobs.csv"));
         assertEquals(4, jobs.size(), "a header and ina, ring, ps: " + jobs);
         List<String> header = List.of(jobs.get(0).split(","));
-        assertTrue(header.containsAll(List.of("job", "mode", "status", "modelledUs", "algbwGBps", "busbwGBps")), header.toString());
-        var json = new com.fasterxml.jackson.databind.ObjectMapper().readTree(report.toFile()).get("jobs").get(0);
+        assertTrue(
+                header.containsAll(List.of("job", "mode", "status", "modelledUs", "algbwGBps", "busbwGBps")),
+                header.toString());
+        var json = new ObjectMapper().readTree(report.toFile()).get("jobs").get(0);
         List<String> ina = List.of(jobs.get(1).split(","));
         double us = json.get("modeledMicros").asDouble();
         // Fig. 1: 65,536 float32 per worker, 4 workers
@@ -262,14 +340,34 @@ class CliTest {
     void runFig1WritesTheReportContractAndExitsZero() throws IOException {
         Path report = dir.resolve("r.json");
         Path trace = dir.resolve("t.jsonl");
-        Result r = cli("run", Path.of("..", "topology-configs", "paper-fig1-allreduce.conf").toString(), "--report", report.toString(),
-                "--trace", trace.toString(), "--quiet");
+        Result r = cli(
+                "run",
+                Path.of("..", "topology-configs", "paper-fig1-allreduce.conf").toString(),
+                "--report",
+                report.toString(),
+                "--trace",
+                trace.toString(),
+                "--quiet");
         assertEquals(0, r.code(), r.out() + r.err());
         assertTrue(r.out().contains("every job ended as the scenario expects"), r.out());
-        var json = new com.fasterxml.jackson.databind.ObjectMapper().readTree(report.toFile());
+        var json = new ObjectMapper().readTree(report.toFile());
         var job = json.get("jobs").get(0);
-        for (String field : new String[] {"name", "kind", "mode", "status", "verified", "missing", "wallMillis", "modeledMicros",
-                "packetsIntoRoot", "maxLinkBytes", "totalLinkBytes", "headerBytes", "timeouts", "retransmissionRounds"}) {
+        for (String field : new String[] {
+            "name",
+            "kind",
+            "mode",
+            "status",
+            "verified",
+            "missing",
+            "wallMillis",
+            "modeledMicros",
+            "packetsIntoRoot",
+            "maxLinkBytes",
+            "totalLinkBytes",
+            "headerBytes",
+            "timeouts",
+            "retransmissionRounds"
+        }) {
             assertTrue(job.has(field), "jobs[] has " + field);
         }
         assertEquals("allreduce", job.get("kind").asText());
@@ -282,7 +380,7 @@ class CliTest {
             assertTrue(json.get("switches").get(0).has(field), "switches[] has " + field);
         }
         String first = Files.readAllLines(trace).get(0);
-        var event = new com.fasterxml.jackson.databind.ObjectMapper().readTree(first);
+        var event = new ObjectMapper().readTree(first);
         for (String field : new String[] {"node", "job", "seq", "event", "dir", "bitmap", "to", "vt"}) {
             assertTrue(event.has(field), "trace line has " + field);
         }

@@ -28,6 +28,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.bitina.cluster.ClusterSettings;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -53,10 +54,20 @@ class ClusterTlsIT {
     }
 
     private Process node(String name, String... args) throws IOException {
-        List<String> cmd = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"), "-Xmx512m",
-                "-XX:+UseParallelGC", "-DBITINA_LOG_LEVEL=INFO", "-cp", System.getProperty("java.class.path"), Main.class.getName(), "node"));
+        List<String> cmd = new ArrayList<>(List.of(
+                ProcessHandle.current().info().command().orElse("java"),
+                "-Xmx512m",
+                "-XX:+UseParallelGC",
+                "-DBITINA_LOG_LEVEL=INFO",
+                "-cp",
+                System.getProperty("java.class.path"),
+                Main.class.getName(),
+                "node"));
         cmd.addAll(List.of(args));
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(dir.resolve(name + ".log").toFile()).start();
+        Process p = new ProcessBuilder(cmd)
+                .redirectErrorStream(true)
+                .redirectOutput(dir.resolve(name + ".log").toFile())
+                .start();
         started.add(p);
         return p;
     }
@@ -98,7 +109,8 @@ class ClusterTlsIT {
         char[] pw = ClusterSettings.CREDENTIALS_PASSWORD.toCharArray();
         KeyStore mine = KeyStore.getInstance("PKCS12");
         KeyStore theirs = KeyStore.getInstance("PKCS12");
-        try (InputStream a = Files.newInputStream(rogue); InputStream b = Files.newInputStream(run)) {
+        try (InputStream a = Files.newInputStream(rogue);
+                InputStream b = Files.newInputStream(run)) {
             mine.load(a, pw);
             theirs.load(b, pw);
         }
@@ -114,30 +126,56 @@ class ClusterTlsIT {
         Path creds = dir.resolve("run.p12");
         CliTest.Result made = cli("credentials", creds.toString());
         assertEquals(0, made.code(), made.err());
-        assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(creds)), "only its owner reads the key");
+        assertEquals(
+                "rw-------",
+                PosixFilePermissions.toString(Files.getPosixFilePermissions(creds)),
+                "only its owner reads the key");
 
         int port = freePort();
         String seed = "127.0.0.1:" + port;
         Path report = dir.resolve("report.json");
         Path conf = CliTest.fig1AcrossJvms(dir);
-        CompletableFuture<CliTest.Result> run = CompletableFuture.supplyAsync(() -> cli("run", conf.toString(),
-                "--members", "2", "--host", "127.0.0.1", "--port", Integer.toString(port), "--credentials", creds.toString(), "--quiet",
-                "--report", report.toString()));
+        CompletableFuture<CliTest.Result> run = CompletableFuture.supplyAsync(() -> cli(
+                "run",
+                conf.toString(),
+                "--members",
+                "2",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                Integer.toString(port),
+                "--credentials",
+                creds.toString(),
+                "--quiet",
+                "--report",
+                report.toString()));
         long until = System.nanoTime() + 60_000_000_000L;
         while (!listening(port)) {
             assertTrue(System.nanoTime() < until, "the coordinator listens on " + seed);
             Thread.sleep(100);
         }
 
-        // the rogues come first: had either been let in, the coordinator (waiting for 2 members) would place devices on it
+        // the rogues come first: had either been let in, the coordinator (waiting for 2 members) would place devices on
+        // it
         Process plain = node("plain", "--seed", seed, "--insecure", "--join-timeout", "15");
-        Process other = node("other-key", "--seed", seed, "--credentials", rogueTrustingTheRun(creds).toString(), "--join-timeout", "15");
+        Process other = node(
+                "other-key",
+                "--seed",
+                seed,
+                "--credentials",
+                rogueTrustingTheRun(creds).toString(),
+                "--join-timeout",
+                "15");
         Set<String> rogues = Set.of(address("plain"), address("other-key"));
         for (String r : List.of("plain", "other-key")) {
-            assertTrue(await(r, "Couldn't join seed nodes", Duration.ofSeconds(30)), "the seed should have refused " + r + ": " + log(r));
+            assertTrue(
+                    await(r, "Couldn't join seed nodes", Duration.ofSeconds(30)),
+                    "the seed should have refused " + r + ": " + log(r));
         }
-        // the coordinator refused the other key's certificate: it trusts the run's, so only the demand for its own stops it
-        // (it could not join without that either, the seed's connection back to it fails; but it could send one-way messages)
+        // the coordinator refused the other key's certificate: it trusts the run's, so only the demand for its own
+        // stops it
+        // (it could not join without that either, the seed's connection back to it fails; but it could send one-way
+        // messages)
         assertTrue(await("other-key", "SSLHandshakeException", Duration.ofSeconds(30)), log("other-key"));
 
         Process member = node("member", "--seed", seed, "--credentials", creds.toString(), "--stop-on-eof");
@@ -148,7 +186,10 @@ class ClusterTlsIT {
         JsonNode json = new ObjectMapper().readTree(report.toFile());
         Set<String> placed = new TreeSet<>();
         json.get("placement").forEach(m -> placed.add(m.asText()));
-        assertEquals(Set.of("pekko://bitina@" + seed, real), placed, "devices on the coordinator and the real member only; rogues " + rogues);
+        assertEquals(
+                Set.of("pekko://bitina@" + seed, real),
+                placed,
+                "devices on the coordinator and the real member only; rogues " + rogues);
         for (JsonNode j : json.get("jobs")) {
             assertTrue(j.get("verified").asBoolean() && j.get("asExpected").asBoolean(), j.toString());
         }
@@ -167,10 +208,11 @@ class ClusterTlsIT {
 
     @Test
     void withoutCredentialsANodeOrAnOpenRunRefusesToStartUnlessToldInsecure() throws Exception {
-        org.junit.jupiter.api.Assumptions.assumeTrue(System.getenv(ClusterAccess.ENV) == null, "BITINA_CREDENTIALS is set here");
+        Assumptions.assumeTrue(System.getenv(ClusterAccess.ENV) == null, "BITINA_CREDENTIALS is set here");
         CliTest.Result node = cli("node", "--seed", "127.0.0.1:9");
         assertEquals(2, node.code());
-        assertTrue(node.err().contains("needs the run's credentials") && node.err().contains("--insecure"), node.err());
+        assertTrue(
+                node.err().contains("needs the run's credentials") && node.err().contains("--insecure"), node.err());
         CliTest.Result run = cli("run", CliTest.fig1AcrossJvms(dir).toString(), "--members", "2", "--quiet");
         assertEquals(2, run.code());
         assertTrue(run.err().contains("needs the run's credentials"), run.err());

@@ -39,20 +39,30 @@ class ConsoleFormatTest {
 
     @Test
     void everyColumnIsAsWideAsItsWidestCellSoLongModeNamesKeepTheColumnsAligned() {
-        ConsoleTable t = new ConsoleTable(List.of("job", "mode", "bytes"),
+        ConsoleTable t = new ConsoleTable(
+                List.of("job", "mode", "bytes"),
                 List.of(ConsoleTable.Align.LEFT, ConsoleTable.Align.LEFT, ConsoleTable.Align.RIGHT));
-        t.add(List.of(ConsoleTable.Cell.plain("a-very-long-job-name"), ConsoleTable.Cell.plain("ina"), ConsoleTable.Cell.plain("1 B")));
-        t.add(List.of(ConsoleTable.Cell.plain("j"), ConsoleTable.Cell.plain("unicast-ack"), ConsoleTable.Cell.plain("1.33 GiB")));
+        t.add(List.of(
+                ConsoleTable.Cell.plain("a-very-long-job-name"),
+                ConsoleTable.Cell.plain("ina"),
+                ConsoleTable.Cell.plain("1 B")));
+        t.add(List.of(
+                ConsoleTable.Cell.plain("j"),
+                ConsoleTable.Cell.plain("unicast-ack"),
+                ConsoleTable.Cell.plain("1.33 GiB")));
         List<String> lines = t.lines(false);
-        assertEquals(List.of(
-                "job                   mode            bytes",
-                "a-very-long-job-name  ina               1 B",
-                "j                     unicast-ack  1.33 GiB"), lines);
+        assertEquals(
+                List.of(
+                        "job                   mode            bytes",
+                        "a-very-long-job-name  ina               1 B",
+                        "j                     unicast-ack  1.33 GiB"),
+                lines);
     }
 
     @Test
     void colourWrapsTheCellAfterPaddingAndIsOffWhenAskedSo() {
-        ConsoleTable t = new ConsoleTable(List.of("status", "n"), List.of(ConsoleTable.Align.LEFT, ConsoleTable.Align.RIGHT));
+        ConsoleTable t =
+                new ConsoleTable(List.of("status", "n"), List.of(ConsoleTable.Align.LEFT, ConsoleTable.Align.RIGHT));
         t.add(List.of(new ConsoleTable.Cell("ok", s -> "<" + s + ">"), ConsoleTable.Cell.plain("12")));
         assertEquals("<ok>      12", t.lines(true).get(1), "the escape codes do not count in the width");
         assertEquals("ok      12", t.lines(false).get(1));
@@ -60,17 +70,33 @@ class ConsoleFormatTest {
 
     @Test
     void theSummaryHasHumanUnitsALegendAndNoEscapeCodesWithoutColour() {
-        Report r = new Report("s.conf", "virtual", List.of("float32 sum: within n * 2^-24 * sum|x|"),
-                List.of(job("fig1", "ina", "complete", "complete", true), job("fig1", "unicast-ack", "failed", "complete", false)),
-                List.of(), List.of(), List.of(), Map.of());
+        Report r = new Report(
+                "s.conf",
+                "virtual",
+                List.of("float32 sum: within n * 2^-24 * sum|x|"),
+                List.of(
+                        job("fig1", "ina", "complete", "complete", true),
+                        job("fig1", "unicast-ack", "failed", "complete", false)),
+                List.of(),
+                List.of(),
+                List.of(),
+                Map.of());
         String plain = print(r, false);
         List<String> lines = plain.lines().toList();
         assertTrue(lines.get(1).startsWith("job   mode         status    expected     verified"), lines.get(1));
         int modelled = lines.get(1).indexOf("modelled") + "modelled".length();
-        assertEquals("80.3 µs", lines.get(2).substring(modelled - "80.3 µs".length(), modelled), "right-aligned under its header");
+        assertEquals(
+                "80.3 µs",
+                lines.get(2).substring(modelled - "80.3 µs".length(), modelled),
+                "right-aligned under its header");
         assertTrue(lines.get(2).contains("1.33 GiB") && lines.get(2).contains("807 KiB"), lines.get(2));
-        assertTrue(lines.get(3).contains("complete NO"), "the expected column marks a phase that is not as expected: " + lines.get(3));
-        assertTrue(lines.get(4).startsWith("(ina: in-network aggregation") && lines.get(4).contains("pkts in:"), "the legend under the table");
+        assertTrue(
+                lines.get(3).contains("complete NO"),
+                "the expected column marks a phase that is not as expected: " + lines.get(3));
+        assertTrue(
+                lines.get(4).startsWith("(ina: in-network aggregation")
+                        && lines.get(4).contains("pkts in:"),
+                "the legend under the table");
         assertTrue(plain.contains("tolerance: float32 sum"), plain);
         assertFalse(plain.contains("\u001B["), "no escape codes when not a terminal");
         String coloured = print(r, true);
@@ -93,8 +119,43 @@ class ConsoleFormatTest {
     }
 
     private static Report.JobReport job(String name, String mode, String status, String expected, boolean asExpected) {
-        return new Report.JobReport(name, "allreduce", mode, status, true, List.of(), 1234, 80.3, 512, 826112, 1429024128L, 0, 0, 0,
-                expected, asExpected, "s6", 256, 4, List.of(), List.of(), List.of(), 0, 0, 0, null, 0, List.of(), Map.of(), List.of(),
-                null, null, null, null, null, null, List.of());
+        return new Report.JobReport(
+                name,
+                "allreduce",
+                mode,
+                status,
+                true,
+                List.of(),
+                1234,
+                80.3,
+                512,
+                826112,
+                1429024128L,
+                0,
+                0,
+                0,
+                expected,
+                asExpected,
+                "s6",
+                256,
+                4,
+                List.of(),
+                List.of(),
+                List.of(),
+                0,
+                0,
+                0,
+                null,
+                0,
+                List.of(),
+                Map.of(),
+                List.of(),
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                List.of());
     }
 }

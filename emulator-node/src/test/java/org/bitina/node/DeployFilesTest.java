@@ -44,7 +44,9 @@ class DeployFilesTest {
         for (String s : List.of("netns-cluster.sh", "local-cluster.sh", "entrypoint.sh", "podman-test.sh")) {
             Path f = DEPLOY.resolve(s);
             assertTrue(Files.isExecutable(f), s + " is executable");
-            Process p = new ProcessBuilder(s.equals("entrypoint.sh") ? "sh" : "bash", "-n", f.toString()).redirectErrorStream(true).start();
+            Process p = new ProcessBuilder(s.equals("entrypoint.sh") ? "sh" : "bash", "-n", f.toString())
+                    .redirectErrorStream(true)
+                    .start();
             String out = new String(p.getInputStream().readAllBytes());
             assertTrue(p.waitFor(10, TimeUnit.SECONDS) && p.exitValue() == 0, s + ": " + out);
         }
@@ -56,11 +58,18 @@ class DeployFilesTest {
         JsonNode services = compose.get("services");
         Map<String, String> coordinator = env(services.get("coordinator"));
         assertEquals("coordinator", coordinator.get("BITINA_ROLE"));
-        assertEquals(services.size(), Integer.parseInt(coordinator.get("BITINA_MEMBERS")), "it waits for every service");
-        assertTrue(Files.exists(Path.of("..", composeDefault(coordinator.get("BITINA_SCENARIO")))), "the scenario is in the image");
-        // issue 18.2: the image is built here, never pulled; the report is in a declared volume at the entrypoint's /out
+        assertEquals(
+                services.size(), Integer.parseInt(coordinator.get("BITINA_MEMBERS")), "it waits for every service");
+        assertTrue(
+                Files.exists(Path.of("..", composeDefault(coordinator.get("BITINA_SCENARIO")))),
+                "the scenario is in the image");
+        // issue 18.2: the image is built here, never pulled; the report is in a declared volume at the entrypoint's
+        // /out
         JsonNode build = services.get("coordinator").get("build");
-        assertTrue(Files.exists(DEPLOY.resolve(build.get("context").asText()).resolve(build.get("dockerfile").asText())), "builds deploy/Dockerfile");
+        assertTrue(
+                Files.exists(DEPLOY.resolve(build.get("context").asText())
+                        .resolve(build.get("dockerfile").asText())),
+                "builds deploy/Dockerfile");
         String volume = services.get("coordinator").get("volumes").get(0).asText();
         assertEquals("/out", volume.substring(volume.indexOf(':') + 1), "the report's folder is a volume");
         assertTrue(compose.get("volumes").has(volume.substring(0, volume.indexOf(':'))), "a named volume");
@@ -69,9 +78,11 @@ class DeployFilesTest {
         services.fields().forEachRemaining(s -> {
             Map<String, String> e = env(s.getValue());
             assertEquals(s.getKey(), e.get("BITINA_HOST"), "a member is reached by its service name");
-            assertEquals(image, s.getValue().get("image").asText(), s.getKey() + " runs the image the coordinator builds");
+            assertEquals(
+                    image, s.getValue().get("image").asText(), s.getKey() + " runs the image the coordinator builds");
             // issue 14.6: every member holds the same credentials, mounted as the compose secret
-            assertEquals("bitina-credentials", s.getValue().get("secrets").get(0).asText(), s.getKey());
+            assertEquals(
+                    "bitina-credentials", s.getValue().get("secrets").get(0).asText(), s.getKey());
             assertEquals("/run/secrets/bitina-credentials", e.get("BITINA_CREDENTIALS"), s.getKey());
             if (!s.getKey().equals("coordinator")) {
                 assertEquals("member", e.get("BITINA_ROLE"));
@@ -83,9 +94,17 @@ class DeployFilesTest {
 
     @Test
     void theIndexedJobsFirstPodIsTheSeedUnderAHeadlessServiceAndTheJobRunsOnce() throws Exception {
-        List<JsonNode> docs = yaml.readerFor(JsonNode.class).<JsonNode>readValues(DEPLOY.resolve("k8s/bitina.yaml").toFile()).readAll();
-        JsonNode service = docs.stream().filter(d -> d.get("kind").asText().equals("Service")).findFirst().orElseThrow();
-        JsonNode job = docs.stream().filter(d -> d.get("kind").asText().equals("Job")).findFirst().orElseThrow();
+        List<JsonNode> docs = yaml.readerFor(JsonNode.class)
+                .<JsonNode>readValues(DEPLOY.resolve("k8s/bitina.yaml").toFile())
+                .readAll();
+        JsonNode service = docs.stream()
+                .filter(d -> d.get("kind").asText().equals("Service"))
+                .findFirst()
+                .orElseThrow();
+        JsonNode job = docs.stream()
+                .filter(d -> d.get("kind").asText().equals("Job"))
+                .findFirst()
+                .orElseThrow();
         assertEquals("None", service.get("spec").get("clusterIP").asText(), "headless: each pod has a stable DNS name");
         String svc = service.get("metadata").get("name").asText();
         JsonNode spec = job.get("spec");
@@ -97,7 +116,10 @@ class DeployFilesTest {
         assertEquals("Never", pod.get("restartPolicy").asText());
         assertTrue(pod.get("securityContext").get("runAsNonRoot").asBoolean());
         Map<String, String> e = env(pod.get("containers").get(0));
-        assertEquals(job.get("metadata").get("name").asText() + "-0." + svc + ":25520", e.get("BITINA_SEED"), "the first pod is the seed");
+        assertEquals(
+                job.get("metadata").get("name").asText() + "-0." + svc + ":25520",
+                e.get("BITINA_SEED"),
+                "the first pod is the seed");
         assertEquals(svc, e.get("BITINA_SERVICE"), "a pod calls itself by its DNS name");
         assertEquals(spec.get("completions").asInt(), Integer.parseInt(e.get("BITINA_MEMBERS")));
         assertEquals("job", e.get("BITINA_ROLE"));
@@ -115,7 +137,9 @@ class DeployFilesTest {
                 mount = m.get("mountPath").asText();
             }
         }
-        assertTrue(mount != null && e.get("BITINA_CREDENTIALS").startsWith(mount + "/"), "BITINA_CREDENTIALS in the secret's mount " + mount);
+        assertTrue(
+                mount != null && e.get("BITINA_CREDENTIALS").startsWith(mount + "/"),
+                "BITINA_CREDENTIALS in the secret's mount " + mount);
     }
 
     @Test
@@ -126,7 +150,12 @@ class DeployFilesTest {
         assertTrue(lines.stream().anyMatch(l -> l.startsWith("HEALTHCHECK ")), "a readiness signal");
         assertTrue(lines.stream().anyMatch(l -> l.matches("USER [1-9][0-9]*(:[0-9]+)?")), "not root");
         assertTrue(lines.stream().anyMatch(l -> l.equals("FROM ${BASE}")), "the base is a build argument");
-        assertEquals("**", ignore.stream().filter(l -> !l.isBlank() && !l.startsWith("#")).findFirst().orElseThrow(),
+        assertEquals(
+                "**",
+                ignore.stream()
+                        .filter(l -> !l.isBlank() && !l.startsWith("#"))
+                        .findFirst()
+                        .orElseThrow(),
                 ".dockerignore sends nothing but what it names");
         for (String l : lines) {
             if (!l.startsWith("COPY ")) {
@@ -141,7 +170,9 @@ class DeployFilesTest {
                     assertTrue(ignore.contains("!" + glob), "COPY source " + source + " is let into the context");
                 } else {
                     assertTrue(Files.exists(Path.of("..", source)), "COPY source exists: " + source);
-                    assertTrue(ignore.stream().anyMatch(x -> x.equals("!" + source) || x.equals("!" + source + "/")), source + " in the context");
+                    assertTrue(
+                            ignore.stream().anyMatch(x -> x.equals("!" + source) || x.equals("!" + source + "/")),
+                            source + " in the context");
                 }
             }
         }

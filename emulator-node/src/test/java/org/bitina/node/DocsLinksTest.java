@@ -38,15 +38,19 @@ class DocsLinksTest {
                 }
             }
             // the seeds travel by name, not by a path outside the repository
-            assertTrue(!text.contains("../shared") && !text.contains("DESIGN.md"), page + " points outside the repository");
+            assertTrue(
+                    !text.contains("../shared") && !text.contains("DESIGN.md"),
+                    page + " points outside the repository");
         }
         assertEquals(List.of(), broken);
     }
 
     @Test
     void theFrontPageStartsWithTheTwoCommands() throws IOException {
-        List<String> first = Files.readAllLines(ROOT.resolve("README.md")).stream().limit(25).toList();
-        assertTrue(first.stream().anyMatch(l -> l.startsWith("./bitina run topology-configs/")), String.join("\n", first));
+        List<String> first =
+                Files.readAllLines(ROOT.resolve("README.md")).stream().limit(25).toList();
+        assertTrue(
+                first.stream().anyMatch(l -> l.startsWith("./bitina run topology-configs/")), String.join("\n", first));
         assertTrue(first.stream().anyMatch(l -> l.startsWith("mvn -B verify")), String.join("\n", first));
         assertTrue(Files.exists(ROOT.resolve("LICENSE")) && Files.exists(ROOT.resolve("CITATION.cff")));
     }

@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
@@ -32,25 +33,31 @@ class HtmlReportBrowserTest {
     private String chromium;
 
     /** Counts per chart, taken by the browser once the page has loaded; errors from window.onerror and console.error. */
-    private static final String PROBE = "<script>window.__e=[];addEventListener('error',e=>__e.push('error: '+e.message));"
-            + "const __ce=console.error;console.error=(...a)=>{__e.push('console: '+a.join(' '));__ce(...a)};"
-            + "addEventListener('load',()=>{const o=[];document.querySelectorAll('figure.chart').forEach(f=>{const s=f.querySelector('svg');"
-            + "const r=s?s.getBoundingClientRect():{width:0,height:0};o.push([f.dataset.chart,s?s.querySelectorAll('*').length:0,"
-            + "Math.round(r.width),Math.round(r.height),s?s.querySelectorAll('line.link').length:0,s?s.querySelectorAll('path.tree').length:0,"
-            + "s?s.querySelectorAll('path,rect,line,circle,text,polyline').length:0].join(' | '))});"
-            + "const p=document.createElement('pre');p.id='bitina-probe';p.textContent='CHARTS\\n'+o.join('\\n')+'\\nERRORS\\n'+__e.join('\\n')"
-            + "+'\\nEND';document.body.appendChild(p)});</script>";
+    private static final String PROBE =
+            "<script>window.__e=[];addEventListener('error',e=>__e.push('error: '+e.message));"
+                    + "const __ce=console.error;console.error=(...a)=>{__e.push('console: '+a.join(' '));__ce(...a)};"
+                    + "addEventListener('load',()=>{const o=[];document.querySelectorAll('figure.chart').forEach(f=>{const s=f.querySelector('svg');"
+                    + "const r=s?s.getBoundingClientRect():{width:0,height:0};o.push([f.dataset.chart,s?s.querySelectorAll('*').length:0,"
+                    + "Math.round(r.width),Math.round(r.height),s?s.querySelectorAll('line.link').length:0,s?s.querySelectorAll('path.tree').length:0,"
+                    + "s?s.querySelectorAll('path,rect,line,circle,text,polyline').length:0].join(' | '))});"
+                    + "const p=document.createElement('pre');p.id='bitina-probe';p.textContent='CHARTS\\n'+o.join('\\n')+'\\nERRORS\\n'+__e.join('\\n')"
+                    + "+'\\nEND';document.body.appendChild(p)});</script>";
 
     @BeforeAll
     void runFig1WithHtml() throws IOException, InterruptedException {
         chromium = findChromium();
-        Assumptions.assumeTrue(chromium != null, "no chromium on the PATH (apt-get install chromium; .ci/run installs it)");
+        Assumptions.assumeTrue(
+                chromium != null, "no chromium on the PATH (apt-get install chromium; .ci/run installs it)");
         String why = probeChromium(chromium);
         Assumptions.assumeTrue(why == null, "chromium cannot run here: " + why);
         Files.createDirectories(OUT);
         page = OUT.resolve("report.html");
-        CliTest.Result r = CliTest.cli("run", Path.of("..", "topology-configs", "paper-fig1-allreduce.conf").toString(), "--quiet",
-                "--html", page.toString());
+        CliTest.Result r = CliTest.cli(
+                "run",
+                Path.of("..", "topology-configs", "paper-fig1-allreduce.conf").toString(),
+                "--quiet",
+                "--html",
+                page.toString());
         assertEquals(0, r.code(), r.out() + r.err());
         assertTrue(r.out().contains("html:   " + page), r.out());
     }
@@ -67,17 +74,26 @@ class HtmlReportBrowserTest {
         return null;
     }
 
-    private record Ran(int code, String out, String err) {
-    }
+    private record Ran(int code, String out, String err) {}
 
     private Ran chromium(String... args) throws IOException, InterruptedException {
         Path profile = Files.createTempDirectory("bitina-chromium");
-        List<String> cmd = new ArrayList<>(List.of(chromium, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-                "--disable-extensions", "--enable-logging=stderr", "--user-data-dir=" + profile));
+        List<String> cmd = new ArrayList<>(List.of(
+                chromium,
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--no-first-run",
+                "--disable-extensions",
+                "--enable-logging=stderr",
+                "--user-data-dir=" + profile));
         cmd.addAll(List.of(args));
         Path out = Files.createTempFile("chromium", ".out");
         Path err = Files.createTempFile("chromium", ".err");
-        Process p = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+        Process p = new ProcessBuilder(cmd)
+                .redirectOutput(out.toFile())
+                .redirectError(err.toFile())
+                .start();
         if (!p.waitFor(90, TimeUnit.SECONDS)) {
             p.destroyForcibly().waitFor();
             return new Ran(-1, Files.readString(out), "timed out after 90 s; " + Files.readString(err));
@@ -106,7 +122,11 @@ class HtmlReportBrowserTest {
         assertFalse(html.matches("(?s).*(src|href)=\"https?:.*"), "the page loads nothing from the network");
         Path probed = page.resolveSibling(page.getFileName().toString().replace(".html", "-probed.html"));
         Files.writeString(probed, html.replace("<head>", "<head>" + PROBE), StandardCharsets.UTF_8);
-        Ran r = chromium("--virtual-time-budget=10000", "--window-size=1400,2000", "--dump-dom", probed.toUri().toString());
+        Ran r = chromium(
+                "--virtual-time-budget=10000",
+                "--window-size=1400,2000",
+                "--dump-dom",
+                probed.toUri().toString());
         assertEquals(0, r.code(), r.err());
         String dom = r.out();
         int from = dom.indexOf("CHARTS\n");
@@ -116,12 +136,19 @@ class HtmlReportBrowserTest {
         Map<String, int[]> charts = new LinkedHashMap<>();
         for (String line : parts[0].split("\n")) {
             String[] f = line.split(" \\| ");
-            charts.put(f[0], new int[] {Integer.parseInt(f[1]), Integer.parseInt(f[2]), Integer.parseInt(f[3]), Integer.parseInt(f[4]),
-                Integer.parseInt(f[5]), Integer.parseInt(f[6])});
+            charts.put(f[0], new int[] {
+                Integer.parseInt(f[1]),
+                Integer.parseInt(f[2]),
+                Integer.parseInt(f[3]),
+                Integer.parseInt(f[4]),
+                Integer.parseInt(f[5]),
+                Integer.parseInt(f[6])
+            });
         }
         assertEquals("", parts.length > 1 ? parts[1].trim() : "", "no script or console error");
         for (String line : r.err().split("\n")) {
-            assertFalse(line.contains("CONSOLE") && line.toLowerCase(java.util.Locale.ROOT).contains("error"), line);
+            assertFalse(
+                    line.contains("CONSOLE") && line.toLowerCase(Locale.ROOT).contains("error"), line);
             assertFalse(line.contains("Failed to load resource"), line);
         }
         return charts;
@@ -131,8 +158,19 @@ class HtmlReportBrowserTest {
     void everyChartOfTheFig1PageDrawsInChromiumWithoutAConsoleError() throws IOException, InterruptedException {
         Map<String, int[]> charts = drawn(page);
         // Fig. 1 runs INA, ring and ps: four comparison charts, the CDF, the soft state, three heat maps and the VAT
-        assertEquals(List.of("bars-modelled-time", "bars-max-link-bytes", "bars-total-link-bytes", "bars-packets-into-the-root", "cdf-fig1",
-                "state-fig1", "heat-fig1-ina", "heat-fig1-ring", "heat-fig1-ps", "trees-fig1-ina"), List.copyOf(charts.keySet()));
+        assertEquals(
+                List.of(
+                        "bars-modelled-time",
+                        "bars-max-link-bytes",
+                        "bars-total-link-bytes",
+                        "bars-packets-into-the-root",
+                        "cdf-fig1",
+                        "state-fig1",
+                        "heat-fig1-ina",
+                        "heat-fig1-ring",
+                        "heat-fig1-ps",
+                        "trees-fig1-ina"),
+                List.copyOf(charts.keySet()));
         charts.forEach((name, c) -> {
             assertTrue(c[0] >= 30 && c[5] >= 20, name + " drew " + c[0] + " SVG elements, " + c[5] + " shapes");
             assertTrue(c[1] >= 300 && c[2] >= 200, name + " takes " + c[1] + " x " + c[2] + " px");
@@ -144,7 +182,11 @@ class HtmlReportBrowserTest {
         assertEquals(6, charts.get("trees-fig1-ina")[4], "an arrow per member and per VAT child");
         Path png = OUT.resolve("report.png");
         Files.deleteIfExists(png);
-        Ran shot = chromium("--hide-scrollbars", "--window-size=1400,2600", "--screenshot=" + png.toAbsolutePath(), page.toUri().toString());
+        Ran shot = chromium(
+                "--hide-scrollbars",
+                "--window-size=1400,2600",
+                "--screenshot=" + png.toAbsolutePath(),
+                page.toUri().toString());
         assertEquals(0, shot.code(), shot.err());
         assertTrue(Files.size(png) > 50_000, "a screenshot of a drawn page: " + Files.size(png) + " bytes");
     }
@@ -152,13 +194,19 @@ class HtmlReportBrowserTest {
     @Test
     void theCbmTreeTheFig2PacketsBuiltDrawsInChromiumAsObserved() throws IOException, InterruptedException {
         Path moe = OUT.resolve("fig2.html");
-        CliTest.Result r = CliTest.cli("run", Path.of("..", "topology-configs", "paper-fig2-moe.conf").toString(), "--quiet", "--html",
+        CliTest.Result r = CliTest.cli(
+                "run",
+                Path.of("..", "topology-configs", "paper-fig2-moe.conf").toString(),
+                "--quiet",
+                "--html",
                 moe.toString());
         assertEquals(0, r.code(), r.out() + r.err());
         Map<String, int[]> charts = drawn(moe);
         int[] c = charts.get("observed-fig2-ina");
         assertTrue(c != null, "the observed C-BM tree is on the page: " + charts.keySet());
-        assertTrue(c[0] >= 30 && c[1] >= 300 && c[2] >= 200, "it drew: " + c[0] + " SVG elements, " + c[1] + " x " + c[2] + " px");
+        assertTrue(
+                c[0] >= 30 && c[1] >= 300 && c[2] >= 200,
+                "it drew: " + c[0] + " SVG elements, " + c[1] + " x " + c[2] + " px");
         assertEquals(11, c[3], "a line per link of Fig. 2's topology");
         // s1 and s7 combine into s0, s0 into the source, e1..e4 into s1 and e5..e8 into s7
         assertEquals(11, c[4], "an arrow per observed branch and per expert");
@@ -167,20 +215,37 @@ class HtmlReportBrowserTest {
     @Test
     void theSweepPageOfThreeSizesDrawsEveryMetricWithALinePerMode() throws IOException, InterruptedException {
         Path out = OUT.resolve("sweep");
-        CliTest.Result r = CliTest.cli("sweep", Path.of("..", "topology-configs", "paper-fig1-allreduce.conf").toString(),
-                "--set", "data.elements=1024,4096,16384", "--out", out.toString());
+        CliTest.Result r = CliTest.cli(
+                "sweep",
+                Path.of("..", "topology-configs", "paper-fig1-allreduce.conf").toString(),
+                "--set",
+                "data.elements=1024,4096,16384",
+                "--out",
+                out.toString());
         assertEquals(0, r.code(), r.out() + r.err());
-        assertEquals(1 + 3 * 3, Files.readAllLines(out.resolve("sweep.csv")).size(), "three points of ina, ring and ps");
+        assertEquals(
+                1 + 3 * 3, Files.readAllLines(out.resolve("sweep.csv")).size(), "three points of ina, ring and ps");
         Map<String, int[]> charts = drawn(out.resolve("sweep.html"));
-        assertEquals(List.of("sweep-modelled-time", "sweep-max-link-bytes", "sweep-total-link-bytes", "sweep-packets-into-the-root",
-                "sweep-algorithm-bandwidth", "sweep-bus-bandwidth"), List.copyOf(charts.keySet()), "timeouts are 0 at every point: not drawn");
+        assertEquals(
+                List.of(
+                        "sweep-modelled-time",
+                        "sweep-max-link-bytes",
+                        "sweep-total-link-bytes",
+                        "sweep-packets-into-the-root",
+                        "sweep-algorithm-bandwidth",
+                        "sweep-bus-bandwidth"),
+                List.copyOf(charts.keySet()),
+                "timeouts are 0 at every point: not drawn");
         assertTrue(Files.readString(out.resolve("sweep.html")).contains("0 at every point, not drawn: timeouts."));
         charts.forEach((name, c) -> {
             // three lines of three points each, with axes and a legend
             assertTrue(c[0] >= 40 && c[5] >= 30, name + " drew " + c[0] + " SVG elements, " + c[5] + " shapes");
             assertTrue(c[1] >= 300 && c[2] >= 200, name + " takes " + c[1] + " x " + c[2] + " px");
         });
-        Ran shot = chromium("--hide-scrollbars", "--window-size=1200,1400", "--screenshot=" + out.resolve("sweep.png").toAbsolutePath(),
+        Ran shot = chromium(
+                "--hide-scrollbars",
+                "--window-size=1200,1400",
+                "--screenshot=" + out.resolve("sweep.png").toAbsolutePath(),
                 out.resolve("sweep.html").toUri().toString());
         assertEquals(0, shot.code(), shot.err());
     }

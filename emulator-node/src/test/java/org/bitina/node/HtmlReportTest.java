@@ -21,14 +21,20 @@ class HtmlReportTest {
 
     private String page(String scenario) throws IOException {
         Path html = dir.resolve(scenario + ".html");
-        CliTest.Result r = CliTest.cli("run", Path.of("..", "topology-configs", scenario + ".conf").toString(), "--quiet", "--html", html.toString());
+        CliTest.Result r = CliTest.cli(
+                "run",
+                Path.of("..", "topology-configs", scenario + ".conf").toString(),
+                "--quiet",
+                "--html",
+                html.toString());
         assertEquals(0, r.code(), r.out() + r.err());
         return Files.readString(html);
     }
 
     private static List<String> charts(String page) {
         List<String> out = new ArrayList<>();
-        Matcher m = Pattern.compile("<figure class=\"chart\" data-chart=\"([^\"]+)\">").matcher(page);
+        Matcher m = Pattern.compile("<figure class=\"chart\" data-chart=\"([^\"]+)\">")
+                .matcher(page);
         while (m.find()) {
             out.add(m.group(1));
         }
@@ -38,14 +44,33 @@ class HtmlReportTest {
     @Test
     void aMoePageHasTokenCompletionsSoftStateAHeatMapPerModeAndTheCbmTreeThePacketsBuilt() throws IOException {
         String p = page("paper-fig2-moe");
-        assertEquals(List.of("bars-modelled-time", "bars-max-link-bytes", "bars-total-link-bytes", "bars-packets-into-the-root", "cdf-fig2",
-                "state-fig2", "heat-fig2-ina", "heat-fig2-all-to-all", "observed-fig2-ina"), charts(p));
+        assertEquals(
+                List.of(
+                        "bars-modelled-time",
+                        "bars-max-link-bytes",
+                        "bars-total-link-bytes",
+                        "bars-packets-into-the-root",
+                        "cdf-fig2",
+                        "state-fig2",
+                        "heat-fig2-ina",
+                        "heat-fig2-all-to-all",
+                        "observed-fig2-ina"),
+                charts(p));
         assertTrue(p.contains("per-token completion time"), "MoE's units are tokens");
         String trees = p.substring(p.indexOf("data-chart=\"observed-fig2-ina\""));
-        assertTrue(trees.contains("observed trees, ina: the C-BM branches 3 switches installed during the run"), "labelled as observed");
+        assertTrue(
+                trees.contains("observed trees, ina: the C-BM branches 3 switches installed during the run"),
+                "labelled as observed");
         // Fig. 2: s1 and s7 combine into s0, s0 into the source, each expert into its leaf: 3 + 8 arrows
-        assertEquals(11, Pattern.compile("<path class=\"tree\"").matcher(trees.substring(0, trees.indexOf("</figure>"))).results().count());
-        assertTrue(trees.contains("<title>s1 -&gt; s0</title>") && trees.contains("<title>e6 -&gt; s7</title>"), "the seed's tree");
+        assertEquals(
+                11,
+                Pattern.compile("<path class=\"tree\"")
+                        .matcher(trees.substring(0, trees.indexOf("</figure>")))
+                        .results()
+                        .count());
+        assertTrue(
+                trees.contains("<title>s1 -&gt; s0</title>") && trees.contains("<title>e6 -&gt; s7</title>"),
+                "the seed's tree");
         assertFalse(p.contains("<script"), "no script");
     }
 
@@ -60,10 +85,19 @@ class HtmlReportTest {
     void anElasticJobHasItsTreesPerIterationAndOneHeatMapForAllItsIterations() throws IOException {
         String p = page("elastic-allreduce");
         List<String> c = charts(p);
-        assertEquals(List.of("trees-train-ina-#1", "trees-train-ina-#2", "trees-train-ina-#3", "trees-train-ina-#4", "trees-train-ina-#5"),
+        assertEquals(
+                List.of(
+                        "trees-train-ina-#1",
+                        "trees-train-ina-#2",
+                        "trees-train-ina-#3",
+                        "trees-train-ina-#4",
+                        "trees-train-ina-#5"),
                 c.stream().filter(x -> x.startsWith("trees-")).toList());
-        assertEquals(List.of("heat-train-ina", "heat-train-ring"), c.stream().filter(x -> x.startsWith("heat-")).toList());
-        assertTrue(p.contains("link load, ina, its 5 iterations together"), "links[] has no iteration: the map says so");
+        assertEquals(
+                List.of("heat-train-ina", "heat-train-ring"),
+                c.stream().filter(x -> x.startsWith("heat-")).toList());
+        assertTrue(
+                p.contains("link load, ina, its 5 iterations together"), "links[] has no iteration: the map says so");
     }
 
     @Test

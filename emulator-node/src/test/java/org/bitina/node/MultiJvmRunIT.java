@@ -5,16 +5,21 @@ import static org.bitina.node.CliTest.fig1AcrossJvms;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.bitina.node.CliTest.Result;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.LoggerFactory;
 
 /**
  * {@code run --jvms 3} with real member JVMs (E6, E4): run by failsafe in {@code mvn verify}, not
@@ -29,11 +34,19 @@ class MultiJvmRunIT {
         // E6: the launcher starts two member JVMs beside this one; every job verifies; the members stop after the run
         Path runDir = dir.resolve("run");
         Path report = dir.resolve("report.json");
-        Result r = cli("run", fig1AcrossJvms(dir).toString(), "--jvms", "3", "--quiet",
-                "--run-dir", runDir.toString(), "--report", report.toString());
+        Result r = cli(
+                "run",
+                fig1AcrossJvms(dir).toString(),
+                "--jvms",
+                "3",
+                "--quiet",
+                "--run-dir",
+                runDir.toString(),
+                "--report",
+                report.toString());
         assertEquals(0, r.code(), r.out() + r.err());
-        var json = new com.fasterxml.jackson.databind.ObjectMapper().readTree(report.toFile());
-        java.util.Set<String> members = new java.util.TreeSet<>();
+        var json = new ObjectMapper().readTree(report.toFile());
+        Set<String> members = new TreeSet<>();
         json.get("placement").forEach(m -> members.add(m.asText()));
         assertEquals(3, members.size(), "devices on three members: " + members);
         for (var j : json.get("jobs")) {
@@ -45,7 +58,9 @@ class MultiJvmRunIT {
         assertTrue(!own.contains(" WARN ") && !r.err().contains(" WARN "), own + r.err());
         for (int i = 1; i <= 2; i++) {
             String log = Files.readString(runDir.resolve("member-" + i + ".log"));
-            assertTrue(log.contains("joining through") && log.contains("stopped"), "member " + i + " joined and stopped: " + log);
+            assertTrue(
+                    log.contains("joining through") && log.contains("stopped"),
+                    "member " + i + " joined and stopped: " + log);
             assertTrue(!log.contains(" WARN "), "member " + i + " stopped without a WARN: " + log);
         }
     }
@@ -65,11 +80,19 @@ class MultiJvmRunIT {
                 """);
         Path report = dir.resolve("loss.json");
         long start = System.nanoTime();
-        Result r = cli("run", conf.toString(), "--jvms", "3", "--quiet", "--run-dir", dir.resolve("run").toString(), "--report",
+        Result r = cli(
+                "run",
+                conf.toString(),
+                "--jvms",
+                "3",
+                "--quiet",
+                "--run-dir",
+                dir.resolve("run").toString(),
+                "--report",
                 report.toString());
         assertEquals(1, r.code(), r.out() + r.err());
         assertTrue(System.nanoTime() - start < 120_000_000_000L);
-        var job = new com.fasterxml.jackson.databind.ObjectMapper().readTree(report.toFile()).get("jobs").get(0);
+        var job = new ObjectMapper().readTree(report.toFile()).get("jobs").get(0);
         assertEquals("failed", job.get("status").asText());
         assertTrue(job.get("note").asText().contains("lost with"), job.toString());
         assertTrue(r.out().contains("lost with"), r.out());
@@ -89,18 +112,29 @@ class MultiJvmRunIT {
                 """);
         Path report = dir.resolve("kill.json");
         // this JVM's log (member-0.log) says when the coordinator starts a phase: bitina logs at INFO for this test
-        ch.qos.logback.classic.Logger bitina = (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger("org.bitina");
+        ch.qos.logback.classic.Logger bitina = (ch.qos.logback.classic.Logger) LoggerFactory.getLogger("org.bitina");
         ch.qos.logback.classic.Level level = bitina.getLevel();
         bitina.setLevel(ch.qos.logback.classic.Level.INFO);
         Result r;
         try {
-            java.util.concurrent.CompletableFuture<Result> run = java.util.concurrent.CompletableFuture.supplyAsync(() -> cli("run",
-                    conf.toString(), "--jvms", "3", "--quiet", "--run-dir", dir.resolve("run").toString(), "--report", report.toString()));
+            CompletableFuture<Result> run = CompletableFuture.supplyAsync(() -> cli(
+                    "run",
+                    conf.toString(),
+                    "--jvms",
+                    "3",
+                    "--quiet",
+                    "--run-dir",
+                    dir.resolve("run").toString(),
+                    "--report",
+                    report.toString()));
             // member 2 runs devices, and the coordinator has them all (its first phase started): the run is under way
             Path log = dir.resolve("run/member-2.log");
             assertTrue(awaitLine(log, "devices of run", Duration.ofSeconds(60)), "member 2 runs its devices");
-            assertTrue(awaitLine(dir.resolve("run/member-0.log"), "phase 1/", Duration.ofSeconds(60)), "the first phase started");
-            ProcessHandle victim = memberWritingTo(log).orElseThrow(() -> new AssertionError("no member JVM writes " + log));
+            assertTrue(
+                    awaitLine(dir.resolve("run/member-0.log"), "phase 1/", Duration.ofSeconds(60)),
+                    "the first phase started");
+            ProcessHandle victim =
+                    memberWritingTo(log).orElseThrow(() -> new AssertionError("no member JVM writes " + log));
             assertTrue(victim.destroyForcibly(), "SIGKILL sent");
             r = run.get(3, TimeUnit.MINUTES);
         } finally {
@@ -108,7 +142,7 @@ class MultiJvmRunIT {
         }
         assertEquals(1, r.code(), r.out() + r.err());
         assertTrue(Files.exists(report), "the run reported: " + r.out() + r.err());
-        var job = new com.fasterxml.jackson.databind.ObjectMapper().readTree(report.toFile()).get("jobs").get(0);
+        var job = new ObjectMapper().readTree(report.toFile()).get("jobs").get(0);
         assertEquals("failed", job.get("status").asText());
         assertTrue(job.get("note").asText().contains("lost with"), job.toString());
     }
@@ -129,12 +163,16 @@ class MultiJvmRunIT {
     /** The member JVM this JVM launched whose output goes to {@code log}: the one whose stdout (Linux /proc) is that file. */
     private static Optional<ProcessHandle> memberWritingTo(Path log) throws IOException {
         Path file = log.toRealPath();
-        return ProcessHandle.current().children().filter(p -> {
-            try {
-                return Files.readSymbolicLink(Path.of("/proc", Long.toString(p.pid()), "fd", "1")).equals(file);
-            } catch (IOException | UnsupportedOperationException e) {
-                return false;
-            }
-        }).findFirst();
+        return ProcessHandle.current()
+                .children()
+                .filter(p -> {
+                    try {
+                        return Files.readSymbolicLink(Path.of("/proc", Long.toString(p.pid()), "fd", "1"))
+                                .equals(file);
+                    } catch (IOException | UnsupportedOperationException e) {
+                        return false;
+                    }
+                })
+                .findFirst();
     }
 }

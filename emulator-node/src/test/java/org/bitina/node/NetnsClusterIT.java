@@ -29,16 +29,19 @@ class NetnsClusterIT {
 
     @BeforeAll
     static void needsNetworkNamespaces() throws Exception {
-        Process p = new ProcessBuilder("ip", "netns", "list").redirectErrorStream(true).start();
+        Process p = new ProcessBuilder("ip", "netns", "list")
+                .redirectErrorStream(true)
+                .start();
         boolean ok = p.waitFor(10, TimeUnit.SECONDS) && p.exitValue() == 0;
-        Assumptions.assumeTrue(ok && "root".equals(System.getProperty("user.name")), "needs root and iproute2's ip netns");
+        Assumptions.assumeTrue(
+                ok && "root".equals(System.getProperty("user.name")), "needs root and iproute2's ip netns");
     }
 
-    private record Run(int code, String out) {
-    }
+    private record Run(int code, String out) {}
 
     private Run script(String... args) throws Exception {
-        List<String> cmd = new ArrayList<>(List.of("bash", Path.of("..", "deploy", "netns-cluster.sh").toString()));
+        List<String> cmd = new ArrayList<>(
+                List.of("bash", Path.of("..", "deploy", "netns-cluster.sh").toString()));
         cmd.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
         pb.environment().put("BITINA_CP", System.getProperty("java.class.path"));
@@ -63,8 +66,13 @@ class NetnsClusterIT {
         assertEquals(0, ok.code(), ok.out());
         Set<String> members = new TreeSet<>();
         read(report).get("placement").forEach(m -> members.add(m.asText()));
-        assertEquals(Set.of("pekko://bitina@10.78.0.10:25520", "pekko://bitina@10.78.0.11:25520", "pekko://bitina@10.78.0.12:25520"),
-                members, "each member on its own interface");
+        assertEquals(
+                Set.of(
+                        "pekko://bitina@10.78.0.10:25520",
+                        "pekko://bitina@10.78.0.11:25520",
+                        "pekko://bitina@10.78.0.12:25520"),
+                members,
+                "each member on its own interface");
 
         Path conf = dir.resolve("cut.conf");
         Files.writeString(conf, """
@@ -84,6 +92,8 @@ class NetnsClusterIT {
         Run left = script("clean");
         assertEquals(0, left.code(), left.out());
         Process list = new ProcessBuilder("ip", "netns", "list").start();
-        assertTrue(!new String(list.getInputStream().readAllBytes(), StandardCharsets.UTF_8).contains("bitt-m"), "namespaces removed");
+        assertTrue(
+                !new String(list.getInputStream().readAllBytes(), StandardCharsets.UTF_8).contains("bitt-m"),
+                "namespaces removed");
     }
 }

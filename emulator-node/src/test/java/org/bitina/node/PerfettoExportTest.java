@@ -7,11 +7,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
+import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -28,12 +30,21 @@ class PerfettoExportTest {
 
     private JsonNode run(String scenario, Path report) throws IOException {
         Path out = dir.resolve(scenario + ".json");
-        CliTest.Result r = CliTest.cli("run", Path.of("..", "topology-configs", scenario + ".conf").toString(), "--quiet",
-                "--perfetto", out.toString(), "--report", report.toString());
+        CliTest.Result r = CliTest.cli(
+                "run",
+                Path.of("..", "topology-configs", scenario + ".conf").toString(),
+                "--quiet",
+                "--perfetto",
+                out.toString(),
+                "--report",
+                report.toString());
         assertEquals(0, r.code(), r.out() + r.err());
         assertTrue(r.out().contains("perfetto: " + out), r.out());
         try (var files = Files.list(dir)) {
-            assertEquals(List.of(), files.filter(f -> f.getFileName().toString().contains(".trace.")).toList(),
+            assertEquals(
+                    List.of(),
+                    files.filter(f -> f.getFileName().toString().contains(".trace."))
+                            .toList(),
                     "the trace made for the export is gone");
         }
         return JSON.readTree(out.toFile());
@@ -69,21 +80,25 @@ class PerfettoExportTest {
                 }
                 case "s" -> assertEquals(null, starts.put(e.path("id").asLong(), e), "one start per flow id");
                 case "f" -> assertEquals(null, ends.put(e.path("id").asLong(), e), "one end per flow id");
-                default -> {
-                }
+                default -> {}
             }
         }
         // the VAT nodes s1, s7 and s6 each aggregate every one of the 256 chunks; no other switch holds state
         assertEquals(Map.of("switch s1", 256, "switch s7", 256, "switch s6", 256), entries);
         assertFalse(starts.isEmpty());
-        Set<String> packetSlices = new java.util.HashSet<>();
-        slices.forEach(x -> packetSlices.add(x.path("pid").asInt() + "/" + x.path("tid").asInt() + "/" + ns(x.path("ts"))));
+        Set<String> packetSlices = new HashSet<>();
+        slices.forEach(x ->
+                packetSlices.add(x.path("pid").asInt() + "/" + x.path("tid").asInt() + "/" + ns(x.path("ts"))));
         assertEquals(starts.keySet(), ends.keySet(), "every flow start has its end");
         for (var s : starts.entrySet()) {
             JsonNode f = ends.get(s.getKey());
-            assertTrue(f.path("ts").asDouble() > s.getValue().path("ts").asDouble(), "a packet arrives after it left: " + s.getValue() + f);
+            assertTrue(
+                    f.path("ts").asDouble() > s.getValue().path("ts").asDouble(),
+                    "a packet arrives after it left: " + s.getValue() + f);
             assertTrue(f.path("pid").asInt() != s.getValue().path("pid").asInt(), "a flow goes between devices");
-            assertTrue(starts(packetSlices, s.getValue()) && starts(packetSlices, f), "each flow end binds to a packet slice: " + f);
+            assertTrue(
+                    starts(packetSlices, s.getValue()) && starts(packetSlices, f),
+                    "each flow end binds to a packet slice: " + f);
         }
         assertSlicesNest(slices);
     }
@@ -92,7 +107,11 @@ class PerfettoExportTest {
     void timeoutsAreInstantsOnTheirSwitchAsManyAsTheReportCounts() throws IOException {
         Path report = dir.resolve("k4.json");
         JsonNode t = run("fat-tree-k4-allreduce", report);
-        long timeouts = JSON.readTree(report.toFile()).path("jobs").get(0).path("timeouts").asLong();
+        long timeouts = JSON.readTree(report.toFile())
+                .path("jobs")
+                .get(0)
+                .path("timeouts")
+                .asLong();
         assertTrue(timeouts > 0, "h16 is silent: the VAT nodes above it time out");
         Map<Integer, String> names = processes(t);
         long instants = 0;
@@ -103,7 +122,9 @@ class PerfettoExportTest {
             }
         }
         assertEquals(timeouts, instants);
-        assertSlicesNest(t.findParents("ph").stream().filter(e -> e.path("ph").asText().equals("X")).toList());
+        assertSlicesNest(t.findParents("ph").stream()
+                .filter(e -> e.path("ph").asText().equals("X"))
+                .toList());
     }
 
     /** A flow event sits where a slice of its thread begins (so it binds to that slice). */
@@ -113,7 +134,7 @@ class PerfettoExportTest {
 
     /** The format's microseconds as whole nanoseconds, read exactly. */
     private static long ns(JsonNode micros) {
-        return new java.math.BigDecimal(micros.asText()).movePointRight(3).longValueExact();
+        return new BigDecimal(micros.asText()).movePointRight(3).longValueExact();
     }
 
     /** On every thread, two slices are disjoint or one holds the other. */
@@ -133,8 +154,11 @@ class PerfettoExportTest {
                     stack.remove(stack.size() - 1);
                 }
                 if (!stack.isEmpty()) {
-                    assertTrue(x[1] <= stack.get(stack.size() - 1)[1], "thread " + thread + ": [" + x[0] + ", " + x[1]
-                            + "] overlaps [" + stack.get(stack.size() - 1)[0] + ", " + stack.get(stack.size() - 1)[1] + "] without nesting");
+                    assertTrue(
+                            x[1] <= stack.get(stack.size() - 1)[1],
+                            "thread " + thread + ": [" + x[0] + ", " + x[1] + "] overlaps ["
+                                    + stack.get(stack.size() - 1)[0] + ", " + stack.get(stack.size() - 1)[1]
+                                    + "] without nesting");
                 }
                 stack.add(x);
             }

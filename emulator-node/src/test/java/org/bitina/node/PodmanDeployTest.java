@@ -10,6 +10,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.bitina.run.RunComparison;
 import org.junit.jupiter.api.Assumptions;
@@ -33,7 +36,9 @@ class PodmanDeployTest {
 
     @BeforeAll
     static void needsPodman() throws Exception {
-        Process p = new ProcessBuilder("bash", SCRIPT.toString(), "check").redirectErrorStream(true).start();
+        Process p = new ProcessBuilder("bash", SCRIPT.toString(), "check")
+                .redirectErrorStream(true)
+                .start();
         String why = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
         assertTrue(p.waitFor(60, TimeUnit.SECONDS), "the check ended");
         Assumptions.assumeTrue(p.exitValue() == 0, why);
@@ -61,12 +66,17 @@ class PodmanDeployTest {
         assertEquals(0, p.exitValue(), log);
 
         Path local = dir.resolve("local.json");
-        CliTest.Result one = CliTest.cli("run", Path.of("..", "topology-configs", "paper-fig1-allreduce.conf").toString(), "--quiet",
-                "--report", local.toString());
+        CliTest.Result one = CliTest.cli(
+                "run",
+                Path.of("..", "topology-configs", "paper-fig1-allreduce.conf").toString(),
+                "--quiet",
+                "--report",
+                local.toString());
         assertEquals(0, one.code(), one.err());
         for (String run : new String[] {"compose-report.json", "kube-report.json"}) {
             JsonNode r = read(out.resolve(run));
-            assertEquals(3, new java.util.HashSet<>(valuesOf(r.get("placement"))).size(), run + ": devices over three containers");
+            assertEquals(
+                    3, new HashSet<>(valuesOf(r.get("placement"))).size(), run + ": devices over three containers");
             // the file's path differs (in the image, in the ConfigMap): the file is the same
             ObjectNode here = (ObjectNode) read(local);
             here.remove("scenario");
@@ -76,11 +86,13 @@ class PodmanDeployTest {
         JsonNode loss = read(out.resolve("loss-report.json")).get("jobs").get(0);
         assertEquals("failed", loss.get("status").asText());
         assertTrue(loss.get("note").asText().contains("member pekko://bitina@m2:25520 lost with"), loss.toString());
-        assertTrue(Files.readString(out.resolve("figures.txt")).contains("after podman run"), "the start time is measured");
+        assertTrue(
+                Files.readString(out.resolve("figures.txt")).contains("after podman run"),
+                "the start time is measured");
     }
 
-    private static java.util.List<String> valuesOf(JsonNode object) {
-        java.util.List<String> out = new java.util.ArrayList<>();
+    private static List<String> valuesOf(JsonNode object) {
+        List<String> out = new ArrayList<>();
         object.forEach(v -> out.add(v.asText()));
         return out;
     }

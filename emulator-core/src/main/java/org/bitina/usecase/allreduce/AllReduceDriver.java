@@ -20,7 +20,11 @@ public record AllReduceDriver(Role role, AllReducePlan plan, String host) implem
     @Override
     public EndpointDriver create(References references, byte[] endpointSecret) {
         if (role != Role.PARAMETER_SERVER) {
-            references.verifier().prepare(new AllReduceData(plan.data()), references.verifier().members(plan.space(), plan.members()));
+            references
+                    .verifier()
+                    .prepare(
+                            new AllReduceData(plan.data()),
+                            references.verifier().members(plan.space(), plan.members()));
         }
         return switch (role) {
             case WORKER -> new AllReduceWorker(plan, host, references.verifier(), endpointSecret);

@@ -1,13 +1,5 @@
 package org.bitina.usecase.allreduce;
 
-import org.bitina.scenario.JobReader;
-import org.bitina.scenario.JobParts;
-import org.bitina.scenario.JobHeader;
-import org.bitina.scenario.ConfigReader;
-import org.bitina.scenario.JobKeys;
-
-import org.bitina.usecase.allreduce.AllReduceSpec;
-
 import com.typesafe.config.ConfigList;
 import com.typesafe.config.ConfigObject;
 import com.typesafe.config.ConfigOrigin;
@@ -16,15 +8,21 @@ import com.typesafe.config.ConfigValueType;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
+import org.bitina.scenario.ConfigReader;
+import org.bitina.scenario.JobHeader;
+import org.bitina.scenario.JobKeys;
+import org.bitina.scenario.JobParts;
+import org.bitina.scenario.JobReader;
 import org.bitina.topology.BitSpace;
-import org.bitina.usecase.allreduce.DataSpec;
 import org.bitina.topology.EncodingSpec;
-import org.bitina.usecase.JobSpec;
 import org.bitina.topology.Topology;
-import org.bitina.usecase.allreduce.TreeSpec;
 import org.bitina.topology.Vat;
+import org.bitina.usecase.JobSpec;
+import org.bitina.usecase.WireBudget;
+import org.bitina.wire.ElementType;
+import org.bitina.wire.ReductionOp;
 
 /** An AllReduce job (seed 000 section 3) over a configured VAT or one built automatically (A1, A6). */
 public final class AllReduceJobReader extends JobReader {
@@ -41,12 +39,15 @@ public final class AllReduceJobReader extends JobReader {
         List<String> members = JobParts.members(c, topology);
         Elastic elastic = Elastic.read(c, topology, members);
         // an elastic job's bit space holds every host that is ever a member: positions never move
-        BitSpace space = JobParts.bitSpace(c, topology, elastic == null || members == null ? members : elastic.everMembers(members));
+        BitSpace space = JobParts.bitSpace(
+                c, topology, elastic == null || members == null ? members : elastic.everMembers(members));
         EncodingSpec encoding = JobParts.encoding(c, topology, space);
         TreeSpec tree = tree(c, topology, space, members);
         DataSpec data = DataSection.read(c, kind(), topology, space);
         if (elastic != null && elastic.elastic() && tree != null && tree.mode() != TreeSpec.Mode.AUTO) {
-            c.problem("tree", "an elastic job (iterations, membership) needs tree.mode = auto: its VAT is built again for each iteration's members");
+            c.problem(
+                    "tree",
+                    "an elastic job (iterations, membership) needs tree.mode = auto: its VAT is built again for each iteration's members");
             return null;
         }
         ValueSecurity values = values(c, data);
@@ -54,25 +55,39 @@ public final class AllReduceJobReader extends JobReader {
         if (partitions != null && partitions.any()) {
             partitionsFit(c, topology, tree, elastic, values);
         }
-        if (c.problems().since(before) || header == null || tree == null || data == null || elastic == null || values == null
+        if (c.problems().since(before)
+                || header == null
+                || tree == null
+                || data == null
+                || elastic == null
+                || values == null
                 || partitions == null) {
             return null;
         }
-        return new AllReduceSpec(header.common(KIND, members, space, encoding), tree, data, elastic, values, partitions);
+        return new AllReduceSpec(
+                header.common(KIND, members, space, encoding), tree, data, elastic, values, partitions);
     }
 
     /**
      * H2: a job over partitions builds each partition's tree automatically, and its {@code tree.root}
      * roots the second stage: a switch. Elastic iterations and S6 are not built for partitions.
      */
-    private static void partitionsFit(ConfigReader c, Topology topology, TreeSpec tree, Elastic elastic, ValueSecurity values) {
+    private static void partitionsFit(
+            ConfigReader c, Topology topology, TreeSpec tree, Elastic elastic, ValueSecurity values) {
         if (tree != null && tree.mode() != TreeSpec.Mode.AUTO) {
-            c.problem("partitions", "partitions need tree.mode = auto: each partition's VAT is built for it, and tree.root is the "
-                    + "second stage's root");
+            c.problem(
+                    "partitions",
+                    "partitions need tree.mode = auto: each partition's VAT is built for it, and tree.root is the "
+                            + "second stage's root");
         }
-        if (tree != null && topology != null && topology.has(tree.root()) && !topology.node(tree.root()).isSwitch()) {
-            c.problem("partitions", "with partitions, tree.root is the second stage's root and must be a switch, not host '" + tree.root()
-                    + "'");
+        if (tree != null
+                && topology != null
+                && topology.has(tree.root())
+                && !topology.node(tree.root()).isSwitch()) {
+            c.problem(
+                    "partitions",
+                    "with partitions, tree.root is the second stage's root and must be a switch, not host '"
+                            + tree.root() + "'");
         }
         if (elastic != null && elastic.elastic()) {
             c.problem("partitions", "partitions with iterations or membership (A8) are not built");
@@ -87,7 +102,7 @@ public final class AllReduceJobReader extends JobReader {
      * default). Both need an int32 sum: masks cancel only in a group (int32 wraps mod 2^32; float
      * addition rounds), and the checksum is linear only there (not under rounding, nor for max,
      * min or product). The checksum's words and the fallback ring's provenance are held to the MTU by
-     * {@link org.bitina.usecase.WireBudget}.
+     * {@link WireBudget}.
      */
     private static ValueSecurity values(ConfigReader c, DataSpec data) {
         if (!c.has("security")) {
@@ -102,15 +117,20 @@ public final class AllReduceJobReader extends JobReader {
         boolean masking = "on".equals(s.oneOf("masking", List.of("on", "off"), "off"));
         boolean checksum = "on".equals(s.oneOf("checksum", List.of("on", "off"), "off"));
         if (data != null) {
-            boolean group = data.type() == org.bitina.wire.ElementType.INT32 && data.op() == org.bitina.wire.ReductionOp.SUM;
-            String what = data.type().name().toLowerCase(java.util.Locale.ROOT) + " " + data.op().name().toLowerCase(java.util.Locale.ROOT);
+            boolean group = data.type() == ElementType.INT32 && data.op() == ReductionOp.SUM;
+            String what = data.type().name().toLowerCase(Locale.ROOT) + " "
+                    + data.op().name().toLowerCase(Locale.ROOT);
             if (masking && !group) {
-                s.problem("masking", "masking needs an int32 sum (masks cancel only in a group: int32 wraps mod 2^32), not a " + what
-                        + " job");
+                s.problem(
+                        "masking",
+                        "masking needs an int32 sum (masks cancel only in a group: int32 wraps mod 2^32), not a " + what
+                                + " job");
             }
             if (checksum && !group) {
-                s.problem("checksum", "the checksum needs an int32 sum (it is linear only there: not under float rounding, nor for "
-                        + "max, min or product), not a " + what + " job");
+                s.problem(
+                        "checksum",
+                        "the checksum needs an int32 sum (it is linear only there: not under float rounding, nor for "
+                                + "max, min or product), not a " + what + " job");
             }
         }
         return s.problems().since(before) ? null : new ValueSecurity(masking, checksum);
@@ -143,7 +163,10 @@ public final class AllReduceJobReader extends JobReader {
                     return null;
                 }
                 if (members != null && members.contains(root)) {
-                    t.problem("root", "tree root '" + root + "' is a job member; the root is a switch or a separate parameter server");
+                    t.problem(
+                            "root",
+                            "tree root '" + root
+                                    + "' is a job member; the root is a switch or a separate parameter server");
                     return null;
                 }
                 return members == null ? null : new TreeSpec(TreeSpec.Mode.AUTO, root, null);
@@ -168,8 +191,10 @@ public final class AllReduceJobReader extends JobReader {
         Map<String, List<String>> children = new LinkedHashMap<>();
         for (Map.Entry<String, ConfigValue> e : ConfigReader.inFileOrder(vat)) {
             if (e.getValue().valueType() != ConfigValueType.LIST) {
-                t.problem(e.getValue().origin(), "VAT node '" + e.getKey() + "' must map to a list of children (got "
-                        + ConfigReader.describe(e.getValue()) + ")");
+                t.problem(
+                        e.getValue().origin(),
+                        "VAT node '" + e.getKey() + "' must map to a list of children (got "
+                                + ConfigReader.describe(e.getValue()) + ")");
                 return null;
             }
             List<String> kids = new ArrayList<>();
@@ -187,7 +212,9 @@ public final class AllReduceJobReader extends JobReader {
         }
         Vat.Result r = Vat.build(topology, space, members, root, children);
         for (Vat.Defect d : r.defects()) {
-            ConfigOrigin o = d.node() != null && vat.containsKey(d.node()) ? vat.get(d.node()).origin() : vat.origin();
+            ConfigOrigin o = d.node() != null && vat.containsKey(d.node())
+                    ? vat.get(d.node()).origin()
+                    : vat.origin();
             t.problem(o, d.message());
         }
         return r.vat() == null ? null : new TreeSpec(TreeSpec.Mode.VAT, root, r.vat());

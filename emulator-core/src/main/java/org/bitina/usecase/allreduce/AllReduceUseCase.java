@@ -1,6 +1,5 @@
 package org.bitina.usecase.allreduce;
 
-import org.bitina.usecase.WireBudget;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -9,19 +8,25 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import org.bitina.protocol.JobTables;
 import org.bitina.scenario.JobReader;
 import org.bitina.scenario.Scenario;
+import org.bitina.security.LinearChecksum;
 import org.bitina.topology.AutoVat;
 import org.bitina.topology.Bift;
 import org.bitina.topology.Node;
 import org.bitina.topology.Routing;
 import org.bitina.topology.Vat;
 import org.bitina.usecase.DriverSpec;
+import org.bitina.usecase.JobSpec;
 import org.bitina.usecase.Phase;
 import org.bitina.usecase.Plans;
+import org.bitina.usecase.Repair;
 import org.bitina.usecase.Status;
 import org.bitina.usecase.UseCase;
+import org.bitina.usecase.WireBudget;
+import org.bitina.wire.PacketCodec;
 
 /**
  * AllReduce (seed 000 section 3): INA over a configured or automatic VAT (A1, A6), and the
@@ -42,8 +47,10 @@ public final class AllReduceUseCase implements UseCase<AllReduceSpec> {
     @Override
     public WireBudget.Packets packets(AllReduceSpec job, Scenario scenario) {
         long chunk = (long) job.data().chunk() * job.data().type().bytes()
-                + (job.valueChecksum() ? 4L * org.bitina.security.LinearChecksum.ELEMENTS : 0);
-        long ring = job.valueChecksum() ? org.bitina.wire.PacketCodec.provenanceBytes(job.common().bitSpace().capacity()) : 0;
+                + (job.valueChecksum() ? 4L * LinearChecksum.ELEMENTS : 0);
+        long ring = job.valueChecksum()
+                ? PacketCodec.provenanceBytes(job.common().bitSpace().capacity())
+                : 0;
         return new WireBudget.Packets(chunk, chunk, Integer.MAX_VALUE, false, ring, "data.chunk");
     }
 
@@ -76,8 +83,17 @@ public final class AllReduceUseCase implements UseCase<AllReduceSpec> {
     public List<Phase> plan(AllReduceSpec job, Scenario s, Routing routing) {
         List<Phase> phases = new ArrayList<>();
         if (job.elastic().elastic()) {
-            phases.addAll(Iterations.plan(s, routing, job, job.elastic(), (common, data, silent, wireJob) ->
-                    ina(s, routing, new AllReduceSpec(common, job.tree(), data, job.elastic(), job.values()), silent, wireJob)));
+            phases.addAll(Iterations.plan(
+                    s,
+                    routing,
+                    job,
+                    job.elastic(),
+                    (common, data, silent, wireJob) -> ina(
+                            s,
+                            routing,
+                            new AllReduceSpec(common, job.tree(), data, job.elastic(), job.values()),
+                            silent,
+                            wireJob)));
         } else {
             phases.add(ina(s, routing, job, Set.of(), job.common().id()));
         }
@@ -87,13 +103,13 @@ public final class AllReduceUseCase implements UseCase<AllReduceSpec> {
 
     /** The VAT rebuilt around a crashed switch ({@link VatRepair}), for INA phases. */
     @Override
-    public org.bitina.usecase.Repair retree(AllReduceSpec job, Phase p, Scenario s, Routing routing) {
+    public Repair retree(AllReduceSpec job, Phase p, Scenario s, Routing routing) {
         return VatRepair.retree(s, p, routing, job.common().completionTimeout().toNanos(), false);
     }
 
     /** The VAT rebuilt with a switch that came back ({@link VatRepair}, the crash's own path), for INA phases. */
     @Override
-    public org.bitina.usecase.Repair rejoin(AllReduceSpec job, Phase p, Scenario s, Routing routing) {
+    public Repair rejoin(AllReduceSpec job, Phase p, Scenario s, Routing routing) {
         return VatRepair.retree(s, p, routing, job.common().completionTimeout().toNanos(), true);
     }
 
@@ -141,7 +157,12 @@ public final class AllReduceUseCase implements UseCase<AllReduceSpec> {
         if (job.tree().mode() == TreeSpec.Mode.VAT) {
             return job.tree().vat();
         }
-        Vat.Result r = AutoVat.build(s.topology(), routing, job.common().bitSpace(), job.common().members(), job.tree().root());
+        Vat.Result r = AutoVat.build(
+                s.topology(),
+                routing,
+                job.common().bitSpace(),
+                job.common().members(),
+                job.tree().root());
         if (r.vat() == null) {
             throw new IllegalStateException("cannot build a VAT for job '" + job.name() + "': " + r.defects());
         }
@@ -163,22 +184,44 @@ public final class AllReduceUseCase implements UseCase<AllReduceSpec> {
         Map<String, Integer> height = new HashMap<>();
         Plans.heights(vat, vat.root(), height);
         Map<String, JobTables> tables = new LinkedHashMap<>();
-        Map<String, Bift> bifts = Bift.buildAll(routing, s.topology().nodes().stream().map(Node::name).toList(), job.common().bitSpace());
+        Map<String, Bift> bifts = Bift.buildAll(
+                routing,
+                s.topology().nodes().stream().map(Node::name).toList(),
+                job.common().bitSpace());
         for (Node n : s.topology().nodes()) {
             boolean vatNode = vat.aBm(n.name()) != null;
             long nodeTimeout = vatNode ? vatNodeTimeout(timeout, height.get(n.name())) : timeout;
-            tables.put(n.name(), JobTables.builder(job.name(), job.common().tenant(), wireJob, job.common().bitSpace().capacity(),
-                            nodeTimeout).bift(bifts.get(n.name()))
-                    .vatNode(vatNode ? vat.aBm(n.name()) : null, vatNode ? vat.parent(n.name()) : null).root(n.name().equals(vat.root()))
-                    .build());
+            tables.put(
+                    n.name(),
+                    JobTables.builder(
+                                    job.name(),
+                                    job.common().tenant(),
+                                    wireJob,
+                                    job.common().bitSpace().capacity(),
+                                    nodeTimeout)
+                            .bift(bifts.get(n.name()))
+                            .vatNode(vatNode ? vat.aBm(n.name()) : null, vatNode ? vat.parent(n.name()) : null)
+                            .root(n.name().equals(vat.root()))
+                            .build());
         }
         Map<String, String> uplink = new LinkedHashMap<>();
         job.common().members().forEach(m -> uplink.put(m, vat.parent(m)));
-        AllReducePlan plan = plan(s, job, "ina", wireJob, uplink, null, timeout * height.get(vat.root())).silencing(silent);
+        AllReducePlan plan = plan(s, job, "ina", wireJob, uplink, null, timeout * height.get(vat.root()))
+                .silencing(silent);
         List<DriverSpec> drivers = new ArrayList<>();
         job.common().members().forEach(m -> drivers.add(new AllReduceDriver(AllReduceDriver.Role.WORKER, plan, m)));
-        return new Phase(job, "ina", wireJob, tables, drivers, Plans.awaited(job.common().members(), plan.silent()), List.of(vat.root()),
-                Set.of(), job.common().bitSpace(), timing(plan, deadline(job, height.get(vat.root()))), expected(plan, s, vat),
+        return new Phase(
+                job,
+                "ina",
+                wireJob,
+                tables,
+                drivers,
+                Plans.awaited(job.common().members(), plan.silent()),
+                List.of(vat.root()),
+                Set.of(),
+                job.common().bitSpace(),
+                timing(plan, deadline(job, height.get(vat.root()))),
+                expected(plan, s, vat),
                 "VAT root " + vat.root() + "; A-BMs " + vat.aBms());
     }
 
@@ -187,7 +230,7 @@ public final class AllReduceUseCase implements UseCase<AllReduceSpec> {
      * VAT take their share away: then partial, missing at most them (failed when no member is left).
      */
     private static Phase.Expected expected(AllReducePlan plan, Scenario s, Vat vat) {
-        Set<String> away = new java.util.TreeSet<>(plan.silent());
+        Set<String> away = new TreeSet<>(plan.silent());
         Set<String> cut = VatRepair.plannedCutOff(s, vat.root(), plan.members());
         away.addAll(cut);
         if (!cut.isEmpty() && away.containsAll(plan.members())) {
@@ -198,14 +241,34 @@ public final class AllReduceUseCase implements UseCase<AllReduceSpec> {
 
     private static Phase ring(Scenario s, JobSpecWithData job) {
         int wireJob = job.common().id() + Plans.RING_JOB_OFFSET;
-        AllReducePlan plan = plan(s, job, "ring", wireJob, Map.of(), null, job.common().completionTimeout().toNanos());
+        AllReducePlan plan = plan(
+                s,
+                job,
+                "ring",
+                wireJob,
+                Map.of(),
+                null,
+                job.common().completionTimeout().toNanos());
         List<DriverSpec> drivers = new ArrayList<>();
-        job.common().members().forEach(m -> drivers.add(new AllReduceDriver(AllReduceDriver.Role.RING_WORKER, plan, m)));
+        job.common()
+                .members()
+                .forEach(m -> drivers.add(new AllReduceDriver(AllReduceDriver.Role.RING_WORKER, plan, m)));
         Set<String> silent = plan.silent();
-        return new Phase(job, "ring", wireJob, Plans.bareTables(s, job, wireJob, "ring"), drivers,
-                Plans.awaited(job.common().members(), silent), null, Set.of(), job.common().bitSpace(), timing(plan, deadline(job, job.common().members().size())),
-                Phase.Expected.unless(silent, Status.FAILED), silent.isEmpty() ? "ring of " + job.common().members().size() + " members"
-                : "a ring cannot complete with a silent member: " + silent);
+        return new Phase(
+                job,
+                "ring",
+                wireJob,
+                Plans.bareTables(s, job, wireJob, "ring"),
+                drivers,
+                Plans.awaited(job.common().members(), silent),
+                null,
+                Set.of(),
+                job.common().bitSpace(),
+                timing(plan, deadline(job, job.common().members().size())),
+                Phase.Expected.unless(silent, Status.FAILED),
+                silent.isEmpty()
+                        ? "ring of " + job.common().members().size() + " members"
+                        : "a ring cannot complete with a silent member: " + silent);
     }
 
     private static Phase ps(Scenario s, JobSpecWithData job, String treeRoot) {
@@ -218,9 +281,19 @@ public final class AllReduceUseCase implements UseCase<AllReduceSpec> {
         List<DriverSpec> drivers = new ArrayList<>();
         drivers.add(new AllReduceDriver(AllReduceDriver.Role.PARAMETER_SERVER, plan, psHost));
         job.common().members().forEach(m -> drivers.add(new AllReduceDriver(AllReduceDriver.Role.WORKER, plan, m)));
-        return new Phase(job, "ps", wireJob, Plans.bareTables(s, job, wireJob, "ps"), drivers,
-                Plans.awaited(job.common().members(), plan.silent()), List.of(psHost), Set.of(), job.common().bitSpace(), timing(plan, deadline(job, 1)),
-                Phase.Expected.unless(plan.silent(), Status.PARTIAL), "parameter server " + psHost);
+        return new Phase(
+                job,
+                "ps",
+                wireJob,
+                Plans.bareTables(s, job, wireJob, "ps"),
+                drivers,
+                Plans.awaited(job.common().members(), plan.silent()),
+                List.of(psHost),
+                Set.of(),
+                job.common().bitSpace(),
+                timing(plan, deadline(job, 1)),
+                Phase.Expected.unless(plan.silent(), Status.PARTIAL),
+                "parameter server " + psHost);
     }
 
     /** The PS is the VAT root when that is a host; else the first host that is not a member; else the first member. */
@@ -229,20 +302,42 @@ public final class AllReduceUseCase implements UseCase<AllReduceSpec> {
             return treeRoot;
         }
         Set<String> in = new HashSet<>(members);
-        return s.topology().hosts().stream().map(Node::name).filter(h -> !in.contains(h)).findFirst().orElse(members.get(0));
+        return s.topology().hosts().stream()
+                .map(Node::name)
+                .filter(h -> !in.contains(h))
+                .findFirst()
+                .orElse(members.get(0));
     }
 
     /** What the endpoints of one mode need: data, uplinks, and the fault plan as it touches them. */
-    public static AllReducePlan plan(Scenario s, JobSpecWithData job, String mode, int wireJob, Map<String, String> uplink,
-                                     String psHost, long timeoutNanos) {
+    public static AllReducePlan plan(
+            Scenario s,
+            JobSpecWithData job,
+            String mode,
+            int wireJob,
+            Map<String, String> uplink,
+            String psHost,
+            long timeoutNanos) {
         Plans.EndpointFaults f = Plans.EndpointFaults.of(s, job.common().members(), true);
-        return new AllReducePlan(job.name(), mode, job.common().tenant(), wireJob, job.common().bitSpace(), job.common().members(),
-                job.data(), uplink, psHost, timeoutNanos, f.stragglers(), f.silent(), job.data().seed(),
+        return new AllReducePlan(
+                job.name(),
+                mode,
+                job.common().tenant(),
+                wireJob,
+                job.common().bitSpace(),
+                job.common().members(),
+                job.data(),
+                uplink,
+                psHost,
+                timeoutNanos,
+                f.stragglers(),
+                f.silent(),
+                job.data().seed(),
                 job instanceof AllReduceSpec a ? a.values() : ValueSecurity.OFF);
     }
 
     /** A job whose members share a seeded data array: AllReduce, and BIER-INC's collectives. */
-    public interface JobSpecWithData extends org.bitina.usecase.JobSpec {
+    public interface JobSpecWithData extends JobSpec {
         DataSpec data();
     }
 
@@ -255,7 +350,8 @@ public final class AllReduceUseCase implements UseCase<AllReduceSpec> {
      * the data itself. A phase that passes it ends as failed, naming who did not finish.
      */
     public static Duration deadline(JobSpecWithData job, int depth) {
-        long rounds = (job.data().chunks() + job.data().window() - 1) / job.data().window();
+        long rounds =
+                (job.data().chunks() + job.data().window() - 1) / job.data().window();
         long timeoutMs = job.common().completionTimeout().toMillis();
         return Duration.ofMillis(30_000 + rounds * (depth + 2) * timeoutMs * 2);
     }

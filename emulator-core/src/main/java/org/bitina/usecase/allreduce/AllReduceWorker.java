@@ -1,16 +1,20 @@
 package org.bitina.usecase.allreduce;
 
-import org.bitina.usecase.Straggler;
-
-import org.bitina.usecase.EndpointDriver;
-import org.bitina.usecase.DriverReport;
-
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.TreeSet;
 import org.bitina.bitmap.EndpointSet;
 import org.bitina.bitmap.FlatBitmap;
 import org.bitina.protocol.Frame;
+import org.bitina.usecase.CompletionTimes;
+import org.bitina.usecase.DriverReport;
+import org.bitina.usecase.EndpointDriver;
+import org.bitina.usecase.Straggler;
 import org.bitina.wire.Flags;
 import org.bitina.wire.InaHeader;
 import org.bitina.wire.InaPacket;
@@ -33,6 +37,7 @@ public final class AllReduceWorker implements EndpointDriver {
     private final int bit;
     /** This worker's bit on the wire: its bit in the job's space, or in its partition's (H2). */
     private final int wireBit;
+
     private final AllReduceData data;
     private final EndpointSet expected;
     private final EndpointSet[] holds;
@@ -42,11 +47,12 @@ public final class AllReduceWorker implements EndpointDriver {
     private int nextChunk;
     private int received;
     private long lastVt;
-    private final org.bitina.usecase.CompletionTimes times;
+    private final CompletionTimes times;
     /** Wall time each outstanding chunk was (re)sent, and how often; -1 once it has a result. */
     private final long[] sentAt;
     /** Chunks waiting for a result (at most a window of them): the only ones the timer looks at. */
-    private final java.util.LinkedHashSet<Integer> pending = new java.util.LinkedHashSet<>();
+    private final LinkedHashSet<Integer> pending = new LinkedHashSet<>();
+
     private boolean pendingInSendOrder = true;
     private long lastSendAt = Long.MIN_VALUE;
     private final int[] attempts;
@@ -54,16 +60,19 @@ public final class AllReduceWorker implements EndpointDriver {
     static final int MAX_ATTEMPTS = 5;
     /** S6: masks and checksum; the fallback ring (INA only: with a parameter server, unicasts are its results). */
     private final ValueGuard guard;
+
     private final FallbackRing ring;
     /** S6: chunks whose network result failed its checksum, those still waiting for the ring, those the ring gave. */
-    private final java.util.TreeSet<Long> failed = new java.util.TreeSet<>();
-    private final java.util.TreeSet<Integer> awaitingRing = new java.util.TreeSet<>();
-    private final java.util.TreeSet<Long> fellBack = new java.util.TreeSet<>();
+    private final TreeSet<Long> failed = new TreeSet<>();
+
+    private final TreeSet<Integer> awaitingRing = new TreeSet<>();
+    private final TreeSet<Long> fellBack = new TreeSet<>();
     /** A ring's sum that came round before this worker's own copy of the failed result did. */
-    private final java.util.Map<Integer, FallbackRing.Result> early = new java.util.HashMap<>();
+    private final Map<Integer, FallbackRing.Result> early = new HashMap<>();
 
     /** Where contributions go: the plan's uplink, until a repaired VAT names another; null once cut off from it. */
     private String uplink;
+
     private boolean cutOff;
 
     /** A driver alone, checking against references of its own. */
@@ -83,14 +92,14 @@ public final class AllReduceWorker implements EndpointDriver {
         this.bit = plan.space().index(host);
         this.wireBit = plan.wire().index(host);
         this.data = new AllReduceData(plan.data());
-        this.times = new org.bitina.usecase.CompletionTimes(data.chunks());
+        this.times = new CompletionTimes(data.chunks());
         this.expected = verifier.members(plan.space(), plan.members());
         this.holds = new EndpointSet[data.chunks()];
         this.verified = new boolean[data.chunks()];
         this.jitter = new SplittableRandom(plan.seed() ^ bit);
         this.sentAt = new long[data.chunks()];
         this.attempts = new int[data.chunks()];
-        java.util.Arrays.fill(sentAt, -1);
+        Arrays.fill(sentAt, -1);
         this.guard = new ValueGuard(plan, endpointSecret);
         this.ring = guard.checksummed() && plan.psHost() == null ? new FallbackRing(plan, host, data.chunks()) : null;
         this.uplink = plan.uplink().get(host);
@@ -173,7 +182,9 @@ public final class AllReduceWorker implements EndpointDriver {
             delay = s.draw(jitter);
         }
         InaHeader h = InaHeader.of(PacketType.CONTRIBUTION, plan.tenant(), plan.wireJob(), chunk)
-                .withOp(plan.data().op()).withSource(wireBit).withFlags(retransmit ? Flags.RETRANSMIT : 0);
+                .withOp(plan.data().op())
+                .withSource(wireBit)
+                .withFlags(retransmit ? Flags.RETRANSMIT : 0);
         InaPacket p = new InaPacket(h, FlatBitmap.of(plan.wire().capacity(), wireBit), mine(chunk));
         return new Out(new Frame(p, uplink, vt + delay), delay);
     }
@@ -191,7 +202,7 @@ public final class AllReduceWorker implements EndpointDriver {
      * A worker cut off stops: it is not awaited, and the others' results leave partial without it.
      */
     @Override
-    public List<Out> onRetree(java.util.Map<String, String> uplinks, List<String> cut, long now) {
+    public List<Out> onRetree(Map<String, String> uplinks, List<String> cut, long now) {
         if (plan.psHost() != null) {
             return List.of();
         }
@@ -252,7 +263,8 @@ public final class AllReduceWorker implements EndpointDriver {
         }
         // a complete result's P-BM is the root's node bitmap (F2), which is every member; the
         // multicast copy's bitmap names only this receiver, so only a partial carries provenance
-        EndpointSet got = packet.provenance() != null ? packet.provenance()
+        EndpointSet got = packet.provenance() != null
+                ? packet.provenance()
                 : packet.header().type() == PacketType.RESULT ? expected : packet.endpoints();
         if (got != expected && (got.capacity() != expected.capacity() || !got.isSubsetOf(expected))) {
             // no result of this job holds that: named, never taken (nor a reason to stop the host)
@@ -336,7 +348,8 @@ public final class AllReduceWorker implements EndpointDriver {
         lastVt = Math.max(lastVt, vt);
         Payload clear = guard.decode(r.chunk(), r.holds(), r.payload());
         if (clear == null) {
-            mismatches.add("chunk " + r.chunk() + ": the fallback ring's sum over " + r.holds() + " failed its checksum too");
+            mismatches.add(
+                    "chunk " + r.chunk() + ": the fallback ring's sum over " + r.holds() + " failed its checksum too");
             return;
         }
         holds[r.chunk()] = r.holds();
@@ -379,10 +392,24 @@ public final class AllReduceWorker implements EndpointDriver {
     @Override
     public DriverReport report() {
         List<String> problems = new ArrayList<>(mismatches);
-        awaitingRing.forEach(c -> problems.add("chunk " + c + ": its result failed its checksum and the fallback ring gave none"));
-        DriverReport r = DriverReport.ofChunks(host, DriverReport.Role.WORKER, plan.space(), expected, holds, verified, received, problems,
-                lastVt, done()).withUnitTimes(times);
+        awaitingRing.forEach(
+                c -> problems.add("chunk " + c + ": its result failed its checksum and the fallback ring gave none"));
+        DriverReport r = DriverReport.ofChunks(
+                        host,
+                        DriverReport.Role.WORKER,
+                        plan.space(),
+                        expected,
+                        holds,
+                        verified,
+                        received,
+                        problems,
+                        lastVt,
+                        done())
+                .withUnitTimes(times);
         ValueSecurity v = plan.values() == null ? ValueSecurity.OFF : plan.values();
-        return v.any() ? r.withValues(new DriverReport.ValueChecks(v.masking(), v.checksum(), List.copyOf(failed), List.copyOf(fellBack))) : r;
+        return v.any()
+                ? r.withValues(new DriverReport.ValueChecks(
+                        v.masking(), v.checksum(), List.copyOf(failed), List.copyOf(fellBack)))
+                : r;
     }
 }

@@ -1,30 +1,29 @@
 package org.bitina.usecase.allreduce;
 
+import java.util.Locale;
 import org.bitina.scenario.ConfigReader;
 import org.bitina.scenario.JobKeys;
-
-import java.util.Locale;
-import java.util.Set;
 import org.bitina.topology.BitSpace;
-import org.bitina.usecase.allreduce.DataSpec;
 import org.bitina.topology.Topology;
+import org.bitina.usecase.WireBudget;
 import org.bitina.wire.ElementType;
 import org.bitina.wire.ReductionOp;
 
 /** The {@code data} section of a job that reduces an array (AllReduce, BIER-INC; A3, A4). */
 public final class DataSection {
 
-    private DataSection() {
-    }
+    private DataSection() {}
 
     /**
      * The array {@code c}'s job reduces, or null when it has problems. Whether a chunk fits the
-     * links it crosses, its endpoint set encoded, is checked once the job is planned ({@link org.bitina.usecase.WireBudget}).
+     * links it crosses, its endpoint set encoded, is checked once the job is planned ({@link WireBudget}).
      */
     public static DataSpec read(ConfigReader c, String kind, Topology topology, BitSpace space) {
         if (!c.has("data")) {
-            c.problem(c.origin(), "a" + (kind.startsWith("a") ? "n " : " ") + kind
-                    + " job needs a data { elements, type, op, chunk, window, seed } section");
+            c.problem(
+                    c.origin(),
+                    "a" + (kind.startsWith("a") ? "n " : " ") + kind
+                            + " job needs a data { elements, type, op, chunk, window, seed } section");
             return null;
         }
         ConfigReader d = c.object("data");

@@ -11,8 +11,8 @@ import org.bitina.wire.ReductionOp;
  * @param window          chunks in flight per worker
  * @param fixedPointScale for int32: values are fixed point with this many units per 1.0
  */
-public record DataSpec(int elements, ElementType type, ReductionOp op, int chunk, int window, long seed,
-                       int fixedPointScale) {
+public record DataSpec(
+        int elements, ElementType type, ReductionOp op, int chunk, int window, long seed, int fixedPointScale) {
     public int chunks() {
         return (elements + chunk - 1) / chunk;
     }

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Set;
 import org.bitina.scenario.ConfigReader;
 import org.bitina.scenario.HostLists;
+import org.bitina.scenario.JobKeys;
 import org.bitina.topology.Topology;
 
 /**
@@ -36,8 +37,8 @@ public record Elastic(int iterations, List<Change> changes) {
     }
 
     /** One iteration: its members, who is silent in it, and who left or joined since the one before. */
-    public record Iteration(int index, List<String> members, Set<String> silent, List<String> left, List<String> joined) {
-    }
+    public record Iteration(
+            int index, List<String> members, Set<String> silent, List<String> left, List<String> joined) {}
 
     public Elastic {
         changes = List.copyOf(changes);
@@ -68,26 +69,30 @@ public record Elastic(int iterations, List<Change> changes) {
                 }
                 for (String h : c.leave()) {
                     if (!members.remove(h)) {
-                        throw new IllegalArgumentException("iteration " + i + ": " + h + " leaves but is not a member then");
+                        throw new IllegalArgumentException(
+                                "iteration " + i + ": " + h + " leaves but is not a member then");
                     }
                     left.add(h);
                 }
                 for (String h : c.join()) {
                     if (!members.add(h)) {
-                        throw new IllegalArgumentException("iteration " + i + ": " + h + " joins but is a member already");
+                        throw new IllegalArgumentException(
+                                "iteration " + i + ": " + h + " joins but is a member already");
                     }
                     joined.add(h);
                 }
                 for (String h : c.fail()) {
                     if (!members.contains(h)) {
-                        throw new IllegalArgumentException("iteration " + i + ": " + h + " fails but is not a member then");
+                        throw new IllegalArgumentException(
+                                "iteration " + i + ": " + h + " fails but is not a member then");
                     }
                     silent.add(h);
                     failedBefore.add(h);
                 }
             }
             if (members.size() - silent.size() < 1 || members.size() < 2) {
-                throw new IllegalArgumentException("iteration " + i + " would have " + members.size() + " members; an AllReduce needs two");
+                throw new IllegalArgumentException(
+                        "iteration " + i + " would have " + members.size() + " members; an AllReduce needs two");
             }
             out.add(new Iteration(i, List.copyOf(members), Set.copyOf(silent), List.copyOf(left), List.copyOf(joined)));
         }
@@ -111,14 +116,16 @@ public record Elastic(int iterations, List<Change> changes) {
         ConfigList list = c.has("membership") ? c.list("membership") : null;
         boolean ok = !c.has("membership") || list != null;
         for (int i = 0; list != null && i < list.size(); i++) {
-            ConfigReader m = c.objectOf(list.get(i), c.label("membership[" + i + "]"), "{ at-iteration = 2, leave = [h4] }");
+            ConfigReader m =
+                    c.objectOf(list.get(i), c.label("membership[" + i + "]"), "{ at-iteration = 2, leave = [h4] }");
             if (m == null) {
                 ok = false;
                 continue;
             }
-            m.checkKeys(org.bitina.scenario.JobKeys.MEMBERSHIP, "a membership change");
+            m.checkKeys(JobKeys.MEMBERSHIP, "a membership change");
             Integer at = m.requiredInt("at-iteration", 1, iterations);
-            List<String> leave = m.has("leave") ? HostLists.names(m, "leave", topology, "a host that leaves") : List.of();
+            List<String> leave =
+                    m.has("leave") ? HostLists.names(m, "leave", topology, "a host that leaves") : List.of();
             List<String> join = m.has("join") ? HostLists.names(m, "join", topology, "a host that joins") : List.of();
             List<String> fail = m.has("fail") ? HostLists.names(m, "fail", topology, "a host that fails") : List.of();
             if (at == null || leave == null || join == null || fail == null) {
@@ -152,5 +159,4 @@ public record Elastic(int iterations, List<Change> changes) {
         }
         return e;
     }
-
 }

@@ -30,12 +30,10 @@ final class FallbackRing {
     private final boolean[] joined;
 
     /** A sum over {@code holds}, as it came round the ring, still encoded. */
-    record Result(int chunk, EndpointSet holds, Payload payload) {
-    }
+    record Result(int chunk, EndpointSet holds, Payload payload) {}
 
     /** What one ring packet makes this member do: packets to send, a result, or a problem to name. */
-    record Step(List<Out> out, Result result, String problem) {
-    }
+    record Step(List<Out> out, Result result, String problem) {}
 
     FallbackRing(AllReducePlan plan, String host, int chunks) {
         this.plan = plan;
@@ -45,7 +43,9 @@ final class FallbackRing {
     }
 
     private List<String> ring(EndpointSet holds) {
-        return plan.members().stream().filter(m -> holds.contains(plan.space().index(m))).toList();
+        return plan.members().stream()
+                .filter(m -> holds.contains(plan.space().index(m)))
+                .toList();
     }
 
     /**
@@ -78,8 +78,11 @@ final class FallbackRing {
         List<String> ring = holds == null ? List.of() : ring(holds);
         int i = ring.indexOf(host);
         if (i < 0 || chunk < 0 || chunk >= joined.length || !held.isSubsetOf(holds)) {
-            return new Step(List.of(), null, "a fallback packet for chunk " + chunk + " holding " + held + " of " + holds
-                    + ", which is not this member's ring");
+            return new Step(
+                    List.of(),
+                    null,
+                    "a fallback packet for chunk " + chunk + " holding " + held + " of " + holds
+                            + ", which is not this member's ring");
         }
         int owner = chunk % ring.size();
         List<Out> out = new ArrayList<>(1);
@@ -101,9 +104,12 @@ final class FallbackRing {
         return new Step(out, now.equals(holds) ? new Result(chunk, now, sum) : null, null);
     }
 
-    private Out send(int chunk, EndpointSet held, EndpointSet holds, Payload payload, List<String> ring, int i, long vt) {
+    private Out send(
+            int chunk, EndpointSet held, EndpointSet holds, Payload payload, List<String> ring, int i, long vt) {
         String next = ring.get((i + 1) % ring.size());
-        InaHeader h = InaHeader.of(PacketType.UNICAST, plan.tenant(), plan.wireJob(), chunk).withOp(ReductionOp.SUM).withSource(bit)
+        InaHeader h = InaHeader.of(PacketType.UNICAST, plan.tenant(), plan.wireJob(), chunk)
+                .withOp(ReductionOp.SUM)
+                .withSource(bit)
                 .withDestination(plan.space().index(next));
         return new Out(new Frame(new InaPacket(h, held, payload, holds.toFlat(), null), next, vt), 0);
     }

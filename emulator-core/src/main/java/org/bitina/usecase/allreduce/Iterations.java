@@ -28,26 +28,48 @@ public final class Iterations {
         Phase of(JobCommon common, DataSpec data, Set<String> silent, int wireJob);
     }
 
-    private Iterations() {
-    }
+    private Iterations() {}
 
-    public static List<Phase> plan(Scenario s, Routing routing, AllReduceUseCase.JobSpecWithData job, Elastic elastic, InaPhase ina) {
+    public static List<Phase> plan(
+            Scenario s, Routing routing, AllReduceUseCase.JobSpecWithData job, Elastic elastic, InaPhase ina) {
         List<Elastic.Iteration> iterations = elastic.iterations(job.common().members());
         List<Phase> out = new ArrayList<>();
         Phase previous = null;
         for (Elastic.Iteration it : iterations) {
             JobCommon c = job.common();
-            JobCommon members = new JobCommon(c.name(), c.kind(), c.tenant(), c.id(), it.members(), c.bitSpace(), c.encoding(),
-                    c.completionTimeout(), c.baselines(), c.expect());
+            JobCommon members = new JobCommon(
+                    c.name(),
+                    c.kind(),
+                    c.tenant(),
+                    c.id(),
+                    it.members(),
+                    c.bitSpace(),
+                    c.encoding(),
+                    c.completionTimeout(),
+                    c.baselines(),
+                    c.expect());
             DataSpec d = job.data();
-            DataSpec data = new DataSpec(d.elements(), d.type(), d.op(), d.chunk(), d.window(), d.seed() + it.index() - 1, d.fixedPointScale());
+            DataSpec data = new DataSpec(
+                    d.elements(),
+                    d.type(),
+                    d.op(),
+                    d.chunk(),
+                    d.window(),
+                    d.seed() + it.index() - 1,
+                    d.fixedPointScale());
             Phase p = ina.of(members, data, it.silent(), c.id() + (it.index() - 1) * WIRE_OFFSET);
             String root = p.roots().get(0);
             List<String> rewritten = previous == null ? List.of() : rewritten(s, previous, p);
-            double micros = 2 * rewritten.stream().mapToLong(n -> latency(s, routing, root, n)).max().orElse(0) / 1000.0;
-            List<String> silent = it.members().stream().filter(it.silent()::contains).toList();
-            out.add(p.withIteration(new Phase.Iteration(it.index(), iterations.size(), it.members(), it.left(), it.joined(), silent,
-                    rewritten, micros)));
+            double micros = 2
+                    * rewritten.stream()
+                            .mapToLong(n -> latency(s, routing, root, n))
+                            .max()
+                            .orElse(0)
+                    / 1000.0;
+            List<String> silent =
+                    it.members().stream().filter(it.silent()::contains).toList();
+            out.add(p.withIteration(new Phase.Iteration(
+                    it.index(), iterations.size(), it.members(), it.left(), it.joined(), silent, rewritten, micros)));
             previous = p;
         }
         return out;
@@ -59,8 +81,12 @@ public final class Iterations {
         for (Node n : s.topology().switches()) {
             JobTables a = before.tables().get(n.name());
             JobTables b = now.tables().get(n.name());
-            if (a == null || b == null || !Objects.equals(a.registered(), b.registered()) || !Objects.equals(a.vatParent(), b.vatParent())
-                    || a.root() != b.root() || !Objects.equals(a.edge(), b.edge())) {
+            if (a == null
+                    || b == null
+                    || !Objects.equals(a.registered(), b.registered())
+                    || !Objects.equals(a.vatParent(), b.vatParent())
+                    || a.root() != b.root()
+                    || !Objects.equals(a.edge(), b.edge())) {
                 out.add(n.name());
             }
         }
@@ -72,7 +98,11 @@ public final class Iterations {
         List<String> path = routing.path(from, to);
         long ns = 0;
         for (int i = 1; i < path.size(); i++) {
-            ns += s.topology().linkBetween(path.get(i - 1), path.get(i)).map(Link::spec).map(l -> l.latencyNanos()).orElse(0L);
+            ns += s.topology()
+                    .linkBetween(path.get(i - 1), path.get(i))
+                    .map(Link::spec)
+                    .map(l -> l.latencyNanos())
+                    .orElse(0L);
         }
         return ns;
     }

@@ -4,16 +4,20 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
 import org.bitina.bitmap.EndpointSet;
 import org.bitina.protocol.JobTables;
 import org.bitina.protocol.SecondStage;
+import org.bitina.protocol.StageBridge;
 import org.bitina.scenario.Scenario;
 import org.bitina.topology.AutoVat;
-import org.bitina.topology.BitSpace;
 import org.bitina.topology.Bift;
+import org.bitina.topology.BitSpace;
 import org.bitina.topology.Node;
 import org.bitina.topology.Routing;
 import org.bitina.topology.Vat;
@@ -30,13 +34,12 @@ import org.bitina.usecase.Status;
  * partition roots are the members of the second stage, an automatic VAT over a bit space of one
  * bit per partition, rooted at the job's {@code tree.root}. A partition root hands its aggregate
  * up to the second stage and the second stage's result down into its partition
- * ({@link org.bitina.protocol.StageBridge}); every worker checks every result against the same
+ * ({@link StageBridge}); every worker checks every result against the same
  * reference as in one tree. The phase's own tree is the second stage; the partitions' are its
  * {@link Phase#more} trees.
  */
 final class PartitionedIna {
-    private PartitionedIna() {
-    }
+    private PartitionedIna() {}
 
     /** One partition as planned: its tree's wire job, bit space, VAT and heights. */
     private record Part(Partitions.Partition p, int wireJob, BitSpace space, Vat vat, Map<String, Integer> height) {
@@ -47,7 +50,8 @@ final class PartitionedIna {
 
     static Phase ina(Scenario s, Routing routing, AllReduceSpec job, Set<String> silent, int wireJob) {
         BitSpace jobSpace = job.common().bitSpace();
-        List<Partitions.Partition> partitions = job.partitions().of(s.topology(), job.common().members(), jobSpace);
+        List<Partitions.Partition> partitions =
+                job.partitions().of(s.topology(), job.common().members(), jobSpace);
         String stageRoot = job.tree().root();
         Set<String> taken = new HashSet<>(Set.of(stageRoot));
         List<Part> parts = new ArrayList<>();
@@ -68,7 +72,9 @@ final class PartitionedIna {
         Plans.heights(stage, stageRoot, stageHeight);
         int below = parts.stream().mapToInt(p -> p.height().get(p.root())).max().orElse(1);
         long timeout = job.common().completionTimeout().toNanos();
-        List<EndpointSet> members = parts.stream().map(p -> (EndpointSet) jobSpace.setOf(p.p().members())).toList();
+        List<EndpointSet> members = parts.stream()
+                .map(p -> (EndpointSet) jobSpace.setOf(p.p().members()))
+                .toList();
 
         // the second stage: one bit per partition; a stage node waits for the partition roots' partials first
         Map<String, JobTables> stageTables = new LinkedHashMap<>();
@@ -77,55 +83,97 @@ final class PartitionedIna {
         for (Node n : s.topology().nodes()) {
             EndpointSet aBm = stage.aBm(n.name());
             Part rooted = rootOf.get(n.name());
-            SecondStage part = rooted != null ? new SecondStage(wireJob, rooted.wireJob(), parts.indexOf(rooted), stage.parent(n.name()), members)
+            SecondStage part = rooted != null
+                    ? new SecondStage(wireJob, rooted.wireJob(), parts.indexOf(rooted), stage.parent(n.name()), members)
                     : aBm != null ? SecondStage.node(wireJob, members) : null;
-            long t = aBm != null ? AllReduceUseCase.vatNodeTimeout(timeout, below + stageHeight.get(n.name())) : timeout;
-            stageTables.put(n.name(), JobTables.builder(job.name(), job.common().tenant(), wireJob, stageSpace.capacity(), t)
-                    .bift(Bift.build(routing, n.name(), stageSpace)).vatNode(aBm, aBm != null ? stage.parent(n.name()) : null)
-                    .root(n.name().equals(stageRoot)).stage(part).build());
+            long t =
+                    aBm != null ? AllReduceUseCase.vatNodeTimeout(timeout, below + stageHeight.get(n.name())) : timeout;
+            stageTables.put(
+                    n.name(),
+                    JobTables.builder(job.name(), job.common().tenant(), wireJob, stageSpace.capacity(), t)
+                            .bift(Bift.build(routing, n.name(), stageSpace))
+                            .vatNode(aBm, aBm != null ? stage.parent(n.name()) : null)
+                            .root(n.name().equals(stageRoot))
+                            .stage(part)
+                            .build());
         }
         int depth = below + stageHeight.get(stageRoot);
         long workerTimeout = timeout * depth;
 
         List<Phase.Tree> trees = new ArrayList<>();
         List<DriverSpec> drivers = new ArrayList<>();
-        Set<String> away = new java.util.TreeSet<>();
-        StringBuilder note = new StringBuilder("second stage at " + stageRoot + " over " + parts.size() + " partitions, A-BMs " + stage.aBms());
+        Set<String> away = new TreeSet<>();
+        StringBuilder note = new StringBuilder(
+                "second stage at " + stageRoot + " over " + parts.size() + " partitions, A-BMs " + stage.aBms());
         for (int i = 0; i < parts.size(); i++) {
             Part p = parts.get(i);
             Map<String, JobTables> tables = new LinkedHashMap<>();
             for (Node n : s.topology().nodes()) {
                 EndpointSet aBm = p.vat().aBm(n.name());
                 boolean root = n.name().equals(p.root());
-                long t = aBm != null ? AllReduceUseCase.vatNodeTimeout(timeout, p.height().get(n.name())) : timeout;
-                tables.put(n.name(), JobTables.builder(job.name() + "/" + p.p().name(), job.common().tenant(), p.wireJob(),
-                                p.space().capacity(), t).bift(Bift.build(routing, n.name(), p.space()))
-                        .vatNode(aBm, aBm != null ? p.vat().parent(n.name()) : null).root(root)
-                        .stage(root ? stageTables.get(n.name()).stage() : null).build());
+                long t = aBm != null
+                        ? AllReduceUseCase.vatNodeTimeout(timeout, p.height().get(n.name()))
+                        : timeout;
+                tables.put(
+                        n.name(),
+                        JobTables.builder(
+                                        job.name() + "/" + p.p().name(),
+                                        job.common().tenant(),
+                                        p.wireJob(),
+                                        p.space().capacity(),
+                                        t)
+                                .bift(Bift.build(routing, n.name(), p.space()))
+                                .vatNode(aBm, aBm != null ? p.vat().parent(n.name()) : null)
+                                .root(root)
+                                .stage(root ? stageTables.get(n.name()).stage() : null)
+                                .build());
             }
             trees.add(new Phase.Tree(p.p().name(), p.wireJob(), p.space(), tables, p.root()));
             Map<String, String> uplink = new LinkedHashMap<>();
             p.p().members().forEach(m -> uplink.put(m, p.vat().parent(m)));
-            AllReducePlan plan = AllReduceUseCase.plan(s, job, "ina", wireJob, uplink, null, workerTimeout).silencing(silent)
+            AllReducePlan plan = AllReduceUseCase.plan(s, job, "ina", wireJob, uplink, null, workerTimeout)
+                    .silencing(silent)
                     .onPartition(p.wireJob(), p.space());
             p.p().members().forEach(m -> drivers.add(new AllReduceDriver(AllReduceDriver.Role.WORKER, plan, m)));
             away.addAll(plan.silent());
-            note.append("; ").append(p.p().name()).append(" at ").append(p.root()).append(" (").append(p.space().capacity())
-                    .append(" bits, ").append(p.vat().aBms().size()).append(" VAT nodes)");
+            note.append("; ")
+                    .append(p.p().name())
+                    .append(" at ")
+                    .append(p.root())
+                    .append(" (")
+                    .append(p.space().capacity())
+                    .append(" bits, ")
+                    .append(p.vat().aBms().size())
+                    .append(" VAT nodes)");
         }
         AllReducePlan any = ((AllReduceDriver) drivers.get(0)).plan();
-        Set<String> silentAll = new java.util.LinkedHashSet<>(silent);
+        Set<String> silentAll = new LinkedHashSet<>(silent);
         silentAll.addAll(any.silent());
-        Phase.Expected expected = Phase.Expected.unless(away.stream().filter(job.common().members()::contains).collect(
-                java.util.stream.Collectors.toCollection(java.util.TreeSet::new)), Status.PARTIAL);
-        return new Phase(job, "ina", wireJob, stageTables, drivers, Plans.awaited(job.common().members(), silentAll), List.of(stageRoot),
-                Set.of(), stageSpace, AllReduceUseCase.timing(any, AllReduceUseCase.deadline(job, depth)), expected, note.toString(), null,
-                null, trees);
+        Phase.Expected expected = Phase.Expected.unless(
+                away.stream().filter(job.common().members()::contains).collect(Collectors.toCollection(TreeSet::new)),
+                Status.PARTIAL);
+        return new Phase(
+                job,
+                "ina",
+                wireJob,
+                stageTables,
+                drivers,
+                Plans.awaited(job.common().members(), silentAll),
+                List.of(stageRoot),
+                Set.of(),
+                stageSpace,
+                AllReduceUseCase.timing(any, AllReduceUseCase.deadline(job, depth)),
+                expected,
+                note.toString(),
+                null,
+                null,
+                trees);
     }
 
     private static Vat built(Vat.Result r, AllReduceSpec job, String what) {
         if (r.vat() == null) {
-            throw new IllegalStateException("cannot build a VAT for " + what + " of job '" + job.name() + "': " + r.defects());
+            throw new IllegalStateException(
+                    "cannot build a VAT for " + what + " of job '" + job.name() + "': " + r.defects());
         }
         return r.vat();
     }

@@ -58,7 +58,8 @@ public record Partitions(Kind kind, List<Partition> explicit) {
         if (kind == Kind.BY_POD) {
             Map<Integer, List<String>> byPod = new TreeMap<>();
             for (String m : members) {
-                byPod.computeIfAbsent(topology.node(m).pod(), p -> new ArrayList<>()).add(m);
+                byPod.computeIfAbsent(topology.node(m).pod(), p -> new ArrayList<>())
+                        .add(m);
             }
             byPod.forEach((pod, ms) -> out.add(new Partition("pod-" + pod, ms)));
         } else {
@@ -84,7 +85,10 @@ public record Partitions(Kind kind, List<Partition> explicit) {
         ConfigValue v = c.value("partitions");
         if (v.valueType() == ConfigValueType.STRING) {
             if (!"by-pod".equals(v.unwrapped())) {
-                c.problem(v.origin(), c.label("partitions") + " must be by-pod or a list of member lists, got '" + v.unwrapped() + "'");
+                c.problem(
+                        v.origin(),
+                        c.label("partitions") + " must be by-pod or a list of member lists, got '" + v.unwrapped()
+                                + "'");
                 return null;
             }
             if (topology == null || members == null) {
@@ -94,7 +98,10 @@ public record Partitions(Kind kind, List<Partition> explicit) {
             for (String m : members) {
                 int pod = topology.node(m).pod();
                 if (pod < 0) {
-                    c.problem(v.origin(), "partitions = by-pod needs pods: member '" + m + "' is in none (a generator sets pods, or topology.pods)");
+                    c.problem(
+                            v.origin(),
+                            "partitions = by-pod needs pods: member '" + m
+                                    + "' is in none (a generator sets pods, or topology.pods)");
                     return null;
                 }
                 pods.add(pod);
@@ -106,7 +113,10 @@ public record Partitions(Kind kind, List<Partition> explicit) {
             return roots(c, v, topology, pods.size()) ? new Partitions(Kind.BY_POD, List.of()) : null;
         }
         if (v.valueType() != ConfigValueType.LIST) {
-            c.problem(v.origin(), c.label("partitions") + " must be by-pod or a list of member lists (got " + ConfigReader.describe(v) + ")");
+            c.problem(
+                    v.origin(),
+                    c.label("partitions") + " must be by-pod or a list of member lists (got " + ConfigReader.describe(v)
+                            + ")");
             return null;
         }
         ConfigList lists = (ConfigList) v;
@@ -121,16 +131,19 @@ public record Partitions(Kind kind, List<Partition> explicit) {
             ConfigValue p = lists.get(i);
             String name = "p" + (i + 1);
             // a partition is a list of members and selectors, or one selector ("pod:1-2")
-            boolean selector = p.valueType() == ConfigValueType.STRING && HostSelector.isSelector((String) p.unwrapped());
+            boolean selector =
+                    p.valueType() == ConfigValueType.STRING && HostSelector.isSelector((String) p.unwrapped());
             if (!selector && (p.valueType() != ConfigValueType.LIST || ((ConfigList) p).isEmpty())) {
-                c.problem(p.origin(), "partition " + name + " must be a non-empty list of members or a host selector (got "
-                        + ConfigReader.describe(p) + ")");
+                c.problem(
+                        p.origin(),
+                        "partition " + name + " must be a non-empty list of members or a host selector (got "
+                                + ConfigReader.describe(p) + ")");
                 ok = false;
                 continue;
             }
             List<String> ms = new ArrayList<>();
-            List<HostLists.Named> named = HostLists.expand(c, selector ? List.of(p) : (ConfigList) p, topology,
-                    "a member of partition " + name, Set.of());
+            List<HostLists.Named> named = HostLists.expand(
+                    c, selector ? List.of(p) : (ConfigList) p, topology, "a member of partition " + name, Set.of());
             ok &= named != null;
             for (HostLists.Named n : named == null ? List.<HostLists.Named>of() : named) {
                 String m = n.name();
@@ -142,8 +155,11 @@ public record Partitions(Kind kind, List<Partition> explicit) {
                 }
                 String before = where.putIfAbsent(m, name);
                 if (before != null) {
-                    c.problem(e.origin(), before.equals(name) ? "'" + m + "' is listed twice in partition " + name
-                            : "'" + m + "' is in two partitions, " + before + " and " + name);
+                    c.problem(
+                            e.origin(),
+                            before.equals(name)
+                                    ? "'" + m + "' is listed twice in partition " + name
+                                    : "'" + m + "' is in two partitions, " + before + " and " + name);
                     ok = false;
                     continue;
                 }
@@ -152,9 +168,12 @@ public record Partitions(Kind kind, List<Partition> explicit) {
             parts.add(new Partition(name, ms));
         }
         if (ok && members != null) {
-            List<String> none = members.stream().filter(m -> !where.containsKey(m)).toList();
+            List<String> none =
+                    members.stream().filter(m -> !where.containsKey(m)).toList();
             if (!none.isEmpty()) {
-                c.problem(v.origin(), "members in no partition: " + (none.size() > 8 ? none.subList(0, 8) + "..." : none));
+                c.problem(
+                        v.origin(),
+                        "members in no partition: " + (none.size() > 8 ? none.subList(0, 8) + "..." : none));
                 ok = false;
             }
         }
@@ -168,8 +187,11 @@ public record Partitions(Kind kind, List<Partition> explicit) {
     private static boolean roots(ConfigReader c, ConfigValue v, Topology topology, int partitions) {
         int switches = topology.switches().size();
         if (partitions > switches - 1) {
-            c.problem(v.origin(), partitions + " partitions need " + partitions + " switches to root them besides the second stage's root; the "
-                    + "topology has " + switches);
+            c.problem(
+                    v.origin(),
+                    partitions + " partitions need " + partitions
+                            + " switches to root them besides the second stage's root; the " + "topology has "
+                            + switches);
             return false;
         }
         return true;
@@ -185,7 +207,8 @@ public record Partitions(Kind kind, List<Partition> explicit) {
             if (j instanceof AllReduceSpec a && a.partitions().any()) {
                 for (FaultSpec f : faults) {
                     if (f.kind() == FaultSpec.Kind.SWITCH_CRASH || f.kind() == FaultSpec.Kind.SWITCH_RECOVER) {
-                        out.add(f.kind().configName() + " of " + f.node() + " with job '" + j.name() + "' over partitions: VAT repair over partition "
+                        out.add(f.kind().configName() + " of " + f.node() + " with job '" + j.name()
+                                + "' over partitions: VAT repair over partition "
                                 + "trees is not built (run the crash on a job of one tree)");
                     }
                 }

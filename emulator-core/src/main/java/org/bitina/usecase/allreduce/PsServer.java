@@ -1,16 +1,18 @@
 package org.bitina.usecase.allreduce;
 
-import org.bitina.usecase.EndpointDriver;
-import org.bitina.usecase.DriverReport;
-
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.bitina.bitmap.EndpointSet;
 import org.bitina.protocol.AggregationTable;
 import org.bitina.protocol.Contribution;
 import org.bitina.protocol.Emission;
 import org.bitina.protocol.Frame;
 import org.bitina.protocol.StateKey;
+import org.bitina.usecase.DriverReport;
+import org.bitina.usecase.EndpointDriver;
+import org.bitina.wire.Flags;
 import org.bitina.wire.InaHeader;
 import org.bitina.wire.InaPacket;
 import org.bitina.wire.PacketType;
@@ -26,7 +28,8 @@ public final class PsServer implements EndpointDriver {
     private final AggregationTable table;
     private final EndpointSet members;
     /** Every result sent, to fold late contributions in and to resend to a worker that lost one. */
-    private final java.util.Map<StateKey, Emission> partials = new java.util.HashMap<>();
+    private final Map<StateKey, Emission> partials = new HashMap<>();
+
     private int results;
     private long lastVt;
 
@@ -57,7 +60,7 @@ public final class PsServer implements EndpointDriver {
             partials.put(key, done.emission());
             return reply(done.emission());
         }
-        if (o instanceof AggregationTable.Duplicate && p.header().has(org.bitina.wire.Flags.RETRANSMIT) && partials.containsKey(key)) {
+        if (o instanceof AggregationTable.Duplicate && p.header().has(Flags.RETRANSMIT) && partials.containsKey(key)) {
             // the worker lost its result: send it again, to that worker only
             return reply(partials.get(key), plan.space().names(p.endpoints()));
         }
@@ -98,8 +101,13 @@ public final class PsServer implements EndpointDriver {
         lastVt = Math.max(lastVt, e.vt());
         List<Out> out = new ArrayList<>(to.size());
         for (String m : to) {
-            InaHeader h = InaHeader.of(PacketType.UNICAST, plan.tenant(), plan.wireJob(), e.key().seq())
-                    .withOp(e.op()).withDestination(plan.space().index(m));
+            InaHeader h = InaHeader.of(
+                            PacketType.UNICAST,
+                            plan.tenant(),
+                            plan.wireJob(),
+                            e.key().seq())
+                    .withOp(e.op())
+                    .withDestination(plan.space().index(m));
             out.add(new Out(new Frame(new InaPacket(h, e.pbm(), e.payload()), m, e.vt()), 0));
         }
         return out;
@@ -112,7 +120,17 @@ public final class PsServer implements EndpointDriver {
 
     @Override
     public DriverReport report() {
-        return new DriverReport(plan.psHost(), DriverReport.Role.PARAMETER_SERVER, plan.data().chunks(), results, List.of(), List.of(), lastVt,
-                0, true, List.of(), java.util.Map.of());
+        return new DriverReport(
+                plan.psHost(),
+                DriverReport.Role.PARAMETER_SERVER,
+                plan.data().chunks(),
+                results,
+                List.of(),
+                List.of(),
+                lastVt,
+                0,
+                true,
+                List.of(),
+                Map.of());
     }
 }

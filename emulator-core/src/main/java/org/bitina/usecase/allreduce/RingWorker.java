@@ -1,16 +1,16 @@
 package org.bitina.usecase.allreduce;
 
-import org.bitina.usecase.Straggler;
-
-import org.bitina.usecase.EndpointDriver;
-import org.bitina.usecase.DriverReport;
-
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.SplittableRandom;
 import org.bitina.bitmap.EndpointSet;
 import org.bitina.bitmap.FlatBitmap;
 import org.bitina.protocol.Frame;
+import org.bitina.usecase.CompletionTimes;
+import org.bitina.usecase.DriverReport;
+import org.bitina.usecase.EndpointDriver;
+import org.bitina.usecase.Straggler;
 import org.bitina.wire.InaHeader;
 import org.bitina.wire.InaPacket;
 import org.bitina.wire.PacketType;
@@ -29,6 +29,7 @@ public final class RingWorker implements EndpointDriver {
     private final ValueGuard guard;
     /** S6: chunks whose sum came round failing its checksum (no fallback below the ring: they are mismatches). */
     private final List<Long> failed = new ArrayList<>();
+
     private final AllReducePlan plan;
     private final String host;
     private final int bit;
@@ -42,7 +43,7 @@ public final class RingWorker implements EndpointDriver {
     private int received;
     private int verified;
     private long lastVt;
-    private final org.bitina.usecase.CompletionTimes times;
+    private final CompletionTimes times;
 
     /** A driver alone, checking against references of its own. */
     public RingWorker(AllReducePlan plan, String host) {
@@ -63,7 +64,7 @@ public final class RingWorker implements EndpointDriver {
         this.index = plan.members().indexOf(host);
         this.successor = plan.members().get((index + 1) % plan.members().size());
         this.data = new AllReduceData(plan.data());
-        this.times = new org.bitina.usecase.CompletionTimes(data.chunks());
+        this.times = new CompletionTimes(data.chunks());
         this.full = plan.space().setOf(plan.members());
         this.have = new boolean[data.chunks()];
         this.jitter = new SplittableRandom(plan.seed() ^ bit);
@@ -162,8 +163,10 @@ public final class RingWorker implements EndpointDriver {
         if (s != null && s.delays(chunk)) {
             delay = s.draw(jitter);
         }
-        InaHeader h = InaHeader.of(PacketType.UNICAST, plan.tenant(), plan.wireJob(), chunk).withOp(plan.data().op())
-                .withSource(bit).withDestination(plan.space().index(successor));
+        InaHeader h = InaHeader.of(PacketType.UNICAST, plan.tenant(), plan.wireJob(), chunk)
+                .withOp(plan.data().op())
+                .withSource(bit)
+                .withDestination(plan.space().index(successor));
         return new Out(new Frame(new InaPacket(h, holds, payload), successor, vt + delay), delay);
     }
 
@@ -174,9 +177,22 @@ public final class RingWorker implements EndpointDriver {
 
     @Override
     public DriverReport report() {
-        DriverReport r = new DriverReport(host, DriverReport.Role.RING_WORKER, data.chunks(), received, List.of(), List.copyOf(mismatches),
-                lastVt, verified, done(), List.of(), java.util.Map.of()).withUnitTimes(times);
+        DriverReport r = new DriverReport(
+                        host,
+                        DriverReport.Role.RING_WORKER,
+                        data.chunks(),
+                        received,
+                        List.of(),
+                        List.copyOf(mismatches),
+                        lastVt,
+                        verified,
+                        done(),
+                        List.of(),
+                        Map.of())
+                .withUnitTimes(times);
         ValueSecurity v = plan.values() == null ? ValueSecurity.OFF : plan.values();
-        return v.any() ? r.withValues(new DriverReport.ValueChecks(v.masking(), v.checksum(), List.copyOf(failed), List.of())) : r;
+        return v.any()
+                ? r.withValues(new DriverReport.ValueChecks(v.masking(), v.checksum(), List.copyOf(failed), List.of()))
+                : r;
     }
 }

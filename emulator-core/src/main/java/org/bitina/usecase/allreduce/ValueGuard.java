@@ -1,5 +1,6 @@
 package org.bitina.usecase.allreduce;
 
+import java.util.Arrays;
 import java.util.List;
 import org.bitina.bitmap.EndpointSet;
 import org.bitina.security.AdditiveMask;
@@ -25,17 +26,22 @@ final class ValueGuard {
         this.plan = plan;
         ValueSecurity v = plan.values() == null ? ValueSecurity.OFF : plan.values();
         if (v.any() && endpointSecret == null) {
-            throw new IllegalStateException("job " + plan.jobName() + " masks or checksums its values: its workers need the job's endpoint secret");
+            throw new IllegalStateException("job " + plan.jobName()
+                    + " masks or checksums its values: its workers need the job's endpoint secret");
         }
         this.checksum = v.checksum() ? new LinearChecksum(ValueKeys.checksumKey(endpointSecret)) : null;
-        this.mask = v.masking() ? new AdditiveMask(ValueKeys.maskKey(endpointSecret), plan.members().size()) : null;
-        // only the masks need it: an array of the bit space per worker was 16 GiB at 65,536 workers (and O(N^2) to fill)
+        this.mask = v.masking()
+                ? new AdditiveMask(
+                        ValueKeys.maskKey(endpointSecret), plan.members().size())
+                : null;
+        // only the masks need it: an array of the bit space per worker was 16 GiB at 65,536 workers (and O(N^2) to
+        // fill)
         this.positionOfBit = mask == null ? null : positions(plan);
     }
 
     private static int[] positions(AllReducePlan plan) {
         int[] at = new int[plan.space().capacity()];
-        java.util.Arrays.fill(at, -1);
+        Arrays.fill(at, -1);
         List<String> m = plan.members();
         for (int i = 0; i < m.size(); i++) {
             at[plan.space().index(m.get(i))] = i;
@@ -83,6 +89,6 @@ final class ValueGuard {
             }
             mask.unmask(chunk, present, v, n, checksum);
         }
-        return Payload.of(n == v.length ? v : java.util.Arrays.copyOf(v, n));
+        return Payload.of(n == v.length ? v : Arrays.copyOf(v, n));
     }
 }

@@ -1,5 +1,7 @@
 package org.bitina.usecase.allreduce;
 
+import org.bitina.security.LinearChecksum;
+
 /**
  * S6 for one AllReduce job (its {@code security { masking, checksum }}; both off by default, as
  * the seed makes them optional and negotiated per job): additive masks that cancel in the sum,
@@ -15,6 +17,6 @@ public record ValueSecurity(boolean masking, boolean checksum) {
 
     /** Extra int32 words a contribution carries. */
     public int extraElements() {
-        return checksum ? org.bitina.security.LinearChecksum.ELEMENTS : 0;
+        return checksum ? LinearChecksum.ELEMENTS : 0;
     }
 }

@@ -13,8 +13,8 @@ import org.bitina.bitmap.EndpointSet;
 import org.bitina.protocol.JobTables;
 import org.bitina.scenario.Scenario;
 import org.bitina.topology.AutoVat;
-import org.bitina.topology.BitSpace;
 import org.bitina.topology.Bift;
+import org.bitina.topology.BitSpace;
 import org.bitina.topology.FaultSpec;
 import org.bitina.topology.Link;
 import org.bitina.topology.Node;
@@ -36,8 +36,7 @@ import org.bitina.usecase.Repair;
  * uses the same code to say what a scenario's crashes imply before the run.
  */
 public final class VatRepair {
-    private VatRepair() {
-    }
+    private VatRepair() {}
 
     /** The repair of AllReduce INA phase {@code p} over {@code routing}, or null when its VAT needs none. */
     static Repair retree(Scenario s, Phase p, Routing routing, long jobTimeoutNanos) {
@@ -70,7 +69,8 @@ public final class VatRepair {
         reach.removeAll(cut);
         Vat vat = null;
         if (!reach.isEmpty()) {
-            vat = AutoVat.build(s.topology(), routing, plan.space(), reach, root).vat();
+            vat = AutoVat.build(s.topology(), routing, plan.space(), reach, root)
+                    .vat();
             if (vat == null) {
                 return null;
             }
@@ -82,8 +82,13 @@ public final class VatRepair {
         EndpointSet cutBits = plan.space().setOf(cut);
         Map<String, JobTables> tables = new LinkedHashMap<>();
         Map<String, String> aBms = new LinkedHashMap<>();
-        Map<String, Bift> bifts = Bift.buildAll(routing, p.tables().entrySet().stream()
-                .filter(e -> !routing.downNodes().contains(e.getKey()) && e.getValue().bift() != null).map(Map.Entry::getKey).toList(),
+        Map<String, Bift> bifts = Bift.buildAll(
+                routing,
+                p.tables().entrySet().stream()
+                        .filter(e -> !routing.downNodes().contains(e.getKey())
+                                && e.getValue().bift() != null)
+                        .map(Map.Entry::getKey)
+                        .toList(),
                 p.bitSpace());
         for (Map.Entry<String, JobTables> e : p.tables().entrySet()) {
             String n = e.getKey();
@@ -99,10 +104,18 @@ public final class VatRepair {
             if (aBm != null) {
                 aBms.put(n, aBm.toString());
             }
-            long timeout = aBm != null ? AllReduceUseCase.vatNodeTimeout(jobTimeoutNanos, height.getOrDefault(n, 1)) : jobTimeoutNanos;
+            long timeout = aBm != null
+                    ? AllReduceUseCase.vatNodeTimeout(jobTimeoutNanos, height.getOrDefault(n, 1))
+                    : jobTimeoutNanos;
             // ingress policy, MAC key, reservation, audit key and encoding stay: only the tree changes
-            tables.put(n, t.toBuilder().bift(t.bift() == null ? null : bifts.get(n))
-                    .vatNode(aBm, aBm == null || vat == null ? null : vat.parent(n)).root(isRoot).timeoutNanos(timeout).build());
+            tables.put(
+                    n,
+                    t.toBuilder()
+                            .bift(t.bift() == null ? null : bifts.get(n))
+                            .vatNode(aBm, aBm == null || vat == null ? null : vat.parent(n))
+                            .root(isRoot)
+                            .timeoutNanos(timeout)
+                            .build());
         }
         Map<String, String> uplinks = new LinkedHashMap<>();
         for (String m : reach) {
@@ -113,8 +126,12 @@ public final class VatRepair {
 
     /** The workers' plan of an AllReduce phase, or null when it has none (not this kind's INA). */
     private static AllReducePlan workerPlan(Phase p) {
-        return p.drivers().stream().filter(d -> d instanceof AllReduceDriver a && a.role() == AllReduceDriver.Role.WORKER)
-                .map(d -> ((AllReduceDriver) d).plan()).filter(pl -> pl.psHost() == null).findFirst().orElse(null);
+        return p.drivers().stream()
+                .filter(d -> d instanceof AllReduceDriver a && a.role() == AllReduceDriver.Role.WORKER)
+                .map(d -> ((AllReduceDriver) d).plan())
+                .filter(pl -> pl.psHost() == null)
+                .findFirst()
+                .orElse(null);
     }
 
     /**
@@ -122,7 +139,8 @@ public final class VatRepair {
      * joined below the root (its bit in some other A-BM) lost its path to it. Otherwise the
      * reroute alone keeps the tree working (F7).
      */
-    private static boolean needed(Map<String, JobTables> tables, Routing routing, String root, BitSpace space, List<String> members) {
+    private static boolean needed(
+            Map<String, JobTables> tables, Routing routing, String root, BitSpace space, List<String> members) {
         for (String d : routing.downNodes()) {
             JobTables t = tables.get(d);
             if (t != null && t.registered() != null) {
@@ -156,15 +174,25 @@ public final class VatRepair {
      * that picks a crashed root's successor, and a partition's root (H2).
      */
     static String nearest(Topology topology, Routing routing, List<String> members, Set<String> excluded) {
-        Comparator<String> best = Comparator.<String>comparingLong(n -> -members.stream().filter(m -> routing.reachable(m, n)).count())
-                .thenComparingLong(n -> members.stream().filter(m -> routing.reachable(m, n)).mapToLong(m -> routing.hops(m, n)).sum())
+        Comparator<String> best = Comparator.<String>comparingLong(n ->
+                        -members.stream().filter(m -> routing.reachable(m, n)).count())
+                .thenComparingLong(n -> members.stream()
+                        .filter(m -> routing.reachable(m, n))
+                        .mapToLong(m -> routing.hops(m, n))
+                        .sum())
                 .thenComparing(Comparator.naturalOrder());
-        return topology.switches().stream().map(Node::name).filter(n -> !excluded.contains(n)).min(best).orElse(null);
+        return topology.switches().stream()
+                .map(Node::name)
+                .filter(n -> !excluded.contains(n))
+                .min(best)
+                .orElse(null);
     }
 
     /** The members with no path to {@code root}, in member order. */
     static List<String> cutOff(Routing routing, String root, List<String> members) {
-        return members.stream().filter(m -> routing.downNodes().contains(root) || !routing.reachable(m, root)).toList();
+        return members.stream()
+                .filter(m -> routing.downNodes().contains(root) || !routing.reachable(m, root))
+                .toList();
     }
 
     /**
@@ -183,15 +211,15 @@ public final class VatRepair {
             switch (f.kind()) {
                 case LINK_DOWN -> downLinks.add(f.link());
                 case LINK_UP -> downLinks.remove(f.link());
-                case SWITCH_RECOVER -> downNodes.remove(f.node()); // a worker cut off meanwhile may miss what finished without it
+                case SWITCH_RECOVER ->
+                    downNodes.remove(f.node()); // a worker cut off meanwhile may miss what finished without it
                 case SWITCH_CRASH -> {
                     downNodes.add(f.node());
                     Routing r = Routing.compute(s.topology(), Set.copyOf(downLinks), Set.copyOf(downNodes));
                     root = rootAfter(s.topology(), r, root, members);
                     cut.addAll(cutOff(r, root, members));
                 }
-                default -> {
-                }
+                default -> {}
             }
         }
         return cut;

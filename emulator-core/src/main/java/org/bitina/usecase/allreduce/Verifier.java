@@ -1,6 +1,11 @@
 package org.bitina.usecase.allreduce;
 
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
 import org.bitina.bitmap.EndpointSet;
+import org.bitina.topology.BitSpace;
+import org.bitina.usecase.References;
+import org.bitina.wire.ElementType;
 import org.bitina.wire.Payload;
 import org.bitina.wire.ReductionOp;
 
@@ -18,33 +23,31 @@ public final class Verifier {
     private static final double U = Math.scalb(1.0, -24);
 
     /** A verifier with references of its own (tests, and one worker alone). */
-    public Verifier() {
-    }
+    public Verifier() {}
 
     /** A mismatch, or null when the chunk is right. */
     public record Mismatch(int chunk, int index, double got, double expected, double tolerance) {
         @Override
         public String toString() {
-            return String.format("chunk %d element %d: got %s, expected %s (tolerance %s)", chunk, index, got, expected, tolerance);
+            return String.format(
+                    "chunk %d element %d: got %s, expected %s (tolerance %s)", chunk, index, got, expected, tolerance);
         }
     }
 
     /** The reference of one chunk for one set of contributors. */
-    private record Expected(int[] exactInt, double[] exact, double[] tolerance) {
-    }
+    private record Expected(int[] exactInt, double[] exact, double[] tolerance) {}
 
-    private record Key(org.bitina.usecase.allreduce.DataSpec spec, int chunk, EndpointSet holds) {
-    }
+    private record Key(DataSpec spec, int chunk, EndpointSet holds) {}
 
     /**
      * References shared by the workers that hold this verifier (those of one run on one JVM,
-     * through {@link org.bitina.usecase.References}): every worker of a 128-way job checks the
+     * through {@link References}): every worker of a 128-way job checks the
      * same chunk against the same reference, computed once. Workers run on several threads:
      * a concurrent map, so that a lookup never waits on another chunk's computation.
      */
-    private final java.util.concurrent.ConcurrentHashMap<Key, Expected> cache = new java.util.concurrent.ConcurrentHashMap<>();
+    private final ConcurrentHashMap<Key, Expected> cache = new ConcurrentHashMap<>();
     /** One instance per member set: a worker checks its complete results with it, so their key costs O(1), not O(N). */
-    private final java.util.concurrent.ConcurrentHashMap<EndpointSet, EndpointSet> canonical = new java.util.concurrent.ConcurrentHashMap<>();
+    private final ConcurrentHashMap<EndpointSet, EndpointSet> canonical = new ConcurrentHashMap<>();
 
     /**
      * The one instance of {@code members} this verifier keys its full-membership references by.
@@ -69,14 +72,14 @@ public final class Verifier {
         }
     }
 
-    private final java.util.concurrent.ConcurrentHashMap<PlanKey, EndpointSet> ofPlan = new java.util.concurrent.ConcurrentHashMap<>();
+    private final ConcurrentHashMap<PlanKey, EndpointSet> ofPlan = new ConcurrentHashMap<>();
 
     /**
      * {@link #members(EndpointSet)} of {@code members} in {@code space}, made once for the workers
      * that share one plan's instances (building it per worker was O(N) each, O(N^2) per job: 4e9
      * steps at 65,536 workers); a plan that arrived as a copy gets its own, equal, set.
      */
-    public EndpointSet members(org.bitina.topology.BitSpace space, java.util.List<String> members) {
+    public EndpointSet members(BitSpace space, List<String> members) {
         return ofPlan.computeIfAbsent(new PlanKey(space, members), k -> members(space.setOf(members)));
     }
 
@@ -96,7 +99,8 @@ public final class Verifier {
         if (got.elements() != len || got.elementType() != data.spec().type() || holds.isEmpty()) {
             return new Mismatch(chunk, -1, got.elements(), len, 0);
         }
-        Expected e = cache.computeIfAbsent(new Key(data.spec(), chunk, holds.toFlat()), k -> expected(data, chunk, holds));
+        Expected e =
+                cache.computeIfAbsent(new Key(data.spec(), chunk, holds.toFlat()), k -> expected(data, chunk, holds));
         if (got instanceof Payload.Int32 gi) {
             for (int i = 0; i < len; i++) {
                 if (gi.values()[i] != e.exactInt()[i]) {
@@ -118,7 +122,7 @@ public final class Verifier {
         int len = data.chunkLength(chunk);
         int n = holds.cardinality();
         ReductionOp op = data.op();
-        if (data.spec().type() == org.bitina.wire.ElementType.INT32) {
+        if (data.spec().type() == ElementType.INT32) {
             int[] expected = null;
             for (int b : holds.indices()) {
                 int[] v = ((Payload.Int32) data.payload(b, chunk)).values();
@@ -137,13 +141,15 @@ public final class Verifier {
             float[] v = data.values(b, chunk);
             for (int i = 0; i < len; i++) {
                 double x = v[i];
-                exact[i] = first ? x : switch (op) {
-                    case SUM -> exact[i] + x;
-                    case PRODUCT -> exact[i] * x;
-                    case MAX -> Math.max(exact[i], x);
-                    case MIN -> Math.min(exact[i], x);
-                    case NONE -> throw new IllegalStateException("no op");
-                };
+                exact[i] = first
+                        ? x
+                        : switch (op) {
+                            case SUM -> exact[i] + x;
+                            case PRODUCT -> exact[i] * x;
+                            case MAX -> Math.max(exact[i], x);
+                            case MIN -> Math.min(exact[i], x);
+                            case NONE -> throw new IllegalStateException("no op");
+                        };
                 abs[i] += Math.abs(x);
             }
             first = false;

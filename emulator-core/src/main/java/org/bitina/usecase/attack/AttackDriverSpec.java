@@ -2,6 +2,7 @@ package org.bitina.usecase.attack;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.bitina.bitmap.EndpointSet;
 import org.bitina.bitmap.FlatBitmap;
 import org.bitina.protocol.Frame;
@@ -14,6 +15,7 @@ import org.bitina.usecase.JobPlan;
 import org.bitina.usecase.References;
 import org.bitina.usecase.allreduce.DataSpec;
 import org.bitina.wire.ElementType;
+import org.bitina.wire.Flags;
 import org.bitina.wire.InaHeader;
 import org.bitina.wire.InaPacket;
 import org.bitina.wire.PacketType;
@@ -30,8 +32,16 @@ import org.bitina.wire.Payload;
  *             an honest endpoint's go up the tree
  * @param data the AllReduce job's array (null for a multicast)
  */
-public record AttackDriverSpec(AttackSpec attack, String host, int tenant, int wireJob, BitSpace space, List<String> members, String root,
-                               DataSpec data) implements DriverSpec {
+public record AttackDriverSpec(
+        AttackSpec attack,
+        String host,
+        int tenant,
+        int wireJob,
+        BitSpace space,
+        List<String> members,
+        String root,
+        DataSpec data)
+        implements DriverSpec {
 
     @Override
     public JobPlan plan() {
@@ -63,17 +73,25 @@ public record AttackDriverSpec(AttackSpec attack, String host, int tenant, int w
             for (int i = 0; i < attack.as().size(); i++) {
                 bits[i + 1] = space.index(attack.as().get(i));
             }
-            InaHeader ack = InaHeader.of(PacketType.ACK, tenant, wireJob, 0).withDestination(0).withEntropy(0).withSource(own);
+            InaHeader ack = InaHeader.of(PacketType.ACK, tenant, wireJob, 0)
+                    .withDestination(0)
+                    .withEntropy(0)
+                    .withSource(own);
             return List.of(new InaPacket(ack, FlatBitmap.of(space.capacity(), bits), Payload.EMPTY));
         }
         int len = Math.min(data.chunk(), data.elements());
         Payload zeros = data.type() == ElementType.INT32 ? Payload.of(new int[len]) : Payload.of(new float[len]);
-        InaHeader contribution = InaHeader.of(PacketType.CONTRIBUTION, tenant, wireJob, 0).withOp(data.op());
+        InaHeader contribution =
+                InaHeader.of(PacketType.CONTRIBUTION, tenant, wireJob, 0).withOp(data.op());
         List<InaPacket> out = new ArrayList<>();
         switch (attack.kind()) {
-            case FORGED_MAC -> out.add(new InaPacket(InaHeader.of(PacketType.CONTRIBUTION, tenant, wireJob, 1).withOp(data.op()),
-                    FlatBitmap.of(space.capacity(), own), zeros)
-                    .withAuthTag(new byte[InaPacket.AUTH_TAG_BYTES]));
+            case FORGED_MAC ->
+                out.add(new InaPacket(
+                                InaHeader.of(PacketType.CONTRIBUTION, tenant, wireJob, 1)
+                                        .withOp(data.op()),
+                                FlatBitmap.of(space.capacity(), own),
+                                zeros)
+                        .withAuthTag(new byte[InaPacket.AUTH_TAG_BYTES]));
             case REPLAY -> out.add(new InaPacket(contribution, FlatBitmap.of(space.capacity(), own), zeros));
             case SPOOF_BITS -> {
                 int[] bits = new int[attack.as().size() + 1];
@@ -91,17 +109,27 @@ public record AttackDriverSpec(AttackSpec attack, String host, int tenant, int w
                     }
                 }
             }
-            case AMPLIFY -> out.add(new InaPacket(InaHeader.of(PacketType.RESULT, tenant, wireJob, 0).withOp(data.op()),
-                    FlatBitmap.full(space.capacity()), zeros));
-            case FOREIGN_JOB -> out.add(new InaPacket(InaHeader.of(PacketType.CONTRIBUTION, (tenant + 1) & 0xFFFF, wireJob, 0)
-                    .withOp(data.op()), FlatBitmap.of(space.capacity(), own), zeros));
+            case AMPLIFY ->
+                out.add(new InaPacket(
+                        InaHeader.of(PacketType.RESULT, tenant, wireJob, 0).withOp(data.op()),
+                        FlatBitmap.full(space.capacity()),
+                        zeros));
+            case FOREIGN_JOB ->
+                out.add(new InaPacket(
+                        InaHeader.of(PacketType.CONTRIBUTION, (tenant + 1) & 0xFFFF, wireJob, 0)
+                                .withOp(data.op()),
+                        FlatBitmap.of(space.capacity(), own),
+                        zeros));
             // numbers past the job's chunks, each new: every one would open an aggregation entry; every other
             // one flagged as a retransmission, which the anti-replay window lets by
             case SOFT_STATE_FLOOD, RATE_FLOOD -> {
                 for (int i = 0; i < attack.count(); i++) {
-                    InaHeader h = InaHeader.of(PacketType.CONTRIBUTION, tenant, wireJob, data.chunks() + i).withOp(data.op());
-                    out.add(new InaPacket(i % 2 == 1 ? h.withFlags(org.bitina.wire.Flags.RETRANSMIT) : h,
-                            FlatBitmap.of(space.capacity(), own), zeros));
+                    InaHeader h = InaHeader.of(PacketType.CONTRIBUTION, tenant, wireJob, data.chunks() + i)
+                            .withOp(data.op());
+                    out.add(new InaPacket(
+                            i % 2 == 1 ? h.withFlags(Flags.RETRANSMIT) : h,
+                            FlatBitmap.of(space.capacity(), own),
+                            zeros));
                 }
             }
         }
@@ -147,8 +175,18 @@ public record AttackDriverSpec(AttackSpec attack, String host, int tenant, int w
 
         @Override
         public DriverReport report() {
-            return new DriverReport(spec.host(), DriverReport.Role.ATTACKER, sent, 0, List.of(), List.of(), 0, 0, true, List.of(),
-                    java.util.Map.of("attackPackets", (long) sent));
+            return new DriverReport(
+                    spec.host(),
+                    DriverReport.Role.ATTACKER,
+                    sent,
+                    0,
+                    List.of(),
+                    List.of(),
+                    0,
+                    0,
+                    true,
+                    List.of(),
+                    Map.of("attackPackets", (long) sent));
         }
     }
 

@@ -1,24 +1,23 @@
 package org.bitina.usecase.bierinc;
 
-import org.bitina.scenario.JobReader;
-import org.bitina.scenario.JobParts;
-import org.bitina.scenario.JobHeader;
-import org.bitina.scenario.ConfigReader;
-
-import org.bitina.usecase.allreduce.DataSection;
-
 import java.util.List;
+import org.bitina.scenario.ConfigReader;
+import org.bitina.scenario.JobHeader;
+import org.bitina.scenario.JobParts;
+import org.bitina.scenario.JobReader;
 import org.bitina.topology.BitSpace;
-import org.bitina.usecase.allreduce.DataSpec;
 import org.bitina.topology.EncodingSpec;
-import org.bitina.usecase.JobSpec;
 import org.bitina.topology.Topology;
+import org.bitina.usecase.JobSpec;
+import org.bitina.usecase.allreduce.DataSection;
+import org.bitina.usecase.allreduce.DataSpec;
+import org.bitina.usecase.allreduce.Elastic;
 
 /**
  * A BIER-INC job (seed 001): AllReduce over one data-driven tree per owner, or Reduce to and
  * Broadcast from a {@code root} member; {@code edge = leaf-switches} gives the bit positions
  * to the members' leaf switches instead of the hosts (B6). It has no tree section: the
- * trees come from the data. 
+ * trees come from the data.
  */
 public final class BierIncJobReader extends JobReader {
     static final String KIND = "bier-inc";
@@ -32,26 +31,34 @@ public final class BierIncJobReader extends JobReader {
         int before = c.problems().count();
         JobHeader header = JobHeader.read(c, index, kind(), List.of("ps", "ring"), topology);
         List<String> members = JobParts.members(c, topology);
-        org.bitina.usecase.allreduce.Elastic elastic = org.bitina.usecase.allreduce.Elastic.read(c, topology, members);
+        Elastic elastic = Elastic.read(c, topology, members);
         // as AllReduce: every host that is ever a member holds a bit, and keeps it
-        BitSpace space = JobParts.bitSpace(c, topology, elastic == null || members == null ? members : elastic.everMembers(members));
+        BitSpace space = JobParts.bitSpace(
+                c, topology, elastic == null || members == null ? members : elastic.everMembers(members));
         EncodingSpec encoding = JobParts.encoding(c, topology, space);
         Shape shape = shape(c, topology, members, header == null ? null : header.baselines());
         DataSpec data = DataSection.read(c, kind(), topology, space);
-        if (elastic != null && elastic.elastic() && shape != null && shape.collective() != IncPlan.Collective.ALLREDUCE) {
+        if (elastic != null
+                && elastic.elastic()
+                && shape != null
+                && shape.collective() != IncPlan.Collective.ALLREDUCE) {
             c.problem("iterations", "an elastic bier-inc job (iterations, membership) runs the allreduce collective");
             return null;
         }
         if (c.problems().since(before) || header == null || shape == null || data == null || elastic == null) {
             return null;
         }
-        return new BierIncSpec(header.common(KIND, members, space, encoding), shape.collective(), shape.root(), shape.leafEdge(), data,
+        return new BierIncSpec(
+                header.common(KIND, members, space, encoding),
+                shape.collective(),
+                shape.root(),
+                shape.leafEdge(),
+                data,
                 elastic);
     }
 
     /** What the job computes, from where, and over which edge. */
-    private record Shape(IncPlan.Collective collective, String root, boolean leafEdge) {
-    }
+    private record Shape(IncPlan.Collective collective, String root, boolean leafEdge) {}
 
     private static Shape shape(ConfigReader c, Topology topology, List<String> members, List<String> baselines) {
         String name = c.name("collective", "allreduce");
@@ -100,7 +107,9 @@ public final class BierIncJobReader extends JobReader {
             for (String m : members) {
                 List<String> up = topology.neighbors(m);
                 if (up.size() != 1 || !topology.node(up.get(0)).isSwitch()) {
-                    c.problem("edge", "edge = leaf-switches needs every member on exactly one switch; " + m + " has " + up);
+                    c.problem(
+                            "edge",
+                            "edge = leaf-switches needs every member on exactly one switch; " + m + " has " + up);
                     return null;
                 }
             }

@@ -3,6 +3,7 @@ package org.bitina.usecase.bierinc;
 import org.bitina.usecase.JobCommon;
 import org.bitina.usecase.allreduce.AllReduceUseCase;
 import org.bitina.usecase.allreduce.DataSpec;
+import org.bitina.usecase.allreduce.Elastic;
 
 /**
  * BIER-INC (seed 001): no configured tree; each owner's first forward packet builds its
@@ -11,9 +12,10 @@ import org.bitina.usecase.allreduce.DataSpec;
  * @param leafEdge the leaf switches rather than the hosts are the edge BFRs (B6)
  * @param elastic  A8: iterations and membership changes (AllReduce collective only)
  */
-public record BierIncSpec(JobCommon common, IncPlan.Collective collective, String root, boolean leafEdge, DataSpec data,
-                          org.bitina.usecase.allreduce.Elastic elastic) implements AllReduceUseCase.JobSpecWithData {
+public record BierIncSpec(
+        JobCommon common, IncPlan.Collective collective, String root, boolean leafEdge, DataSpec data, Elastic elastic)
+        implements AllReduceUseCase.JobSpecWithData {
     public BierIncSpec(JobCommon common, IncPlan.Collective collective, String root, boolean leafEdge, DataSpec data) {
-        this(common, collective, root, leafEdge, data, org.bitina.usecase.allreduce.Elastic.ONCE);
+        this(common, collective, root, leafEdge, data, Elastic.ONCE);
     }
 }

@@ -1,12 +1,12 @@
 package org.bitina.usecase.bierinc;
 
-import org.bitina.usecase.WireBudget;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.IntStream;
 import org.bitina.protocol.EdgeRole;
 import org.bitina.protocol.JobTables;
 import org.bitina.scenario.JobReader;
@@ -20,8 +20,10 @@ import org.bitina.usecase.Phase;
 import org.bitina.usecase.Plans;
 import org.bitina.usecase.Status;
 import org.bitina.usecase.UseCase;
+import org.bitina.usecase.WireBudget;
 import org.bitina.usecase.allreduce.AllReducePlan;
 import org.bitina.usecase.allreduce.AllReduceUseCase;
+import org.bitina.usecase.allreduce.Iterations;
 
 /**
  * BIER-INC (seed 001): each owner is the BFIR of its own tree; its first forward packet
@@ -88,8 +90,16 @@ public final class BierIncUseCase implements UseCase<BierIncSpec> {
     public List<Phase> plan(BierIncSpec job, Scenario s, Routing routing) {
         List<Phase> phases = new ArrayList<>();
         if (job.elastic().elastic()) {
-            phases.addAll(org.bitina.usecase.allreduce.Iterations.plan(s, routing, job, job.elastic(), (common, data, silent, wireJob) ->
-                    ina(s, routing, new BierIncSpec(common, job.collective(), job.root(), job.leafEdge(), data, job.elastic()), silent,
+            phases.addAll(Iterations.plan(
+                    s,
+                    routing,
+                    job,
+                    job.elastic(),
+                    (common, data, silent, wireJob) -> ina(
+                            s,
+                            routing,
+                            new BierIncSpec(common, job.collective(), job.root(), job.leafEdge(), data, job.elastic()),
+                            silent,
                             wireJob)));
         } else {
             phases.add(ina(s, routing, job, Set.of(), job.common().id()));
@@ -120,27 +130,39 @@ public final class BierIncUseCase implements UseCase<BierIncSpec> {
             owners.addAll(members);
         }
         Map<String, JobTables> tables = new LinkedHashMap<>();
-        Map<String, Bift> bifts = Bift.buildAll(routing, s.topology().nodes().stream().map(Node::name).toList(), wire);
+        Map<String, Bift> bifts = Bift.buildAll(
+                routing, s.topology().nodes().stream().map(Node::name).toList(), wire);
         for (Node n : s.topology().nodes()) {
-            JobTables.Builder t = JobTables.builder(job.name(), job.common().tenant(), wireJob, wire.capacity(), timeout)
+            JobTables.Builder t = JobTables.builder(
+                            job.name(), job.common().tenant(), wireJob, wire.capacity(), timeout)
                     .bift(bifts.get(n.name()));
             if (job.leafEdge() && wire.contains(n.name())) {
-                List<String> behind = members.stream().filter(m -> leafOf.get(m).equals(n.name())).toList();
-                String owner = owners.stream().filter(behind::contains).findFirst().orElse(null);
-                t.edge(new EdgeRole(n.name(), wire.index(n.name()), behind, behind.stream().map(endpoints::index).toList(),
-                        endpoints.capacity(), owner));
+                List<String> behind = members.stream()
+                        .filter(m -> leafOf.get(m).equals(n.name()))
+                        .toList();
+                String owner =
+                        owners.stream().filter(behind::contains).findFirst().orElse(null);
+                t.edge(new EdgeRole(
+                        n.name(),
+                        wire.index(n.name()),
+                        behind,
+                        behind.stream().map(endpoints::index).toList(),
+                        endpoints.capacity(),
+                        owner));
             } else if (job.leafEdge() && leafOf.containsKey(n.name())) {
                 t.edge(EdgeRole.host(leafOf.get(n.name()), wire.index(leafOf.get(n.name())), endpoints.capacity()));
             }
             tables.put(n.name(), t.build());
         }
-        AllReducePlan plan = AllReduceUseCase.plan(s, job, "ina", wireJob, Map.of(), null, timeout).silencing(extraSilent);
+        AllReducePlan plan = AllReduceUseCase.plan(s, job, "ina", wireJob, Map.of(), null, timeout)
+                .silencing(extraSilent);
         IncPlan.Collective collective = job.collective();
         IncPlan inc = new IncPlan(plan, collective, wire, leafOf, owners, INC_WAIT_TIMEOUTS * timeout);
         List<DriverSpec> drivers = new ArrayList<>();
         members.forEach(m -> drivers.add(new IncDriver(inc, m)));
         Set<String> silent = plan.silent();
-        Set<String> awaited = collective == IncPlan.Collective.REDUCE ? new LinkedHashSet<>(owners) : Plans.awaited(members, silent);
+        Set<String> awaited =
+                collective == IncPlan.Collective.REDUCE ? new LinkedHashSet<>(owners) : Plans.awaited(members, silent);
         awaited.removeAll(silent);
         String what = switch (collective) {
             case ALLREDUCE -> "AllReduce over one data-driven tree per owner (" + owners.size() + ")";
@@ -150,12 +172,25 @@ public final class BierIncUseCase implements UseCase<BierIncSpec> {
         // a silent owner starts no tree: nobody reduces its chunks, as nobody passes a silent ring member's
         List<String> silentOwners = owners.stream().filter(silent::contains).toList();
         Status expected = silent.isEmpty() ? Status.COMPLETE : silentOwners.isEmpty() ? Status.PARTIAL : Status.FAILED;
-        return new Phase(job, "ina", wireJob, tables, drivers, awaited, owners, Set.of(), wire,
-                AllReduceUseCase.timing(plan, AllReduceUseCase.deadline(job, 3 + IncMember.MAX_SENDS * INC_WAIT_TIMEOUTS)),
+        return new Phase(
+                job,
+                "ina",
+                wireJob,
+                tables,
+                drivers,
+                awaited,
+                owners,
+                Set.of(),
+                wire,
+                AllReduceUseCase.timing(
+                        plan, AllReduceUseCase.deadline(job, 3 + IncMember.MAX_SENDS * INC_WAIT_TIMEOUTS)),
                 // a silent owner's chunks have no tree, and those alone
-                new Phase.Expected(expected, Set.copyOf(silent), (int) java.util.stream.IntStream.range(0, plan.data().chunks())
-                        .filter(c -> silentOwners.contains(inc.owner(c))).count()),
-                "BIER-INC " + what + ", communicator = job id, edge BFRs: " + (job.leafEdge() ? "leaf switches " + wire.endpoints()
-                        : "hosts") + (silentOwners.isEmpty() ? "" : "; silent owners start no tree: " + silentOwners));
+                new Phase.Expected(expected, Set.copyOf(silent), (int)
+                        IntStream.range(0, plan.data().chunks())
+                                .filter(c -> silentOwners.contains(inc.owner(c)))
+                                .count()),
+                "BIER-INC " + what + ", communicator = job id, edge BFRs: "
+                        + (job.leafEdge() ? "leaf switches " + wire.endpoints() : "hosts")
+                        + (silentOwners.isEmpty() ? "" : "; silent owners start no tree: " + silentOwners));
     }
 }

@@ -9,7 +9,11 @@ import org.bitina.usecase.allreduce.AllReduceData;
 public record IncDriver(IncPlan plan, String host) implements DriverSpec {
     @Override
     public EndpointDriver create(References references) {
-        references.verifier().prepare(new AllReduceData(plan.base().data()), plan.base().space().setOf(plan.base().members()));
+        references
+                .verifier()
+                .prepare(
+                        new AllReduceData(plan.base().data()),
+                        plan.base().space().setOf(plan.base().members()));
         return new IncMember(plan, host, references.verifier());
     }
 }

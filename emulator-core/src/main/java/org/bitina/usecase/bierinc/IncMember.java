@@ -1,11 +1,15 @@
 package org.bitina.usecase.bierinc;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.SplittableRandom;
 import org.bitina.bitmap.EndpointSet;
 import org.bitina.bitmap.FlatBitmap;
 import org.bitina.protocol.Frame;
+import org.bitina.usecase.CompletionTimes;
 import org.bitina.usecase.DriverReport;
 import org.bitina.usecase.EndpointDriver;
 import org.bitina.usecase.Straggler;
@@ -53,15 +57,18 @@ public final class IncMember implements EndpointDriver {
     private final boolean[] expectsResult;
     /** As owner: per chunk owned here, what arrived; null for the chunks of other owners. */
     private final OwnedChunk[] owned;
+
     private final IncPackets packets;
     /** Per chunk: the result held is final (complete, or settled by the owner). */
     private final boolean[] fin;
     /** As a contributor: per chunk, how often this member's share was sent. */
     private final int[] sends;
+
     private final boolean[] abandoned;
     /** The next chunk whose share may go, the owners whose trees exist, and the AllReduce window. */
     private int next;
-    private final java.util.Set<String> setups = new java.util.HashSet<>();
+
+    private final Set<String> setups = new HashSet<>();
     private final boolean[] inWindow;
     private int inFlight;
     private final List<String> mismatches = new ArrayList<>();
@@ -70,9 +77,10 @@ public final class IncMember implements EndpointDriver {
     private int expected;
     /** Chunks expected here whose result is final, or given up on. */
     private int settled;
+
     private int received;
     private long lastVt;
-    private final org.bitina.usecase.CompletionTimes times;
+    private final CompletionTimes times;
     private long started = Long.MIN_VALUE;
     private long lastNews;
     private long retransmissions;
@@ -95,7 +103,7 @@ public final class IncMember implements EndpointDriver {
         this.packets = new IncPackets(plan, data, host, me);
         int n = data.chunks();
         this.holds = new EndpointSet[n];
-        this.times = new org.bitina.usecase.CompletionTimes(n);
+        this.times = new CompletionTimes(n);
         this.verified = new boolean[n];
         this.expectsResult = new boolean[n];
         this.owned = new OwnedChunk[n];
@@ -171,7 +179,8 @@ public final class IncMember implements EndpointDriver {
         return forward(seq, bits, payload, provenance, retransmit, false);
     }
 
-    private Out forward(long seq, EndpointSet bits, Payload payload, EndpointSet provenance, boolean retransmit, boolean last) {
+    private Out forward(
+            long seq, EndpointSet bits, Payload payload, EndpointSet provenance, boolean retransmit, boolean last) {
         return packets.forward(seq, bits, payload, provenance, retransmit, last, lastVt);
     }
 
@@ -239,7 +248,9 @@ public final class IncMember implements EndpointDriver {
 
     private List<Out> pump() {
         List<Out> out = new ArrayList<>();
-        while (next < data.chunks() && (plan.collective() != IncPlan.Collective.ALLREDUCE || inFlight < base.data().window())) {
+        while (next < data.chunks()
+                && (plan.collective() != IncPlan.Collective.ALLREDUCE
+                        || inFlight < base.data().window())) {
             int c = next;
             if (!plan.contributes(c, host) || sends[c] > 0) {
                 next++;
@@ -280,12 +291,20 @@ public final class IncMember implements EndpointDriver {
         }
         if (plan.collective() == IncPlan.Collective.BROADCAST) {
             // a member that lacks a chunk of the broadcast: it gets the chunk again
-            String sender = p.header().source() >= 0 && p.header().source() < all.capacity() ? base.space().endpoint(p.header().source()) : null;
+            String sender = p.header().source() >= 0 && p.header().source() < all.capacity()
+                    ? base.space().endpoint(p.header().source())
+                    : null;
             if (sender == null || !base.members().contains(sender)) {
-                mismatches.add("broadcast repeat request from endpoint " + p.header().source());
+                mismatches.add(
+                        "broadcast repeat request from endpoint " + p.header().source());
                 return List.of();
             }
-            return List.of(forward(chunk, FlatBitmap.of(plan.wire().capacity(), plan.wireBit(sender)), data.payload(bit, chunk), null, true));
+            return List.of(forward(
+                    chunk,
+                    FlatBitmap.of(plan.wire().capacity(), plan.wireBit(sender)),
+                    data.payload(bit, chunk),
+                    null,
+                    true));
         }
         EndpointSet members = p.provenance() != null ? p.provenance() : plan.membersOf(p.endpoints());
         if (members.capacity() != all.capacity() || !members.isSubsetOf(awaited()) || members.isEmpty()) {
@@ -299,8 +318,13 @@ public final class IncMember implements EndpointDriver {
             // a repeat: the sender lacks the result (AllReduce), so it gets it again
             if (o.finished && p.header().has(Flags.RETRANSMIT) && plan.collective() == IncPlan.Collective.ALLREDUCE) {
                 String sender = base.space().endpoint(p.header().source());
-                out.add(forward(chunk, FlatBitmap.of(plan.wire().capacity(), plan.wireBit(sender)), sum(chunk),
-                        holds[chunk].equals(all) ? null : holds[chunk], true, fin[chunk]));
+                out.add(forward(
+                        chunk,
+                        FlatBitmap.of(plan.wire().capacity(), plan.wireBit(sender)),
+                        sum(chunk),
+                        holds[chunk].equals(all) ? null : holds[chunk],
+                        true,
+                        fin[chunk]));
             }
             return out;
         }
@@ -322,7 +346,8 @@ public final class IncMember implements EndpointDriver {
 
     /** The chunk's result: the parts, and behind hosts as the edge the owner's own share (a leaf's members all arrive as parts). */
     private Payload sum(int chunk) {
-        return owned[chunk].sum(plan.leafEdge() ? null : data.payload(bit, chunk), base.data().op());
+        return owned[chunk].sum(
+                plan.leafEdge() ? null : data.payload(bit, chunk), base.data().op());
     }
 
     /**
@@ -486,7 +511,19 @@ public final class IncMember implements EndpointDriver {
         problems.addAll(gaveUp);
         // a broadcast result is the owner's data alone: there is nobody to name as missing
         EndpointSet target = plan.collective() == IncPlan.Collective.BROADCAST ? null : all;
-        return DriverReport.ofChunks(host, DriverReport.Role.INC_WORKER, base.space(), target, holds, verified, expectsResult, received,
-                problems, lastVt, done(), java.util.Map.of("retransmissions", retransmissions, "requests", requests)).withUnitTimes(times);
+        return DriverReport.ofChunks(
+                        host,
+                        DriverReport.Role.INC_WORKER,
+                        base.space(),
+                        target,
+                        holds,
+                        verified,
+                        expectsResult,
+                        received,
+                        problems,
+                        lastVt,
+                        done(),
+                        Map.of("retransmissions", retransmissions, "requests", requests))
+                .withUnitTimes(times);
     }
 }

@@ -36,9 +36,18 @@ final class IncPackets {
     }
 
     /** Down the owner's tree; {@code last}: the result is final (complete, or settled by the owner). */
-    Out forward(long seq, EndpointSet bits, Payload payload, EndpointSet provenance, boolean retransmit, boolean last, long vt) {
-        InaHeader h = InaHeader.of(PacketType.INC_FORWARD, base.tenant(), base.wireJob(), seq).withOp(base.data().op())
-                .withSource(wireBit).withEntropy(base.wireJob())
+    Out forward(
+            long seq,
+            EndpointSet bits,
+            Payload payload,
+            EndpointSet provenance,
+            boolean retransmit,
+            boolean last,
+            long vt) {
+        InaHeader h = InaHeader.of(PacketType.INC_FORWARD, base.tenant(), base.wireJob(), seq)
+                .withOp(base.data().op())
+                .withSource(wireBit)
+                .withEntropy(base.wireJob())
                 .withFlags((retransmit ? Flags.RETRANSMIT : 0) | (last ? Flags.LAST : 0));
         return new Out(new Frame(new InaPacket(h, bits, payload, provenance, null), null, vt), 0);
     }
@@ -46,20 +55,36 @@ final class IncPackets {
     /** This member's share of a chunk, in reverse toward its owner, after a straggler's {@code delay}. */
     Out share(int chunk, boolean retransmit, long delay, long vt) {
         String owner = plan.owner(chunk);
-        InaPacket p = new InaPacket(reverse(chunk, owner, retransmit).withOp(base.data().op()),
-                FlatBitmap.of(plan.wire().capacity(), wireBit), data.payload(bit, chunk), provenance, null);
+        InaPacket p = new InaPacket(
+                reverse(chunk, owner, retransmit).withOp(base.data().op()),
+                FlatBitmap.of(plan.wire().capacity(), wireBit),
+                data.payload(bit, chunk),
+                provenance,
+                null);
         return new Out(new Frame(p, owner, vt + delay), delay);
     }
 
     /** Broadcast: a member without a chunk says so in reverse, with no payload; the owner sends it again. */
     Out nack(int chunk, long vt) {
         String owner = plan.owner(chunk);
-        return new Out(new Frame(new InaPacket(reverse(chunk, owner, true), FlatBitmap.of(plan.wire().capacity(), wireBit), Payload.EMPTY,
-                provenance, null), owner, vt), 0);
+        return new Out(
+                new Frame(
+                        new InaPacket(
+                                reverse(chunk, owner, true),
+                                FlatBitmap.of(plan.wire().capacity(), wireBit),
+                                Payload.EMPTY,
+                                provenance,
+                                null),
+                        owner,
+                        vt),
+                0);
     }
 
     private InaHeader reverse(int chunk, String owner, boolean retransmit) {
-        return InaHeader.of(PacketType.INC_REVERSE, base.tenant(), base.wireJob(), chunk).withSource(bit)
-                .withDestination(plan.wireBit(owner)).withEntropy(base.wireJob()).withFlags(retransmit ? Flags.RETRANSMIT : 0);
+        return InaHeader.of(PacketType.INC_REVERSE, base.tenant(), base.wireJob(), chunk)
+                .withSource(bit)
+                .withDestination(plan.wireBit(owner))
+                .withEntropy(base.wireJob())
+                .withFlags(retransmit ? Flags.RETRANSMIT : 0);
     }
 }

@@ -1,14 +1,12 @@
 package org.bitina.usecase.bierinc;
 
-import org.bitina.usecase.JobPlan;
-
-import org.bitina.usecase.allreduce.AllReducePlan;
-
 import java.util.List;
 import java.util.Map;
 import org.bitina.bitmap.EndpointSet;
 import org.bitina.bitmap.FlatBitmap;
 import org.bitina.topology.BitSpace;
+import org.bitina.usecase.JobPlan;
+import org.bitina.usecase.allreduce.AllReducePlan;
 
 /**
  * A BIER-INC collective (seed 001) as the members see it.
@@ -22,8 +20,14 @@ import org.bitina.topology.BitSpace;
  * @param waitNanos  how long an owner waits for a chunk's reductions before it asks the
  *                   missing members again, and a member without news waits before it asks
  */
-public record IncPlan(AllReducePlan base, Collective collective, BitSpace wire, Map<String, String> leafOf, List<String> owners,
-                      long waitNanos) implements JobPlan {
+public record IncPlan(
+        AllReducePlan base,
+        Collective collective,
+        BitSpace wire,
+        Map<String, String> leafOf,
+        List<String> owners,
+        long waitNanos)
+        implements JobPlan {
     @Override
     public int tenant() {
         return base.tenant();
@@ -34,9 +38,10 @@ public record IncPlan(AllReducePlan base, Collective collective, BitSpace wire, 
         return base.wireJob();
     }
 
-
     public enum Collective {
-        ALLREDUCE, REDUCE, BROADCAST
+        ALLREDUCE,
+        REDUCE,
+        BROADCAST
     }
 
     public boolean leafEdge() {
@@ -59,7 +64,8 @@ public record IncPlan(AllReducePlan base, Collective collective, BitSpace wire, 
 
     /** Whether {@code host} sends a share of {@code chunk} in reverse: an owner only when its leaf aggregates for it (B6). */
     public boolean contributes(int chunk, String host) {
-        return collective != Collective.BROADCAST && (leafEdge() || !owner(chunk).equals(host));
+        return collective != Collective.BROADCAST
+                && (leafEdge() || !owner(chunk).equals(host));
     }
 
     /** The bitstring position standing for a member: its own, or its leaf's (B6). */
@@ -69,7 +75,9 @@ public record IncPlan(AllReducePlan base, Collective collective, BitSpace wire, 
 
     /** The bitstring positions of some members (their leaves' when the leaves are the edge). */
     public EndpointSet wireBitsOf(EndpointSet members) {
-        return FlatBitmap.of(wire.capacity(), base.space().names(members).stream().mapToInt(this::wireBit).toArray());
+        return FlatBitmap.of(
+                wire.capacity(),
+                base.space().names(members).stream().mapToInt(this::wireBit).toArray());
     }
 
     /** The owner that is BFIR behind a bitstring position (one per leaf when the leaves are the edge). */
@@ -90,7 +98,8 @@ public record IncPlan(AllReducePlan base, Collective collective, BitSpace wire, 
         FlatBitmap out = FlatBitmap.of(base.space().capacity());
         for (String m : base.members()) {
             if (bits.contains(wire.index(leafOf.get(m)))) {
-                out = (FlatBitmap) out.or(FlatBitmap.of(out.capacity(), base.space().index(m)));
+                out = (FlatBitmap)
+                        out.or(FlatBitmap.of(out.capacity(), base.space().index(m)));
             }
         }
         return out;

@@ -24,14 +24,14 @@ final class OwnedChunk {
         NEWS
     }
 
-    private record Part(EndpointSet members, Payload payload, boolean single) {
-    }
+    private record Part(EndpointSet members, Payload payload, boolean single) {}
 
     private final List<Part> parts = new ArrayList<>();
     /** The members the parts hold together. */
     EndpointSet heard;
     /** When the first part came (0: none yet). */
     long firstHeard;
+
     int asks;
     /** A result of this chunk went out. */
     boolean finished;
@@ -46,8 +46,11 @@ final class OwnedChunk {
         }
         boolean single = members.cardinality() == 1;
         if (members.intersects(heard)) {
-            List<Part> covered = parts.stream().filter(x -> x.members().intersects(members)).toList();
-            if (single || covered.stream().anyMatch(x -> !x.single() || !x.members().isSubsetOf(members))) {
+            List<Part> covered =
+                    parts.stream().filter(x -> x.members().intersects(members)).toList();
+            if (single
+                    || covered.stream()
+                            .anyMatch(x -> !x.single() || !x.members().isSubsetOf(members))) {
                 return Offer.OVERLAP;
             }
             parts.removeAll(covered);

@@ -1,14 +1,15 @@
 package org.bitina.usecase.moe;
 
-import org.bitina.usecase.Straggler;
-
-import org.bitina.usecase.EndpointDriver;
-import org.bitina.usecase.DriverReport;
-
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.SplittableRandom;
 import org.bitina.bitmap.FlatBitmap;
 import org.bitina.protocol.Frame;
+import org.bitina.usecase.DriverReport;
+import org.bitina.usecase.EndpointDriver;
+import org.bitina.usecase.Straggler;
 import org.bitina.wire.InaHeader;
 import org.bitina.wire.InaPacket;
 import org.bitina.wire.PacketType;
@@ -29,20 +30,21 @@ public final class MoeExpert implements EndpointDriver {
     private final MoeModel model;
     private final SplittableRandom jitter;
     private int answered;
-    private final java.util.List<String> errors = new java.util.ArrayList<>();
+    private final List<String> errors = new ArrayList<>();
 
     /** A driver alone, with model weights of its own. */
     public MoeExpert(MoePlan plan, String name) {
-        this(plan, name, new java.util.HashMap<>());
+        this(plan, name, new HashMap<>());
     }
 
     /** @param weights the seeded model weights the drivers of this run and JVM share */
-    public MoeExpert(MoePlan plan, String name, java.util.Map<String, float[][]> weights) {
+    public MoeExpert(MoePlan plan, String name, Map<String, float[][]> weights) {
         this.plan = plan;
         this.name = name;
         this.bit = plan.experts().index(name);
         this.host = plan.experts().node(bit);
-        this.model = new MoeModel(plan.params().seed(), plan.experts().capacity(), plan.params().hidden(), weights);
+        this.model = new MoeModel(
+                plan.params().seed(), plan.experts().capacity(), plan.params().hidden(), weights);
         this.jitter = new SplittableRandom(plan.params().seed() ^ bit);
     }
 
@@ -66,7 +68,8 @@ public final class MoeExpert implements EndpointDriver {
         }
         MoePayload.Dispatch d;
         try {
-            d = MoePayload.parseDispatch(((Payload.Float32) p.payload()).values(), plan.params().hidden());
+            d = MoePayload.parseDispatch(
+                    ((Payload.Float32) p.payload()).values(), plan.params().hidden());
         } catch (IllegalArgumentException | ClassCastException e) {
             errors.add("dispatch " + p.header().seq() + ": " + e.getMessage());
             return List.of();
@@ -94,10 +97,14 @@ public final class MoeExpert implements EndpointDriver {
         }
         int sourceIndex = p.header().destination();
         PacketType type = plan.ina() ? PacketType.COMBINE : PacketType.UNICAST;
-        InaHeader header = InaHeader.of(type, plan.tenant(), plan.wireJob(), p.header().seq()).withOp(ReductionOp.SUM)
-                .withSource(bit).withDestination(sourceIndex);
+        InaHeader header = InaHeader.of(
+                        type, plan.tenant(), plan.wireJob(), p.header().seq())
+                .withOp(ReductionOp.SUM)
+                .withSource(bit)
+                .withDestination(sourceIndex);
         InaPacket reply = new InaPacket(header, FlatBitmap.of(plan.experts().capacity(), bit), Payload.of(out));
-        String to = plan.ina() && frame.via() != null ? frame.via() : plan.sources().get(sourceIndex);
+        String to =
+                plan.ina() && frame.via() != null ? frame.via() : plan.sources().get(sourceIndex);
         return List.of(new Out(new Frame(reply, to, frame.vt() + delay), delay));
     }
 
@@ -108,6 +115,17 @@ public final class MoeExpert implements EndpointDriver {
 
     @Override
     public DriverReport report() {
-        return new DriverReport(name, DriverReport.Role.EXPERT, answered, answered, List.of(), List.copyOf(errors), 0, answered, true, List.of(), java.util.Map.of());
+        return new DriverReport(
+                name,
+                DriverReport.Role.EXPERT,
+                answered,
+                answered,
+                List.of(),
+                List.copyOf(errors),
+                0,
+                answered,
+                true,
+                List.of(),
+                Map.of());
     }
 }

@@ -1,14 +1,5 @@
 package org.bitina.usecase.moe;
 
-import org.bitina.scenario.JobReader;
-import org.bitina.scenario.JobParts;
-import org.bitina.scenario.JobHeader;
-import org.bitina.scenario.ConfigReader;
-import org.bitina.scenario.HostLists;
-import org.bitina.scenario.JobKeys;
-
-import org.bitina.usecase.moe.MoeSpec;
-
 import com.typesafe.config.ConfigList;
 import com.typesafe.config.ConfigValue;
 import com.typesafe.config.ConfigValueType;
@@ -18,10 +9,16 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.bitina.scenario.ConfigReader;
+import org.bitina.scenario.HostLists;
+import org.bitina.scenario.JobHeader;
+import org.bitina.scenario.JobKeys;
+import org.bitina.scenario.JobParts;
+import org.bitina.scenario.JobReader;
 import org.bitina.topology.BitSpace;
 import org.bitina.topology.EncodingSpec;
-import org.bitina.usecase.JobSpec;
 import org.bitina.topology.Topology;
+import org.bitina.usecase.JobSpec;
 
 /**
  * An MoE dispatch and combine job (seed 000 section 4): {@code sources} hold tokens,
@@ -54,8 +51,10 @@ public final class MoeJobReader extends JobReader {
         experts.forEach(e -> hostOf.put(e.name(), e.host()));
         BitSpace space = new BitSpace(experts.stream().map(MoeSpec.Expert::name).toList(), hostOf);
         // whether one token fits a dispatch packet, its D-BM encoded, is checked once planned (WireBudget)
-        List<String> hosts = experts.stream().map(MoeSpec.Expert::host).distinct().toList();
-        return new MoeSpec(header.common(KIND, hosts, space, encoding), List.copyOf(sources), List.copyOf(experts), params);
+        List<String> hosts =
+                experts.stream().map(MoeSpec.Expert::host).distinct().toList();
+        return new MoeSpec(
+                header.common(KIND, hosts, space, encoding), List.copyOf(sources), List.copyOf(experts), params);
     }
 
     /**
@@ -66,8 +65,10 @@ public final class MoeJobReader extends JobReader {
         if (!c.has("bit-space") || experts == null) {
             return experts;
         }
-        if (c.value("bit-space").valueType() != com.typesafe.config.ConfigValueType.OBJECT) {
-            c.problem("bit-space", "a moe job's bit-space gives its experts positions: bit-space { e1 = 2, e2 = 1, ... }");
+        if (c.value("bit-space").valueType() != ConfigValueType.OBJECT) {
+            c.problem(
+                    "bit-space",
+                    "a moe job's bit-space gives its experts positions: bit-space { e1 = 2, e2 = 1, ... }");
             return experts;
         }
         List<String> names = experts.stream().map(MoeSpec.Expert::name).toList();
@@ -112,7 +113,8 @@ public final class MoeJobReader extends JobReader {
         }
         Set<String> names = new LinkedHashSet<>();
         for (ConfigValue v : list) {
-            // each element is one expert ({ name, host }) or several: a host or selector names one per host, after the host;
+            // each element is one expert ({ name, host }) or several: a host or selector names one per host, after the
+            // host;
             // { hosts = [...], prefix = e } one per host, named by the prefix and its position in the job's expert list
             List<String[]> here = new ArrayList<>();
             if (v.valueType() == ConfigValueType.OBJECT) {
@@ -120,15 +122,19 @@ public final class MoeJobReader extends JobReader {
                 e.checkKeys(JobKeys.EXPERT, "an expert");
                 if (e.has("hosts") || e.has("prefix")) {
                     if (e.has("name") || e.has("host")) {
-                        e.problem(e.origin(), "an expert object has name and host (one expert) or hosts and prefix (one per host), not both");
+                        e.problem(
+                                e.origin(),
+                                "an expert object has name and host (one expert) or hosts and prefix (one per host), not both");
                         continue;
                     }
-                    String prefix = e.requiredName("prefix", "an expert group's prefix (prefix = e names them e1, e2, ...)");
+                    String prefix =
+                            e.requiredName("prefix", "an expert group's prefix (prefix = e names them e1, e2, ...)");
                     List<? extends ConfigValue> hs = e.has("hosts") ? HostLists.elements(e, "hosts") : null;
                     if (hs == null && !e.has("hosts")) {
                         e.problem(e.origin(), "missing an expert group's hosts (hosts = [\"h9..h16\"])");
                     }
-                    List<HostLists.Named> named = hs == null ? null : HostLists.expand(e, hs, topology, "an expert host", Set.of());
+                    List<HostLists.Named> named =
+                            hs == null ? null : HostLists.expand(e, hs, topology, "an expert host", Set.of());
                     if (prefix == null || named == null) {
                         continue;
                     }
@@ -149,7 +155,9 @@ public final class MoeJobReader extends JobReader {
             for (String[] nh : here) {
                 String name = nh[0];
                 String host = nh[1];
-                if (name == null || host == null || !JobParts.requireHost(c, v.origin(), host, "expert host", topology)) {
+                if (name == null
+                        || host == null
+                        || !JobParts.requireHost(c, v.origin(), host, "expert host", topology)) {
                     continue;
                 }
                 if (!names.add(name)) {
@@ -202,7 +210,8 @@ public final class MoeJobReader extends JobReader {
             return pinned;
         }
         for (int i = 0; i < list.size(); i++) {
-            ConfigReader p = m.objectOf(list.get(i), m.label("pinned[" + i + "]"), "{ tokens = [0, 1], experts = [e2, e3] }");
+            ConfigReader p =
+                    m.objectOf(list.get(i), m.label("pinned[" + i + "]"), "{ tokens = [0, 1], experts = [e2, e3] }");
             if (p == null) {
                 continue;
             }
@@ -217,7 +226,8 @@ public final class MoeJobReader extends JobReader {
             }
             List<Integer> toks = new ArrayList<>();
             for (ConfigValue tv : tl) {
-                if (tv.valueType() != ConfigValueType.NUMBER || ((Number) tv.unwrapped()).intValue() < 0
+                if (tv.valueType() != ConfigValueType.NUMBER
+                        || ((Number) tv.unwrapped()).intValue() < 0
                         || ((Number) tv.unwrapped()).intValue() >= tokens) {
                     p.problem(tv.origin(), "pinned token must be a token index 0.." + (tokens - 1));
                 } else {

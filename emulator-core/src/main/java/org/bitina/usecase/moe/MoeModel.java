@@ -1,9 +1,9 @@
 package org.bitina.usecase.moe;
 
 import java.util.Arrays;
-import java.util.SplittableRandom;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.SplittableRandom;
 
 /**
  * The MoE layer every node agrees on, from seeds (seed 000 section 4): token hidden
@@ -80,7 +80,8 @@ public final class MoeModel {
         for (int e = 0; e < experts; e++) {
             order[e] = e;
         }
-        Arrays.sort(order, (a, b) -> logits[a] != logits[b] ? Double.compare(logits[b], logits[a]) : Integer.compare(a, b));
+        Arrays.sort(
+                order, (a, b) -> logits[a] != logits[b] ? Double.compare(logits[b], logits[a]) : Integer.compare(a, b));
         int[] top = new int[k];
         for (int i = 0; i < k; i++) {
             top[i] = order[i];

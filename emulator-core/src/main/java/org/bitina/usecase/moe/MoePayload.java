@@ -14,8 +14,7 @@ import java.util.Arrays;
  * weighted output vector: { [y_1 .. y_H] } x tokens.
  */
 public final class MoePayload {
-    private MoePayload() {
-    }
+    private MoePayload() {}
 
     public static float[] dispatch(int[] experts, float[][] gates, float[][] hidden) {
         int k = experts.length;
@@ -35,8 +34,7 @@ public final class MoePayload {
     }
 
     /** A parsed dispatch; null fields never: a malformed payload throws IllegalArgumentException. */
-    public record Dispatch(int[] experts, float[][] gates, float[][] hidden) {
-    }
+    public record Dispatch(int[] experts, float[][] gates, float[][] hidden) {}
 
     public static Dispatch parseDispatch(float[] p, int hiddenSize) {
         if (p.length < 1) {
@@ -44,8 +42,8 @@ public final class MoePayload {
         }
         int k = (int) p[0];
         if (k < 1 || p[0] != k || 1 + k > p.length || (p.length - 1 - k) % (k + hiddenSize) != 0) {
-            throw new IllegalArgumentException("dispatch payload of " + p.length + " floats does not fit " + p[0] + " experts and hidden "
-                    + hiddenSize);
+            throw new IllegalArgumentException("dispatch payload of " + p.length + " floats does not fit " + p[0]
+                    + " experts and hidden " + hiddenSize);
         }
         int[] experts = new int[k];
         for (int i = 0; i < k; i++) {

@@ -1,13 +1,11 @@
 package org.bitina.usecase.moe;
 
-import org.bitina.usecase.JobPlan;
-
-import org.bitina.usecase.Straggler;
-
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.bitina.topology.BitSpace;
+import org.bitina.usecase.JobPlan;
+import org.bitina.usecase.Straggler;
 
 /**
  * One phase of an MoE job: INA (dispatch by bitmap multicast, combine aggregated at the
@@ -20,9 +18,19 @@ import org.bitina.topology.BitSpace;
  * @param stragglers   per expert host or source: delay before its experts answer or its dispatches leave
  * @param silent       expert hosts whose experts never answer
  */
-public record MoePlan(String jobName, String mode, int tenant, int wireJob, BitSpace experts, List<String> sources,
-                      MoeSpec.Params params, long timeoutNanos, int payloadBudget,
-                      Map<String, Straggler> stragglers, Set<String> silent) implements JobPlan {
+public record MoePlan(
+        String jobName,
+        String mode,
+        int tenant,
+        int wireJob,
+        BitSpace experts,
+        List<String> sources,
+        MoeSpec.Params params,
+        long timeoutNanos,
+        int payloadBudget,
+        Map<String, Straggler> stragglers,
+        Set<String> silent)
+        implements JobPlan {
 
     public boolean ina() {
         return mode.equals("ina");

@@ -1,18 +1,20 @@
 package org.bitina.usecase.moe;
 
-import org.bitina.usecase.Straggler;
-
-import org.bitina.usecase.EndpointDriver;
-import org.bitina.usecase.DriverReport;
-
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.SplittableRandom;
 import org.bitina.bitmap.EndpointSet;
 import org.bitina.bitmap.FlatBitmap;
 import org.bitina.protocol.Frame;
+import org.bitina.usecase.CompletionTimes;
+import org.bitina.usecase.DriverReport;
+import org.bitina.usecase.EndpointDriver;
+import org.bitina.usecase.Straggler;
 import org.bitina.wire.InaHeader;
 import org.bitina.wire.InaPacket;
 import org.bitina.wire.PacketType;
@@ -32,12 +34,13 @@ import org.bitina.wire.ReductionOp;
 public final class MoeSource implements EndpointDriver {
     /** Float tolerance of the combine: a sum of K weighted expert outputs in any order. */
     public static final String TOLERANCE = "MoE combine: |got - exact| <= K * 2^-24 * sum|g_k f_k(x)| per element";
+
     private static final double U = Math.scalb(1.0, -24);
 
     private final MoePlan plan;
     private final String host;
     private final int sourceIndex;
-    private final java.util.SplittableRandom jitter;
+    private final SplittableRandom jitter;
     private final MoeModel model;
     private final int tokens;
     private final int capacity;
@@ -47,10 +50,11 @@ public final class MoeSource implements EndpointDriver {
     private final List<PacketState> packets = new ArrayList<>();
     private final List<String> errors = new ArrayList<>();
     private long lastVt;
-    private final org.bitina.usecase.CompletionTimes times;
+    private final CompletionTimes times;
     private DriverReport cached;
     /** Built dispatch packets not yet sent: a source keeps at most {@code window} tokens in flight. */
-    private final java.util.ArrayDeque<int[][]> queued = new java.util.ArrayDeque<>();
+    private final ArrayDeque<int[][]> queued = new ArrayDeque<>();
+
     private int inFlight;
 
     private static final class PacketState {
@@ -75,18 +79,19 @@ public final class MoeSource implements EndpointDriver {
 
     /** A driver alone, with model weights of its own. */
     public MoeSource(MoePlan plan, String host) {
-        this(plan, host, new java.util.HashMap<>());
+        this(plan, host, new HashMap<>());
     }
 
     /** @param weights the seeded model weights the drivers of this run and JVM share */
-    public MoeSource(MoePlan plan, String host, java.util.Map<String, float[][]> weights) {
+    public MoeSource(MoePlan plan, String host, Map<String, float[][]> weights) {
         this.plan = plan;
         this.host = host;
         this.sourceIndex = plan.sources().indexOf(host);
-        this.jitter = new java.util.SplittableRandom(plan.params().seed() ^ (0x50CE + sourceIndex));
-        this.model = new MoeModel(plan.params().seed(), plan.experts().capacity(), plan.params().hidden(), weights);
+        this.jitter = new SplittableRandom(plan.params().seed() ^ (0x50CE + sourceIndex));
+        this.model = new MoeModel(
+                plan.params().seed(), plan.experts().capacity(), plan.params().hidden(), weights);
         this.tokens = plan.params().tokensPerSource();
-        this.times = new org.bitina.usecase.CompletionTimes(tokens);
+        this.times = new CompletionTimes(tokens);
         int e = plan.experts().capacity();
         int k = plan.params().topK();
         // M5: capacity per expert and source, enforced here at the end host
@@ -97,7 +102,8 @@ public final class MoeSource implements EndpointDriver {
 
     @Override
     public boolean accepts(InaPacket p) {
-        return p.header().type() == PacketType.COMBINE || (p.header().type() == PacketType.UNICAST && p.header().source() >= 0);
+        return p.header().type() == PacketType.COMBINE
+                || (p.header().type() == PacketType.UNICAST && p.header().source() >= 0);
     }
 
     @Override
@@ -116,7 +122,9 @@ public final class MoeSource implements EndpointDriver {
                 load[e]++;
             }
             if (keep.length < chosen.length) {
-                int[] over = Arrays.stream(chosen).filter(e -> Arrays.stream(keep).noneMatch(k -> k == e)).toArray();
+                int[] over = Arrays.stream(chosen)
+                        .filter(e -> Arrays.stream(keep).noneMatch(k -> k == e))
+                        .toArray();
                 dropped.add("token " + t + (keep.length == 0 ? " (dropped)" : "") + ": over capacity at "
                         + plan.experts().names(FlatBitmap.of(plan.experts().capacity(), over)));
             }
@@ -124,18 +132,25 @@ public final class MoeSource implements EndpointDriver {
             gates[t] = keep.length == 0 ? new float[0] : model.gates(logits, keep);
             if (plan.perPair()) {
                 for (int e : keep) {
-                    groups.computeIfAbsent(String.valueOf(e), g -> new ArrayList<>()).add(t);
+                    groups.computeIfAbsent(String.valueOf(e), g -> new ArrayList<>())
+                            .add(t);
                 }
             } else if (keep.length > 0) {
-                groups.computeIfAbsent(Arrays.toString(keep), g -> new ArrayList<>()).add(t);
+                groups.computeIfAbsent(Arrays.toString(keep), g -> new ArrayList<>())
+                        .add(t);
             }
         }
         for (Map.Entry<String, List<Integer>> g : groups.entrySet()) {
-            int[] experts = plan.perPair() ? new int[] {Integer.parseInt(g.getKey())} : kept[g.getValue().get(0)];
-            int per = MoePayload.tokensIn(plan.payloadBudget(), experts.length, plan.params().hidden());
+            int[] experts = plan.perPair()
+                    ? new int[] {Integer.parseInt(g.getKey())}
+                    : kept[g.getValue().get(0)];
+            int per = MoePayload.tokensIn(
+                    plan.payloadBudget(), experts.length, plan.params().hidden());
             List<Integer> ts = g.getValue();
             for (int from = 0; from < ts.size(); from += per) {
-                int[] ids = ts.subList(from, Math.min(ts.size(), from + per)).stream().mapToInt(Integer::intValue).toArray();
+                int[] ids = ts.subList(from, Math.min(ts.size(), from + per)).stream()
+                        .mapToInt(Integer::intValue)
+                        .toArray();
                 queued.add(new int[][] {experts, ids});
             }
         }
@@ -163,7 +178,10 @@ public final class MoeSource implements EndpointDriver {
     private int[] pinned(int token) {
         for (MoeSpec.PinnedRoute r : plan.params().pinned()) {
             if (r.tokens().contains(token)) {
-                return r.experts().stream().mapToInt(plan.experts()::index).sorted().toArray();
+                return r.experts().stream()
+                        .mapToInt(plan.experts()::index)
+                        .sorted()
+                        .toArray();
             }
         }
         return null;
@@ -189,11 +207,13 @@ public final class MoeSource implements EndpointDriver {
         }
         Payload payload = Payload.of(MoePayload.dispatch(experts, g, x));
         if (plan.ina()) {
-            InaHeader h = InaHeader.of(PacketType.DISPATCH, plan.tenant(), plan.wireJob(), seq).withOp(ReductionOp.SUM)
+            InaHeader h = InaHeader.of(PacketType.DISPATCH, plan.tenant(), plan.wireJob(), seq)
+                    .withOp(ReductionOp.SUM)
                     .withDestination(sourceIndex);
             return new Out(new Frame(new InaPacket(h, dbm, payload), null, vt + delay, host), delay);
         }
-        InaHeader h = InaHeader.of(PacketType.UNICAST, plan.tenant(), plan.wireJob(), seq).withOp(ReductionOp.SUM)
+        InaHeader h = InaHeader.of(PacketType.UNICAST, plan.tenant(), plan.wireJob(), seq)
+                .withOp(ReductionOp.SUM)
                 .withDestination(sourceIndex);
         return new Out(new Frame(new InaPacket(h, dbm, payload), plan.experts().node(experts[0]), vt + delay), delay);
     }
@@ -329,8 +349,19 @@ public final class MoeSource implements EndpointDriver {
                 mismatches.add(m);
             }
         }
-        return new DriverReport(host, DriverReport.Role.MOE_SOURCE, tokens, received, partial, mismatches, lastVt, verified, done(),
-                List.copyOf(dropped), java.util.Map.of()).withUnitTimes(times);
+        return new DriverReport(
+                        host,
+                        DriverReport.Role.MOE_SOURCE,
+                        tokens,
+                        received,
+                        partial,
+                        mismatches,
+                        lastVt,
+                        verified,
+                        done(),
+                        List.copyOf(dropped),
+                        Map.of())
+                .withUnitTimes(times);
     }
 
     private String check(int t, EndpointSet holds, float[] got) {
@@ -349,8 +380,9 @@ public final class MoeSource implements EndpointDriver {
         for (int j = 0; j < h; j++) {
             double tol = k * U * abs[j];
             if (!(Math.abs(got[j] - exact[j]) <= tol)) {
-                return String.format("token %d element %d: got %s, expected %s (tolerance %s) from %s", t, j, got[j], exact[j], tol,
-                        plan.experts().names(holds));
+                return String.format(
+                        "token %d element %d: got %s, expected %s (tolerance %s) from %s",
+                        t, j, got[j], exact[j], tol, plan.experts().names(holds));
             }
         }
         return null;

@@ -11,18 +11,22 @@ import org.bitina.usecase.JobSpec;
 public record MoeSpec(JobCommon common, List<String> sources, List<Expert> experts, Params params) implements JobSpec {
 
     /** One expert, with its own bit, placed on a host. */
-    public record Expert(String name, String host) {
-    }
+    public record Expert(String name, String host) {}
 
     /** A token group whose expert choice the scenario fixes (e.g. Fig. 2's e2, e3, e6, e7). */
-    public record PinnedRoute(List<Integer> tokens, List<String> experts) {
-    }
+    public record PinnedRoute(List<Integer> tokens, List<String> experts) {}
 
     /**
      * @param granularity {@code group}: tokens choosing the same experts share a packet (M4);
      *                    {@code pair}: one packet per (source, expert) pair
      */
-    public record Params(int topK, int hidden, int tokensPerSource, double capacityFactor, long seed,
-                         String granularity, List<PinnedRoute> pinned, int window) {
-    }
+    public record Params(
+            int topK,
+            int hidden,
+            int tokensPerSource,
+            double capacityFactor,
+            long seed,
+            String granularity,
+            List<PinnedRoute> pinned,
+            int window) {}
 }

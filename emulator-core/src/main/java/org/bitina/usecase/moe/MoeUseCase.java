@@ -1,6 +1,5 @@
 package org.bitina.usecase.moe;
 
-import org.bitina.usecase.WireBudget;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -8,18 +7,20 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.bitina.bitmap.FlatBitmap;
 import org.bitina.protocol.JobTables;
 import org.bitina.scenario.JobReader;
 import org.bitina.scenario.Scenario;
 import org.bitina.topology.Bift;
 import org.bitina.topology.Node;
 import org.bitina.topology.Routing;
-import org.bitina.wire.PacketCodec;
 import org.bitina.usecase.DriverSpec;
 import org.bitina.usecase.Phase;
 import org.bitina.usecase.Plans;
 import org.bitina.usecase.Status;
 import org.bitina.usecase.UseCase;
+import org.bitina.usecase.WireBudget;
+import org.bitina.wire.PacketCodec;
 
 /**
  * MoE dispatch and combine (seed 000 section 4): in INA mode every node holds the BIFT of
@@ -59,9 +60,17 @@ public final class MoeUseCase implements UseCase<MoeSpec> {
      * links differ when the job translates).
      */
     static int payloadBudget(MoeSpec job, Scenario s) {
-        int mtu = s.topology().links().stream().mapToInt(l -> l.spec().mtu()).min().orElse(4096);
-        return mtu - PacketCodec.HEADER_BYTES - s.security().tagBytes() - WireBudget.largestSetBytes(
-                org.bitina.bitmap.FlatBitmap.full(job.common().bitSpace().capacity()), job.params().topK(), job.common().encoding());
+        int mtu = s.topology().links().stream()
+                .mapToInt(l -> l.spec().mtu())
+                .min()
+                .orElse(4096);
+        return mtu
+                - PacketCodec.HEADER_BYTES
+                - s.security().tagBytes()
+                - WireBudget.largestSetBytes(
+                        FlatBitmap.full(job.common().bitSpace().capacity()),
+                        job.params().topK(),
+                        job.common().encoding());
     }
 
     /**
@@ -90,7 +99,8 @@ public final class MoeUseCase implements UseCase<MoeSpec> {
     /** Every source keeps {@code window} tokens in flight; a token holds one C-BM entry per branch switch. */
     @Override
     public int stateEntries(MoeSpec job) {
-        long n = (long) job.sources().size() * Math.min(job.params().window(), job.params().tokensPerSource());
+        long n = (long) job.sources().size()
+                * Math.min(job.params().window(), job.params().tokensPerSource());
         return (int) Math.min(Integer.MAX_VALUE, n);
     }
 
@@ -127,10 +137,21 @@ public final class MoeUseCase implements UseCase<MoeSpec> {
         long timeout = job.common().completionTimeout().toNanos();
         Map<String, JobTables> tables = new LinkedHashMap<>();
         if (ina) {
-            Map<String, Bift> bifts = Bift.buildAll(routing, s.topology().nodes().stream().map(Node::name).toList(), job.common().bitSpace());
+            Map<String, Bift> bifts = Bift.buildAll(
+                    routing,
+                    s.topology().nodes().stream().map(Node::name).toList(),
+                    job.common().bitSpace());
             for (Node n : s.topology().nodes()) {
-                tables.put(n.name(), JobTables.builder(job.name(), job.common().tenant(), wireJob, job.common().bitSpace().capacity(),
-                        timeout).bift(bifts.get(n.name())).build());
+                tables.put(
+                        n.name(),
+                        JobTables.builder(
+                                        job.name(),
+                                        job.common().tenant(),
+                                        wireJob,
+                                        job.common().bitSpace().capacity(),
+                                        timeout)
+                                .bift(bifts.get(n.name()))
+                                .build());
             }
         } else {
             tables = Plans.bareTables(s, job, wireJob, mode);
@@ -140,8 +161,18 @@ public final class MoeUseCase implements UseCase<MoeSpec> {
         job.sources().stream().filter(x -> !endpoints.contains(x)).forEach(endpoints::add);
         Plans.EndpointFaults faults = Plans.EndpointFaults.of(s, endpoints, false);
         int budget = payloadBudget(job, s);
-        MoePlan plan = new MoePlan(job.name(), mode, job.common().tenant(), wireJob, job.common().bitSpace(), job.sources(),
-                job.params(), timeout, budget, faults.stragglers(), silentHosts(faults, job));
+        MoePlan plan = new MoePlan(
+                job.name(),
+                mode,
+                job.common().tenant(),
+                wireJob,
+                job.common().bitSpace(),
+                job.sources(),
+                job.params(),
+                timeout,
+                budget,
+                faults.stragglers(),
+                silentHosts(faults, job));
         List<DriverSpec> drivers = new ArrayList<>();
         for (MoeSpec.Expert e : job.experts()) {
             drivers.add(new MoeDriver(MoeDriver.Role.EXPERT, plan, e.host(), e.name()));
@@ -151,11 +182,22 @@ public final class MoeUseCase implements UseCase<MoeSpec> {
         }
         Set<String> silentExperts = new LinkedHashSet<>();
         job.experts().stream().filter(e -> plan.silent().contains(e.host())).forEach(e -> silentExperts.add(e.name()));
-        Duration deadline = Duration.ofMillis(30_000 + 20 * job.common().completionTimeout().toMillis());
-        return new Phase(job, mode, wireJob, tables, drivers, new LinkedHashSet<>(job.sources()), job.sources(), Set.copyOf(job.sources()), job.common().bitSpace(),
+        Duration deadline =
+                Duration.ofMillis(30_000 + 20 * job.common().completionTimeout().toMillis());
+        return new Phase(
+                job,
+                mode,
+                wireJob,
+                tables,
+                drivers,
+                new LinkedHashSet<>(job.sources()),
+                job.sources(),
+                Set.copyOf(job.sources()),
+                job.common().bitSpace(),
                 new Phase.Timing(job.params().tokensPerSource(), timeout, faults.maxStraggleNanos(), deadline),
                 Phase.Expected.unless(silentExperts, Status.PARTIAL),
                 (ina ? "dispatch by bitmap multicast, combine at C-BM branch nodes" : "all-to-all unicast") + ", "
-                        + job.params().granularity() + " granularity, top-" + job.params().topK());
+                        + job.params().granularity() + " granularity, top-"
+                        + job.params().topK());
     }
 }

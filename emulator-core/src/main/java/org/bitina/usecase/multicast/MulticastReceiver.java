@@ -1,19 +1,18 @@
 package org.bitina.usecase.multicast;
 
-import org.bitina.usecase.Straggler;
-
-import org.bitina.usecase.EndpointDriver;
-import org.bitina.usecase.DriverReport;
-
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.SplittableRandom;
 import java.util.zip.CRC32;
 import org.bitina.bitmap.FlatBitmap;
 import org.bitina.protocol.Frame;
+import org.bitina.usecase.DriverReport;
+import org.bitina.usecase.EndpointDriver;
+import org.bitina.usecase.Straggler;
 import org.bitina.wire.InaHeader;
 import org.bitina.wire.InaPacket;
 import org.bitina.wire.PacketType;
@@ -31,7 +30,7 @@ public final class MulticastReceiver implements EndpointDriver {
     private final MulticastPlan plan;
     private final String host;
     private final int bit;
-    private final java.util.SplittableRandom jitter;
+    private final SplittableRandom jitter;
     private final MulticastData data;
     private final int[][] held;
     private final Set<Long> ackedWindowRounds = new HashSet<>();
@@ -44,7 +43,7 @@ public final class MulticastReceiver implements EndpointDriver {
         this.plan = plan;
         this.host = host;
         this.bit = plan.receivers().index(host);
-        this.jitter = new java.util.SplittableRandom(plan.params().seed() ^ bit);
+        this.jitter = new SplittableRandom(plan.params().seed() ^ bit);
         this.data = new MulticastData(plan.params());
         this.held = new int[plan.params().packets()][];
     }
@@ -100,11 +99,16 @@ public final class MulticastReceiver implements EndpointDriver {
     }
 
     private Out ack(long seq, int round, int key, Frame data) {
-        InaHeader h = InaHeader.of(PacketType.ACK, plan.tenant(), plan.wireJob(), seq).withDestination(round).withEntropy(key)
+        InaHeader h = InaHeader.of(PacketType.ACK, plan.tenant(), plan.wireJob(), seq)
+                .withDestination(round)
+                .withEntropy(key)
                 .withSource(bit);
         InaPacket ack = new InaPacket(h, FlatBitmap.of(plan.receivers().capacity(), bit), Payload.EMPTY);
-        String to = !plan.aggregated() ? plan.source()
-                : plan.selfInstalled(round) ? (data.via() != null ? data.via() : plan.source()) : plan.uplink().get(host);
+        String to = !plan.aggregated()
+                ? plan.source()
+                : plan.selfInstalled(round)
+                        ? (data.via() != null ? data.via() : plan.source())
+                        : plan.uplink().get(host);
         acks++;
         // a straggling receiver acknowledges late
         Straggler straggler = plan.stragglers().get(host);
@@ -137,8 +141,23 @@ public final class MulticastReceiver implements EndpointDriver {
                 mismatches.add("block checksum " + Long.toHexString(crc.getValue()) + " differs from the source's");
             }
         }
-        return new DriverReport(host, DriverReport.Role.RECEIVER, held.length, delivered, List.of(), mismatches, 0, verified, complete(), List.of(),
-                Map.of("duplicatesSuppressed", duplicates, "acksSent", acks, "deliveredBytes",
+        return new DriverReport(
+                host,
+                DriverReport.Role.RECEIVER,
+                held.length,
+                delivered,
+                List.of(),
+                mismatches,
+                0,
+                verified,
+                complete(),
+                List.of(),
+                Map.of(
+                        "duplicatesSuppressed",
+                        duplicates,
+                        "acksSent",
+                        acks,
+                        "deliveredBytes",
                         (long) delivered * plan.params().packetBytes()));
     }
 }

@@ -1,18 +1,18 @@
 package org.bitina.usecase.multicast;
 
-import org.bitina.usecase.Straggler;
-
-import org.bitina.usecase.EndpointDriver;
-import org.bitina.usecase.DriverReport;
-
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.SplittableRandom;
 import org.bitina.bitmap.EndpointSet;
 import org.bitina.bitmap.FlatBitmap;
 import org.bitina.protocol.Frame;
 import org.bitina.protocol.MissSet;
+import org.bitina.usecase.CompletionTimes;
+import org.bitina.usecase.DriverReport;
+import org.bitina.usecase.EndpointDriver;
+import org.bitina.usecase.Straggler;
 import org.bitina.wire.Flags;
 import org.bitina.wire.InaHeader;
 import org.bitina.wire.InaPacket;
@@ -40,6 +40,7 @@ public final class MulticastSource implements EndpointDriver {
     private long roundDeadline = Long.MAX_VALUE;
     /** Per key of the current window (window id, or packet seq): who was asked this round, who acknowledged so far. */
     private final Map<Integer, EndpointSet> target = new LinkedHashMap<>();
+
     private final Map<Integer, EndpointSet> acked = new LinkedHashMap<>();
     private final Map<Integer, Boolean> roundFinal = new LinkedHashMap<>();
     private long acksTotal;
@@ -47,10 +48,11 @@ public final class MulticastSource implements EndpointDriver {
     private int maxRoundUsed;
     private long lastVt;
     /** Per window, when it ended (every live receiver acknowledged it, or the rounds ran out). */
-    private org.bitina.usecase.CompletionTimes times;
+    private CompletionTimes times;
+
     private long dataPackets;
     private final List<DriverReport.PartialChunk> unreachableAt = new ArrayList<>();
-    private final java.util.SplittableRandom jitter;
+    private final SplittableRandom jitter;
 
     public MulticastSource(MulticastPlan plan, String host) {
         this.plan = plan;
@@ -61,7 +63,7 @@ public final class MulticastSource implements EndpointDriver {
         // the receivers' bits: with bit-space = hosts or explicit BFR-ids the space holds more than them
         this.live = plan.receivers().setOf(plan.members());
         this.unreachable = FlatBitmap.of(plan.receivers().capacity());
-        this.jitter = new java.util.SplittableRandom(plan.params().seed() ^ 0x5EEDL);
+        this.jitter = new SplittableRandom(plan.params().seed() ^ 0x5EEDL);
     }
 
     @Override
@@ -76,7 +78,7 @@ public final class MulticastSource implements EndpointDriver {
 
     private List<Out> nextWindow(long now, long vt) {
         if (times == null) {
-            times = new org.bitina.usecase.CompletionTimes(plan.params().windows());
+            times = new CompletionTimes(plan.params().windows());
         }
         times.done(window, vt);
         window++;
@@ -122,9 +124,12 @@ public final class MulticastSource implements EndpointDriver {
             if (to.isEmpty()) {
                 continue;
             }
-            InaHeader h = InaHeader.of(PacketType.DATA, plan.tenant(), plan.wireJob(), s).withDestination(round).withEntropy(key)
+            InaHeader h = InaHeader.of(PacketType.DATA, plan.tenant(), plan.wireJob(), s)
+                    .withDestination(round)
+                    .withEntropy(key)
                     .withFlags(round > 0 ? Flags.RETRANSMIT : 0);
-            out.add(new Out(new Frame(new InaPacket(h, to, Payload.of(data.packet(s))), null, vt + delay, host), delay));
+            out.add(new Out(
+                    new Frame(new InaPacket(h, to, Payload.of(data.packet(s))), null, vt + delay, host), delay));
             dataPackets++;
         }
         roundDeadline = now + delay + plan.roundTimeoutNanos();
@@ -182,7 +187,8 @@ public final class MulticastSource implements EndpointDriver {
         if (round + 1 >= plan.params().maxRounds()) {
             unreachable = unreachable.or(missing);
             live = live.andNot(missing);
-            unreachableAt.add(new DriverReport.PartialChunk(window, plan.receivers().names(missing)));
+            unreachableAt.add(
+                    new DriverReport.PartialChunk(window, plan.receivers().names(missing)));
             return nextWindow(now, vt);
         }
         round++;
@@ -202,8 +208,18 @@ public final class MulticastSource implements EndpointDriver {
         stats.put("retransmissionRounds", (long) maxRoundUsed);
         stats.put("ackPacketsIntoSource", acksTotal);
         stats.put("dataPackets", dataPackets);
-        return new DriverReport(host, DriverReport.Role.MULTICAST_SOURCE, plan.params().windows(), Math.min(window, plan.params().windows()),
-                unreachableAt, List.of(), lastVt, done() ? plan.params().windows() : 0, done(), List.of(), stats)
-                .withUnitTimes(times == null ? new org.bitina.usecase.CompletionTimes(plan.params().windows()) : times);
+        return new DriverReport(
+                        host,
+                        DriverReport.Role.MULTICAST_SOURCE,
+                        plan.params().windows(),
+                        Math.min(window, plan.params().windows()),
+                        unreachableAt,
+                        List.of(),
+                        lastVt,
+                        done() ? plan.params().windows() : 0,
+                        done(),
+                        List.of(),
+                        stats)
+                .withUnitTimes(times == null ? new CompletionTimes(plan.params().windows()) : times);
     }
 }

@@ -12,7 +12,8 @@ public record MulticastSpec(JobCommon common, String source, Params params) impl
      *                   self-installed (C-BMs installed by the data), or composed (the
      *                   first round preconfigured, retransmissions self-installed)
      */
-    public record Params(long bytes, int packetBytes, int window, long seed, boolean perWindow, String ackTree, int maxRounds) {
+    public record Params(
+            long bytes, int packetBytes, int window, long seed, boolean perWindow, String ackTree, int maxRounds) {
         public int packets() {
             return (int) ((bytes + packetBytes - 1) / packetBytes);
         }

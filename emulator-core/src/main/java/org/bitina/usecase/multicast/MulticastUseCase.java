@@ -1,6 +1,5 @@
 package org.bitina.usecase.multicast;
 
-import org.bitina.usecase.WireBudget;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -22,6 +21,7 @@ import org.bitina.usecase.Phase;
 import org.bitina.usecase.Plans;
 import org.bitina.usecase.Status;
 import org.bitina.usecase.UseCase;
+import org.bitina.usecase.WireBudget;
 
 /**
  * Reliable multicast (seed 000 section 5): every node holds the BIFT of the receivers' bit
@@ -98,27 +98,45 @@ public final class MulticastUseCase implements UseCase<MulticastSpec> {
         Vat vat = null;
         Map<String, Integer> height = new HashMap<>();
         if (ina && !tree.equals("self-installed")) {
-            Vat.Result r = AutoVat.build(s.topology(), routing, job.common().bitSpace(), job.common().members(), job.source());
+            Vat.Result r = AutoVat.build(
+                    s.topology(), routing, job.common().bitSpace(), job.common().members(), job.source());
             if (r.vat() == null) {
-                throw new IllegalStateException("cannot build the ACK tree of job '" + job.name() + "': " + r.defects());
+                throw new IllegalStateException(
+                        "cannot build the ACK tree of job '" + job.name() + "': " + r.defects());
             }
             vat = r.vat();
             Plans.heights(vat, vat.root(), height);
         }
-        JobTables.DataInstall install = !ina ? JobTables.DataInstall.NEVER : switch (tree) {
-            case "self-installed" -> JobTables.DataInstall.ALWAYS;
-            case "composed" -> JobTables.DataInstall.RETRANSMISSIONS;
-            default -> JobTables.DataInstall.NEVER;
-        };
+        JobTables.DataInstall install = !ina
+                ? JobTables.DataInstall.NEVER
+                : switch (tree) {
+                    case "self-installed" -> JobTables.DataInstall.ALWAYS;
+                    case "composed" -> JobTables.DataInstall.RETRANSMISSIONS;
+                    default -> JobTables.DataInstall.NEVER;
+                };
         Map<String, JobTables> tables = new LinkedHashMap<>();
-        Map<String, Bift> bifts = Bift.buildAll(routing, s.topology().nodes().stream().map(Node::name).toList(), job.common().bitSpace());
+        Map<String, Bift> bifts = Bift.buildAll(
+                routing,
+                s.topology().nodes().stream().map(Node::name).toList(),
+                job.common().bitSpace());
         for (Node n : s.topology().nodes()) {
             boolean vatNode = vat != null && vat.aBm(n.name()) != null;
             long nodeTimeout = vatNode ? timeout * height.get(n.name()) : timeout;
-            tables.put(n.name(), JobTables.builder(job.name(), job.common().tenant(), wireJob,
-                            job.common().bitSpace().capacity(), nodeTimeout).mode(mode).bift(bifts.get(n.name()))
-                    .vatNode(vatNode ? vat.aBm(n.name()) : null, vatNode ? vat.parent(n.name()) : null)
-                    .root(vat != null && n.name().equals(vat.root())).dataInstall(install).rootMulticasts(false).build());
+            tables.put(
+                    n.name(),
+                    JobTables.builder(
+                                    job.name(),
+                                    job.common().tenant(),
+                                    wireJob,
+                                    job.common().bitSpace().capacity(),
+                                    nodeTimeout)
+                            .mode(mode)
+                            .bift(bifts.get(n.name()))
+                            .vatNode(vatNode ? vat.aBm(n.name()) : null, vatNode ? vat.parent(n.name()) : null)
+                            .root(vat != null && n.name().equals(vat.root()))
+                            .dataInstall(install)
+                            .rootMulticasts(false)
+                            .build());
         }
         Map<String, String> uplink = new LinkedHashMap<>();
         for (String r : job.common().members()) {
@@ -132,18 +150,41 @@ public final class MulticastUseCase implements UseCase<MulticastSpec> {
         Plans.EndpointFaults faults = Plans.EndpointFaults.of(s, endpoints, false);
         Set<String> silent = new LinkedHashSet<>(faults.silent());
         silent.retainAll(job.common().members());
-        MulticastPlan plan = new MulticastPlan(job.name(), mode, job.common().tenant(), wireJob, job.source(), job.common().bitSpace(),
-                job.params(), uplink, roundTimeout, faults.stragglers(), silent, List.copyOf(job.common().members()));
+        MulticastPlan plan = new MulticastPlan(
+                job.name(),
+                mode,
+                job.common().tenant(),
+                wireJob,
+                job.source(),
+                job.common().bitSpace(),
+                job.params(),
+                uplink,
+                roundTimeout,
+                faults.stragglers(),
+                silent,
+                List.copyOf(job.common().members()));
         List<DriverSpec> drivers = new ArrayList<>();
         drivers.add(new MulticastDriver(MulticastDriver.Role.SOURCE, plan, job.source()));
         for (String r : job.common().members()) {
             drivers.add(new MulticastDriver(MulticastDriver.Role.RECEIVER, plan, r));
         }
         long windows = job.params().windows();
-        Duration deadline = Duration.ofMillis(30_000 + windows * job.params().maxRounds() * roundTimeout / 1_000_000 * 2);
-        return new Phase(job, mode, wireJob, tables, drivers, Set.of(job.source()), List.of(job.source()), Set.of(), job.common().bitSpace(),
-                new Phase.Timing(job.params().windows(), roundTimeout, faults.maxStraggleNanos(), deadline), Phase.Expected.unless(silent, Status.PARTIAL),
-                (ina ? "ACK tree " + tree : "one unicast ACK per receiver") + ", ACK per " + (job.params().perWindow() ? "window" : "packet")
+        Duration deadline =
+                Duration.ofMillis(30_000 + windows * job.params().maxRounds() * roundTimeout / 1_000_000 * 2);
+        return new Phase(
+                job,
+                mode,
+                wireJob,
+                tables,
+                drivers,
+                Set.of(job.source()),
+                List.of(job.source()),
+                Set.of(),
+                job.common().bitSpace(),
+                new Phase.Timing(job.params().windows(), roundTimeout, faults.maxStraggleNanos(), deadline),
+                Phase.Expected.unless(silent, Status.PARTIAL),
+                (ina ? "ACK tree " + tree : "one unicast ACK per receiver") + ", ACK per "
+                        + (job.params().perWindow() ? "window" : "packet")
                         + (vat != null ? "; A-BMs " + vat.aBms() : ""));
     }
 }

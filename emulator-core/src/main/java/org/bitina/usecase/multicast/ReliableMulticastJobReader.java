@@ -1,24 +1,20 @@
 package org.bitina.usecase.multicast;
 
-import org.bitina.scenario.JobReader;
-import org.bitina.scenario.JobParts;
-import org.bitina.scenario.JobHeader;
-import org.bitina.scenario.ConfigReader;
-import org.bitina.scenario.HostLists;
-import org.bitina.scenario.JobKeys;
-
-import org.bitina.usecase.multicast.MulticastSpec;
-
 import com.typesafe.config.ConfigValue;
-import com.typesafe.config.ConfigValueType;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import org.bitina.scenario.ConfigReader;
+import org.bitina.scenario.HostLists;
+import org.bitina.scenario.HostSelector;
+import org.bitina.scenario.JobHeader;
+import org.bitina.scenario.JobKeys;
+import org.bitina.scenario.JobParts;
+import org.bitina.scenario.JobReader;
 import org.bitina.topology.BitSpace;
 import org.bitina.topology.EncodingSpec;
-import org.bitina.usecase.JobSpec;
-import org.bitina.topology.Node;
 import org.bitina.topology.Topology;
+import org.bitina.usecase.JobSpec;
 
 /**
  * A reliable multicast job (seed 000 section 5): a {@code source} sends {@code data} to
@@ -69,20 +65,28 @@ public final class ReliableMulticastJobReader extends JobReader {
             tree = a.oneOf("tree", List.of("preconfigured", "self-installed", "composed"), tree);
         }
         int maxRounds = c.intIn("max-rounds", 1, 1000, 8);
-        if (c.problems().since(before) || header == null || topology == null || d == null || a == null || encoding == null) {
+        if (c.problems().since(before)
+                || header == null
+                || topology == null
+                || d == null
+                || a == null
+                || encoding == null) {
             return null;
         }
         if (source == null || receivers == null || receivers.isEmpty()) {
             c.problem(c.origin(), "a reliable-multicast job needs a source and at least one receiver");
             return null;
         }
-        // whether a data packet fits the links it crosses, its receiver set encoded, is checked once planned (WireBudget)
-        return new MulticastSpec(header.common(KIND, List.copyOf(receivers), space, encoding), source,
+        // whether a data packet fits the links it crosses, its receiver set encoded, is checked once planned
+        // (WireBudget)
+        return new MulticastSpec(
+                header.common(KIND, List.copyOf(receivers), space, encoding),
+                source,
                 new MulticastSpec.Params(bytes, packet, window, seed, "window".equals(per), tree, maxRounds));
     }
 
     /**
-     * The receivers: a list of hosts and {@link org.bitina.scenario.HostSelector host selectors}, or one selector
+     * The receivers: a list of hosts and {@link HostSelector host selectors}, or one selector
      * ({@code "all"}: every host but the source; a selector leaves the source out); null when missing or bad.
      */
     private static List<String> receivers(ConfigReader c, Topology topology, String source) {
@@ -91,7 +95,8 @@ public final class ReliableMulticastJobReader extends JobReader {
             return null;
         }
         List<? extends ConfigValue> elements = HostLists.elements(c, "receivers");
-        List<HostLists.Named> named = elements == null ? null
+        List<HostLists.Named> named = elements == null
+                ? null
                 : HostLists.expand(c, elements, topology, "a receiver", source == null ? Set.of() : Set.of(source));
         if (named == null) {
             return null;

@@ -1,17 +1,16 @@
 package org.bitina.usecase.allreduce;
 
-import org.bitina.usecase.EndpointDriver;
-
-import org.bitina.protocol.JobTables;
-import org.bitina.protocol.Counter;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.bitina.bitmap.FlatBitmap;
 import org.bitina.protocol.AggregationTable;
+import org.bitina.protocol.Counter;
+import org.bitina.protocol.Frame;
+import org.bitina.protocol.JobTables;
 import org.bitina.protocol.NodeEngine;
 import org.bitina.topology.Bift;
 import org.bitina.topology.BitSpace;
@@ -19,12 +18,13 @@ import org.bitina.topology.LinkSpec;
 import org.bitina.topology.Routing;
 import org.bitina.topology.Topologies;
 import org.bitina.topology.Topology;
+import org.bitina.usecase.EndpointDriver;
 import org.bitina.wire.ElementType;
-import org.bitina.protocol.Frame;
 import org.bitina.wire.Flags;
 import org.bitina.wire.InaHeader;
 import org.bitina.wire.InaPacket;
 import org.bitina.wire.PacketType;
+import org.bitina.wire.Payload;
 import org.bitina.wire.ReductionOp;
 import org.junit.jupiter.api.Test;
 
@@ -33,8 +33,20 @@ class AllReduceWorkerRetryTest {
     private static final long MS = 1_000_000L;
     private final BitSpace space = new BitSpace(List.of("w1", "w2"));
     private final DataSpec data = new DataSpec(100, ElementType.INT32, ReductionOp.SUM, 100, 1, 3, 1024);
-    private final AllReducePlan plan = new AllReducePlan("j", "ina", 1, 1, space, List.of("w1", "w2"), data,
-            Map.of("w1", "s1", "w2", "s1"), null, 10 * MS, Map.of(), Set.of(), 3);
+    private final AllReducePlan plan = new AllReducePlan(
+            "j",
+            "ina",
+            1,
+            1,
+            space,
+            List.of("w1", "w2"),
+            data,
+            Map.of("w1", "s1", "w2", "s1"),
+            null,
+            10 * MS,
+            Map.of(),
+            Set.of(),
+            3);
 
     @Test
     void aWorkerWithoutAResultSendsAgainThenGivesUpAndSaysSo() {
@@ -62,8 +74,11 @@ class AllReduceWorkerRetryTest {
         Routing r = Routing.compute(fig1);
         BitSpace hosts = new BitSpace(List.of("w1", "w2"));
         NodeEngine s1 = new NodeEngine("s1", r, new AggregationTable(8, 1000 * MS), false);
-        s1.install(JobTables.builder("j", 1, 1, 2, 10 * MS).bift(Bift.build(r, "s1", hosts))
-                .vatNode(org.bitina.bitmap.FlatBitmap.full(2), null).root(true).build());
+        s1.install(JobTables.builder("j", 1, 1, 2, 10 * MS)
+                .bift(Bift.build(r, "s1", hosts))
+                .vatNode(FlatBitmap.full(2), null)
+                .root(true)
+                .build());
         AllReduceWorker w1 = new AllReduceWorker(plan, "w1");
         AllReduceWorker w2 = new AllReduceWorker(plan, "w2");
         s1.onFrame(w1.start(0).get(0).frame(), 0);
@@ -72,7 +87,10 @@ class AllReduceWorkerRetryTest {
         // w1 asks again: its contribution is a duplicate, so the root sends the result to w1 alone
         List<NodeEngine.Action> resend = s1.onFrame(w1.onTimer(40 * MS).get(0).frame(), 40 * MS);
         assertEquals(1, sends(resend));
-        NodeEngine.Send s = (NodeEngine.Send) resend.stream().filter(a -> a instanceof NodeEngine.Send).findFirst().orElseThrow();
+        NodeEngine.Send s = (NodeEngine.Send) resend.stream()
+                .filter(a -> a instanceof NodeEngine.Send)
+                .findFirst()
+                .orElseThrow();
         assertEquals("w1", s.neighbor());
         assertEquals(PacketType.RESULT, s.frame().packet().header().type());
         assertEquals(1L, s1.counters(1, 1).get(Counter.RESULTS_RESENT));
@@ -87,40 +105,67 @@ class AllReduceWorkerRetryTest {
 
     /** The others' sum of a chunk without w1, as the root multicasts a partial result. */
     private InaPacket partialWithoutW1(AllReduceData d, int chunk) {
-        InaHeader h = InaHeader.of(PacketType.RESULT, 1, 1, chunk).withOp(ReductionOp.SUM).withFlags(Flags.PARTIAL);
+        InaHeader h = InaHeader.of(PacketType.RESULT, 1, 1, chunk)
+                .withOp(ReductionOp.SUM)
+                .withFlags(Flags.PARTIAL);
         return new InaPacket(h, space.setOf(List.of("w1")), d.payload(1, chunk), space.setOf(List.of("w2")), null);
     }
 
     private InaPacket complete(AllReduceData d, int chunk) {
-        org.bitina.wire.Payload sum = d.payload(0, chunk).copy();
+        Payload sum = d.payload(0, chunk).copy();
         ReductionOp.SUM.apply(sum, d.payload(1, chunk));
-        return new InaPacket(InaHeader.of(PacketType.RESULT, 1, 1, chunk).withOp(ReductionOp.SUM), space.setOf(List.of("w1")), sum);
+        return new InaPacket(
+                InaHeader.of(PacketType.RESULT, 1, 1, chunk).withOp(ReductionOp.SUM), space.setOf(List.of("w1")), sum);
     }
 
     @Test
     void aResultThatComesBeforeTheWorkerSentItsChunkCountsOnceAndTheChunkIsStillOffered() {
         // w1's link was down: w2 finished chunk 2 without it, and that result reached w1 before w1 got to chunk 2
         DataSpec three = new DataSpec(300, ElementType.INT32, ReductionOp.SUM, 100, 1, 3, 1024);
-        AllReducePlan p = new AllReducePlan("j", "ina", 1, 1, space, List.of("w1", "w2"), three, Map.of("w1", "s1", "w2", "s1"), null,
-                10 * MS, Map.of(), Set.of(), 3);
+        AllReducePlan p = new AllReducePlan(
+                "j",
+                "ina",
+                1,
+                1,
+                space,
+                List.of("w1", "w2"),
+                three,
+                Map.of("w1", "s1", "w2", "s1"),
+                null,
+                10 * MS,
+                Map.of(),
+                Set.of(),
+                3);
         AllReduceData d = new AllReduceData(three);
         AllReduceWorker w = new AllReduceWorker(p, "w1");
-        assertEquals(List.of(0L), w.start(0).stream().map(o -> o.frame().packet().header().seq()).toList());
-        assertEquals(List.of(), w.onDeliver(new Frame(partialWithoutW1(d, 2), null, 5), MS), "not in flight: no window slot frees");
+        assertEquals(
+                List.of(0L),
+                w.start(0).stream().map(o -> o.frame().packet().header().seq()).toList());
+        assertEquals(
+                List.of(),
+                w.onDeliver(new Frame(partialWithoutW1(d, 2), null, 5), MS),
+                "not in flight: no window slot frees");
         assertEquals(1, w.report().received());
         // chunk 0's result frees the slot: chunk 1 goes, tracked
-        assertEquals(List.of(1L), w.onDeliver(new Frame(complete(d, 0), null, 6), 2 * MS).stream()
-                .map(o -> o.frame().packet().header().seq()).toList());
+        assertEquals(
+                List.of(1L),
+                w.onDeliver(new Frame(complete(d, 0), null, 6), 2 * MS).stream()
+                        .map(o -> o.frame().packet().header().seq())
+                        .toList());
         // chunk 1's result: chunk 2 is held already, so it is offered once, untracked, for the root to fold in
         List<EndpointDriver.Out> last = w.onDeliver(new Frame(complete(d, 1), null, 7), 3 * MS);
-        assertEquals(List.of(2L), last.stream().map(o -> o.frame().packet().header().seq()).toList());
+        assertEquals(
+                List.of(2L),
+                last.stream().map(o -> o.frame().packet().header().seq()).toList());
         assertTrue(w.done());
         assertEquals(3, w.report().received(), "each chunk counted once");
-        assertEquals(Long.MAX_VALUE, w.nextDeadline(), "nothing waits for a result: no resends, no give-up counted twice");
+        assertEquals(
+                Long.MAX_VALUE, w.nextDeadline(), "nothing waits for a result: no resends, no give-up counted twice");
         // the better result the fold-in brings replaces the partial one, and counts nothing again
         w.onDeliver(new Frame(complete(d, 2), null, 8), 4 * MS);
         assertEquals(3, w.report().received());
-        assertTrue(w.report().partialChunks().isEmpty(), w.report().partialChunks().toString());
+        assertTrue(
+                w.report().partialChunks().isEmpty(), w.report().partialChunks().toString());
         assertEquals(3, w.report().verifiedChunks());
     }
 }

@@ -52,13 +52,17 @@ class PartitionsNetTest {
     }
 
     private Scenario scenario(String partitions, String op, String faults) throws Exception {
-        return Scenarios.write(dir, "p.conf", Scenarios.fatTree(4, "jobs = [" + job("one", "", op) + ", " + job("parts", partitions, op)
-                + "]\nfaults = [" + faults + "]"));
+        return Scenarios.write(
+                dir,
+                "p.conf",
+                Scenarios.fatTree(
+                        4,
+                        "jobs = [" + job("one", "", op) + ", " + job("parts", partitions, op) + "]\nfaults = [" + faults
+                                + "]"));
     }
 
     /** The results each worker took last, per chunk: what it holds and the payload. */
-    private record Taken(EndpointSet holds, Payload payload) {
-    }
+    private record Taken(EndpointSet holds, Payload payload) {}
 
     /** One INA phase on pure engines: frames hop by hop in FIFO order at one instant, then the next timer, until nothing is left. */
     private static final class Net {
@@ -70,6 +74,7 @@ class PartitionsNetTest {
         final Map<String, Map<Long, Taken>> taken = new TreeMap<>();
         /** The widest endpoint set seen on any packet a host received: the bit space its tree uses on the wire. */
         int widestAtHosts;
+
         long now;
 
         Net(Scenario s, Phase phase) {
@@ -77,8 +82,12 @@ class PartitionsNetTest {
             this.space = phase.job().common().bitSpace();
             Routing routing = Routing.compute(s.topology());
             for (Phase.Tree tree : phase.trees()) {
-                tree.tables().forEach((node, t) -> engines.computeIfAbsent(node,
-                        n -> new NodeEngine(n, routing, new AggregationTable(1 << 16, 1_000_000_000L), false)).install(t));
+                tree.tables()
+                        .forEach((node, t) -> engines.computeIfAbsent(
+                                        node,
+                                        n -> new NodeEngine(
+                                                n, routing, new AggregationTable(1 << 16, 1_000_000_000L), false))
+                                .install(t));
             }
             References refs = new References();
             for (DriverSpec d : phase.drivers()) {
@@ -103,7 +112,8 @@ class PartitionsNetTest {
                         next = Math.min(next, d.nextDeadline());
                     }
                 }
-                if (next == Long.MAX_VALUE || drivers.values().stream().flatMap(List::stream).allMatch(EndpointDriver::done)) {
+                if (next == Long.MAX_VALUE
+                        || drivers.values().stream().flatMap(List::stream).allMatch(EndpointDriver::done)) {
                     return this;
                 }
                 now = Math.max(now, next);
@@ -129,8 +139,11 @@ class PartitionsNetTest {
                     InaPacket p = d.frame().packet();
                     widestAtHosts = Math.max(widestAtHosts, p.endpoints().capacity());
                     if (p.header().type() == PacketType.RESULT) {
-                        EndpointSet holds = p.provenance() != null ? p.provenance() : space.setOf(phase.job().common().members());
-                        Taken before = taken.computeIfAbsent(node, k -> new TreeMap<>()).get(p.header().seq());
+                        EndpointSet holds = p.provenance() != null
+                                ? p.provenance()
+                                : space.setOf(phase.job().common().members());
+                        Taken before = taken.computeIfAbsent(node, k -> new TreeMap<>())
+                                .get(p.header().seq());
                         if (before == null || !holds.isSubsetOf(before.holds())) {
                             taken.get(node).put(p.header().seq(), new Taken(holds, p.payload()));
                         }
@@ -152,7 +165,10 @@ class PartitionsNetTest {
     }
 
     private static Net net(Scenario s, String job) {
-        Phase p = UseCases.plan(s, Routing.compute(s.topology())).stream().filter(x -> x.job().name().equals(job)).findFirst().orElseThrow();
+        Phase p = UseCases.plan(s, Routing.compute(s.topology())).stream()
+                .filter(x -> x.job().name().equals(job))
+                .findFirst()
+                .orElseThrow();
         return new Net(s, p).run();
     }
 
@@ -189,14 +205,17 @@ class PartitionsNetTest {
 
     @Test
     void unevenListedPartitionsWithASilentWorkerLeaveTheSamePartialResultNamingIt() throws Exception {
-        Scenario s = scenario("partitions = [[h1, h2, h3, h4, h5, h6], [h7, h8, h9], [h10, h11, h12, h13, h14, h15, h16]]", "max",
+        Scenario s = scenario(
+                "partitions = [[h1, h2, h3, h4, h5, h6], [h7, h8, h9], [h10, h11, h12, h13, h14, h15, h16]]",
+                "max",
                 "{ at = 0ms, kind = silent, node = h8 }");
         Net one = net(s, "one");
         Net parts = net(s, "parts");
         assertSameResults(one, parts);
         EndpointSet all = one.space.setOf(one.phase.job().common().members());
         EndpointSet withoutH8 = all.andNot(one.space.setOf(List.of("h8")));
-        parts.taken.forEach((host, chunks) -> chunks.forEach((seq, t) -> assertEquals(withoutH8, t.holds(), host + " chunk " + seq)));
+        parts.taken.forEach((host, chunks) ->
+                chunks.forEach((seq, t) -> assertEquals(withoutH8, t.holds(), host + " chunk " + seq)));
         for (DriverReport r : parts.reports()) {
             if (!r.endpoint().equals("h8")) {
                 assertEquals(8, r.partialChunks().size(), r.endpoint());

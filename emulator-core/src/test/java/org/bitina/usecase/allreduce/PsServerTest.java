@@ -1,7 +1,5 @@
 package org.bitina.usecase.allreduce;
 
-import org.bitina.usecase.EndpointDriver;
-
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -13,6 +11,7 @@ import java.util.Set;
 import org.bitina.bitmap.FlatBitmap;
 import org.bitina.protocol.Frame;
 import org.bitina.topology.BitSpace;
+import org.bitina.usecase.EndpointDriver;
 import org.bitina.wire.ElementType;
 import org.bitina.wire.Flags;
 import org.bitina.wire.InaPacket;
@@ -27,8 +26,20 @@ class PsServerTest {
     private static final long TIMEOUT = 10 * MS;
     private final BitSpace space = new BitSpace(List.of("w1", "w2", "ps"));
     private final DataSpec data = new DataSpec(64, ElementType.INT32, ReductionOp.SUM, 32, 2, 4, 1 << 16);
-    private final AllReducePlan plan = new AllReducePlan("j", "ps", 1, 2_000_001, space, List.of("w1", "w2"), data,
-            Map.of("w1", "ps", "w2", "ps"), "ps", TIMEOUT, Map.of(), Set.of(), 4);
+    private final AllReducePlan plan = new AllReducePlan(
+            "j",
+            "ps",
+            1,
+            2_000_001,
+            space,
+            List.of("w1", "w2"),
+            data,
+            Map.of("w1", "ps", "w2", "ps"),
+            "ps",
+            TIMEOUT,
+            Map.of(),
+            Set.of(),
+            4);
     private final AllReduceData values = new AllReduceData(data);
 
     private int[] sum(int chunk, int... bits) {
@@ -62,7 +73,10 @@ class PsServerTest {
             assertTrue(ps.accepts(from1.packet()));
             assertTrue(ps.onDeliver(from1, MS).isEmpty(), "half a chunk: nothing to answer yet");
             List<EndpointDriver.Out> answers = ps.onDeliver(c2.get(c).frame(), MS);
-            assertEquals(List.of("w1", "w2"), answers.stream().map(o -> o.frame().destination()).toList(), "one answer per worker");
+            assertEquals(
+                    List.of("w1", "w2"),
+                    answers.stream().map(o -> o.frame().destination()).toList(),
+                    "one answer per worker");
             for (EndpointDriver.Out a : answers) {
                 InaPacket p = a.frame().packet();
                 assertEquals(PacketType.UNICAST, p.header().type());
@@ -93,11 +107,13 @@ class PsServerTest {
         List<EndpointDriver.Out> partial = ps.onTimer(MS + TIMEOUT);
         assertEquals(2, partial.size(), "both workers get the partial result");
         assertEquals(FlatBitmap.of(3, 0), partial.get(0).frame().packet().endpoints(), "it holds w1 alone");
-        assertArrayEquals(sum(0, 0), ((Payload.Int32) partial.get(1).frame().packet().payload()).values());
+        assertArrayEquals(
+                sum(0, 0), ((Payload.Int32) partial.get(1).frame().packet().payload()).values());
         List<EndpointDriver.Out> better = ps.onDeliver(from2, MS + TIMEOUT + 1);
         assertEquals(2, better.size(), "w2's late share widens the result, sent to both again");
         assertEquals(FlatBitmap.of(3, 0, 1), better.get(0).frame().packet().endpoints());
-        assertArrayEquals(sum(0, 0, 1), ((Payload.Int32) better.get(0).frame().packet().payload()).values());
+        assertArrayEquals(
+                sum(0, 0, 1), ((Payload.Int32) better.get(0).frame().packet().payload()).values());
     }
 
     @Test
@@ -106,11 +122,15 @@ class PsServerTest {
         AllReduceWorker w1 = new AllReduceWorker(plan, "w1");
         Frame from1 = w1.start(0).get(0).frame();
         ps.onDeliver(from1, MS);
-        List<EndpointDriver.Out> result = ps.onDeliver(new AllReduceWorker(plan, "w2").start(0).get(0).frame(), MS);
+        List<EndpointDriver.Out> result =
+                ps.onDeliver(new AllReduceWorker(plan, "w2").start(0).get(0).frame(), MS);
         assertEquals(2, result.size());
         // w1's result was lost: its timer sends chunk 0 again, flagged as a retransmission
         List<EndpointDriver.Out> again = w1.onTimer(w1.nextDeadline());
-        Frame retransmission = again.stream().map(EndpointDriver.Out::frame).filter(f -> f.packet().header().seq() == 0).findFirst()
+        Frame retransmission = again.stream()
+                .map(EndpointDriver.Out::frame)
+                .filter(f -> f.packet().header().seq() == 0)
+                .findFirst()
                 .orElseThrow();
         assertTrue(retransmission.packet().header().has(Flags.RETRANSMIT));
         Frame resent = only(ps.onDeliver(retransmission, 50 * MS));
@@ -126,7 +146,10 @@ class PsServerTest {
         PsServer ps = new PsServer(plan);
         Frame contribution = new AllReduceWorker(plan, "w1").start(0).get(0).frame();
         assertTrue(ps.accepts(contribution.packet()));
-        assertFalse(ps.accepts(contribution.packet().withHeader(contribution.packet().header().withType(PacketType.UNICAST))),
+        assertFalse(
+                ps.accepts(contribution
+                        .packet()
+                        .withHeader(contribution.packet().header().withType(PacketType.UNICAST))),
                 "its own answers to a worker on the same host are the worker's");
         assertTrue(ps.done(), "a server never holds a phase open");
     }

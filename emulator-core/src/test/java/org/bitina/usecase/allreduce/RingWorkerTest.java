@@ -1,10 +1,5 @@
 package org.bitina.usecase.allreduce;
 
-import org.bitina.usecase.Straggler;
-
-import org.bitina.usecase.EndpointDriver;
-import org.bitina.usecase.DriverReport;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -21,6 +16,9 @@ import org.bitina.bitmap.EndpointSet;
 import org.bitina.bitmap.FlatBitmap;
 import org.bitina.protocol.Frame;
 import org.bitina.topology.BitSpace;
+import org.bitina.usecase.DriverReport;
+import org.bitina.usecase.EndpointDriver;
+import org.bitina.usecase.Straggler;
 import org.bitina.wire.ElementType;
 import org.bitina.wire.InaHeader;
 import org.bitina.wire.InaPacket;
@@ -36,10 +34,12 @@ class RingWorkerTest {
     private final BitSpace space = new BitSpace(MEMBERS);
     /** Five chunks over three members: owners 0, 1, 2, 0, 1. */
     private final DataSpec data = new DataSpec(5 * 16, ElementType.INT32, ReductionOp.SUM, 16, 2, 11, 1 << 16);
+
     private final AllReduceData values = new AllReduceData(data);
 
     private AllReducePlan plan(Map<String, Straggler> stragglers, Set<String> silent) {
-        return new AllReducePlan("j", "ring", 1, 1_000_001, space, MEMBERS, data, Map.of(), null, 10 * MS, stragglers, silent, 3);
+        return new AllReducePlan(
+                "j", "ring", 1, 1_000_001, space, MEMBERS, data, Map.of(), null, 10 * MS, stragglers, silent, 3);
     }
 
     /** The ring wired in a loop: every frame goes to the worker it names; what each worker got is kept. */
@@ -96,7 +96,9 @@ class RingWorkerTest {
         for (List<InaPacket> packets : ring.got.values()) {
             for (InaPacket p : packets) {
                 if (p.endpoints().equals(full)) {
-                    assertTrue(Arrays.equals(sum((int) p.header().seq()), ((Payload.Int32) p.payload()).values()), p.toString());
+                    assertTrue(
+                            Arrays.equals(sum((int) p.header().seq()), ((Payload.Int32) p.payload()).values()),
+                            p.toString());
                 }
             }
         }
@@ -109,7 +111,8 @@ class RingWorkerTest {
         for (String m : MEMBERS) {
             int index = MEMBERS.indexOf(m);
             List<EndpointDriver.Out> out = ring.workers.get(m).start(0);
-            List<Long> chunks = out.stream().map(o -> o.frame().packet().header().seq()).toList();
+            List<Long> chunks =
+                    out.stream().map(o -> o.frame().packet().header().seq()).toList();
             List<Long> expected = new ArrayList<>();
             for (int c = 0; c < data.chunks(); c++) {
                 if ((c % MEMBERS.size() + 1) % MEMBERS.size() == index) {
@@ -145,7 +148,10 @@ class RingWorkerTest {
         RingWorker w3 = new RingWorker(plan(Map.of("w3", slow), Set.of()), "w3");
         // w3 starts the chunks owned by w2: 1 and 4; chunk 2 passes it in the reduce-scatter
         for (EndpointDriver.Out o : w3.start(0)) {
-            assertEquals(0, o.wallDelayNanos(), "chunk " + o.frame().packet().header().seq());
+            assertEquals(
+                    0,
+                    o.wallDelayNanos(),
+                    "chunk " + o.frame().packet().header().seq());
         }
         InaHeader h = InaHeader.of(PacketType.UNICAST, 1, 1_000_001, 2).withOp(ReductionOp.SUM);
         Frame fromW2 = new Frame(new InaPacket(h, FlatBitmap.of(3, 1), values.payload(1, 2)), "w3", 100);
@@ -160,17 +166,23 @@ class RingWorkerTest {
         RingWorker w1 = new RingWorker(plan(Map.of(), Set.of()), "w1");
         w1.start(0);
         InaHeader h = InaHeader.of(PacketType.UNICAST, 1, 1_000_001, 1).withOp(ReductionOp.SUM);
-        assertTrue(w1.onDeliver(new Frame(new InaPacket(h, FlatBitmap.of(3, 0, 2), values.payload(0, 1)), "w1", 0), 0).isEmpty());
-        assertEquals(List.of("chunk 1 came back round the ring holding [101]"), w1.report().mismatches());
-        assertFalse(w1.accepts(new InaPacket(h.withType(PacketType.CONTRIBUTION), FlatBitmap.of(3, 1), Payload.EMPTY)),
+        assertTrue(w1.onDeliver(new Frame(new InaPacket(h, FlatBitmap.of(3, 0, 2), values.payload(0, 1)), "w1", 0), 0)
+                .isEmpty());
+        assertEquals(
+                List.of("chunk 1 came back round the ring holding [101]"),
+                w1.report().mismatches());
+        assertFalse(
+                w1.accepts(new InaPacket(h.withType(PacketType.CONTRIBUTION), FlatBitmap.of(3, 1), Payload.EMPTY)),
                 "a ring worker takes unicasts only");
     }
 
     @Test
     void aRingOfOneHasItsOwnDataAsTheResult() {
         BitSpace one = new BitSpace(List.of("w1"));
-        RingWorker w1 = new RingWorker(new AllReducePlan("j", "ring", 1, 1, one, List.of("w1"), data, Map.of(), null, MS, Map.of(),
-                Set.of(), 3), "w1");
+        RingWorker w1 = new RingWorker(
+                new AllReducePlan(
+                        "j", "ring", 1, 1, one, List.of("w1"), data, Map.of(), null, MS, Map.of(), Set.of(), 3),
+                "w1");
         assertTrue(w1.start(0).isEmpty(), "nothing to send");
         assertTrue(w1.done());
         assertEquals(data.chunks(), w1.report().verifiedChunks());

@@ -3,12 +3,15 @@ package org.bitina.usecase.allreduce;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertSame;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import org.bitina.bitmap.EndpointSet;
 import org.bitina.bitmap.FlatBitmap;
 import org.bitina.wire.ElementType;
@@ -22,6 +25,7 @@ class VerifierTest {
     private static final double U = Math.scalb(1.0, -24);
     /** 250 elements in chunks of 100: the last chunk is 50 long. */
     private static final int ELEMENTS = 250;
+
     private static final EndpointSet ALL = FlatBitmap.of(4, 0, 1, 2, 3);
 
     private static AllReduceData data(ElementType type, ReductionOp op, long seed) {
@@ -31,7 +35,9 @@ class VerifierTest {
     /** The ints of {@code holds}' payloads reduced by hand, last contributor first. */
     private static int[] intReduce(AllReduceData d, int chunk, EndpointSet holds) {
         int[] bits = holds.indices();
-        int[] acc = ((Payload.Int32) d.payload(bits[bits.length - 1], chunk)).values().clone();
+        int[] acc = ((Payload.Int32) d.payload(bits[bits.length - 1], chunk))
+                .values()
+                .clone();
         for (int i = bits.length - 2; i >= 0; i--) {
             int[] v = ((Payload.Int32) d.payload(bits[i], chunk)).values();
             for (int j = 0; j < acc.length; j++) {
@@ -72,7 +78,9 @@ class VerifierTest {
         assertNull(verifier.check(d, 1, ALL, Payload.of(sum)));
         int[] off = sum.clone();
         off[37] += 1;
-        assertEquals(new Verifier.Mismatch(1, 37, off[37], sum[37], 0), verifier.check(d, 1, ALL, Payload.of(off)),
+        assertEquals(
+                new Verifier.Mismatch(1, 37, off[37], sum[37], 0),
+                verifier.check(d, 1, ALL, Payload.of(off)),
                 "int32 is exact: one unit off fails, at the element that is off");
     }
 
@@ -159,9 +167,14 @@ class VerifierTest {
     void aResultOfTheWrongLengthOrTypeOrHoldingNobodyIsAMismatchWithoutAnElement() {
         AllReduceData d = data(ElementType.INT32, ReductionOp.SUM, 8);
         int[] sum = intReduce(d, 0, ALL);
-        assertEquals(new Verifier.Mismatch(0, -1, 99, 100, 0), verifier.check(d, 0, ALL, Payload.of(java.util.Arrays.copyOf(sum, 99))));
+        assertEquals(
+                new Verifier.Mismatch(0, -1, 99, 100, 0),
+                verifier.check(d, 0, ALL, Payload.of(Arrays.copyOf(sum, 99))));
         assertEquals(-1, verifier.check(d, 0, ALL, Payload.of(new float[100])).index(), "float32 for an int32 job");
-        assertEquals(-1, verifier.check(d, 0, FlatBitmap.of(4), Payload.of(sum)).index(), "a result must hold someone's data");
+        assertEquals(
+                -1,
+                verifier.check(d, 0, FlatBitmap.of(4), Payload.of(sum)).index(),
+                "a result must hold someone's data");
     }
 
     @Test
@@ -169,12 +182,14 @@ class VerifierTest {
         AllReduceData d = data(ElementType.FLOAT32, ReductionOp.SUM, 5);
         EndpointSet a = verifier.members(FlatBitmap.of(4, 0, 1, 2, 3));
         EndpointSet b = verifier.members(FlatBitmap.of(4, 3, 2, 1, 0));
-        assertSame(a, b, "one instance per member set: a complete result's reference is found without hashing its bits");
+        assertSame(
+                a, b, "one instance per member set: a complete result's reference is found without hashing its bits");
         verifier.prepare(d, ALL);
         assertNull(verifier.check(d, 2, a, Payload.of(floatReduce(d, 2, ALL))));
         float[] off = floatReduce(d, 2, ALL);
         off[7] += 0.5f;
-        assertNotNull(verifier.check(d, 2, a, Payload.of(off)), "the canonical set still names the reference of all four");
+        assertNotNull(
+                verifier.check(d, 2, a, Payload.of(off)), "the canonical set still names the reference of all four");
         // a partial result with its own provenance is looked up by its bits
         EndpointSet partial = FlatBitmap.of(4, 0, 2);
         assertNull(verifier.check(d, 2, partial, Payload.of(floatReduce(d, 2, partial))));
@@ -185,12 +200,13 @@ class VerifierTest {
     void inputsAreSeededPerWorkerAndChunkAndStayInTheirOpsRange() {
         AllReduceData sum = data(ElementType.FLOAT32, ReductionOp.SUM, 9);
         assertArrayEquals(sum.values(1, 2), sum.values(1, 2), "the same (seed, worker, chunk), the same values");
-        assertFalse(java.util.Arrays.equals(sum.values(1, 2), sum.values(2, 2)), "another worker, other values");
-        assertFalse(java.util.Arrays.equals(sum.values(1, 1), sum.values(1, 2)), "another chunk, other values");
-        assertFalse(java.util.Arrays.equals(sum.values(1, 2), data(ElementType.FLOAT32, ReductionOp.SUM, 10).values(1, 2)));
+        assertFalse(Arrays.equals(sum.values(1, 2), sum.values(2, 2)), "another worker, other values");
+        assertFalse(Arrays.equals(sum.values(1, 1), sum.values(1, 2)), "another chunk, other values");
+        assertFalse(Arrays.equals(
+                sum.values(1, 2), data(ElementType.FLOAT32, ReductionOp.SUM, 10).values(1, 2)));
         assertEquals(50, sum.values(0, 2).length, "the last chunk is 50 long (an even count), and chunk 0 is 100");
         double mean = 0;
-        java.util.Set<Float> distinct = new java.util.HashSet<>();
+        Set<Float> distinct = new HashSet<>();
         for (int w = 0; w < 40; w++) {
             for (float v : sum.values(w, 0)) {
                 assertTrue(v >= -1f && v < 1f, "a sum draws from [-1, 1): " + v);
@@ -200,7 +216,8 @@ class VerifierTest {
         }
         assertTrue(Math.abs(mean / 4000) < 0.05, "centred: " + mean / 4000);
         assertTrue(distinct.size() > 3900, "both halves of each draw differ: " + distinct.size() + " distinct of 4000");
-        AllReduceData odd = new AllReduceData(new DataSpec(101, ElementType.FLOAT32, ReductionOp.PRODUCT, 101, 1, 3, 1 << 16));
+        AllReduceData odd =
+                new AllReduceData(new DataSpec(101, ElementType.FLOAT32, ReductionOp.PRODUCT, 101, 1, 3, 1 << 16));
         float[] p = odd.values(0, 0);
         assertEquals(101, p.length);
         for (float v : p) {

@@ -1,10 +1,5 @@
 package org.bitina.usecase.bierinc;
 
-import org.bitina.usecase.EndpointDriver;
-import org.bitina.usecase.DriverReport;
-import org.bitina.usecase.allreduce.AllReduceData;
-import org.bitina.usecase.allreduce.AllReducePlan;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -17,6 +12,10 @@ import org.bitina.bitmap.EndpointSet;
 import org.bitina.bitmap.FlatBitmap;
 import org.bitina.protocol.Frame;
 import org.bitina.topology.BitSpace;
+import org.bitina.usecase.DriverReport;
+import org.bitina.usecase.EndpointDriver;
+import org.bitina.usecase.allreduce.AllReduceData;
+import org.bitina.usecase.allreduce.AllReducePlan;
 import org.bitina.usecase.allreduce.DataSpec;
 import org.bitina.wire.ElementType;
 import org.bitina.wire.Flags;
@@ -32,8 +31,20 @@ class IncMemberTest {
     private static final long MS = 1_000_000L;
     private final BitSpace space = new BitSpace(List.of("w1", "w2", "w3", "w4"));
     private final DataSpec data = new DataSpec(64, ElementType.INT32, ReductionOp.SUM, 64, 4, 5, 1024);
-    private final AllReducePlan base = new AllReducePlan("j", "ina", 1, 1, space, List.of("w1", "w2", "w3", "w4"), data, Map.of(),
-            null, 10 * MS, Map.of(), Set.of(), 5);
+    private final AllReducePlan base = new AllReducePlan(
+            "j",
+            "ina",
+            1,
+            1,
+            space,
+            List.of("w1", "w2", "w3", "w4"),
+            data,
+            Map.of(),
+            null,
+            10 * MS,
+            Map.of(),
+            Set.of(),
+            5);
     private final AllReduceData values = new AllReduceData(data);
 
     private IncPlan plan(IncPlan.Collective c, List<String> owners) {
@@ -51,7 +62,10 @@ class IncMemberTest {
                 ReductionOp.SUM.apply(sum, p);
             }
         }
-        InaHeader h = InaHeader.of(PacketType.INC_REVERSE, 1, 1, 0).withOp(ReductionOp.SUM).withDestination(0).withSource(members[0])
+        InaHeader h = InaHeader.of(PacketType.INC_REVERSE, 1, 1, 0)
+                .withOp(ReductionOp.SUM)
+                .withDestination(0)
+                .withSource(members[0])
                 .withFlags(flags);
         return new Frame(new InaPacket(h, FlatBitmap.of(4, members), sum), "w1", 0);
     }
@@ -59,8 +73,10 @@ class IncMemberTest {
     @Test
     void aOneMemberJobEndsAtModelledTimeZeroNotAtTheWallClock() {
         BitSpace one = new BitSpace(List.of("w1"));
-        AllReducePlan alone = new AllReducePlan("j", "ina", 1, 1, one, List.of("w1"), data, Map.of(), null, 10 * MS, Map.of(), Set.of(), 5);
-        IncMember w1 = new IncMember(new IncPlan(alone, IncPlan.Collective.ALLREDUCE, one, Map.of(), List.of("w1"), 80 * MS), "w1");
+        AllReducePlan alone = new AllReducePlan(
+                "j", "ina", 1, 1, one, List.of("w1"), data, Map.of(), null, 10 * MS, Map.of(), Set.of(), 5);
+        IncMember w1 = new IncMember(
+                new IncPlan(alone, IncPlan.Collective.ALLREDUCE, one, Map.of(), List.of("w1"), 80 * MS), "w1");
         w1.start(1_078_960_368_000L);
         assertTrue(w1.done());
         assertEquals(0, w1.report().lastVt(), "nothing crossed a link: no modelled time passed");
@@ -94,7 +110,9 @@ class IncMemberTest {
         w1.start(0);
         w1.onDeliver(part(0, 1, 2), MS);
         w1.onDeliver(part(0, 2, 3), MS);
-        assertTrue(w1.report().mismatches().get(0).contains("overlaps"), w1.report().mismatches().toString());
+        assertTrue(
+                w1.report().mismatches().get(0).contains("overlaps"),
+                w1.report().mismatches().toString());
         assertFalse(w1.done());
     }
 
@@ -118,7 +136,8 @@ class IncMemberTest {
         InaPacket last = settle.get(0).frame().packet();
         assertTrue(last.header().has(Flags.LAST) && last.header().has(Flags.PROVENANCE));
         EndpointSet holds = last.provenance();
-        assertEquals(FlatBitmap.of(4, 0, 1, 2), holds, "B4: the provenance leaves out exactly the BFER that did not answer");
+        assertEquals(
+                FlatBitmap.of(4, 0, 1, 2), holds, "B4: the provenance leaves out exactly the BFER that did not answer");
         assertTrue(w1.done());
         assertEquals(List.of("w4"), w1.report().partialChunks().get(0).missing());
         assertEquals(List.of(), w1.report().mismatches());
@@ -128,12 +147,16 @@ class IncMemberTest {
     void aMemberAnswersARequestForAShareItSentAndWaitsForATreeForOneItDidNot() {
         IncMember w2 = new IncMember(plan(IncPlan.Collective.ALLREDUCE, List.of("w1")), "w2");
         w2.start(0);
-        InaHeader ask = InaHeader.of(PacketType.INC_FORWARD, 1, 1, 0).withSource(0).withFlags(Flags.RETRANSMIT);
-        List<EndpointDriver.Out> before = w2.onDeliver(new Frame(new InaPacket(ask, FlatBitmap.of(4, 1), Payload.EMPTY), null, 0), MS);
+        InaHeader ask =
+                InaHeader.of(PacketType.INC_FORWARD, 1, 1, 0).withSource(0).withFlags(Flags.RETRANSMIT);
+        List<EndpointDriver.Out> before =
+                w2.onDeliver(new Frame(new InaPacket(ask, FlatBitmap.of(4, 1), Payload.EMPTY), null, 0), MS);
         assertEquals(1, before.size(), "no tree seen yet: the request stands for it, the share goes in its turn");
         assertFalse(before.get(0).frame().packet().header().has(Flags.RETRANSMIT));
-        List<EndpointDriver.Out> again = w2.onDeliver(new Frame(new InaPacket(ask, FlatBitmap.of(4, 1), Payload.EMPTY), null, 0), MS);
-        assertTrue(again.get(0).frame().packet().header().has(Flags.RETRANSMIT), "sent already: it may be lost, so again");
+        List<EndpointDriver.Out> again =
+                w2.onDeliver(new Frame(new InaPacket(ask, FlatBitmap.of(4, 1), Payload.EMPTY), null, 0), MS);
+        assertTrue(
+                again.get(0).frame().packet().header().has(Flags.RETRANSMIT), "sent already: it may be lost, so again");
     }
 
     @Test
@@ -143,7 +166,9 @@ class IncMemberTest {
         assertTrue(root.onDeliver(part(0, 1, 2, 3), MS).isEmpty(), "a reduce broadcasts nothing");
         assertTrue(root.done());
         assertEquals(1, root.report().verifiedChunks());
-        assertTrue(new IncMember(plan(IncPlan.Collective.REDUCE, List.of("w1")), "w2").done(), "only the root waits for a result");
+        assertTrue(
+                new IncMember(plan(IncPlan.Collective.REDUCE, List.of("w1")), "w2").done(),
+                "only the root waits for a result");
 
         IncMember from = new IncMember(plan(IncPlan.Collective.BROADCAST, List.of("w1")), "w1");
         List<EndpointDriver.Out> out = from.start(0);

@@ -1,19 +1,19 @@
 package org.bitina.usecase.moe;
 
-import org.bitina.usecase.EndpointDriver;
-import org.bitina.usecase.DriverReport;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.bitina.bitmap.FlatBitmap;
 import org.bitina.protocol.Frame;
 import org.bitina.topology.BitSpace;
+import org.bitina.usecase.DriverReport;
+import org.bitina.usecase.EndpointDriver;
 import org.bitina.wire.InaPacket;
 import org.bitina.wire.PacketType;
 import org.bitina.wire.Payload;
@@ -28,8 +28,8 @@ class MoeSourceTest {
     private static final long TIMEOUT = 10 * MS;
     private static final int TOKENS = 4;
     private static final int HIDDEN = 8;
-    private final BitSpace experts = new BitSpace(List.of("e1", "e2", "e3", "e4"),
-            Map.of("e1", "h1", "e2", "h1", "e3", "h2", "e4", "h2"));
+    private final BitSpace experts =
+            new BitSpace(List.of("e1", "e2", "e3", "e4"), Map.of("e1", "h1", "e2", "h1", "e3", "h2", "e4", "h2"));
 
     private MoePlan plan(List<MoeSpec.PinnedRoute> pinned, double capacityFactor, int window) {
         MoeSpec.Params params = new MoeSpec.Params(2, HIDDEN, TOKENS, capacityFactor, 9, "group", pinned, window);
@@ -59,7 +59,7 @@ class MoeSourceTest {
         assertEquals(PacketType.DISPATCH, p.header().type());
         assertEquals(experts.setOf(List.of("e1", "e3")), p.endpoints());
         MoePayload.Dispatch d = MoePayload.parseDispatch(((Payload.Float32) p.payload()).values(), HIDDEN);
-        assertEquals(List.of(0, 2), java.util.Arrays.stream(d.experts()).boxed().toList());
+        assertEquals(List.of(0, 2), Arrays.stream(d.experts()).boxed().toList());
         assertEquals(TOKENS, d.hidden().length);
         for (float[] g : d.gates()) {
             assertEquals(1.0, g[0] + g[1], 1e-6, "the gates of the experts kept sum to one");
@@ -141,7 +141,9 @@ class MoeSourceTest {
         for (int i = 0; i < a.length; i++) {
             both[i] = a[i] + b[i];
         }
-        InaPacket sum = fromE1.packet().withEndpoints(experts.setOf(List.of("e1", "e3"))).withPayload(Payload.of(both));
+        InaPacket sum = fromE1.packet()
+                .withEndpoints(experts.setOf(List.of("e1", "e3")))
+                .withPayload(Payload.of(both));
         src.onDeliver(new Frame(sum, "src", 3 * MS), 3 * MS);
         assertFalse(src.done());
         List<String> mismatches = src.report().mismatches();
@@ -159,7 +161,8 @@ class MoeSourceTest {
         int capacity = (int) Math.ceil(factor * TOKENS * 2 / 4);
         MoeSource src = new MoeSource(plan, "src");
         Frame dispatch = src.start(0).get(0).frame();
-        MoePayload.Dispatch d = MoePayload.parseDispatch(((Payload.Float32) dispatch.packet().payload()).values(), HIDDEN);
+        MoePayload.Dispatch d =
+                MoePayload.parseDispatch(((Payload.Float32) dispatch.packet().payload()).values(), HIDDEN);
         assertEquals(capacity, d.hidden().length, "as many tokens as e1 and e3 each take");
         List<String> dropped = new ArrayList<>();
         for (int t = capacity; t < TOKENS; t++) {
@@ -176,8 +179,12 @@ class MoeSourceTest {
     @Test
     void aSourceKeepsAtMostItsWindowOfTokensInFlight() {
         // tokens 0 and 1 go to e1 and e3, tokens 2 and 3 to e2 and e4; a window of two tokens
-        MoePlan plan = plan(List.of(new MoeSpec.PinnedRoute(List.of(0, 1), List.of("e1", "e3")),
-                new MoeSpec.PinnedRoute(List.of(2, 3), List.of("e2", "e4"))), 2.0, 2);
+        MoePlan plan = plan(
+                List.of(
+                        new MoeSpec.PinnedRoute(List.of(0, 1), List.of("e1", "e3")),
+                        new MoeSpec.PinnedRoute(List.of(2, 3), List.of("e2", "e4"))),
+                2.0,
+                2);
         MoeSource src = new MoeSource(plan, "src");
         List<EndpointDriver.Out> first = src.start(0);
         assertEquals(1, first.size(), "the second group waits");

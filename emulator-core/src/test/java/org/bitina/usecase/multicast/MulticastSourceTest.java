@@ -1,8 +1,5 @@
 package org.bitina.usecase.multicast;
 
-import org.bitina.usecase.EndpointDriver;
-import org.bitina.usecase.DriverReport;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -15,9 +12,12 @@ import java.util.Set;
 import org.bitina.bitmap.EndpointSet;
 import org.bitina.protocol.Frame;
 import org.bitina.topology.BitSpace;
+import org.bitina.usecase.DriverReport;
+import org.bitina.usecase.EndpointDriver;
 import org.bitina.wire.Flags;
 import org.bitina.wire.InaPacket;
 import org.bitina.wire.PacketType;
+import org.bitina.wire.Payload;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -35,7 +35,8 @@ class MulticastSourceTest {
         MulticastSpec.Params params = new MulticastSpec.Params(4000, 1000, 2, 1, false, "preconfigured", maxRounds);
         Map<String, String> uplink = new LinkedHashMap<>();
         RECEIVERS.forEach(r -> uplink.put(r, "src"));
-        return new MulticastPlan("mc", "unicast-ack", 1, 4_000_001, "src", space, params, uplink, ROUND, Map.of(), silent, RECEIVERS);
+        return new MulticastPlan(
+                "mc", "unicast-ack", 1, 4_000_001, "src", space, params, uplink, ROUND, Map.of(), silent, RECEIVERS);
     }
 
     /** The receivers, and the frames the source sent them. */
@@ -54,7 +55,8 @@ class MulticastSourceTest {
             for (EndpointDriver.Out o : data) {
                 InaPacket p = o.frame().packet();
                 receivers.forEach((name, r) -> {
-                    if (r.accepts(p) && !lost.getOrDefault(p.header().seq(), Set.of()).contains(name)) {
+                    if (r.accepts(p)
+                            && !lost.getOrDefault(p.header().seq(), Set.of()).contains(name)) {
                         r.onDeliver(o.frame(), 0).forEach(a -> acks.add(a.frame()));
                     }
                 });
@@ -99,8 +101,12 @@ class MulticastSourceTest {
         for (EndpointDriver.Out o : repair) {
             InaPacket p = o.frame().packet();
             long seq = p.header().seq();
-            EndpointSet acked = set(RECEIVERS.stream().filter(r -> !lost.get(seq).contains(r)).toArray(String[]::new));
-            assertEquals(set("r1", "r2", "r3", "r4").andNot(acked), p.endpoints(), "packet " + seq + " to its miss set only");
+            EndpointSet acked = set(
+                    RECEIVERS.stream().filter(r -> !lost.get(seq).contains(r)).toArray(String[]::new));
+            assertEquals(
+                    set("r1", "r2", "r3", "r4").andNot(acked),
+                    p.endpoints(),
+                    "packet " + seq + " to its miss set only");
             assertTrue(p.header().has(Flags.RETRANSMIT));
             assertEquals(1, p.header().destination(), "round 1");
         }
@@ -115,7 +121,10 @@ class MulticastSourceTest {
         long round0 = (4 - 1) + (4 - 2);
         long round1 = 1 + 2;
         long secondWindow = 2 * 4;
-        assertEquals(round0 + round1 + secondWindow, stats.get("ackPacketsIntoSource"), "one ACK per receiver per packet it got");
+        assertEquals(
+                round0 + round1 + secondWindow,
+                stats.get("ackPacketsIntoSource"),
+                "one ACK per receiver per packet it got");
         for (MulticastReceiver r : net.receivers.values()) {
             assertEquals(4, r.report().verifiedChunks(), r.report().endpoint() + " holds the whole block");
         }
@@ -129,8 +138,10 @@ class MulticastSourceTest {
         List<EndpointDriver.Out> repair = new ArrayList<>();
         for (EndpointDriver.Out o : first) {
             InaPacket data = o.frame().packet();
-            InaPacket ack = new InaPacket(data.header().withType(PacketType.ACK).withFlags(Flags.PARTIAL), set("r1", "r2", "r3"),
-                    org.bitina.wire.Payload.EMPTY);
+            InaPacket ack = new InaPacket(
+                    data.header().withType(PacketType.ACK).withFlags(Flags.PARTIAL),
+                    set("r1", "r2", "r3"),
+                    Payload.EMPTY);
             repair.addAll(net.source.onDeliver(new Frame(ack, "src", 0), MS));
         }
         assertEquals(List.of(0L, 1L), seqs(repair), "repaired at once, before the round's timer");
@@ -147,16 +158,22 @@ class MulticastSourceTest {
             net.ack(net.deliver(out, Map.of()), now + MS);
             now += ROUND;
             out = net.source.onTimer(now);
-            assertTrue(out.stream().allMatch(o -> o.frame().packet().endpoints().equals(set("r3"))), "round " + round + " asks r3 alone");
+            assertTrue(
+                    out.stream().allMatch(o -> o.frame().packet().endpoints().equals(set("r3"))),
+                    "round " + round + " asks r3 alone");
         }
         net.ack(net.deliver(out, Map.of()), now + MS);
         now += ROUND;
         List<EndpointDriver.Out> next = net.source.onTimer(now);
         assertEquals(List.of(2L, 3L), seqs(next), "after " + maxRounds + " rounds the source goes on");
-        assertTrue(next.stream().allMatch(o -> o.frame().packet().endpoints().equals(set("r1", "r2", "r4"))), "without r3");
+        assertTrue(
+                next.stream().allMatch(o -> o.frame().packet().endpoints().equals(set("r1", "r2", "r4"))),
+                "without r3");
         net.ack(net.deliver(next, Map.of()), now + MS);
         assertTrue(net.source.done());
-        assertEquals(List.of(new DriverReport.PartialChunk(0, List.of("r3"))), net.source.report().partialChunks());
+        assertEquals(
+                List.of(new DriverReport.PartialChunk(0, List.of("r3"))),
+                net.source.report().partialChunks());
         assertEquals((long) maxRounds - 1, net.source.report().stats().get("retransmissionRounds"));
     }
 
