@@ -21,7 +21,7 @@ import org.bitina.topology.Routing;
 import org.bitina.topology.Topology;
 
 /**
- * The limit the INA data plane is measured against (DESIGN.md facts, issue 17 P1): plain
+ * The limit the INA data plane is measured against (docs/scale.md, P1): plain
  * Pekko typed actors, one per node of the members' in-tree toward the root (the routing's
  * paths, as bitina's contributions take them), moving byte arrays of bitina's packet size.
  * Up: a node sends one packet to its parent once one per child arrived for a sequence

@@ -15,7 +15,7 @@ import org.bitina.wire.MalformedPacketException;
 import org.bitina.wire.PacketCodec;
 
 /**
- * Data-plane frames cross JVMs in the project's own binary wire format (DESIGN.md): a small
+ * Data-plane frames cross JVMs in the project's own binary wire format (docs/reference.md): a small
  * envelope (sender, underlay destination, modelled time, via) followed by the INA packet as
  * {@link PacketCodec} writes it, so the header format is exercised for real. Bound to
  * {@link DeviceCommand.FrameIn} in application.conf; hostile bytes are refused with

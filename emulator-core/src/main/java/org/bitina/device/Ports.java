@@ -15,7 +15,7 @@ import org.bitina.protocol.TraceEvent;
 import org.bitina.wire.PacketCodec;
 
 /**
- * The link ports of one device (DESIGN.md "Time and links"): a {@link LinkModel} per
+ * The link ports of one device (docs/architecture.md "Two clocks"): a {@link LinkModel} per
  * outgoing link inside the sending actor, not an actor of its own. Also carries out a
  * {@link NodeEngine}'s actions, so switch and host send alike.
  */

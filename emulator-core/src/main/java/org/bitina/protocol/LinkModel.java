@@ -4,7 +4,7 @@ import java.util.SplittableRandom;
 import org.bitina.topology.LinkSpec;
 
 /**
- * One direction of a link, owned by the sending device (DESIGN.md "Time and links"):
+ * One direction of a link, owned by the sending device (docs/architecture.md "Two clocks"):
  * modelled queueing (busy-until), serialisation (bytes / bandwidth) and propagation, the
  * link's counters, and loss, duplication and reordering drawn from a seeded generator.
  */

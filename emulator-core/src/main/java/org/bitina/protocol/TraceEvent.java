@@ -6,7 +6,7 @@ import org.bitina.wire.Direction;
 import org.bitina.wire.InaPacket;
 
 /**
- * One line of the per-event trace (DESIGN.md contract): node, job, mode ({@code ina} or the
+ * One line of the per-event trace (docs/reference.md): node, job, mode ({@code ina} or the
  * baseline's name), sequence id, event ({@code send, forward, replicate, terminate, complete,
  * install, timeout, deliver, drop}), direction ({@code agg | mcast}), bitmap in the seeds' form,
  * next hops, modelled time {@code vt} in nanoseconds ({@link #VT_UNIT}); {@code detail} says why

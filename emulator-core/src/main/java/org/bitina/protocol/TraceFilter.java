@@ -23,7 +23,7 @@ import java.util.function.Predicate;
  * would look like a run with no events.
  */
 public final class TraceFilter implements Predicate<TraceEvent> {
-    /** The events of the trace contract (DESIGN.md), in its order. */
+    /** The events of the trace contract (docs/reference.md), in its order. */
     public static final List<String> EVENTS =
             List.of("send", "forward", "replicate", "terminate", "complete", "install", "timeout", "deliver", "drop");
     /** The keys a clause may name. */

@@ -34,7 +34,7 @@ import org.bitina.usecase.DriverSpec;
 import org.bitina.usecase.Phase;
 
 /**
- * The coordinator of a run (DESIGN.md data flow), a cluster singleton: wires the devices,
+ * The coordinator of a run (docs/architecture.md), a cluster singleton: wires the devices,
  * then takes each phase through its states, one behavior each: <em>installing</em> (tables
  * in, every device synced), <em>starting</em> (drivers set up on every host, synced),
  * <em>running</em> (begin, faults on time, until every awaited endpoint is done, the
@@ -95,7 +95,7 @@ public final class PhaseRunner {
     private final List<MemberAgent.Handle> members;
     /** This run's secret, from which each job's keys are derived (S2 tags when MACs are on, S6 masks and checksums). */
     private final byte[] runSecret;
-    /** Virtual clock: the smallest link latency plus a nanosecond (DESIGN.md "Time and links"). */
+    /** Virtual clock: the smallest link latency plus a nanosecond (docs/architecture.md "Two clocks"). */
     private final long lookahead;
 
     private final List<Phase> phases;
@@ -268,7 +268,7 @@ public final class PhaseRunner {
     // ------------------------------------------------------------------ the virtual clock
 
     /**
-     * The phase in modelled time (DESIGN.md "Time and links"): faults at time zero, the
+     * The phase in modelled time (docs/architecture.md "Two clocks"): faults at time zero, the
      * drivers begin, then windows of at most the lookahead until every awaited endpoint is
      * done, nothing is left to happen, or the modelled deadline passes. Faults land between
      * windows, exactly at their time.

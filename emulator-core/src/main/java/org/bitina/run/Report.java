@@ -7,7 +7,7 @@ import org.bitina.security.ChecksumAudit;
 import org.bitina.usecase.Phase;
 
 /**
- * The run report (DESIGN.md contract: {@code jobs[]}, {@code links[]}, {@code switches[]}),
+ * The run report (docs/reference.md: {@code jobs[]}, {@code links[]}, {@code switches[]}),
  * written as JSON by the CLI, with the clock that ran it ({@code virtual} or {@code real}). One {@code jobs[]} entry per job and mode: INA and each
  * baseline side by side.
  */

@@ -27,7 +27,7 @@ import org.bitina.usecase.allreduce.Verifier;
 import org.bitina.usecase.moe.MoeSource;
 
 /**
- * Builds the run report (DESIGN.md contract) phase by phase from what the devices report:
+ * Builds the run report (docs/reference.md) phase by phase from what the devices report:
  * one {@code jobs[]} entry per phase, its links, and the switches' peaks over all phases.
  */
 final class ReportAssembler {

@@ -19,7 +19,7 @@ import org.bitina.usecase.Phase;
 
 /**
  * Installs the validated model on the spawned devices, as an ns-3 helper installs devices
- * (STYLE.md habit 2): wires each device to its neighbours with their links and the routing,
+ * (docs/architecture.md "Layout"): wires each device to its neighbours with their links and the routing,
  * and installs each phase's control-plane state. The members spawn the devices placed on
  * them; nothing here reads HOCON.
  */

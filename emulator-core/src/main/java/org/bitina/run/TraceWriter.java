@@ -23,7 +23,7 @@ import org.bitina.protocol.TraceEvent;
 import org.bitina.protocol.TraceFilter;
 
 /**
- * Writes the per-event trace as JSON lines (DESIGN.md contract: node, job, mode, seq, event, dir,
+ * Writes the per-event trace as JSON lines (docs/reference.md: node, job, mode, seq, event, dir,
  * bitmap, to, vt), so that devices never block on I/O. The first line names the clock, the unit
  * of {@code vt} and the filter; only the events the {@link TraceFilter} passes are written.
  */
@@ -86,7 +86,7 @@ public final class TraceWriter extends AbstractBehavior<TraceWriter.Command> {
             first.put("to", List.of());
             first.put("vt", 0);
             first.put("clock", clock);
-            // vt stays the contract's name (DESIGN.md); its unit is said once here, not on every line
+            // vt stays the contract's name (docs/reference.md); its unit is said once here, not on every line
             first.put("vt_unit", TraceEvent.VT_UNIT);
             first.put("filter", filter.toString());
             out.write(json.writeValueAsString(first));

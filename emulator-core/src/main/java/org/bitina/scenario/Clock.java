@@ -1,7 +1,7 @@
 package org.bitina.scenario;
 
 /**
- * Which clock drives a run (DESIGN.md "Time and links"): the virtual clock (default) runs
+ * Which clock drives a run (docs/architecture.md "Two clocks"): the virtual clock (default) runs
  * every timer, straggler delay and fault in modelled time, in conservative windows, so the
  * same file gives the same report at any load and on any number of JVMs; the real clock
  * drives them with wall-clock Pekko timers, to watch real concurrency.

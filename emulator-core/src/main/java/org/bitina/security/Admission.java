@@ -4,7 +4,7 @@ import java.util.Collection;
 import java.util.function.ToIntFunction;
 
 /**
- * Admission control at job setup (seed 000 section 8; DESIGN S5): a job declares the soft
+ * Admission control at job setup (seed 000 section 8; docs/requirements.md S5): a job declares the soft
  * state its INA mode holds at once on a switch (aggregation entries, from its senders'
  * windows); every switch it would install tables on must have room, or the job is not
  * admitted and runs its host baseline instead. An admitted job's declaration becomes its

@@ -8,7 +8,7 @@ import org.bitina.wire.InaPacket;
 import org.bitina.wire.PacketType;
 
 /**
- * What a job lets into a node, port by port (seed 000 section 8; DESIGN S1 and S4): the one
+ * What a job lets into a node, port by port (seed 000 section 8; docs/requirements.md S1 and S4): the one
  * place in the data path where a frame from a neighbour is checked before any tree mechanism
  * sees it. The threat is a hostile endpoint, not a hostile switch: a host port may set only the
  * bits of the endpoints on that host (no speaking for another member), no packet may carry

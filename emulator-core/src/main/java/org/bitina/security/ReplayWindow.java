@@ -3,7 +3,7 @@ package org.bitina.security;
 import java.util.Arrays;
 
 /**
- * An anti-replay window over one sender's sequence numbers (DESIGN S3), as IPsec ESP keeps
+ * An anti-replay window over one sender's sequence numbers (docs/requirements.md S3), as IPsec ESP keeps
  * one (RFC 4303 section 3.4.3): the highest number seen and which of the {@code size}
  * numbers up to it were seen. A number above the highest moves the window; one inside it is
  * accepted once; one below it, or seen before, is a replay, whatever its age (the tombstones

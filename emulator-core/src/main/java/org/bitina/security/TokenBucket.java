@@ -1,7 +1,7 @@
 package org.bitina.security;
 
 /**
- * A token bucket (DESIGN S4, the per-source rate limit): {@code burst} packets at once,
+ * A token bucket (docs/requirements.md S4, the per-source rate limit): {@code burst} packets at once,
  * refilled at {@code perSecond} packets a second. Time is passed in: under the virtual clock
  * it is modelled time, so the same arrivals are policed the same way at any load and on any
  * number of JVMs.

@@ -8,7 +8,7 @@ import java.util.PriorityQueue;
 import java.util.function.Predicate;
 
 /**
- * One device's side of the virtual clock (DESIGN.md "Time and links"): its pending events in
+ * One device's side of the virtual clock (docs/architecture.md "Two clocks"): its pending events in
  * modelled-time order and its current modelled time. A window processes every event before
  * the window's end, in order; timers are asked for, not queued, since the device's state
  * machines know their next deadline.

@@ -2,7 +2,7 @@ package org.bitina.usecase;
 
 import java.util.Locale;
 
-/** How a phase ended (DESIGN.md report contract: {@code complete | partial | failed}). */
+/** How a phase ended (docs/reference.md, the report: {@code complete | partial | failed}). */
 public enum Status {
     COMPLETE,
     PARTIAL,

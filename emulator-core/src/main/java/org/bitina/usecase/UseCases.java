@@ -46,7 +46,7 @@ public final class UseCases {
     }
 
     /**
-     * The phases of a run, job by job in the scenario's order (the installer of DESIGN.md's
+     * The phases of a run, job by job in the scenario's order (the installer of docs/architecture.md's
      * data flow). The job's endpoint-set encoding applies on every link, in every mode (H2, H3).
      */
     public static List<Phase> plan(Scenario s, Routing routing) {

@@ -12,7 +12,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.Test;
 
 /**
- * The protocol is plain, deterministic Java (DESIGN.md, STYLE.md rule 1): the packages that
+ * The protocol is plain, deterministic Java (docs/architecture.md "The protocol in code"): the packages that
  * hold it import nothing from Pekko, read no clock, start no thread and draw no unseeded
  * randomness.
  */

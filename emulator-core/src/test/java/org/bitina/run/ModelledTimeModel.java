@@ -12,7 +12,7 @@ import java.util.Set;
 
 /**
  * An independent, event-ordered model of an AllReduce's modelled completion time (INA, ring,
- * parameter server), written from the link rules of DESIGN.md "Time and links" and the
+ * parameter server), written from the link rules of docs/architecture.md "Two clocks" and the
  * protocols as the README and the drivers describe them. Pure Java: no Pekko and no emulator
  * class (not even for routing, trees or packet sizes), so that it can check the emulator.
  *

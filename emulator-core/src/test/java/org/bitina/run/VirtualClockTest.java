@@ -25,7 +25,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The virtual clock's contract (DESIGN.md "Time and links", README "Two clocks"): the same
+ * The virtual clock's contract (docs/architecture.md "Two clocks", README "Two clocks"): the same
  * file gives the same report, whatever the load; timers, stragglers and faults happen in
  * modelled time, never on the wall clock.
  */
