@@ -69,7 +69,7 @@ final class ReportAssembler {
                 scenario,
                 clock.configName(),
                 tolerances(),
-                List.copyOf(jobs),
+                Speedups.of(jobs),
                 List.copyOf(links),
                 List.copyOf(sw),
                 List.copyOf(hosts),
@@ -155,7 +155,9 @@ final class ReportAssembler {
                 null,
                 null,
                 null,
-                List.of()));
+                List.of(),
+                0,
+                null));
     }
 
     /** A phase that ran: its job entry, the links that carried anything, the switches' peaks. */
@@ -374,7 +376,9 @@ final class ReportAssembler {
                 trees(p, stats, missing),
                 PhaseTimeline.completion(p, ending.values()),
                 PhaseTimeline.entries(stats, lastVt),
-                List.copyOf(faults));
+                List.copyOf(faults),
+                t.intoHost,
+                null);
     }
 
     /** A phase over partitions (H2), tree by tree: the second stage (the phase's own tree), then each partition; null for one tree. */
@@ -494,6 +498,7 @@ final class ReportAssembler {
         long refused;
         long drops;
         long intoRoot;
+        long intoHost;
         long uplink;
 
         static Traffic of(Phase p, Collection<DeviceCommand.DeviceStats> stats) {
@@ -514,6 +519,10 @@ final class ReportAssembler {
                 t.refused += s.counters().getOrDefault(Counter.REFUSED, 0L);
                 t.drops += s.counters().getOrDefault(Counter.DROPS, 0L) + s.failures();
                 long in = s.counters().getOrDefault(Counter.FRAMES_IN, 0L);
+                if (!s.drivers().isEmpty()) {
+                    // a host that ran an endpoint of the phase
+                    t.intoHost = Math.max(t.intoHost, in);
+                }
                 if (p.roots() != null) {
                     if (p.roots().contains(s.node())) {
                         t.intoRoot += in;

@@ -59,7 +59,9 @@ class ChaosCheckTest {
                 null,
                 null,
                 null,
-                List.of());
+                List.of(),
+                0,
+                null);
         return new Report("s.conf", "virtual", List.of(), List.of(j), List.of(), List.of(), List.of(), Map.of());
     }
 

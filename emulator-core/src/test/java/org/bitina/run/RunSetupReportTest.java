@@ -49,7 +49,9 @@ class RunSetupReportTest {
                 null,
                 null,
                 null,
-                List.of());
+                List.of(),
+                0,
+                null);
         return new Report(
                 "s.conf", clock, List.of(), List.of(j), List.of(), List.of(), List.of(), Map.of("s1", "m0"), setup);
     }

@@ -156,6 +156,8 @@ class ConsoleFormatTest {
                 null,
                 null,
                 null,
-                List.of());
+                List.of(),
+                0,
+                null);
     }
 }

@@ -228,7 +228,35 @@ public final class AllReduceUseCase implements UseCase<AllReduceSpec> {
                 job.common().bitSpace(),
                 timing(plan, deadline(job, height.get(vat.root()))),
                 expected(plan, s, vat),
-                "VAT root " + vat.root() + "; A-BMs " + vat.aBms());
+                "VAT root " + vat.root() + "; A-BMs " + vat.aBms()
+                        + detours(vat, routing, job.common().members()));
+    }
+
+    /**
+     * The VAT edges that cross more than one link (a child's aggregate passes switches that do not
+     * aggregate it on the way to its VAT parent, as s1's does in the seed's Fig. 1: s5, then s7): where a
+     * configured tree costs INA time against host baselines that take the shortest paths.
+     */
+    static String detours(Vat vat, Routing routing, List<String> members) {
+        List<String> d = new ArrayList<>();
+        List<String> children = new ArrayList<>(vat.aBms().keySet());
+        children.addAll(members);
+        for (String c : children) {
+            String parent = vat.parent(c);
+            if (parent == null) {
+                continue;
+            }
+            List<String> path = routing.path(c, parent);
+            if (path.size() > 2) {
+                d.add(c + " -> " + parent + " via " + String.join(", ", path.subList(1, path.size() - 1)));
+            }
+        }
+        if (d.isEmpty()) {
+            return "";
+        }
+        int shown = Math.min(4, d.size());
+        return "; VAT edges over more than one link: " + String.join("; ", d.subList(0, shown))
+                + (d.size() > shown ? " and " + (d.size() - shown) + " more" : "");
     }
 
     /**

@@ -117,12 +117,53 @@ public final class HostBaselines {
     }
 
     /**
+     * A mode's bus factor: the most payload any one host sends or receives, per byte of one member's
+     * array, in a lossless run (busbw = algbw x this, so busbw is the busiest host link's payload rate
+     * and never above line rate). INA: 1 (each member sends its array once and receives the sum once);
+     * parameter server: N (the server takes every member's array and sends the sum to each); a
+     * schedule: counted from its sends (ring and halving-doubling 2(N-1)/N, double binary tree about 2,
+     * hierarchical the leaders' R-1 + 2(L-1)/L). NaN for a mode it does not know.
+     */
+    public static double busFactor(Scenario s, AllReduceUseCase.JobSpecWithData job, String mode) {
+        List<String> members = job.common().members();
+        int n = members.size();
+        if (mode.equals("ina")) {
+            return 1;
+        }
+        if (mode.equals("ps")) {
+            return n;
+        }
+        if (!handles(mode)) {
+            return Double.NaN;
+        }
+        Map<String, String> uplink = mode.equals(HIERARCHICAL) ? leaders(s, members) : Map.of();
+        AllReducePlan plan = AllReduceUseCase.plan(s, job, mode, 0, uplink, null, 1);
+        HostSchedule schedule = schedule(plan);
+        AllReduceData data = new AllReduceData(plan.data());
+        long[] sent = new long[n];
+        long[] got = new long[n];
+        for (int m = 0; m < n; m++) {
+            for (int c = 0; c < data.chunks(); c++) {
+                for (HostSchedule.Send x : schedule.sends(m, c)) {
+                    sent[m] += data.chunkLength(c);
+                    got[x.to()] += data.chunkLength(c);
+                }
+            }
+        }
+        long most = 0;
+        for (int m = 0; m < n; m++) {
+            most = Math.max(most, Math.max(sent[m], got[m]));
+        }
+        return (double) most / plan.data().elements();
+    }
+
+    /**
      * The per-hop retransmission timeout's floor, from the modelled network: the longest round trip
      * between a member and a peer it sends to (a data packet out, its acknowledgement back: latency
      * and serialisation per link of the routed path), plus the most queueing a packet can meet on
      * the way (on each link of the longest path, every packet the windows let into the network
-     * ahead of it: members x window x the most sends a member makes of one chunk, data and
-     * acknowledgement, at the slowest link's rate), plus the longest straggler delay. No packet of
+     * ahead of it: members x window data packets and as many acknowledgements, at the slowest
+     * link's rate), plus the longest straggler delay. No packet of
      * a lossless run is late by this bound, so no timer fires without a loss.
      */
     static long retransmissionTimeout(Scenario s, Routing routing, AllReducePlan plan, HostSchedule schedule) {
@@ -132,13 +173,10 @@ public final class HostBaselines {
         long dataBytes =
                 ackBytes + (long) plan.data().chunk() * plan.data().type().bytes();
         Set<Long> pairs = new HashSet<>();
-        int mostSends = 1;
         int chunks = plan.data().chunks();
         for (int m = 0; m < n; m++) {
             for (int c = 0; c < chunks; c++) {
-                List<HostSchedule.Send> sends = schedule.sends(m, c);
-                mostSends = Math.max(mostSends, sends.size());
-                for (HostSchedule.Send x : sends) {
+                for (HostSchedule.Send x : schedule.sends(m, c)) {
                     pairs.add(((long) m << 32) | x.to());
                 }
             }
@@ -157,7 +195,7 @@ public final class HostBaselines {
             slowest = Math.min(slowest, l.spec().bandwidthBps());
         }
         LinkSpec slow = new LinkSpec(0, slowest == Long.MAX_VALUE ? LinkSpec.DEFAULT.bandwidthBps() : slowest, 64, 0);
-        long ahead = (long) n * plan.data().window() * mostSends;
+        long ahead = (long) n * plan.data().window();
         long queue = hops * ahead * (slow.serializationNanos(dataBytes) + slow.serializationNanos(ackBytes));
         return Math.max(1, rtt + queue + plan.maxStraggleNanos());
     }

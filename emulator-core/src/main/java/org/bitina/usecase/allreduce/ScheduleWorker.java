@@ -2,12 +2,14 @@ package org.bitina.usecase.allreduce;
 
 import java.util.ArrayList;
 import java.util.BitSet;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.PriorityQueue;
 import java.util.SplittableRandom;
 import org.bitina.bitmap.EndpointSet;
 import org.bitina.bitmap.FlatBitmap;
@@ -27,11 +29,12 @@ import org.bitina.wire.Payload;
  * binary tree, halving-doubling, hierarchical) the way a host library does.
  *
  * <ul>
- *   <li><b>Window</b> ({@code data.window}): a member opens chunks in order and holds at most
- *       {@code window} open, as NCCL bounds the steps in flight per channel; a chunk closes when the
- *       member has its sum and every send of it is acknowledged. A packet for a chunk not yet open
- *       waits (acknowledged) until it opens. The lowest chunk nobody has finished is open everywhere,
- *       so the window never deadlocks.
+ *   <li><b>Window</b> ({@code data.window}): a member has at most {@code window} data packets in
+ *       flight (sent and not yet acknowledged), as NCCL's ring and tree keep a fixed number of steps
+ *       in flight to each peer and a slot frees when the peer has taken the data; as an INA worker has
+ *       at most {@code window} chunks waiting for their result. Sends due beyond the window wait, the
+ *       lowest chunk first. A receiver takes (and acknowledges) every packet at once, so the window
+ *       never deadlocks.
  *   <li><b>Duplicates</b>: a packet whose provenance the member's copy holds already is dropped and
  *       counted ({@code duplicatesDropped}); its contribution is never added twice (F4).
  *   <li><b>Loss</b>: every data packet is acknowledged by the member it went to (an {@code ACK} with
@@ -68,20 +71,23 @@ public final class ScheduleWorker implements EndpointDriver {
     private final CompletionTimes times;
     private final boolean silent;
 
-    /** Per chunk: what this member's copy holds (null until opened), its value, its sends not yet fired. */
+    /** Per chunk: what this member's copy holds (null for a silent member), its value, its sends not yet due. */
     private final EndpointSet[] holds;
 
     private final Payload[] value;
     private final List<List<Pending>> waiting;
-    /** Per chunk: packets that came before it opened. */
-    private final Map<Integer, List<Frame>> early = new HashMap<>();
-    /** Per chunk: sends not yet acknowledged; whether its sum was taken. */
+    /** Sends that are due, waiting for room in the window: lowest chunk first, then in the order they fell due. */
+    private final PriorityQueue<Due> due =
+            new PriorityQueue<>(Comparator.comparingInt(Due::chunk).thenComparingLong(Due::order));
+
+    private long dueOrder;
+    /** The modelled time of the latest delivery or timer: when a send that waited for the window leaves. */
+    private long lastEventVt;
+    /** Per chunk: sends due or not yet acknowledged; whether its sum was taken. */
     private final int[] unacked;
 
     private final boolean[] stored;
     private final Map<Key, Outstanding> outstanding = new LinkedHashMap<>();
-    private int opened;
-    private int open;
 
     private int received;
     private int verifiedChunks;
@@ -99,6 +105,9 @@ public final class ScheduleWorker implements EndpointDriver {
     private double rttvar;
 
     private record Pending(int to, EndpointSet when) {}
+
+    /** A send that fell due: what the chunk held then and its value then (payloads are never changed in place). */
+    private record Due(int chunk, long order, int to, EndpointSet holds, Payload value, long vt) {}
 
     /** A send waiting for its acknowledgement: the chunk, the member it went to, what it held. */
     private record Key(int chunk, int to, EndpointSet holds) {}
@@ -162,16 +171,10 @@ public final class ScheduleWorker implements EndpointDriver {
     @Override
     public List<Out> start(long now) {
         List<Out> out = new ArrayList<>();
-        if (!silent) {
-            openMore(0, now, out);
+        if (silent) {
+            return out;
         }
-        return out;
-    }
-
-    private void openMore(long vt, long now, List<Out> out) {
-        while (open < plan.data().window() && opened < data.chunks()) {
-            int c = opened++;
-            open++;
+        for (int c = 0; c < data.chunks(); c++) {
             holds[c] = FlatBitmap.of(capacity, bit);
             value[c] = guard.encode(bit, c, data.payload(bit, c));
             List<Pending> p = new ArrayList<>(3);
@@ -179,13 +182,16 @@ public final class ScheduleWorker implements EndpointDriver {
                 p.add(new Pending(s.to(), set(s.when())));
             }
             waiting.set(c, p);
-            changed(c, vt, now, out);
-            List<Frame> before = early.remove(c);
-            if (before != null) {
-                for (Frame f : before) {
-                    apply(f, c, now, out, false); // acknowledged when it came
-                }
-            }
+            changed(c, 0);
+        }
+        drain(now, out);
+        return out;
+    }
+
+    /** Sends what is due while the window has room. */
+    private void drain(long now, List<Out> out) {
+        while (outstanding.size() < plan.data().window() && !due.isEmpty()) {
+            out.add(send(due.poll(), now));
         }
     }
 
@@ -212,31 +218,18 @@ public final class ScheduleWorker implements EndpointDriver {
             return out;
         }
         int c = (int) seq;
+        lastEventVt = Math.max(lastEventVt, frame.vt());
         if (p.header().type() == PacketType.ACK) {
             acked(c, from, p.endpoints(), now);
-            openMore(frame.vt(), now, out);
-            return out;
+        } else {
+            apply(frame, c, out);
         }
-        if (holds[c] == null) {
-            List<Frame> before = early.computeIfAbsent(c, x -> new ArrayList<>(2));
-            for (Frame f : before) {
-                if (f.packet().header().source() == p.header().source()
-                        && f.packet().endpoints().equals(p.endpoints())) {
-                    duplicate(frame, from, out);
-                    return out;
-                }
-            }
-            before.add(frame);
-            out.add(ack(frame, from));
-            return out;
-        }
-        apply(frame, c, now, out, true);
-        openMore(frame.vt(), now, out);
+        drain(now, out);
         return out;
     }
 
-    /** A data packet for an open chunk: a duplicate, the finished sum, or contributions to add. */
-    private void apply(Frame frame, int c, long now, List<Out> out, boolean acknowledge) {
+    /** A data packet: a duplicate, the finished sum, or contributions to add. */
+    private void apply(Frame frame, int c, List<Out> out) {
         InaPacket p = frame.packet();
         int from = memberOfBit.get(p.header().source());
         EndpointSet in = p.endpoints();
@@ -245,9 +238,7 @@ public final class ScheduleWorker implements EndpointDriver {
             duplicate(frame, from, out);
             return;
         }
-        if (acknowledge) {
-            out.add(ack(frame, from));
-        }
+        out.add(ack(frame, from));
         if (in.equals(full)) {
             holds[c] = full;
             value[c] = p.payload();
@@ -261,7 +252,7 @@ public final class ScheduleWorker implements EndpointDriver {
                     + ", which overlaps what this member holds, " + h);
             return;
         }
-        changed(c, frame.vt(), now, out);
+        changed(c, frame.vt());
     }
 
     private void duplicate(Frame frame, int from, List<Out> out) {
@@ -271,14 +262,15 @@ public final class ScheduleWorker implements EndpointDriver {
         }
     }
 
-    /** The chunk's copy changed: fire the sends it now holds enough for; take the sum when it is finished. */
-    private void changed(int c, long vt, long now, List<Out> out) {
+    /** The chunk's copy changed: the sends it now holds enough for fall due; the sum is taken when it is finished. */
+    private void changed(int c, long vt) {
         List<Pending> p = waiting.get(c);
         for (Iterator<Pending> it = p.iterator(); it.hasNext(); ) {
             Pending s = it.next();
             if (s.when().equals(holds[c])) {
                 it.remove();
-                out.add(send(c, s.to(), vt, now));
+                due.add(new Due(c, dueOrder++, s.to(), holds[c], value[c], vt));
+                unacked[c]++;
             }
         }
         if (holds[c].equals(full) && !stored[c]) {
@@ -289,10 +281,13 @@ public final class ScheduleWorker implements EndpointDriver {
     }
 
     private void closeIfDone(int c) {
-        if (stored[c] && unacked[c] == 0 && waiting.get(c) != null) {
+        if (stored[c]
+                && unacked[c] == 0
+                && waiting.get(c) != null
+                && waiting.get(c).isEmpty()) {
+            // nothing of it is left to send or to hear back about: its copy can go
             waiting.set(c, null);
             value[c] = null;
-            open--;
         }
     }
 
@@ -314,7 +309,11 @@ public final class ScheduleWorker implements EndpointDriver {
         }
     }
 
-    private Out send(int c, int to, long vt, long now) {
+    private Out send(Due d, long now) {
+        int c = d.chunk();
+        int to = d.to();
+        // a send that waited for the window leaves when the acknowledgement that made room came
+        long vt = Math.max(d.vt(), lastEventVt);
         long delay = 0;
         Straggler s = plan.stragglers().get(host);
         if (s != null && s.delays(c)) {
@@ -325,11 +324,12 @@ public final class ScheduleWorker implements EndpointDriver {
                 .withOp(plan.data().op())
                 .withSource(bit)
                 .withDestination(bits[to]);
-        Frame f = new Frame(new InaPacket(h, holds[c], value[c]), peer, vt + delay);
+        Frame f = new Frame(new InaPacket(h, d.holds(), d.value()), peer, vt + delay);
         long rto = rto();
-        Key k = new Key(c, to, holds[c].toFlat());
-        if (outstanding.put(k, new Outstanding(f, now + delay, now + delay + rto, vt + delay + rto)) == null) {
-            unacked[c]++;
+        Key k = new Key(c, to, d.holds().toFlat());
+        if (outstanding.put(k, new Outstanding(f, now + delay, now + delay + rto, vt + delay + rto)) != null) {
+            unacked[c]--; // the same send fell due twice (it cannot: a chunk's holds only grow): one acknowledgement
+            // will do
         }
         dataSends++;
         return new Out(f, delay);
@@ -418,6 +418,7 @@ public final class ScheduleWorker implements EndpointDriver {
             InaPacket again = new InaPacket(
                     p.header().withFlags(p.header().flags() | Flags.RETRANSMIT), p.endpoints(), p.payload());
             long vt = o.dueVt;
+            lastEventVt = Math.max(lastEventVt, vt);
             o.sends++;
             long wait = rto() << Math.min(MAX_BACKOFF, o.sends - 1);
             o.sentAt = now;
@@ -427,7 +428,7 @@ public final class ScheduleWorker implements EndpointDriver {
             dataSends++;
             out.add(new Out(new Frame(again, o.frame.destination(), vt), 0));
         }
-        openMore(lastVt, now, out);
+        drain(now, out);
         return out;
     }
 

@@ -19,6 +19,10 @@ final class ScheduleNet {
 
     final Map<String, ScheduleWorker> workers = new LinkedHashMap<>();
     final Map<String, Long> dataSent = new LinkedHashMap<>();
+    /** Per member, data packets sent and not yet acknowledged to it, now and at most (meaningful without loss). */
+    final Map<String, Long> inFlight = new LinkedHashMap<>();
+
+    final Map<String, Long> mostInFlight = new LinkedHashMap<>();
     long dataFrames;
     long ackFrames;
     long lost;
@@ -50,6 +54,8 @@ final class ScheduleNet {
             if (data) {
                 dataFrames++;
                 dataSent.merge(from, 1L, Long::sum);
+                long f1 = inFlight.merge(from, 1L, Long::sum);
+                mostInFlight.merge(from, f1, Math::max);
             } else {
                 ackFrames++;
             }
@@ -87,6 +93,9 @@ final class ScheduleNet {
                 long[] e = order.poll();
                 now = e[0];
                 Frame f = frames.remove(e[1]);
+                if (f.packet().header().type() == PacketType.ACK) {
+                    inFlight.merge(f.destination(), -1L, Long::sum);
+                }
                 put(f.destination(), workers.get(f.destination()).onDeliver(f, now));
             } else {
                 now = timer;

@@ -96,8 +96,16 @@ class ScheduleWorkerTest {
     }
 
     @Test
-    void theWindowBoundsTheChunksInFlight() {
-        // window 1: a member has one chunk open at a time, so its sends go in chunk order
+    void theWindowBoundsThePacketsInFlight() {
+        for (int window : new int[] {1, 2, 3}) {
+            ScheduleNet net = new ScheduleNet(plan(window, Map.of(), Set.of()), 0, 0, 1).run(Long.MAX_VALUE);
+            assertAllVerified(net);
+            for (String m : MEMBERS) {
+                assertTrue(net.mostInFlight.get(m) <= window, m + " window " + window + ": " + net.mostInFlight);
+            }
+            assertTrue(window > 1 || net.mostInFlight.values().stream().allMatch(x -> x == 1));
+        }
+        // window 1: the lowest chunk due goes first
         ScheduleNet net = new ScheduleNet(plan(1, Map.of(), Set.of()), 0, 0, 1);
         List<Long> firstSends = new ArrayList<>();
         for (EndpointDriver.Out o : net.workers.get("w2").start(0)) {
