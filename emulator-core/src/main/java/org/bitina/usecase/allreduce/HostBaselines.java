@@ -163,7 +163,7 @@ public final class HostBaselines {
      * and serialisation per link of the routed path), plus the most queueing a packet can meet on
      * the way (on each link of the longest path, every packet the windows let into the network
      * ahead of it: members x window data packets and as many acknowledgements, at the slowest
-     * link's rate), plus the longest straggler delay. No packet of
+     * link's rate). A straggler's own delay is added to its send's deadline where it is sent. No packet of
      * a lossless run is late by this bound, so no timer fires without a loss.
      */
     static long retransmissionTimeout(Scenario s, Routing routing, AllReducePlan plan, HostSchedule schedule) {
@@ -197,7 +197,7 @@ public final class HostBaselines {
         LinkSpec slow = new LinkSpec(0, slowest == Long.MAX_VALUE ? LinkSpec.DEFAULT.bandwidthBps() : slowest, 64, 0);
         long ahead = (long) n * plan.data().window();
         long queue = hops * ahead * (slow.serializationNanos(dataBytes) + slow.serializationNanos(ackBytes));
-        return Math.max(1, rtt + queue + plan.maxStraggleNanos());
+        return Math.max(1, rtt + queue);
     }
 
     private static long pathNanos(Scenario s, List<String> path, long bytes) {

@@ -4,12 +4,14 @@ import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.PriorityQueue;
+import java.util.Set;
 import java.util.SplittableRandom;
 import org.bitina.bitmap.EndpointSet;
 import org.bitina.bitmap.FlatBitmap;
@@ -44,12 +46,14 @@ import org.bitina.wire.Payload;
  *       round trip plus the most queueing the windows allow; {@link HostBaselines#retransmissionTimeout}),
  *       so no timer fires in a lossless virtual-clock run. A link's duplicate of a first send is not
  *       acknowledged again; a flagged retransmission is (its first acknowledgement may be what was lost).
- *       After {@link #MAX_SENDS} sends a packet is given up and named, never silently.
+ *       After {@link #MAX_SENDS} sends a packet is given up and named, never silently, and so is every
+ *       other send to that peer: it does not answer (a silent member), and waiting out each of its
+ *       packets in turn would only hold the phase's end back.
  * </ul>
  */
 public final class ScheduleWorker implements EndpointDriver {
     /** Sends of one packet before the member gives up on its acknowledgement. */
-    static final int MAX_SENDS = 16;
+    static final int MAX_SENDS = 10;
     /** Backoff doublings at most: the longest wait is 64 timeouts. */
     private static final int MAX_BACKOFF = 6;
 
@@ -94,6 +98,10 @@ public final class ScheduleWorker implements EndpointDriver {
     private long lastVt;
     private final List<String> mismatches = new ArrayList<>();
     private final List<String> gaveUp = new ArrayList<>();
+    /** Peers given up on: nothing more is sent to them. */
+    private final Set<Integer> unanswering = new HashSet<>();
+
+    private long givenUp;
     private final List<Long> failed = new ArrayList<>();
     private long duplicates;
     private long retransmissions;
@@ -191,7 +199,14 @@ public final class ScheduleWorker implements EndpointDriver {
     /** Sends what is due while the window has room. */
     private void drain(long now, List<Out> out) {
         while (outstanding.size() < plan.data().window() && !due.isEmpty()) {
-            out.add(send(due.poll(), now));
+            Due d = due.poll();
+            if (unanswering.contains(d.to())) {
+                givenUp++;
+                unacked[d.chunk()]--;
+                closeIfDone(d.chunk());
+                continue;
+            }
+            out.add(send(d, now));
         }
     }
 
@@ -406,11 +421,14 @@ public final class ScheduleWorker implements EndpointDriver {
                 continue;
             }
             Key k = e.getKey();
-            if (o.sends >= MAX_SENDS) {
+            if (unanswering.contains(k.to()) || o.sends >= MAX_SENDS) {
+                if (unanswering.add(k.to())) {
+                    gaveUp.add("chunk " + k.chunk() + " to " + plan.members().get(k.to())
+                            + ": no acknowledgement after " + o.sends + " sends; nothing more is sent to it");
+                }
                 it.remove();
+                givenUp++;
                 unacked[k.chunk()]--;
-                gaveUp.add("chunk " + k.chunk() + " to " + plan.members().get(k.to()) + ": no acknowledgement after "
-                        + o.sends + " sends");
                 closeIfDone(k.chunk());
                 continue;
             }
@@ -444,6 +462,7 @@ public final class ScheduleWorker implements EndpointDriver {
         stats.put("retransmissions", retransmissions);
         stats.put("duplicatesDropped", duplicates);
         stats.put("acks", acks);
+        stats.put("sendsGivenUp", givenUp);
         DriverReport r = new DriverReport(
                         host,
                         DriverReport.Role.RING_WORKER,
