@@ -184,7 +184,11 @@ public final class ChakraReader {
         switch (n.getType()) {
             case COMP_NODE -> {
                 Long nanos = integer(attrs.get(ChakraAttributes.DURATION_NANOS), where);
-                long d = nanos != null ? nanos : Math.multiplyExact(n.getDurationMicros(), 1000L);
+                if (nanos == null && (n.getDurationMicros() < 0 || n.getDurationMicros() > Long.MAX_VALUE / 1000)) {
+                    throw new ChakraTraceException(where + ": duration_micros "
+                            + Long.toUnsignedString(n.getDurationMicros()) + " is out of range");
+                }
+                long d = nanos != null ? nanos : n.getDurationMicros() * 1000L;
                 if (d < 0) {
                     throw new ChakraTraceException(where + ": negative duration " + d + " ns");
                 }
