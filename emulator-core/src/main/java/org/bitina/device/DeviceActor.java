@@ -189,17 +189,10 @@ abstract class DeviceActor extends AbstractBehavior<DeviceCommand> {
     /** Fires what is due at the device's time. */
     protected abstract void fireTimers();
 
-    /** A frame at its arrival: lost with its link when that went down while it was on the wire, else handled. */
-    private void arriveNow(DeviceCommand.FrameIn f) {
-        if (!ports.droppedOverDownLink(f)) {
-            onFrame(f);
-        }
-    }
-
     /** One sender's frames, in order: handled now (real clock) or queued for their modelled time (virtual clock). */
     private void arrive(List<DeviceCommand.FrameIn> frames) {
         if (events == null) {
-            frames.forEach(this::arriveNow);
+            frames.forEach(this::onFrame);
             return;
         }
         if (frames.isEmpty()) {
@@ -221,7 +214,7 @@ abstract class DeviceActor extends AbstractBehavior<DeviceCommand> {
             // as under the real clock: what the device cannot handle is named and counted, and the window goes on
             try {
                 if (what instanceof DeviceCommand.FrameIn f) {
-                    arriveNow(f);
+                    onFrame(f);
                 } else {
                     onLocalEvent(what);
                 }

@@ -95,24 +95,6 @@ final class Ports {
         links.values().forEach(LinkModel::reset);
     }
 
-    /**
-     * Whether frame {@code m} arrived over a link that is down now, and was dropped as {@code link
-     * down}: it was on the wire when the link went. Past this point the routing no longer puts the
-     * sender's endpoints behind that port, so the ingress policy would call an honest frame
-     * spoofed bits. It is counted as lost on this end's side of the link (the sender counted it sent).
-     */
-    boolean droppedOverDownLink(DeviceCommand.FrameIn m) {
-        LinkModel link = m.from() == null ? null : links.get(m.from());
-        if (link == null || link.isUp()) {
-            return false;
-        }
-        link.lostInFlight();
-        Frame f = m.frame();
-        trace(TraceEvent.of(
-                node, null, f.packet(), "drop", f.packet().endpoints(), List.of(m.from()), f.vt(), "link down"));
-        return true;
-    }
-
     /** Sends a frame over the link to {@code neighbor}, modelling time, loss and duplication. */
     void send(ActorContext<?> ctx, String neighbor, Frame f) {
         LinkModel link = links.get(neighbor);

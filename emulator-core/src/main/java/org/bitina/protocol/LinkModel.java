@@ -81,11 +81,6 @@ public final class LinkModel {
         this.up = isUp;
     }
 
-    /** A frame from the far end that was on this link when it went down (counted by the end that saw it go). */
-    public void lostInFlight() {
-        lost++;
-    }
-
     public boolean isUp() {
         return up;
     }
