@@ -36,7 +36,7 @@ public record StepGraph(int worldSize, List<Step> steps) {
         }
     }
 
-    /** The steps sorted so that dependencies come first, ties in the order given (Kahn's algorithm). */
+    /** The steps sorted so that dependencies come first (Kahn's algorithm, first ready first out: the same steps give the same order). */
     private static List<Step> topological(List<Step> steps) {
         Map<Integer, Step> byId = new LinkedHashMap<>();
         for (Step s : steps) {
