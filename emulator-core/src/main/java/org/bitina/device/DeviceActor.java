@@ -411,24 +411,21 @@ abstract class DeviceActor extends AbstractBehavior<DeviceCommand> {
                 .tell(new DeviceCommand.DeviceStats(
                         name,
                         isSwitch(),
-                        counters,
-                        ports.stats(),
-                        engine.table().peakEntries(),
-                        engine.table().peakBufferedBytes(),
+                        new DeviceCommand.DeviceStats.Traffic(counters, byTree, ports.stats()),
+                        new DeviceCommand.DeviceStats.State(
+                                engine.table().peakEntries(),
+                                engine.table().peakBufferedBytes(),
+                                engine.table()
+                                        .entriesOverTime(m.jobs().stream()
+                                                .map(j -> new JobKey(m.tenant(), j))
+                                                .toList()),
+                                incTrees,
+                                observed),
+                        new DeviceCommand.DeviceStats.Dropped(
+                                drops, engine.unknownJobDrops(), engine.unknownJobDropsByReason()),
+                        new DeviceCommand.DeviceStats.Health(failureCount, List.copyOf(failures)),
                         reports,
-                        engine.unknownJobDrops(),
-                        incTrees,
-                        failureCount,
-                        List.copyOf(failures),
-                        drops,
-                        engine.unknownJobDropsByReason(),
-                        audit,
-                        byTree,
-                        engine.table()
-                                .entriesOverTime(m.jobs().stream()
-                                        .map(j -> new JobKey(m.tenant(), j))
-                                        .toList()),
-                        observed));
+                        audit));
         return this;
     }
 }
