@@ -6,6 +6,7 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Function;
 import java.util.function.LongSupplier;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
@@ -225,10 +226,10 @@ abstract class DeviceActor extends AbstractBehavior<DeviceCommand> {
         abstract void fired();
 
         /**
-         * A frame a driver sends at modelled time {@code vt}, after {@code wallDelayNanos} (a straggler):
-         * true when it was put off, as {@code later}, to be handled then; false: it goes now.
+         * A frame a driver sends, after {@code wallDelayNanos} (a straggler): true when it was put off,
+         * as the message {@code later} makes of it, to be handled then; false: it goes now.
          */
-        abstract boolean defer(long now, long wallDelayNanos, long vt, DeviceCommand.Local later);
+        abstract boolean defer(long now, long wallDelayNanos, Frame frame, Function<Frame, DeviceCommand.Local> later);
     }
 
     /** The real clock: frames are handled as they come, timers are wall-clock timers. */
@@ -277,12 +278,12 @@ abstract class DeviceActor extends AbstractBehavior<DeviceCommand> {
         }
 
         @Override
-        boolean defer(long now, long wallDelayNanos, long vt, DeviceCommand.Local later) {
+        boolean defer(long now, long wallDelayNanos, Frame frame, Function<Frame, DeviceCommand.Local> later) {
             if (wallDelayNanos <= 0) {
                 return false;
             }
             getContext()
-                    .scheduleOnce(Duration.ofNanos(wallDelayNanos), getContext().getSelf(), later);
+                    .scheduleOnce(Duration.ofNanos(wallDelayNanos), getContext().getSelf(), later.apply(frame));
             return true;
         }
     }
@@ -424,13 +425,13 @@ abstract class DeviceActor extends AbstractBehavior<DeviceCommand> {
         void fired() {}
 
         @Override
-        boolean defer(long now, long wallDelayNanos, long vt, DeviceCommand.Local later) {
+        boolean defer(long now, long wallDelayNanos, Frame frame, Function<Frame, DeviceCommand.Local> later) {
             // a frame leaves at its modelled time, a straggler's after its modelled delay
-            long at = Math.max(now + wallDelayNanos, vt);
+            long at = Math.max(now + wallDelayNanos, frame.vt());
             if (at <= now) {
                 return false;
             }
-            events.add(at, name, later);
+            events.add(at, name, later.apply(frame));
             return true;
         }
     }

@@ -211,7 +211,7 @@ public final class HostActor extends DeviceActor {
 
     private void send(List<EndpointDriver.Out> outs, long now) {
         for (EndpointDriver.Out o : outs) {
-            if (!time.defer(now, o.wallDelayNanos(), o.frame().vt(), new Delayed(o.frame()))) {
+            if (!time.defer(now, o.wallDelayNanos(), o.frame(), Delayed::new)) {
                 deliver(ports.perform(getContext(), engine.originate(o.frame(), now)), now);
             }
         }
