@@ -12,7 +12,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import org.HdrHistogram.Histogram;
 import org.bitina.device.DeviceCommand;
-import org.bitina.topology.FaultSpec;
+import org.bitina.scenario.FaultSpec;
 import org.bitina.usecase.DriverReport;
 import org.bitina.usecase.Phase;
 

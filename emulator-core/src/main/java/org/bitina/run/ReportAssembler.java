@@ -12,6 +12,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import org.bitina.device.DeviceCommand;
+import org.bitina.job.Status;
 import org.bitina.protocol.Counter;
 import org.bitina.protocol.ObservedTrees;
 import org.bitina.scenario.Clock;
@@ -21,10 +22,9 @@ import org.bitina.topology.Node;
 import org.bitina.topology.Routing;
 import org.bitina.usecase.DriverReport;
 import org.bitina.usecase.Phase;
-import org.bitina.usecase.Status;
-import org.bitina.usecase.UseCases;
-import org.bitina.usecase.allreduce.Verifier;
 import org.bitina.usecase.moe.MoeSource;
+import org.bitina.usecase.reduction.Verifier;
+import org.bitina.usecases.UseCases;
 
 /**
  * Builds the run report (docs/reference.md) phase by phase from what the devices report:

@@ -5,9 +5,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import org.bitina.job.JobSpec;
 import org.bitina.security.AttackSpec;
 import org.bitina.topology.Topology;
-import org.bitina.usecase.JobSpec;
 import org.bitina.usecase.allreduce.AllReduceSpec;
 import org.bitina.usecase.multicast.MulticastSpec;
 

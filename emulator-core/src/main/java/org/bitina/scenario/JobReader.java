@@ -1,9 +1,9 @@
 package org.bitina.scenario;
 
 import java.util.Set;
+import org.bitina.job.JobSpec;
 import org.bitina.topology.Topology;
-import org.bitina.usecase.JobSpec;
-import org.bitina.usecase.UseCases;
+import org.bitina.usecases.UseCases;
 
 /**
  * Reads one kind of job. Each kind has its own keys; a job that uses a key of another kind

@@ -11,13 +11,13 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
+import org.bitina.job.JobSpec;
 import org.bitina.topology.Topology;
-import org.bitina.usecase.JobSpec;
-import org.bitina.usecase.UseCases;
 import org.bitina.usecase.allreduce.AllReduceJobReader;
 import org.bitina.usecase.bierinc.BierIncJobReader;
 import org.bitina.usecase.moe.MoeJobReader;
 import org.bitina.usecase.multicast.ReliableMulticastJobReader;
+import org.bitina.usecases.UseCases;
 
 /**
  * Reads the {@code jobs} list: picks each job's reader by its kind, holds the job to that

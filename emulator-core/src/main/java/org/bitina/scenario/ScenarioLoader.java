@@ -14,14 +14,11 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
+import org.bitina.job.JobSpec;
 import org.bitina.security.AttackSpec;
 import org.bitina.security.IngressPolicy;
 import org.bitina.topology.ClusterSpec;
-import org.bitina.topology.FaultSpec;
-import org.bitina.topology.Problem;
-import org.bitina.topology.ScenarioException;
 import org.bitina.topology.Topology;
-import org.bitina.usecase.JobSpec;
 import org.bitina.usecase.WireBudget;
 import org.bitina.usecase.allreduce.Partitions;
 

@@ -2,7 +2,7 @@ package org.bitina.usecase;
 
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import org.bitina.usecase.allreduce.Verifier;
+import org.bitina.usecase.reduction.Verifier;
 
 /**
  * What the endpoint drivers of one run on one JVM share: the AllReduce reference results

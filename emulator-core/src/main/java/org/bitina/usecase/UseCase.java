@@ -1,9 +1,11 @@
 package org.bitina.usecase;
 
 import java.util.List;
+import org.bitina.job.JobSpec;
 import org.bitina.scenario.JobReader;
 import org.bitina.scenario.Scenario;
 import org.bitina.topology.Routing;
+import org.bitina.usecases.UseCases;
 
 /**
  * One use case of the seeds, whole: how its jobs are read from a scenario file, planned

@@ -12,6 +12,7 @@ import java.util.Set;
 import org.bitina.bitmap.Encoding;
 import org.bitina.bitmap.EndpointSet;
 import org.bitina.bitmap.FlatBitmap;
+import org.bitina.job.JobSpec;
 import org.bitina.protocol.JobTables;
 import org.bitina.protocol.Replicator;
 import org.bitina.scenario.Scenario;
@@ -20,6 +21,7 @@ import org.bitina.topology.EncodingSpec;
 import org.bitina.topology.Link;
 import org.bitina.topology.Routing;
 import org.bitina.topology.Topology;
+import org.bitina.usecases.UseCases;
 import org.bitina.wire.PacketCodec;
 
 /**

@@ -14,8 +14,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Stream;
-import org.bitina.topology.Problem;
-import org.bitina.topology.ScenarioException;
 import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Test;
 

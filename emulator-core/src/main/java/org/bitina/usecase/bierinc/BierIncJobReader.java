@@ -1,6 +1,7 @@
 package org.bitina.usecase.bierinc;
 
 import java.util.List;
+import org.bitina.job.JobSpec;
 import org.bitina.scenario.ConfigReader;
 import org.bitina.scenario.JobHeader;
 import org.bitina.scenario.JobParts;
@@ -8,10 +9,9 @@ import org.bitina.scenario.JobReader;
 import org.bitina.topology.BitSpace;
 import org.bitina.topology.EncodingSpec;
 import org.bitina.topology.Topology;
-import org.bitina.usecase.JobSpec;
-import org.bitina.usecase.allreduce.DataSection;
-import org.bitina.usecase.allreduce.DataSpec;
-import org.bitina.usecase.allreduce.Elastic;
+import org.bitina.usecase.reduction.DataSection;
+import org.bitina.usecase.reduction.DataSpec;
+import org.bitina.usecase.reduction.Elastic;
 
 /**
  * A BIER-INC job (seed 001): AllReduce over one data-driven tree per owner, or Reduce to and

@@ -3,7 +3,7 @@ package org.bitina.usecase.bierinc;
 import org.bitina.usecase.DriverSpec;
 import org.bitina.usecase.EndpointDriver;
 import org.bitina.usecase.References;
-import org.bitina.usecase.allreduce.AllReduceData;
+import org.bitina.usecase.reduction.AllReduceData;
 
 /** The driver every member of a BIER-INC job runs: owner of its chunks' trees and contributor to the others'. */
 public record IncDriver(IncPlan plan, String host) implements DriverSpec {

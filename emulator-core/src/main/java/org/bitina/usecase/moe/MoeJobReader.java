@@ -9,6 +9,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.bitina.job.JobSpec;
 import org.bitina.scenario.ConfigReader;
 import org.bitina.scenario.HostLists;
 import org.bitina.scenario.JobHeader;
@@ -18,7 +19,6 @@ import org.bitina.scenario.JobReader;
 import org.bitina.topology.BitSpace;
 import org.bitina.topology.EncodingSpec;
 import org.bitina.topology.Topology;
-import org.bitina.usecase.JobSpec;
 
 /**
  * An MoE dispatch and combine job (seed 000 section 4): {@code sources} hold tokens,

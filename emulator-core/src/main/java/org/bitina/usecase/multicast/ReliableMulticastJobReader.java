@@ -4,6 +4,7 @@ import com.typesafe.config.ConfigValue;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import org.bitina.job.JobSpec;
 import org.bitina.scenario.ConfigReader;
 import org.bitina.scenario.HostLists;
 import org.bitina.scenario.HostSelector;
@@ -14,7 +15,6 @@ import org.bitina.scenario.JobReader;
 import org.bitina.topology.BitSpace;
 import org.bitina.topology.EncodingSpec;
 import org.bitina.topology.Topology;
-import org.bitina.usecase.JobSpec;
 
 /**
  * A reliable multicast job (seed 000 section 5): a {@code source} sends {@code data} to

@@ -1,4 +1,4 @@
-package org.bitina.usecase.allreduce;
+package org.bitina.usecase.reduction;
 
 import org.bitina.usecase.DriverSpec;
 import org.bitina.usecase.EndpointDriver;

@@ -1,4 +1,4 @@
-package org.bitina.usecase.allreduce;
+package org.bitina.usecase.reduction;
 
 import org.bitina.wire.ElementType;
 import org.bitina.wire.ReductionOp;

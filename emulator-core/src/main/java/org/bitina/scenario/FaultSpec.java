@@ -1,7 +1,8 @@
-package org.bitina.topology;
+package org.bitina.scenario;
 
 import java.time.Duration;
 import java.util.List;
+import org.bitina.topology.Link;
 
 /**
  * One entry of a fault plan (E4). Which fields matter depends on the kind; the loader

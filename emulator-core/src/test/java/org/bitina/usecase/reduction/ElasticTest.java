@@ -1,4 +1,4 @@
-package org.bitina.usecase.allreduce;
+package org.bitina.usecase.reduction;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;

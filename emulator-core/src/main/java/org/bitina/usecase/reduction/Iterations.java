@@ -1,15 +1,15 @@
-package org.bitina.usecase.allreduce;
+package org.bitina.usecase.reduction;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import org.bitina.job.JobCommon;
 import org.bitina.protocol.JobTables;
 import org.bitina.scenario.Scenario;
 import org.bitina.topology.Link;
 import org.bitina.topology.Node;
 import org.bitina.topology.Routing;
-import org.bitina.usecase.JobCommon;
 import org.bitina.usecase.Phase;
 
 /**
@@ -31,7 +31,7 @@ public final class Iterations {
     private Iterations() {}
 
     public static List<Phase> plan(
-            Scenario s, Routing routing, AllReduceUseCase.JobSpecWithData job, Elastic elastic, InaPhase ina) {
+            Scenario s, Routing routing, ArrayPhases.JobSpecWithData job, Elastic elastic, InaPhase ina) {
         List<Elastic.Iteration> iterations = elastic.iterations(job.common().members());
         List<Phase> out = new ArrayList<>();
         Phase previous = null;

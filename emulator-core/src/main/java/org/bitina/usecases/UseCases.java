@@ -1,4 +1,4 @@
-package org.bitina.usecase;
+package org.bitina.usecases;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -7,6 +7,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.bitina.bitmap.FlatBitmap;
+import org.bitina.job.Expect;
+import org.bitina.job.JobSpec;
 import org.bitina.scenario.JobReader;
 import org.bitina.scenario.Scenario;
 import org.bitina.security.Admission;
@@ -16,13 +18,18 @@ import org.bitina.topology.BitSpace;
 import org.bitina.topology.EncodingSpec;
 import org.bitina.topology.Node;
 import org.bitina.topology.Routing;
+import org.bitina.usecase.DriverSpec;
+import org.bitina.usecase.Phase;
+import org.bitina.usecase.Repair;
+import org.bitina.usecase.UseCase;
+import org.bitina.usecase.WireBudget;
 import org.bitina.usecase.allreduce.AllReduceSpec;
 import org.bitina.usecase.allreduce.AllReduceUseCase;
-import org.bitina.usecase.allreduce.DataSpec;
 import org.bitina.usecase.attack.AttackDriverSpec;
 import org.bitina.usecase.bierinc.BierIncUseCase;
 import org.bitina.usecase.moe.MoeUseCase;
 import org.bitina.usecase.multicast.MulticastUseCase;
+import org.bitina.usecase.reduction.DataSpec;
 
 /** The use cases a scenario may have. Adding one is a package under {@code usecase} and a line in {@link #ALL}. */
 public final class UseCases {

@@ -1,4 +1,4 @@
-package org.bitina.usecase.allreduce;
+package org.bitina.usecase.reduction;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,4 +1,4 @@
-package org.bitina.usecase;
+package org.bitina.job;
 
 import java.time.Duration;
 import java.util.List;

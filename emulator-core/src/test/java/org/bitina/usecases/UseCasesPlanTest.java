@@ -1,4 +1,4 @@
-package org.bitina.usecase;
+package org.bitina.usecases;
 
 import static org.bitina.run.Scenarios.fatTree;
 import static org.bitina.run.Scenarios.reference;
@@ -20,15 +20,19 @@ import org.bitina.protocol.JobTables;
 import org.bitina.scenario.Scenario;
 import org.bitina.topology.Node;
 import org.bitina.topology.Routing;
-import org.bitina.usecase.allreduce.AllReduceDriver;
-import org.bitina.usecase.allreduce.AllReducePlan;
+import org.bitina.usecase.DriverSpec;
+import org.bitina.usecase.Phase;
+import org.bitina.usecase.Plans;
+import org.bitina.usecase.Straggler;
 import org.bitina.usecase.allreduce.AllReduceSpec;
-import org.bitina.usecase.allreduce.AllReduceUseCase;
 import org.bitina.usecase.bierinc.IncDriver;
 import org.bitina.usecase.moe.MoeDriver;
 import org.bitina.usecase.moe.MoePlan;
 import org.bitina.usecase.multicast.MulticastDriver;
 import org.bitina.usecase.multicast.MulticastPlan;
+import org.bitina.usecase.reduction.AllReduceDriver;
+import org.bitina.usecase.reduction.AllReducePlan;
+import org.bitina.usecase.reduction.ArrayPhases;
 import org.bitina.wire.InaPacket;
 import org.bitina.wire.PacketCodec;
 import org.junit.jupiter.api.Test;
@@ -198,7 +202,7 @@ class UseCasesPlanTest {
                 .orElseThrow();
         assertEquals(
                 firstNonMember,
-                AllReduceUseCase.psHost(fig1, job.common().members(), job.tree().root()),
+                ArrayPhases.psHost(fig1, job.common().members(), job.tree().root()),
                 "the VAT root s6 is a switch");
 
         Scenario all = write(dir, "all.conf", fatTree(4, """
@@ -208,7 +212,7 @@ class UseCasesPlanTest {
         AllReduceSpec a = (AllReduceSpec) all.jobs().get(0);
         assertEquals(
                 a.common().members().get(0),
-                AllReduceUseCase.psHost(all, a.common().members(), a.tree().root()));
+                ArrayPhases.psHost(all, a.common().members(), a.tree().root()));
         assertEquals(
                 List.of(a.common().members().get(0)), phase(plan(all), "ps").roots());
     }

@@ -1,4 +1,6 @@
-package org.bitina.usecase;
+package org.bitina.job;
+
+import org.bitina.usecases.UseCases;
 
 /**
  * A job of a scenario: what every kind has ({@link JobCommon}) and its kind's own spec, one

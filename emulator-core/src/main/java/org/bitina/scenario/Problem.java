@@ -1,4 +1,4 @@
-package org.bitina.topology;
+package org.bitina.scenario;
 
 /** One defect of a scenario file, printed as {@code FILE:LINE: message}. */
 public record Problem(String file, int line, String message) {

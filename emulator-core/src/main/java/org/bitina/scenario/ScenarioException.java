@@ -1,4 +1,4 @@
-package org.bitina.topology;
+package org.bitina.scenario;
 
 import java.util.List;
 import java.util.stream.Collectors;
