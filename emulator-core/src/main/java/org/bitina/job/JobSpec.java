@@ -19,4 +19,9 @@ public interface JobSpec {
     default boolean valueChecksum() {
         return false;
     }
+
+    /** The host that sends the job's data and takes its acknowledgments, or null when the kind has none. */
+    default String source() {
+        return null;
+    }
 }

@@ -22,8 +22,6 @@ import org.bitina.topology.Node;
 import org.bitina.topology.Routing;
 import org.bitina.usecase.DriverReport;
 import org.bitina.usecase.Phase;
-import org.bitina.usecase.moe.MoeSource;
-import org.bitina.usecase.reduction.Verifier;
 import org.bitina.usecases.UseCases;
 
 /**
@@ -104,16 +102,11 @@ final class ReportAssembler {
         return d;
     }
 
-    /** The tolerances the results were checked with: the array kinds' when one ran, MoE's when MoE ran. */
+    /** The tolerances the results were checked with: those of the kinds that ran. */
     private List<String> tolerances() {
-        List<String> t = new ArrayList<>();
-        if (jobs.stream().anyMatch(j -> !j.kind().equals("moe") && !j.kind().equals("reliable-multicast"))) {
-            t.add(Verifier.FLOAT_TOLERANCE);
-        }
-        if (jobs.stream().anyMatch(j -> j.kind().equals("moe"))) {
-            t.add(MoeSource.TOLERANCE);
-        }
-        return List.copyOf(t);
+        Set<String> ran = new TreeSet<>();
+        jobs.forEach(j -> ran.add(j.kind()));
+        return UseCases.tolerances(ran);
     }
 
     /** A phase that could not run, saying why. */

@@ -9,6 +9,7 @@ import java.util.Set;
 import org.bitina.bitmap.FlatBitmap;
 import org.bitina.job.Expect;
 import org.bitina.job.JobSpec;
+import org.bitina.scenario.FaultSpec;
 import org.bitina.scenario.JobReader;
 import org.bitina.scenario.Scenario;
 import org.bitina.security.Admission;
@@ -23,12 +24,12 @@ import org.bitina.usecase.Phase;
 import org.bitina.usecase.Repair;
 import org.bitina.usecase.UseCase;
 import org.bitina.usecase.WireBudget;
-import org.bitina.usecase.allreduce.AllReduceSpec;
 import org.bitina.usecase.allreduce.AllReduceUseCase;
 import org.bitina.usecase.attack.AttackDriverSpec;
 import org.bitina.usecase.bierinc.BierIncUseCase;
 import org.bitina.usecase.moe.MoeUseCase;
 import org.bitina.usecase.multicast.MulticastUseCase;
+import org.bitina.usecase.reduction.ArrayPhases;
 import org.bitina.usecase.reduction.DataSpec;
 
 /** The use cases a scenario may have. Adding one is a package under {@code usecase} and a line in {@link #ALL}. */
@@ -37,6 +38,11 @@ public final class UseCases {
             List.of(new AllReduceUseCase(), new MoeUseCase(), new MulticastUseCase(), new BierIncUseCase());
 
     private UseCases() {}
+
+    /** The jobs of {@code s} whose packets do not fit a link they cross ({@link WireBudget}). */
+    public static List<WireBudget.Excess> wireBudget(Scenario s) {
+        return WireBudget.check(s, job -> packets(job, s), routing -> plan(s, routing));
+    }
 
     /** How each kind's jobs are read, in the order error messages list the kinds. */
     public static List<JobReader> readers() {
@@ -175,7 +181,7 @@ public final class UseCases {
         if (!p.mode().equals("ina") || s.attacks() == null) {
             return p;
         }
-        DataSpec data = job instanceof AllReduceSpec ar ? ar.data() : null;
+        DataSpec data = job instanceof ArrayPhases.JobSpecWithData ar ? ar.data() : null;
         List<DriverSpec> attackers = new ArrayList<>();
         for (AttackSpec a : s.attacks()) {
             if (a.job().equals(job.name())) {
@@ -258,6 +264,36 @@ public final class UseCases {
 
     private static <S extends JobSpec> WireBudget.Packets packetsOf(UseCase<S> u, JobSpec job, Scenario s) {
         return u.packets(u.spec().cast(job), s);
+    }
+
+    /** What the jobs ask of the fault plan that this version does not build, job by job ({@link UseCase#unbuiltFaults}). */
+    public static List<String> unbuiltFaults(List<JobSpec> jobs, List<FaultSpec> faults) {
+        List<String> out = new ArrayList<>();
+        jobs.forEach(job -> out.addAll(unbuiltOf(of(job), job, faults)));
+        return out;
+    }
+
+    private static <S extends JobSpec> List<String> unbuiltOf(UseCase<S> u, JobSpec job, List<FaultSpec> faults) {
+        return u.unbuiltFaults(u.spec().cast(job), faults);
+    }
+
+    /**
+     * The tolerances the results of the kinds that ran were checked with, each once, in the order
+     * of the first kind of {@link #ALL} that uses it.
+     */
+    public static List<String> tolerances(Set<String> kindsRan) {
+        Set<String> ran = new HashSet<>();
+        ALL.stream().filter(u -> kindsRan.contains(u.kind())).forEach(u -> ran.add(u.tolerance()));
+        return ALL.stream()
+                .map(UseCase::tolerance)
+                .filter(ran::contains)
+                .distinct()
+                .toList();
+    }
+
+    /** What {@code job}'s kind counts its completion times in ({@link UseCase#unit}). */
+    public static String unit(JobSpec job) {
+        return of(job).unit();
     }
 
     /** About how much heap {@code job} needs (see {@link UseCase#memoryBytes}). */

@@ -223,4 +223,10 @@ public final class AllReduceJobReader extends JobReader {
         }
         return r.vat() == null ? null : new TreeSpec(TreeSpec.Mode.VAT, root, r.vat());
     }
+
+    /** The attacks section may target its workers' contributions. */
+    @Override
+    public Attacks attacks() {
+        return Attacks.CONTRIBUTIONS;
+    }
 }

@@ -9,6 +9,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import org.bitina.job.Status;
 import org.bitina.protocol.JobTables;
+import org.bitina.scenario.FaultSpec;
 import org.bitina.scenario.JobReader;
 import org.bitina.scenario.Scenario;
 import org.bitina.security.LinearChecksum;
@@ -27,6 +28,7 @@ import org.bitina.usecase.reduction.AllReduceDriver;
 import org.bitina.usecase.reduction.AllReducePlan;
 import org.bitina.usecase.reduction.ArrayPhases;
 import org.bitina.usecase.reduction.Iterations;
+import org.bitina.usecase.reduction.Verifier;
 import org.bitina.wire.PacketCodec;
 
 /**
@@ -95,6 +97,11 @@ public final class AllReduceUseCase implements UseCase<AllReduceSpec> {
         }
         phases.addAll(ArrayPhases.baselines(s, routing, job, job.tree().root()));
         return phases;
+    }
+
+    @Override
+    public List<String> unbuiltFaults(AllReduceSpec job, List<FaultSpec> faults) {
+        return Partitions.unbuiltFaults(List.of(job), faults);
     }
 
     /** The VAT rebuilt around a crashed switch ({@link VatRepair}), for INA phases. */
@@ -214,5 +221,10 @@ public final class AllReduceUseCase implements UseCase<AllReduceSpec> {
             return new Phase.Expected(Status.FAILED, away); // nobody left joined to finish a result
         }
         return Phase.Expected.unless(away, Status.PARTIAL);
+    }
+
+    @Override
+    public String tolerance() {
+        return Verifier.FLOAT_TOLERANCE;
     }
 }

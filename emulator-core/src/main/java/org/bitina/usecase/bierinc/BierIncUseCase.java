@@ -24,6 +24,7 @@ import org.bitina.usecase.WireBudget;
 import org.bitina.usecase.reduction.AllReducePlan;
 import org.bitina.usecase.reduction.ArrayPhases;
 import org.bitina.usecase.reduction.Iterations;
+import org.bitina.usecase.reduction.Verifier;
 
 /**
  * BIER-INC (seed 001): each owner is the BFIR of its own tree; its first forward packet
@@ -191,5 +192,10 @@ public final class BierIncUseCase implements UseCase<BierIncSpec> {
                 "BIER-INC " + what + ", communicator = job id, edge BFRs: "
                         + (job.leafEdge() ? "leaf switches " + wire.endpoints() : "hosts")
                         + (silentOwners.isEmpty() ? "" : "; silent owners start no tree: " + silentOwners));
+    }
+
+    @Override
+    public String tolerance() {
+        return Verifier.FLOAT_TOLERANCE;
     }
 }

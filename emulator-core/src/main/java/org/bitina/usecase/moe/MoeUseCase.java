@@ -200,4 +200,14 @@ public final class MoeUseCase implements UseCase<MoeSpec> {
                         + job.params().granularity() + " granularity, top-"
                         + job.params().topK());
     }
+
+    @Override
+    public String tolerance() {
+        return MoeSource.TOLERANCE;
+    }
+
+    @Override
+    public String unit() {
+        return "token";
+    }
 }

@@ -187,4 +187,9 @@ public final class MulticastUseCase implements UseCase<MulticastSpec> {
                         + (job.params().perWindow() ? "window" : "packet")
                         + (vat != null ? "; A-BMs " + vat.aBms() : ""));
     }
+
+    @Override
+    public String unit() {
+        return "window";
+    }
 }

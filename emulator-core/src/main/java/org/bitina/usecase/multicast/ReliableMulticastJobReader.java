@@ -116,4 +116,10 @@ public final class ReliableMulticastJobReader extends JobReader {
         }
         return topology == null ? null : receivers;
     }
+
+    /** The attacks section may target its receivers' acknowledgments. */
+    @Override
+    public Attacks attacks() {
+        return Attacks.ACKNOWLEDGMENTS;
+    }
 }

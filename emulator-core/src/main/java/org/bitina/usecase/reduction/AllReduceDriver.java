@@ -19,16 +19,13 @@ public record AllReduceDriver(Role role, AllReducePlan plan, String host) implem
 
     @Override
     public EndpointDriver create(References references, byte[] endpointSecret) {
+        Verifier verifier = references.shared(Verifier.class, Verifier::new);
         if (role != Role.PARAMETER_SERVER) {
-            references
-                    .verifier()
-                    .prepare(
-                            new AllReduceData(plan.data()),
-                            references.verifier().members(plan.space(), plan.members()));
+            verifier.prepare(new AllReduceData(plan.data()), verifier.members(plan.space(), plan.members()));
         }
         return switch (role) {
-            case WORKER -> new AllReduceWorker(plan, host, references.verifier(), endpointSecret);
-            case RING_WORKER -> new RingWorker(plan, host, references.verifier(), endpointSecret);
+            case WORKER -> new AllReduceWorker(plan, host, verifier, endpointSecret);
+            case RING_WORKER -> new RingWorker(plan, host, verifier, endpointSecret);
             case PARAMETER_SERVER -> new PsServer(plan);
         };
     }
