@@ -131,7 +131,7 @@ public final class JobsSection {
         }
         checkKeys(own, reader, readers);
         job.listed(reader.keys());
-        return reader.read(job, topology, index);
+        return reader.read(job, topology, index, JobKeys.data(readers));
     }
 
     /** A key of another kind of job gets its own message: it is a job meant as another kind, or a key in the wrong job. */

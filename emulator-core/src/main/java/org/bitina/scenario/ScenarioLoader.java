@@ -88,7 +88,7 @@ public final class ScenarioLoader {
         ConfigReader defaults = root.objectOrEmpty("defaults");
         if (defaults != null) {
             // job keys only: a typo here would otherwise be behind every job, unread and unsaid
-            defaults.checkKeys(JobKeys.JOB, "defaults (job keys)");
+            defaults.checkKeys(JobKeys.job(kinds.readers()), "defaults (job keys)");
         }
         Scenario.Security security = readSecurity(root);
         List<JobSpec> jobs = JobsSection.read(

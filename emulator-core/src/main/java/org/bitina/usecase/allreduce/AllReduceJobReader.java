@@ -12,8 +12,8 @@ import java.util.Locale;
 import java.util.Map;
 import org.bitina.job.JobSpec;
 import org.bitina.scenario.ConfigReader;
+import org.bitina.scenario.ConfigSchema.Section;
 import org.bitina.scenario.JobHeader;
-import org.bitina.scenario.JobKeys;
 import org.bitina.scenario.JobParts;
 import org.bitina.scenario.JobReader;
 import org.bitina.topology.BitSpace;
@@ -21,6 +21,7 @@ import org.bitina.topology.EncodingSpec;
 import org.bitina.topology.Topology;
 import org.bitina.topology.Vat;
 import org.bitina.usecase.WireBudget;
+import org.bitina.usecase.reduction.ArrayKeys;
 import org.bitina.usecase.reduction.DataSection;
 import org.bitina.usecase.reduction.DataSpec;
 import org.bitina.usecase.reduction.Elastic;
@@ -33,11 +34,15 @@ public final class AllReduceJobReader extends JobReader {
     static final String KIND = "allreduce";
 
     public AllReduceJobReader() {
-        super(KIND);
+        super(
+                KIND,
+                List.of("ring", "ps"),
+                ArrayKeys.with(AllReduceKeys.JOB),
+                List.of(AllReduceKeys.TREE, AllReduceKeys.VAT, AllReduceKeys.SECURITY, ArrayKeys.MEMBERSHIP));
     }
 
     @Override
-    public JobSpec read(ConfigReader c, Topology topology, int index) {
+    public JobSpec read(ConfigReader c, Topology topology, int index, Section dataKeys) {
         int before = c.problems().count();
         JobHeader header = JobHeader.read(c, index, kind(), List.of("ps", "ring"), topology);
         List<String> members = JobParts.members(c, topology);
@@ -47,7 +52,7 @@ public final class AllReduceJobReader extends JobReader {
                 c, topology, elastic == null || members == null ? members : elastic.everMembers(members));
         EncodingSpec encoding = JobParts.encoding(c, topology, space);
         TreeSpec tree = tree(c, topology, space, members);
-        DataSpec data = DataSection.read(c, kind(), topology, space);
+        DataSpec data = DataSection.read(c, kind(), topology, space, dataKeys);
         if (elastic != null && elastic.elastic() && tree != null && tree.mode() != TreeSpec.Mode.AUTO) {
             c.problem(
                     "tree",
@@ -117,7 +122,7 @@ public final class AllReduceJobReader extends JobReader {
             return null;
         }
         int before = s.problems().count();
-        s.checkKeys(JobKeys.SECURITY, "a job's security");
+        s.checkKeys(AllReduceKeys.SECURITY, "a job's security");
         boolean masking = "on".equals(s.oneOf("masking", List.of("on", "off"), "off"));
         boolean checksum = "on".equals(s.oneOf("checksum", List.of("on", "off"), "off"));
         if (data != null) {
@@ -150,7 +155,7 @@ public final class AllReduceJobReader extends JobReader {
         if (t == null) {
             return null;
         }
-        t.checkKeys(JobKeys.TREE, "a tree");
+        t.checkKeys(AllReduceKeys.TREE, "a tree");
         String mode = t.requiredName("mode", "tree.mode");
         String root = t.requiredName("root", "tree.root");
         if (mode == null || root == null) {

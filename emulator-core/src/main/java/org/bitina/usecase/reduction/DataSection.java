@@ -2,10 +2,10 @@ package org.bitina.usecase.reduction;
 
 import java.util.Locale;
 import org.bitina.scenario.ConfigReader;
+import org.bitina.scenario.ConfigSchema.Section;
 import org.bitina.scenario.JobKeys;
 import org.bitina.topology.BitSpace;
 import org.bitina.topology.Topology;
-import org.bitina.usecase.WireBudget;
 import org.bitina.wire.ElementType;
 import org.bitina.wire.ReductionOp;
 
@@ -18,7 +18,8 @@ public final class DataSection {
      * The array {@code c}'s job reduces, or null when it has problems. Whether a chunk fits the
      * links it crosses, its endpoint set encoded, is checked once the job is planned ({@link WireBudget}).
      */
-    public static DataSpec read(ConfigReader c, String kind, Topology topology, BitSpace space) {
+    /** @param data every kind's data section ({@link JobKeys#data}) */
+    public static DataSpec read(ConfigReader c, String kind, Topology topology, BitSpace space, Section data) {
         if (!c.has("data")) {
             c.problem(
                     c.origin(),
@@ -30,7 +31,7 @@ public final class DataSection {
         if (d == null) {
             return null;
         }
-        d.checkKeys(JobKeys.DATA, kind, "data of " + (kind.startsWith("a") ? "an " : "a ") + kind + " job");
+        d.checkKeys(data, kind, "data of " + (kind.startsWith("a") ? "an " : "a ") + kind + " job");
         int before = d.problems().count();
         Integer elements = d.requiredInt("elements", 1, 1 << 28);
         String type = d.name("type", "float32");

@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.Set;
 import org.bitina.scenario.ConfigReader;
 import org.bitina.scenario.HostLists;
-import org.bitina.scenario.JobKeys;
 import org.bitina.topology.Topology;
 
 /**
@@ -122,7 +121,7 @@ public record Elastic(int iterations, List<Change> changes) {
                 ok = false;
                 continue;
             }
-            m.checkKeys(JobKeys.MEMBERSHIP, "a membership change");
+            m.checkKeys(ArrayKeys.MEMBERSHIP, "a membership change");
             Integer at = m.requiredInt("at-iteration", 1, iterations);
             List<String> leave =
                     m.has("leave") ? HostLists.names(m, "leave", topology, "a host that leaves") : List.of();
