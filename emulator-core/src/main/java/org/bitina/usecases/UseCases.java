@@ -283,10 +283,12 @@ public final class UseCases {
      */
     public static List<String> tolerances(Set<String> kindsRan) {
         Set<String> ran = new HashSet<>();
-        ALL.stream().filter(u -> kindsRan.contains(u.kind())).forEach(u -> ran.add(u.tolerance()));
+        ALL.stream()
+                .filter(u -> kindsRan.contains(u.kind()) && u.tolerance() != null)
+                .forEach(u -> ran.add(u.tolerance()));
         return ALL.stream()
                 .map(UseCase::tolerance)
-                .filter(ran::contains)
+                .filter(t -> t != null && ran.contains(t))
                 .distinct()
                 .toList();
     }

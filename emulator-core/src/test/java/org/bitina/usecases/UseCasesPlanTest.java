@@ -28,11 +28,13 @@ import org.bitina.usecase.allreduce.AllReduceSpec;
 import org.bitina.usecase.bierinc.IncDriver;
 import org.bitina.usecase.moe.MoeDriver;
 import org.bitina.usecase.moe.MoePlan;
+import org.bitina.usecase.moe.MoeSource;
 import org.bitina.usecase.multicast.MulticastDriver;
 import org.bitina.usecase.multicast.MulticastPlan;
 import org.bitina.usecase.reduction.AllReduceDriver;
 import org.bitina.usecase.reduction.AllReducePlan;
 import org.bitina.usecase.reduction.ArrayPhases;
+import org.bitina.usecase.reduction.Verifier;
 import org.bitina.wire.InaPacket;
 import org.bitina.wire.PacketCodec;
 import org.junit.jupiter.api.Test;
@@ -361,5 +363,15 @@ class UseCasesPlanTest {
                 .collect(Collectors.toMap(
                         Map.Entry::getKey, e -> EndpointSets.format(e.getValue().registered())));
         assertEquals("[1111111111111111]", abms.get("core-1"), "the root holds every member");
+    }
+
+    /** The report's tolerances: each kind that ran brings its own, once, a kind compared exactly none. */
+    @Test
+    void tolerancesAreThoseOfTheKindsThatRanInTheListsOrder() {
+        assertEquals(List.of(), UseCases.tolerances(Set.of("reliable-multicast")));
+        assertEquals(
+                List.of(Verifier.FLOAT_TOLERANCE, MoeSource.TOLERANCE),
+                UseCases.tolerances(Set.of("moe", "bier-inc", "reliable-multicast")));
+        assertEquals(List.of(Verifier.FLOAT_TOLERANCE), UseCases.tolerances(Set.of("allreduce", "bier-inc")));
     }
 }
