@@ -136,6 +136,9 @@ abstract class DeviceActor extends AbstractBehavior<DeviceCommand> {
 
     /** Drops are counted by reason for the report; the log hears of them too, at most once a second per device. */
     private void warnOfDrops() {
+        if (engine != null && engine.drops() < dropsWarned) {
+            dropsWarned = 0; // a new engine (rewired) counts from zero
+        }
         if (engine == null || engine.drops() == dropsWarned) {
             return;
         }

@@ -86,6 +86,8 @@ public final class NodeEngine {
         e.node.unknownJobDrops = node.unknownJobDrops;
         node.dropReasons.forEach((k, v) -> e.node.dropReasons.put(k, new TreeMap<>(v)));
         e.node.drops = node.drops;
+        // the count goes on, so does its last reason: a device's drop warning names it ("the last: null" otherwise)
+        e.node.lastDrop = node.lastDrop;
         e.node.tamper = node.tamper;
         e.node.audits.putAll(node.audits);
         return e;

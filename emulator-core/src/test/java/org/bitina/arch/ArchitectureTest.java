@@ -31,6 +31,7 @@ class ArchitectureTest {
         "org.bitina.usecases..",
         "org.bitina.job..",
         "org.bitina.time..",
+        "org.bitina.workload..",
         "org.bitina.chaos.."
     };
 
