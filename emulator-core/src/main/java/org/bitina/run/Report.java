@@ -1,6 +1,7 @@
 package org.bitina.run;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import java.util.List;
 import java.util.Map;
 import org.bitina.security.ChecksumAudit;
@@ -143,7 +144,23 @@ public record Report(
             @com.fasterxml.jackson.annotation.JsonInclude(JsonInclude.Include.NON_NULL)
             StateEntries stateEntries,
 
-            List<FaultMark> faults) {}
+            List<FaultMark> faults,
+
+            @JsonUnwrapped Recovery recovery) {}
+
+    /**
+     * Loss recovery in one phase (L1), as top-level fields of its row.
+     *
+     * @param retransmissions contributions (or dispatches, reductions) the endpoints sent again because an answer was
+     *                        overdue
+     * @param resultResends   results a switch or an owner sent again from what it kept, to an endpoint that asked
+     * @param recoveryMicros  modelled time lost to recovery: the longest any endpoint spent with a retransmission
+     *                        still unanswered
+     * @param gaveUp          endpoints that gave up on a result they never got, each naming itself and its chunk
+     */
+    public record Recovery(long retransmissions, long resultResends, double recoveryMicros, List<String> gaveUp) {
+        public static final Recovery NONE = new Recovery(0, 0, 0, List.of());
+    }
 
     /**
      * The distribution of the units' completion times (a unit completes when the last awaited

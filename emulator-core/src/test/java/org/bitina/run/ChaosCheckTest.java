@@ -59,7 +59,8 @@ class ChaosCheckTest {
                 null,
                 null,
                 null,
-                List.of());
+                List.of(),
+                Report.Recovery.NONE);
         return new Report("s.conf", "virtual", List.of(), List.of(j), List.of(), List.of(), List.of(), Map.of());
     }
 

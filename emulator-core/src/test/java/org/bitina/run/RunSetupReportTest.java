@@ -49,7 +49,8 @@ class RunSetupReportTest {
                 null,
                 null,
                 null,
-                List.of());
+                List.of(),
+                Report.Recovery.NONE);
         return new Report(
                 "s.conf", clock, List.of(), List.of(j), List.of(), List.of(), List.of(), Map.of("s1", "m0"), setup);
     }

@@ -156,6 +156,7 @@ class ConsoleFormatTest {
                 null,
                 null,
                 null,
-                List.of());
+                List.of(),
+                Report.Recovery.NONE);
     }
 }

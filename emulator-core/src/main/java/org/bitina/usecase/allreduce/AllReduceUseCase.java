@@ -207,7 +207,15 @@ public final class AllReduceUseCase implements UseCase<AllReduceSpec> {
         Map<String, String> uplink = new LinkedHashMap<>();
         job.common().members().forEach(m -> uplink.put(m, vat.parent(m)));
         AllReducePlan plan = plan(s, job, "ina", wireJob, uplink, null, timeout * height.get(vat.root()))
-                .silencing(silent);
+                .silencing(silent)
+                .withRtt(RoundTrip.of(
+                        s,
+                        routing,
+                        job.common().members(),
+                        vat::parent,
+                        vat.root(),
+                        job.data(),
+                        job.common().bitSpace().capacity()));
         List<DriverSpec> drivers = new ArrayList<>();
         job.common().members().forEach(m -> drivers.add(new AllReduceDriver(AllReduceDriver.Role.WORKER, plan, m)));
         return new Phase(
