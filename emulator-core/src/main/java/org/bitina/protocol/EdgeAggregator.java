@@ -148,7 +148,8 @@ final class EdgeAggregator implements TreeMechanism {
     }
 
     @Override
-    public void retransmitted(JobTables t, StateKey key, Frame f, List<NodeEngine.Action> out) {
+    public void retransmitted(
+            JobTables t, StateKey key, Frame f, Emission cached, long now, List<NodeEngine.Action> out) {
         node.drop(out, t, f, "duplicate share");
     }
 }

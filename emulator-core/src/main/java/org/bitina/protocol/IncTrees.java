@@ -250,7 +250,8 @@ final class IncTrees implements TreeMechanism {
     }
 
     @Override
-    public void retransmitted(JobTables t, StateKey key, Frame f, List<NodeEngine.Action> out) {
+    public void retransmitted(
+            JobTables t, StateKey key, Frame f, Emission cached, long now, List<NodeEngine.Action> out) {
         // retransmissions are passed on before they meet a branch: one here is a plain duplicate
         node.drop(out, t, f, "duplicate reduction");
     }

@@ -377,9 +377,9 @@ public final class NodeEngine {
                     done.emission().vt(),
                     null);
             emit(t, done.emission(), now, out);
-        } else if (o instanceof AggregationTable.Duplicate) {
+        } else if (o instanceof AggregationTable.Duplicate d) {
             if (p.header().has(Flags.RETRANSMIT)) {
-                m.retransmitted(t, key, f, out);
+                m.retransmitted(t, key, f, d.cached(), now, out);
             } else {
                 node.drop(out, t, f, "duplicate " + what);
             }

@@ -22,8 +22,6 @@ import org.bitina.wire.ReductionOp;
 final class PreconfiguredTrees implements TreeMechanism {
     private final NodeEngine engine;
     private final NodeContext node;
-    /** At a root: the last result sent for a key, to fold late contributions in and to resend it to a worker that lost it. */
-    private final Map<StateKey, Emission> rootResults = new HashMap<>();
     /** At a partition root (H2): the second stage's result as it went down into the partition, to resend to a worker that lost it. */
     private final Map<StateKey, Bridged> bridged = new HashMap<>();
 
@@ -98,7 +96,8 @@ final class PreconfiguredTrees implements TreeMechanism {
                     out);
             return;
         }
-        rootResults.put(e.key(), e);
+        // the result cache (L1): kept until no member can still ask (a worker's sends end within 16 timeouts)
+        node.table.cacheResult(e, now + NodeEngine.RESULT_MEMORY_TIMEOUTS * t.timeoutNanos());
         multicastResult(t, e, t.registered(), out);
     }
 
@@ -218,7 +217,7 @@ final class PreconfiguredTrees implements TreeMechanism {
 
     /** A contribution that missed the root's partial result: fold it in and send the better result. */
     private void foldLate(JobTables t, StateKey key, InaPacket p, long vt, long now, List<NodeEngine.Action> out) {
-        Emission prev = rootResults.get(key);
+        Emission prev = node.table.cachedResult(key);
         if (prev == null) {
             node.drop(out, t, new Frame(p, null, vt), "late contribution after the result was forgotten");
             return;
@@ -235,7 +234,7 @@ final class PreconfiguredTrees implements TreeMechanism {
             node.drop(out, t, new Frame(p, null, vt), "late payload does not match the result");
             return;
         }
-        rootResults.put(key, better);
+        node.table.cacheResult(better, now + NodeEngine.RESULT_MEMORY_TIMEOUTS * t.timeoutNanos());
         node.count(t, Counter.LATE_FOLDED);
         multicastResult(t, better, t.registered(), out);
     }
@@ -257,8 +256,8 @@ final class PreconfiguredTrees implements TreeMechanism {
      * on a link (or a failed one, F7) is recovered without counting anything twice.
      */
     @Override
-    public void retransmitted(JobTables t, StateKey key, Frame f, List<NodeEngine.Action> out) {
-        Emission known = rootResults.get(key);
+    public void retransmitted(
+            JobTables t, StateKey key, Frame f, Emission known, long now, List<NodeEngine.Action> out) {
         Bridged down = bridged.get(key);
         if (t.root() && down != null) {
             // a partition root resends the second stage's result as it went down, to the worker that asked
@@ -269,7 +268,7 @@ final class PreconfiguredTrees implements TreeMechanism {
                 && t.stage() != null
                 && t.stage().bridges()
                 && t.job() == t.stage().partitionJob()) {
-            node.drop(out, t, f, "retransmitted contribution while the second stage has no result for it yet");
+            askStage(t, key, f, now, out);
         } else if (t.root() && t.rootMulticasts() && known != null) {
             node.count(t, Counter.RESULTS_RESENT);
             multicastResult(t, known, f.packet().endpoints(), out);
@@ -284,12 +283,26 @@ final class PreconfiguredTrees implements TreeMechanism {
         }
     }
 
-    /** A root remembers a result long enough for stragglers to be folded in, not forever. */
+    /**
+     * H2, L1: a worker asks a partition root for a result the second stage has not sent down here (or
+     * that was lost on its way down): the partition's aggregate goes up again, flagged, so that the
+     * second stage's root answers from its result cache (its VAT nodes pass it up as a duplicate).
+     */
+    private void askStage(JobTables t, StateKey key, Frame f, long now, List<NodeEngine.Action> out) {
+        Emission sent = node.table.emitted(key);
+        JobTables stage = node.job(new JobKey(t.tenant(), t.stage().stageJob()));
+        if (sent == null || stage == null) {
+            node.drop(out, t, f, "retransmitted contribution while the second stage has no result for it yet");
+            return;
+        }
+        InaPacket up = StageBridge.up(t.stage(), t.tenant(), sent);
+        up = up.withHeader(up.header().withFlags(up.header().flags() | Flags.RETRANSMIT));
+        node.count(t, Counter.RETRANSMISSIONS_PASSED_UP);
+        engine.process(stage, new Frame(up, t.stage().uplink(), f.vt()), now, out);
+    }
+
+    /** A partition root remembers the second stage's result long enough for its workers to ask again, not forever. */
     void forget(long now) {
         bridged.values().removeIf(b -> now - b.at() > NodeEngine.RESULT_MEMORY_TIMEOUTS * b.timeoutNanos());
-        rootResults.values().removeIf(e -> {
-            JobTables t = node.job(e.key().jobKey());
-            return t == null || now - e.emittedAt() > NodeEngine.RESULT_MEMORY_TIMEOUTS * t.timeoutNanos();
-        });
     }
 }

@@ -174,7 +174,8 @@ final class SelfInstalledTrees implements TreeMechanism {
     }
 
     @Override
-    public void retransmitted(JobTables t, StateKey key, Frame f, List<NodeEngine.Action> out) {
+    public void retransmitted(
+            JobTables t, StateKey key, Frame f, Emission cached, long now, List<NodeEngine.Action> out) {
         node.drop(out, t, f, "retransmitted contribution: this branch keeps no result to resend");
     }
 

@@ -21,6 +21,9 @@ interface TreeMechanism {
     /** No state could be created past the job's quota (S5; already counted): never lose the contribution. */
     void refused(JobTables t, StateKey key, Frame f, String reason, List<NodeEngine.Action> out);
 
-    /** A duplicate flagged RETRANSMIT: somebody lost a result and asks again. */
-    void retransmitted(JobTables t, StateKey key, Frame f, List<NodeEngine.Action> out);
+    /**
+     * A duplicate flagged RETRANSMIT: somebody lost a result and asks again; {@code cached} is the
+     * chunk's result when this node's result cache keeps it (L1), else null.
+     */
+    void retransmitted(JobTables t, StateKey key, Frame f, Emission cached, long now, List<NodeEngine.Action> out);
 }

@@ -14,7 +14,9 @@ import org.bitina.protocol.Frame;
 import org.bitina.usecase.CompletionTimes;
 import org.bitina.usecase.DriverReport;
 import org.bitina.usecase.EndpointDriver;
+import org.bitina.usecase.Recovery;
 import org.bitina.usecase.Straggler;
+import org.bitina.wire.Flags;
 import org.bitina.wire.InaHeader;
 import org.bitina.wire.InaPacket;
 import org.bitina.wire.PacketType;
@@ -56,6 +58,13 @@ public final class MoeSource implements EndpointDriver {
     private final ArrayDeque<int[][]> queued = new ArrayDeque<>();
 
     private int inFlight;
+    /** Dispatches of one packet (the first and its re-dispatches) before the source settles for what it holds. */
+    static final int MAX_DISPATCHES = 6;
+    /** Re-dispatches sent, and the modelled time with one still short of its combine (L1). */
+    private long retransmissions;
+
+    private long overdueSince = -1;
+    private long recoveryNanos;
 
     private static final class PacketState {
         final int[] tokenIds;
@@ -64,6 +73,10 @@ public final class MoeSource implements EndpointDriver {
         final float[][] acc;
         long deadline;
         boolean expired;
+        /** Dispatches of this packet so far, and when the next one is due if its combine is still short. */
+        int sends = 1;
+
+        long retryAt = Long.MAX_VALUE;
 
         PacketState(int[] tokenIds, EndpointSet experts, int hidden) {
             this.tokenIds = tokenIds;
@@ -195,6 +208,7 @@ public final class MoeSource implements EndpointDriver {
         Straggler straggler = plan.stragglers().get(host);
         long delay = straggler == null ? 0 : straggler.draw(jitter);
         st.deadline = now + delay + 6 * plan.timeoutNanos();
+        st.retryAt = now + delay + retryWait(1);
         packets.add(st);
         float[][] g = new float[ids.length][experts.length];
         float[][] x = new float[ids.length][];
@@ -216,6 +230,57 @@ public final class MoeSource implements EndpointDriver {
                 .withOp(ReductionOp.SUM)
                 .withDestination(sourceIndex);
         return new Out(new Frame(new InaPacket(h, dbm, payload), plan.experts().node(experts[0]), vt + delay), delay);
+    }
+
+    /**
+     * L1: how long after its {@code n}-th dispatch the source waits for a packet's combine before it
+     * dispatches again to the experts still missing. The branch nodes' C-BMs leave at their timers
+     * (one completion timeout after install), and what comes late follows within microseconds, so by
+     * then whatever will come has come; twice the timeout leaves room for a straggling expert's
+     * delay too, doubled at each dispatch up to four times that (backoff).
+     */
+    private long retryWait(int n) {
+        long stragglers = Straggler.longest(plan.stragglers().values());
+        return (2 * plan.timeoutNanos() + stragglers) << Math.min(n - 1, 2);
+    }
+
+    /** The experts of a packet whose outputs are missing and may still come: the miss set, silent experts left out. */
+    private EndpointSet missing(PacketState st) {
+        EndpointSet miss = st.experts.andNot(st.held);
+        for (int e : miss.indices()) {
+            if (plan.silent().contains(plan.experts().node(e))) {
+                miss = miss.andNot(FlatBitmap.of(miss.capacity(), e));
+            }
+        }
+        return miss;
+    }
+
+    /** The same tokens again, to exactly the experts in {@code miss} (flag RETRANSMIT), under the packet's sequence id. */
+    private Out redispatch(int seq, PacketState st, EndpointSet miss, long now, long vt) {
+        int[] experts = miss.indices();
+        float[][] g = new float[st.tokenIds.length][experts.length];
+        float[][] x = new float[st.tokenIds.length][];
+        for (int i = 0; i < st.tokenIds.length; i++) {
+            int t = st.tokenIds[i];
+            for (int j = 0; j < experts.length; j++) {
+                g[i][j] = gates[t][indexOf(kept[t], experts[j])];
+            }
+            x[i] = model.token(sourceIndex, t);
+        }
+        Payload payload = Payload.of(MoePayload.dispatch(experts, g, x));
+        long at = Math.max(vt, now);
+        if (plan.ina()) {
+            InaHeader h = InaHeader.of(PacketType.DISPATCH, plan.tenant(), plan.wireJob(), seq)
+                    .withOp(ReductionOp.SUM)
+                    .withDestination(sourceIndex)
+                    .withFlags(Flags.RETRANSMIT);
+            return new Out(new Frame(new InaPacket(h, miss, payload), null, at, host), 0);
+        }
+        InaHeader h = InaHeader.of(PacketType.UNICAST, plan.tenant(), plan.wireJob(), seq)
+                .withOp(ReductionOp.SUM)
+                .withDestination(sourceIndex)
+                .withFlags(Flags.RETRANSMIT);
+        return new Out(new Frame(new InaPacket(h, miss, payload), plan.experts().node(experts[0]), at), 0);
     }
 
     private static int indexOf(int[] xs, int x) {
@@ -268,6 +333,7 @@ public final class MoeSource implements EndpointDriver {
                 times.done(t, frame.vt());
             }
             inFlight -= st.tokenIds.length;
+            settled(now);
             return sendMore(now, frame.vt());
         }
         return List.of();
@@ -275,14 +341,50 @@ public final class MoeSource implements EndpointDriver {
 
     @Override
     public List<Out> onTimer(long now) {
-        for (PacketState st : packets) {
-            if (!st.finished() && st.deadline <= now) {
+        List<Out> out = new ArrayList<>();
+        for (int seq = 0; seq < packets.size(); seq++) {
+            PacketState st = packets.get(seq);
+            if (st.finished()) {
+                continue;
+            }
+            EndpointSet miss = st.retryAt <= now ? missing(st) : null;
+            boolean resend = miss != null && !miss.isEmpty() && st.sends < MAX_DISPATCHES;
+            if (resend) {
+                // L1: the combine is short of experts that may still answer: dispatch to exactly them again
+                st.sends++;
+                st.retryAt = now + retryWait(st.sends);
+                st.deadline = Math.max(st.deadline, st.retryAt);
+                retransmissions++;
+                if (overdueSince < 0) {
+                    overdueSince = now;
+                }
+                out.add(redispatch(seq, st, miss, now, lastVt));
+            } else if (miss != null && miss.isEmpty()) {
+                st.retryAt = Long.MAX_VALUE; // only silent experts are missing: the packet waits out its deadline
+            }
+            if (st.deadline <= now || (miss != null && !resend && st.sends >= MAX_DISPATCHES)) {
                 st.expired = true;
                 inFlight -= st.tokenIds.length;
                 cached = null;
             }
         }
-        return sendMore(now, lastVt);
+        settled(now);
+        out.addAll(sendMore(now, lastVt));
+        return out;
+    }
+
+    /** The time lost to recovery runs while some re-dispatched packet is still short of its combine. */
+    private void settled(long now) {
+        if (overdueSince < 0) {
+            return;
+        }
+        for (PacketState st : packets) {
+            if (st.sends > 1 && !st.finished()) {
+                return;
+            }
+        }
+        recoveryNanos += Math.max(0, now - overdueSince);
+        overdueSince = -1;
     }
 
     @Override
@@ -290,7 +392,7 @@ public final class MoeSource implements EndpointDriver {
         long d = Long.MAX_VALUE;
         for (PacketState st : packets) {
             if (!st.finished()) {
-                d = Math.min(d, st.deadline);
+                d = Math.min(d, Math.min(st.deadline, st.retryAt));
             }
         }
         return d;
@@ -360,7 +462,7 @@ public final class MoeSource implements EndpointDriver {
                         verified,
                         done(),
                         List.copyOf(dropped),
-                        Map.of())
+                        Recovery.stats(retransmissions, recoveryNanos))
                 .withUnitTimes(times);
     }
 
