@@ -176,7 +176,17 @@ final class SelfInstalledTrees implements TreeMechanism {
     @Override
     public void retransmitted(
             JobTables t, StateKey key, Frame f, Emission cached, long now, List<NodeEngine.Action> out) {
-        node.drop(out, t, f, "retransmitted contribution: this branch keeps no result to resend");
+        String parent = upstream.get(key);
+        if (node.table.has(key)) {
+            node.drop(out, t, f, "duplicate retransmission: the aggregation open here carries it");
+        } else if (parent == null || parent.equals(node.name)) {
+            node.drop(out, t, f, "retransmitted contribution: this branch keeps no result to resend");
+        } else {
+            // L1: what left here was lost above: the answer to a re-dispatch goes on up unchanged, and the
+            // node above takes it where it is news (a live entry lacking it, or late), never twice
+            node.count(t, Counter.RETRANSMISSIONS_PASSED_UP);
+            node.route(t, new Frame(f.packet(), parent, f.vt()), out);
+        }
     }
 
     /** Forgets upstreams whose time is up and whose entry has gone. */

@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.TreeSet;
 import org.bitina.bitmap.EndpointSet;
 import org.bitina.bitmap.FlatBitmap;
 import org.bitina.protocol.Frame;
@@ -59,7 +60,11 @@ public final class MoeSource implements EndpointDriver {
 
     private int inFlight;
     /** Dispatches of one packet (the first and its re-dispatches) before the source settles for what it holds. */
-    static final int MAX_DISPATCHES = 6;
+    static final int MAX_DISPATCHES = 16;
+    /** The longest round trip (dispatch to whole combine) of a packet dispatched once (Karn: re-dispatched ones tell nothing). */
+    private long maxRtt;
+    /** Packets not finished yet, by sequence id: the only ones the timers look at (at most a window of them). */
+    private final TreeSet<Integer> open = new TreeSet<>();
     /** Re-dispatches sent, and the modelled time with one still short of its combine (L1). */
     private long retransmissions;
 
@@ -77,6 +82,8 @@ public final class MoeSource implements EndpointDriver {
         int sends = 1;
 
         long retryAt = Long.MAX_VALUE;
+        /** When the first dispatch left (after a straggler's delay): a round trip is measured from it. */
+        long sentAt;
 
         PacketState(int[] tokenIds, EndpointSet experts, int hidden) {
             this.tokenIds = tokenIds;
@@ -208,7 +215,9 @@ public final class MoeSource implements EndpointDriver {
         Straggler straggler = plan.stragglers().get(host);
         long delay = straggler == null ? 0 : straggler.draw(jitter);
         st.deadline = now + delay + 6 * plan.timeoutNanos();
+        st.sentAt = now + delay;
         st.retryAt = now + delay + retryWait(1);
+        open.add(packets.size());
         packets.add(st);
         float[][] g = new float[ids.length][experts.length];
         float[][] x = new float[ids.length][];
@@ -234,14 +243,16 @@ public final class MoeSource implements EndpointDriver {
 
     /**
      * L1: how long after its {@code n}-th dispatch the source waits for a packet's combine before it
-     * dispatches again to the experts still missing. The branch nodes' C-BMs leave at their timers
-     * (one completion timeout after install), and what comes late follows within microseconds, so by
-     * then whatever will come has come; twice the timeout leaves room for a straggling expert's
-     * delay too, doubled at each dispatch up to four times that (backoff).
+     * dispatches again to the experts still missing: four times the longest modelled round trip
+     * measured so far (dispatch to whole combine, of packets dispatched once), or before the first
+     * one twice the completion timeout (the C-BMs have left at their timers by then), plus the
+     * longest straggler delay the plan declares (a straggler is not a loss); doubled at each
+     * dispatch (binary backoff), at most 16 times.
      */
     private long retryWait(int n) {
         long stragglers = Straggler.longest(plan.stragglers().values());
-        return (2 * plan.timeoutNanos() + stragglers) << Math.min(n - 1, 2);
+        long base = maxRtt > 0 ? Math.min(4 * maxRtt, 2 * plan.timeoutNanos()) : 2 * plan.timeoutNanos();
+        return (base + stragglers) << Math.min(n - 1, 4);
     }
 
     /** The experts of a packet whose outputs are missing and may still come: the miss set, silent experts left out. */
@@ -329,6 +340,10 @@ public final class MoeSource implements EndpointDriver {
         lastVt = Math.max(lastVt, frame.vt());
         cached = null;
         if (!wasFinished && st.finished()) {
+            open.remove((int) seq);
+            if (st.sends == 1) {
+                maxRtt = Math.max(maxRtt, Math.max(0, Math.max(now, frame.vt()) - st.sentAt));
+            }
             for (int t : st.tokenIds) {
                 times.done(t, frame.vt());
             }
@@ -342,11 +357,8 @@ public final class MoeSource implements EndpointDriver {
     @Override
     public List<Out> onTimer(long now) {
         List<Out> out = new ArrayList<>();
-        for (int seq = 0; seq < packets.size(); seq++) {
+        for (int seq : List.copyOf(open)) {
             PacketState st = packets.get(seq);
-            if (st.finished()) {
-                continue;
-            }
             EndpointSet miss = st.retryAt <= now ? missing(st) : null;
             boolean resend = miss != null && !miss.isEmpty() && st.sends < MAX_DISPATCHES;
             if (resend) {
@@ -364,6 +376,7 @@ public final class MoeSource implements EndpointDriver {
             }
             if (st.deadline <= now || (miss != null && !resend && st.sends >= MAX_DISPATCHES)) {
                 st.expired = true;
+                open.remove(seq);
                 inFlight -= st.tokenIds.length;
                 cached = null;
             }
@@ -378,8 +391,8 @@ public final class MoeSource implements EndpointDriver {
         if (overdueSince < 0) {
             return;
         }
-        for (PacketState st : packets) {
-            if (st.sends > 1 && !st.finished()) {
+        for (int seq : open) {
+            if (packets.get(seq).sends > 1) {
                 return;
             }
         }
@@ -390,17 +403,16 @@ public final class MoeSource implements EndpointDriver {
     @Override
     public long nextDeadline() {
         long d = Long.MAX_VALUE;
-        for (PacketState st : packets) {
-            if (!st.finished()) {
-                d = Math.min(d, Math.min(st.deadline, st.retryAt));
-            }
+        for (int seq : open) {
+            PacketState st = packets.get(seq);
+            d = Math.min(d, Math.min(st.deadline, st.retryAt));
         }
         return d;
     }
 
     @Override
     public boolean done() {
-        return queued.isEmpty() && packets.stream().allMatch(PacketState::finished);
+        return queued.isEmpty() && open.isEmpty();
     }
 
     @Override
