@@ -5,8 +5,8 @@ import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
 
 /**
  * One wall-clock timer per device for its earliest soft-state deadline (E5): re-armed only
- * when the earliest deadline moves earlier or the armed one has fired. Without a scheduler
- * (the virtual clock) it does nothing: the device's window loop fires its timers.
+ * when the earliest deadline moves earlier or the armed one has fired. Only the real clock has
+ * one: under the virtual clock the device's window loop fires its timers.
  */
 final class Alarm<T> {
     private final TimerScheduler<T> timers;
@@ -23,9 +23,6 @@ final class Alarm<T> {
     }
 
     void rearm(long deadline, long now) {
-        if (timers == null) {
-            return; // virtual clock: the window loop asks for deadlines instead
-        }
         if (deadline == Long.MAX_VALUE || deadline >= armedFor) {
             return;
         }

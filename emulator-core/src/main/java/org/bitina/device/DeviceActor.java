@@ -1,10 +1,12 @@
 package org.bitina.device;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Function;
 import java.util.function.LongSupplier;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
@@ -31,23 +33,15 @@ import org.bitina.usecase.DriverReport;
  */
 abstract class DeviceActor extends AbstractBehavior<DeviceCommand> {
     protected final String name;
+    /** The device's time: the wall clock (real) or its own events' modelled time (virtual). */
     protected final LongSupplier clock;
+    /** How this device keeps time, chosen once at setup: a {@link RealClock} or a {@link VirtualClock}. */
+    protected final Clock time;
+
     protected final Ports ports;
-    protected final Alarm<DeviceCommand> alarm;
     private final int maxEntriesPerJob;
     private final long tombstoneNanos;
     protected NodeEngine engine;
-    /** Virtual clock: this device's pending events and modelled time; null under the real clock. */
-    protected final LocalEvents<Object> events;
-    /** Virtual clock: drivers that finished in the window being processed, told with the window's end. */
-    private final List<DeviceCommand.DriverDone> doneInWindow = new ArrayList<>();
-
-    private ActorRef<DeviceCommand.Advanced> agent;
-    private long window = -1;
-    private boolean windowReported;
-
-    /** Virtual clock: where this device adds what it did in a window; null under the real clock. */
-    private final MemberTally tally;
 
     /**
      * @param clock the wall clock (real clock; ignored under the virtual clock)
@@ -67,16 +61,14 @@ abstract class DeviceActor extends AbstractBehavior<DeviceCommand> {
         this.maxEntriesPerJob = maxEntriesPerJob;
         this.tombstoneNanos = tombstoneNanos;
         this.ports = new Ports(name);
-        this.tally = tally;
         if (tally != null) {
-            this.events = new LocalEvents<>();
-            this.clock = events::now;
-            this.ports.virtual(events::now, tally);
-            this.alarm = new Alarm<>(null, tick);
+            VirtualClock v = new VirtualClock(tally);
+            this.time = v;
+            this.clock = v.events::now;
+            this.ports.virtual(v.events::now, tally);
         } else {
-            this.events = null;
+            this.time = new RealClock(new Alarm<>(timers, tick));
             this.clock = clock;
-            this.alarm = new Alarm<>(timers, tick);
         }
     }
 
@@ -94,7 +86,7 @@ abstract class DeviceActor extends AbstractBehavior<DeviceCommand> {
                     arrive(m.frames());
                     return this;
                 })
-                .onMessage(DeviceCommand.Advance.class, this::onAdvance)
+                .onMessage(DeviceCommand.Advance.class, m -> time.advance(m))
                 .onMessage(DeviceCommand.Wire.class, this::onWire)
                 .onMessage(DeviceCommand.InstallJob.class, this::onInstall)
                 .onMessage(DeviceCommand.Reroute.class, this::onReroute)
@@ -136,6 +128,9 @@ abstract class DeviceActor extends AbstractBehavior<DeviceCommand> {
 
     /** Drops are counted by reason for the report; the log hears of them too, at most once a second per device. */
     private void warnOfDrops() {
+        if (engine != null && engine.drops() < dropsWarned) {
+            dropsWarned = 0; // a new engine (rewired) counts from zero
+        }
         if (engine == null || engine.drops() == dropsWarned) {
             return;
         }
@@ -188,108 +183,259 @@ abstract class DeviceActor extends AbstractBehavior<DeviceCommand> {
 
     /** One sender's frames, in order: handled now (real clock) or queued for their modelled time (virtual clock). */
     private void arrive(List<DeviceCommand.FrameIn> frames) {
-        if (events == null) {
-            frames.forEach(this::onFrame);
-            return;
-        }
-        if (frames.isEmpty()) {
-            return;
-        }
-        boolean remote = ports.countReceipt(frames.get(0).from());
-        for (DeviceCommand.FrameIn f : frames) {
-            events.add(f.frame().vt(), f.from(), f);
-        }
-        if (remote && windowReported) {
-            // the window's barrier counts cross-member messages: this one came after the device said it was done
-            agent.tell(new DeviceCommand.Advanced(name, window, true));
-        }
-    }
-
-    private final LocalEvents.Handler<Object> handler = new LocalEvents.Handler<>() {
-        @Override
-        public void event(Object what, long vt) {
-            // as under the real clock: what the device cannot handle is named and counted, and the window goes on
-            try {
-                if (what instanceof DeviceCommand.FrameIn f) {
-                    onFrame(f);
-                } else {
-                    onLocalEvent(what);
-                }
-            } catch (RuntimeException e) {
-                failed(what.getClass().getSimpleName(), e);
-            }
-        }
-
-        @Override
-        public long nextTimer() {
-            return timerDeadline();
-        }
-
-        @Override
-        public void timer(long vt) {
-            try {
-                fireTimers();
-            } catch (RuntimeException e) {
-                failed("its timers", e);
-            }
-        }
-    };
-
-    /** Virtual clock: the events of one window, then what the window's barrier needs to know. */
-    private Behavior<DeviceCommand> onAdvance(DeviceCommand.Advance m) {
-        if (events == null) {
-            getContext().getLog().warn("{} runs on the real clock: a virtual-clock window was ignored", name);
-            return this;
-        }
-        agent = m.replyTo();
-        window = m.window();
-        List<String> problems = new ArrayList<>(0);
-        long behind = events.behind();
-        long processed = events.processed();
-        long began = System.nanoTime();
-        long next = Long.MAX_VALUE;
-        try {
-            if (!events.runWindow(m.start(), m.end(), handler)) {
-                problems.add(
-                        name + ": timers kept firing at " + events.now() + " ns of modelled time without moving on");
-            }
-            if (events.behind() > behind) {
-                problems.add(name + ": " + (events.behind() - behind)
-                        + " frames arrived after their modelled time had passed here");
-            }
-            ports.flush();
-            next = Math.min(events.next(handler), ports.takeEarliestArrival());
-        } catch (RuntimeException e) {
-            problems.add(name + " failed in window " + window + ": " + e);
-        } finally {
-            // whatever happened, the member hears from this device: a barrier never waits for it in vain
-            if (tally.deviceDone(
-                    next, doneInWindow, problems, events.processed() - processed, System.nanoTime() - began)) {
-                m.replyTo().tell(new DeviceCommand.Advanced(name, window, false));
-            }
-            doneInWindow.clear();
-            windowReported = true;
-        }
-        return this;
+        time.arrive(frames);
     }
 
     /** A driver has all it waits for: the coordinator hears it now (real clock) or with the end of this window (virtual). */
     protected void driverDone(DeviceCommand.DriverDone d, ActorRef<DeviceCommand.HostEvent> reportTo) {
-        if (events == null) {
-            reportTo.tell(d);
-        } else {
-            doneInWindow.add(d);
+        time.driverDone(d, reportTo);
+    }
+
+    /** A new phase under the virtual clock, after the clock let go of what the last one left: fresh aggregation state. */
+    protected void phaseReset() {
+        if (engine != null) {
+            engine = engine.restarted(freshTable());
         }
     }
 
-    /** A new phase under the virtual clock: what the last one left (queued frames, timers, drivers) goes. */
-    protected void phaseReset() {
-        events.clear();
-        ports.takeEarliestArrival();
-        doneInWindow.clear();
-        windowReported = false;
-        if (engine != null) {
-            engine = engine.restarted(freshTable());
+    /**
+     * What differs between the two clocks, in one place each: a device is given one at setup and
+     * keeps it (the real clock: messages as they come and wall-clock timers; the virtual clock:
+     * its own queue of events, run a window at a time).
+     */
+    protected abstract class Clock {
+        /** One sender's frames, in order. */
+        abstract void arrive(List<DeviceCommand.FrameIn> frames);
+
+        /** A virtual-clock window to run. */
+        abstract Behavior<DeviceCommand> advance(DeviceCommand.Advance m);
+
+        /** A control message of modelled time {@code vt}: the device's time moves there first (virtual). */
+        abstract void advanceTo(long vt);
+
+        /** A driver is done: the coordinator hears it now (real) or with the window's end (virtual). */
+        abstract void driverDone(DeviceCommand.DriverDone d, ActorRef<DeviceCommand.HostEvent> reportTo);
+
+        /** The frames of the old tree still waiting here for their time, taken out (virtual; none under the real clock). */
+        abstract List<Frame> takeStale(DeviceCommand.Retree m);
+
+        /** The links were reset for a new phase. */
+        abstract void newPhase();
+
+        /** The device's earliest deadline, for a wall-clock timer (real; the virtual window loop asks instead). */
+        abstract void rearm(long deadline, long now);
+
+        /** The wall-clock timer fired. */
+        abstract void fired();
+
+        /**
+         * A frame a driver sends, after {@code wallDelayNanos} (a straggler): true when it was put off,
+         * as the message {@code later} makes of it, to be handled then; false: it goes now.
+         */
+        abstract boolean defer(long now, long wallDelayNanos, Frame frame, Function<Frame, DeviceCommand.Local> later);
+    }
+
+    /** The real clock: frames are handled as they come, timers are wall-clock timers. */
+    private final class RealClock extends Clock {
+        private final Alarm<DeviceCommand> alarm;
+
+        RealClock(Alarm<DeviceCommand> alarm) {
+            this.alarm = alarm;
+        }
+
+        @Override
+        void arrive(List<DeviceCommand.FrameIn> frames) {
+            frames.forEach(DeviceActor.this::onFrame);
+        }
+
+        @Override
+        Behavior<DeviceCommand> advance(DeviceCommand.Advance m) {
+            getContext().getLog().warn("{} runs on the real clock: a virtual-clock window was ignored", name);
+            return DeviceActor.this;
+        }
+
+        @Override
+        void advanceTo(long vt) {}
+
+        @Override
+        void driverDone(DeviceCommand.DriverDone d, ActorRef<DeviceCommand.HostEvent> reportTo) {
+            reportTo.tell(d);
+        }
+
+        @Override
+        List<Frame> takeStale(DeviceCommand.Retree m) {
+            return new ArrayList<>();
+        }
+
+        @Override
+        void newPhase() {}
+
+        @Override
+        void rearm(long deadline, long now) {
+            alarm.rearm(deadline, now);
+        }
+
+        @Override
+        void fired() {
+            alarm.fired();
+        }
+
+        @Override
+        boolean defer(long now, long wallDelayNanos, Frame frame, Function<Frame, DeviceCommand.Local> later) {
+            if (wallDelayNanos <= 0) {
+                return false;
+            }
+            getContext()
+                    .scheduleOnce(Duration.ofNanos(wallDelayNanos), getContext().getSelf(), later.apply(frame));
+            return true;
+        }
+    }
+
+    /** The virtual clock: this device's pending events and modelled time, run a window at a time. */
+    private final class VirtualClock extends Clock {
+        final LocalEvents<Object> events = new LocalEvents<>();
+        /** Where this device adds what it did in a window. */
+        private final MemberTally tally;
+        /** Drivers that finished in the window being processed, told with the window's end. */
+        private final List<DeviceCommand.DriverDone> doneInWindow = new ArrayList<>();
+
+        private ActorRef<DeviceCommand.Advanced> agent;
+        private long window = -1;
+        private boolean windowReported;
+
+        VirtualClock(MemberTally tally) {
+            this.tally = tally;
+        }
+
+        @Override
+        void arrive(List<DeviceCommand.FrameIn> frames) {
+            if (frames.isEmpty()) {
+                return;
+            }
+            boolean remote = ports.countReceipt(frames.get(0).from());
+            for (DeviceCommand.FrameIn f : frames) {
+                events.add(f.frame().vt(), f.from(), f);
+            }
+            if (remote && windowReported) {
+                // the window's barrier counts cross-member messages: this one came after the device said it was done
+                agent.tell(new DeviceCommand.Advanced(name, window, true));
+            }
+        }
+
+        private final LocalEvents.Handler<Object> handler = new LocalEvents.Handler<>() {
+            @Override
+            public void event(Object what, long vt) {
+                // as under the real clock: what the device cannot handle is named and counted, and the window goes on
+                try {
+                    if (what instanceof DeviceCommand.FrameIn f) {
+                        onFrame(f);
+                    } else {
+                        onLocalEvent(what);
+                    }
+                } catch (RuntimeException e) {
+                    failed(what.getClass().getSimpleName(), e);
+                }
+            }
+
+            @Override
+            public long nextTimer() {
+                return timerDeadline();
+            }
+
+            @Override
+            public void timer(long vt) {
+                try {
+                    fireTimers();
+                } catch (RuntimeException e) {
+                    failed("its timers", e);
+                }
+            }
+        };
+
+        /** The events of one window, then what the window's barrier needs to know. */
+        @Override
+        Behavior<DeviceCommand> advance(DeviceCommand.Advance m) {
+            agent = m.replyTo();
+            window = m.window();
+            List<String> problems = new ArrayList<>(0);
+            long behind = events.behind();
+            long processed = events.processed();
+            long began = System.nanoTime();
+            long next = Long.MAX_VALUE;
+            try {
+                if (!events.runWindow(m.start(), m.end(), handler)) {
+                    problems.add(name + ": timers kept firing at " + events.now()
+                            + " ns of modelled time without moving on");
+                }
+                if (events.behind() > behind) {
+                    problems.add(name + ": " + (events.behind() - behind)
+                            + " frames arrived after their modelled time had passed here");
+                }
+                ports.flush();
+                next = Math.min(events.next(handler), ports.takeEarliestArrival());
+            } catch (RuntimeException e) {
+                problems.add(name + " failed in window " + window + ": " + e);
+            } finally {
+                // whatever happened, the member hears from this device: a barrier never waits for it in vain
+                if (tally.deviceDone(
+                        next, doneInWindow, problems, events.processed() - processed, System.nanoTime() - began)) {
+                    m.replyTo().tell(new DeviceCommand.Advanced(name, window, false));
+                }
+                doneInWindow.clear();
+                windowReported = true;
+            }
+            return DeviceActor.this;
+        }
+
+        @Override
+        void advanceTo(long vt) {
+            events.advanceTo(vt);
+        }
+
+        @Override
+        void driverDone(DeviceCommand.DriverDone d, ActorRef<DeviceCommand.HostEvent> reportTo) {
+            doneInWindow.add(d);
+        }
+
+        @Override
+        List<Frame> takeStale(DeviceCommand.Retree m) {
+            // the old tree's aggregation packets still on their way: they would meet the new tree's
+            // aggregates of the same chunks (an epoch in the header would tell them apart); the
+            // workers send those chunks again, flagged RETRANSMIT, and those are kept
+            List<Frame> stale = new ArrayList<>();
+            events.remove(e ->
+                            e instanceof DeviceCommand.FrameIn f && DeviceCommand.Retree.stale(f.frame(), m.tables()))
+                    .forEach(e -> stale.add(((DeviceCommand.FrameIn) e).frame()));
+            return stale;
+        }
+
+        /** What the last phase left (queued frames, timers, drivers) goes. */
+        @Override
+        void newPhase() {
+            events.clear();
+            ports.takeEarliestArrival();
+            doneInWindow.clear();
+            windowReported = false;
+            phaseReset();
+        }
+
+        @Override
+        void rearm(long deadline, long now) {
+            // the window loop asks for deadlines instead
+        }
+
+        @Override
+        void fired() {}
+
+        @Override
+        boolean defer(long now, long wallDelayNanos, Frame frame, Function<Frame, DeviceCommand.Local> later) {
+            // a frame leaves at its modelled time, a straggler's after its modelled delay
+            long at = Math.max(now + wallDelayNanos, frame.vt());
+            if (at <= now) {
+                return false;
+            }
+            events.add(at, name, later.apply(frame));
+            return true;
         }
     }
 
@@ -316,9 +462,7 @@ abstract class DeviceActor extends AbstractBehavior<DeviceCommand> {
             engine.setRouting(m.routing(), m.bifts(), clock.getAsLong());
             return this;
         }
-        if (events != null) {
-            events.advanceTo(m.vt());
-        }
+        time.advanceTo(m.vt());
         long now = clock.getAsLong();
         afterActions(ports.perform(getContext(), engine.setRouting(m.routing(), m.bifts(), now)), now);
         routingChanged(now);
@@ -327,19 +471,9 @@ abstract class DeviceActor extends AbstractBehavior<DeviceCommand> {
 
     /** At the repair's modelled time, after the reroute that came before it: the new tables, then the endpoints hear of it. */
     private Behavior<DeviceCommand> onRetree(DeviceCommand.Retree m) {
-        if (events != null) {
-            events.advanceTo(m.vt());
-        }
+        time.advanceTo(m.vt());
         long now = clock.getAsLong();
-        List<Frame> stale = new ArrayList<>();
-        if (events != null) {
-            // the old tree's aggregation packets still on their way: they would meet the new tree's
-            // aggregates of the same chunks (an epoch in the header would tell them apart); the
-            // workers send those chunks again, flagged RETRANSMIT, and those are kept
-            events.remove(e ->
-                            e instanceof DeviceCommand.FrameIn f && DeviceCommand.Retree.stale(f.frame(), m.tables()))
-                    .forEach(e -> stale.add(((DeviceCommand.FrameIn) e).frame()));
-        }
+        List<Frame> stale = time.takeStale(m);
         ports.perform(getContext(), engine.retree(m.tables(), stale));
         retreed(m, now);
         afterActions(List.of(), now);
@@ -362,9 +496,7 @@ abstract class DeviceActor extends AbstractBehavior<DeviceCommand> {
 
     private Behavior<DeviceCommand> onResetLinks() {
         ports.resetLinks();
-        if (events != null) {
-            phaseReset();
-        }
+        time.newPhase();
         failures.clear();
         failureCount = 0;
         return this;
@@ -411,24 +543,21 @@ abstract class DeviceActor extends AbstractBehavior<DeviceCommand> {
                 .tell(new DeviceCommand.DeviceStats(
                         name,
                         isSwitch(),
-                        counters,
-                        ports.stats(),
-                        engine.table().peakEntries(),
-                        engine.table().peakBufferedBytes(),
+                        new DeviceCommand.DeviceStats.Traffic(counters, byTree, ports.stats()),
+                        new DeviceCommand.DeviceStats.State(
+                                engine.table().peakEntries(),
+                                engine.table().peakBufferedBytes(),
+                                engine.table()
+                                        .entriesOverTime(m.jobs().stream()
+                                                .map(j -> new JobKey(m.tenant(), j))
+                                                .toList()),
+                                incTrees,
+                                observed),
+                        new DeviceCommand.DeviceStats.Dropped(
+                                drops, engine.unknownJobDrops(), engine.unknownJobDropsByReason()),
+                        new DeviceCommand.DeviceStats.Health(failureCount, List.copyOf(failures)),
                         reports,
-                        engine.unknownJobDrops(),
-                        incTrees,
-                        failureCount,
-                        List.copyOf(failures),
-                        drops,
-                        engine.unknownJobDropsByReason(),
-                        audit,
-                        byTree,
-                        engine.table()
-                                .entriesOverTime(m.jobs().stream()
-                                        .map(j -> new JobKey(m.tenant(), j))
-                                        .toList()),
-                        observed));
+                        audit));
         return this;
     }
 }

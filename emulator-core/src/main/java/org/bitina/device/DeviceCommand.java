@@ -207,136 +207,175 @@ public sealed interface DeviceCommand extends ControlMessage
     }
 
     /**
-     * Counters of one device for one job phase.
+     * What one device did in one job phase, in named parts; the flat accessors read them.
+     * Built from its parts, or with {@link #builder} (every part but the device's name empty).
      *
-     * @param failures      messages the device could not handle (it went on) in this phase
-     * @param failuresNamed the first of them, with what went wrong
-     * @param drops         this phase's frames the device dropped, by reason
-     * @param unknownJobDropReasons frames of no job installed here, by reason, since the run began
+     * @param traffic          its counters and the traffic of its links
+     * @param state            the aggregation state and trees it held
+     * @param dropped          the frames it dropped, by reason
+     * @param health           messages it could not handle (it went on) in this phase
+     * @param drivers          the reports of the drivers it runs (none on a switch)
      * @param checksumFailures the packets of this phase that failed the S6 checksum audit at the device's ports
-     * @param treeCounters  per wire job of the phase, when it has several (H2), that job's counters (already in {@code counters})
-     * @param entriesOverTime the phase's live aggregation entries here (every tree of it) over modelled time: steps {ns, entries}
-     * @param observedTrees the C-BM and INC tree branches the phase's packets installed here (every tree of it), by upstream node
      */
     record DeviceStats(
             String node,
             boolean isSwitch,
-            Map<Counter, Long> counters,
-            List<LinkStats> links,
-            int peakStateEntries,
-            long peakBufferedBytes,
+            Traffic traffic,
+            State state,
+            Dropped dropped,
+            Health health,
             List<DriverReport> drivers,
-            long unknownJobDrops,
-            int incTrees,
-            long failures,
-            List<String> failuresNamed,
-            Map<String, Long> drops,
-            Map<String, Long> unknownJobDropReasons,
-            List<ChecksumAudit.Failure> checksumFailures,
-            Map<Integer, Map<Counter, Long>> treeCounters,
-            List<long[]> entriesOverTime,
-            List<ObservedTrees.Branch> observedTrees)
+            List<ChecksumAudit.Failure> checksumFailures)
             implements ControlMessage {
-        public DeviceStats(
-                String node,
-                boolean isSwitch,
-                Map<Counter, Long> counters,
-                List<LinkStats> links,
-                int peakStateEntries,
-                long peakBufferedBytes,
-                List<DriverReport> drivers,
-                long unknownJobDrops,
-                int incTrees,
-                long failures,
-                List<String> failuresNamed,
-                Map<String, Long> drops,
-                Map<String, Long> unknownJobDropReasons,
-                List<ChecksumAudit.Failure> checksumFailures,
-                Map<Integer, Map<Counter, Long>> treeCounters,
-                List<long[]> entriesOverTime) {
-            this(
-                    node,
-                    isSwitch,
-                    counters,
-                    links,
-                    peakStateEntries,
-                    peakBufferedBytes,
-                    drivers,
-                    unknownJobDrops,
-                    incTrees,
-                    failures,
-                    failuresNamed,
-                    drops,
-                    unknownJobDropReasons,
-                    checksumFailures,
-                    treeCounters,
-                    entriesOverTime,
-                    List.of());
+
+        /**
+         * @param counters     the phase's counters (every tree of it)
+         * @param treeCounters per wire job of the phase, when it has several (H2), that job's counters (already in {@code counters})
+         * @param links        the traffic of the device's links
+         */
+        public record Traffic(
+                Map<Counter, Long> counters, Map<Integer, Map<Counter, Long>> treeCounters, List<LinkStats> links) {
+            public static final Traffic NONE = new Traffic(Map.of(), Map.of(), List.of());
         }
 
-        public DeviceStats(
-                String node,
-                boolean isSwitch,
-                Map<Counter, Long> counters,
-                List<LinkStats> links,
-                int peakStateEntries,
+        /**
+         * @param peakEntries       the most aggregation entries it held at once
+         * @param peakBufferedBytes the most bytes those entries buffered at once
+         * @param entriesOverTime   the phase's live aggregation entries here (every tree of it) over modelled time: steps {ns, entries}
+         * @param incTrees          the BIER-INC tree branches it holds for the phase
+         * @param observedTrees     the C-BM and INC tree branches the phase's packets installed here (every tree of it), by upstream node
+         */
+        public record State(
+                int peakEntries,
                 long peakBufferedBytes,
-                List<DriverReport> drivers,
-                long unknownJobDrops,
+                List<long[]> entriesOverTime,
                 int incTrees,
-                long failures,
-                List<String> failuresNamed,
-                Map<String, Long> drops,
-                Map<String, Long> unknownJobDropReasons,
-                List<ChecksumAudit.Failure> checksumFailures) {
-            this(
-                    node,
-                    isSwitch,
-                    counters,
-                    links,
-                    peakStateEntries,
-                    peakBufferedBytes,
-                    drivers,
-                    unknownJobDrops,
-                    incTrees,
-                    failures,
-                    failuresNamed,
-                    drops,
-                    unknownJobDropReasons,
-                    checksumFailures,
-                    Map.of(),
-                    List.of());
+                List<ObservedTrees.Branch> observedTrees) {
+            public static final State NONE = new State(0, 0, List.of(), 0, List.of());
         }
 
-        public DeviceStats(
-                String node,
-                boolean isSwitch,
-                Map<Counter, Long> counters,
-                List<LinkStats> links,
-                int peakStateEntries,
-                long peakBufferedBytes,
-                List<DriverReport> drivers,
-                long unknownJobDrops,
-                int incTrees,
-                long failures,
-                List<String> failuresNamed) {
-            this(
-                    node,
-                    isSwitch,
-                    counters,
-                    links,
-                    peakStateEntries,
-                    peakBufferedBytes,
-                    drivers,
-                    unknownJobDrops,
-                    incTrees,
-                    failures,
-                    failuresNamed,
-                    Map.of(),
-                    Map.of(),
-                    List.of(),
-                    Map.of(),
-                    List.of());
+        /**
+         * @param byReason           this phase's frames the device dropped, by reason
+         * @param unknownJob         frames of no job installed here, since the run began
+         * @param unknownJobByReason those, by reason
+         */
+        public record Dropped(Map<String, Long> byReason, long unknownJob, Map<String, Long> unknownJobByReason) {
+            public static final Dropped NONE = new Dropped(Map.of(), 0, Map.of());
+        }
+
+        /**
+         * @param failures messages the device could not handle (it went on) in this phase
+         * @param named    the first of them, with what went wrong
+         */
+        public record Health(long failures, List<String> named) {
+            public static final Health NONE = new Health(0, List.of());
+        }
+
+        public static Builder builder(String node, boolean isSwitch) {
+            return new Builder(node, isSwitch);
+        }
+
+        public Map<Counter, Long> counters() {
+            return traffic.counters();
+        }
+
+        public Map<Integer, Map<Counter, Long>> treeCounters() {
+            return traffic.treeCounters();
+        }
+
+        public List<LinkStats> links() {
+            return traffic.links();
+        }
+
+        public int peakStateEntries() {
+            return state.peakEntries();
+        }
+
+        public long peakBufferedBytes() {
+            return state.peakBufferedBytes();
+        }
+
+        public List<long[]> entriesOverTime() {
+            return state.entriesOverTime();
+        }
+
+        public int incTrees() {
+            return state.incTrees();
+        }
+
+        public List<ObservedTrees.Branch> observedTrees() {
+            return state.observedTrees();
+        }
+
+        public Map<String, Long> drops() {
+            return dropped.byReason();
+        }
+
+        public long unknownJobDrops() {
+            return dropped.unknownJob();
+        }
+
+        public Map<String, Long> unknownJobDropReasons() {
+            return dropped.unknownJobByReason();
+        }
+
+        public long failures() {
+            return health.failures();
+        }
+
+        public List<String> failuresNamed() {
+            return health.named();
+        }
+
+        /** Collects a device's stats part by part. */
+        public static final class Builder {
+            private final String node;
+            private final boolean isSwitch;
+            private Traffic traffic = Traffic.NONE;
+            private State state = State.NONE;
+            private Dropped dropped = Dropped.NONE;
+            private Health health = Health.NONE;
+            private List<DriverReport> drivers = List.of();
+            private List<ChecksumAudit.Failure> checksumFailures = List.of();
+
+            private Builder(String node, boolean isSwitch) {
+                this.node = node;
+                this.isSwitch = isSwitch;
+            }
+
+            public Builder traffic(Traffic t) {
+                this.traffic = t;
+                return this;
+            }
+
+            public Builder state(State s) {
+                this.state = s;
+                return this;
+            }
+
+            public Builder dropped(Dropped d) {
+                this.dropped = d;
+                return this;
+            }
+
+            public Builder health(Health h) {
+                this.health = h;
+                return this;
+            }
+
+            public Builder drivers(List<DriverReport> d) {
+                this.drivers = d;
+                return this;
+            }
+
+            public Builder checksumFailures(List<ChecksumAudit.Failure> f) {
+                this.checksumFailures = f;
+                return this;
+            }
+
+            public DeviceStats build() {
+                return new DeviceStats(node, isSwitch, traffic, state, dropped, health, drivers, checksumFailures);
+            }
         }
     }
 

@@ -1,6 +1,5 @@
 package org.bitina.device;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -126,7 +125,7 @@ public final class HostActor extends DeviceActor {
     }
 
     private Behavior<DeviceCommand> onTick() {
-        alarm.fired();
+        time.fired();
         fireTimers();
         return this;
     }
@@ -212,21 +211,7 @@ public final class HostActor extends DeviceActor {
 
     private void send(List<EndpointDriver.Out> outs, long now) {
         for (EndpointDriver.Out o : outs) {
-            if (events != null) {
-                // virtual clock: a frame leaves at its modelled time, a straggler's after its modelled delay
-                long at = Math.max(now + o.wallDelayNanos(), o.frame().vt());
-                if (at > now) {
-                    events.add(at, name, new Delayed(o.frame()));
-                } else {
-                    deliver(ports.perform(getContext(), engine.originate(o.frame(), now)), now);
-                }
-            } else if (o.wallDelayNanos() > 0) {
-                getContext()
-                        .scheduleOnce(
-                                Duration.ofNanos(o.wallDelayNanos()),
-                                getContext().getSelf(),
-                                new Delayed(o.frame()));
-            } else {
+            if (!time.defer(now, o.wallDelayNanos(), o.frame(), Delayed::new)) {
                 deliver(ports.perform(getContext(), engine.originate(o.frame(), now)), now);
             }
         }
@@ -256,7 +241,7 @@ public final class HostActor extends DeviceActor {
     }
 
     private void rearm(long now) {
-        alarm.rearm(timerDeadline(), now);
+        time.rearm(timerDeadline(), now);
     }
 
     @Override

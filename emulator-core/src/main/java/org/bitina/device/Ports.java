@@ -24,13 +24,11 @@ final class Ports {
     private final Map<String, ActorRef<DeviceCommand>> neighbors = new LinkedHashMap<>();
     private final Map<String, LinkModel> links = new LinkedHashMap<>();
     private ActorRef<TraceEvent> trace;
-    /** Virtual clock: the device's modelled time (null under the real clock). */
-    private LongSupplier virtualNow;
+    /** What the device's clock asks of its links: the real clock's until {@link #virtual} chooses the virtual one. */
+    private Timing timing = REAL_TIME;
 
     private int member;
     private Map<String, Integer> neighborMembers = Map.of();
-    /** Virtual clock: where messages to and from other members' devices are counted. */
-    private MemberTally tally;
     /** Virtual clock: the earliest arrival of what was sent since {@link #takeEarliestArrival}. */
     private long earliestArrival = Long.MAX_VALUE;
     /** Frames to send when the message being handled is done, per neighbour in order (see {@link #flush}). */
@@ -54,26 +52,78 @@ final class Ports {
         trace = w.trace();
         member = w.member();
         neighborMembers = w.neighborMembers();
-        if (virtualNow != null) {
+        if (timing.modelsDelays()) {
             links.values().forEach(l -> l.modelDelays(true));
         }
     }
 
+    /** What differs between the two clocks on a device's links. */
+    private interface Timing {
+        /** When a frame of modelled time {@code vt} leaves. */
+        long departs(long vt);
+
+        /** Whether the links model their delays in modelled time. */
+        boolean modelsDelays();
+
+        /** A message from another member's device came in: whether it was counted (the virtual clock's barrier counts them). */
+        boolean receivedFromOtherMember();
+
+        /** A message went to member {@code m}'s device. */
+        void sentToOtherMember(int m);
+    }
+
+    /** The real clock: a frame leaves at its time, nothing is counted for a barrier. */
+    private static final Timing REAL_TIME = new Timing() {
+        @Override
+        public long departs(long vt) {
+            return vt;
+        }
+
+        @Override
+        public boolean modelsDelays() {
+            return false;
+        }
+
+        @Override
+        public boolean receivedFromOtherMember() {
+            return false;
+        }
+
+        @Override
+        public void sentToOtherMember(int m) {}
+    };
+
     /** Under the virtual clock: frames depart no earlier than the device's modelled time, and delays are modelled. */
     void virtual(LongSupplier now, MemberTally tally) {
-        this.virtualNow = now;
-        this.tally = tally;
+        this.timing = new Timing() {
+            @Override
+            public long departs(long vt) {
+                return Math.max(vt, now.getAsLong());
+            }
+
+            @Override
+            public boolean modelsDelays() {
+                return true;
+            }
+
+            @Override
+            public boolean receivedFromOtherMember() {
+                tally.receivedOne();
+                return true;
+            }
+
+            @Override
+            public void sentToOtherMember(int m) {
+                tally.sentTo(m);
+            }
+        };
         links.values().forEach(l -> l.modelDelays(true));
     }
 
     /** Whether a frame from {@code neighbor} crossed from another member (the virtual clock counts those). */
     boolean countReceipt(String neighbor) {
         Integer m = neighborMembers.get(neighbor);
-        if (tally != null && m != null && m != member) {
-            tally.receivedOne();
-            return true;
-        }
-        return false;
+        return m != null && m != member && timing.receivedFromOtherMember();
     }
 
     /** The earliest arrival of what was sent since the last call, or Long.MAX_VALUE; and starts again. */
@@ -111,7 +161,7 @@ final class Ports {
                     "no link to " + neighbor));
             return;
         }
-        long departs = virtualNow == null ? f.vt() : Math.max(f.vt(), virtualNow.getAsLong());
+        long departs = timing.departs(f.vt());
         LinkModel.Transmission t =
                 link.transmit(PacketCodec.encodedSize(f.packet()), PacketCodec.headerBytes(f.packet()), departs);
         if (t.copies() == 0) {
@@ -147,8 +197,8 @@ final class Ports {
 
     private void countSent(String n) {
         Integer m = neighborMembers.get(n);
-        if (tally != null && m != null && m != member) {
-            tally.sentTo(m);
+        if (m != null && m != member) {
+            timing.sentToOtherMember(m);
         }
     }
 

@@ -77,16 +77,16 @@ public final class SwitchActor extends DeviceActor {
                     .getLog()
                     .warn("{} got a frame addressed to itself (switches host no endpoints): {}", name, local.get(0));
         }
-        alarm.rearm(engine.nextDeadline(), now);
+        time.rearm(engine.nextDeadline(), now);
     }
 
     @Override
     protected void afterActions(List<Frame> local, long now) {
-        alarm.rearm(engine.nextDeadline(), now);
+        time.rearm(engine.nextDeadline(), now);
     }
 
     private Behavior<DeviceCommand> onTick() {
-        alarm.fired();
+        time.fired();
         fireTimers();
         return this;
     }
@@ -103,7 +103,7 @@ public final class SwitchActor extends DeviceActor {
         }
         long now = clock.getAsLong();
         ports.perform(getContext(), engine.onTimer(now));
-        alarm.rearm(engine.nextDeadline(), now);
+        time.rearm(engine.nextDeadline(), now);
     }
 
     private Behavior<DeviceCommand> onCrash() {
@@ -124,9 +124,7 @@ public final class SwitchActor extends DeviceActor {
     }
 
     private Behavior<DeviceCommand> onRejoin(DeviceCommand.Rejoin m) {
-        if (events != null) {
-            events.advanceTo(m.vt());
-        }
+        time.advanceTo(m.vt());
         crashed = false;
         engine = engine.emptied(freshTable());
         getContext().getLog().warn("switch {} came back empty: it waits for its tables", name);

@@ -17,47 +17,41 @@ import org.bitina.wire.PacketType;
  * BFIR with a provenance naming the hosts in it.
  */
 final class EdgeAggregator implements TreeMechanism {
-    private final NodeEngine engine;
-    private final NodeContext node;
+    private final String name;
     /** Where the leaf's sums go: the INC trees of the same node (set once both exist). */
     IncTrees inc;
 
-    EdgeAggregator(NodeEngine engine, NodeContext node) {
-        this.engine = engine;
-        this.node = node;
+    EdgeAggregator(String name) {
+        this.name = name;
     }
 
-    /** Returns the frame to go on with into the INC trees, or null when it was dealt with here. */
-    Frame ingress(JobTables t, Frame f, long now, List<NodeEngine.Action> out) {
+    /** What becomes of an INC packet at a member host or at a leaf: into the INC trees ({@link Decision.Inc}) or dealt with here. */
+    Decision ingress(JobTables t, Frame f, long now) {
         EdgeRole e = t.edge();
         InaPacket p = f.packet();
-        if (!e.leaf().equals(node.name)) {
+        if (!e.leaf().equals(name)) {
             if (f.via() == null) {
-                node.trace(out, t, f, "forward", List.of(e.leaf()), null);
-                node.send(out, t, e.leaf(), new Frame(p, null, f.vt(), node.name));
-            } else {
-                node.deliver(t, f, out);
+                return new Decision.Forward(t, e.leaf(), new Frame(p, null, f.vt(), name));
             }
-            return null;
+            return new Decision.Deliver(t, f);
         }
         int local = f.via() == null ? -1 : e.hosts().indexOf(f.via());
         if (local < 0) {
-            return f;
+            return new Decision.Inc(t, f, now);
         }
         if (p.header().type() == PacketType.INC_FORWARD) {
-            return new Frame(p.withHeader(p.header().withSource(e.bit())), f.destination(), f.vt(), f.via());
+            return new Decision.Inc(
+                    t, new Frame(p.withHeader(p.header().withSource(e.bit())), f.destination(), f.vt(), f.via()), now);
         }
         if (p.endpoints().cardinality() != 1 || !p.endpoints().contains(e.bit())) {
-            node.drop(
-                    out,
+            return new Decision.Drop(
                     t,
                     f,
-                    "a host behind " + node.name + " sent bitstring " + p.endpoints()
+                    "a host behind " + name + " sent bitstring " + p.endpoints()
                             + "; it can only speak for this leaf's bit");
-            return null;
         }
         if (p.header().has(Flags.LATE) || p.header().has(Flags.RETRANSMIT)) {
-            return f;
+            return new Decision.Inc(t, f, now);
         }
         int n = e.hosts().size();
         StateKey key = new StateKey(
@@ -67,13 +61,12 @@ final class EdgeAggregator implements TreeMechanism {
                 p.header().destination(),
                 p.header().seq());
         Contribution c = new Contribution(FlatBitmap.of(n, local), p.header().op(), p.payload(), f.vt());
-        engine.offer(this, t, f, key, FlatBitmap.full(n), c, "share", now, out);
-        return null;
+        return new Decision.Offer(this, t, f, key, FlatBitmap.full(n), c, "share", now);
     }
 
     /** A leaf's sum of its hosts' shares: into the tree as the leaf's bit when all are in, else on to the BFIR with who is in it. */
     @Override
-    public void emit(JobTables t, Emission e, long now, List<NodeEngine.Action> out) {
+    public Decision emit(JobTables t, Emission e, long now) {
         EdgeRole r = t.edge();
         int bfir = (int) e.key().origin();
         InaHeader h = InaHeader.of(
@@ -84,72 +77,68 @@ final class EdgeAggregator implements TreeMechanism {
                 .withEntropy(t.job());
         EndpointSet bits = FlatBitmap.of(t.capacity(), r.bit());
         if (e.pbm().cardinality() == r.hosts().size()) {
-            inc.reverse(t, new Frame(new InaPacket(h, bits, e.payload()), null, e.vt(), node.name), now, out);
-            return;
+            return inc.reverse(t, new Frame(new InaPacket(h, bits, e.payload()), null, e.vt(), name), now);
         }
         int[] held = e.pbm().stream().map(i -> r.hostBits().get(i)).toArray();
         EndpointSet provenance = FlatBitmap.of(r.endpointCapacity(), held);
-        node.count(t, Counter.PASSED_ON);
-        inc.passOn(
-                t,
-                new Frame(
-                        new InaPacket(h.withFlags(Flags.LATE), bits, e.payload(), provenance, null),
-                        null,
-                        e.vt(),
-                        node.name),
-                out);
+        return Decision.all(
+                new Decision.Count(t, Counter.PASSED_ON),
+                inc.passOn(
+                        t,
+                        new Frame(
+                                new InaPacket(h.withFlags(Flags.LATE), bits, e.payload(), provenance, null),
+                                null,
+                                e.vt(),
+                                name)));
     }
 
-    /** At a leaf edge: what the tree delivers here goes to the member hosts, but the one it came from. */
-    boolean deliverToHosts(JobTables t, Frame f, String except, List<NodeEngine.Action> out) {
+    /** At a leaf edge: what the tree delivers here goes to the member hosts, but the one it came from; null elsewhere. */
+    Decision deliverToHosts(JobTables t, Frame f, String except) {
         EdgeRole e = t.edge();
-        if (e == null || !e.leaf().equals(node.name)) {
-            return false;
+        if (e == null || !e.leaf().equals(name)) {
+            return null;
         }
+        List<Decision> steps = new ArrayList<>(e.hosts().size() + 1);
         List<String> to = new ArrayList<>(e.hosts().size());
         for (String h : e.hosts()) {
             if (!h.equals(except)) {
-                node.send(out, t, h, new Frame(f.packet(), null, f.vt(), node.name));
+                steps.add(new Decision.Send(t, h, new Frame(f.packet(), null, f.vt(), name)));
                 to.add(h);
             }
         }
-        node.trace(out, t, f, "forward", to, "to the hosts behind this leaf");
-        return true;
+        steps.add(new Decision.Trace(t, f, "forward", to, "to the hosts behind this leaf"));
+        return new Decision.All(steps);
     }
 
-    /** At a leaf edge: a reduction for this leaf's bit goes to the member behind it that is the BFIR. */
-    boolean toOwner(JobTables t, Frame f, List<NodeEngine.Action> out) {
+    /** At a leaf edge: a reduction for this leaf's bit goes to the member behind it that is the BFIR; null elsewhere. */
+    Decision toOwner(JobTables t, Frame f) {
         EdgeRole e = t.edge();
-        if (e == null || !e.leaf().equals(node.name)) {
-            return false;
+        if (e == null || !e.leaf().equals(name)) {
+            return null;
         }
         if (e.owner() == null) {
-            node.drop(out, t, f, "no BFIR behind leaf " + node.name);
-        } else {
-            node.trace(out, t, f, "forward", List.of(e.owner()), null);
-            node.send(out, t, e.owner(), new Frame(f.packet(), null, f.vt(), node.name));
+            return new Decision.Drop(t, f, "no BFIR behind leaf " + name);
         }
-        return true;
+        return new Decision.Forward(t, e.owner(), new Frame(f.packet(), null, f.vt(), name));
     }
 
     @Override
-    public void unmatched(JobTables t, StateKey key, Frame f, List<NodeEngine.Action> out) {
-        inc.unmatched(t, key, f, out);
+    public Decision unmatched(JobTables t, StateKey key, Frame f) {
+        return inc.unmatched(t, key, f);
     }
 
     @Override
-    public void late(JobTables t, StateKey key, Frame f, long now, List<NodeEngine.Action> out) {
-        inc.late(t, key, f, now, out);
+    public Decision late(JobTables t, StateKey key, Frame f, long now) {
+        return inc.late(t, key, f, now);
     }
 
     @Override
-    public void refused(JobTables t, StateKey key, Frame f, String reason, List<NodeEngine.Action> out) {
-        inc.refused(t, key, f, reason, out);
+    public Decision refused(JobTables t, StateKey key, Frame f, String reason) {
+        return inc.refused(t, key, f, reason);
     }
 
     @Override
-    public void retransmitted(
-            JobTables t, StateKey key, Frame f, Emission cached, long now, List<NodeEngine.Action> out) {
-        node.drop(out, t, f, "duplicate share");
+    public Decision retransmitted(JobTables t, StateKey key, Frame f, Emission cached, long now) {
+        return new Decision.Drop(t, f, "duplicate share");
     }
 }

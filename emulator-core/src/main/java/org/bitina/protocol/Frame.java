@@ -1,5 +1,6 @@
 package org.bitina.protocol;
 
+import org.bitina.wire.Flags;
 import org.bitina.wire.InaPacket;
 
 /**
@@ -26,5 +27,14 @@ public record Frame(InaPacket packet, String destination, long vt, String via) {
 
     public Frame withVia(String v) {
         return new Frame(packet, destination, vt, v);
+    }
+
+    /** This frame flagged LATE: it missed the aggregation it was for and goes on outside it. */
+    Frame flaggedLate() {
+        return new Frame(
+                packet.withHeader(packet.header().withFlags(packet.header().flags() | Flags.LATE)),
+                destination,
+                vt,
+                via);
     }
 }

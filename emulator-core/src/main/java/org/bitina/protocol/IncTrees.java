@@ -23,8 +23,8 @@ final class IncTrees implements TreeMechanism {
     /** One branch of a tree: with ECMP a node can receive a BFIR's bits in several copies, each a branch of its own. */
     record IncTree(String upstream, EndpointSet incoming, List<Replicator.Copy> downstream, EndpointSet local) {}
 
-    private final NodeEngine engine;
-    private final NodeContext node;
+    private final String name;
+    private final ObservedTrees observed;
     private final EdgeAggregator edge;
     /** Per (job, BFIR-id), its branches here; a stale branch's slot is null until reused. */
     private final Map<TreeName, List<IncTree>> trees = new HashMap<>();
@@ -33,9 +33,9 @@ final class IncTrees implements TreeMechanism {
 
     private record TreeName(JobKey job, int bfir) {}
 
-    IncTrees(NodeEngine engine, NodeContext node, EdgeAggregator edge) {
-        this.engine = engine;
-        this.node = node;
+    IncTrees(String name, ObservedTrees observed, EdgeAggregator edge) {
+        this.name = name;
+        this.observed = observed;
         this.edge = edge;
     }
 
@@ -66,58 +66,55 @@ final class IncTrees implements TreeMechanism {
      * A retransmission (a request sent to the members that did not answer) is replicated
      * without touching the tree: its bitstring is a subset and must not replace the branch.
      */
-    void forward(JobTables t, Frame f, List<NodeEngine.Action> out) {
+    Decision forward(JobTables t, Frame f) {
         InaPacket p = f.packet();
         if (t.bift() == null) {
-            node.drop(out, t, f, "no BIFT for this job here");
-            return;
+            return new Decision.Drop(t, f, "no BIFT for this job here");
         }
         List<Replicator.Copy> copies;
         EndpointSet local;
+        Decision first = Decision.NOTHING;
         if (p.header().has(Flags.RETRANSMIT)) {
             Replicator.Result r = Replicator.replicate(p.endpoints(), t.bift());
             copies = r.copies();
             local = r.local();
             if (!r.unreachable().isEmpty()) {
-                node.drop(out, t, f, "no route to " + r.unreachable());
+                first = new Decision.Drop(t, f, "no route to " + r.unreachable());
             }
         } else {
-            IncTree tree = branchOf(t, f, out);
-            copies = tree.downstream();
-            local = tree.local();
+            Branch b = branchOf(t, f);
+            first = b.installed();
+            copies = b.tree().downstream();
+            local = b.tree().local();
         }
-        for (Replicator.Copy c : copies) {
-            // every hop names itself: the next node's upstream (seed 001)
-            node.send(out, t, c.neighbor(), new Frame(p.withEndpoints(c.bitmap()), null, f.vt(), node.name));
+        // every hop names itself: the next node's upstream (seed 001)
+        Decision sent = new Decision.Copies(t, f, copies, name);
+        if (local.isEmpty()) {
+            return Decision.all(first, sent);
         }
-        if (!copies.isEmpty()) {
-            node.count(t, copies.size() > 1 ? Counter.REPLICATED : Counter.FORWARDED);
-            node.traceCopies(out, t, f, copies);
-        }
-        if (!local.isEmpty()) {
-            Frame here = new Frame(p.withEndpoints(local), null, f.vt(), node.name);
-            if (!edge.deliverToHosts(t, here, f.via(), out)) {
-                node.deliver(t, here, out);
-            }
-        }
+        Frame here = new Frame(p.withEndpoints(local), null, f.vt(), name);
+        Decision toHosts = edge.deliverToHosts(t, here, f.via());
+        return Decision.all(first, sent, toHosts != null ? toHosts : new Decision.Deliver(t, here));
     }
 
+    /** The branch a forward packet belongs to, and what creating it asks of the node (nothing when it existed). */
+    private record Branch(IncTree tree, Decision installed) {}
+
     /** The tree branch a forward packet belongs to, created by the first one (B2). */
-    private IncTree branchOf(JobTables t, Frame f, List<NodeEngine.Action> out) {
+    private Branch branchOf(JobTables t, Frame f) {
         InaPacket p = f.packet();
-        TreeName name = new TreeName(t.key(), p.header().source());
-        List<IncTree> branches = trees.computeIfAbsent(name, k -> new ArrayList<>(1));
+        TreeName tree = new TreeName(t.key(), p.header().source());
+        List<IncTree> branches = trees.computeIfAbsent(tree, k -> new ArrayList<>(1));
         for (IncTree b : branches) {
             if (b != null && b.incoming().equals(p.endpoints()) && Objects.equals(b.upstream(), f.via())) {
-                return b;
+                return new Branch(b, Decision.NOTHING);
             }
         }
         // a new branch; one that overlaps it is stale (the routes moved) and goes. Branches are
         // told apart by their bits, not by their upstream: one upstream may send several copies.
         Replicator.Result r = Replicator.replicate(p.endpoints(), t.bift());
-        IncTree tree = new IncTree(f.via(), p.endpoints(), r.copies(), r.local());
-        engine.observed.installed(
-                t.key(), ObservedTrees.Mechanism.INC, f.via() == null ? node.name : f.via(), p.endpoints());
+        IncTree created = new IncTree(f.via(), p.endpoints(), r.copies(), r.local());
+        observed.installed(t.key(), ObservedTrees.Mechanism.INC, f.via() == null ? name : f.via(), p.endpoints());
         for (int i = 0; i < branches.size(); i++) {
             if (branches.get(i) != null && branches.get(i).incoming().intersects(p.endpoints())) {
                 branches.set(i, null);
@@ -125,22 +122,22 @@ final class IncTrees implements TreeMechanism {
         }
         int free = branches.indexOf(null);
         if (free >= 0) {
-            branches.set(free, tree);
+            branches.set(free, created);
         } else {
-            branches.add(tree);
+            branches.add(created);
         }
-        node.count(t, Counter.INC_TREES);
-        node.trace(
-                out,
-                t,
-                p.header().seq(),
-                "install",
-                "mcast",
-                p.endpoints(),
-                r.copies().stream().map(Replicator.Copy::neighbor).toList(),
-                f.vt(),
-                "INC tree of BFIR " + name.bfir() + ", upstream " + f.via());
-        return tree;
+        Decision installed = Decision.all(
+                new Decision.Count(t, Counter.INC_TREES),
+                new Decision.Note(
+                        t,
+                        p.header().seq(),
+                        "install",
+                        "mcast",
+                        p.endpoints(),
+                        r.copies().stream().map(Replicator.Copy::neighbor).toList(),
+                        f.vt(),
+                        "INC tree of BFIR " + tree.bfir() + ", upstream " + f.via()));
+        return new Branch(created, installed);
     }
 
     /**
@@ -150,11 +147,10 @@ final class IncTrees implements TreeMechanism {
      * is passed on toward the BFIR outside the tree and added there: never dropped, never
      * added twice (the BFIR takes only bits it has not heard).
      */
-    void reverse(JobTables t, Frame f, long now, List<NodeEngine.Action> out) {
+    Decision reverse(JobTables t, Frame f, long now) {
         InaPacket p = f.packet();
         if (p.header().has(Flags.LATE) || p.header().has(Flags.RETRANSMIT)) {
-            passOn(t, f, out);
-            return;
+            return passOn(t, f);
         }
         int bfir = p.header().destination();
         List<IncTree> branches = trees.getOrDefault(new TreeName(t.key(), bfir), List.of());
@@ -166,9 +162,7 @@ final class IncTrees implements TreeMechanism {
             }
         }
         if (at < 0) {
-            node.count(t, Counter.OFF_TREE);
-            passOn(t, NodeContext.late(f), out);
-            return;
+            return Decision.all(new Decision.Count(t, Counter.OFF_TREE), passOn(t, f.flaggedLate()));
         }
         StateKey key = new StateKey(
                 t.tenant(),
@@ -176,12 +170,13 @@ final class IncTrees implements TreeMechanism {
                 StateKey.Tree.INC,
                 origin(bfir, generation, at),
                 p.header().seq());
-        engine.offer(this, t, f, key, branches.get(at).incoming(), NodeEngine.contribution(f), "reduction", now, out);
+        return new Decision.Offer(
+                this, t, f, key, branches.get(at).incoming(), NodeEngine.contribution(f), "reduction", now);
     }
 
     /** A reduction leaves: to the upstream of its branch, or, when that tree is gone, toward the BFIR. */
     @Override
-    public void emit(JobTables t, Emission e, long now, List<NodeEngine.Action> out) {
+    public Decision emit(JobTables t, Emission e, long now) {
         long origin = e.key().origin();
         int bfir = (int) (origin >>> 32);
         int gen = (int) ((origin >>> 16) & 0xFFFF);
@@ -197,62 +192,52 @@ final class IncTrees implements TreeMechanism {
                 .withFlags(flags);
         InaPacket packet = new InaPacket(h, e.pbm(), e.payload());
         if (tree == null) {
-            node.count(t, Counter.PASSED_ON);
-            passOn(t, new Frame(packet, null, e.vt(), node.name), out);
+            return Decision.all(
+                    new Decision.Count(t, Counter.PASSED_ON), passOn(t, new Frame(packet, null, e.vt(), name)));
         } else if (tree.upstream() == null) {
             // this node is the BFIR: the reduction is for its endpoint
-            node.deliver(t, new Frame(packet, node.name, e.vt(), node.name), out);
-        } else {
-            Frame f = new Frame(packet, tree.upstream(), e.vt(), node.name);
-            node.trace(out, t, f, "forward", List.of(tree.upstream()), null);
-            node.send(out, t, tree.upstream(), f);
+            return new Decision.Deliver(t, new Frame(packet, name, e.vt(), name));
         }
+        return new Decision.Forward(t, tree.upstream(), new Frame(packet, tree.upstream(), e.vt(), name));
     }
 
     /** Toward the BFIR hop by hop along the BIFT (the next hop of the BFIR's own bit), unaggregated. */
-    void passOn(JobTables t, Frame f, List<NodeEngine.Action> out) {
+    Decision passOn(JobTables t, Frame f) {
         int bfir = f.packet().header().destination();
         if (t.bift() == null || bfir < 0 || bfir >= t.capacity()) {
-            node.drop(out, t, f, "reduction for BFIR-id " + bfir + ", outside the job's bit space");
-            return;
+            return new Decision.Drop(t, f, "reduction for BFIR-id " + bfir + ", outside the job's bit space");
         }
         if (t.bift().local().contains(bfir)) {
-            if (!edge.toOwner(t, f, out)) {
-                node.deliver(t, f, out);
-            }
-            return;
+            Decision toOwner = edge.toOwner(t, f);
+            return toOwner != null ? toOwner : new Decision.Deliver(t, f);
         }
         String hop = t.bift().neighborFor(bfir);
         if (hop == null) {
-            node.drop(out, t, f, "no route to BFIR " + bfir);
-            return;
+            return new Decision.Drop(t, f, "no route to BFIR " + bfir);
         }
-        node.trace(out, t, f, "forward", List.of(hop), null);
-        node.send(out, t, hop, new Frame(f.packet(), null, f.vt(), node.name));
+        return new Decision.Forward(t, hop, new Frame(f.packet(), null, f.vt(), name));
     }
 
     /** Whatever this branch can no longer take goes on toward the BFIR, never dropped. */
     @Override
-    public void unmatched(JobTables t, StateKey key, Frame f, List<NodeEngine.Action> out) {
-        node.count(t, Counter.LATE);
-        passOn(t, NodeContext.late(f), out);
+    public Decision unmatched(JobTables t, StateKey key, Frame f) {
+        return Decision.all(new Decision.Count(t, Counter.LATE), passOn(t, f.flaggedLate()));
     }
 
     @Override
-    public void late(JobTables t, StateKey key, Frame f, long now, List<NodeEngine.Action> out) {
-        passOn(t, NodeContext.late(f), out);
+    public Decision late(JobTables t, StateKey key, Frame f, long now) {
+        return passOn(t, f.flaggedLate());
     }
 
     @Override
-    public void refused(JobTables t, StateKey key, Frame f, String reason, List<NodeEngine.Action> out) {
+    public Decision refused(JobTables t, StateKey key, Frame f, String reason) {
         // over the quota (S5): unaggregated, but not lost
-        passOn(t, NodeContext.late(f), out);
+        return passOn(t, f.flaggedLate());
     }
 
     @Override
-    public void retransmitted(
-            JobTables t, StateKey key, Frame f, Emission cached, long now, List<NodeEngine.Action> out) {
+    public Decision retransmitted(JobTables t, StateKey key, Frame f, Emission cached, long now) {
         // retransmissions are passed on before they meet a branch: one here is a plain duplicate
-        node.drop(out, t, f, "duplicate reduction");
+        return new Decision.Drop(t, f, "duplicate reduction");
     }
 }

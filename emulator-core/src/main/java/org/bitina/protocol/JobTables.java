@@ -7,46 +7,142 @@ import org.bitina.topology.Bift;
 import org.bitina.topology.EncodingSpec;
 
 /**
- * What the control plane installs on a node for one job (A1, F1). Built with
- * {@link #builder}; every part but the job's identity has a default.
+ * What the control plane installs on a node for one job (A1, F1), in named parts: who the job
+ * is ({@link Id}), this node's place in its aggregation tree ({@link Vat}), its multicast
+ * forwarding here ({@link Multicast}), the encoding its packets leave with (H2), and what guards
+ * it at this node ({@link Guards}). Built with {@link #builder}; every part but the job's
+ * identity has a default. The flat accessors ({@link #tenant}, {@link #bift}, ...) read the parts.
  *
- * @param name           the job's name in the scenario
- * @param mode           the phase's mode: {@code ina} or the baseline's name ({@code ring}, {@code ps}, ...)
- * @param bift           this node's BIFT for the job's bit space (null: no multicast here)
- * @param registered     the node bitmap (A-BM) when this node is a VAT node, else null
- * @param vatParent      where this node's aggregation results go (null at the root)
- * @param root           true at the VAT root: a completed aggregation is multicast back with
- *                       the root's A-BM as the bitmap (A5, F6)
- * @param dataInstall    whether reliable-multicast data installs C-BMs here (R2)
- * @param rootMulticasts whether the root multicasts results (AllReduce) or keeps them (an ACK tree's source)
- * @param encoding       the endpoint-set encoding every packet leaves with (H2)
- * @param edge           BIER-INC leaf edge role (B6), or null
- * @param stateEntries   the aggregation entries admission control reserved for the job on this
- *                       switch (S5), its quota here; 0: the device's default quota
- * @param auditKey       the job's checksum key for the controller's audit tap at this node's ports (S6,
- *                       {@link ChecksumAudit}); null: no audit. The data plane never reads it
- * @param stage          H2: this node's part in a second stage over partitions ({@link SecondStage}), or null
+ * @param id        the job's identity and bit space
+ * @param vat       this node's part in the job's aggregation tree
+ * @param multicast this node's multicast forwarding for the job
+ * @param encoding  the endpoint-set encoding every packet leaves with (H2)
+ * @param guards    the job's ingress policy, keys and quota at this node (S1 to S6)
  */
-public record JobTables(
-        String name,
-        String mode,
-        int tenant,
-        int job,
-        int capacity,
-        Bift bift,
-        EndpointSet registered,
-        String vatParent,
-        boolean root,
-        long timeoutNanos,
-        DataInstall dataInstall,
-        boolean rootMulticasts,
-        EncodingSpec encoding,
-        EdgeRole edge,
-        IngressPolicy ingress,
-        byte[] macKey,
-        int stateEntries,
-        byte[] auditKey,
-        SecondStage stage) {
+public record JobTables(Id id, Vat vat, Multicast multicast, EncodingSpec encoding, Guards guards) {
+
+    /**
+     * Who the job is.
+     *
+     * @param name     the job's name in the scenario
+     * @param mode     the phase's mode: {@code ina} or the baseline's name ({@code ring}, {@code ps}, ...)
+     * @param tenant   the tenant id on the wire
+     * @param job      the job id on the wire
+     * @param capacity the size of the job's bit space
+     */
+    public record Id(String name, String mode, int tenant, int job, int capacity) {}
+
+    /**
+     * This node's part in the job's aggregation tree.
+     *
+     * @param registered     the node bitmap (A-BM) when this node is a VAT node, else null
+     * @param vatParent      where this node's aggregation results go (null at the root)
+     * @param root           true at the VAT root: a completed aggregation is multicast back with
+     *                       the root's A-BM as the bitmap (A5, F6)
+     * @param rootMulticasts whether the root multicasts results (AllReduce) or keeps them (an ACK tree's source)
+     * @param timeoutNanos   the completion timeout of the job's aggregations (F5)
+     * @param stage          H2: this node's part in a second stage over partitions ({@link SecondStage}), or null
+     */
+    public record Vat(
+            EndpointSet registered,
+            String vatParent,
+            boolean root,
+            boolean rootMulticasts,
+            long timeoutNanos,
+            SecondStage stage) {}
+
+    /**
+     * This node's multicast forwarding for the job.
+     *
+     * @param bift        this node's BIFT for the job's bit space (null: no multicast here)
+     * @param dataInstall whether reliable-multicast data installs C-BMs here (R2)
+     * @param edge        BIER-INC leaf edge role (B6), or null
+     */
+    public record Multicast(Bift bift, DataInstall dataInstall, EdgeRole edge) {}
+
+    /**
+     * What guards the job at this node.
+     *
+     * @param ingress      the job's ingress policy at this node (S1, S4), or null
+     * @param macKey       the job's key for packet tags (S2); null: packets are not authenticated
+     * @param auditKey     the job's checksum key for the controller's audit tap at this node's ports (S6,
+     *                     {@link ChecksumAudit}); null: no audit. The data plane never reads it
+     * @param stateEntries the aggregation entries admission control reserved for the job on this
+     *                     switch (S5), its quota here; 0: the device's default quota
+     */
+    public record Guards(IngressPolicy ingress, byte[] macKey, byte[] auditKey, int stateEntries) {}
+
+    public String name() {
+        return id.name();
+    }
+
+    public String mode() {
+        return id.mode();
+    }
+
+    public int tenant() {
+        return id.tenant();
+    }
+
+    public int job() {
+        return id.job();
+    }
+
+    public int capacity() {
+        return id.capacity();
+    }
+
+    public Bift bift() {
+        return multicast.bift();
+    }
+
+    public DataInstall dataInstall() {
+        return multicast.dataInstall();
+    }
+
+    public EdgeRole edge() {
+        return multicast.edge();
+    }
+
+    public EndpointSet registered() {
+        return vat.registered();
+    }
+
+    public String vatParent() {
+        return vat.vatParent();
+    }
+
+    public boolean root() {
+        return vat.root();
+    }
+
+    public boolean rootMulticasts() {
+        return vat.rootMulticasts();
+    }
+
+    public long timeoutNanos() {
+        return vat.timeoutNanos();
+    }
+
+    public SecondStage stage() {
+        return vat.stage();
+    }
+
+    public IngressPolicy ingress() {
+        return guards.ingress();
+    }
+
+    public byte[] macKey() {
+        return guards.macKey();
+    }
+
+    public byte[] auditKey() {
+        return guards.auditKey();
+    }
+
+    public int stateEntries() {
+        return guards.stateEntries();
+    }
 
     /**
      * Whether a reliable-multicast DATA packet installs a C-BM at branch nodes (R2): never
@@ -64,11 +160,12 @@ public record JobTables(
 
     /** H2: this node's part in the second stage when these are the second stage's tables (not a partition's); else null. */
     public SecondStage secondStage() {
-        return stage != null && stage.stageJob() == job ? stage : null;
+        SecondStage s = vat.stage();
+        return s != null && s.stageJob() == id.job() ? s : null;
     }
 
     public JobKey key() {
-        return new JobKey(tenant, job);
+        return new JobKey(id.tenant(), id.job());
     }
 
     public static Builder builder(String name, int tenant, int job, int capacity, long timeoutNanos) {
@@ -76,20 +173,20 @@ public record JobTables(
     }
 
     public Builder toBuilder() {
-        return new Builder(name, tenant, job, capacity, timeoutNanos)
-                .mode(mode)
-                .bift(bift)
-                .vatNode(registered, vatParent)
-                .root(root)
-                .dataInstall(dataInstall)
-                .rootMulticasts(rootMulticasts)
+        return new Builder(name(), tenant(), job(), capacity(), timeoutNanos())
+                .mode(mode())
+                .bift(bift())
+                .vatNode(registered(), vatParent())
+                .root(root())
+                .dataInstall(dataInstall())
+                .rootMulticasts(rootMulticasts())
                 .encoding(encoding)
-                .edge(edge)
-                .ingress(ingress)
-                .macKey(macKey)
-                .stateEntries(stateEntries)
-                .auditKey(auditKey)
-                .stage(stage);
+                .edge(edge())
+                .ingress(ingress())
+                .macKey(macKey())
+                .stateEntries(stateEntries())
+                .auditKey(auditKey())
+                .stage(stage());
     }
 
     /** The job's key for packet tags (S2); null: packets are not authenticated. */
@@ -226,25 +323,11 @@ public record JobTables(
 
         public JobTables build() {
             return new JobTables(
-                    name,
-                    mode,
-                    tenant,
-                    job,
-                    capacity,
-                    bift,
-                    registered,
-                    vatParent,
-                    root,
-                    timeoutNanos,
-                    dataInstall,
-                    rootMulticasts,
+                    new Id(name, mode, tenant, job, capacity),
+                    new Vat(registered, vatParent, root, rootMulticasts, timeoutNanos, stage),
+                    new Multicast(bift, dataInstall, edge),
                     encoding,
-                    edge,
-                    ingress,
-                    macKey,
-                    stateEntries,
-                    auditKey,
-                    stage);
+                    new Guards(ingress, macKey, auditKey, stateEntries));
         }
     }
 }

@@ -12,15 +12,15 @@ import org.bitina.security.TokenBucket;
 import org.bitina.topology.EncodingSpec;
 import org.bitina.topology.Routing;
 import org.bitina.topology.Topology;
-import org.bitina.wire.Flags;
 import org.bitina.wire.InaPacket;
 import org.bitina.wire.PacketType;
 import org.bitina.wire.Payload;
 
 /**
- * What the tree mechanisms of one node share: its name, routing, aggregation table, the
- * jobs installed on it, its counters, and the few ways a frame leaves (send, route,
- * deliver, drop), each traced and counted in one place.
+ * The state of one node's data plane (its name, routing, aggregation table, the jobs installed
+ * on it, its counters, its ingress policing) and the few ways a frame leaves (send, route,
+ * deliver, drop), each traced and counted in one place. Only {@link NodeEngine} uses it: the
+ * tree mechanisms return {@link Decision}s, which the engine carries out through these.
  */
 final class NodeContext {
     final String name;
@@ -146,9 +146,6 @@ final class NodeContext {
                                 t.ingress() == null ? 64 : t.ingress().contributions()));
     }
 
-    /** S6: the malicious-switch fault, when it has struck this node; null on an honest node. */
-    Tamper tamper;
-
     /** S6: per job, the controller's audit tap at this node's ports (kept over a restart: it is the controller's). */
     final Map<JobKey, ChecksumAudit> audits = new HashMap<>();
 
@@ -237,12 +234,6 @@ final class NodeContext {
                     "copy " + (i + 1) + "/" + copies.size() + " of "
                             + f.packet().endpoints())));
         }
-    }
-
-    static Frame late(Frame f) {
-        InaPacket p = f.packet();
-        return new Frame(
-                p.withHeader(p.header().withFlags(p.header().flags() | Flags.LATE)), f.destination(), f.vt(), f.via());
     }
 
     /**

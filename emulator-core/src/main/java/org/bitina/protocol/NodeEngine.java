@@ -52,10 +52,10 @@ public final class NodeEngine {
 
     public NodeEngine(String name, Routing routing, AggregationTable table, boolean trace) {
         this.node = new NodeContext(name, routing, table, trace);
-        this.preconfigured = new PreconfiguredTrees(this, node);
-        this.selfInstalled = new SelfInstalledTrees(this, node);
-        this.edge = new EdgeAggregator(this, node);
-        this.inc = new IncTrees(this, node, edge);
+        this.preconfigured = new PreconfiguredTrees(name, node.jobs, table);
+        this.selfInstalled = new SelfInstalledTrees(name, table, observed);
+        this.edge = new EdgeAggregator(name);
+        this.inc = new IncTrees(name, observed, edge);
         this.edge.inc = inc;
     }
 
@@ -86,7 +86,9 @@ public final class NodeEngine {
         e.node.unknownJobDrops = node.unknownJobDrops;
         node.dropReasons.forEach((k, v) -> e.node.dropReasons.put(k, new TreeMap<>(v)));
         e.node.drops = node.drops;
-        e.node.tamper = node.tamper;
+        // the count goes on, so does its last reason: a device's drop warning names it ("the last: null" otherwise)
+        e.node.lastDrop = node.lastDrop;
+        e.preconfigured.tamper = preconfigured.tamper;
         e.node.audits.putAll(node.audits);
         return e;
     }
@@ -146,7 +148,7 @@ public final class NodeEngine {
             JobTables t = node.job(e.key().jobKey());
             if (t != null && !e.pbm().isEmpty()) {
                 node.count(t, Counter.REROUTE_FLUSHES);
-                emit(t, e, now, out);
+                apply(emit(t, e, now), out);
             }
         }
         return out;
@@ -289,7 +291,7 @@ public final class NodeEngine {
             node.count(t, Counter.TIMEOUTS);
             node.trace(out, t, e.key().seq(), "timeout", "agg", e.pbm(), List.of(), e.vt(), "missing " + e.missing());
             if (!e.pbm().isEmpty()) {
-                emit(t, e, now, out);
+                apply(emit(t, e, now), out);
             } else if (e.key().tree() == StateKey.Tree.SELF_INSTALLED) {
                 // nothing to send, but late contributions may still come through here
                 selfInstalled.keepUpstream(t, e.key(), now);
@@ -301,7 +303,7 @@ public final class NodeEngine {
     }
 
     /** The data plane for one frame of job {@code t} (also a partition root's bridge into the second stage, H2). */
-    void process(JobTables t, Frame f, long now, List<Action> out) {
+    private void process(JobTables t, Frame f, long now, List<Action> out) {
         InaPacket p = f.packet();
         if (p.endpoints().capacity() != t.capacity()) {
             node.drop(out, t, f, "bitmap of " + p.endpoints().capacity() + " bits in a job of " + t.capacity());
@@ -314,12 +316,7 @@ public final class NodeEngine {
         }
         PacketType type = p.header().type();
         if (type == PacketType.INC_FORWARD || type == PacketType.INC_REVERSE) {
-            Frame g = t.edge() == null ? f : edge.ingress(t, f, now, out);
-            if (g != null && g.packet().header().type() == PacketType.INC_FORWARD) {
-                inc.forward(t, g, out);
-            } else if (g != null) {
-                inc.reverse(t, g, now, out);
-            }
+            apply(t.edge() == null ? inc(t, f, now) : edge.ingress(t, f, now), out);
             return;
         }
         if (f.destination() == null) {
@@ -330,7 +327,7 @@ public final class NodeEngine {
             StateKey key = keyOf(t, p);
             StateKey self = key.in(StateKey.Tree.SELF_INSTALLED);
             if (selfInstalled.holds(self)) {
-                selfInstalled.aggregate(t, f, self, now, out);
+                apply(selfInstalled.aggregate(t, f, self, now), out);
                 return;
             }
             EndpointSet registered = preconfigured.registeredFor(t, p);
@@ -342,12 +339,61 @@ public final class NodeEngine {
         node.route(t, f, out);
     }
 
+    /** An INC packet into the BIER-INC trees, by its direction. */
+    private Decision inc(JobTables t, Frame f, long now) {
+        return f.packet().header().type() == PacketType.INC_FORWARD ? inc.forward(t, f) : inc.reverse(t, f, now);
+    }
+
+    /**
+     * Does what a tree mechanism decided, in order: the one place where a mechanism's decisions
+     * become counters, trace events and frames on links.
+     */
+    private void apply(Decision d, List<Action> out) {
+        // the kinds a packet's walk meets most come first (Java 17: no pattern switch yet)
+        if (d instanceof Decision.All a) {
+            for (Decision step : a.steps()) {
+                apply(step, out);
+            }
+        } else if (d instanceof Decision.Route r) {
+            node.route(r.job(), r.frame(), out);
+        } else if (d instanceof Decision.Count c) {
+            node.count(c.job(), c.counter());
+        } else if (d instanceof Decision.Replicate r) {
+            replicate(r.job(), r.frame(), r.now(), out);
+        } else if (d instanceof Decision.Offer o) {
+            offer(o.by(), o.job(), o.frame(), o.key(), o.registered(), o.contribution(), o.what(), o.now(), out);
+        } else if (d instanceof Decision.Forward w) {
+            node.trace(out, w.job(), w.frame(), "forward", List.of(w.port()), null);
+            node.send(out, w.job(), w.port(), w.frame());
+        } else if (d instanceof Decision.Drop x) {
+            node.drop(out, x.job(), x.frame(), x.reason());
+        } else if (d instanceof Decision.Deliver v) {
+            node.deliver(v.job(), v.frame(), out);
+        } else if (d instanceof Decision.PassUp u) {
+            node.passUpOrRoute(u.job(), u.frame(), u.parent(), out);
+        } else if (d instanceof Decision.Copies c) {
+            sendCopies(c.job(), c.frame(), c.copies(), c.via(), out);
+        } else if (d instanceof Decision.Send s) {
+            node.send(out, s.job(), s.port(), s.frame());
+        } else if (d instanceof Decision.Trace r) {
+            node.trace(out, r.job(), r.frame(), r.event(), r.to(), r.detail());
+        } else if (d instanceof Decision.Note n) {
+            node.trace(out, n.job(), n.seq(), n.event(), n.dir(), n.bitmap(), n.to(), n.vt(), n.detail());
+        } else if (d instanceof Decision.Enter e) {
+            process(e.job(), e.frame(), e.now(), out);
+        } else if (d instanceof Decision.Inc i) {
+            apply(inc(i.job(), i.frame(), i.now()), out);
+        } else {
+            throw new IllegalStateException("a decision the engine does not know: " + d);
+        }
+    }
+
     /**
      * The aggregation step of every tree mechanism (F2, F4, F5, S5): the table terminates,
      * reduces and completes; what it says is turned into actions here, once, and the
      * mechanism decides only where things go.
      */
-    void offer(
+    private void offer(
             TreeMechanism m,
             JobTables t,
             Frame f,
@@ -376,10 +422,10 @@ public final class NodeEngine {
                     List.of(),
                     done.emission().vt(),
                     null);
-            emit(t, done.emission(), now, out);
+            apply(emit(t, done.emission(), now), out);
         } else if (o instanceof AggregationTable.Duplicate d) {
             if (p.header().has(Flags.RETRANSMIT)) {
-                m.retransmitted(t, key, f, d.cached(), now, out);
+                apply(m.retransmitted(t, key, f, d.cached(), now), out);
             } else {
                 node.drop(out, t, f, "duplicate " + what);
             }
@@ -387,12 +433,12 @@ public final class NodeEngine {
             node.drop(out, t, f, r.reason());
         } else if (o instanceof AggregationTable.Late) {
             node.count(t, Counter.LATE);
-            m.late(t, key, f, now, out);
+            apply(m.late(t, key, f, now), out);
         } else if (o instanceof AggregationTable.Refused r) {
             node.count(t, Counter.REFUSED);
-            m.refused(t, key, f, r.reason(), out);
+            apply(m.refused(t, key, f, r.reason()), out);
         } else {
-            m.unmatched(t, key, f, out);
+            apply(m.unmatched(t, key, f), out);
         }
     }
 
@@ -432,8 +478,8 @@ public final class NodeEngine {
     }
 
     /** An aggregation leaves, by the mechanism that holds it. */
-    void emit(JobTables t, Emission e, long now, List<Action> out) {
-        mechanism(e.key().tree()).emit(t, e, now, out);
+    private Decision emit(JobTables t, Emission e, long now) {
+        return mechanism(e.key().tree()).emit(t, e, now);
     }
 
     private TreeMechanism mechanism(StateKey.Tree tree) {
@@ -466,7 +512,7 @@ public final class NodeEngine {
      * F3: the BIER forwarding step (RFC 8279) for a multicast packet; a branch node of a
      * self-installing multicast installs its C-BM on the way (M2, R2).
      */
-    void replicate(JobTables t, Frame f, long now, List<Action> out) {
+    private void replicate(JobTables t, Frame f, long now, List<Action> out) {
         if (t.bift() == null) {
             node.drop(out, t, f, "no BIFT for this job here");
             return;
@@ -474,21 +520,19 @@ public final class NodeEngine {
         Replicator.Result r = Replicator.replicate(f.packet().endpoints(), t.bift());
         String via = f.via();
         if (r.isBranch() && SelfInstalledTrees.installs(t, f.packet())) {
-            via = selfInstalled.install(t, f, r.cbm(), now, out);
+            SelfInstalledTrees.Installed installed = selfInstalled.install(t, f, r.cbm(), now);
+            apply(installed.decision(), out);
+            via = installed.via();
         }
-        for (Replicator.Copy c : r.copies()) {
-            node.send(out, t, c.neighbor(), new Frame(f.packet().withEndpoints(c.bitmap()), null, f.vt(), via));
-        }
-        if (!r.copies().isEmpty()) {
-            node.count(t, r.copies().size() > 1 ? Counter.REPLICATED : Counter.FORWARDED);
-            node.traceCopies(out, t, f, r.copies());
-        }
+        sendCopies(t, f, r.copies(), via, out);
         if (!r.local().isEmpty()) {
             SecondStage s = t.secondStage();
             if (s != null && s.bridges() && r.local().contains(s.bit())) {
                 // H2: the second stage's result at a partition root goes down into its partition
-                preconfigured.bridgeDown(
-                        t, new Frame(f.packet().withEndpoints(r.local()), null, f.vt(), via), now, out);
+                apply(
+                        preconfigured.bridgeDown(
+                                t, new Frame(f.packet().withEndpoints(r.local()), null, f.vt(), via), now),
+                        out);
             } else {
                 node.deliver(t, new Frame(f.packet().withEndpoints(r.local()), null, f.vt(), via), out);
             }
@@ -498,9 +542,20 @@ public final class NodeEngine {
         }
     }
 
+    /** The copies of one BIER step, each with its bitmap and {@code via} as its upstream, counted and traced as one step. */
+    private void sendCopies(JobTables t, Frame f, List<Replicator.Copy> copies, String via, List<Action> out) {
+        for (Replicator.Copy c : copies) {
+            node.send(out, t, c.neighbor(), new Frame(f.packet().withEndpoints(c.bitmap()), null, f.vt(), via));
+        }
+        if (!copies.isEmpty()) {
+            node.count(t, copies.size() > 1 ? Counter.REPLICATED : Counter.FORWARDED);
+            node.traceCopies(out, t, f, copies);
+        }
+    }
+
     /** S6: from now on this node corrupts the AllReduce sums it emits (the malicious-switch fault); null: honest again. */
     public void tamper(Tamper t) {
-        node.tamper = t;
+        preconfigured.tamper = t;
     }
 
     /** S6: the packets of one job that failed the checksum audit at this node's ports. */

@@ -20,16 +20,20 @@ import org.bitina.wire.ReductionOp;
  * acknowledgment of a pre-configured ACK tree goes up the same way (R1, R2).
  */
 final class PreconfiguredTrees implements TreeMechanism {
-    private final NodeEngine engine;
-    private final NodeContext node;
+    private final String name;
+    private final Map<JobKey, JobTables> jobs;
+    private final AggregationTable table;
+    /** S6: the malicious-switch fault, when it has struck this node; null on an honest node. */
+    Tamper tamper;
     /** At a partition root (H2): the second stage's result as it went down into the partition, to resend to a worker that lost it. */
     private final Map<StateKey, Bridged> bridged = new HashMap<>();
 
     private record Bridged(InaPacket result, long at, long timeoutNanos) {}
 
-    PreconfiguredTrees(NodeEngine engine, NodeContext node) {
-        this.engine = engine;
-        this.node = node;
+    PreconfiguredTrees(String name, Map<JobKey, JobTables> jobs, AggregationTable table) {
+        this.name = name;
+        this.jobs = jobs;
+        this.table = table;
     }
 
     /**
@@ -61,23 +65,22 @@ final class PreconfiguredTrees implements TreeMechanism {
     }
 
     @Override
-    public void emit(JobTables t, Emission e, long now, List<NodeEngine.Action> out) {
+    public Decision emit(JobTables t, Emission e, long now) {
         if (isAck(e)) {
-            node.count(t, e.partial() ? Counter.PARTIAL_ACKS : Counter.ACKS);
-            node.route(
-                    t,
-                    new Frame(ackPacket(t, e, (int) e.key().origin()), t.root() ? node.name : t.vatParent(), e.vt()),
-                    out);
-            return;
+            return Decision.all(
+                    new Decision.Count(t, e.partial() ? Counter.PARTIAL_ACKS : Counter.ACKS),
+                    new Decision.Route(
+                            t,
+                            new Frame(
+                                    ackPacket(t, e, (int) e.key().origin()), t.root() ? name : t.vatParent(), e.vt())));
         }
-        if (node.tamper != null) {
+        if (tamper != null) {
             // the malicious-switch fault (S6): what this node emits is not the sum of what it received
-            e = e.withPayload(node.tamper.apply(e.key().seq(), e.payload()));
+            e = e.withPayload(tamper.apply(e.key().seq(), e.payload()));
         }
         SecondStage stage = t.stage();
         if (t.root() && stage != null && stage.bridges() && t.job() == stage.partitionJob()) {
-            bridgeUp(t, stage, e, now, out);
-            return;
+            return bridgeUp(t, stage, e, now);
         }
         if (!t.root()) {
             InaHeader h = InaHeader.of(
@@ -87,18 +90,16 @@ final class PreconfiguredTrees implements TreeMechanism {
                             e.key().seq())
                     .withOp(e.op())
                     .withFlags(e.partial() ? Flags.PARTIAL : 0);
-            node.route(
+            return new Decision.Route(
                     t,
                     new Frame(
                             new InaPacket(h, e.pbm(), e.payload(), provenance(t, e.pbm(), e), null),
                             t.vatParent(),
-                            e.vt()),
-                    out);
-            return;
+                            e.vt()));
         }
         // the result cache (L1): kept until no member can still ask (a worker's sends end within 16 timeouts)
-        node.table.cacheResult(e, now + NodeEngine.RESULT_MEMORY_TIMEOUTS * t.timeoutNanos());
-        multicastResult(t, e, t.registered(), out);
+        table.cacheResult(e, now + NodeEngine.RESULT_MEMORY_TIMEOUTS * t.timeoutNanos());
+        return multicastResult(t, e, t.registered());
     }
 
     /**
@@ -114,7 +115,7 @@ final class PreconfiguredTrees implements TreeMechanism {
         return e.holds();
     }
 
-    private void multicastResult(JobTables t, Emission e, EndpointSet to, List<NodeEngine.Action> out) {
+    private static Decision multicastResult(JobTables t, Emission e, EndpointSet to) {
         // in a second stage a result is complete when every partition came, each whole
         EndpointSet inner = provenance(t, t.registered(), e);
         boolean complete = e.pbm().equals(t.registered()) && inner == null;
@@ -127,100 +128,98 @@ final class PreconfiguredTrees implements TreeMechanism {
         EndpointSet holds =
                 complete ? null : stage != null ? (e.holds() != null ? e.holds() : stage.expand(e.pbm())) : e.pbm();
         InaPacket result = new InaPacket(h, to, e.payload(), holds, null);
-        node.count(t, complete ? Counter.ROOT_COMPLETE : Counter.ROOT_PARTIAL);
-        engine.replicate(t, new Frame(result, null, e.vt()), e.emittedAt(), out);
+        return Decision.all(
+                new Decision.Count(t, complete ? Counter.ROOT_COMPLETE : Counter.ROOT_PARTIAL),
+                new Decision.Replicate(t, new Frame(result, null, e.vt()), e.emittedAt()));
     }
 
     /**
      * H2: a partition root's aggregate, complete or partial, goes up as its partition's
      * contribution to the second stage ({@link StageBridge#up}), toward its VAT parent there.
      */
-    private void bridgeUp(JobTables t, SecondStage s, Emission e, long now, List<NodeEngine.Action> out) {
-        JobTables stage = node.job(new JobKey(t.tenant(), s.stageJob()));
+    private Decision bridgeUp(JobTables t, SecondStage s, Emission e, long now) {
+        JobTables stage = jobs.get(new JobKey(t.tenant(), s.stageJob()));
         InaPacket up = StageBridge.up(s, t.tenant(), e);
         if (stage == null) {
-            node.drop(out, t, new Frame(up, null, e.vt()), "no second stage installed for this partition");
-            return;
+            return new Decision.Drop(t, new Frame(up, null, e.vt()), "no second stage installed for this partition");
         }
-        node.count(t, Counter.BRIDGED_UP);
-        node.trace(
-                out,
-                t,
-                e.key().seq(),
-                "forward",
-                "agg",
-                e.pbm(),
-                List.of(s.uplink()),
-                e.vt(),
-                "to the second stage as " + up.endpoints()
-                        + (up.provenance() != null ? " holding " + up.provenance() : ""));
-        engine.process(stage, new Frame(up, s.uplink(), e.vt()), now, out);
+        return Decision.all(
+                new Decision.Count(t, Counter.BRIDGED_UP),
+                new Decision.Note(
+                        t,
+                        e.key().seq(),
+                        "forward",
+                        "agg",
+                        e.pbm(),
+                        List.of(s.uplink()),
+                        e.vt(),
+                        "to the second stage as " + up.endpoints()
+                                + (up.provenance() != null ? " holding " + up.provenance() : "")),
+                new Decision.Enter(stage, new Frame(up, s.uplink(), e.vt()), now));
     }
 
     /**
      * H2: the second stage's result reached this partition root (its stage bit is local here):
      * it goes down into the partition ({@link StageBridge#down}), multicast with this root's A-BM.
      */
-    void bridgeDown(JobTables stage, Frame f, long now, List<NodeEngine.Action> out) {
+    Decision bridgeDown(JobTables stage, Frame f, long now) {
         SecondStage s = stage.stage();
-        JobTables part = node.job(new JobKey(stage.tenant(), s.partitionJob()));
+        JobTables part = jobs.get(new JobKey(stage.tenant(), s.partitionJob()));
         if (part == null || part.registered() == null) {
-            node.drop(out, stage, f, "no partition tree installed under this partition root");
-            return;
+            return new Decision.Drop(stage, f, "no partition tree installed under this partition root");
         }
         InaPacket down = StageBridge.down(s, part.tenant(), part.registered(), f.packet());
-        node.count(stage, Counter.BRIDGED_DOWN);
         bridged.put(
                 new StateKey(part.tenant(), part.job(), 0, down.header().seq()),
                 new Bridged(down, now, part.timeoutNanos()));
-        engine.replicate(part, new Frame(down, null, f.vt()), now, out);
+        return Decision.all(
+                new Decision.Count(stage, Counter.BRIDGED_DOWN),
+                new Decision.Replicate(part, new Frame(down, null, f.vt()), now));
     }
 
     @Override
-    public void unmatched(JobTables t, StateKey key, Frame f, List<NodeEngine.Action> out) {
-        node.passUpOrRoute(t, f, t.vatParent(), out);
+    public Decision unmatched(JobTables t, StateKey key, Frame f) {
+        return new Decision.PassUp(t, f, t.vatParent());
     }
 
     @Override
-    public void late(JobTables t, StateKey key, Frame f, long now, List<NodeEngine.Action> out) {
+    public Decision late(JobTables t, StateKey key, Frame f, long now) {
         InaPacket p = f.packet();
         if (t.root() && p.header().type() == PacketType.ACK) {
             // a late acknowledgment at the source: the bits it brings are news for the sender
-            node.route(t, new Frame(p, node.name, f.vt()), out);
+            return new Decision.Route(t, new Frame(p, name, f.vt()));
         } else if (t.root()
                 && t.stage() != null
                 && t.stage().bridges()
                 && t.job() == t.stage().partitionJob()) {
             // its partition's aggregate is in the second stage already: it follows, naming whom it holds
-            JobTables stage = node.job(new JobKey(t.tenant(), t.stage().stageJob()));
+            JobTables stage = jobs.get(new JobKey(t.tenant(), t.stage().stageJob()));
             if (stage == null) {
-                node.drop(out, t, f, "no second stage installed for this partition");
-                return;
+                return new Decision.Drop(t, f, "no second stage installed for this partition");
             }
-            node.count(t, Counter.BRIDGED_UP);
-            engine.process(
-                    stage,
-                    new Frame(
-                            StageBridge.late(t.stage(), t.tenant(), p),
-                            t.stage().uplink(),
-                            f.vt()),
-                    now,
-                    out);
+            return Decision.all(
+                    new Decision.Count(t, Counter.BRIDGED_UP),
+                    new Decision.Enter(
+                            stage,
+                            new Frame(
+                                    StageBridge.late(t.stage(), t.tenant(), p),
+                                    t.stage().uplink(),
+                                    f.vt()),
+                            now));
         } else if (t.root()) {
-            foldLate(t, key, p, f.vt(), now, out);
+            return foldLate(t, key, p, f.vt(), now);
         } else if (t.vatParent() == null) {
-            node.drop(out, t, f, "late contribution with no node upstream to take it");
+            return new Decision.Drop(t, f, "late contribution with no node upstream to take it");
         } else {
-            node.route(t, new Frame(NodeContext.late(f).packet(), t.vatParent(), f.vt()), out);
+            return new Decision.Route(t, new Frame(f.flaggedLate().packet(), t.vatParent(), f.vt()));
         }
     }
 
     /** A contribution that missed the root's partial result: fold it in and send the better result. */
-    private void foldLate(JobTables t, StateKey key, InaPacket p, long vt, long now, List<NodeEngine.Action> out) {
-        Emission prev = node.table.cachedResult(key);
+    private Decision foldLate(JobTables t, StateKey key, InaPacket p, long vt, long now) {
+        Emission prev = table.cachedResult(key);
         if (prev == null) {
-            node.drop(out, t, new Frame(p, null, vt), "late contribution after the result was forgotten");
-            return;
+            return new Decision.Drop(t, new Frame(p, null, vt), "late contribution after the result was forgotten");
         }
         Emission better = prev.foldIn(
                 new Contribution(
@@ -231,22 +230,19 @@ final class PreconfiguredTrees implements TreeMechanism {
                         t.secondStage() == null ? null : StageBridge.holds(t.secondStage(), p)),
                 now);
         if (better == null) {
-            node.drop(out, t, new Frame(p, null, vt), "late payload does not match the result");
-            return;
+            return new Decision.Drop(t, new Frame(p, null, vt), "late payload does not match the result");
         }
-        node.table.cacheResult(better, now + NodeEngine.RESULT_MEMORY_TIMEOUTS * t.timeoutNanos());
-        node.count(t, Counter.LATE_FOLDED);
-        multicastResult(t, better, t.registered(), out);
+        table.cacheResult(better, now + NodeEngine.RESULT_MEMORY_TIMEOUTS * t.timeoutNanos());
+        return Decision.all(new Decision.Count(t, Counter.LATE_FOLDED), multicastResult(t, better, t.registered()));
     }
 
     @Override
-    public void refused(JobTables t, StateKey key, Frame f, String reason, List<NodeEngine.Action> out) {
+    public Decision refused(JobTables t, StateKey key, Frame f, String reason) {
         // graceful fallback (S5): pass the contribution on unaggregated toward the parent
         if (t.vatParent() != null) {
-            node.route(t, new Frame(f.packet(), t.vatParent(), f.vt()), out);
-        } else {
-            node.drop(out, t, f, reason);
+            return new Decision.Route(t, new Frame(f.packet(), t.vatParent(), f.vt()));
         }
+        return new Decision.Drop(t, f, reason);
     }
 
     /**
@@ -256,31 +252,39 @@ final class PreconfiguredTrees implements TreeMechanism {
      * on a link (or a failed one, F7) is recovered without counting anything twice.
      */
     @Override
-    public void retransmitted(
-            JobTables t, StateKey key, Frame f, Emission known, long now, List<NodeEngine.Action> out) {
+    public Decision retransmitted(JobTables t, StateKey key, Frame f, Emission known, long now) {
         Bridged down = bridged.get(key);
         if (t.root() && down != null) {
             // a partition root resends the second stage's result as it went down, to the worker that asked
-            node.count(t, Counter.RESULTS_RESENT);
-            engine.replicate(
-                    t, new Frame(down.result().withEndpoints(f.packet().endpoints()), null, f.vt()), down.at(), out);
+            return Decision.all(
+                    new Decision.Count(t, Counter.RESULTS_RESENT),
+                    new Decision.Replicate(
+                            t,
+                            new Frame(down.result().withEndpoints(f.packet().endpoints()), null, f.vt()),
+                            down.at()));
         } else if (t.root()
                 && t.stage() != null
                 && t.stage().bridges()
                 && t.job() == t.stage().partitionJob()) {
-            askStage(t, key, f, now, out);
+            return askStage(t, key, f, now);
         } else if (t.root() && t.rootMulticasts() && known != null) {
-            node.count(t, Counter.RESULTS_RESENT);
-            multicastResult(t, known, f.packet().endpoints(), out);
-        } else if (!t.root() && t.vatParent() != null && node.table.has(key)) {
+            return Decision.all(
+                    new Decision.Count(t, Counter.RESULTS_RESENT),
+                    multicastResult(t, known, f.packet().endpoints()));
+        } else if (!t.root() && t.vatParent() != null && table.has(key)) {
             // still being aggregated here: it leaves with the aggregate, alone it would meet that aggregate above
-            node.drop(out, t, f, "duplicate retransmission: the aggregation open here carries it");
+            return new Decision.Drop(t, f, "duplicate retransmission: the aggregation open here carries it");
         } else if (!t.root() && t.vatParent() != null) {
-            node.count(t, Counter.RETRANSMISSIONS_PASSED_UP);
-            node.route(t, new Frame(f.packet(), t.vatParent(), f.vt()), out);
-        } else {
-            node.drop(out, t, f, "retransmitted contribution after the result was forgotten");
+            return Decision.all(
+                    new Decision.Count(t, Counter.RETRANSMISSIONS_PASSED_UP),
+                    new Decision.Route(t, new Frame(f.packet(), t.vatParent(), f.vt())));
         }
+        return new Decision.Drop(t, f, "retransmitted contribution after the result was forgotten");
+    }
+
+    /** A root remembers a result long enough for stragglers to be folded in, not forever. */
+    void forget(long now) {
+        bridged.values().removeIf(b -> now - b.at() > NodeEngine.RESULT_MEMORY_TIMEOUTS * b.timeoutNanos());
     }
 
     /**
@@ -288,21 +292,17 @@ final class PreconfiguredTrees implements TreeMechanism {
      * that was lost on its way down): the partition's aggregate goes up again, flagged, so that the
      * second stage's root answers from its result cache (its VAT nodes pass it up as a duplicate).
      */
-    private void askStage(JobTables t, StateKey key, Frame f, long now, List<NodeEngine.Action> out) {
-        Emission sent = node.table.emitted(key);
-        JobTables stage = node.job(new JobKey(t.tenant(), t.stage().stageJob()));
+    private Decision askStage(JobTables t, StateKey key, Frame f, long now) {
+        Emission sent = table.emitted(key);
+        JobTables stage = jobs.get(new JobKey(t.tenant(), t.stage().stageJob()));
         if (sent == null || stage == null) {
-            node.drop(out, t, f, "retransmitted contribution while the second stage has no result for it yet");
-            return;
+            return new Decision.Drop(
+                    t, f, "retransmitted contribution while the second stage has no result for it yet");
         }
         InaPacket up = StageBridge.up(t.stage(), t.tenant(), sent);
         up = up.withHeader(up.header().withFlags(up.header().flags() | Flags.RETRANSMIT));
-        node.count(t, Counter.RETRANSMISSIONS_PASSED_UP);
-        engine.process(stage, new Frame(up, t.stage().uplink(), f.vt()), now, out);
-    }
-
-    /** A partition root remembers the second stage's result long enough for its workers to ask again, not forever. */
-    void forget(long now) {
-        bridged.values().removeIf(b -> now - b.at() > NodeEngine.RESULT_MEMORY_TIMEOUTS * b.timeoutNanos());
+        return Decision.all(
+                new Decision.Count(t, Counter.RETRANSMISSIONS_PASSED_UP),
+                new Decision.Enter(stage, new Frame(up, t.stage().uplink(), f.vt()), now));
     }
 }

@@ -19,8 +19,9 @@ import org.bitina.wire.PacketType;
  * routing would choose.
  */
 final class SelfInstalledTrees implements TreeMechanism {
-    private final NodeEngine engine;
-    private final NodeContext node;
+    private final String name;
+    private final AggregationTable table;
+    private final ObservedTrees observed;
     /**
      * Per key, the C-BM of each branch installed here. With ECMP a node can receive one packet
      * in several copies from several upstream nodes, each with other bits: each copy is a
@@ -33,10 +34,14 @@ final class SelfInstalledTrees implements TreeMechanism {
     /** When an emitted entry's upstream may be forgotten (late contributions still need it until then). */
     private final Map<StateKey, Long> upstreamUntil = new HashMap<>();
 
-    SelfInstalledTrees(NodeEngine engine, NodeContext node) {
-        this.engine = engine;
-        this.node = node;
+    SelfInstalledTrees(String name, AggregationTable table, ObservedTrees observed) {
+        this.name = name;
+        this.table = table;
+        this.observed = observed;
     }
+
+    /** What installing a C-BM came to: the node the downstream copies name as their upstream, and what to do about it. */
+    record Installed(String via, Decision decision) {}
 
     /** The entry of branch {@code i} of a key: the branch in the origin's upper half. */
     private static StateKey branchKey(StateKey key, int i) {
@@ -71,7 +76,7 @@ final class SelfInstalledTrees implements TreeMechanism {
     }
 
     /** An aggregate of a self-installed tree: into the entry of the branch whose C-BM holds its bits. */
-    void aggregate(JobTables t, Frame f, StateKey key, long now, List<NodeEngine.Action> out) {
+    Decision aggregate(JobTables t, Frame f, StateKey key, long now) {
         List<EndpointSet> cbms = branches.get(key);
         int at = 0;
         for (int i = 0; i < cbms.size(); i++) {
@@ -80,57 +85,60 @@ final class SelfInstalledTrees implements TreeMechanism {
                 break;
             }
         }
-        engine.offer(this, t, f, branchKey(key, at), null, NodeEngine.contribution(f), "contribution", now, out);
+        return new Decision.Offer(
+                this, t, f, branchKey(key, at), null, NodeEngine.contribution(f), "contribution", now);
     }
 
     /**
      * A branch node of a dispatch installs the C-BM as soft state (M2) and remembers its
      * upstream; downstream copies then name this node as theirs. Past the job's quota it
      * installs nothing and the aggregates pass through unaggregated. Returns the node the
-     * downstream copies name as their upstream.
+     * downstream copies name as their upstream, with what the install asks of the node.
      */
-    String install(JobTables t, Frame f, EndpointSet cbm, long now, List<NodeEngine.Action> out) {
+    Installed install(JobTables t, Frame f, EndpointSet cbm, long now) {
         StateKey base = NodeEngine.keyOf(t, f.packet()).in(StateKey.Tree.SELF_INSTALLED);
         List<EndpointSet> cbms = branches.getOrDefault(base, List.of());
         for (EndpointSet b : cbms) {
             if (b.intersects(cbm)) {
                 // another packet of the same window, or a copy: the branch it belongs to is installed already
-                return node.name;
+                return new Installed(name, Decision.NOTHING);
             }
         }
         int index = cbms.size();
         StateKey key = branchKey(base, index);
-        AggregationTable.Refused refused = node.table.install(key, cbm, t.timeoutNanos(), now, f.vt());
+        AggregationTable.Refused refused = table.install(key, cbm, t.timeoutNanos(), now, f.vt());
         if (refused != null) {
-            node.count(t, Counter.REFUSED);
-            node.drop(out, t, f, "C-BM not installed: " + refused.reason());
-            return f.via();
+            return new Installed(
+                    f.via(),
+                    Decision.all(
+                            new Decision.Count(t, Counter.REFUSED),
+                            new Decision.Drop(t, f, "C-BM not installed: " + refused.reason())));
         }
         branches.computeIfAbsent(base, k -> new ArrayList<>(1)).add(cbm);
-        upstream.put(key, f.via() != null ? f.via() : node.name);
-        engine.observed.installed(t.key(), ObservedTrees.Mechanism.C_BM, upstream.get(key), cbm);
-        node.count(t, Counter.INSTALLS);
-        node.trace(
-                out,
-                t,
-                key.seq(),
-                "install",
-                "mcast",
-                cbm,
-                List.of(),
-                f.vt(),
-                "C-BM for source " + origin(key) + (index == 0 ? "" : ", branch " + (index + 1)));
-        return node.name;
+        upstream.put(key, f.via() != null ? f.via() : name);
+        observed.installed(t.key(), ObservedTrees.Mechanism.C_BM, upstream.get(key), cbm);
+        Decision installed = Decision.all(
+                new Decision.Count(t, Counter.INSTALLS),
+                new Decision.Note(
+                        t,
+                        key.seq(),
+                        "install",
+                        "mcast",
+                        cbm,
+                        List.of(),
+                        f.vt(),
+                        "C-BM for source " + origin(key) + (index == 0 ? "" : ", branch " + (index + 1))));
+        return new Installed(name, installed);
     }
 
     @Override
-    public void emit(JobTables t, Emission e, long now, List<NodeEngine.Action> out) {
+    public Decision emit(JobTables t, Emission e, long now) {
         String up = upstream.get(e.key());
         keepUpstream(t, e.key(), now);
         if (PreconfiguredTrees.isAck(e)) {
-            node.count(t, e.partial() ? Counter.PARTIAL_ACKS : Counter.ACKS);
-            node.route(t, new Frame(PreconfiguredTrees.ackPacket(t, e, origin(e.key())), up, e.vt()), out);
-            return;
+            return Decision.all(
+                    new Decision.Count(t, e.partial() ? Counter.PARTIAL_ACKS : Counter.ACKS),
+                    new Decision.Route(t, new Frame(PreconfiguredTrees.ackPacket(t, e, origin(e.key())), up, e.vt())));
         }
         // the combine climbs the dispatch tree (M3)
         InaHeader h = InaHeader.of(
@@ -138,7 +146,7 @@ final class SelfInstalledTrees implements TreeMechanism {
                 .withOp(e.op())
                 .withDestination(origin(e.key()))
                 .withFlags(e.partial() ? Flags.PARTIAL : 0);
-        node.route(t, new Frame(new InaPacket(h, e.pbm(), e.payload()), up, e.vt()), out);
+        return new Decision.Route(t, new Frame(new InaPacket(h, e.pbm(), e.payload()), up, e.vt()));
     }
 
     /** After an entry left (or timed out empty), late contributions still need its upstream for a while. */
@@ -149,50 +157,48 @@ final class SelfInstalledTrees implements TreeMechanism {
     }
 
     @Override
-    public void unmatched(JobTables t, StateKey key, Frame f, List<NodeEngine.Action> out) {
-        node.passUpOrRoute(t, f, upstream.get(key), out);
+    public Decision unmatched(JobTables t, StateKey key, Frame f) {
+        return new Decision.PassUp(t, f, upstream.get(key));
     }
 
     @Override
-    public void late(JobTables t, StateKey key, Frame f, long now, List<NodeEngine.Action> out) {
+    public Decision late(JobTables t, StateKey key, Frame f, long now) {
         String parent = upstream.get(key);
         if (parent == null) {
-            node.drop(out, t, f, "late contribution with no node upstream to take it");
-        } else {
-            node.route(t, new Frame(NodeContext.late(f).packet(), parent, f.vt()), out);
+            return new Decision.Drop(t, f, "late contribution with no node upstream to take it");
         }
+        return new Decision.Route(t, new Frame(f.flaggedLate().packet(), parent, f.vt()));
     }
 
     @Override
-    public void refused(JobTables t, StateKey key, Frame f, String reason, List<NodeEngine.Action> out) {
+    public Decision refused(JobTables t, StateKey key, Frame f, String reason) {
         String parent = upstream.get(key);
-        if (parent != null && !parent.equals(node.name)) {
-            node.route(t, new Frame(f.packet(), parent, f.vt()), out);
-        } else {
-            node.drop(out, t, f, reason);
+        if (parent != null && !parent.equals(name)) {
+            return new Decision.Route(t, new Frame(f.packet(), parent, f.vt()));
         }
+        return new Decision.Drop(t, f, reason);
     }
 
     @Override
-    public void retransmitted(
-            JobTables t, StateKey key, Frame f, Emission cached, long now, List<NodeEngine.Action> out) {
+    public Decision retransmitted(JobTables t, StateKey key, Frame f, Emission cached, long now) {
         String parent = upstream.get(key);
-        if (node.table.has(key)) {
-            node.drop(out, t, f, "duplicate retransmission: the aggregation open here carries it");
-        } else if (parent == null || parent.equals(node.name)) {
-            node.drop(out, t, f, "retransmitted contribution: this branch keeps no result to resend");
-        } else {
-            // L1: what left here was lost above: the answer to a re-dispatch goes on up unchanged, and the
-            // node above takes it where it is news (a live entry lacking it, or late), never twice
-            node.count(t, Counter.RETRANSMISSIONS_PASSED_UP);
-            node.route(t, new Frame(f.packet(), parent, f.vt()), out);
+        if (table.has(key)) {
+            return new Decision.Drop(t, f, "duplicate retransmission: the aggregation open here carries it");
         }
+        if (parent == null || parent.equals(name)) {
+            return new Decision.Drop(t, f, "retransmitted contribution: this branch keeps no result to resend");
+        }
+        // L1: what left here was lost above: the answer to a re-dispatch goes on up unchanged, and the
+        // node above takes it where it is news (a live entry lacking it, or late), never twice
+        return Decision.all(
+                new Decision.Count(t, Counter.RETRANSMISSIONS_PASSED_UP),
+                new Decision.Route(t, new Frame(f.packet(), parent, f.vt())));
     }
 
     /** Forgets upstreams whose time is up and whose entry has gone. */
     void forget(long now) {
         upstreamUntil.entrySet().removeIf(u -> {
-            if (u.getValue() <= now && !node.table.has(u.getKey())) {
+            if (u.getValue() <= now && !table.has(u.getKey())) {
                 upstream.remove(u.getKey());
                 forgetKeyWhenNoBranchIsLeft(u.getKey());
                 return true;

@@ -521,15 +521,24 @@ public final class PhaseRunner {
         return devices.keySet().stream().allMatch(n -> lost.contains(n) || stats.containsKey(n));
     }
 
+    /** A fault's time in ms when whole, else in the unit that holds it exactly: 133 us, not "0 ms". */
+    static String modelled(Duration d) {
+        long ns = d.toNanos();
+        if (ns % 1_000_000L == 0) {
+            return ns / 1_000_000L + " ms";
+        }
+        return ns % 1_000L == 0 ? ns / 1_000L + " us" : ns + " ns";
+    }
+
     private Behavior<Command> phaseDone(PhaseRun run, Map<String, DeviceCommand.DeviceStats> stats) {
         // a fault planned for later than the phase lasted never happened: say so, never pass it over
         List<String> notApplied = run.pendingFaults.stream()
-                .map(f -> f.kind().configName() + " at " + f.at().toMillis() + " ms")
+                .map(f -> f.kind().configName() + " at " + modelled(f.at()))
                 .toList();
         if (!notApplied.isEmpty()) {
             ctx.getLog()
                     .warn(
-                            "job {} mode {}: the phase ended after {} ms, before these faults: {}",
+                            "job {} mode {}: the phase ended after {} ms of wall time, before these faults: {}",
                             run.phase.job().name(),
                             run.phase.mode(),
                             run.wall / 1_000_000,

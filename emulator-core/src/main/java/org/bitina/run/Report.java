@@ -98,6 +98,11 @@ public record Report(
      * @param stateEntries    the switches' aggregation entries over the phase's modelled time (absent when none held any)
      * @param trees           over partitions (H2): the second stage, then each partition (absent for one tree)
      * @param faults          the faults of the scenario as they came to this phase, on its modelled time axis
+     * @param maxPacketsIntoHost the most frames any one host of the phase received (a member, the parameter server,
+     *                        a source or expert), acknowledgements included: the same measure in every mode, where
+     *                        {@code packetsIntoRoot} counts the mode's own root (a switch for INA)
+     * @param speedup         on an INA row, per baseline of the same job that completed: its modelled time over this
+     *                        row's (above 1: INA is faster); absent on other rows
      */
     public record JobReport(
             String name,
@@ -145,8 +150,58 @@ public record Report(
             StateEntries stateEntries,
 
             List<FaultMark> faults,
+            long maxPacketsIntoHost,
 
-            @JsonUnwrapped Recovery recovery) {}
+            @com.fasterxml.jackson.annotation.JsonInclude(JsonInclude.Include.NON_NULL)
+            Map<String, Double> speedup,
+
+            @JsonUnwrapped Recovery recovery) {
+
+        /** This row with its speedups over the baselines (an INA row). */
+        public JobReport withSpeedup(Map<String, Double> s) {
+            return new JobReport(
+                    name,
+                    kind,
+                    mode,
+                    status,
+                    verified,
+                    missing,
+                    wallMillis,
+                    modeledMicros,
+                    packetsIntoRoot,
+                    maxLinkBytes,
+                    totalLinkBytes,
+                    headerBytes,
+                    timeouts,
+                    retransmissionRounds,
+                    expected,
+                    asExpected,
+                    root,
+                    chunks,
+                    endpoints,
+                    partialChunks,
+                    mismatches,
+                    unfinished,
+                    lateContributions,
+                    drops,
+                    packets,
+                    note,
+                    sourceUplinkBytes,
+                    dropped,
+                    stats,
+                    faultsNotApplied,
+                    admission,
+                    iteration,
+                    security,
+                    trees,
+                    completion,
+                    stateEntries,
+                    faults,
+                    maxPacketsIntoHost,
+                    s,
+                    recovery);
+        }
+    }
 
     /**
      * Loss recovery in one phase (L1), as top-level fields of its row.

@@ -70,7 +70,7 @@ final class ReportAssembler {
                 scenario,
                 clock.configName(),
                 tolerances(),
-                List.copyOf(jobs),
+                Speedups.of(jobs),
                 List.copyOf(links),
                 List.copyOf(sw),
                 List.copyOf(hosts),
@@ -157,6 +157,8 @@ final class ReportAssembler {
                 null,
                 null,
                 List.of(),
+                0,
+                null,
                 Report.Recovery.NONE));
     }
 
@@ -389,6 +391,8 @@ final class ReportAssembler {
                 PhaseTimeline.completion(p, ending.values()),
                 PhaseTimeline.entries(stats, lastVt),
                 List.copyOf(faults),
+                t.intoHost,
+                null,
                 new Report.Recovery(retransmissions, t.resultResends, recoveryNanos / 1000.0, gaveUp));
     }
 
@@ -509,6 +513,7 @@ final class ReportAssembler {
         long refused;
         long drops;
         long intoRoot;
+        long intoHost;
         long uplink;
         long resultResends;
 
@@ -531,6 +536,10 @@ final class ReportAssembler {
                 t.refused += s.counters().getOrDefault(Counter.REFUSED, 0L);
                 t.drops += s.counters().getOrDefault(Counter.DROPS, 0L) + s.failures();
                 long in = s.counters().getOrDefault(Counter.FRAMES_IN, 0L);
+                if (!s.drivers().isEmpty()) {
+                    // a host that ran an endpoint of the phase
+                    t.intoHost = Math.max(t.intoHost, in);
+                }
                 if (p.roots() != null) {
                     if (p.roots().contains(s.node())) {
                         t.intoRoot += in;

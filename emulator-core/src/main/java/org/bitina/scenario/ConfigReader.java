@@ -6,6 +6,7 @@ import com.typesafe.config.ConfigFactory;
 import com.typesafe.config.ConfigList;
 import com.typesafe.config.ConfigObject;
 import com.typesafe.config.ConfigOrigin;
+import com.typesafe.config.ConfigRenderOptions;
 import com.typesafe.config.ConfigUtil;
 import com.typesafe.config.ConfigValue;
 import com.typesafe.config.ConfigValueType;
@@ -18,6 +19,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 /**
  * Typed reads on one subtree of a scenario file. A value that is missing where it is needed,
@@ -226,7 +228,7 @@ public final class ConfigReader {
     /** {@code v} as a name (a non-empty string); null with a problem otherwise. */
     public String nameOf(ConfigValue v, String label) {
         if (v.valueType() != ConfigValueType.STRING) {
-            problem(v.origin(), label + " must be a name (got " + describe(v) + " " + v.render() + ")");
+            problem(v.origin(), label + " must be a name (got " + describe(v) + " " + shown(v) + ")");
             return null;
         }
         String s = (String) v.unwrapped();
@@ -298,12 +300,12 @@ public final class ConfigReader {
         ConfigValue v = value(key);
         Double counted = v.valueType() == ConfigValueType.STRING ? counted((String) v.unwrapped()) : null;
         if (v.valueType() != ConfigValueType.NUMBER && counted == null) {
-            problem(v.origin(), label(key) + " must be a whole number, got " + v.render());
+            problem(v.origin(), label(key) + " must be a whole number, got " + shown(v));
             return null;
         }
         double d = counted != null ? counted : ((Number) v.unwrapped()).doubleValue();
         if (d != Math.rint(d) || d < min || d > max) {
-            problem(v.origin(), label(key) + " must be a whole number in " + min + ".." + max + ", got " + v.render());
+            problem(v.origin(), label(key) + " must be a whole number in " + min + ".." + max + ", got " + shown(v));
             return null;
         }
         return (int) d;
@@ -333,7 +335,7 @@ public final class ConfigReader {
         ConfigValue v = value(key);
         if (v.valueType() != ConfigValueType.NUMBER
                 || ((Number) v.unwrapped()).doubleValue() != Math.rint(((Number) v.unwrapped()).doubleValue())) {
-            problem(v.origin(), label(key) + " must be a whole number, got " + v.render());
+            problem(v.origin(), label(key) + " must be a whole number, got " + shown(v));
             return dflt;
         }
         return ((Number) v.unwrapped()).longValue();
@@ -351,10 +353,10 @@ public final class ConfigReader {
             Object n = v.unwrapped();
             if (v.valueType() != ConfigValueType.NUMBER
                     || ((Number) n).doubleValue() != Math.rint(((Number) n).doubleValue())) {
-                problem(v.origin(), label(key) + " must hold whole numbers, got " + v.render());
+                problem(v.origin(), label(key) + " must hold whole numbers, got " + shown(v));
                 ok = false;
             } else if (((Number) n).longValue() < min) {
-                problem(v.origin(), label(key) + " must hold numbers of at least " + min + ", got " + v.render());
+                problem(v.origin(), label(key) + " must hold numbers of at least " + min + ", got " + shown(v));
                 ok = false;
             } else {
                 out.add(((Number) n).longValue());
@@ -370,7 +372,7 @@ public final class ConfigReader {
         }
         ConfigValue v = value(key);
         if (v.valueType() != ConfigValueType.NUMBER || ((Number) v.unwrapped()).doubleValue() <= 0) {
-            problem(v.origin(), label(key) + " must be a positive number, got " + v.render());
+            problem(v.origin(), label(key) + " must be a positive number, got " + shown(v));
             return dflt;
         }
         return ((Number) v.unwrapped()).doubleValue();
@@ -404,18 +406,30 @@ public final class ConfigReader {
             try {
                 value = Double.parseDouble(s.substring(0, s.length() - 1).strip()) / 100.0;
             } catch (NumberFormatException e) {
-                problem(v.origin(), label(key) + " must be a fraction like 0.05 or 5%, got " + v.render());
+                problem(v.origin(), label(key) + " must be a fraction like 0.05 or 5%, got " + shown(v));
                 return dflt;
             }
         } else {
-            problem(v.origin(), label(key) + " must be a fraction like 0.05 or 5%, got " + v.render());
+            problem(v.origin(), label(key) + " must be a fraction like 0.05 or 5%, got " + shown(v));
             return dflt;
         }
         if (!(value >= 0 && value < 1)) {
-            problem(v.origin(), label(key) + " must be at least 0 and below 1 (100%), got " + v.render());
+            problem(v.origin(), label(key) + " must be at least 0 and below 1 (100%), got " + shown(v));
             return dflt;
         }
         return value;
+    }
+
+    /**
+     * A value as a message shows it: {@code [1, 2]}, {@code "4XB"}. HOCON's own rendering puts an
+     * origin comment before every element ({@code [ # FILE: 9 1, ...]}); the problem's
+     * {@code FILE:LINE} says where already.
+     */
+    public static String shown(ConfigValue v) {
+        if (v instanceof ConfigList list) {
+            return list.stream().map(ConfigReader::shown).collect(Collectors.joining(", ", "[", "]"));
+        }
+        return v.render(ConfigRenderOptions.concise());
     }
 
     // ---------------------------------------------------------------- units
@@ -438,27 +452,45 @@ public final class ConfigReader {
             return dflt;
         }
         ConfigValue v = value(key);
+        if (withoutUnit(v)) {
+            // HOCON reads a bare number as milliseconds: in files of microsecond phases that is never meant
+            problem(
+                    v.origin(),
+                    label(key) + ": duration " + shown(v) + " has no unit (write a number with a unit: ns, us, ms, s)");
+            return null;
+        }
         Duration d;
         try {
             d = config.getDuration(ConfigUtil.joinPath(key));
         } catch (ConfigException e) {
             problem(
                     v.origin(),
-                    label(key) + ": bad duration " + v.render() + " (write a number with a unit: ns, us, ms, s)");
+                    label(key) + ": bad duration " + shown(v) + " (write a number with a unit: ns, us, ms, s)");
             return null;
         }
         if (d.isNegative() || (positive && d.isZero())) {
             problem(
                     v.origin(),
-                    label(key) + " must " + (positive ? "be positive" : "not be negative") + ", got " + v.render());
+                    label(key) + " must " + (positive ? "be positive" : "not be negative") + ", got " + shown(v));
             return null;
         }
         if (d.compareTo(MAX_DURATION) > 0) {
             // timers and faults are scheduled with it: past the scheduler's reach a run would fail mid-way
-            problem(v.origin(), label(key) + " must be at most " + MAX_DURATION.toHours() + " h, got " + v.render());
+            problem(v.origin(), label(key) + " must be at most " + MAX_DURATION.toHours() + " h, got " + shown(v));
             return null;
         }
         return d;
+    }
+
+    /** A number other than zero written without a unit, bare or quoted. */
+    private static boolean withoutUnit(ConfigValue v) {
+        Object o = v.unwrapped();
+        if (v.valueType() == ConfigValueType.NUMBER) {
+            return ((Number) o).doubleValue() != 0;
+        }
+        return v.valueType() == ConfigValueType.STRING
+                && ((String) o).strip().matches("[0-9.eE+-]+")
+                && !((String) o).strip().matches("[0.]+");
     }
 
     /** Bits per second written with a unit ({@code 100Gbps}); {@code dflt} when absent or bad. */
@@ -485,7 +517,7 @@ public final class ConfigReader {
         }
         problem(
                 v.origin(),
-                label(key) + ": bad bandwidth " + v.render()
+                label(key) + ": bad bandwidth " + shown(v)
                         + " (write a number with a unit: bps, Kbps, Mbps, Gbps, Tbps)");
         return dflt;
     }
@@ -500,11 +532,11 @@ public final class ConfigReader {
         try {
             bytes = config.getBytes(ConfigUtil.joinPath(key));
         } catch (ConfigException e) {
-            problem(v.origin(), label(key) + ": bad size " + v.render() + " (write 4MiB, 1000000, ...)");
+            problem(v.origin(), label(key) + ": bad size " + shown(v) + " (write 4MiB, 1000000, ...)");
             return dflt;
         }
         if (bytes < min || bytes > max) {
-            problem(v.origin(), label(key) + " must be " + range + ", got " + v.render());
+            problem(v.origin(), label(key) + " must be " + range + ", got " + shown(v));
             return dflt;
         }
         return bytes;

@@ -19,6 +19,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * Resolves the {@code include} statements of a scenario file. {@code include "defaults"} is
@@ -37,15 +39,27 @@ final class Includes implements ConfigIncluder, ConfigIncluderFile, ConfigInclud
 
     private final Path file;
     private final List<Missing> missing;
+    /** The files being included, outermost first, this one last: a cycle is a file already in it. */
+    private final List<Path> chain;
 
-    private Includes(Path file, List<Missing> missing) {
+    private Includes(Path file, List<Missing> missing, List<Path> chain) {
         this.file = file;
         this.missing = missing;
+        this.chain = chain;
     }
 
     /** An includer for the top-level scenario {@code file}. */
     static Includes forFile(Path file) {
-        return new Includes(file, new ArrayList<>());
+        return new Includes(file, new ArrayList<>(), List.of(canonical(file)));
+    }
+
+    /** The file as the chain compares it: links resolved, so two names for one file are one. */
+    private static Path canonical(Path f) {
+        try {
+            return f.toRealPath();
+        } catch (IOException e) {
+            return f.toAbsolutePath().normalize();
+        }
     }
 
     @Override
@@ -102,8 +116,24 @@ final class Includes implements ConfigIncluder, ConfigIncluderFile, ConfigInclud
         // as HOCON merges them: .conf over .json over .properties
         ConfigObject merged = null;
         for (Path f : found) {
-            ConfigParseOptions options =
-                    options(context).setAllowMissing(false).setSyntax(null).setIncluder(new Includes(f, missing));
+            Path real = canonical(f);
+            if (chain.contains(real)) {
+                // HOCON would include it again and again until the stack overflows
+                String cycle = Stream.concat(chain.subList(chain.indexOf(real), chain.size()).stream(), Stream.of(real))
+                        .map(c -> c.getFileName().toString())
+                        .collect(Collectors.joining(" -> "));
+                return missing(context, statement, name, "include cycle: " + cycle);
+            }
+            Nesting.Deep deep = Nesting.tooDeep(f);
+            if (deep != null) {
+                return missing(context, statement, name, f + ":" + deep.line() + ": " + deep.message());
+            }
+            List<Path> longer = new ArrayList<>(chain);
+            longer.add(real);
+            ConfigParseOptions options = options(context)
+                    .setAllowMissing(false)
+                    .setSyntax(null)
+                    .setIncluder(new Includes(f, missing, List.copyOf(longer)));
             ConfigObject o = ConfigFactory.parseFile(f.toFile(), options).root();
             merged = merged == null ? o : merged.withFallback(o);
         }

@@ -70,7 +70,7 @@ public final class JobKeys {
                             "[]",
                             "",
                             "baselines = [ring, ps]",
-                            "host baselines run after INA: ring, ps (allreduce, bier-inc); all-to-all (moe); unicast-ack (reliable-multicast)"),
+                            "host baselines run after INA: ring, ps (allreduce, bier-inc); tree, halving-doubling, hierarchical (allreduce); all-to-all (moe); unicast-ack (reliable-multicast)"),
                     key(
                             "expect",
                             EVERY,

@@ -50,8 +50,13 @@ public final class ScenarioLoader {
     /** {@code file} with the command line's {@code --set} changes applied before it is validated. */
     public static Scenario load(Path file, long heapBytes, Overrides overrides) throws ScenarioException {
         Problems problems = new Problems(file);
-        if (!Files.isRegularFile(file)) {
-            throw new ScenarioException(List.of(new Problem(problems.displayName(), 1, "no such file")));
+        String unreadable = unreadable(file);
+        if (unreadable != null) {
+            throw new ScenarioException(List.of(new Problem(problems.displayName(), 1, unreadable)));
+        }
+        Nesting.Deep deep = Nesting.tooDeep(file);
+        if (deep != null) {
+            throw new ScenarioException(List.of(new Problem(problems.displayName(), deep.line(), deep.message())));
         }
         Includes includes = Includes.forFile(file);
         Config config;
@@ -67,6 +72,11 @@ public final class ScenarioLoader {
         } catch (ConfigException e) {
             includes.report(problems);
             problems.add(e.origin(), withoutOrigin(e));
+            throw new ScenarioException(problems.sorted());
+        } catch (StackOverflowError e) {
+            // Nesting keeps files shallow; this is the guard for whatever recursion it did not foresee
+            includes.report(problems);
+            problems.add(file, 1, "too deeply nested or self-referring to read");
             throw new ScenarioException(problems.sorted());
         }
         includes.report(problems);
@@ -121,6 +131,24 @@ public final class ScenarioLoader {
             throw new ScenarioException(problems.sorted());
         }
         return scenario;
+    }
+
+    /** Why {@code file} cannot be read as a scenario (missing, a folder, a device or FIFO), or null. */
+    static String unreadable(Path file) {
+        if (Files.isDirectory(file)) {
+            return "is a folder, not a scenario file";
+        }
+        if (!Files.exists(file)) {
+            return "no such file";
+        }
+        if (!Files.isRegularFile(file)) {
+            // /dev/null reads as an empty file and a FIFO blocks until written: neither is a scenario
+            return "is not a regular file (a device, FIFO or socket)";
+        }
+        if (!Files.isReadable(file)) {
+            return "cannot be read (permission denied)";
+        }
+        return null;
     }
 
     /**

@@ -171,9 +171,28 @@ public record Phase(
      * @param units            results each awaited endpoint waits for: chunks, tokens or windows
      * @param timeoutNanos     the completion (or round) timeout the phase's partial results wait out
      * @param maxStraggleNanos the longest straggler delay a fault plan adds
-     * @param deadline         a generous bound; a phase that passes it ends as failed, naming who did not finish
+     * @param deadline         a generous bound; a phase that passes it ends as failed, naming who did not finish.
+     *     Given as the plan's bound for its own waits (timeouts, rounds); the stragglers' delays are
+     *     added here, one rule for every kind: each unit may be held by the longest straggler in turn
      */
-    public record Timing(int units, long timeoutNanos, long maxStraggleNanos, Duration deadline) {}
+    public record Timing(int units, long timeoutNanos, long maxStraggleNanos, Duration deadline) {
+        /** The furthest a deadline reaches: a timer past it would be beyond the scheduler's range. */
+        public static final Duration MAX_DEADLINE = Duration.ofDays(1);
+
+        public Timing {
+            // a constant bound failed a run whose only fault was a 5 s straggler: the plan's faults decide
+            deadline = withStragglers(deadline, units, maxStraggleNanos);
+        }
+
+        /** {@code deadline} plus {@code units} times the longest straggle, at most {@link #MAX_DEADLINE}. */
+        static Duration withStragglers(Duration deadline, int units, long maxStraggleNanos) {
+            long max = MAX_DEADLINE.toNanos();
+            long straggle = maxStraggleNanos <= 0
+                    ? 0
+                    : Math.max(1, units) > max / maxStraggleNanos ? max : Math.max(1, units) * maxStraggleNanos;
+            return Duration.ofNanos(Math.min(max, Math.min(max, deadline.toNanos()) + Math.min(max, straggle)));
+        }
+    }
 
     /**
      * What the scenario expects: a status; for partial, the endpoints the faults may take away;

@@ -26,6 +26,7 @@ class ArchitectureTest {
         "org.bitina.scenario..",
         "org.bitina.usecase..",
         "org.bitina.time..",
+        "org.bitina.workload..",
         "org.bitina.chaos.."
     };
 

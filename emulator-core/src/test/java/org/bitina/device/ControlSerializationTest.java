@@ -135,35 +135,21 @@ class ControlSerializationTest {
                 false,
                 List.of(),
                 Map.of("retransmissions", 2L));
-        messages.add(new DeviceCommand.DeviceStats(
-                "s1",
-                true,
-                Map.of(Counter.FRAMES_IN, 10L),
-                List.of(new DeviceCommand.LinkStats("s1", "w1", 3, 300, 120, 0)),
-                5,
-                1024,
-                List.of(r),
-                0,
-                3,
-                1L,
-                List.of("s1 could not handle FrameIn: boom")));
-        messages.add(new DeviceCommand.DeviceStats(
-                "s1",
-                true,
-                Map.of(Counter.FRAMES_IN, 10L),
-                List.of(),
-                5,
-                1024,
-                List.of(r),
-                0,
-                0,
-                0L,
-                List.of(),
-                Map.of(),
-                Map.of(),
-                List.of(),
-                Map.of(5_002_001, Map.of(Counter.BRIDGED_UP, 4L)),
-                List.of()));
+        messages.add(DeviceCommand.DeviceStats.builder("s1", true)
+                .traffic(new DeviceCommand.DeviceStats.Traffic(
+                        Map.of(Counter.FRAMES_IN, 10L),
+                        Map.of(),
+                        List.of(new DeviceCommand.LinkStats("s1", "w1", 3, 300, 120, 0))))
+                .state(new DeviceCommand.DeviceStats.State(5, 1024, List.of(), 3, List.of()))
+                .health(new DeviceCommand.DeviceStats.Health(1L, List.of("s1 could not handle FrameIn: boom")))
+                .drivers(List.of(r))
+                .build());
+        messages.add(DeviceCommand.DeviceStats.builder("s1", true)
+                .traffic(new DeviceCommand.DeviceStats.Traffic(
+                        Map.of(Counter.FRAMES_IN, 10L), Map.of(5_002_001, Map.of(Counter.BRIDGED_UP, 4L)), List.of()))
+                .state(new DeviceCommand.DeviceStats.State(5, 1024, List.of(), 0, List.of()))
+                .drivers(List.of(r))
+                .build());
         messages.add(new DeviceCommand.DriverDone(1, 2, r));
         // the report's time views: a driver's per-unit completion times, a switch's entries over modelled time
         CompletionTimes times = new CompletionTimes(4);
@@ -171,44 +157,22 @@ class ControlSerializationTest {
         times.done(2, 3400);
         DriverReport timed = r.withUnitTimes(times);
         messages.add(new DeviceCommand.DriverDone(1, 2, timed));
-        messages.add(new DeviceCommand.DeviceStats(
-                "s2",
-                true,
-                Map.of(),
-                List.of(),
-                2,
-                64,
-                List.of(timed),
-                0,
-                0,
-                0,
-                List.of(),
-                Map.of(),
-                Map.of(),
-                List.of(),
-                Map.of(),
-                List.of(new long[] {100, 1}, new long[] {250, 2}, new long[] {300, 0})));
+        messages.add(DeviceCommand.DeviceStats.builder("s2", true)
+                .state(new DeviceCommand.DeviceStats.State(
+                        2, 64, List.of(new long[] {100, 1}, new long[] {250, 2}, new long[] {300, 0}), 0, List.of()))
+                .drivers(List.of(timed))
+                .build());
         // the trees the packets built, as a switch observed them
-        messages.add(new DeviceCommand.DeviceStats(
-                "s0",
-                true,
-                Map.of(),
-                List.of(),
-                2,
-                64,
-                List.of(),
-                0,
-                0,
-                0,
-                List.of(),
-                Map.of(),
-                Map.of(),
-                List.of(),
-                Map.of(),
-                List.of(),
-                List.of(
-                        new ObservedTrees.Branch("C-BM", "src", 15, "[11111111]"),
-                        new ObservedTrees.Branch("INC", "core-1", 2, "[0110]"))));
+        messages.add(DeviceCommand.DeviceStats.builder("s0", true)
+                .state(new DeviceCommand.DeviceStats.State(
+                        2,
+                        64,
+                        List.of(),
+                        0,
+                        List.of(
+                                new ObservedTrees.Branch("C-BM", "src", 15, "[11111111]"),
+                                new ObservedTrees.Branch("INC", "core-1", 2, "[0110]"))))
+                .build());
         messages.add(new DeviceCommand.Progress(1, 2, 64));
         messages.add(new TraceEvent("s1", "j", "ina", 3, "forward", "agg", "[0110]", List.of("s2"), 5L, null));
         for (Object m : messages) {

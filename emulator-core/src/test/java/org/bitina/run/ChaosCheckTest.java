@@ -60,6 +60,8 @@ class ChaosCheckTest {
                 null,
                 null,
                 List.of(),
+                0,
+                null,
                 Report.Recovery.NONE);
         return new Report("s.conf", "virtual", List.of(), List.of(j), List.of(), List.of(), List.of(), Map.of());
     }

@@ -52,9 +52,12 @@ import java.util.Set;
  * the first member; it answers a complete chunk with one unicast per member, in member order
  * (a member on its own host gets it at once, and may send its next chunk to it at once).</li>
  * <li>Ring: members in order; chunk c is owned by member c mod N; at time 0 the owner's
- * successor sends its share of each such chunk (chunk order); a member adds its share and
- * passes it on, the owner completes it and starts the all-gather; a member passes a complete
- * chunk on unless its successor is the owner.</li>
+ * successor's share of each such chunk falls due; a member adds its share and its send falls
+ * due, the owner completes it and its all-gather send falls due; a member's send of a complete
+ * chunk falls due unless its successor is the owner. A member acknowledges each data packet at
+ * once (40 bytes and the bitmap, back to the sender, before anything it sends for it) and has at
+ * most a window of data packets unacknowledged: due sends wait, lowest chunk first, then in the
+ * order they fell due ({@code ScheduleWorker}).</li>
  * <li>Completion: each member's time is its last accepted result's arrival (INA/PS) or its last
  * chunk stored (ring); the job's modelled time is the latest over the members.</li>
  * </ul>
@@ -123,6 +126,11 @@ final class ModelledTimeModel {
 
         Spec spec(String from, String to) {
             return specs.get(from + ">" + to);
+        }
+
+        /** The virtual clock's window: the smallest link latency plus one nanosecond. */
+        long lookahead() {
+            return specs.values().stream().mapToLong(Spec::latencyNanos).min().orElse(0) + 1;
         }
 
         /** Hop counts toward each destination; a host is an endpoint, never a transit hop. */
@@ -255,7 +263,9 @@ final class ModelledTimeModel {
     enum Kind {
         CONTRIBUTION,
         RESULT,
-        UNICAST
+        UNICAST,
+        /** A host baseline's acknowledgement: the data packet's chunk and bitmap, no payload. */
+        ACK
     }
 
     /** A packet: its chunk, bitmap, underlay destination (null: a BIER multicast by its bitmap) and size. */
@@ -359,11 +369,29 @@ final class ModelledTimeModel {
 
         abstract void start();
 
+        /** Every member has everything: the phase ends with the virtual clock's window it happened in. */
+        boolean allDone() {
+            return false;
+        }
+
         Outcome run() {
             start();
+            // windows as the virtual clock runs them: each starts at the earliest pending arrival and lasts the
+            // lookahead; the phase ends with the window in which every member finished (what is still on its
+            // way then, a baseline's last acknowledgements, never reaches the next link)
+            long lookahead = net.lookahead();
+            long windowEnd = Long.MIN_VALUE;
+            boolean finished = allDone();
             while (!events.isEmpty()) {
+                if (events.peek().t() >= windowEnd) {
+                    if (finished) {
+                        break;
+                    }
+                    windowEnd = events.peek().t() + lookahead;
+                }
                 Arrival a = events.poll();
                 at(a.node(), a.p(), a.t());
+                finished |= allDone();
             }
             checkFinished();
             long end = 0;
@@ -571,13 +599,37 @@ final class ModelledTimeModel {
         int n = job.members().size();
         boolean[][] stored = new boolean[n][job.chunks()];
         int[] count = new int[n];
+        int ackBytes = 40 + (n + 7) / 8;
         return new Sim(net, job) {
+            /** Per member: sends due, {chunk, order, bits}, lowest chunk first; data packets not yet acknowledged. */
+            final List<PriorityQueue<long[]>> due = new ArrayList<>();
+
+            final int[] inFlight = new int[n];
+            long order;
+
+            {
+                for (int i = 0; i < n; i++) {
+                    due.add(new PriorityQueue<>(
+                            (a, b) -> a[0] != b[0] ? Long.compare(a[0], b[0]) : Long.compare(a[1], b[1])));
+                }
+            }
+
             String successor(int i) {
                 return job.members().get((i + 1) % n);
             }
 
-            void pass(int i, int c, long bits, long t) {
-                at(job.members().get(i), new Packet(Kind.UNICAST, c, bits, successor(i), job.bytes(c)), t);
+            void due(int i, int c, long bits) {
+                due.get(i).add(new long[] {c, order++, bits});
+            }
+
+            /** Sends what is due while fewer than a window of this member's packets are unacknowledged. */
+            void drain(int i, long t) {
+                while (inFlight[i] < job.window() && !due.get(i).isEmpty()) {
+                    long[] d = due.get(i).poll();
+                    inFlight[i]++;
+                    int c = (int) d[0];
+                    at(job.members().get(i), new Packet(Kind.UNICAST, c, d[2], successor(i), job.bytes(c)), t);
+                }
             }
 
             void store(int i, int c, long t) {
@@ -585,6 +637,7 @@ final class ModelledTimeModel {
                     stored[i][c] = true;
                     count[i]++;
                     lastVt[i] = Math.max(lastVt[i], t);
+                    finishedMembers += count[i] == job.chunks() ? 1 : 0;
                 }
             }
 
@@ -595,28 +648,44 @@ final class ModelledTimeModel {
                         if (n == 1) {
                             store(i, c, 0);
                         } else if ((c % n + 1) % n == i) {
-                            pass(i, c, 1L << i, 0);
+                            due(i, c, 1L << i);
                         }
                     }
+                    drain(i, 0);
                 }
+            }
+
+            int finishedMembers;
+
+            @Override
+            boolean allDone() {
+                return finishedMembers == n;
             }
 
             @Override
             void deliver(String host, Packet p, long t) {
                 int i = bitOf.get(host);
                 int c = p.chunk();
+                if (p.kind() == Kind.ACK) {
+                    inFlight[i]--;
+                    drain(i, t);
+                    return;
+                }
+                // the acknowledgement first, back to the predecessor that sent it
+                at(host, new Packet(Kind.ACK, c, p.bits(), job.members().get((i + n - 1) % n), ackBytes), t);
                 if (p.bits() == job.all()) {
                     store(i, c, t);
                     if (c % n != (i + 1) % n) {
-                        pass(i, c, p.bits(), t);
+                        due(i, c, p.bits());
                     }
-                    return;
+                } else {
+                    long bits = p.bits() | (1L << i);
+                    if (bits == job.all()) {
+                        store(i, c, t);
+                    }
+                    due(i, c, bits);
                 }
-                long bits = p.bits() | (1L << i);
-                if (bits == job.all()) {
-                    store(i, c, t);
-                }
-                pass(i, c, bits, t);
+                drain(i, t);
             }
 
             @Override

@@ -101,23 +101,9 @@ class PhaseTimelineTest {
     }
 
     private static DeviceCommand.DeviceStats sw(String name, long[]... steps) {
-        return new DeviceCommand.DeviceStats(
-                name,
-                true,
-                Map.of(),
-                List.of(),
-                0,
-                0,
-                List.of(),
-                0,
-                0,
-                0,
-                List.of(),
-                Map.of(),
-                Map.of(),
-                List.of(),
-                Map.of(),
-                List.of(steps));
+        return DeviceCommand.DeviceStats.builder(name, true)
+                .state(new DeviceCommand.DeviceStats.State(0, 0, List.of(steps), 0, List.of()))
+                .build();
     }
 
     @Test

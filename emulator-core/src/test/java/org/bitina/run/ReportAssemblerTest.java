@@ -70,7 +70,9 @@ class ReportAssemblerTest {
                 false,
                 List.of(),
                 Map.of());
-        return new DeviceCommand.DeviceStats(name, false, Map.of(), List.of(), 0, 0, List.of(r), 0, 0, 0, List.of());
+        return DeviceCommand.DeviceStats.builder(name, false)
+                .drivers(List.of(r))
+                .build();
     }
 
     private Report.JobReport report(DeviceCommand.DeviceStats... stats) {

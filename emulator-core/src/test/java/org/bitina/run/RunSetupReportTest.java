@@ -50,6 +50,8 @@ class RunSetupReportTest {
                 null,
                 null,
                 List.of(),
+                0,
+                null,
                 Report.Recovery.NONE);
         return new Report(
                 "s.conf", clock, List.of(), List.of(j), List.of(), List.of(), List.of(), Map.of("s1", "m0"), setup);

@@ -17,11 +17,14 @@ import org.bitina.run.Report;
 import org.bitina.scenario.Scenario;
 import org.bitina.usecase.JobSpec;
 import org.bitina.usecase.allreduce.AllReduceUseCase;
+import org.bitina.usecase.allreduce.HostBaselines;
 
 /**
  * The report's tables as CSV files for spreadsheets and pandas ({@code --csv DIR}):
  * {@code jobs.csv} (one row per job and mode, with nccl-tests' algbw and busbw for AllReduce
- * and BIER-INC: the array's bytes over the modelled time, and that times 2(n-1)/n),
+ * and BIER-INC: the array's bytes over the modelled time, and that times the mode's own bus
+ * factor, the most payload one host sends or receives per byte of the array: 1 for INA, N for the
+ * parameter server, 2(n-1)/n for the ring; {@code HostBaselines.busFactor}),
  * {@code links.csv} and {@code switches.csv}.
  */
 final class CsvReport {
@@ -47,6 +50,7 @@ final class CsvReport {
             String missing,
             Long dataBytes,
             Double algbwGBps,
+            Double busFactor,
             Double busbwGBps,
             Boolean admitted,
             String fallbackFor) {}
@@ -113,8 +117,8 @@ final class CsvReport {
         for (Report.JobReport j : r.jobs()) {
             Long bytes = arrayBytes(s, j.name());
             Double algbw = bytes == null || j.modeledMicros() <= 0 ? null : bytes / (j.modeledMicros() * 1e-6) / 1e9;
-            int n = j.endpoints();
-            Double busbw = algbw == null || n < 1 ? null : algbw * 2.0 * (n - 1) / n;
+            Double factor = busFactor(s, j);
+            Double busbw = algbw == null || factor == null ? null : algbw * factor;
             jobs.add(new JobRow(
                     j.name(),
                     j.kind(),
@@ -136,11 +140,23 @@ final class CsvReport {
                     String.join(";", j.missing()),
                     bytes,
                     algbw,
+                    factor,
                     busbw,
                     j.admission() == null ? null : j.admission().admitted(),
                     j.admission() == null ? null : j.admission().fallbackFor()));
         }
         return jobs;
+    }
+
+    /** The bus factor of a row's mode ({@link HostBaselines#busFactor}) for an AllReduce or BIER-INC job; null for the others. */
+    private static Double busFactor(Scenario s, Report.JobReport row) {
+        for (JobSpec j : s.jobs()) {
+            if (j.name().equals(row.name()) && j instanceof AllReduceUseCase.JobSpecWithData d) {
+                double f = HostBaselines.busFactor(s, d, row.mode());
+                return Double.isNaN(f) ? null : f;
+            }
+        }
+        return null;
     }
 
     /** The bytes of one member's array (elements x 4) for an AllReduce or BIER-INC job; null for the others. */

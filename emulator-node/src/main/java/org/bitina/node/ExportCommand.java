@@ -70,6 +70,11 @@ final class ExportCommand implements Callable<Integer> {
         if (s == null) {
             return ExitCodes.INVALID_SCENARIO;
         }
+        String unwritable = OutputPaths.of(file).file("--out", out).problem();
+        if (unwritable != null) {
+            System.err.println(unwritable);
+            return ExitCodes.USAGE;
+        }
         List<Report.ObservedTree> observed = null;
         if (report != null) {
             try {

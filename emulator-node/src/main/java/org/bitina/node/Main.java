@@ -15,6 +15,7 @@ import picocli.CommandLine.Command;
             RunCommand.class,
             SweepCommand.class,
             ExportCommand.class,
+            WorkloadCommand.class,
             NodeCommand.class,
             CredentialsCommand.class
         })
@@ -32,7 +33,23 @@ public final class Main implements Runnable {
 
     /** Runs the CLI and returns its exit code (tests call this instead of {@link #main}). */
     public static int execute(String... args) {
-        return new CommandLine(new Main()).execute(args);
+        return new CommandLine(new Main())
+                .setExecutionExceptionHandler(Main::internalError)
+                .execute(args);
+    }
+
+    /**
+     * What no check before the run foresaw: one line, not a page of stack (bad input is refused
+     * before anything runs, with its own message); BITINA_DEBUG=1 prints the stack too.
+     */
+    private static int internalError(Exception e, CommandLine cmd, CommandLine.ParseResult parsed) {
+        cmd.getErr()
+                .println("bitina " + cmd.getCommandName() + ": internal error: " + e
+                        + (System.getenv("BITINA_DEBUG") == null ? " (BITINA_DEBUG=1 for the stack trace)" : ""));
+        if (System.getenv("BITINA_DEBUG") != null) {
+            e.printStackTrace(cmd.getErr());
+        }
+        return ExitCodes.JOB_FAILED;
     }
 
     @Override

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.typesafe.config.Config;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -135,30 +136,9 @@ final class RunCommand implements Callable<Integer> {
     @Mixin
     ClusterAccess access = new ClusterAccess();
 
-    /**
-     * Why an output file cannot be written, or null when it can. Its folder is made when only
-     * that last folder is missing (its parent exists), as a user naming {@code runs/r.json} expects.
-     */
+    /** Why an output file cannot be written, or null when it can (see {@link OutputPaths#unwritable}). */
     static String unwritable(Path out) {
-        Path file = out.toAbsolutePath();
-        Path dir = file.getParent();
-        if (Files.isDirectory(file)) {
-            return "is a folder";
-        }
-        if (!Files.isDirectory(dir)) {
-            if (dir.getParent() == null || !Files.isDirectory(dir.getParent())) {
-                return "folder " + dir + " does not exist";
-            }
-            try {
-                Files.createDirectory(dir);
-            } catch (IOException e) {
-                return "cannot make folder " + dir + " (" + e.getMessage() + ")";
-            }
-        }
-        if (!Files.isWritable(dir) || (Files.exists(file) && !Files.isWritable(file))) {
-            return "cannot be written";
-        }
-        return null;
+        return OutputPaths.unwritable(out);
     }
 
     @Override
@@ -175,13 +155,23 @@ final class RunCommand implements Callable<Integer> {
             }
             scenario = scenario.withClock(c);
         }
+        String usage = usage();
+        if (usage != null) {
+            System.err.println("bitina: " + usage + "; nothing ran");
+            return ExitCodes.USAGE;
+        }
         // fail before running, not after: a report or trace that cannot be written is found now
-        for (Path out : new Path[] {report, trace, csv == null ? null : csv.resolve("jobs.csv"), html, perfetto}) {
-            String problem = out == null ? null : unwritable(out);
-            if (problem != null) {
-                System.err.println("bitina: " + out + ": " + problem + "; nothing ran");
-                return ExitCodes.INVALID_SCENARIO;
-            }
+        String unwritable = OutputPaths.of(file)
+                .file("--report", report)
+                .file("--trace", trace)
+                .file("--csv", csv == null ? null : csv.resolve("jobs.csv"))
+                .file("--html", html)
+                .file("--perfetto", perfetto)
+                .file("--perfetto (its trace)", trace == null && perfetto != null ? perfettoTrace() : null)
+                .problem();
+        if (unwritable != null) {
+            System.err.println(unwritable);
+            return ExitCodes.USAGE;
         }
         int members = jvms != null ? jvms : scenario.cluster().jvms();
         if (members < 1 || members > MAX_MEMBERS) {
@@ -206,9 +196,7 @@ final class RunCommand implements Callable<Integer> {
         RunProgress progress = new RunProgress();
         Report r;
         // the Perfetto file is made from the trace: a trace of the run's own when none was asked for, removed after
-        Path traceFile = trace != null || perfetto == null
-                ? trace
-                : perfetto.resolveSibling(perfetto.getFileName() + ".trace.jsonl.gz");
+        Path traceFile = trace != null || perfetto == null ? trace : perfettoTrace();
         ScenarioRunner.Options options =
                 ScenarioRunner.Options.defaults().withTrace(traceFile).withTraceFilter(filter);
         LocalCluster cluster = null;
@@ -264,23 +252,30 @@ final class RunCommand implements Callable<Integer> {
                 Files.deleteIfExists(traceFile); // the Perfetto file's own trace, of a run that did not end
             }
         }
-        if (report != null) {
-            new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(report.toFile(), r);
-        }
-        if (csv != null) {
-            CsvReport.write(r, scenario, csv);
-        }
-        if (html != null) {
-            HtmlReport.write(r, scenario, html);
-        }
-        if (perfetto != null) {
-            try {
-                PerfettoExport.convert(traceFile, scenario.topology(), perfettoSeqs, perfetto);
-            } finally {
-                if (trace == null) {
-                    Files.deleteIfExists(traceFile);
+        try {
+            if (report != null) {
+                new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(report.toFile(), r);
+            }
+            if (csv != null) {
+                CsvReport.write(r, scenario, csv);
+            }
+            if (html != null) {
+                HtmlReport.write(r, scenario, html);
+            }
+            if (perfetto != null) {
+                try {
+                    PerfettoExport.convert(traceFile, scenario.topology(), perfettoSeqs, perfetto);
+                } finally {
+                    if (trace == null) {
+                        Files.deleteIfExists(traceFile);
+                    }
                 }
             }
+        } catch (IOException | UncheckedIOException e) {
+            // checked before the run; what fails now (a disk filled meanwhile) is said in one line
+            Summary.print(r, System.out, Terminal.colourOnStdout());
+            System.err.println("bitina: the run ended but its outputs could not all be written: " + e.getMessage());
+            return ExitCodes.JOB_FAILED;
         }
         Summary.print(r, System.out, Terminal.colourOnStdout());
         if (report != null) {
@@ -303,6 +298,31 @@ final class RunCommand implements Callable<Integer> {
                     "(--report FILE.json for every figure, --html FILE.html for charts, --csv DIR for tables, --trace FILE.jsonl for every packet event)");
         }
         return r.allAsExpected() ? ExitCodes.OK : ExitCodes.JOB_FAILED;
+    }
+
+    /** The trace a Perfetto file is made from when no --trace was asked for: beside it, removed after. */
+    private Path perfettoTrace() {
+        return perfetto.resolveSibling(perfetto.getFileName() + ".trace.jsonl.gz");
+    }
+
+    /** What is wrong with the options' values on their own, or null: said before the file is run. */
+    private String usage() {
+        if (perfettoSeqs < 0) {
+            return "--perfetto-seqs must be 0 or more, got " + perfettoSeqs;
+        }
+        if (externalMembers != null && (externalMembers < 1 || externalMembers > MAX_MEMBERS)) {
+            return "--members must be from 1 to " + MAX_MEMBERS + " (this member included), got " + externalMembers;
+        }
+        if (externalMembers != null && jvms != null) {
+            return "--members (members started elsewhere) and --jvms (JVMs started here) exclude each other";
+        }
+        if (port < 1 || port > 65535) {
+            return "--port must be from 1 to 65535, got " + port;
+        }
+        if (runDir != null && Files.exists(runDir) && !Files.isDirectory(runDir)) {
+            return "--run-dir " + runDir + " is not a folder";
+        }
+        return null;
     }
 
     /**

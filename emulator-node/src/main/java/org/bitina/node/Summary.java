@@ -5,6 +5,8 @@ import static org.bitina.node.ConsoleTable.Align.RIGHT;
 
 import java.io.PrintStream;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.function.UnaryOperator;
 import org.bitina.run.Report;
 import org.bitina.usecase.Phase;
@@ -66,10 +68,35 @@ final class Summary {
 
     /** What the columns and names mean, printed under the table. */
     static final String LEGEND =
-            "(ina: in-network aggregation; ring, ps, all-to-all, unicast-ack: the host baselines; expected: what"
-                    + " the fault plan or expect { } says, ok or NO; wall: the phase on the wall clock; modelled: the phase in modelled time;"
-                    + " pkts in: packets into the root, source or parameter server (ring: the busiest member); link bytes in KiB, MiB, GiB"
-                    + " of 1024)";
+            "(ina: in-network aggregation; ring, tree, halving-doubling, hierarchical, ps, all-to-all, unicast-ack: the host"
+                    + " baselines; expected: what the fault plan or expect { } says, ok or NO; wall: the phase on the wall clock;"
+                    + " modelled: the phase in modelled time; pkts in: packets into the root, source or parameter server (modes"
+                    + " without one root: the busiest member; the report's maxPacketsIntoHost is the busiest host in every mode);"
+                    + " link bytes in KiB, MiB, GiB of 1024)";
+
+    /**
+     * An INA row against the fastest baseline of its job that completed: {@code ina vs best baseline
+     * (tree): 1.42x faster}; when INA is slower, its tree (the phase's note: VAT root, A-BMs, VAT
+     * edges that cross several links), where the reason usually is.
+     */
+    static void comparison(Report.JobReport j, PrintStream out) {
+        if (j.speedup() == null || j.speedup().isEmpty()) {
+            return;
+        }
+        Map.Entry<String, Double> best = j.speedup().entrySet().stream()
+                .min(Map.Entry.comparingByValue())
+                .orElseThrow();
+        double x = best.getValue();
+        String label = j.name()
+                + (j.iteration() == null ? "" : " iteration " + j.iteration().index());
+        String verdict = x >= 1
+                ? String.format(Locale.ROOT, "%.2fx faster", x)
+                : String.format(Locale.ROOT, "%.2fx slower", 1 / x);
+        out.println(label + ": ina vs best baseline (" + best.getKey() + "): " + verdict);
+        if (x < 1 && j.note() != null && !j.note().isEmpty()) {
+            out.println("    ina's tree: " + j.note());
+        }
+    }
 
     private static ConsoleTable.Cell plain(String s) {
         return ConsoleTable.Cell.plain(s);
@@ -159,6 +186,9 @@ final class Summary {
                 r.jobs().stream().mapToLong(j -> j.partialChunks().size()).sum();
         if (partial > 0) {
             out.println("partial results: " + partial + " (endpoint, chunk) pairs; see the report's partialChunks");
+        }
+        for (Report.JobReport j : r.jobs()) {
+            comparison(j, out);
         }
         for (Report.JobReport j : r.jobs()) {
             if (!j.dropped().isEmpty()) {

@@ -2,6 +2,7 @@ package org.bitina.node;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -75,7 +76,22 @@ final class SweepCommand implements Callable<Integer> {
         if (out == null) {
             out = RunCommand.timestamped("sweeps", file);
         }
-        Files.createDirectories(out);
+        if (Files.exists(out) && !Files.isDirectory(out)) {
+            System.err.println("bitina sweep: --out " + out + " is not a folder; nothing ran");
+            return ExitCodes.USAGE;
+        }
+        try {
+            Files.createDirectories(out);
+        } catch (IOException e) {
+            System.err.println("bitina sweep: --out " + out + ": cannot make the folder (" + e + "); nothing ran");
+            return ExitCodes.USAGE;
+        }
+        String unwritable =
+                OutputPaths.of(file).file("--out", out.resolve("sweep.csv")).problem();
+        if (unwritable != null) {
+            System.err.println(unwritable);
+            return ExitCodes.USAGE;
+        }
         List<List<CsvReport.JobRow>> rows = new ArrayList<>();
         boolean asExpected = true;
         ObjectMapper json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);

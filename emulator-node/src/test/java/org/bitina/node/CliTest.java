@@ -331,7 +331,19 @@ class CliTest {
         // Fig. 1: 65,536 float32 per worker, 4 workers
         double algbw = 65536 * 4 / (us * 1e-6) / 1e9;
         assertEquals(algbw, Double.parseDouble(ina.get(header.indexOf("algbwGBps"))), 1e-9);
-        assertEquals(algbw * 2 * 3 / 4, Double.parseDouble(ina.get(header.indexOf("busbwGBps"))), 1e-9);
+        // INA's bus factor is 1: each member sends its array once and receives the sum once
+        assertEquals(algbw, Double.parseDouble(ina.get(header.indexOf("busbwGBps"))), 1e-9);
+        // the ring's is nccl-tests' 2(n-1)/n: a member sends and receives 2(n-1)/n of its array
+        var ringJson = new ObjectMapper().readTree(report.toFile()).get("jobs").get(1);
+        List<String> ring = List.of(jobs.get(2).split(","));
+        assertEquals("ring", ring.get(header.indexOf("mode")));
+        double ringAlgbw = 65536 * 4 / (ringJson.get("modeledMicros").asDouble() * 1e-6) / 1e9;
+        assertEquals(ringAlgbw * 2 * 3 / 4, Double.parseDouble(ring.get(header.indexOf("busbwGBps"))), 1e-9);
+        // INA's row: each baseline's modelled time over INA's
+        double speedup = json.get("speedup").get("ring").asDouble();
+        double ratio = ringJson.get("modeledMicros").asDouble() / us;
+        assertEquals(ratio, speedup, 0.005 * ratio, "three significant digits");
+        assertTrue(r.out().contains("fig1: ina vs best baseline ("), r.out());
         assertTrue(Files.readAllLines(out.resolve("links.csv")).size() > 10);
         assertEquals(8, Files.readAllLines(out.resolve("switches.csv")).size(), "a header and s1..s7");
     }

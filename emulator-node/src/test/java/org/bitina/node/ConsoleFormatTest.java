@@ -157,6 +157,8 @@ class ConsoleFormatTest {
                 null,
                 null,
                 List.of(),
+                0,
+                null,
                 Report.Recovery.NONE);
     }
 }

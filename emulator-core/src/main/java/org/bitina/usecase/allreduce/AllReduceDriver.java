@@ -4,7 +4,10 @@ import org.bitina.usecase.DriverSpec;
 import org.bitina.usecase.EndpointDriver;
 import org.bitina.usecase.References;
 
-/** The driver an AllReduce phase runs on a host: an INA or PS worker, a ring worker, or the parameter server. */
+/**
+ * The driver an AllReduce phase runs on a host: an INA or PS worker, a member of a host baseline's
+ * schedule (ring, tree, halving-doubling, hierarchical: {@link ScheduleWorker}), or the parameter server.
+ */
 public record AllReduceDriver(Role role, AllReducePlan plan, String host) implements DriverSpec {
     public enum Role {
         WORKER,
@@ -28,7 +31,7 @@ public record AllReduceDriver(Role role, AllReducePlan plan, String host) implem
         }
         return switch (role) {
             case WORKER -> new AllReduceWorker(plan, host, references.verifier(), endpointSecret);
-            case RING_WORKER -> new RingWorker(plan, host, references.verifier(), endpointSecret);
+            case RING_WORKER -> new ScheduleWorker(plan, host, references.verifier(), endpointSecret);
             case PARAMETER_SERVER -> new PsServer(plan);
         };
     }

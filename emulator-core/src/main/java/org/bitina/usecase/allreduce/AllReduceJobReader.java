@@ -27,6 +27,9 @@ import org.bitina.wire.ReductionOp;
 /** An AllReduce job (seed 000 section 3) over a configured VAT or one built automatically (A1, A6). */
 public final class AllReduceJobReader extends JobReader {
     static final String KIND = "allreduce";
+    /** The host baselines a job may list: the parameter server, and the schedules of {@link HostBaselines}. */
+    static final List<String> BASELINES = List.of(
+            "ps", HostBaselines.RING, HostBaselines.TREE, HostBaselines.HALVING_DOUBLING, HostBaselines.HIERARCHICAL);
 
     public AllReduceJobReader() {
         super(KIND);
@@ -35,7 +38,7 @@ public final class AllReduceJobReader extends JobReader {
     @Override
     public JobSpec read(ConfigReader c, Topology topology, int index) {
         int before = c.problems().count();
-        JobHeader header = JobHeader.read(c, index, kind(), List.of("ps", "ring"), topology);
+        JobHeader header = JobHeader.read(c, index, kind(), BASELINES, topology);
         List<String> members = JobParts.members(c, topology);
         Elastic elastic = Elastic.read(c, topology, members);
         // an elastic job's bit space holds every host that is ever a member: positions never move

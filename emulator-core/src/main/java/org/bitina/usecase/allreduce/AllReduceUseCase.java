@@ -30,7 +30,8 @@ import org.bitina.wire.PacketCodec;
 
 /**
  * AllReduce (seed 000 section 3): INA over a configured or automatic VAT (A1, A6), and the
- * ring and parameter-server baselines (A7) on the same topology.
+ * host baselines (A7, L2) on the same topology: parameter server, and the schedules of {@link
+ * HostBaselines} (ring, tree, halving-doubling, hierarchical).
  */
 public final class AllReduceUseCase implements UseCase<AllReduceSpec> {
     private static final JobReader READER = new AllReduceJobReader();
@@ -135,19 +136,24 @@ public final class AllReduceUseCase implements UseCase<AllReduceSpec> {
 
     @Override
     public Phase baseline(AllReduceSpec job, String mode, Scenario s, Routing routing) {
-        return baseline(s, job, mode, job.tree().root());
+        return baseline(s, routing, job, mode, job.tree().root());
     }
 
-    /** One host-based baseline (A7): ring or parameter server. */
+    /** One host-based baseline (A7, L2): parameter server, or a schedule ({@link HostBaselines}: ring, tree, ...). */
     public static Phase baseline(Scenario s, JobSpecWithData job, String mode, String treeRoot) {
-        return mode.equals("ring") ? ring(s, job) : ps(s, job, treeRoot);
+        return baseline(s, null, job, mode, treeRoot);
     }
 
-    /** The host-based baselines (A7) a job lists, in its order: ring and parameter server. */
+    /** As {@link #baseline(Scenario, JobSpecWithData, String, String)}, with the routing when the caller has it. */
+    public static Phase baseline(Scenario s, Routing routing, JobSpecWithData job, String mode, String treeRoot) {
+        return mode.equals("ps") ? ps(s, job, treeRoot) : HostBaselines.phase(s, routing, job, mode);
+    }
+
+    /** The host-based baselines (A7) a job lists, in its order. */
     public static List<Phase> baselines(Scenario s, Routing routing, JobSpecWithData job, String treeRoot) {
         List<Phase> phases = new ArrayList<>();
         for (String b : job.common().baselines()) {
-            phases.add(baseline(s, job, b, treeRoot));
+            phases.add(baseline(s, routing, job, b, treeRoot));
         }
         return phases;
     }
@@ -230,7 +236,35 @@ public final class AllReduceUseCase implements UseCase<AllReduceSpec> {
                 job.common().bitSpace(),
                 timing(plan, deadline(job, height.get(vat.root()))),
                 expected(plan, s, vat),
-                "VAT root " + vat.root() + "; A-BMs " + vat.aBms());
+                "VAT root " + vat.root() + "; A-BMs " + vat.aBms()
+                        + detours(vat, routing, job.common().members()));
+    }
+
+    /**
+     * The VAT edges that cross more than one link (a child's aggregate passes switches that do not
+     * aggregate it on the way to its VAT parent, as s1's does in the seed's Fig. 1: s5, then s7): where a
+     * configured tree costs INA time against host baselines that take the shortest paths.
+     */
+    static String detours(Vat vat, Routing routing, List<String> members) {
+        List<String> d = new ArrayList<>();
+        List<String> children = new ArrayList<>(vat.aBms().keySet());
+        children.addAll(members);
+        for (String c : children) {
+            String parent = vat.parent(c);
+            if (parent == null) {
+                continue;
+            }
+            List<String> path = routing.path(c, parent);
+            if (path.size() > 2) {
+                d.add(c + " -> " + parent + " via " + String.join(", ", path.subList(1, path.size() - 1)));
+            }
+        }
+        if (d.isEmpty()) {
+            return "";
+        }
+        int shown = Math.min(4, d.size());
+        return "; VAT edges over more than one link: " + String.join("; ", d.subList(0, shown))
+                + (d.size() > shown ? " and " + (d.size() - shown) + " more" : "");
     }
 
     /**
@@ -245,38 +279,6 @@ public final class AllReduceUseCase implements UseCase<AllReduceSpec> {
             return new Phase.Expected(Status.FAILED, away); // nobody left joined to finish a result
         }
         return Phase.Expected.unless(away, Status.PARTIAL);
-    }
-
-    private static Phase ring(Scenario s, JobSpecWithData job) {
-        int wireJob = job.common().id() + Plans.RING_JOB_OFFSET;
-        AllReducePlan plan = plan(
-                s,
-                job,
-                "ring",
-                wireJob,
-                Map.of(),
-                null,
-                job.common().completionTimeout().toNanos());
-        List<DriverSpec> drivers = new ArrayList<>();
-        job.common()
-                .members()
-                .forEach(m -> drivers.add(new AllReduceDriver(AllReduceDriver.Role.RING_WORKER, plan, m)));
-        Set<String> silent = plan.silent();
-        return new Phase(
-                job,
-                "ring",
-                wireJob,
-                Plans.bareTables(s, job, wireJob, "ring"),
-                drivers,
-                Plans.awaited(job.common().members(), silent),
-                null,
-                Set.of(),
-                job.common().bitSpace(),
-                timing(plan, deadline(job, job.common().members().size())),
-                Phase.Expected.unless(silent, Status.FAILED),
-                silent.isEmpty()
-                        ? "ring of " + job.common().members().size() + " members"
-                        : "a ring cannot complete with a silent member: " + silent);
     }
 
     private static Phase ps(Scenario s, JobSpecWithData job, String treeRoot) {

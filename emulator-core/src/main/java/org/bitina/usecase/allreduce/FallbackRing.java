@@ -14,7 +14,7 @@ import org.bitina.wire.ReductionOp;
 
 /**
  * S6 fallback (seed 000 section 8: "fall back to host-based reduction on a mismatch"): the host
- * ring of {@link RingWorker}, for one chunk whose network result failed its checksum, among the
+ * ring (as {@link RingSchedule} runs it), for one chunk whose network result failed its checksum, among the
  * members that result held (H, carried as the packets' provenance, so that every member knows the
  * ring without being told). Chunk c's owner is H's member c mod |H| in member order; the member
  * after it starts the ring when it finds the result failed (every member finds it: the root
