@@ -271,7 +271,7 @@ final class PreconfiguredTrees implements TreeMechanism {
             return Decision.all(
                     new Decision.Count(t, Counter.RESULTS_RESENT),
                     multicastResult(t, known, f.packet().endpoints()));
-        } else if (!t.root() && t.vatParent() != null && table.has(key)) {
+        } else if (table.has(key)) {
             // still being aggregated here: it leaves with the aggregate, alone it would meet that aggregate above
             return new Decision.Drop(t, f, "duplicate retransmission: the aggregation open here carries it");
         } else if (!t.root() && t.vatParent() != null) {
