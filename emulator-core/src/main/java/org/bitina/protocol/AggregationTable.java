@@ -33,6 +33,10 @@ import org.bitina.wire.ReductionOp;
  *       duplicate; a contribution that was missing is {@link Late} and the caller forwards
  *       it upward untouched, so that it is folded in further up or reported, never lost.</li>
  *   <li>Live entries per job are bounded; past the bound a new entry is refused.</li>
+ *   <li>A root keeps each chunk's result ({@link #cacheResult}: the result cache, as SwitchML's
+ *       shadow copy) until no member can still ask for it: a contribution of a chunk that has its
+ *       result comes back as a {@link Duplicate} carrying that result, so that a worker that
+ *       retransmits gets the result again instead of a second sum (L1).</li>
  * </ul>
  *
  * Time is an argument (nanoseconds on any monotonic clock); nothing here blocks or reads a
@@ -57,8 +61,15 @@ public final class AggregationTable {
     /** The contribution completed the aggregation. */
     public record Complete(Emission emission) implements Outcome {}
 
-    /** Already held or already sent upward: dropped and counted, never added twice. */
-    public record Duplicate(EndpointSet pbm) implements Outcome {}
+    /**
+     * Already held or already sent upward: never added twice. {@code cached} is the chunk's result
+     * when this node keeps it (a root's result cache), for a retransmission to be answered from; else null.
+     */
+    public record Duplicate(EndpointSet pbm, Emission cached) implements Outcome {
+        public Duplicate(EndpointSet pbm) {
+            this(pbm, null);
+        }
+    }
 
     /** Arrived after its aggregation left without it: forward it upward unchanged. */
     public record Late(EndpointSet pbm, Emission left) implements Outcome {}
@@ -76,6 +87,10 @@ public final class AggregationTable {
     private final Map<StateKey, Entry> entries = new HashMap<>();
     private final Map<StateKey, Tombstone> tombstones = new LinkedHashMap<>();
     private final Map<JobKey, Integer> entriesPerJob = new HashMap<>();
+    /** The result cache: per key the result that left the root, and until when a member may still ask for it. */
+    private final Map<StateKey, CachedResult> results = new HashMap<>();
+
+    private record CachedResult(Emission result, long until) {}
     /** What admission control reserved for a job here (S5): its quota instead of the device's default. */
     private final Map<JobKey, Integer> reserved = new HashMap<>();
 
@@ -258,7 +273,7 @@ public final class AggregationTable {
             return new Late(pbm, t.emission);
         }
         if (pbm.isSubsetOf(t.passed)) {
-            return new Duplicate(pbm);
+            return new Duplicate(pbm, cachedResult(key));
         }
         if (pbm.intersects(t.passed)) {
             return new Rejected("late P-BM " + pbm + " overlaps what already left, " + t.passed);
@@ -266,6 +281,27 @@ public final class AggregationTable {
         EndpointSet holds = t.passedHolds == null || c.holds() == null ? t.passedHolds : t.passedHolds.or(c.holds());
         tombstones.put(key, new Tombstone(t.emission, t.passed.or(pbm), holds, t.expiresAt));
         return new Late(pbm, t.emission);
+    }
+
+    /**
+     * Keeps {@code result} (what a root sent down for its key, or a better one after a late
+     * contribution was folded in) until {@code until}: how long a member may still ask for it.
+     */
+    public void cacheResult(Emission result, long until) {
+        CachedResult was = results.get(result.key());
+        results.put(result.key(), new CachedResult(result, was == null ? until : Math.max(until, was.until)));
+    }
+
+    /** The cached result of a key, or null when none is kept (never sent, or past its time). */
+    public Emission cachedResult(StateKey key) {
+        CachedResult c = results.get(key);
+        return c == null ? null : c.result;
+    }
+
+    /** What this node emitted last for a key (its tombstone), or null: a partition root's aggregate, to send up again. */
+    public Emission emitted(StateKey key) {
+        Tombstone t = tombstones.get(key);
+        return t == null ? null : t.emission;
     }
 
     private static String mismatch(Entry e, Contribution c) {
@@ -391,6 +427,9 @@ public final class AggregationTable {
         while (it.hasNext() && it.next().expiresAt <= now) {
             it.remove();
         }
+        if (!results.isEmpty()) {
+            results.values().removeIf(c -> c.until <= now);
+        }
         return out;
     }
 
@@ -436,6 +475,7 @@ public final class AggregationTable {
         });
         if (tombstonesToo) {
             tombstones.keySet().removeIf(k -> k.tenant() == tenant && k.job() == job);
+            results.keySet().removeIf(k -> k.tenant() == tenant && k.job() == job);
         }
         entriesPerJob.remove(new JobKey(tenant, job));
     }

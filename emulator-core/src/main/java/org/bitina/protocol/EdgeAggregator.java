@@ -138,7 +138,7 @@ final class EdgeAggregator implements TreeMechanism {
     }
 
     @Override
-    public Decision retransmitted(JobTables t, StateKey key, Frame f) {
+    public Decision retransmitted(JobTables t, StateKey key, Frame f, Emission cached, long now) {
         return new Decision.Drop(t, f, "duplicate share");
     }
 }

@@ -236,7 +236,7 @@ final class IncTrees implements TreeMechanism {
     }
 
     @Override
-    public Decision retransmitted(JobTables t, StateKey key, Frame f) {
+    public Decision retransmitted(JobTables t, StateKey key, Frame f, Emission cached, long now) {
         // retransmissions are passed on before they meet a branch: one here is a plain duplicate
         return new Decision.Drop(t, f, "duplicate reduction");
     }

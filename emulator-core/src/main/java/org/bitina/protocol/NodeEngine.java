@@ -423,9 +423,9 @@ public final class NodeEngine {
                     done.emission().vt(),
                     null);
             apply(emit(t, done.emission(), now), out);
-        } else if (o instanceof AggregationTable.Duplicate) {
+        } else if (o instanceof AggregationTable.Duplicate d) {
             if (p.header().has(Flags.RETRANSMIT)) {
-                apply(m.retransmitted(t, key, f), out);
+                apply(m.retransmitted(t, key, f, d.cached(), now), out);
             } else {
                 node.drop(out, t, f, "duplicate " + what);
             }

@@ -25,8 +25,6 @@ final class PreconfiguredTrees implements TreeMechanism {
     private final AggregationTable table;
     /** S6: the malicious-switch fault, when it has struck this node; null on an honest node. */
     Tamper tamper;
-    /** At a root: the last result sent for a key, to fold late contributions in and to resend it to a worker that lost it. */
-    private final Map<StateKey, Emission> rootResults = new HashMap<>();
     /** At a partition root (H2): the second stage's result as it went down into the partition, to resend to a worker that lost it. */
     private final Map<StateKey, Bridged> bridged = new HashMap<>();
 
@@ -99,7 +97,8 @@ final class PreconfiguredTrees implements TreeMechanism {
                             t.vatParent(),
                             e.vt()));
         }
-        rootResults.put(e.key(), e);
+        // the result cache (L1): kept until no member can still ask (a worker's sends end within 16 timeouts)
+        table.cacheResult(e, now + NodeEngine.RESULT_MEMORY_TIMEOUTS * t.timeoutNanos());
         return multicastResult(t, e, t.registered());
     }
 
@@ -218,7 +217,7 @@ final class PreconfiguredTrees implements TreeMechanism {
 
     /** A contribution that missed the root's partial result: fold it in and send the better result. */
     private Decision foldLate(JobTables t, StateKey key, InaPacket p, long vt, long now) {
-        Emission prev = rootResults.get(key);
+        Emission prev = table.cachedResult(key);
         if (prev == null) {
             return new Decision.Drop(t, new Frame(p, null, vt), "late contribution after the result was forgotten");
         }
@@ -233,7 +232,7 @@ final class PreconfiguredTrees implements TreeMechanism {
         if (better == null) {
             return new Decision.Drop(t, new Frame(p, null, vt), "late payload does not match the result");
         }
-        rootResults.put(key, better);
+        table.cacheResult(better, now + NodeEngine.RESULT_MEMORY_TIMEOUTS * t.timeoutNanos());
         return Decision.all(new Decision.Count(t, Counter.LATE_FOLDED), multicastResult(t, better, t.registered()));
     }
 
@@ -253,8 +252,7 @@ final class PreconfiguredTrees implements TreeMechanism {
      * on a link (or a failed one, F7) is recovered without counting anything twice.
      */
     @Override
-    public Decision retransmitted(JobTables t, StateKey key, Frame f) {
-        Emission known = rootResults.get(key);
+    public Decision retransmitted(JobTables t, StateKey key, Frame f, Emission known, long now) {
         Bridged down = bridged.get(key);
         if (t.root() && down != null) {
             // a partition root resends the second stage's result as it went down, to the worker that asked
@@ -268,13 +266,12 @@ final class PreconfiguredTrees implements TreeMechanism {
                 && t.stage() != null
                 && t.stage().bridges()
                 && t.job() == t.stage().partitionJob()) {
-            return new Decision.Drop(
-                    t, f, "retransmitted contribution while the second stage has no result for it yet");
+            return askStage(t, key, f, now);
         } else if (t.root() && t.rootMulticasts() && known != null) {
             return Decision.all(
                     new Decision.Count(t, Counter.RESULTS_RESENT),
                     multicastResult(t, known, f.packet().endpoints()));
-        } else if (!t.root() && t.vatParent() != null && table.has(key)) {
+        } else if (table.has(key)) {
             // still being aggregated here: it leaves with the aggregate, alone it would meet that aggregate above
             return new Decision.Drop(t, f, "duplicate retransmission: the aggregation open here carries it");
         } else if (!t.root() && t.vatParent() != null) {
@@ -288,9 +285,24 @@ final class PreconfiguredTrees implements TreeMechanism {
     /** A root remembers a result long enough for stragglers to be folded in, not forever. */
     void forget(long now) {
         bridged.values().removeIf(b -> now - b.at() > NodeEngine.RESULT_MEMORY_TIMEOUTS * b.timeoutNanos());
-        rootResults.values().removeIf(e -> {
-            JobTables t = jobs.get(e.key().jobKey());
-            return t == null || now - e.emittedAt() > NodeEngine.RESULT_MEMORY_TIMEOUTS * t.timeoutNanos();
-        });
+    }
+
+    /**
+     * H2, L1: a worker asks a partition root for a result the second stage has not sent down here (or
+     * that was lost on its way down): the partition's aggregate goes up again, flagged, so that the
+     * second stage's root answers from its result cache (its VAT nodes pass it up as a duplicate).
+     */
+    private Decision askStage(JobTables t, StateKey key, Frame f, long now) {
+        Emission sent = table.emitted(key);
+        JobTables stage = jobs.get(new JobKey(t.tenant(), t.stage().stageJob()));
+        if (sent == null || stage == null) {
+            return new Decision.Drop(
+                    t, f, "retransmitted contribution while the second stage has no result for it yet");
+        }
+        InaPacket up = StageBridge.up(t.stage(), t.tenant(), sent);
+        up = up.withHeader(up.header().withFlags(up.header().flags() | Flags.RETRANSMIT));
+        return Decision.all(
+                new Decision.Count(t, Counter.RETRANSMISSIONS_PASSED_UP),
+                new Decision.Enter(stage, new Frame(up, t.stage().uplink(), f.vt()), now));
     }
 }

@@ -180,8 +180,19 @@ final class SelfInstalledTrees implements TreeMechanism {
     }
 
     @Override
-    public Decision retransmitted(JobTables t, StateKey key, Frame f) {
-        return new Decision.Drop(t, f, "retransmitted contribution: this branch keeps no result to resend");
+    public Decision retransmitted(JobTables t, StateKey key, Frame f, Emission cached, long now) {
+        String parent = upstream.get(key);
+        if (table.has(key)) {
+            return new Decision.Drop(t, f, "duplicate retransmission: the aggregation open here carries it");
+        }
+        if (parent == null || parent.equals(name)) {
+            return new Decision.Drop(t, f, "retransmitted contribution: this branch keeps no result to resend");
+        }
+        // L1: what left here was lost above: the answer to a re-dispatch goes on up unchanged, and the
+        // node above takes it where it is news (a live entry lacking it, or late), never twice
+        return Decision.all(
+                new Decision.Count(t, Counter.RETRANSMISSIONS_PASSED_UP),
+                new Decision.Route(t, new Frame(f.packet(), parent, f.vt())));
     }
 
     /** Forgets upstreams whose time is up and whose entry has gone. */

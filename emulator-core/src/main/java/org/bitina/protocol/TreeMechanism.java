@@ -20,6 +20,9 @@ interface TreeMechanism {
     /** No state could be created past the job's quota (S5; already counted): never lose the contribution. */
     Decision refused(JobTables t, StateKey key, Frame f, String reason);
 
-    /** A duplicate flagged RETRANSMIT: somebody lost a result and asks again. */
-    Decision retransmitted(JobTables t, StateKey key, Frame f);
+    /**
+     * A duplicate flagged RETRANSMIT: somebody lost a result and asks again; {@code cached} is the
+     * chunk's result when this node's result cache keeps it (L1), else null.
+     */
+    Decision retransmitted(JobTables t, StateKey key, Frame f, Emission cached, long now);
 }

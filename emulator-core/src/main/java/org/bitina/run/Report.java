@@ -1,6 +1,7 @@
 package org.bitina.run;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import java.util.List;
 import java.util.Map;
 import org.bitina.security.ChecksumAudit;
@@ -152,7 +153,9 @@ public record Report(
             long maxPacketsIntoHost,
 
             @com.fasterxml.jackson.annotation.JsonInclude(JsonInclude.Include.NON_NULL)
-            Map<String, Double> speedup) {
+            Map<String, Double> speedup,
+
+            @JsonUnwrapped Recovery recovery) {
 
         /** This row with its speedups over the baselines (an INA row). */
         public JobReport withSpeedup(Map<String, Double> s) {
@@ -203,6 +206,7 @@ public record Report(
             b.faults = faults;
             b.maxPacketsIntoHost = maxPacketsIntoHost;
             b.speedup = speedup;
+            b.recovery = recovery;
             return b;
         }
 
@@ -252,6 +256,7 @@ public record Report(
             private List<FaultMark> faults = List.of();
             private long maxPacketsIntoHost = 0;
             private Map<String, Double> speedup = null;
+            private Recovery recovery = Recovery.NONE;
 
             private Builder() {}
 
@@ -450,6 +455,11 @@ public record Report(
                 return this;
             }
 
+            public Builder recovery(Recovery recovery) {
+                this.recovery = recovery;
+                return this;
+            }
+
             public JobReport build() {
                 return new JobReport(
                         name,
@@ -490,9 +500,24 @@ public record Report(
                         stateEntries,
                         faults,
                         maxPacketsIntoHost,
-                        speedup);
+                        speedup,
+                        recovery);
             }
         }
+    }
+
+    /**
+     * Loss recovery in one phase (L1), as top-level fields of its row.
+     *
+     * @param retransmissions contributions (or dispatches, reductions) the endpoints sent again because an answer was
+     *                        overdue
+     * @param resultResends   results a switch or an owner sent again from what it kept, to an endpoint that asked
+     * @param recoveryMicros  modelled time lost to recovery: the longest any endpoint spent with a retransmission
+     *                        still unanswered
+     * @param gaveUp          endpoints that gave up on a result they never got, each naming itself and its chunk
+     */
+    public record Recovery(long retransmissions, long resultResends, double recoveryMicros, List<String> gaveUp) {
+        public static final Recovery NONE = new Recovery(0, 0, 0, List.of());
     }
 
     /**

@@ -22,6 +22,7 @@ import org.bitina.topology.Node;
 import org.bitina.topology.Routing;
 import org.bitina.usecase.DriverReport;
 import org.bitina.usecase.Phase;
+import org.bitina.usecase.Recovery;
 import org.bitina.usecases.UseCases;
 
 /**
@@ -258,8 +259,16 @@ final class ReportAssembler {
             dropped.addAll(s.failuresNamed());
         }
         Map<String, Long> extra = new TreeMap<>();
+        long retransmissions = 0;
+        long recoveryNanos = 0;
         for (DriverReport r : ending.values()) {
-            r.stats().forEach((k, v) -> extra.merge(k, v, Long::sum));
+            retransmissions += r.stats().getOrDefault(Recovery.RETRANSMISSIONS, 0L);
+            recoveryNanos = Math.max(recoveryNanos, r.stats().getOrDefault(Recovery.RECOVERY_NANOS, 0L));
+            r.stats().forEach((k, v) -> {
+                if (!k.equals(Recovery.RETRANSMISSIONS) && !k.equals(Recovery.RECOVERY_NANOS)) {
+                    extra.merge(k, v, Long::sum);
+                }
+            });
         }
         int rounds = extra.getOrDefault("retransmissionRounds", 0L).intValue();
         // endpoints that serve but must hold everything at the end (multicast receivers, R5)
@@ -277,8 +286,11 @@ final class ReportAssembler {
                 .stream()
                         .filter(x -> !missing.contains(x) && !unfinished.isEmpty())
                         .toList());
-        boolean verified = allVerified && mismatches.isEmpty() && unfinished.isEmpty();
-        Status status = !unfinished.isEmpty() || !mismatches.isEmpty()
+        // an endpoint that gave up on a result it never got names itself: its own outcome, not a wrong value
+        List<String> gaveUp = mismatches.stream().filter(x -> !wrongResult(x)).toList();
+        mismatches.removeAll(gaveUp);
+        boolean verified = allVerified && mismatches.isEmpty() && unfinished.isEmpty() && gaveUp.isEmpty();
+        Status status = !unfinished.isEmpty() || !mismatches.isEmpty() || !gaveUp.isEmpty()
                 ? Status.FAILED
                 : partial.isEmpty() ? Status.COMPLETE : Status.PARTIAL;
         boolean asExpected = p.expected().exact()
@@ -294,6 +306,7 @@ final class ReportAssembler {
                     case FAILED ->
                         status == Status.FAILED
                                 && mismatches.isEmpty()
+                                && gaveUp.isEmpty()
                                 && shortfall <= p.expected().maxShortfall();
                 };
         Traffic t = Traffic.of(p, stats);
@@ -340,6 +353,7 @@ final class ReportAssembler {
                 .stateEntries(PhaseTimeline.entries(stats, lastVt))
                 .faults(List.copyOf(faults))
                 .maxPacketsIntoHost(t.intoHost)
+                .recovery(new Report.Recovery(retransmissions, t.resultResends, recoveryNanos / 1000.0, gaveUp))
                 .build();
     }
 
@@ -462,6 +476,7 @@ final class ReportAssembler {
         long intoRoot;
         long intoHost;
         long uplink;
+        long resultResends;
 
         static Traffic of(Phase p, Collection<DeviceCommand.DeviceStats> stats) {
             Traffic t = new Traffic();
@@ -478,6 +493,7 @@ final class ReportAssembler {
                 }
                 t.timeouts += s.counters().getOrDefault(Counter.TIMEOUTS, 0L);
                 t.late += s.counters().getOrDefault(Counter.LATE, 0L);
+                t.resultResends += s.counters().getOrDefault(Counter.RESULTS_RESENT, 0L);
                 t.refused += s.counters().getOrDefault(Counter.REFUSED, 0L);
                 t.drops += s.counters().getOrDefault(Counter.DROPS, 0L) + s.failures();
                 long in = s.counters().getOrDefault(Counter.FRAMES_IN, 0L);

@@ -96,7 +96,12 @@ class AttackSuiteTest {
                     file + ": " + a.kind().configName() + " left no drop with its reason in " + drops);
         }
         long sent = s.attacks().stream().mapToLong(AttackSpec::count).sum();
-        long dropped = drops.values().stream().mapToLong(Long::longValue).sum();
+        // an honest worker's retransmission that meets the aggregation still holding it (the flood delayed its
+        // result past the timer) is a duplicate, dropped: honest traffic that loses nothing, not an attack packet
+        long dropped = drops.entrySet().stream()
+                .filter(d -> !d.getKey().startsWith("duplicate retransmission"))
+                .mapToLong(Map.Entry::getValue)
+                .sum();
         if (s.attacks().stream().noneMatch(a -> a.kind() == AttackSpec.Kind.RATE_FLOOD)) {
             // each attack packet is dropped once, and honest traffic loses nothing
             assertEquals(sent, dropped, file + ": " + drops);

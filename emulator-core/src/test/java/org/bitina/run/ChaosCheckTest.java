@@ -61,7 +61,8 @@ class ChaosCheckTest {
                 null,
                 List.of(),
                 0,
-                null);
+                null,
+                Report.Recovery.NONE);
         return new Report("s.conf", "virtual", List.of(), List.of(j), List.of(), List.of(), List.of(), Map.of());
     }
 

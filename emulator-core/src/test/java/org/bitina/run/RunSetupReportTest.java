@@ -51,7 +51,8 @@ class RunSetupReportTest {
                 null,
                 List.of(),
                 0,
-                null);
+                null,
+                Report.Recovery.NONE);
         return new Report(
                 "s.conf", clock, List.of(), List.of(j), List.of(), List.of(), List.of(), Map.of("s1", "m0"), setup);
     }

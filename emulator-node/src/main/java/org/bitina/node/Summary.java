@@ -156,6 +156,19 @@ final class Summary {
             for (String m : j.mismatches().stream().limit(3).toList()) {
                 out.println("    mismatch: " + m);
             }
+            Report.Recovery rec = j.recovery();
+            if (rec != null) {
+                for (String g : rec.gaveUp().stream().limit(3).toList()) {
+                    out.println("    gave up: " + g);
+                }
+                if (rec.gaveUp().size() > 3) {
+                    out.println("    gave up: ... " + rec.gaveUp().size() + " in all (the report's gaveUp)");
+                }
+                if (rec.retransmissions() > 0 || rec.resultResends() > 0) {
+                    out.println("    recovery: " + rec.retransmissions() + " retransmissions, " + rec.resultResends()
+                            + " results resent, " + Units.micros(rec.recoveryMicros()) + " lost to it (modelled)");
+                }
+            }
             for (String u : j.unfinished().stream().limit(5).toList()) {
                 out.println("    unfinished: " + u);
             }

@@ -158,6 +158,7 @@ class ConsoleFormatTest {
                 null,
                 List.of(),
                 0,
-                null);
+                null,
+                Report.Recovery.NONE);
     }
 }

@@ -28,6 +28,7 @@ import org.bitina.usecase.reduction.AllReduceDriver;
 import org.bitina.usecase.reduction.AllReducePlan;
 import org.bitina.usecase.reduction.ArrayPhases;
 import org.bitina.usecase.reduction.Iterations;
+import org.bitina.usecase.reduction.RoundTrip;
 import org.bitina.usecase.reduction.Verifier;
 import org.bitina.wire.PacketCodec;
 
@@ -192,7 +193,15 @@ public final class AllReduceUseCase implements UseCase<AllReduceSpec> {
         Map<String, String> uplink = new LinkedHashMap<>();
         job.common().members().forEach(m -> uplink.put(m, vat.parent(m)));
         AllReducePlan plan = ArrayPhases.plan(s, job, "ina", wireJob, uplink, null, timeout * height.get(vat.root()))
-                .silencing(silent);
+                .silencing(silent)
+                .withRtt(RoundTrip.of(
+                        s,
+                        routing,
+                        job.common().members(),
+                        vat::parent,
+                        vat.root(),
+                        job.data(),
+                        job.common().bitSpace().capacity()));
         List<DriverSpec> drivers = new ArrayList<>();
         job.common().members().forEach(m -> drivers.add(new AllReduceDriver(AllReduceDriver.Role.WORKER, plan, m)));
         return new Phase(

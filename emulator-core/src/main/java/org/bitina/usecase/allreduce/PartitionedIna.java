@@ -28,6 +28,7 @@ import org.bitina.usecase.Plans;
 import org.bitina.usecase.reduction.AllReduceDriver;
 import org.bitina.usecase.reduction.AllReducePlan;
 import org.bitina.usecase.reduction.ArrayPhases;
+import org.bitina.usecase.reduction.RoundTrip;
 
 /**
  * The INA phase of an AllReduce job over partitions (seed 000 section 7, H2): each partition's
@@ -136,7 +137,17 @@ final class PartitionedIna {
             p.p().members().forEach(m -> uplink.put(m, p.vat().parent(m)));
             AllReducePlan plan = ArrayPhases.plan(s, job, "ina", wireJob, uplink, null, workerTimeout)
                     .silencing(silent)
-                    .onPartition(p.wireJob(), p.space());
+                    .onPartition(p.wireJob(), p.space())
+                    .withRtt(RoundTrip.of(
+                            s,
+                            routing,
+                            p.p().members(),
+                            n -> n.equals(p.root()) ? stage.parent(n) : p.vat().parent(n),
+                            stageRoot,
+                            job.data(),
+                            Math.max(
+                                    p.space().capacity(),
+                                    job.common().bitSpace().capacity())));
             p.p().members().forEach(m -> drivers.add(new AllReduceDriver(AllReduceDriver.Role.WORKER, plan, m)));
             away.addAll(plan.silent());
             note.append("; ")

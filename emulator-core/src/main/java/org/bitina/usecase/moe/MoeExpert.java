@@ -10,6 +10,7 @@ import org.bitina.protocol.Frame;
 import org.bitina.usecase.DriverReport;
 import org.bitina.usecase.EndpointDriver;
 import org.bitina.usecase.Straggler;
+import org.bitina.wire.Flags;
 import org.bitina.wire.InaHeader;
 import org.bitina.wire.InaPacket;
 import org.bitina.wire.PacketType;
@@ -101,7 +102,9 @@ public final class MoeExpert implements EndpointDriver {
                         type, plan.tenant(), plan.wireJob(), p.header().seq())
                 .withOp(ReductionOp.SUM)
                 .withSource(bit)
-                .withDestination(sourceIndex);
+                .withDestination(sourceIndex)
+                // an answer to a re-dispatch says so: a branch that sent this expert's output up already passes it on
+                .withFlags(p.header().flags() & Flags.RETRANSMIT);
         InaPacket reply = new InaPacket(header, FlatBitmap.of(plan.experts().capacity(), bit), Payload.of(out));
         String to =
                 plan.ina() && frame.via() != null ? frame.via() : plan.sources().get(sourceIndex);

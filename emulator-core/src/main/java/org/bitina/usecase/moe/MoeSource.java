@@ -8,13 +8,16 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.TreeSet;
 import org.bitina.bitmap.EndpointSet;
 import org.bitina.bitmap.FlatBitmap;
 import org.bitina.protocol.Frame;
 import org.bitina.usecase.CompletionTimes;
 import org.bitina.usecase.DriverReport;
 import org.bitina.usecase.EndpointDriver;
+import org.bitina.usecase.Recovery;
 import org.bitina.usecase.Straggler;
+import org.bitina.wire.Flags;
 import org.bitina.wire.InaHeader;
 import org.bitina.wire.InaPacket;
 import org.bitina.wire.PacketType;
@@ -56,6 +59,17 @@ public final class MoeSource implements EndpointDriver {
     private final ArrayDeque<int[][]> queued = new ArrayDeque<>();
 
     private int inFlight;
+    /** Dispatches of one packet (the first and its re-dispatches) before the source settles for what it holds. */
+    static final int MAX_DISPATCHES = 16;
+    /** The longest round trip (dispatch to whole combine) of a packet dispatched once (Karn: re-dispatched ones tell nothing). */
+    private long maxRtt;
+    /** Packets not finished yet, by sequence id: the only ones the timers look at (at most a window of them). */
+    private final TreeSet<Integer> open = new TreeSet<>();
+    /** Re-dispatches sent, and the modelled time with one still short of its combine (L1). */
+    private long retransmissions;
+
+    private long overdueSince = -1;
+    private long recoveryNanos;
 
     private static final class PacketState {
         final int[] tokenIds;
@@ -64,6 +78,12 @@ public final class MoeSource implements EndpointDriver {
         final float[][] acc;
         long deadline;
         boolean expired;
+        /** Dispatches of this packet so far, and when the next one is due if its combine is still short. */
+        int sends = 1;
+
+        long retryAt = Long.MAX_VALUE;
+        /** When the first dispatch left (after a straggler's delay): a round trip is measured from it. */
+        long sentAt;
 
         PacketState(int[] tokenIds, EndpointSet experts, int hidden) {
             this.tokenIds = tokenIds;
@@ -195,6 +215,9 @@ public final class MoeSource implements EndpointDriver {
         Straggler straggler = plan.stragglers().get(host);
         long delay = straggler == null ? 0 : straggler.draw(jitter);
         st.deadline = now + delay + 6 * plan.timeoutNanos();
+        st.sentAt = now + delay;
+        st.retryAt = now + delay + retryWait(1);
+        open.add(packets.size());
         packets.add(st);
         float[][] g = new float[ids.length][experts.length];
         float[][] x = new float[ids.length][];
@@ -216,6 +239,59 @@ public final class MoeSource implements EndpointDriver {
                 .withOp(ReductionOp.SUM)
                 .withDestination(sourceIndex);
         return new Out(new Frame(new InaPacket(h, dbm, payload), plan.experts().node(experts[0]), vt + delay), delay);
+    }
+
+    /**
+     * L1: how long after its {@code n}-th dispatch the source waits for a packet's combine before it
+     * dispatches again to the experts still missing: four times the longest modelled round trip
+     * measured so far (dispatch to whole combine, of packets dispatched once), or before the first
+     * one twice the completion timeout (the C-BMs have left at their timers by then), plus the
+     * longest straggler delay the plan declares (a straggler is not a loss); doubled at each
+     * dispatch (binary backoff), at most 16 times.
+     */
+    private long retryWait(int n) {
+        long stragglers = Straggler.longest(plan.stragglers().values());
+        long base = maxRtt > 0 ? Math.min(4 * maxRtt, 2 * plan.timeoutNanos()) : 2 * plan.timeoutNanos();
+        return (base + stragglers) << Math.min(n - 1, 4);
+    }
+
+    /** The experts of a packet whose outputs are missing and may still come: the miss set, silent experts left out. */
+    private EndpointSet missing(PacketState st) {
+        EndpointSet miss = st.experts.andNot(st.held);
+        for (int e : miss.indices()) {
+            if (plan.silent().contains(plan.experts().node(e))) {
+                miss = miss.andNot(FlatBitmap.of(miss.capacity(), e));
+            }
+        }
+        return miss;
+    }
+
+    /** The same tokens again, to exactly the experts in {@code miss} (flag RETRANSMIT), under the packet's sequence id. */
+    private Out redispatch(int seq, PacketState st, EndpointSet miss, long now, long vt) {
+        int[] experts = miss.indices();
+        float[][] g = new float[st.tokenIds.length][experts.length];
+        float[][] x = new float[st.tokenIds.length][];
+        for (int i = 0; i < st.tokenIds.length; i++) {
+            int t = st.tokenIds[i];
+            for (int j = 0; j < experts.length; j++) {
+                g[i][j] = gates[t][indexOf(kept[t], experts[j])];
+            }
+            x[i] = model.token(sourceIndex, t);
+        }
+        Payload payload = Payload.of(MoePayload.dispatch(experts, g, x));
+        long at = Math.max(vt, now);
+        if (plan.ina()) {
+            InaHeader h = InaHeader.of(PacketType.DISPATCH, plan.tenant(), plan.wireJob(), seq)
+                    .withOp(ReductionOp.SUM)
+                    .withDestination(sourceIndex)
+                    .withFlags(Flags.RETRANSMIT);
+            return new Out(new Frame(new InaPacket(h, miss, payload), null, at, host), 0);
+        }
+        InaHeader h = InaHeader.of(PacketType.UNICAST, plan.tenant(), plan.wireJob(), seq)
+                .withOp(ReductionOp.SUM)
+                .withDestination(sourceIndex)
+                .withFlags(Flags.RETRANSMIT);
+        return new Out(new Frame(new InaPacket(h, miss, payload), plan.experts().node(experts[0]), at), 0);
     }
 
     private static int indexOf(int[] xs, int x) {
@@ -264,10 +340,15 @@ public final class MoeSource implements EndpointDriver {
         lastVt = Math.max(lastVt, frame.vt());
         cached = null;
         if (!wasFinished && st.finished()) {
+            open.remove((int) seq);
+            if (st.sends == 1) {
+                maxRtt = Math.max(maxRtt, Math.max(0, Math.max(now, frame.vt()) - st.sentAt));
+            }
             for (int t : st.tokenIds) {
                 times.done(t, frame.vt());
             }
             inFlight -= st.tokenIds.length;
+            settled(now);
             return sendMore(now, frame.vt());
         }
         return List.of();
@@ -275,30 +356,63 @@ public final class MoeSource implements EndpointDriver {
 
     @Override
     public List<Out> onTimer(long now) {
-        for (PacketState st : packets) {
-            if (!st.finished() && st.deadline <= now) {
+        List<Out> out = new ArrayList<>();
+        for (int seq : List.copyOf(open)) {
+            PacketState st = packets.get(seq);
+            EndpointSet miss = st.retryAt <= now ? missing(st) : null;
+            boolean resend = miss != null && !miss.isEmpty() && st.sends < MAX_DISPATCHES;
+            if (resend) {
+                // L1: the combine is short of experts that may still answer: dispatch to exactly them again
+                st.sends++;
+                st.retryAt = now + retryWait(st.sends);
+                st.deadline = Math.max(st.deadline, st.retryAt);
+                retransmissions++;
+                if (overdueSince < 0) {
+                    overdueSince = now;
+                }
+                out.add(redispatch(seq, st, miss, now, lastVt));
+            } else if (miss != null && miss.isEmpty()) {
+                st.retryAt = Long.MAX_VALUE; // only silent experts are missing: the packet waits out its deadline
+            }
+            if (st.deadline <= now || (miss != null && !resend && st.sends >= MAX_DISPATCHES)) {
                 st.expired = true;
+                open.remove(seq);
                 inFlight -= st.tokenIds.length;
                 cached = null;
             }
         }
-        return sendMore(now, lastVt);
+        settled(now);
+        out.addAll(sendMore(now, lastVt));
+        return out;
+    }
+
+    /** The time lost to recovery runs while some re-dispatched packet is still short of its combine. */
+    private void settled(long now) {
+        if (overdueSince < 0) {
+            return;
+        }
+        for (int seq : open) {
+            if (packets.get(seq).sends > 1) {
+                return;
+            }
+        }
+        recoveryNanos += Math.max(0, now - overdueSince);
+        overdueSince = -1;
     }
 
     @Override
     public long nextDeadline() {
         long d = Long.MAX_VALUE;
-        for (PacketState st : packets) {
-            if (!st.finished()) {
-                d = Math.min(d, st.deadline);
-            }
+        for (int seq : open) {
+            PacketState st = packets.get(seq);
+            d = Math.min(d, Math.min(st.deadline, st.retryAt));
         }
         return d;
     }
 
     @Override
     public boolean done() {
-        return queued.isEmpty() && packets.stream().allMatch(PacketState::finished);
+        return queued.isEmpty() && open.isEmpty();
     }
 
     @Override
@@ -360,7 +474,7 @@ public final class MoeSource implements EndpointDriver {
                         verified,
                         done(),
                         List.copyOf(dropped),
-                        Map.of())
+                        Recovery.stats(retransmissions, recoveryNanos))
                 .withUnitTimes(times);
     }
 

@@ -22,6 +22,9 @@ import org.bitina.usecase.Straggler;
  * @param wire         the bit space of the packets the endpoints send and receive: the job's ({@code space}), or in a
  *                     job over partitions (H2) the endpoint's partition's, whose tree is {@code wireJob}; data,
  *                     results and their provenance stay in the job's space
+ * @param rttNanos     INA under the virtual clock: the modelled round trip of a chunk from the farthest member to the
+ *                     root and back, without queueing ({@link Retransmission}); 0: no path model (the baselines, the real
+ *                     clock), and a worker waits {@code 4 * timeoutNanos} for a result before it sends again
  */
 public record AllReducePlan(
         String jobName,
@@ -38,8 +41,44 @@ public record AllReducePlan(
         Set<String> silent,
         long seed,
         ValueSecurity values,
-        BitSpace wire)
+        BitSpace wire,
+        long rttNanos)
         implements JobPlan {
+    public AllReducePlan(
+            String jobName,
+            String mode,
+            int tenant,
+            int wireJob,
+            BitSpace space,
+            List<String> members,
+            DataSpec data,
+            Map<String, String> uplink,
+            String psHost,
+            long timeoutNanos,
+            Map<String, Straggler> stragglers,
+            Set<String> silent,
+            long seed,
+            ValueSecurity values,
+            BitSpace wire) {
+        this(
+                jobName,
+                mode,
+                tenant,
+                wireJob,
+                space,
+                members,
+                data,
+                uplink,
+                psHost,
+                timeoutNanos,
+                stragglers,
+                silent,
+                seed,
+                values,
+                wire,
+                0);
+    }
+
     public AllReducePlan(
             String jobName,
             String mode,
@@ -90,7 +129,8 @@ public record AllReducePlan(
                 silent,
                 seed,
                 values,
-                partitionSpace);
+                partitionSpace,
+                rttNanos);
     }
 
     public AllReducePlan(
@@ -146,7 +186,29 @@ public record AllReducePlan(
                 Set.copyOf(all),
                 seed,
                 values,
-                wire);
+                wire,
+                rttNanos);
+    }
+
+    /** This plan with the modelled round trip its workers time their retransmissions by ({@link Retransmission}). */
+    public AllReducePlan withRtt(long rtt) {
+        return new AllReducePlan(
+                jobName,
+                mode,
+                tenant,
+                wireJob,
+                space,
+                members,
+                data,
+                uplink,
+                psHost,
+                timeoutNanos,
+                stragglers,
+                silent,
+                seed,
+                values,
+                wire,
+                rtt);
     }
 
     /** The longest delay a straggler of this phase adds. */

@@ -14,6 +14,7 @@ import org.bitina.protocol.Frame;
 import org.bitina.usecase.CompletionTimes;
 import org.bitina.usecase.DriverReport;
 import org.bitina.usecase.EndpointDriver;
+import org.bitina.usecase.Recovery;
 import org.bitina.usecase.Straggler;
 import org.bitina.wire.Flags;
 import org.bitina.wire.InaHeader;
@@ -56,8 +57,20 @@ public final class AllReduceWorker implements EndpointDriver {
     private boolean pendingInSendOrder = true;
     private long lastSendAt = Long.MIN_VALUE;
     private final int[] attempts;
-    /** Sends of a chunk before the worker gives up on its result (a result lost on every try). */
-    static final int MAX_ATTEMPTS = 5;
+    /** When a chunk is sent again, and how often before the worker gives up on its result ({@link Retransmission}). */
+    private final Retransmission rto;
+    /**
+     * Chunks whose result came partial without this worker's own contribution (lost on the way up): taken, and
+     * the contribution sent again until a result holding it comes (the root folds it in), or the sends run out.
+     */
+    private final TreeSet<Integer> recovering = new TreeSet<>();
+    /** Contributions sent again (flag RETRANSMIT) because a result was overdue. */
+    private long retransmissions;
+    /** Chunks sent again and still without the result they wait for, and since when there is one: the time lost. */
+    private final TreeSet<Integer> overdue = new TreeSet<>();
+
+    private long overdueSince;
+    private long recoveryNanos;
     /** S6: masks and checksum; the fallback ring (INA only: with a parameter server, unicasts are its results). */
     private final ValueGuard guard;
 
@@ -103,6 +116,12 @@ public final class AllReduceWorker implements EndpointDriver {
         this.guard = new ValueGuard(plan, endpointSecret);
         this.ring = guard.checksummed() && plan.psHost() == null ? new FallbackRing(plan, host, data.chunks()) : null;
         this.uplink = plan.uplink().get(host);
+        this.rto = Retransmission.of(plan);
+    }
+
+    /** Sends of a chunk before this worker gives up on its result. */
+    int maxAttempts() {
+        return rto.maxSends();
     }
 
     /** This worker's contribution to {@code chunk} as it goes on the wire (masked and checksummed under S6). */
@@ -110,9 +129,26 @@ public final class AllReduceWorker implements EndpointDriver {
         return guard.encode(bit, chunk, data.payload(bit, chunk));
     }
 
-    /** How long a worker waits for a chunk's result before it sends the chunk again. */
-    private long resultTimeout() {
-        return 4 * plan.timeoutNanos();
+    /** How long this worker waits for a chunk's result after its latest send before it sends the chunk again. */
+    private long resultTimeout(int chunk) {
+        return rto.after(attempts[chunk]) + allowance(chunk);
+    }
+
+    /**
+     * What the fault plan lets a result take without anything being lost (path model only): a silent member's
+     * results leave at the root's timer, a straggler's when its delayed contribution came.
+     */
+    private long allowance(int chunk) {
+        if (plan.rttNanos() <= 0) {
+            return 0;
+        }
+        long wait = plan.silent().isEmpty() ? 0 : plan.timeoutNanos();
+        for (Straggler s : plan.stragglers().values()) {
+            if (s.delays(chunk)) {
+                wait = Math.max(wait, s.delayNanos() + s.jitterNanos());
+            }
+        }
+        return wait;
     }
 
     @Override
@@ -132,12 +168,14 @@ public final class AllReduceWorker implements EndpointDriver {
         if (pending.isEmpty()) {
             return Long.MAX_VALUE;
         }
-        if (pendingInSendOrder) {
-            return sentAt[pending.iterator().next()] + resultTimeout();
+        if (pendingInSendOrder && plan.rttNanos() <= 0) {
+            int first = pending.iterator().next();
+            return sentAt[first] + resultTimeout(first);
         }
+        // with backoff and allowances the waits differ by chunk: at most a window (and the recovering) to look at
         long d = Long.MAX_VALUE;
         for (int c : pending) {
-            d = Math.min(d, sentAt[c] + resultTimeout());
+            d = Math.min(d, sentAt[c] + resultTimeout(c));
         }
         return d;
     }
@@ -146,21 +184,39 @@ public final class AllReduceWorker implements EndpointDriver {
     public List<Out> onTimer(long now) {
         List<Out> out = new ArrayList<>();
         for (int c : List.copyOf(pending)) {
-            if (now < sentAt[c] + resultTimeout()) {
+            if (now < sentAt[c] + resultTimeout(c)) {
                 continue;
             }
-            if (attempts[c] >= MAX_ATTEMPTS) {
+            if (attempts[c] >= rto.maxSends() && recovering.remove(c)) {
+                // it has a partial result already, which names who is missing: the job ends with that
+                sentAt[c] = -1;
+                pending.remove(c);
+                recovered(c, now);
+            } else if (attempts[c] >= rto.maxSends()) {
                 // give the slot back so that the job ends, and say so: this chunk has no result
                 sentAt[c] = -1;
                 pending.remove(c);
                 received++;
+                recovered(c, now);
                 mismatches.add("chunk " + c + ": no result after " + attempts[c] + " sends");
                 out.addAll(sendNext(lastVt, now));
             } else {
+                retransmissions++;
+                if (overdue.isEmpty()) {
+                    overdueSince = now;
+                }
+                overdue.add(c);
                 out.add(send(c, lastVt, now, true));
             }
         }
         return out;
+    }
+
+    /** A chunk sent again has what it waited for (or no more sends): the time lost to recovery stops when none is left. */
+    private void recovered(int chunk, long now) {
+        if (overdue.remove(chunk) && overdue.isEmpty()) {
+            recoveryNanos += Math.max(0, now - overdueSince);
+        }
     }
 
     private Out send(int chunk, long vt, long now, boolean retransmit) {
@@ -274,7 +330,7 @@ public final class AllReduceWorker implements EndpointDriver {
         if (holds[chunk] != null && got.isSubsetOf(holds[chunk])) {
             return List.of(); // a copy, or nothing better than what this worker has
         }
-        boolean gaveUp = holds[chunk] == null && sentAt[chunk] < 0 && attempts[chunk] >= MAX_ATTEMPTS;
+        boolean gaveUp = holds[chunk] == null && sentAt[chunk] < 0 && attempts[chunk] >= rto.maxSends();
         boolean inFlight = sentAt[chunk] >= 0;
         // the first result of a chunk counts, also one that came before this worker sent it (the
         // others finished it without this worker, e.g. while its link was down); one it gave up on counted already
@@ -283,8 +339,27 @@ public final class AllReduceWorker implements EndpointDriver {
             // a result after this worker gave up on it: take it, and withdraw the complaint
             mismatches.remove("chunk " + chunk + ": no result after " + attempts[chunk] + " sends");
         }
-        sentAt[chunk] = -1;
-        pending.remove(chunk);
+        // a partial result without this worker's own contribution: taken, but its contribution was lost on the way
+        // up, so it is sent again until the root folds it in (path model only: the unmodelled rule takes partials)
+        boolean lostMine = plan.rttNanos() > 0
+                && !got.contains(bit)
+                && attempts[chunk] > 0
+                && !cutOff
+                && !plan.silent().contains(host)
+                && attempts[chunk] < rto.maxSends();
+        if (lostMine) {
+            recovering.add(chunk);
+            if (sentAt[chunk] < 0) {
+                sentAt[chunk] = now; // (a chunk offered untracked: its wait starts now)
+                pending.add(chunk);
+                pendingInSendOrder = false;
+            }
+        } else {
+            recovering.remove(chunk);
+            sentAt[chunk] = -1;
+            pending.remove(chunk);
+            recovered(chunk, now);
+        }
         holds[chunk] = got;
         lastVt = Math.max(lastVt, vt);
         Payload clear = guard.decode(chunk, got, packet.payload());
@@ -386,7 +461,7 @@ public final class AllReduceWorker implements EndpointDriver {
 
     @Override
     public boolean done() {
-        return received == data.chunks() && awaitingRing.isEmpty();
+        return received == data.chunks() && awaitingRing.isEmpty() && recovering.isEmpty();
     }
 
     @Override
@@ -401,10 +476,12 @@ public final class AllReduceWorker implements EndpointDriver {
                         expected,
                         holds,
                         verified,
+                        null,
                         received,
                         problems,
                         lastVt,
-                        done())
+                        done(),
+                        Recovery.stats(retransmissions, recoveryNanos))
                 .withUnitTimes(times);
         ValueSecurity v = plan.values() == null ? ValueSecurity.OFF : plan.values();
         return v.any()
