@@ -60,7 +60,7 @@ class HostBaselinesRunTest {
         Report ft = k4("[h1, h2, h5, h7, h8, h11, h16]", "[]", "seven");
         for (String m : SCHEDULES) {
             assertCompleteAndVerified(ft, m, "k=4, 7 members");
-            assertEquals(0L, mode(ft, m).stats().get("retransmissions"), m + ": no timer fires without a loss");
+            assertEquals(0L, mode(ft, m).recovery().retransmissions(), m + ": no timer fires without a loss");
         }
         assertTrue(
                 mode(ft, "hierarchical").note().contains("5 racks"),
@@ -73,7 +73,7 @@ class HostBaselinesRunTest {
             Report r = k4("all", "[{ at = 0us, kind = loss, rate = " + rate + " }]", "loss" + rate.charAt(0));
             for (String m : SCHEDULES) {
                 assertCompleteAndVerified(r, m, "loss " + rate);
-                assertTrue(mode(r, m).stats().get("retransmissions") > 0, m + " at " + rate + " sent again");
+                assertTrue(mode(r, m).recovery().retransmissions() > 0, m + " at " + rate + " sent again");
             }
         }
     }
@@ -89,7 +89,7 @@ class HostBaselinesRunTest {
             assertCompleteAndVerified(dup, m, "duplication");
             assertEquals(a.stats().get("dataSends"), b.stats().get("dataSends"), m + ": the same data packets");
             assertEquals(a.stats().get("acks"), b.stats().get("acks"), m + ": the same acknowledgements");
-            assertEquals(0L, b.stats().get("retransmissions"), m);
+            assertEquals(0L, b.recovery().retransmissions(), m);
             assertEquals(0L, a.stats().get("duplicatesDropped"), m);
             assertTrue(b.stats().get("duplicatesDropped") > 0, m + ": duplicates dropped and counted");
             // every frame more than the clean run carried is a duplicate the network made
