@@ -75,4 +75,20 @@ class HardeningRunTest {
                 ina.mismatches().stream().allMatch(m -> m.startsWith("w1: ")),
                 ina.mismatches().get(0));
     }
+
+    @Test
+    void aCrashThatNeverAppliedLeavesNothingExpectedPartial() throws IOException, ScenarioException {
+        // s1 holds w1 and w2: crashed mid-phase it cuts them off (partial expected); at 10 s it never happens
+        Scenario s = reference(
+                dir,
+                "paper-fig1-allreduce.conf",
+                t -> t + "\nfaults = [ { at = 10s, kind = switch-crash, node = s1 } ]\n");
+        Report r = Scenarios.run(s);
+        for (Report.JobReport j : r.jobs()) {
+            assertEquals(List.of("switch-crash at 10000 ms"), j.faultsNotApplied(), j.mode());
+            assertEquals("complete", j.status(), j.mode() + " " + j.unfinished() + " " + j.note());
+            assertEquals("complete", j.expected(), j.mode() + ": the crash never applied");
+            assertTrue(j.asExpected(), j.mode());
+        }
+    }
 }
