@@ -17,7 +17,7 @@ import org.bitina.scenario.ScenarioLoader;
 import org.bitina.topology.Node;
 import org.bitina.topology.Routing;
 import org.bitina.usecase.Phase;
-import org.bitina.usecase.UseCases;
+import org.bitina.usecases.UseCases;
 
 /**
  * AllReduce over every host of a fat tree, k by k (issue 17 item 4d): setup time (routing and

@@ -5,16 +5,16 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.bitina.job.JobSpec;
 import org.bitina.run.Report;
 import org.bitina.run.RunProgress;
 import org.bitina.scenario.Clock;
 import org.bitina.scenario.Scenario;
 import org.bitina.scenario.ScenarioLoader;
-import org.bitina.usecase.JobSpec;
 import org.bitina.usecase.allreduce.AllReduceSpec;
-import org.bitina.usecase.allreduce.ValueSecurity;
 import org.bitina.usecase.moe.MoeSpec;
 import org.bitina.usecase.multicast.MulticastSpec;
+import org.bitina.usecase.reduction.ValueSecurity;
 import org.bitina.wire.ElementType;
 import org.bitina.wire.ReductionOp;
 

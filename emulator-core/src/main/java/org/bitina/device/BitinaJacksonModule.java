@@ -30,7 +30,7 @@ import org.bitina.topology.Link;
 import org.bitina.topology.Node;
 import org.bitina.topology.Routing;
 import org.bitina.topology.Topology;
-import org.bitina.usecase.UseCases;
+import org.bitina.usecases.UseCases;
 
 /**
  * Jackson for the protocol's value classes that are not records, so control messages cross

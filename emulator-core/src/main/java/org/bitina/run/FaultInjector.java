@@ -12,15 +12,15 @@ import org.bitina.device.DeviceCommand;
 import org.bitina.protocol.JobKey;
 import org.bitina.protocol.JobTables;
 import org.bitina.protocol.Tamper;
+import org.bitina.scenario.FaultSpec;
 import org.bitina.scenario.Scenario;
 import org.bitina.topology.Bift;
-import org.bitina.topology.FaultSpec;
 import org.bitina.topology.Link;
 import org.bitina.topology.Node;
 import org.bitina.topology.Routing;
 import org.bitina.usecase.Phase;
 import org.bitina.usecase.Repair;
-import org.bitina.usecase.UseCases;
+import org.bitina.usecases.UseCases;
 import org.slf4j.Logger;
 
 /**

@@ -4,8 +4,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.bitina.scenario.FaultSpec;
 import org.bitina.time.WindowBarrier;
-import org.bitina.topology.FaultSpec;
 import org.bitina.usecase.DriverReport;
 import org.bitina.usecase.Phase;
 

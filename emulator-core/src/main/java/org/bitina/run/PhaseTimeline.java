@@ -12,9 +12,10 @@ import java.util.Set;
 import java.util.TreeMap;
 import org.HdrHistogram.Histogram;
 import org.bitina.device.DeviceCommand;
-import org.bitina.topology.FaultSpec;
+import org.bitina.scenario.FaultSpec;
 import org.bitina.usecase.DriverReport;
 import org.bitina.usecase.Phase;
+import org.bitina.usecases.UseCases;
 
 /**
  * The time views of one phase's report, all in modelled time (so the same under the virtual
@@ -97,11 +98,7 @@ final class PhaseTimeline {
     }
 
     private static String unitName(Phase p) {
-        return switch (p.job().common().kind()) {
-            case "moe" -> "token";
-            case "reliable-multicast" -> "window";
-            default -> "chunk";
-        };
+        return UseCases.unit(p.job());
     }
 
     /**

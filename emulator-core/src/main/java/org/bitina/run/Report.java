@@ -156,46 +156,342 @@ public record Report(
 
         /** This row with its speedups over the baselines (an INA row). */
         public JobReport withSpeedup(Map<String, Double> s) {
-            return new JobReport(
-                    name,
-                    kind,
-                    mode,
-                    status,
-                    verified,
-                    missing,
-                    wallMillis,
-                    modeledMicros,
-                    packetsIntoRoot,
-                    maxLinkBytes,
-                    totalLinkBytes,
-                    headerBytes,
-                    timeouts,
-                    retransmissionRounds,
-                    expected,
-                    asExpected,
-                    root,
-                    chunks,
-                    endpoints,
-                    partialChunks,
-                    mismatches,
-                    unfinished,
-                    lateContributions,
-                    drops,
-                    packets,
-                    note,
-                    sourceUplinkBytes,
-                    dropped,
-                    stats,
-                    faultsNotApplied,
-                    admission,
-                    iteration,
-                    security,
-                    trees,
-                    completion,
-                    stateEntries,
-                    faults,
-                    maxPacketsIntoHost,
-                    s);
+            Builder b = toBuilder();
+            b.speedup = s;
+            return b.build();
+        }
+
+        /** A builder holding every field of this row. */
+        public Builder toBuilder() {
+            Builder b = new Builder();
+            b.name = name;
+            b.kind = kind;
+            b.mode = mode;
+            b.status = status;
+            b.verified = verified;
+            b.missing = missing;
+            b.wallMillis = wallMillis;
+            b.modeledMicros = modeledMicros;
+            b.packetsIntoRoot = packetsIntoRoot;
+            b.maxLinkBytes = maxLinkBytes;
+            b.totalLinkBytes = totalLinkBytes;
+            b.headerBytes = headerBytes;
+            b.timeouts = timeouts;
+            b.retransmissionRounds = retransmissionRounds;
+            b.expected = expected;
+            b.asExpected = asExpected;
+            b.root = root;
+            b.chunks = chunks;
+            b.endpoints = endpoints;
+            b.partialChunks = partialChunks;
+            b.mismatches = mismatches;
+            b.unfinished = unfinished;
+            b.lateContributions = lateContributions;
+            b.drops = drops;
+            b.packets = packets;
+            b.note = note;
+            b.sourceUplinkBytes = sourceUplinkBytes;
+            b.dropped = dropped;
+            b.stats = stats;
+            b.faultsNotApplied = faultsNotApplied;
+            b.admission = admission;
+            b.iteration = iteration;
+            b.security = security;
+            b.trees = trees;
+            b.completion = completion;
+            b.stateEntries = stateEntries;
+            b.faults = faults;
+            b.maxPacketsIntoHost = maxPacketsIntoHost;
+            b.speedup = speedup;
+            return b;
+        }
+
+        /** A report built by name, one part at a time: what is not set is zero, empty or absent. */
+        public static Builder builder(String name, String kind, String mode) {
+            return new Builder().name(name).kind(kind).mode(mode);
+        }
+
+        /** Every field by name, so that no caller counts 37 positional arguments. */
+        public static final class Builder {
+            private String name = null;
+            private String kind = null;
+            private String mode = null;
+            private String status = null;
+            private boolean verified = false;
+            private List<String> missing = List.of();
+            private long wallMillis = 0;
+            private double modeledMicros = 0;
+            private long packetsIntoRoot = 0;
+            private long maxLinkBytes = 0;
+            private long totalLinkBytes = 0;
+            private long headerBytes = 0;
+            private long timeouts = 0;
+            private int retransmissionRounds = 0;
+            private String expected = null;
+            private boolean asExpected = false;
+            private String root = null;
+            private int chunks = 0;
+            private int endpoints = 0;
+            private List<PartialChunk> partialChunks = List.of();
+            private List<String> mismatches = List.of();
+            private List<String> unfinished = List.of();
+            private long lateContributions = 0;
+            private long drops = 0;
+            private long packets = 0;
+            private String note = null;
+            private long sourceUplinkBytes = 0;
+            private List<String> dropped = List.of();
+            private Map<String, Long> stats = Map.of();
+            private List<String> faultsNotApplied = List.of();
+            private Admission admission = null;
+            private Phase.Iteration iteration = null;
+            private ValueSecurity security = null;
+            private List<TreeReport> trees; // absent for one tree
+            private Completion completion = null;
+            private StateEntries stateEntries = null;
+            private List<FaultMark> faults = List.of();
+            private long maxPacketsIntoHost = 0;
+            private Map<String, Double> speedup = null;
+
+            private Builder() {}
+
+            public Builder name(String name) {
+                this.name = name;
+                return this;
+            }
+
+            public Builder kind(String kind) {
+                this.kind = kind;
+                return this;
+            }
+
+            public Builder mode(String mode) {
+                this.mode = mode;
+                return this;
+            }
+
+            public Builder status(String status) {
+                this.status = status;
+                return this;
+            }
+
+            public Builder verified(boolean verified) {
+                this.verified = verified;
+                return this;
+            }
+
+            public Builder missing(List<String> missing) {
+                this.missing = missing;
+                return this;
+            }
+
+            public Builder wallMillis(long wallMillis) {
+                this.wallMillis = wallMillis;
+                return this;
+            }
+
+            public Builder modeledMicros(double modeledMicros) {
+                this.modeledMicros = modeledMicros;
+                return this;
+            }
+
+            public Builder packetsIntoRoot(long packetsIntoRoot) {
+                this.packetsIntoRoot = packetsIntoRoot;
+                return this;
+            }
+
+            public Builder maxLinkBytes(long maxLinkBytes) {
+                this.maxLinkBytes = maxLinkBytes;
+                return this;
+            }
+
+            public Builder totalLinkBytes(long totalLinkBytes) {
+                this.totalLinkBytes = totalLinkBytes;
+                return this;
+            }
+
+            public Builder headerBytes(long headerBytes) {
+                this.headerBytes = headerBytes;
+                return this;
+            }
+
+            public Builder timeouts(long timeouts) {
+                this.timeouts = timeouts;
+                return this;
+            }
+
+            public Builder retransmissionRounds(int retransmissionRounds) {
+                this.retransmissionRounds = retransmissionRounds;
+                return this;
+            }
+
+            public Builder expected(String expected) {
+                this.expected = expected;
+                return this;
+            }
+
+            public Builder asExpected(boolean asExpected) {
+                this.asExpected = asExpected;
+                return this;
+            }
+
+            public Builder root(String root) {
+                this.root = root;
+                return this;
+            }
+
+            public Builder chunks(int chunks) {
+                this.chunks = chunks;
+                return this;
+            }
+
+            public Builder endpoints(int endpoints) {
+                this.endpoints = endpoints;
+                return this;
+            }
+
+            public Builder partialChunks(List<PartialChunk> partialChunks) {
+                this.partialChunks = partialChunks;
+                return this;
+            }
+
+            public Builder mismatches(List<String> mismatches) {
+                this.mismatches = mismatches;
+                return this;
+            }
+
+            public Builder unfinished(List<String> unfinished) {
+                this.unfinished = unfinished;
+                return this;
+            }
+
+            public Builder lateContributions(long lateContributions) {
+                this.lateContributions = lateContributions;
+                return this;
+            }
+
+            public Builder drops(long drops) {
+                this.drops = drops;
+                return this;
+            }
+
+            public Builder packets(long packets) {
+                this.packets = packets;
+                return this;
+            }
+
+            public Builder note(String note) {
+                this.note = note;
+                return this;
+            }
+
+            public Builder sourceUplinkBytes(long sourceUplinkBytes) {
+                this.sourceUplinkBytes = sourceUplinkBytes;
+                return this;
+            }
+
+            public Builder dropped(List<String> dropped) {
+                this.dropped = dropped;
+                return this;
+            }
+
+            public Builder stats(Map<String, Long> stats) {
+                this.stats = stats;
+                return this;
+            }
+
+            public Builder faultsNotApplied(List<String> faultsNotApplied) {
+                this.faultsNotApplied = faultsNotApplied;
+                return this;
+            }
+
+            public Builder admission(Admission admission) {
+                this.admission = admission;
+                return this;
+            }
+
+            public Builder iteration(Phase.Iteration iteration) {
+                this.iteration = iteration;
+                return this;
+            }
+
+            public Builder security(ValueSecurity security) {
+                this.security = security;
+                return this;
+            }
+
+            public Builder trees(List<TreeReport> trees) {
+                this.trees = trees;
+                return this;
+            }
+
+            public Builder completion(Completion completion) {
+                this.completion = completion;
+                return this;
+            }
+
+            public Builder stateEntries(StateEntries stateEntries) {
+                this.stateEntries = stateEntries;
+                return this;
+            }
+
+            public Builder faults(List<FaultMark> faults) {
+                this.faults = faults;
+                return this;
+            }
+
+            public Builder maxPacketsIntoHost(long maxPacketsIntoHost) {
+                this.maxPacketsIntoHost = maxPacketsIntoHost;
+                return this;
+            }
+
+            public Builder speedup(Map<String, Double> speedup) {
+                this.speedup = speedup;
+                return this;
+            }
+
+            public JobReport build() {
+                return new JobReport(
+                        name,
+                        kind,
+                        mode,
+                        status,
+                        verified,
+                        missing,
+                        wallMillis,
+                        modeledMicros,
+                        packetsIntoRoot,
+                        maxLinkBytes,
+                        totalLinkBytes,
+                        headerBytes,
+                        timeouts,
+                        retransmissionRounds,
+                        expected,
+                        asExpected,
+                        root,
+                        chunks,
+                        endpoints,
+                        partialChunks,
+                        mismatches,
+                        unfinished,
+                        lateContributions,
+                        drops,
+                        packets,
+                        note,
+                        sourceUplinkBytes,
+                        dropped,
+                        stats,
+                        faultsNotApplied,
+                        admission,
+                        iteration,
+                        security,
+                        trees,
+                        completion,
+                        stateEntries,
+                        faults,
+                        maxPacketsIntoHost,
+                        speedup);
+            }
         }
     }
 

@@ -12,6 +12,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import org.bitina.device.DeviceCommand;
+import org.bitina.job.Status;
 import org.bitina.protocol.Counter;
 import org.bitina.protocol.ObservedTrees;
 import org.bitina.scenario.Clock;
@@ -21,10 +22,7 @@ import org.bitina.topology.Node;
 import org.bitina.topology.Routing;
 import org.bitina.usecase.DriverReport;
 import org.bitina.usecase.Phase;
-import org.bitina.usecase.Status;
-import org.bitina.usecase.UseCases;
-import org.bitina.usecase.allreduce.Verifier;
-import org.bitina.usecase.moe.MoeSource;
+import org.bitina.usecases.UseCases;
 
 /**
  * Builds the run report (docs/reference.md) phase by phase from what the devices report:
@@ -104,60 +102,27 @@ final class ReportAssembler {
         return d;
     }
 
-    /** The tolerances the results were checked with: the array kinds' when one ran, MoE's when MoE ran. */
+    /** The tolerances the results were checked with: those of the kinds that ran. */
     private List<String> tolerances() {
-        List<String> t = new ArrayList<>();
-        if (jobs.stream().anyMatch(j -> !j.kind().equals("moe") && !j.kind().equals("reliable-multicast"))) {
-            t.add(Verifier.FLOAT_TOLERANCE);
-        }
-        if (jobs.stream().anyMatch(j -> j.kind().equals("moe"))) {
-            t.add(MoeSource.TOLERANCE);
-        }
-        return List.copyOf(t);
+        Set<String> ran = new TreeSet<>();
+        jobs.forEach(j -> ran.add(j.kind()));
+        return UseCases.tolerances(ran);
     }
 
     /** A phase that could not run, saying why. */
     void notRun(Phase p, String why) {
-        jobs.add(new Report.JobReport(
-                p.job().name(),
-                p.job().common().kind(),
-                p.mode(),
-                Status.FAILED.label(),
-                false,
-                List.copyOf(p.awaited()),
-                0,
-                0,
-                0,
-                0,
-                0,
-                0,
-                0,
-                0,
-                p.expected().status().label(),
-                false,
-                roots(p),
-                p.units(),
-                p.awaited().size(),
-                List.of(),
-                List.of(),
-                List.of(why),
-                0,
-                0,
-                0,
-                why,
-                0,
-                List.of(),
-                Map.of(),
-                List.of(),
-                Report.Admission.of(p.admission(), p.mode(), 0),
-                p.iteration(),
-                null,
-                null,
-                null,
-                null,
-                List.of(),
-                0,
-                null));
+        jobs.add(Report.JobReport.builder(p.job().name(), p.job().common().kind(), p.mode())
+                .status(Status.FAILED.label())
+                .missing(List.copyOf(p.awaited()))
+                .expected(p.expected().status().label())
+                .root(roots(p))
+                .chunks(p.units())
+                .endpoints(p.awaited().size())
+                .unfinished(List.of(why))
+                .note(why)
+                .admission(Report.Admission.of(p.admission(), p.mode(), 0))
+                .iteration(p.iteration())
+                .build());
     }
 
     /** A phase that ran: its job entry, the links that carried anything, the switches' peaks. */
@@ -339,46 +304,43 @@ final class ReportAssembler {
                 + (faultsNotApplied.isEmpty()
                         ? ""
                         : "; faults not applied, the phase ended first: " + faultsNotApplied);
-        return new Report.JobReport(
-                p.job().name(),
-                p.job().common().kind(),
-                p.mode(),
-                status.label(),
-                verified,
-                List.copyOf(missing),
-                wallNanos / 1_000_000,
-                lastVt / 1000.0,
-                t.intoRoot,
-                t.maxLink,
-                t.total,
-                t.header,
-                t.timeouts,
-                rounds,
-                p.expected().status().label(),
-                asExpected,
-                roots(p),
-                p.units(),
-                p.awaited().size(),
-                partial,
-                mismatches,
-                unfinished,
-                t.late,
-                t.drops + t.lost,
-                t.packets,
-                note,
-                t.uplink,
-                dropped,
-                extra,
-                faultsNotApplied,
-                Report.Admission.of(p.admission(), p.mode(), t.refused),
-                p.iteration(),
-                security,
-                trees(p, stats, missing),
-                PhaseTimeline.completion(p, ending.values()),
-                PhaseTimeline.entries(stats, lastVt),
-                List.copyOf(faults),
-                t.intoHost,
-                null);
+        return Report.JobReport.builder(p.job().name(), p.job().common().kind(), p.mode())
+                .status(status.label())
+                .verified(verified)
+                .missing(List.copyOf(missing))
+                .wallMillis(wallNanos / 1_000_000)
+                .modeledMicros(lastVt / 1000.0)
+                .packetsIntoRoot(t.intoRoot)
+                .maxLinkBytes(t.maxLink)
+                .totalLinkBytes(t.total)
+                .headerBytes(t.header)
+                .timeouts(t.timeouts)
+                .retransmissionRounds(rounds)
+                .expected(p.expected().status().label())
+                .asExpected(asExpected)
+                .root(roots(p))
+                .chunks(p.units())
+                .endpoints(p.awaited().size())
+                .partialChunks(partial)
+                .mismatches(mismatches)
+                .unfinished(unfinished)
+                .lateContributions(t.late)
+                .drops(t.drops + t.lost)
+                .packets(t.packets)
+                .note(note)
+                .sourceUplinkBytes(t.uplink)
+                .dropped(dropped)
+                .stats(extra)
+                .faultsNotApplied(faultsNotApplied)
+                .admission(Report.Admission.of(p.admission(), p.mode(), t.refused))
+                .iteration(p.iteration())
+                .security(security)
+                .trees(trees(p, stats, missing))
+                .completion(PhaseTimeline.completion(p, ending.values()))
+                .stateEntries(PhaseTimeline.entries(stats, lastVt))
+                .faults(List.copyOf(faults))
+                .maxPacketsIntoHost(t.intoHost)
+                .build();
     }
 
     /** A phase over partitions (H2), tree by tree: the second stage (the phase's own tree), then each partition; null for one tree. */

@@ -5,11 +5,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import org.bitina.job.JobSpec;
 import org.bitina.security.AttackSpec;
 import org.bitina.topology.Topology;
-import org.bitina.usecase.JobSpec;
-import org.bitina.usecase.allreduce.AllReduceSpec;
-import org.bitina.usecase.multicast.MulticastSpec;
 
 /**
  * The {@code attacks} section: what hostile endpoints send, beside the faults. Each attack
@@ -19,7 +17,13 @@ import org.bitina.usecase.multicast.MulticastSpec;
 final class AttackSection {
     private AttackSection() {}
 
-    static List<AttackSpec> read(ConfigReader root, Topology topology, List<JobSpec> jobs, Scenario.Security security) {
+    /** @param readers the kinds of job: which of them an attack may target ({@link JobReader#attacks()}) */
+    static List<AttackSpec> read(
+            ConfigReader root,
+            Topology topology,
+            List<JobSpec> jobs,
+            Scenario.Security security,
+            List<JobReader> readers) {
         List<AttackSpec> attacks = new ArrayList<>();
         ConfigList list = root.list("attacks");
         if (list == null) {
@@ -57,20 +61,25 @@ final class AttackSection {
                 continue;
             }
             boolean multicast = kind == AttackSpec.Kind.SPOOFED_ACK;
+            JobReader.Attacks target = multicast ? JobReader.Attacks.ACKNOWLEDGMENTS : JobReader.Attacks.CONTRIBUTIONS;
+            List<String> targets = readers.stream()
+                    .filter(r -> r.attacks() == target)
+                    .map(JobReader::kind)
+                    .toList();
             JobSpec job = jobs.stream()
                     .filter(j -> j.name().equals(jobName)
-                            && (multicast ? j instanceof MulticastSpec : j instanceof AllReduceSpec))
+                            && targets.contains(j.common().kind()))
                     .findFirst()
                     .orElse(null);
             if (job == null) {
                 a.problem(
                         "job",
-                        "a " + kindName + " attack targets "
-                                + (multicast ? "a reliable-multicast job" : "an allreduce job") + "; '" + jobName
+                        "a " + kindName + " attack targets " + JobReader.article(targets.get(0))
+                                + String.join(" or ", targets) + " job; '" + jobName
                                 + "' is none of this scenario's");
                 continue;
             }
-            if (job instanceof MulticastSpec m && node.equals(m.source())) {
+            if (multicast && node.equals(job.source())) {
                 a.problem(
                         "node", node + " is the source of " + jobName + ": a spoofed-ack attack comes from a receiver");
                 continue;

@@ -15,7 +15,8 @@ import java.util.Set;
  * what the loader reads and what is documented cannot drift; {@code docs/configuration.md} is
  * generated from it ({@link #markdown}; a test keeps the file current). The sections themselves
  * are in {@link ScenarioKeys} (top level, topology, cluster, security, faults, attacks) and
- * {@link JobKeys} (jobs and each kind's sections).
+ * {@link JobKeys} (jobs, merged from each kind's reader, and the sections every kind shares; each
+ * kind's own sections come from its reader).
  */
 public final class ConfigSchema {
     private ConfigSchema() {}
@@ -87,19 +88,19 @@ public final class ConfigSchema {
     static final Duration DEFAULT_COMPLETION_TIMEOUT = Duration.ofMillis(50);
 
     /** A key of a section without kinds. */
-    static Key key(String name, String type, String def, String unit, String example, String doc) {
+    public static Key key(String name, String type, String def, String unit, String example, String doc) {
         return new Key(name, type, def, unit, "", example, doc);
     }
 
     /** A key of a section with kinds. */
-    static Key key(String name, String kinds, String type, String def, String unit, String example, String doc) {
+    public static Key key(String name, String kinds, String type, String def, String unit, String example, String doc) {
         return new Key(name, type, def, unit, kinds, example, doc);
     }
 
     /** Every section, in the order of the reference. */
     public static List<Section> all() {
         List<Section> all = new ArrayList<>(ScenarioKeys.ALL);
-        all.addAll(JobKeys.ALL);
+        all.addAll(JobKeys.all(JobKinds.installed().readers()));
         return List.copyOf(all);
     }
 
@@ -108,7 +109,7 @@ public final class ConfigSchema {
         StringBuilder s = new StringBuilder("""
                 # Configuration reference
 
-                Generated from `org.bitina.scenario.ConfigSchema` (sections in `ScenarioKeys` and `JobKeys`), the key
+                Generated from `org.bitina.scenario.ConfigSchema` (sections in `ScenarioKeys`, `JobKeys` and each kind's reader), the key
                 sets the scenario loader checks: a key not listed for a section (or for the kind of job, fault or
                 attack at hand) is refused at its line, and the loader reads no key that is not listed here.
                 `ConfigSchemaTest` fails when this file is not what the schema generates (regenerate:

@@ -8,7 +8,6 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
-import org.bitina.topology.FaultSpec;
 import org.bitina.topology.Link;
 import org.bitina.topology.Topology;
 

@@ -11,12 +11,12 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import org.bitina.job.Expect;
+import org.bitina.job.JobCommon;
+import org.bitina.job.Status;
 import org.bitina.topology.BitSpace;
 import org.bitina.topology.EncodingSpec;
 import org.bitina.topology.Topology;
-import org.bitina.usecase.Expect;
-import org.bitina.usecase.JobCommon;
-import org.bitina.usecase.Status;
 
 /** The keys every job has, whatever its kind: name, kind, tenant, id, completion timeout, baselines and what to expect. */
 public record JobHeader(

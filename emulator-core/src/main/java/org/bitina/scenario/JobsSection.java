@@ -11,28 +11,19 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
+import org.bitina.job.JobSpec;
 import org.bitina.topology.Topology;
-import org.bitina.usecase.JobSpec;
-import org.bitina.usecase.UseCases;
-import org.bitina.usecase.allreduce.AllReduceJobReader;
-import org.bitina.usecase.bierinc.BierIncJobReader;
-import org.bitina.usecase.moe.MoeJobReader;
-import org.bitina.usecase.multicast.ReliableMulticastJobReader;
 
 /**
  * Reads the {@code jobs} list: picks each job's reader by its kind, holds the job to that
  * kind's keys, and checks what concerns jobs together (unique names, unique tenant and id).
  */
 public final class JobsSection {
-    /** The kinds of job a scenario may have, one reader each; this list is the only place they are named. */
-    private static final List<JobReader> READERS = List.of(
-            new AllReduceJobReader(), new MoeJobReader(), new ReliableMulticastJobReader(), new BierIncJobReader());
-
     private JobsSection() {}
 
     /** Whether a job of {@code kind} takes {@code key} (a kind nobody knows takes none). */
-    static boolean accepts(String kind, String key) {
-        return READERS.stream().anyMatch(r -> r.kind().equals(kind) && r.keys().contains(key));
+    static boolean accepts(List<JobReader> readers, String kind, String key) {
+        return readers.stream().anyMatch(r -> r.kind().equals(kind) && r.keys().contains(key));
     }
 
     /**
@@ -41,16 +32,22 @@ public final class JobsSection {
      * @param topology null when the topology section is broken: jobs are still checked for their own keys and values
      * @param defaults the scenario's {@code defaults} section, behind every job's own values
      */
-    public static List<JobSpec> read(ConfigReader root, Topology topology, ConfigReader defaults) {
-        return read(root, topology, defaults, Long.MAX_VALUE, Duration.ofDays(1));
+    public static List<JobSpec> read(ConfigReader root, Topology topology, ConfigReader defaults, JobKinds kinds) {
+        return read(root, topology, defaults, Long.MAX_VALUE, Duration.ofDays(1), kinds);
     }
 
     /**
      * @param heapBytes  the heap the run will have: a job that needs more is refused here, not out of memory mid-run
      * @param maxTimeout the longest completion timeout the scenario allows (S5)
+     * @param kinds      the kinds of job there are
      */
     public static List<JobSpec> read(
-            ConfigReader root, Topology topology, ConfigReader defaults, long heapBytes, Duration maxTimeout) {
+            ConfigReader root,
+            Topology topology,
+            ConfigReader defaults,
+            long heapBytes,
+            Duration maxTimeout,
+            JobKinds kinds) {
         List<JobSpec> jobs = new ArrayList<>();
         ConfigList list = root.list("jobs");
         if (list == null) {
@@ -65,7 +62,7 @@ public final class JobsSection {
             }
             ConfigReader own = ConfigReader.of(((ConfigObject) v).toConfig(), "", root.problems());
             ConfigReader job = own.withFallback(defaults);
-            JobSpec spec = job(own, job, topology, i);
+            JobSpec spec = job(own, job, topology, i, kinds.readers());
             if (spec == null) {
                 continue;
             }
@@ -85,7 +82,7 @@ public final class JobsSection {
                                 + maxTimeout.toMillis() + " ms): a switch"
                                 + " would hold soft state that long for one aggregation");
             }
-            long need = UseCases.memoryBytes(spec);
+            long need = kinds.memoryBytes(spec);
             if (need > heapBytes) {
                 job.problem(
                         v.origin(),
@@ -117,39 +114,40 @@ public final class JobsSection {
                 : String.format(Locale.ROOT, "%d MiB", (bytes + (1 << 20) - 1) >> 20);
     }
 
-    private static JobSpec job(ConfigReader own, ConfigReader job, Topology topology, int index) {
+    private static JobSpec job(
+            ConfigReader own, ConfigReader job, Topology topology, int index, List<JobReader> readers) {
         String kind = job.requiredName("kind", "a job's kind");
         JobReader reader =
-                READERS.stream().filter(r -> r.kind().equals(kind)).findFirst().orElse(null);
+                readers.stream().filter(r -> r.kind().equals(kind)).findFirst().orElse(null);
         if (reader == null) {
             if (kind != null) {
                 job.problem(
                         "kind",
                         "unknown job kind '" + kind + "' (expected one of "
-                                + READERS.stream().map(JobReader::kind).collect(Collectors.joining(", ")) + ")");
+                                + readers.stream().map(JobReader::kind).collect(Collectors.joining(", ")) + ")");
             }
             job.requiredName("name", "a job's name");
             return null;
         }
-        checkKeys(own, reader);
+        checkKeys(own, reader, readers);
         job.listed(reader.keys());
-        return reader.read(job, topology, index);
+        return reader.read(job, topology, index, JobKeys.data(readers));
     }
 
     /** A key of another kind of job gets its own message: it is a job meant as another kind, or a key in the wrong job. */
-    private static void checkKeys(ConfigReader own, JobReader reader) {
+    private static void checkKeys(ConfigReader own, JobReader reader, List<JobReader> readers) {
         for (Map.Entry<String, ConfigValue> e :
                 ConfigReader.inFileOrder(own.config().root())) {
             String key = e.getKey();
             if (reader.keys().contains(key)) {
                 continue;
             }
-            List<String> others = READERS.stream()
+            List<String> others = readers.stream()
                     .filter(r -> r.keys().contains(key))
                     .map(JobReader::kind)
                     .toList();
-            String job = (reader.kind().startsWith("a") ? "an " : "a ") + reader.kind() + " job (" + reader.kind()
-                    + " keys: " + ConfigReader.keyList(reader.keys()) + ")";
+            String job = JobReader.article(reader.kind()) + reader.kind() + " job (" + reader.kind() + " keys: "
+                    + ConfigReader.keyList(reader.keys()) + ")";
             own.problem(
                     e.getValue().origin(),
                     others.isEmpty()

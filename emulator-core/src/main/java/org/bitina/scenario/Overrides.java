@@ -61,7 +61,7 @@ public record Overrides(List<Override> all) {
     }
 
     /** {@code config} with every override applied, in order; a bad path or value is a ConfigException. */
-    Config apply(Config config) {
+    Config apply(Config config, List<JobReader> readers) {
         for (Override o : all) {
             ConfigValue value = value(o);
             String first = o.path().split("\\.", 2)[0];
@@ -73,9 +73,9 @@ public record Overrides(List<Override> all) {
                     throw new ConfigException.BadPath(
                             o.path(), "--set jobs.NAME.key=value changes one job (" + o.text() + ")");
                 }
-                config = jobs(config, parts[1], parts[2], value, o);
+                config = jobs(config, parts[1], parts[2], value, o, readers);
             } else {
-                config = jobs(config, null, o.path(), value, o);
+                config = jobs(config, null, o.path(), value, o, readers);
             }
         }
         return config;
@@ -92,13 +92,14 @@ public record Overrides(List<Override> all) {
     }
 
     /** Whether a job's kind takes {@code path}'s first key. */
-    private static boolean takes(ConfigObject job, String path) {
+    private static boolean takes(ConfigObject job, String path, List<JobReader> readers) {
         String first = path.split("\\.", 2)[0];
-        return JobsSection.accepts(String.valueOf(job.unwrapped().get("kind")), first);
+        return JobsSection.accepts(readers, String.valueOf(job.unwrapped().get("kind")), first);
     }
 
     /** The jobs list with {@code path} set in the job named {@code name} (null: as the class says). */
-    private static Config jobs(Config config, String name, String path, ConfigValue value, Override o) {
+    private static Config jobs(
+            Config config, String name, String path, ConfigValue value, Override o, List<JobReader> readers) {
         if (!config.hasPath("jobs") || config.getValue("jobs").valueType() != ConfigValueType.LIST) {
             throw new ConfigException.BadPath(
                     o.path(), "--set " + o.text() + ": the scenario has no jobs list to set it in");
@@ -112,7 +113,7 @@ public record Overrides(List<Override> all) {
         for (ConfigValue j : all) {
             if (j instanceof ConfigObject obj
                     && (name == null
-                            ? (anyHas ? obj.toConfig().hasPath(path) : takes(obj, path))
+                            ? (anyHas ? obj.toConfig().hasPath(path) : takes(obj, path, readers))
                             : name.equals(String.valueOf(obj.unwrapped().get("name"))))) {
                 found = true;
                 jobs.add(obj.toConfig().withValue(path, value).root());

@@ -7,7 +7,6 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.bitina.topology.Problem;
 
 /**
  * Every problem of one scenario file, collected rather than thrown so that one

@@ -3,12 +3,11 @@ package org.bitina.scenario;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import org.bitina.job.JobSpec;
 import org.bitina.security.AttackSpec;
 import org.bitina.security.IngressPolicy;
 import org.bitina.topology.ClusterSpec;
-import org.bitina.topology.FaultSpec;
 import org.bitina.topology.Topology;
-import org.bitina.usecase.JobSpec;
 import org.bitina.wire.InaPacket;
 
 /** One scenario file, validated: topology, jobs, fault plan, cluster layout and the clock that runs it. */

@@ -14,16 +14,11 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
+import org.bitina.job.JobSpec;
 import org.bitina.security.AttackSpec;
 import org.bitina.security.IngressPolicy;
 import org.bitina.topology.ClusterSpec;
-import org.bitina.topology.FaultSpec;
-import org.bitina.topology.Problem;
-import org.bitina.topology.ScenarioException;
 import org.bitina.topology.Topology;
-import org.bitina.usecase.JobSpec;
-import org.bitina.usecase.WireBudget;
-import org.bitina.usecase.allreduce.Partitions;
 
 /**
  * Reads a scenario file (HOCON, requirement E3) into a validated {@link Scenario}: the file
@@ -49,6 +44,12 @@ public final class ScenarioLoader {
 
     /** {@code file} with the command line's {@code --set} changes applied before it is validated. */
     public static Scenario load(Path file, long heapBytes, Overrides overrides) throws ScenarioException {
+        return load(file, heapBytes, overrides, JobKinds.installed());
+    }
+
+    /** As {@link #load(Path, long, Overrides)}, with the kinds of job {@code kinds} has. */
+    public static Scenario load(Path file, long heapBytes, Overrides overrides, JobKinds kinds)
+            throws ScenarioException {
         Problems problems = new Problems(file);
         String unreadable = unreadable(file);
         if (unreadable != null) {
@@ -68,7 +69,7 @@ public final class ScenarioLoader {
                                     .setAllowMissing(false)
                                     .setIncluder(includes))
                     .resolve();
-            config = overrides.apply(config);
+            config = overrides.apply(config, kinds.readers());
         } catch (ConfigException e) {
             includes.report(problems);
             problems.add(e.origin(), withoutOrigin(e));
@@ -97,7 +98,7 @@ public final class ScenarioLoader {
         ConfigReader defaults = root.objectOrEmpty("defaults");
         if (defaults != null) {
             // job keys only: a typo here would otherwise be behind every job, unread and unsaid
-            defaults.checkKeys(JobKeys.JOB, "defaults (job keys)");
+            defaults.checkKeys(JobKeys.job(kinds.readers()), "defaults (job keys)");
         }
         Scenario.Security security = readSecurity(root);
         List<JobSpec> jobs = JobsSection.read(
@@ -105,14 +106,15 @@ public final class ScenarioLoader {
                 topology,
                 defaults == null ? root.empty("defaults") : defaults,
                 heapBytes,
-                security.maxCompletionTimeout());
+                security.maxCompletionTimeout(),
+                kinds);
         List<FaultSpec> faults = FaultSection.read(root, topology);
         // what a job's faults ask that this version does not build is said before anything runs
-        Partitions.unbuiltFaults(jobs, faults).forEach(m -> root.problem("faults", m));
+        kinds.unbuiltFaults(jobs, faults).forEach(m -> root.problem("faults", m));
         ConfigReader c = root.object("cluster");
         ClusterSpec cluster = c == null ? ClusterSpec.SINGLE : ClusterSection.read(c, topology);
         Clock clock = readClock(root);
-        List<AttackSpec> attacks = AttackSection.read(root, topology, jobs, security);
+        List<AttackSpec> attacks = AttackSection.read(root, topology, jobs, security, kinds.readers());
         if (!problems.isEmpty()) {
             throw new ScenarioException(problems.sorted());
         }
@@ -126,7 +128,7 @@ public final class ScenarioLoader {
                 security,
                 List.copyOf(attacks),
                 capacity);
-        wireBudget(scenario, root);
+        wireBudget(scenario, root, kinds);
         if (!problems.isEmpty()) {
             throw new ScenarioException(problems.sorted());
         }
@@ -153,16 +155,16 @@ public final class ScenarioLoader {
 
     /**
      * H2: every packet fits every link it crosses, its endpoint set in the job's encoding
-     * ({@link WireBudget}); a job that does not is a problem at its key
+     * (the kinds' {@link JobKinds#wireBudget}); a job that does not is a problem at its key
      * (the chunk, the packet size), or at the job.
      */
-    private static void wireBudget(Scenario scenario, ConfigReader root) {
-        List<WireBudget.Excess> excess = WireBudget.check(scenario);
+    private static void wireBudget(Scenario scenario, ConfigReader root, JobKinds kinds) {
+        List<JobKinds.JobProblem> excess = kinds.wireBudget(scenario);
         if (excess.isEmpty()) {
             return;
         }
         ConfigList list = root.list("jobs");
-        for (WireBudget.Excess e : excess) {
+        for (JobKinds.JobProblem e : excess) {
             int i = scenario.jobs().indexOf(e.job());
             ConfigReader job = ConfigReader.of(((ConfigObject) list.get(i)).toConfig(), "", root.problems());
             Config c = job.config();

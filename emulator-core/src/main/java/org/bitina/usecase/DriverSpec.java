@@ -1,6 +1,7 @@
 package org.bitina.usecase;
 
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
+import org.bitina.usecases.UseCases;
 
 /**
  * Which driver a host runs for a job phase; the host builds it, so a spec can cross JVMs

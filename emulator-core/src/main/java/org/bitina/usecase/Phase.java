@@ -9,6 +9,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.BiFunction;
 import java.util.stream.Stream;
+import org.bitina.job.JobSpec;
+import org.bitina.job.Status;
 import org.bitina.protocol.JobTables;
 import org.bitina.security.Admission;
 import org.bitina.topology.BitSpace;

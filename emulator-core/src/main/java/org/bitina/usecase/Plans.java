@@ -5,9 +5,10 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.bitina.job.JobSpec;
 import org.bitina.protocol.JobTables;
+import org.bitina.scenario.FaultSpec;
 import org.bitina.scenario.Scenario;
-import org.bitina.topology.FaultSpec;
 import org.bitina.topology.Node;
 import org.bitina.topology.Vat;
 

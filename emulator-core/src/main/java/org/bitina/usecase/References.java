@@ -2,24 +2,20 @@ package org.bitina.usecase;
 
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import org.bitina.usecase.allreduce.Verifier;
+import java.util.function.Supplier;
 
 /**
- * What the endpoint drivers of one run on one JVM share: the AllReduce reference results
- * (every worker of a 128-way job checks a chunk against the same reference, computed once)
- * and the MoE model's seeded weights. One per run and member, handed to the hosts it
- * spawns; it goes with them, so nothing outlives the run.
+ * What the endpoint drivers of one run on one JVM share, one object per type, made on first use
+ * by the kind that needs it: the array kinds' reference results (every worker of a 128-way job
+ * checks a chunk against the same reference, computed once), the MoE model's seeded weights. One
+ * per run and member, handed to the hosts it spawns; it goes with them, so nothing outlives the run.
  */
 public final class References {
-    private final Verifier verifier = new Verifier();
-    /** Drivers run on several dispatcher threads at once, and look weights up per token: a concurrent map. */
-    private final Map<String, float[][]> moeWeights = new ConcurrentHashMap<>();
+    /** Drivers run on several dispatcher threads at once: a concurrent map. */
+    private final Map<Class<?>, Object> shared = new ConcurrentHashMap<>();
 
-    public Verifier verifier() {
-        return verifier;
-    }
-
-    public Map<String, float[][]> moeWeights() {
-        return moeWeights;
+    /** The run's one {@code type}, made by {@code make} the first time a driver asks for it. */
+    public <T> T shared(Class<T> type, Supplier<T> make) {
+        return type.cast(shared.computeIfAbsent(type, t -> make.get()));
     }
 }

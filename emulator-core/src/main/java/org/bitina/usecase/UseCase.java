@@ -1,9 +1,12 @@
 package org.bitina.usecase;
 
 import java.util.List;
+import org.bitina.job.JobSpec;
+import org.bitina.scenario.FaultSpec;
 import org.bitina.scenario.JobReader;
 import org.bitina.scenario.Scenario;
 import org.bitina.topology.Routing;
+import org.bitina.usecases.UseCases;
 
 /**
  * One use case of the seeds, whole: how its jobs are read from a scenario file, planned
@@ -74,4 +77,22 @@ public interface UseCase<S extends JobSpec> {
 
     /** The driver specs this kind sends to hosts, for serialisation across JVMs. */
     List<Class<? extends DriverSpec>> drivers();
+
+    /** What {@code job} asks of the fault plan that this version does not build (said before anything runs); none by default. */
+    default List<String> unbuiltFaults(S job, List<FaultSpec> faults) {
+        return List.of();
+    }
+
+    /**
+     * How this kind's results are checked against their reference, as the report's
+     * {@code tolerances} says it; null when they are compared exactly (or there is no result).
+     */
+    default String tolerance() {
+        return null;
+    }
+
+    /** What the kind counts its completion times in ({@code chunk}, {@code token}, {@code window}). */
+    default String unit() {
+        return "chunk";
+    }
 }

@@ -9,9 +9,11 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 import org.bitina.bitmap.Encoding;
 import org.bitina.bitmap.EndpointSet;
 import org.bitina.bitmap.FlatBitmap;
+import org.bitina.job.JobSpec;
 import org.bitina.protocol.JobTables;
 import org.bitina.protocol.Replicator;
 import org.bitina.scenario.Scenario;
@@ -71,8 +73,12 @@ public final class WireBudget {
      * The jobs of {@code s} that put a packet on a link whose MTU it exceeds, one finding per job.
      * A job whose largest conceivable packet (its whole bit space in its encoding) fits the
      * smallest MTU is not planned; the others are planned over {@code s}'s routing and checked link by link.
+     *
+     * @param packets what each job's packets carry (its use case's {@link UseCase#packets})
+     * @param plan    the phases of {@code s} over a routing (every use case's plan)
      */
-    public static List<Excess> check(Scenario s) {
+    public static List<Excess> check(
+            Scenario s, Function<JobSpec, Packets> packets, Function<Routing, List<Phase>> plan) {
         int minMtu = s.topology().links().stream()
                 .mapToInt(l -> l.spec().mtu())
                 .min()
@@ -82,7 +88,7 @@ public final class WireBudget {
         List<Excess> out = new ArrayList<>();
         Set<String> found = new HashSet<>();
         for (JobSpec job : s.jobs()) {
-            Packets p = UseCases.packets(job, s);
+            Packets p = packets.apply(job);
             String ring = ring(job, p, minMtu, tag);
             if (ring != null) {
                 found.add(job.name());
@@ -101,12 +107,12 @@ public final class WireBudget {
             return out;
         }
         Routing routing = Routing.compute(s.topology());
-        for (Phase phase : UseCases.plan(s, routing)) {
+        for (Phase phase : plan.apply(routing)) {
             JobSpec job = phase.job();
             if (!doubtful.contains(job.name()) || found.contains(job.name())) {
                 continue;
             }
-            Packets p = UseCases.packets(job, s);
+            Packets p = packets.apply(job);
             String m = check(phase, s.topology(), routing, p, tag);
             if (m != null) {
                 found.add(job.name());

@@ -1,14 +1,17 @@
 package org.bitina.arch;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import java.util.List;
 import java.util.Random;
 import java.util.concurrent.ConcurrentHashMap;
+import org.bitina.usecases.UseCases;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -25,6 +28,8 @@ class ArchitectureTest {
         "org.bitina.security..",
         "org.bitina.scenario..",
         "org.bitina.usecase..",
+        "org.bitina.usecases..",
+        "org.bitina.job..",
         "org.bitina.time..",
         "org.bitina.workload..",
         "org.bitina.chaos.."
@@ -84,5 +89,33 @@ class ArchitectureTest {
                 .dependOnClassesThat()
                 .haveFullyQualifiedName("java.util.concurrent.ThreadLocalRandom")
                 .check(CLASSES);
+    }
+
+    /** Layers, not a web: no package depends on itself through others (every package its own slice). */
+    @Test
+    void noPackageCycles() {
+        slices().matching("org.bitina.(**)").should().beFreeOfCycles().check(CLASSES);
+    }
+
+    /**
+     * A use case is a plug-in: its package is reached only through the one list of kinds, so a
+     * new kind touches nothing outside its package but that list. The kinds are the packages of
+     * {@link UseCases#ALL}.
+     */
+    @Test
+    void onlyUseCasesNamesAUseCase() {
+        List<String> kinds =
+                UseCases.ALL.stream().map(u -> u.getClass().getPackageName()).toList();
+        for (String kind : kinds) {
+            noClasses()
+                    .that()
+                    .resideOutsideOfPackage(kind + "..")
+                    .and()
+                    .doNotHaveFullyQualifiedName(UseCases.class.getName())
+                    .should()
+                    .dependOnClassesThat()
+                    .resideInAPackage(kind + "..")
+                    .check(CLASSES);
+        }
     }
 }

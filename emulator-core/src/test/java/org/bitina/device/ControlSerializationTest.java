@@ -39,7 +39,7 @@ import org.bitina.topology.Routing;
 import org.bitina.usecase.CompletionTimes;
 import org.bitina.usecase.DriverReport;
 import org.bitina.usecase.Phase;
-import org.bitina.usecase.UseCases;
+import org.bitina.usecases.UseCases;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;

@@ -18,7 +18,7 @@ import org.bitina.bitmap.EndpointSet;
 import org.bitina.bitmap.EndpointSets;
 import org.bitina.scenario.Clock;
 import org.bitina.scenario.Scenario;
-import org.bitina.topology.ScenarioException;
+import org.bitina.scenario.ScenarioException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -13,8 +13,8 @@ import java.util.List;
 import java.util.function.UnaryOperator;
 import java.util.zip.GZIPInputStream;
 import org.bitina.scenario.Scenario;
+import org.bitina.scenario.ScenarioException;
 import org.bitina.scenario.ScenarioLoader;
-import org.bitina.topology.ScenarioException;
 
 /**
  * The scenarios the end-to-end tests run and the one way they run them: scenario texts

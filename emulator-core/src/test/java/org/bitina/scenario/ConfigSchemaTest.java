@@ -14,8 +14,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Stream;
-import org.bitina.topology.Problem;
-import org.bitina.topology.ScenarioException;
 import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Test;
 
@@ -51,26 +49,36 @@ class ConfigSchemaTest {
         WHERE.put(ScenarioKeys.RATE_LIMIT, TOPOLOGY + "security { rate-limit { %s } }\n");
         WHERE.put(ScenarioKeys.FAULT, TOPOLOGY + "faults = [{ kind = %k\n%s }]\n");
         WHERE.put(ScenarioKeys.ATTACK, TOPOLOGY + "jobs = [{ " + AR + " }]\nattacks = [{ kind = %k\n%s }]\n");
-        WHERE.put(JobKeys.JOB, TOPOLOGY + "jobs = [{ kind = %k\n%s }]\n");
-        WHERE.put(JobKeys.DATA, TOPOLOGY + "jobs = [{ name = j, kind = %k, data { %s } }]\n");
+        WHERE.put(section("jobs[]"), TOPOLOGY + "jobs = [{ kind = %k\n%s }]\n");
+        WHERE.put(section("jobs[].data"), TOPOLOGY + "jobs = [{ name = j, kind = %k, data { %s } }]\n");
         WHERE.put(
-                JobKeys.TREE,
+                section("jobs[].tree"),
                 TOPOLOGY
                         + "jobs = [{ name = j, kind = allreduce, members = [h1, h2], data { elements = 64 }, tree { %s } }]\n");
-        WHERE.put(JobKeys.ENCODING, TOPOLOGY + "jobs = [{ " + AR + ", encoding { %s } }]\n");
-        WHERE.put(JobKeys.SECURITY, TOPOLOGY + "jobs = [{ " + AR + ", security { %s } }]\n");
-        WHERE.put(JobKeys.MEMBERSHIP, TOPOLOGY + "jobs = [{ " + AR + ", iterations = 3, membership = [{ %s }] }]\n");
-        WHERE.put(JobKeys.EXPECT, TOPOLOGY + "jobs = [{ " + AR + ", expect { ina = partial\n%s } }]\n");
-        WHERE.put(JobKeys.OUTCOME, TOPOLOGY + "jobs = [{ " + AR + ", expect { ina { %s } } }]\n");
+        WHERE.put(section("jobs[].encoding"), TOPOLOGY + "jobs = [{ " + AR + ", encoding { %s } }]\n");
+        WHERE.put(section("jobs[].security"), TOPOLOGY + "jobs = [{ " + AR + ", security { %s } }]\n");
         WHERE.put(
-                JobKeys.EXPERT,
+                section("jobs[].membership[]"),
+                TOPOLOGY + "jobs = [{ " + AR + ", iterations = 3, membership = [{ %s }] }]\n");
+        WHERE.put(section("jobs[].expect"), TOPOLOGY + "jobs = [{ " + AR + ", expect { ina = partial\n%s } }]\n");
+        WHERE.put(section("jobs[].expect.<mode>"), TOPOLOGY + "jobs = [{ " + AR + ", expect { ina { %s } } }]\n");
+        WHERE.put(
+                section("jobs[].experts[]"),
                 TOPOLOGY + "jobs = [{ name = j, kind = moe, sources = [h1], moe {}, experts = [{ %s }] }]\n");
-        WHERE.put(JobKeys.MOE_MODEL, TOPOLOGY + "jobs = [{ " + MOE + ", moe { %s } }]\n");
-        WHERE.put(JobKeys.PINNED, TOPOLOGY + "jobs = [{ " + MOE + ", moe { pinned = [{ %s }] } }]\n");
+        WHERE.put(section("jobs[].moe"), TOPOLOGY + "jobs = [{ " + MOE + ", moe { %s } }]\n");
+        WHERE.put(section("jobs[].moe.pinned[]"), TOPOLOGY + "jobs = [{ " + MOE + ", moe { pinned = [{ %s }] } }]\n");
         WHERE.put(
-                JobKeys.ACK,
+                section("jobs[].ack"),
                 TOPOLOGY
                         + "jobs = [{ name = j, kind = reliable-multicast, source = h1, receivers = [h2], ack { %s } }]\n");
+    }
+
+    /** A job section by its path: each kind's reader brings its own. */
+    private static ConfigSchema.Section section(String path) {
+        return ConfigSchema.all().stream()
+                .filter(x -> x.path().equals(path))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no section " + path));
     }
 
     @Test
@@ -179,7 +187,10 @@ class ConfigSchemaTest {
                         kinds.add(x);
                     }
                 }));
-        if (s == JobKeys.JOB || s == ScenarioKeys.FAULT || s == ScenarioKeys.ATTACK || s == ScenarioKeys.GENERATOR) {
+        if (s.path().equals(JobKeys.JOB_PATH)
+                || s == ScenarioKeys.FAULT
+                || s == ScenarioKeys.ATTACK
+                || s == ScenarioKeys.GENERATOR) {
             // the kinds whose keys are all "all" take part too (silent faults, replay attacks, paper-fig1)
             for (String k : s.keys().stream()
                     .filter(k -> k.name().equals("kind"))
@@ -237,7 +248,7 @@ class ConfigSchemaTest {
     void aReaderThatReadsAKeyTheSchemaDoesNotListFails() {
         ConfigReader r =
                 ConfigReader.of(ConfigFactory.parseString("per = packet"), "ack.", new Problems(Path.of("x.conf")));
-        r.checkKeys(JobKeys.ACK, "ack");
+        r.checkKeys(section("jobs[].ack"), "ack");
         assertEquals("packet", r.name("per", null));
         IllegalStateException e = Assertions.assertThrows(IllegalStateException.class, () -> r.name("rounds", null));
         assertTrue(e.getMessage().contains("'ack.rounds', which ConfigSchema does not list"), e.getMessage());

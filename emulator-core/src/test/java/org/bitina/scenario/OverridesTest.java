@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import org.bitina.topology.ScenarioException;
 import org.bitina.usecase.allreduce.AllReduceSpec;
 import org.junit.jupiter.api.Test;
 

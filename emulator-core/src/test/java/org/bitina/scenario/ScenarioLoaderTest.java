@@ -12,8 +12,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.stream.Stream;
 import org.bitina.bitmap.EndpointSets;
-import org.bitina.topology.Problem;
-import org.bitina.topology.ScenarioException;
 import org.bitina.topology.Vat;
 import org.bitina.usecase.allreduce.AllReduceSpec;
 import org.junit.jupiter.api.Test;

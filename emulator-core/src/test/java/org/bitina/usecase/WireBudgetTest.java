@@ -10,11 +10,12 @@ import java.nio.file.Path;
 import java.util.List;
 import org.bitina.bitmap.Encoding;
 import org.bitina.bitmap.FlatBitmap;
+import org.bitina.scenario.Problem;
 import org.bitina.scenario.Scenario;
+import org.bitina.scenario.ScenarioException;
 import org.bitina.scenario.ScenarioLoader;
 import org.bitina.topology.EncodingSpec;
-import org.bitina.topology.Problem;
-import org.bitina.topology.ScenarioException;
+import org.bitina.usecases.UseCases;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -11,8 +11,8 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import org.bitina.scenario.ConfigReader;
+import org.bitina.scenario.Problem;
 import org.bitina.scenario.Problems;
-import org.bitina.topology.Problem;
 import org.junit.jupiter.api.Test;
 
 class WorkloadSettingsTest {

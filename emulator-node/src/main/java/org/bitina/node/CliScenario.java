@@ -3,10 +3,10 @@ package org.bitina.node;
 import java.nio.file.Path;
 import java.util.List;
 import org.bitina.scenario.Overrides;
+import org.bitina.scenario.Problem;
 import org.bitina.scenario.Scenario;
+import org.bitina.scenario.ScenarioException;
 import org.bitina.scenario.ScenarioLoader;
-import org.bitina.topology.Problem;
-import org.bitina.topology.ScenarioException;
 
 /** How every command loads its scenario: the file with its {@code --set} changes, or every problem on stderr. */
 final class CliScenario {

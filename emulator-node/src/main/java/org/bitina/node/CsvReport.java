@@ -13,11 +13,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
+import org.bitina.job.JobSpec;
 import org.bitina.run.Report;
 import org.bitina.scenario.Scenario;
-import org.bitina.usecase.JobSpec;
-import org.bitina.usecase.allreduce.AllReduceUseCase;
-import org.bitina.usecase.allreduce.HostBaselines;
+import org.bitina.usecase.reduction.ArrayPhases;
+import org.bitina.usecase.reduction.HostBaselines;
 
 /**
  * The report's tables as CSV files for spreadsheets and pandas ({@code --csv DIR}):
@@ -151,7 +151,7 @@ final class CsvReport {
     /** The bus factor of a row's mode ({@link HostBaselines#busFactor}) for an AllReduce or BIER-INC job; null for the others. */
     private static Double busFactor(Scenario s, Report.JobReport row) {
         for (JobSpec j : s.jobs()) {
-            if (j.name().equals(row.name()) && j instanceof AllReduceUseCase.JobSpecWithData d) {
+            if (j.name().equals(row.name()) && j instanceof ArrayPhases.JobSpecWithData d) {
                 double f = HostBaselines.busFactor(s, d, row.mode());
                 return Double.isNaN(f) ? null : f;
             }
@@ -162,7 +162,7 @@ final class CsvReport {
     /** The bytes of one member's array (elements x 4) for an AllReduce or BIER-INC job; null for the others. */
     private static Long arrayBytes(Scenario s, String job) {
         for (JobSpec j : s.jobs()) {
-            if (j.name().equals(job) && j instanceof AllReduceUseCase.JobSpecWithData d) {
+            if (j.name().equals(job) && j instanceof ArrayPhases.JobSpecWithData d) {
                 return 4L * d.data().elements();
             }
         }

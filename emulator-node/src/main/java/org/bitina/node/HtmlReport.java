@@ -14,7 +14,7 @@ import org.bitina.run.Report;
 import org.bitina.scenario.Scenario;
 import org.bitina.topology.Routing;
 import org.bitina.usecase.Phase;
-import org.bitina.usecase.UseCases;
+import org.bitina.usecases.UseCases;
 
 /**
  * {@code --html report.html}: one self-contained page (no script, no network at view time):

@@ -19,7 +19,7 @@ import org.bitina.scenario.Scenario;
 import org.bitina.scenario.ScenarioLoader;
 import org.bitina.topology.Routing;
 import org.bitina.usecase.Phase;
-import org.bitina.usecase.UseCases;
+import org.bitina.usecases.UseCases;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

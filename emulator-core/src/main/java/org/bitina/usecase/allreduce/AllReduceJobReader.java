@@ -10,17 +10,23 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.bitina.job.JobSpec;
 import org.bitina.scenario.ConfigReader;
+import org.bitina.scenario.ConfigSchema.Section;
 import org.bitina.scenario.JobHeader;
-import org.bitina.scenario.JobKeys;
 import org.bitina.scenario.JobParts;
 import org.bitina.scenario.JobReader;
 import org.bitina.topology.BitSpace;
 import org.bitina.topology.EncodingSpec;
 import org.bitina.topology.Topology;
 import org.bitina.topology.Vat;
-import org.bitina.usecase.JobSpec;
 import org.bitina.usecase.WireBudget;
+import org.bitina.usecase.reduction.ArrayKeys;
+import org.bitina.usecase.reduction.DataSection;
+import org.bitina.usecase.reduction.DataSpec;
+import org.bitina.usecase.reduction.Elastic;
+import org.bitina.usecase.reduction.HostBaselines;
+import org.bitina.usecase.reduction.ValueSecurity;
 import org.bitina.wire.ElementType;
 import org.bitina.wire.ReductionOp;
 
@@ -32,11 +38,15 @@ public final class AllReduceJobReader extends JobReader {
             "ps", HostBaselines.RING, HostBaselines.TREE, HostBaselines.HALVING_DOUBLING, HostBaselines.HIERARCHICAL);
 
     public AllReduceJobReader() {
-        super(KIND);
+        super(
+                KIND,
+                BASELINES,
+                ArrayKeys.with(AllReduceKeys.JOB),
+                List.of(AllReduceKeys.TREE, AllReduceKeys.VAT, AllReduceKeys.SECURITY, ArrayKeys.MEMBERSHIP));
     }
 
     @Override
-    public JobSpec read(ConfigReader c, Topology topology, int index) {
+    public JobSpec read(ConfigReader c, Topology topology, int index, Section dataKeys) {
         int before = c.problems().count();
         JobHeader header = JobHeader.read(c, index, kind(), BASELINES, topology);
         List<String> members = JobParts.members(c, topology);
@@ -46,7 +56,7 @@ public final class AllReduceJobReader extends JobReader {
                 c, topology, elastic == null || members == null ? members : elastic.everMembers(members));
         EncodingSpec encoding = JobParts.encoding(c, topology, space);
         TreeSpec tree = tree(c, topology, space, members);
-        DataSpec data = DataSection.read(c, kind(), topology, space);
+        DataSpec data = DataSection.read(c, kind(), topology, space, dataKeys);
         if (elastic != null && elastic.elastic() && tree != null && tree.mode() != TreeSpec.Mode.AUTO) {
             c.problem(
                     "tree",
@@ -116,7 +126,7 @@ public final class AllReduceJobReader extends JobReader {
             return null;
         }
         int before = s.problems().count();
-        s.checkKeys(JobKeys.SECURITY, "a job's security");
+        s.checkKeys(AllReduceKeys.SECURITY, "a job's security");
         boolean masking = "on".equals(s.oneOf("masking", List.of("on", "off"), "off"));
         boolean checksum = "on".equals(s.oneOf("checksum", List.of("on", "off"), "off"));
         if (data != null) {
@@ -149,7 +159,7 @@ public final class AllReduceJobReader extends JobReader {
         if (t == null) {
             return null;
         }
-        t.checkKeys(JobKeys.TREE, "a tree");
+        t.checkKeys(AllReduceKeys.TREE, "a tree");
         String mode = t.requiredName("mode", "tree.mode");
         String root = t.requiredName("root", "tree.root");
         if (mode == null || root == null) {
@@ -221,5 +231,11 @@ public final class AllReduceJobReader extends JobReader {
             t.problem(o, d.message());
         }
         return r.vat() == null ? null : new TreeSpec(TreeSpec.Mode.VAT, root, r.vat());
+    }
+
+    /** The attacks section may target its workers' contributions. */
+    @Override
+    public Attacks attacks() {
+        return Attacks.CONTRIBUTIONS;
     }
 }

@@ -1,6 +1,10 @@
 package org.bitina.usecase.allreduce;
 
-import org.bitina.usecase.JobCommon;
+import org.bitina.job.JobCommon;
+import org.bitina.usecase.reduction.ArrayPhases;
+import org.bitina.usecase.reduction.DataSpec;
+import org.bitina.usecase.reduction.Elastic;
+import org.bitina.usecase.reduction.ValueSecurity;
 
 /**
  * AllReduce (seed 000 section 3): members are the workers; {@code elastic}: A8 iterations; {@code values}: S6 masking and
@@ -8,7 +12,7 @@ import org.bitina.usecase.JobCommon;
  */
 public record AllReduceSpec(
         JobCommon common, TreeSpec tree, DataSpec data, Elastic elastic, ValueSecurity values, Partitions partitions)
-        implements AllReduceUseCase.JobSpecWithData {
+        implements ArrayPhases.JobSpecWithData {
     public AllReduceSpec(JobCommon common, TreeSpec tree, DataSpec data) {
         this(common, tree, data, Elastic.ONCE, ValueSecurity.OFF);
     }

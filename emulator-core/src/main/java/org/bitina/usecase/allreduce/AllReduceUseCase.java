@@ -1,15 +1,15 @@
 package org.bitina.usecase.allreduce;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import org.bitina.job.Status;
 import org.bitina.protocol.JobTables;
+import org.bitina.scenario.FaultSpec;
 import org.bitina.scenario.JobReader;
 import org.bitina.scenario.Scenario;
 import org.bitina.security.LinearChecksum;
@@ -19,13 +19,16 @@ import org.bitina.topology.Node;
 import org.bitina.topology.Routing;
 import org.bitina.topology.Vat;
 import org.bitina.usecase.DriverSpec;
-import org.bitina.usecase.JobSpec;
 import org.bitina.usecase.Phase;
 import org.bitina.usecase.Plans;
 import org.bitina.usecase.Repair;
-import org.bitina.usecase.Status;
 import org.bitina.usecase.UseCase;
 import org.bitina.usecase.WireBudget;
+import org.bitina.usecase.reduction.AllReduceDriver;
+import org.bitina.usecase.reduction.AllReducePlan;
+import org.bitina.usecase.reduction.ArrayPhases;
+import org.bitina.usecase.reduction.Iterations;
+import org.bitina.usecase.reduction.Verifier;
 import org.bitina.wire.PacketCodec;
 
 /**
@@ -62,12 +65,7 @@ public final class AllReduceUseCase implements UseCase<AllReduceSpec> {
      */
     @Override
     public long memoryBytes(AllReduceSpec job) {
-        return dataBytes(job.data(), job.common().members().size());
-    }
-
-    /** What an AllReduce-like job over {@code data} with {@code members} keeps (BIER-INC alike). */
-    public static long dataBytes(DataSpec data, int members) {
-        return 32L * data.elements() + 128L * data.chunks() * members;
+        return ArrayPhases.dataBytes(job.data(), job.common().members().size());
     }
 
     @Override
@@ -98,8 +96,13 @@ public final class AllReduceUseCase implements UseCase<AllReduceSpec> {
         } else {
             phases.add(ina(s, routing, job, Set.of(), job.common().id()));
         }
-        phases.addAll(baselines(s, routing, job, job.tree().root()));
+        phases.addAll(ArrayPhases.baselines(s, routing, job, job.tree().root()));
         return phases;
+    }
+
+    @Override
+    public List<String> unbuiltFaults(AllReduceSpec job, List<FaultSpec> faults) {
+        return Partitions.unbuiltFaults(List.of(job), faults);
     }
 
     /** The VAT rebuilt around a crashed switch ({@link VatRepair}), for INA phases. */
@@ -121,12 +124,7 @@ public final class AllReduceUseCase implements UseCase<AllReduceSpec> {
      */
     @Override
     public int stateEntries(AllReduceSpec job) {
-        return windows(job.data());
-    }
-
-    /** S5's declaration of an AllReduce-like job (BIER-INC alike): two windows of chunks, at most every chunk. */
-    public static int windows(DataSpec data) {
-        return (int) Math.min(data.chunks(), 2L * data.window());
+        return ArrayPhases.windows(job.data());
     }
 
     @Override
@@ -136,26 +134,7 @@ public final class AllReduceUseCase implements UseCase<AllReduceSpec> {
 
     @Override
     public Phase baseline(AllReduceSpec job, String mode, Scenario s, Routing routing) {
-        return baseline(s, routing, job, mode, job.tree().root());
-    }
-
-    /** One host-based baseline (A7, L2): parameter server, or a schedule ({@link HostBaselines}: ring, tree, ...). */
-    public static Phase baseline(Scenario s, JobSpecWithData job, String mode, String treeRoot) {
-        return baseline(s, null, job, mode, treeRoot);
-    }
-
-    /** As {@link #baseline(Scenario, JobSpecWithData, String, String)}, with the routing when the caller has it. */
-    public static Phase baseline(Scenario s, Routing routing, JobSpecWithData job, String mode, String treeRoot) {
-        return mode.equals("ps") ? ps(s, job, treeRoot) : HostBaselines.phase(s, routing, job, mode);
-    }
-
-    /** The host-based baselines (A7) a job lists, in its order. */
-    public static List<Phase> baselines(Scenario s, Routing routing, JobSpecWithData job, String treeRoot) {
-        List<Phase> phases = new ArrayList<>();
-        for (String b : job.common().baselines()) {
-            phases.add(baseline(s, routing, job, b, treeRoot));
-        }
-        return phases;
+        return ArrayPhases.baseline(s, routing, job, mode, job.tree().root());
     }
 
     /** The VAT of a job: as configured, or built automatically (A6). */
@@ -212,7 +191,7 @@ public final class AllReduceUseCase implements UseCase<AllReduceSpec> {
         }
         Map<String, String> uplink = new LinkedHashMap<>();
         job.common().members().forEach(m -> uplink.put(m, vat.parent(m)));
-        AllReducePlan plan = plan(s, job, "ina", wireJob, uplink, null, timeout * height.get(vat.root()))
+        AllReducePlan plan = ArrayPhases.plan(s, job, "ina", wireJob, uplink, null, timeout * height.get(vat.root()))
                 .silencing(silent);
         List<DriverSpec> drivers = new ArrayList<>();
         job.common().members().forEach(m -> drivers.add(new AllReduceDriver(AllReduceDriver.Role.WORKER, plan, m)));
@@ -226,7 +205,7 @@ public final class AllReduceUseCase implements UseCase<AllReduceSpec> {
                 List.of(vat.root()),
                 Set.of(),
                 job.common().bitSpace(),
-                timing(plan, deadline(job, height.get(vat.root()))),
+                ArrayPhases.timing(plan, ArrayPhases.deadline(job, height.get(vat.root()))),
                 expected(plan, s, vat),
                 "VAT root " + vat.root() + "; A-BMs " + vat.aBms()
                         + detours(vat, routing, job.common().members()));
@@ -273,88 +252,8 @@ public final class AllReduceUseCase implements UseCase<AllReduceSpec> {
         return Phase.Expected.unless(away, Status.PARTIAL);
     }
 
-    private static Phase ps(Scenario s, JobSpecWithData job, String treeRoot) {
-        int wireJob = job.common().id() + Plans.PS_JOB_OFFSET;
-        String psHost = psHost(s, job.common().members(), treeRoot);
-        Map<String, String> uplink = new LinkedHashMap<>();
-        job.common().members().forEach(m -> uplink.put(m, psHost));
-        long timeout = job.common().completionTimeout().toNanos();
-        AllReducePlan plan = plan(s, job, "ps", wireJob, uplink, psHost, timeout);
-        List<DriverSpec> drivers = new ArrayList<>();
-        drivers.add(new AllReduceDriver(AllReduceDriver.Role.PARAMETER_SERVER, plan, psHost));
-        job.common().members().forEach(m -> drivers.add(new AllReduceDriver(AllReduceDriver.Role.WORKER, plan, m)));
-        return new Phase(
-                job,
-                "ps",
-                wireJob,
-                Plans.bareTables(s, job, wireJob, "ps"),
-                drivers,
-                Plans.awaited(job.common().members(), plan.silent()),
-                List.of(psHost),
-                Set.of(),
-                job.common().bitSpace(),
-                timing(plan, deadline(job, 1)),
-                Phase.Expected.unless(plan.silent(), Status.PARTIAL),
-                "parameter server " + psHost);
-    }
-
-    /** The PS is the VAT root when that is a host; else the first host that is not a member; else the first member. */
-    public static String psHost(Scenario s, List<String> members, String treeRoot) {
-        if (treeRoot != null && s.topology().node(treeRoot).isHost()) {
-            return treeRoot;
-        }
-        Set<String> in = new HashSet<>(members);
-        return s.topology().hosts().stream()
-                .map(Node::name)
-                .filter(h -> !in.contains(h))
-                .findFirst()
-                .orElse(members.get(0));
-    }
-
-    /** What the endpoints of one mode need: data, uplinks, and the fault plan as it touches them. */
-    public static AllReducePlan plan(
-            Scenario s,
-            JobSpecWithData job,
-            String mode,
-            int wireJob,
-            Map<String, String> uplink,
-            String psHost,
-            long timeoutNanos) {
-        Plans.EndpointFaults f = Plans.EndpointFaults.of(s, job.common().members(), true);
-        return new AllReducePlan(
-                job.name(),
-                mode,
-                job.common().tenant(),
-                wireJob,
-                job.common().bitSpace(),
-                job.common().members(),
-                job.data(),
-                uplink,
-                psHost,
-                timeoutNanos,
-                f.stragglers(),
-                f.silent(),
-                job.data().seed(),
-                job instanceof AllReduceSpec a ? a.values() : ValueSecurity.OFF);
-    }
-
-    /** A job whose members share a seeded data array: AllReduce, and BIER-INC's collectives. */
-    public interface JobSpecWithData extends JobSpec {
-        DataSpec data();
-    }
-
-    public static Phase.Timing timing(AllReducePlan plan, Duration deadline) {
-        return new Phase.Timing(plan.data().chunks(), plan.timeoutNanos(), plan.maxStraggleNanos(), deadline);
-    }
-
-    /**
-     * A generous bound: every window of chunks may wait for the root's timeout, plus room for
-     * the data itself. A phase that passes it ends as failed, naming who did not finish.
-     */
-    public static Duration deadline(JobSpecWithData job, int depth) {
-        long rounds =
-                (job.data().chunks() + job.data().window() - 1) / job.data().window();
-        long timeoutMs = job.common().completionTimeout().toMillis();
-        return Duration.ofMillis(30_000 + rounds * (depth + 2) * timeoutMs * 2);
+    @Override
+    public String tolerance() {
+        return Verifier.FLOAT_TOLERANCE;
     }
 }

@@ -11,6 +11,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
 import org.bitina.bitmap.EndpointSet;
+import org.bitina.job.Status;
 import org.bitina.protocol.JobTables;
 import org.bitina.protocol.SecondStage;
 import org.bitina.protocol.StageBridge;
@@ -24,7 +25,9 @@ import org.bitina.topology.Vat;
 import org.bitina.usecase.DriverSpec;
 import org.bitina.usecase.Phase;
 import org.bitina.usecase.Plans;
-import org.bitina.usecase.Status;
+import org.bitina.usecase.reduction.AllReduceDriver;
+import org.bitina.usecase.reduction.AllReducePlan;
+import org.bitina.usecase.reduction.ArrayPhases;
 
 /**
  * The INA phase of an AllReduce job over partitions (seed 000 section 7, H2): each partition's
@@ -131,7 +134,7 @@ final class PartitionedIna {
             trees.add(new Phase.Tree(p.p().name(), p.wireJob(), p.space(), tables, p.root()));
             Map<String, String> uplink = new LinkedHashMap<>();
             p.p().members().forEach(m -> uplink.put(m, p.vat().parent(m)));
-            AllReducePlan plan = AllReduceUseCase.plan(s, job, "ina", wireJob, uplink, null, workerTimeout)
+            AllReducePlan plan = ArrayPhases.plan(s, job, "ina", wireJob, uplink, null, workerTimeout)
                     .silencing(silent)
                     .onPartition(p.wireJob(), p.space());
             p.p().members().forEach(m -> drivers.add(new AllReduceDriver(AllReduceDriver.Role.WORKER, plan, m)));
@@ -162,7 +165,7 @@ final class PartitionedIna {
                 List.of(stageRoot),
                 Set.of(),
                 stageSpace,
-                AllReduceUseCase.timing(any, AllReduceUseCase.deadline(job, depth)),
+                ArrayPhases.timing(any, ArrayPhases.deadline(job, depth)),
                 expected,
                 note.toString(),
                 null,

@@ -11,13 +11,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import org.bitina.job.JobSpec;
 import org.bitina.scenario.ConfigReader;
+import org.bitina.scenario.FaultSpec;
 import org.bitina.scenario.HostLists;
 import org.bitina.scenario.HostSelector;
 import org.bitina.topology.BitSpace;
-import org.bitina.topology.FaultSpec;
 import org.bitina.topology.Topology;
-import org.bitina.usecase.JobSpec;
 
 /**
  * How an AllReduce job's members split into partitions, each aggregated by a tree of its own

@@ -11,11 +11,11 @@ import java.util.Map;
 import java.util.Set;
 import org.bitina.bitmap.EndpointSet;
 import org.bitina.protocol.JobTables;
+import org.bitina.scenario.FaultSpec;
 import org.bitina.scenario.Scenario;
 import org.bitina.topology.AutoVat;
 import org.bitina.topology.Bift;
 import org.bitina.topology.BitSpace;
-import org.bitina.topology.FaultSpec;
 import org.bitina.topology.Link;
 import org.bitina.topology.Node;
 import org.bitina.topology.Routing;
@@ -24,6 +24,8 @@ import org.bitina.topology.Vat;
 import org.bitina.usecase.Phase;
 import org.bitina.usecase.Plans;
 import org.bitina.usecase.Repair;
+import org.bitina.usecase.reduction.AllReduceDriver;
+import org.bitina.usecase.reduction.AllReducePlan;
 
 /**
  * VAT repair after a switch crash (issue 15): the controller builds the VAT again with

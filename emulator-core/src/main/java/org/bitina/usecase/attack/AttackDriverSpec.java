@@ -13,7 +13,7 @@ import org.bitina.usecase.DriverSpec;
 import org.bitina.usecase.EndpointDriver;
 import org.bitina.usecase.JobPlan;
 import org.bitina.usecase.References;
-import org.bitina.usecase.allreduce.DataSpec;
+import org.bitina.usecase.reduction.DataSpec;
 import org.bitina.wire.ElementType;
 import org.bitina.wire.Flags;
 import org.bitina.wire.InaHeader;

@@ -1,17 +1,19 @@
 package org.bitina.usecase.bierinc;
 
 import java.util.List;
+import org.bitina.job.JobSpec;
 import org.bitina.scenario.ConfigReader;
+import org.bitina.scenario.ConfigSchema.Section;
 import org.bitina.scenario.JobHeader;
 import org.bitina.scenario.JobParts;
 import org.bitina.scenario.JobReader;
 import org.bitina.topology.BitSpace;
 import org.bitina.topology.EncodingSpec;
 import org.bitina.topology.Topology;
-import org.bitina.usecase.JobSpec;
-import org.bitina.usecase.allreduce.DataSection;
-import org.bitina.usecase.allreduce.DataSpec;
-import org.bitina.usecase.allreduce.Elastic;
+import org.bitina.usecase.reduction.ArrayKeys;
+import org.bitina.usecase.reduction.DataSection;
+import org.bitina.usecase.reduction.DataSpec;
+import org.bitina.usecase.reduction.Elastic;
 
 /**
  * A BIER-INC job (seed 001): AllReduce over one data-driven tree per owner, or Reduce to and
@@ -23,11 +25,11 @@ public final class BierIncJobReader extends JobReader {
     static final String KIND = "bier-inc";
 
     public BierIncJobReader() {
-        super(KIND);
+        super(KIND, List.of("ring", "ps"), ArrayKeys.with(BierIncKeys.JOB), List.of(ArrayKeys.MEMBERSHIP));
     }
 
     @Override
-    public JobSpec read(ConfigReader c, Topology topology, int index) {
+    public JobSpec read(ConfigReader c, Topology topology, int index, Section dataKeys) {
         int before = c.problems().count();
         JobHeader header = JobHeader.read(c, index, kind(), List.of("ps", "ring"), topology);
         List<String> members = JobParts.members(c, topology);
@@ -37,7 +39,7 @@ public final class BierIncJobReader extends JobReader {
                 c, topology, elastic == null || members == null ? members : elastic.everMembers(members));
         EncodingSpec encoding = JobParts.encoding(c, topology, space);
         Shape shape = shape(c, topology, members, header == null ? null : header.baselines());
-        DataSpec data = DataSection.read(c, kind(), topology, space);
+        DataSpec data = DataSection.read(c, kind(), topology, space, dataKeys);
         if (elastic != null
                 && elastic.elastic()
                 && shape != null

@@ -1,9 +1,9 @@
 package org.bitina.usecase.bierinc;
 
-import org.bitina.usecase.JobCommon;
-import org.bitina.usecase.allreduce.AllReduceUseCase;
-import org.bitina.usecase.allreduce.DataSpec;
-import org.bitina.usecase.allreduce.Elastic;
+import org.bitina.job.JobCommon;
+import org.bitina.usecase.reduction.ArrayPhases;
+import org.bitina.usecase.reduction.DataSpec;
+import org.bitina.usecase.reduction.Elastic;
 
 /**
  * BIER-INC (seed 001): no configured tree; each owner's first forward packet builds its
@@ -14,7 +14,7 @@ import org.bitina.usecase.allreduce.Elastic;
  */
 public record BierIncSpec(
         JobCommon common, IncPlan.Collective collective, String root, boolean leafEdge, DataSpec data, Elastic elastic)
-        implements AllReduceUseCase.JobSpecWithData {
+        implements ArrayPhases.JobSpecWithData {
     public BierIncSpec(JobCommon common, IncPlan.Collective collective, String root, boolean leafEdge, DataSpec data) {
         this(common, collective, root, leafEdge, data, Elastic.ONCE);
     }

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.IntStream;
+import org.bitina.job.Status;
 import org.bitina.protocol.EdgeRole;
 import org.bitina.protocol.JobTables;
 import org.bitina.scenario.JobReader;
@@ -18,12 +19,12 @@ import org.bitina.topology.Routing;
 import org.bitina.usecase.DriverSpec;
 import org.bitina.usecase.Phase;
 import org.bitina.usecase.Plans;
-import org.bitina.usecase.Status;
 import org.bitina.usecase.UseCase;
 import org.bitina.usecase.WireBudget;
-import org.bitina.usecase.allreduce.AllReducePlan;
-import org.bitina.usecase.allreduce.AllReduceUseCase;
-import org.bitina.usecase.allreduce.Iterations;
+import org.bitina.usecase.reduction.AllReducePlan;
+import org.bitina.usecase.reduction.ArrayPhases;
+import org.bitina.usecase.reduction.Iterations;
+import org.bitina.usecase.reduction.Verifier;
 
 /**
  * BIER-INC (seed 001): each owner is the BFIR of its own tree; its first forward packet
@@ -53,7 +54,7 @@ public final class BierIncUseCase implements UseCase<BierIncSpec> {
     /** As AllReduce's: references per element, bookkeeping per member and chunk. */
     @Override
     public long memoryBytes(BierIncSpec job) {
-        return AllReduceUseCase.dataBytes(job.data(), job.common().members().size());
+        return ArrayPhases.dataBytes(job.data(), job.common().members().size());
     }
 
     @Override
@@ -73,7 +74,7 @@ public final class BierIncUseCase implements UseCase<BierIncSpec> {
      */
     @Override
     public int stateEntries(BierIncSpec job) {
-        return AllReduceUseCase.windows(job.data());
+        return ArrayPhases.windows(job.data());
     }
 
     @Override
@@ -83,7 +84,7 @@ public final class BierIncUseCase implements UseCase<BierIncSpec> {
 
     @Override
     public Phase baseline(BierIncSpec job, String mode, Scenario s, Routing routing) {
-        return AllReduceUseCase.baseline(s, job, mode, null);
+        return ArrayPhases.baseline(s, job, mode, null);
     }
 
     @Override
@@ -104,7 +105,7 @@ public final class BierIncUseCase implements UseCase<BierIncSpec> {
         } else {
             phases.add(ina(s, routing, job, Set.of(), job.common().id()));
         }
-        phases.addAll(AllReduceUseCase.baselines(s, routing, job, null));
+        phases.addAll(ArrayPhases.baselines(s, routing, job, null));
         return phases;
     }
 
@@ -154,7 +155,7 @@ public final class BierIncUseCase implements UseCase<BierIncSpec> {
             }
             tables.put(n.name(), t.build());
         }
-        AllReducePlan plan = AllReduceUseCase.plan(s, job, "ina", wireJob, Map.of(), null, timeout)
+        AllReducePlan plan = ArrayPhases.plan(s, job, "ina", wireJob, Map.of(), null, timeout)
                 .silencing(extraSilent);
         IncPlan.Collective collective = job.collective();
         IncPlan inc = new IncPlan(plan, collective, wire, leafOf, owners, INC_WAIT_TIMEOUTS * timeout);
@@ -182,8 +183,7 @@ public final class BierIncUseCase implements UseCase<BierIncSpec> {
                 owners,
                 Set.of(),
                 wire,
-                AllReduceUseCase.timing(
-                        plan, AllReduceUseCase.deadline(job, 3 + IncMember.MAX_SENDS * INC_WAIT_TIMEOUTS)),
+                ArrayPhases.timing(plan, ArrayPhases.deadline(job, 3 + IncMember.MAX_SENDS * INC_WAIT_TIMEOUTS)),
                 // a silent owner's chunks have no tree, and those alone
                 new Phase.Expected(expected, Set.copyOf(silent), (int)
                         IntStream.range(0, plan.data().chunks())
@@ -192,5 +192,10 @@ public final class BierIncUseCase implements UseCase<BierIncSpec> {
                 "BIER-INC " + what + ", communicator = job id, edge BFRs: "
                         + (job.leafEdge() ? "leaf switches " + wire.endpoints() : "hosts")
                         + (silentOwners.isEmpty() ? "" : "; silent owners start no tree: " + silentOwners));
+    }
+
+    @Override
+    public String tolerance() {
+        return Verifier.FLOAT_TOLERANCE;
     }
 }

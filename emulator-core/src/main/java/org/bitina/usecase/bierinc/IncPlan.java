@@ -6,7 +6,7 @@ import org.bitina.bitmap.EndpointSet;
 import org.bitina.bitmap.FlatBitmap;
 import org.bitina.topology.BitSpace;
 import org.bitina.usecase.JobPlan;
-import org.bitina.usecase.allreduce.AllReducePlan;
+import org.bitina.usecase.reduction.AllReducePlan;
 
 /**
  * A BIER-INC collective (seed 001) as the members see it.

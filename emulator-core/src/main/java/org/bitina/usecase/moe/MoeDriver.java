@@ -1,5 +1,7 @@
 package org.bitina.usecase.moe;
 
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.bitina.usecase.DriverSpec;
 import org.bitina.usecase.EndpointDriver;
 import org.bitina.usecase.References;
@@ -11,11 +13,18 @@ public record MoeDriver(Role role, MoePlan plan, String host, String endpoint) i
         EXPERT
     }
 
+    /** The model's seeded weights the sources and experts of a run on one JVM share, per expert. */
+    record Weights(Map<String, float[][]> byExpert) {}
+
     @Override
     public EndpointDriver create(References references) {
+        // the sources and experts look weights up per token on several threads at once: a concurrent map
+        Map<String, float[][]> weights = references
+                .shared(Weights.class, () -> new Weights(new ConcurrentHashMap<>()))
+                .byExpert();
         return switch (role) {
-            case SOURCE -> new MoeSource(plan, host, references.moeWeights());
-            case EXPERT -> new MoeExpert(plan, endpoint, references.moeWeights());
+            case SOURCE -> new MoeSource(plan, host, weights);
+            case EXPERT -> new MoeExpert(plan, endpoint, weights);
         };
     }
 }

@@ -9,7 +9,9 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.bitina.job.JobSpec;
 import org.bitina.scenario.ConfigReader;
+import org.bitina.scenario.ConfigSchema.Section;
 import org.bitina.scenario.HostLists;
 import org.bitina.scenario.JobHeader;
 import org.bitina.scenario.JobKeys;
@@ -18,7 +20,6 @@ import org.bitina.scenario.JobReader;
 import org.bitina.topology.BitSpace;
 import org.bitina.topology.EncodingSpec;
 import org.bitina.topology.Topology;
-import org.bitina.usecase.JobSpec;
 
 /**
  * An MoE dispatch and combine job (seed 000 section 4): {@code sources} hold tokens,
@@ -29,11 +30,15 @@ public final class MoeJobReader extends JobReader {
     static final String KIND = "moe";
 
     public MoeJobReader() {
-        super(KIND);
+        super(
+                KIND,
+                List.of("all-to-all"),
+                Map.of(JobKeys.JOB_PATH, MoeKeys.JOB),
+                List.of(MoeKeys.EXPERT, MoeKeys.MOE_MODEL, MoeKeys.PINNED));
     }
 
     @Override
-    public JobSpec read(ConfigReader c, Topology topology, int index) {
+    public JobSpec read(ConfigReader c, Topology topology, int index, Section dataKeys) {
         int before = c.problems().count();
         JobHeader header = JobHeader.read(c, index, kind(), List.of("all-to-all"), topology);
         List<String> sources = sources(c, topology);
@@ -119,7 +124,7 @@ public final class MoeJobReader extends JobReader {
             List<String[]> here = new ArrayList<>();
             if (v.valueType() == ConfigValueType.OBJECT) {
                 ConfigReader e = c.objectOf(v, "an expert", "");
-                e.checkKeys(JobKeys.EXPERT, "an expert");
+                e.checkKeys(MoeKeys.EXPERT, "an expert");
                 if (e.has("hosts") || e.has("prefix")) {
                     if (e.has("name") || e.has("host")) {
                         e.problem(
@@ -180,7 +185,7 @@ public final class MoeJobReader extends JobReader {
             return null;
         }
         int before = m.problems().count();
-        m.checkKeys(JobKeys.MOE_MODEL, "moe");
+        m.checkKeys(MoeKeys.MOE_MODEL, "moe");
         int window = m.intIn("window", 1, 1 << 20, 64);
         int topK = m.intIn("top-k", 1, 64, 2);
         int hidden = m.intIn("hidden", 64, 4096, 64);
@@ -215,7 +220,7 @@ public final class MoeJobReader extends JobReader {
             if (p == null) {
                 continue;
             }
-            p.checkKeys(JobKeys.PINNED, "a pinned route");
+            p.checkKeys(MoeKeys.PINNED, "a pinned route");
             ConfigList tl = p.list("tokens");
             List<String> ex = p.names("experts");
             if (tl == null || ex == null) {

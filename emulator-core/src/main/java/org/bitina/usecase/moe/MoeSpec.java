@@ -1,8 +1,8 @@
 package org.bitina.usecase.moe;
 
 import java.util.List;
-import org.bitina.usecase.JobCommon;
-import org.bitina.usecase.JobSpec;
+import org.bitina.job.JobCommon;
+import org.bitina.job.JobSpec;
 
 /**
  * MoE dispatch and combine (seed 000 section 4): the bit space is the experts; members are

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.bitina.bitmap.FlatBitmap;
+import org.bitina.job.Status;
 import org.bitina.protocol.JobTables;
 import org.bitina.scenario.JobReader;
 import org.bitina.scenario.Scenario;
@@ -17,7 +18,6 @@ import org.bitina.topology.Routing;
 import org.bitina.usecase.DriverSpec;
 import org.bitina.usecase.Phase;
 import org.bitina.usecase.Plans;
-import org.bitina.usecase.Status;
 import org.bitina.usecase.UseCase;
 import org.bitina.usecase.WireBudget;
 import org.bitina.wire.PacketCodec;
@@ -199,5 +199,15 @@ public final class MoeUseCase implements UseCase<MoeSpec> {
                 (ina ? "dispatch by bitmap multicast, combine at C-BM branch nodes" : "all-to-all unicast") + ", "
                         + job.params().granularity() + " granularity, top-"
                         + job.params().topK());
+    }
+
+    @Override
+    public String tolerance() {
+        return MoeSource.TOLERANCE;
+    }
+
+    @Override
+    public String unit() {
+        return "token";
     }
 }

@@ -1,7 +1,7 @@
 package org.bitina.usecase.multicast;
 
-import org.bitina.usecase.JobCommon;
-import org.bitina.usecase.JobSpec;
+import org.bitina.job.JobCommon;
+import org.bitina.job.JobSpec;
 
 /** Reliable multicast (seed 000 section 5): members are the receivers. */
 public record MulticastSpec(JobCommon common, String source, Params params) implements JobSpec {

@@ -8,6 +8,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.bitina.job.Status;
 import org.bitina.protocol.JobTables;
 import org.bitina.scenario.JobReader;
 import org.bitina.scenario.Scenario;
@@ -19,7 +20,6 @@ import org.bitina.topology.Vat;
 import org.bitina.usecase.DriverSpec;
 import org.bitina.usecase.Phase;
 import org.bitina.usecase.Plans;
-import org.bitina.usecase.Status;
 import org.bitina.usecase.UseCase;
 import org.bitina.usecase.WireBudget;
 
@@ -186,5 +186,10 @@ public final class MulticastUseCase implements UseCase<MulticastSpec> {
                 (ina ? "ACK tree " + tree : "one unicast ACK per receiver") + ", ACK per "
                         + (job.params().perWindow() ? "window" : "packet")
                         + (vat != null ? "; A-BMs " + vat.aBms() : ""));
+    }
+
+    @Override
+    public String unit() {
+        return "window";
     }
 }

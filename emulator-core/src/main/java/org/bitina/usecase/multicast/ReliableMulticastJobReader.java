@@ -3,8 +3,11 @@ package org.bitina.usecase.multicast;
 import com.typesafe.config.ConfigValue;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import org.bitina.job.JobSpec;
 import org.bitina.scenario.ConfigReader;
+import org.bitina.scenario.ConfigSchema.Section;
 import org.bitina.scenario.HostLists;
 import org.bitina.scenario.HostSelector;
 import org.bitina.scenario.JobHeader;
@@ -14,7 +17,6 @@ import org.bitina.scenario.JobReader;
 import org.bitina.topology.BitSpace;
 import org.bitina.topology.EncodingSpec;
 import org.bitina.topology.Topology;
-import org.bitina.usecase.JobSpec;
 
 /**
  * A reliable multicast job (seed 000 section 5): a {@code source} sends {@code data} to
@@ -25,11 +27,15 @@ public final class ReliableMulticastJobReader extends JobReader {
     static final String KIND = "reliable-multicast";
 
     public ReliableMulticastJobReader() {
-        super(KIND);
+        super(
+                KIND,
+                List.of("unicast-ack"),
+                Map.of(JobKeys.JOB_PATH, MulticastKeys.JOB, JobKeys.DATA_PATH, MulticastKeys.DATA),
+                List.of(MulticastKeys.ACK));
     }
 
     @Override
-    public JobSpec read(ConfigReader c, Topology topology, int index) {
+    public JobSpec read(ConfigReader c, Topology topology, int index, Section dataKeys) {
         int before = c.problems().count();
         JobHeader header = JobHeader.read(c, index, kind(), List.of("unicast-ack"), topology);
         String source = c.requiredName("source", "a reliable-multicast job's source");
@@ -47,7 +53,7 @@ public final class ReliableMulticastJobReader extends JobReader {
         int window = 16;
         long seed = 1;
         if (d != null) {
-            d.checkKeys(JobKeys.DATA, KIND, "data of a reliable-multicast job");
+            d.checkKeys(dataKeys, KIND, "data of a reliable-multicast job");
             bytes = d.bytes("bytes", 1, 1L << 34, "1 byte to 16 GiB", bytes);
             packet = d.intIn("packet", 4, 1 << 20, packet);
             if (packet % 4 != 0) {
@@ -60,7 +66,7 @@ public final class ReliableMulticastJobReader extends JobReader {
         String per = "window";
         String tree = "composed";
         if (a != null) {
-            a.checkKeys(JobKeys.ACK, "ack");
+            a.checkKeys(MulticastKeys.ACK, "ack");
             per = a.oneOf("per", List.of("window", "packet"), per);
             tree = a.oneOf("tree", List.of("preconfigured", "self-installed", "composed"), tree);
         }
@@ -115,5 +121,11 @@ public final class ReliableMulticastJobReader extends JobReader {
             }
         }
         return topology == null ? null : receivers;
+    }
+
+    /** The attacks section may target its receivers' acknowledgments. */
+    @Override
+    public Attacks attacks() {
+        return Attacks.ACKNOWLEDGMENTS;
     }
 }

@@ -25,7 +25,7 @@ import org.bitina.usecase.DriverSpec;
 import org.bitina.usecase.EndpointDriver;
 import org.bitina.usecase.Phase;
 import org.bitina.usecase.References;
-import org.bitina.usecase.UseCases;
+import org.bitina.usecases.UseCases;
 import org.bitina.wire.InaPacket;
 import org.bitina.wire.PacketType;
 import org.bitina.wire.Payload;

@@ -1,0 +1,36 @@
+package org.bitina.job;
+
+import java.time.Duration;
+import java.util.List;
+import org.bitina.topology.BitSpace;
+import org.bitina.topology.EncodingSpec;
+
+/**
+ * What every job has, whatever its kind ({@code kind} as scenario files and reports name it).
+ *
+ * @param expect what the scenario says the modes end as, or null: derived from the fault plan
+ */
+public record JobCommon(
+        String name,
+        String kind,
+        int tenant,
+        int id,
+        List<String> members,
+        BitSpace bitSpace,
+        EncodingSpec encoding,
+        Duration completionTimeout,
+        List<String> baselines,
+        Expect expect) {
+    public JobCommon(
+            String name,
+            String kind,
+            int tenant,
+            int id,
+            List<String> members,
+            BitSpace bitSpace,
+            EncodingSpec encoding,
+            Duration completionTimeout,
+            List<String> baselines) {
+        this(name, kind, tenant, id, members, bitSpace, encoding, completionTimeout, baselines, null);
+    }
+}

@@ -1,0 +1,415 @@
+package org.bitina.usecase.reduction;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.TreeSet;
+import org.bitina.bitmap.EndpointSet;
+import org.bitina.bitmap.FlatBitmap;
+import org.bitina.protocol.Frame;
+import org.bitina.usecase.CompletionTimes;
+import org.bitina.usecase.DriverReport;
+import org.bitina.usecase.EndpointDriver;
+import org.bitina.usecase.Straggler;
+import org.bitina.wire.Flags;
+import org.bitina.wire.InaHeader;
+import org.bitina.wire.InaPacket;
+import org.bitina.wire.PacketType;
+import org.bitina.wire.Payload;
+
+/**
+ * An AllReduce worker for the INA and parameter-server phases (A4): cuts its array into
+ * chunks with sequence ids, keeps {@code window} chunks in flight, and sends the next one
+ * whenever a result frees a slot. Each contribution carries P-BM = the worker's own bit.
+ * Every result is checked against the reference of the contributions it holds; a better
+ * result for a chunk (a straggler folded in at the root) replaces a partial one. With S6 the
+ * contributions leave masked and checksummed ({@link ValueGuard}); a result that fails its
+ * checksum is not taken, and the chunk is reduced again by the host ring ({@link FallbackRing}).
+ */
+public final class AllReduceWorker implements EndpointDriver {
+    private final Verifier verifier;
+    private final AllReducePlan plan;
+    private final String host;
+    private final int bit;
+    /** This worker's bit on the wire: its bit in the job's space, or in its partition's (H2). */
+    private final int wireBit;
+
+    private final AllReduceData data;
+    private final EndpointSet expected;
+    private final EndpointSet[] holds;
+    private final boolean[] verified;
+    private final List<String> mismatches = new ArrayList<>();
+    private final SplittableRandom jitter;
+    private int nextChunk;
+    private int received;
+    private long lastVt;
+    private final CompletionTimes times;
+    /** Wall time each outstanding chunk was (re)sent, and how often; -1 once it has a result. */
+    private final long[] sentAt;
+    /** Chunks waiting for a result (at most a window of them): the only ones the timer looks at. */
+    private final LinkedHashSet<Integer> pending = new LinkedHashSet<>();
+
+    private boolean pendingInSendOrder = true;
+    private long lastSendAt = Long.MIN_VALUE;
+    private final int[] attempts;
+    /** Sends of a chunk before the worker gives up on its result (a result lost on every try). */
+    static final int MAX_ATTEMPTS = 5;
+    /** S6: masks and checksum; the fallback ring (INA only: with a parameter server, unicasts are its results). */
+    private final ValueGuard guard;
+
+    private final FallbackRing ring;
+    /** S6: chunks whose network result failed its checksum, those still waiting for the ring, those the ring gave. */
+    private final TreeSet<Long> failed = new TreeSet<>();
+
+    private final TreeSet<Integer> awaitingRing = new TreeSet<>();
+    private final TreeSet<Long> fellBack = new TreeSet<>();
+    /** A ring's sum that came round before this worker's own copy of the failed result did. */
+    private final Map<Integer, FallbackRing.Result> early = new HashMap<>();
+
+    /** Where contributions go: the plan's uplink, until a repaired VAT names another; null once cut off from it. */
+    private String uplink;
+
+    private boolean cutOff;
+
+    /** A driver alone, checking against references of its own. */
+    public AllReduceWorker(AllReducePlan plan, String host) {
+        this(plan, host, new Verifier());
+    }
+
+    public AllReduceWorker(AllReducePlan plan, String host, Verifier verifier) {
+        this(plan, host, verifier, null);
+    }
+
+    /** @param endpointSecret what the job's endpoints share for S6 (needed when the plan masks or checksums) */
+    public AllReduceWorker(AllReducePlan plan, String host, Verifier verifier, byte[] endpointSecret) {
+        this.verifier = verifier;
+        this.plan = plan;
+        this.host = host;
+        this.bit = plan.space().index(host);
+        this.wireBit = plan.wire().index(host);
+        this.data = new AllReduceData(plan.data());
+        this.times = new CompletionTimes(data.chunks());
+        this.expected = verifier.members(plan.space(), plan.members());
+        this.holds = new EndpointSet[data.chunks()];
+        this.verified = new boolean[data.chunks()];
+        this.jitter = new SplittableRandom(plan.seed() ^ bit);
+        this.sentAt = new long[data.chunks()];
+        this.attempts = new int[data.chunks()];
+        Arrays.fill(sentAt, -1);
+        this.guard = new ValueGuard(plan, endpointSecret);
+        this.ring = guard.checksummed() && plan.psHost() == null ? new FallbackRing(plan, host, data.chunks()) : null;
+        this.uplink = plan.uplink().get(host);
+    }
+
+    /** This worker's contribution to {@code chunk} as it goes on the wire (masked and checksummed under S6). */
+    private Payload mine(int chunk) {
+        return guard.encode(bit, chunk, data.payload(bit, chunk));
+    }
+
+    /** How long a worker waits for a chunk's result before it sends the chunk again. */
+    private long resultTimeout() {
+        return 4 * plan.timeoutNanos();
+    }
+
+    @Override
+    public List<Out> start(long now) {
+        List<Out> out = new ArrayList<>();
+        if (plan.silent().contains(host)) {
+            return out;
+        }
+        while (nextChunk < Math.min(plan.data().window(), data.chunks())) {
+            out.add(send(nextChunk++, 0, now, false));
+        }
+        return out;
+    }
+
+    @Override
+    public long nextDeadline() {
+        if (pending.isEmpty()) {
+            return Long.MAX_VALUE;
+        }
+        if (pendingInSendOrder) {
+            return sentAt[pending.iterator().next()] + resultTimeout();
+        }
+        long d = Long.MAX_VALUE;
+        for (int c : pending) {
+            d = Math.min(d, sentAt[c] + resultTimeout());
+        }
+        return d;
+    }
+
+    @Override
+    public List<Out> onTimer(long now) {
+        List<Out> out = new ArrayList<>();
+        for (int c : List.copyOf(pending)) {
+            if (now < sentAt[c] + resultTimeout()) {
+                continue;
+            }
+            if (attempts[c] >= MAX_ATTEMPTS) {
+                // give the slot back so that the job ends, and say so: this chunk has no result
+                sentAt[c] = -1;
+                pending.remove(c);
+                received++;
+                mismatches.add("chunk " + c + ": no result after " + attempts[c] + " sends");
+                out.addAll(sendNext(lastVt, now));
+            } else {
+                out.add(send(c, lastVt, now, true));
+            }
+        }
+        return out;
+    }
+
+    private Out send(int chunk, long vt, long now, boolean retransmit) {
+        sentAt[chunk] = now;
+        // pending stays in the order of its send times (a resent chunk moves to the end), so the
+        // earliest deadline is the first one's; a clock that went back makes nextDeadline look at all
+        pendingInSendOrder &= now >= lastSendAt;
+        lastSendAt = Math.max(lastSendAt, now);
+        pending.remove(chunk);
+        pending.add(chunk);
+        attempts[chunk]++;
+        return contribution(chunk, vt, retransmit);
+    }
+
+    private Out contribution(int chunk, long vt, boolean retransmit) {
+        long delay = 0;
+        Straggler s = plan.stragglers().get(host);
+        if (s != null && s.delays(chunk)) {
+            delay = s.draw(jitter);
+        }
+        InaHeader h = InaHeader.of(PacketType.CONTRIBUTION, plan.tenant(), plan.wireJob(), chunk)
+                .withOp(plan.data().op())
+                .withSource(wireBit)
+                .withFlags(retransmit ? Flags.RETRANSMIT : 0);
+        InaPacket p = new InaPacket(h, FlatBitmap.of(plan.wire().capacity(), wireBit), mine(chunk));
+        return new Out(new Frame(p, uplink, vt + delay), delay);
+    }
+
+    /**
+     * The VAT was rebuilt (its switches forgot the chunks they were aggregating): this worker
+     * sends again, flagged as retransmissions, toward its new uplink, every chunk it sent from
+     * two windows below its lowest chunk without a result on. Why that is enough: a worker sends
+     * chunk x only once results freed its window, and a result needs everyone's contribution, so
+     * no worker lacks a chunk more than two windows below another's lowest chunk without a
+     * result; every chunk someone lacks is thus sent again by everyone who sent it. Nothing
+     * counts twice: a result already held is ignored when it comes again, the VAT nodes' P-BM
+     * checks take a contribution they hold as a duplicate, and a root that stays the root keeps
+     * its tombstones, so a chunk it finished gets its remembered result resent, never a new sum.
+     * A worker cut off stops: it is not awaited, and the others' results leave partial without it.
+     */
+    @Override
+    public List<Out> onRetree(Map<String, String> uplinks, List<String> cut, long now) {
+        if (plan.psHost() != null) {
+            return List.of();
+        }
+        // a worker cut off before joins again when the rebuilt tree reaches it (a switch came back):
+        // it offers the chunks it has no result for again and goes on with its window; it is no longer
+        // awaited (the others may have finished chunks without it, which stay partial naming it)
+        boolean rejoined = cutOff && !cut.contains(host) && uplinks.containsKey(host);
+        if (cutOff && !rejoined) {
+            return List.of();
+        }
+        cutOff = false;
+        if (cut.contains(host)) {
+            cutOff = true;
+            uplink = null;
+            pending.clear();
+            return List.of();
+        }
+        if (!uplinks.containsKey(host)) {
+            return List.of();
+        }
+        uplink = uplinks.get(host);
+        List<Out> out = new ArrayList<>();
+        if (plan.silent().contains(host)) {
+            return out;
+        }
+        int lowest = 0;
+        while (lowest < nextChunk && holds[lowest] != null) {
+            lowest++;
+        }
+        for (int c = Math.max(0, lowest - 2 * plan.data().window()); c < nextChunk; c++) {
+            if (pending.contains(c) || (rejoined && holds[c] == null)) {
+                attempts[c] = 0; // a new tree: the chunk gets its sends afresh
+                out.add(send(c, lastVt, now, true));
+            } else {
+                out.add(contribution(c, lastVt, true)); // for the others; this worker has its result (or gave up on it)
+            }
+        }
+        return out;
+    }
+
+    @Override
+    public boolean accepts(InaPacket p) {
+        return p.header().type() == PacketType.RESULT || p.header().type() == PacketType.UNICAST;
+    }
+
+    @Override
+    public List<Out> onDeliver(Frame frame, long now) {
+        InaPacket packet = frame.packet();
+        long vt = frame.vt();
+        long seq = packet.header().seq();
+        if (seq < 0 || seq >= holds.length) {
+            mismatches.add("result for unknown chunk " + seq);
+            return List.of();
+        }
+        int chunk = (int) seq;
+        if (ring != null && packet.header().type() == PacketType.UNICAST) {
+            return onRing(packet, vt);
+        }
+        // a complete result's P-BM is the root's node bitmap (F2), which is every member; the
+        // multicast copy's bitmap names only this receiver, so only a partial carries provenance
+        EndpointSet got = packet.provenance() != null
+                ? packet.provenance()
+                : packet.header().type() == PacketType.RESULT ? expected : packet.endpoints();
+        if (got != expected && (got.capacity() != expected.capacity() || !got.isSubsetOf(expected))) {
+            // no result of this job holds that: named, never taken (nor a reason to stop the host)
+            mismatches.add("chunk " + chunk + ": a result holding " + got + ", not members of this job");
+            return List.of();
+        }
+        if (holds[chunk] != null && got.isSubsetOf(holds[chunk])) {
+            return List.of(); // a copy, or nothing better than what this worker has
+        }
+        boolean gaveUp = holds[chunk] == null && sentAt[chunk] < 0 && attempts[chunk] >= MAX_ATTEMPTS;
+        boolean inFlight = sentAt[chunk] >= 0;
+        // the first result of a chunk counts, also one that came before this worker sent it (the
+        // others finished it without this worker, e.g. while its link was down); one it gave up on counted already
+        boolean first = holds[chunk] == null && !gaveUp;
+        if (gaveUp) {
+            // a result after this worker gave up on it: take it, and withdraw the complaint
+            mismatches.remove("chunk " + chunk + ": no result after " + attempts[chunk] + " sends");
+        }
+        sentAt[chunk] = -1;
+        pending.remove(chunk);
+        holds[chunk] = got;
+        lastVt = Math.max(lastVt, vt);
+        Payload clear = guard.decode(chunk, got, packet.payload());
+        List<Out> out = new ArrayList<>(1);
+        if (clear == null) {
+            // S6: the network's sum is not what the members sent; never taken, reduced again by the hosts
+            verified[chunk] = false;
+            failed.add((long) chunk);
+            if (ring == null) {
+                mismatches.add("chunk " + chunk + ": a result holding " + got + " failed its checksum");
+            } else {
+                awaitingRing.add(chunk);
+                fallback(ring.failed(chunk, got, mine(chunk), vt), vt, out);
+                FallbackRing.Result e = early.remove(chunk);
+                if (e != null) {
+                    fallback(new FallbackRing.Step(List.of(), e, null), vt, out);
+                }
+            }
+        } else {
+            Verifier.Mismatch m = verifier.check(data, chunk, got, clear);
+            verified[chunk] = m == null;
+            if (m != null) {
+                mismatches.add(m + " from " + got);
+            }
+            awaitingRing.remove(chunk);
+            times.done(chunk, vt);
+        }
+        if (first) {
+            received++;
+        }
+        // a chunk in flight frees a window slot
+        if (first && inFlight && !plan.silent().contains(host)) {
+            out.addAll(sendNext(vt, now));
+        }
+        return out;
+    }
+
+    private List<Out> onRing(InaPacket packet, long vt) {
+        List<Out> out = new ArrayList<>(1);
+        int chunk = (int) packet.header().seq();
+        fallback(ring.onPacket(packet, mine(chunk), vt), vt, out);
+        return out;
+    }
+
+    /** What the fallback ring said: packets to send on, and a sum that came round, checked as any result is. */
+    private void fallback(FallbackRing.Step step, long vt, List<Out> out) {
+        out.addAll(step.out());
+        if (step.problem() != null) {
+            mismatches.add(step.problem());
+        }
+        FallbackRing.Result r = step.result();
+        if (r == null) {
+            return;
+        }
+        if (!awaitingRing.remove(r.chunk())) {
+            if (!verified[r.chunk()]) {
+                early.put(r.chunk(), r); // this worker's own copy of the failed result is still on its way
+            }
+            return;
+        }
+        lastVt = Math.max(lastVt, vt);
+        Payload clear = guard.decode(r.chunk(), r.holds(), r.payload());
+        if (clear == null) {
+            mismatches.add(
+                    "chunk " + r.chunk() + ": the fallback ring's sum over " + r.holds() + " failed its checksum too");
+            return;
+        }
+        holds[r.chunk()] = r.holds();
+        times.done(r.chunk(), vt);
+        Verifier.Mismatch m = verifier.check(data, r.chunk(), r.holds(), clear);
+        verified[r.chunk()] = m == null;
+        if (m != null) {
+            mismatches.add(m + " from the fallback ring over " + r.holds());
+        } else {
+            fellBack.add((long) r.chunk());
+        }
+    }
+
+    /**
+     * The next chunk of the window. A chunk whose result is here already (finished without this
+     * worker) is still offered, once and untracked, so that the root can fold it in while it
+     * remembers the result; the window moves on to the next chunk without a result.
+     */
+    private List<Out> sendNext(long vt, long now) {
+        List<Out> out = new ArrayList<>(1);
+        if (cutOff) {
+            return out;
+        }
+        while (nextChunk < data.chunks()) {
+            int c = nextChunk++;
+            if (holds[c] == null) {
+                out.add(send(c, vt, now, false));
+                break;
+            }
+            out.add(contribution(c, vt, false));
+        }
+        return out;
+    }
+
+    @Override
+    public boolean done() {
+        return received == data.chunks() && awaitingRing.isEmpty();
+    }
+
+    @Override
+    public DriverReport report() {
+        List<String> problems = new ArrayList<>(mismatches);
+        awaitingRing.forEach(
+                c -> problems.add("chunk " + c + ": its result failed its checksum and the fallback ring gave none"));
+        DriverReport r = DriverReport.ofChunks(
+                        host,
+                        DriverReport.Role.WORKER,
+                        plan.space(),
+                        expected,
+                        holds,
+                        verified,
+                        received,
+                        problems,
+                        lastVt,
+                        done())
+                .withUnitTimes(times);
+        ValueSecurity v = plan.values() == null ? ValueSecurity.OFF : plan.values();
+        return v.any()
+                ? r.withValues(new DriverReport.ValueChecks(
+                        v.masking(), v.checksum(), List.copyOf(failed), List.copyOf(fellBack)))
+                : r;
+    }
+}

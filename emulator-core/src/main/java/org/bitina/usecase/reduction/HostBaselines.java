@@ -1,0 +1,214 @@
+package org.bitina.usecase.reduction;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.bitina.job.Status;
+import org.bitina.scenario.Scenario;
+import org.bitina.topology.Link;
+import org.bitina.topology.LinkSpec;
+import org.bitina.topology.Routing;
+import org.bitina.usecase.DriverSpec;
+import org.bitina.usecase.Phase;
+import org.bitina.usecase.Plans;
+import org.bitina.wire.PacketCodec;
+
+/**
+ * The host AllReduce baselines that run a {@link HostSchedule} on every member ({@link
+ * ScheduleWorker}): {@code ring}, {@code tree} (NCCL's double binary tree), {@code
+ * halving-doubling} (Rabenseifner, as MPICH) and {@code hierarchical} (rack leaders). Each gets a
+ * phase of its own, with a wire job of its own so that no switch holds state for it.
+ */
+public final class HostBaselines {
+    public static final String RING = "ring";
+    public static final String TREE = "tree";
+    public static final String HALVING_DOUBLING = "halving-doubling";
+    public static final String HIERARCHICAL = "hierarchical";
+    /** Every schedule-driven baseline, in the order the docs list them. */
+    public static final List<String> MODES = List.of(RING, TREE, HALVING_DOUBLING, HIERARCHICAL);
+
+    private static final Map<String, Integer> JOB_OFFSETS = Map.of(
+            RING, Plans.RING_JOB_OFFSET,
+            TREE, 100_000_000,
+            HALVING_DOUBLING, 110_000_000,
+            HIERARCHICAL, 120_000_000);
+
+    private HostBaselines() {}
+
+    public static boolean handles(String mode) {
+        return MODES.contains(mode);
+    }
+
+    /** The schedule a plan's members run, from its mode (and for {@code hierarchical}, its uplinks: each member's leader). */
+    public static HostSchedule schedule(AllReducePlan plan) {
+        int n = plan.members().size();
+        return switch (plan.mode()) {
+            case TREE -> new DoubleBinaryTreeSchedule(n);
+            case HALVING_DOUBLING -> new HalvingDoublingSchedule(n, plan.data().chunks());
+            case HIERARCHICAL -> {
+                int[] leaderOf = new int[n];
+                for (int i = 0; i < n; i++) {
+                    String leader = plan.uplink().get(plan.members().get(i));
+                    leaderOf[i] = leader == null ? i : plan.members().indexOf(leader);
+                }
+                yield new HierarchicalSchedule(leaderOf);
+            }
+            default -> new RingSchedule(n);
+        };
+    }
+
+    /** Per member its rack's leader: the first member (in member order) under the same edge switch. */
+    static Map<String, String> leaders(Scenario s, List<String> members) {
+        Map<String, String> leaderOfRack = new LinkedHashMap<>();
+        Map<String, String> out = new LinkedHashMap<>();
+        for (String m : members) {
+            List<String> up = s.topology().neighbors(m);
+            String rack = up.isEmpty() ? m : up.get(0);
+            out.put(m, leaderOfRack.computeIfAbsent(rack, r -> m));
+        }
+        return out;
+    }
+
+    /** The phase of baseline {@code mode} for {@code job}. */
+    public static Phase phase(Scenario s, Routing routing, ArrayPhases.JobSpecWithData job, String mode) {
+        int wireJob = job.common().id() + JOB_OFFSETS.get(mode);
+        Map<String, String> uplink =
+                mode.equals(HIERARCHICAL) ? leaders(s, job.common().members()) : Map.of();
+        AllReducePlan draft = ArrayPhases.plan(s, job, mode, wireJob, uplink, null, 0);
+        HostSchedule schedule = schedule(draft);
+        long rto = retransmissionTimeout(s, routing == null ? Routing.compute(s.topology()) : routing, draft, schedule);
+        AllReducePlan plan = ArrayPhases.plan(s, job, mode, wireJob, uplink, null, rto);
+        List<DriverSpec> drivers = new ArrayList<>();
+        job.common()
+                .members()
+                .forEach(m -> drivers.add(new AllReduceDriver(AllReduceDriver.Role.RING_WORKER, plan, m)));
+        Set<String> silent = plan.silent();
+        int n = job.common().members().size();
+        String shape = switch (mode) {
+            case TREE -> "double binary tree of " + n + " members";
+            case HALVING_DOUBLING ->
+                "halving-doubling over " + n + " members (" + ((HalvingDoublingSchedule) schedule).pof2()
+                        + " halve and double)";
+            case HIERARCHICAL ->
+                ((HierarchicalSchedule) schedule).racks() + " racks of " + n + " members, leaders "
+                        + new ArrayList<>(new LinkedHashSet<>(uplink.values()));
+            default -> "ring of " + n + " members";
+        };
+        long completion = job.common().completionTimeout().toNanos();
+        return new Phase(
+                job,
+                mode,
+                wireJob,
+                Plans.bareTables(s, job, wireJob, mode),
+                drivers,
+                Plans.awaited(job.common().members(), silent),
+                null,
+                Set.of(),
+                job.common().bitSpace(),
+                new Phase.Timing(
+                        plan.data().chunks(), completion, plan.maxStraggleNanos(), ArrayPhases.deadline(job, n)),
+                Phase.Expected.unless(silent, Status.FAILED),
+                (silent.isEmpty() ? shape : "a " + mode + " cannot complete with a silent member: " + silent)
+                        + "; window " + plan.data().window() + ", retransmission timeout " + rto / 1000.0 + " us");
+    }
+
+    /**
+     * A mode's bus factor: the most payload any one host sends or receives, per byte of one member's
+     * array, in a lossless run (busbw = algbw x this, so busbw is the busiest host link's payload rate
+     * and never above line rate). INA: 1 (each member sends its array once and receives the sum once);
+     * parameter server: N (the server takes every member's array and sends the sum to each); a
+     * schedule: counted from its sends (ring and halving-doubling 2(N-1)/N, double binary tree about 2,
+     * hierarchical the leaders' R-1 + 2(L-1)/L). NaN for a mode it does not know.
+     */
+    public static double busFactor(Scenario s, ArrayPhases.JobSpecWithData job, String mode) {
+        List<String> members = job.common().members();
+        int n = members.size();
+        if (mode.equals("ina")) {
+            return 1;
+        }
+        if (mode.equals("ps")) {
+            return n;
+        }
+        if (!handles(mode)) {
+            return Double.NaN;
+        }
+        Map<String, String> uplink = mode.equals(HIERARCHICAL) ? leaders(s, members) : Map.of();
+        AllReducePlan plan = ArrayPhases.plan(s, job, mode, 0, uplink, null, 1);
+        HostSchedule schedule = schedule(plan);
+        AllReduceData data = new AllReduceData(plan.data());
+        long[] sent = new long[n];
+        long[] got = new long[n];
+        for (int m = 0; m < n; m++) {
+            for (int c = 0; c < data.chunks(); c++) {
+                for (HostSchedule.Send x : schedule.sends(m, c)) {
+                    sent[m] += data.chunkLength(c);
+                    got[x.to()] += data.chunkLength(c);
+                }
+            }
+        }
+        long most = 0;
+        for (int m = 0; m < n; m++) {
+            most = Math.max(most, Math.max(sent[m], got[m]));
+        }
+        return (double) most / plan.data().elements();
+    }
+
+    /**
+     * The per-hop retransmission timeout's floor, from the modelled network: the longest round trip
+     * between a member and a peer it sends to (a data packet out, its acknowledgement back: latency
+     * and serialisation per link of the routed path), plus the most queueing a packet can meet on
+     * the way (on each link of the longest path, every packet the windows let into the network
+     * ahead of it: members x window data packets and as many acknowledgements, at the slowest
+     * link's rate). A straggler's own delay is added to its send's deadline where it is sent. No packet of
+     * a lossless run is late by this bound, so no timer fires without a loss.
+     */
+    static long retransmissionTimeout(Scenario s, Routing routing, AllReducePlan plan, HostSchedule schedule) {
+        int n = plan.members().size();
+        int capacity = plan.space().capacity();
+        long ackBytes = PacketCodec.HEADER_BYTES + (capacity + 7) / 8 + 16;
+        long dataBytes =
+                ackBytes + (long) plan.data().chunk() * plan.data().type().bytes();
+        Set<Long> pairs = new HashSet<>();
+        int chunks = plan.data().chunks();
+        for (int m = 0; m < n; m++) {
+            for (int c = 0; c < chunks; c++) {
+                for (HostSchedule.Send x : schedule.sends(m, c)) {
+                    pairs.add(((long) m << 32) | x.to());
+                }
+            }
+        }
+        long rtt = 0;
+        int hops = 1;
+        for (long pair : pairs) {
+            String a = plan.members().get((int) (pair >>> 32));
+            String b = plan.members().get((int) pair);
+            List<String> path = routing.path(a, b);
+            hops = Math.max(hops, path.size() - 1);
+            rtt = Math.max(rtt, pathNanos(s, path, dataBytes) + pathNanos(s, path, ackBytes));
+        }
+        long slowest = Long.MAX_VALUE;
+        for (Link l : s.topology().links()) {
+            slowest = Math.min(slowest, l.spec().bandwidthBps());
+        }
+        LinkSpec slow = new LinkSpec(0, slowest == Long.MAX_VALUE ? LinkSpec.DEFAULT.bandwidthBps() : slowest, 64, 0);
+        long ahead = (long) n * plan.data().window();
+        long queue = hops * ahead * (slow.serializationNanos(dataBytes) + slow.serializationNanos(ackBytes));
+        return Math.max(1, rtt + queue);
+    }
+
+    private static long pathNanos(Scenario s, List<String> path, long bytes) {
+        long t = 0;
+        for (int i = 0; i + 1 < path.size(); i++) {
+            LinkSpec l = s.topology()
+                    .linkBetween(path.get(i), path.get(i + 1))
+                    .map(Link::spec)
+                    .orElse(LinkSpec.DEFAULT);
+            t += l.latencyNanos() + l.serializationNanos(bytes);
+        }
+        return t;
+    }
+}

@@ -1,0 +1,484 @@
+package org.bitina.usecase.reduction;
+
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.PriorityQueue;
+import java.util.Set;
+import java.util.SplittableRandom;
+import org.bitina.bitmap.EndpointSet;
+import org.bitina.bitmap.FlatBitmap;
+import org.bitina.protocol.Frame;
+import org.bitina.usecase.CompletionTimes;
+import org.bitina.usecase.DriverReport;
+import org.bitina.usecase.EndpointDriver;
+import org.bitina.usecase.Straggler;
+import org.bitina.wire.Flags;
+import org.bitina.wire.InaHeader;
+import org.bitina.wire.InaPacket;
+import org.bitina.wire.PacketType;
+import org.bitina.wire.Payload;
+
+/**
+ * A member of a host AllReduce baseline (A7, L2): runs one {@link HostSchedule} (ring, double
+ * binary tree, halving-doubling, hierarchical) the way a host library does.
+ *
+ * <ul>
+ *   <li><b>Window</b> ({@code data.window}): a member has at most {@code window} data packets in
+ *       flight (sent and not yet acknowledged), as NCCL's ring and tree keep a fixed number of steps
+ *       in flight to each peer and a slot frees when the peer has taken the data; as an INA worker has
+ *       at most {@code window} chunks waiting for their result. Sends due beyond the window wait, the
+ *       lowest chunk first. A receiver takes (and acknowledges) every packet at once, so the window
+ *       never deadlocks.
+ *   <li><b>Duplicates</b>: a packet whose provenance the member's copy holds already is dropped and
+ *       counted ({@code duplicatesDropped}); its contribution is never added twice (F4).
+ *   <li><b>Loss</b>: every data packet is acknowledged by the member it went to (an {@code ACK} with
+ *       the packet's chunk and provenance); an unacknowledged send goes again, flagged, after the
+ *       retransmission timeout, doubling on each try. The timeout is RFC 6298's, SRTT + 4 RTTVAR over
+ *       the acknowledgements of packets sent once (Karn), never below the plan's bound (the modelled
+ *       round trip plus the most queueing the windows allow; {@link HostBaselines#retransmissionTimeout}),
+ *       so no timer fires in a lossless virtual-clock run. A link's duplicate of a first send is not
+ *       acknowledged again; a flagged retransmission is (its first acknowledgement may be what was lost).
+ *       After {@link #MAX_SENDS} sends a packet is given up and named, never silently, and so is every
+ *       other send to that peer: it does not answer (a silent member), and waiting out each of its
+ *       packets in turn would only hold the phase's end back.
+ * </ul>
+ */
+public final class ScheduleWorker implements EndpointDriver {
+    /** Sends of one packet before the member gives up on its acknowledgement. */
+    static final int MAX_SENDS = 10;
+    /** Backoff doublings at most: the longest wait is 64 timeouts. */
+    private static final int MAX_BACKOFF = 6;
+
+    private final AllReducePlan plan;
+    private final HostSchedule schedule;
+    private final String host;
+    private final int me;
+    private final int bit;
+    private final Verifier verifier;
+    private final ValueGuard guard;
+    private final AllReduceData data;
+    private final EndpointSet full;
+    private final int capacity;
+    /** Member index to bit and back. */
+    private final int[] bits;
+
+    private final Map<Integer, Integer> memberOfBit = new HashMap<>();
+    private final SplittableRandom jitter;
+    private final CompletionTimes times;
+    private final boolean silent;
+
+    /** Per chunk: what this member's copy holds (null for a silent member), its value, its sends not yet due. */
+    private final EndpointSet[] holds;
+
+    private final Payload[] value;
+    private final List<List<Pending>> waiting;
+    /** Sends that are due, waiting for room in the window: lowest chunk first, then in the order they fell due. */
+    private final PriorityQueue<Due> due =
+            new PriorityQueue<>(Comparator.comparingInt(Due::chunk).thenComparingLong(Due::order));
+
+    private long dueOrder;
+    /** The modelled time of the latest delivery or timer: when a send that waited for the window leaves. */
+    private long lastEventVt;
+    /** Per chunk: sends due or not yet acknowledged; whether its sum was taken. */
+    private final int[] unacked;
+
+    private final boolean[] stored;
+    private final Map<Key, Outstanding> outstanding = new LinkedHashMap<>();
+
+    private int received;
+    private int verifiedChunks;
+    private long lastVt;
+    private final List<String> mismatches = new ArrayList<>();
+    private final List<String> gaveUp = new ArrayList<>();
+    /** Peers given up on: nothing more is sent to them. */
+    private final Set<Integer> unanswering = new HashSet<>();
+
+    private long givenUp;
+    private final List<Long> failed = new ArrayList<>();
+    private long duplicates;
+    private long retransmissions;
+    private long acks;
+    private long dataSends;
+    /** RFC 6298 estimator, in the driver's clock's nanoseconds; srtt < 0 before the first sample. */
+    private double srtt = -1;
+
+    private double rttvar;
+
+    private record Pending(int to, EndpointSet when) {}
+
+    /** A send that fell due: what the chunk held then and its value then (payloads are never changed in place). */
+    private record Due(int chunk, long order, int to, EndpointSet holds, Payload value, long vt) {}
+
+    /** A send waiting for its acknowledgement: the chunk, the member it went to, what it held. */
+    private record Key(int chunk, int to, EndpointSet holds) {}
+
+    private static final class Outstanding {
+        final Frame frame;
+        int sends = 1;
+        long sentAt;
+        long dueAt;
+        long dueVt;
+
+        Outstanding(Frame frame, long sentAt, long dueAt, long dueVt) {
+            this.frame = frame;
+            this.sentAt = sentAt;
+            this.dueAt = dueAt;
+            this.dueVt = dueVt;
+        }
+    }
+
+    /** A member alone, checking against references of its own. */
+    public ScheduleWorker(AllReducePlan plan, String host) {
+        this(plan, host, new Verifier(), null);
+    }
+
+    /** @param endpointSecret what the job's endpoints share for S6: the baselines carry masked, checksummed values too */
+    public ScheduleWorker(AllReducePlan plan, String host, Verifier verifier, byte[] endpointSecret) {
+        this.plan = plan;
+        this.host = host;
+        this.schedule = HostBaselines.schedule(plan);
+        this.me = plan.members().indexOf(host);
+        this.bit = plan.space().index(host);
+        this.verifier = verifier;
+        this.guard = new ValueGuard(plan, endpointSecret);
+        this.data = new AllReduceData(plan.data());
+        this.capacity = plan.space().capacity();
+        this.full = plan.space().setOf(plan.members());
+        this.bits = new int[plan.members().size()];
+        for (int i = 0; i < bits.length; i++) {
+            bits[i] = plan.space().index(plan.members().get(i));
+            memberOfBit.put(bits[i], i);
+        }
+        this.jitter = new SplittableRandom(plan.seed() ^ bit);
+        this.times = new CompletionTimes(data.chunks());
+        this.silent = plan.silent().contains(host);
+        int chunks = data.chunks();
+        this.holds = new EndpointSet[chunks];
+        this.value = new Payload[chunks];
+        this.waiting = new ArrayList<>(chunks);
+        for (int c = 0; c < chunks; c++) {
+            waiting.add(null);
+        }
+        this.unacked = new int[chunks];
+        this.stored = new boolean[chunks];
+    }
+
+    @Override
+    public boolean accepts(InaPacket p) {
+        return p.header().type() == PacketType.UNICAST || p.header().type() == PacketType.ACK;
+    }
+
+    @Override
+    public List<Out> start(long now) {
+        List<Out> out = new ArrayList<>();
+        if (silent) {
+            return out;
+        }
+        for (int c = 0; c < data.chunks(); c++) {
+            holds[c] = FlatBitmap.of(capacity, bit);
+            value[c] = guard.encode(bit, c, data.payload(bit, c));
+            List<Pending> p = new ArrayList<>(3);
+            for (HostSchedule.Send s : schedule.sends(me, c)) {
+                p.add(new Pending(s.to(), set(s.when())));
+            }
+            waiting.set(c, p);
+            changed(c, 0);
+        }
+        drain(now, out);
+        return out;
+    }
+
+    /** Sends what is due while the window has room. */
+    private void drain(long now, List<Out> out) {
+        while (outstanding.size() < plan.data().window() && !due.isEmpty()) {
+            Due d = due.poll();
+            if (unanswering.contains(d.to())) {
+                givenUp++;
+                unacked[d.chunk()]--;
+                closeIfDone(d.chunk());
+                continue;
+            }
+            out.add(send(d, now));
+        }
+    }
+
+    private EndpointSet set(BitSet members) {
+        int[] b = new int[members.cardinality()];
+        int k = 0;
+        for (int m = members.nextSetBit(0); m >= 0; m = members.nextSetBit(m + 1)) {
+            b[k++] = bits[m];
+        }
+        return FlatBitmap.of(capacity, b);
+    }
+
+    @Override
+    public List<Out> onDeliver(Frame frame, long now) {
+        List<Out> out = new ArrayList<>(2);
+        if (silent) {
+            return out;
+        }
+        InaPacket p = frame.packet();
+        long seq = p.header().seq();
+        Integer from = memberOfBit.get(p.header().source());
+        if (seq < 0 || seq >= holds.length || from == null) {
+            mismatches.add("packet for chunk " + seq + " from bit " + p.header().source() + " is not this job's");
+            return out;
+        }
+        int c = (int) seq;
+        lastEventVt = Math.max(lastEventVt, frame.vt());
+        if (p.header().type() == PacketType.ACK) {
+            acked(c, from, p.endpoints(), now);
+        } else {
+            apply(frame, c, out);
+        }
+        drain(now, out);
+        return out;
+    }
+
+    /** A data packet: a duplicate, the finished sum, or contributions to add. */
+    private void apply(Frame frame, int c, List<Out> out) {
+        InaPacket p = frame.packet();
+        int from = memberOfBit.get(p.header().source());
+        EndpointSet in = p.endpoints();
+        EndpointSet h = holds[c];
+        if (in.isSubsetOf(h)) {
+            duplicate(frame, from, out);
+            return;
+        }
+        out.add(ack(frame, from));
+        if (in.equals(full)) {
+            holds[c] = full;
+            value[c] = p.payload();
+        } else if (!in.intersects(h)) {
+            Payload sum = value[c].copy();
+            plan.data().op().apply(sum, p.payload());
+            value[c] = sum;
+            holds[c] = h.or(in);
+        } else {
+            mismatches.add("chunk " + c + " from " + plan.members().get(from) + " holds " + in
+                    + ", which overlaps what this member holds, " + h);
+            return;
+        }
+        changed(c, frame.vt());
+    }
+
+    private void duplicate(Frame frame, int from, List<Out> out) {
+        duplicates++;
+        if (frame.packet().header().has(Flags.RETRANSMIT)) {
+            out.add(ack(frame, from));
+        }
+    }
+
+    /** The chunk's copy changed: the sends it now holds enough for fall due; the sum is taken when it is finished. */
+    private void changed(int c, long vt) {
+        List<Pending> p = waiting.get(c);
+        for (Iterator<Pending> it = p.iterator(); it.hasNext(); ) {
+            Pending s = it.next();
+            if (s.when().equals(holds[c])) {
+                it.remove();
+                due.add(new Due(c, dueOrder++, s.to(), holds[c], value[c], vt));
+                unacked[c]++;
+            }
+        }
+        if (holds[c].equals(full) && !stored[c]) {
+            stored[c] = true;
+            store(c, vt);
+        }
+        closeIfDone(c);
+    }
+
+    private void closeIfDone(int c) {
+        if (stored[c]
+                && unacked[c] == 0
+                && waiting.get(c) != null
+                && waiting.get(c).isEmpty()) {
+            // nothing of it is left to send or to hear back about: its copy can go
+            waiting.set(c, null);
+            value[c] = null;
+        }
+    }
+
+    private void store(int c, long vt) {
+        times.done(c, vt);
+        received++;
+        lastVt = Math.max(lastVt, vt);
+        Payload clear = guard.decode(c, full, value[c]);
+        if (clear == null) {
+            mismatches.add("chunk " + c + ": the sum failed its checksum");
+            failed.add((long) c);
+            return;
+        }
+        Verifier.Mismatch m = verifier.check(data, c, full, clear);
+        if (m == null) {
+            verifiedChunks++;
+        } else {
+            mismatches.add(m.toString());
+        }
+    }
+
+    private Out send(Due d, long now) {
+        int c = d.chunk();
+        int to = d.to();
+        // a send that waited for the window leaves when the acknowledgement that made room came
+        long vt = Math.max(d.vt(), lastEventVt);
+        long delay = 0;
+        Straggler s = plan.stragglers().get(host);
+        if (s != null && s.delays(c)) {
+            delay = s.draw(jitter);
+        }
+        String peer = plan.members().get(to);
+        InaHeader h = InaHeader.of(PacketType.UNICAST, plan.tenant(), plan.wireJob(), c)
+                .withOp(plan.data().op())
+                .withSource(bit)
+                .withDestination(bits[to]);
+        Frame f = new Frame(new InaPacket(h, d.holds(), d.value()), peer, vt + delay);
+        long rto = rto();
+        Key k = new Key(c, to, d.holds().toFlat());
+        if (outstanding.put(k, new Outstanding(f, now + delay, now + delay + rto, vt + delay + rto)) != null) {
+            unacked[c]--; // the same send fell due twice (it cannot: a chunk's holds only grow): one acknowledgement
+            // will do
+        }
+        dataSends++;
+        return new Out(f, delay);
+    }
+
+    private Out ack(Frame data, int to) {
+        acks++;
+        InaPacket p = data.packet();
+        InaHeader h = InaHeader.of(
+                        PacketType.ACK,
+                        plan.tenant(),
+                        plan.wireJob(),
+                        p.header().seq())
+                .withSource(bit)
+                .withDestination(bits[to]);
+        return new Out(
+                new Frame(
+                        new InaPacket(h, p.endpoints(), Payload.EMPTY),
+                        plan.members().get(to),
+                        data.vt()),
+                0);
+    }
+
+    private void acked(int c, int from, EndpointSet what, long now) {
+        // flat whatever encoding it came in (an edge may translate it): the key's equality and hash
+        Outstanding o = outstanding.remove(new Key(c, from, what.toFlat()));
+        if (o == null) {
+            duplicates++; // a second acknowledgement (a link's duplicate, or of a retransmission)
+            return;
+        }
+        if (o.sends == 1) {
+            sample(now - o.sentAt);
+        }
+        unacked[c]--;
+        closeIfDone(c);
+    }
+
+    /** RFC 6298 section 2, with alpha 1/8 and beta 1/4. */
+    private void sample(long rtt) {
+        if (rtt < 0) {
+            return;
+        }
+        if (srtt < 0) {
+            srtt = rtt;
+            rttvar = rtt / 2.0;
+        } else {
+            rttvar = 0.75 * rttvar + 0.25 * Math.abs(srtt - rtt);
+            srtt = 0.875 * srtt + 0.125 * rtt;
+        }
+    }
+
+    /** The retransmission timeout now: the estimator's, never below the plan's bound. */
+    long rto() {
+        long bound = plan.timeoutNanos();
+        return srtt < 0 ? bound : Math.max(bound, (long) Math.ceil(srtt + 4 * rttvar));
+    }
+
+    @Override
+    public long nextDeadline() {
+        long d = Long.MAX_VALUE;
+        for (Outstanding o : outstanding.values()) {
+            d = Math.min(d, o.dueAt);
+        }
+        return d;
+    }
+
+    @Override
+    public List<Out> onTimer(long now) {
+        List<Out> out = new ArrayList<>();
+        for (Iterator<Map.Entry<Key, Outstanding>> it = outstanding.entrySet().iterator(); it.hasNext(); ) {
+            Map.Entry<Key, Outstanding> e = it.next();
+            Outstanding o = e.getValue();
+            if (o.dueAt > now) {
+                continue;
+            }
+            Key k = e.getKey();
+            if (unanswering.contains(k.to()) || o.sends >= MAX_SENDS) {
+                if (unanswering.add(k.to())) {
+                    gaveUp.add("chunk " + k.chunk() + " to " + plan.members().get(k.to())
+                            + ": no acknowledgement after " + o.sends + " sends; nothing more is sent to it");
+                }
+                it.remove();
+                givenUp++;
+                unacked[k.chunk()]--;
+                closeIfDone(k.chunk());
+                continue;
+            }
+            InaPacket p = o.frame.packet();
+            InaPacket again = new InaPacket(
+                    p.header().withFlags(p.header().flags() | Flags.RETRANSMIT), p.endpoints(), p.payload());
+            long vt = o.dueVt;
+            lastEventVt = Math.max(lastEventVt, vt);
+            o.sends++;
+            long wait = rto() << Math.min(MAX_BACKOFF, o.sends - 1);
+            o.sentAt = now;
+            o.dueAt = now + wait;
+            o.dueVt = vt + wait;
+            retransmissions++;
+            dataSends++;
+            out.add(new Out(new Frame(again, o.frame.destination(), vt), 0));
+        }
+        drain(now, out);
+        return out;
+    }
+
+    @Override
+    public boolean done() {
+        return received == data.chunks();
+    }
+
+    @Override
+    public DriverReport report() {
+        Map<String, Long> stats = new LinkedHashMap<>();
+        stats.put("dataSends", dataSends);
+        stats.put("retransmissions", retransmissions);
+        stats.put("duplicatesDropped", duplicates);
+        stats.put("acks", acks);
+        stats.put("sendsGivenUp", givenUp);
+        DriverReport r = new DriverReport(
+                        host,
+                        DriverReport.Role.RING_WORKER,
+                        data.chunks(),
+                        received,
+                        List.of(),
+                        List.copyOf(mismatches),
+                        lastVt,
+                        verifiedChunks,
+                        done(),
+                        List.copyOf(gaveUp),
+                        stats)
+                .withUnitTimes(times);
+        ValueSecurity v = Objects.requireNonNullElse(plan.values(), ValueSecurity.OFF);
+        return v.any()
+                ? r.withValues(new DriverReport.ValueChecks(v.masking(), v.checksum(), List.copyOf(failed), List.of()))
+                : r;
+    }
+}

@@ -1,0 +1,317 @@
+package org.bitina.usecases;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.bitina.bitmap.FlatBitmap;
+import org.bitina.job.Expect;
+import org.bitina.job.JobSpec;
+import org.bitina.scenario.FaultSpec;
+import org.bitina.scenario.JobReader;
+import org.bitina.scenario.Scenario;
+import org.bitina.security.Admission;
+import org.bitina.security.AttackSpec;
+import org.bitina.security.IngressPolicy;
+import org.bitina.topology.BitSpace;
+import org.bitina.topology.EncodingSpec;
+import org.bitina.topology.Node;
+import org.bitina.topology.Routing;
+import org.bitina.usecase.DriverSpec;
+import org.bitina.usecase.Phase;
+import org.bitina.usecase.Repair;
+import org.bitina.usecase.UseCase;
+import org.bitina.usecase.WireBudget;
+import org.bitina.usecase.allreduce.AllReduceUseCase;
+import org.bitina.usecase.attack.AttackDriverSpec;
+import org.bitina.usecase.bierinc.BierIncUseCase;
+import org.bitina.usecase.moe.MoeUseCase;
+import org.bitina.usecase.multicast.MulticastUseCase;
+import org.bitina.usecase.reduction.ArrayPhases;
+import org.bitina.usecase.reduction.DataSpec;
+
+/** The use cases a scenario may have. Adding one is a package under {@code usecase} and a line in {@link #ALL}. */
+public final class UseCases {
+    public static final List<UseCase<?>> ALL =
+            List.of(new AllReduceUseCase(), new MoeUseCase(), new MulticastUseCase(), new BierIncUseCase());
+
+    private UseCases() {}
+
+    /** The jobs of {@code s} whose packets do not fit a link they cross ({@link WireBudget}). */
+    public static List<WireBudget.Excess> wireBudget(Scenario s) {
+        return WireBudget.check(s, job -> packets(job, s), routing -> plan(s, routing));
+    }
+
+    /** How each kind's jobs are read, in the order error messages list the kinds. */
+    public static List<JobReader> readers() {
+        return ALL.stream().map(UseCase::reader).toList();
+    }
+
+    /** Every driver spec a host may be sent, for serialisation. */
+    public static List<Class<? extends DriverSpec>> driverTypes() {
+        List<Class<? extends DriverSpec>> types =
+                new ArrayList<>(ALL.stream().flatMap(u -> u.drivers().stream()).toList());
+        // the attackers a scenario's attacks section puts beside any AllReduce job's workers
+        types.add(AttackDriverSpec.class);
+        return List.copyOf(types);
+    }
+
+    /**
+     * The phases of a run, job by job in the scenario's order (the installer of docs/architecture.md's
+     * data flow). The job's endpoint-set encoding applies on every link, in every mode (H2, H3).
+     */
+    public static List<Phase> plan(Scenario s, Routing routing) {
+        List<Phase> phases = new ArrayList<>();
+        for (JobSpec job : s.jobs()) {
+            EncodingSpec encoding = job.common().encoding();
+            Expect expect = job.common().expect();
+            for (Phase p : admitted(of(job), job, s, routing)) {
+                if (expect != null && expect.modes().containsKey(p.mode())) {
+                    // the scenario says how this mode ends: that, exactly, instead of what the fault plan implies
+                    Expect.Outcome o = expect.modes().get(p.mode());
+                    p = p.withExpected(Phase.Expected.exactly(o.status(), o.missing()));
+                }
+                p = withAttackers(s, job, p);
+                // each tree of the phase its own ingress policy, over its own bit space (H2: a partition's)
+                Map<Integer, IngressPolicy> ingress = new HashMap<>();
+                Phase q = p;
+                q.trees()
+                        .forEach(tree -> ingress.put(
+                                tree.wireJob(),
+                                ingress(
+                                        q.job(),
+                                        tree.bitSpace(),
+                                        q,
+                                        s.security().rate())));
+                phases.add(p.mapTables(
+                        (n, t) -> t.withEncoding(encoding).withIngress(ingress.get(t.job())),
+                        "; endpoint sets " + encoding.describe()));
+            }
+        }
+        return phases;
+    }
+
+    /**
+     * The job's phases after admission control (S5): an admitted INA phase reserves its
+     * declared entries on every switch it installs tables on; a refused one does not run, and
+     * the job's fallback baseline runs in its place (once, where the job lists it anyway),
+     * carrying the decision to the report.
+     */
+    private static <S extends JobSpec> List<Phase> admitted(UseCase<S> u, JobSpec job, Scenario s, Routing routing) {
+        S spec = u.spec().cast(job);
+        List<Phase> planned = u.plan(spec, s, routing);
+        int entries = u.stateEntries(spec);
+        List<Phase> inas = planned.stream().filter(p -> p.mode().equals("ina")).toList();
+        // a job that runs INA once and lists its fallback anyway runs that baseline once, carrying the refusal
+        Phase listed = inas.size() == 1
+                ? planned.stream()
+                        .filter(p -> p.mode().equals(u.fallback()))
+                        .findFirst()
+                        .orElse(null)
+                : null;
+        Admission listedRefusal = null;
+        List<Phase> out = new ArrayList<>();
+        for (Phase p : planned) {
+            if (!p.mode().equals("ina")) {
+                out.add(p);
+                continue;
+            }
+            List<String> switches = stateSwitches(p, s, routing);
+            Admission a = Admission.decide(entries, switches, s.capacity()::of, u.fallback());
+            if (a.admitted()) {
+                // the declaration is the job's quota where a switch has a capacity to share; elsewhere the device's
+                // default
+                Set<String> limited = new HashSet<>(
+                        switches.stream().filter(n -> s.capacity().of(n) > 0).toList());
+                out.add(p.mapTables(
+                                (n, t) -> limited.contains(n) ? t.withStateEntries(entries) : t,
+                                limited.isEmpty()
+                                        ? ""
+                                        : "; " + entries + " aggregation entries reserved on " + limited.size()
+                                                + " switches")
+                        .withAdmission(a));
+            } else if (listed != null) {
+                listedRefusal = a;
+            } else {
+                out.add(u.baseline(u.spec().cast(p.job()), u.fallback(), s, routing)
+                        .withAdmission(a)
+                        .withIteration(p.iteration()));
+            }
+        }
+        if (listedRefusal != null) {
+            out.set(out.indexOf(listed), listed.withAdmission(listedRefusal));
+        }
+        return out;
+    }
+
+    /**
+     * The switches that may hold a phase's soft state (S5): the VAT's switches where the control
+     * plane installed A-BMs; otherwise (data-driven trees: C-BMs, INC trees) every switch on a
+     * route between the phase's roots and its endpoints. In topology order.
+     */
+    static List<String> stateSwitches(Phase p, Scenario s, Routing routing) {
+        Set<String> on = new HashSet<>();
+        p.trees()
+                .forEach(tree -> tree.tables().forEach((n, t) -> {
+                    if (t.registered() != null) {
+                        on.add(n);
+                    }
+                }));
+        if (on.isEmpty()) {
+            List<String> from =
+                    p.roots() == null || p.roots().isEmpty() ? p.job().common().members() : p.roots();
+            for (String r : from) {
+                for (String m : p.job().common().members()) {
+                    if (s.topology().has(r) && s.topology().has(m)) {
+                        on.addAll(routing.path(r, m));
+                    }
+                }
+            }
+        }
+        return s.topology().switches().stream()
+                .map(Node::name)
+                .filter(on::contains)
+                .toList();
+    }
+
+    /** The INA phase of an AllReduce or reliable multicast job gets the drivers of the attacks that target it. */
+    private static Phase withAttackers(Scenario s, JobSpec job, Phase p) {
+        if (!p.mode().equals("ina") || s.attacks() == null) {
+            return p;
+        }
+        DataSpec data = job instanceof ArrayPhases.JobSpecWithData ar ? ar.data() : null;
+        List<DriverSpec> attackers = new ArrayList<>();
+        for (AttackSpec a : s.attacks()) {
+            if (a.job().equals(job.name())) {
+                // an AllReduce attacker addresses its root (the VAT root), a multicast one the source
+                attackers.add(new AttackDriverSpec(
+                        a,
+                        a.node(),
+                        job.common().tenant(),
+                        p.wireJob(),
+                        p.bitSpace(),
+                        p.job().common().members(),
+                        p.roots().get(0),
+                        data));
+            }
+        }
+        return attackers.isEmpty() ? p : p.withMoreDrivers(attackers);
+    }
+
+    /**
+     * The phase's ingress policy (S1, S4): its members' bits (an endpoint that is a member, or
+     * lives on a member host: MoE experts), and the hosts that send its results, dispatches or
+     * data (the phase's roots). Null when the phase's BIFTs are over another space than the job's
+     * (a BIER-INC job whose edge is the leaves).
+     */
+    static IngressPolicy ingress(JobSpec job, Phase p, IngressPolicy.RateLimit rate) {
+        return ingress(job, p.bitSpace(), p, rate);
+    }
+
+    /**
+     * The policy of one tree of the phase, over its bit space: the job's own, or one whose every
+     * position is a member (H2: a partition's). Null for a space of other endpoints (a BIER-INC
+     * job's leaves, a second stage's partition roots: their packets come from switches).
+     */
+    static IngressPolicy ingress(JobSpec job, BitSpace space, Phase p, IngressPolicy.RateLimit rate) {
+        if (space == null) {
+            return null;
+        }
+        List<Integer> bits = new ArrayList<>();
+        Set<String> members = new HashSet<>(job.common().members()); // a list's contains was O(N) per bit
+        for (int i = 0; i < space.capacity(); i++) {
+            String e = space.endpoint(i);
+            if (e != null && (members.contains(e) || members.contains(space.node(i)))) {
+                bits.add(i);
+            }
+        }
+        if (space != job.common().bitSpace() && bits.size() != space.capacity()) {
+            return null;
+        }
+        return new IngressPolicy(
+                FlatBitmap.of(
+                        space.capacity(),
+                        bits.stream().mapToInt(Integer::intValue).toArray()),
+                p.roots() == null ? List.of() : p.roots(),
+                p.units(),
+                rate);
+    }
+
+    /** The repair of phase {@code p}'s tree over {@code routing}, by its job's use case ({@link UseCase#retree}); null: none. */
+    public static Repair retree(Phase p, Scenario s, Routing routing) {
+        return retreeOf(of(p.job()), p, s, routing);
+    }
+
+    private static <S extends JobSpec> Repair retreeOf(UseCase<S> u, Phase p, Scenario s, Routing routing) {
+        return u.retree(u.spec().cast(p.job()), p, s, routing);
+    }
+
+    /** Phase {@code p}'s tree rebuilt with a switch that came back ({@link UseCase#rejoin}); null: none. */
+    public static Repair rejoin(Phase p, Scenario s, Routing routing) {
+        return rejoinOf(of(p.job()), p, s, routing);
+    }
+
+    private static <S extends JobSpec> Repair rejoinOf(UseCase<S> u, Phase p, Scenario s, Routing routing) {
+        return u.rejoin(u.spec().cast(p.job()), p, s, routing);
+    }
+
+    /** What {@code job}'s packets carry besides header, endpoint set and tag ({@link UseCase#packets}). */
+    public static WireBudget.Packets packets(JobSpec job, Scenario s) {
+        return packetsOf(of(job), job, s);
+    }
+
+    private static <S extends JobSpec> WireBudget.Packets packetsOf(UseCase<S> u, JobSpec job, Scenario s) {
+        return u.packets(u.spec().cast(job), s);
+    }
+
+    /** What the jobs ask of the fault plan that this version does not build, job by job ({@link UseCase#unbuiltFaults}). */
+    public static List<String> unbuiltFaults(List<JobSpec> jobs, List<FaultSpec> faults) {
+        List<String> out = new ArrayList<>();
+        jobs.forEach(job -> out.addAll(unbuiltOf(of(job), job, faults)));
+        return out;
+    }
+
+    private static <S extends JobSpec> List<String> unbuiltOf(UseCase<S> u, JobSpec job, List<FaultSpec> faults) {
+        return u.unbuiltFaults(u.spec().cast(job), faults);
+    }
+
+    /**
+     * The tolerances the results of the kinds that ran were checked with, each once, in the order
+     * of the first kind of {@link #ALL} that uses it.
+     */
+    public static List<String> tolerances(Set<String> kindsRan) {
+        Set<String> ran = new HashSet<>();
+        ALL.stream()
+                .filter(u -> kindsRan.contains(u.kind()) && u.tolerance() != null)
+                .forEach(u -> ran.add(u.tolerance()));
+        return ALL.stream()
+                .map(UseCase::tolerance)
+                .filter(t -> t != null && ran.contains(t))
+                .distinct()
+                .toList();
+    }
+
+    /** What {@code job}'s kind counts its completion times in ({@link UseCase#unit}). */
+    public static String unit(JobSpec job) {
+        return of(job).unit();
+    }
+
+    /** About how much heap {@code job} needs (see {@link UseCase#memoryBytes}). */
+    public static long memoryBytes(JobSpec job) {
+        return memoryOf(of(job), job);
+    }
+
+    private static <S extends JobSpec> long memoryOf(UseCase<S> u, JobSpec job) {
+        return u.memoryBytes(u.spec().cast(job));
+    }
+
+    private static UseCase<?> of(JobSpec job) {
+        return ALL.stream()
+                .filter(u -> u.spec().isInstance(job))
+                .findFirst()
+                .orElseThrow(() -> new UnsupportedOperationException("no use case runs job '" + job.name() + "' ("
+                        + job.common().kind() + ")"));
+    }
+}

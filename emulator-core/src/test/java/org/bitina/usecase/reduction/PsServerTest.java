@@ -1,0 +1,156 @@
+package org.bitina.usecase.reduction;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.bitina.bitmap.FlatBitmap;
+import org.bitina.protocol.Frame;
+import org.bitina.topology.BitSpace;
+import org.bitina.usecase.EndpointDriver;
+import org.bitina.wire.ElementType;
+import org.bitina.wire.Flags;
+import org.bitina.wire.InaPacket;
+import org.bitina.wire.PacketType;
+import org.bitina.wire.Payload;
+import org.bitina.wire.ReductionOp;
+import org.junit.jupiter.api.Test;
+
+/** The parameter-server baseline without a network: two workers' contributions handed to the server, its answers back. */
+class PsServerTest {
+    private static final long MS = 1_000_000L;
+    private static final long TIMEOUT = 10 * MS;
+    private final BitSpace space = new BitSpace(List.of("w1", "w2", "ps"));
+    private final DataSpec data = new DataSpec(64, ElementType.INT32, ReductionOp.SUM, 32, 2, 4, 1 << 16);
+    private final AllReducePlan plan = new AllReducePlan(
+            "j",
+            "ps",
+            1,
+            2_000_001,
+            space,
+            List.of("w1", "w2"),
+            data,
+            Map.of("w1", "ps", "w2", "ps"),
+            "ps",
+            TIMEOUT,
+            Map.of(),
+            Set.of(),
+            4);
+    private final AllReduceData values = new AllReduceData(data);
+
+    private int[] sum(int chunk, int... bits) {
+        int[] s = new int[data.chunk()];
+        for (int b : bits) {
+            int[] v = ((Payload.Int32) values.payload(b, chunk)).values();
+            for (int i = 0; i < s.length; i++) {
+                s[i] += v[i];
+            }
+        }
+        return s;
+    }
+
+    private static Frame only(List<EndpointDriver.Out> out) {
+        assertEquals(1, out.size(), out.toString());
+        return out.get(0).frame();
+    }
+
+    @Test
+    void theServerReducesBothWorkersContributionsAndAnswersEachOfThemWithTheSum() {
+        PsServer ps = new PsServer(plan);
+        AllReduceWorker w1 = new AllReduceWorker(plan, "w1");
+        AllReduceWorker w2 = new AllReduceWorker(plan, "w2");
+        assertTrue(ps.start(0).isEmpty(), "a server waits for contributions");
+        List<EndpointDriver.Out> c1 = w1.start(0);
+        List<EndpointDriver.Out> c2 = w2.start(0);
+        assertEquals(data.chunks(), c1.size(), "the window covers both chunks");
+        for (int c = 0; c < data.chunks(); c++) {
+            Frame from1 = c1.get(c).frame();
+            assertEquals("ps", from1.destination());
+            assertTrue(ps.accepts(from1.packet()));
+            assertTrue(ps.onDeliver(from1, MS).isEmpty(), "half a chunk: nothing to answer yet");
+            List<EndpointDriver.Out> answers = ps.onDeliver(c2.get(c).frame(), MS);
+            assertEquals(
+                    List.of("w1", "w2"),
+                    answers.stream().map(o -> o.frame().destination()).toList(),
+                    "one answer per worker");
+            for (EndpointDriver.Out a : answers) {
+                InaPacket p = a.frame().packet();
+                assertEquals(PacketType.UNICAST, p.header().type());
+                assertEquals(c, p.header().seq());
+                assertEquals(space.index(a.frame().destination()), p.header().destination());
+                assertEquals(FlatBitmap.of(3, 0, 1), p.endpoints(), "the sum holds w1 and w2");
+                assertArrayEquals(sum(c, 0, 1), ((Payload.Int32) p.payload()).values());
+                (a.frame().destination().equals("w1") ? w1 : w2).onDeliver(a.frame(), 2 * MS);
+            }
+        }
+        for (AllReduceWorker w : List.of(w1, w2)) {
+            assertTrue(w.done());
+            assertEquals(List.of(), w.report().mismatches());
+            assertEquals(data.chunks(), w.report().verifiedChunks());
+        }
+        assertEquals(data.chunks(), ps.report().received(), "one result per chunk");
+        assertEquals("ps", ps.report().endpoint());
+    }
+
+    @Test
+    void atItsTimeoutTheServerAnswersWithWhatItHasAndFoldsTheLateContributionInAfterwards() {
+        PsServer ps = new PsServer(plan);
+        Frame from1 = new AllReduceWorker(plan, "w1").start(0).get(0).frame();
+        Frame from2 = new AllReduceWorker(plan, "w2").start(0).get(0).frame();
+        ps.onDeliver(from1, MS);
+        assertEquals(MS + TIMEOUT, ps.nextDeadline());
+        assertTrue(ps.onTimer(MS + TIMEOUT - 1).isEmpty());
+        List<EndpointDriver.Out> partial = ps.onTimer(MS + TIMEOUT);
+        assertEquals(2, partial.size(), "both workers get the partial result");
+        assertEquals(FlatBitmap.of(3, 0), partial.get(0).frame().packet().endpoints(), "it holds w1 alone");
+        assertArrayEquals(
+                sum(0, 0), ((Payload.Int32) partial.get(1).frame().packet().payload()).values());
+        List<EndpointDriver.Out> better = ps.onDeliver(from2, MS + TIMEOUT + 1);
+        assertEquals(2, better.size(), "w2's late share widens the result, sent to both again");
+        assertEquals(FlatBitmap.of(3, 0, 1), better.get(0).frame().packet().endpoints());
+        assertArrayEquals(
+                sum(0, 0, 1), ((Payload.Int32) better.get(0).frame().packet().payload()).values());
+    }
+
+    @Test
+    void aWorkerThatAsksAgainGetsTheResultAgainAloneAndIsNotCountedTwice() {
+        PsServer ps = new PsServer(plan);
+        AllReduceWorker w1 = new AllReduceWorker(plan, "w1");
+        Frame from1 = w1.start(0).get(0).frame();
+        ps.onDeliver(from1, MS);
+        List<EndpointDriver.Out> result =
+                ps.onDeliver(new AllReduceWorker(plan, "w2").start(0).get(0).frame(), MS);
+        assertEquals(2, result.size());
+        // w1's result was lost: its timer sends chunk 0 again, flagged as a retransmission
+        List<EndpointDriver.Out> again = w1.onTimer(w1.nextDeadline());
+        Frame retransmission = again.stream()
+                .map(EndpointDriver.Out::frame)
+                .filter(f -> f.packet().header().seq() == 0)
+                .findFirst()
+                .orElseThrow();
+        assertTrue(retransmission.packet().header().has(Flags.RETRANSMIT));
+        Frame resent = only(ps.onDeliver(retransmission, 50 * MS));
+        assertEquals("w1", resent.destination());
+        assertEquals(result.get(0).frame().packet().payload(), resent.packet().payload());
+        assertEquals(1, ps.report().received(), "a resend is not another result");
+        // the same contribution without the flag is a plain duplicate: nothing to answer
+        assertTrue(ps.onDeliver(from1, 51 * MS).isEmpty());
+    }
+
+    @Test
+    void theServerTakesContributionsOnly() {
+        PsServer ps = new PsServer(plan);
+        Frame contribution = new AllReduceWorker(plan, "w1").start(0).get(0).frame();
+        assertTrue(ps.accepts(contribution.packet()));
+        assertFalse(
+                ps.accepts(contribution
+                        .packet()
+                        .withHeader(contribution.packet().header().withType(PacketType.UNICAST))),
+                "its own answers to a worker on the same host are the worker's");
+        assertTrue(ps.done(), "a server never holds a phase open");
+    }
+}
