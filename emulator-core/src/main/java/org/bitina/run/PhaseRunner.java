@@ -32,7 +32,7 @@ import org.bitina.topology.Routing;
 import org.bitina.usecase.DriverReport;
 import org.bitina.usecase.DriverSpec;
 import org.bitina.usecase.Phase;
-import org.bitina.usecase.UseCases;
+import org.bitina.usecases.UseCases;
 
 /**
  * The coordinator of a run (docs/architecture.md), a cluster singleton: wires the devices,
