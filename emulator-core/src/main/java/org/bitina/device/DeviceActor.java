@@ -181,6 +181,15 @@ abstract class DeviceActor extends AbstractBehavior<DeviceCommand> {
     /** Fires what is due at the device's time. */
     protected abstract void fireTimers();
 
+    /** A frame at its arrival: lost with its link when that went down while it was on the wire, else handled. */
+    private void arriveNow(DeviceCommand.FrameIn f) {
+        if (ports.lostWithItsLink(f)) {
+            ports.perform(getContext(), engine.lostWithLink(f.frame()));
+        } else {
+            onFrame(f);
+        }
+    }
+
     /** One sender's frames, in order: handled now (real clock) or queued for their modelled time (virtual clock). */
     private void arrive(List<DeviceCommand.FrameIn> frames) {
         time.arrive(frames);
@@ -245,7 +254,7 @@ abstract class DeviceActor extends AbstractBehavior<DeviceCommand> {
 
         @Override
         void arrive(List<DeviceCommand.FrameIn> frames) {
-            frames.forEach(DeviceActor.this::onFrame);
+            frames.forEach(DeviceActor.this::arriveNow);
         }
 
         @Override
@@ -328,7 +337,7 @@ abstract class DeviceActor extends AbstractBehavior<DeviceCommand> {
                 // as under the real clock: what the device cannot handle is named and counted, and the window goes on
                 try {
                     if (what instanceof DeviceCommand.FrameIn f) {
-                        onFrame(f);
+                        arriveNow(f);
                     } else {
                         onLocalEvent(what);
                     }

@@ -114,9 +114,20 @@ public sealed interface DeviceCommand extends ControlMessage
         INSTANCE
     }
 
-    /** Link fault on the link to {@code neighbor}: up/down, loss, duplication, reordering, delay. */
-    record LinkFault(String neighbor, Boolean up, Double loss, Double duplicate, Double reorder, Long wallDelayNanos)
-            implements ControlPlane {}
+    /**
+     * Link fault on the link to {@code neighbor}: up/down, loss, duplication, reordering, delay; at
+     * modelled time {@code vt} (virtual clock; it arrives before the window that reaches it, so a
+     * link going down takes with it only the frames arriving from then on).
+     */
+    record LinkFault(
+            String neighbor, Boolean up, Double loss, Double duplicate, Double reorder, Long wallDelayNanos, long vt)
+            implements ControlPlane {
+        /** At once: the real clock, or between phases. */
+        public LinkFault(
+                String neighbor, Boolean up, Double loss, Double duplicate, Double reorder, Long wallDelayNanos) {
+            this(neighbor, up, loss, duplicate, reorder, wallDelayNanos, 0);
+        }
+    }
 
     /** The switch fails: from now on it drops everything and keeps no state. */
     enum Crash implements SwitchOnly {

@@ -119,7 +119,7 @@ public final class HostActor extends DeviceActor {
     protected void onLocalEvent(Object what) {
         if (what instanceof Delayed m) {
             long now = clock.getAsLong();
-            deliver(ports.perform(getContext(), engine.originate(m.frame(), now)), now);
+            deliver(ports.perform(getContext(), engine.originate(ports.leavingNow(m.frame()), now)), now);
             rearm(now);
         }
     }
@@ -212,7 +212,7 @@ public final class HostActor extends DeviceActor {
     private void send(List<EndpointDriver.Out> outs, long now) {
         for (EndpointDriver.Out o : outs) {
             if (!time.defer(now, o.wallDelayNanos(), o.frame(), Delayed::new)) {
-                deliver(ports.perform(getContext(), engine.originate(o.frame(), now)), now);
+                deliver(ports.perform(getContext(), engine.originate(ports.leavingNow(o.frame()), now)), now);
             }
         }
     }

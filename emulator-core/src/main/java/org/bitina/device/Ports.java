@@ -145,6 +145,26 @@ final class Ports {
         links.values().forEach(LinkModel::reset);
     }
 
+    /**
+     * A frame a driver sends now, stamped no earlier than now (virtual clock): a resend keeps its
+     * first send's time, and what the engine traces of it (a drop for want of a route after a
+     * failure) would be placed before it happened.
+     */
+    Frame leavingNow(Frame f) {
+        long departs = timing.departs(f.vt());
+        return departs == f.vt() ? f : f.withVt(departs);
+    }
+
+    /**
+     * Whether frame {@code m} was on the wire when its link went down: the routing no longer puts
+     * the sender's endpoints behind that port, so the ingress policy would call an honest frame
+     * spoofed bits; it is dropped as {@code link down} instead.
+     */
+    boolean lostWithItsLink(DeviceCommand.FrameIn m) {
+        LinkModel link = m.from() == null ? null : links.get(m.from());
+        return link != null && link.lostInFlight(m.frame().vt());
+    }
+
     /** Sends a frame over the link to {@code neighbor}, modelling time, loss and duplication. */
     void send(ActorContext<?> ctx, String neighbor, Frame f) {
         LinkModel link = links.get(neighbor);
@@ -267,7 +287,7 @@ final class Ports {
             return;
         }
         if (f.up() != null) {
-            l.setUp(f.up());
+            l.setUp(f.up(), f.vt());
         }
         if (f.loss() != null) {
             l.setLoss(f.loss());

@@ -12,6 +12,9 @@ public final class LinkModel {
     private final LinkSpec spec;
     private final SplittableRandom random;
     private boolean up = true;
+    /** When the link went down, in modelled time (0 under the real clock): meaningful while it is down. */
+    private long downSince;
+
     private double loss;
     private double duplicate;
     private double reorder;
@@ -78,7 +81,25 @@ public final class LinkModel {
     }
 
     public void setUp(boolean isUp) {
+        setUp(isUp, 0);
+    }
+
+    /** Up or down from modelled time {@code vt} on (0: from whenever it is told). */
+    public void setUp(boolean isUp, long vt) {
+        if (up && !isUp) {
+            downSince = vt;
+        }
         this.up = isUp;
+    }
+
+    /**
+     * Whether a frame arriving over this link (the other direction's: a link fails both ways) at
+     * modelled time {@code arrivalVt} was lost with it: the link is down and was already down at
+     * the arrival. One sent after the link went down never left its sender, so such a frame was on
+     * the wire when it went.
+     */
+    public boolean lostInFlight(long arrivalVt) {
+        return !up && arrivalVt >= downSince;
     }
 
     public boolean isUp() {

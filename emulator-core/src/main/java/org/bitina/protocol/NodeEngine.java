@@ -242,6 +242,21 @@ public final class NodeEngine {
     }
 
     /**
+     * A frame that was on the wire when its link went down: counted as
+     * arrived and dropped as {@code link down} (the ingress policy, under the new routing, would
+     * take it for spoofed bits).
+     */
+    public List<Action> lostWithLink(Frame f) {
+        List<Action> out = new ArrayList<>(1);
+        JobTables t = jobOf(f, out);
+        if (t != null) {
+            node.count(t, Counter.FRAMES_IN);
+            node.drop(out, t, f, "link down");
+        }
+        return out;
+    }
+
+    /**
      * S3: a worker's contributions enter the network once per chunk, in increasing chunk order
      * (a window at a time), so the switch at its port keeps an anti-replay window over their
      * numbers; a retransmission says so (flag) and is the tombstones' and the root's to handle.

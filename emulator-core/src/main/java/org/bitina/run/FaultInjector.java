@@ -75,7 +75,7 @@ final class FaultInjector {
         switch (f.kind()) {
             case LINK_DOWN, LINK_UP -> {
                 boolean up = f.kind() == FaultSpec.Kind.LINK_UP;
-                linkFault(f.link(), up, null, null, null, null);
+                linkFault(f.link(), up, null, null, null, null, vt);
                 if (up) {
                     downLinks.remove(f.link());
                 } else {
@@ -182,8 +182,12 @@ final class FaultInjector {
     }
 
     private void linkFault(Link l, Boolean up, Double loss, Double dup, Double reorder, Long delay) {
-        devices.get(l.a()).tell(new DeviceCommand.LinkFault(l.b(), up, loss, dup, reorder, delay));
-        devices.get(l.b()).tell(new DeviceCommand.LinkFault(l.a(), up, loss, dup, reorder, delay));
+        linkFault(l, up, loss, dup, reorder, delay, 0);
+    }
+
+    private void linkFault(Link l, Boolean up, Double loss, Double dup, Double reorder, Long delay, long vt) {
+        devices.get(l.a()).tell(new DeviceCommand.LinkFault(l.b(), up, loss, dup, reorder, delay, vt));
+        devices.get(l.b()).tell(new DeviceCommand.LinkFault(l.a(), up, loss, dup, reorder, delay, vt));
     }
 
     /** Recomputes routing and BIFTs around what is down (F7: no bitmap changes). */

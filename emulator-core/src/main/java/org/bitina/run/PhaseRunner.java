@@ -32,6 +32,7 @@ import org.bitina.topology.Routing;
 import org.bitina.usecase.DriverReport;
 import org.bitina.usecase.DriverSpec;
 import org.bitina.usecase.Phase;
+import org.bitina.usecases.UseCases;
 
 /**
  * The coordinator of a run (docs/architecture.md), a cluster singleton: wires the devices,
@@ -99,6 +100,9 @@ public final class PhaseRunner {
     private final long lookahead;
 
     private final List<Phase> phases;
+    /** The routing the phases were planned over (and are planned again over, when some of a phase's faults never applied). */
+    private final Routing routing;
+
     private final FaultInjector faults;
     private final ReportAssembler report = new ReportAssembler();
     /** Devices on members that were lost (E4), and why the run cannot go on. */
@@ -148,7 +152,7 @@ public final class PhaseRunner {
                 .mapToLong(l -> l.spec().latencyNanos())
                 .min()
                 .orElse(0));
-        Routing routing = report.routed(scenario);
+        this.routing = report.routed(scenario);
         this.phases = report.planned(scenario, routing);
         progress.phases.set(phases.size());
         for (Node n : scenario.topology().nodes()) {
@@ -550,7 +554,7 @@ public final class PhaseRunner {
                 .filter(Objects::nonNull)
                 .toList();
         report.phase(
-                run.phase,
+                run.pendingFaults.isEmpty() ? run.phase : expectingWhatApplied(run),
                 inOrder,
                 run.wall,
                 run.stalled,
@@ -558,6 +562,25 @@ public final class PhaseRunner {
                 PhaseTimeline.faults(scenario.faults(), run.pendingFaults, run.phase));
         faults.heal();
         return next(run.index + 1);
+    }
+
+    /**
+     * The phase expecting what the faults that did apply explain: planned again without those
+     * that never did (a switch crash after the phase ended cut nobody off, so nothing is expected
+     * partial for it). The plan is the use case's own, as at the start.
+     */
+    private Phase expectingWhatApplied(PhaseRun run) {
+        List<FaultSpec> applied = new ArrayList<>(scenario.faults());
+        applied.removeAll(run.pendingFaults);
+        List<Phase> again = UseCases.plan(scenario.withFaults(applied), routing);
+        Phase p = run.phase;
+        if (run.index >= again.size()) {
+            return p;
+        }
+        Phase same = again.get(run.index);
+        boolean matches =
+                same.job().name().equals(p.job().name()) && same.mode().equals(p.mode());
+        return matches ? p.withExpected(same.expected()) : p;
     }
 
     /**

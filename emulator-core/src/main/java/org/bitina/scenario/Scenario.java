@@ -70,6 +70,11 @@ public record Scenario(
         return new Scenario(file, topology, jobs, faults, cluster, c, security, attacks, capacity);
     }
 
+    /** The same scenario with another fault plan (the faults that applied, when some never did). */
+    public Scenario withFaults(List<FaultSpec> f) {
+        return new Scenario(file, topology, jobs, List.copyOf(f), cluster, clock, security, attacks, capacity);
+    }
+
     /** The same scenario with other security settings. */
     public Scenario withSecurity(Security s) {
         return new Scenario(file, topology, jobs, faults, cluster, clock, s, attacks, capacity);

@@ -1,6 +1,7 @@
 package org.bitina.protocol;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -31,6 +32,18 @@ class LinkModelTest {
         assertEquals(10_000 + serialisation(1500) + LATENCY, t.arrivalVt());
         assertEquals(0, t.wallDelayNanos());
         assertNull(t.dropReason());
+    }
+
+    @Test
+    void aLinkDownAtAModelledTimeLosesOnlyWhatArrivesFromThenOn() {
+        LinkModel link = new LinkModel(SPEC, 1);
+        assertFalse(link.lostInFlight(30_000), "up: nothing is lost with it");
+        link.setUp(false, 20_000);
+        assertFalse(link.lostInFlight(19_999), "arrived before the link went down");
+        assertTrue(link.lostInFlight(20_000));
+        assertTrue(link.lostInFlight(25_000));
+        link.setUp(true, 40_000);
+        assertFalse(link.lostInFlight(45_000), "up again");
     }
 
     @Test
