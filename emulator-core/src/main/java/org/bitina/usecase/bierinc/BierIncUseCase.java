@@ -19,11 +19,13 @@ import org.bitina.topology.Routing;
 import org.bitina.usecase.DriverSpec;
 import org.bitina.usecase.Phase;
 import org.bitina.usecase.Plans;
+import org.bitina.usecase.Straggler;
 import org.bitina.usecase.UseCase;
 import org.bitina.usecase.WireBudget;
 import org.bitina.usecase.reduction.AllReducePlan;
 import org.bitina.usecase.reduction.ArrayPhases;
 import org.bitina.usecase.reduction.Iterations;
+import org.bitina.usecase.reduction.RoundTrip;
 import org.bitina.usecase.reduction.Verifier;
 
 /**
@@ -158,7 +160,9 @@ public final class BierIncUseCase implements UseCase<BierIncSpec> {
         AllReducePlan plan = ArrayPhases.plan(s, job, "ina", wireJob, Map.of(), null, timeout)
                 .silencing(extraSilent);
         IncPlan.Collective collective = job.collective();
-        IncPlan inc = new IncPlan(plan, collective, wire, leafOf, owners, INC_WAIT_TIMEOUTS * timeout);
+        long longest = INC_WAIT_TIMEOUTS * timeout;
+        IncPlan inc = new IncPlan(
+                plan, collective, wire, leafOf, owners, longest, firstWait(s, routing, plan, owners, longest));
         List<DriverSpec> drivers = new ArrayList<>();
         members.forEach(m -> drivers.add(new IncDriver(inc, m)));
         Set<String> silent = plan.silent();
@@ -192,6 +196,36 @@ public final class BierIncUseCase implements UseCase<BierIncSpec> {
                 "BIER-INC " + what + ", communicator = job id, edge BFRs: "
                         + (job.leafEdge() ? "leaf switches " + wire.endpoints() : "hosts")
                         + (silentOwners.isEmpty() ? "" : "; silent owners start no tree: " + silentOwners));
+    }
+
+    /**
+     * L1: the first wait of an owner before it asks again, and of a member before it sends again
+     * ({@link IncPlan#wait(int)}): four modelled round trips between the farthest owner and member
+     * (a window's serialisation included, {@link RoundTrip}), plus what the fault plan lets a share
+     * take without being lost (the longest straggler delay; with a silent member the completion
+     * timeout, at which the network's partials leave), so that a lossless run never asks. Without a
+     * path model (the real clock) every wait is the longest one, {@code longest}.
+     */
+    private static long firstWait(Scenario s, Routing routing, AllReducePlan plan, List<String> owners, long longest) {
+        long rtt = 0;
+        for (String owner : owners) {
+            rtt = Math.max(
+                    rtt,
+                    RoundTrip.of(
+                            s,
+                            routing == null ? Routing.compute(s.topology()) : routing,
+                            plan.members(),
+                            m -> m.equals(owner) ? null : owner,
+                            owner,
+                            plan.data(),
+                            plan.space().capacity()));
+        }
+        if (rtt <= 0) {
+            return longest;
+        }
+        long allowance =
+                Straggler.longest(plan.stragglers().values()) + (plan.silent().isEmpty() ? 0 : plan.timeoutNanos());
+        return Math.min(longest, 4 * rtt + allowance);
     }
 
     @Override
