@@ -243,15 +243,20 @@ public final class MoeSource implements EndpointDriver {
 
     /**
      * L1: how long after its {@code n}-th dispatch the source waits for a packet's combine before it
-     * dispatches again to the experts still missing: four times the longest modelled round trip
-     * measured so far (dispatch to whole combine, of packets dispatched once), or before the first
-     * one twice the completion timeout (the C-BMs have left at their timers by then), plus the
-     * longest straggler delay the plan declares (a straggler is not a loss); doubled at each
-     * dispatch (binary backoff), at most 16 times.
+     * dispatches again to the experts still missing. With a path model (the virtual clock) four
+     * times the plan's modelled round trip or the longest one measured so far (dispatch to whole
+     * combine, of packets dispatched once: Karn), as INA's workers do; without one four times the
+     * longest measured, or before the first twice the completion timeout (the C-BMs have left at
+     * their timers by then); never more than twice the completion timeout. Plus the longest
+     * straggler delay the plan declares (a straggler is not a loss); doubled at each dispatch
+     * (binary backoff), at most {@value #MAX_DISPATCHES} dispatches. Starting from the round trip
+     * rather than the timeout keeps recovery within microseconds of modelled time, before the
+     * branch nodes' timers send partials up (each of which would bring late answers after it).
      */
     private long retryWait(int n) {
         long stragglers = Straggler.longest(plan.stragglers().values());
-        long base = maxRtt > 0 ? Math.min(4 * maxRtt, 2 * plan.timeoutNanos()) : 2 * plan.timeoutNanos();
+        long measured = Math.max(maxRtt, plan.rttNanos());
+        long base = measured > 0 ? Math.min(4 * measured, 2 * plan.timeoutNanos()) : 2 * plan.timeoutNanos();
         return (base + stragglers) << Math.min(n - 1, 4);
     }
 
