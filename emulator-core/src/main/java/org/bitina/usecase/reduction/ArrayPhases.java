@@ -59,7 +59,9 @@ public final class ArrayPhases {
         Map<String, String> uplink = new LinkedHashMap<>();
         job.common().members().forEach(m -> uplink.put(m, psHost));
         long timeout = job.common().completionTimeout().toNanos();
-        // L1: the workers time their retransmissions by the modelled round trip to the server, as INA's do
+        // L1: the workers time their retransmissions by the modelled round trip to the server, as INA's
+        // do; every member's window queues at the server's one port (the incast), so that is in it too
+        int members = job.common().members().size();
         AllReducePlan plan = plan(s, job, "ps", wireJob, uplink, psHost, timeout)
                 .withRtt(RoundTrip.of(
                         s,
@@ -67,8 +69,9 @@ public final class ArrayPhases {
                         job.common().members(),
                         uplink::get,
                         psHost,
-                        job.data(),
-                        job.common().bitSpace().capacity()));
+                        RoundTrip.packetBytes(
+                                job.data(), job.common().bitSpace().capacity()),
+                        members * job.data().window()));
         List<DriverSpec> drivers = new ArrayList<>();
         drivers.add(new AllReduceDriver(AllReduceDriver.Role.PARAMETER_SERVER, plan, psHost));
         job.common().members().forEach(m -> drivers.add(new AllReduceDriver(AllReduceDriver.Role.WORKER, plan, m)));

@@ -34,11 +34,15 @@ public final class RoundTrip {
             String root,
             DataSpec data,
             int capacity) {
-        long bytes = PacketCodec.HEADER_BYTES
+        return of(s, routing, members, parent, root, packetBytes(data, capacity), data.window());
+    }
+
+    /** The bytes of one chunk's packet on the wire: header, flat bitmap, payload and tag. */
+    public static long packetBytes(DataSpec data, int capacity) {
+        return PacketCodec.HEADER_BYTES
                 + (capacity + 7) / 8
                 + (long) data.chunk() * data.type().bytes()
                 + 16;
-        return of(s, routing, members, parent, root, bytes, data.window());
     }
 
     /**
