@@ -220,17 +220,12 @@ public final class IncMember implements EndpointDriver {
             return List.of();
         }
         if (p.payload().elements() == 0) {
-            // the owner asks again for a share it lacks: sent already (and lost), or not yet though the
-            // owner's tree is known here, it goes now; with no tree seen yet the request stands for it
+            // the owner asks again for a share it lacks: sent already (and lost), it goes again;
+            // not sent yet, it goes in its turn on the owner's tree
             if (silent() || !plan.contributes(chunk, host)) {
                 return List.of();
             }
-            if (sends[chunk] > 0 || setups.contains(owner)) {
-                // sent (and lost), or held back by this member's window while the owner waits for it: it
-                // goes now, outside the tree, so that a window stalled elsewhere cannot stall this chunk
-                return List.of(contribution(chunk, true, 0));
-            }
-            return treeReady(owner);
+            return sends[chunk] > 0 ? List.of(contribution(chunk, true, 0)) : treeReady(owner);
         }
         if (!expectsResult[chunk]) {
             return List.of();
