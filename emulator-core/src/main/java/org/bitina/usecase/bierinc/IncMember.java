@@ -51,6 +51,14 @@ public final class IncMember implements EndpointDriver {
     static final int MAX_ASKS = 16;
     /** Sends of a member's share of one chunk before it gives up on the chunk's final result. */
     public static final int MAX_SENDS = 16;
+    /**
+     * With a member the fault plan silences, the rule before loss recovery: a few asks a long wait
+     * apart, then the owner settles naming the silent (the members are not asked 16 times for
+     * what a silent member will never send).
+     */
+    static final int MAX_ASKS_SILENT = 3;
+
+    static final int MAX_SENDS_SILENT = 8;
 
     private final Verifier verifier;
     private final IncPlan plan;
@@ -136,6 +144,14 @@ public final class IncMember implements EndpointDriver {
                 owned[c] = new OwnedChunk(all.capacity());
             }
         }
+    }
+
+    private int maxAsks() {
+        return base.silent().isEmpty() ? MAX_ASKS : MAX_ASKS_SILENT;
+    }
+
+    private int maxSends() {
+        return base.silent().isEmpty() ? MAX_SENDS : MAX_SENDS_SILENT;
     }
 
     private boolean silent() {
@@ -459,7 +475,7 @@ public final class IncMember implements EndpointDriver {
                 continue;
             }
             EndpointSet missing = awaited().andNot(owned[c].heard);
-            if (owned[c].asks < MAX_ASKS && !missing.isEmpty()) {
+            if (owned[c].asks < maxAsks() && !missing.isEmpty()) {
                 owned[c].asks++;
                 requests++;
                 EndpointSet bits = plan.wireBitsOf(missing);
@@ -474,7 +490,7 @@ public final class IncMember implements EndpointDriver {
                 finish(c, lastVt, true, out);
                 if (!fin[c]) {
                     // nothing at all arrived: keep waiting, the members resend what has no final result
-                    owned[c].asks = MAX_ASKS;
+                    owned[c].asks = maxAsks();
                     owned[c].firstHeard = now;
                 }
             }
@@ -490,7 +506,7 @@ public final class IncMember implements EndpointDriver {
                 boolean due = resentAt[c] < 0 || now >= resentAt[c] + plan.wait(sends[c] - 1);
                 if (expectsResult[c] && !fin[c] && !plan.owner(c).equals(host) && !abandoned[c] && waiting && due) {
                     resentAt[c] = now;
-                    if (sends[c] >= MAX_SENDS) {
+                    if (sends[c] >= maxSends()) {
                         abandoned[c] = true;
                         settled++;
                         gaveUp.add("chunk " + c + ": no final result after " + sends[c] + " sends");
