@@ -187,7 +187,13 @@ public final class BierIncUseCase implements UseCase<BierIncSpec> {
                 owners,
                 Set.of(),
                 wire,
-                ArrayPhases.timing(plan, ArrayPhases.deadline(job, 3 + IncMember.MAX_SENDS * INC_WAIT_TIMEOUTS)),
+                ArrayPhases.timing(
+                        plan,
+                        ArrayPhases.deadline(
+                                job,
+                                3
+                                        + (silent.isEmpty() ? IncMember.MAX_SENDS : IncMember.MAX_SENDS_SILENT)
+                                                * INC_WAIT_TIMEOUTS)),
                 // a silent owner's chunks have no tree, and those alone
                 new Phase.Expected(expected, Set.copyOf(silent), (int)
                         IntStream.range(0, plan.data().chunks())
@@ -201,10 +207,10 @@ public final class BierIncUseCase implements UseCase<BierIncSpec> {
     /**
      * L1: the first wait of an owner before it asks again, and of a member before it sends again
      * ({@link IncPlan#wait(int)}): four modelled round trips between the farthest owner and member
-     * (a window's serialisation included, {@link RoundTrip}), plus what the fault plan lets a share
-     * take without being lost (the longest straggler delay; with a silent member the completion
-     * timeout, at which the network's partials leave), so that a lossless run never asks. Without a
-     * path model (the real clock) every wait is the longest one, {@code longest}.
+     * (a window's serialisation included, {@link RoundTrip}), plus the longest straggler delay (a
+     * straggler is not a loss), so that a lossless run never asks. Without a path model (the real
+     * clock), or with a member the fault plan silences (the owners then settle as before, after a
+     * few long waits: {@link IncMember#MAX_ASKS_SILENT}), every wait is the longest one.
      */
     private static long firstWait(Scenario s, Routing routing, AllReducePlan plan, List<String> owners, long longest) {
         long rtt = 0;
@@ -220,12 +226,10 @@ public final class BierIncUseCase implements UseCase<BierIncSpec> {
                             plan.data(),
                             plan.space().capacity()));
         }
-        if (rtt <= 0) {
+        if (rtt <= 0 || !plan.silent().isEmpty()) {
             return longest;
         }
-        long allowance =
-                Straggler.longest(plan.stragglers().values()) + (plan.silent().isEmpty() ? 0 : plan.timeoutNanos());
-        return Math.min(longest, 4 * rtt + allowance);
+        return Math.min(longest, 4 * rtt + Straggler.longest(plan.stragglers().values()));
     }
 
     @Override
