@@ -19,11 +19,13 @@ import org.bitina.topology.Routing;
 import org.bitina.usecase.DriverSpec;
 import org.bitina.usecase.Phase;
 import org.bitina.usecase.Plans;
+import org.bitina.usecase.Repair;
 import org.bitina.usecase.UseCase;
 import org.bitina.usecase.WireBudget;
 import org.bitina.usecase.reduction.AllReducePlan;
 import org.bitina.usecase.reduction.ArrayPhases;
 import org.bitina.usecase.reduction.Iterations;
+import org.bitina.usecase.reduction.PsRepair;
 import org.bitina.usecase.reduction.Verifier;
 
 /**
@@ -80,6 +82,12 @@ public final class BierIncUseCase implements UseCase<BierIncSpec> {
     @Override
     public String fallback() {
         return "ring";
+    }
+
+    /** The PS baseline's workers cut off by a crashed switch ({@link PsRepair}); the INC trees follow the routing (B5). */
+    @Override
+    public Repair retree(BierIncSpec job, Phase p, Scenario s, Routing routing) {
+        return PsRepair.retree(p, routing);
     }
 
     @Override
