@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
 import org.bitina.scenario.Scenario;
+import org.bitina.usecases.FaultTimes;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
@@ -37,6 +38,10 @@ final class ValidateCommand implements Callable<Integer> {
                 s.topology().links().size(),
                 s.jobs().size(),
                 s.faults().size());
+        // a warning, not a problem: the file is valid, but these faults would never apply
+        for (FaultTimes.Late late : FaultTimes.late(s)) {
+            System.err.println(s.file() + ": " + late.describe());
+        }
         return ExitCodes.OK;
     }
 }

@@ -20,12 +20,14 @@ import org.bitina.topology.Routing;
 import org.bitina.topology.Vat;
 import org.bitina.usecase.DriverSpec;
 import org.bitina.usecase.Phase;
+import org.bitina.usecase.PhaseEstimate;
 import org.bitina.usecase.Plans;
 import org.bitina.usecase.Repair;
 import org.bitina.usecase.UseCase;
 import org.bitina.usecase.WireBudget;
 import org.bitina.usecase.reduction.AllReduceDriver;
 import org.bitina.usecase.reduction.AllReducePlan;
+import org.bitina.usecase.reduction.ArrayEstimates;
 import org.bitina.usecase.reduction.ArrayPhases;
 import org.bitina.usecase.reduction.Iterations;
 import org.bitina.usecase.reduction.PsRepair;
@@ -105,6 +107,11 @@ public final class AllReduceUseCase implements UseCase<AllReduceSpec> {
     @Override
     public List<String> unbuiltFaults(AllReduceSpec job, List<FaultSpec> faults) {
         return Partitions.unbuiltFaults(List.of(job), faults);
+    }
+
+    @Override
+    public PhaseEstimate estimate(AllReduceSpec job, Phase p, Scenario s, Routing routing) {
+        return ArrayEstimates.of((AllReduceSpec) p.job(), p, s);
     }
 
     /** The VAT rebuilt around a crashed switch ({@link VatRepair}), for INA phases; the PS baseline's cut-off ({@link PsRepair}). */
