@@ -45,8 +45,8 @@ final class ValidateCommand implements Callable<Integer> {
             }
         } catch (RuntimeException e) {
             // the file is valid; only the estimate could not be made (a plan the run itself would refuse)
-            System.err.println(s.file() + ": warning: the fault times were not checked against the phases: "
-                    + e.getMessage());
+            System.err.println(
+                    s.file() + ": warning: the fault times were not checked against the phases: " + e.getMessage());
         }
         return ExitCodes.OK;
     }
