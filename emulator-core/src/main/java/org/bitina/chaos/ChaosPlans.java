@@ -13,8 +13,21 @@ import java.util.SplittableRandom;
  * its seed alone.
  */
 public final class ChaosPlans {
-    /** One generated scenario: its HOCON text and what its faults can do. */
-    public record Plan(long seed, String text, boolean lossless) {}
+    /**
+     * One generated scenario: its HOCON text and what its faults can do.
+     *
+     * @param lossless nothing can be lost (no fault, or only duplication and reordering)
+     * @param recoverable besides those, only loss of at most {@value #RECOVERABLE_LOSS} % (L1: every mode
+     *     recovers it and ends complete)
+     */
+    public record Plan(long seed, String text, boolean lossless, boolean recoverable) {
+        public Plan(long seed, String text, boolean lossless) {
+            this(seed, text, lossless, lossless);
+        }
+    }
+
+    /** The loss rate, in percent, up to which a plan without other faults must end complete (L1). */
+    public static final int RECOVERABLE_LOSS = 5;
 
     private ChaosPlans() {}
 
@@ -77,7 +90,8 @@ public final class ChaosPlans {
                         .append(r.nextInt(1000))
                         .append(" }\n")
                         .append(pick(
-                                r, "", "  baselines = [ring]\n", "  baselines = [ps]\n", "  baselines = [ring, ps]\n"));
+                                r, "", "  baselines = [ring]\n", "  baselines = [ps]\n", "  baselines = [ring, ps]\n"))
+                        .append(allReduceVariant(r, star, hosts, t));
             case "moe" ->
                 t.append("  sources = [h1]\n  experts = [")
                         .append(String.join(", ", hosts.subList(1, hosts.size())))
@@ -115,6 +129,7 @@ public final class ChaosPlans {
         t.append("  completion-timeout = ").append(timeout).append("\n}]\n");
         int faults = r.nextInt(4);
         boolean lossless = true;
+        boolean recoverable = true;
         List<String> fs = new ArrayList<>();
         for (int i = 0; i < faults; i++) {
             String[] link = links.get(r.nextInt(links.size()));
@@ -123,9 +138,12 @@ public final class ChaosPlans {
             String host = hosts.get(r.nextInt(hosts.size()));
             switch (r.nextInt(7)) {
                 case 0 -> {
-                    fs.add("{ at = " + at + ", kind = loss, rate = " + (1 + r.nextInt(20)) + "%"
+                    // half of the losses within what must be recovered, the other half up to 20 %
+                    int rate = 1 + r.nextInt(r.nextBoolean() ? RECOVERABLE_LOSS : 20);
+                    fs.add("{ at = " + at + ", kind = loss, rate = " + rate + "%"
                             + (r.nextBoolean() ? ", link = " + l : "") + " }");
                     lossless = false;
+                    recoverable &= rate <= RECOVERABLE_LOSS;
                 }
                 case 1 ->
                     fs.add("{ at = " + at + ", kind = duplicate, rate = " + (1 + r.nextInt(30)) + "%"
@@ -138,27 +156,61 @@ public final class ChaosPlans {
                     fs.add("{ at = " + down + "us, kind = link-down, link = " + l + " }");
                     fs.add("{ at = " + (down + 1 + r.nextInt(200)) + "us, kind = link-up, link = " + l + " }");
                     lossless = false;
+                    recoverable = false;
                 }
                 case 4 -> {
-                    fs.add("{ at = " + at + ", kind = switch-crash, node = " + switches.get(r.nextInt(switches.size()))
-                            + " }");
+                    String node = switches.get(r.nextInt(switches.size()));
+                    // VAT repair is built for one tree: over partitions the switch goes down as its links do
+                    fs.add(
+                            t.indexOf("partitions = ") >= 0
+                                    ? "{ at = " + at + ", kind = link-down, link = " + l + " }"
+                                    : "{ at = " + at + ", kind = switch-crash, node = " + node + " }");
                     lossless = false;
+                    recoverable = false;
                 }
                 case 5 -> {
                     fs.add("{ at = 0us, kind = straggler, node = " + host + ", delay = "
                             + pick(r, "5us", "50us", "500us", "3ms") + " }");
                     lossless = false;
+                    recoverable = false;
                 }
                 default -> {
                     fs.add("{ at = 0us, kind = silent, node = " + host + " }");
                     lossless = false;
+                    recoverable = false;
                 }
             }
         }
         if (!fs.isEmpty()) {
             t.append("faults = [\n  ").append(String.join(",\n  ", fs)).append("\n]\n");
         }
-        return new Plan(seed, t.toString(), lossless);
+        return new Plan(seed, t.toString(), lossless, lossless || recoverable);
+    }
+
+    /**
+     * What an AllReduce job adds besides its tree (L1: every plan kind under loss): nothing, parallel
+     * trees over two partitions with a second stage (H2), translated encodings (H2), additive masks with
+     * the end-to-end checksum (S6, an int32 sum only), or two elastic iterations (A8).
+     */
+    private static String allReduceVariant(SplittableRandom r, boolean star, List<String> hosts, StringBuilder job) {
+        switch (r.nextInt(5)) {
+            case 1: {
+                if (star) {
+                    return ""; // each partition needs a switch of its own to root it
+                }
+                int half = hosts.size() / 2;
+                return "  partitions = [[" + String.join(", ", hosts.subList(0, half)) + "], ["
+                        + String.join(", ", hosts.subList(half, hosts.size())) + "]]\n";
+            }
+            case 2:
+                return "  encoding = { hosts = node-list, fabric = hierarchical }\n";
+            case 3:
+                return job.indexOf("type = int32") >= 0 ? "  security { masking = on, checksum = on }\n" : "";
+            case 4:
+                return "  iterations = 2\n";
+            default:
+                return "";
+        }
     }
 
     /** Who holds which bit: the members (default), every host, or shuffled explicit positions with gaps. */

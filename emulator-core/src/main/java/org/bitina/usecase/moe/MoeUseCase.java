@@ -21,6 +21,7 @@ import org.bitina.usecase.PhaseEstimate;
 import org.bitina.usecase.Plans;
 import org.bitina.usecase.UseCase;
 import org.bitina.usecase.WireBudget;
+import org.bitina.usecase.reduction.RoundTrip;
 import org.bitina.wire.PacketCodec;
 
 /**
@@ -60,6 +61,32 @@ public final class MoeUseCase implements UseCase<MoeSpec> {
      * on) and the largest encoding of top-K experts on any link (host links and switch-to-switch
      * links differ when the job translates).
      */
+    /**
+     * L1: the modelled round trip a source's re-dispatch timer starts from: a full dispatch packet
+     * from the farthest source to the farthest expert host and its combine back, plus a window of
+     * such packets serialised on the slowest link.
+     */
+    private static long roundTrip(Scenario s, Routing routing, MoeSpec job, int budget) {
+        Routing r = routing == null ? Routing.compute(s.topology()) : routing;
+        List<String> hosts =
+                job.experts().stream().map(MoeSpec.Expert::host).distinct().toList();
+        long bytes = PacketCodec.HEADER_BYTES + (job.common().bitSpace().capacity() + 7) / 8 + budget + 16;
+        long rtt = 0;
+        for (String src : job.sources()) {
+            rtt = Math.max(
+                    rtt,
+                    RoundTrip.of(
+                            s,
+                            r,
+                            hosts,
+                            h -> h.equals(src) ? null : src,
+                            src,
+                            bytes,
+                            job.params().window()));
+        }
+        return rtt;
+    }
+
     static int payloadBudget(MoeSpec job, Scenario s) {
         int mtu = s.topology().links().stream()
                 .mapToInt(l -> l.spec().mtu())
@@ -194,7 +221,8 @@ public final class MoeUseCase implements UseCase<MoeSpec> {
                 timeout,
                 budget,
                 faults.stragglers(),
-                silentHosts(faults, job));
+                silentHosts(faults, job),
+                roundTrip(s, routing, job, budget));
         List<DriverSpec> drivers = new ArrayList<>();
         for (MoeSpec.Expert e : job.experts()) {
             drivers.add(new MoeDriver(MoeDriver.Role.EXPERT, plan, e.host(), e.name()));

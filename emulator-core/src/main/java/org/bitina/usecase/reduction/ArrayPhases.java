@@ -40,7 +40,7 @@ public final class ArrayPhases {
 
     /** As {@link #baseline(Scenario, JobSpecWithData, String, String)}, with the routing when the caller has it. */
     public static Phase baseline(Scenario s, Routing routing, JobSpecWithData job, String mode, String treeRoot) {
-        return mode.equals("ps") ? ps(s, job, treeRoot) : HostBaselines.phase(s, routing, job, mode);
+        return mode.equals("ps") ? ps(s, routing, job, treeRoot) : HostBaselines.phase(s, routing, job, mode);
     }
 
     /** The host-based baselines (A7) a job lists, in its order. */
@@ -52,13 +52,25 @@ public final class ArrayPhases {
         return phases;
     }
 
-    static Phase ps(Scenario s, JobSpecWithData job, String treeRoot) {
+    static Phase ps(Scenario s, Routing routing, JobSpecWithData job, String treeRoot) {
         int wireJob = job.common().id() + Plans.PS_JOB_OFFSET;
         String psHost = psHost(s, job.common().members(), treeRoot);
         Map<String, String> uplink = new LinkedHashMap<>();
         job.common().members().forEach(m -> uplink.put(m, psHost));
         long timeout = job.common().completionTimeout().toNanos();
-        AllReducePlan plan = plan(s, job, "ps", wireJob, uplink, psHost, timeout);
+        // L1: the workers time their retransmissions by the modelled round trip to the server, as INA's
+        // do; every member's window queues at the server's one port (the incast), so that is in it too
+        int members = job.common().members().size();
+        AllReducePlan plan = plan(s, job, "ps", wireJob, uplink, psHost, timeout)
+                .withRtt(RoundTrip.of(
+                        s,
+                        routing == null ? Routing.compute(s.topology()) : routing,
+                        job.common().members(),
+                        uplink::get,
+                        psHost,
+                        RoundTrip.packetBytes(
+                                job.data(), job.common().bitSpace().capacity()),
+                        members * job.data().window()));
         List<DriverSpec> drivers = new ArrayList<>();
         drivers.add(new AllReduceDriver(AllReduceDriver.Role.PARAMETER_SERVER, plan, psHost));
         job.common().members().forEach(m -> drivers.add(new AllReduceDriver(AllReduceDriver.Role.WORKER, plan, m)));
