@@ -155,7 +155,10 @@ public record Report(
             @com.fasterxml.jackson.annotation.JsonInclude(JsonInclude.Include.NON_NULL)
             Map<String, Double> speedup,
 
-            @JsonUnwrapped Recovery recovery) {
+            @JsonUnwrapped Recovery recovery,
+
+            // schedule = shared only: world, alone, start, end, JCT and slowdown, flat in the row
+            @JsonUnwrapped SharedRun shared) {
 
         /** This row with its speedups over the baselines (an INA row). */
         public JobReport withSpeedup(Map<String, Double> s) {
@@ -207,6 +210,7 @@ public record Report(
             b.maxPacketsIntoHost = maxPacketsIntoHost;
             b.speedup = speedup;
             b.recovery = recovery;
+            b.shared = shared;
             return b;
         }
 
@@ -257,6 +261,7 @@ public record Report(
             private long maxPacketsIntoHost = 0;
             private Map<String, Double> speedup = null;
             private Recovery recovery = Recovery.NONE;
+            private SharedRun shared = null;
 
             private Builder() {}
 
@@ -460,6 +465,11 @@ public record Report(
                 return this;
             }
 
+            public Builder shared(SharedRun shared) {
+                this.shared = shared;
+                return this;
+            }
+
             public JobReport build() {
                 return new JobReport(
                         name,
@@ -501,7 +511,8 @@ public record Report(
                         faults,
                         maxPacketsIntoHost,
                         speedup,
-                        recovery);
+                        recovery,
+                        shared);
             }
         }
     }

@@ -62,7 +62,8 @@ class ChaosCheckTest {
                 List.of(),
                 0,
                 null,
-                Report.Recovery.NONE);
+                Report.Recovery.NONE,
+                null);
         return new Report("s.conf", "virtual", List.of(), List.of(j), List.of(), List.of(), List.of(), Map.of());
     }
 

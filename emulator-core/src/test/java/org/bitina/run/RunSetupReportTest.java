@@ -52,7 +52,8 @@ class RunSetupReportTest {
                 List.of(),
                 0,
                 null,
-                Report.Recovery.NONE);
+                Report.Recovery.NONE,
+                null);
         return new Report(
                 "s.conf", clock, List.of(), List.of(j), List.of(), List.of(), List.of(), Map.of("s1", "m0"), setup);
     }

@@ -159,6 +159,7 @@ class ConsoleFormatTest {
                 List.of(),
                 0,
                 null,
-                Report.Recovery.NONE);
+                Report.Recovery.NONE,
+                null);
     }
 }
