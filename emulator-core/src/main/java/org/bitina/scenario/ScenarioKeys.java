@@ -26,7 +26,7 @@ public final class ScenarioKeys {
                             "[]",
                             "",
                             "jobs = [{ name = j1, kind = allreduce, members = all, tree { mode = auto, root = core-1 }, data { elements = 4096 } }]",
-                            "the jobs, run one after the other; see `jobs[]`"),
+                            "the jobs, run one after the other (or at once: `schedule = shared`); see `jobs[]`"),
                     key(
                             "faults",
                             "list of objects",
