@@ -58,7 +58,8 @@ public final class ScenarioBench {
                 s.clock(),
                 s.security(),
                 s.attacks(),
-                s.capacity());
+                s.capacity(),
+                s.schedule());
     }
 
     /** The command line: picocli refuses unknown options and bad values. */
@@ -338,7 +339,9 @@ public final class ScenarioBench {
     }
 
     private static String key(List<Variant> order, Variant v, Report.JobReport j) {
-        return (order.size() > 1 ? v.name() + " " : "") + j.name() + " " + j.mode();
+        // a shared run's rows: the job in its world's mix (whose packets are the world's) or alone
+        String shared = j.shared() == null ? "" : j.shared().alone() ? " alone" : " shared";
+        return (order.size() > 1 ? v.name() + " " : "") + j.name() + " " + j.mode() + shared;
     }
 
     /** Packet-hops per second of two variants, same runs, and the first's over the second's (virtual/real: at least 0.7; mac on/off: 0.8). */
