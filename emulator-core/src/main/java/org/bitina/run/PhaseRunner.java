@@ -41,6 +41,8 @@ import org.bitina.usecases.UseCases;
  * <em>running</em> (begin, faults on time, until every awaited endpoint is done, the
  * deadline passes, or nothing moves), <em>settling</em> (late contributions folded in after a
  * partial result) and <em>collecting</em> (every live device's counters), then the report.
+ * Under {@code schedule = shared} a phase holds every job of a world ({@link PhaseGroup}): all
+ * their tables go in together, and each job's drivers begin at its own modelled time (T1).
  */
 public final class PhaseRunner {
     /** The runner's own protocol: local to the JVM that runs it (what devices send it is ControlMessage). */
@@ -427,7 +429,6 @@ public final class PhaseRunner {
     }
 
     private Behavior<Command> afterWindow(PhaseRun run, long end) {
-        Phase p = run.lead.phase;
         if (!run.problems.isEmpty()) {
             // in name order, not the order the devices finished in: the same run, the same words
             List<String> problems = run.problems.stream().sorted().toList();
