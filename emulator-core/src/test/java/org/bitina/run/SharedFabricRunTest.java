@@ -132,6 +132,43 @@ class SharedFabricRunTest {
     }
 
     @Test
+    void bierIncReliableMulticastAndAllReduceShareTheFabricEachVerifiedInBothWorlds()
+            throws IOException, ScenarioException {
+        Report r = run(write(dir, "kinds.conf", fatTree(4, """
+                schedule = shared
+                alone = false
+                jobs = [{
+                  name = inc, kind = bier-inc, tenant = 1
+                  members = all
+                  data { elements = 4096, type = float32, op = sum, chunk = 256, window = 16, seed = 5 }
+                  completion-timeout = 200ms
+                }, {
+                  name = bulk, kind = reliable-multicast, tenant = 2, start = 5us
+                  source = h1
+                  receivers = all
+                  data { bytes = 64KiB, packet = 4000, window = 8, seed = 5 }
+                  ack { per = packet, tree = composed }
+                  completion-timeout = 1ms
+                }, {
+                  name = ar, kind = allreduce, tenant = 3, after = [inc]
+                  members = all
+                  tree { mode = auto, root = core-2 }
+                  data { elements = 4096, type = float32, op = sum, chunk = 256, window = 16, seed = 6 }
+                }]
+                """)));
+        assertEquals(6, r.jobs().size(), "three jobs in two worlds");
+        for (Report.JobReport j : r.jobs()) {
+            assertTrue(j.verified() && j.asExpected(), j.name() + " " + j.mode() + ": " + j.unfinished() + j.note());
+        }
+        // a job without baselines runs its kind's fallback in the baseline world
+        assertEquals("ring", row(r, "inc", "baseline", false).mode());
+        assertEquals("unicast-ack", row(r, "bulk", "baseline", false).mode());
+        assertEquals(5.0, row(r, "bulk", "ina", false).shared().startMicros(), 1e-9);
+        assertTrue(row(r, "ar", "ina", false).shared().startMicros()
+                >= row(r, "inc", "ina", false).shared().endMicros());
+    }
+
+    @Test
     void aSharedFileThatCannotRunSaysWhyAtItsKeys() throws IOException {
         ScenarioException seq =
                 assertThrows(ScenarioException.class, () -> write(dir, "seq.conf", interleaved("", "start = 5us")));
