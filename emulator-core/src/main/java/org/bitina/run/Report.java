@@ -158,7 +158,10 @@ public record Report(
             @JsonUnwrapped Recovery recovery,
 
             @com.fasterxml.jackson.annotation.JsonInclude(JsonInclude.Include.NON_NULL)
-            PacketBound packetBound) {
+            PacketBound packetBound,
+
+            // schedule = shared only: world, alone, start, end, JCT and slowdown, flat in the row
+            @JsonUnwrapped SharedRun shared) {
 
         /** A row without a packet bound (a phase that did not run, or a kind that states none). */
         public JobReport(
@@ -243,6 +246,7 @@ public record Report(
                     maxPacketsIntoHost,
                     speedup,
                     recovery,
+                    null,
                     null);
         }
 
@@ -297,6 +301,7 @@ public record Report(
             b.speedup = speedup;
             b.recovery = recovery;
             b.packetBound = packetBound;
+            b.shared = shared;
             return b;
         }
 
@@ -348,6 +353,7 @@ public record Report(
             private Map<String, Double> speedup = null;
             private Recovery recovery = Recovery.NONE;
             private PacketBound packetBound = null;
+            private SharedRun shared = null;
 
             private Builder() {}
 
@@ -556,6 +562,11 @@ public record Report(
                 return this;
             }
 
+            public Builder shared(SharedRun shared) {
+                this.shared = shared;
+                return this;
+            }
+
             public JobReport build() {
                 return new JobReport(
                         name,
@@ -598,7 +609,8 @@ public record Report(
                         maxPacketsIntoHost,
                         speedup,
                         recovery,
-                        packetBound);
+                        packetBound,
+                        shared);
             }
         }
     }

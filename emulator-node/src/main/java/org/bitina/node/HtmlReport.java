@@ -46,6 +46,7 @@ final class HtmlReport {
         summary(b, r);
         int[] n = {0};
         comparison(b, r, n);
+        SharedGantt.append(b, r);
         List<Phase> planned;
         try {
             planned = UseCases.plan(s, Routing.compute(s.topology()));
