@@ -254,8 +254,9 @@ public final class PhaseRunner {
                     return Behaviors.same();
                 })
                 .onMessageEquals(Deadline.INSTANCE, () -> {
+                    // the row's status and missing say it; whether that was expected is the summary's verdict
                     ctx.getLog()
-                            .warn(
+                            .info(
                                     "job {} mode {}: deadline of {} passed with {} of {} endpoints done",
                                     p.job().name(),
                                     p.mode(),
@@ -405,9 +406,9 @@ public final class PhaseRunner {
         return window(run, next);
     }
 
-    /** The phase ends before its endpoints did, and the log says why. */
+    /** The phase ends before its endpoints did, and the log says why (at info: the row's note says it too). */
     private Behavior<Command> endWarned(PhaseRun run, String why) {
-        ctx.getLog().warn("job {} mode {}: {}", run.phase.job().name(), run.phase.mode(), why);
+        ctx.getLog().info("job {} mode {}: {}", run.phase.job().name(), run.phase.mode(), why);
         return endNow(run, why);
     }
 
