@@ -402,7 +402,7 @@ final class TopologyView {
     }
 
     /**
-     * A node's name under it where it fits its room in the row: at 10 px, else at 8 px, else (a
+     * A node's name under it where it fits its room in the row: at 10 px, else at 8 or 7 px, else (a
      * host, in the bottom row with room below) turned upright; else only on hover.
      */
     private void name(StringBuilder b, Node n, double[] p, double r) {
@@ -416,12 +416,14 @@ final class TopologyView {
                     p[0],
                     p[1] + r + 11,
                     text));
-        } else if (len * 4.9 <= gap) {
+        } else if (len * 4.4 <= gap || len * 3.9 <= gap) {
+            // 8 px, or 7 px where only that fits (a k=8 fat-tree's 32 edge switches in 1,200 px)
             b.append(String.format(
                     Locale.ROOT,
-                    "<text class=\"name\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"8\">%s</text>",
+                    "<text class=\"name\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"%d\">%s</text>",
                     p[0],
                     p[1] + r + 9,
+                    len * 4.4 <= gap ? 8 : 7,
                     text));
         } else if (!n.isSwitch() && gap >= 7 && p[1] >= height - BAR - MARGIN - 40) {
             b.append(String.format(
