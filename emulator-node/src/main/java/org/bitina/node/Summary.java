@@ -35,7 +35,7 @@ final class Summary {
             "late",
             "missing");
 
-    private static final List<ConsoleTable.Align> ALIGNS =
+    static final List<ConsoleTable.Align> ALIGNS =
             List.of(LEFT, LEFT, LEFT, LEFT, LEFT, RIGHT, RIGHT, RIGHT, RIGHT, RIGHT, RIGHT, RIGHT, LEFT);
 
     /** One row of the table: human units, the status and the expectation coloured when {@code colour} is on. */

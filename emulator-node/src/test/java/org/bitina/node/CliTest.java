@@ -202,6 +202,11 @@ class CliTest {
                 "--out",
                 out.toString());
         assertEquals(0, r.code(), r.out() + r.err());
+        assertTrue(
+                r.out()
+                        .lines()
+                        .anyMatch(l -> l.matches("point +job +mode +status +expected +verified +wall +modelled .*")),
+                "run's table, a point column first: " + r.out());
         List<String> lines = Files.readAllLines(out.resolve("sweep.csv"));
         List<String> header = List.of(lines.get(0).split(","));
         assertEquals(List.of("point", "data.elements", "jobs.fig1.baselines", "job"), header.subList(0, 4));
