@@ -126,7 +126,11 @@ abstract class DeviceActor extends AbstractBehavior<DeviceCommand> {
     private long lastDropWarning;
     private static final long DROP_WARNING_EVERY_NANOS = 1_000_000_000L;
 
-    /** Drops are counted by reason for the report; the log hears of them too, at most once a second per device. */
+    /**
+     * Drops are counted by reason for the report, and the console sums them in one line; the log
+     * hears of them at info (a scenario's own faults and attacks make them expected, so no warning
+     * per device), at most once a second per device.
+     */
     private void warnOfDrops() {
         if (engine != null && engine.drops() < dropsWarned) {
             dropsWarned = 0; // a new engine (rewired) counts from zero
@@ -138,7 +142,7 @@ abstract class DeviceActor extends AbstractBehavior<DeviceCommand> {
         if (dropsWarned == 0 || now - lastDropWarning > DROP_WARNING_EVERY_NANOS) {
             getContext()
                     .getLog()
-                    .warn(
+                    .info(
                             "{} dropped {} frames since it last said so; the last: {}",
                             name,
                             engine.drops() - dropsWarned,

@@ -297,8 +297,9 @@ public final class PhaseRunner {
                     return Behaviors.same();
                 })
                 .onMessageEquals(Deadline.INSTANCE, () -> {
+                    // the row's status and missing say it; whether that was expected is the summary's verdict
                     ctx.getLog()
-                            .warn(
+                            .info(
                                     "job {} mode {}: deadline of {} passed with {} of {} endpoints done",
                                     p.job().name(),
                                     p.mode(),
@@ -545,9 +546,9 @@ public final class PhaseRunner {
         return out;
     }
 
-    /** The phase ends before its endpoints did, and the log says why. */
+    /** The phase ends before its endpoints did, and the log says why (at info: the row's note says it too). */
     private Behavior<Command> endWarned(PhaseRun run, String why) {
-        ctx.getLog().warn("{}: {}", label(run.group), why);
+        ctx.getLog().info("{}: {}", label(run.group), why);
         return endNow(run, why);
     }
 

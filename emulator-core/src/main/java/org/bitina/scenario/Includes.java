@@ -71,7 +71,31 @@ final class Includes implements ConfigIncluder, ConfigIncluderFile, ConfigInclud
     public ConfigObject include(ConfigIncludeContext context, String what) {
         Path p = Path.of(what);
         Path dir = file.getParent();
-        return includePath(context, p.isAbsolute() || dir == null ? p : dir.resolve(p), "\"" + what + "\"", what);
+        Path beside = p.isAbsolute() || dir == null ? p : dir.resolve(p);
+        if (what.equals(SHIPPED) && EXTENSIONS.stream().noneMatch(ext -> Files.isRegularFile(Path.of(beside + ext)))) {
+            // a scenario copied out of topology-configs/ still finds the defaults it was written against
+            return shippedDefaults(context);
+        }
+        return includePath(context, beside, "\"" + what + "\"", what);
+    }
+
+    /** The name whose include falls back to the defaults shipped with bitina when no such file is beside the scenario. */
+    static final String SHIPPED = "defaults";
+
+    private static final String SHIPPED_RESOURCE = "org/bitina/scenario/shipped/defaults.conf";
+
+    /** topology-configs/defaults.conf as built into the jar. */
+    private ConfigObject shippedDefaults(ConfigIncludeContext context) {
+        URL url = Includes.class.getClassLoader().getResource(SHIPPED_RESOURCE);
+        if (url == null) {
+            return missing(
+                    context,
+                    "\"" + SHIPPED + "\"",
+                    SHIPPED,
+                    "no such file beside " + file + ", and no shipped defaults in this build");
+        }
+        return ConfigFactory.parseURL(url, options(context).setAllowMissing(false))
+                .root();
     }
 
     @Override

@@ -300,6 +300,28 @@ class ScenarioLoaderTest {
         assertEquals(0.05, s.faults().get(0).rate(), 1e-12);
     }
 
+    @Test
+    void includeDefaultsWithNoDefaultsFileBesideTakesTheShippedOnes() throws IOException {
+        // a scenario copied out of topology-configs/: the shipped defaults.conf (1us, 100Gbps, 50ms) still applies
+        Path p = write("copied.conf", "include \"defaults\"\n" + SMALL_TOPOLOGY + """
+                jobs = [{ name = j, kind = allreduce, members = [a, b, c], tree { mode = auto, root = s1 }, data { elements = 10 } }]
+                """);
+        Scenario s = assertDoesNotThrowScenario(p);
+        assertEquals(1_000, s.topology().links().get(0).spec().latencyNanos());
+        assertEquals(100_000_000_000L, s.topology().links().get(0).spec().bandwidthBps());
+        AllReduceSpec job = assertInstanceOf(AllReduceSpec.class, s.jobs().get(0));
+        assertEquals(Duration.ofMillis(50), job.common().completionTimeout());
+    }
+
+    @Test
+    void includeOfAnotherMissingNameIsStillAProblem() throws IOException {
+        Path p = write("other.conf", "include \"my-defaults\"\n" + SMALL_TOPOLOGY + """
+                jobs = [{ name = j, kind = allreduce, members = [a, b, c], tree { mode = auto, root = s1 }, data { elements = 10 } }]
+                """);
+        ScenarioException e = assertThrows(ScenarioException.class, () -> ScenarioLoader.load(p));
+        assertTrue(e.getMessage().contains("other.conf:1:") && e.getMessage().contains("no such file"), e.getMessage());
+    }
+
     private static Scenario assertDoesNotThrowScenario(Path p) {
         try {
             return ScenarioLoader.load(p);

@@ -7,9 +7,11 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import org.bitina.run.Report;
 import org.bitina.scenario.Scenario;
@@ -115,8 +117,18 @@ final class ExportCommand implements Callable<Integer> {
         for (Node n : s.topology().nodes()) {
             o.printf("  %s [shape=%s];%n", id(n.name()), n.isSwitch() ? "box" : "ellipse");
         }
+        // Graphviz ranks an edge's tail above its head: each tree edge is written parent -> child with dir=back
+        // (the arrow still points at the parent), so a tree's root is on top; a topology link runs from the upper
+        // tier down, and leaves the ranking to the trees where both its ends are in one
+        Map<String, Integer> tier = TopologyView.tiers(s.topology());
+        Set<String> inTrees = treeNodes(phases);
         for (Link l : s.topology().links()) {
-            o.printf("  %s -> %s [dir=none, color=grey80];%n", id(l.a()), id(l.b()));
+            boolean down = tier.get(l.a()) >= tier.get(l.b());
+            o.printf(
+                    "  %s -> %s [dir=none, color=grey80%s];%n",
+                    id(down ? l.a() : l.b()),
+                    id(down ? l.b() : l.a()),
+                    inTrees.contains(l.a()) && inTrees.contains(l.b()) ? ", constraint=false" : "");
         }
         int colour = 0;
         for (Phase p : phases) {
@@ -146,8 +158,8 @@ final class ExportCommand implements Callable<Integer> {
                 for (TopologyView.TreeEdge e : trees.edges()) {
                     boolean member = !trees.aBms().containsKey(e.from());
                     o.printf(
-                            "  %s -> %s [color=%s, penwidth=2%s];%n",
-                            id(e.from()), id(e.to()), c, member ? "" : ", label=\"" + name + "\"");
+                            "  %s -> %s [dir=back, color=%s, penwidth=2%s];%n",
+                            id(e.to()), id(e.from()), c, member ? "" : ", label=\"" + name + "\"");
                 }
             }
             if (observed != null) {
@@ -163,8 +175,8 @@ final class ExportCommand implements Callable<Integer> {
                                 labels.merge(node, job + " observed " + label, (x, y) -> x + "\\n" + y));
                 for (TopologyView.TreeEdge e : v.edges()) {
                     o.printf(
-                            "  %s -> %s [color=%s, penwidth=2, style=dashed, label=\"%s observed\"];%n",
-                            id(e.from()), id(e.to()), c, job);
+                            "  %s -> %s [dir=back, color=%s, penwidth=2, style=dashed, label=\"%s observed\"];%n",
+                            id(e.to()), id(e.from()), c, job);
                 }
                 any |= !v.isEmpty();
             }
@@ -178,6 +190,22 @@ final class ExportCommand implements Callable<Integer> {
             }
         }
         o.println("}");
+    }
+
+    /** Every node on an installed tree of an INA phase. */
+    private static Set<String> treeNodes(List<Phase> phases) {
+        Set<String> out = new HashSet<>();
+        for (Phase p : phases) {
+            if (p.mode().equals("ina")) {
+                for (Phase.Tree tree : p.trees()) {
+                    InstalledTrees.of(tree).edges().forEach(e -> {
+                        out.add(e.from());
+                        out.add(e.to());
+                    });
+                }
+            }
+        }
+        return out;
     }
 
     private static String id(String name) {

@@ -43,6 +43,11 @@ final class HtmlReport {
                                 ? "; every job ended as the scenario expects"
                                 : "; <b class=\"no\">some jobs did not end as the scenario expects</b>")
                 .append("</p>\n");
+        b.append("<div class=\"answer\">");
+        Answer.sentences(r)
+                .forEach(a ->
+                        b.append("<p class=\"answer-sentence\">").append(esc(a)).append("</p>"));
+        b.append("</div>\n");
         summary(b, r);
         int[] n = {0};
         comparison(b, r, n);
@@ -67,18 +72,38 @@ final class HtmlReport {
                     .append(esc(rows.get(0).kind()))
                     .append(")</h2>\n");
             timeViews(b, rows, n);
+            // one colour scale for every mode of the job: the busiest link and the fullest switch of any mode
+            Map<String, Map<String, Long>> bytesByMode = new LinkedHashMap<>();
+            Map<String, Map<String, Integer>> peaksByMode = new LinkedHashMap<>();
             for (Report.JobReport j : rows) {
+                if (bytesByMode.containsKey(j.mode())) {
+                    continue; // links[] has no iteration: one map holds every iteration of the mode
+                }
                 Map<String, Long> bytes = new LinkedHashMap<>();
                 r.links().stream()
                         .filter(l -> l.job().equals(job) && l.mode().equals(j.mode()))
                         .forEach(l -> bytes.merge(TopologyView.linkKey(l.from(), l.to()), l.bytes(), Long::sum));
-                if (j.iteration() != null && j.iteration().index() > 1) {
-                    continue; // links[] has no iteration: one map holds every iteration of the mode
-                }
                 Map<String, Integer> peaks = new LinkedHashMap<>();
                 rows.stream()
                         .filter(x -> x.mode().equals(j.mode()) && x.stateEntries() != null)
                         .forEach(x -> x.stateEntries().peaks().forEach((k, v) -> peaks.merge(k, v, Math::max)));
+                bytesByMode.put(j.mode(), bytes);
+                peaksByMode.put(j.mode(), peaks);
+            }
+            long most = bytesByMode.values().stream()
+                    .flatMap(m -> m.values().stream())
+                    .mapToLong(Long::longValue)
+                    .max()
+                    .orElse(0);
+            int mostState = peaksByMode.values().stream()
+                    .flatMap(m -> m.values().stream())
+                    .mapToInt(Integer::intValue)
+                    .max()
+                    .orElse(0);
+            for (Report.JobReport j : rows) {
+                if (j.iteration() != null && j.iteration().index() > 1) {
+                    continue; // links[] has no iteration: one map holds every iteration of the mode
+                }
                 String what = j.iteration() == null
                         ? label(j) + " (" + bytes(j.totalLinkBytes()) + " in all, busiest link "
                                 + bytes(j.maxLinkBytes()) + ")"
@@ -87,8 +112,9 @@ final class HtmlReport {
                 figure(
                         b,
                         "heat-" + job + "-" + j.mode(),
-                        "link load, " + what,
-                        view.heatMap("svg" + n[0]++, bytes, peaks));
+                        "link load, " + what + "; one colour scale for every mode of the job",
+                        view.heatMap(
+                                "svg" + n[0]++, bytesByMode.get(j.mode()), peaksByMode.get(j.mode()), most, mostState));
             }
             trees(b, r, job, rows, planned, view, n);
             b.append("</section>\n");
@@ -102,13 +128,19 @@ final class HtmlReport {
                 .append(esc(title))
                 .append("</title>\n<style>\n")
                 .append("body{font-family:sans-serif;margin:1.5em;color:#222;max-width:1900px}")
+                .append(".summary td.l{overflow-wrap:anywhere}")
                 .append(
                         "table{border-collapse:collapse;font-size:13px}td,th{border:1px solid #ccc;padding:3px 6px;text-align:right}")
                 .append("td.l,th.l{text-align:left}th{background:#f0f0f0}.no{color:#c0392b}.ok{color:#1e8449}")
                 .append("figure.chart{display:inline-block;margin:.5em 1em .5em 0;vertical-align:top}")
                 .append("figcaption{font-size:13px;color:#444;max-width:900px}.meta,.legend{color:#555;font-size:13px}")
                 .append(
-                        "section.job{border-top:2px solid #ddd;margin-top:1.5em}td.note{max-width:420px;text-align:left;font-size:11px;word-break:break-all}")
+                        "section.job{border-top:2px solid #ddd;margin-top:1.5em}td.note{max-width:420px;text-align:left;font-size:11px;overflow-wrap:anywhere}")
+                // nothing wider than the page: a drawing wider than its room scales down (it is vector: zoom in to read
+                // it)
+                .append("figure.chart{max-width:100%}figure.chart svg{max-width:100%;height:auto}")
+                .append(
+                        ".answer p{font-size:17px;margin:.3em 0}.answer{margin:.8em 0 1em;padding:.2em .8em;border-left:4px solid #1f77b4}")
                 .append("\n</style></head><body>\n");
     }
 
@@ -157,7 +189,7 @@ final class HtmlReport {
                     .append("</td><td>")
                     .append(j.timeouts())
                     .append("</td><td class=\"l\">")
-                    .append(esc(String.join(", ", j.missing())))
+                    .append(esc(Hosts.summary(j.missing())))
                     .append("</td><td class=\"note\" title=\"")
                     .append(esc(note))
                     .append("\">")
@@ -170,17 +202,24 @@ final class HtmlReport {
                         + "parameter server or source received (for a ring, the busiest member); KiB = 1024 B.</p>\n");
     }
 
-    /** INA against the baselines: one chart per metric, a group per job, a bar per mode. */
+    /** A metric of the comparison charts: its title, its unit ({@code us}, {@code bytes}, {@code packets}), its value. */
+    private record Metric(String title, String unit, ToDoubleFunction<Report.JobReport> value) {}
+
+    private static final List<Metric> METRICS = List.of(
+            new Metric("modelled time", "us", Report.JobReport::modeledMicros),
+            new Metric("max link bytes", "bytes", j -> j.maxLinkBytes()),
+            new Metric("total link bytes", "bytes", j -> j.totalLinkBytes()),
+            new Metric("packets into the root", "packets", j -> j.packetsIntoRoot()));
+
+    /**
+     * INA against the baselines: one chart per metric, a group per job, a bar per mode with its
+     * value on it (a log axis where the values span a factor of 100); then per job with
+     * baselines, INA over each baseline, metric by metric (below 1: INA needed less).
+     */
     private static void comparison(StringBuilder b, Report r, int[] n) {
         List<String> jobs = jobs(r);
-        record Metric(String title, String unit, ToDoubleFunction<Report.JobReport> value) {}
-        List<Metric> metrics = List.of(
-                new Metric("modelled time", "us", Report.JobReport::modeledMicros),
-                new Metric("max link bytes", "bytes", j -> j.maxLinkBytes()),
-                new Metric("total link bytes", "bytes", j -> j.totalLinkBytes()),
-                new Metric("packets into the root", "packets", j -> j.packetsIntoRoot()));
         b.append("<h2>INA against the baselines</h2>\n");
-        for (Metric m : metrics) {
+        for (Metric m : METRICS) {
             Map<String, Map<String, Double>> values = new LinkedHashMap<>();
             for (Report.JobReport j : r.jobs()) {
                 values.computeIfAbsent(label(j), k -> new LinkedHashMap<>())
@@ -189,8 +228,30 @@ final class HtmlReport {
             figure(
                     b,
                     "bars-" + m.title().replace(' ', '-'),
-                    m.title() + " per job and mode (" + m.unit() + ")",
+                    m.title() + " per job and mode" + (m.unit().equals("packets") ? " (packets)" : ""),
                     SvgCharts.bars("svg" + n[0]++, m.title(), m.unit(), jobs, values));
+        }
+        for (String job : jobs) {
+            Map<String, Map<String, Double>> ratios = Ratios.of(
+                    r,
+                    job,
+                    METRICS.subList(0, 3).stream()
+                            .map(m -> Map.entry(m.title(), m.value()))
+                            .toList());
+            if (ratios.isEmpty()) {
+                continue;
+            }
+            figure(
+                    b,
+                    "ratio-" + job,
+                    "job " + job
+                            + ": INA's figure over each baseline's (below 1: INA took less time, moved fewer bytes;"
+                            + " 0.5 is half)",
+                    SvgCharts.ratios(
+                            "svg" + n[0]++,
+                            "ina / baseline, job " + job,
+                            METRICS.subList(0, 3).stream().map(Metric::title).toList(),
+                            ratios));
         }
     }
 
@@ -248,7 +309,7 @@ final class HtmlReport {
                     SvgCharts.lines(
                             "svg" + n[0]++,
                             "completion-time CDF, job " + job,
-                            "modelled time (us)",
+                            "modelled time",
                             "fraction of " + unit + "s",
                             cdf,
                             faults,
@@ -276,7 +337,7 @@ final class HtmlReport {
                     SvgCharts.lines(
                             "svg" + n[0]++,
                             "soft-state entries, job " + job,
-                            "modelled time (us)",
+                            "modelled time",
                             "entries",
                             entries,
                             faults,
@@ -405,14 +466,8 @@ final class HtmlReport {
         return i == 0 ? String.format(Locale.ROOT, "%.0f B", v) : String.format(Locale.ROOT, "%.2f %s", v, unit[i]);
     }
 
-    /** Microseconds as people read them: 850 us, 12.3 ms, 1.20 s. */
+    /** Microseconds as people read them: 850 µs, 12.3 ms, 1.20 s (and 33 ns below a microsecond). */
     static String micros(double us) {
-        if (us < 1000) {
-            return String.format(Locale.ROOT, "%.1f us", us);
-        }
-        if (us < 1_000_000) {
-            return String.format(Locale.ROOT, "%.2f ms", us / 1000);
-        }
-        return String.format(Locale.ROOT, "%.2f s", us / 1_000_000);
+        return Units.micros(us);
     }
 }

@@ -4,7 +4,7 @@ import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
-/** The {@code bitina} command line: {@code run}, {@code validate}, {@code node}, {@code credentials}. */
+/** The {@code bitina} command line; a bare {@code bitina} lists its commands. */
 @Command(
         name = "bitina",
         mixinStandardHelpOptions = true,
@@ -52,9 +52,11 @@ public final class Main implements Runnable {
         return ExitCodes.JOB_FAILED;
     }
 
+    /** A bare {@code bitina}: every command named (picocli adds the usage), and the exit status of a usage error. */
     @Override
     public void run() {
+        CommandLine cmd = spec.commandLine();
         throw new CommandLine.ParameterException(
-                spec.commandLine(), "name a command: run, validate, node or credentials");
+                cmd, "name a command: " + String.join(", ", cmd.getSubcommands().keySet()));
     }
 }

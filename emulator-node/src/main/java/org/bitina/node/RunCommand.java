@@ -126,7 +126,9 @@ final class RunCommand implements Callable<Integer> {
                     + "for every job (data.elements=4096)")
     List<String> sets;
 
-    @Option(names = "--quiet", description = "no progress bar")
+    @Option(
+            names = "--quiet",
+            description = "no progress bar; only the answer, the table and the verdict (and where the outputs went)")
     boolean quiet;
 
     /**
@@ -273,11 +275,11 @@ final class RunCommand implements Callable<Integer> {
             }
         } catch (IOException | UncheckedIOException e) {
             // checked before the run; what fails now (a disk filled meanwhile) is said in one line
-            Summary.print(r, System.out, Terminal.colourOnStdout());
+            Summary.print(r, System.out, Terminal.colourOnStdout(), quiet);
             System.err.println("bitina: the run ended but its outputs could not all be written: " + e.getMessage());
             return ExitCodes.JOB_FAILED;
         }
-        Summary.print(r, System.out, Terminal.colourOnStdout());
+        Summary.print(r, System.out, Terminal.colourOnStdout(), quiet);
         if (report != null) {
             System.out.println("report: " + report);
         }
@@ -293,7 +295,7 @@ final class RunCommand implements Callable<Integer> {
         if (csv != null) {
             System.out.println("csv:    " + csv + " (jobs.csv, links.csv, switches.csv)");
         }
-        if (report == null && csv == null && html == null) {
+        if (report == null && csv == null && html == null && !quiet) {
             System.out.println(
                     "(--report FILE.json for every figure, --html FILE.html for charts, --csv DIR for tables, --trace FILE.jsonl for every packet event)");
         }

@@ -35,7 +35,7 @@ final class Summary {
             "late",
             "missing");
 
-    private static final List<ConsoleTable.Align> ALIGNS =
+    static final List<ConsoleTable.Align> ALIGNS =
             List.of(LEFT, LEFT, LEFT, LEFT, LEFT, RIGHT, RIGHT, RIGHT, RIGHT, RIGHT, RIGHT, RIGHT, LEFT);
 
     /** One row of the table: human units, the status and the expectation coloured when {@code colour} is on. */
@@ -63,7 +63,7 @@ final class Summary {
                 plain(Units.bytes(j.totalLinkBytes())),
                 plain(Long.toString(j.timeouts())),
                 plain(Long.toString(j.lateContributions())),
-                plain(j.missing().isEmpty() ? "-" : String.join(",", j.missing())));
+                plain(j.missing().isEmpty() ? "-" : Hosts.summary(j.missing())));
     }
 
     /** What the columns and names mean, printed under the table. */
@@ -117,10 +117,42 @@ final class Summary {
 
     /** The summary; {@code colour}: ANSI colours on the status columns (only for a terminal). */
     static void print(Report r, PrintStream out, boolean colour) {
+        print(r, out, colour, false);
+    }
+
+    /**
+     * The summary: the answer (one sentence per job) first, then the table; {@code quiet}: only
+     * those and the verdict, without the clock line, the legend, the comparisons and tolerances.
+     */
+    static void print(Report r, PrintStream out, boolean colour, boolean quiet) {
+        Answer.sentences(r).forEach(out::println);
+        if (quiet) {
+            table(r, out, colour);
+            SharedSummary.print(r, out, colour);
+            Drops.summary(r).ifPresent(out::println);
+            verdict(r, out, colour);
+            return;
+        }
         out.println("clock: " + r.clock()
                 + ("real".equals(r.clock())
                         ? " (timers and stragglers on the wall clock: figures vary from run to run)"
                         : " (timers, stragglers and faults in modelled time: the same file gives the same figures)"));
+        table(r, out, colour);
+        SharedSummary.print(r, out, colour);
+        rest(r, out);
+        Drops.summary(r).ifPresent(out::println);
+        verdict(r, out, colour);
+    }
+
+    private static void verdict(Report r, PrintStream out, boolean colour) {
+        String verdict = r.allAsExpected()
+                ? "every job ended as the scenario expects"
+                : "SOME JOBS DID NOT END AS THE SCENARIO EXPECTS";
+        out.println(colour ? (r.allAsExpected() ? green(verdict) : red(verdict)) : verdict);
+    }
+
+    /** The table, with what needs saying about a row under it. */
+    private static void table(Report r, PrintStream out, boolean colour) {
         // one table for every row, so the notes printed under a row leave the columns aligned
         ConsoleTable table = new ConsoleTable(HEADERS, ALIGNS);
         r.jobs().forEach(j -> table.add(row(j)));
@@ -182,6 +214,10 @@ final class Summary {
                 out.println("    ended: " + j.note().substring(stalled + "stalled: ".length()));
             }
         }
+    }
+
+    /** Under the table: the legend, comparisons, per-kind figures and tolerances. */
+    private static void rest(Report r, PrintStream out) {
         out.println(LEGEND);
         long partial =
                 r.jobs().stream().mapToLong(j -> j.partialChunks().size()).sum();
@@ -217,11 +253,6 @@ final class Summary {
                 out.println(j.name() + " " + j.mode() + ": source uplink " + Units.bytes(j.sourceUplinkBytes()));
             }
         }
-        SharedSummary.print(r, out, colour);
         r.tolerances().forEach(t -> out.println("tolerance: " + t));
-        String verdict = r.allAsExpected()
-                ? "every job ended as the scenario expects"
-                : "SOME JOBS DID NOT END AS THE SCENARIO EXPECTS";
-        out.println(colour ? (r.allAsExpected() ? green(verdict) : red(verdict)) : verdict);
     }
 }

@@ -11,6 +11,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.DoubleFunction;
 import org.bitina.run.Report;
 import org.jfree.chart.ChartFactory;
 import org.jfree.chart.JFreeChart;
@@ -18,6 +19,9 @@ import org.jfree.chart.axis.LogAxis;
 import org.jfree.chart.axis.NumberAxis;
 import org.jfree.chart.axis.SymbolAxis;
 import org.jfree.chart.block.BlockBorder;
+import org.jfree.chart.labels.ItemLabelAnchor;
+import org.jfree.chart.labels.ItemLabelPosition;
+import org.jfree.chart.labels.StandardCategoryItemLabelGenerator;
 import org.jfree.chart.plot.CategoryPlot;
 import org.jfree.chart.plot.PlotOrientation;
 import org.jfree.chart.plot.ValueMarker;
@@ -69,16 +73,15 @@ final class SvgCharts {
     }
 
     /**
-     * Grouped bars: one group per category (a job), one bar per series (a mode) in each.
+     * Grouped bars: one group per category (a job), one bar per series (a mode) in each, each bar
+     * with its value in the metric's unit; the value axis logarithmic when the values span a factor
+     * of 100 or more (else the small bars vanish beside a large one).
      *
+     * @param unit {@code us} (drawn as ns, µs, ms, s), {@code bytes} (B, KiB, MiB) or a count
      * @param values series -> category -> value; a missing value draws no bar
      */
     static String bars(
-            String id,
-            String title,
-            String valueLabel,
-            List<String> categories,
-            Map<String, Map<String, Double>> values) {
+            String id, String title, String unit, List<String> categories, Map<String, Map<String, Double>> values) {
         DefaultCategoryDataset data = new DefaultCategoryDataset();
         values.forEach((series, byCategory) -> {
             for (String c : categories) {
@@ -88,8 +91,8 @@ final class SvgCharts {
                 }
             }
         });
-        JFreeChart chart =
-                ChartFactory.createBarChart(title, null, valueLabel, data, PlotOrientation.VERTICAL, true, true, false);
+        JFreeChart chart = ChartFactory.createBarChart(
+                title, null, axisLabel(unit), data, PlotOrientation.VERTICAL, true, true, false);
         style(chart);
         CategoryPlot plot = chart.getCategoryPlot();
         BarRenderer r = (BarRenderer) plot.getRenderer();
@@ -100,10 +103,127 @@ final class SvgCharts {
         for (int i = 0; i < data.getRowCount(); i++) {
             r.setSeriesPaint(i, colour(baseMode(data.getRowKey(i).toString())));
         }
+        NumberFormat format = format(unit);
+        valueLabels(r, format, data.getRowCount() * Math.max(1, categories.size()) > 8);
         plot.setBackgroundPaint(Color.WHITE);
         plot.setRangeGridlinePaint(new Color(0xdddddd));
-        ((NumberAxis) plot.getRangeAxis()).setNumberFormatOverride(new HumanNumberFormat());
-        return svg(chart, id, 440, 280);
+        double[] span =
+                span(values.values().stream().flatMap(m -> m.values().stream()).toList());
+        if (span[0] > 0 && span[1] / span[0] >= 100) {
+            LogAxis axis = new LogAxis(axisLabel(unit) + " (log scale)");
+            axis.setNumberFormatOverride(format);
+            axis.setLowerBound(span[0] / 2);
+            axis.setUpperBound(span[1] * 8);
+            plot.setRangeAxis(axis);
+            r.setBase(span[0] / 2);
+        } else {
+            NumberAxis axis = (NumberAxis) plot.getRangeAxis();
+            axis.setNumberFormatOverride(format);
+            axis.setUpperMargin(0.25); // room for the value over the tallest bar
+        }
+        return svg(chart, id, 520, 300);
+    }
+
+    /**
+     * INA over each baseline, per metric: a group per metric, a bar per baseline, each with its
+     * ratio on it ({@code 0.52x}), a line at 1 (as good as the baseline); log scale past a factor of 100.
+     *
+     * @param ratios baseline -> metric -> INA's value over the baseline's
+     */
+    static String ratios(String id, String title, List<String> metrics, Map<String, Map<String, Double>> ratios) {
+        DefaultCategoryDataset data = new DefaultCategoryDataset();
+        ratios.forEach((mode, byMetric) -> {
+            for (String m : metrics) {
+                Double v = byMetric.get(m);
+                if (v != null && v > 0) {
+                    data.addValue(v, mode, m);
+                }
+            }
+        });
+        JFreeChart chart = ChartFactory.createBarChart(
+                title, null, "ina / baseline", data, PlotOrientation.VERTICAL, true, true, false);
+        style(chart);
+        CategoryPlot plot = chart.getCategoryPlot();
+        BarRenderer r = (BarRenderer) plot.getRenderer();
+        r.setBarPainter(new StandardBarPainter());
+        r.setShadowVisible(false);
+        r.setItemMargin(0.05);
+        r.setMaximumBarWidth(0.1);
+        for (int i = 0; i < data.getRowCount(); i++) {
+            r.setSeriesPaint(i, colour(baseMode(data.getRowKey(i).toString())));
+        }
+        NumberFormat format = new HumanNumberFormat(v -> Answer.times(v).replace(".00x", "x"));
+        valueLabels(r, format, data.getRowCount() * metrics.size() > 8);
+        plot.setBackgroundPaint(Color.WHITE);
+        plot.setRangeGridlinePaint(new Color(0xdddddd));
+        List<Double> all = ratios.values().stream()
+                .flatMap(m -> m.values().stream())
+                .filter(v -> v > 0)
+                .toList();
+        double[] span = span(all);
+        if (span[0] > 0 && span[1] / span[0] >= 100) {
+            LogAxis axis = new LogAxis("ina / baseline (log scale)");
+            axis.setNumberFormatOverride(format);
+            axis.setLowerBound(Math.min(span[0], 1) / 2);
+            axis.setUpperBound(Math.max(span[1], 1) * 8);
+            plot.setRangeAxis(axis);
+            r.setBase(Math.min(span[0], 1) / 2);
+        } else {
+            NumberAxis axis = (NumberAxis) plot.getRangeAxis();
+            axis.setNumberFormatOverride(format);
+            axis.setUpperMargin(0.25);
+            axis.setAutoRangeIncludesZero(true);
+            if (span[1] < 1.1) {
+                axis.setUpperBound(1.3); // the line at 1 always on the chart
+            }
+        }
+        ValueMarker one = new ValueMarker(1, new Color(0x555555), new BasicStroke(1.2f));
+        one.setLabel("1 = as the baseline");
+        one.setLabelFont(LABEL);
+        one.setLabelAnchor(RectangleAnchor.TOP_LEFT);
+        one.setLabelTextAnchor(TextAnchor.BOTTOM_LEFT);
+        plot.addRangeMarker(one);
+        return svg(chart, id, 520, 300);
+    }
+
+    /** Each bar's value over it, turned upright when the bars are many and narrow. */
+    private static void valueLabels(BarRenderer r, NumberFormat format, boolean upright) {
+        r.setDefaultItemLabelGenerator(new StandardCategoryItemLabelGenerator("{2}", format));
+        r.setDefaultItemLabelsVisible(true);
+        r.setDefaultItemLabelFont(new Font(Font.SANS_SERIF, Font.PLAIN, 9));
+        r.setDefaultPositiveItemLabelPosition(
+                upright
+                        ? new ItemLabelPosition(
+                                ItemLabelAnchor.OUTSIDE12, TextAnchor.CENTER_LEFT, TextAnchor.CENTER_LEFT, -Math.PI / 2)
+                        : new ItemLabelPosition(ItemLabelAnchor.OUTSIDE12, TextAnchor.BOTTOM_CENTER));
+    }
+
+    /** The smallest positive and the largest value, or {0, 0}. */
+    private static double[] span(List<Double> values) {
+        double lo = values.stream()
+                .mapToDouble(Double::doubleValue)
+                .filter(v -> v > 0)
+                .min()
+                .orElse(0);
+        double hi = values.stream().mapToDouble(Double::doubleValue).max().orElse(0);
+        return new double[] {lo, hi};
+    }
+
+    private static String axisLabel(String unit) {
+        return switch (unit) {
+            case "us" -> "modelled time";
+            case "bytes" -> "bytes";
+            default -> unit;
+        };
+    }
+
+    /** Numbers in a unit as people read them: times as 1.6 ms and 2.5 s, bytes as 4.07 MiB, counts as 1.5K. */
+    static NumberFormat format(String unit) {
+        return switch (unit) {
+            case "us" -> new HumanNumberFormat(v -> v == 0 ? "0" : Units.micros(v));
+            case "bytes" -> new HumanNumberFormat(v -> v == 0 ? "0" : Units.bytes(Math.round(v)));
+            default -> new HumanNumberFormat(SvgCharts::human);
+        };
     }
 
     /**
@@ -141,7 +261,8 @@ final class SvgCharts {
         plot.setBackgroundPaint(Color.WHITE);
         plot.setDomainGridlinePaint(new Color(0xdddddd));
         plot.setRangeGridlinePaint(new Color(0xdddddd));
-        ((NumberAxis) plot.getDomainAxis()).setNumberFormatOverride(new HumanNumberFormat());
+        // the x axis is modelled time in µs: its ticks as 1.6 ms, 2.5 s, never "1.60K us"
+        ((NumberAxis) plot.getDomainAxis()).setNumberFormatOverride(format("us"));
         for (Report.FaultMark f : faults) {
             ValueMarker m = new ValueMarker(
                     f.atMicros(),
@@ -250,16 +371,26 @@ final class SvgCharts {
         return g.getSVGElement(id);
     }
 
-    /** Axis numbers as people read them: 1.5K, 2M, 3G, and plain below a thousand. */
+    /** Axis numbers as people read them: 1.5K, 2M, 3G, and plain below a thousand (or in a unit, {@link #format}). */
     static final class HumanNumberFormat extends NumberFormat {
+        private final DoubleFunction<String> text;
+
+        HumanNumberFormat() {
+            this(SvgCharts::human);
+        }
+
+        HumanNumberFormat(DoubleFunction<String> text) {
+            this.text = text;
+        }
+
         @Override
         public StringBuffer format(double v, StringBuffer b, FieldPosition pos) {
-            return b.append(human(v));
+            return b.append(text.apply(v));
         }
 
         @Override
         public StringBuffer format(long v, StringBuffer b, FieldPosition pos) {
-            return b.append(human(v));
+            return b.append(text.apply(v));
         }
 
         @Override

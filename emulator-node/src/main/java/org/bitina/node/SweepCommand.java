@@ -95,8 +95,15 @@ final class SweepCommand implements Callable<Integer> {
         List<List<CsvReport.JobRow>> rows = new ArrayList<>();
         boolean asExpected = true;
         ObjectMapper json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+        List<String> headers = new ArrayList<>(List.of("point"));
+        headers.addAll(Summary.HEADERS);
+        List<ConsoleTable.Align> aligns = new ArrayList<>(List.of(ConsoleTable.Align.LEFT));
+        aligns.addAll(Summary.ALIGNS);
+        ConsoleTable table = new ConsoleTable(headers, aligns);
+        List<String> answers = new ArrayList<>();
         try (RunSession session = new RunSession(Duration.ofHours(2))) {
             for (int i = 0; i < scenarios.size(); i++) {
+                final int idx = i;
                 Scenario s = scenarios.get(i);
                 System.err.printf("point %d/%d: %s%n", i + 1, scenarios.size(), describe(paths, points.get(i)));
                 Report r = session.run(s, new RunProgress());
@@ -106,19 +113,18 @@ final class SweepCommand implements Callable<Integer> {
                 CsvReport.write(r, s, dir);
                 rows.add(CsvReport.jobRows(r, s));
                 asExpected &= r.allAsExpected();
-                for (Report.JobReport j : r.jobs()) {
-                    System.out.printf(
-                            "%-40s %-14s %-11s %-9s verified %-3s modelled %10.1f us  max link %12d B%n",
-                            describe(paths, points.get(i)),
-                            j.name(),
-                            j.mode(),
-                            j.status(),
-                            j.verified() ? "yes" : "NO",
-                            j.modeledMicros(),
-                            j.maxLinkBytes());
-                }
+                r.jobs().forEach(j -> {
+                    List<ConsoleTable.Cell> cells = new ArrayList<>();
+                    cells.add(ConsoleTable.Cell.plain(describe(paths, points.get(idx))));
+                    cells.addAll(Summary.row(j));
+                    table.add(cells);
+                });
+                Answer.sentences(r).forEach(a -> answers.add(describe(paths, points.get(idx)) + ": " + a));
             }
         }
+        // the same table as run's, a column for the point first
+        table.lines(Terminal.colourOnStdout()).forEach(System.out::println);
+        answers.forEach(System.out::println);
         Path csv = out.resolve("sweep.csv");
         CsvReport.writeSweep(csv, paths, points, rows);
         Path page = out.resolve("sweep.html");

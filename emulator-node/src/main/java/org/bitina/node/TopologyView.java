@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.DoubleFunction;
 import java.util.function.Function;
 import org.bitina.topology.Link;
 import org.bitina.topology.Node;
@@ -24,15 +25,23 @@ final class TopologyView {
     private static final int ROW = 110;
     private static final int MARGIN = 40;
 
+    /** The widest drawing that fits a page 1,400 px wide beside its margins. */
+    static final int MAX_WIDTH = 1280;
+
+    private static final int BAR = 46;
+
     private final Topology topology;
     private final Map<String, double[]> at = new LinkedHashMap<>();
+    /** Horizontal room per node in its row: what decides whether its name fits under it. */
+    private final Map<String, Double> room = new HashMap<>();
+
     private final int width;
     private final int height;
     private final boolean small;
 
     TopologyView(Topology topology) {
         this.topology = topology;
-        Map<String, Integer> level = levels(topology);
+        Map<String, Integer> level = tiers(topology);
         int top = level.values().stream().mapToInt(Integer::intValue).max().orElse(0);
         List<List<String>> rows = new ArrayList<>();
         for (int l = 0; l <= top; l++) {
@@ -41,8 +50,8 @@ final class TopologyView {
         level.forEach((n, l) -> rows.get(l).add(n));
         int widest = rows.stream().mapToInt(List::size).max().orElse(1);
         small = widest <= 24;
-        width = Math.max(640, Math.min(1800, widest * (small ? 56 : 12) + 2 * MARGIN));
-        height = top * ROW + 2 * MARGIN + 30;
+        width = Math.max(640, Math.min(MAX_WIDTH, widest * (small ? 56 : 12) + 2 * MARGIN));
+        height = top * ROW + 2 * MARGIN + 30 + BAR;
         Map<String, Double> x = new HashMap<>();
         for (int l = 0; l <= top; l++) {
             List<String> row = rows.get(l);
@@ -59,12 +68,54 @@ final class TopologyView {
                 mean.put(n, k == 0 ? Double.MAX_VALUE : sum / k);
             }
             row.sort(Comparator.<String>comparingDouble(mean::get).thenComparing(TopologyView::natural));
+            double gap = (width - 2.0 * MARGIN) / row.size();
             for (int i = 0; i < row.size(); i++) {
-                double px = MARGIN + (i + 0.5) * (width - 2.0 * MARGIN) / row.size();
+                double px = MARGIN + (i + 0.5) * gap;
                 x.put(row.get(i), px);
+                room.put(row.get(i), gap);
                 at.put(row.get(i), new double[] {px, MARGIN + 10 + (top - l) * (double) ROW});
             }
         }
+    }
+
+    /**
+     * The rows to draw: {@link #levels}, then a switch with more links to switches of its own row
+     * than to the row below lifted one row (Fig. 2's s0 over s1 and s7, as the seed draws it), and
+     * a host under no bottom-row switch (Fig. 2's source, under s0) drawn on top, as the tree's
+     * root. A fat-tree or leaf-spine keeps its tiers: no switch there links within its row.
+     */
+    static Map<String, Integer> tiers(Topology t) {
+        Map<String, Integer> level = levels(t);
+        Map<String, Integer> lifted = new LinkedHashMap<>(level);
+        for (Node n : t.nodes()) {
+            if (!n.isSwitch()) {
+                continue;
+            }
+            int l = level.get(n.name());
+            long same = t.neighbors(n.name()).stream()
+                    .filter(m -> level.get(m) == l && isSwitch(t, m))
+                    .count();
+            long below =
+                    t.neighbors(n.name()).stream().filter(m -> level.get(m) < l).count();
+            if (same >= 2 && same > below) {
+                lifted.put(n.name(), l + 1);
+            }
+        }
+        if (lifted.equals(level)) {
+            return level;
+        }
+        int top = lifted.values().stream().mapToInt(Integer::intValue).max().orElse(0);
+        for (Node h : t.hosts()) {
+            boolean underBottom = t.neighbors(h.name()).stream().anyMatch(m -> lifted.get(m) <= 1);
+            if (!underBottom) {
+                lifted.put(h.name(), top + 1);
+            }
+        }
+        return lifted;
+    }
+
+    private static boolean isSwitch(Topology t, String name) {
+        return t.nodes().stream().anyMatch(n -> n.name().equals(name) && n.isSwitch());
     }
 
     /** Hosts 0; a switch one more than its nearest neighbour nearer the hosts (breadth first from every host). */
@@ -121,14 +172,29 @@ final class TopologyView {
      * aggregation entries in this phase.
      */
     String heatMap(String id, Map<String, Long> bytes, Map<String, Integer> peaks) {
-        long most = bytes.values().stream().mapToLong(Long::longValue).max().orElse(0);
-        int mostState =
-                peaks.values().stream().mapToInt(Integer::intValue).max().orElse(0);
+        return heatMap(
+                id,
+                bytes,
+                peaks,
+                bytes.values().stream().mapToLong(Long::longValue).max().orElse(0),
+                peaks.values().stream().mapToInt(Integer::intValue).max().orElse(0));
+    }
+
+    /**
+     * The link load of one job and mode on a scale shared with the job's other modes: {@code
+     * most} bytes is the darkest link and {@code mostState} entries the darkest switch, so that
+     * two modes side by side compare; the colour bars under the drawing give both scales.
+     */
+    String heatMap(String id, Map<String, Long> bytes, Map<String, Integer> peaks, long most, int mostState) {
         StringBuilder b = open(id);
+        b.append("<defs>")
+                .append(gradient(id + "-heat", TopologyView::heat))
+                .append(gradient(id + "-fill", TopologyView::blue))
+                .append("</defs>");
         for (Link l : topology.links()) {
             long v = bytes.getOrDefault(linkKey(l.a(), l.b()), 0L);
-            double f = most == 0 ? 0 : (double) v / most;
-            String title = l.a() + " - " + l.b() + ": " + HtmlReport.bytes(v);
+            double f = most == 0 ? 0 : Math.min(1, (double) v / most);
+            String title = l.a() + " - " + l.b() + ": " + Units.bytes(v);
             if (v == 0) {
                 line(b, l.a(), l.b(), "#dddddd", 1, "3,3", title);
             } else {
@@ -137,15 +203,56 @@ final class TopologyView {
         }
         nodes(b, n -> {
             Integer p = peaks.get(n);
-            double f = p == null || mostState == 0 ? 0 : (double) p / mostState;
+            double f = p == null || mostState == 0 ? 0 : Math.min(1, (double) p / mostState);
             return new String[] {
                 p == null ? "#f4f4f4" : blue(f),
                 n + (p == null ? "" : ": peak " + p + " aggregation entries"),
                 small && p != null ? String.valueOf(p) : null
             };
         });
-        legend(b, "link bytes: 0 .. " + HtmlReport.bytes(most) + "; switch fill: peak entries 0 .. " + mostState);
+        colourBar(b, id + "-heat", MARGIN, "link bytes (both directions)", "0 B", Units.bytes(most));
+        if (mostState > 0) {
+            colourBar(
+                    b,
+                    id + "-fill",
+                    MARGIN + 330,
+                    "switch fill: peak aggregation entries",
+                    "0",
+                    String.valueOf(mostState));
+        }
         return b.append("</svg>").toString();
+    }
+
+    private static String gradient(String id, DoubleFunction<String> colour) {
+        StringBuilder g = new StringBuilder("<linearGradient id=\"" + id + "\">");
+        for (int i = 0; i <= 4; i++) {
+            g.append(String.format(
+                    Locale.ROOT, "<stop offset=\"%d%%\" stop-color=\"%s\"/>", i * 25, colour.apply(i / 4.0)));
+        }
+        return g.append("</linearGradient>").toString();
+    }
+
+    /** A colour bar of class {@code colour-bar}: the gradient, its two ends in their unit, and what it measures. */
+    private void colourBar(StringBuilder b, String gradient, int x, String what, String low, String high) {
+        int y = height - BAR + 4;
+        b.append(String.format(
+                Locale.ROOT,
+                "<g class=\"colour-bar\"><text x=\"%d\" y=\"%d\" fill=\"#444\">%s</text>"
+                        + "<rect x=\"%d\" y=\"%d\" width=\"200\" height=\"10\" fill=\"url(#%s)\" stroke=\"#999\"/>"
+                        + "<text x=\"%d\" y=\"%d\" fill=\"#444\">%s</text>"
+                        + "<text x=\"%d\" y=\"%d\" fill=\"#444\" text-anchor=\"end\">%s</text></g>",
+                x,
+                y,
+                HtmlReport.esc(what),
+                x,
+                y + 5,
+                gradient,
+                x,
+                y + 27,
+                HtmlReport.esc(low),
+                x + 200,
+                y + 27,
+                HtmlReport.esc(high)));
     }
 
     /** One tree edge to draw: from a member or VAT node to where its results go, with a label on the child. */
@@ -280,13 +387,8 @@ final class TopologyView {
                         s[0],
                         HtmlReport.esc(s[1])));
             }
+            name(b, n, p, r);
             if (small) {
-                b.append(String.format(
-                        Locale.ROOT,
-                        "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s</text>",
-                        p[0],
-                        p[1] + r + 11,
-                        HtmlReport.esc(n.name())));
                 if (s[2] != null) {
                     b.append(String.format(
                             Locale.ROOT,
@@ -299,12 +401,47 @@ final class TopologyView {
         }
     }
 
+    /**
+     * A node's name under it where it fits its room in the row: at 10 px, else at 8 or 7 px, else (a
+     * host, in the bottom row with room below) turned upright; else only on hover.
+     */
+    private void name(StringBuilder b, Node n, double[] p, double r) {
+        double gap = room.getOrDefault(n.name(), 0.0) - 2;
+        int len = n.name().length();
+        String text = HtmlReport.esc(n.name());
+        if (len * 6.0 <= gap) {
+            b.append(String.format(
+                    Locale.ROOT,
+                    "<text class=\"name\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s</text>",
+                    p[0],
+                    p[1] + r + 11,
+                    text));
+        } else if (len * 4.4 <= gap || len * 3.9 <= gap) {
+            // 8 px, or 7 px where only that fits (a k=8 fat-tree's 32 edge switches in 1,200 px)
+            b.append(String.format(
+                    Locale.ROOT,
+                    "<text class=\"name\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"%d\">%s</text>",
+                    p[0],
+                    p[1] + r + 9,
+                    len * 4.4 <= gap ? 8 : 7,
+                    text));
+        } else if (!n.isSwitch() && gap >= 7 && p[1] >= height - BAR - MARGIN - 40) {
+            b.append(String.format(
+                    Locale.ROOT,
+                    "<text class=\"name\" transform=\"translate(%.1f %.1f) rotate(90)\" font-size=\"8\""
+                            + " dominant-baseline=\"middle\">%s</text>",
+                    p[0],
+                    p[1] + r + 2,
+                    text));
+        }
+    }
+
     private void legend(StringBuilder b, String text) {
         b.append(String.format(
                 Locale.ROOT,
                 "<text x=\"%d\" y=\"%d\" fill=\"#444\">%s</text>",
                 MARGIN,
-                height - 8,
+                height - BAR - 8,
                 HtmlReport.esc(text)));
     }
 

@@ -1,6 +1,7 @@
 package org.bitina.node;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -201,6 +202,11 @@ class CliTest {
                 "--out",
                 out.toString());
         assertEquals(0, r.code(), r.out() + r.err());
+        assertTrue(
+                r.out()
+                        .lines()
+                        .anyMatch(l -> l.matches("point +job +mode +status +expected +verified +wall +modelled .*")),
+                "run's table, a point column first: " + r.out());
         List<String> lines = Files.readAllLines(out.resolve("sweep.csv"));
         List<String> header = List.of(lines.get(0).split(","));
         assertEquals(List.of("point", "data.elements", "jobs.fig1.baselines", "job"), header.subList(0, 4));
@@ -238,10 +244,12 @@ class CliTest {
         assertEquals(0, r.code(), r.err());
         Set<String> arrows = new TreeSet<>();
         for (String line : r.out().split("\n")) {
-            Matcher m = Pattern.compile("^\\s*\"([^\"]+)\" -> \"([^\"]+)\" \\[color=(?!grey)")
+            // written parent -> child with dir=back, so that Graphviz ranks the root on top: the arrow is child >
+            // parent
+            Matcher m = Pattern.compile("^\\s*\"([^\"]+)\" -> \"([^\"]+)\" \\[dir=back, color=(?!grey)")
                     .matcher(line);
             if (m.find()) {
-                arrows.add(m.group(1) + ">" + m.group(2));
+                arrows.add(m.group(2) + ">" + m.group(1));
             }
         }
         // what the planner installs, computed here from the same file
@@ -263,6 +271,7 @@ class CliTest {
         }
         assertEquals(expected, arrows);
         assertTrue(r.out().startsWith("digraph bitina {") && r.out().trim().endsWith("}"));
+        assertTrue(r.out().contains("\"s6\" -> \"s1\" [dir=back"), "the root s6 ranked above s1: " + r.out());
         assertEquals(2, cli("export", "plots", conf.toString()).code());
     }
 
@@ -279,10 +288,10 @@ class CliTest {
         Result r = cli("export", "trees", conf.toString(), "--report", report.toString());
         assertEquals(0, r.code(), r.err());
         Set<String> dashed = new TreeSet<>();
-        Matcher m = Pattern.compile("\"([^\"]+)\" -> \"([^\"]+)\" \\[[^]]*style=dashed")
+        Matcher m = Pattern.compile("\"([^\"]+)\" -> \"([^\"]+)\" \\[dir=back[^]]*style=dashed")
                 .matcher(r.out());
         while (m.find()) {
-            dashed.add(m.group(1) + ">" + m.group(2));
+            dashed.add(m.group(2) + ">" + m.group(1));
         }
         // the report's branches, each to its upstream, and each expert to its leaf (e1..e4 under s1, e5..e8 under s7)
         var observed = new ObjectMapper().readTree(report.toFile()).get("observedTrees");
@@ -343,7 +352,8 @@ class CliTest {
         double speedup = json.get("speedup").get("ring").asDouble();
         double ratio = ringJson.get("modeledMicros").asDouble() / us;
         assertEquals(ratio, speedup, 0.005 * ratio, "three significant digits");
-        assertTrue(r.out().contains("fig1: ina vs best baseline ("), r.out());
+        assertTrue(r.out().contains("fig1: ina finished in "), "the answer first, also under --quiet: " + r.out());
+        assertFalse(r.out().contains("ina vs best baseline"), "--quiet: only the answer, the table and the verdict");
         assertTrue(Files.readAllLines(out.resolve("links.csv")).size() > 10);
         assertEquals(8, Files.readAllLines(out.resolve("switches.csv")).size(), "a header and s1..s7");
     }
@@ -398,7 +408,16 @@ class CliTest {
         }
         assertEquals("virtual", event.get("clock").asText(), "the trace names its clock first");
         assertEquals("virtual", json.get("clock").asText(), "the report names its clock");
-        assertTrue(r.out().contains("clock: virtual"), r.out());
+        assertFalse(r.out().contains("clock: virtual"), "--quiet leaves the clock line out: " + r.out());
+    }
+
+    @Test
+    void aBareBitinaNamesEveryCommand() {
+        Result r = cli();
+        assertEquals(2, r.code(), r.err());
+        for (String command : List.of("validate", "run", "sweep", "export", "workload", "node", "credentials")) {
+            assertTrue(r.err().contains("name a command: ") && r.err().contains(command), command + ": " + r.err());
+        }
     }
 
     @Test

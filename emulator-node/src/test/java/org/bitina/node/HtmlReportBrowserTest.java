@@ -39,8 +39,14 @@ class HtmlReportBrowserTest {
                     + "addEventListener('load',()=>{const o=[];document.querySelectorAll('figure.chart').forEach(f=>{const s=f.querySelector('svg');"
                     + "const r=s?s.getBoundingClientRect():{width:0,height:0};o.push([f.dataset.chart,s?s.querySelectorAll('*').length:0,"
                     + "Math.round(r.width),Math.round(r.height),s?s.querySelectorAll('line.link').length:0,s?s.querySelectorAll('path.tree').length:0,"
-                    + "s?s.querySelectorAll('path,rect,line,circle,text,polyline').length:0].join(' | '))});"
-                    + "const p=document.createElement('pre');p.id='bitina-probe';p.textContent='CHARTS\\n'+o.join('\\n')+'\\nERRORS\\n'+__e.join('\\n')"
+                    + "s?s.querySelectorAll('path,rect,line,circle,text,polyline').length:0,"
+                    + "f.querySelectorAll('.colour-bar').length].join(' | '))});"
+                    // the answer sentences, and every element reaching past the page's right edge
+                    + "const a=[...document.querySelectorAll('.answer-sentence')].map(x=>x.textContent);"
+                    + "const W=document.documentElement.clientWidth;const w=[];document.querySelectorAll('body *').forEach(x=>{"
+                    + "const r=x.getBoundingClientRect();if(r.right>W+1)w.push(x.tagName+(x.id?'#'+x.id:'')+' '+Math.round(r.right))});"
+                    + "const p=document.createElement('pre');p.id='bitina-probe';p.textContent='ANSWER '+a.join(' || ')+'\\nWIDE '+w.slice(0,5).join(', ')"
+                    + "+'\\nCHARTS\\n'+o.join('\\n')+'\\nERRORS\\n'+__e.join('\\n')"
                     + "+'\\nEND';document.body.appendChild(p)});</script>";
 
     @BeforeAll
@@ -133,6 +139,13 @@ class HtmlReportBrowserTest {
         int to = dom.indexOf("\nEND", from);
         assertTrue(from >= 0 && to > from, "the probe ran: " + last(dom, 500));
         String[] parts = dom.substring(from + 7, to).split("\nERRORS\n?", -1);
+        int answer = dom.lastIndexOf("ANSWER ", from);
+        String[] head = dom.substring(answer + 7, from).split("\nWIDE ?", -1);
+        lastAnswer = head[0].trim();
+        assertEquals(
+                "",
+                head.length > 1 ? head[1].trim() : "?",
+                "no element reaches past the page's right edge at 1,400 px");
         Map<String, int[]> charts = new LinkedHashMap<>();
         for (String line : parts[0].split("\n")) {
             String[] f = line.split(" \\| ");
@@ -142,7 +155,8 @@ class HtmlReportBrowserTest {
                 Integer.parseInt(f[3]),
                 Integer.parseInt(f[4]),
                 Integer.parseInt(f[5]),
-                Integer.parseInt(f[6])
+                Integer.parseInt(f[6]),
+                Integer.parseInt(f[7])
             });
         }
         assertEquals("", parts.length > 1 ? parts[1].trim() : "", "no script or console error");
@@ -151,19 +165,34 @@ class HtmlReportBrowserTest {
                     line.contains("CONSOLE") && line.toLowerCase(Locale.ROOT).contains("error"), line);
             assertFalse(line.contains("Failed to load resource"), line);
         }
+        charts.forEach((name, c) -> {
+            if (name.startsWith("heat-")) {
+                assertEquals(2, c[6], name + ": a colour bar for the links and one for the switches' fill");
+            }
+        });
         return charts;
     }
+
+    /** The answer sentences of the page {@link #drawn} last probed, joined by " || ". */
+    private String lastAnswer;
 
     @Test
     void everyChartOfTheFig1PageDrawsInChromiumWithoutAConsoleError() throws IOException, InterruptedException {
         Map<String, int[]> charts = drawn(page);
-        // Fig. 1 runs INA, ring and ps: four comparison charts, the CDF, the soft state, three heat maps and the VAT
+        // the page opens with the answer, from the report's speedup
+        assertTrue(
+                lastAnswer.matches("fig1: ina finished in [0-9.]+ [µm]?s, [0-9.]+x (faster|slower) than .*"
+                        + "; it moved [0-9.]+ % of [a-z-]+'s bytes .*; busiest link .*"),
+                lastAnswer);
+        // Fig. 1 runs INA, ring and ps: four comparison charts and INA's ratios to each, the CDF, the soft state, three
+        // heat maps and the VAT
         assertEquals(
                 List.of(
                         "bars-modelled-time",
                         "bars-max-link-bytes",
                         "bars-total-link-bytes",
                         "bars-packets-into-the-root",
+                        "ratio-fig1",
                         "cdf-fig1",
                         "state-fig1",
                         "heat-fig1-ina",
@@ -189,6 +218,30 @@ class HtmlReportBrowserTest {
                 page.toUri().toString());
         assertEquals(0, shot.code(), shot.err());
         assertTrue(Files.size(png) > 50_000, "a screenshot of a drawn page: " + Files.size(png) + " bytes");
+    }
+
+    @Test
+    void theK8PageOpensWithTheAnswerAndFitsA1400PxWindow() throws IOException, InterruptedException {
+        Path k8 = OUT.resolve("k8.html");
+        CliTest.Result r = CliTest.cli(
+                "run",
+                Path.of("..", "topology-configs", "fat-tree-k8-allreduce.conf").toString(),
+                "--set",
+                "data.elements=16384",
+                "--quiet",
+                "--html",
+                k8.toString());
+        assertEquals(0, r.code(), r.out() + r.err());
+        Map<String, int[]> charts = drawn(k8); // nothing past the right edge, a colour bar on every heat map
+        assertTrue(lastAnswer.startsWith("ft8: ina finished in ") && lastAnswer.contains("than ring ("), lastAnswer);
+        assertTrue(
+                charts.containsKey("heat-ft8-ina") && charts.containsKey("heat-ft8-ring"),
+                charts.keySet().toString());
+        // 128 hosts in one row: labelled upright, 80 switches: each named
+        String html = Files.readString(k8);
+        int heat = html.indexOf("data-chart=\"heat-ft8-ina\"");
+        String svg = html.substring(heat, html.indexOf("</svg>", heat));
+        assertEquals(128 + 80, svg.split("class=\"name\"", -1).length - 1, "every node named in the heat map");
     }
 
     @Test

@@ -9,8 +9,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.bitina.scenario.ScenarioLoader;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -50,6 +52,7 @@ class HtmlReportTest {
                         "bars-max-link-bytes",
                         "bars-total-link-bytes",
                         "bars-packets-into-the-root",
+                        "ratio-fig2",
                         "cdf-fig2",
                         "state-fig2",
                         "heat-fig2-ina",
@@ -101,13 +104,63 @@ class HtmlReportTest {
     }
 
     @Test
+    void theAnswerSentenceComparesWithTheFastestBaselineFirst() throws IOException {
+        String p = page("paper-fig1-allreduce");
+        int at = p.indexOf("<p class=\"answer-sentence\">");
+        assertTrue(at > 0 && at < p.indexOf("<table class=\"summary\">"), "the page opens with the answer");
+        String answer = p.substring(at, p.indexOf("</p>", at));
+        assertTrue(
+                answer.contains("fig1: ina finished in ")
+                        && answer.contains("than ring (")
+                        && answer.contains("than ps ("),
+                answer);
+        assertTrue(answer.contains("busiest link "), answer);
+    }
+
+    @Test
+    void fig2IsDrawnAsTheSeedDrawsItSourceOnTopThenS0ThenS1AndS7() throws Exception {
+        Map<String, Integer> tier =
+                TopologyView.tiers(ScenarioLoader.load(Path.of("..", "topology-configs", "paper-fig2-moe.conf"))
+                        .topology());
+        assertEquals(1, tier.get("s1"));
+        assertEquals(1, tier.get("s7"));
+        assertEquals(2, tier.get("s0"), "s0 above s1 and s7, not in their row");
+        assertEquals(3, tier.get("src"), "the source on top, as the seed's Fig. 2");
+        assertEquals(0, tier.get("e1"));
+        Map<String, Integer> ft =
+                TopologyView.tiers(ScenarioLoader.load(Path.of("..", "topology-configs", "fat-tree-k4-allreduce.conf"))
+                        .topology());
+        assertEquals(
+                TopologyView.levels(ScenarioLoader.load(Path.of("..", "topology-configs", "fat-tree-k4-allreduce.conf"))
+                        .topology()),
+                ft,
+                "a fat-tree keeps its tiers");
+    }
+
+    @Test
+    void longHostListsAreSummarised() {
+        List<String> hosts = new ArrayList<>();
+        for (int i = 3; i <= 128; i++) {
+            hosts.add("h" + i);
+        }
+        assertEquals("h3..h128 (126 hosts)", Hosts.summary(hosts));
+        assertEquals("w1, w3", Hosts.summary(List.of("w1", "w3")));
+        hosts.remove("h10");
+        assertEquals("h3..h9, h11..h128 (125 hosts)", Hosts.summary(hosts));
+    }
+
+    @Test
     void unitsAreForPeople() {
         assertEquals("512 B", HtmlReport.bytes(512));
         assertEquals("1.50 KiB", HtmlReport.bytes(1536));
         assertEquals("1.33 GiB", HtmlReport.bytes(1431172480));
-        assertEquals("349.5 us", HtmlReport.micros(349.5));
-        assertEquals("12.03 ms", HtmlReport.micros(12030));
+        assertEquals("350 µs", HtmlReport.micros(349.5));
+        assertEquals("12.0 ms", HtmlReport.micros(12030));
         assertEquals("1.20 s", HtmlReport.micros(1_200_000));
+        assertEquals("33 ns", HtmlReport.micros(0.033), "a bucket of 33 ns, not of 0.0 us");
+        assertEquals("1.60 ms", SvgCharts.format("us").format(1600), "a time axis tick, not 1.60K us");
+        assertEquals("2.50 s", SvgCharts.format("us").format(2_500_000));
+        assertEquals("4.07 MiB", SvgCharts.format("bytes").format(4.07 * 1024 * 1024));
         assertEquals("&lt;a href=&quot;x&quot;&gt; &amp;", HtmlReport.esc("<a href=\"x\"> &"));
     }
 }
