@@ -24,6 +24,7 @@ import org.bitina.usecase.Phase;
 import org.bitina.usecase.Repair;
 import org.bitina.usecase.UseCase;
 import org.bitina.usecase.WireBudget;
+import org.bitina.usecase.allgather.AllGatherUseCase;
 import org.bitina.usecase.allreduce.AllReduceUseCase;
 import org.bitina.usecase.attack.AttackDriverSpec;
 import org.bitina.usecase.bierinc.BierIncUseCase;
@@ -40,7 +41,8 @@ public final class UseCases {
             new MoeUseCase(),
             new MulticastUseCase(),
             new BierIncUseCase(),
-            new ReduceScatterUseCase());
+            new ReduceScatterUseCase(),
+            new AllGatherUseCase());
 
     private UseCases() {}
 
