@@ -29,6 +29,11 @@ final class PhaseRun {
     WindowBarrier barrier;
 
     long settleUntil = Long.MAX_VALUE;
+    /** What the phase's plan sends when nothing is lost, and the frames past which it is a storm (null: no bound). */
+    PacketBound bound;
+    /** Virtual clock: the frames and timers its devices handled so far. */
+    long frames;
+
     final List<String> problems = new ArrayList<>();
 
     PhaseRun(int index, Phase phase) {

@@ -32,6 +32,7 @@ import org.bitina.topology.Routing;
 import org.bitina.usecase.DriverReport;
 import org.bitina.usecase.DriverSpec;
 import org.bitina.usecase.Phase;
+import org.bitina.usecase.PhaseEstimate;
 import org.bitina.usecases.UseCases;
 
 /**
@@ -191,6 +192,9 @@ public final class PhaseRunner {
             return Behaviors.ignore();
         }
         PhaseRun run = new PhaseRun(i, phases.get(i));
+        PhaseEstimate estimate = UseCases.estimate(run.phase, scenario, routing);
+        run.bound =
+                estimate == null ? null : new PacketBound(estimate.packets(), estimate.frameLimit(scenario.topology()));
         progress.phase.set(i + 1);
         progress.results.set(0);
         progress.expectedResults.set((long) run.phase.awaited().size() * run.phase.units());
@@ -339,6 +343,7 @@ public final class PhaseRunner {
                         r.done().forEach(d -> onDone(run, d));
                         run.problems.addAll(r.problems());
                         progress.windowEvents.addAndGet(r.events());
+                        run.frames += r.events();
                         progress.deviceBusyNanos.addAndGet(r.busyNanos());
                     }
                     if (!barrier.complete()) {
@@ -362,6 +367,22 @@ public final class PhaseRunner {
                     run,
                     "the virtual clock could not go on: "
                             + (problems.size() > 4 ? problems.subList(0, 4) + "..." : problems));
+        }
+        if (run.bound != null && run.frames > run.bound.frameLimit()) {
+            // a forwarding loop or a duplication storm: stopped here, before its frames fill the heap
+            return endWarned(
+                    run,
+                    String.format(
+                            Locale.ROOT,
+                            "packet storm: %d frames handled by %.1f us of modelled time, more than %d: %d times"
+                                    + " the %d packets the plan sends when nothing is lost, each over every one"
+                                    + " of the %d links (retransmissions and duplicates allowed for)",
+                            run.frames,
+                            end / 1000.0,
+                            run.bound.frameLimit(),
+                            PhaseEstimate.ALLOWED_PER_PLANNED,
+                            run.bound.plannedPackets(),
+                            scenario.topology().links().size()));
         }
         long next = run.barrier.next();
         if (run.settleUntil == Long.MAX_VALUE && run.done.keySet().containsAll(p.awaited())) {
@@ -560,6 +581,7 @@ public final class PhaseRunner {
                 run.stalled,
                 notApplied,
                 PhaseTimeline.faults(scenario.faults(), run.pendingFaults, run.phase));
+        report.packetBound(run.bound);
         faults.heal();
         return next(run.index + 1);
     }

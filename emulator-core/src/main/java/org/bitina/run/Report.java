@@ -155,7 +155,96 @@ public record Report(
             @com.fasterxml.jackson.annotation.JsonInclude(JsonInclude.Include.NON_NULL)
             Map<String, Double> speedup,
 
-            @JsonUnwrapped Recovery recovery) {
+            @JsonUnwrapped Recovery recovery,
+
+            @com.fasterxml.jackson.annotation.JsonInclude(JsonInclude.Include.NON_NULL)
+            PacketBound packetBound) {
+
+        /** A row without a packet bound (a phase that did not run, or a kind that states none). */
+        public JobReport(
+                String name,
+                String kind,
+                String mode,
+                String status,
+                boolean verified,
+                List<String> missing,
+                long wallMillis,
+                double modeledMicros,
+                long packetsIntoRoot,
+                long maxLinkBytes,
+                long totalLinkBytes,
+                long headerBytes,
+                long timeouts,
+                int retransmissionRounds,
+                String expected,
+                boolean asExpected,
+                String root,
+                int chunks,
+                int endpoints,
+                List<PartialChunk> partialChunks,
+                List<String> mismatches,
+                List<String> unfinished,
+                long lateContributions,
+                long drops,
+                long packets,
+                String note,
+                long sourceUplinkBytes,
+                List<String> dropped,
+                Map<String, Long> stats,
+                List<String> faultsNotApplied,
+                Admission admission,
+                Phase.Iteration iteration,
+                ValueSecurity security,
+                List<TreeReport> trees,
+                Completion completion,
+                StateEntries stateEntries,
+                List<FaultMark> faults,
+                long maxPacketsIntoHost,
+                Map<String, Double> speedup,
+                Recovery recovery) {
+            this(
+                    name,
+                    kind,
+                    mode,
+                    status,
+                    verified,
+                    missing,
+                    wallMillis,
+                    modeledMicros,
+                    packetsIntoRoot,
+                    maxLinkBytes,
+                    totalLinkBytes,
+                    headerBytes,
+                    timeouts,
+                    retransmissionRounds,
+                    expected,
+                    asExpected,
+                    root,
+                    chunks,
+                    endpoints,
+                    partialChunks,
+                    mismatches,
+                    unfinished,
+                    lateContributions,
+                    drops,
+                    packets,
+                    note,
+                    sourceUplinkBytes,
+                    dropped,
+                    stats,
+                    faultsNotApplied,
+                    admission,
+                    iteration,
+                    security,
+                    trees,
+                    completion,
+                    stateEntries,
+                    faults,
+                    maxPacketsIntoHost,
+                    speedup,
+                    recovery,
+                    null);
+        }
 
         /** This row with its speedups over the baselines (an INA row). */
         public JobReport withSpeedup(Map<String, Double> s) {
@@ -207,6 +296,7 @@ public record Report(
             b.maxPacketsIntoHost = maxPacketsIntoHost;
             b.speedup = speedup;
             b.recovery = recovery;
+            b.packetBound = packetBound;
             return b;
         }
 
@@ -257,6 +347,7 @@ public record Report(
             private long maxPacketsIntoHost = 0;
             private Map<String, Double> speedup = null;
             private Recovery recovery = Recovery.NONE;
+            private PacketBound packetBound = null;
 
             private Builder() {}
 
@@ -460,6 +551,11 @@ public record Report(
                 return this;
             }
 
+            public Builder packetBound(PacketBound packetBound) {
+                this.packetBound = packetBound;
+                return this;
+            }
+
             public JobReport build() {
                 return new JobReport(
                         name,
@@ -501,7 +597,8 @@ public record Report(
                         faults,
                         maxPacketsIntoHost,
                         speedup,
-                        recovery);
+                        recovery,
+                        packetBound);
             }
         }
     }

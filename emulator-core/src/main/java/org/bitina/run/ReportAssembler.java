@@ -126,6 +126,14 @@ final class ReportAssembler {
                 .build());
     }
 
+    /** The packet bound the phase just reported ran under (null: its kind states none). */
+    void packetBound(PacketBound bound) {
+        if (bound != null && !jobs.isEmpty()) {
+            int last = jobs.size() - 1;
+            jobs.set(last, jobs.get(last).toBuilder().packetBound(bound).build());
+        }
+    }
+
     /** A phase that ran: its job entry, the links that carried anything, the switches' peaks. */
     void phase(
             Phase p,

@@ -21,6 +21,7 @@ import org.bitina.topology.Node;
 import org.bitina.topology.Routing;
 import org.bitina.usecase.DriverSpec;
 import org.bitina.usecase.Phase;
+import org.bitina.usecase.PhaseEstimate;
 import org.bitina.usecase.Repair;
 import org.bitina.usecase.UseCase;
 import org.bitina.usecase.WireBudget;
@@ -244,6 +245,15 @@ public final class UseCases {
                 p.roots() == null ? List.of() : p.roots(),
                 p.units(),
                 rate);
+    }
+
+    /** What phase {@code p} sends when nothing is lost, by its job's use case ({@link UseCase#estimate}); null: none. */
+    public static PhaseEstimate estimate(Phase p, Scenario s, Routing routing) {
+        return estimateOf(of(p.job()), p, s, routing);
+    }
+
+    private static <S extends JobSpec> PhaseEstimate estimateOf(UseCase<S> u, Phase p, Scenario s, Routing routing) {
+        return u.estimate(u.spec().cast(p.job()), p, s, routing);
     }
 
     /** The repair of phase {@code p}'s tree over {@code routing}, by its job's use case ({@link UseCase#retree}); null: none. */

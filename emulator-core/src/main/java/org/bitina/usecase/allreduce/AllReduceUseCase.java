@@ -20,14 +20,17 @@ import org.bitina.topology.Routing;
 import org.bitina.topology.Vat;
 import org.bitina.usecase.DriverSpec;
 import org.bitina.usecase.Phase;
+import org.bitina.usecase.PhaseEstimate;
 import org.bitina.usecase.Plans;
 import org.bitina.usecase.Repair;
 import org.bitina.usecase.UseCase;
 import org.bitina.usecase.WireBudget;
 import org.bitina.usecase.reduction.AllReduceDriver;
 import org.bitina.usecase.reduction.AllReducePlan;
+import org.bitina.usecase.reduction.ArrayEstimates;
 import org.bitina.usecase.reduction.ArrayPhases;
 import org.bitina.usecase.reduction.Iterations;
+import org.bitina.usecase.reduction.PsRepair;
 import org.bitina.usecase.reduction.RoundTrip;
 import org.bitina.usecase.reduction.Verifier;
 import org.bitina.wire.PacketCodec;
@@ -106,10 +109,19 @@ public final class AllReduceUseCase implements UseCase<AllReduceSpec> {
         return Partitions.unbuiltFaults(List.of(job), faults);
     }
 
-    /** The VAT rebuilt around a crashed switch ({@link VatRepair}), for INA phases. */
+    @Override
+    public PhaseEstimate estimate(AllReduceSpec job, Phase p, Scenario s, Routing routing) {
+        return ArrayEstimates.of((AllReduceSpec) p.job(), p, s);
+    }
+
+    /** The VAT rebuilt around a crashed switch ({@link VatRepair}), for INA phases; the PS baseline's cut-off ({@link PsRepair}). */
     @Override
     public Repair retree(AllReduceSpec job, Phase p, Scenario s, Routing routing) {
-        return VatRepair.retree(s, p, routing, job.common().completionTimeout().toNanos(), false);
+        Repair ps = PsRepair.retree(p, routing);
+        return ps != null
+                ? ps
+                : VatRepair.retree(
+                        s, p, routing, job.common().completionTimeout().toNanos(), false);
     }
 
     /** The VAT rebuilt with a switch that came back ({@link VatRepair}, the crash's own path), for INA phases. */

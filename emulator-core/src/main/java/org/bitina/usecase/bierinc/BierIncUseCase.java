@@ -18,12 +18,16 @@ import org.bitina.topology.Node;
 import org.bitina.topology.Routing;
 import org.bitina.usecase.DriverSpec;
 import org.bitina.usecase.Phase;
+import org.bitina.usecase.PhaseEstimate;
 import org.bitina.usecase.Plans;
+import org.bitina.usecase.Repair;
 import org.bitina.usecase.UseCase;
 import org.bitina.usecase.WireBudget;
 import org.bitina.usecase.reduction.AllReducePlan;
+import org.bitina.usecase.reduction.ArrayEstimates;
 import org.bitina.usecase.reduction.ArrayPhases;
 import org.bitina.usecase.reduction.Iterations;
+import org.bitina.usecase.reduction.PsRepair;
 import org.bitina.usecase.reduction.Verifier;
 
 /**
@@ -80,6 +84,17 @@ public final class BierIncUseCase implements UseCase<BierIncSpec> {
     @Override
     public String fallback() {
         return "ring";
+    }
+
+    @Override
+    public PhaseEstimate estimate(BierIncSpec job, Phase p, Scenario s, Routing routing) {
+        return ArrayEstimates.of((BierIncSpec) p.job(), p, s);
+    }
+
+    /** The PS baseline's workers cut off by a crashed switch ({@link PsRepair}); the INC trees follow the routing (B5). */
+    @Override
+    public Repair retree(BierIncSpec job, Phase p, Scenario s, Routing routing) {
+        return PsRepair.retree(p, routing);
     }
 
     @Override

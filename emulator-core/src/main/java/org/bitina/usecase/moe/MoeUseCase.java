@@ -17,6 +17,7 @@ import org.bitina.topology.Node;
 import org.bitina.topology.Routing;
 import org.bitina.usecase.DriverSpec;
 import org.bitina.usecase.Phase;
+import org.bitina.usecase.PhaseEstimate;
 import org.bitina.usecase.Plans;
 import org.bitina.usecase.UseCase;
 import org.bitina.usecase.WireBudget;
@@ -94,6 +95,27 @@ public final class MoeUseCase implements UseCase<MoeSpec> {
     @Override
     public List<Class<? extends DriverSpec>> drivers() {
         return List.of(MoeDriver.class);
+    }
+
+    /**
+     * T tokens per source, each a hidden vector of float32 cut to the payload budget, to at most K
+     * experts: INA dispatches at most one copy per (token, expert) pair and each expert answers once,
+     * and every switch combines a token at most once; all-to-all sends each pair's dispatch and answer
+     * by unicast. Each window of tokens is a round trip out and one back.
+     */
+    @Override
+    public PhaseEstimate estimate(MoeSpec job, Phase p, Scenario s, Routing routing) {
+        MoeSpec.Params m = job.params();
+        long tokens = (long) job.sources().size() * m.tokensPerSource();
+        long tokenBytes = 4L * m.hidden();
+        long perToken =
+                Math.max(1, (tokenBytes + Math.max(1, payloadBudget(job, s)) - 1) / Math.max(1, payloadBudget(job, s)));
+        long pairs = tokens * m.topK() * perToken;
+        long packets = p.mode().equals("ina")
+                ? 2 * pairs + tokens * perToken * s.topology().switches().size()
+                : 2 * pairs;
+        long windows = (m.tokensPerSource() + m.window() - 1) / Math.max(1, m.window());
+        return new PhaseEstimate(packets, (long) m.tokensPerSource() * m.topK() * tokenBytes, 2 * windows);
     }
 
     /** Every source keeps {@code window} tokens in flight; a token holds one C-BM entry per branch switch. */

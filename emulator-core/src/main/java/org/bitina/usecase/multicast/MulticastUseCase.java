@@ -19,6 +19,7 @@ import org.bitina.topology.Routing;
 import org.bitina.topology.Vat;
 import org.bitina.usecase.DriverSpec;
 import org.bitina.usecase.Phase;
+import org.bitina.usecase.PhaseEstimate;
 import org.bitina.usecase.Plans;
 import org.bitina.usecase.UseCase;
 import org.bitina.usecase.WireBudget;
@@ -58,6 +59,21 @@ public final class MulticastUseCase implements UseCase<MulticastSpec> {
     @Override
     public List<Class<? extends DriverSpec>> drivers() {
         return List.of(MulticastDriver.class);
+    }
+
+    /**
+     * P data packets to R receivers: INA multicasts each once and gets an ACK per receiver (a packet's
+     * or its window's) and at most one aggregate ACK from every switch; the baseline unicasts each to
+     * every receiver and gets R ACKs. Each window is a round trip.
+     */
+    @Override
+    public PhaseEstimate estimate(MulticastSpec job, Phase p, Scenario s, Routing routing) {
+        MulticastSpec.Params m = job.params();
+        long packets = m.packets();
+        long receivers = job.common().members().size();
+        boolean ina = p.mode().equals("ina");
+        long sent = ina ? packets * (1 + receivers + s.topology().switches().size()) : 2 * packets * receivers;
+        return new PhaseEstimate(sent, (ina ? 1 : receivers) * m.bytes(), m.windows());
     }
 
     /**

@@ -8,7 +8,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.bitina.job.JobSpec;
-import org.bitina.job.Status;
 import org.bitina.scenario.Scenario;
 import org.bitina.topology.Node;
 import org.bitina.topology.Routing;
@@ -74,7 +73,7 @@ public final class ArrayPhases {
                 Set.of(),
                 job.common().bitSpace(),
                 timing(plan, deadline(job, 1)),
-                Phase.Expected.unless(plan.silent(), Status.PARTIAL),
+                PsRepair.expected(s, psHost, plan),
                 "parameter server " + psHost);
     }
 
