@@ -42,6 +42,7 @@ public record JobTables(Id id, Vat vat, Multicast multicast, EncodingSpec encodi
      * @param rootMulticasts whether the root multicasts results (AllReduce) or keeps them (an ACK tree's source)
      * @param timeoutNanos   the completion timeout of the job's aggregations (F5)
      * @param stage          H2: this node's part in a second stage over partitions ({@link SecondStage}), or null
+     * @param resultRoute    at the root: who of the multicast bitmap gets a chunk's result ({@link ResultRoute})
      */
     public record Vat(
             EndpointSet registered,
@@ -49,7 +50,8 @@ public record JobTables(Id id, Vat vat, Multicast multicast, EncodingSpec encodi
             boolean root,
             boolean rootMulticasts,
             long timeoutNanos,
-            SecondStage stage) {}
+            SecondStage stage,
+            ResultRoute resultRoute) {}
 
     /**
      * This node's multicast forwarding for the job.
@@ -128,6 +130,10 @@ public record JobTables(Id id, Vat vat, Multicast multicast, EncodingSpec encodi
         return vat.stage();
     }
 
+    public ResultRoute resultRoute() {
+        return vat.resultRoute();
+    }
+
     public IngressPolicy ingress() {
         return guards.ingress();
     }
@@ -186,7 +192,8 @@ public record JobTables(Id id, Vat vat, Multicast multicast, EncodingSpec encodi
                 .macKey(macKey())
                 .stateEntries(stateEntries())
                 .auditKey(auditKey())
-                .stage(stage());
+                .stage(stage())
+                .resultRoute(resultRoute());
     }
 
     /** The job's key for packet tags (S2); null: packets are not authenticated. */
@@ -238,6 +245,7 @@ public record JobTables(Id id, Vat vat, Multicast multicast, EncodingSpec encodi
         private int stateEntries;
         private byte[] auditKey;
         private SecondStage stage;
+        private ResultRoute resultRoute = ResultRoute.NODE_BITMAP;
 
         private Builder(String name, int tenant, int job, int capacity, long timeoutNanos) {
             this.name = name;
@@ -321,10 +329,16 @@ public record JobTables(Id id, Vat vat, Multicast multicast, EncodingSpec encodi
             return this;
         }
 
+        /** At the root: who gets a chunk's result ({@link ResultRoute#NODE_BITMAP} by default). */
+        public Builder resultRoute(ResultRoute r) {
+            this.resultRoute = r == null ? ResultRoute.NODE_BITMAP : r;
+            return this;
+        }
+
         public JobTables build() {
             return new JobTables(
                     new Id(name, mode, tenant, job, capacity),
-                    new Vat(registered, vatParent, root, rootMulticasts, timeoutNanos, stage),
+                    new Vat(registered, vatParent, root, rootMulticasts, timeoutNanos, stage, resultRoute),
                     new Multicast(bift, dataInstall, edge),
                     encoding,
                     new Guards(ingress, macKey, auditKey, stateEntries));

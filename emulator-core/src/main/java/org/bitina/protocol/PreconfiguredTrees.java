@@ -1,5 +1,6 @@
 package org.bitina.protocol;
 
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -127,10 +128,26 @@ final class PreconfiguredTrees implements TreeMechanism {
         SecondStage stage = t.secondStage();
         EndpointSet holds =
                 complete ? null : stage != null ? (e.holds() != null ? e.holds() : stage.expand(e.pbm())) : e.pbm();
-        InaPacket result = new InaPacket(h, to, e.payload(), holds, null);
-        return Decision.all(
-                new Decision.Count(t, complete ? Counter.ROOT_COMPLETE : Counter.ROOT_PARTIAL),
-                new Decision.Replicate(t, new Frame(result, null, e.vt()), e.emittedAt()));
+        Decision count = new Decision.Count(t, complete ? Counter.ROOT_COMPLETE : Counter.ROOT_PARTIAL);
+        ResultRoute route = t.resultRoute();
+        if (!route.byOwner()) {
+            InaPacket result = new InaPacket(h, to, e.payload(), holds, null);
+            return Decision.all(count, new Decision.Replicate(t, new Frame(result, null, e.vt()), e.emittedAt()));
+        }
+        // the plan's owner gets the payload; the others a notice that frees their window (ResultRoute)
+        EndpointSet owner = route.payloadTo(to, e.key().seq());
+        EndpointSet others = to.andNot(owner);
+        List<Decision> steps = new ArrayList<>(3);
+        steps.add(count);
+        if (!owner.isEmpty()) {
+            InaPacket result = new InaPacket(h, owner, e.payload(), holds, null);
+            steps.add(new Decision.Replicate(t, new Frame(result, null, e.vt()), e.emittedAt()));
+        }
+        if (!others.isEmpty()) {
+            InaPacket notice = new InaPacket(h.withOp(ReductionOp.NONE), others, Payload.EMPTY, holds, null);
+            steps.add(new Decision.Replicate(t, new Frame(notice, null, e.vt()), e.emittedAt()));
+        }
+        return new Decision.All(List.copyOf(steps));
     }
 
     /**

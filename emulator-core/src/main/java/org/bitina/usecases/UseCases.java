@@ -26,18 +26,25 @@ import org.bitina.usecase.PhaseEstimate;
 import org.bitina.usecase.Repair;
 import org.bitina.usecase.UseCase;
 import org.bitina.usecase.WireBudget;
+import org.bitina.usecase.allgather.AllGatherUseCase;
 import org.bitina.usecase.allreduce.AllReduceUseCase;
 import org.bitina.usecase.attack.AttackDriverSpec;
 import org.bitina.usecase.bierinc.BierIncUseCase;
 import org.bitina.usecase.moe.MoeUseCase;
 import org.bitina.usecase.multicast.MulticastUseCase;
+import org.bitina.usecase.reducescatter.ReduceScatterUseCase;
 import org.bitina.usecase.reduction.ArrayPhases;
 import org.bitina.usecase.reduction.DataSpec;
 
 /** The use cases a scenario may have. Adding one is a package under {@code usecase} and a line in {@link #ALL}. */
 public final class UseCases {
-    public static final List<UseCase<?>> ALL =
-            List.of(new AllReduceUseCase(), new MoeUseCase(), new MulticastUseCase(), new BierIncUseCase());
+    public static final List<UseCase<?>> ALL = List.of(
+            new AllReduceUseCase(),
+            new MoeUseCase(),
+            new MulticastUseCase(),
+            new BierIncUseCase(),
+            new ReduceScatterUseCase(),
+            new AllGatherUseCase());
 
     private UseCases() {}
 

@@ -166,7 +166,7 @@ public final class HostBaselines {
      * link's rate). A straggler's own delay is added to its send's deadline where it is sent. No packet of
      * a lossless run is late by this bound, so no timer fires without a loss.
      */
-    static long retransmissionTimeout(Scenario s, Routing routing, AllReducePlan plan, HostSchedule schedule) {
+    public static long retransmissionTimeout(Scenario s, Routing routing, AllReducePlan plan, HostSchedule schedule) {
         int n = plan.members().size();
         int capacity = plan.space().capacity();
         long ackBytes = PacketCodec.HEADER_BYTES + (capacity + 7) / 8 + 16;

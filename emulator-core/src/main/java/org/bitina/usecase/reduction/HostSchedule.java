@@ -27,6 +27,14 @@ public interface HostSchedule {
     /** The sends of {@code member} for {@code chunk}, in the order it makes them. */
     List<Send> sends(int member, int chunk);
 
+    /**
+     * Whether {@code member} ends with {@code chunk}'s finished sum (every member of an AllReduce; a
+     * reduce-scatter's chunk only at its owner): a member is done when it holds every chunk it keeps.
+     */
+    default boolean keeps(int member, int chunk) {
+        return true;
+    }
+
     /** The members as a set of indices: what a finished chunk holds. */
     static BitSet all(int n) {
         BitSet b = new BitSet(n);

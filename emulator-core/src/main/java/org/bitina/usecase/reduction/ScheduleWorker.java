@@ -94,6 +94,9 @@ public final class ScheduleWorker implements EndpointDriver {
     private final Map<Key, Outstanding> outstanding = new LinkedHashMap<>();
 
     private int received;
+    /** The chunks whose finished sum this member ends with ({@link HostSchedule#keeps}). */
+    private final int kept;
+
     private int verifiedChunks;
     private long lastVt;
     private final List<String> mismatches = new ArrayList<>();
@@ -142,9 +145,15 @@ public final class ScheduleWorker implements EndpointDriver {
 
     /** @param endpointSecret what the job's endpoints share for S6: the baselines carry masked, checksummed values too */
     public ScheduleWorker(AllReducePlan plan, String host, Verifier verifier, byte[] endpointSecret) {
+        this(plan, host, verifier, endpointSecret, HostBaselines.schedule(plan));
+    }
+
+    /** A member of {@code schedule}, which a kind of its own supplies (one that is none of {@link HostBaselines}). */
+    public ScheduleWorker(
+            AllReducePlan plan, String host, Verifier verifier, byte[] endpointSecret, HostSchedule schedule) {
         this.plan = plan;
         this.host = host;
-        this.schedule = HostBaselines.schedule(plan);
+        this.schedule = schedule;
         this.me = plan.members().indexOf(host);
         this.bit = plan.space().index(host);
         this.verifier = verifier;
@@ -169,6 +178,11 @@ public final class ScheduleWorker implements EndpointDriver {
         }
         this.unacked = new int[chunks];
         this.stored = new boolean[chunks];
+        int k = 0;
+        for (int c = 0; c < chunks; c++) {
+            k += me >= 0 && schedule.keeps(me, c) ? 1 : 0;
+        }
+        this.kept = k;
     }
 
     @Override
@@ -288,7 +302,7 @@ public final class ScheduleWorker implements EndpointDriver {
                 unacked[c]++;
             }
         }
-        if (holds[c].equals(full) && !stored[c]) {
+        if (holds[c].equals(full) && !stored[c] && schedule.keeps(me, c)) {
             stored[c] = true;
             store(c, vt);
         }
@@ -296,7 +310,7 @@ public final class ScheduleWorker implements EndpointDriver {
     }
 
     private void closeIfDone(int c) {
-        if (stored[c]
+        if ((stored[c] || !schedule.keeps(me, c))
                 && unacked[c] == 0
                 && waiting.get(c) != null
                 && waiting.get(c).isEmpty()) {
@@ -452,7 +466,7 @@ public final class ScheduleWorker implements EndpointDriver {
 
     @Override
     public boolean done() {
-        return received == data.chunks();
+        return received == kept;
     }
 
     @Override
@@ -466,7 +480,7 @@ public final class ScheduleWorker implements EndpointDriver {
         DriverReport r = new DriverReport(
                         host,
                         DriverReport.Role.RING_WORKER,
-                        data.chunks(),
+                        kept,
                         received,
                         List.of(),
                         List.copyOf(mismatches),

@@ -18,6 +18,7 @@ import org.bitina.topology.LinkSpec;
 import org.bitina.topology.Routing;
 import org.bitina.topology.Topologies;
 import org.bitina.topology.Topology;
+import org.bitina.usecase.DriverReport;
 import org.bitina.usecase.EndpointDriver;
 import org.bitina.wire.ElementType;
 import org.bitina.wire.Flags;
@@ -167,5 +168,48 @@ class AllReduceWorkerRetryTest {
         assertTrue(
                 w.report().partialChunks().isEmpty(), w.report().partialChunks().toString());
         assertEquals(3, w.report().verifiedChunks());
+    }
+
+    @Test
+    void aCompletionNoticeFreesTheWindowAndNamesWhatItHoldsWithoutAValueToCheck() {
+        DataSpec two = new DataSpec(200, ElementType.INT32, ReductionOp.SUM, 100, 1, 3, 1024);
+        AllReducePlan p = new AllReducePlan(
+                "j",
+                "ina",
+                1,
+                1,
+                space,
+                List.of("w1", "w2"),
+                two,
+                Map.of("w1", "s1", "w2", "s1"),
+                null,
+                10 * MS,
+                Map.of(),
+                Set.of(),
+                3);
+        AllReduceWorker w = new AllReduceWorker(p, "w1");
+        assertEquals(1, w.start(0).size(), "a window of one");
+        // chunk 0's result went to its owner; w1 hears it is complete, without its payload
+        InaHeader h = InaHeader.of(PacketType.RESULT, 1, 1, 0);
+        List<EndpointDriver.Out> next =
+                w.onDeliver(new Frame(new InaPacket(h, space.setOf(List.of("w1")), Payload.EMPTY), "w1", MS), MS);
+        assertEquals(1, next.size(), "the slot went to chunk 1");
+        assertEquals(1, next.get(0).frame().packet().header().seq());
+        // a partial notice that lacks w1: its contribution was lost on the way up
+        InaHeader partial = InaHeader.of(PacketType.RESULT, 1, 1, 1).withFlags(Flags.PARTIAL);
+        w.onDeliver(
+                new Frame(
+                        new InaPacket(
+                                partial, space.setOf(List.of("w1")), Payload.EMPTY, space.setOf(List.of("w2")), null),
+                        "w1",
+                        2 * MS),
+                2 * MS);
+        // without a path model a partial is taken (as a partial result is): done, chunk 1 naming w1 missing
+        assertTrue(w.done());
+        assertEquals(
+                List.of(new DriverReport.PartialChunk(1, List.of("w1"))),
+                w.report().partialChunks());
+        assertEquals(List.of(), w.report().mismatches());
+        assertEquals(2, w.report().verifiedChunks(), "nothing wrong came: no value to check in a notice");
     }
 }

@@ -38,11 +38,15 @@ final class ScheduleNet {
     private long seq;
 
     ScheduleNet(AllReducePlan plan, double loss, double duplication, long seed) {
+        this(plan, HostBaselines.schedule(plan), loss, duplication, seed);
+    }
+
+    ScheduleNet(AllReducePlan plan, HostSchedule schedule, double loss, double duplication, long seed) {
         this.loss = loss;
         this.duplication = duplication;
         this.random = new SplittableRandom(seed);
         plan.members().forEach(m -> {
-            workers.put(m, new ScheduleWorker(plan, m));
+            workers.put(m, new ScheduleWorker(plan, m, new Verifier(), null, schedule));
             dataSent.put(m, 0L);
         });
     }

@@ -231,4 +231,44 @@ class ScheduleWorkerTest {
         assertTrue(w1.done());
         assertEquals(5, w1.report().verifiedChunks());
     }
+
+    /** The ring's first half alone: each chunk's sum ends at its owner, who alone keeps it. */
+    private static final class ReduceScatterOnly implements HostSchedule {
+        private final RingSchedule ring = new RingSchedule(MEMBERS.size());
+
+        @Override
+        public int members() {
+            return MEMBERS.size();
+        }
+
+        @Override
+        public List<Send> sends(int member, int chunk) {
+            // the ring's sends but the finished sum's (those are its all-gather)
+            return ring.sends(member, chunk).stream()
+                    .filter(x -> !x.when().equals(HostSchedule.all(MEMBERS.size())))
+                    .toList();
+        }
+
+        @Override
+        public boolean keeps(int member, int chunk) {
+            return chunk % MEMBERS.size() == member;
+        }
+    }
+
+    @Test
+    void aMemberIsDoneWithTheChunksItKeepsAndChecksOnlyThoseWhenTheScheduleKeepsSomeElsewhere() {
+        ScheduleNet net =
+                new ScheduleNet(plan(2, Map.of(), Set.of()), new ReduceScatterOnly(), 0, 0, 1).run(Long.MAX_VALUE);
+        // five chunks, owners 0, 1, 2, 0, 1: w1 and w2 keep two, w3 one
+        List<Integer> kept = List.of(2, 2, 1);
+        for (String m : MEMBERS) {
+            ScheduleWorker w = net.workers.get(m);
+            DriverReport r = w.report();
+            assertTrue(w.done(), m);
+            assertEquals(List.of(), r.mismatches(), m);
+            assertEquals(kept.get(MEMBERS.indexOf(m)), r.chunks(), m);
+            assertEquals(r.chunks(), r.verifiedChunks(), m);
+        }
+        assertEquals(5 * (MEMBERS.size() - 1), net.dataFrames, "each chunk crosses N-1 ring links");
+    }
 }

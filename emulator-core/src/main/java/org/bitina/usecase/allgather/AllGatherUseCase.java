@@ -1,0 +1,177 @@
+package org.bitina.usecase.allgather;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.bitina.job.Status;
+import org.bitina.protocol.JobTables;
+import org.bitina.scenario.JobReader;
+import org.bitina.scenario.Scenario;
+import org.bitina.topology.Bift;
+import org.bitina.topology.Node;
+import org.bitina.topology.Routing;
+import org.bitina.usecase.DriverSpec;
+import org.bitina.usecase.Phase;
+import org.bitina.usecase.Plans;
+import org.bitina.usecase.UseCase;
+import org.bitina.usecase.WireBudget;
+import org.bitina.usecase.reduction.AllReducePlan;
+import org.bitina.usecase.reduction.HostBaselines;
+
+/**
+ * AllGather (C2; the other collective of sharded training, FSDP and ZeRO): each member's shard is
+ * multicast BIER-style to every other member (one packet per chunk, replicated by the switches'
+ * BIFTs, F3; no state in transit nodes, nothing aggregated), acknowledged by each receiver and sent
+ * again to exactly those whose acknowledgement is overdue. Baseline: the ring all-gather.
+ */
+public final class AllGatherUseCase implements UseCase<AllGatherSpec> {
+    private static final JobReader READER = new AllGatherJobReader();
+
+    @Override
+    public JobReader reader() {
+        return READER;
+    }
+
+    @Override
+    public Class<AllGatherSpec> spec() {
+        return AllGatherSpec.class;
+    }
+
+    @Override
+    public List<Class<? extends DriverSpec>> drivers() {
+        return List.of(AllGatherDriver.class);
+    }
+
+    @Override
+    public List<Phase> plan(AllGatherSpec job, Scenario s, Routing routing) {
+        List<Phase> phases = new ArrayList<>();
+        phases.add(phase(s, routing, job, false));
+        for (String b : job.common().baselines()) {
+            phases.add(baseline(job, b, s, routing));
+        }
+        return phases;
+    }
+
+    /** A chunk down (the shard's packet); what goes up is an acknowledgement without payload. */
+    @Override
+    public WireBudget.Packets packets(AllGatherSpec job, Scenario scenario) {
+        long chunk = (long) job.data().chunk() * job.data().type().bytes();
+        return new WireBudget.Packets(0, chunk, Integer.MAX_VALUE, false, 0, "data.chunk");
+    }
+
+    /** Every member ends with the whole array (4 bytes an element), plus per member and chunk its bookkeeping. */
+    @Override
+    public long memoryBytes(AllGatherSpec job) {
+        int n = job.common().members().size();
+        return 4L * job.data().elements() * n + 128L * job.data().chunks() * n;
+    }
+
+    /** Nothing is aggregated and nothing installed: no soft state on any switch. */
+    @Override
+    public int stateEntries(AllGatherSpec job) {
+        return 0;
+    }
+
+    @Override
+    public String fallback() {
+        return AllGatherJobReader.RING;
+    }
+
+    @Override
+    public Phase baseline(AllGatherSpec job, String mode, Scenario s, Routing routing) {
+        if (!mode.equals(AllGatherJobReader.RING)) {
+            throw new IllegalArgumentException("no " + mode + " baseline for an all-gather job");
+        }
+        return phase(s, routing, job, true);
+    }
+
+    static Phase phase(Scenario s, Routing routing, AllGatherSpec job, boolean ring) {
+        String mode = ring ? AllGatherJobReader.RING : "ina";
+        int wireJob = job.common().id() + (ring ? Plans.RING_JOB_OFFSET : 0);
+        int n = job.common().members().size();
+        Routing r = routing == null ? Routing.compute(s.topology()) : routing;
+        GatherRoutes routes = new GatherRoutes(ring ? GatherRoutes.Kind.RING : GatherRoutes.Kind.MULTICAST, n);
+        long rto = HostBaselines.retransmissionTimeout(s, r, plan(s, job, mode, wireJob, 0), routes);
+        AllReducePlan plan = plan(s, job, mode, wireJob, rto);
+        List<DriverSpec> drivers = new ArrayList<>();
+        job.common().members().forEach(m -> drivers.add(new AllGatherDriver(ring, plan, m)));
+        Set<String> silent = plan.silent();
+        Map<String, JobTables> tables = ring ? Plans.bareTables(s, job, wireJob, mode) : multicastTables(s, r, job);
+        String shape = ring
+                ? "ring all-gather of " + n + " members"
+                : "each member's shard multicast to the " + (n - 1) + " others";
+        return new Phase(
+                job,
+                mode,
+                wireJob,
+                tables,
+                drivers,
+                Plans.awaited(job.common().members(), silent),
+                // every member sends its shard: each is a source the ingress policy lets in
+                ring ? null : job.common().members(),
+                Set.of(),
+                job.common().bitSpace(),
+                new Phase.Timing(
+                        plan.data().chunks(),
+                        job.common().completionTimeout().toNanos(),
+                        plan.maxStraggleNanos(),
+                        deadline(job, rto)),
+                // a silent member's shard never comes: nobody can end with the whole array
+                Phase.Expected.unless(silent, Status.FAILED),
+                (silent.isEmpty() ? shape : "an all-gather cannot complete with a silent member: " + silent)
+                        + "; window " + plan.data().window() + ", retransmission timeout " + rto / 1000.0 + " us");
+    }
+
+    /** The BIFTs of the job's bit space on every node (F3): no VAT, nothing installed by the data. */
+    private static Map<String, JobTables> multicastTables(Scenario s, Routing routing, AllGatherSpec job) {
+        Map<String, Bift> bifts = Bift.buildAll(
+                routing,
+                s.topology().nodes().stream().map(Node::name).toList(),
+                job.common().bitSpace());
+        Map<String, JobTables> tables = new LinkedHashMap<>();
+        for (Node n : s.topology().nodes()) {
+            tables.put(
+                    n.name(),
+                    JobTables.builder(
+                                    job.name(),
+                                    job.common().tenant(),
+                                    job.common().id(),
+                                    job.common().bitSpace().capacity(),
+                                    job.common().completionTimeout().toNanos())
+                            .bift(bifts.get(n.name()))
+                            .rootMulticasts(false)
+                            .build());
+        }
+        return tables;
+    }
+
+    private static AllReducePlan plan(Scenario s, AllGatherSpec job, String mode, int wireJob, long timeout) {
+        Plans.EndpointFaults f = Plans.EndpointFaults.of(s, job.common().members(), true);
+        return new AllReducePlan(
+                job.name(),
+                mode,
+                job.common().tenant(),
+                wireJob,
+                job.common().bitSpace(),
+                job.common().members(),
+                job.data(),
+                Map.of(),
+                null,
+                timeout,
+                f.stragglers(),
+                f.silent(),
+                job.data().seed());
+    }
+
+    /** Generous: every chunk's sends may back off to the most, plus room for the data itself. */
+    private static Duration deadline(AllGatherSpec job, long rtoNanos) {
+        long rounds =
+                (job.data().chunks() + job.data().window() - 1) / job.data().window();
+        long backoffMs = Math.max(1, (rtoNanos << 7) / 1_000_000);
+        return Duration.ofMillis(
+                30_000 + rounds * backoffMs + job.common().completionTimeout().toMillis());
+    }
+}

@@ -1,0 +1,45 @@
+package org.bitina.usecase.reducescatter;
+
+import java.util.List;
+import org.bitina.job.JobSpec;
+import org.bitina.scenario.ConfigReader;
+import org.bitina.scenario.ConfigSchema.Section;
+import org.bitina.scenario.JobHeader;
+import org.bitina.scenario.JobParts;
+import org.bitina.scenario.JobReader;
+import org.bitina.topology.BitSpace;
+import org.bitina.topology.EncodingSpec;
+import org.bitina.topology.Topology;
+import org.bitina.usecase.reduction.DataSection;
+import org.bitina.usecase.reduction.DataSpec;
+
+/** A reduce-scatter job (C1): members, data, and the root its aggregation tree is built for (A6). */
+final class ReduceScatterJobReader extends JobReader {
+    static final String KIND = "reduce-scatter";
+    static final String RING = "ring";
+    static final List<String> BASELINES = List.of(RING);
+
+    ReduceScatterJobReader() {
+        super(KIND, BASELINES, ReduceScatterKeys.KEYS, List.of());
+    }
+
+    @Override
+    public JobSpec read(ConfigReader c, Topology topology, int index, Section dataKeys) {
+        int before = c.problems().count();
+        JobHeader header = JobHeader.read(c, index, kind(), BASELINES, topology);
+        List<String> members = JobParts.members(c, topology);
+        BitSpace space = JobParts.bitSpace(c, topology, members);
+        EncodingSpec encoding = JobParts.encoding(c, topology, space);
+        DataSpec data = DataSection.read(c, kind(), topology, space, dataKeys);
+        String root = c.requiredName("root", "a reduce-scatter job's root");
+        if (root != null && topology != null && !topology.has(root)) {
+            c.problem("root", "root '" + root + "' is not a node of the topology");
+        } else if (root != null && members != null && members.contains(root)) {
+            c.problem("root", "root '" + root + "' is a member; the root is a switch or a host that is no member");
+        }
+        if (c.problems().since(before) || header == null || members == null || data == null || root == null) {
+            return null;
+        }
+        return new ReduceScatterSpec(header.common(KIND, members, space, encoding), root, data);
+    }
+}
