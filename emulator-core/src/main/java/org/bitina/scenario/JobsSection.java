@@ -152,7 +152,15 @@ public final class JobsSection {
                     e.getValue().origin(),
                     others.isEmpty()
                             ? "unknown key '" + key + "' in " + job
-                            : "key '" + key + "' is for " + String.join(" and ", others) + " jobs, not for " + job);
+                            : "key '" + key + "' is for " + inWords(others) + " jobs, not for " + job);
         }
+    }
+
+    /** "a", "a and b", "a, b and c": the kinds a key belongs to, as a sentence lists them. */
+    private static String inWords(List<String> kinds) {
+        if (kinds.size() <= 2) {
+            return String.join(" and ", kinds);
+        }
+        return String.join(", ", kinds.subList(0, kinds.size() - 1)) + " and " + kinds.get(kinds.size() - 1);
     }
 }

@@ -74,7 +74,7 @@ class ScenarioLoaderRulesTest {
                 }]
                 """);
         String keys =
-                "(allreduce keys: baselines, bit-space, completion-timeout, data, encoding, expect, id, iterations, kind, members, membership, name, partitions, security, tenant, tree)";
+                "(allreduce keys: after, baselines, bit-space, completion-timeout, data, encoding, expect, id, iterations, kind, members, membership, name, partitions, security, start, tenant, tree)";
         assertEquals(
                 List.of(
                         at(10) + "key 'experts' is for moe jobs, not for an allreduce job " + keys,
@@ -133,7 +133,7 @@ class ScenarioLoaderRulesTest {
                 """);
         assertHas(
                 p,
-                at(8) + "key 'members' is for allreduce and bier-inc jobs, not for a moe job (moe keys: baselines, ");
+                at(8) + "key 'members' is for allreduce, bier-inc, reduce-scatter and all-gather jobs, not for a moe job (moe keys: after, baselines, ");
         assertHas(p, at(10) + "key 'tree' is for allreduce jobs, not for a bier-inc job (bier-inc keys: ");
         assertEquals(2, p.size(), p.toString());
     }
