@@ -91,6 +91,19 @@ public interface UseCase<S extends JobSpec> {
         return null;
     }
 
+    /**
+     * The kind's own part of phase {@code p}'s report row, from what the phase added up to
+     * ({@link KindReport}); null when the kind reports nothing of its own.
+     */
+    default KindReport report(S job, Phase p, PhaseFigures figures) {
+        return null;
+    }
+
+    /** The kind's random small job for the chaos suite ({@link ChaosJob}), or null when it has none. */
+    default ChaosJob chaos() {
+        return null;
+    }
+
     /** What the kind counts its completion times in ({@code chunk}, {@code token}, {@code window}). */
     default String unit() {
         return "chunk";

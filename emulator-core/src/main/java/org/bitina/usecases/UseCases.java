@@ -20,7 +20,9 @@ import org.bitina.topology.EncodingSpec;
 import org.bitina.topology.Node;
 import org.bitina.topology.Routing;
 import org.bitina.usecase.DriverSpec;
+import org.bitina.usecase.KindReport;
 import org.bitina.usecase.Phase;
+import org.bitina.usecase.PhaseFigures;
 import org.bitina.usecase.Repair;
 import org.bitina.usecase.UseCase;
 import org.bitina.usecase.WireBudget;
@@ -291,6 +293,20 @@ public final class UseCases {
                 .filter(t -> t != null && ran.contains(t))
                 .distinct()
                 .toList();
+    }
+
+    /** The kind's own part of phase {@code p}'s report row ({@link UseCase#report}); null when it has none. */
+    public static KindReport report(Phase p, PhaseFigures figures) {
+        return reportOf(of(p.job()), p, figures);
+    }
+
+    private static <S extends JobSpec> KindReport reportOf(UseCase<S> u, Phase p, PhaseFigures figures) {
+        return u.report(u.spec().cast(p.job()), p, figures);
+    }
+
+    /** The kinds with a chaos job ({@link UseCase#chaos}), in the order of {@link #ALL}. */
+    public static List<UseCase<?>> chaosKinds() {
+        return ALL.stream().filter(u -> u.chaos() != null).toList();
     }
 
     /** What {@code job}'s kind counts its completion times in ({@link UseCase#unit}). */

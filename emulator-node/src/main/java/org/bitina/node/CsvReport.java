@@ -1,5 +1,6 @@
 package org.bitina.node;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.SequenceWriter;
 import com.fasterxml.jackson.dataformat.csv.CsvMapper;
@@ -10,12 +11,15 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.stream.Collectors;
 import org.bitina.job.JobSpec;
 import org.bitina.run.Report;
 import org.bitina.scenario.Scenario;
+import org.bitina.usecase.KindReport;
 import org.bitina.usecase.reduction.ArrayPhases;
 import org.bitina.usecase.reduction.HostBaselines;
 
@@ -53,7 +57,15 @@ final class CsvReport {
             Double busFactor,
             Double busbwGBps,
             Boolean admitted,
-            String fallbackFor) {}
+            String fallbackFor,
+            @JsonIgnore Map<String, Object> figures) {
+        /** The row by column: its components, then the kind's own figures (a column each, {@link KindReport}). */
+        Map<String, Object> columns() {
+            Map<String, Object> m = CSV.convertValue(this, new TypeReference<LinkedHashMap<String, Object>>() {});
+            m.putAll(figures);
+            return m;
+        }
+    }
 
     record SwitchRow(
             String name,
@@ -79,7 +91,14 @@ final class CsvReport {
                         w.drops().values().stream().mapToLong(Long::longValue).sum(),
                         reasons(w.drops())))
                 .toList();
-        rows(dir.resolve("jobs.csv"), JobRow.class, jobs);
+        CsvSchema.Builder jb = CsvSchema.builder();
+        jobColumns(jobs).forEach(jb::addColumn);
+        try (SequenceWriter w = CSV.writer(jb.build().withHeader())
+                .writeValues(dir.resolve("jobs.csv").toFile())) {
+            for (JobRow row : jobs) {
+                w.write(row.columns());
+            }
+        }
         rows(dir.resolve("links.csv"), Report.LinkReport.class, r.links());
         rows(dir.resolve("switches.csv"), SwitchRow.class, switches);
     }
@@ -92,9 +111,7 @@ final class CsvReport {
             throws IOException {
         CsvSchema.Builder b = CsvSchema.builder().addColumn("point");
         paths.forEach(b::addColumn);
-        for (RecordComponent c : JobRow.class.getRecordComponents()) {
-            b.addColumn(c.getName());
-        }
+        jobColumns(rows.stream().flatMap(List::stream).toList()).forEach(b::addColumn);
         CsvSchema schema = b.build().withHeader();
         try (SequenceWriter w = CSV.writer(schema).writeValues(file.toFile())) {
             for (int point = 0; point < rows.size(); point++) {
@@ -104,7 +121,7 @@ final class CsvReport {
                     for (int i = 0; i < paths.size(); i++) {
                         m.put(paths.get(i), values.get(point).get(i));
                     }
-                    m.putAll(CSV.convertValue(row, new TypeReference<Map<String, Object>>() {}));
+                    m.putAll(row.columns());
                     w.write(m);
                 }
             }
@@ -143,9 +160,34 @@ final class CsvReport {
                     factor,
                     busbw,
                     j.admission() == null ? null : j.admission().admitted(),
-                    j.admission() == null ? null : j.admission().fallbackFor()));
+                    j.admission() == null ? null : j.admission().fallbackFor(),
+                    figures(j.kindReport())));
         }
         return jobs;
+    }
+
+    /** A kind's own figures by column, as numbers (integral ones without a fraction). */
+    private static Map<String, Object> figures(KindReport k) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        for (KindReport.Figure f : KindFigures.of(k)) {
+            out.put(f.key(), f.value() == Math.rint(f.value()) ? (Object) (long) f.value() : (Object) f.value());
+        }
+        return out;
+    }
+
+    /**
+     * The columns of {@code jobs.csv}: the row's components, then each kind figure any row has, in the order
+     * they first appear (empty in the rows of other kinds).
+     */
+    private static List<String> jobColumns(List<JobRow> rows) {
+        Set<String> columns = new LinkedHashSet<>();
+        for (RecordComponent c : JobRow.class.getRecordComponents()) {
+            if (!c.getName().equals("figures")) {
+                columns.add(c.getName());
+            }
+        }
+        rows.forEach(r -> columns.addAll(r.figures().keySet()));
+        return List.copyOf(columns);
     }
 
     /** The bus factor of a row's mode ({@link HostBaselines#busFactor}) for an AllReduce or BIER-INC job; null for the others. */

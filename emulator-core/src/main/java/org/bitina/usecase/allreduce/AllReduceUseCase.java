@@ -18,6 +18,7 @@ import org.bitina.topology.Bift;
 import org.bitina.topology.Node;
 import org.bitina.topology.Routing;
 import org.bitina.topology.Vat;
+import org.bitina.usecase.ChaosJob;
 import org.bitina.usecase.DriverSpec;
 import org.bitina.usecase.Phase;
 import org.bitina.usecase.Plans;
@@ -264,5 +265,17 @@ public final class AllReduceUseCase implements UseCase<AllReduceSpec> {
     @Override
     public String tolerance() {
         return Verifier.FLOAT_TOLERANCE;
+    }
+
+    /** A job over every host of the chaos topology, its VAT built automatically below the top switch. */
+    @Override
+    public ChaosJob chaos() {
+        return (r, hosts, top) -> "  members = all\n  tree { mode = auto, root = " + top + " }\n"
+                + "  data { elements = " + 256 * (4 + r.nextInt(29))
+                + ", type = " + ChaosJob.pick(r, "float32", "int32")
+                + ", op = sum, chunk = 256, window = " + (1 + r.nextInt(8))
+                + ", seed = " + r.nextInt(1000) + " }\n"
+                + ChaosJob.pick(r, "", "  baselines = [ring]\n", "  baselines = [ps]\n", "  baselines = [ring, ps]\n")
+                + ChaosJob.bitSpace(r, hosts);
     }
 }

@@ -16,8 +16,11 @@ import org.bitina.topology.Bift;
 import org.bitina.topology.BitSpace;
 import org.bitina.topology.Node;
 import org.bitina.topology.Routing;
+import org.bitina.usecase.ChaosJob;
 import org.bitina.usecase.DriverSpec;
+import org.bitina.usecase.KindReport;
 import org.bitina.usecase.Phase;
+import org.bitina.usecase.PhaseFigures;
 import org.bitina.usecase.Plans;
 import org.bitina.usecase.UseCase;
 import org.bitina.usecase.WireBudget;
@@ -197,5 +200,20 @@ public final class BierIncUseCase implements UseCase<BierIncSpec> {
     @Override
     public String tolerance() {
         return Verifier.FLOAT_TOLERANCE;
+    }
+
+    /** The INA row's INC trees; a host baseline builds none. */
+    @Override
+    public KindReport report(BierIncSpec job, Phase p, PhaseFigures f) {
+        return p.mode().equals("ina") ? new BierIncReport(f.incTreeEntries(), f.stat("requests")) : null;
+    }
+
+    /** Every host a member, its INC trees built by the first forward packets (B2). */
+    @Override
+    public ChaosJob chaos() {
+        return (r, hosts, top) -> "  members = all\n  data { elements = " + 256 * (4 + r.nextInt(13))
+                + ", type = float32, op = sum, chunk = 256, window = " + (1 + r.nextInt(4))
+                + ", seed = " + r.nextInt(1000) + " }\n"
+                + ChaosJob.bitSpace(r, hosts);
     }
 }
