@@ -99,6 +99,21 @@ public interface UseCase<S extends JobSpec> {
         return null;
     }
 
+    /**
+     * nccl-tests' terms of one mode of {@code job} ({@code jobs.csv}'s algbw and busbw), or null for a
+     * kind that reduces no array. Computed when asked (the bus factor plans the mode's schedule).
+     */
+    default Bandwidth bandwidth(S job, String mode, Scenario scenario) {
+        return null;
+    }
+
+    /**
+     * @param arrayBytes the bytes of one member's array
+     * @param busFactor  the mode's own bus factor (the most payload one host sends or receives per byte of the
+     *                   array), NaN where it does not apply
+     */
+    record Bandwidth(long arrayBytes, double busFactor) {}
+
     /** The kind's random small job for the chaos suite ({@link ChaosJob}), or null when it has none. */
     default ChaosJob chaos() {
         return null;

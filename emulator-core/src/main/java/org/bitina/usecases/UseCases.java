@@ -304,6 +304,16 @@ public final class UseCases {
         return u.report(u.spec().cast(p.job()), p, figures);
     }
 
+    /** nccl-tests' terms of one mode of {@code job} ({@link UseCase#bandwidth}); null for a kind without an array. */
+    public static UseCase.Bandwidth bandwidth(Scenario s, JobSpec job, String mode) {
+        return bandwidthOf(of(job), job, mode, s);
+    }
+
+    private static <S extends JobSpec> UseCase.Bandwidth bandwidthOf(
+            UseCase<S> u, JobSpec job, String mode, Scenario s) {
+        return u.bandwidth(u.spec().cast(job), mode, s);
+    }
+
     /** The kinds with a chaos job ({@link UseCase#chaos}), in the order of {@link #ALL}. */
     public static List<UseCase<?>> chaosKinds() {
         return ALL.stream().filter(u -> u.chaos() != null).toList();

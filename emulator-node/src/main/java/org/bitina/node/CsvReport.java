@@ -20,14 +20,14 @@ import org.bitina.job.JobSpec;
 import org.bitina.run.Report;
 import org.bitina.scenario.Scenario;
 import org.bitina.usecase.KindReport;
-import org.bitina.usecase.reduction.ArrayPhases;
-import org.bitina.usecase.reduction.HostBaselines;
+import org.bitina.usecase.UseCase;
+import org.bitina.usecases.UseCases;
 
 /**
  * The report's tables as CSV files for spreadsheets and pandas ({@code --csv DIR}):
  * {@code jobs.csv} (one row per job and mode, with nccl-tests' algbw and busbw for AllReduce
- * and BIER-INC: the array's bytes over the modelled time, and that times the mode's own bus
- * factor, the most payload one host sends or receives per byte of the array: 1 for INA, N for the
+ * and BIER-INC, from their use case's {@code bandwidth}: the array's bytes over the modelled time, and that times
+ * the mode's own bus factor, the most payload one host sends or receives per byte of the array: 1 for INA, N for the
  * parameter server, 2(n-1)/n for the ring; {@code HostBaselines.busFactor}),
  * {@code links.csv} and {@code switches.csv}.
  */
@@ -132,9 +132,10 @@ final class CsvReport {
     static List<JobRow> jobRows(Report r, Scenario s) {
         List<JobRow> jobs = new ArrayList<>();
         for (Report.JobReport j : r.jobs()) {
-            Long bytes = arrayBytes(s, j.name());
+            UseCase.Bandwidth bw = bandwidth(s, j.name(), j.mode());
+            Long bytes = bw == null ? null : bw.arrayBytes();
             Double algbw = bytes == null || j.modeledMicros() <= 0 ? null : bytes / (j.modeledMicros() * 1e-6) / 1e9;
-            Double factor = busFactor(s, j);
+            Double factor = bw == null || Double.isNaN(bw.busFactor()) ? null : bw.busFactor();
             Double busbw = algbw == null || factor == null ? null : algbw * factor;
             jobs.add(new JobRow(
                     j.name(),
@@ -190,22 +191,11 @@ final class CsvReport {
         return List.copyOf(columns);
     }
 
-    /** The bus factor of a row's mode ({@link HostBaselines#busFactor}) for an AllReduce or BIER-INC job; null for the others. */
-    private static Double busFactor(Scenario s, Report.JobReport row) {
+    /** nccl-tests' terms of a row's job and mode ({@link UseCase#bandwidth}); null for a job that reduces no array. */
+    private static UseCase.Bandwidth bandwidth(Scenario s, String job, String mode) {
         for (JobSpec j : s.jobs()) {
-            if (j.name().equals(row.name()) && j instanceof ArrayPhases.JobSpecWithData d) {
-                double f = HostBaselines.busFactor(s, d, row.mode());
-                return Double.isNaN(f) ? null : f;
-            }
-        }
-        return null;
-    }
-
-    /** The bytes of one member's array (elements x 4) for an AllReduce or BIER-INC job; null for the others. */
-    private static Long arrayBytes(Scenario s, String job) {
-        for (JobSpec j : s.jobs()) {
-            if (j.name().equals(job) && j instanceof ArrayPhases.JobSpecWithData d) {
-                return 4L * d.data().elements();
+            if (j.name().equals(job)) {
+                return UseCases.bandwidth(s, j, mode);
             }
         }
         return null;

@@ -278,4 +278,9 @@ public final class AllReduceUseCase implements UseCase<AllReduceSpec> {
                 + ChaosJob.pick(r, "", "  baselines = [ring]\n", "  baselines = [ps]\n", "  baselines = [ring, ps]\n")
                 + ChaosJob.bitSpace(r, hosts);
     }
+
+    @Override
+    public Bandwidth bandwidth(AllReduceSpec job, String mode, Scenario scenario) {
+        return ArrayPhases.bandwidth(scenario, job, mode);
+    }
 }

@@ -216,4 +216,9 @@ public final class BierIncUseCase implements UseCase<BierIncSpec> {
                 + ", seed = " + r.nextInt(1000) + " }\n"
                 + ChaosJob.bitSpace(r, hosts);
     }
+
+    @Override
+    public Bandwidth bandwidth(BierIncSpec job, String mode, Scenario scenario) {
+        return ArrayPhases.bandwidth(scenario, job, mode);
+    }
 }
