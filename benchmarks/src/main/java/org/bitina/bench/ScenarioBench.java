@@ -58,7 +58,8 @@ public final class ScenarioBench {
                 s.clock(),
                 s.security(),
                 s.attacks(),
-                s.capacity());
+                s.capacity(),
+                s.schedule());
     }
 
     /** The command line: picocli refuses unknown options and bad values. */
@@ -241,6 +242,10 @@ public final class ScenarioBench {
                             .toArray()),
                     median(js.stream().mapToDouble(Report.JobReport::timeouts).toArray()));
         }
+        if (s.schedule().shared()) {
+            sharedFigures(runs, s);
+            return;
+        }
         for (JobSpec job : s.jobs()) {
             if (job instanceof MulticastSpec mc) {
                 List<Report.JobReport> ina = runs.get(job.name() + " ina");
@@ -338,7 +343,9 @@ public final class ScenarioBench {
     }
 
     private static String key(List<Variant> order, Variant v, Report.JobReport j) {
-        return (order.size() > 1 ? v.name() + " " : "") + j.name() + " " + j.mode();
+        // a shared run's rows: the job in its world's mix (whose packets are the world's) or alone
+        String shared = j.shared() == null ? "" : j.shared().alone() ? " alone" : " shared";
+        return (order.size() > 1 ? v.name() + " " : "") + j.name() + " " + j.mode() + shared;
     }
 
     /** Packet-hops per second of two variants, same runs, and the first's over the second's (virtual/real: at least 0.7; mac on/off: 0.8). */
@@ -385,6 +392,55 @@ public final class ScenarioBench {
                 "virtual clock on %d member%s: %.0f windows a run, %.1f events a window, %.1f us wall a window, barrier about"
                         + " %.1f us a window (wall less device busy time / %d cores)%n",
                 members, members == 1 ? "" : "s", windows, events, wall, barrier, cores);
+    }
+
+    /**
+     * A shared run's packet-hops/s per world: the mix's (its rows carry the world's packets and the
+     * mix's wall time) over the same jobs run one by one (their alone rows' packets over their wall
+     * times summed), medians over the runs. The window barrier should not grow with the jobs: 0.8 or more.
+     */
+    private static void sharedFigures(Map<String, List<Report.JobReport>> runs, Scenario s) {
+        Map<String, List<Report.JobReport>> byWorld = new LinkedHashMap<>();
+        runs.values()
+                .forEach(js -> js.forEach(j -> {
+                    if (j.shared() != null) {
+                        byWorld.computeIfAbsent(j.shared().world(), k -> new ArrayList<>())
+                                .add(j);
+                    }
+                }));
+        String first = s.jobs().get(0).name();
+        byWorld.forEach((world, rows) -> {
+            // one mix row per run (the first job's); the alone rows of every job, run by run in the order they came
+            List<Report.JobReport> mix = rows.stream()
+                    .filter(j -> !j.shared().alone() && j.name().equals(first))
+                    .toList();
+            double[] shared = mix.stream()
+                    .mapToDouble(j -> j.packets() / Math.max(1e-3, j.wallMillis() / 1000.0))
+                    .toArray();
+            List<Report.JobReport> alone =
+                    rows.stream().filter(j -> j.shared().alone()).toList();
+            int perRun = alone.size() / Math.max(1, mix.size());
+            double[] oneByOne = new double[mix.size()];
+            for (int r = 0; r < mix.size(); r++) {
+                long packets = 0;
+                double wall = 0;
+                for (String job : s.jobs().stream().map(JobSpec::name).toList()) {
+                    List<Report.JobReport> mine =
+                            alone.stream().filter(j -> j.name().equals(job)).toList();
+                    if (r < mine.size()) {
+                        packets += mine.get(r).packets();
+                        wall += mine.get(r).wallMillis() / 1000.0;
+                    }
+                }
+                oneByOne[r] = packets / Math.max(1e-3, wall);
+            }
+            double a = median(shared);
+            double b = median(oneByOne);
+            System.out.printf(
+                    "world %s: packet-hops/s shared %,.0f, the same jobs one by one %,.0f: %.2f (%d jobs, %d alone rows a"
+                            + " run)%n",
+                    world, a, b, a / b, s.jobs().size(), perRun);
+        });
     }
 
     private static double median(double[] xs) {

@@ -15,8 +15,21 @@ import org.bitina.usecases.UseCases;
  * its seed alone.
  */
 public final class ChaosPlans {
-    /** One generated scenario: its HOCON text and what its faults can do. */
-    public record Plan(long seed, String text, boolean lossless) {}
+    /**
+     * One generated scenario: its HOCON text and what its faults can do.
+     *
+     * @param lossless nothing can be lost (no fault, or only duplication and reordering)
+     * @param recoverable besides those, only loss of at most {@value #RECOVERABLE_LOSS} % (L1: every mode
+     *     recovers it and ends complete)
+     */
+    public record Plan(long seed, String text, boolean lossless, boolean recoverable) {
+        public Plan(long seed, String text, boolean lossless) {
+            this(seed, text, lossless, lossless);
+        }
+    }
+
+    /** The loss rate, in percent, up to which a plan without other faults must end complete (L1). */
+    public static final int RECOVERABLE_LOSS = 5;
 
     private ChaosPlans() {}
 
@@ -66,10 +79,11 @@ public final class ChaosPlans {
         List<UseCase<?>> kinds = UseCases.chaosKinds();
         UseCase<?> kind = kinds.get(r.nextInt(kinds.size()));
         t.append("jobs = [{\n  name = chaos, kind = ").append(kind.kind()).append(", tenant = 1\n");
-        t.append(kind.chaos().lines(r, hosts, top));
+        t.append(kind.chaos().lines(r, hosts, top, star));
         t.append("  completion-timeout = ").append(timeout).append("\n}]\n");
         int faults = r.nextInt(4);
         boolean lossless = true;
+        boolean recoverable = true;
         List<String> fs = new ArrayList<>();
         for (int i = 0; i < faults; i++) {
             String[] link = links.get(r.nextInt(links.size()));
@@ -78,9 +92,12 @@ public final class ChaosPlans {
             String host = hosts.get(r.nextInt(hosts.size()));
             switch (r.nextInt(7)) {
                 case 0 -> {
-                    fs.add("{ at = " + at + ", kind = loss, rate = " + (1 + r.nextInt(20)) + "%"
+                    // half of the losses within what must be recovered, the other half up to 20 %
+                    int rate = 1 + r.nextInt(r.nextBoolean() ? RECOVERABLE_LOSS : 20);
+                    fs.add("{ at = " + at + ", kind = loss, rate = " + rate + "%"
                             + (r.nextBoolean() ? ", link = " + l : "") + " }");
                     lossless = false;
+                    recoverable &= rate <= RECOVERABLE_LOSS;
                 }
                 case 1 ->
                     fs.add("{ at = " + at + ", kind = duplicate, rate = " + (1 + r.nextInt(30)) + "%"
@@ -93,27 +110,35 @@ public final class ChaosPlans {
                     fs.add("{ at = " + down + "us, kind = link-down, link = " + l + " }");
                     fs.add("{ at = " + (down + 1 + r.nextInt(200)) + "us, kind = link-up, link = " + l + " }");
                     lossless = false;
+                    recoverable = false;
                 }
                 case 4 -> {
-                    fs.add("{ at = " + at + ", kind = switch-crash, node = " + switches.get(r.nextInt(switches.size()))
-                            + " }");
+                    String node = switches.get(r.nextInt(switches.size()));
+                    // VAT repair is built for one tree: over partitions the switch goes down as its links do
+                    fs.add(
+                            t.indexOf("partitions = ") >= 0
+                                    ? "{ at = " + at + ", kind = link-down, link = " + l + " }"
+                                    : "{ at = " + at + ", kind = switch-crash, node = " + node + " }");
                     lossless = false;
+                    recoverable = false;
                 }
                 case 5 -> {
                     fs.add("{ at = 0us, kind = straggler, node = " + host + ", delay = "
                             + pick(r, "5us", "50us", "500us", "3ms") + " }");
                     lossless = false;
+                    recoverable = false;
                 }
                 default -> {
                     fs.add("{ at = 0us, kind = silent, node = " + host + " }");
                     lossless = false;
+                    recoverable = false;
                 }
             }
         }
         if (!fs.isEmpty()) {
             t.append("faults = [\n  ").append(String.join(",\n  ", fs)).append("\n]\n");
         }
-        return new Plan(seed, t.toString(), lossless);
+        return new Plan(seed, t.toString(), lossless, lossless || recoverable);
     }
 
     private static String pick(SplittableRandom r, String... options) {

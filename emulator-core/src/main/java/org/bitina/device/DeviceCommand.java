@@ -104,7 +104,12 @@ public sealed interface DeviceCommand extends ControlMessage
     }
 
     /** Hosts: start the drivers set up for this job. */
-    record BeginJob(int tenant, int job) implements HostOnly {}
+    record BeginJob(int tenant, int job, long vt) implements HostOnly {
+        /** At the phase's start (modelled time 0, or now under the real clock). */
+        public BeginJob(int tenant, int job) {
+            this(tenant, job, 0);
+        }
+    }
 
     /** Replies once every message sent to the device before it has been processed. */
     record Sync(ActorRef<String> replyTo) implements ControlPlane {}

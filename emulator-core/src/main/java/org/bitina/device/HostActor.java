@@ -94,6 +94,8 @@ public final class HostActor extends DeviceActor {
     }
 
     private Behavior<DeviceCommand> onBeginJob(DeviceCommand.BeginJob m) {
+        // a job that starts later than the phase (T1) starts at its modelled time
+        time.advanceTo(m.vt());
         long now = clock.getAsLong();
         for (Running r : drivers.getOrDefault(new JobKey(m.tenant(), m.job()), List.of())) {
             send(r.driver().start(now), now);

@@ -263,7 +263,8 @@ public final class AggregationTable {
         if (c.holds() != null && t.passedHolds != null && pbm.isSubsetOf(t.passed)) {
             // H2: its partition left already; whether it is news is what it holds
             if (c.holds().isSubsetOf(t.passedHolds)) {
-                return new Duplicate(pbm);
+                // a partition root asking again for a result lost on its way down: the cache answers it (L1)
+                return new Duplicate(pbm, cachedResult(key));
             }
             if (c.holds().intersects(t.passedHolds)) {
                 return new Rejected(

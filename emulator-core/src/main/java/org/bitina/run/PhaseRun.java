@@ -12,10 +12,12 @@ import org.bitina.usecase.Phase;
 /** What one phase has gathered while the {@link PhaseRunner} takes it through its states. */
 final class PhaseRun {
     final int index;
-    /** The phase as it runs: a crash that rebuilds its tree replaces it (new tables, fewer awaited, the note). */
-    Phase phase;
+    final PhaseGroup group;
+    /** The phase's jobs: one, or under schedule = shared every job of the world. */
+    final List<JobRun> jobs = new ArrayList<>();
+    /** The first job: the one a sequential phase runs, whose plan faults rebuild. */
+    final JobRun lead;
 
-    final Map<String, DriverReport> done = new HashMap<>();
     /** Network faults scheduled for this phase and not applied yet. */
     final List<FaultSpec> pendingFaults = new ArrayList<>();
 
@@ -29,10 +31,44 @@ final class PhaseRun {
     WindowBarrier barrier;
 
     long settleUntil = Long.MAX_VALUE;
+    /** What the phase's plan sends when nothing is lost, and the frames past which it is a storm (null: no bound). */
+    PacketBound bound;
+    /** Virtual clock: the frames and timers its devices handled so far. */
+    long frames;
+
     final List<String> problems = new ArrayList<>();
 
-    PhaseRun(int index, Phase phase) {
+    PhaseRun(int index, PhaseGroup group) {
         this.index = index;
-        this.phase = phase;
+        this.group = group;
+        group.jobs().forEach(e -> jobs.add(new JobRun(e)));
+        this.lead = jobs.get(0);
+    }
+
+    /** One job of the phase. */
+    static final class JobRun {
+        /** The job as it runs: a crash that rebuilds its tree replaces it (new tables, fewer awaited, the note). */
+        Phase phase;
+
+        final Map<String, DriverReport> done = new HashMap<>();
+        final long startNanos;
+        final List<String> after;
+        /** Modelled time its drivers began, or -1: not yet. */
+        long begunAt = -1;
+
+        JobRun(PhaseGroup.Entry e) {
+            this.phase = e.phase();
+            this.startNanos = e.startNanos();
+            this.after = e.after();
+        }
+
+        boolean finished() {
+            return begunAt >= 0 && done.keySet().containsAll(phase.awaited());
+        }
+
+        /** Whether a completion of (tenant, wire job) is this job's. */
+        boolean owns(int tenant, int wireJob) {
+            return phase.job().common().tenant() == tenant && phase.wireJobs().contains(wireJob);
+        }
     }
 }

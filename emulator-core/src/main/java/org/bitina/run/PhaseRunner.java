@@ -32,6 +32,7 @@ import org.bitina.topology.Routing;
 import org.bitina.usecase.DriverReport;
 import org.bitina.usecase.DriverSpec;
 import org.bitina.usecase.Phase;
+import org.bitina.usecase.PhaseEstimate;
 import org.bitina.usecases.UseCases;
 
 /**
@@ -41,6 +42,8 @@ import org.bitina.usecases.UseCases;
  * <em>running</em> (begin, faults on time, until every awaited endpoint is done, the
  * deadline passes, or nothing moves), <em>settling</em> (late contributions folded in after a
  * partial result) and <em>collecting</em> (every live device's counters), then the report.
+ * Under {@code schedule = shared} a phase holds every job of a world ({@link PhaseGroup}): all
+ * their tables go in together, and each job's drivers begin at its own modelled time (T1).
  */
 public final class PhaseRunner {
     /** The runner's own protocol: local to the JVM that runs it (what devices send it is ControlMessage). */
@@ -100,6 +103,8 @@ public final class PhaseRunner {
     private final long lookahead;
 
     private final List<Phase> phases;
+    /** What runs phase by phase: each of {@link #phases} alone, or under schedule = shared each world's jobs together. */
+    private final List<PhaseGroup> groups;
     /** The routing the phases were planned over (and are planned again over, when some of a phase's faults never applied). */
     private final Routing routing;
 
@@ -154,13 +159,32 @@ public final class PhaseRunner {
                 .orElse(0));
         this.routing = report.routed(scenario);
         this.phases = report.planned(scenario, routing);
-        progress.phases.set(phases.size());
+        this.groups = groups(scenario, routing, phases);
+        progress.phases.set(groups.size());
         for (Node n : scenario.topology().nodes()) {
             devices.put(n.name(), spawned.get(n.name()));
         }
         this.faults = new FaultInjector(scenario, devices, List.copyOf(members), runSecret, ctx.getLog());
         ctx.spawn(DeviceWatcher.create(devices, ctx.getSelf()), "device-watcher");
         TopologyInstaller.wire(scenario, devices, where, routing, trace);
+    }
+
+    /** The run's phases: sequential, each planned phase alone; shared, per world the mix and each job alone. */
+    private List<PhaseGroup> groups(Scenario s, Routing r, List<Phase> planned) {
+        if (!s.schedule().shared()) {
+            return PhaseGroup.sequential(planned);
+        }
+        if (s.clock() != Clock.VIRTUAL) {
+            // --clock real over a shared file: the jobs' starts are modelled times, which only the virtual clock keeps
+            lostReason = "schedule = shared needs the virtual clock";
+            return PhaseGroup.sequential(planned);
+        }
+        try {
+            return PhaseGroup.shared(s, r);
+        } catch (IllegalArgumentException e) {
+            lostReason = e.getMessage();
+            return PhaseGroup.sequential(planned);
+        }
     }
 
     // ------------------------------------------------------------------ states
@@ -181,31 +205,46 @@ public final class PhaseRunner {
     /** Phase {@code i}, or the report when there is none left (or a lost member stopped the run). */
     private Behavior<Command> next(int i) {
         if (lostReason != null) {
-            for (int j = i; j < phases.size(); j++) {
-                report.notRun(phases.get(j), "not run: " + lostReason);
+            for (int j = i; j < groups.size(); j++) {
+                groups.get(j).jobs().forEach(e -> report.notRun(e.phase(), "not run: " + lostReason));
             }
-            i = phases.size();
+            i = groups.size();
         }
-        if (i == phases.size()) {
+        if (i == groups.size()) {
             replyTo.tell(report.report(scenario.file(), scenario.clock(), placement));
             return Behaviors.ignore();
         }
-        PhaseRun run = new PhaseRun(i, phases.get(i));
+        PhaseRun run = new PhaseRun(i, groups.get(i));
+        String label = label(run.group);
+        run.bound = bound(run);
         progress.phase.set(i + 1);
         progress.results.set(0);
-        progress.expectedResults.set((long) run.phase.awaited().size() * run.phase.units());
-        progress.labels.put(i + 1, run.phase.job().name() + " " + run.phase.mode());
-        progress.label.set(run.phase.job().name() + " " + run.phase.mode());
-        ctx.getLog()
-                .info(
-                        "phase {}/{}: job {} mode {}",
-                        i + 1,
-                        phases.size(),
-                        run.phase.job().name(),
-                        run.phase.mode());
+        progress.expectedResults.set(run.jobs.stream()
+                .mapToLong(j -> (long) j.phase.awaited().size() * j.phase.units())
+                .sum());
+        progress.labels.put(i + 1, label);
+        progress.label.set(label);
+        ctx.getLog().info("phase {}/{}: {}", i + 1, groups.size(), label);
         TopologyInstaller.install(
-                run.phase, devices, runSecret, scenario.security().mac());
+                run.jobs.stream().map(j -> j.phase).toList(),
+                devices,
+                runSecret,
+                scenario.security().mac());
         return synced(run, () -> starting(run));
+    }
+
+    /** What the log and the progress line call a phase: "job J mode M", or a shared world's mix or one of its jobs alone. */
+    private static String label(PhaseGroup g) {
+        if (!g.shared()) {
+            return "job " + g.lead().job().name() + " mode " + g.lead().mode();
+        }
+        if (g.alone()) {
+            return "job " + g.lead().job().name() + " mode " + g.lead().mode() + " alone (world "
+                    + g.world().configName() + ")";
+        }
+        return "world " + g.world().configName() + ": jobs "
+                + String.join(
+                        ", ", g.jobs().stream().map(e -> e.phase().job().name()).toList()) + " shared";
     }
 
     /** Waits until every live device has handled what was sent to it before, then goes on. */
@@ -224,9 +263,12 @@ public final class PhaseRunner {
 
     /** Every host sets up its drivers before any of them sends: a packet never reaches a host that does not know its job. */
     private Behavior<Command> starting(PhaseRun run) {
-        for (DriverSpec d : run.phase.drivers()) {
-            devices.get(d.host())
-                    .tell(new DeviceCommand.StartDriver(d, hostEvents, TopologyInstaller.endpointSecret(runSecret, d)));
+        for (PhaseRun.JobRun j : run.jobs) {
+            for (DriverSpec d : j.phase.drivers()) {
+                devices.get(d.host())
+                        .tell(new DeviceCommand.StartDriver(
+                                d, hostEvents, TopologyInstaller.endpointSecret(runSecret, d)));
+            }
         }
         return synced(run, () -> running(run));
     }
@@ -235,12 +277,13 @@ public final class PhaseRunner {
         if (scenario.clock() == Clock.VIRTUAL) {
             return runningVirtual(run);
         }
-        Phase p = run.phase;
+        Phase p = run.lead.phase;
         run.start = System.nanoTime();
         run.lastActivity = run.start;
         faultsAtStart(run);
         run.pendingFaults.forEach(f -> timers.startSingleTimer(new ApplyFault(f), f.at()));
-        begin(p);
+        begin(p, 0);
+        run.lead.begunAt = 0;
         timers.startSingleTimer(Deadline.INSTANCE, p.timing().deadline());
         timers.startTimerWithFixedDelay(StallCheck.INSTANCE, STALL_CHECK);
         if (p.awaited().isEmpty()) {
@@ -250,7 +293,7 @@ public final class PhaseRunner {
                 .onMessage(HostEvt.class, m -> onHostEvent(run, m))
                 .onMessage(ApplyFault.class, m -> {
                     run.pendingFaults.remove(m.fault());
-                    run.phase = faults.apply(m.fault(), run.phase);
+                    run.lead.phase = faults.apply(m.fault(), run.lead.phase);
                     return Behaviors.same();
                 })
                 .onMessageEquals(Deadline.INSTANCE, () -> {
@@ -260,7 +303,7 @@ public final class PhaseRunner {
                                     p.job().name(),
                                     p.mode(),
                                     p.timing().deadline(),
-                                    run.done.size(),
+                                    run.lead.done.size(),
                                     p.awaited().size());
                     return endNow(run, null);
                 })
@@ -278,14 +321,14 @@ public final class PhaseRunner {
      * windows, exactly at their time.
      */
     private Behavior<Command> runningVirtual(PhaseRun run) {
-        Phase p = run.phase;
+        Phase p = run.lead.phase;
         run.start = System.nanoTime();
         run.barrier = new WindowBarrier(members.size(), lookahead);
         faultsAtStart(run);
-        if (p.awaited().isEmpty()) {
+        if (run.jobs.stream().allMatch(j -> j.phase.awaited().isEmpty())) {
             return endOfEndpoints(run);
         }
-        begin(p);
+        beginDue(run, 0);
         // every host has begun (and every fault at zero is in) before the first window
         return synced(run, () -> window(run, 0));
     }
@@ -297,7 +340,7 @@ public final class PhaseRunner {
     private void faultsAtStart(PhaseRun run) {
         for (FaultSpec f : scenario.faults()) {
             if (FaultInjector.network(f) && f.at().isZero()) {
-                run.phase = faults.apply(f, run.phase);
+                run.lead.phase = faults.apply(f, run.lead.phase);
             } else if (FaultInjector.network(f)) {
                 run.pendingFaults.add(f);
             }
@@ -305,15 +348,48 @@ public final class PhaseRunner {
         run.pendingFaults.sort(Comparator.comparing(FaultSpec::at));
     }
 
-    /** Every host with a driver in the phase starts it. */
-    private void begin(Phase p) {
+    /**
+     * The jobs due at modelled time {@code now} begin: those whose start has come, and those whose
+     * {@code after} jobs have all completed. Returns whether any did.
+     */
+    private boolean beginDue(PhaseRun run, long now) {
+        boolean any = false;
+        for (PhaseRun.JobRun j : run.jobs) {
+            if (j.begunAt >= 0) {
+                continue;
+            }
+            boolean due = j.after.isEmpty()
+                    ? j.startNanos <= now
+                    : j.after.stream()
+                            .allMatch(a -> run.jobs.stream()
+                                    .anyMatch(o -> o.phase.job().name().equals(a) && o.finished()));
+            if (due) {
+                begin(j.phase, now);
+                j.begunAt = now;
+                any = true;
+            }
+        }
+        return any;
+    }
+
+    /** The earliest start still to come of a job that waits for its time (not for other jobs), or Long.MAX_VALUE. */
+    private static long nextBeginNanos(PhaseRun run) {
+        return run.jobs.stream()
+                .filter(j -> j.begunAt < 0 && j.after.isEmpty())
+                .mapToLong(j -> j.startNanos)
+                .min()
+                .orElse(Long.MAX_VALUE);
+    }
+
+    /** Every host with a driver in the phase starts it, at modelled time {@code vt}. */
+    private void begin(Phase p, long vt) {
         // each host begins the wire jobs its drivers run (a phase over partitions has one per partition, H2)
         Set<Map.Entry<String, Integer>> begin = new LinkedHashSet<>();
         p.drivers().forEach(d -> begin.add(Map.entry(d.host(), d.job())));
         begin.stream()
                 .filter(e -> p.wireJobs().contains(e.getValue()))
                 .forEach(e -> devices.get(e.getKey())
-                        .tell(new DeviceCommand.BeginJob(p.job().common().tenant(), e.getValue())));
+                        .tell(new DeviceCommand.BeginJob(p.job().common().tenant(), e.getValue(), vt)));
     }
 
     private long nextFaultNanos(PhaseRun run) {
@@ -324,7 +400,8 @@ public final class PhaseRunner {
 
     private Behavior<Command> window(PhaseRun run, long start) {
         WindowBarrier barrier = run.barrier;
-        long end = barrier.end(start, nextFaultNanos(run));
+        // a window ends at the next fault or the next job's start: each lands exactly at its time
+        long end = barrier.end(start, Math.min(nextFaultNanos(run), nextBeginNanos(run)));
         barrier.open(barrier.window() + 1);
         MemberAgent.Window w = new MemberAgent.Window(barrier.window(), start, end, windowReports);
         long opened = System.nanoTime();
@@ -339,6 +416,7 @@ public final class PhaseRunner {
                         r.done().forEach(d -> onDone(run, d));
                         run.problems.addAll(r.problems());
                         progress.windowEvents.addAndGet(r.events());
+                        run.frames += r.events();
                         progress.deviceBusyNanos.addAndGet(r.busyNanos());
                     }
                     if (!barrier.complete()) {
@@ -354,7 +432,6 @@ public final class PhaseRunner {
     }
 
     private Behavior<Command> afterWindow(PhaseRun run, long end) {
-        Phase p = run.phase;
         if (!run.problems.isEmpty()) {
             // in name order, not the order the devices finished in: the same run, the same words
             List<String> problems = run.problems.stream().sorted().toList();
@@ -363,30 +440,61 @@ public final class PhaseRunner {
                     "the virtual clock could not go on: "
                             + (problems.size() > 4 ? problems.subList(0, 4) + "..." : problems));
         }
+        if (run.bound != null && run.frames > run.bound.frameLimit()) {
+            // a forwarding loop or a duplication storm: stopped here, before its frames fill the heap
+            return endWarned(
+                    run,
+                    String.format(
+                            Locale.ROOT,
+                            "packet storm: %d frames handled by %.1f us of modelled time, more than %d: %d times"
+                                    + " the %d packets the plan sends when nothing is lost, each over every one"
+                                    + " of the %d links (retransmissions and duplicates allowed for)",
+                            run.frames,
+                            end / 1000.0,
+                            run.bound.frameLimit(),
+                            PhaseEstimate.ALLOWED_PER_PLANNED,
+                            run.bound.plannedPackets(),
+                            scenario.topology().links().size()));
+        }
         long next = run.barrier.next();
-        if (run.settleUntil == Long.MAX_VALUE && run.done.keySet().containsAll(p.awaited())) {
-            if (run.done.values().stream().allMatch(r -> r.partialChunks().isEmpty())) {
+        if (beginDue(run, end)) {
+            // jobs that waited for others begin where the window in which the last of those completed ends
+            return synced(run, () -> window(run, end));
+        }
+        if (run.settleUntil == Long.MAX_VALUE && run.jobs.stream().allMatch(PhaseRun.JobRun::finished)) {
+            if (run.jobs.stream()
+                    .allMatch(j -> j.done.values().stream()
+                            .allMatch(r -> r.partialChunks().isEmpty()))) {
                 return finishedVirtual(run);
             }
             // partial results: late contributions get their modelled time to be folded in at the root
-            Phase.Timing t = p.timing();
-            run.settleUntil = end + Math.min(10_000_000_000L, 2 * t.timeoutNanos() + t.maxStraggleNanos());
+            long settle = run.jobs.stream()
+                    .mapToLong(j -> 2 * j.phase.timing().timeoutNanos()
+                            + j.phase.timing().maxStraggleNanos())
+                    .max()
+                    .orElse(0);
+            run.settleUntil = end + Math.min(10_000_000_000L, settle);
         }
         if (run.settleUntil != Long.MAX_VALUE && (next >= run.settleUntil)) {
             return finishedVirtual(run);
         }
         long fault = nextFaultNanos(run);
-        long deadline = p.timing().deadline().toNanos();
-        if (fault <= next && fault <= deadline) {
+        long begin = nextBeginNanos(run);
+        long deadline = deadlineNanos(run);
+        if (fault <= next && fault <= deadline && fault <= begin) {
             while (!run.pendingFaults.isEmpty() && run.pendingFaults.get(0).at().toNanos() == fault) {
-                run.phase = faults.apply(run.pendingFaults.remove(0), run.phase, fault);
+                run.lead.phase = faults.apply(run.pendingFaults.remove(0), run.lead.phase, fault);
             }
             // every device has the fault before the window that starts at its time
             return synced(run, () -> window(run, fault));
         }
+        if (begin <= next && begin <= deadline) {
+            beginDue(run, begin);
+            // every host of the starting jobs has begun before the window that starts at their time
+            return synced(run, () -> window(run, begin));
+        }
         if (next == Long.MAX_VALUE) {
-            List<String> unfinished = new ArrayList<>(new TreeSet<>(p.awaited()));
-            unfinished.removeAll(run.done.keySet());
+            List<String> unfinished = unfinished(run);
             return endWarned(
                     run,
                     String.format(
@@ -399,50 +507,77 @@ public final class PhaseRunner {
         if (next > deadline) {
             return endWarned(
                     run,
-                    "modelled deadline of " + p.timing().deadline().toMillis() + " ms passed with " + run.done.size()
-                            + " of " + p.awaited().size() + " endpoints done");
+                    "modelled deadline of " + deadline / 1_000_000 + " ms passed with "
+                            + run.jobs.stream().mapToInt(j -> j.done.size()).sum() + " of "
+                            + run.jobs.stream()
+                                    .mapToInt(j -> j.phase.awaited().size())
+                                    .sum() + " endpoints done");
         }
         return window(run, next);
     }
 
+    /**
+     * The phase's modelled deadline: its job's; for jobs sharing the fabric, the latest start plus
+     * every job's deadline (a generous bound: a job after others may wait for all of them).
+     */
+    private static long deadlineNanos(PhaseRun run) {
+        if (run.jobs.size() == 1) {
+            return run.lead.phase.timing().deadline().toNanos();
+        }
+        long max = Phase.Timing.MAX_DEADLINE.toNanos();
+        long sum = run.jobs.stream().mapToLong(j -> j.startNanos).max().orElse(0);
+        for (PhaseRun.JobRun j : run.jobs) {
+            sum = Math.min(max, sum + j.phase.timing().deadline().toNanos());
+        }
+        return sum;
+    }
+
+    /** The awaited endpoints not done yet, in name order (each named with its job when jobs share the phase). */
+    private static List<String> unfinished(PhaseRun run) {
+        List<String> out = new ArrayList<>();
+        for (PhaseRun.JobRun j : run.jobs) {
+            for (String e : new TreeSet<>(j.phase.awaited())) {
+                if (!j.done.containsKey(e)) {
+                    out.add(run.jobs.size() == 1 ? e : j.phase.job().name() + ":" + e);
+                }
+            }
+        }
+        return out;
+    }
+
     /** The phase ends before its endpoints did, and the log says why. */
     private Behavior<Command> endWarned(PhaseRun run, String why) {
-        ctx.getLog().warn("job {} mode {}: {}", run.phase.job().name(), run.phase.mode(), why);
+        ctx.getLog().warn("{}: {}", label(run.group), why);
         return endNow(run, why);
     }
 
     private Behavior<Command> finishedVirtual(PhaseRun run) {
         run.wall = System.nanoTime() - run.start;
-        ctx.getLog()
-                .info(
-                        "job {} mode {}: {} windows of at most {} ns",
-                        run.phase.job().name(),
-                        run.phase.mode(),
-                        run.barrier.windows(),
-                        lookahead);
+        ctx.getLog().info("{}: {} windows of at most {} ns", label(run.group), run.barrier.windows(), lookahead);
         return collecting(run);
     }
 
     /** Which completions count: an awaited endpoint's, of this phase, in a role that ends it. */
     private void onDone(PhaseRun run, DeviceCommand.DriverDone d) {
-        if (!run.phase.wireJobs().contains(d.job())) {
-            return;
-        }
-        DriverReport r = d.report();
-        if (run.phase.awaited().contains(r.endpoint()) && r.role().endsPhase()) {
-            run.done.put(r.endpoint(), r);
+        for (PhaseRun.JobRun j : run.jobs) {
+            // jobs sharing the fabric may have the same wire job under other tenants (S1): the tenant tells them apart
+            boolean ours = run.jobs.size() == 1 ? j.phase.wireJobs().contains(d.job()) : j.owns(d.tenant(), d.job());
+            DriverReport r = d.report();
+            if (ours && j.phase.awaited().contains(r.endpoint()) && r.role().endsPhase()) {
+                j.done.put(r.endpoint(), r);
+            }
         }
     }
 
     private Behavior<Command> onHostEvent(PhaseRun run, HostEvt m) {
         if (m.event() instanceof DeviceCommand.Progress pr
-                && run.phase.wireJobs().contains(pr.job())) {
+                && run.jobs.stream().anyMatch(j -> j.phase.wireJobs().contains(pr.job()))) {
             progress.results.addAndGet(pr.results());
             run.results += pr.results();
         } else if (m.event() instanceof DeviceCommand.DriverDone d) {
             // the real clock: completions come one by one; the virtual clock's come with its windows (onDone alike)
             onDone(run, d);
-            if (run.done.keySet().containsAll(run.phase.awaited())) {
+            if (run.lead.done.keySet().containsAll(run.lead.phase.awaited())) {
                 return endOfEndpoints(run);
             }
         }
@@ -455,13 +590,13 @@ public final class PhaseRunner {
      */
     private Behavior<Command> onStallCheck(PhaseRun run) {
         long now = System.nanoTime();
-        long results = run.results + run.done.size();
+        long results = run.results + run.lead.done.size();
         if (results != run.lastResults) {
             run.lastResults = results;
             run.lastActivity = now;
             return Behaviors.same();
         }
-        Phase.Timing t = run.phase.timing();
+        Phase.Timing t = run.lead.phase.timing();
         long stallNanos = Math.max(STALL_MIN.toNanos(), Math.max(20 * t.timeoutNanos(), 2 * t.maxStraggleNanos()));
         if (now - run.lastActivity <= stallNanos) {
             return Behaviors.same();
@@ -473,10 +608,10 @@ public final class PhaseRunner {
     private Behavior<Command> endOfEndpoints(PhaseRun run) {
         run.wall = System.nanoTime() - run.start;
         timers.cancelAll();
-        if (run.done.values().stream().noneMatch(r -> !r.partialChunks().isEmpty())) {
+        if (run.lead.done.values().stream().noneMatch(r -> !r.partialChunks().isEmpty())) {
             return collecting(run);
         }
-        Phase.Timing t = run.phase.timing();
+        Phase.Timing t = run.lead.phase.timing();
         timers.startSingleTimer(
                 Settled.INSTANCE,
                 Duration.ofNanos(Math.min(10_000_000_000L, 2 * t.timeoutNanos() + t.maxStraggleNanos())));
@@ -500,29 +635,38 @@ public final class PhaseRunner {
         if (run.stalled == null && lostReason != null) {
             run.stalled = lostReason;
         }
-        Map<String, DeviceCommand.DeviceStats> stats = new HashMap<>();
+        // per device, one answer per job of the phase, in the order asked (one sender's replies to one receiver keep
+        // it)
+        Map<String, List<DeviceCommand.DeviceStats>> stats = new HashMap<>();
         devices.forEach((n, d) -> {
             if (!lost.contains(n)) {
-                d.tell(new DeviceCommand.CollectStats(
-                        run.phase.job().common().tenant(),
-                        run.phase.wireJob(),
-                        run.phase.more().stream().map(Phase.Tree::wireJob).toList(),
-                        statsAdapter));
+                for (PhaseRun.JobRun j : run.jobs) {
+                    d.tell(new DeviceCommand.CollectStats(
+                            j.phase.job().common().tenant(),
+                            j.phase.wireJob(),
+                            j.phase.more().stream().map(Phase.Tree::wireJob).toList(),
+                            statsAdapter));
+                }
             }
         });
+        int each = run.jobs.size();
         return Behaviors.receive(Command.class)
                 .onMessage(Stats.class, m -> {
-                    stats.put(m.stats().node(), m.stats());
-                    return allIn(stats) ? phaseDone(run, stats) : Behaviors.same();
+                    stats.computeIfAbsent(m.stats().node(), k -> new ArrayList<>())
+                            .add(m.stats());
+                    return allIn(stats, each) ? phaseDone(run, stats) : Behaviors.same();
                 })
                 // the stats of the lost devices will not come: go on with those that did
                 .onMessage(
-                        MemberLost.class, m -> memberLost(m) && allIn(stats) ? phaseDone(run, stats) : Behaviors.same())
+                        MemberLost.class,
+                        m -> memberLost(m) && allIn(stats, each) ? phaseDone(run, stats) : Behaviors.same())
                 .build();
     }
 
-    private boolean allIn(Map<String, DeviceCommand.DeviceStats> stats) {
-        return devices.keySet().stream().allMatch(n -> lost.contains(n) || stats.containsKey(n));
+    private boolean allIn(Map<String, List<DeviceCommand.DeviceStats>> stats, int each) {
+        return devices.keySet().stream()
+                .allMatch(n ->
+                        lost.contains(n) || stats.getOrDefault(n, List.of()).size() >= each);
     }
 
     /** A fault's time in ms when whole, else in the unit that holds it exactly: 133 us, not "0 ms". */
@@ -534,7 +678,7 @@ public final class PhaseRunner {
         return ns % 1_000L == 0 ? ns / 1_000L + " us" : ns + " ns";
     }
 
-    private Behavior<Command> phaseDone(PhaseRun run, Map<String, DeviceCommand.DeviceStats> stats) {
+    private Behavior<Command> phaseDone(PhaseRun run, Map<String, List<DeviceCommand.DeviceStats>> stats) {
         // a fault planned for later than the phase lasted never happened: say so, never pass it over
         List<String> notApplied = run.pendingFaults.stream()
                 .map(f -> f.kind().configName() + " at " + modelled(f.at()))
@@ -542,26 +686,62 @@ public final class PhaseRunner {
         if (!notApplied.isEmpty()) {
             ctx.getLog()
                     .warn(
-                            "job {} mode {}: the phase ended after {} ms of wall time, before these faults: {}",
-                            run.phase.job().name(),
-                            run.phase.mode(),
+                            "{}: the phase ended after {} ms of wall time, before these faults: {}",
+                            label(run.group),
                             run.wall / 1_000_000,
                             notApplied);
         }
-        // in the topology's order, not the order the answers came in: the same run, the same report
-        List<DeviceCommand.DeviceStats> inOrder = devices.keySet().stream()
-                .map(stats::get)
-                .filter(Objects::nonNull)
-                .toList();
-        report.phase(
-                run.pendingFaults.isEmpty() ? run.phase : expectingWhatApplied(run),
-                inOrder,
-                run.wall,
-                run.stalled,
-                notApplied,
-                PhaseTimeline.faults(scenario.faults(), run.pendingFaults, run.phase));
+        for (int k = 0; k < run.jobs.size(); k++) {
+            PhaseRun.JobRun j = run.jobs.get(k);
+            int job = k;
+            // in the topology's order, not the order the answers came in: the same run, the same report
+            List<DeviceCommand.DeviceStats> inOrder = devices.keySet().stream()
+                    .map(stats::get)
+                    .filter(Objects::nonNull)
+                    .map(l -> l.get(job))
+                    .toList();
+            Phase p = j == run.lead && !run.pendingFaults.isEmpty() ? expectingWhatApplied(run) : j.phase;
+            ReportAssembler.Links links = !run.group.shared() || run.group.alone()
+                    ? ReportAssembler.Links.ofJob(p)
+                    // the jobs share the links: their traffic is the world's, reported once
+                    : k == 0
+                            ? new ReportAssembler.Links(
+                                    "shared", run.group.world().configName())
+                            : null;
+            SharedRun shared = run.group.shared()
+                    ? SharedRun.started(
+                            run.group.world().configName(), run.group.alone(), j.begunAt < 0 ? -1 : j.begunAt)
+                    : null;
+            report.phase(
+                    p,
+                    inOrder,
+                    run.wall,
+                    run.stalled,
+                    notApplied,
+                    PhaseTimeline.faults(scenario.faults(), run.pendingFaults, j.phase),
+                    links,
+                    shared);
+            report.packetBound(run.bound);
+        }
         faults.heal();
         return next(run.index + 1);
+    }
+
+    /**
+     * The phase's packet bound: the sum of its jobs' estimates (a shared phase's jobs share its
+     * devices and their frames), or none when a job's kind gives no estimate.
+     */
+    private PacketBound bound(PhaseRun run) {
+        long packets = 0;
+        for (PhaseRun.JobRun j : run.jobs) {
+            PhaseEstimate e = UseCases.estimate(j.phase, scenario, routing);
+            if (e == null) {
+                return null;
+            }
+            packets += e.packets();
+        }
+        PhaseEstimate all = new PhaseEstimate(packets, 0, 0);
+        return new PacketBound(packets, all.frameLimit(scenario.topology()));
     }
 
     /**
@@ -573,7 +753,7 @@ public final class PhaseRunner {
         List<FaultSpec> applied = new ArrayList<>(scenario.faults());
         applied.removeAll(run.pendingFaults);
         List<Phase> again = UseCases.plan(scenario.withFaults(applied), routing);
-        Phase p = run.phase;
+        Phase p = run.lead.phase;
         if (run.index >= again.size()) {
             return p;
         }

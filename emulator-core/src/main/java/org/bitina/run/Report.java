@@ -107,6 +107,8 @@ public record Report(
      * @param recovery   loss recovery (L1)
      * @param kindReport what the job's kind reports of its own ({@link KindReport}: MoE's source uplink, reliable
      *                   multicast's ACKs into the source, BIER-INC's tree entries), absent when the kind has none
+     * @param packetBound the phase's packet bound ({@link PacketBound}), absent for a phase that did not run
+     * @param shared     under {@code schedule = shared} only: world, alone, start, end, JCT and slowdown
      */
     public record JobReport(
             String name,
@@ -122,7 +124,10 @@ public record Report(
             Map<String, Long> stats,
             @JsonInclude(JsonInclude.Include.NON_NULL) Map<String, Double> speedup,
             @JsonUnwrapped Recovery recovery,
-            @JsonInclude(JsonInclude.Include.NON_NULL) KindReport kindReport) {
+            @JsonInclude(JsonInclude.Include.NON_NULL) KindReport kindReport,
+            @JsonInclude(JsonInclude.Include.NON_NULL) PacketBound packetBound,
+            // schedule = shared only: world, alone, start, end, JCT and slowdown, flat in the row
+            @JsonUnwrapped SharedRun shared) {
 
         /**
          * @param expected   what the fault plan makes the scenario expect (complete, partial, failed)
@@ -353,7 +358,9 @@ public record Report(
                     .stats(stats)
                     .speedup(speedup)
                     .recovery(recovery)
-                    .kindReport(kindReport);
+                    .kindReport(kindReport)
+                    .packetBound(packetBound)
+                    .shared(shared);
         }
 
         /** A report built by name, one part at a time: what is not set is zero, empty or absent. */
@@ -404,6 +411,8 @@ public record Report(
             private Map<String, Double> speedup = null;
             private Recovery recovery = Recovery.NONE;
             private KindReport kindReport = null;
+            private PacketBound packetBound = null;
+            private SharedRun shared = null;
 
             private Builder() {}
 
@@ -669,6 +678,16 @@ public record Report(
                 return this;
             }
 
+            public Builder packetBound(PacketBound packetBound) {
+                this.packetBound = packetBound;
+                return this;
+            }
+
+            public Builder shared(SharedRun shared) {
+                this.shared = shared;
+                return this;
+            }
+
             public JobReport build() {
                 return new JobReport(
                         name,
@@ -692,7 +711,9 @@ public record Report(
                         stats,
                         speedup,
                         recovery,
-                        kindReport);
+                        kindReport,
+                        packetBound,
+                        shared);
             }
         }
     }

@@ -70,7 +70,7 @@ final class ReportAssembler {
                 scenario,
                 clock.configName(),
                 tolerances(),
-                Speedups.of(jobs),
+                Speedups.of(Slowdowns.of(jobs)),
                 List.copyOf(links),
                 List.copyOf(sw),
                 List.copyOf(hosts),
@@ -128,6 +128,14 @@ final class ReportAssembler {
                 .build());
     }
 
+    /** The packet bound the phase just reported ran under (null: its kind states none). */
+    void packetBound(PacketBound bound) {
+        if (bound != null && !jobs.isEmpty()) {
+            int last = jobs.size() - 1;
+            jobs.set(last, jobs.get(last).toBuilder().packetBound(bound).build());
+        }
+    }
+
     /** A phase that ran: its job entry, the links that carried anything, the switches' peaks. */
     void phase(
             Phase p,
@@ -136,7 +144,39 @@ final class ReportAssembler {
             String stalled,
             List<String> faultsNotApplied,
             List<Report.FaultMark> faults) {
-        jobs.add(job(p, stats, wallNanos, stalled, faultsNotApplied, faults));
+        phase(p, stats, wallNanos, stalled, faultsNotApplied, faults, Links.ofJob(p), null);
+    }
+
+    /**
+     * Whose the links' traffic of a phase is in {@code links[]}: one job's, or (jobs sharing the
+     * fabric, T1) the world's, as job {@code shared} in mode {@code ina} or {@code baseline}.
+     */
+    record Links(String job, String mode) {
+        static Links ofJob(Phase p) {
+            return new Links(p.job().name(), p.mode());
+        }
+    }
+
+    /**
+     * One job of a phase that ran; {@code links} null: its links are reported with another job
+     * of the phase; {@code shared}: its place in a shared run (null: sequential).
+     */
+    void phase(
+            Phase p,
+            Collection<DeviceCommand.DeviceStats> stats,
+            long wallNanos,
+            String stalled,
+            List<String> faultsNotApplied,
+            List<Report.FaultMark> faults,
+            Links links,
+            SharedRun shared) {
+        Report.JobReport row = job(p, stats, wallNanos, stalled, faultsNotApplied, faults);
+        jobs.add(
+                shared == null
+                        ? row
+                        : row.toBuilder()
+                                .shared(shared.ended(row.modeledMicros()))
+                                .build());
         observed(p, stats);
         for (DeviceCommand.DeviceStats s : stats) {
             isSwitch.put(s.node(), s.isSwitch());
@@ -146,11 +186,11 @@ final class ReportAssembler {
             if (!s.unknownJobDropReasons().isEmpty()) {
                 unknownJobDrops.put(s.node(), s.unknownJobDropReasons());
             }
-            for (DeviceCommand.LinkStats l : s.links()) {
+            for (DeviceCommand.LinkStats l : links == null ? List.<DeviceCommand.LinkStats>of() : s.links()) {
                 if (l.packets() > 0 || l.lost() > 0) {
-                    links.add(new Report.LinkReport(
-                            p.job().name(),
-                            p.mode(),
+                    this.links.add(new Report.LinkReport(
+                            links.job(),
+                            links.mode(),
                             l.from(),
                             l.to(),
                             l.packets(),

@@ -26,23 +26,36 @@ final class Speedups {
 
     private static Map<String, Double> speedup(Report.JobReport ina, List<Report.JobReport> jobs) {
         Map<String, Double> s = new LinkedHashMap<>();
-        if (ina.modeledMicros() <= 0) {
+        if (time(ina) <= 0) {
             return s;
         }
         for (Report.JobReport b : jobs) {
             if (b.name().equals(ina.name())
                     && !b.mode().equals("ina")
+                    && sameSchedule(ina, b)
                     && b.status().equals("complete")
                     && b.verified()
-                    && b.modeledMicros() > 0) {
+                    && time(b) > 0) {
                 // three significant digits: the figure a reader compares (0.00173 as well as 1.92)
                 s.put(
                         b.mode(),
-                        new BigDecimal(b.modeledMicros() / ina.modeledMicros())
+                        new BigDecimal(time(b) / time(ina))
                                 .round(new MathContext(3))
                                 .doubleValue());
             }
         }
         return s;
+    }
+
+    /** A row's modelled time: its JCT in a shared run (it may start late), else its modelled time from zero. */
+    private static double time(Report.JobReport r) {
+        return r.shared() == null ? r.modeledMicros() : r.shared().jctMicros();
+    }
+
+    /** Shared rows compare with shared rows (the mix with the mix, alone with alone), sequential with sequential. */
+    private static boolean sameSchedule(Report.JobReport a, Report.JobReport b) {
+        return a.shared() == null
+                ? b.shared() == null
+                : b.shared() != null && a.shared().alone() == b.shared().alone();
     }
 }

@@ -2,6 +2,7 @@ package org.bitina.run;
 
 import java.security.SecureRandom;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.bitina.device.DeviceCommand;
@@ -67,12 +68,20 @@ final class TopologyInstaller {
      * for the controller's audit tap at its ports. Both derived from the run's secret.
      */
     static void install(Phase p, Map<String, ActorRef<DeviceCommand>> devices, byte[] runSecret, boolean mac) {
+        install(List.of(p), devices, runSecret, mac);
+    }
+
+    /** The tables of every job of a phase (T1: jobs sharing the fabric, each its own tenant and tables), links zeroed once. */
+    static void install(
+            List<Phase> phases, Map<String, ActorRef<DeviceCommand>> devices, byte[] runSecret, boolean mac) {
         devices.values().forEach(d -> d.tell(DeviceCommand.ResetLinks.INSTANCE));
         // every tree of the phase (H2: the partitions' beside the second stage): one node may hold several jobs' tables
-        p.trees()
-                .forEach(tree -> tree.tables()
-                        .forEach((node, t) ->
-                                devices.get(node).tell(new DeviceCommand.InstallJob(keyed(p, t, runSecret, mac)))));
+        for (Phase p : phases) {
+            p.trees()
+                    .forEach(tree -> tree.tables()
+                            .forEach((node, t) ->
+                                    devices.get(node).tell(new DeviceCommand.InstallJob(keyed(p, t, runSecret, mac)))));
+        }
     }
 
     /** A phase's tables as a device gets them: with the job's MAC key (S2) and audit key (S6) when those are on. */

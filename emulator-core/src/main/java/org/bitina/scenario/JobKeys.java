@@ -82,6 +82,22 @@ public final class JobKeys {
                         "expect { ina = partial, missing = [h16] }",
                         "how each mode must end, exactly; see `jobs[].expect`"),
                 key(
+                        "start",
+                        EVERY,
+                        "duration",
+                        "0us",
+                        "ns, us, ms, s",
+                        "start = 20us",
+                        "schedule = shared: when the job starts, in modelled time"),
+                key(
+                        "after",
+                        EVERY,
+                        "list of job names",
+                        "[]",
+                        "",
+                        "after = [ar1]",
+                        "schedule = shared: the job starts when these jobs have completed"),
+                key(
                         "bit-space",
                         EVERY,
                         "members | hosts | object",
@@ -101,7 +117,17 @@ public final class JobKeys {
 
     /** The names of the keys every job has. */
     static final Set<String> COMMON = Set.of(
-            "name", "kind", "tenant", "id", "completion-timeout", "baselines", "expect", "bit-space", "encoding");
+            "name",
+            "kind",
+            "tenant",
+            "id",
+            "completion-timeout",
+            "baselines",
+            "expect",
+            "bit-space",
+            "encoding",
+            "start",
+            "after");
 
     /** A job's section: the keys every job has, then each kind's own, in the order of {@code readers}. */
     public static Section job(List<JobReader> readers) {

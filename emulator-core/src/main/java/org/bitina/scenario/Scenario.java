@@ -20,7 +20,22 @@ public record Scenario(
         Clock clock,
         Security security,
         List<AttackSpec> attacks,
-        StateCapacity capacity) {
+        StateCapacity capacity,
+        Schedule schedule) {
+
+    /** A scenario whose jobs run one after the other (the default schedule). */
+    public Scenario(
+            String file,
+            Topology topology,
+            List<JobSpec> jobs,
+            List<FaultSpec> faults,
+            ClusterSpec cluster,
+            Clock clock,
+            Security security,
+            List<AttackSpec> attacks,
+            StateCapacity capacity) {
+        this(file, topology, jobs, faults, cluster, clock, security, attacks, capacity, Schedule.SEQUENTIAL);
+    }
 
     /**
      * How many aggregation entries each switch can hold for a job (S5; the topology's
@@ -65,18 +80,24 @@ public record Scenario(
         }
     }
 
+    /** The same scenario under another schedule (a shared run's jobs alone, for their slowdown). */
+    public Scenario withSchedule(Schedule s) {
+        return new Scenario(file, topology, jobs, faults, cluster, clock, security, attacks, capacity, s);
+    }
+
     /** The same scenario under another clock (the command line's {@code --clock}). */
     public Scenario withClock(Clock c) {
-        return new Scenario(file, topology, jobs, faults, cluster, c, security, attacks, capacity);
+        return new Scenario(file, topology, jobs, faults, cluster, c, security, attacks, capacity, schedule);
     }
 
     /** The same scenario with another fault plan (the faults that applied, when some never did). */
     public Scenario withFaults(List<FaultSpec> f) {
-        return new Scenario(file, topology, jobs, List.copyOf(f), cluster, clock, security, attacks, capacity);
+        return new Scenario(
+                file, topology, jobs, List.copyOf(f), cluster, clock, security, attacks, capacity, schedule);
     }
 
     /** The same scenario with other security settings. */
     public Scenario withSecurity(Security s) {
-        return new Scenario(file, topology, jobs, faults, cluster, clock, s, attacks, capacity);
+        return new Scenario(file, topology, jobs, faults, cluster, clock, s, attacks, capacity, schedule);
     }
 }

@@ -26,7 +26,7 @@ public final class ScenarioKeys {
                             "[]",
                             "",
                             "jobs = [{ name = j1, kind = allreduce, members = all, tree { mode = auto, root = core-1 }, data { elements = 4096 } }]",
-                            "the jobs, run one after the other; see `jobs[]`"),
+                            "the jobs, run one after the other (or at once: `schedule = shared`); see `jobs[]`"),
                     key(
                             "faults",
                             "list of objects",
@@ -55,6 +55,29 @@ public final class ScenarioKeys {
                             "",
                             "clock = real",
                             "virtual: timers, stragglers and faults in modelled time (reproducible); real: wall-clock Pekko timers; `--clock` overrides"),
+                    key(
+                            "schedule",
+                            "sequential | shared",
+                            "sequential",
+                            "",
+                            "schedule = shared",
+                            "sequential: each job alone on an idle fabric, one after the other; shared: all jobs in one phase"
+                                    + " on one fabric, each from its `start` or `after` (T1; docs/shared-fabric.md)"),
+                    key(
+                            "worlds",
+                            "list of ina | baseline",
+                            "[ina, baseline]",
+                            "",
+                            "worlds = [ina]",
+                            "schedule = shared: the worlds the mix runs in; ina: every job in-network; baseline: every job"
+                                    + " its first listed baseline (its kind's fallback when it lists none)"),
+                    key(
+                            "alone",
+                            "boolean",
+                            "true",
+                            "",
+                            "alone = false",
+                            "schedule = shared: each job also runs alone in each world, for its `slowdown`"),
                     key("security", "object", "{}", "", "security { mac = off }", "run-wide security; see `security`"),
                     key(
                             "defaults",

@@ -115,6 +115,7 @@ public final class ScenarioLoader {
         ClusterSpec cluster = c == null ? ClusterSpec.SINGLE : ClusterSection.read(c, topology);
         Clock clock = readClock(root);
         List<AttackSpec> attacks = AttackSection.read(root, topology, jobs, security, kinds.readers());
+        Schedule schedule = ScheduleSection.read(root, jobs, faults, clock);
         if (!problems.isEmpty()) {
             throw new ScenarioException(problems.sorted());
         }
@@ -127,7 +128,8 @@ public final class ScenarioLoader {
                 clock,
                 security,
                 List.copyOf(attacks),
-                capacity);
+                capacity,
+                schedule);
         wireBudget(scenario, root, kinds);
         if (!problems.isEmpty()) {
             throw new ScenarioException(problems.sorted());

@@ -14,8 +14,9 @@ public interface ChaosJob {
     /**
      * @param hosts the topology's hosts, {@code h1} first
      * @param top   its first switch (the star's centre, or the first spine)
+     * @param star  the topology is one switch with every host on it
      */
-    String lines(SplittableRandom r, List<String> hosts, String top);
+    String lines(SplittableRandom r, List<String> hosts, String top, boolean star);
 
     /** One of the options, drawn from {@code r}. */
     static String pick(SplittableRandom r, String... options) {

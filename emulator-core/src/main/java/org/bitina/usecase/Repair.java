@@ -17,9 +17,21 @@ import org.bitina.protocol.JobTables;
  * @param uplinks per worker still joined, where it sends its contributions now
  * @param cutOff the workers with no path to the root, in member order
  * @param aBms   the new A-BMs, for the report
+ * @param what   what the report says was done, when the repair rebuilt no VAT (a host baseline's); null: the VAT
  */
 public record Repair(
-        String root, Map<String, JobTables> tables, Map<String, String> uplinks, List<String> cutOff, String aBms) {
+        String root,
+        Map<String, JobTables> tables,
+        Map<String, String> uplinks,
+        List<String> cutOff,
+        String aBms,
+        String what) {
+    /** A VAT rebuilt: its root and A-BMs. */
+    public Repair(
+            String root, Map<String, JobTables> tables, Map<String, String> uplinks, List<String> cutOff, String aBms) {
+        this(root, tables, uplinks, cutOff, aBms, null);
+    }
+
     public Repair {
         tables = Collections.unmodifiableMap(new LinkedHashMap<>(tables));
         uplinks = Collections.unmodifiableMap(new LinkedHashMap<>(uplinks));
@@ -32,13 +44,23 @@ public record Repair(
     }
 
     /** As {@link #describe(long, String)}, after {@code node} did {@code what} ("crashed", "came back"). */
-    public String describe(long vt, String node, String what) {
+    public String describe(long vt, String node, String event) {
+        if (this.what != null) {
+            return String.format(
+                    Locale.ROOT,
+                    "at %.1f us after %s %s: %s; cut off: %s",
+                    vt / 1000.0,
+                    node,
+                    event,
+                    this.what,
+                    cutOff);
+        }
         return String.format(
                 Locale.ROOT,
                 "VAT rebuilt at %.1f us after %s %s: root %s, A-BMs %s; cut off: %s",
                 vt / 1000.0,
                 node,
-                what,
+                event,
                 root,
                 aBms,
                 cutOff);

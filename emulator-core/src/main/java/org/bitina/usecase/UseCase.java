@@ -75,6 +75,16 @@ public interface UseCase<S extends JobSpec> {
      */
     WireBudget.Packets packets(S job, Scenario scenario);
 
+    /**
+     * What phase {@code p} of {@code job} sends when nothing is lost, and its round trips, from its
+     * plan ({@link PhaseEstimate}): the packet bound a run holds it to, and the modelled length
+     * validation checks the fault times against. Null when the kind gives none: its phases are
+     * neither bounded nor checked.
+     */
+    default PhaseEstimate estimate(S job, Phase p, Scenario scenario, Routing routing) {
+        return null;
+    }
+
     /** The driver specs this kind sends to hosts, for serialisation across JVMs. */
     List<Class<? extends DriverSpec>> drivers();
 

@@ -12,6 +12,7 @@ import org.bitina.job.JobSpec;
 import org.bitina.scenario.FaultSpec;
 import org.bitina.scenario.JobReader;
 import org.bitina.scenario.Scenario;
+import org.bitina.scenario.Schedule;
 import org.bitina.security.Admission;
 import org.bitina.security.AttackSpec;
 import org.bitina.security.IngressPolicy;
@@ -22,6 +23,7 @@ import org.bitina.topology.Routing;
 import org.bitina.usecase.DriverSpec;
 import org.bitina.usecase.KindReport;
 import org.bitina.usecase.Phase;
+import org.bitina.usecase.PhaseEstimate;
 import org.bitina.usecase.PhaseFigures;
 import org.bitina.usecase.Repair;
 import org.bitina.usecase.UseCase;
@@ -67,32 +69,71 @@ public final class UseCases {
     public static List<Phase> plan(Scenario s, Routing routing) {
         List<Phase> phases = new ArrayList<>();
         for (JobSpec job : s.jobs()) {
-            EncodingSpec encoding = job.common().encoding();
-            Expect expect = job.common().expect();
             for (Phase p : admitted(of(job), job, s, routing)) {
-                if (expect != null && expect.modes().containsKey(p.mode())) {
-                    // the scenario says how this mode ends: that, exactly, instead of what the fault plan implies
-                    Expect.Outcome o = expect.modes().get(p.mode());
-                    p = p.withExpected(Phase.Expected.exactly(o.status(), o.missing()));
-                }
-                p = withAttackers(s, job, p);
-                // each tree of the phase its own ingress policy, over its own bit space (H2: a partition's)
-                Map<Integer, IngressPolicy> ingress = new HashMap<>();
-                Phase q = p;
-                q.trees()
-                        .forEach(tree -> ingress.put(
-                                tree.wireJob(),
-                                ingress(
-                                        q.job(),
-                                        tree.bitSpace(),
-                                        q,
-                                        s.security().rate())));
-                phases.add(p.mapTables(
-                        (n, t) -> t.withEncoding(encoding).withIngress(ingress.get(t.job())),
-                        "; endpoint sets " + encoding.describe()));
+                phases.add(finished(s, job, p));
             }
         }
         return phases;
+    }
+
+    /**
+     * T1: each job's phase in one world of a shared run, in the scenario's order. In {@code ina}
+     * the job's INA phase (or, refused by admission control, the baseline that runs instead); in
+     * {@code baseline} its first listed baseline, or its kind's fallback when it lists none. A
+     * job of several INA phases (an elastic job's iterations) cannot share one phase with others.
+     */
+    public static List<Phase> world(Scenario s, Routing routing, Schedule.World world) {
+        List<Phase> phases = new ArrayList<>();
+        for (JobSpec job : s.jobs()) {
+            UseCase<?> u = of(job);
+            List<Phase> planned = admitted(u, job, s, routing);
+            if (planned.stream().filter(p -> p.iteration() != null).count() > 1) {
+                throw new IllegalArgumentException("job '" + job.name()
+                        + "' runs several iterations (membership): schedule = shared runs one phase per job");
+            }
+            Phase p;
+            if (world == Schedule.World.INA) {
+                p = planned.get(0);
+            } else {
+                String mode = job.common().baselines().isEmpty()
+                        ? u.fallback()
+                        : job.common().baselines().get(0);
+                // a listed baseline is planned already; the fallback of a job that lists none is planned here
+                p = planned.stream()
+                        .filter(x -> x.mode().equals(mode))
+                        .findFirst()
+                        .orElseGet(() -> baselineOf(u, job, mode, s, routing));
+            }
+            phases.add(finished(s, job, p));
+        }
+        return phases;
+    }
+
+    private static <S extends JobSpec> Phase baselineOf(
+            UseCase<S> u, JobSpec job, String mode, Scenario s, Routing routing) {
+        return u.baseline(u.spec().cast(job), mode, s, routing);
+    }
+
+    /** A planned phase as it runs: what the scenario expects of it, its attackers, ingress policies and encoding. */
+    private static Phase finished(Scenario s, JobSpec job, Phase p) {
+        EncodingSpec encoding = job.common().encoding();
+        Expect expect = job.common().expect();
+        if (expect != null && expect.modes().containsKey(p.mode())) {
+            // the scenario says how this mode ends: that, exactly, instead of what the fault plan implies
+            Expect.Outcome o = expect.modes().get(p.mode());
+            p = p.withExpected(Phase.Expected.exactly(o.status(), o.missing()));
+        }
+        p = withAttackers(s, job, p);
+        // each tree of the phase its own ingress policy, over its own bit space (H2: a partition's)
+        Map<Integer, IngressPolicy> ingress = new HashMap<>();
+        Phase q = p;
+        q.trees()
+                .forEach(tree -> ingress.put(
+                        tree.wireJob(),
+                        ingress(q.job(), tree.bitSpace(), q, s.security().rate())));
+        return p.mapTables(
+                (n, t) -> t.withEncoding(encoding).withIngress(ingress.get(t.job())),
+                "; endpoint sets " + encoding.describe());
     }
 
     /**
@@ -239,6 +280,15 @@ public final class UseCases {
                 p.roots() == null ? List.of() : p.roots(),
                 p.units(),
                 rate);
+    }
+
+    /** What phase {@code p} sends when nothing is lost, by its job's use case ({@link UseCase#estimate}); null: none. */
+    public static PhaseEstimate estimate(Phase p, Scenario s, Routing routing) {
+        return estimateOf(of(p.job()), p, s, routing);
+    }
+
+    private static <S extends JobSpec> PhaseEstimate estimateOf(UseCase<S> u, Phase p, Scenario s, Routing routing) {
+        return u.estimate(u.spec().cast(p.job()), p, s, routing);
     }
 
     /** The repair of phase {@code p}'s tree over {@code routing}, by its job's use case ({@link UseCase#retree}); null: none. */

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.bitina.chaos.ChaosPlans;
 import org.junit.jupiter.api.Test;
 
@@ -12,6 +14,9 @@ import org.junit.jupiter.api.Test;
 class ChaosCheckTest {
     private static final ChaosPlans.Plan LOSSY = new ChaosPlans.Plan(1, "", false);
     private static final ChaosPlans.Plan LOSSLESS = new ChaosPlans.Plan(1, "", true);
+    private static final Pattern FAULT = Pattern.compile(
+            "kind = (loss|duplicate|reorder|link-down|link-up|switch-crash|straggler|silent)(, rate = (\\d+)%)?");
+    private static final ChaosPlans.Plan RECOVERABLE = new ChaosPlans.Plan(1, "", false, true);
 
     private static Report report(
             String status,
@@ -138,5 +143,50 @@ class ChaosCheckTest {
                                 List.of()))
                 .get(0)
                 .contains("nothing could be lost"));
+    }
+
+    @Test
+    void aPlanWithOnlyRecoverableLossMustEndCompleteAndOneWithMoreMayNameWhoIsMissing() {
+        Report partial = report(
+                "partial",
+                true,
+                List.of("h2"),
+                List.of(),
+                List.of(),
+                List.of(new Report.PartialChunk("h1", 3, List.of("h2"))),
+                null,
+                List.of());
+        assertTrue(ChaosCheck.violations(RECOVERABLE, partial).get(0).contains("only recoverable loss"));
+        assertEquals(List.of(), ChaosCheck.violations(LOSSY, partial));
+    }
+
+    @Test
+    void theGeneratorMarksAPlanRecoverableExactlyWhenItsFaultsAreDuplicationReorderingAndLossUpToFivePercent() {
+        int recoverableLossy = 0;
+        for (long seed = 1; seed <= 500; seed++) {
+            ChaosPlans.Plan p = ChaosPlans.generate(seed);
+            boolean onlyMild = true;
+            boolean lossy = false;
+            for (String line : p.text().split("\n")) {
+                Matcher m = FAULT.matcher(line);
+                if (!line.trim().startsWith("{ at =") || !m.find()) {
+                    continue;
+                }
+                switch (m.group(1)) {
+                    case "duplicate", "reorder" -> {}
+                    case "loss" -> {
+                        lossy = true;
+                        onlyMild &= Integer.parseInt(m.group(3)) <= ChaosPlans.RECOVERABLE_LOSS;
+                    }
+                    default -> onlyMild = false;
+                }
+            }
+            assertEquals(onlyMild, p.recoverable(), "seed " + seed + "\n" + p.text());
+            assertEquals(onlyMild && !lossy, p.lossless(), "seed " + seed);
+            if (onlyMild && lossy) {
+                recoverableLossy++;
+            }
+        }
+        assertTrue(recoverableLossy > 10, "the suite holds lossy plans that must complete: " + recoverableLossy);
     }
 }

@@ -49,6 +49,7 @@ final class HtmlReport {
         kindFigures(b, r);
         int[] n = {0};
         comparison(b, r, n);
+        SharedGantt.append(b, r);
         List<Phase> planned;
         try {
             planned = UseCases.plan(s, Routing.compute(s.topology()));

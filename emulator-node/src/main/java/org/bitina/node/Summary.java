@@ -88,7 +88,8 @@ final class Summary {
                 .orElseThrow();
         double x = best.getValue();
         String label = j.name()
-                + (j.iteration() == null ? "" : " iteration " + j.iteration().index());
+                + (j.iteration() == null ? "" : " iteration " + j.iteration().index())
+                + (j.shared() == null ? "" : j.shared().alone() ? " (alone)" : " (shared)");
         String verdict = x >= 1
                 ? String.format(Locale.ROOT, "%.2fx faster", x)
                 : String.format(Locale.ROOT, "%.2fx slower", 1 / x);
@@ -201,6 +202,7 @@ final class Summary {
                 out.println(j.name() + " " + j.mode() + ": " + KindFigures.line(j.kindReport()));
             }
         }
+        SharedSummary.print(r, out, colour);
         r.tolerances().forEach(t -> out.println("tolerance: " + t));
         String verdict = r.allAsExpected()
                 ? "every job ended as the scenario expects"

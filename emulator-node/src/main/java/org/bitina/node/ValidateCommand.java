@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
 import org.bitina.scenario.Scenario;
+import org.bitina.usecases.FaultTimes;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
@@ -37,6 +38,16 @@ final class ValidateCommand implements Callable<Integer> {
                 s.topology().links().size(),
                 s.jobs().size(),
                 s.faults().size());
+        // a warning, not a problem: the file is valid, but these faults would never apply
+        try {
+            for (FaultTimes.Late late : FaultTimes.late(s)) {
+                System.err.println(s.file() + ": " + late.describe());
+            }
+        } catch (RuntimeException e) {
+            // the file is valid; only the estimate could not be made (a plan the run itself would refuse)
+            System.err.println(
+                    s.file() + ": warning: the fault times were not checked against the phases: " + e.getMessage());
+        }
         return ExitCodes.OK;
     }
 }

@@ -20,13 +20,19 @@ import org.bitina.usecase.ChaosJob;
 import org.bitina.usecase.DriverSpec;
 import org.bitina.usecase.KindReport;
 import org.bitina.usecase.Phase;
+import org.bitina.usecase.PhaseEstimate;
 import org.bitina.usecase.PhaseFigures;
 import org.bitina.usecase.Plans;
+import org.bitina.usecase.Repair;
+import org.bitina.usecase.Straggler;
 import org.bitina.usecase.UseCase;
 import org.bitina.usecase.WireBudget;
 import org.bitina.usecase.reduction.AllReducePlan;
+import org.bitina.usecase.reduction.ArrayEstimates;
 import org.bitina.usecase.reduction.ArrayPhases;
 import org.bitina.usecase.reduction.Iterations;
+import org.bitina.usecase.reduction.PsRepair;
+import org.bitina.usecase.reduction.RoundTrip;
 import org.bitina.usecase.reduction.Verifier;
 
 /**
@@ -83,6 +89,17 @@ public final class BierIncUseCase implements UseCase<BierIncSpec> {
     @Override
     public String fallback() {
         return "ring";
+    }
+
+    @Override
+    public PhaseEstimate estimate(BierIncSpec job, Phase p, Scenario s, Routing routing) {
+        return ArrayEstimates.of((BierIncSpec) p.job(), p, s);
+    }
+
+    /** The PS baseline's workers cut off by a crashed switch ({@link PsRepair}); the INC trees follow the routing (B5). */
+    @Override
+    public Repair retree(BierIncSpec job, Phase p, Scenario s, Routing routing) {
+        return PsRepair.retree(p, routing);
     }
 
     @Override
@@ -161,7 +178,9 @@ public final class BierIncUseCase implements UseCase<BierIncSpec> {
         AllReducePlan plan = ArrayPhases.plan(s, job, "ina", wireJob, Map.of(), null, timeout)
                 .silencing(extraSilent);
         IncPlan.Collective collective = job.collective();
-        IncPlan inc = new IncPlan(plan, collective, wire, leafOf, owners, INC_WAIT_TIMEOUTS * timeout);
+        long longest = INC_WAIT_TIMEOUTS * timeout;
+        IncPlan inc = new IncPlan(
+                plan, collective, wire, leafOf, owners, longest, firstWait(s, routing, plan, owners, longest));
         List<DriverSpec> drivers = new ArrayList<>();
         members.forEach(m -> drivers.add(new IncDriver(inc, m)));
         Set<String> silent = plan.silent();
@@ -186,7 +205,13 @@ public final class BierIncUseCase implements UseCase<BierIncSpec> {
                 owners,
                 Set.of(),
                 wire,
-                ArrayPhases.timing(plan, ArrayPhases.deadline(job, 3 + IncMember.MAX_SENDS * INC_WAIT_TIMEOUTS)),
+                ArrayPhases.timing(
+                        plan,
+                        ArrayPhases.deadline(
+                                job,
+                                3
+                                        + (silent.isEmpty() ? IncMember.MAX_SENDS : IncMember.MAX_SENDS_SILENT)
+                                                * INC_WAIT_TIMEOUTS)),
                 // a silent owner's chunks have no tree, and those alone
                 new Phase.Expected(expected, Set.copyOf(silent), (int)
                         IntStream.range(0, plan.data().chunks())
@@ -195,6 +220,34 @@ public final class BierIncUseCase implements UseCase<BierIncSpec> {
                 "BIER-INC " + what + ", communicator = job id, edge BFRs: "
                         + (job.leafEdge() ? "leaf switches " + wire.endpoints() : "hosts")
                         + (silentOwners.isEmpty() ? "" : "; silent owners start no tree: " + silentOwners));
+    }
+
+    /**
+     * L1: the first wait of an owner before it asks again, and of a member before it sends again
+     * ({@link IncPlan#wait(int)}): four modelled round trips between the farthest owner and member
+     * (a window's serialisation included, {@link RoundTrip}), plus the longest straggler delay (a
+     * straggler is not a loss), so that a lossless run never asks. Without a path model (the real
+     * clock), or with a member the fault plan silences (the owners then settle as before, after a
+     * few long waits: {@link IncMember#MAX_ASKS_SILENT}), every wait is the longest one.
+     */
+    private static long firstWait(Scenario s, Routing routing, AllReducePlan plan, List<String> owners, long longest) {
+        long rtt = 0;
+        for (String owner : owners) {
+            rtt = Math.max(
+                    rtt,
+                    RoundTrip.of(
+                            s,
+                            routing == null ? Routing.compute(s.topology()) : routing,
+                            plan.members(),
+                            m -> m.equals(owner) ? null : owner,
+                            owner,
+                            plan.data(),
+                            plan.space().capacity()));
+        }
+        if (rtt <= 0 || !plan.silent().isEmpty()) {
+            return longest;
+        }
+        return Math.min(longest, 4 * rtt + Straggler.longest(plan.stragglers().values()));
     }
 
     @Override
@@ -211,7 +264,7 @@ public final class BierIncUseCase implements UseCase<BierIncSpec> {
     /** Every host a member, its INC trees built by the first forward packets (B2). */
     @Override
     public ChaosJob chaos() {
-        return (r, hosts, top) -> "  members = all\n  data { elements = " + 256 * (4 + r.nextInt(13))
+        return (r, hosts, top, star) -> "  members = all\n  data { elements = " + 256 * (4 + r.nextInt(13))
                 + ", type = float32, op = sum, chunk = 256, window = " + (1 + r.nextInt(4))
                 + ", seed = " + r.nextInt(1000) + " }\n"
                 + ChaosJob.bitSpace(r, hosts);

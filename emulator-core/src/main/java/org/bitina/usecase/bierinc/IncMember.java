@@ -1,6 +1,7 @@
 package org.bitina.usecase.bierinc;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -28,9 +29,14 @@ import org.bitina.wire.Payload;
  * result's provenance the members whose reductions did not arrive (B4). Reduce stops at the
  * owner; Broadcast sends the owner's data down the tree and nothing comes back.
  *
- * <p>Recovery, for loss and for routing changes (B5): an owner that lacks reductions a wait
+ * <p>Recovery, for loss and for routing changes (B5; L1): an owner that lacks reductions a wait
  * after the first arrived asks the missing members again (a forward request, flag
- * RETRANSMIT) up to {@value #MAX_ASKS} times, then settles the chunk partial. A result is
+ * RETRANSMIT) up to {@value #MAX_ASKS} times, then settles the chunk partial. The waits are
+ * {@link IncPlan#wait(int)}: a few modelled round trips at first, doubled at each ask. The tree
+ * is data-driven, so an ask first sends the owner's first forward packet again with the same
+ * bitstring: a node whose tree is there reuses it untouched (same incoming bitstring), a node
+ * that lost it (a crash, a new route) builds it again; the request itself is replicated by the
+ * BIFT alone and never replaces a branch. The shares it brings travel outside the tree. A result is
  * final when it is complete or settled (flag LAST); a partial result that is not final yet
  * (the network's timers gave up, the owner has not) is improved by later broadcasts. A
  * member that has heard nothing new for a wait sends the shares of its chunks without a
@@ -41,8 +47,18 @@ import org.bitina.wire.Payload;
  */
 public final class IncMember implements EndpointDriver {
     private static final long SETUP = -1;
-    static final int MAX_ASKS = 3;
-    public static final int MAX_SENDS = 8;
+    /** Requests of an owner for one chunk before it settles the chunk with what it holds (L1: enough for 5 % loss a hop). */
+    static final int MAX_ASKS = 16;
+    /** Sends of a member's share of one chunk before it gives up on the chunk's final result. */
+    public static final int MAX_SENDS = 16;
+    /**
+     * With a member the fault plan silences, the rule before loss recovery: a few asks a long wait
+     * apart, then the owner settles naming the silent (the members are not asked 16 times for
+     * what a silent member will never send).
+     */
+    static final int MAX_ASKS_SILENT = 3;
+
+    static final int MAX_SENDS_SILENT = 8;
 
     private final Verifier verifier;
     private final IncPlan plan;
@@ -65,6 +81,8 @@ public final class IncMember implements EndpointDriver {
     private final int[] sends;
 
     private final boolean[] abandoned;
+    /** As a contributor: per chunk, when this member last sent its share (or asked) again by itself; -1: never. */
+    private final long[] resentAt;
     /** The next chunk whose share may go, the owners whose trees exist, and the AllReduce window. */
     private int next;
 
@@ -83,6 +101,9 @@ public final class IncMember implements EndpointDriver {
     private final CompletionTimes times;
     private long started = Long.MIN_VALUE;
     private long lastNews;
+    /** Waits in a row without news: a member's next wait is backed off by them, news starts again at the first. */
+    private int quietRounds;
+
     private long retransmissions;
     private long requests;
 
@@ -110,6 +131,8 @@ public final class IncMember implements EndpointDriver {
         this.fin = new boolean[n];
         this.sends = new int[n];
         this.abandoned = new boolean[n];
+        this.resentAt = new long[n];
+        Arrays.fill(resentAt, -1);
         this.inWindow = new boolean[n];
         this.jitter = new SplittableRandom(base.seed() ^ bit);
         for (int c = 0; c < n; c++) {
@@ -121,6 +144,14 @@ public final class IncMember implements EndpointDriver {
                 owned[c] = new OwnedChunk(all.capacity());
             }
         }
+    }
+
+    private int maxAsks() {
+        return base.silent().isEmpty() ? MAX_ASKS : MAX_ASKS_SILENT;
+    }
+
+    private int maxSends() {
+        return base.silent().isEmpty() ? MAX_SENDS : MAX_SENDS_SILENT;
     }
 
     private boolean silent() {
@@ -219,15 +250,21 @@ public final class IncMember implements EndpointDriver {
         EndpointSet got = p.provenance() != null ? p.provenance() : target;
         boolean last = got.equals(target) || p.header().has(Flags.LAST);
         if (holds[chunk] == null || !got.isSubsetOf(holds[chunk])) {
-            lastNews = now;
+            news(now);
             store(chunk, got, p.payload(), frame.vt());
         }
         if (last && got.equals(holds[chunk]) && !fin[chunk]) {
             markFinal(chunk);
-            lastNews = now;
+            news(now);
             return pump();
         }
         return List.of();
+    }
+
+    /** Something new arrived: a member's next quiet wait is the first one again. */
+    private void news(long now) {
+        lastNews = now;
+        quietRounds = 0;
     }
 
     /** What a complete result of the owner's chunks holds. */
@@ -332,7 +369,7 @@ public final class IncMember implements EndpointDriver {
             mismatches.add("chunk " + chunk + ": reduction " + members + " overlaps what arrived, " + o.heard);
             return out;
         }
-        lastNews = now;
+        news(now);
         lastVt = Math.max(lastVt, vt);
         // a result goes out when it is complete, when the owner stops asking, or to better a final
         // one; the network's partials are not passed on: members wait for a final result anyway,
@@ -417,11 +454,11 @@ public final class IncMember implements EndpointDriver {
         long next = Long.MAX_VALUE;
         for (int c = 0; c < holds.length; c++) {
             if (open(c)) {
-                next = Math.min(next, owned[c].dueAt(started, plan.waitNanos()));
+                next = Math.min(next, owned[c].dueAt(started, plan));
             }
         }
         if (!done()) {
-            next = Math.min(next, lastNews + plan.waitNanos());
+            next = Math.min(next, lastNews + plan.wait(quietRounds));
         }
         return next;
     }
@@ -434,11 +471,11 @@ public final class IncMember implements EndpointDriver {
         }
         boolean resentSetup = false;
         for (int c = 0; c < holds.length; c++) {
-            if (!open(c) || now < owned[c].dueAt(started, plan.waitNanos())) {
+            if (!open(c) || now < owned[c].dueAt(started, plan)) {
                 continue;
             }
             EndpointSet missing = awaited().andNot(owned[c].heard);
-            if (owned[c].asks < MAX_ASKS && !missing.isEmpty()) {
+            if (owned[c].asks < maxAsks() && !missing.isEmpty()) {
                 owned[c].asks++;
                 requests++;
                 EndpointSet bits = plan.wireBitsOf(missing);
@@ -453,19 +490,23 @@ public final class IncMember implements EndpointDriver {
                 finish(c, lastVt, true, out);
                 if (!fin[c]) {
                     // nothing at all arrived: keep waiting, the members resend what has no final result
-                    owned[c].asks = MAX_ASKS;
+                    owned[c].asks = maxAsks();
                     owned[c].firstHeard = now;
                 }
             }
         }
-        if (!done() && now >= lastNews + plan.waitNanos()) {
+        if (!done() && now >= lastNews + plan.wait(quietRounds)) {
             // nothing new for a wait: the shares, or the results, of chunks without a final result may be lost
             lastNews = now;
+            quietRounds++;
             for (int c = 0; c < holds.length; c++) {
                 // shares not sent yet wait for their owner's tree, which the owner sends again when it asks
                 boolean waiting = sends[c] > 0 || plan.collective() == IncPlan.Collective.BROADCAST;
-                if (expectsResult[c] && !fin[c] && !plan.owner(c).equals(host) && !abandoned[c] && waiting) {
-                    if (sends[c] >= MAX_SENDS) {
+                // each chunk backs off on its own too: news about other chunks must not spend its sends
+                boolean due = resentAt[c] < 0 || now >= resentAt[c] + plan.wait(sends[c] - 1);
+                if (expectsResult[c] && !fin[c] && !plan.owner(c).equals(host) && !abandoned[c] && waiting && due) {
+                    resentAt[c] = now;
+                    if (sends[c] >= maxSends()) {
                         abandoned[c] = true;
                         settled++;
                         gaveUp.add("chunk " + c + ": no final result after " + sends[c] + " sends");

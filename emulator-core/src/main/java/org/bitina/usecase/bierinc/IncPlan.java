@@ -17,8 +17,11 @@ import org.bitina.usecase.reduction.AllReducePlan;
  *                   switches in front of them when the leaves are the edge BFRs (B6)
  * @param leafOf     member to its leaf switch when the leaves are the edge BFRs, else empty
  * @param owners     the members that are BFIRs: chunk c belongs to owners[c mod size]
- * @param waitNanos  how long an owner waits for a chunk's reductions before it asks the
- *                   missing members again, and a member without news waits before it asks
+ * @param waitNanos  the longest an owner waits for a chunk's reductions before it asks the
+ *                   missing members again, and a member without news waits before it sends
+ *                   again (the cap of the backoff, {@link #wait(int)})
+ * @param firstWaitNanos the first of those waits: under the virtual clock a few modelled round
+ *                   trips (L1), else {@code waitNanos}
  */
 public record IncPlan(
         AllReducePlan base,
@@ -26,8 +29,32 @@ public record IncPlan(
         BitSpace wire,
         Map<String, String> leafOf,
         List<String> owners,
-        long waitNanos)
+        long waitNanos,
+        long firstWaitNanos)
         implements JobPlan {
+    /** A plan without a path model: every wait is {@code waitNanos}. */
+    public IncPlan(
+            AllReducePlan base,
+            Collective collective,
+            BitSpace wire,
+            Map<String, String> leafOf,
+            List<String> owners,
+            long waitNanos) {
+        this(base, collective, wire, leafOf, owners, waitNanos, waitNanos);
+    }
+
+    /**
+     * L1: the wait after the {@code n}-th ask (0 for the first): {@code firstWaitNanos} doubled at
+     * each ask (binary backoff), at most {@code waitNanos}.
+     */
+    public long wait(int n) {
+        long w = Math.max(1, Math.min(firstWaitNanos, waitNanos));
+        for (int i = 0; i < n && w < waitNanos; i++) {
+            w *= 2;
+        }
+        return Math.min(w, waitNanos);
+    }
+
     @Override
     public int tenant() {
         return base.tenant();

@@ -76,8 +76,20 @@ final class OwnedChunk {
         return acc;
     }
 
-    /** When the owner next asks the missing again, or settles: a wait per ask after the first part (or the start). */
-    long dueAt(long started, long waitNanos) {
-        return (firstHeard == 0 ? started : firstHeard) + (asks + 1) * waitNanos;
+    /**
+     * When the owner next asks the missing again, or settles: after the first part, the plan's
+     * backed-off waits, one per ask so far ({@link IncPlan#wait(int)}); with nothing heard yet, the
+     * longest wait per ask after the start (the shares may not have left yet: a member sends in its
+     * window's turn, and sends again by itself what has no final result).
+     */
+    long dueAt(long started, IncPlan plan) {
+        if (firstHeard == 0) {
+            return started + (asks + 1) * plan.waitNanos();
+        }
+        long at = firstHeard;
+        for (int i = 0; i <= asks; i++) {
+            at += plan.wait(i);
+        }
+        return at;
     }
 }

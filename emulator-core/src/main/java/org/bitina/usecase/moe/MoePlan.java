@@ -17,6 +17,9 @@ import org.bitina.usecase.Straggler;
  * @param payloadBudget bytes of payload a dispatch packet may carry under the smallest MTU
  * @param stragglers   per expert host or source: delay before its experts answer or its dispatches leave
  * @param silent       expert hosts whose experts never answer
+ * @param rttNanos     under the virtual clock: the modelled round trip from the farthest source to
+ *                     the farthest expert and back, a window of packets serialised included
+ *                     ({@link org.bitina.usecase.reduction.RoundTrip}); 0 without a path model
  */
 public record MoePlan(
         String jobName,
@@ -29,8 +32,36 @@ public record MoePlan(
         long timeoutNanos,
         int payloadBudget,
         Map<String, Straggler> stragglers,
-        Set<String> silent)
+        Set<String> silent,
+        long rttNanos)
         implements JobPlan {
+    /** A plan without a path model (its re-dispatches timed by the completion timeout alone). */
+    public MoePlan(
+            String jobName,
+            String mode,
+            int tenant,
+            int wireJob,
+            BitSpace experts,
+            List<String> sources,
+            MoeSpec.Params params,
+            long timeoutNanos,
+            int payloadBudget,
+            Map<String, Straggler> stragglers,
+            Set<String> silent) {
+        this(
+                jobName,
+                mode,
+                tenant,
+                wireJob,
+                experts,
+                sources,
+                params,
+                timeoutNanos,
+                payloadBudget,
+                stragglers,
+                silent,
+                0);
+    }
 
     public boolean ina() {
         return mode.equals("ina");

@@ -19,10 +19,12 @@ import org.bitina.usecase.ChaosJob;
 import org.bitina.usecase.DriverSpec;
 import org.bitina.usecase.KindReport;
 import org.bitina.usecase.Phase;
+import org.bitina.usecase.PhaseEstimate;
 import org.bitina.usecase.PhaseFigures;
 import org.bitina.usecase.Plans;
 import org.bitina.usecase.UseCase;
 import org.bitina.usecase.WireBudget;
+import org.bitina.usecase.reduction.RoundTrip;
 import org.bitina.wire.PacketCodec;
 
 /**
@@ -62,6 +64,32 @@ public final class MoeUseCase implements UseCase<MoeSpec> {
      * on) and the largest encoding of top-K experts on any link (host links and switch-to-switch
      * links differ when the job translates).
      */
+    /**
+     * L1: the modelled round trip a source's re-dispatch timer starts from: a full dispatch packet
+     * from the farthest source to the farthest expert host and its combine back, plus a window of
+     * such packets serialised on the slowest link.
+     */
+    private static long roundTrip(Scenario s, Routing routing, MoeSpec job, int budget) {
+        Routing r = routing == null ? Routing.compute(s.topology()) : routing;
+        List<String> hosts =
+                job.experts().stream().map(MoeSpec.Expert::host).distinct().toList();
+        long bytes = PacketCodec.HEADER_BYTES + (job.common().bitSpace().capacity() + 7) / 8 + budget + 16;
+        long rtt = 0;
+        for (String src : job.sources()) {
+            rtt = Math.max(
+                    rtt,
+                    RoundTrip.of(
+                            s,
+                            r,
+                            hosts,
+                            h -> h.equals(src) ? null : src,
+                            src,
+                            bytes,
+                            job.params().window()));
+        }
+        return rtt;
+    }
+
     static int payloadBudget(MoeSpec job, Scenario s) {
         int mtu = s.topology().links().stream()
                 .mapToInt(l -> l.spec().mtu())
@@ -97,6 +125,27 @@ public final class MoeUseCase implements UseCase<MoeSpec> {
     @Override
     public List<Class<? extends DriverSpec>> drivers() {
         return List.of(MoeDriver.class);
+    }
+
+    /**
+     * T tokens per source, each a hidden vector of float32 cut to the payload budget, to at most K
+     * experts: INA dispatches at most one copy per (token, expert) pair and each expert answers once,
+     * and every switch combines a token at most once; all-to-all sends each pair's dispatch and answer
+     * by unicast. Each window of tokens is a round trip out and one back.
+     */
+    @Override
+    public PhaseEstimate estimate(MoeSpec job, Phase p, Scenario s, Routing routing) {
+        MoeSpec.Params m = job.params();
+        long tokens = (long) job.sources().size() * m.tokensPerSource();
+        long tokenBytes = 4L * m.hidden();
+        long perToken =
+                Math.max(1, (tokenBytes + Math.max(1, payloadBudget(job, s)) - 1) / Math.max(1, payloadBudget(job, s)));
+        long pairs = tokens * m.topK() * perToken;
+        long packets = p.mode().equals("ina")
+                ? 2 * pairs + tokens * perToken * s.topology().switches().size()
+                : 2 * pairs;
+        long windows = (m.tokensPerSource() + m.window() - 1) / Math.max(1, m.window());
+        return new PhaseEstimate(packets, (long) m.tokensPerSource() * m.topK() * tokenBytes, 2 * windows);
     }
 
     /** Every source keeps {@code window} tokens in flight; a token holds one C-BM entry per branch switch. */
@@ -175,7 +224,8 @@ public final class MoeUseCase implements UseCase<MoeSpec> {
                 timeout,
                 budget,
                 faults.stragglers(),
-                silentHosts(faults, job));
+                silentHosts(faults, job),
+                roundTrip(s, routing, job, budget));
         List<DriverSpec> drivers = new ArrayList<>();
         for (MoeSpec.Expert e : job.experts()) {
             drivers.add(new MoeDriver(MoeDriver.Role.EXPERT, plan, e.host(), e.name()));
@@ -223,10 +273,11 @@ public final class MoeUseCase implements UseCase<MoeSpec> {
     /** One source, h1, and every other host an expert (an expert's bit is its own: no bit-space line). */
     @Override
     public ChaosJob chaos() {
-        return (r, hosts, top) -> "  sources = [h1]\n  experts = [" + String.join(", ", hosts.subList(1, hosts.size()))
-                + "]\n  moe { top-k = 2, hidden = 64, tokens-per-source = " + (4 + r.nextInt(12))
-                + ", capacity-factor = 2.0, seed = " + r.nextInt(1000)
-                + ", granularity = " + ChaosJob.pick(r, "group", "pair") + " }\n"
-                + ChaosJob.pick(r, "", "  baselines = [all-to-all]\n");
+        return (r, hosts, top, star) ->
+                "  sources = [h1]\n  experts = [" + String.join(", ", hosts.subList(1, hosts.size()))
+                        + "]\n  moe { top-k = 2, hidden = 64, tokens-per-source = " + (4 + r.nextInt(12))
+                        + ", capacity-factor = 2.0, seed = " + r.nextInt(1000)
+                        + ", granularity = " + ChaosJob.pick(r, "group", "pair") + " }\n"
+                        + ChaosJob.pick(r, "", "  baselines = [all-to-all]\n");
     }
 }

@@ -37,7 +37,7 @@ final class MulticastKeys {
             key(
                     "max-rounds",
                     "whole number 1..1000",
-                    "8",
+                    "16",
                     "rounds",
                     "max-rounds = 4",
                     "retransmission rounds before the missing receivers are reported"));

@@ -21,6 +21,7 @@ import org.bitina.usecase.ChaosJob;
 import org.bitina.usecase.DriverSpec;
 import org.bitina.usecase.KindReport;
 import org.bitina.usecase.Phase;
+import org.bitina.usecase.PhaseEstimate;
 import org.bitina.usecase.PhaseFigures;
 import org.bitina.usecase.Plans;
 import org.bitina.usecase.UseCase;
@@ -61,6 +62,21 @@ public final class MulticastUseCase implements UseCase<MulticastSpec> {
     @Override
     public List<Class<? extends DriverSpec>> drivers() {
         return List.of(MulticastDriver.class);
+    }
+
+    /**
+     * P data packets to R receivers: INA multicasts each once and gets an ACK per receiver (a packet's
+     * or its window's) and at most one aggregate ACK from every switch; the baseline unicasts each to
+     * every receiver and gets R ACKs. Each window is a round trip.
+     */
+    @Override
+    public PhaseEstimate estimate(MulticastSpec job, Phase p, Scenario s, Routing routing) {
+        MulticastSpec.Params m = job.params();
+        long packets = m.packets();
+        long receivers = job.common().members().size();
+        boolean ina = p.mode().equals("ina");
+        long sent = ina ? packets * (1 + receivers + s.topology().switches().size()) : 2 * packets * receivers;
+        return new PhaseEstimate(sent, (ina ? 1 : receivers) * m.bytes(), m.windows());
     }
 
     /**
@@ -209,11 +225,12 @@ public final class MulticastUseCase implements UseCase<MulticastSpec> {
     /** A block from h1 to every host, its ACK tree composed (R2), at most 20 rounds. */
     @Override
     public ChaosJob chaos() {
-        return (r, hosts, top) -> "  source = h1\n  receivers = all\n  data { bytes = " + 2000 * (1 + r.nextInt(6))
-                + ", packet = 2000, window = " + (1 + r.nextInt(3))
-                + ", seed = " + r.nextInt(1000) + " }\n  ack { per = " + ChaosJob.pick(r, "packet", "window")
-                + ", tree = composed }\n  max-rounds = 20\n"
-                + ChaosJob.pick(r, "", "  baselines = [unicast-ack]\n")
-                + ChaosJob.bitSpace(r, hosts);
+        return (r, hosts, top, star) ->
+                "  source = h1\n  receivers = all\n  data { bytes = " + 2000 * (1 + r.nextInt(6))
+                        + ", packet = 2000, window = " + (1 + r.nextInt(3))
+                        + ", seed = " + r.nextInt(1000) + " }\n  ack { per = " + ChaosJob.pick(r, "packet", "window")
+                        + ", tree = composed }\n  max-rounds = 20\n"
+                        + ChaosJob.pick(r, "", "  baselines = [unicast-ack]\n")
+                        + ChaosJob.bitSpace(r, hosts);
     }
 }

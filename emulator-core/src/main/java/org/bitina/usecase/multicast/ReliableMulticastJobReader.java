@@ -70,7 +70,7 @@ public final class ReliableMulticastJobReader extends JobReader {
             per = a.oneOf("per", List.of("window", "packet"), per);
             tree = a.oneOf("tree", List.of("preconfigured", "self-installed", "composed"), tree);
         }
-        int maxRounds = c.intIn("max-rounds", 1, 1000, 8);
+        int maxRounds = c.intIn("max-rounds", 1, 1000, 16);
         if (c.problems().since(before)
                 || header == null
                 || topology == null

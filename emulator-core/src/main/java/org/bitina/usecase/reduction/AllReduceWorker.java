@@ -260,6 +260,12 @@ public final class AllReduceWorker implements EndpointDriver {
     @Override
     public List<Out> onRetree(Map<String, String> uplinks, List<String> cut, long now) {
         if (plan.psHost() != null) {
+            // the server is a host and keeps what it holds: only a worker with no path left to it hears of a crash
+            if (cut.contains(host)) {
+                cutOff = true;
+                pending.clear();
+                recovering.clear();
+            }
             return List.of();
         }
         // a worker cut off before joins again when the rebuilt tree reaches it (a switch came back):

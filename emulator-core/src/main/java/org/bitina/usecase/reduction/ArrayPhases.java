@@ -8,7 +8,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.bitina.job.JobSpec;
-import org.bitina.job.Status;
 import org.bitina.scenario.Scenario;
 import org.bitina.topology.Node;
 import org.bitina.topology.Routing;
@@ -42,7 +41,7 @@ public final class ArrayPhases {
 
     /** As {@link #baseline(Scenario, JobSpecWithData, String, String)}, with the routing when the caller has it. */
     public static Phase baseline(Scenario s, Routing routing, JobSpecWithData job, String mode, String treeRoot) {
-        return mode.equals("ps") ? ps(s, job, treeRoot) : HostBaselines.phase(s, routing, job, mode);
+        return mode.equals("ps") ? ps(s, routing, job, treeRoot) : HostBaselines.phase(s, routing, job, mode);
     }
 
     /** The host-based baselines (A7) a job lists, in its order. */
@@ -54,13 +53,25 @@ public final class ArrayPhases {
         return phases;
     }
 
-    static Phase ps(Scenario s, JobSpecWithData job, String treeRoot) {
+    static Phase ps(Scenario s, Routing routing, JobSpecWithData job, String treeRoot) {
         int wireJob = job.common().id() + Plans.PS_JOB_OFFSET;
         String psHost = psHost(s, job.common().members(), treeRoot);
         Map<String, String> uplink = new LinkedHashMap<>();
         job.common().members().forEach(m -> uplink.put(m, psHost));
         long timeout = job.common().completionTimeout().toNanos();
-        AllReducePlan plan = plan(s, job, "ps", wireJob, uplink, psHost, timeout);
+        // L1: the workers time their retransmissions by the modelled round trip to the server, as INA's
+        // do; every member's window queues at the server's one port (the incast), so that is in it too
+        int members = job.common().members().size();
+        AllReducePlan plan = plan(s, job, "ps", wireJob, uplink, psHost, timeout)
+                .withRtt(RoundTrip.of(
+                        s,
+                        routing == null ? Routing.compute(s.topology()) : routing,
+                        job.common().members(),
+                        uplink::get,
+                        psHost,
+                        RoundTrip.packetBytes(
+                                job.data(), job.common().bitSpace().capacity()),
+                        members * job.data().window()));
         List<DriverSpec> drivers = new ArrayList<>();
         drivers.add(new AllReduceDriver(AllReduceDriver.Role.PARAMETER_SERVER, plan, psHost));
         job.common().members().forEach(m -> drivers.add(new AllReduceDriver(AllReduceDriver.Role.WORKER, plan, m)));
@@ -75,7 +86,7 @@ public final class ArrayPhases {
                 Set.of(),
                 job.common().bitSpace(),
                 timing(plan, deadline(job, 1)),
-                Phase.Expected.unless(plan.silent(), Status.PARTIAL),
+                PsRepair.expected(s, psHost, plan),
                 "parameter server " + psHost);
     }
 

@@ -34,14 +34,33 @@ public final class RoundTrip {
             String root,
             DataSpec data,
             int capacity) {
+        return of(s, routing, members, parent, root, packetBytes(data, capacity), data.window());
+    }
+
+    /** The bytes of one chunk's packet on the wire: header, flat bitmap, payload and tag. */
+    public static long packetBytes(DataSpec data, int capacity) {
+        return PacketCodec.HEADER_BYTES
+                + (capacity + 7) / 8
+                + (long) data.chunk() * data.type().bytes()
+                + 16;
+    }
+
+    /**
+     * As {@link #of(Scenario, Routing, Collection, UnaryOperator, String, DataSpec, int)}, for packets
+     * of {@code bytes} and a window of {@code window} of them (an MoE dispatch and its combine).
+     */
+    public static long of(
+            Scenario s,
+            Routing routing,
+            Collection<String> members,
+            UnaryOperator<String> parent,
+            String root,
+            long bytes,
+            int window) {
         if (s.clock() != Clock.VIRTUAL) {
             return 0;
         }
         Topology t = s.topology();
-        long bytes = PacketCodec.HEADER_BYTES
-                + (capacity + 7) / 8
-                + (long) data.chunk() * data.type().bytes()
-                + 16;
         long slowest = 0;
         for (Link l : t.links()) {
             slowest = Math.max(slowest, l.spec().serializationNanos(bytes));
@@ -60,7 +79,7 @@ public final class RoundTrip {
             }
             worst = Math.max(worst, up + cost(t, routing.path(root, m), bytes));
         }
-        return worst + data.window() * slowest;
+        return worst + window * slowest;
     }
 
     private static long cost(Topology t, List<String> path, long bytes) {

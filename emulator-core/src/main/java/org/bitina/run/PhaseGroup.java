@@ -1,0 +1,64 @@
+package org.bitina.run;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.bitina.scenario.Scenario;
+import org.bitina.scenario.Schedule;
+import org.bitina.topology.Routing;
+import org.bitina.usecase.Phase;
+import org.bitina.usecases.UseCases;
+
+/**
+ * What the runner takes through one phase of the fabric: one job in one mode (sequential, as
+ * always), or under {@code schedule = shared} every job of one world at once, each from its own
+ * start (T1), or one job of a world alone (its slowdown's reference).
+ *
+ * @param jobs  the jobs, each with its start
+ * @param world the world of a shared run, or null (sequential)
+ * @param alone whether this is a shared run's job alone
+ */
+record PhaseGroup(List<Entry> jobs, Schedule.World world, boolean alone) {
+    PhaseGroup {
+        jobs = List.copyOf(jobs);
+    }
+
+    /**
+     * @param startNanos modelled start (0 when it waits for {@code after})
+     * @param after      the names of the jobs that must complete first
+     */
+    record Entry(Phase phase, long startNanos, List<String> after) {}
+
+    boolean shared() {
+        return world != null;
+    }
+
+    Phase lead() {
+        return jobs.get(0).phase();
+    }
+
+    /** Sequential: each phase alone, in the plan's order. */
+    static List<PhaseGroup> sequential(List<Phase> phases) {
+        return phases.stream()
+                .map(p -> new PhaseGroup(List.of(new Entry(p, 0, List.of())), null, false))
+                .toList();
+    }
+
+    /** Shared: per world the mix, then (with {@code alone}) each job of that world alone from time 0. */
+    static List<PhaseGroup> shared(Scenario s, Routing routing) {
+        Schedule schedule = s.schedule();
+        List<PhaseGroup> out = new ArrayList<>();
+        for (Schedule.World w : schedule.worlds()) {
+            List<Phase> phases = UseCases.world(s, routing, w);
+            List<Entry> mix = new ArrayList<>();
+            for (Phase p : phases) {
+                Schedule.Start start = schedule.start(p.job().name());
+                mix.add(new Entry(p, start.at().toNanos(), start.after()));
+            }
+            out.add(new PhaseGroup(mix, w, false));
+            if (schedule.alone()) {
+                phases.forEach(p -> out.add(new PhaseGroup(List.of(new Entry(p, 0, List.of())), w, true)));
+            }
+        }
+        return out;
+    }
+}

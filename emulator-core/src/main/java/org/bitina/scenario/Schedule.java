@@ -1,0 +1,69 @@
+package org.bitina.scenario;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * How a scenario's jobs share the fabric in time (T1, seed 000 section 1 "parallel jobs and
+ * multiple tenants"): one after the other, each alone on an idle fabric ({@code sequential},
+ * the default), or all in one phase on one fabric ({@code shared}), each from its own
+ * modelled start, once per world, and alone for its slowdown.
+ *
+ * @param mode   sequential or shared
+ * @param worlds under shared, the worlds the mix runs in, in order
+ * @param alone  under shared, whether each job also runs alone in each world (its slowdown's reference)
+ * @param starts under shared, when each job starts, by job name (a job not named starts at 0)
+ */
+public record Schedule(Mode mode, List<World> worlds, boolean alone, Map<String, Start> starts) {
+    public static final Schedule SEQUENTIAL = new Schedule(Mode.SEQUENTIAL, List.of(), false, Map.of());
+
+    public Schedule {
+        worlds = List.copyOf(worlds);
+        starts = Map.copyOf(starts);
+    }
+
+    public boolean shared() {
+        return mode == Mode.SHARED;
+    }
+
+    /** When job {@code name} starts: its own start, or at 0. */
+    public Start start(String name) {
+        return starts.getOrDefault(name, Start.ZERO);
+    }
+
+    public enum Mode {
+        SEQUENTIAL,
+        SHARED;
+
+        public String configName() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+    }
+
+    /**
+     * A world the shared mix runs in: every job in-network ({@code ina}), or every job its first
+     * listed host baseline, or its kind's fallback baseline when it lists none ({@code baseline}).
+     */
+    public enum World {
+        INA,
+        BASELINE;
+
+        public String configName() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+    }
+
+    /**
+     * A job's start under shared: at modelled time {@code at}, or when every job of {@code after}
+     * has completed (at the end of the window in which the last of them did: at most one lookahead late).
+     */
+    public record Start(Duration at, List<String> after) {
+        public static final Start ZERO = new Start(Duration.ZERO, List.of());
+
+        public Start {
+            after = List.copyOf(after);
+        }
+    }
+}

@@ -1,0 +1,154 @@
+package org.bitina.scenario;
+
+import com.typesafe.config.ConfigList;
+import com.typesafe.config.ConfigObject;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.bitina.job.JobSpec;
+
+/**
+ * Reads {@code schedule}, {@code worlds}, {@code alone} (top level) and each job's {@code start}
+ * and {@code after} into a {@link Schedule}, checking what a shared run needs: the virtual clock,
+ * no network faults (not built under shared yet), and {@code after} naming other jobs of the file
+ * without a cycle. Every problem is recorded at its key.
+ */
+final class ScheduleSection {
+    private ScheduleSection() {}
+
+    static Schedule read(ConfigReader root, List<JobSpec> jobs, List<FaultSpec> faults, Clock clock) {
+        String mode = root.oneOf(
+                "schedule",
+                Arrays.stream(Schedule.Mode.values())
+                        .map(Schedule.Mode::configName)
+                        .toList(),
+                Schedule.Mode.SEQUENTIAL.configName());
+        boolean shared = Schedule.Mode.SHARED.configName().equals(mode);
+        Map<String, Schedule.Start> starts = starts(root, shared);
+        if (!shared) {
+            for (String k : List.of("worlds", "alone")) {
+                if (root.has(k)) {
+                    root.problem(k, k + " is for schedule = shared (this file runs its jobs one after the other)");
+                }
+            }
+            return Schedule.SEQUENTIAL;
+        }
+        List<Schedule.World> worlds = worlds(root);
+        boolean alone = root.bool("alone", true);
+        if (clock != Clock.VIRTUAL) {
+            root.problem("schedule", "schedule = shared needs clock = virtual: the jobs start at modelled times");
+        }
+        for (FaultSpec f : faults) {
+            if (f.kind() != FaultSpec.Kind.STRAGGLER && f.kind() != FaultSpec.Kind.SILENT) {
+                root.problem(
+                        "faults",
+                        "a " + f.kind().configName() + " fault under schedule = shared is not built yet"
+                                + " (stragglers and silent endpoints are)");
+            }
+        }
+        Set<String> names = new HashSet<>();
+        jobs.forEach(j -> names.add(j.name()));
+        starts.forEach((job, s) -> s.after().forEach(a -> {
+            if (!names.contains(a)) {
+                root.problem("jobs", "job '" + job + "' starts after '" + a + "', which is no job of this file");
+            } else if (a.equals(job)) {
+                root.problem("jobs", "job '" + job + "' cannot start after itself");
+            }
+        }));
+        String cycle = cycle(starts);
+        if (cycle != null) {
+            root.problem("jobs", "the jobs' after lists go round in a circle: " + cycle);
+        }
+        return new Schedule(Schedule.Mode.SHARED, worlds, alone, starts);
+    }
+
+    private static List<Schedule.World> worlds(ConfigReader root) {
+        if (!root.has("worlds")) {
+            return List.of(Schedule.World.INA, Schedule.World.BASELINE);
+        }
+        List<String> named = root.names("worlds");
+        if (named == null) {
+            return List.of(Schedule.World.INA);
+        }
+        Set<Schedule.World> out = new LinkedHashSet<>();
+        for (String w : named) {
+            Schedule.World world = Arrays.stream(Schedule.World.values())
+                    .filter(x -> x.configName().equals(w))
+                    .findFirst()
+                    .orElse(null);
+            if (world == null) {
+                root.problem("worlds", "unknown world '" + w + "' (expected ina or baseline)");
+            } else if (!out.add(world)) {
+                root.problem("worlds", "world '" + w + "' is listed twice");
+            }
+        }
+        if (named.isEmpty()) {
+            root.problem("worlds", "worlds names no world (write worlds = [ina, baseline])");
+        }
+        return List.copyOf(out);
+    }
+
+    /** Each job's {@code start} and {@code after}; under sequential, either is a problem. */
+    private static Map<String, Schedule.Start> starts(ConfigReader root, boolean shared) {
+        Map<String, Schedule.Start> out = new LinkedHashMap<>();
+        ConfigList list = root.has("jobs") ? root.list("jobs") : null;
+        if (list == null) {
+            return out;
+        }
+        for (int i = 0; i < list.size(); i++) {
+            if (!(list.get(i) instanceof ConfigObject o)) {
+                continue;
+            }
+            ConfigReader job = ConfigReader.of(o.toConfig(), "", root.problems());
+            if (!job.has("start") && !job.has("after")) {
+                continue;
+            }
+            if (!shared) {
+                job.problem(
+                        job.has("start") ? "start" : "after",
+                        "start and after are for schedule = shared (this file runs its jobs one after the other)");
+                continue;
+            }
+            if (job.has("start") && job.has("after")) {
+                job.problem("after", "a job starts at a time or after other jobs, not both");
+                continue;
+            }
+            String name = job.name("name", null);
+            Duration at = job.nonNegativeDuration("start", Duration.ZERO);
+            List<String> after = job.has("after") ? job.names("after") : List.of();
+            if (name != null && at != null && after != null) {
+                out.put(name, new Schedule.Start(at, after));
+            }
+        }
+        return out;
+    }
+
+    /** A circle in the after lists, as {@code a -> b -> a}, or null. */
+    private static String cycle(Map<String, Schedule.Start> starts) {
+        for (String from : starts.keySet()) {
+            List<String> path = new ArrayList<>();
+            if (reaches(from, from, starts, path, new HashSet<>())) {
+                return from + " -> " + String.join(" -> ", path);
+            }
+        }
+        return null;
+    }
+
+    private static boolean reaches(
+            String target, String at, Map<String, Schedule.Start> starts, List<String> path, Set<String> seen) {
+        for (String next : starts.getOrDefault(at, Schedule.Start.ZERO).after()) {
+            path.add(next);
+            if (next.equals(target) || (seen.add(next) && reaches(target, next, starts, path, seen))) {
+                return true;
+            }
+            path.remove(path.size() - 1);
+        }
+        return false;
+    }
+}

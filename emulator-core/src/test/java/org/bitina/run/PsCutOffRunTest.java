@@ -1,0 +1,44 @@
+package org.bitina.run;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import org.bitina.scenario.Scenario;
+import org.bitina.scenario.ScenarioException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The parameter-server baseline when a crashed edge switch cuts workers off: partial, naming them, as INA. */
+class PsCutOffRunTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void anEdgeSwitchCrashWithASilentWorkerLeavesPsPartialNamingExactlyTheCutOffAndTheSilent()
+            throws IOException, ScenarioException {
+        // s1 holds w1 and w2; w3 never sends; no loss: the faults explain every missing share
+        Scenario s = Scenarios.reference(
+                dir,
+                "paper-fig1-allreduce.conf",
+                t -> t.replace("baselines = [ring, ps]", "baselines = [ps]")
+                        + "\nfaults = [ { at = 0us, kind = silent, node = w3 },"
+                        + " { at = 20us, kind = switch-crash, node = s1 } ]\n");
+        Report r = Scenarios.run(s);
+        for (String mode : List.of("ina", "ps")) {
+            Report.JobReport j = Scenarios.mode(r, mode);
+            assertEquals("partial", j.status(), mode + " " + j.unfinished() + " " + j.note());
+            assertEquals("partial", j.expected(), mode);
+            assertEquals(List.of("w1", "w2", "w3"), j.missing(), mode);
+            assertEquals(List.of(), j.mismatches(), mode + ": no wrong value");
+            assertEquals(List.of(), j.recovery().gaveUp(), mode + ": a cut-off worker stops, it does not give up");
+            assertTrue(j.asExpected(), mode);
+        }
+        assertTrue(
+                Scenarios.mode(r, "ps").note().contains("cut off: [w1, w2]"),
+                Scenarios.mode(r, "ps").note());
+        assertTrue(r.allAsExpected());
+    }
+}
