@@ -3,6 +3,8 @@ package org.bitina.chaos;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
+import org.bitina.usecase.UseCase;
+import org.bitina.usecases.UseCases;
 
 /**
  * Random small scenarios for the chaos suite (issue: never silently wrong, never hung): from
@@ -73,59 +75,11 @@ public final class ChaosPlans {
         }
         String top = switches.get(0);
         String timeout = pick(r, "20us", "50us", "200us", "1ms");
-        String kind = pick(r, "allreduce", "moe", "reliable-multicast", "bier-inc");
-        t.append("jobs = [{\n  name = chaos, kind = ").append(kind).append(", tenant = 1\n");
-        switch (kind) {
-            case "allreduce" ->
-                t.append("  members = all\n  tree { mode = auto, root = ")
-                        .append(top)
-                        .append(" }\n")
-                        .append("  data { elements = ")
-                        .append(256 * (4 + r.nextInt(29)))
-                        .append(", type = ")
-                        .append(pick(r, "float32", "int32"))
-                        .append(", op = sum, chunk = 256, window = ")
-                        .append(1 + r.nextInt(8))
-                        .append(", seed = ")
-                        .append(r.nextInt(1000))
-                        .append(" }\n")
-                        .append(pick(
-                                r, "", "  baselines = [ring]\n", "  baselines = [ps]\n", "  baselines = [ring, ps]\n"))
-                        .append(allReduceVariant(r, star, hosts, t));
-            case "moe" ->
-                t.append("  sources = [h1]\n  experts = [")
-                        .append(String.join(", ", hosts.subList(1, hosts.size())))
-                        .append("]\n  moe { top-k = 2, hidden = 64, tokens-per-source = ")
-                        .append(4 + r.nextInt(12))
-                        .append(", capacity-factor = 2.0, seed = ")
-                        .append(r.nextInt(1000))
-                        .append(", granularity = ")
-                        .append(pick(r, "group", "pair"))
-                        .append(" }\n")
-                        .append(pick(r, "", "  baselines = [all-to-all]\n"));
-            case "reliable-multicast" ->
-                t.append("  source = h1\n  receivers = all\n  data { bytes = ")
-                        .append(2000 * (1 + r.nextInt(6)))
-                        .append(", packet = 2000, window = ")
-                        .append(1 + r.nextInt(3))
-                        .append(", seed = ")
-                        .append(r.nextInt(1000))
-                        .append(" }\n  ack { per = ")
-                        .append(pick(r, "packet", "window"))
-                        .append(", tree = composed }\n  max-rounds = 20\n")
-                        .append(pick(r, "", "  baselines = [unicast-ack]\n"));
-            default ->
-                t.append("  members = all\n  data { elements = ")
-                        .append(256 * (4 + r.nextInt(13)))
-                        .append(", type = float32, op = sum, chunk = 256, window = ")
-                        .append(1 + r.nextInt(4))
-                        .append(", seed = ")
-                        .append(r.nextInt(1000))
-                        .append(" }\n");
-        }
-        if (!kind.equals("moe")) {
-            t.append(bits(r, hosts));
-        }
+        // the kinds in the order of the one list of kinds: the same draw picks the same kind
+        List<UseCase<?>> kinds = UseCases.chaosKinds();
+        UseCase<?> kind = kinds.get(r.nextInt(kinds.size()));
+        t.append("jobs = [{\n  name = chaos, kind = ").append(kind.kind()).append(", tenant = 1\n");
+        t.append(kind.chaos().lines(r, hosts, top, star));
         t.append("  completion-timeout = ").append(timeout).append("\n}]\n");
         int faults = r.nextInt(4);
         boolean lossless = true;
@@ -185,52 +139,6 @@ public final class ChaosPlans {
             t.append("faults = [\n  ").append(String.join(",\n  ", fs)).append("\n]\n");
         }
         return new Plan(seed, t.toString(), lossless, lossless || recoverable);
-    }
-
-    /**
-     * What an AllReduce job adds besides its tree (L1: every plan kind under loss): nothing, parallel
-     * trees over two partitions with a second stage (H2), translated encodings (H2), additive masks with
-     * the end-to-end checksum (S6, an int32 sum only), or two elastic iterations (A8).
-     */
-    private static String allReduceVariant(SplittableRandom r, boolean star, List<String> hosts, StringBuilder job) {
-        switch (r.nextInt(5)) {
-            case 1: {
-                if (star) {
-                    return ""; // each partition needs a switch of its own to root it
-                }
-                int half = hosts.size() / 2;
-                return "  partitions = [[" + String.join(", ", hosts.subList(0, half)) + "], ["
-                        + String.join(", ", hosts.subList(half, hosts.size())) + "]]\n";
-            }
-            case 2:
-                return "  encoding = { hosts = node-list, fabric = hierarchical }\n";
-            case 3:
-                return job.indexOf("type = int32") >= 0 ? "  security { masking = on, checksum = on }\n" : "";
-            case 4:
-                return "  iterations = 2\n";
-            default:
-                return "";
-        }
-    }
-
-    /** Who holds which bit: the members (default), every host, or shuffled explicit positions with gaps. */
-    private static String bits(SplittableRandom r, List<String> hosts) {
-        switch (r.nextInt(3)) {
-            case 0:
-                return "";
-            case 1:
-                return "  bit-space = hosts\n";
-            default:
-                List<Integer> positions = new ArrayList<>();
-                for (int p = 1; p <= hosts.size() + 3; p++) {
-                    positions.add(p);
-                }
-                List<String> given = new ArrayList<>();
-                for (String h : hosts) {
-                    given.add(h + " = " + positions.remove(r.nextInt(positions.size())));
-                }
-                return "  bit-space { " + String.join(", ", given) + " }\n";
-        }
     }
 
     private static String pick(SplittableRandom r, String... options) {

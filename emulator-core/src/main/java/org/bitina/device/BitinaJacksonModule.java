@@ -84,6 +84,8 @@ public final class BitinaJacksonModule extends SimpleModule {
         as(Bift.class, BiftForm.class, BitinaJacksonModule::form, BitinaJacksonModule::bift);
         // each use case's driver specs, named by their simple class name
         UseCases.driverTypes().forEach(this::registerSubtypes);
+        // and their report parts, named the same way
+        UseCases.reportTypes().forEach(this::registerSubtypes);
         // map keys are written with toString()
         addKeyDeserializer(JobKey.class, new KeyDeserializer() {
             @Override

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import java.util.List;
 import java.util.Map;
 import org.bitina.security.ChecksumAudit;
+import org.bitina.usecase.KindReport;
 import org.bitina.usecase.Phase;
 
 /**
@@ -87,222 +88,286 @@ public record Report(
     public record Setup(long routingMillis, long planningMillis, long heapBytes) {}
 
     /**
-     * @param expected        what the fault plan makes the scenario expect (complete, partial, failed)
-     * @param asExpected      status and missing endpoints are what was expected, and the run verified
-     * @param partialChunks   chunks whose final result lacks contributions, with the missing endpoints
-     * @param mismatches      results that failed verification
-     * @param unfinished      endpoints that did not finish before the phase deadline
-     * @param faultsNotApplied network faults planned for later than the phase lasted: they never happened
-     * @param security        S6 for an AllReduce job that masks or checksums its values, else absent
-     * @param completion      when the phase's units completed, in modelled time (absent when nothing ran)
-     * @param stateEntries    the switches' aggregation entries over the phase's modelled time (absent when none held any)
-     * @param trees           over partitions (H2): the second stage, then each partition (absent for one tree)
-     * @param faults          the faults of the scenario as they came to this phase, on its modelled time axis
-     * @param maxPacketsIntoHost the most frames any one host of the phase received (a member, the parameter server,
-     *                        a source or expert), acknowledgements included: the same measure in every mode, where
-     *                        {@code packetsIntoRoot} counts the mode's own root (a switch for INA)
-     * @param speedup         on an INA row, per baseline of the same job that completed: its modelled time over this
-     *                        row's (above 1: INA is faster); absent on other rows
+     * One job and mode of the run, composed of small parts that the JSON keeps flat
+     * ({@code @JsonUnwrapped}: every part's fields are the row's own keys, as docs/reference.md lists
+     * them) beside the kind's own part ({@code kindReport}). Built by name through {@link #builder} or
+     * {@link #toBuilder}; the row's accessors ({@link #status()}, {@link #modeledMicros()}, ...) read
+     * through to the parts, so a reader asks for a figure without knowing which part holds it.
+     *
+     * @param outcome    how the phase ended against what the scenario expects
+     * @param problems   what went wrong, each named
+     * @param timing     how long it took, and its time views
+     * @param traffic    what crossed the links and came into the root and hosts
+     * @param counts     what the switches' timers and the endpoints' rounds did
+     * @param plan       what the plan gave the phase: root, units, endpoints, iteration, trees, admission
+     * @param security   S6 for an AllReduce job that masks or checksums its values, else absent
+     * @param stats      counters particular to the kind's endpoints (rounds, ACK packets, duplicates suppressed)
+     * @param speedup    on an INA row, per baseline of the same job that completed: its modelled time over this
+     *                   row's (above 1: INA is faster); absent on other rows
+     * @param recovery   loss recovery (L1)
+     * @param kindReport what the job's kind reports of its own ({@link KindReport}: MoE's source uplink, reliable
+     *                   multicast's ACKs into the source, BIER-INC's tree entries), absent when the kind has none
+     * @param packetBound the phase's packet bound ({@link PacketBound}), absent for a phase that did not run
+     * @param shared     under {@code schedule = shared} only: world, alone, start, end, JCT and slowdown
      */
     public record JobReport(
             String name,
             String kind,
             String mode,
-            String status,
-            boolean verified,
-            List<String> missing,
-            long wallMillis,
-            double modeledMicros,
-            long packetsIntoRoot,
-            long maxLinkBytes,
-            long totalLinkBytes,
-            long headerBytes,
-            long timeouts,
-            int retransmissionRounds,
-            String expected,
-            boolean asExpected,
-            String root,
-            int chunks,
-            int endpoints,
-            List<PartialChunk> partialChunks,
-            List<String> mismatches,
-            List<String> unfinished,
-            long lateContributions,
-            long drops,
-            long packets,
-            String note,
-            long sourceUplinkBytes,
-            List<String> dropped,
+            @JsonUnwrapped Outcome outcome,
+            @JsonUnwrapped Problems problems,
+            @JsonUnwrapped Timing timing,
+            @JsonUnwrapped Traffic traffic,
+            @JsonUnwrapped Counts counts,
+            @JsonUnwrapped Plan plan,
+            @JsonInclude(JsonInclude.Include.NON_NULL) ValueSecurity security,
             Map<String, Long> stats,
-            List<String> faultsNotApplied,
-            Admission admission,
-            Phase.Iteration iteration,
-
-            @com.fasterxml.jackson.annotation.JsonInclude(JsonInclude.Include.NON_NULL)
-            ValueSecurity security,
-
-            @com.fasterxml.jackson.annotation.JsonInclude(JsonInclude.Include.NON_NULL)
-            List<TreeReport> trees,
-
-            Completion completion,
-
-            @com.fasterxml.jackson.annotation.JsonInclude(JsonInclude.Include.NON_NULL)
-            StateEntries stateEntries,
-
-            List<FaultMark> faults,
-            long maxPacketsIntoHost,
-
-            @com.fasterxml.jackson.annotation.JsonInclude(JsonInclude.Include.NON_NULL)
-            Map<String, Double> speedup,
-
+            @JsonInclude(JsonInclude.Include.NON_NULL) Map<String, Double> speedup,
             @JsonUnwrapped Recovery recovery,
-
-            @com.fasterxml.jackson.annotation.JsonInclude(JsonInclude.Include.NON_NULL)
-            PacketBound packetBound,
-
+            @JsonInclude(JsonInclude.Include.NON_NULL) KindReport kindReport,
+            @JsonInclude(JsonInclude.Include.NON_NULL) PacketBound packetBound,
             // schedule = shared only: world, alone, start, end, JCT and slowdown, flat in the row
             @JsonUnwrapped SharedRun shared) {
 
-        /** A row without a packet bound (a phase that did not run, or a kind that states none). */
-        public JobReport(
-                String name,
-                String kind,
-                String mode,
+        public JobReport {
+            // an unwrapped part absent from the JSON reads back as an empty one: a row of no shared run again
+            if (shared != null && shared.world() == null) {
+                shared = null;
+            }
+        }
+
+        /**
+         * @param expected   what the fault plan makes the scenario expect (complete, partial, failed)
+         * @param asExpected status and missing endpoints are what was expected, and the run verified
+         * @param note       the phase's plan and what happened to it (a stall, faults not applied)
+         */
+        public record Outcome(
                 String status,
                 boolean verified,
                 List<String> missing,
-                long wallMillis,
-                double modeledMicros,
-                long packetsIntoRoot,
-                long maxLinkBytes,
-                long totalLinkBytes,
-                long headerBytes,
-                long timeouts,
-                int retransmissionRounds,
                 String expected,
                 boolean asExpected,
-                String root,
-                int chunks,
-                int endpoints,
+                String note) {}
+
+        /**
+         * @param partialChunks    chunks whose final result lacks contributions, with the missing endpoints
+         * @param mismatches       results that failed verification
+         * @param unfinished       endpoints that did not finish before the phase deadline
+         * @param dropped          what endpoints dropped by policy and devices could not handle, each named
+         * @param faultsNotApplied network faults planned for later than the phase lasted: they never happened
+         */
+        public record Problems(
                 List<PartialChunk> partialChunks,
                 List<String> mismatches,
                 List<String> unfinished,
-                long lateContributions,
-                long drops,
-                long packets,
-                String note,
-                long sourceUplinkBytes,
                 List<String> dropped,
-                Map<String, Long> stats,
-                List<String> faultsNotApplied,
-                Admission admission,
-                Phase.Iteration iteration,
-                ValueSecurity security,
-                List<TreeReport> trees,
+                List<String> faultsNotApplied) {}
+
+        /**
+         * @param completion   when the phase's units completed, in modelled time (absent when nothing ran)
+         * @param stateEntries the switches' aggregation entries over the phase's modelled time (absent when none held
+         *                     any)
+         * @param faults       the faults of the scenario as they came to this phase, on its modelled time axis
+         */
+        public record Timing(
+                long wallMillis,
+                double modeledMicros,
                 Completion completion,
-                StateEntries stateEntries,
-                List<FaultMark> faults,
+                @JsonInclude(JsonInclude.Include.NON_NULL) StateEntries stateEntries,
+                List<FaultMark> faults) {}
+
+        /**
+         * @param packetsIntoRoot    frames the mode's own root received (a switch for INA; the source, the parameter
+         *                           server; the busiest member without one root), counted as they arrive at its port
+         * @param maxPacketsIntoHost the most frames any one host of the phase received (a member, the parameter server,
+         *                           a source or expert), acknowledgements included: the same measure in every mode
+         * @param sourceUplinkBytes  bytes on the links of the phase's sources (MoE's uplinks), 0 for a kind without
+         * @param drops              frames dropped by the devices or lost on the links
+         */
+        public record Traffic(
+                long packetsIntoRoot,
                 long maxPacketsIntoHost,
-                Map<String, Double> speedup,
-                Recovery recovery) {
-            this(
-                    name,
-                    kind,
-                    mode,
-                    status,
-                    verified,
-                    missing,
-                    wallMillis,
-                    modeledMicros,
-                    packetsIntoRoot,
-                    maxLinkBytes,
-                    totalLinkBytes,
-                    headerBytes,
-                    timeouts,
-                    retransmissionRounds,
-                    expected,
-                    asExpected,
-                    root,
-                    chunks,
-                    endpoints,
-                    partialChunks,
-                    mismatches,
-                    unfinished,
-                    lateContributions,
-                    drops,
-                    packets,
-                    note,
-                    sourceUplinkBytes,
-                    dropped,
-                    stats,
-                    faultsNotApplied,
-                    admission,
-                    iteration,
-                    security,
-                    trees,
-                    completion,
-                    stateEntries,
-                    faults,
-                    maxPacketsIntoHost,
-                    speedup,
-                    recovery,
-                    null,
-                    null);
+                long maxLinkBytes,
+                long totalLinkBytes,
+                long headerBytes,
+                long packets,
+                long drops,
+                long sourceUplinkBytes) {}
+
+        /**
+         * @param timeouts             completion timers that fired (partial aggregates, F5)
+         * @param lateContributions    contributions that arrived after their aggregate left
+         * @param retransmissionRounds the most repair rounds any unit needed (reliable multicast, R3)
+         */
+        public record Counts(long timeouts, long lateContributions, int retransmissionRounds) {}
+
+        /**
+         * @param trees over partitions (H2): the second stage, then each partition (absent for one tree)
+         */
+        public record Plan(
+                String root,
+                int chunks,
+                int endpoints,
+                Phase.Iteration iteration,
+                @JsonInclude(JsonInclude.Include.NON_NULL) List<TreeReport> trees,
+                Admission admission) {}
+
+        public String status() {
+            return outcome.status();
+        }
+
+        public boolean verified() {
+            return outcome.verified();
+        }
+
+        public List<String> missing() {
+            return outcome.missing();
+        }
+
+        public String expected() {
+            return outcome.expected();
+        }
+
+        public boolean asExpected() {
+            return outcome.asExpected();
+        }
+
+        public String note() {
+            return outcome.note();
+        }
+
+        public List<PartialChunk> partialChunks() {
+            return problems.partialChunks();
+        }
+
+        public List<String> mismatches() {
+            return problems.mismatches();
+        }
+
+        public List<String> unfinished() {
+            return problems.unfinished();
+        }
+
+        public List<String> dropped() {
+            return problems.dropped();
+        }
+
+        public List<String> faultsNotApplied() {
+            return problems.faultsNotApplied();
+        }
+
+        public long wallMillis() {
+            return timing.wallMillis();
+        }
+
+        public double modeledMicros() {
+            return timing.modeledMicros();
+        }
+
+        public Completion completion() {
+            return timing.completion();
+        }
+
+        public StateEntries stateEntries() {
+            return timing.stateEntries();
+        }
+
+        public List<FaultMark> faults() {
+            return timing.faults();
+        }
+
+        public long packetsIntoRoot() {
+            return traffic.packetsIntoRoot();
+        }
+
+        public long maxPacketsIntoHost() {
+            return traffic.maxPacketsIntoHost();
+        }
+
+        public long maxLinkBytes() {
+            return traffic.maxLinkBytes();
+        }
+
+        public long totalLinkBytes() {
+            return traffic.totalLinkBytes();
+        }
+
+        public long headerBytes() {
+            return traffic.headerBytes();
+        }
+
+        public long packets() {
+            return traffic.packets();
+        }
+
+        public long drops() {
+            return traffic.drops();
+        }
+
+        public long sourceUplinkBytes() {
+            return traffic.sourceUplinkBytes();
+        }
+
+        public long timeouts() {
+            return counts.timeouts();
+        }
+
+        public long lateContributions() {
+            return counts.lateContributions();
+        }
+
+        public int retransmissionRounds() {
+            return counts.retransmissionRounds();
+        }
+
+        public String root() {
+            return plan.root();
+        }
+
+        public int chunks() {
+            return plan.chunks();
+        }
+
+        public int endpoints() {
+            return plan.endpoints();
+        }
+
+        public Phase.Iteration iteration() {
+            return plan.iteration();
+        }
+
+        public List<TreeReport> trees() {
+            return plan.trees();
+        }
+
+        public Admission admission() {
+            return plan.admission();
         }
 
         /** This row with its speedups over the baselines (an INA row). */
         public JobReport withSpeedup(Map<String, Double> s) {
-            Builder b = toBuilder();
-            b.speedup = s;
-            return b.build();
+            return toBuilder().speedup(s).build();
         }
 
         /** A builder holding every field of this row. */
         public Builder toBuilder() {
-            Builder b = new Builder();
-            b.name = name;
-            b.kind = kind;
-            b.mode = mode;
-            b.status = status;
-            b.verified = verified;
-            b.missing = missing;
-            b.wallMillis = wallMillis;
-            b.modeledMicros = modeledMicros;
-            b.packetsIntoRoot = packetsIntoRoot;
-            b.maxLinkBytes = maxLinkBytes;
-            b.totalLinkBytes = totalLinkBytes;
-            b.headerBytes = headerBytes;
-            b.timeouts = timeouts;
-            b.retransmissionRounds = retransmissionRounds;
-            b.expected = expected;
-            b.asExpected = asExpected;
-            b.root = root;
-            b.chunks = chunks;
-            b.endpoints = endpoints;
-            b.partialChunks = partialChunks;
-            b.mismatches = mismatches;
-            b.unfinished = unfinished;
-            b.lateContributions = lateContributions;
-            b.drops = drops;
-            b.packets = packets;
-            b.note = note;
-            b.sourceUplinkBytes = sourceUplinkBytes;
-            b.dropped = dropped;
-            b.stats = stats;
-            b.faultsNotApplied = faultsNotApplied;
-            b.admission = admission;
-            b.iteration = iteration;
-            b.security = security;
-            b.trees = trees;
-            b.completion = completion;
-            b.stateEntries = stateEntries;
-            b.faults = faults;
-            b.maxPacketsIntoHost = maxPacketsIntoHost;
-            b.speedup = speedup;
-            b.recovery = recovery;
-            b.packetBound = packetBound;
-            b.shared = shared;
-            return b;
+            return new Builder()
+                    .name(name)
+                    .kind(kind)
+                    .mode(mode)
+                    .outcome(outcome)
+                    .problems(problems)
+                    .timing(timing)
+                    .traffic(traffic)
+                    .counts(counts)
+                    .plan(plan)
+                    .security(security)
+                    .stats(stats)
+                    .speedup(speedup)
+                    .recovery(recovery)
+                    .kindReport(kindReport)
+                    .packetBound(packetBound)
+                    .shared(shared);
         }
 
         /** A report built by name, one part at a time: what is not set is zero, empty or absent. */
@@ -310,7 +375,7 @@ public record Report(
             return new Builder().name(name).kind(kind).mode(mode);
         }
 
-        /** Every field by name, so that no caller counts 37 positional arguments. */
+        /** Every field by name, so that no caller counts positional arguments; {@link #build} composes the parts. */
         public static final class Builder {
             private String name = null;
             private String kind = null;
@@ -352,6 +417,7 @@ public record Report(
             private long maxPacketsIntoHost = 0;
             private Map<String, Double> speedup = null;
             private Recovery recovery = Recovery.NONE;
+            private KindReport kindReport = null;
             private PacketBound packetBound = null;
             private SharedRun shared = null;
 
@@ -369,6 +435,63 @@ public record Report(
 
             public Builder mode(String mode) {
                 this.mode = mode;
+                return this;
+            }
+
+            public Builder outcome(Outcome o) {
+                status = o.status();
+                verified = o.verified();
+                missing = o.missing();
+                expected = o.expected();
+                asExpected = o.asExpected();
+                note = o.note();
+                return this;
+            }
+
+            public Builder problems(Problems p) {
+                partialChunks = p.partialChunks();
+                mismatches = p.mismatches();
+                unfinished = p.unfinished();
+                dropped = p.dropped();
+                faultsNotApplied = p.faultsNotApplied();
+                return this;
+            }
+
+            public Builder timing(Timing t) {
+                wallMillis = t.wallMillis();
+                modeledMicros = t.modeledMicros();
+                completion = t.completion();
+                stateEntries = t.stateEntries();
+                faults = t.faults();
+                return this;
+            }
+
+            public Builder traffic(Traffic t) {
+                packetsIntoRoot = t.packetsIntoRoot();
+                maxPacketsIntoHost = t.maxPacketsIntoHost();
+                maxLinkBytes = t.maxLinkBytes();
+                totalLinkBytes = t.totalLinkBytes();
+                headerBytes = t.headerBytes();
+                packets = t.packets();
+                drops = t.drops();
+                sourceUplinkBytes = t.sourceUplinkBytes();
+                return this;
+            }
+
+            public Builder counts(Counts c) {
+                timeouts = c.timeouts();
+                lateContributions = c.lateContributions();
+                retransmissionRounds = c.retransmissionRounds();
+                return this;
+            }
+
+            public Builder plan(Plan p) {
+                root = p.root();
+                chunks = p.chunks();
+                endpoints = p.endpoints();
+                iteration = p.iteration();
+                trees = p.trees();
+                admission = p.admission();
                 return this;
             }
 
@@ -557,6 +680,11 @@ public record Report(
                 return this;
             }
 
+            public Builder kindReport(KindReport kindReport) {
+                this.kindReport = kindReport;
+                return this;
+            }
+
             public Builder packetBound(PacketBound packetBound) {
                 this.packetBound = packetBound;
                 return this;
@@ -572,43 +700,25 @@ public record Report(
                         name,
                         kind,
                         mode,
-                        status,
-                        verified,
-                        missing,
-                        wallMillis,
-                        modeledMicros,
-                        packetsIntoRoot,
-                        maxLinkBytes,
-                        totalLinkBytes,
-                        headerBytes,
-                        timeouts,
-                        retransmissionRounds,
-                        expected,
-                        asExpected,
-                        root,
-                        chunks,
-                        endpoints,
-                        partialChunks,
-                        mismatches,
-                        unfinished,
-                        lateContributions,
-                        drops,
-                        packets,
-                        note,
-                        sourceUplinkBytes,
-                        dropped,
-                        stats,
-                        faultsNotApplied,
-                        admission,
-                        iteration,
+                        new Outcome(status, verified, missing, expected, asExpected, note),
+                        new Problems(partialChunks, mismatches, unfinished, dropped, faultsNotApplied),
+                        new Timing(wallMillis, modeledMicros, completion, stateEntries, faults),
+                        new Traffic(
+                                packetsIntoRoot,
+                                maxPacketsIntoHost,
+                                maxLinkBytes,
+                                totalLinkBytes,
+                                headerBytes,
+                                packets,
+                                drops,
+                                sourceUplinkBytes),
+                        new Counts(timeouts, lateContributions, retransmissionRounds),
+                        new Plan(root, chunks, endpoints, iteration, trees, admission),
                         security,
-                        trees,
-                        completion,
-                        stateEntries,
-                        faults,
-                        maxPacketsIntoHost,
+                        stats,
                         speedup,
                         recovery,
+                        kindReport,
                         packetBound,
                         shared);
             }

@@ -3,6 +3,7 @@ package org.bitina.run;
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -22,6 +23,7 @@ import org.bitina.topology.Node;
 import org.bitina.topology.Routing;
 import org.bitina.usecase.DriverReport;
 import org.bitina.usecase.Phase;
+import org.bitina.usecase.PhaseFigures;
 import org.bitina.usecase.Recovery;
 import org.bitina.usecases.UseCases;
 
@@ -394,6 +396,8 @@ final class ReportAssembler {
                 .faults(List.copyOf(faults))
                 .maxPacketsIntoHost(t.intoHost)
                 .recovery(new Report.Recovery(retransmissions, t.resultResends, recoveryNanos / 1000.0, gaveUp))
+                .kindReport(UseCases.report(
+                        p, new PhaseFigures(Collections.unmodifiableMap(extra), t.uplink, t.incTrees, lastVt / 1000.0)))
                 .build();
     }
 
@@ -517,6 +521,7 @@ final class ReportAssembler {
         long intoHost;
         long uplink;
         long resultResends;
+        long incTrees;
 
         static Traffic of(Phase p, Collection<DeviceCommand.DeviceStats> stats) {
             Traffic t = new Traffic();
@@ -530,6 +535,10 @@ final class ReportAssembler {
                     if (p.uplinks().contains(l.from()) || p.uplinks().contains(l.to())) {
                         t.uplink += l.bytes();
                     }
+                }
+                if (s.isSwitch()) {
+                    // the network's INC state (B2); member hosts hold the ends of their trees too
+                    t.incTrees += s.incTrees();
                 }
                 t.timeouts += s.counters().getOrDefault(Counter.TIMEOUTS, 0L);
                 t.late += s.counters().getOrDefault(Counter.LATE, 0L);

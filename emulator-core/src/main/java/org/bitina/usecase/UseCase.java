@@ -101,6 +101,39 @@ public interface UseCase<S extends JobSpec> {
         return null;
     }
 
+    /**
+     * The kind's own part of phase {@code p}'s report row, from what the phase added up to
+     * ({@link KindReport}); null when the kind reports nothing of its own.
+     */
+    default KindReport report(S job, Phase p, PhaseFigures figures) {
+        return null;
+    }
+
+    /** The records {@link #report} returns, for serialisation (a report crosses JVMs). */
+    default List<Class<? extends KindReport>> reportTypes() {
+        return List.of();
+    }
+
+    /**
+     * nccl-tests' terms of one mode of {@code job} ({@code jobs.csv}'s algbw and busbw), or null for a
+     * kind that reduces no array. Computed when asked (the bus factor plans the mode's schedule).
+     */
+    default Bandwidth bandwidth(S job, String mode, Scenario scenario) {
+        return null;
+    }
+
+    /**
+     * @param arrayBytes the bytes of one member's array
+     * @param busFactor  the mode's own bus factor (the most payload one host sends or receives per byte of the
+     *                   array), NaN where it does not apply
+     */
+    record Bandwidth(long arrayBytes, double busFactor) {}
+
+    /** The kind's random small job for the chaos suite ({@link ChaosJob}), or null when it has none. */
+    default ChaosJob chaos() {
+        return null;
+    }
+
     /** What the kind counts its completion times in ({@code chunk}, {@code token}, {@code window}). */
     default String unit() {
         return "chunk";

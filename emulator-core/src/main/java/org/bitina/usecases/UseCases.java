@@ -21,8 +21,10 @@ import org.bitina.topology.EncodingSpec;
 import org.bitina.topology.Node;
 import org.bitina.topology.Routing;
 import org.bitina.usecase.DriverSpec;
+import org.bitina.usecase.KindReport;
 import org.bitina.usecase.Phase;
 import org.bitina.usecase.PhaseEstimate;
+import org.bitina.usecase.PhaseFigures;
 import org.bitina.usecase.Repair;
 import org.bitina.usecase.UseCase;
 import org.bitina.usecase.WireBudget;
@@ -65,6 +67,11 @@ public final class UseCases {
         // the attackers a scenario's attacks section puts beside any AllReduce job's workers
         types.add(AttackDriverSpec.class);
         return List.copyOf(types);
+    }
+
+    /** Every kind's report part, for serialisation. */
+    public static List<Class<? extends KindReport>> reportTypes() {
+        return ALL.stream().flatMap(u -> u.reportTypes().stream()).toList();
     }
 
     /**
@@ -348,6 +355,30 @@ public final class UseCases {
                 .filter(t -> t != null && ran.contains(t))
                 .distinct()
                 .toList();
+    }
+
+    /** The kind's own part of phase {@code p}'s report row ({@link UseCase#report}); null when it has none. */
+    public static KindReport report(Phase p, PhaseFigures figures) {
+        return reportOf(of(p.job()), p, figures);
+    }
+
+    private static <S extends JobSpec> KindReport reportOf(UseCase<S> u, Phase p, PhaseFigures figures) {
+        return u.report(u.spec().cast(p.job()), p, figures);
+    }
+
+    /** nccl-tests' terms of one mode of {@code job} ({@link UseCase#bandwidth}); null for a kind without an array. */
+    public static UseCase.Bandwidth bandwidth(Scenario s, JobSpec job, String mode) {
+        return bandwidthOf(of(job), job, mode, s);
+    }
+
+    private static <S extends JobSpec> UseCase.Bandwidth bandwidthOf(
+            UseCase<S> u, JobSpec job, String mode, Scenario s) {
+        return u.bandwidth(u.spec().cast(job), mode, s);
+    }
+
+    /** The kinds with a chaos job ({@link UseCase#chaos}), in the order of {@link #ALL}. */
+    public static List<UseCase<?>> chaosKinds() {
+        return ALL.stream().filter(u -> u.chaos() != null).toList();
     }
 
     /** What {@code job}'s kind counts its completion times in ({@link UseCase#unit}). */

@@ -2,15 +2,23 @@ package org.bitina.arch;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Stream;
+import org.bitina.usecase.UseCase;
 import org.bitina.usecases.UseCases;
 import org.junit.jupiter.api.Test;
 
@@ -117,5 +125,39 @@ class ArchitectureTest {
                     .resideInAPackage(kind + "..")
                     .check(CLASSES);
         }
+    }
+
+    /**
+     * Nothing outside the use cases' packages tests a kind by name: the writers, the runner and the
+     * chaos generator get what differs per kind from its {@code UseCase} (its report part, unit,
+     * tolerance, chaos job). ArchUnit does not see string constants, so the main sources of the core
+     * and the node are read. The workload's {@code moe} is the model description's MoE section (its
+     * layers), not the job kind, and stays.
+     */
+    @Test
+    void noKindNameLiteralOutsideTheUseCases() throws IOException {
+        List<String> kinds = UseCases.ALL.stream().map(UseCase::kind).toList();
+        List<String> found = new ArrayList<>();
+        for (Path root : List.of(Path.of("src/main/java"), Path.of("../emulator-node/src/main/java"))) {
+            assertTrue(Files.isDirectory(root), root.toAbsolutePath() + " holds the sources this test reads");
+            try (Stream<Path> files = Files.walk(root)) {
+                for (Path f : files.filter(x -> x.toString().endsWith(".java")).toList()) {
+                    String where = root.relativize(f).toString().replace('\\', '/');
+                    if (where.startsWith("org/bitina/usecase/") || where.startsWith("org/bitina/usecases/")) {
+                        continue;
+                    }
+                    List<String> lines = Files.readAllLines(f);
+                    for (int n = 0; n < lines.size(); n++) {
+                        for (String kind : kinds) {
+                            boolean workloadSection = kind.equals("moe") && where.startsWith("org/bitina/workload/");
+                            if (lines.get(n).contains("\"" + kind + "\"") && !workloadSection) {
+                                found.add(where + ":" + (n + 1) + ": \"" + kind + "\"");
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assertEquals(List.of(), found, "kind names outside the use cases' packages");
     }
 }

@@ -27,47 +27,28 @@ class ChaosCheckTest {
             List<Report.PartialChunk> partial,
             String note,
             List<String> dropped) {
-        Report.JobReport j = new Report.JobReport(
-                "j",
-                "allreduce",
-                "ina",
-                status,
-                verified,
-                missing,
-                1,
-                1.0,
-                1,
-                1,
-                1,
-                1,
-                0,
-                0,
-                "complete",
-                false,
-                "s1",
-                4,
-                4,
-                partial,
-                mismatches,
-                unfinished,
-                0,
-                0,
-                1,
-                note,
-                0,
-                dropped,
-                Map.of(),
-                List.of(),
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                List.of(),
-                0,
-                null,
-                Report.Recovery.NONE);
+        Report.JobReport j = Report.JobReport.builder("j", "allreduce", "ina")
+                .status(status)
+                .verified(verified)
+                .missing(missing)
+                .wallMillis(1)
+                .modeledMicros(1.0)
+                .packetsIntoRoot(1)
+                .maxLinkBytes(1)
+                .totalLinkBytes(1)
+                .headerBytes(1)
+                .expected("complete")
+                .asExpected(false)
+                .root("s1")
+                .chunks(4)
+                .endpoints(4)
+                .partialChunks(partial)
+                .mismatches(mismatches)
+                .unfinished(unfinished)
+                .packets(1)
+                .note(note)
+                .dropped(dropped)
+                .build();
         return new Report("s.conf", "virtual", List.of(), List.of(j), List.of(), List.of(), List.of(), Map.of());
     }
 

@@ -12,47 +12,22 @@ import org.junit.jupiter.api.Test;
 /** A run reports what its setup cost (issue 17), and those wall-clock figures stay out of the determinism comparison. */
 class RunSetupReportTest {
     private static Report report(String clock, Report.Setup setup) {
-        Report.JobReport j = new Report.JobReport(
-                "j",
-                "allreduce",
-                "ina",
-                "complete",
-                true,
-                List.of(),
-                17,
-                1.0,
-                1,
-                1,
-                1,
-                1,
-                0,
-                0,
-                "complete",
-                true,
-                "s1",
-                4,
-                4,
-                List.of(),
-                List.of(),
-                List.of(),
-                0,
-                0,
-                1,
-                null,
-                0,
-                List.of(),
-                Map.of(),
-                List.of(),
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                List.of(),
-                0,
-                null,
-                Report.Recovery.NONE);
+        Report.JobReport j = Report.JobReport.builder("j", "allreduce", "ina")
+                .status("complete")
+                .verified(true)
+                .wallMillis(17)
+                .modeledMicros(1.0)
+                .packetsIntoRoot(1)
+                .maxLinkBytes(1)
+                .totalLinkBytes(1)
+                .headerBytes(1)
+                .expected("complete")
+                .asExpected(true)
+                .root("s1")
+                .chunks(4)
+                .endpoints(4)
+                .packets(1)
+                .build();
         return new Report(
                 "s.conf", clock, List.of(), List.of(j), List.of(), List.of(), List.of(), Map.of("s1", "m0"), setup);
     }

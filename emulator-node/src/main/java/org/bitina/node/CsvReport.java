@@ -1,5 +1,6 @@
 package org.bitina.node;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.SequenceWriter;
 import com.fasterxml.jackson.dataformat.csv.CsvMapper;
@@ -10,20 +11,23 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.stream.Collectors;
 import org.bitina.job.JobSpec;
 import org.bitina.run.Report;
 import org.bitina.scenario.Scenario;
-import org.bitina.usecase.reduction.ArrayPhases;
-import org.bitina.usecase.reduction.HostBaselines;
+import org.bitina.usecase.KindReport;
+import org.bitina.usecase.UseCase;
+import org.bitina.usecases.UseCases;
 
 /**
  * The report's tables as CSV files for spreadsheets and pandas ({@code --csv DIR}):
  * {@code jobs.csv} (one row per job and mode, with nccl-tests' algbw and busbw for AllReduce
- * and BIER-INC: the array's bytes over the modelled time, and that times the mode's own bus
- * factor, the most payload one host sends or receives per byte of the array: 1 for INA, N for the
+ * and BIER-INC, from their use case's {@code bandwidth}: the array's bytes over the modelled time, and that times
+ * the mode's own bus factor, the most payload one host sends or receives per byte of the array: 1 for INA, N for the
  * parameter server, 2(n-1)/n for the ring; {@code HostBaselines.busFactor}),
  * {@code links.csv} and {@code switches.csv}.
  */
@@ -53,7 +57,15 @@ final class CsvReport {
             Double busFactor,
             Double busbwGBps,
             Boolean admitted,
-            String fallbackFor) {}
+            String fallbackFor,
+            @JsonIgnore Map<String, Object> figures) {
+        /** The row by column: its components, then the kind's own figures (a column each, {@link KindReport}). */
+        Map<String, Object> columns() {
+            Map<String, Object> m = CSV.convertValue(this, new TypeReference<LinkedHashMap<String, Object>>() {});
+            m.putAll(figures);
+            return m;
+        }
+    }
 
     record SwitchRow(
             String name,
@@ -79,7 +91,14 @@ final class CsvReport {
                         w.drops().values().stream().mapToLong(Long::longValue).sum(),
                         reasons(w.drops())))
                 .toList();
-        rows(dir.resolve("jobs.csv"), JobRow.class, jobs);
+        CsvSchema.Builder jb = CsvSchema.builder();
+        jobColumns(jobs).forEach(jb::addColumn);
+        try (SequenceWriter w = CSV.writer(jb.build().withHeader())
+                .writeValues(dir.resolve("jobs.csv").toFile())) {
+            for (JobRow row : jobs) {
+                w.write(row.columns());
+            }
+        }
         rows(dir.resolve("links.csv"), Report.LinkReport.class, r.links());
         rows(dir.resolve("switches.csv"), SwitchRow.class, switches);
     }
@@ -92,9 +111,7 @@ final class CsvReport {
             throws IOException {
         CsvSchema.Builder b = CsvSchema.builder().addColumn("point");
         paths.forEach(b::addColumn);
-        for (RecordComponent c : JobRow.class.getRecordComponents()) {
-            b.addColumn(c.getName());
-        }
+        jobColumns(rows.stream().flatMap(List::stream).toList()).forEach(b::addColumn);
         CsvSchema schema = b.build().withHeader();
         try (SequenceWriter w = CSV.writer(schema).writeValues(file.toFile())) {
             for (int point = 0; point < rows.size(); point++) {
@@ -104,7 +121,7 @@ final class CsvReport {
                     for (int i = 0; i < paths.size(); i++) {
                         m.put(paths.get(i), values.get(point).get(i));
                     }
-                    m.putAll(CSV.convertValue(row, new TypeReference<Map<String, Object>>() {}));
+                    m.putAll(row.columns());
                     w.write(m);
                 }
             }
@@ -115,9 +132,10 @@ final class CsvReport {
     static List<JobRow> jobRows(Report r, Scenario s) {
         List<JobRow> jobs = new ArrayList<>();
         for (Report.JobReport j : r.jobs()) {
-            Long bytes = arrayBytes(s, j.name());
+            UseCase.Bandwidth bw = bandwidth(s, j.name(), j.mode());
+            Long bytes = bw == null ? null : bw.arrayBytes();
             Double algbw = bytes == null || j.modeledMicros() <= 0 ? null : bytes / (j.modeledMicros() * 1e-6) / 1e9;
-            Double factor = busFactor(s, j);
+            Double factor = bw == null || Double.isNaN(bw.busFactor()) ? null : bw.busFactor();
             Double busbw = algbw == null || factor == null ? null : algbw * factor;
             jobs.add(new JobRow(
                     j.name(),
@@ -143,27 +161,41 @@ final class CsvReport {
                     factor,
                     busbw,
                     j.admission() == null ? null : j.admission().admitted(),
-                    j.admission() == null ? null : j.admission().fallbackFor()));
+                    j.admission() == null ? null : j.admission().fallbackFor(),
+                    figures(j.kindReport())));
         }
         return jobs;
     }
 
-    /** The bus factor of a row's mode ({@link HostBaselines#busFactor}) for an AllReduce or BIER-INC job; null for the others. */
-    private static Double busFactor(Scenario s, Report.JobReport row) {
-        for (JobSpec j : s.jobs()) {
-            if (j.name().equals(row.name()) && j instanceof ArrayPhases.JobSpecWithData d) {
-                double f = HostBaselines.busFactor(s, d, row.mode());
-                return Double.isNaN(f) ? null : f;
-            }
+    /** A kind's own figures by column, as numbers (integral ones without a fraction). */
+    private static Map<String, Object> figures(KindReport k) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        for (KindReport.Figure f : KindFigures.of(k)) {
+            out.put(f.key(), f.value() == Math.rint(f.value()) ? (Object) (long) f.value() : (Object) f.value());
         }
-        return null;
+        return out;
     }
 
-    /** The bytes of one member's array (elements x 4) for an AllReduce or BIER-INC job; null for the others. */
-    private static Long arrayBytes(Scenario s, String job) {
+    /**
+     * The columns of {@code jobs.csv}: the row's components, then each kind figure any row has, in the order
+     * they first appear (empty in the rows of other kinds).
+     */
+    private static List<String> jobColumns(List<JobRow> rows) {
+        Set<String> columns = new LinkedHashSet<>();
+        for (RecordComponent c : JobRow.class.getRecordComponents()) {
+            if (!c.getName().equals("figures")) {
+                columns.add(c.getName());
+            }
+        }
+        rows.forEach(r -> columns.addAll(r.figures().keySet()));
+        return List.copyOf(columns);
+    }
+
+    /** nccl-tests' terms of a row's job and mode ({@link UseCase#bandwidth}); null for a job that reduces no array. */
+    private static UseCase.Bandwidth bandwidth(Scenario s, String job, String mode) {
         for (JobSpec j : s.jobs()) {
-            if (j.name().equals(job) && j instanceof ArrayPhases.JobSpecWithData d) {
-                return 4L * d.data().elements();
+            if (j.name().equals(job)) {
+                return UseCases.bandwidth(s, j, mode);
             }
         }
         return null;

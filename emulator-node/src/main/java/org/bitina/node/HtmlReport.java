@@ -10,9 +10,11 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.ToDoubleFunction;
+import java.util.stream.Collectors;
 import org.bitina.run.Report;
 import org.bitina.scenario.Scenario;
 import org.bitina.topology.Routing;
+import org.bitina.usecase.KindReport;
 import org.bitina.usecase.Phase;
 import org.bitina.usecases.UseCases;
 
@@ -49,6 +51,7 @@ final class HtmlReport {
                         b.append("<p class=\"answer-sentence\">").append(esc(a)).append("</p>"));
         b.append("</div>\n");
         summary(b, r);
+        kindFigures(b, r);
         int[] n = {0};
         comparison(b, r, n);
         SharedGantt.append(b, r);
@@ -200,6 +203,53 @@ final class HtmlReport {
                 "</table>\n<p class=\"legend\">ina: in-network aggregation; ring, ps, all-to-all, unicast-ack: the host baselines on the same "
                         + "topology; expected: what the fault plan or the file's expect { } says, ok or NO; packets into root: what the VAT root, "
                         + "parameter server or source received (for a ring, the busiest member); KiB = 1024 B.</p>\n");
+    }
+
+    /**
+     * Each kind's own figures (its report part, {@link KindReport}), a row per job and mode that has
+     * them: the headline metric first (MoE's source uplink, multicast's ACK packets into the source,
+     * BIER-INC's tree entries), then the others, and what the kind says they mean.
+     */
+    private static void kindFigures(StringBuilder b, Report r) {
+        List<Report.JobReport> rows = r.jobs().stream()
+                .filter(j -> !KindFigures.of(j.kindReport()).isEmpty())
+                .toList();
+        if (rows.isEmpty()) {
+            return;
+        }
+        b.append("<table class=\"kind-figures\"><tr><th class=\"l\">job</th><th class=\"l\">kind</th>"
+                + "<th class=\"l\">mode</th><th class=\"l\">headline</th><th>value</th>"
+                + "<th class=\"l\">the kind's other figures</th></tr>\n");
+        List<String> notes = new ArrayList<>();
+        for (Report.JobReport j : rows) {
+            List<KindReport.Figure> f = j.kindReport().figures();
+            KindReport.Figure head = f.get(0);
+            b.append("<tr><td class=\"l\">")
+                    .append(esc(j.name()))
+                    .append("</td><td class=\"l\">")
+                    .append(esc(j.kind()))
+                    .append("</td><td class=\"l\">")
+                    .append(esc(label(j)))
+                    .append("</td><td class=\"l\" data-figure=\"")
+                    .append(esc(head.key()))
+                    .append("\">")
+                    .append(esc(head.label() + (head.detail() == null ? "" : " (" + head.detail() + ")")))
+                    .append("</td><td>")
+                    .append(esc(KindFigures.value(head)))
+                    .append("</td><td class=\"l\">")
+                    .append(esc(f.subList(1, f.size()).stream()
+                            .map(KindFigures::text)
+                            .collect(Collectors.joining(", "))))
+                    .append("</td></tr>\n");
+            String note = j.kindReport().note();
+            if (note != null && !notes.contains(note)) {
+                notes.add(note);
+            }
+        }
+        b.append("</table>\n");
+        for (String note : notes) {
+            b.append("<p class=\"legend\">").append(esc(note)).append("</p>\n");
+        }
     }
 
     /** A metric of the comparison charts: its title, its unit ({@code us}, {@code bytes}, {@code packets}), its value. */
@@ -412,15 +462,15 @@ final class HtmlReport {
                                         .max()
                                         .orElse(0) + " entries at once (the heat map's "
                                 + "switch fill gives each one's peak)"
-                                + (row.kind().equals("bier-inc")
-                                        ? "; switches[].incTrees counts the INC tree "
-                                                + "branches each held at the end of a phase"
-                                        : "")
+                                + (row.kindReport() == null ? "" : "; " + KindFigures.line(row.kindReport()))
                                 + ".";
                 b.append("<p class=\"meta\">")
                         .append(esc(label))
                         .append(": no configured tree, and no switch installed a ")
-                        .append(row != null && row.kind().equals("bier-inc") ? "INC tree branch" : "C-BM")
+                        .append(
+                                row == null || row.kindReport() == null
+                                        ? "C-BM"
+                                        : row.kindReport().treeState())
                         .append(" (a tree of one hop or none).")
                         .append(esc(what))
                         .append("</p>\n");

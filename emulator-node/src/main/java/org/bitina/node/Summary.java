@@ -233,24 +233,9 @@ final class Summary {
                         + " dropped (tokens over expert capacity, or messages a" + " device could not handle), e.g. "
                         + j.dropped().get(0));
             }
-            if (j.kind().equals("reliable-multicast")) {
-                long windows = Math.max(1, j.stats().getOrDefault("windows", 1L));
-                long rounds = Math.max(1, j.stats().getOrDefault("rounds", 1L));
-                out.printf(
-                        "%s %s: %d windows, %d rounds (up to %d retransmission rounds a window), %d ACK packets into the source"
-                                + " (%.2f per window, %.2f per round), %d duplicates suppressed at receivers%n",
-                        j.name(),
-                        j.mode(),
-                        windows,
-                        rounds,
-                        j.retransmissionRounds(),
-                        j.stats().getOrDefault("ackPacketsIntoSource", 0L),
-                        j.stats().getOrDefault("ackPacketsIntoSource", 0L) / (double) windows,
-                        j.stats().getOrDefault("ackPacketsIntoSource", 0L) / (double) rounds,
-                        j.stats().getOrDefault("duplicatesSuppressed", 0L));
-            }
-            if (j.sourceUplinkBytes() > 0) {
-                out.println(j.name() + " " + j.mode() + ": source uplink " + Units.bytes(j.sourceUplinkBytes()));
+            if (j.kindReport() != null) {
+                // the kind's own figures (its report part), headline first: MoE's source uplink, multicast's ACKs
+                out.println(j.name() + " " + j.mode() + ": " + KindFigures.line(j.kindReport()));
             }
         }
         r.tolerances().forEach(t -> out.println("tolerance: " + t));

@@ -124,46 +124,19 @@ class ConsoleFormatTest {
     }
 
     private static Report.JobReport job(String name, String mode, String status, String expected, boolean asExpected) {
-        return new Report.JobReport(
-                name,
-                "allreduce",
-                mode,
-                status,
-                true,
-                List.of(),
-                1234,
-                80.3,
-                512,
-                826112,
-                1429024128L,
-                0,
-                0,
-                0,
-                expected,
-                asExpected,
-                "s6",
-                256,
-                4,
-                List.of(),
-                List.of(),
-                List.of(),
-                0,
-                0,
-                0,
-                null,
-                0,
-                List.of(),
-                Map.of(),
-                List.of(),
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                List.of(),
-                0,
-                null,
-                Report.Recovery.NONE);
+        return Report.JobReport.builder(name, "allreduce", mode)
+                .status(status)
+                .verified(true)
+                .wallMillis(1234)
+                .modeledMicros(80.3)
+                .packetsIntoRoot(512)
+                .maxLinkBytes(826112)
+                .totalLinkBytes(1429024128L)
+                .expected(expected)
+                .asExpected(asExpected)
+                .root("s6")
+                .chunks(256)
+                .endpoints(4)
+                .build();
     }
 }

@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.SplittableRandom;
 import java.util.TreeSet;
 import org.bitina.job.Status;
 import org.bitina.protocol.JobTables;
@@ -18,6 +19,7 @@ import org.bitina.topology.Bift;
 import org.bitina.topology.Node;
 import org.bitina.topology.Routing;
 import org.bitina.topology.Vat;
+import org.bitina.usecase.ChaosJob;
 import org.bitina.usecase.DriverSpec;
 import org.bitina.usecase.Phase;
 import org.bitina.usecase.PhaseEstimate;
@@ -276,5 +278,55 @@ public final class AllReduceUseCase implements UseCase<AllReduceSpec> {
     @Override
     public String tolerance() {
         return Verifier.FLOAT_TOLERANCE;
+    }
+
+    /**
+     * A job over every host of the chaos topology, its VAT built automatically below the top switch, with
+     * one variant besides its tree (L1: every plan kind under loss): nothing, parallel trees over two
+     * partitions with a second stage (H2), translated encodings (H2), additive masks with the end-to-end
+     * checksum (S6, an int32 sum only), or two elastic iterations (A8).
+     */
+    @Override
+    public ChaosJob chaos() {
+        return (r, hosts, top, star) -> {
+            StringBuilder t = new StringBuilder("  members = all\n  tree { mode = auto, root = " + top + " }\n");
+            t.append("  data { elements = ").append(256 * (4 + r.nextInt(29)));
+            String type = ChaosJob.pick(r, "float32", "int32");
+            t.append(", type = ").append(type).append(", op = sum, chunk = 256, window = ");
+            t.append(1 + r.nextInt(8))
+                    .append(", seed = ")
+                    .append(r.nextInt(1000))
+                    .append(" }\n");
+            t.append(ChaosJob.pick(
+                    r, "", "  baselines = [ring]\n", "  baselines = [ps]\n", "  baselines = [ring, ps]\n"));
+            t.append(chaosVariant(r, star, hosts, type));
+            return t.append(ChaosJob.bitSpace(r, hosts)).toString();
+        };
+    }
+
+    private static String chaosVariant(SplittableRandom r, boolean star, List<String> hosts, String type) {
+        switch (r.nextInt(5)) {
+            case 1: {
+                if (star) {
+                    return ""; // each partition needs a switch of its own to root it
+                }
+                int half = hosts.size() / 2;
+                return "  partitions = [[" + String.join(", ", hosts.subList(0, half)) + "], ["
+                        + String.join(", ", hosts.subList(half, hosts.size())) + "]]\n";
+            }
+            case 2:
+                return "  encoding = { hosts = node-list, fabric = hierarchical }\n";
+            case 3:
+                return type.equals("int32") ? "  security { masking = on, checksum = on }\n" : "";
+            case 4:
+                return "  iterations = 2\n";
+            default:
+                return "";
+        }
+    }
+
+    @Override
+    public Bandwidth bandwidth(AllReduceSpec job, String mode, Scenario scenario) {
+        return ArrayPhases.bandwidth(scenario, job, mode);
     }
 }

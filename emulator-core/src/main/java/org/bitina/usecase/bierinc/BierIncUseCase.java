@@ -16,9 +16,12 @@ import org.bitina.topology.Bift;
 import org.bitina.topology.BitSpace;
 import org.bitina.topology.Node;
 import org.bitina.topology.Routing;
+import org.bitina.usecase.ChaosJob;
 import org.bitina.usecase.DriverSpec;
+import org.bitina.usecase.KindReport;
 import org.bitina.usecase.Phase;
 import org.bitina.usecase.PhaseEstimate;
+import org.bitina.usecase.PhaseFigures;
 import org.bitina.usecase.Plans;
 import org.bitina.usecase.Repair;
 import org.bitina.usecase.Straggler;
@@ -250,5 +253,30 @@ public final class BierIncUseCase implements UseCase<BierIncSpec> {
     @Override
     public String tolerance() {
         return Verifier.FLOAT_TOLERANCE;
+    }
+
+    /** The INA row's INC trees; a host baseline builds none. */
+    @Override
+    public List<Class<? extends KindReport>> reportTypes() {
+        return List.of(BierIncReport.class);
+    }
+
+    @Override
+    public KindReport report(BierIncSpec job, Phase p, PhaseFigures f) {
+        return p.mode().equals("ina") ? new BierIncReport(f.incTreeEntries(), f.stat("requests")) : null;
+    }
+
+    /** Every host a member, its INC trees built by the first forward packets (B2). */
+    @Override
+    public ChaosJob chaos() {
+        return (r, hosts, top, star) -> "  members = all\n  data { elements = " + 256 * (4 + r.nextInt(13))
+                + ", type = float32, op = sum, chunk = 256, window = " + (1 + r.nextInt(4))
+                + ", seed = " + r.nextInt(1000) + " }\n"
+                + ChaosJob.bitSpace(r, hosts);
+    }
+
+    @Override
+    public Bandwidth bandwidth(BierIncSpec job, String mode, Scenario scenario) {
+        return ArrayPhases.bandwidth(scenario, job, mode);
     }
 }

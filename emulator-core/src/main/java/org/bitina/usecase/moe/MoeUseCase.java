@@ -15,9 +15,12 @@ import org.bitina.scenario.Scenario;
 import org.bitina.topology.Bift;
 import org.bitina.topology.Node;
 import org.bitina.topology.Routing;
+import org.bitina.usecase.ChaosJob;
 import org.bitina.usecase.DriverSpec;
+import org.bitina.usecase.KindReport;
 import org.bitina.usecase.Phase;
 import org.bitina.usecase.PhaseEstimate;
+import org.bitina.usecase.PhaseFigures;
 import org.bitina.usecase.Plans;
 import org.bitina.usecase.UseCase;
 import org.bitina.usecase.WireBudget;
@@ -259,5 +262,27 @@ public final class MoeUseCase implements UseCase<MoeSpec> {
     @Override
     public String unit() {
         return "token";
+    }
+
+    /** Every mode's source uplink bytes (M6 compares them); none for a phase that moved none. */
+    @Override
+    public List<Class<? extends KindReport>> reportTypes() {
+        return List.of(MoeReport.class);
+    }
+
+    @Override
+    public KindReport report(MoeSpec job, Phase p, PhaseFigures f) {
+        return f.sourceUplinkBytes() > 0 ? new MoeReport(f.sourceUplinkBytes()) : null;
+    }
+
+    /** One source, h1, and every other host an expert (an expert's bit is its own: no bit-space line). */
+    @Override
+    public ChaosJob chaos() {
+        return (r, hosts, top, star) ->
+                "  sources = [h1]\n  experts = [" + String.join(", ", hosts.subList(1, hosts.size()))
+                        + "]\n  moe { top-k = 2, hidden = 64, tokens-per-source = " + (4 + r.nextInt(12))
+                        + ", capacity-factor = 2.0, seed = " + r.nextInt(1000)
+                        + ", granularity = " + ChaosJob.pick(r, "group", "pair") + " }\n"
+                        + ChaosJob.pick(r, "", "  baselines = [all-to-all]\n");
     }
 }

@@ -17,9 +17,12 @@ import org.bitina.topology.Bift;
 import org.bitina.topology.Node;
 import org.bitina.topology.Routing;
 import org.bitina.topology.Vat;
+import org.bitina.usecase.ChaosJob;
 import org.bitina.usecase.DriverSpec;
+import org.bitina.usecase.KindReport;
 import org.bitina.usecase.Phase;
 import org.bitina.usecase.PhaseEstimate;
+import org.bitina.usecase.PhaseFigures;
 import org.bitina.usecase.Plans;
 import org.bitina.usecase.UseCase;
 import org.bitina.usecase.WireBudget;
@@ -207,5 +210,32 @@ public final class MulticastUseCase implements UseCase<MulticastSpec> {
     @Override
     public String unit() {
         return "window";
+    }
+
+    @Override
+    public List<Class<? extends KindReport>> reportTypes() {
+        return List.of(MulticastReport.class);
+    }
+
+    @Override
+    public KindReport report(MulticastSpec job, Phase p, PhaseFigures f) {
+        return new MulticastReport(
+                f.stat("ackPacketsIntoSource"),
+                f.stat("retransmissionRounds"),
+                Math.max(1, f.endpointStats().getOrDefault("windows", 1L)),
+                Math.max(1, f.endpointStats().getOrDefault("rounds", 1L)),
+                f.stat("duplicatesSuppressed"));
+    }
+
+    /** A block from h1 to every host, its ACK tree composed (R2), at most 20 rounds. */
+    @Override
+    public ChaosJob chaos() {
+        return (r, hosts, top, star) ->
+                "  source = h1\n  receivers = all\n  data { bytes = " + 2000 * (1 + r.nextInt(6))
+                        + ", packet = 2000, window = " + (1 + r.nextInt(3))
+                        + ", seed = " + r.nextInt(1000) + " }\n  ack { per = " + ChaosJob.pick(r, "packet", "window")
+                        + ", tree = composed }\n  max-rounds = 20\n"
+                        + ChaosJob.pick(r, "", "  baselines = [unicast-ack]\n")
+                        + ChaosJob.bitSpace(r, hosts);
     }
 }

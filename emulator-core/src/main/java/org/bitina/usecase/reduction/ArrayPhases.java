@@ -14,6 +14,7 @@ import org.bitina.topology.Routing;
 import org.bitina.usecase.DriverSpec;
 import org.bitina.usecase.Phase;
 import org.bitina.usecase.Plans;
+import org.bitina.usecase.UseCase;
 
 /**
  * The phases every kind that reduces a seeded data array shares (AllReduce, BIER-INC's
@@ -152,5 +153,10 @@ public final class ArrayPhases {
                 (job.data().chunks() + job.data().window() - 1) / job.data().window();
         long timeoutMs = job.common().completionTimeout().toMillis();
         return Duration.ofMillis(30_000 + rounds * (depth + 2) * timeoutMs * 2);
+    }
+
+    /** nccl-tests' terms of one mode of an array job ({@link UseCase#bandwidth}): its array's bytes (elements x 4), its bus factor. */
+    public static UseCase.Bandwidth bandwidth(Scenario s, JobSpecWithData job, String mode) {
+        return new UseCase.Bandwidth(4L * job.data().elements(), HostBaselines.busFactor(s, job, mode));
     }
 }
