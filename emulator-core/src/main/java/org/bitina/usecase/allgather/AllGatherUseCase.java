@@ -15,6 +15,7 @@ import org.bitina.topology.Node;
 import org.bitina.topology.Routing;
 import org.bitina.usecase.DriverSpec;
 import org.bitina.usecase.Phase;
+import org.bitina.usecase.PhaseEstimate;
 import org.bitina.usecase.Plans;
 import org.bitina.usecase.UseCase;
 import org.bitina.usecase.WireBudget;
@@ -86,6 +87,16 @@ public final class AllGatherUseCase implements UseCase<AllGatherSpec> {
             throw new IllegalArgumentException("no " + mode + " baseline for an all-gather job");
         }
         return phase(s, routing, job, true);
+    }
+
+    @Override
+    public PhaseEstimate estimate(AllGatherSpec job, Phase p, Scenario s, Routing routing) {
+        return AllGatherEstimates.of(job, p);
+    }
+
+    @Override
+    public Bandwidth bandwidth(AllGatherSpec job, String mode, Scenario scenario) {
+        return AllGatherEstimates.bandwidth(job, mode);
     }
 
     static Phase phase(Scenario s, Routing routing, AllGatherSpec job, boolean ring) {

@@ -19,6 +19,7 @@ import org.bitina.topology.Routing;
 import org.bitina.topology.Vat;
 import org.bitina.usecase.DriverSpec;
 import org.bitina.usecase.Phase;
+import org.bitina.usecase.PhaseEstimate;
 import org.bitina.usecase.Plans;
 import org.bitina.usecase.UseCase;
 import org.bitina.usecase.WireBudget;
@@ -96,6 +97,16 @@ public final class ReduceScatterUseCase implements UseCase<ReduceScatterSpec> {
     @Override
     public String tolerance() {
         return Verifier.FLOAT_TOLERANCE;
+    }
+
+    @Override
+    public PhaseEstimate estimate(ReduceScatterSpec job, Phase p, Scenario s, Routing routing) {
+        return ReduceScatterEstimates.of(job, p);
+    }
+
+    @Override
+    public Bandwidth bandwidth(ReduceScatterSpec job, String mode, Scenario scenario) {
+        return ReduceScatterEstimates.bandwidth(job, mode);
     }
 
     /** The VAT of the job's members under its root (A6). */
