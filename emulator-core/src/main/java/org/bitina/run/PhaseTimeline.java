@@ -7,6 +7,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import org.bitina.time.Durations;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -195,7 +196,7 @@ final class PhaseTimeline {
             b.append(String.format(Locale.ROOT, " rate %.3g", f.rate()));
         }
         if (f.delay() != null && !f.delay().isZero()) {
-            b.append(" delay ").append(f.delay().toNanos() / 1000.0).append(" us");
+            b.append(" delay ").append(Durations.of(f.delay().toNanos()));
         }
         if (f.chunks() != null && !f.chunks().isEmpty()) {
             b.append(" chunks ").append(f.chunks());

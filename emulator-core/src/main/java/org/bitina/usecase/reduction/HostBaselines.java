@@ -14,6 +14,7 @@ import org.bitina.topology.LinkSpec;
 import org.bitina.topology.Routing;
 import org.bitina.usecase.DriverSpec;
 import org.bitina.usecase.Phase;
+import org.bitina.time.Durations;
 import org.bitina.usecase.Plans;
 import org.bitina.wire.PacketCodec;
 
@@ -113,7 +114,7 @@ public final class HostBaselines {
                         plan.data().chunks(), completion, plan.maxStraggleNanos(), ArrayPhases.deadline(job, n)),
                 Phase.Expected.unless(silent, Status.FAILED),
                 (silent.isEmpty() ? shape : "a " + mode + " cannot complete with a silent member: " + silent)
-                        + "; window " + plan.data().window() + ", retransmission timeout " + rto / 1000.0 + " us");
+                        + "; window " + plan.data().window() + ", retransmission timeout " + Durations.of(rto));
     }
 
     /**
