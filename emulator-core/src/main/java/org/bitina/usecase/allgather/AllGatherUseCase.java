@@ -10,6 +10,7 @@ import org.bitina.job.Status;
 import org.bitina.protocol.JobTables;
 import org.bitina.scenario.JobReader;
 import org.bitina.scenario.Scenario;
+import org.bitina.time.Durations;
 import org.bitina.topology.Bift;
 import org.bitina.topology.Node;
 import org.bitina.topology.Routing;
@@ -133,7 +134,7 @@ public final class AllGatherUseCase implements UseCase<AllGatherSpec> {
                 // a silent member's shard never comes: nobody can end with the whole array
                 Phase.Expected.unless(silent, Status.FAILED),
                 (silent.isEmpty() ? shape : "an all-gather cannot complete with a silent member: " + silent)
-                        + "; window " + plan.data().window() + ", retransmission timeout " + rto / 1000.0 + " us");
+                        + "; window " + plan.data().window() + ", retransmission timeout " + Durations.of(rto));
     }
 
     /** The BIFTs of the job's bit space on every node (F3): no VAT, nothing installed by the data. */

@@ -12,6 +12,7 @@ import org.bitina.protocol.JobTables;
 import org.bitina.protocol.ResultRoute;
 import org.bitina.scenario.JobReader;
 import org.bitina.scenario.Scenario;
+import org.bitina.time.Durations;
 import org.bitina.topology.AutoVat;
 import org.bitina.topology.Bift;
 import org.bitina.topology.Node;
@@ -223,7 +224,7 @@ public final class ReduceScatterUseCase implements UseCase<ReduceScatterSpec> {
                 (silent.isEmpty()
                                 ? "ring reduce-scatter of " + n + " members"
                                 : "a ring cannot complete with a silent member: " + silent)
-                        + "; window " + plan.data().window() + ", retransmission timeout " + rto / 1000.0 + " us");
+                        + "; window " + plan.data().window() + ", retransmission timeout " + Durations.of(rto));
     }
 
     /** What the endpoints of one mode need: data, uplinks, and the fault plan as it touches them. */
