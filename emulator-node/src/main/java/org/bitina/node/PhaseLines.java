@@ -40,7 +40,8 @@ final class PhaseLines {
     List<String> end(int phase, int phases, IntFunction<String> label, long nowNanos) {
         List<String> out = new ArrayList<>(upTo(phase, phases, label, nowNanos));
         if (printed > 0) {
-            out.add(String.format(Locale.ROOT, "phase %d/%d ended (%s)", printed, phases, took(printed, printed, nowNanos)));
+            out.add(String.format(
+                    Locale.ROOT, "phase %d/%d ended (%s)", printed, phases, took(printed, printed, nowNanos)));
         }
         return out;
     }

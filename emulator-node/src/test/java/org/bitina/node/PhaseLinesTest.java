@@ -17,8 +17,7 @@ class PhaseLinesTest {
         PhaseLines l = new PhaseLines(0);
         assertEquals(List.of("phase 1/3 job1 ina"), l.upTo(1, 3, PhaseLinesTest::label, 5 * S));
         assertEquals(List.of(), l.upTo(1, 3, PhaseLinesTest::label, 6 * S));
-        assertEquals(
-                List.of("phase 2/3 job2 ina (phase 1 took 2.0s)"), l.upTo(2, 3, PhaseLinesTest::label, 7 * S));
+        assertEquals(List.of("phase 2/3 job2 ina (phase 1 took 2.0s)"), l.upTo(2, 3, PhaseLinesTest::label, 7 * S));
     }
 
     @Test

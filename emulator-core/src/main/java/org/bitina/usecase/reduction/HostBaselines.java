@@ -9,12 +9,12 @@ import java.util.Map;
 import java.util.Set;
 import org.bitina.job.Status;
 import org.bitina.scenario.Scenario;
+import org.bitina.time.Durations;
 import org.bitina.topology.Link;
 import org.bitina.topology.LinkSpec;
 import org.bitina.topology.Routing;
 import org.bitina.usecase.DriverSpec;
 import org.bitina.usecase.Phase;
-import org.bitina.time.Durations;
 import org.bitina.usecase.Plans;
 import org.bitina.wire.PacketCodec;
 
