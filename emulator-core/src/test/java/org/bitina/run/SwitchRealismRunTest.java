@@ -66,6 +66,9 @@ class SwitchRealismRunTest {
                 ModelledTimeModel.ina(net.processing(PROCESSING), job, "core-1").completionNanos();
 
         double added = (b.modeledMicros() - a.modeledMicros()) * 1000;
+        System.out.printf(
+                "switch-realism ina free %.3f us, processing %d ns %.3f us (model %.3f -> %.3f us)%n",
+                a.modeledMicros(), PROCESSING, b.modeledMicros(), modelFree / 1000, modelSlow / 1000);
         // a chunk's round trip leaves edge and aggregation switches going up, the core with the
         // result, then aggregation and edge switches coming down: 2 * levels - 1 egresses
         long roundTrip = (2L * LEVELS - 1) * PROCESSING;
