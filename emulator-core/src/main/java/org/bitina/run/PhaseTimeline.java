@@ -13,6 +13,7 @@ import java.util.TreeMap;
 import org.HdrHistogram.Histogram;
 import org.bitina.device.DeviceCommand;
 import org.bitina.scenario.FaultSpec;
+import org.bitina.time.Durations;
 import org.bitina.usecase.DriverReport;
 import org.bitina.usecase.Phase;
 import org.bitina.usecases.UseCases;
@@ -195,7 +196,7 @@ final class PhaseTimeline {
             b.append(String.format(Locale.ROOT, " rate %.3g", f.rate()));
         }
         if (f.delay() != null && !f.delay().isZero()) {
-            b.append(" delay ").append(f.delay().toNanos() / 1000.0).append(" us");
+            b.append(" delay ").append(Durations.of(f.delay().toNanos()));
         }
         if (f.chunks() != null && !f.chunks().isEmpty()) {
             b.append(" chunks ").append(f.chunks());

@@ -1,6 +1,7 @@
 package org.bitina.node;
 
 import java.io.PrintStream;
+import java.util.List;
 import java.util.Locale;
 import org.bitina.run.RunProgress;
 
@@ -12,12 +13,19 @@ import org.bitina.run.RunProgress;
 final class ProgressBar implements AutoCloseable {
     private final Thread thread;
     private final PrintStream out;
+    private final RunProgress progress;
+    private final boolean terminal;
+    // touched by the progress thread, then by close() once that thread has stopped
+    private final PhaseLines lines;
     private volatile boolean running = true;
     private boolean drawn;
 
     ProgressBar(RunProgress p, PrintStream out, boolean terminal) {
         this.out = out;
+        this.progress = p;
+        this.terminal = terminal;
         long start = System.nanoTime();
+        this.lines = new PhaseLines(start);
         thread = new Thread(
                 () -> {
                     int lastPhase = 0;
@@ -33,13 +41,9 @@ final class ProgressBar implements AutoCloseable {
                         int phase = p.phase();
                         if (phase != lastPhase) {
                             phaseStart = now;
-                            // a line for every phase, those that began and ended between two looks included
-                            for (int n = lastPhase + 1; !terminal && running && n <= phase; n++) {
-                                out.printf(
-                                        "phase %d/%d %s (%.1fs)%n",
-                                        n, p.phases(), p.label(n) != null ? p.label(n) : p.label(), ms / 1000.0);
+                            if (!terminal) {
+                                print(lines.upTo(phase, p.phases(), n -> label(p, n), now));
                             }
-                            out.flush();
                             lastPhase = phase;
                         }
                         if (!terminal || ms < 2000 || !running) {
@@ -57,7 +61,8 @@ final class ProgressBar implements AutoCloseable {
                                 p.phases(),
                                 p.label(),
                                 Math.min(100, done * 100 / total),
-                                ms / 1000.0,
+                                // the phase's own seconds: the ETA beside them is the phase's too
+                                (now - phaseStart) / 1e9,
                                 eta(now - phaseStart, done, total));
                         out.flush();
                         drawn = true;
@@ -94,5 +99,18 @@ final class ProgressBar implements AutoCloseable {
         if (drawn) {
             out.println();
         }
+        if (!terminal && !thread.isAlive()) {
+            // the phases the last looks missed (a short last phase), and how long the last one took
+            print(lines.end(progress.phase(), progress.phases(), n -> label(progress, n), System.nanoTime()));
+        }
+    }
+
+    private void print(List<String> ls) {
+        ls.forEach(out::println);
+        out.flush();
+    }
+
+    private static String label(RunProgress p, int n) {
+        return p.label(n) != null ? p.label(n) : p.label();
     }
 }

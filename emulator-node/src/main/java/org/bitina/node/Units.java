@@ -1,6 +1,6 @@
 package org.bitina.node;
 
-import java.util.Locale;
+import org.bitina.time.Durations;
 
 /**
  * Human units for the console: bytes in powers of 1024 (B, KiB, MiB, GiB, TiB) and times in
@@ -33,21 +33,7 @@ final class Units {
 
     /** {@code 80_300} ns -> {@code 80.3 µs}; below a microsecond, whole nanoseconds. */
     static String nanos(double ns) {
-        if (ns < 1000) {
-            return Math.round(ns) + " ns";
-        }
-        String[] units = {"µs", "ms", "s"};
-        double v = ns / 1000;
-        int unit = 0;
-        while (v >= 1000 && unit < units.length - 1) {
-            v /= 1000;
-            unit++;
-        }
-        if (threeDigits(v).equals("1000") && unit < units.length - 1) {
-            v /= 1000;
-            unit++;
-        }
-        return threeDigits(v) + " " + units[unit];
+        return Durations.of(ns, "µs");
     }
 
     static String micros(double us) {
@@ -58,14 +44,7 @@ final class Units {
         return nanos(ms * 1_000_000.0);
     }
 
-    /** Three significant digits: 1.33, 13.6, 136 (and 1360 for seconds past a thousand). */
     private static String threeDigits(double v) {
-        if (v < 9.995) {
-            return String.format(Locale.ROOT, "%.2f", v);
-        }
-        if (v < 99.95) {
-            return String.format(Locale.ROOT, "%.1f", v);
-        }
-        return String.format(Locale.ROOT, "%.0f", v);
+        return Durations.threeDigits(v);
     }
 }

@@ -50,7 +50,7 @@ class KindReportOutputTest {
         CliTest.Result r = CliTest.cli(
                 "run",
                 Path.of("..", "topology-configs", scenario + ".conf").toString(),
-                "--quiet",
+                // not --quiet: that prints only the answer, the table and the verdict, not the kinds' lines
                 "--report",
                 out.resolve("r.json").toString(),
                 "--csv",

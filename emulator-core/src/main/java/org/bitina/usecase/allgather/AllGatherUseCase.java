@@ -10,11 +10,13 @@ import org.bitina.job.Status;
 import org.bitina.protocol.JobTables;
 import org.bitina.scenario.JobReader;
 import org.bitina.scenario.Scenario;
+import org.bitina.time.Durations;
 import org.bitina.topology.Bift;
 import org.bitina.topology.Node;
 import org.bitina.topology.Routing;
 import org.bitina.usecase.DriverSpec;
 import org.bitina.usecase.Phase;
+import org.bitina.usecase.PhaseEstimate;
 import org.bitina.usecase.Plans;
 import org.bitina.usecase.UseCase;
 import org.bitina.usecase.WireBudget;
@@ -88,6 +90,16 @@ public final class AllGatherUseCase implements UseCase<AllGatherSpec> {
         return phase(s, routing, job, true);
     }
 
+    @Override
+    public PhaseEstimate estimate(AllGatherSpec job, Phase p, Scenario s, Routing routing) {
+        return AllGatherEstimates.of(job, p);
+    }
+
+    @Override
+    public Bandwidth bandwidth(AllGatherSpec job, String mode, Scenario scenario) {
+        return AllGatherEstimates.bandwidth(job, mode);
+    }
+
     static Phase phase(Scenario s, Routing routing, AllGatherSpec job, boolean ring) {
         String mode = ring ? AllGatherJobReader.RING : "ina";
         int wireJob = job.common().id() + (ring ? Plans.RING_JOB_OFFSET : 0);
@@ -122,7 +134,7 @@ public final class AllGatherUseCase implements UseCase<AllGatherSpec> {
                 // a silent member's shard never comes: nobody can end with the whole array
                 Phase.Expected.unless(silent, Status.FAILED),
                 (silent.isEmpty() ? shape : "an all-gather cannot complete with a silent member: " + silent)
-                        + "; window " + plan.data().window() + ", retransmission timeout " + rto / 1000.0 + " us");
+                        + "; window " + plan.data().window() + ", retransmission timeout " + Durations.of(rto));
     }
 
     /** The BIFTs of the job's bit space on every node (F3): no VAT, nothing installed by the data. */

@@ -12,6 +12,7 @@ import org.bitina.protocol.JobTables;
 import org.bitina.protocol.ResultRoute;
 import org.bitina.scenario.JobReader;
 import org.bitina.scenario.Scenario;
+import org.bitina.time.Durations;
 import org.bitina.topology.AutoVat;
 import org.bitina.topology.Bift;
 import org.bitina.topology.Node;
@@ -19,6 +20,7 @@ import org.bitina.topology.Routing;
 import org.bitina.topology.Vat;
 import org.bitina.usecase.DriverSpec;
 import org.bitina.usecase.Phase;
+import org.bitina.usecase.PhaseEstimate;
 import org.bitina.usecase.Plans;
 import org.bitina.usecase.UseCase;
 import org.bitina.usecase.WireBudget;
@@ -96,6 +98,16 @@ public final class ReduceScatterUseCase implements UseCase<ReduceScatterSpec> {
     @Override
     public String tolerance() {
         return Verifier.FLOAT_TOLERANCE;
+    }
+
+    @Override
+    public PhaseEstimate estimate(ReduceScatterSpec job, Phase p, Scenario s, Routing routing) {
+        return ReduceScatterEstimates.of(job, p);
+    }
+
+    @Override
+    public Bandwidth bandwidth(ReduceScatterSpec job, String mode, Scenario scenario) {
+        return ReduceScatterEstimates.bandwidth(job, mode);
     }
 
     /** The VAT of the job's members under its root (A6). */
@@ -212,7 +224,7 @@ public final class ReduceScatterUseCase implements UseCase<ReduceScatterSpec> {
                 (silent.isEmpty()
                                 ? "ring reduce-scatter of " + n + " members"
                                 : "a ring cannot complete with a silent member: " + silent)
-                        + "; window " + plan.data().window() + ", retransmission timeout " + rto / 1000.0 + " us");
+                        + "; window " + plan.data().window() + ", retransmission timeout " + Durations.of(rto));
     }
 
     /** What the endpoints of one mode need: data, uplinks, and the fault plan as it touches them. */

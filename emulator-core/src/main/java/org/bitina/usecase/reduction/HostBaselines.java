@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Set;
 import org.bitina.job.Status;
 import org.bitina.scenario.Scenario;
+import org.bitina.time.Durations;
 import org.bitina.topology.Link;
 import org.bitina.topology.LinkSpec;
 import org.bitina.topology.Routing;
@@ -113,7 +114,7 @@ public final class HostBaselines {
                         plan.data().chunks(), completion, plan.maxStraggleNanos(), ArrayPhases.deadline(job, n)),
                 Phase.Expected.unless(silent, Status.FAILED),
                 (silent.isEmpty() ? shape : "a " + mode + " cannot complete with a silent member: " + silent)
-                        + "; window " + plan.data().window() + ", retransmission timeout " + rto / 1000.0 + " us");
+                        + "; window " + plan.data().window() + ", retransmission timeout " + Durations.of(rto));
     }
 
     /**

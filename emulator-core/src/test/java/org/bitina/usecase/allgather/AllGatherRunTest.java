@@ -38,6 +38,10 @@ class AllGatherRunTest {
         assertEquals(ring.modeledMicros() / ina.modeledMicros(), ina.speedup().get("ring"), 0.01);
         // the multicast crosses each link of its tree once per chunk; the ring sends every chunk N-1 times
         assertTrue(ina.totalLinkBytes() < ring.totalLinkBytes(), ina.totalLinkBytes() + " vs " + ring.totalLinkBytes());
+        // the packet bound from the plan: per chunk one multicast and 15 acknowledgements; the ring 15 sends, each
+        // acknowledged
+        assertEquals(128L * 16, ina.packetBound().plannedPackets(), ina.toString());
+        assertEquals(2L * 128 * 15, ring.packetBound().plannedPackets(), ring.toString());
     }
 
     @Test

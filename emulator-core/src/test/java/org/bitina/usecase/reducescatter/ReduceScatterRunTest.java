@@ -38,6 +38,10 @@ class ReduceScatterRunTest {
         assertEquals(0, ina.timeouts(), "nothing lost, no completion timer fired");
         // every chunk is summed once on its way to the root: 128 chunks x 16 members into the VAT, 128 x 4 into core-1
         assertEquals(128L * 4, ina.packetsIntoRoot(), "the root's four aggregation children, once per chunk");
+        // the packet bound from the plan: per chunk 16 contributions, 12 aggregates (4 aggregation and
+        // 8 edge switches), the owner's result and the others' notice; the ring 15 sends a chunk, each acknowledged
+        assertEquals(128L * (16 + 12 + 2), ina.packetBound().plannedPackets(), ina.toString());
+        assertEquals(2L * 128 * 15, ring.packetBound().plannedPackets(), ring.toString());
     }
 
     @Test
