@@ -10,6 +10,7 @@ import org.bitina.protocol.Frame;
 import org.bitina.protocol.JobKey;
 import org.bitina.protocol.JobTables;
 import org.bitina.protocol.ObservedTrees;
+import org.bitina.protocol.SwitchTiming;
 import org.bitina.protocol.TraceEvent;
 import org.bitina.security.ChecksumAudit;
 import org.bitina.topology.Bift;
@@ -39,7 +40,16 @@ public sealed interface DeviceCommand extends ControlMessage
 
     /** What the coordinator tells every device. */
     sealed interface ControlPlane extends DeviceCommand
-            permits Wire, InstallJob, Sync, ResetLinks, LinkFault, Reroute, CollectStats, Advance, Retree {}
+            permits Wire,
+                    InstallJob,
+                    Sync,
+                    ResetLinks,
+                    LinkFault,
+                    Reroute,
+                    CollectStats,
+                    Advance,
+                    Retree,
+                    SwitchSpeed {}
 
     /** What only a host takes: its endpoint drivers. */
     sealed interface HostOnly extends DeviceCommand permits StartDriver, BeginJob {}
@@ -113,6 +123,9 @@ public sealed interface DeviceCommand extends ControlMessage
 
     /** Replies once every message sent to the device before it has been processed. */
     record Sync(ActorRef<String> replyTo) implements ControlPlane {}
+
+    /** Switches: the optional processing delay and adder rate (sent only when the scenario sets them). */
+    record SwitchSpeed(SwitchTiming.Spec spec) implements ControlPlane {}
 
     /** Zero the link counters and modelled queues before a phase. */
     enum ResetLinks implements ControlPlane {

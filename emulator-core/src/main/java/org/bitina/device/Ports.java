@@ -11,6 +11,7 @@ import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.bitina.protocol.Frame;
 import org.bitina.protocol.LinkModel;
 import org.bitina.protocol.NodeEngine;
+import org.bitina.protocol.SwitchTiming;
 import org.bitina.protocol.TraceEvent;
 import org.bitina.wire.PacketCodec;
 
@@ -33,6 +34,10 @@ final class Ports {
     private long earliestArrival = Long.MAX_VALUE;
     /** Frames to send when the message being handled is done, per neighbour in order (see {@link #flush}). */
     private final Map<String, List<DeviceCommand.FrameIn>> outbox = new LinkedHashMap<>();
+    /** A switch's optional processing delay and adder (null: a free switch, as by default). */
+    private SwitchTiming speed;
+    /** While a frame is handled: when the adder is done with it; what the switch sends in reply leaves no earlier. */
+    private long readyAt = Long.MIN_VALUE;
 
     Ports(String node) {
         this.node = node;
@@ -143,6 +148,32 @@ final class Ports {
 
     void resetLinks() {
         links.values().forEach(LinkModel::reset);
+        if (speed != null) {
+            speed.reset();
+        }
+    }
+
+    /** A switch's processing delay and adder rate; a free spec leaves every time as it is. */
+    void speed(SwitchTiming.Spec spec) {
+        speed = spec.free() ? null : new SwitchTiming(spec);
+    }
+
+    /** Frame {@code f} arrived and is being handled: its aggregation takes the adder (see {@link #handled}). */
+    void arrived(Frame f) {
+        if (speed != null) {
+            readyAt = speed.added(f.vt(), f.packet());
+        }
+    }
+
+    /** The frame taken by {@link #arrived} is handled: what is sent from now on does not wait for its sum. */
+    void handled() {
+        readyAt = Long.MIN_VALUE;
+    }
+
+    /** When a frame of modelled time {@code vt} leaves: the clock's rule, then the switch's adder and processing. */
+    private long departure(long vt) {
+        long departs = timing.departs(vt);
+        return speed == null ? departs : speed.egress(Math.max(departs, readyAt));
     }
 
     /**
@@ -181,7 +212,7 @@ final class Ports {
                     "no link to " + neighbor));
             return;
         }
-        long departs = timing.departs(f.vt());
+        long departs = departure(f.vt());
         LinkModel.Transmission t =
                 link.transmit(PacketCodec.encodedSize(f.packet()), PacketCodec.headerBytes(f.packet()), departs);
         if (t.copies() == 0) {

@@ -60,7 +60,8 @@ public final class SwitchActor extends DeviceActor {
                         .onMessageEquals(DeviceCommand.Crash.INSTANCE, this::onCrash)
                         .onMessageEquals(DeviceCommand.Recover.INSTANCE, this::onRecover)
                         .onMessage(DeviceCommand.Rejoin.class, this::onRejoin)
-                        .onMessage(DeviceCommand.Tamper.class, this::onTamper))
+                        .onMessage(DeviceCommand.Tamper.class, this::onTamper)
+                        .onMessage(DeviceCommand.SwitchSpeed.class, this::onSwitchSpeed))
                 .build());
     }
 
@@ -70,7 +71,9 @@ public final class SwitchActor extends DeviceActor {
             return;
         }
         long now = clock.getAsLong();
+        ports.arrived(m.frame());
         List<Frame> local = ports.perform(getContext(), engine.onFrame(m.frame(), m.from(), now));
+        ports.handled();
         if (!local.isEmpty() && misaddressed++ == 0) {
             // a switch hosts no endpoints: one warning per switch is enough to point at the problem
             getContext()
@@ -111,6 +114,11 @@ public final class SwitchActor extends DeviceActor {
         engine = engine.crashed(freshTable());
         // the fault plan asked for it: the report's faults say so, the log at info
         getContext().getLog().info("switch {} crashed: it drops everything from now on", name);
+        return this;
+    }
+
+    private Behavior<DeviceCommand> onSwitchSpeed(DeviceCommand.SwitchSpeed m) {
+        ports.speed(m.spec());
         return this;
     }
 

@@ -7,6 +7,7 @@ import java.util.Map;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.bitina.device.DeviceCommand;
 import org.bitina.protocol.JobTables;
+import org.bitina.protocol.SwitchTiming;
 import org.bitina.protocol.TraceEvent;
 import org.bitina.scenario.Scenario;
 import org.bitina.security.PacketMac;
@@ -52,6 +53,11 @@ final class TopologyInstaller {
             devices.get(n.name())
                     .tell(new DeviceCommand.Wire(
                             nbrs, specs, routing, seed, trace, where.getOrDefault(n.name(), 0), members, nbrMembers));
+            SwitchTiming.Spec speed = scenario.capacity().speedOf(n.name());
+            if (n.isSwitch() && !speed.free()) {
+                // only when set: a scenario without the realism sends what it always did
+                devices.get(n.name()).tell(new DeviceCommand.SwitchSpeed(speed));
+            }
         }
     }
 

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.bitina.job.JobSpec;
+import org.bitina.protocol.SwitchTiming;
 import org.bitina.security.AttackSpec;
 import org.bitina.security.IngressPolicy;
 import org.bitina.topology.ClusterSpec;
@@ -39,21 +40,38 @@ public record Scenario(
 
     /**
      * How many aggregation entries each switch can hold for a job (S5; the topology's
-     * {@code switch-defaults} and {@code switch-overrides}).
+     * {@code switch-defaults} and {@code switch-overrides}), and the optional realism of the same keys.
      *
      * @param entries   every switch's capacity; 0: unlimited
      * @param overrides capacities of named switches
+     * @param speed     every switch's processing delay and adder rate (free by default)
+     * @param speeds    those of named switches
      */
-    public record StateCapacity(int entries, Map<String, Integer> overrides) {
+    public record StateCapacity(
+            int entries,
+            Map<String, Integer> overrides,
+            SwitchTiming.Spec speed,
+            Map<String, SwitchTiming.Spec> speeds) {
         public static final StateCapacity UNLIMITED = new StateCapacity(0, Map.of());
 
         public StateCapacity {
             overrides = Map.copyOf(overrides);
+            speeds = Map.copyOf(speeds);
+        }
+
+        /** Entries only: every switch free (no processing delay, an unlimited adder). */
+        public StateCapacity(int entries, Map<String, Integer> overrides) {
+            this(entries, overrides, SwitchTiming.Spec.FREE, Map.of());
         }
 
         /** The capacity of switch {@code name}; 0: unlimited. */
         public int of(String name) {
             return overrides.getOrDefault(name, entries);
+        }
+
+        /** Switch {@code name}'s processing delay and adder rate (both 0 unless the scenario sets them). */
+        public SwitchTiming.Spec speedOf(String name) {
+            return speeds.getOrDefault(name, speed);
         }
     }
 

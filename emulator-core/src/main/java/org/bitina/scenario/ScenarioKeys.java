@@ -150,7 +150,7 @@ public final class ScenarioKeys {
                             "unlimited",
                             "",
                             "switch-defaults { state-entries = 64 }",
-                            "every switch's soft-state capacity (S5); see `topology.switch-defaults`"),
+                            "every switch's soft-state capacity (S5) and optional speed; see `topology.switch-defaults`"),
                     key(
                             "switch-overrides",
                             "object of objects",
@@ -256,7 +256,7 @@ public final class ScenarioKeys {
 
     public static final Section SWITCH = new Section(
             "topology.switch-defaults",
-            "A switch's capacity (S5 admission control); the same keys"
+            "A switch's capacity (S5 admission control) and optional speed; the same keys"
                     + " in `switch-overrides.<switch>` for one switch.",
             List.of(
                     key(
@@ -265,7 +265,21 @@ public final class ScenarioKeys {
                             "unlimited",
                             "aggregation entries",
                             "state-entries = 64",
-                            "the aggregation entries a job may hold at once on the switch; a job whose declaration does not fit is not admitted")));
+                            "the aggregation entries a job may hold at once on the switch; a job whose declaration does not fit is not admitted"),
+                    key(
+                            "processing",
+                            "duration",
+                            "0 (off)",
+                            "ns, us, ms, s",
+                            "processing = 300ns",
+                            "optional realism: every packet waits this long in the switch before its egress"),
+                    key(
+                            "aggregation-rate",
+                            "bit rate",
+                            "unlimited (off)",
+                            "bps, Kbps, Mbps, Gbps, Tbps",
+                            "aggregation-rate = 3.2Tbps",
+                            "optional realism: how fast the switch adds; a packet toward a root with B payload bytes holds its one adder for B*8/rate, so sums arriving together queue")));
 
     public static final Section CLUSTER = new Section(
             "cluster",

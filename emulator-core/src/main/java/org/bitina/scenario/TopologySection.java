@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.regex.Pattern;
+import org.bitina.protocol.SwitchTiming;
 import org.bitina.topology.Link;
 import org.bitina.topology.LinkSpec;
 import org.bitina.topology.Node;
@@ -49,16 +50,20 @@ public final class TopologySection {
     /**
      * The switches' soft-state capacity (S5): {@code switch-defaults { state-entries = N }} for
      * every switch, {@code switch-overrides { NAME { state-entries = N } }} for one. Unset: no
-     * limit, every job is admitted.
+     * limit, every job is admitted. The same objects carry the optional {@code processing} delay
+     * and {@code aggregation-rate}; unset, a switch is free as before.
      */
     public static Scenario.StateCapacity capacity(ConfigReader t, Topology topology) {
         int all = 0;
+        SwitchTiming.Spec speed = SwitchTiming.Spec.FREE;
         ConfigReader d = t.objectOrEmpty("switch-defaults");
         if (d != null) {
             d.checkKeys(ScenarioKeys.SWITCH, "switch-defaults");
             all = d.intIn("state-entries", 1, Integer.MAX_VALUE, 0);
+            speed = speed(d, SwitchTiming.Spec.FREE);
         }
         Map<String, Integer> one = new TreeMap<>();
+        Map<String, SwitchTiming.Spec> speeds = new TreeMap<>();
         ConfigReader o = t.objectOrEmpty("switch-overrides");
         if (o != null) {
             for (String name : o.keys()) {
@@ -76,9 +81,21 @@ public final class TopologySection {
                 if (n > 0) {
                     one.put(name, n);
                 }
+                SwitchTiming.Spec s = speed(sw, speed);
+                if (!s.equals(speed)) {
+                    speeds.put(name, s);
+                }
             }
         }
-        return new Scenario.StateCapacity(all, one);
+        return new Scenario.StateCapacity(all, one, speed, speeds);
+    }
+
+    /** A switch's optional realism, each key unset keeping {@code base}'s. */
+    private static SwitchTiming.Spec speed(ConfigReader c, SwitchTiming.Spec base) {
+        var processing = c.nonNegativeDuration("processing", null);
+        long processingNanos = processing == null ? base.processingNanos() : processing.toNanos();
+        long rate = c.bandwidth("aggregation-rate", (long) base.aggregationBitsPerSecond());
+        return new SwitchTiming.Spec(processingNanos, rate);
     }
 
     /** A problem with the graph itself: jobs cannot be checked against what was read. */

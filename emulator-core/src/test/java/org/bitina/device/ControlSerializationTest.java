@@ -28,6 +28,7 @@ import org.apache.pekko.serialization.jackson.JacksonCborSerializer;
 import org.bitina.protocol.Counter;
 import org.bitina.protocol.JobKey;
 import org.bitina.protocol.ObservedTrees;
+import org.bitina.protocol.SwitchTiming;
 import org.bitina.protocol.TraceEvent;
 import org.bitina.run.Limits;
 import org.bitina.run.Report;
@@ -118,6 +119,7 @@ class ControlSerializationTest {
         messages.add(new DeviceCommand.BeginJob(1, 2));
         messages.add(new DeviceCommand.Sync(sync.ref()));
         messages.add(DeviceCommand.ResetLinks.INSTANCE);
+        messages.add(new DeviceCommand.SwitchSpeed(new SwitchTiming.Spec(300, 3.2e12)));
         messages.add(DeviceCommand.Crash.INSTANCE);
         messages.add(DeviceCommand.Recover.INSTANCE);
         messages.add(new DeviceCommand.LinkFault("s1", false, 0.05, null, null, 1000L));

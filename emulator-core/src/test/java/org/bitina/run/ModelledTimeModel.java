@@ -20,7 +20,7 @@ import java.util.Set;
  * modelled time t departs at max(t, busyUntil), then busyUntil = departure + ceil(bytes * 8 *
  * 1e9 / bandwidth) ns, and it arrives busyUntil + latency later. Nodes forward, replicate,
  * aggregate and answer in zero time. An aggregation completes at its latest contribution's
- * arrival. Events (packet arrivals) run in modelled-time order, so everything reaches a port
+ * arrival (unless {@link Network#processing} holds a switch's sends). Events (packet arrivals) run in modelled-time order, so everything reaches a port
  * in modelled-time order. Arrivals at one instant (the only choice left, and it matters where
  * several of them queue for one port) run in the virtual clock's order ({@code LocalEvents}:
  * the sending node's name, then that sender's own send order). What a node does
@@ -82,6 +82,13 @@ final class ModelledTimeModel {
         private final Map<String, Spec> specs = new HashMap<>();
         private final List<String[]> links = new ArrayList<>();
         private Map<String, Map<String, Integer>> distTo;
+        private long processingNanos;
+
+        /** Every switch holds each packet it sends this long before its port (the optional {@code processing}). */
+        Network processing(long nanos) {
+            processingNanos = nanos;
+            return this;
+        }
 
         Network host(String name) {
             return node(name, true);
@@ -311,6 +318,9 @@ final class ModelledTimeModel {
         /** A port: queueing behind busy-until, serialisation, then propagation. */
         void send(String from, String to, Packet p, long t) {
             Spec s = net.spec(from, to);
+            if (!net.isHost(from)) {
+                t += net.processingNanos;
+            }
             long departure = Math.max(t, busyUntil.getOrDefault(from + ">" + to, 0L));
             long busy = departure + s.serialisationNanos(p.bytes());
             busyUntil.put(from + ">" + to, busy);
