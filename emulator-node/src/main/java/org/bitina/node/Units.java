@@ -24,11 +24,11 @@ final class Units {
             unit++;
         }
         // 1023.6 KiB would print as "1024 KiB": the next unit reads better
-        if (threeDigits(v).equals("1024") && unit < BYTES.length - 1) {
+        if (Durations.threeDigits(v).equals("1024") && unit < BYTES.length - 1) {
             v /= 1024;
             unit++;
         }
-        return threeDigits(v) + " " + BYTES[unit];
+        return Durations.threeDigits(v) + " " + BYTES[unit];
     }
 
     /** {@code 80_300} ns -> {@code 80.3 µs}; below a microsecond, whole nanoseconds. */
@@ -42,9 +42,5 @@ final class Units {
 
     static String millis(long ms) {
         return nanos(ms * 1_000_000.0);
-    }
-
-    private static String threeDigits(double v) {
-        return Durations.threeDigits(v);
     }
 }
