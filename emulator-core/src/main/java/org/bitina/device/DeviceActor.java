@@ -458,7 +458,7 @@ abstract class DeviceActor extends AbstractBehavior<DeviceCommand> {
     protected abstract boolean isSwitch();
 
     private Behavior<DeviceCommand> onWire(DeviceCommand.Wire w) {
-        ports.wire(w);
+        ports.wire(w, isSwitch());
         engine = new NodeEngine(name, w.routing(), freshTable(), ports.tracing());
         return this;
     }

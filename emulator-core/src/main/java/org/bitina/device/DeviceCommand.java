@@ -409,7 +409,15 @@ public sealed interface DeviceCommand extends ControlMessage
     }
 
     /** One direction of a link, as counted by its sender. */
-    record LinkStats(String from, String to, long packets, long bytes, long headerBytes, long lost) {}
+    record LinkStats(
+            String from,
+            String to,
+            long packets,
+            long bytes,
+            long headerBytes,
+            long lost,
+            long maxQueueBytes,
+            long queueDrops) {}
 
     /** What hosts tell the coordinator while a phase runs. */
     sealed interface HostEvent extends ControlMessage permits DriverDone, Progress {}

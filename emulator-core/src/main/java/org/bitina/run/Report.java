@@ -824,8 +824,24 @@ public record Report(
 
     public record PartialChunk(String endpoint, long seq, List<String> missing) {}
 
+    /**
+     * One link direction in one phase.
+     *
+     * @param lost          packets lost on it for any reason (down, MTU, random loss, queue full)
+     * @param maxQueueBytes the most bytes that waited behind the packet on the wire at once (T3)
+     * @param queueDrops    packets dropped because its egress buffer was full (a part of {@code lost})
+     */
     public record LinkReport(
-            String job, String mode, String from, String to, long packets, long bytes, long headerBytes, long lost) {}
+            String job,
+            String mode,
+            String from,
+            String to,
+            long packets,
+            long bytes,
+            long headerBytes,
+            long lost,
+            long maxQueueBytes,
+            long queueDrops) {}
 
     /**
      * @param incTrees BIER-INC tree entries (branches) the switch held at the end of a phase, the most over phases (B2)

@@ -196,7 +196,9 @@ final class ReportAssembler {
                             l.packets(),
                             l.bytes(),
                             l.headerBytes(),
-                            l.lost()));
+                            l.lost(),
+                            l.maxQueueBytes(),
+                            l.queueDrops()));
                 }
             }
             if (s.isSwitch()) {
