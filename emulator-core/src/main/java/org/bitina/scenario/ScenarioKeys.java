@@ -230,8 +230,9 @@ public final class ScenarioKeys {
                             "unlimited",
                             "B, KiB, MiB",
                             "buffer = 256KiB",
-                            "egress buffer per direction (drop-tail): a packet that would take the bytes"
-                                    + " waiting behind the one on the wire above it is dropped as `queue full`")));
+                            "a switch port's egress buffer per direction (drop-tail; a host's NIC waits"
+                                    + " instead): a packet that would take the bytes waiting behind the one on the"
+                                    + " wire above it is dropped as `queue full`")));
 
     public static final Section LINK_OBJECT = new Section(
             "topology.links[]",
@@ -267,7 +268,7 @@ public final class ScenarioKeys {
                             "link-defaults.buffer",
                             "B, KiB, MiB",
                             "buffer = 64KiB",
-                            "this link's egress buffer per direction")));
+                            "this link's switch egress buffer per direction")));
 
     public static final Section SWITCH = new Section(
             "topology.switch-defaults",
