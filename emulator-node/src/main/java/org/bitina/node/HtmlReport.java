@@ -138,6 +138,8 @@ final class HtmlReport {
                 .append("</title>\n<style>\n")
                 .append("body{font-family:sans-serif;margin:1.5em;color:#222;max-width:1900px}")
                 .append(".summary td.l{overflow-wrap:anywhere}")
+                // short cells never break inside a word ("complet e"): the note and the missing list take the squeeze
+                .append(".summary td{white-space:nowrap}.summary td.note,.summary td.missing{white-space:normal}")
                 .append(
                         "table{border-collapse:collapse;font-size:13px}td,th{border:1px solid #ccc;padding:3px 6px;text-align:right}")
                 .append("td.l,th.l{text-align:left}th{background:#f0f0f0}.no{color:#c0392b}.ok{color:#1e8449}")
@@ -200,7 +202,7 @@ final class HtmlReport {
                     .append(j.busiestHost() == null ? "-" : esc(j.busiestHost()) + ": " + j.maxPacketsIntoHost())
                     .append("</td><td>")
                     .append(j.timeouts())
-                    .append("</td><td class=\"l\">")
+                    .append("</td><td class=\"l missing\">")
                     .append(esc(Hosts.summary(j.missing())))
                     .append("</td><td class=\"note\" title=\"")
                     .append(esc(note))
