@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * How a scenario's jobs share the fabric in time (T1, seed 000 section 1 "parallel jobs and
@@ -15,13 +16,20 @@ import java.util.Map;
  * @param worlds under shared, the worlds the mix runs in, in order
  * @param alone  under shared, whether each job also runs alone in each world (its slowdown's reference)
  * @param starts under shared, when each job starts, by job name (a job not named starts at 0)
+ * @param rule   under shared, what decides the starts instead of {@code starts} (a workload's step
+ *               scheduler, docs/workloads.md), or empty
  */
-public record Schedule(Mode mode, List<World> worlds, boolean alone, Map<String, Start> starts) {
+public record Schedule(
+        Mode mode, List<World> worlds, boolean alone, Map<String, Start> starts, Optional<StartRule.Factory> rule) {
     public static final Schedule SEQUENTIAL = new Schedule(Mode.SEQUENTIAL, List.of(), false, Map.of());
 
     public Schedule {
         worlds = List.copyOf(worlds);
         starts = Map.copyOf(starts);
+    }
+
+    public Schedule(Mode mode, List<World> worlds, boolean alone, Map<String, Start> starts) {
+        this(mode, worlds, alone, starts, Optional.empty());
     }
 
     public boolean shared() {
