@@ -1,5 +1,6 @@
 package org.bitina.run;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.ArrayList;
 import java.util.List;
 import org.bitina.workload.StepScheduler;
@@ -13,8 +14,17 @@ public record RankTimeline(String world, int rank, List<Span> spans) {
         spans = List.copyOf(spans);
     }
 
-    /** One step: its name, type ({@code COMPUTE}, {@code ALL_REDUCE}, ...) and when it ran. */
-    public record Span(String step, String type, double startMicros, double endMicros) {}
+    /**
+     * One step: its iteration (1 for the first), name, type ({@code COMPUTE}, {@code ALL_REDUCE},
+     * ...), the job that ran it (a collective's row in {@code jobs[]}; absent for compute) and when.
+     */
+    public record Span(
+            int iteration,
+            String step,
+            String type,
+            @JsonInclude(JsonInclude.Include.NON_NULL) String job,
+            double startMicros,
+            double endMicros) {}
 
     static List<RankTimeline> of(String world, StepScheduler s) {
         List<RankTimeline> out = new ArrayList<>();
@@ -24,7 +34,12 @@ public record RankTimeline(String world, int rank, List<Span> spans) {
                     r,
                     s.timeline(r).stream()
                             .map(x -> new Span(
-                                    x.label(), x.type().name(), x.startNanos() / 1000.0, x.endNanos() / 1000.0))
+                                    x.iteration(),
+                                    x.label(),
+                                    x.type().name(),
+                                    x.job(),
+                                    x.startNanos() / 1000.0,
+                                    x.endNanos() / 1000.0))
                             .toList()));
         }
         return out;

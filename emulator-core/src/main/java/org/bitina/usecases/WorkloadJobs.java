@@ -44,8 +44,8 @@ import org.bitina.workload.chakra.ChakraTraceException;
  *
  * <p>Bytes become float32 elements ({@code bytes / 4}, rounded up), so the array on the wire has the
  * workload's bytes whatever its {@code dtype}. The root of a tree (AllReduce, ReduceScatter) is the
- * switch nearest to all the group's hosts (least greatest hop count, then least total, then
- * topology order). Baselines, for the {@code baseline} world: ring for the array kinds (the
+ * switch nearest to all the group's hosts (least greatest hop count, then least total), spread over
+ * the equally near ones by job id. Baselines, for the {@code baseline} world: ring for the array kinds (the
  * bandwidth-optimal host collective that NCCL uses for large buffers), all-to-all unicast for MoE.
  */
 final class WorkloadJobs {
@@ -121,14 +121,14 @@ final class WorkloadJobs {
             case ALL_REDUCE -> {
                 j.put("kind", "allreduce");
                 j.put("members", members);
-                j.put("tree", Map.of("mode", "auto", "root", root(topology, members)));
+                j.put("tree", Map.of("mode", "auto", "root", root(topology, members, id)));
                 j.put("data", data(elements, chunk, id, true));
                 j.put("baselines", List.of("ring"));
             }
             case REDUCE_SCATTER -> {
                 j.put("kind", "reduce-scatter");
                 j.put("members", members);
-                j.put("root", root(topology, members));
+                j.put("root", root(topology, members, id));
                 j.put("data", data(elements, chunk, id, true));
                 j.put("baselines", List.of("ring"));
             }
@@ -187,9 +187,13 @@ final class WorkloadJobs {
         return Math.max(16, (mtu - HEADER_ROOM) / 4 / 64 * 64);
     }
 
-    /** The switch nearest to all of {@code members}: least greatest hop count, then least total, then topology order. */
-    static String root(Topology topology, List<String> members) {
-        String best = null;
+    /**
+     * The switch nearest to all of {@code members}: least greatest hop count, then least total;
+     * among switches equally near (the cores of a fat-tree) the {@code spread}-th modulo their
+     * number, so that concurrent collectives do not all meet at one root.
+     */
+    static String root(Topology topology, List<String> members, int spread) {
+        List<String> best = new ArrayList<>();
         long bestMax = Long.MAX_VALUE;
         long bestSum = Long.MAX_VALUE;
         for (Node sw : topology.switches()) {
@@ -202,15 +206,18 @@ final class WorkloadJobs {
                 sum += h;
             }
             if (max < bestMax || (max == bestMax && sum < bestSum)) {
-                best = sw.name();
+                best.clear();
                 bestMax = max;
                 bestSum = sum;
             }
+            if (max == bestMax && sum == bestSum) {
+                best.add(sw.name());
+            }
         }
-        if (best == null) {
+        if (best.isEmpty()) {
             throw new IllegalArgumentException("the topology has no switch to root a collective at");
         }
-        return best;
+        return best.get(Math.floorMod(spread, best.size()));
     }
 
     /** Hop counts from {@code from} through switches (a host forwards nothing), -1: unreachable. */

@@ -220,8 +220,13 @@ public final class StepScheduler implements StartRule {
 
     // ---------------------------------------------------------------- what the iterations took
 
-    /** One step as it ran on the modelled time axis. */
-    public record Span(String label, StepType type, long startNanos, long endNanos) {}
+    /**
+     * One step as it ran on the modelled time axis.
+     *
+     * @param iteration 1 for the first
+     * @param job       the job that ran it (a collective), or null (compute)
+     */
+    public record Span(int iteration, String label, StepType type, String job, long startNanos, long endNanos) {}
 
     /**
      * One iteration as it ran (W3), over the ranks: its time (the latest rank's end minus the
@@ -291,7 +296,8 @@ public final class StepScheduler implements StartRule {
             for (int p = 0; p < steps.size(); p++) {
                 Step s = steps.get(p);
                 if (s.involves(rank)) {
-                    out.add(new Span(s.name(), s.type(), start[i][p], end[i][p]));
+                    String job = s.op() instanceof Step.Collective ? jobName(i, s) : null;
+                    out.add(new Span(i + 1, s.name(), s.type(), job, start[i][p], end[i][p]));
                 }
             }
         }
