@@ -105,7 +105,7 @@ final class WorkloadJobs {
                             "workload collective " + name + " (" + s.name() + ")")
                     .toConfig());
         }
-        return new JobKinds.Workload(jobs, StepScheduler.factory(graph, settings.iterations()));
+        return new JobKinds.Workload(jobs, new StepScheduler.Plan(graph, settings.iterations()));
     }
 
     private static Map<String, Object> job(

@@ -62,9 +62,12 @@ public final class StepScheduler implements StartRule {
         resolve();
     }
 
-    /** A rule per world: each world runs the workload's iterations anew. */
-    public static StartRule.Factory factory(StepGraph graph, int iterations) {
-        return (Schedule.World world) -> new StepScheduler(graph, iterations);
+    /** A workload's iterations as a scenario holds them: a fresh scheduler per world, each world running them anew. */
+    public record Plan(StepGraph graph, int iterations) implements StartRule.Factory {
+        @Override
+        public StartRule forWorld(Schedule.World world) {
+            return new StepScheduler(graph, iterations);
+        }
     }
 
     /** The job that runs collective {@code s} of iteration {@code iteration} (0-based): {@code i1-s42}. */

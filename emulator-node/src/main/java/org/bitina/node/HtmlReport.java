@@ -55,6 +55,7 @@ final class HtmlReport {
         int[] n = {0};
         comparison(b, r, n);
         SharedGantt.append(b, r);
+        WorkloadTimeline.append(b, r);
         List<Phase> planned;
         try {
             planned = UseCases.plan(s, Routing.compute(s.topology()));
