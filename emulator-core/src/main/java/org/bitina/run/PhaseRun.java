@@ -57,6 +57,8 @@ final class PhaseRun {
         long begunAt = -1;
         /** Whether the phase's start rule has been told it finished. */
         boolean told;
+        /** Whether its grants of the switches' pools went back (T2). */
+        boolean released;
 
         JobRun(PhaseGroup.Entry e) {
             this.phase = e.phase();

@@ -137,6 +137,8 @@ public record Report(
      * @param kindReport what the job's kind reports of its own ({@link KindReport}: MoE's source uplink, reliable
      *                   multicast's ACKs into the source, BIER-INC's tree entries), absent when the kind has none
      * @param packetBound the phase's packet bound ({@link PacketBound}), absent for a phase that did not run
+     * @param pool       the switches' pools of aggregation entries it used ({@link PoolReport}, T2), absent from a
+     *                   strict job's rows of a sequential file and where no switch has a pool
      * @param shared     under {@code schedule = shared} only: world, alone, start, end, JCT and slowdown
      */
     public record JobReport(
@@ -155,6 +157,8 @@ public record Report(
             @JsonUnwrapped Recovery recovery,
             @JsonInclude(JsonInclude.Include.NON_NULL) KindReport kindReport,
             @JsonInclude(JsonInclude.Include.NON_NULL) PacketBound packetBound,
+            // under schedule = shared, or for a best-effort job: the switches' pools of entries it used (T2)
+            @JsonInclude(JsonInclude.Include.NON_NULL) PoolReport pool,
             // schedule = shared only: world, alone, start, end, JCT and slowdown, flat in the row
             @JsonUnwrapped SharedRun shared) {
 
@@ -210,6 +214,8 @@ public record Report(
          *                           server; the busiest member without one root), counted as they arrive at its port
          * @param maxPacketsIntoHost the most frames any one host of the phase received (a member, the parameter server,
          *                           a source or expert), acknowledgements included: the same measure in every mode
+         * @param busiestHost        the host that received them (of several, the first by name); absent when no host
+         *                           of the phase received any
          * @param sourceUplinkBytes  bytes on the links of the phase's sources (MoE's uplinks), 0 for a kind without
          * @param drops              frames dropped by the devices or lost on the links
          */
@@ -221,7 +227,8 @@ public record Report(
                 long headerBytes,
                 long packets,
                 long drops,
-                long sourceUplinkBytes) {}
+                long sourceUplinkBytes,
+                @JsonInclude(JsonInclude.Include.NON_NULL) String busiestHost) {}
 
         /**
          * @param timeouts             completion timers that fired (partial aggregates, F5)
@@ -313,6 +320,10 @@ public record Report(
             return traffic.maxPacketsIntoHost();
         }
 
+        public String busiestHost() {
+            return traffic.busiestHost();
+        }
+
         public long maxLinkBytes() {
             return traffic.maxLinkBytes();
         }
@@ -396,6 +407,7 @@ public record Report(
                     .recovery(recovery)
                     .kindReport(kindReport)
                     .packetBound(packetBound)
+                    .pool(pool)
                     .shared(shared);
         }
 
@@ -444,11 +456,13 @@ public record Report(
             private StateEntries stateEntries = null;
             private List<FaultMark> faults = List.of();
             private long maxPacketsIntoHost = 0;
+            private String busiestHost = null;
             private Map<String, Double> speedup = null;
             private Recovery recovery = Recovery.NONE;
             private KindReport kindReport = null;
             private PacketBound packetBound = null;
             private SharedRun shared = null;
+            private PoolReport pool = null;
 
             private Builder() {}
 
@@ -498,6 +512,7 @@ public record Report(
             public Builder traffic(Traffic t) {
                 packetsIntoRoot = t.packetsIntoRoot();
                 maxPacketsIntoHost = t.maxPacketsIntoHost();
+                busiestHost = t.busiestHost();
                 maxLinkBytes = t.maxLinkBytes();
                 totalLinkBytes = t.totalLinkBytes();
                 headerBytes = t.headerBytes();
@@ -699,6 +714,11 @@ public record Report(
                 return this;
             }
 
+            public Builder busiestHost(String busiestHost) {
+                this.busiestHost = busiestHost;
+                return this;
+            }
+
             public Builder speedup(Map<String, Double> speedup) {
                 this.speedup = speedup;
                 return this;
@@ -724,6 +744,11 @@ public record Report(
                 return this;
             }
 
+            public Builder pool(PoolReport pool) {
+                this.pool = pool;
+                return this;
+            }
+
             public JobReport build() {
                 return new JobReport(
                         name,
@@ -740,7 +765,8 @@ public record Report(
                                 headerBytes,
                                 packets,
                                 drops,
-                                sourceUplinkBytes),
+                                sourceUplinkBytes,
+                                busiestHost),
                         new Counts(timeouts, lateContributions, retransmissionRounds),
                         new Plan(root, chunks, endpoints, iteration, trees, admission),
                         security,
@@ -749,6 +775,7 @@ public record Report(
                         recovery,
                         kindReport,
                         packetBound,
+                        pool,
                         shared);
             }
         }

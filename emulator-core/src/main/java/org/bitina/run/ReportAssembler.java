@@ -16,6 +16,7 @@ import org.bitina.device.DeviceCommand;
 import org.bitina.job.Status;
 import org.bitina.protocol.Counter;
 import org.bitina.protocol.ObservedTrees;
+import org.bitina.scenario.AdmissionMode;
 import org.bitina.scenario.Clock;
 import org.bitina.scenario.Scenario;
 import org.bitina.security.ChecksumAudit;
@@ -183,6 +184,11 @@ final class ReportAssembler {
             Links links,
             SharedRun shared) {
         Report.JobReport row = job(p, stats, wallNanos, stalled, faultsNotApplied, faults);
+        PoolReport pool = PoolReport.of(p, stats);
+        if (pool != null && (shared != null || pool.admission().equals(AdmissionMode.BEST_EFFORT.configName()))) {
+            // T2; a strict job of a sequential file keeps its row as it was
+            row = row.toBuilder().pool(pool).build();
+        }
         jobs.add(
                 shared == null
                         ? row
@@ -407,6 +413,7 @@ final class ReportAssembler {
                 .stateEntries(PhaseTimeline.entries(stats, lastVt))
                 .faults(List.copyOf(faults))
                 .maxPacketsIntoHost(t.intoHost)
+                .busiestHost(t.busiestHost)
                 .recovery(new Report.Recovery(retransmissions, t.resultResends, recoveryNanos / 1000.0, gaveUp))
                 .kindReport(UseCases.report(
                         p, new PhaseFigures(Collections.unmodifiableMap(extra), t.uplink, t.incTrees, lastVt / 1000.0)))
@@ -531,6 +538,7 @@ final class ReportAssembler {
         long drops;
         long intoRoot;
         long intoHost;
+        String busiestHost;
         long uplink;
         long resultResends;
         long incTrees;
@@ -560,6 +568,11 @@ final class ReportAssembler {
                 long in = s.counters().getOrDefault(Counter.FRAMES_IN, 0L);
                 if (!s.drivers().isEmpty()) {
                     // a host that ran an endpoint of the phase
+                    if (in > 0
+                            && (in > t.intoHost || in == t.intoHost && s.node().compareTo(t.busiestHost) < 0)) {
+                        // ties to the first by name: the stats arrive in no fixed order
+                        t.busiestHost = s.node();
+                    }
                     t.intoHost = Math.max(t.intoHost, in);
                 }
                 if (p.roots() != null) {

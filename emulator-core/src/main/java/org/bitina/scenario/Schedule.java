@@ -16,20 +16,41 @@ import java.util.Optional;
  * @param worlds under shared, the worlds the mix runs in, in order
  * @param alone  under shared, whether each job also runs alone in each world (its slowdown's reference)
  * @param starts under shared, when each job starts, by job name (a job not named starts at 0)
- * @param rule   under shared, what decides the starts instead of {@code starts} (a workload's step
- *               scheduler, docs/workloads.md), or empty
+ * @param admissions each job's admission mode where it sets one, by job name (T2; the others are strict)
+ * @param rule       under shared, what decides the starts instead of {@code starts} (a workload's step
+ *                   scheduler, docs/workloads.md), or empty
  */
 public record Schedule(
-        Mode mode, List<World> worlds, boolean alone, Map<String, Start> starts, Optional<StartRule.Factory> rule) {
+        Mode mode,
+        List<World> worlds,
+        boolean alone,
+        Map<String, Start> starts,
+        Map<String, AdmissionMode> admissions,
+        Optional<StartRule.Factory> rule) {
     public static final Schedule SEQUENTIAL = new Schedule(Mode.SEQUENTIAL, List.of(), false, Map.of());
 
     public Schedule {
         worlds = List.copyOf(worlds);
         starts = Map.copyOf(starts);
+        admissions = Map.copyOf(admissions);
     }
 
     public Schedule(Mode mode, List<World> worlds, boolean alone, Map<String, Start> starts) {
-        this(mode, worlds, alone, starts, Optional.empty());
+        this(mode, worlds, alone, starts, Map.of());
+    }
+
+    public Schedule(
+            Mode mode,
+            List<World> worlds,
+            boolean alone,
+            Map<String, Start> starts,
+            Map<String, AdmissionMode> admissions) {
+        this(mode, worlds, alone, starts, admissions, Optional.empty());
+    }
+
+    /** What job {@code name} does when a switch's pool has too little free for it: its own mode, or strict. */
+    public AdmissionMode admission(String name) {
+        return admissions.getOrDefault(name, AdmissionMode.STRICT);
     }
 
     public boolean shared() {
