@@ -1,9 +1,12 @@
 package org.bitina.run;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.bitina.scenario.Scenario;
 import org.bitina.scenario.Schedule;
+import org.bitina.scenario.StartRule;
 import org.bitina.topology.Routing;
 import org.bitina.usecase.Phase;
 import org.bitina.usecases.UseCases;
@@ -16,10 +19,16 @@ import org.bitina.usecases.UseCases;
  * @param jobs  the jobs, each with its start
  * @param world the world of a shared run, or null (sequential)
  * @param alone whether this is a shared run's job alone
+ * @param starts when each job begins: the entries' own starts, or a workload's step scheduler
  */
-record PhaseGroup(List<Entry> jobs, Schedule.World world, boolean alone) {
+record PhaseGroup(List<Entry> jobs, Schedule.World world, boolean alone, StartRule starts) {
     PhaseGroup {
         jobs = List.copyOf(jobs);
+    }
+
+    /** A group whose jobs begin at their entries' starts. */
+    PhaseGroup(List<Entry> jobs, Schedule.World world, boolean alone) {
+        this(jobs, world, alone, new EntryStarts(jobs));
     }
 
     /**
@@ -27,6 +36,41 @@ record PhaseGroup(List<Entry> jobs, Schedule.World world, boolean alone) {
      * @param after      the names of the jobs that must complete first
      */
     record Entry(Phase phase, long startNanos, List<String> after) {}
+
+    /** Each entry at its own time, or when the jobs of its {@code after} have finished (at the latest of their ends). */
+    private static final class EntryStarts implements StartRule {
+        private final Map<String, Entry> entries = new HashMap<>();
+        private final Map<String, Long> ended = new HashMap<>();
+
+        EntryStarts(List<Entry> jobs) {
+            jobs.forEach(e -> entries.put(e.phase().job().name(), e));
+        }
+
+        @Override
+        public long startNanos(String job) {
+            Entry e = entries.get(job);
+            if (e.after().isEmpty()) {
+                return e.startNanos();
+            }
+            long t = 0;
+            for (String a : e.after()) {
+                Long end = ended.get(a);
+                if (end == null) {
+                    return NOT_YET;
+                }
+                t = Math.max(t, end);
+            }
+            return t;
+        }
+
+        @Override
+        public void begun(String job, long nanos) {}
+
+        @Override
+        public void finished(String job, long endNanos) {
+            ended.put(job, endNanos);
+        }
+    }
 
     boolean shared() {
         return world != null;
@@ -54,7 +98,11 @@ record PhaseGroup(List<Entry> jobs, Schedule.World world, boolean alone) {
                 Schedule.Start start = schedule.start(p.job().name());
                 mix.add(new Entry(p, start.at().toNanos(), start.after()));
             }
-            out.add(new PhaseGroup(mix, w, false));
+            out.add(
+                    schedule.rule().isPresent()
+                            ? new PhaseGroup(
+                                    mix, w, false, schedule.rule().get().forWorld(w))
+                            : new PhaseGroup(mix, w, false));
             if (schedule.alone()) {
                 phases.forEach(p -> out.add(new PhaseGroup(List.of(new Entry(p, 0, List.of())), w, true)));
             }

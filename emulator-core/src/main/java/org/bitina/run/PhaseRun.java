@@ -55,6 +55,8 @@ final class PhaseRun {
         final List<String> after;
         /** Modelled time its drivers began, or -1: not yet. */
         long begunAt = -1;
+        /** Whether the phase's start rule has been told it finished. */
+        boolean told;
         /** Whether its grants of the switches' pools went back (T2). */
         boolean released;
 
@@ -66,6 +68,15 @@ final class PhaseRun {
 
         boolean finished() {
             return begunAt >= 0 && done.keySet().containsAll(phase.awaited());
+        }
+
+        String name() {
+            return phase.job().name();
+        }
+
+        /** Its latest awaited endpoint's completion, modelled nanoseconds (once finished). */
+        long endNanos() {
+            return done.values().stream().mapToLong(DriverReport::lastVt).max().orElse(begunAt);
         }
 
         /** Whether a completion of (tenant, wire job) is this job's. */

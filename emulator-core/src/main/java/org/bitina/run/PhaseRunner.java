@@ -35,6 +35,7 @@ import org.bitina.usecase.DriverSpec;
 import org.bitina.usecase.Phase;
 import org.bitina.usecase.PhaseEstimate;
 import org.bitina.usecases.UseCases;
+import org.bitina.workload.StepScheduler;
 
 /**
  * The coordinator of a run (docs/architecture.md), a cluster singleton: wires the devices,
@@ -360,14 +361,10 @@ public final class PhaseRunner {
             if (j.begunAt >= 0) {
                 continue;
             }
-            boolean due = j.after.isEmpty()
-                    ? j.startNanos <= now
-                    : j.after.stream()
-                            .allMatch(a -> run.jobs.stream()
-                                    .anyMatch(o -> o.phase.job().name().equals(a) && o.finished()));
-            if (due) {
+            if (run.group.starts().startNanos(j.name()) <= now) {
                 begin(j.phase, now);
                 j.begunAt = now;
+                run.group.starts().begun(j.name(), now);
                 any = true;
             }
         }
@@ -404,13 +401,23 @@ public final class PhaseRunner {
         return any;
     }
 
-    /** The earliest start still to come of a job that waits for its time (not for other jobs), or Long.MAX_VALUE. */
+    /** The earliest start the phase's rule knows of a job not begun yet, or Long.MAX_VALUE. */
     private static long nextBeginNanos(PhaseRun run) {
         return run.jobs.stream()
-                .filter(j -> j.begunAt < 0 && j.after.isEmpty())
-                .mapToLong(j -> j.startNanos)
+                .filter(j -> j.begunAt < 0)
+                .mapToLong(j -> run.group.starts().startNanos(j.name()))
                 .min()
                 .orElse(Long.MAX_VALUE);
+    }
+
+    /** The start rule hears of every job that finished in the window just ended, at its modelled end. */
+    private static void tellFinished(PhaseRun run) {
+        for (PhaseRun.JobRun j : run.jobs) {
+            if (!j.told && j.finished()) {
+                j.told = true;
+                run.group.starts().finished(j.name(), j.endNanos());
+            }
+        }
     }
 
     /** Every host with a driver in the phase starts it, at modelled time {@code vt}. */
@@ -493,6 +500,7 @@ public final class PhaseRunner {
             return synced(run, () -> afterWindow(run, end));
         }
         long next = run.barrier.next();
+        tellFinished(run);
         if (beginDue(run, end)) {
             // jobs that waited for others begin where the window in which the last of those completed ends
             return synced(run, () -> window(run, end));
@@ -758,6 +766,9 @@ public final class PhaseRunner {
                     links,
                     shared);
             report.packetBound(run.bound);
+        }
+        if (run.group.starts() instanceof StepScheduler s && s.done()) {
+            report.workload(run.group.world().configName(), s);
         }
         faults.heal();
         return next(run.index + 1);

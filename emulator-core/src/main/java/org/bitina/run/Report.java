@@ -23,7 +23,36 @@ public record Report(
         List<HostReport> hosts,
         Map<String, String> placement,
         Setup setup,
-        List<ObservedTree> observedTrees) {
+        List<ObservedTree> observedTrees,
+        @JsonInclude(JsonInclude.Include.NON_EMPTY) List<IterationReport> iterations,
+        @JsonInclude(JsonInclude.Include.NON_EMPTY) List<RankTimeline> rankTimelines) {
+
+    /** A report without a workload (no iterations, no rank timelines). */
+    public Report(
+            String scenario,
+            String clock,
+            List<String> tolerances,
+            List<JobReport> jobs,
+            List<LinkReport> links,
+            List<SwitchReport> switches,
+            List<HostReport> hosts,
+            Map<String, String> placement,
+            Setup setup,
+            List<ObservedTree> observedTrees) {
+        this(
+                scenario,
+                clock,
+                tolerances,
+                jobs,
+                links,
+                switches,
+                hosts,
+                placement,
+                setup,
+                observedTrees,
+                List.of(),
+                List.of());
+    }
 
     /** A report without observed trees. */
     public Report(

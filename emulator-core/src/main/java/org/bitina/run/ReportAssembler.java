@@ -27,12 +27,16 @@ import org.bitina.usecase.Phase;
 import org.bitina.usecase.PhaseFigures;
 import org.bitina.usecase.Recovery;
 import org.bitina.usecases.UseCases;
+import org.bitina.workload.StepScheduler;
 
 /**
  * Builds the run report (docs/reference.md) phase by phase from what the devices report:
  * one {@code jobs[]} entry per phase, its links, and the switches' peaks over all phases.
  */
 final class ReportAssembler {
+    private final List<IterationReport> iterations = new ArrayList<>();
+    private final List<RankTimeline> rankTimelines = new ArrayList<>();
+
     private final List<Report.JobReport> jobs = new ArrayList<>();
     private final List<Report.LinkReport> links = new ArrayList<>();
     private final List<Report.ObservedTree> observedTrees = new ArrayList<>();
@@ -77,7 +81,15 @@ final class ReportAssembler {
                 List.copyOf(hosts),
                 placement,
                 setup,
-                List.copyOf(observedTrees));
+                List.copyOf(observedTrees),
+                IterationReport.withSpeedups(iterations),
+                List.copyOf(rankTimelines));
+    }
+
+    /** A workload's iterations in one world, as its scheduler ran them (W3). */
+    void workload(String world, StepScheduler s) {
+        iterations.addAll(IterationReport.of(world, s));
+        rankTimelines.addAll(RankTimeline.of(world, s));
     }
 
     /** The run's routing, searched toward every host's switch on all cores, timed for the report's {@code setup}. */

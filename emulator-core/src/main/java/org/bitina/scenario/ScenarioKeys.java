@@ -74,10 +74,18 @@ public final class ScenarioKeys {
                     key(
                             "alone",
                             "boolean",
-                            "true",
+                            "true (false beside a workload)",
                             "",
                             "alone = false",
                             "schedule = shared: each job also runs alone in each world, for its `slowdown`"),
+                    key(
+                            "workload",
+                            "object",
+                            "none",
+                            "",
+                            "workload { model { layers = 2, hidden = 128, ffn = 512, vocab = 2048, seq = 256 }, parallel { dp = 16 }, gpu { tflops = 10 } }",
+                            "a training iteration whose collectives are the file's jobs, run in one shared phase per world"
+                                    + " (no `jobs` beside it); see docs/workloads.md"),
                     key("security", "object", "{}", "", "security { mac = off }", "run-wide security; see `security`"),
                     key(
                             "defaults",

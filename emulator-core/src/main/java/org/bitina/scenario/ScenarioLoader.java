@@ -7,6 +7,7 @@ import com.typesafe.config.ConfigList;
 import com.typesafe.config.ConfigObject;
 import com.typesafe.config.ConfigParseOptions;
 import com.typesafe.config.ConfigSyntax;
+import com.typesafe.config.ConfigValueFactory;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -95,6 +96,21 @@ public final class ScenarioLoader {
                 capacity = TopologySection.capacity(t, topology);
             }
         }
+        JobKinds.Workload workload = null;
+        if (root.has("workload")) {
+            workload = workload(root, topology, file, kinds);
+        }
+        // a workload's collectives are the file's jobs, read by their kinds' readers like any other
+        ConfigReader jobsRoot = workload == null
+                ? root
+                : ConfigReader.of(
+                        config.withValue(
+                                "jobs",
+                                ConfigValueFactory.fromIterable(workload.jobs().stream()
+                                        .map(Config::root)
+                                        .toList())),
+                        "",
+                        problems);
         ConfigReader defaults = root.objectOrEmpty("defaults");
         if (defaults != null) {
             // job keys only: a typo here would otherwise be behind every job, unread and unsaid
@@ -102,7 +118,7 @@ public final class ScenarioLoader {
         }
         Scenario.Security security = readSecurity(root);
         List<JobSpec> jobs = JobsSection.read(
-                root,
+                jobsRoot,
                 topology,
                 defaults == null ? root.empty("defaults") : defaults,
                 heapBytes,
@@ -115,7 +131,9 @@ public final class ScenarioLoader {
         ClusterSpec cluster = c == null ? ClusterSpec.SINGLE : ClusterSection.read(c, topology);
         Clock clock = readClock(root);
         List<AttackSpec> attacks = AttackSection.read(root, topology, jobs, security, kinds.readers());
-        Schedule schedule = ScheduleSection.read(root, jobs, faults, clock);
+        Schedule schedule = workload == null
+                ? ScheduleSection.read(root, jobs, faults, clock)
+                : ScheduleSection.forWorkload(root, faults, clock, workload.starts());
         if (!problems.isEmpty()) {
             throw new ScenarioException(problems.sorted());
         }
@@ -130,11 +148,31 @@ public final class ScenarioLoader {
                 List.copyOf(attacks),
                 capacity,
                 schedule);
-        wireBudget(scenario, root, kinds);
+        wireBudget(scenario, jobsRoot, kinds);
         if (!problems.isEmpty()) {
             throw new ScenarioException(problems.sorted());
         }
         return scenario;
+    }
+
+    /**
+     * The jobs of the {@code workload} section, or null (a problem recorded): a file with a
+     * workload lists no jobs of its own, and its topology must be valid to place the ranks.
+     */
+    private static JobKinds.Workload workload(ConfigReader root, Topology topology, Path file, JobKinds kinds) {
+        ConfigReader w = root.object("workload");
+        if (w == null) {
+            return null;
+        }
+        if (root.has("jobs")) {
+            root.problem("jobs", "a file with a workload lists no jobs: the workload's collectives are its jobs");
+            return null;
+        }
+        if (topology == null) {
+            return null;
+        }
+        Path dir = file.toAbsolutePath().getParent();
+        return kinds.workload(w, topology, dir == null ? Path.of(".") : dir);
     }
 
     /** Why {@code file} cannot be read as a scenario (missing, a folder, a device or FIFO), or null. */

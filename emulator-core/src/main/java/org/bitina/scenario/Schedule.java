@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * How a scenario's jobs share the fabric in time (T1, seed 000 section 1 "parallel jobs and
@@ -16,13 +17,16 @@ import java.util.Map;
  * @param alone  under shared, whether each job also runs alone in each world (its slowdown's reference)
  * @param starts under shared, when each job starts, by job name (a job not named starts at 0)
  * @param admissions each job's admission mode where it sets one, by job name (T2; the others are strict)
+ * @param rule       under shared, what decides the starts instead of {@code starts} (a workload's step
+ *                   scheduler, docs/workloads.md), or empty
  */
 public record Schedule(
         Mode mode,
         List<World> worlds,
         boolean alone,
         Map<String, Start> starts,
-        Map<String, AdmissionMode> admissions) {
+        Map<String, AdmissionMode> admissions,
+        Optional<StartRule.Factory> rule) {
     public static final Schedule SEQUENTIAL = new Schedule(Mode.SEQUENTIAL, List.of(), false, Map.of());
 
     public Schedule {
@@ -33,6 +37,15 @@ public record Schedule(
 
     public Schedule(Mode mode, List<World> worlds, boolean alone, Map<String, Start> starts) {
         this(mode, worlds, alone, starts, Map.of());
+    }
+
+    public Schedule(
+            Mode mode,
+            List<World> worlds,
+            boolean alone,
+            Map<String, Start> starts,
+            Map<String, AdmissionMode> admissions) {
+        this(mode, worlds, alone, starts, admissions, Optional.empty());
     }
 
     /** What job {@code name} does when a switch's pool has too little free for it: its own mode, or strict. */

@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import org.bitina.job.JobSpec;
 
@@ -96,6 +97,31 @@ final class ScheduleSection {
             }
         }
         return out;
+    }
+
+    /**
+     * A workload's schedule: always shared (its collectives run on one fabric, each when the
+     * workload's steps before it are done), per world, alone only when asked ({@code alone = true}:
+     * a workload has many collectives, and its figures are the iteration's, not a job's slowdown).
+     */
+    static Schedule forWorkload(ConfigReader root, List<FaultSpec> faults, Clock clock, StartRule.Factory rule) {
+        if (root.has("schedule") && !Schedule.Mode.SHARED.configName().equals(root.name("schedule", null))) {
+            root.problem("schedule", "a workload runs its collectives on one fabric: schedule = shared or no schedule");
+        }
+        List<Schedule.World> worlds = worlds(root);
+        boolean alone = root.bool("alone", false);
+        if (clock != Clock.VIRTUAL) {
+            root.problem("workload", "a workload needs clock = virtual: its steps start at modelled times");
+        }
+        for (FaultSpec f : faults) {
+            if (f.kind() != FaultSpec.Kind.STRAGGLER && f.kind() != FaultSpec.Kind.SILENT) {
+                root.problem(
+                        "faults",
+                        "a " + f.kind().configName() + " fault beside a workload is not built yet"
+                                + " (stragglers and silent endpoints are)");
+            }
+        }
+        return new Schedule(Schedule.Mode.SHARED, worlds, alone, Map.of(), Map.of(), Optional.of(rule));
     }
 
     private static List<Schedule.World> worlds(ConfigReader root) {

@@ -1,11 +1,14 @@
 package org.bitina.usecases;
 
+import java.nio.file.Path;
 import java.util.List;
 import org.bitina.job.JobSpec;
+import org.bitina.scenario.ConfigReader;
 import org.bitina.scenario.FaultSpec;
 import org.bitina.scenario.JobKinds;
 import org.bitina.scenario.JobReader;
 import org.bitina.scenario.Scenario;
+import org.bitina.topology.Topology;
 
 /**
  * The use cases of {@link UseCases} as the scenario loader sees them; registered in
@@ -33,5 +36,10 @@ public final class ScenarioKinds implements JobKinds {
         return UseCases.wireBudget(scenario).stream()
                 .map(e -> new JobProblem(e.job(), e.key(), e.message()))
                 .toList();
+    }
+
+    @Override
+    public Workload workload(ConfigReader workload, Topology topology, Path dir) {
+        return WorkloadJobs.read(workload, topology, dir);
     }
 }

@@ -127,8 +127,9 @@ final class SharedGantt {
             for (String w : worlds) {
                 Double s = mixed.stream()
                         .filter(j -> j.name().equals(n) && j.shared().world().equals(w))
-                        .map(j -> j.shared().slowdown())
                         .findFirst()
+                        // without alone runs there is no slowdown: findFirst would fail on the null
+                        .map(j -> j.shared().slowdown())
                         .orElse(null);
                 b.append("<td>")
                         .append(s == null ? "-" : String.format(Locale.ROOT, "%.2fx", s))

@@ -1,18 +1,12 @@
 package org.bitina.node;
 
-import com.typesafe.config.Config;
-import com.typesafe.config.ConfigException;
-import com.typesafe.config.ConfigFactory;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.Callable;
-import org.bitina.scenario.ConfigReader;
-import org.bitina.scenario.Problem;
-import org.bitina.scenario.Problems;
-import org.bitina.workload.ModelExpansion;
+import org.bitina.scenario.Scenario;
 import org.bitina.workload.StepGraph;
-import org.bitina.workload.WorkloadSettings;
-import org.bitina.workload.WorkloadSource;
+import org.bitina.workload.StepScheduler;
 import org.bitina.workload.chakra.ChakraWriter;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -21,7 +15,7 @@ import picocli.CommandLine.Parameters;
 /**
  * {@code bitina workload export --chakra DIR FILE}: writes the iteration FILE's model-description
  * workload expands to as Chakra traces, one per rank (docs/workloads.md). It reads only the
- * {@code workload} section: the scenario loader does not take that section yet.
+ * scenario as {@code run} does (includes, {@code --set}); a workload of Chakra traces is written out again.
  */
 @Command(
         name = "workload",
@@ -39,36 +33,30 @@ final class WorkloadCommand implements Runnable {
             mixinStandardHelpOptions = true,
             description = "Writes one iteration of FILE's workload as Chakra traces (bitina.RANK.et) into DIR.")
     static final class Export implements Callable<Integer> {
-        @Parameters(paramLabel = "FILE", description = "a scenario file with a workload { model { ... } } section")
+        @Parameters(paramLabel = "FILE", description = "a scenario file with a workload section")
         Path file;
 
         @Option(names = "--chakra", paramLabel = "DIR", required = true, description = "where to write the traces")
         Path dir;
 
+        @Option(
+                names = "--set",
+                paramLabel = "PATH=VALUE",
+                description = "change the scenario before it is read (repeatable; as for run)")
+        List<String> sets;
+
         @Override
         public Integer call() throws IOException {
-            Config root;
-            try {
-                root = ConfigFactory.parseFile(file.toFile()).resolve();
-            } catch (ConfigException e) {
-                System.err.println("bitina workload export: " + e.getMessage());
+            // the whole file as run reads it: includes, --set, every section validated
+            Scenario s = CliScenario.load(file, sets);
+            if (s == null) {
                 return ExitCodes.INVALID_SCENARIO;
             }
-            Problems problems = new Problems(file);
-            if (!root.hasPath("workload")) {
-                problems.add(root.origin(), "no workload section");
-            }
-            WorkloadSettings settings = problems.isEmpty()
-                    ? WorkloadSettings.fromConfig(ConfigReader.of(root.getConfig("workload"), "workload.", problems))
-                    : null;
-            if (settings != null && !(settings.source() instanceof WorkloadSource.Model)) {
-                problems.add(root.getValue("workload").origin(), "the workload is Chakra traces already, not a model");
-            }
-            if (!problems.isEmpty()) {
-                problems.sorted().stream().map(Problem::toString).forEach(System.err::println);
+            if (!(s.schedule().rule().orElse(null) instanceof StepScheduler.Plan plan)) {
+                System.err.println(file + ": no workload section");
                 return ExitCodes.INVALID_SCENARIO;
             }
-            StepGraph graph = ModelExpansion.expand((WorkloadSource.Model) settings.source());
+            StepGraph graph = plan.graph();
             ChakraWriter.write(graph, dir);
             System.out.println(
                     "chakra: " + graph.worldSize() + " traces, " + graph.steps().size() + " steps, in " + dir);
