@@ -89,6 +89,7 @@ abstract class DeviceActor extends AbstractBehavior<DeviceCommand> {
                 .onMessage(DeviceCommand.Advance.class, m -> time.advance(m))
                 .onMessage(DeviceCommand.Wire.class, this::onWire)
                 .onMessage(DeviceCommand.InstallJob.class, this::onInstall)
+                .onMessage(DeviceCommand.ReleasePool.class, this::onReleasePool)
                 .onMessage(DeviceCommand.Reroute.class, this::onReroute)
                 .onMessage(DeviceCommand.Retree.class, this::onRetree)
                 .onMessage(DeviceCommand.LinkFault.class, this::onLinkFault)
@@ -468,6 +469,11 @@ abstract class DeviceActor extends AbstractBehavior<DeviceCommand> {
         return this;
     }
 
+    private Behavior<DeviceCommand> onReleasePool(DeviceCommand.ReleasePool m) {
+        m.jobs().forEach(j -> engine.release(m.tenant(), j));
+        return this;
+    }
+
     private Behavior<DeviceCommand> onReroute(DeviceCommand.Reroute m) {
         if (m.quiet()) {
             // the network healed between phases: new routes, and nothing sent (the phase is over, the next starts
@@ -545,6 +551,11 @@ abstract class DeviceActor extends AbstractBehavior<DeviceCommand> {
             }
             Map<Counter, Long> c = engine.counters(m.tenant(), job).asMap();
             c.forEach((k, v) -> counters.merge(k, v, Long::sum));
+            long folds = engine.table().outsideFolds(new JobKey(m.tenant(), job));
+            if (folds > 0) {
+                // the table folds them outside the pool on its own (T2): counted where the others are
+                counters.merge(Counter.ROOT_FOLDS, folds, Long::sum);
+            }
             if (!m.more().isEmpty()) {
                 byTree.put(job, c);
             }

@@ -108,6 +108,8 @@ public record Report(
      * @param kindReport what the job's kind reports of its own ({@link KindReport}: MoE's source uplink, reliable
      *                   multicast's ACKs into the source, BIER-INC's tree entries), absent when the kind has none
      * @param packetBound the phase's packet bound ({@link PacketBound}), absent for a phase that did not run
+     * @param pool       the switches' pools of aggregation entries it used ({@link PoolReport}, T2), absent from a
+     *                   strict job's rows of a sequential file and where no switch has a pool
      * @param shared     under {@code schedule = shared} only: world, alone, start, end, JCT and slowdown
      */
     public record JobReport(
@@ -126,6 +128,8 @@ public record Report(
             @JsonUnwrapped Recovery recovery,
             @JsonInclude(JsonInclude.Include.NON_NULL) KindReport kindReport,
             @JsonInclude(JsonInclude.Include.NON_NULL) PacketBound packetBound,
+            // under schedule = shared, or for a best-effort job: the switches' pools of entries it used (T2)
+            @JsonInclude(JsonInclude.Include.NON_NULL) PoolReport pool,
             // schedule = shared only: world, alone, start, end, JCT and slowdown, flat in the row
             @JsonUnwrapped SharedRun shared) {
 
@@ -374,6 +378,7 @@ public record Report(
                     .recovery(recovery)
                     .kindReport(kindReport)
                     .packetBound(packetBound)
+                    .pool(pool)
                     .shared(shared);
         }
 
@@ -428,6 +433,7 @@ public record Report(
             private KindReport kindReport = null;
             private PacketBound packetBound = null;
             private SharedRun shared = null;
+            private PoolReport pool = null;
 
             private Builder() {}
 
@@ -709,6 +715,11 @@ public record Report(
                 return this;
             }
 
+            public Builder pool(PoolReport pool) {
+                this.pool = pool;
+                return this;
+            }
+
             public JobReport build() {
                 return new JobReport(
                         name,
@@ -735,6 +746,7 @@ public record Report(
                         recovery,
                         kindReport,
                         packetBound,
+                        pool,
                         shared);
             }
         }
