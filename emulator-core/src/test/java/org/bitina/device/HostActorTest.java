@@ -17,6 +17,7 @@ import org.apache.pekko.actor.testkit.typed.javadsl.ManualTime;
 import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.bitina.bitmap.EndpointSets;
+import org.bitina.job.Mode;
 import org.bitina.protocol.Frame;
 import org.bitina.protocol.JobTables;
 import org.bitina.topology.Bift;
@@ -63,7 +64,7 @@ class HostActorTest {
     private AllReducePlan plan(Map<String, Straggler> stragglers) {
         return new AllReducePlan(
                 "fig1",
-                "ina",
+                Mode.INA,
                 1,
                 1,
                 space,

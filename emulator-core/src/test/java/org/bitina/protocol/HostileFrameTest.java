@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Set;
 import org.bitina.bitmap.EndpointSets;
 import org.bitina.bitmap.FlatBitmap;
+import org.bitina.job.Mode;
 import org.bitina.topology.Bift;
 import org.bitina.topology.BitSpace;
 import org.bitina.topology.LinkSpec;
@@ -61,7 +62,7 @@ class HostileFrameTest {
         DataSpec data = new DataSpec(8, ElementType.FLOAT32, ReductionOp.SUM, 8, 1, 7, 1024);
         AllReducePlan plan = new AllReducePlan(
                 "j",
-                "ina",
+                Mode.INA,
                 1,
                 1,
                 space,

@@ -4,6 +4,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.bitina.job.Mode;
 import org.bitina.topology.BitSpace;
 import org.bitina.usecase.JobPlan;
 import org.bitina.usecase.Straggler;
@@ -28,7 +29,7 @@ import org.bitina.usecase.Straggler;
  */
 public record AllReducePlan(
         String jobName,
-        String mode,
+        Mode mode,
         int tenant,
         int wireJob,
         BitSpace space,
@@ -46,7 +47,7 @@ public record AllReducePlan(
         implements JobPlan {
     public AllReducePlan(
             String jobName,
-            String mode,
+            Mode mode,
             int tenant,
             int wireJob,
             BitSpace space,
@@ -81,7 +82,7 @@ public record AllReducePlan(
 
     public AllReducePlan(
             String jobName,
-            String mode,
+            Mode mode,
             int tenant,
             int wireJob,
             BitSpace space,
@@ -135,7 +136,7 @@ public record AllReducePlan(
 
     public AllReducePlan(
             String jobName,
-            String mode,
+            Mode mode,
             int tenant,
             int wireJob,
             BitSpace space,

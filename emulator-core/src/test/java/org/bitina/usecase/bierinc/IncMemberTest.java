@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Set;
 import org.bitina.bitmap.EndpointSet;
 import org.bitina.bitmap.FlatBitmap;
+import org.bitina.job.Mode;
 import org.bitina.protocol.Frame;
 import org.bitina.topology.BitSpace;
 import org.bitina.usecase.DriverReport;
@@ -33,7 +34,7 @@ class IncMemberTest {
     private final DataSpec data = new DataSpec(64, ElementType.INT32, ReductionOp.SUM, 64, 4, 5, 1024);
     private final AllReducePlan base = new AllReducePlan(
             "j",
-            "ina",
+            Mode.INA,
             1,
             1,
             space,
@@ -74,7 +75,7 @@ class IncMemberTest {
     void aOneMemberJobEndsAtModelledTimeZeroNotAtTheWallClock() {
         BitSpace one = new BitSpace(List.of("w1"));
         AllReducePlan alone = new AllReducePlan(
-                "j", "ina", 1, 1, one, List.of("w1"), data, Map.of(), null, 10 * MS, Map.of(), Set.of(), 5);
+                "j", Mode.INA, 1, 1, one, List.of("w1"), data, Map.of(), null, 10 * MS, Map.of(), Set.of(), 5);
         IncMember w1 = new IncMember(
                 new IncPlan(alone, IncPlan.Collective.ALLREDUCE, one, Map.of(), List.of("w1"), 80 * MS), "w1");
         w1.start(1_078_960_368_000L);

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.bitina.job.Mode;
 import org.bitina.protocol.Frame;
 import org.bitina.topology.BitSpace;
 import org.bitina.usecase.DriverReport;
@@ -32,7 +33,7 @@ class ShardWorkerTest {
 
     private final AllReducePlan plan = new AllReducePlan(
             "rs",
-            "ina",
+            Mode.INA,
             1,
             1,
             space,

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.bitina.bitmap.FlatBitmap;
+import org.bitina.job.Mode;
 import org.bitina.protocol.AggregationTable;
 import org.bitina.protocol.Counter;
 import org.bitina.protocol.Frame;
@@ -36,7 +37,7 @@ class AllReduceWorkerRetryTest {
     private final DataSpec data = new DataSpec(100, ElementType.INT32, ReductionOp.SUM, 100, 1, 3, 1024);
     private final AllReducePlan plan = new AllReducePlan(
             "j",
-            "ina",
+            Mode.INA,
             1,
             1,
             space,
@@ -125,7 +126,7 @@ class AllReduceWorkerRetryTest {
         DataSpec three = new DataSpec(300, ElementType.INT32, ReductionOp.SUM, 100, 1, 3, 1024);
         AllReducePlan p = new AllReducePlan(
                 "j",
-                "ina",
+                Mode.INA,
                 1,
                 1,
                 space,
@@ -175,7 +176,7 @@ class AllReduceWorkerRetryTest {
         DataSpec two = new DataSpec(200, ElementType.INT32, ReductionOp.SUM, 100, 1, 3, 1024);
         AllReducePlan p = new AllReducePlan(
                 "j",
-                "ina",
+                Mode.INA,
                 1,
                 1,
                 space,

@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.bitina.job.Mode;
 import org.bitina.topology.BitSpace;
 import org.bitina.usecase.DriverReport;
 import org.bitina.wire.ElementType;
@@ -27,7 +28,7 @@ class HostSchedulesTest {
     /** Racks of three for the hierarchical schedule: member i's leader is 3 floor(i / 3). */
     private static final int RACK = 3;
 
-    private static AllReducePlan plan(String mode, int n, int chunks, int window) {
+    private static AllReducePlan plan(Mode mode, int n, int chunks, int window) {
         List<String> members = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             members.add("h" + (i + 1));
@@ -57,7 +58,7 @@ class HostSchedulesTest {
 
     @Test
     void everyBaselineEndsWithTheReferenceSumAtEveryMemberForEveryMemberCount() {
-        for (String mode : HostBaselines.MODES) {
+        for (Mode mode : HostBaselines.MODES) {
             for (int n : SIZES) {
                 for (int window : new int[] {1, 4, 64}) {
                     ScheduleNet net = new ScheduleNet(plan(mode, n, 2 * n + 3, window), 0, 0, n).run(Long.MAX_VALUE);
@@ -71,10 +72,10 @@ class HostSchedulesTest {
     /** Sends per member, counted from each algorithm's definition (not from its schedule). */
     private static long closedForm(String mode, int n, int m, int chunks) {
         switch (mode) {
-            case HostBaselines.RING -> {
+            case "ring" -> {
                 return ringSends(m, n, chunks);
             }
-            case HostBaselines.HALVING_DOUBLING -> {
+            case "halving-doubling" -> {
                 int p = Integer.highestOneBit(n);
                 int r = n - p;
                 if (m < 2 * r && m % 2 == 0) {
@@ -84,7 +85,7 @@ class HostSchedulesTest {
                 long hd = 2L * (chunks - chunks / p);
                 return hd + (m < 2 * r ? chunks : 0);
             }
-            case HostBaselines.HIERARCHICAL -> {
+            case "hierarchical" -> {
                 int leaders = (n + RACK - 1) / RACK;
                 if (m % RACK != 0) {
                     return chunks;
@@ -112,14 +113,14 @@ class HostSchedulesTest {
 
     @Test
     void eachMemberSendsWhatItsAlgorithmsClosedFormSays() {
-        for (String mode : List.of(HostBaselines.RING, HostBaselines.HALVING_DOUBLING, HostBaselines.HIERARCHICAL)) {
+        for (Mode mode : List.of(HostBaselines.RING, HostBaselines.HALVING_DOUBLING, HostBaselines.HIERARCHICAL)) {
             for (int n : SIZES) {
                 int chunks = 4 * 16; // a multiple of every power of two up to 16
                 ScheduleNet net = new ScheduleNet(plan(mode, n, chunks, 8), 0, 0, 3).run(Long.MAX_VALUE);
                 assertVerified(net, mode + " n=" + n);
                 for (int m = 0; m < n; m++) {
                     assertEquals(
-                            closedForm(mode, n, m, chunks),
+                            closedForm(mode.name(), n, m, chunks),
                             net.dataSent.get("h" + (m + 1)),
                             mode + " n=" + n + " member " + m);
                 }
@@ -206,7 +207,7 @@ class HostSchedulesTest {
 
     @Test
     void twentyPercentDuplicationChangesNothingButTheDuplicatesDropped() {
-        for (String mode : HostBaselines.MODES) {
+        for (Mode mode : HostBaselines.MODES) {
             for (int n : new int[] {3, 8, 13}) {
                 ScheduleNet clean = new ScheduleNet(plan(mode, n, 20, 4), 0, 0, 7).run(Long.MAX_VALUE);
                 ScheduleNet dup = new ScheduleNet(plan(mode, n, 20, 4), 0, 0.2, 7).run(Long.MAX_VALUE);
@@ -219,7 +220,7 @@ class HostSchedulesTest {
 
     @Test
     void lossesUpToTwentyPercentAreRecovered() {
-        for (String mode : HostBaselines.MODES) {
+        for (Mode mode : HostBaselines.MODES) {
             for (int n : new int[] {4, 7, 16}) {
                 for (double loss : new double[] {0.01, 0.05, 0.2}) {
                     ScheduleNet net = new ScheduleNet(plan(mode, n, 20, 4), loss, 0, 11).run(Long.MAX_VALUE);

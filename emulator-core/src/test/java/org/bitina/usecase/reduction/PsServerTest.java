@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.bitina.bitmap.FlatBitmap;
+import org.bitina.job.Mode;
 import org.bitina.protocol.Frame;
 import org.bitina.topology.BitSpace;
 import org.bitina.usecase.EndpointDriver;
@@ -28,7 +29,7 @@ class PsServerTest {
     private final DataSpec data = new DataSpec(64, ElementType.INT32, ReductionOp.SUM, 32, 2, 4, 1 << 16);
     private final AllReducePlan plan = new AllReducePlan(
             "j",
-            "ps",
+            Mode.of("ps"),
             1,
             2_000_001,
             space,

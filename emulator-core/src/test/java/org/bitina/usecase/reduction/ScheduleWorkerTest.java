@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.bitina.bitmap.FlatBitmap;
+import org.bitina.job.Mode;
 import org.bitina.protocol.Frame;
 import org.bitina.topology.BitSpace;
 import org.bitina.usecase.DriverReport;
@@ -37,7 +38,7 @@ class ScheduleWorkerTest {
     private AllReducePlan plan(int window, Map<String, Straggler> stragglers, Set<String> silent) {
         return new AllReducePlan(
                 "j",
-                "ring",
+                Mode.of("ring"),
                 1,
                 1_000_001,
                 space,
@@ -225,7 +226,19 @@ class ScheduleWorkerTest {
         BitSpace one = new BitSpace(List.of("w1"));
         ScheduleWorker w1 = new ScheduleWorker(
                 new AllReducePlan(
-                        "j", "ring", 1, 1, one, List.of("w1"), data(2), Map.of(), null, MS, Map.of(), Set.of(), 3),
+                        "j",
+                        Mode.of("ring"),
+                        1,
+                        1,
+                        one,
+                        List.of("w1"),
+                        data(2),
+                        Map.of(),
+                        null,
+                        MS,
+                        Map.of(),
+                        Set.of(),
+                        3),
                 "w1");
         assertTrue(w1.start(0).isEmpty(), "nothing to send");
         assertTrue(w1.done());
