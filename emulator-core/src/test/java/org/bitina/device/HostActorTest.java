@@ -62,20 +62,19 @@ class HostActorTest {
     }
 
     private AllReducePlan plan(Map<String, Straggler> stragglers) {
-        return new AllReducePlan(
-                "fig1",
-                Mode.INA,
-                1,
-                1,
-                space,
-                List.of("w1", "w2", "w3", "w4"),
-                data,
-                Map.of("w1", "s1", "w2", "s1", "w3", "s7", "w4", "s7"),
-                null,
-                50 * MS,
-                stragglers,
-                Set.of(),
-                7);
+        return AllReducePlan.builder()
+                .jobName("fig1")
+                .mode(Mode.INA)
+                .tenant(1)
+                .wireJob(1)
+                .space(space)
+                .members(List.of("w1", "w2", "w3", "w4"))
+                .data(data)
+                .uplink(Map.of("w1", "s1", "w2", "s1", "w3", "s7", "w4", "s7"))
+                .timeoutNanos(50 * MS)
+                .stragglers(stragglers)
+                .seed(7)
+                .build();
     }
 
     private ActorRef<DeviceCommand> w1(TestProbe<DeviceCommand> s1) {

@@ -163,20 +163,19 @@ public final class AllGatherUseCase implements UseCase<AllGatherSpec> {
 
     private static AllReducePlan plan(Scenario s, AllGatherSpec job, Mode mode, int wireJob, long timeout) {
         Plans.EndpointFaults f = Plans.EndpointFaults.of(s, job.common().members(), true);
-        return new AllReducePlan(
-                job.name(),
-                mode,
-                job.common().tenant(),
-                wireJob,
-                job.common().bitSpace(),
-                job.common().members(),
-                job.data(),
-                Map.of(),
-                null,
-                timeout,
-                f.stragglers(),
-                f.silent(),
-                job.data().seed());
+        return AllReducePlan.builder()
+                .jobName(job.name())
+                .mode(mode)
+                .tenant(job.common().tenant())
+                .wireJob(wireJob)
+                .space(job.common().bitSpace())
+                .members(job.common().members())
+                .data(job.data())
+                .timeoutNanos(timeout)
+                .stragglers(f.stragglers())
+                .silent(f.silent())
+                .seed(job.data().seed())
+                .build();
     }
 
     /** Generous: every chunk's sends may back off to the most, plus room for the data itself. */

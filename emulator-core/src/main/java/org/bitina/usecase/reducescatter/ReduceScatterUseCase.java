@@ -232,20 +232,20 @@ public final class ReduceScatterUseCase implements UseCase<ReduceScatterSpec> {
     private static AllReducePlan plan(
             Scenario s, ReduceScatterSpec job, Mode mode, int wireJob, Map<String, String> uplink, long timeout) {
         Plans.EndpointFaults f = Plans.EndpointFaults.of(s, job.common().members(), true);
-        return new AllReducePlan(
-                job.name(),
-                mode,
-                job.common().tenant(),
-                wireJob,
-                job.common().bitSpace(),
-                job.common().members(),
-                job.data(),
-                uplink,
-                null,
-                timeout,
-                f.stragglers(),
-                f.silent(),
-                job.data().seed());
+        return AllReducePlan.builder()
+                .jobName(job.name())
+                .mode(mode)
+                .tenant(job.common().tenant())
+                .wireJob(wireJob)
+                .space(job.common().bitSpace())
+                .members(job.common().members())
+                .data(job.data())
+                .uplink(uplink)
+                .timeoutNanos(timeout)
+                .stragglers(f.stragglers())
+                .silent(f.silent())
+                .seed(job.data().seed())
+                .build();
     }
 
     /** As AllReduce's: every window of chunks may wait for the root's timeout, plus room for the data itself. */

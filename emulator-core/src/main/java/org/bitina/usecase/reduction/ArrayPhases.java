@@ -117,21 +117,22 @@ public final class ArrayPhases {
             String psHost,
             long timeoutNanos) {
         Plans.EndpointFaults f = Plans.EndpointFaults.of(s, job.common().members(), true);
-        return new AllReducePlan(
-                job.name(),
-                mode,
-                job.common().tenant(),
-                wireJob,
-                job.common().bitSpace(),
-                job.common().members(),
-                job.data(),
-                uplink,
-                psHost,
-                timeoutNanos,
-                f.stragglers(),
-                f.silent(),
-                job.data().seed(),
-                job.values());
+        return AllReducePlan.builder()
+                .jobName(job.name())
+                .mode(mode)
+                .tenant(job.common().tenant())
+                .wireJob(wireJob)
+                .space(job.common().bitSpace())
+                .members(job.common().members())
+                .data(job.data())
+                .uplink(uplink)
+                .psHost(psHost)
+                .timeoutNanos(timeoutNanos)
+                .stragglers(f.stragglers())
+                .silent(f.silent())
+                .seed(job.data().seed())
+                .values(job.values())
+                .build();
     }
 
     /** A job whose members share a seeded data array: AllReduce, and BIER-INC's collectives. */

@@ -43,8 +43,18 @@ class HostSchedulesTest {
             }
         }
         DataSpec data = new DataSpec(chunks * 8, ElementType.FLOAT32, ReductionOp.SUM, 8, window, 17, 1 << 16);
-        return new AllReducePlan(
-                "j", mode, 1, 7, new BitSpace(bits), members, data, uplink, null, 1_000_000, Map.of(), Set.of(), 5);
+        return AllReducePlan.builder()
+                .jobName("j")
+                .mode(mode)
+                .tenant(1)
+                .wireJob(7)
+                .space(new BitSpace(bits))
+                .members(members)
+                .data(data)
+                .uplink(uplink)
+                .timeoutNanos(1_000_000)
+                .seed(5)
+                .build();
     }
 
     private static void assertVerified(ScheduleNet net, String what) {
