@@ -182,6 +182,8 @@ public record Report(
          *                           server; the busiest member without one root), counted as they arrive at its port
          * @param maxPacketsIntoHost the most frames any one host of the phase received (a member, the parameter server,
          *                           a source or expert), acknowledgements included: the same measure in every mode
+         * @param busiestHost        the host that received them (of several, the first by name); absent when no host
+         *                           of the phase received any
          * @param sourceUplinkBytes  bytes on the links of the phase's sources (MoE's uplinks), 0 for a kind without
          * @param drops              frames dropped by the devices or lost on the links
          */
@@ -193,7 +195,8 @@ public record Report(
                 long headerBytes,
                 long packets,
                 long drops,
-                long sourceUplinkBytes) {}
+                long sourceUplinkBytes,
+                @JsonInclude(JsonInclude.Include.NON_NULL) String busiestHost) {}
 
         /**
          * @param timeouts             completion timers that fired (partial aggregates, F5)
@@ -283,6 +286,10 @@ public record Report(
 
         public long maxPacketsIntoHost() {
             return traffic.maxPacketsIntoHost();
+        }
+
+        public String busiestHost() {
+            return traffic.busiestHost();
         }
 
         public long maxLinkBytes() {
@@ -416,6 +423,7 @@ public record Report(
             private StateEntries stateEntries = null;
             private List<FaultMark> faults = List.of();
             private long maxPacketsIntoHost = 0;
+            private String busiestHost = null;
             private Map<String, Double> speedup = null;
             private Recovery recovery = Recovery.NONE;
             private KindReport kindReport = null;
@@ -470,6 +478,7 @@ public record Report(
             public Builder traffic(Traffic t) {
                 packetsIntoRoot = t.packetsIntoRoot();
                 maxPacketsIntoHost = t.maxPacketsIntoHost();
+                busiestHost = t.busiestHost();
                 maxLinkBytes = t.maxLinkBytes();
                 totalLinkBytes = t.totalLinkBytes();
                 headerBytes = t.headerBytes();
@@ -671,6 +680,11 @@ public record Report(
                 return this;
             }
 
+            public Builder busiestHost(String busiestHost) {
+                this.busiestHost = busiestHost;
+                return this;
+            }
+
             public Builder speedup(Map<String, Double> speedup) {
                 this.speedup = speedup;
                 return this;
@@ -712,7 +726,8 @@ public record Report(
                                 headerBytes,
                                 packets,
                                 drops,
-                                sourceUplinkBytes),
+                                sourceUplinkBytes,
+                                busiestHost),
                         new Counts(timeouts, lateContributions, retransmissionRounds),
                         new Plan(root, chunks, endpoints, iteration, trees, admission),
                         security,

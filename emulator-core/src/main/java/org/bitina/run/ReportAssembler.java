@@ -395,6 +395,7 @@ final class ReportAssembler {
                 .stateEntries(PhaseTimeline.entries(stats, lastVt))
                 .faults(List.copyOf(faults))
                 .maxPacketsIntoHost(t.intoHost)
+                .busiestHost(t.busiestHost)
                 .recovery(new Report.Recovery(retransmissions, t.resultResends, recoveryNanos / 1000.0, gaveUp))
                 .kindReport(UseCases.report(
                         p, new PhaseFigures(Collections.unmodifiableMap(extra), t.uplink, t.incTrees, lastVt / 1000.0)))
@@ -519,6 +520,7 @@ final class ReportAssembler {
         long drops;
         long intoRoot;
         long intoHost;
+        String busiestHost;
         long uplink;
         long resultResends;
         long incTrees;
@@ -548,6 +550,11 @@ final class ReportAssembler {
                 long in = s.counters().getOrDefault(Counter.FRAMES_IN, 0L);
                 if (!s.drivers().isEmpty()) {
                     // a host that ran an endpoint of the phase
+                    if (in > 0
+                            && (in > t.intoHost || in == t.intoHost && s.node().compareTo(t.busiestHost) < 0)) {
+                        // ties to the first by name: the stats arrive in no fixed order
+                        t.busiestHost = s.node();
+                    }
                     t.intoHost = Math.max(t.intoHost, in);
                 }
                 if (p.roots() != null) {

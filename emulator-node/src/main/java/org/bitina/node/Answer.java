@@ -18,8 +18,14 @@ import org.bitina.run.Report;
 final class Answer {
     private Answer() {}
 
-    /** One sentence per job (per iteration of an elastic job), in the report's order. */
+    /**
+     * One sentence per job (per iteration of an elastic job), in the report's order; a shared run's
+     * from each job's own JCT ({@link SharedAnswer}).
+     */
     static List<String> sentences(Report r) {
+        if (SharedAnswer.applies(r)) {
+            return SharedAnswer.sentences(r);
+        }
         List<String> out = new ArrayList<>();
         List<String> done = new ArrayList<>();
         for (Report.JobReport j : r.jobs()) {

@@ -20,7 +20,8 @@ import org.bitina.usecase.Phase;
 import org.bitina.usecases.UseCases;
 
 /**
- * {@code --html report.html}: one self-contained page (no script, no network at view time):
+ * {@code --html report.html}: one self-contained page (nothing loaded at view time; one inline
+ * script, the {@link ZoomControl} of drawings too big to read at page width):
  * the summary table, INA against the baselines, and per job the completion-time CDF, the
  * soft state over modelled time with the faults on the axis, the link load on the topology per
  * mode and the installed trees. Every figure is a {@code <figure class="chart">} holding one
@@ -114,15 +115,20 @@ final class HtmlReport {
                                 + bytes(j.maxLinkBytes()) + ")"
                         : j.mode() + ", its " + j.iteration().of()
                                 + " iterations together (links[] is per job and mode)";
+                String id = "svg" + n[0]++;
                 figure(
                         b,
                         "heat-" + job + "-" + j.mode(),
                         "link load, " + what + "; one colour scale for every mode of the job",
-                        view.heatMap(
-                                "svg" + n[0]++, bytesByMode.get(j.mode()), peaksByMode.get(j.mode()), most, mostState));
+                        zoom(view, id)
+                                + view.heatMap(
+                                        id, bytesByMode.get(j.mode()), peaksByMode.get(j.mode()), most, mostState));
             }
             trees(b, r, job, rows, planned, view, n);
             b.append("</section>\n");
+        }
+        if (b.indexOf("class=\"zoom-control\"") >= 0) {
+            b.append(ZoomControl.SCRIPT);
         }
         b.append("</body></html>\n");
         return b.toString();
@@ -134,6 +140,8 @@ final class HtmlReport {
                 .append("</title>\n<style>\n")
                 .append("body{font-family:sans-serif;margin:1.5em;color:#222;max-width:1900px}")
                 .append(".summary td.l{overflow-wrap:anywhere}")
+                // short cells never break inside a word ("complet e"): the note and the missing list take the squeeze
+                .append(".summary td{white-space:nowrap}.summary td.note,.summary td.missing{white-space:normal}")
                 .append(
                         "table{border-collapse:collapse;font-size:13px}td,th{border:1px solid #ccc;padding:3px 6px;text-align:right}")
                 .append("td.l,th.l{text-align:left}th{background:#f0f0f0}.no{color:#c0392b}.ok{color:#1e8449}")
@@ -146,6 +154,7 @@ final class HtmlReport {
                 .append("figure.chart{max-width:100%}figure.chart svg{max-width:100%;height:auto}")
                 .append(
                         ".answer p{font-size:17px;margin:.3em 0}.answer{margin:.8em 0 1em;padding:.2em .8em;border-left:4px solid #1f77b4}")
+                .append(ZoomControl.STYLE)
                 .append("\n</style></head><body>\n");
     }
 
@@ -167,7 +176,7 @@ final class HtmlReport {
         b.append(
                 "<table class=\"summary\"><tr><th class=\"l\">job</th><th class=\"l\">kind</th><th class=\"l\">mode</th><th class=\"l\">status</th>"
                         + "<th class=\"l\">expected</th><th>verified</th><th>modelled time</th><th>max link</th><th>total bytes</th>"
-                        + "<th>packets into root</th><th>timeouts</th><th class=\"l\">missing</th><th class=\"l\">note</th></tr>\n");
+                        + "<th>packets into root</th><th>busiest host</th><th>timeouts</th><th class=\"l\">missing</th><th class=\"l\">note</th></tr>\n");
         for (Report.JobReport j : r.jobs()) {
             String note = j.note() == null ? "" : j.note();
             b.append("<tr><td class=\"l\">")
@@ -191,9 +200,11 @@ final class HtmlReport {
                     .append(bytes(j.totalLinkBytes()))
                     .append("</td><td>")
                     .append(j.packetsIntoRoot())
+                    .append("</td><td class=\"busiest\">")
+                    .append(j.busiestHost() == null ? "-" : esc(j.busiestHost()) + ": " + j.maxPacketsIntoHost())
                     .append("</td><td>")
                     .append(j.timeouts())
-                    .append("</td><td class=\"l\">")
+                    .append("</td><td class=\"l missing\">")
                     .append(esc(Hosts.summary(j.missing())))
                     .append("</td><td class=\"note\" title=\"")
                     .append(esc(note))
@@ -204,7 +215,9 @@ final class HtmlReport {
         b.append(
                 "</table>\n<p class=\"legend\">ina: in-network aggregation; ring, ps, all-to-all, unicast-ack: the host baselines on the same "
                         + "topology; expected: what the fault plan or the file's expect { } says, ok or NO; packets into root: what the VAT root, "
-                        + "parameter server or source received (for a ring, the busiest member); KiB = 1024 B.</p>\n");
+                        + "parameter server or source received (for a ring, the busiest member); busiest host: the host "
+                        + "that received the most packets and how many, the same measure in every mode (the bars);"
+                        + " KiB = 1024 B.</p>\n");
     }
 
     /**
@@ -261,7 +274,9 @@ final class HtmlReport {
             new Metric("modelled time", "us", Report.JobReport::modeledMicros),
             new Metric("max link bytes", "bytes", j -> j.maxLinkBytes()),
             new Metric("total link bytes", "bytes", j -> j.totalLinkBytes()),
-            new Metric("packets into the root", "packets", j -> j.packetsIntoRoot()));
+            // the same measure in every mode: a ring has no root, and its busiest member beside INA's root switch
+            // compared two different things
+            new Metric("packets into the busiest host", "packets", j -> j.maxPacketsIntoHost()));
 
     /**
      * INA against the baselines: one chart per metric, a group per job, a bar per mode with its
@@ -280,7 +295,7 @@ final class HtmlReport {
             figure(
                     b,
                     "bars-" + m.title().replace(' ', '-'),
-                    m.title() + " per job and mode" + (m.unit().equals("packets") ? " (packets)" : ""),
+                    m.title() + " per job and mode" + (m.unit().equals("packets") ? busiest(r) : ""),
                     SvgCharts.bars("svg" + n[0]++, m.title(), m.unit(), jobs, values));
         }
         for (String job : jobs) {
@@ -305,6 +320,25 @@ final class HtmlReport {
                             METRICS.subList(0, 3).stream().map(Metric::title).toList(),
                             ratios));
         }
+    }
+
+    /**
+     * Which host each bar of "packets into the busiest host" counts: " (packets; the most any one host of the phase
+     * received, acknowledgements included, the same in every mode: fig1 ina w1, ring w2, ps w1)".
+     */
+    private static String busiest(Report r) {
+        Map<String, List<String>> byJob = new LinkedHashMap<>();
+        for (Report.JobReport j : r.jobs()) {
+            if (j.busiestHost() != null) {
+                byJob.computeIfAbsent(j.name(), k -> new ArrayList<>()).add(label(j) + " " + j.busiestHost());
+            }
+        }
+        return " (packets; the most any one host of the phase received, acknowledgements included, the same measure"
+                + " in every mode; the summary's packets into root counts each mode's own root: "
+                + byJob.entrySet().stream()
+                        .map(e -> e.getKey() + ": " + String.join(", ", e.getValue()))
+                        .collect(Collectors.joining("; "))
+                + ")";
     }
 
     /** Per job: when its chunks completed (a CDF per mode) and the soft state over modelled time, faults marked on both. */
@@ -442,14 +476,15 @@ final class HtmlReport {
                                 + " switches installed during the run, each a union over the phase (its bits and installs"
                                 + " on hover; the report's observedTrees[]): an arrow from each branch to the node it sent aggregates to, and from each"
                                 + " endpoint to the lowest branch holding its bit",
-                        view.trees(
-                                "svg" + n[0]++,
-                                o.edges(),
-                                o.labels(),
-                                null,
-                                "",
-                                "red: what the packets built (" + o.mechanism()
-                                        + ", observed), the unions of the phase"));
+                        zoom(view, "svg" + n[0])
+                                + view.trees(
+                                        "svg" + n[0]++,
+                                        o.edges(),
+                                        o.labels(),
+                                        null,
+                                        "",
+                                        "red: what the packets built (" + o.mechanism()
+                                                + ", observed), the unions of the phase"));
             }
             if (t.isEmpty() && o.isEmpty()) {
                 Report.JobReport row = rows.stream()
@@ -486,8 +521,13 @@ final class HtmlReport {
                     "trees-" + job + "-" + label.replace(' ', '-'),
                     "installed trees, " + label + ": " + t.aBms().size()
                             + " VAT nodes as planned before the run (a repair after a crash is in the note)",
-                    view.trees("svg" + n[0]++, t.edges(), t.aBms(), t.root()));
+                    zoom(view, "svg" + n[0]) + view.trees("svg" + n[0]++, t.edges(), t.aBms(), t.root()));
         }
+    }
+
+    /** The zoom buttons for the drawing {@code id} when {@code view} is too big to read at page width, else nothing. */
+    private static String zoom(TopologyView view, String id) {
+        return view.zoomable() ? ZoomControl.controls(id) : "";
     }
 
     private static void figure(StringBuilder b, String name, String caption, String svg) {

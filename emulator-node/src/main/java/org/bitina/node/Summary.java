@@ -5,7 +5,6 @@ import static org.bitina.node.ConsoleTable.Align.RIGHT;
 
 import java.io.PrintStream;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.function.UnaryOperator;
 import org.bitina.run.Report;
@@ -90,10 +89,8 @@ final class Summary {
         String label = j.name()
                 + (j.iteration() == null ? "" : " iteration " + j.iteration().index())
                 + (j.shared() == null ? "" : j.shared().alone() ? " (alone)" : " (shared)");
-        String verdict = x >= 1
-                ? String.format(Locale.ROOT, "%.2fx faster", x)
-                : String.format(Locale.ROOT, "%.2fx slower", 1 / x);
-        out.println(label + ": ina vs best baseline (" + best.getKey() + "): " + verdict);
+        // the answer sentence's three significant digits: 16.3x in both, not 16.3x above and 16.30x here
+        out.println(label + ": ina vs best baseline (" + best.getKey() + "): " + Answer.ratio(x));
         if (x < 1 && j.note() != null && !j.note().isEmpty()) {
             out.println("    ina's tree: " + j.note());
         }

@@ -26,7 +26,7 @@ final class SweepPage {
             new Metric("modelled time", "us", CsvReport.JobRow::modelledUs),
             new Metric("max link bytes", "bytes", CsvReport.JobRow::maxLinkBytes),
             new Metric("total link bytes", "bytes", CsvReport.JobRow::totalLinkBytes),
-            new Metric("packets into the root", "packets", CsvReport.JobRow::packetsIntoRoot),
+            new Metric("packets into the busiest host", "packets", CsvReport.JobRow::maxPacketsIntoHost),
             new Metric("algorithm bandwidth", "GB/s", CsvReport.JobRow::algbwGBps),
             new Metric("bus bandwidth", "GB/s", CsvReport.JobRow::busbwGBps),
             new Metric("timeouts", "timeouts", CsvReport.JobRow::timeouts));

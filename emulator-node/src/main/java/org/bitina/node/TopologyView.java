@@ -162,6 +162,14 @@ final class TopologyView {
         return Integer.compare(x.length, y.length);
     }
 
+    /**
+     * Whether the drawing is too big to read at page width (more than 24 nodes in a row: names at 7-8 px or
+     * upright, shapes of 3-5 px), so that the page gives it a {@link ZoomControl}.
+     */
+    boolean zoomable() {
+        return !small;
+    }
+
     static String linkKey(String a, String b) {
         return a.compareTo(b) < 0 ? a + "|" + b : b + "|" + a;
     }

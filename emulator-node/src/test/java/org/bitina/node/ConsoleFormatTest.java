@@ -111,6 +111,17 @@ class ConsoleFormatTest {
     }
 
     @Test
+    void theBestBaselineLineGivesTheRatioAsTheAnswerSentenceDoes() {
+        Report.JobReport ina =
+                job("ft8", "ina", "complete", "complete", true).withSpeedup(Map.of("ring", 16.3, "ps", 40.0));
+        ByteArrayOutputStream b = new ByteArrayOutputStream();
+        Summary.comparison(ina, new PrintStream(b, true, StandardCharsets.UTF_8));
+        assertEquals("ft8: ina vs best baseline (ring): 16.3x faster\n", b.toString(StandardCharsets.UTF_8));
+        assertTrue(
+                Answer.ratio(16.3).equals("16.3x faster") && Answer.ratio(0.8).equals("1.25x slower"));
+    }
+
+    @Test
     void theEtaIsThePhasesPaceSoFarOverWhatIsLeft() {
         assertEquals("", ProgressBar.eta(1_000_000_000L, 0, 100), "nothing to go by before the first result");
         assertEquals("ETA 3.0s", ProgressBar.eta(1_000_000_000L, 25, 100));

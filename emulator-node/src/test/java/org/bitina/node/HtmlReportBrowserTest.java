@@ -45,9 +45,13 @@ class HtmlReportBrowserTest {
                     + "const a=[...document.querySelectorAll('.answer-sentence')].map(x=>x.textContent);"
                     + "const W=document.documentElement.clientWidth;const w=[];document.querySelectorAll('body *').forEach(x=>{"
                     + "const r=x.getBoundingClientRect();if(r.right>W+1)w.push(x.tagName+(x.id?'#'+x.id:'')+' '+Math.round(r.right))});"
+                    // each zoom control, clicked as a reader would: the viewBox before, after "+", after "reset"
+                    + "const z=[...document.querySelectorAll('.zoom-control')].map(c=>{const s=document.getElementById(c.dataset.for);"
+                    + "const v=()=>s.getAttribute('viewBox');const b=v();c.querySelector('[data-zoom=in]').click();const i=v();"
+                    + "c.querySelector('[data-zoom=reset]').click();return c.closest('figure').dataset.chart+' | '+b+' | '+i+' | '+v()});"
                     + "const p=document.createElement('pre');p.id='bitina-probe';p.textContent='ANSWER '+a.join(' || ')+'\\nWIDE '+w.slice(0,5).join(', ')"
                     + "+'\\nCHARTS\\n'+o.join('\\n')+'\\nERRORS\\n'+__e.join('\\n')"
-                    + "+'\\nEND';document.body.appendChild(p)});</script>";
+                    + "+'\\nEND\\nZOOM\\n'+z.join('\\n')+'\\nZOOMEND';document.body.appendChild(p)});</script>";
 
     @BeforeAll
     void runFig1WithHtml() throws IOException, InterruptedException {
@@ -142,6 +146,15 @@ class HtmlReportBrowserTest {
         int answer = dom.lastIndexOf("ANSWER ", from);
         String[] head = dom.substring(answer + 7, from).split("\nWIDE ?", -1);
         lastAnswer = head[0].trim();
+        lastZoom = new LinkedHashMap<>();
+        int zoom = dom.indexOf("\nZOOM\n", to);
+        for (String line :
+                dom.substring(zoom + 6, dom.indexOf("\nZOOMEND", zoom)).split("\n")) {
+            if (!line.isBlank()) {
+                String[] f = line.split(" \\| ");
+                lastZoom.put(f[0], new String[] {f[1], f[2], f[3]});
+            }
+        }
         assertEquals(
                 "",
                 head.length > 1 ? head[1].trim() : "?",
@@ -176,6 +189,9 @@ class HtmlReportBrowserTest {
     /** The answer sentences of the page {@link #drawn} last probed, joined by " || ". */
     private String lastAnswer;
 
+    /** Per chart with a zoom control on the page {@link #drawn} last probed: its viewBox, after "+", after "reset". */
+    private Map<String, String[]> lastZoom;
+
     @Test
     void everyChartOfTheFig1PageDrawsInChromiumWithoutAConsoleError() throws IOException, InterruptedException {
         Map<String, int[]> charts = drawn(page);
@@ -191,7 +207,7 @@ class HtmlReportBrowserTest {
                         "bars-modelled-time",
                         "bars-max-link-bytes",
                         "bars-total-link-bytes",
-                        "bars-packets-into-the-root",
+                        "bars-packets-into-the-busiest-host",
                         "ratio-fig1",
                         "cdf-fig1",
                         "state-fig1",
@@ -209,6 +225,7 @@ class HtmlReportBrowserTest {
         }
         // s1 = [11000000] over w1, w2; s7 = [00110000] over w3, w4; s6 = [11110000] over s1, s7
         assertEquals(6, charts.get("trees-fig1-ina")[4], "an arrow per member and per VAT child");
+        assertEquals(Map.of(), lastZoom, "Fig. 1's drawings are readable at page width: no zoom control");
         Path png = OUT.resolve("report.png");
         Files.deleteIfExists(png);
         Ran shot = chromium(
@@ -237,11 +254,33 @@ class HtmlReportBrowserTest {
         assertTrue(
                 charts.containsKey("heat-ft8-ina") && charts.containsKey("heat-ft8-ring"),
                 charts.keySet().toString());
+        // too big to read at page width: every topology drawing zooms, "+" halves the view, "reset" restores it
+        List<String> drawings = charts.keySet().stream()
+                .filter(k -> k.startsWith("heat-") || k.startsWith("trees-"))
+                .toList();
+        assertEquals(drawings, List.copyOf(lastZoom.keySet()), "a zoom control on each topology drawing");
+        lastZoom.forEach((name, v) -> {
+            double[] whole = viewBox(v[0]);
+            double[] in = viewBox(v[1]);
+            assertEquals(whole[2] / 2, in[2], 0.1, name + ": zoomed in twice as close: " + v[0] + " -> " + v[1]);
+            assertEquals(whole[3] / 2, in[3], 0.1, name + ": the same aspect");
+            assertTrue(in[0] > whole[0] && in[1] > whole[1], name + ": about the centre: " + v[1]);
+            assertEquals(v[0], v[2], name + ": reset shows the whole drawing again");
+        });
         // 128 hosts in one row: labelled upright, 80 switches: each named
         String html = Files.readString(k8);
         int heat = html.indexOf("data-chart=\"heat-ft8-ina\"");
         String svg = html.substring(heat, html.indexOf("</svg>", heat));
         assertEquals(128 + 80, svg.split("class=\"name\"", -1).length - 1, "every node named in the heat map");
+    }
+
+    private static double[] viewBox(String v) {
+        String[] f = v.trim().split("[ ,]+");
+        double[] out = new double[f.length];
+        for (int i = 0; i < f.length; i++) {
+            out[i] = Double.parseDouble(f[i]);
+        }
+        return out;
     }
 
     @Test
@@ -284,7 +323,7 @@ class HtmlReportBrowserTest {
                         "sweep-modelled-time",
                         "sweep-max-link-bytes",
                         "sweep-total-link-bytes",
-                        "sweep-packets-into-the-root",
+                        "sweep-packets-into-the-busiest-host",
                         "sweep-algorithm-bandwidth",
                         "sweep-bus-bandwidth"),
                 List.copyOf(charts.keySet()),
