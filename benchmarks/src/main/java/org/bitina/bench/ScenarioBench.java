@@ -9,6 +9,7 @@ import org.bitina.job.JobSpec;
 import org.bitina.run.Report;
 import org.bitina.run.RunProgress;
 import org.bitina.scenario.Clock;
+import org.bitina.scenario.Overrides;
 import org.bitina.scenario.Scenario;
 import org.bitina.scenario.ScenarioLoader;
 import org.bitina.usecase.allreduce.AllReduceSpec;
@@ -102,6 +103,13 @@ public final class ScenarioBench {
         String s6;
 
         @picocli.CommandLine.Option(
+                names = "--loss",
+                paramLabel = "RATE",
+                description = "the file as it is and with loss at RATE on every link from the start (e.g. 1%),"
+                        + " alternating (as --set 'faults=[{at=0us,kind=loss,rate=RATE}]')")
+        String loss;
+
+        @picocli.CommandLine.Option(
                 names = "--members",
                 paramLabel = "N",
                 description = "cluster members as ActorSystems in this JVM")
@@ -145,7 +153,14 @@ public final class ScenarioBench {
             s = s.withSecurity(new Scenario.Security(macs.equals("on")));
         }
         List<Variant> order;
-        if ("both".equals(clocks)) {
+        if (o.loss != null) {
+            // the faults replaced by loss alone, as the CLI's --set does: the same reader, the same checks
+            Scenario lossy = ScenarioLoader.load(
+                    file,
+                    Runtime.getRuntime().maxMemory(),
+                    Overrides.parse(List.of("faults=[{at=0us,kind=loss,rate=" + o.loss + "}]")));
+            order = List.of(new Variant("lossless", s), new Variant("loss-" + o.loss, lossy));
+        } else if ("both".equals(clocks)) {
             order = List.of(
                     new Variant("virtual", s.withClock(Clock.VIRTUAL)), new Variant("real", s.withClock(Clock.REAL)));
         } else if ("both".equals(macs)) {

@@ -89,6 +89,7 @@ abstract class DeviceActor extends AbstractBehavior<DeviceCommand> {
                 .onMessage(DeviceCommand.Advance.class, m -> time.advance(m))
                 .onMessage(DeviceCommand.Wire.class, this::onWire)
                 .onMessage(DeviceCommand.InstallJob.class, this::onInstall)
+                .onMessage(DeviceCommand.ReleasePool.class, this::onReleasePool)
                 .onMessage(DeviceCommand.Reroute.class, this::onReroute)
                 .onMessage(DeviceCommand.Retree.class, this::onRetree)
                 .onMessage(DeviceCommand.LinkFault.class, this::onLinkFault)
@@ -458,13 +459,18 @@ abstract class DeviceActor extends AbstractBehavior<DeviceCommand> {
     protected abstract boolean isSwitch();
 
     private Behavior<DeviceCommand> onWire(DeviceCommand.Wire w) {
-        ports.wire(w);
+        ports.wire(w, isSwitch());
         engine = new NodeEngine(name, w.routing(), freshTable(), ports.tracing());
         return this;
     }
 
     private Behavior<DeviceCommand> onInstall(DeviceCommand.InstallJob m) {
         engine.install(m.tables());
+        return this;
+    }
+
+    private Behavior<DeviceCommand> onReleasePool(DeviceCommand.ReleasePool m) {
+        m.jobs().forEach(j -> engine.release(m.tenant(), j));
         return this;
     }
 
@@ -545,6 +551,11 @@ abstract class DeviceActor extends AbstractBehavior<DeviceCommand> {
             }
             Map<Counter, Long> c = engine.counters(m.tenant(), job).asMap();
             c.forEach((k, v) -> counters.merge(k, v, Long::sum));
+            long folds = engine.table().outsideFolds(new JobKey(m.tenant(), job));
+            if (folds > 0) {
+                // the table folds them outside the pool on its own (T2): counted where the others are
+                counters.merge(Counter.ROOT_FOLDS, folds, Long::sum);
+            }
             if (!m.more().isEmpty()) {
                 byTree.put(job, c);
             }

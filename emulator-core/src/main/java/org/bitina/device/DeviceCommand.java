@@ -49,7 +49,8 @@ public sealed interface DeviceCommand extends ControlMessage
                     CollectStats,
                     Advance,
                     Retree,
-                    SwitchSpeed {}
+                    SwitchSpeed,
+                    ReleasePool {}
 
     /** What only a host takes: its endpoint drivers. */
     sealed interface HostOnly extends DeviceCommand permits StartDriver, BeginJob {}
@@ -100,6 +101,16 @@ public sealed interface DeviceCommand extends ControlMessage
 
     /** Control-plane state for one job on this device (BIFT, A-BM, VAT parent). */
     record InstallJob(JobTables tables) implements ControlPlane {}
+
+    /**
+     * A job has completed (T2): its grants of the switches' pools of aggregation entries go back,
+     * between two windows of modelled time, so best-effort jobs may use them.
+     */
+    record ReleasePool(int tenant, List<Integer> jobs) implements ControlPlane {
+        public ReleasePool {
+            jobs = List.copyOf(jobs);
+        }
+    }
 
     /**
      * Hosts: set up a driver for a job phase, reporting to {@code reportTo}. It starts sending
@@ -409,7 +420,15 @@ public sealed interface DeviceCommand extends ControlMessage
     }
 
     /** One direction of a link, as counted by its sender. */
-    record LinkStats(String from, String to, long packets, long bytes, long headerBytes, long lost) {}
+    record LinkStats(
+            String from,
+            String to,
+            long packets,
+            long bytes,
+            long headerBytes,
+            long lost,
+            long maxQueueBytes,
+            long queueDrops) {}
 
     /** What hosts tell the coordinator while a phase runs. */
     sealed interface HostEvent extends ControlMessage permits DriverDone, Progress {}

@@ -13,6 +13,7 @@ import org.bitina.protocol.LinkModel;
 import org.bitina.protocol.NodeEngine;
 import org.bitina.protocol.SwitchTiming;
 import org.bitina.protocol.TraceEvent;
+import org.bitina.topology.LinkSpec;
 import org.bitina.wire.PacketCodec;
 
 /**
@@ -44,15 +45,27 @@ final class Ports {
     }
 
     void wire(DeviceCommand.Wire w) {
+        wire(w, true);
+    }
+
+    /**
+     * Wires the ports; {@code finiteBuffers} false (a host's NIC) leaves every egress queue
+     * unlimited: a host's stack waits for its NIC rather than losing its own packets, so the
+     * drop-tail buffers are the switches' (T3).
+     */
+    void wire(DeviceCommand.Wire w, boolean finiteBuffers) {
         neighbors.clear();
         links.clear();
         neighbors.putAll(w.neighbors());
         long i = 0;
         for (Map.Entry<String, ActorRef<DeviceCommand>> e : w.neighbors().entrySet()) {
             // one seeded generator per link direction: runs repeat loss patterns exactly
+            LinkSpec spec = w.links().get(e.getKey());
             links.put(
                     e.getKey(),
-                    new LinkModel(w.links().get(e.getKey()), w.seed() * 1_000_003L + node.hashCode() * 31L + i++));
+                    new LinkModel(
+                            finiteBuffers ? spec : spec.unbuffered(),
+                            w.seed() * 1_000_003L + node.hashCode() * 31L + i++));
         }
         trace = w.trace();
         member = w.member();
@@ -307,8 +320,8 @@ final class Ports {
 
     List<DeviceCommand.LinkStats> stats() {
         List<DeviceCommand.LinkStats> out = new ArrayList<>();
-        links.forEach((n, l) ->
-                out.add(new DeviceCommand.LinkStats(node, n, l.packets(), l.bytes(), l.headerBytes(), l.lost())));
+        links.forEach((n, l) -> out.add(new DeviceCommand.LinkStats(
+                node, n, l.packets(), l.bytes(), l.headerBytes(), l.lost(), l.maxQueueBytes(), l.queueDrops())));
         return out;
     }
 

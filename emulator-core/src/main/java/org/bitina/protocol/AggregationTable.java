@@ -93,6 +93,14 @@ public final class AggregationTable {
     private record CachedResult(Emission result, long until) {}
     /** What admission control reserved for a job here (S5): its quota instead of the device's default. */
     private final Map<JobKey, Integer> reserved = new HashMap<>();
+    /** The jobs that share this switch's pool of entries (T2), with their shares; empty: no pool here. */
+    private final Map<JobKey, PoolShare> pooled = new HashMap<>();
+    /** Best-effort chunks refused for want of a free entry, and until when: their later contributions pass on too. */
+    private final Map<StateKey, Long> passing = new HashMap<>();
+    /** Per job, the entries its root folds outside the pool (best-effort chunks that found no free entry). */
+    private final Map<JobKey, Integer> outsidePerJob = new HashMap<>();
+
+    private final Map<JobKey, Long> outsideFolds = new HashMap<>();
 
     private final Deadlines deadlines = new Deadlines(this::isLive);
     private long generation;
@@ -121,6 +129,9 @@ public final class AggregationTable {
         final long deadline;
         final long generation;
         final long timeoutNanos;
+        /** Folded at a best-effort job's root outside the pool: not one of the pool's entries. */
+        boolean outside;
+
         long firstVt = Long.MIN_VALUE;
         long maxVt = Long.MIN_VALUE;
         EndpointSet held;
@@ -352,19 +363,79 @@ public final class AggregationTable {
         }
     }
 
+    /**
+     * {@code job} shares this switch's pool (T2): {@code grant} entries are its own (its quota, when
+     * strict); a best-effort job also takes entries of the pool that nobody was granted and nobody holds.
+     */
+    public void pool(JobKey job, PoolShare share, int grant) {
+        pooled.put(job, share);
+        if (grant > 0) {
+            reserved.put(job, grant);
+        } else {
+            reserved.remove(job);
+        }
+    }
+
+    /**
+     * {@code job} has completed: its grant goes back to the pool (its live entries stay until they
+     * leave, and count while they do).
+     */
+    public void release(JobKey job) {
+        if (pooled.containsKey(job)) {
+            reserved.remove(job);
+        }
+    }
+
     /** The most live entries {@code job} may hold here. */
     public int quota(JobKey job) {
+        if (pooled.containsKey(job)) {
+            return reserved.getOrDefault(job, 0);
+        }
         return reserved.getOrDefault(job, maxEntriesPerJob);
+    }
+
+    /**
+     * The pool's entries that no job was granted and no job holds past its grant (T2); 0 without a
+     * pool. The pool is every pooled job's, so any share names its capacity.
+     */
+    public int poolFree() {
+        if (pooled.isEmpty()) {
+            return 0;
+        }
+        int taken = 0;
+        for (JobKey j : pooled.keySet()) {
+            taken += Math.max(reserved.getOrDefault(j, 0), entriesPerJob.getOrDefault(j, 0));
+        }
+        return Math.max(0, pooled.values().iterator().next().capacity() - taken);
     }
 
     private Entry open(StateKey key, EndpointSet nodeBitmap, long timeoutNanos, long now) {
         JobKey job = key.jobKey();
         int live = entriesPerJob.getOrDefault(job, 0);
-        if (live >= quota(job)) {
+        PoolShare share = pooled.get(job);
+        boolean outside = false;
+        if (share != null && share.bestEffort()) {
+            Long until = passing.get(key);
+            boolean passes = until != null && until > now;
+            if (passes || (live >= quota(job) && poolFree() == 0)) {
+                if (!share.foldsAtRoot()) {
+                    // one chunk passes on whole: an entry opened for its later contributions would wait out its timer
+                    passing.put(key, now + tombstoneNanos);
+                    return null;
+                }
+                outside = true;
+            }
+        } else if (live >= quota(job)) {
             return null;
         }
-        entriesPerJob.put(job, live + 1);
         Entry e = new Entry(key, nodeBitmap, now, timeoutNanos, ++generation);
+        e.outside = outside;
+        if (outside) {
+            outsidePerJob.merge(job, 1, Integer::sum);
+            outsideFolds.merge(job, 1L, Long::sum);
+        } else {
+            entriesPerJob.put(job, live + 1);
+        }
         entries.put(key, e);
         deadlines.add(e.deadline, e.generation, key, entries.size());
         peakEntries = Math.max(peakEntries, entries.size());
@@ -388,7 +459,7 @@ public final class AggregationTable {
     /** {@code waited}: the entry left at its timer, so in modelled time no earlier than first arrival + timeout. */
     private Emission emit(Entry e, boolean partial, boolean waited, long now) {
         entries.remove(e.key);
-        entriesPerJob.merge(e.key.jobKey(), -1, Integer::sum);
+        left(e);
         if (e.acc != null) {
             bufferedBytes -= e.acc.byteSize();
         }
@@ -430,6 +501,9 @@ public final class AggregationTable {
         }
         if (!results.isEmpty()) {
             results.values().removeIf(c -> c.until <= now);
+        }
+        if (!passing.isEmpty()) {
+            passing.values().removeIf(until -> until <= now);
         }
         return out;
     }
@@ -479,6 +553,8 @@ public final class AggregationTable {
             results.keySet().removeIf(k -> k.tenant() == tenant && k.job() == job);
         }
         entriesPerJob.remove(new JobKey(tenant, job));
+        outsidePerJob.remove(new JobKey(tenant, job));
+        passing.keySet().removeIf(k -> k.tenant() == tenant && k.job() == job);
     }
 
     /** What one live entry holds: the contributions' bits and their running reduction. */
@@ -494,9 +570,24 @@ public final class AggregationTable {
         return out;
     }
 
-    /** An entry's life ends at modelled time {@code at}. */
+    /** An entry's life ends at modelled time {@code at}; one folded outside the pool is not the pool's. */
     private void ended(Entry e, long at) {
-        lives.ended(e.key.jobKey(), e.firstVt == Long.MIN_VALUE ? at : e.firstVt, at);
+        if (!e.outside) {
+            lives.ended(e.key.jobKey(), e.firstVt == Long.MIN_VALUE ? at : e.firstVt, at);
+        }
+    }
+
+    private void left(Entry e) {
+        if (e.outside) {
+            outsidePerJob.merge(e.key.jobKey(), -1, Integer::sum);
+        } else {
+            entriesPerJob.merge(e.key.jobKey(), -1, Integer::sum);
+        }
+    }
+
+    /** The chunks of {@code job} its root folded outside the pool so far (T2, best-effort), live or gone. */
+    public long outsideFolds(JobKey job) {
+        return outsideFolds.getOrDefault(job, 0L);
     }
 
     /**
@@ -506,7 +597,7 @@ public final class AggregationTable {
     public List<long[]> entriesOverTime(Collection<JobKey> jobs) {
         List<Long> stillLive = new ArrayList<>();
         for (Entry e : entries.values()) {
-            if (jobs.contains(e.key.jobKey())) {
+            if (jobs.contains(e.key.jobKey()) && !e.outside) {
                 stillLive.add(e.firstVt == Long.MIN_VALUE ? 0 : e.firstVt);
             }
         }

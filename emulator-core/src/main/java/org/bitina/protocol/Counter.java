@@ -16,8 +16,10 @@ public enum Counter {
     COMPLETIONS,
     TIMEOUTS,
     LATE,
-    /** Past the job's quota (S5): passed on unaggregated. */
+    /** Past the job's quota (S5), or no free entry in the pool (T2, best-effort): passed on unaggregated. */
     REFUSED,
+    /** T2: best-effort chunks a root folded outside the pool, for want of a free entry. */
+    ROOT_FOLDS,
     /** C-BMs installed by a self-installing multicast (M2, R2). */
     INSTALLS,
     /** BIER-INC branches created by a first forward packet (B2). */

@@ -71,9 +71,10 @@ public record JobTables(Id id, Vat vat, Multicast multicast, EncodingSpec encodi
      * @param auditKey     the job's checksum key for the controller's audit tap at this node's ports (S6,
      *                     {@link ChecksumAudit}); null: no audit. The data plane never reads it
      * @param stateEntries the aggregation entries admission control reserved for the job on this
-     *                     switch (S5), its quota here; 0: the device's default quota
+     *                     switch (S5), its quota here; 0: the device's default quota (with a pool: none)
+     * @param pool         the job's share of this switch's pool of entries (T2), or null: the switch has no pool
      */
-    public record Guards(IngressPolicy ingress, byte[] macKey, byte[] auditKey, int stateEntries) {}
+    public record Guards(IngressPolicy ingress, byte[] macKey, byte[] auditKey, int stateEntries, PoolShare pool) {}
 
     public String name() {
         return id.name();
@@ -151,6 +152,11 @@ public record JobTables(Id id, Vat vat, Multicast multicast, EncodingSpec encodi
         return guards.stateEntries();
     }
 
+    /** The job's share of this switch's pool (T2), or null: no pool here. */
+    public PoolShare pool() {
+        return guards.pool();
+    }
+
     /**
      * Whether a reliable-multicast DATA packet installs a C-BM at branch nodes (R2): never
      * (pre-configured ACK tree), always (self-installed), or only retransmissions (the
@@ -189,6 +195,7 @@ public record JobTables(Id id, Vat vat, Multicast multicast, EncodingSpec encodi
                 .ingress(ingress())
                 .macKey(macKey())
                 .stateEntries(stateEntries())
+                .pool(pool())
                 .auditKey(auditKey())
                 .stage(stage())
                 .resultRoute(resultRoute());
@@ -212,6 +219,11 @@ public record JobTables(Id id, Vat vat, Multicast multicast, EncodingSpec encodi
     /** The job's reservation on this switch (S5). */
     public JobTables withStateEntries(int entries) {
         return toBuilder().stateEntries(entries).build();
+    }
+
+    /** The job's grant of {@code entries} from this switch's pool (T2). */
+    public JobTables withPool(int entries, PoolShare share) {
+        return toBuilder().stateEntries(entries).pool(share).build();
     }
 
     public JobTables withBift(Bift b) {
@@ -241,6 +253,7 @@ public record JobTables(Id id, Vat vat, Multicast multicast, EncodingSpec encodi
         private IngressPolicy ingress;
         private byte[] macKey;
         private int stateEntries;
+        private PoolShare pool;
         private byte[] auditKey;
         private SecondStage stage;
         private ResultRoute resultRoute = ResultRoute.NODE_BITMAP;
@@ -311,6 +324,11 @@ public record JobTables(Id id, Vat vat, Multicast multicast, EncodingSpec encodi
             return this;
         }
 
+        public Builder pool(PoolShare p) {
+            this.pool = p;
+            return this;
+        }
+
         public Builder stateEntries(int e) {
             this.stateEntries = e;
             return this;
@@ -339,7 +357,7 @@ public record JobTables(Id id, Vat vat, Multicast multicast, EncodingSpec encodi
                     new Vat(registered, vatParent, root, rootMulticasts, timeoutNanos, stage, resultRoute),
                     new Multicast(bift, dataInstall, edge),
                     encoding,
-                    new Guards(ingress, macKey, auditKey, stateEntries));
+                    new Guards(ingress, macKey, auditKey, stateEntries, pool));
         }
     }
 }

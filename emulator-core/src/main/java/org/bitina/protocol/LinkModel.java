@@ -7,6 +7,11 @@ import org.bitina.topology.LinkSpec;
  * One direction of a link, owned by the sending device (docs/architecture.md "Two clocks"):
  * modelled queueing (busy-until), serialisation (bytes / bandwidth) and propagation, the
  * link's counters, and loss, duplication and reordering drawn from a seeded generator.
+ *
+ * <p>The egress queue (T3) holds the packets waiting behind the one on the wire, as ns-3's
+ * {@code DropTailQueue} under a {@code PointToPointNetDevice}: a packet that would take the waiting
+ * bytes above {@link LinkSpec#bufferBytes()} is dropped ({@link #QUEUE_FULL}) and never serialised.
+ * Its depth is tracked with an unlimited buffer too, for {@link #maxQueueBytes()}.
  */
 public final class LinkModel {
     private final LinkSpec spec;
@@ -25,6 +30,12 @@ public final class LinkModel {
     private long bytes;
     private long headerBytes;
     private long lost;
+    private long queueDrops;
+    private long maxQueueBytes;
+    /** The waiting packets' departure times (when their serialisation starts) and sizes, oldest first. */
+    private final WaitingPackets waiting = new WaitingPackets();
+
+    public static final String QUEUE_FULL = "queue full";
 
     public LinkModel(LinkSpec spec, long seed) {
         this.spec = spec;
@@ -51,7 +62,18 @@ public final class LinkModel {
             lost++;
             return new Transmission(0, vt, 0, "packet of " + packetBytes + " bytes exceeds the MTU of " + spec.mtu());
         }
+        waiting.departedBy(vt);
         long departure = Math.max(vt, busyUntil);
+        if (departure > vt) {
+            long queued = waiting.bytes() + packetBytes;
+            if (queued > spec.bufferBytes()) {
+                lost++;
+                queueDrops++;
+                return new Transmission(0, vt, 0, QUEUE_FULL);
+            }
+            waiting.add(departure, packetBytes);
+            maxQueueBytes = Math.max(maxQueueBytes, queued);
+        }
         busyUntil = departure + spec.serializationNanos(packetBytes);
         long arrival = busyUntil + spec.latencyNanos();
         packets++;
@@ -143,8 +165,28 @@ public final class LinkModel {
         return headerBytes;
     }
 
+    /** Packets lost on this link for any reason: down, over the MTU, random loss, queue full. */
     public long lost() {
         return lost;
+    }
+
+    /** Packets dropped because the egress queue was full (a part of {@link #lost()}). */
+    public long queueDrops() {
+        return queueDrops;
+    }
+
+    /** The most bytes that waited behind the packet on the wire at once. */
+    public long maxQueueBytes() {
+        return maxQueueBytes;
+    }
+
+    /**
+     * The bytes waiting at modelled time {@code vt} (sent, their serialisation not started); times
+     * asked go forward, as a device's do.
+     */
+    public long queuedBytes(long vt) {
+        waiting.departedBy(vt);
+        return waiting.bytes();
     }
 
     /** Zeroes the counters and the modelled queue, between the phases of a run. */
@@ -153,6 +195,61 @@ public final class LinkModel {
         bytes = 0;
         headerBytes = 0;
         lost = 0;
+        queueDrops = 0;
+        maxQueueBytes = 0;
         busyUntil = 0;
+        waiting.clear();
+    }
+
+    /** A FIFO of (departure, bytes) pairs in a growable ring of longs: no object per packet on the hot path. */
+    private static final class WaitingPackets {
+        private long[] departures = new long[16];
+        private int[] sizes = new int[16];
+        private int head;
+        private int count;
+        private long bytes;
+
+        long bytes() {
+            return bytes;
+        }
+
+        void add(long departure, int size) {
+            if (count == departures.length) {
+                grow();
+            }
+            int i = (head + count) & (departures.length - 1);
+            departures[i] = departure;
+            sizes[i] = size;
+            count++;
+            bytes += size;
+        }
+
+        /** Takes off the packets whose serialisation has started by {@code vt}. */
+        void departedBy(long vt) {
+            while (count > 0 && departures[head] <= vt) {
+                bytes -= sizes[head];
+                head = (head + 1) & (departures.length - 1);
+                count--;
+            }
+        }
+
+        void clear() {
+            head = 0;
+            count = 0;
+            bytes = 0;
+        }
+
+        private void grow() {
+            long[] d = new long[departures.length * 2];
+            int[] s = new int[d.length];
+            for (int k = 0; k < count; k++) {
+                int i = (head + k) & (departures.length - 1);
+                d[k] = departures[i];
+                s[k] = sizes[i];
+            }
+            departures = d;
+            sizes = s;
+            head = 0;
+        }
     }
 }

@@ -70,6 +70,8 @@ public final class NodeEngine {
     public NodeEngine crashed(AggregationTable fresh) {
         NodeEngine e = restarted(fresh);
         e.observed.carryOver(observed);
+        // within the phase the running jobs keep their shares of the pool too
+        node.jobs.values().stream().filter(t -> t.pool() != null).forEach(t -> hold(fresh, t));
         return e;
     }
 
@@ -80,8 +82,11 @@ public final class NodeEngine {
     public NodeEngine restarted(AggregationTable fresh) {
         NodeEngine e = new NodeEngine(node.name, node.routing, fresh, node.tracing);
         e.node.jobs.putAll(node.jobs);
-        // the jobs' reservations (S5) are installed state too: a recovered switch holds them to the same quota
-        node.jobs.values().forEach(t -> fresh.reserve(t.key(), t.stateEntries()));
+        // the jobs' reservations (S5) are installed state too: a recovered switch holds them to the same quota; a
+        // share of the pool (T2) is the running phase's alone, and a new phase installs its own
+        node.jobs.values().stream()
+                .filter(t -> t.pool() == null)
+                .forEach(t -> fresh.reserve(t.key(), t.stateEntries()));
         e.node.counters.putAll(node.counters);
         e.node.unknownJobDrops = node.unknownJobDrops;
         node.dropReasons.forEach((k, v) -> e.node.dropReasons.put(k, new TreeMap<>(v)));
@@ -107,7 +112,24 @@ public final class NodeEngine {
     public void install(JobTables t) {
         node.jobs.put(t.key(), t);
         node.counters(t.key());
-        node.table.reserve(t.key(), t.stateEntries());
+        hold(node.table, t);
+    }
+
+    /** What admission control gave the job here: its share of the pool (T2), or its reservation (S5). */
+    private static void hold(AggregationTable table, JobTables t) {
+        if (t.pool() != null) {
+            table.pool(t.key(), t.pool(), t.stateEntries());
+        } else {
+            table.reserve(t.key(), t.stateEntries());
+        }
+    }
+
+    /**
+     * The job has completed (T2): its grant of the pool goes back, and best-effort jobs may use it.
+     * Its live entries count until they leave.
+     */
+    public void release(int tenant, int job) {
+        node.table.release(new JobKey(tenant, job));
     }
 
     /**

@@ -55,6 +55,8 @@ final class PhaseRun {
         final List<String> after;
         /** Modelled time its drivers began, or -1: not yet. */
         long begunAt = -1;
+        /** Whether its grants of the switches' pools went back (T2). */
+        boolean released;
 
         JobRun(PhaseGroup.Entry e) {
             this.phase = e.phase();

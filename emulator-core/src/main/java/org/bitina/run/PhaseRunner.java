@@ -22,6 +22,7 @@ import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
 import org.bitina.cluster.MemberAgent;
 import org.bitina.device.DeviceCommand;
+import org.bitina.protocol.JobTables;
 import org.bitina.protocol.TraceEvent;
 import org.bitina.scenario.Clock;
 import org.bitina.scenario.FaultSpec;
@@ -373,6 +374,36 @@ public final class PhaseRunner {
         return any;
     }
 
+    /**
+     * T2: a job that completed in the window just over gives its grants of the switches' pools
+     * back, at the window's end (when its last awaited endpoint had its result, at most one
+     * lookahead before). Returns whether any did.
+     */
+    private boolean releaseFinished(PhaseRun run) {
+        boolean any = false;
+        if (!run.group.shared() || run.group.alone()) {
+            // one job on the fabric: nobody else could use what it gives back
+            return false;
+        }
+        for (PhaseRun.JobRun j : run.jobs) {
+            if (j.released || !j.finished()) {
+                continue;
+            }
+            j.released = true;
+            for (Phase.Tree tree : j.phase.trees()) {
+                for (Map.Entry<String, JobTables> t : tree.tables().entrySet()) {
+                    if (t.getValue().pool() != null && !lost.contains(t.getKey())) {
+                        devices.get(t.getKey())
+                                .tell(new DeviceCommand.ReleasePool(
+                                        j.phase.job().common().tenant(), List.of(tree.wireJob())));
+                        any = true;
+                    }
+                }
+            }
+        }
+        return any;
+    }
+
     /** The earliest start still to come of a job that waits for its time (not for other jobs), or Long.MAX_VALUE. */
     private static long nextBeginNanos(PhaseRun run) {
         return run.jobs.stream()
@@ -456,6 +487,10 @@ public final class PhaseRunner {
                             PhaseEstimate.ALLOWED_PER_PLANNED,
                             run.bound.plannedPackets(),
                             scenario.topology().links().size()));
+        }
+        if (releaseFinished(run)) {
+            // every switch has the grants back before the next window
+            return synced(run, () -> afterWindow(run, end));
         }
         long next = run.barrier.next();
         if (beginDue(run, end)) {

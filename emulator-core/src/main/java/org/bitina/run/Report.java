@@ -109,6 +109,8 @@ public record Report(
      * @param kindReport what the job's kind reports of its own ({@link KindReport}: MoE's source uplink, reliable
      *                   multicast's ACKs into the source, BIER-INC's tree entries), absent when the kind has none
      * @param packetBound the phase's packet bound ({@link PacketBound}), absent for a phase that did not run
+     * @param pool       the switches' pools of aggregation entries it used ({@link PoolReport}, T2), absent from a
+     *                   strict job's rows of a sequential file and where no switch has a pool
      * @param shared     under {@code schedule = shared} only: world, alone, start, end, JCT and slowdown
      */
     public record JobReport(
@@ -127,6 +129,8 @@ public record Report(
             @JsonUnwrapped Recovery recovery,
             @JsonInclude(JsonInclude.Include.NON_NULL) KindReport kindReport,
             @JsonInclude(JsonInclude.Include.NON_NULL) PacketBound packetBound,
+            // under schedule = shared, or for a best-effort job: the switches' pools of entries it used (T2)
+            @JsonInclude(JsonInclude.Include.NON_NULL) PoolReport pool,
             // schedule = shared only: world, alone, start, end, JCT and slowdown, flat in the row
             @JsonUnwrapped SharedRun shared) {
 
@@ -375,6 +379,7 @@ public record Report(
                     .recovery(recovery)
                     .kindReport(kindReport)
                     .packetBound(packetBound)
+                    .pool(pool)
                     .shared(shared);
         }
 
@@ -429,6 +434,7 @@ public record Report(
             private KindReport kindReport = null;
             private PacketBound packetBound = null;
             private SharedRun shared = null;
+            private PoolReport pool = null;
 
             private Builder() {}
 
@@ -710,6 +716,11 @@ public record Report(
                 return this;
             }
 
+            public Builder pool(PoolReport pool) {
+                this.pool = pool;
+                return this;
+            }
+
             public JobReport build() {
                 return new JobReport(
                         name,
@@ -736,6 +747,7 @@ public record Report(
                         recovery,
                         kindReport,
                         packetBound,
+                        pool,
                         shared);
             }
         }
@@ -840,8 +852,24 @@ public record Report(
 
     public record PartialChunk(String endpoint, long seq, List<String> missing) {}
 
+    /**
+     * One link direction in one phase.
+     *
+     * @param lost          packets lost on it for any reason (down, MTU, random loss, queue full)
+     * @param maxQueueBytes the most bytes that waited behind the packet on the wire at once (T3)
+     * @param queueDrops    packets dropped because its egress buffer was full (a part of {@code lost})
+     */
     public record LinkReport(
-            String job, String mode, String from, String to, long packets, long bytes, long headerBytes, long lost) {}
+            String job,
+            String mode,
+            String from,
+            String to,
+            long packets,
+            long bytes,
+            long headerBytes,
+            long lost,
+            long maxQueueBytes,
+            long queueDrops) {}
 
     /**
      * @param incTrees BIER-INC tree entries (branches) the switch held at the end of a phase, the most over phases (B2)

@@ -16,6 +16,7 @@ import org.bitina.device.DeviceCommand;
 import org.bitina.job.Status;
 import org.bitina.protocol.Counter;
 import org.bitina.protocol.ObservedTrees;
+import org.bitina.scenario.AdmissionMode;
 import org.bitina.scenario.Clock;
 import org.bitina.scenario.Scenario;
 import org.bitina.security.ChecksumAudit;
@@ -171,6 +172,11 @@ final class ReportAssembler {
             Links links,
             SharedRun shared) {
         Report.JobReport row = job(p, stats, wallNanos, stalled, faultsNotApplied, faults);
+        PoolReport pool = PoolReport.of(p, stats);
+        if (pool != null && (shared != null || pool.admission().equals(AdmissionMode.BEST_EFFORT.configName()))) {
+            // T2; a strict job of a sequential file keeps its row as it was
+            row = row.toBuilder().pool(pool).build();
+        }
         jobs.add(
                 shared == null
                         ? row
@@ -196,7 +202,9 @@ final class ReportAssembler {
                             l.packets(),
                             l.bytes(),
                             l.headerBytes(),
-                            l.lost()));
+                            l.lost(),
+                            l.maxQueueBytes(),
+                            l.queueDrops()));
                 }
             }
             if (s.isSwitch()) {

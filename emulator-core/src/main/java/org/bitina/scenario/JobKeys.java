@@ -100,6 +100,16 @@ public final class JobKeys {
                         "after = [ar1]",
                         "schedule = shared: the job starts when these jobs have completed"),
                 key(
+                        "admission",
+                        EVERY,
+                        "strict | best-effort",
+                        "strict",
+                        "",
+                        "admission = best-effort",
+                        "when a switch's pool of state-entries has too little free at the job's start: strict runs"
+                                + " its host baseline instead, best-effort takes what is free and passes the rest on"
+                                + " unaggregated to the root (T2)"),
+                key(
                         "bit-space",
                         EVERY,
                         "members | hosts | object",
@@ -129,7 +139,8 @@ public final class JobKeys {
             "bit-space",
             "encoding",
             "start",
-            "after");
+            "after",
+            "admission");
 
     /** A job's section: the keys every job has, then each kind's own, in the order of {@code readers}. */
     public static Section job(List<JobReader> readers) {

@@ -223,12 +223,21 @@ public final class ScenarioKeys {
                             "bytes",
                             "mtu = 4096",
                             "largest packet; chunks must fit, with the S2 tag"),
-                    key("loss", "fraction or percent", "0", "", "loss = 1%", "seeded random loss on the link")));
+                    key("loss", "fraction or percent", "0", "", "loss = 1%", "seeded random loss on the link"),
+                    key(
+                            "buffer",
+                            "bytes",
+                            "unlimited",
+                            "B, KiB, MiB",
+                            "buffer = 256KiB",
+                            "a switch port's egress buffer per direction (drop-tail; a host's NIC waits"
+                                    + " instead): a packet that would take the bytes waiting behind the one on the"
+                                    + " wire above it is dropped as `queue full`")));
 
     public static final Section LINK_OBJECT = new Section(
             "topology.links[]",
             "A link written as an object: its ends and any property of"
-                    + " `topology.link-defaults` (latency, bandwidth, mtu, loss) for this link alone.",
+                    + " `topology.link-defaults` (latency, bandwidth, mtu, loss, buffer) for this link alone.",
             List.of(
                     key("between", "[a, b]", "required", "", "between = [s1, w1]", "the two nodes the link joins"),
                     key(
@@ -252,7 +261,14 @@ public final class ScenarioKeys {
                             "link-defaults.loss",
                             "",
                             "loss = 2%",
-                            "this link's seeded random loss")));
+                            "this link's seeded random loss"),
+                    key(
+                            "buffer",
+                            "bytes",
+                            "link-defaults.buffer",
+                            "B, KiB, MiB",
+                            "buffer = 64KiB",
+                            "this link's switch egress buffer per direction")));
 
     public static final Section SWITCH = new Section(
             "topology.switch-defaults",

@@ -15,13 +15,29 @@ import java.util.Map;
  * @param worlds under shared, the worlds the mix runs in, in order
  * @param alone  under shared, whether each job also runs alone in each world (its slowdown's reference)
  * @param starts under shared, when each job starts, by job name (a job not named starts at 0)
+ * @param admissions each job's admission mode where it sets one, by job name (T2; the others are strict)
  */
-public record Schedule(Mode mode, List<World> worlds, boolean alone, Map<String, Start> starts) {
+public record Schedule(
+        Mode mode,
+        List<World> worlds,
+        boolean alone,
+        Map<String, Start> starts,
+        Map<String, AdmissionMode> admissions) {
     public static final Schedule SEQUENTIAL = new Schedule(Mode.SEQUENTIAL, List.of(), false, Map.of());
 
     public Schedule {
         worlds = List.copyOf(worlds);
         starts = Map.copyOf(starts);
+        admissions = Map.copyOf(admissions);
+    }
+
+    public Schedule(Mode mode, List<World> worlds, boolean alone, Map<String, Start> starts) {
+        this(mode, worlds, alone, starts, Map.of());
+    }
+
+    /** What job {@code name} does when a switch's pool has too little free for it: its own mode, or strict. */
+    public AdmissionMode admission(String name) {
+        return admissions.getOrDefault(name, AdmissionMode.STRICT);
     }
 
     public boolean shared() {

@@ -14,8 +14,8 @@ import java.util.Set;
 import org.bitina.job.JobSpec;
 
 /**
- * Reads {@code schedule}, {@code worlds}, {@code alone} (top level) and each job's {@code start}
- * and {@code after} into a {@link Schedule}, checking what a shared run needs: the virtual clock,
+ * Reads {@code schedule}, {@code worlds}, {@code alone} (top level) and each job's {@code start},
+ * {@code after} and {@code admission} into a {@link Schedule}, checking what a shared run needs: the virtual clock,
  * no network faults (not built under shared yet), and {@code after} naming other jobs of the file
  * without a cycle. Every problem is recorded at its key.
  */
@@ -31,13 +31,16 @@ final class ScheduleSection {
                 Schedule.Mode.SEQUENTIAL.configName());
         boolean shared = Schedule.Mode.SHARED.configName().equals(mode);
         Map<String, Schedule.Start> starts = starts(root, shared);
+        Map<String, AdmissionMode> admissions = admissions(root);
         if (!shared) {
             for (String k : List.of("worlds", "alone")) {
                 if (root.has(k)) {
                     root.problem(k, k + " is for schedule = shared (this file runs its jobs one after the other)");
                 }
             }
-            return Schedule.SEQUENTIAL;
+            return admissions.isEmpty()
+                    ? Schedule.SEQUENTIAL
+                    : new Schedule(Schedule.Mode.SEQUENTIAL, List.of(), false, Map.of(), admissions);
         }
         List<Schedule.World> worlds = worlds(root);
         boolean alone = root.bool("alone", true);
@@ -65,7 +68,34 @@ final class ScheduleSection {
         if (cycle != null) {
             root.problem("jobs", "the jobs' after lists go round in a circle: " + cycle);
         }
-        return new Schedule(Schedule.Mode.SHARED, worlds, alone, starts);
+        return new Schedule(Schedule.Mode.SHARED, worlds, alone, starts, admissions);
+    }
+
+    /** Each job's {@code admission} where it sets one (T2): strict or best-effort, under either schedule. */
+    private static Map<String, AdmissionMode> admissions(ConfigReader root) {
+        Map<String, AdmissionMode> out = new LinkedHashMap<>();
+        ConfigList list = root.has("jobs") ? root.list("jobs") : null;
+        if (list == null) {
+            return out;
+        }
+        List<String> names = Arrays.stream(AdmissionMode.values())
+                .map(AdmissionMode::configName)
+                .toList();
+        for (int i = 0; i < list.size(); i++) {
+            if (!(list.get(i) instanceof ConfigObject o)) {
+                continue;
+            }
+            ConfigReader job = ConfigReader.of(o.toConfig(), "", root.problems());
+            if (!job.has("admission")) {
+                continue;
+            }
+            String name = job.name("name", null);
+            String mode = job.oneOf("admission", names, AdmissionMode.STRICT.configName());
+            if (name != null && mode != null) {
+                out.put(name, AdmissionMode.values()[names.indexOf(mode)]);
+            }
+        }
+        return out;
     }
 
     private static List<Schedule.World> worlds(ConfigReader root) {

@@ -281,7 +281,8 @@ public final class TopologySection {
         long bandwidth = c.bandwidth("bandwidth", base.bandwidthBps());
         int mtu = c.intIn("mtu", PacketCodec.HEADER_BYTES + 24, 1 << 20, base.mtu());
         double loss = c.fraction("loss", base.loss());
-        return new LinkSpec(latencyNanos, bandwidth, mtu, loss);
+        long buffer = c.bytes("buffer", 1, Long.MAX_VALUE - 1, "at least 1 byte", base.bufferBytes());
+        return new LinkSpec(latencyNanos, bandwidth, mtu, loss, buffer);
     }
 
     private Topology generated(ConfigReader g, LinkSpec spec) {

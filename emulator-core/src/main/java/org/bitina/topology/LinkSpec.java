@@ -7,15 +7,34 @@ package org.bitina.topology;
  * @param bandwidthBps  bits per second, for serialisation delay in modelled time
  * @param mtu           largest packet in bytes
  * @param loss          probability in [0, 1) that a packet is lost on this link
+ * @param bufferBytes   egress buffer per direction: the bytes that may wait behind the packet on
+ *                      the wire (drop-tail, T3); {@link #UNLIMITED} for none
  */
-public record LinkSpec(long latencyNanos, long bandwidthBps, int mtu, double loss) {
+public record LinkSpec(long latencyNanos, long bandwidthBps, int mtu, double loss, long bufferBytes) {
+    /** No buffer limit: every packet queues, however long the queue (the default). */
+    public static final long UNLIMITED = Long.MAX_VALUE;
+
     public static final LinkSpec DEFAULT = new LinkSpec(1_000, 100_000_000_000L, 4096, 0.0);
 
     public LinkSpec {
-        if (latencyNanos < 0 || bandwidthBps <= 0 || mtu < 64 || !(loss >= 0 && loss < 1)) {
+        if (latencyNanos < 0 || bandwidthBps <= 0 || mtu < 64 || !(loss >= 0 && loss < 1) || bufferBytes < 0) {
             throw new IllegalArgumentException("bad link spec: latency " + latencyNanos + "ns, bandwidth "
-                    + bandwidthBps + "bps, mtu " + mtu + ", loss " + loss);
+                    + bandwidthBps + "bps, mtu " + mtu + ", loss " + loss + ", buffer " + bufferBytes);
         }
+    }
+
+    /** A link with an unlimited buffer. */
+    public LinkSpec(long latencyNanos, long bandwidthBps, int mtu, double loss) {
+        this(latencyNanos, bandwidthBps, mtu, loss, UNLIMITED);
+    }
+
+    /** This link without a buffer limit. */
+    public LinkSpec unbuffered() {
+        return new LinkSpec(latencyNanos, bandwidthBps, mtu, loss);
+    }
+
+    public boolean bufferLimited() {
+        return bufferBytes != UNLIMITED;
     }
 
     /** Serialisation time of {@code bytes} on this link, in nanoseconds (rounded up). */

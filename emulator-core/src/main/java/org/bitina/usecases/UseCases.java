@@ -6,10 +6,13 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import org.bitina.bitmap.FlatBitmap;
 import org.bitina.job.Expect;
 import org.bitina.job.JobSpec;
 import org.bitina.job.Mode;
+import org.bitina.protocol.PoolShare;
+import org.bitina.scenario.AdmissionMode;
 import org.bitina.scenario.FaultSpec;
 import org.bitina.scenario.JobReader;
 import org.bitina.scenario.Scenario;
@@ -17,6 +20,7 @@ import org.bitina.scenario.Schedule;
 import org.bitina.security.Admission;
 import org.bitina.security.AttackSpec;
 import org.bitina.security.IngressPolicy;
+import org.bitina.security.PoolLedger;
 import org.bitina.topology.BitSpace;
 import org.bitina.topology.EncodingSpec;
 import org.bitina.topology.Node;
@@ -82,7 +86,7 @@ public final class UseCases {
     public static List<Phase> plan(Scenario s, Routing routing) {
         List<Phase> phases = new ArrayList<>();
         for (JobSpec job : s.jobs()) {
-            for (Phase p : admitted(of(job), job, s, routing)) {
+            for (Phase p : admitted(of(job), job, s, routing, null, Set.of())) {
                 phases.add(finished(s, job, p));
             }
         }
@@ -96,10 +100,12 @@ public final class UseCases {
      * job of several INA phases (an elastic job's iterations) cannot share one phase with others.
      */
     public static List<Phase> world(Scenario s, Routing routing, Schedule.World world) {
-        List<Phase> phases = new ArrayList<>();
-        for (JobSpec job : s.jobs()) {
+        Map<String, Phase> byName = new HashMap<>();
+        // T2: one pool per switch over the world's jobs, granted in the order they start
+        PoolLedger ledger = new PoolLedger(s.capacity()::of);
+        for (JobSpec job : inStartOrder(s)) {
             UseCase<?> u = of(job);
-            List<Phase> planned = admitted(u, job, s, routing);
+            List<Phase> planned = admitted(u, job, s, routing, ledger, waitsFor(s.schedule(), job.name()));
             if (planned.stream().filter(p -> p.iteration() != null).count() > 1) {
                 throw new IllegalArgumentException("job '" + job.name()
                         + "' runs several iterations (membership): schedule = shared runs one phase per job");
@@ -117,9 +123,59 @@ public final class UseCases {
                         .findFirst()
                         .orElseGet(() -> baselineOf(u, job, mode, s, routing));
             }
-            phases.add(finished(s, job, p));
+            byName.put(job.name(), finished(s, job, p));
         }
-        return phases;
+        return s.jobs().stream().map(j -> byName.get(j.name())).toList();
+    }
+
+    /**
+     * The jobs in the order they start (T2's admissions happen in that order): by start time,
+     * then file order; a job after others comes after them, at the latest of their starts.
+     */
+    static List<JobSpec> inStartOrder(Scenario s) {
+        Schedule schedule = s.schedule();
+        Map<String, Long> at = new HashMap<>();
+        List<JobSpec> left = new ArrayList<>(s.jobs());
+        List<JobSpec> out = new ArrayList<>();
+        while (!left.isEmpty()) {
+            JobSpec next = null;
+            long nextAt = Long.MAX_VALUE;
+            for (JobSpec j : left) {
+                Schedule.Start start = schedule.start(j.name());
+                if (!at.keySet().containsAll(start.after())) {
+                    continue;
+                }
+                long t = start.after().isEmpty()
+                        ? start.at().toNanos()
+                        : start.after().stream().mapToLong(at::get).max().orElse(0);
+                if (t < nextAt) {
+                    next = j;
+                    nextAt = t;
+                }
+            }
+            if (next == null) {
+                // the loader refuses circles in the after lists; should one get here, the rest go in file order
+                out.addAll(left);
+                break;
+            }
+            at.put(next.name(), nextAt);
+            out.add(next);
+            left.remove(next);
+        }
+        return out;
+    }
+
+    /** The jobs {@code name} starts after, directly or through others: they have completed when it starts. */
+    static Set<String> waitsFor(Schedule schedule, String name) {
+        Set<String> out = new HashSet<>();
+        List<String> todo = new ArrayList<>(schedule.start(name).after());
+        while (!todo.isEmpty()) {
+            String a = todo.remove(todo.size() - 1);
+            if (out.add(a)) {
+                todo.addAll(schedule.start(a).after());
+            }
+        }
+        return out;
     }
 
     private static <S extends JobSpec> Phase baselineOf(
@@ -155,7 +211,9 @@ public final class UseCases {
      * the job's fallback baseline runs in its place (once, where the job lists it anyway),
      * carrying the decision to the report.
      */
-    private static <S extends JobSpec> List<Phase> admitted(UseCase<S> u, JobSpec job, Scenario s, Routing routing) {
+    private static <S extends JobSpec> List<Phase> admitted(
+            UseCase<S> u, JobSpec job, Scenario s, Routing routing, PoolLedger shared, Set<String> waitsFor) {
+        boolean bestEffort = s.schedule().admission(job.name()) == AdmissionMode.BEST_EFFORT;
         S spec = u.spec().cast(job);
         List<Phase> planned = u.plan(spec, s, routing);
         int entries = u.stateEntries(spec);
@@ -175,19 +233,27 @@ public final class UseCases {
                 continue;
             }
             List<String> switches = stateSwitches(p, s, routing);
-            Admission a = Admission.decide(
-                    entries, switches, s.capacity()::of, u.fallback().name());
+            // sequential: each INA phase alone on the fabric, its own pool; shared: the world's one pool (T2)
+            PoolLedger ledger = shared != null ? shared : new PoolLedger(s.capacity()::of);
+            PoolLedger.Grant g = ledger.admit(
+                    job.name(),
+                    waitsFor,
+                    entries,
+                    switches,
+                    bestEffort,
+                    u.fallback().name());
+            Admission a = g.admission();
             if (a.admitted()) {
-                // the declaration is the job's quota where a switch has a capacity to share; elsewhere the device's
-                // default
-                Set<String> limited = new HashSet<>(
-                        switches.stream().filter(n -> s.capacity().of(n) > 0).toList());
+                // the grant is the job's share of a switch's pool where it has one; elsewhere the device's default
+                // quota
+                Map<String, Integer> grants = g.grants();
                 out.add(p.mapTables(
-                                (n, t) -> limited.contains(n) ? t.withStateEntries(entries) : t,
-                                limited.isEmpty()
-                                        ? ""
-                                        : "; " + entries + " aggregation entries reserved on " + limited.size()
-                                                + " switches")
+                                (n, t) -> grants.containsKey(n)
+                                        ? t.withPool(
+                                                grants.get(n),
+                                                new PoolShare(s.capacity().of(n), bestEffort, bestEffort && t.root()))
+                                        : t,
+                                grants.isEmpty() ? "" : granted(entries, grants, bestEffort))
                         .withAdmission(a));
             } else if (listed != null) {
                 listedRefusal = a;
@@ -201,6 +267,14 @@ public final class UseCases {
             out.set(out.indexOf(listed), listed.withAdmission(listedRefusal));
         }
         return out;
+    }
+
+    /** The plan's note of what the pool granted: as before for a strict job, each switch's share for a best-effort one. */
+    private static String granted(int entries, Map<String, Integer> grants, boolean bestEffort) {
+        if (!bestEffort) {
+            return "; " + entries + " aggregation entries reserved on " + grants.size() + " switches";
+        }
+        return "; best-effort: of " + entries + " aggregation entries, granted " + new TreeMap<>(grants);
     }
 
     /**

@@ -141,7 +141,7 @@ class ControlSerializationTest {
                 .traffic(new DeviceCommand.DeviceStats.Traffic(
                         Map.of(Counter.FRAMES_IN, 10L),
                         Map.of(),
-                        List.of(new DeviceCommand.LinkStats("s1", "w1", 3, 300, 120, 0))))
+                        List.of(new DeviceCommand.LinkStats("s1", "w1", 3, 300, 120, 0, 0, 0))))
                 .state(new DeviceCommand.DeviceStats.State(5, 1024, List.of(), 3, List.of()))
                 .health(new DeviceCommand.DeviceStats.Health(1L, List.of("s1 could not handle FrameIn: boom")))
                 .drivers(List.of(r))

@@ -173,6 +173,26 @@ class PortsTest {
     }
 
     @Test
+    void aFrameThatFindsTheBufferFullIsDroppedAsQueueFullAndCountedOnItsLink() {
+        Frame f = frame(5, 10, 0);
+        int size = PacketCodec.encodedSize(f.packet());
+        Ports p = new Ports("a");
+        // room for one frame waiting behind the one on the wire
+        LinkSpec small = new LinkSpec(3_000, 8_000_000_000L, 9000, 0.0, size);
+        p.wire(new DeviceCommand.Wire(Map.of("b", b.getRef()), Map.of("b", small), null, 1, trace.getRef()));
+        sendAll(p, "b", List.of(f, f, f));
+        assertEquals(2, received(b).size());
+        TraceEvent e = trace.receiveMessage();
+        assertEquals("drop", e.event());
+        assertEquals("queue full", e.detail());
+        assertEquals(5, e.seq());
+        assertEquals(
+                new DeviceCommand.LinkStats(
+                        "a", "b", 2, 2L * size, 2L * PacketCodec.headerBytes(f.packet()), 1, size, 1),
+                p.stats().get(0));
+    }
+
+    @Test
     void aDownLinkDropsTheFrameTracesWhyAndCountsItLost() {
         Ports p = ports(1);
         p.fault(new DeviceCommand.LinkFault("b", false, null, null, null, null));
@@ -185,7 +205,7 @@ class PortsTest {
         assertEquals("[01000000]", e.bitmap());
         DeviceCommand.LinkStats stats =
                 p.stats().stream().filter(s -> s.to().equals("b")).findFirst().orElseThrow();
-        assertEquals(new DeviceCommand.LinkStats("a", "b", 0, 0, 0, 1), stats);
+        assertEquals(new DeviceCommand.LinkStats("a", "b", 0, 0, 0, 1, 0, 0), stats);
         p.fault(new DeviceCommand.LinkFault("b", true, null, null, null, null));
         sendAll(p, "b", List.of(frame(3, 1, 0)));
         assertTrue(b.hasMessages(), "up again");
@@ -286,8 +306,8 @@ class PortsTest {
         int header = PacketCodec.headerBytes(f.packet());
         assertEquals(
                 List.of(
-                        new DeviceCommand.LinkStats("a", "b", 2, 2L * size, 2L * header, 0),
-                        new DeviceCommand.LinkStats("a", "c", 0, 0, 0, 0)),
+                        new DeviceCommand.LinkStats("a", "b", 2, 2L * size, 2L * header, 0, size, 0),
+                        new DeviceCommand.LinkStats("a", "c", 0, 0, 0, 0, 0, 0)),
                 p.stats());
         p.resetLinks();
         assertTrue(p.stats().stream()

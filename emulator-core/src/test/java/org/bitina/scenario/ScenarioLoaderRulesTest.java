@@ -75,7 +75,7 @@ class ScenarioLoaderRulesTest {
                 }]
                 """);
         String keys =
-                "(allreduce keys: after, baselines, bit-space, completion-timeout, data, encoding, expect, id, iterations, kind, members, membership, name, partitions, security, start, tenant, tree)";
+                "(allreduce keys: admission, after, baselines, bit-space, completion-timeout, data, encoding, expect, id, iterations, kind, members, membership, name, partitions, security, start, tenant, tree)";
         assertEquals(
                 List.of(
                         at(10) + "key 'experts' is for moe jobs, not for an allreduce job " + keys,
@@ -135,7 +135,7 @@ class ScenarioLoaderRulesTest {
         assertHas(
                 p,
                 at(8)
-                        + "key 'members' is for allreduce, bier-inc, reduce-scatter and all-gather jobs, not for a moe job (moe keys: after, baselines, ");
+                        + "key 'members' is for allreduce, bier-inc, reduce-scatter and all-gather jobs, not for a moe job (moe keys: admission, after, baselines, ");
         assertHas(p, at(10) + "key 'tree' is for allreduce jobs, not for a bier-inc job (bier-inc keys: ");
         assertEquals(2, p.size(), p.toString());
     }
@@ -230,7 +230,7 @@ class ScenarioLoaderRulesTest {
                         at(9) + "job member 'ghost' is not a node of the topology",
                         at(11) + "data.window must be a whole number, got \"many\"",
                         at(13)
-                                + "key 'experts' is for moe jobs, not for a reliable-multicast job (reliable-multicast keys: ack, after, baselines, bit-space, "
+                                + "key 'experts' is for moe jobs, not for a reliable-multicast job (reliable-multicast keys: ack, admission, after, baselines, bit-space, "
                                 + "completion-timeout, data, encoding, expect, id, kind, max-rounds, name, receivers, source, start, tenant)",
                         at(15) + "faults[0].rate must be at least 0 and below 1 (100%), got \"150%\"",
                         at(16) + "cluster.jvms must be a whole number in 1..64, got 0"),
@@ -255,7 +255,7 @@ class ScenarioLoaderRulesTest {
                         at(4) + "link [s1, ghost] names unknown node 'ghost'",
                         at(7) + "data type must be float32 or int32, got 'float64'",
                         at(8)
-                                + "key 'sources' is for moe jobs, not for an allreduce job (allreduce keys: after, baselines, bit-space, completion-timeout, "
+                                + "key 'sources' is for moe jobs, not for an allreduce job (allreduce keys: admission, after, baselines, bit-space, completion-timeout, "
                                 + "data, encoding, expect, id, iterations, kind, members, membership, name, partitions, security, start, tenant, tree)",
                         at(9) + "straggler needs delay = ..."),
                 p);

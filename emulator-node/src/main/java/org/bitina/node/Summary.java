@@ -179,7 +179,10 @@ final class Summary {
                 out.println("    INA not admitted: " + j.admission().reason() + "; this " + j.mode()
                         + " phase ran in its place");
             }
-            if (j.admission() != null && j.admission().refused() > 0) {
+            if (j.pool() != null) {
+                // T2: the switches' pools say it better than the reservation line
+                out.println("    " + PoolLine.of(j));
+            } else if (j.admission() != null && j.admission().refused() > 0) {
                 out.println("    " + j.admission().refused() + " aggregations passed on unaggregated: the job held the "
                         + j.admission().entries() + " entries it reserved per switch");
             }

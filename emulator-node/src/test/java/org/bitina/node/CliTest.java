@@ -395,7 +395,7 @@ class CliTest {
         assertEquals("allreduce", job.get("kind").asText());
         assertEquals("ina", job.get("mode").asText());
         assertEquals(3, json.get("jobs").size(), "INA, ring and PS side by side");
-        for (String field : new String[] {"from", "to", "packets", "bytes"}) {
+        for (String field : new String[] {"from", "to", "packets", "bytes", "maxQueueBytes", "queueDrops"}) {
             assertTrue(json.get("links").get(0).has(field), "links[] has " + field);
         }
         for (String field : new String[] {"name", "peakStateEntries", "peakBufferedBytes"}) {

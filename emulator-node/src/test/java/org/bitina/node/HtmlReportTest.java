@@ -81,6 +81,20 @@ class HtmlReportTest {
     }
 
     @Test
+    void anAggregatorContentionPageDrawsEverySwitchsPoolOverTimeAgainstItsCapacity() throws IOException {
+        String p = page("aggregator-contention");
+        int at = p.indexOf("<section class=\"pool\">");
+        assertTrue(at >= 0, "the pool's section");
+        String pool = p.substring(at, p.indexOf("</section>", at));
+        // wide's tables are on the VAT's 13 switches, each a pool of 12: a strip each; narrow ran its ring, no strip
+        assertEquals(
+                13,
+                Pattern.compile("a pool of 12 entries").matcher(pool).results().count());
+        assertTrue(pool.contains("wide (best-effort)") && !pool.contains("narrow ("), "the jobs that held entries");
+        assertTrue(pool.contains("<title>wide: 12 entries from"), "the straggler's switches full");
+    }
+
+    @Test
     void aBierIncPageDrawsTheIncTreesItsPacketsBuilt() throws IOException {
         String p = page("fat-tree-k4-bier-inc");
         assertTrue(charts(p).contains("observed-inc4-ina"), charts(p).toString());

@@ -44,12 +44,20 @@ public record IncPlan(
     }
 
     /**
+     * Doublings of the first wait at most: under loss alone an ask or a send is lost at random, not
+     * because the network is busy, so later tries come as often as the sixth; a member whose owner's
+     * answer is lost ten times in a row (5 % a link, 12 links a round trip) still gets it in modelled
+     * milliseconds, not seconds.
+     */
+    static final int MAX_DOUBLINGS = 6;
+
+    /**
      * L1: the wait after the {@code n}-th ask (0 for the first): {@code firstWaitNanos} doubled at
-     * each ask (binary backoff), at most {@code waitNanos}.
+     * each ask (binary backoff) up to {@value #MAX_DOUBLINGS} times, at most {@code waitNanos}.
      */
     public long wait(int n) {
         long w = Math.max(1, Math.min(firstWaitNanos, waitNanos));
-        for (int i = 0; i < n && w < waitNanos; i++) {
+        for (int i = 0; i < Math.min(n, MAX_DOUBLINGS) && w < waitNanos; i++) {
             w *= 2;
         }
         return Math.min(w, waitNanos);

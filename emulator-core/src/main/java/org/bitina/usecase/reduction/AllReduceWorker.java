@@ -88,6 +88,13 @@ public final class AllReduceWorker implements EndpointDriver {
     private String uplink;
 
     private boolean cutOff;
+    /**
+     * The members this worker knows will not contribute: the fault plan's silent ones and those a VAT
+     * repair cut off. A partial result missing anyone else lacks a share that was lost and is sent again
+     * by its worker; the root folds it in and multicasts the better result, and a worker whose copy of
+     * that is lost asks for it (its contribution again: the root answers from its result cache).
+     */
+    private EndpointSet absent;
 
     /** A driver alone, checking against references of its own. */
     public AllReduceWorker(AllReducePlan plan, String host) {
@@ -118,6 +125,7 @@ public final class AllReduceWorker implements EndpointDriver {
         this.ring = guard.checksummed() && plan.psHost() == null ? new FallbackRing(plan, host, data.chunks()) : null;
         this.uplink = plan.uplink().get(host);
         this.rto = Retransmission.of(plan);
+        this.absent = plan.space().setOf(plan.silent());
     }
 
     /** Sends of a chunk before this worker gives up on its result. */
@@ -272,6 +280,7 @@ public final class AllReduceWorker implements EndpointDriver {
         // a worker cut off before joins again when the rebuilt tree reaches it (a switch came back):
         // it offers the chunks it has no result for again and goes on with its window; it is no longer
         // awaited (the others may have finished chunks without it, which stay partial naming it)
+        absent = absent.or(plan.space().setOf(cut));
         boolean rejoined = cutOff && !cut.contains(host) && uplinks.containsKey(host);
         if (cutOff && !rejoined) {
             return List.of();
@@ -354,6 +363,16 @@ public final class AllReduceWorker implements EndpointDriver {
                 && !cutOff
                 && !plan.silent().contains(host)
                 && attempts[chunk] < rto.maxSends();
+        // a partial holding this worker's contribution but missing a member not known absent: that
+        // member's share was lost and is on its way again; the better result is asked for if it does not come
+        boolean lostOthers = plan.rttNanos() > 0
+                && !lostMine
+                && got.contains(bit)
+                && !expected.andNot(got).isSubsetOf(absent)
+                && attempts[chunk] > 0
+                && !cutOff
+                && !plan.silent().contains(host)
+                && attempts[chunk] < rto.maxSends();
         if (lostMine) {
             recovering.add(chunk);
             if (sentAt[chunk] < 0) {
@@ -361,6 +380,13 @@ public final class AllReduceWorker implements EndpointDriver {
                 pending.add(chunk);
                 pendingInSendOrder = false;
             }
+        } else if (lostOthers) {
+            recovering.add(chunk);
+            // the wait starts now: the better result is normally multicast to everyone before it ends
+            sentAt[chunk] = now;
+            pending.remove(chunk);
+            pending.add(chunk);
+            pendingInSendOrder = false;
         } else {
             recovering.remove(chunk);
             sentAt[chunk] = -1;

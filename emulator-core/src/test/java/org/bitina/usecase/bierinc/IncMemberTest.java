@@ -185,4 +185,27 @@ class IncMemberTest {
         assertTrue(to.done());
         assertEquals(1, to.report().verifiedChunks(), "w3 holds w1's data, checked against it");
     }
+
+    @Test
+    void anOwnerThatHearsNothingSendsItsFirstForwardPacketAgainBackedOffUntilAPartComes() {
+        // a path model: the first wait 1 ms, doubled up to 80 ms (IncPlan.wait)
+        IncMember w1 = new IncMember(
+                new IncPlan(base, IncPlan.Collective.ALLREDUCE, space, Map.of(), List.of("w1"), 80 * MS, MS), "w1");
+        w1.start(0);
+        // the first forward packet was lost on w1's own uplink: nobody has the tree, nobody sends
+        assertEquals(MS, w1.nextDeadline(), "the first wait, not the longest one");
+        List<EndpointDriver.Out> again = w1.onTimer(MS);
+        assertEquals(1, again.size(), "the tree's first packet alone, no request");
+        assertEquals(-1, again.get(0).frame().packet().header().seq());
+        assertEquals(MS + 2 * MS, w1.nextDeadline(), "backed off");
+        w1.onDeliver(part(0, 1, 2), 2 * MS);
+        assertEquals(2 * MS + MS, w1.nextDeadline(), "a part came: the tree exists, the asks take over");
+    }
+
+    @Test
+    void withoutAPathModelAnOwnerThatHearsNothingWaitsTheLongestWaitAsBefore() {
+        IncMember w1 = new IncMember(plan(IncPlan.Collective.ALLREDUCE, List.of("w1")), "w1");
+        w1.start(0);
+        assertEquals(80 * MS, w1.nextDeadline());
+    }
 }
