@@ -150,7 +150,8 @@ class ArchitectureTest {
      * A mode is a {@link Mode}: INA is {@link Mode#INA}, each baseline the constant of the use case
      * that declares it ({@code UseCase.baselines()}), so nothing else spells a mode's name to test
      * or build one. The encoding {@code hierarchical} (an endpoint-set encoding, H2) shares a
-     * baseline's name and stays where the scenario reads encodings.
+     * baseline's name and stays where the scenario reads encodings; so does the background traffic
+     * pattern {@code all-to-all}.
      */
     @Test
     void noModeNameLiteralOutsideModeAndTheUseCases() throws IOException {
@@ -160,7 +161,8 @@ class ArchitectureTest {
         List<String> found = literalsOutsideTheUseCases(
                 List.copyOf(modes),
                 (where, name) -> where.equals("org/bitina/job/Mode.java")
-                        || (name.equals("hierarchical") && where.equals("org/bitina/scenario/JobParts.java")));
+                        || (name.equals("hierarchical") && where.equals("org/bitina/scenario/JobParts.java"))
+                        || (name.equals("all-to-all") && where.equals("org/bitina/protocol/TrafficFlows.java")));
         assertEquals(List.of(), found, "mode names outside Mode and the use cases' packages");
     }
 
