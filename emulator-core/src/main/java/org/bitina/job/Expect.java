@@ -11,7 +11,7 @@ import java.util.TreeSet;
  * its status and, where given, exactly those endpoints missing (the top-level {@code missing}
  * is every partial mode's).
  */
-public record Expect(Map<String, Outcome> modes) {
+public record Expect(Map<Mode, Outcome> modes) {
     /** @param missing the endpoints that must be named missing, exactly; null: not checked (a failed mode) */
     public record Outcome(Status status, Set<String> missing) {}
 

@@ -19,7 +19,7 @@ public record JobCommon(
         BitSpace bitSpace,
         EncodingSpec encoding,
         Duration completionTimeout,
-        List<String> baselines,
+        List<Mode> baselines,
         Expect expect) {
     public JobCommon(
             String name,
@@ -30,7 +30,7 @@ public record JobCommon(
             BitSpace bitSpace,
             EncodingSpec encoding,
             Duration completionTimeout,
-            List<String> baselines) {
+            List<Mode> baselines) {
         this(name, kind, tenant, id, members, bitSpace, encoding, completionTimeout, baselines, null);
     }
 }

@@ -1,6 +1,7 @@
 package org.bitina.protocol;
 
 import org.bitina.bitmap.EndpointSet;
+import org.bitina.job.Mode;
 import org.bitina.security.ChecksumAudit;
 import org.bitina.security.IngressPolicy;
 import org.bitina.topology.Bift;
@@ -30,7 +31,7 @@ public record JobTables(Id id, Vat vat, Multicast multicast, EncodingSpec encodi
      * @param job      the job id on the wire
      * @param capacity the size of the job's bit space
      */
-    public record Id(String name, String mode, int tenant, int job, int capacity) {}
+    public record Id(String name, Mode mode, int tenant, int job, int capacity) {}
 
     /**
      * This node's part in the job's aggregation tree.
@@ -79,7 +80,7 @@ public record JobTables(Id id, Vat vat, Multicast multicast, EncodingSpec encodi
         return id.name();
     }
 
-    public String mode() {
+    public Mode mode() {
         return id.mode();
     }
 
@@ -167,9 +168,6 @@ public record JobTables(Id id, Vat vat, Multicast multicast, EncodingSpec encodi
         RETRANSMISSIONS
     }
 
-    /** The mode of tables built without one: in-network aggregation. */
-    public static final String INA = "ina";
-
     /** H2: this node's part in the second stage when these are the second stage's tables (not a partition's); else null. */
     public SecondStage secondStage() {
         SecondStage s = vat.stage();
@@ -239,7 +237,7 @@ public record JobTables(Id id, Vat vat, Multicast multicast, EncodingSpec encodi
     /** Collects a job's tables part by part. */
     public static final class Builder {
         private final String name;
-        private String mode = INA;
+        private Mode mode = Mode.INA;
         private final int tenant;
         private final int job;
         private final int capacity;
@@ -268,8 +266,8 @@ public record JobTables(Id id, Vat vat, Multicast multicast, EncodingSpec encodi
             this.timeoutNanos = timeoutNanos;
         }
 
-        /** The baseline's name for a baseline phase's tables; {@link #INA} by default. */
-        public Builder mode(String m) {
+        /** The baseline's mode for a baseline phase's tables; {@link Mode#INA} by default. */
+        public Builder mode(Mode m) {
             this.mode = m;
             return this;
         }

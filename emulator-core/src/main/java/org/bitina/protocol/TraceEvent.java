@@ -50,7 +50,7 @@ public record TraceEvent(
         return new TraceEvent(
                 node,
                 t != null ? t.name() : JobKey.of(p.header()).toString(),
-                t != null ? t.mode() : NO_MODE,
+                t != null ? t.mode().name() : NO_MODE,
                 p.header().seq(),
                 event,
                 dir,
@@ -71,6 +71,6 @@ public record TraceEvent(
             List<String> to,
             long vt,
             String detail) {
-        return new TraceEvent(node, t.name(), t.mode(), seq, event, dir, bitmap.toString(), to, vt, detail);
+        return new TraceEvent(node, t.name(), t.mode().name(), seq, event, dir, bitmap.toString(), to, vt, detail);
     }
 }

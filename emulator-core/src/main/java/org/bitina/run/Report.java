@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import java.util.List;
 import java.util.Map;
+import org.bitina.job.Mode;
 import org.bitina.security.ChecksumAudit;
 import org.bitina.usecase.KindReport;
 import org.bitina.usecase.Phase;
@@ -144,7 +145,7 @@ public record Report(
     public record JobReport(
             String name,
             String kind,
-            String mode,
+            Mode mode,
             @JsonUnwrapped Outcome outcome,
             @JsonUnwrapped Problems problems,
             @JsonUnwrapped Timing timing,
@@ -412,7 +413,7 @@ public record Report(
         }
 
         /** A report built by name, one part at a time: what is not set is zero, empty or absent. */
-        public static Builder builder(String name, String kind, String mode) {
+        public static Builder builder(String name, String kind, Mode mode) {
             return new Builder().name(name).kind(kind).mode(mode);
         }
 
@@ -420,7 +421,7 @@ public record Report(
         public static final class Builder {
             private String name = null;
             private String kind = null;
-            private String mode = null;
+            private Mode mode = null;
             private String status = null;
             private boolean verified = false;
             private List<String> missing = List.of();
@@ -476,7 +477,7 @@ public record Report(
                 return this;
             }
 
-            public Builder mode(String mode) {
+            public Builder mode(Mode mode) {
                 this.mode = mode;
                 return this;
             }
@@ -851,19 +852,19 @@ public record Report(
 
     /**
      * Admission control's decision for a job's INA mode (S5), on its INA row or on the baseline
-     * row that ran in its place ({@code fallbackFor = "ina"}).
+     * row that ran in its place ({@code fallbackFor}: {@link Mode#INA}).
      *
      * @param entries the aggregation entries the job declared (and, admitted, reserved) per switch
      * @param refused aggregations the switches did not open because the job held its reservation
      *                (passed on unaggregated): more than its declaration asked for
      */
-    public record Admission(boolean admitted, int entries, String reason, String fallbackFor, long refused) {
-        static Admission of(org.bitina.security.Admission a, String mode, long refused) {
+    public record Admission(boolean admitted, int entries, String reason, Mode fallbackFor, long refused) {
+        static Admission of(org.bitina.security.Admission a, Mode mode, long refused) {
             if (a == null) {
                 return null;
             }
             return new Admission(
-                    a.admitted(), a.entries(), a.reason(), a.admitted() || mode.equals("ina") ? null : "ina", refused);
+                    a.admitted(), a.entries(), a.reason(), a.admitted() || mode.inNetwork() ? null : Mode.INA, refused);
         }
     }
 

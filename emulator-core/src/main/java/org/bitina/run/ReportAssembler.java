@@ -166,7 +166,7 @@ final class ReportAssembler {
      */
     record Links(String job, String mode) {
         static Links ofJob(Phase p) {
-            return new Links(p.job().name(), p.mode());
+            return new Links(p.job().name(), p.mode().name());
         }
     }
 
@@ -248,7 +248,7 @@ final class ReportAssembler {
             for (ObservedTrees.Branch b : s.observedTrees()) {
                 phase.add(new Report.ObservedTree(
                         p.job().name(),
-                        p.mode(),
+                        p.mode().name(),
                         iteration,
                         s.node(),
                         b.mechanism(),

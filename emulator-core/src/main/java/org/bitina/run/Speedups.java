@@ -19,7 +19,7 @@ final class Speedups {
     static List<Report.JobReport> of(List<Report.JobReport> jobs) {
         List<Report.JobReport> out = new ArrayList<>(jobs.size());
         for (Report.JobReport j : jobs) {
-            out.add(j.mode().equals("ina") ? j.withSpeedup(speedup(j, jobs)) : j);
+            out.add(j.mode().inNetwork() ? j.withSpeedup(speedup(j, jobs)) : j);
         }
         return List.copyOf(out);
     }
@@ -31,14 +31,14 @@ final class Speedups {
         }
         for (Report.JobReport b : jobs) {
             if (b.name().equals(ina.name())
-                    && !b.mode().equals("ina")
+                    && !b.mode().inNetwork()
                     && sameSchedule(ina, b)
                     && b.status().equals("complete")
                     && b.verified()
                     && time(b) > 0) {
                 // three significant digits: the figure a reader compares (0.00173 as well as 1.92)
                 s.put(
-                        b.mode(),
+                        b.mode().name(),
                         new BigDecimal(time(b) / time(ina))
                                 .round(new MathContext(3))
                                 .doubleValue());

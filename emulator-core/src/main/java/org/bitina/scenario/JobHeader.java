@@ -11,8 +11,10 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Collectors;
 import org.bitina.job.Expect;
 import org.bitina.job.JobCommon;
+import org.bitina.job.Mode;
 import org.bitina.job.Status;
 import org.bitina.topology.BitSpace;
 import org.bitina.topology.EncodingSpec;
@@ -20,7 +22,7 @@ import org.bitina.topology.Topology;
 
 /** The keys every job has, whatever its kind: name, kind, tenant, id, completion timeout, baselines and what to expect. */
 public record JobHeader(
-        String name, int tenant, int id, Duration completionTimeout, List<String> baselines, Expect expect) {
+        String name, int tenant, int id, Duration completionTimeout, List<Mode> baselines, Expect expect) {
     private static final Duration DEFAULT_COMPLETION_TIMEOUT = ConfigSchema.DEFAULT_COMPLETION_TIMEOUT;
 
     /**
@@ -30,22 +32,31 @@ public record JobHeader(
      * @param topology         the topology, for host selectors in {@code expect}'s missing lists; null when it is broken
      */
     public static JobHeader read(
-            ConfigReader c, int index, String kind, List<String> allowedBaselines, Topology topology) {
+            ConfigReader c, int index, String kind, List<Mode> allowedBaselines, Topology topology) {
         int before = c.problems().count();
         String name = c.requiredName("name", "a job's name");
         int tenant = c.intIn("tenant", 0, 0xFFFF, 0);
         int id = c.intIn("id", 1, Integer.MAX_VALUE, index + 1);
         Duration timeout = c.positiveDuration("completion-timeout", DEFAULT_COMPLETION_TIMEOUT);
-        List<String> baselines = c.has("baselines") ? c.names("baselines") : List.of();
-        if (baselines != null) {
-            for (String b : baselines) {
-                if (!allowedBaselines.contains(b)) {
+        List<String> names = c.has("baselines") ? c.names("baselines") : List.of();
+        List<Mode> baselines = null;
+        if (names != null) {
+            // parsed once here: from now on a baseline is one of the kind's own modes
+            baselines = new ArrayList<>();
+            for (String b : names) {
+                Mode m = b.isBlank() ? null : Mode.of(b);
+                if (m == null || !allowedBaselines.contains(m)) {
                     c.problem(
                             "baselines",
                             "unknown baseline '" + b + "' for a " + kind + " job (expected "
-                                    + String.join(" or ", allowedBaselines) + ")");
+                                    + allowedBaselines.stream().map(Mode::name).collect(Collectors.joining(" or "))
+                                    + ")");
+                }
+                if (m != null) {
+                    baselines.add(m);
                 }
             }
+            baselines = List.copyOf(baselines);
         }
         Expect expect = c.has("expect") ? expect(c, baselines == null ? List.of() : baselines, topology) : null;
         return c.problems().since(before) ? null : new JobHeader(name, tenant, id, timeout, baselines, expect);
@@ -57,13 +68,13 @@ public record JobHeader(
      * {@code { status = failed, missing = [...] }}; the top-level {@code missing} is what every
      * partial mode must name missing, exactly.
      */
-    private static Expect expect(ConfigReader c, List<String> baselines, Topology topology) {
+    private static Expect expect(ConfigReader c, List<Mode> baselines, Topology topology) {
         ConfigReader e = c.object("expect");
         if (e == null) {
             return null;
         }
         int before = c.problems().count();
-        List<String> modes = new ArrayList<>(List.of("ina"));
+        List<Mode> modes = new ArrayList<>(List.of(Mode.INA));
         modes.addAll(baselines);
         List<String> statusNames =
                 Arrays.stream(Status.values()).map(Status::label).toList();
@@ -71,16 +82,18 @@ public record JobHeader(
         if (e.has("missing")) {
             partialMissing = missing(e, topology);
         }
-        Map<String, Expect.Outcome> outcomes = new LinkedHashMap<>();
+        Map<Mode, Expect.Outcome> outcomes = new LinkedHashMap<>();
         for (String key : e.keys()) {
             if (key.equals("missing")) {
                 continue;
             }
-            if (!modes.contains(key)) {
+            Mode mode =
+                    modes.stream().filter(m -> m.name().equals(key)).findFirst().orElse(null);
+            if (mode == null) {
                 e.problem(
                         key,
                         "expect names mode '" + key + "', which this job does not run (it runs "
-                                + String.join(", ", modes) + ")");
+                                + modes.stream().map(Mode::name).collect(Collectors.joining(", ")) + ")");
                 continue;
             }
             Status status;
@@ -107,7 +120,7 @@ public record JobHeader(
                     e.problem(key, "expect: a partial " + key + " names who is missing (missing = [...])");
                 }
             }
-            outcomes.put(key, new Expect.Outcome(status, missing));
+            outcomes.put(mode, new Expect.Outcome(status, missing));
         }
         if (outcomes.isEmpty() && !c.problems().since(before)) {
             e.problem(e.origin(), "expect names no mode (write e.g. expect { ina = partial, missing = [h3] })");

@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
 import java.util.stream.Collectors;
+import org.bitina.job.Mode;
 import org.bitina.scenario.ConfigSchema.Key;
 import org.bitina.scenario.ConfigSchema.Section;
 
@@ -31,8 +32,9 @@ public final class JobKeys {
     /** The keys every job has, whatever its kind (its {@code kind} and {@code baselines} listed from {@code readers}). */
     static List<Key> common(List<JobReader> readers) {
         Map<List<String>, List<String>> baselines = new LinkedHashMap<>();
-        readers.forEach(r ->
-                baselines.computeIfAbsent(r.baselines(), b -> new ArrayList<>()).add(r.kind()));
+        readers.forEach(r -> baselines
+                .computeIfAbsent(r.baselines().stream().map(Mode::name).toList(), b -> new ArrayList<>())
+                .add(r.kind()));
         String modes = baselines.entrySet().stream()
                 .filter(e -> !e.getKey().isEmpty())
                 .map(e -> String.join(", ", e.getKey()) + " (" + String.join(", ", e.getValue()) + ")")

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.bitina.job.JobSpec;
+import org.bitina.job.Mode;
 import org.bitina.scenario.ConfigSchema.Key;
 import org.bitina.scenario.ConfigSchema.Section;
 import org.bitina.topology.Topology;
@@ -19,7 +20,7 @@ public abstract class JobReader {
     private final String kind;
     private final Set<String> keys;
 
-    private final List<String> baselines;
+    private final List<Mode> baselines;
     private final Map<String, List<Key>> schemaKeys;
     private final List<Section> sections;
 
@@ -29,8 +30,7 @@ public abstract class JobReader {
      *                   ({@link JobKeys#JOB_PATH}: its own job keys besides {@link JobKeys#COMMON}; {@link JobKeys#DATA_PATH})
      * @param sections   the sections only jobs of this kind (or kinds that share them) have
      */
-    protected JobReader(
-            String kind, List<String> baselines, Map<String, List<Key>> schemaKeys, List<Section> sections) {
+    protected JobReader(String kind, List<Mode> baselines, Map<String, List<Key>> schemaKeys, List<Section> sections) {
         this.kind = kind;
         this.baselines = List.copyOf(baselines);
         this.schemaKeys = Map.copyOf(schemaKeys);
@@ -41,7 +41,7 @@ public abstract class JobReader {
     }
 
     /** The kind's host baselines, as the reference lists them. */
-    public final List<String> baselines() {
+    public final List<Mode> baselines() {
         return baselines;
     }
 

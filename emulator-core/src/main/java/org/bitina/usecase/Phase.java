@@ -10,6 +10,7 @@ import java.util.Set;
 import java.util.function.BiFunction;
 import java.util.stream.Stream;
 import org.bitina.job.JobSpec;
+import org.bitina.job.Mode;
 import org.bitina.job.Status;
 import org.bitina.protocol.JobTables;
 import org.bitina.security.Admission;
@@ -37,7 +38,7 @@ import org.bitina.topology.BitSpace;
  */
 public record Phase(
         JobSpec job,
-        String mode,
+        Mode mode,
         int wireJob,
         Map<String, JobTables> tables,
         List<DriverSpec> drivers,
@@ -71,7 +72,7 @@ public record Phase(
 
     public Phase(
             JobSpec job,
-            String mode,
+            Mode mode,
             int wireJob,
             Map<String, JobTables> tables,
             List<DriverSpec> drivers,
@@ -153,7 +154,7 @@ public record Phase(
 
     public Phase(
             JobSpec job,
-            String mode,
+            Mode mode,
             int wireJob,
             Map<String, JobTables> tables,
             List<DriverSpec> drivers,

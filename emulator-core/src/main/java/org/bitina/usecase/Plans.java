@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.bitina.job.JobSpec;
+import org.bitina.job.Mode;
 import org.bitina.protocol.JobTables;
 import org.bitina.scenario.FaultSpec;
 import org.bitina.scenario.Scenario;
@@ -58,7 +59,7 @@ public final class Plans {
     }
 
     /** Tables of a baseline: the job is known everywhere, so its packets are routed, but nothing aggregates or replicates. */
-    public static Map<String, JobTables> bareTables(Scenario s, JobSpec job, int wireJob, String mode) {
+    public static Map<String, JobTables> bareTables(Scenario s, JobSpec job, int wireJob, Mode mode) {
         Map<String, JobTables> tables = new LinkedHashMap<>();
         for (Node n : s.topology().nodes()) {
             tables.put(

@@ -2,6 +2,7 @@ package org.bitina.usecase;
 
 import java.util.List;
 import org.bitina.job.JobSpec;
+import org.bitina.job.Mode;
 import org.bitina.scenario.FaultSpec;
 import org.bitina.scenario.JobReader;
 import org.bitina.scenario.Scenario;
@@ -26,6 +27,11 @@ public interface UseCase<S extends JobSpec> {
 
     Class<S> spec();
 
+    /** The host baselines a job of this kind may list ({@code baselines = [...]}), in the order messages list them. */
+    default List<Mode> baselines() {
+        return reader().baselines();
+    }
+
     /** The phases of one job: INA first, then each baseline it lists. */
     List<Phase> plan(S job, Scenario scenario, Routing routing);
 
@@ -45,10 +51,10 @@ public interface UseCase<S extends JobSpec> {
     int stateEntries(S job);
 
     /** S5: the host baseline the job runs instead of INA when a switch cannot hold its state. */
-    String fallback();
+    Mode fallback();
 
     /** One host baseline phase of the job ({@link #fallback()} when INA is not admitted). */
-    Phase baseline(S job, String mode, Scenario scenario, Routing routing);
+    Phase baseline(S job, Mode mode, Scenario scenario, Routing routing);
 
     /**
      * The repair of phase {@code p}'s aggregation tree once {@code routing} routes around a
@@ -118,7 +124,7 @@ public interface UseCase<S extends JobSpec> {
      * nccl-tests' terms of one mode of {@code job} ({@code jobs.csv}'s algbw and busbw), or null for a
      * kind that reduces no array. Computed when asked (the bus factor plans the mode's schedule).
      */
-    default Bandwidth bandwidth(S job, String mode, Scenario scenario) {
+    default Bandwidth bandwidth(S job, Mode mode, Scenario scenario) {
         return null;
     }
 

@@ -10,6 +10,7 @@ import java.util.TreeMap;
 import org.bitina.bitmap.FlatBitmap;
 import org.bitina.job.Expect;
 import org.bitina.job.JobSpec;
+import org.bitina.job.Mode;
 import org.bitina.protocol.PoolShare;
 import org.bitina.scenario.AdmissionMode;
 import org.bitina.scenario.FaultSpec;
@@ -113,7 +114,7 @@ public final class UseCases {
             if (world == Schedule.World.INA) {
                 p = planned.get(0);
             } else {
-                String mode = job.common().baselines().isEmpty()
+                Mode mode = job.common().baselines().isEmpty()
                         ? u.fallback()
                         : job.common().baselines().get(0);
                 // a listed baseline is planned already; the fallback of a job that lists none is planned here
@@ -178,7 +179,7 @@ public final class UseCases {
     }
 
     private static <S extends JobSpec> Phase baselineOf(
-            UseCase<S> u, JobSpec job, String mode, Scenario s, Routing routing) {
+            UseCase<S> u, JobSpec job, Mode mode, Scenario s, Routing routing) {
         return u.baseline(u.spec().cast(job), mode, s, routing);
     }
 
@@ -216,7 +217,7 @@ public final class UseCases {
         S spec = u.spec().cast(job);
         List<Phase> planned = u.plan(spec, s, routing);
         int entries = u.stateEntries(spec);
-        List<Phase> inas = planned.stream().filter(p -> p.mode().equals("ina")).toList();
+        List<Phase> inas = planned.stream().filter(p -> p.mode().inNetwork()).toList();
         // a job that runs INA once and lists its fallback anyway runs that baseline once, carrying the refusal
         Phase listed = inas.size() == 1
                 ? planned.stream()
@@ -227,14 +228,20 @@ public final class UseCases {
         Admission listedRefusal = null;
         List<Phase> out = new ArrayList<>();
         for (Phase p : planned) {
-            if (!p.mode().equals("ina")) {
+            if (!p.mode().inNetwork()) {
                 out.add(p);
                 continue;
             }
             List<String> switches = stateSwitches(p, s, routing);
             // sequential: each INA phase alone on the fabric, its own pool; shared: the world's one pool (T2)
             PoolLedger ledger = shared != null ? shared : new PoolLedger(s.capacity()::of);
-            PoolLedger.Grant g = ledger.admit(job.name(), waitsFor, entries, switches, bestEffort, u.fallback());
+            PoolLedger.Grant g = ledger.admit(
+                    job.name(),
+                    waitsFor,
+                    entries,
+                    switches,
+                    bestEffort,
+                    u.fallback().name());
             Admission a = g.admission();
             if (a.admitted()) {
                 // the grant is the job's share of a switch's pool where it has one; elsewhere the device's default
@@ -302,7 +309,7 @@ public final class UseCases {
 
     /** The INA phase of an AllReduce or reliable multicast job gets the drivers of the attacks that target it. */
     private static Phase withAttackers(Scenario s, JobSpec job, Phase p) {
-        if (!p.mode().equals("ina") || s.attacks() == null) {
+        if (!p.mode().inNetwork() || s.attacks() == null) {
             return p;
         }
         DataSpec data = job instanceof ArrayPhases.JobSpecWithData ar ? ar.data() : null;
@@ -435,13 +442,27 @@ public final class UseCases {
         return u.report(u.spec().cast(p.job()), p, figures);
     }
 
+    /**
+     * Where a mode stands among the kinds' modes when it is given a colour of its own (the HTML
+     * page's charts): 0 for INA, 1 for a kind's fallback (each kind's host counterpart: ring,
+     * all-to-all, unicast-ack), 2 for the parameter server; -1 for any other baseline.
+     */
+    public static int colourRank(Mode m) {
+        if (m.inNetwork()) {
+            return 0;
+        }
+        if (ALL.stream().anyMatch(u -> u.fallback().equals(m))) {
+            return 1;
+        }
+        return m.equals(ArrayPhases.PS) ? 2 : -1;
+    }
+
     /** nccl-tests' terms of one mode of {@code job} ({@link UseCase#bandwidth}); null for a kind without an array. */
-    public static UseCase.Bandwidth bandwidth(Scenario s, JobSpec job, String mode) {
+    public static UseCase.Bandwidth bandwidth(Scenario s, JobSpec job, Mode mode) {
         return bandwidthOf(of(job), job, mode, s);
     }
 
-    private static <S extends JobSpec> UseCase.Bandwidth bandwidthOf(
-            UseCase<S> u, JobSpec job, String mode, Scenario s) {
+    private static <S extends JobSpec> UseCase.Bandwidth bandwidthOf(UseCase<S> u, JobSpec job, Mode mode, Scenario s) {
         return u.bandwidth(u.spec().cast(job), mode, s);
     }
 

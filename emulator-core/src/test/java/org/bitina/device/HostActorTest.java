@@ -17,6 +17,7 @@ import org.apache.pekko.actor.testkit.typed.javadsl.ManualTime;
 import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.bitina.bitmap.EndpointSets;
+import org.bitina.job.Mode;
 import org.bitina.protocol.Frame;
 import org.bitina.protocol.JobTables;
 import org.bitina.topology.Bift;
@@ -61,20 +62,19 @@ class HostActorTest {
     }
 
     private AllReducePlan plan(Map<String, Straggler> stragglers) {
-        return new AllReducePlan(
-                "fig1",
-                "ina",
-                1,
-                1,
-                space,
-                List.of("w1", "w2", "w3", "w4"),
-                data,
-                Map.of("w1", "s1", "w2", "s1", "w3", "s7", "w4", "s7"),
-                null,
-                50 * MS,
-                stragglers,
-                Set.of(),
-                7);
+        return AllReducePlan.builder()
+                .jobName("fig1")
+                .mode(Mode.INA)
+                .tenant(1)
+                .wireJob(1)
+                .space(space)
+                .members(List.of("w1", "w2", "w3", "w4"))
+                .data(data)
+                .uplink(Map.of("w1", "s1", "w2", "s1", "w3", "s7", "w4", "s7"))
+                .timeoutNanos(50 * MS)
+                .stragglers(stragglers)
+                .seed(7)
+                .build();
     }
 
     private ActorRef<DeviceCommand> w1(TestProbe<DeviceCommand> s1) {

@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.bitina.bitmap.EndpointSets;
 import org.bitina.bitmap.FlatBitmap;
+import org.bitina.job.Mode;
 import org.bitina.topology.Bift;
 import org.bitina.topology.BitSpace;
 import org.bitina.topology.LinkSpec;
@@ -59,20 +59,18 @@ class HostileFrameTest {
     @Test
     void aResultWhoseProvenanceIsOfAnotherBitSpaceIsNamedNotTaken() {
         DataSpec data = new DataSpec(8, ElementType.FLOAT32, ReductionOp.SUM, 8, 1, 7, 1024);
-        AllReducePlan plan = new AllReducePlan(
-                "j",
-                "ina",
-                1,
-                1,
-                space,
-                space.endpoints(),
-                data,
-                Map.of("w1", "s1", "w2", "s1", "w3", "s7", "w4", "s7"),
-                null,
-                50 * MS,
-                Map.of(),
-                Set.of(),
-                7);
+        AllReducePlan plan = AllReducePlan.builder()
+                .jobName("j")
+                .mode(Mode.INA)
+                .tenant(1)
+                .wireJob(1)
+                .space(space)
+                .members(space.endpoints())
+                .data(data)
+                .uplink(Map.of("w1", "s1", "w2", "s1", "w3", "s7", "w4", "s7"))
+                .timeoutNanos(50 * MS)
+                .seed(7)
+                .build();
         AllReduceWorker w1 = new AllReduceWorker(plan, "w1");
         w1.start(0);
         InaHeader h =

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import java.util.List;
+import org.bitina.job.Mode;
 import org.bitina.scenario.Overrides;
 import org.bitina.scenario.Scenario;
 import org.bitina.scenario.ScenarioException;
@@ -39,10 +40,10 @@ class AdmissionRunTest {
         Report.JobReport big = r.jobs().get(1);
         assertEquals(
                 new Report.Admission(
-                        false, 32, "switch leaf-2 has room for 12 aggregation entries; the job needs 32", "ina", 0),
+                        false, 32, "switch leaf-2 has room for 12 aggregation entries; the job needs 32", Mode.INA, 0),
                 big.admission());
         Report.JobReport bulk = r.jobs().get(2);
-        assertEquals("ina", bulk.admission().fallbackFor());
+        assertEquals("ina", bulk.admission().fallbackFor().name());
         assertTrue(
                 bulk.admission().reason().startsWith("switch leaf-2 "),
                 bulk.admission().reason());
@@ -78,7 +79,7 @@ class AdmissionRunTest {
                 .filter(j -> j.name().equals("big"))
                 .findFirst()
                 .orElseThrow();
-        assertEquals("ina", big.mode());
+        assertEquals("ina", big.mode().name());
         assertTrue(big.admission().admitted() && big.verified(), big.toString());
     }
 

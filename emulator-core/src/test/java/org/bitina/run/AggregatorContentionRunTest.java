@@ -39,7 +39,7 @@ class AggregatorContentionRunTest {
 
         // wide starts first (at 0) and is granted what the empty pool has, up to what it declared
         int granted = Math.min(wideNeeds, capacity);
-        assertEquals("ina", w.mode());
+        assertEquals("ina", w.mode().name());
         assertTrue(w.admission().admitted());
         assertEquals(wideNeeds, w.admission().entries());
         PoolReport pool = w.pool();
@@ -56,7 +56,7 @@ class AggregatorContentionRunTest {
         // narrow starts later, while wide holds its grant: refused where the free rest is less than it needs
         int free = capacity - granted;
         assertTrue(free < narrowNeeds);
-        assertEquals("ring", n.mode(), "a refused strict job runs its host baseline");
+        assertEquals("ring", n.mode().name(), "a refused strict job runs its host baseline");
         assertFalse(n.admission().admitted());
         assertEquals(narrowNeeds, n.admission().entries());
         assertEquals(

@@ -62,7 +62,7 @@ class AttackSuiteTest {
         Scenario s = ScenarioLoader.load(Scenarios.CONFIGS.resolve("attacks").resolve(MALICIOUS));
         Report r = session.run(s, new RunProgress());
         Report.JobReport ina = r.jobs().get(0);
-        assertEquals("ina", ina.mode());
+        assertEquals("ina", ina.mode().name());
         assertEquals("complete", ina.status(), ina.toString());
         assertTrue(ina.verified() && ina.asExpected(), ina.toString());
         assertEquals(List.of(), ina.mismatches());

@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.bitina.chaos.ChaosPlans;
+import org.bitina.job.Mode;
 import org.junit.jupiter.api.Test;
 
 /** The chaos suite's invariants catch what they are for (a checker that passes everything would prove nothing). */
@@ -27,7 +28,7 @@ class ChaosCheckTest {
             List<Report.PartialChunk> partial,
             String note,
             List<String> dropped) {
-        Report.JobReport j = Report.JobReport.builder("j", "allreduce", "ina")
+        Report.JobReport j = Report.JobReport.builder("j", "allreduce", Mode.INA)
                 .status(status)
                 .verified(verified)
                 .missing(missing)

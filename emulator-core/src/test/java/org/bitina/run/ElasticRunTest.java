@@ -21,7 +21,7 @@ class ElasticRunTest {
         Scenario s = Scenarios.reference("elastic-allreduce.conf");
         Report r = Scenarios.run(s);
         List<Report.JobReport> ina =
-                r.jobs().stream().filter(j -> j.mode().equals("ina")).toList();
+                r.jobs().stream().filter(j -> j.mode().name().equals("ina")).toList();
         assertEquals(5, ina.size());
         List<String> all8 = List.of("h1", "h2", "h3", "h4", "h5", "h6", "h7", "h8");
         List<List<String>> members = List.of(

@@ -105,12 +105,12 @@ class EncodingTranslationTest {
 
         for (String job : List.of("ar", "moe", "rm", "inc")) {
             long f = flat.jobs().stream()
-                    .filter(j -> j.name().equals(job) && j.mode().equals("ina"))
+                    .filter(j -> j.name().equals(job) && j.mode().name().equals("ina"))
                     .findFirst()
                     .orElseThrow()
                     .headerBytes();
             long t = translated.jobs().stream()
-                    .filter(j -> j.name().equals(job) && j.mode().equals("ina"))
+                    .filter(j -> j.name().equals(job) && j.mode().name().equals("ina"))
                     .findFirst()
                     .orElseThrow()
                     .headerBytes();

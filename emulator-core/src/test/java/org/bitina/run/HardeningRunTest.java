@@ -34,7 +34,7 @@ class HardeningRunTest {
         Report r = Scenarios.run(s);
         for (Report.JobReport j : r.jobs()) {
             assertEquals("complete", j.status(), j.mode() + " " + j.unfinished() + " " + j.note());
-            assertTrue(j.verified(), j.mode());
+            assertTrue(j.verified(), j.mode().name());
             assertTrue(j.modeledMicros() >= 40_000_000, j.mode() + " modelled " + j.modeledMicros());
         }
         assertTrue(r.allAsExpected());
@@ -86,10 +86,13 @@ class HardeningRunTest {
                 t -> t + "\nfaults = [ { at = 10s, kind = switch-crash, node = s1 } ]\n");
         Report r = Scenarios.run(s);
         for (Report.JobReport j : r.jobs()) {
-            assertEquals(List.of("switch-crash at 10000 ms"), j.faultsNotApplied(), j.mode());
+            assertEquals(
+                    List.of("switch-crash at 10000 ms"),
+                    j.faultsNotApplied(),
+                    j.mode().name());
             assertEquals("complete", j.status(), j.mode() + " " + j.unfinished() + " " + j.note());
             assertEquals("complete", j.expected(), j.mode() + ": the crash never applied");
-            assertTrue(j.asExpected(), j.mode());
+            assertTrue(j.asExpected(), j.mode().name());
         }
     }
 }

@@ -170,7 +170,7 @@ class MoeEndToEndTest {
             Report r = Scenarios.run(s.withClock(clock));
             for (Report.JobReport j : r.jobs()) {
                 assertEquals("complete", j.status(), j.mode() + " " + j.unfinished());
-                assertTrue(j.verified(), j.mode());
+                assertTrue(j.verified(), j.mode().name());
                 assertTrue(j.modeledMicros() >= 300_000, j.mode() + " modelled " + j.modeledMicros());
                 if (clock == Clock.REAL) {
                     assertTrue(j.wallMillis() >= 300, j.mode() + " wall " + j.wallMillis());

@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Set;
 import org.bitina.device.DeviceCommand;
 import org.bitina.job.JobCommon;
+import org.bitina.job.Mode;
 import org.bitina.job.Status;
 import org.bitina.scenario.FaultSpec;
 import org.bitina.topology.BitSpace;
@@ -42,7 +43,7 @@ class PhaseTimelineTest {
             new DataSpec(64, ElementType.INT32, ReductionOp.SUM, 16, 4, 1, 1024));
     private final Phase phase = new Phase(
             job,
-            "ina",
+            Mode.INA,
             1,
             Map.of(),
             List.of(),

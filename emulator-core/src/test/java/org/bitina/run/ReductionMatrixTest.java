@@ -40,7 +40,7 @@ class ReductionMatrixTest {
         assertEquals(3, r.jobs().size());
         for (Report.JobReport j : r.jobs()) {
             assertEquals("complete", j.status(), j.mode() + " " + j.mismatches() + j.unfinished());
-            assertTrue(j.verified(), j.mode());
+            assertTrue(j.verified(), j.mode().name());
         }
     }
 }

@@ -137,7 +137,7 @@ class ReliableMulticastEndToEndTest {
                 "1s");
         for (Report.JobReport j : r.jobs()) {
             assertEquals("complete", j.status(), j.mode() + " " + j.unfinished());
-            assertTrue(j.verified(), j.mode());
+            assertTrue(j.verified(), j.mode().name());
             // two windows, each sent 300 ms late and acknowledged by h5 200 ms late
             assertTrue(j.modeledMicros() >= 2 * 500_000, j.mode() + " modelled " + j.modeledMicros());
             // under the virtual clock the delays are modelled, not waited out

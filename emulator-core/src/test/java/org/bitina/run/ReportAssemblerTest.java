@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Set;
 import org.bitina.device.DeviceCommand;
 import org.bitina.job.JobCommon;
+import org.bitina.job.Mode;
 import org.bitina.job.Status;
 import org.bitina.scenario.Clock;
 import org.bitina.topology.BitSpace;
@@ -44,7 +45,7 @@ class ReportAssemblerTest {
     private Phase failingPhase() {
         return new Phase(
                 job,
-                "ina",
+                Mode.INA,
                 1,
                 Map.of(),
                 List.of(),

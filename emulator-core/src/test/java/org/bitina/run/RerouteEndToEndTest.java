@@ -50,7 +50,10 @@ class RerouteEndToEndTest {
                 "paper-fig1-allreduce.conf",
                 t -> t + "\nfaults = [ { at = 60s, kind = link-down, link = [s5, s7] } ]\n"));
         for (Report.JobReport j : r.jobs()) {
-            assertEquals(List.of("link-down at 60000 ms"), j.faultsNotApplied(), j.mode());
+            assertEquals(
+                    List.of("link-down at 60000 ms"),
+                    j.faultsNotApplied(),
+                    j.mode().name());
             assertTrue(
                     j.note().contains("faults not applied, the phase ended first: [link-down at 60000 ms]"), j.note());
         }

@@ -7,12 +7,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.Map;
+import org.bitina.job.Mode;
 import org.junit.jupiter.api.Test;
 
 /** A run reports what its setup cost (issue 17), and those wall-clock figures stay out of the determinism comparison. */
 class RunSetupReportTest {
     private static Report report(String clock, Report.Setup setup) {
-        Report.JobReport j = Report.JobReport.builder("j", "allreduce", "ina")
+        Report.JobReport j = Report.JobReport.builder("j", "allreduce", Mode.INA)
                 .status("complete")
                 .verified(true)
                 .wallMillis(17)

@@ -99,7 +99,7 @@ public final class Scenarios {
     /** The report of the phase of {@code mode} (ina, ring, ps, all-to-all, unicast-ack); fails when there is none. */
     public static Report.JobReport mode(Report r, String mode) {
         return r.jobs().stream()
-                .filter(j -> j.mode().equals(mode))
+                .filter(j -> j.mode().name().equals(mode))
                 .findFirst()
                 .orElseThrow(() -> new AssertionError("no " + mode + " phase in " + r.jobs()));
     }

@@ -77,7 +77,7 @@ class SharedFabricRunTest {
                 SharedRun alone = row(first, job, world, true).shared();
                 assertEquals(
                         world.equals("ina") ? "ina" : "ring",
-                        row(first, job, world, false).mode());
+                        row(first, job, world, false).mode().name());
                 assertEquals(mixed.endMicros() - mixed.startMicros(), mixed.jctMicros(), 1e-9);
                 assertEquals(alone.jctMicros(), mixed.aloneMicros(), 1e-9);
                 double expected = new BigDecimal(mixed.jctMicros() / alone.jctMicros())
@@ -161,8 +161,8 @@ class SharedFabricRunTest {
             assertTrue(j.verified() && j.asExpected(), j.name() + " " + j.mode() + ": " + j.unfinished() + j.note());
         }
         // a job without baselines runs its kind's fallback in the baseline world
-        assertEquals("ring", row(r, "inc", "baseline", false).mode());
-        assertEquals("unicast-ack", row(r, "bulk", "baseline", false).mode());
+        assertEquals("ring", row(r, "inc", "baseline", false).mode().name());
+        assertEquals("unicast-ack", row(r, "bulk", "baseline", false).mode().name());
         assertEquals(5.0, row(r, "bulk", "ina", false).shared().startMicros(), 1e-9);
         assertTrue(row(r, "ar", "ina", false).shared().startMicros()
                 >= row(r, "inc", "ina", false).shared().endMicros());

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.IntStream;
+import org.bitina.job.Mode;
 import org.bitina.usecase.allreduce.AllReduceSpec;
 import org.bitina.usecase.allreduce.Partitions;
 import org.bitina.usecase.moe.MoeSpec;
@@ -129,8 +130,8 @@ class HostSelectorLoaderTest {
                 faults = [{ kind = silent, node = "rack:edge-2-1" }]
                 """);
         var expect = s.jobs().get(0).common().expect();
-        assertEquals(Set.of("h5", "h6"), expect.modes().get("ina").missing());
-        assertEquals(Set.of("h5", "h6"), expect.modes().get("ring").missing());
+        assertEquals(Set.of("h5", "h6"), expect.modes().get(Mode.INA).missing());
+        assertEquals(Set.of("h5", "h6"), expect.modes().get(Mode.of("ring")).missing());
     }
 
     @Test

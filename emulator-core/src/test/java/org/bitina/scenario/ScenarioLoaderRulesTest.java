@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.stream.Stream;
 import org.bitina.job.Expect;
+import org.bitina.job.Mode;
 import org.bitina.job.Status;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -377,9 +378,9 @@ class ScenarioLoaderRulesTest {
         Expect e = ScenarioLoader.load(ok).jobs().get(0).common().expect();
         assertEquals(
                 Map.of(
-                        "ina",
+                        Mode.INA,
                         new Expect.Outcome(Status.PARTIAL, Set.of("c")),
-                        "ring",
+                        Mode.of("ring"),
                         new Expect.Outcome(Status.FAILED, null)),
                 e.modes());
     }

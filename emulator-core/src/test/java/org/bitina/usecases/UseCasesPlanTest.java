@@ -52,7 +52,10 @@ class UseCasesPlanTest {
     }
 
     private static Phase phase(List<Phase> phases, String mode) {
-        return phases.stream().filter(p -> p.mode().equals(mode)).findFirst().orElseThrow();
+        return phases.stream()
+                .filter(p -> p.mode().name().equals(mode))
+                .findFirst()
+                .orElseThrow();
     }
 
     private static List<String> nodes(Scenario s) {
@@ -101,14 +104,17 @@ class UseCasesPlanTest {
         Scenario s = reference("paper-fig1-allreduce.conf");
         List<Phase> phases = plan(s);
         assertEquals(
-                List.of("ina", "ring", "ps"), phases.stream().map(Phase::mode).toList());
+                List.of("ina", "ring", "ps"),
+                phases.stream().map(p -> p.mode().name()).toList());
         int id = s.jobs().get(0).common().id();
         assertEquals(
                 List.of(id, id + Plans.RING_JOB_OFFSET, id + Plans.PS_JOB_OFFSET),
                 phases.stream().map(Phase::wireJob).toList());
         for (Phase p : phases) {
             assertEquals(nodes(s), List.copyOf(p.tables().keySet()), p.mode() + ": every node knows the job");
-            assertTrue(p.tables().values().stream().allMatch(t -> t.job() == p.wireJob()), p.mode());
+            assertTrue(
+                    p.tables().values().stream().allMatch(t -> t.job() == p.wireJob()),
+                    p.mode().name());
             assertEquals(Set.of("w1", "w2", "w3", "w4"), p.awaited());
             assertEquals("complete", p.expected().status().label());
             assertEquals(Set.of(), p.expected().missing());
@@ -156,9 +162,9 @@ class UseCasesPlanTest {
         List<Phase> phases = plan(s);
         for (Phase p : List.of(phase(phases, "ring"), phase(phases, "ps"))) {
             for (JobTables t : p.tables().values()) {
-                assertNull(t.bift(), p.mode());
-                assertNull(t.registered(), p.mode());
-                assertTrue(!t.root(), p.mode());
+                assertNull(t.bift(), p.mode().name());
+                assertNull(t.registered(), p.mode().name());
+                assertTrue(!t.root(), p.mode().name());
             }
         }
         Phase ring = phase(phases, "ring");
@@ -186,7 +192,7 @@ class UseCasesPlanTest {
                 phases.stream().map(x -> x.expected().status().label()).toList());
         for (Phase p : phases) {
             assertEquals(Set.of("w2"), p.expected().missing(), p.mode() + ": w7 is no member, so not missed");
-            assertEquals(Set.of("w1", "w3", "w4"), p.awaited(), p.mode());
+            assertEquals(Set.of("w1", "w3", "w4"), p.awaited(), p.mode().name());
             assertEquals(Set.of("w2"), plan(p).silent());
             assertEquals(Map.of("w3", new Straggler(30 * MS, 0, Set.of(1L, 4L))), plan(p).stragglers());
         }
@@ -224,7 +230,8 @@ class UseCasesPlanTest {
         Scenario s = reference("paper-fig2-moe.conf");
         List<Phase> phases = plan(s);
         assertEquals(
-                List.of("ina", "all-to-all"), phases.stream().map(Phase::mode).toList());
+                List.of("ina", "all-to-all"),
+                phases.stream().map(p -> p.mode().name()).toList());
         int id = s.jobs().get(0).common().id();
         assertEquals(
                 List.of(id, id + Plans.A2A_JOB_OFFSET),
@@ -269,8 +276,8 @@ class UseCasesPlanTest {
                 faults = [ { kind = silent, node = h4 }, { kind = straggler, node = h3, delay = 20ms } ]
                 """);
         for (Phase p : plan(s)) {
-            assertEquals("partial", p.expected().status().label(), p.mode());
-            assertEquals(Set.of("e7", "e8"), p.expected().missing(), p.mode());
+            assertEquals("partial", p.expected().status().label(), p.mode().name());
+            assertEquals(Set.of("e7", "e8"), p.expected().missing(), p.mode().name());
             assertEquals(Set.of("h4"), moe(p).silent());
             assertEquals(Set.of("h3"), moe(p).stragglers().keySet());
             assertEquals(20 * MS, p.timing().maxStraggleNanos());
@@ -291,7 +298,8 @@ class UseCasesPlanTest {
                 """);
         List<Phase> phases = plan(s);
         assertEquals(
-                List.of("ina", "unicast-ack"), phases.stream().map(Phase::mode).toList());
+                List.of("ina", "unicast-ack"),
+                phases.stream().map(p -> p.mode().name()).toList());
         int id = s.jobs().get(0).common().id();
         assertEquals(id + Plans.UNICAST_ACK_JOB_OFFSET, phases.get(1).wireJob());
         Phase ina = phases.get(0);
@@ -354,7 +362,7 @@ class UseCasesPlanTest {
         for (Phase p : phases) {
             assertTrue(
                     p.tables().values().stream().allMatch(t -> t.encoding().encoding() == Encoding.NODE_LIST),
-                    p.mode());
+                    p.mode().name());
             assertTrue(p.note().endsWith("; endpoint sets node-list"), p.note());
         }
         // the A-BMs themselves do not change with the encoding

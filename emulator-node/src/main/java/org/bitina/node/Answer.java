@@ -36,7 +36,7 @@ final class Answer {
             }
             Report.JobReport ina = r.jobs().stream()
                     .filter(x ->
-                            x.name().equals(j.name()) && x.mode().equals("ina") && Objects.equals(index(x), index(j)))
+                            x.name().equals(j.name()) && x.mode().inNetwork() && Objects.equals(index(x), index(j)))
                     .findFirst()
                     .orElse(null);
             done.add(key);
@@ -75,7 +75,7 @@ final class Answer {
         StringBuilder s = new StringBuilder(label(ina)).append(": ina ").append(outcome(ina));
         Map<String, Double> speedup = ina.speedup() == null ? Map.of() : ina.speedup();
         long baselines = rows.stream()
-                .filter(x -> x.name().equals(ina.name()) && !x.mode().equals("ina"))
+                .filter(x -> x.name().equals(ina.name()) && !x.mode().inNetwork())
                 .map(Report.JobReport::mode)
                 .distinct()
                 .count();
@@ -117,11 +117,13 @@ final class Answer {
 
     private static Report.JobReport baseline(Report.JobReport ina, List<Report.JobReport> rows, String mode) {
         return rows.stream()
-                .filter(x ->
-                        x.name().equals(ina.name()) && x.mode().equals(mode) && Objects.equals(index(x), index(ina)))
+                .filter(x -> x.name().equals(ina.name())
+                        && x.mode().name().equals(mode)
+                        && Objects.equals(index(x), index(ina)))
                 .findFirst()
                 .or(() -> rows.stream()
-                        .filter(x -> x.name().equals(ina.name()) && x.mode().equals(mode))
+                        .filter(x ->
+                                x.name().equals(ina.name()) && x.mode().name().equals(mode))
                         .min(Comparator.comparingDouble(Report.JobReport::modeledMicros)))
                 .orElse(null);
     }

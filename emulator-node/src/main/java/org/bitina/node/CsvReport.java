@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.bitina.job.JobSpec;
+import org.bitina.job.Mode;
 import org.bitina.run.Report;
 import org.bitina.scenario.Scenario;
 import org.bitina.usecase.KindReport;
@@ -142,7 +143,7 @@ final class CsvReport {
             jobs.add(new JobRow(
                     j.name(),
                     j.kind(),
-                    j.mode(),
+                    j.mode().name(),
                     j.iteration() == null ? null : j.iteration().index(),
                     j.status(),
                     j.expected(),
@@ -165,7 +166,9 @@ final class CsvReport {
                     factor,
                     busbw,
                     j.admission() == null ? null : j.admission().admitted(),
-                    j.admission() == null ? null : j.admission().fallbackFor(),
+                    j.admission() == null || j.admission().fallbackFor() == null
+                            ? null
+                            : j.admission().fallbackFor().name(),
                     figures(j.kindReport())));
         }
         return jobs;
@@ -196,7 +199,7 @@ final class CsvReport {
     }
 
     /** nccl-tests' terms of a row's job and mode ({@link UseCase#bandwidth}); null for a job that reduces no array. */
-    private static UseCase.Bandwidth bandwidth(Scenario s, String job, String mode) {
+    private static UseCase.Bandwidth bandwidth(Scenario s, String job, Mode mode) {
         for (JobSpec j : s.jobs()) {
             if (j.name().equals(job)) {
                 return UseCases.bandwidth(s, j, mode);

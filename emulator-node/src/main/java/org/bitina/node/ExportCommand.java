@@ -132,7 +132,7 @@ final class ExportCommand implements Callable<Integer> {
         }
         int colour = 0;
         for (Phase p : phases) {
-            if (!p.mode().equals("ina")) {
+            if (!p.mode().inNetwork()) {
                 continue;
             }
             String job = p.job().name()
@@ -167,7 +167,7 @@ final class ExportCommand implements Callable<Integer> {
                         ObservedTreeView.of(
                                 observed,
                                 p.job().name(),
-                                p.mode(),
+                                p.mode().name(),
                                 p.iteration() == null ? null : p.iteration().index()),
                         p.job().common().bitSpace());
                 v.labels()
@@ -196,7 +196,7 @@ final class ExportCommand implements Callable<Integer> {
     private static Set<String> treeNodes(List<Phase> phases) {
         Set<String> out = new HashSet<>();
         for (Phase p : phases) {
-            if (p.mode().equals("ina")) {
+            if (p.mode().inNetwork()) {
                 for (Phase.Tree tree : p.trees()) {
                     InstalledTrees.of(tree).edges().forEach(e -> {
                         out.add(e.from());

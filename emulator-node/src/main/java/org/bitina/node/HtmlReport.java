@@ -11,6 +11,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.function.ToDoubleFunction;
 import java.util.stream.Collectors;
+import org.bitina.job.Mode;
 import org.bitina.run.Report;
 import org.bitina.scenario.Scenario;
 import org.bitina.topology.Routing;
@@ -79,15 +80,16 @@ final class HtmlReport {
                     .append(")</h2>\n");
             timeViews(b, rows, n);
             // one colour scale for every mode of the job: the busiest link and the fullest switch of any mode
-            Map<String, Map<String, Long>> bytesByMode = new LinkedHashMap<>();
-            Map<String, Map<String, Integer>> peaksByMode = new LinkedHashMap<>();
+            Map<Mode, Map<String, Long>> bytesByMode = new LinkedHashMap<>();
+            Map<Mode, Map<String, Integer>> peaksByMode = new LinkedHashMap<>();
             for (Report.JobReport j : rows) {
                 if (bytesByMode.containsKey(j.mode())) {
                     continue; // links[] has no iteration: one map holds every iteration of the mode
                 }
                 Map<String, Long> bytes = new LinkedHashMap<>();
                 r.links().stream()
-                        .filter(l -> l.job().equals(job) && l.mode().equals(j.mode()))
+                        .filter(l ->
+                                l.job().equals(job) && l.mode().equals(j.mode().name()))
                         .forEach(l -> bytes.merge(TopologyView.linkKey(l.from(), l.to()), l.bytes(), Long::sum));
                 Map<String, Integer> peaks = new LinkedHashMap<>();
                 rows.stream()
@@ -454,17 +456,17 @@ final class HtmlReport {
             TopologyView view,
             int[] n) {
         for (Phase p : planned) {
-            if (!p.job().name().equals(job) || !p.mode().equals("ina")) {
+            if (!p.job().name().equals(job) || !p.mode().inNetwork()) {
                 continue;
             }
-            String label =
-                    "ina" + (p.iteration() == null ? "" : " #" + p.iteration().index());
+            String label = p.mode()
+                    + (p.iteration() == null ? "" : " #" + p.iteration().index());
             InstalledTrees t = InstalledTrees.of(p);
             ObservedTreeView o = ObservedTreeView.of(
                     ObservedTreeView.of(
                             r,
                             job,
-                            p.mode(),
+                            p.mode().name(),
                             p.iteration() == null ? null : p.iteration().index()),
                     p.job().common().bitSpace());
             if (!o.isEmpty()) {

@@ -21,6 +21,7 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.zip.GZIPInputStream;
+import org.bitina.job.Mode;
 import org.bitina.topology.Node;
 import org.bitina.topology.Topology;
 
@@ -144,7 +145,7 @@ final class PerfettoExport {
         long vt = e.has("vt_ns") ? e.path("vt_ns").asLong() : e.path("vt").asLong();
         lastVt = Math.max(lastVt, vt);
         String job = e.path("job").asText();
-        String mode = e.path("mode").asText("ina");
+        String mode = e.path("mode").asText(Mode.INA.name());
         long seq = e.path("seq").asLong();
         String dir = e.path("dir").asText();
         String bitmap = e.path("bitmap").asText();

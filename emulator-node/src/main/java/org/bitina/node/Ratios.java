@@ -23,7 +23,7 @@ final class Ratios {
             Report r, String job, List<Map.Entry<String, ToDoubleFunction<Report.JobReport>>> metrics) {
         Map<String, Map<String, Double>> out = new LinkedHashMap<>();
         Report.JobReport ina = r.jobs().stream()
-                .filter(j -> j.name().equals(job) && j.mode().equals("ina"))
+                .filter(j -> j.name().equals(job) && j.mode().inNetwork())
                 .findFirst()
                 .orElse(null);
         if (ina == null || ina.speedup() == null) {
@@ -31,7 +31,7 @@ final class Ratios {
         }
         for (String mode : ina.speedup().keySet()) {
             Report.JobReport base = r.jobs().stream()
-                    .filter(j -> j.name().equals(job) && j.mode().equals(mode))
+                    .filter(j -> j.name().equals(job) && j.mode().name().equals(mode))
                     .findFirst()
                     .orElse(null);
             if (base == null) {

@@ -15,7 +15,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import org.bitina.cluster.ClusterSettings;
-import org.bitina.protocol.JobTables;
+import org.bitina.job.Mode;
 import org.bitina.protocol.TraceFilter;
 import org.bitina.run.Report;
 import org.bitina.run.RunProgress;
@@ -342,10 +342,10 @@ final class RunCommand implements Callable<Integer> {
         try {
             TraceFilter f = TraceFilter.parse(traceFilter);
             Set<String> jobs = new TreeSet<>();
-            Set<String> modes = new TreeSet<>(List.of(JobTables.INA));
+            Set<String> modes = new TreeSet<>(List.of(Mode.INA.name()));
             scenario.jobs().forEach(j -> {
                 jobs.add(j.name());
-                modes.addAll(j.common().baselines());
+                j.common().baselines().forEach(m -> modes.add(m.name()));
             });
             for (String j : f.values("job")) {
                 if (!jobs.contains(j)) {

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.bitina.run.Report;
 import org.bitina.run.SharedRun;
+import org.bitina.scenario.Schedule;
 
 /**
  * The answer of a shared run (schedule = shared, T1), one sentence per job from each world's own
@@ -46,8 +47,8 @@ final class SharedAnswer {
             parts.add(part(j));
         }
         StringBuilder s = new StringBuilder(job).append(": ").append(String.join(", ", parts));
-        Report.JobReport ina = world(mix, "ina");
-        Report.JobReport baseline = world(mix, "baseline");
+        Report.JobReport ina = world(mix, Schedule.World.INA);
+        Report.JobReport baseline = world(mix, Schedule.World.BASELINE);
         if (ina != null
                 && baseline != null
                 && done(ina)
@@ -55,7 +56,7 @@ final class SharedAnswer {
                 && ina.shared().jctMicros() > 0) {
             s.append("; ")
                     // refused by admission, the ina world ran a baseline in INA's place
-                    .append(ina.mode().equals("ina") ? "ina" : "the ina world (" + ina.mode() + ")")
+                    .append(ina.mode().inNetwork() ? ina.mode().name() : "the ina world (" + ina.mode() + ")")
                     .append(" ")
                     .append(Answer.ratio(
                             baseline.shared().jctMicros() / ina.shared().jctMicros()))
@@ -67,8 +68,8 @@ final class SharedAnswer {
     /** "ina 53.3 µs (1.69x its time alone)", "ring failed after 136 µs", "ina never started". */
     private static String part(Report.JobReport j) {
         SharedRun s = j.shared();
-        String who = j.mode().equals(s.world()) || s.world().equals("baseline")
-                ? j.mode()
+        String who = j.mode().name().equals(s.world()) || s.world().equals(Schedule.World.BASELINE.configName())
+                ? j.mode().name()
                 : j.mode() + " (" + s.world() + " world)";
         if (s.startMicros() < 0) {
             return who + " never started (it waited for a job that did not complete)";
@@ -89,9 +90,9 @@ final class SharedAnswer {
         return j.status().equals("complete") && j.verified() && j.shared().startMicros() >= 0;
     }
 
-    private static Report.JobReport world(List<Report.JobReport> mix, String world) {
+    private static Report.JobReport world(List<Report.JobReport> mix, Schedule.World world) {
         return mix.stream()
-                .filter(j -> j.shared().world().equals(world))
+                .filter(j -> j.shared().world().equals(world.configName()))
                 .findFirst()
                 .orElse(null);
     }

@@ -73,7 +73,7 @@ final class SharedGantt {
                             + " end %s, JCT %s</title></rect>\n",
                     y + 10,
                     HtmlReport.esc(j.name()),
-                    HtmlReport.esc(j.mode()),
+                    HtmlReport.esc(j.mode().name()),
                     x0,
                     y,
                     Math.max(1, x1 - x0),

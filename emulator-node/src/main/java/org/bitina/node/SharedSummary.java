@@ -35,7 +35,7 @@ final class SharedSummary {
             table.add(List.of(
                     cell(s.world()),
                     cell(j.name()),
-                    cell(j.mode()),
+                    cell(j.mode().name()),
                     cell(s.startMicros() < 0 ? "never" : Units.micros(s.startMicros())),
                     cell(Units.micros(s.endMicros())),
                     cell(Units.micros(s.jctMicros())),

@@ -41,7 +41,7 @@ final class Summary {
     static List<ConsoleTable.Cell> row(Report.JobReport j) {
         return List.of(
                 plain(j.name()),
-                plain(j.mode()),
+                plain(j.mode().name()),
                 new ConsoleTable.Cell(
                         j.status(),
                         switch (j.status()) {

@@ -12,7 +12,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.DoubleFunction;
+import org.bitina.job.Mode;
 import org.bitina.run.Report;
+import org.bitina.usecases.UseCases;
 import org.jfree.chart.ChartFactory;
 import org.jfree.chart.JFreeChart;
 import org.jfree.chart.axis.LogAxis;
@@ -64,12 +66,8 @@ final class SvgCharts {
 
     /** A mode's colour, the same in every chart of the page: INA blue, then the baselines. */
     static Color colour(String mode) {
-        return switch (mode) {
-            case "ina" -> PALETTE[0];
-            case "ring", "all-to-all", "unicast-ack" -> PALETTE[1];
-            case "ps" -> PALETTE[2];
-            default -> PALETTE[Math.floorMod(mode.hashCode(), PALETTE.length - 3) + 3];
-        };
+        int rank = mode.isBlank() ? -1 : UseCases.colourRank(Mode.of(mode));
+        return rank >= 0 ? PALETTE[rank] : PALETTE[Math.floorMod(mode.hashCode(), PALETTE.length - 3) + 3];
     }
 
     /**

@@ -9,6 +9,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
+import org.bitina.job.Mode;
 import org.bitina.run.Report;
 import org.junit.jupiter.api.Test;
 
@@ -135,7 +136,7 @@ class ConsoleFormatTest {
     }
 
     private static Report.JobReport job(String name, String mode, String status, String expected, boolean asExpected) {
-        return Report.JobReport.builder(name, "allreduce", mode)
+        return Report.JobReport.builder(name, "allreduce", Mode.of(mode))
                 .status(status)
                 .verified(true)
                 .wallMillis(1234)

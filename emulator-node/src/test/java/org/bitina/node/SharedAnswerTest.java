@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.List;
 import java.util.Map;
+import org.bitina.job.Mode;
 import org.bitina.run.Report;
 import org.bitina.run.SharedRun;
 import org.junit.jupiter.api.Test;
@@ -60,7 +61,7 @@ class SharedAnswerTest {
     }
 
     private static Report.JobReport row(String job, String mode, String status, SharedRun s, double modelled) {
-        return Report.JobReport.builder(job, "allreduce", mode)
+        return Report.JobReport.builder(job, "allreduce", Mode.of(mode))
                 .status(status)
                 .verified(true)
                 .modeledMicros(modelled)

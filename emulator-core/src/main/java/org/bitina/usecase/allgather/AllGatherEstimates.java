@@ -1,5 +1,6 @@
 package org.bitina.usecase.allgather;
 
+import org.bitina.job.Mode;
 import org.bitina.usecase.Phase;
 import org.bitina.usecase.PhaseEstimate;
 import org.bitina.usecase.UseCase;
@@ -45,11 +46,11 @@ final class AllGatherEstimates {
      * factor for all-gather); in the network it sends its own shard only once, so receiving bounds it.
      * NaN for a mode the kind does not run.
      */
-    static UseCase.Bandwidth bandwidth(AllGatherSpec job, String mode) {
+    static UseCase.Bandwidth bandwidth(AllGatherSpec job, Mode mode) {
         DataSpec d = job.data();
         long arrayBytes = (long) d.elements() * d.type().bytes();
         boolean ring = mode.equals(AllGatherJobReader.RING);
-        if (!ring && !mode.equals("ina")) {
+        if (!ring && !mode.inNetwork()) {
             return new UseCase.Bandwidth(arrayBytes, Double.NaN);
         }
         Load load = load(d, job.common().members().size(), ring);

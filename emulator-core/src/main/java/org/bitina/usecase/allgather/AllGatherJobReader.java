@@ -2,6 +2,7 @@ package org.bitina.usecase.allgather;
 
 import java.util.List;
 import org.bitina.job.JobSpec;
+import org.bitina.job.Mode;
 import org.bitina.scenario.ConfigReader;
 import org.bitina.scenario.ConfigSchema.Section;
 import org.bitina.scenario.JobHeader;
@@ -12,12 +13,13 @@ import org.bitina.topology.EncodingSpec;
 import org.bitina.topology.Topology;
 import org.bitina.usecase.reduction.DataSection;
 import org.bitina.usecase.reduction.DataSpec;
+import org.bitina.usecase.reduction.HostBaselines;
 
 /** An all-gather job (C2): its members and their data. */
 final class AllGatherJobReader extends JobReader {
     static final String KIND = "all-gather";
-    static final String RING = "ring";
-    static final List<String> BASELINES = List.of(RING);
+    static final Mode RING = HostBaselines.RING;
+    static final List<Mode> BASELINES = List.of(RING);
 
     AllGatherJobReader() {
         super(KIND, BASELINES, AllGatherKeys.KEYS, List.of());

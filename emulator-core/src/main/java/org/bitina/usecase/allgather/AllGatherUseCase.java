@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.bitina.job.Mode;
 import org.bitina.job.Status;
 import org.bitina.protocol.JobTables;
 import org.bitina.scenario.JobReader;
@@ -51,7 +52,7 @@ public final class AllGatherUseCase implements UseCase<AllGatherSpec> {
     public List<Phase> plan(AllGatherSpec job, Scenario s, Routing routing) {
         List<Phase> phases = new ArrayList<>();
         phases.add(phase(s, routing, job, false));
-        for (String b : job.common().baselines()) {
+        for (Mode b : job.common().baselines()) {
             phases.add(baseline(job, b, s, routing));
         }
         return phases;
@@ -78,12 +79,12 @@ public final class AllGatherUseCase implements UseCase<AllGatherSpec> {
     }
 
     @Override
-    public String fallback() {
+    public Mode fallback() {
         return AllGatherJobReader.RING;
     }
 
     @Override
-    public Phase baseline(AllGatherSpec job, String mode, Scenario s, Routing routing) {
+    public Phase baseline(AllGatherSpec job, Mode mode, Scenario s, Routing routing) {
         if (!mode.equals(AllGatherJobReader.RING)) {
             throw new IllegalArgumentException("no " + mode + " baseline for an all-gather job");
         }
@@ -96,12 +97,12 @@ public final class AllGatherUseCase implements UseCase<AllGatherSpec> {
     }
 
     @Override
-    public Bandwidth bandwidth(AllGatherSpec job, String mode, Scenario scenario) {
+    public Bandwidth bandwidth(AllGatherSpec job, Mode mode, Scenario scenario) {
         return AllGatherEstimates.bandwidth(job, mode);
     }
 
     static Phase phase(Scenario s, Routing routing, AllGatherSpec job, boolean ring) {
-        String mode = ring ? AllGatherJobReader.RING : "ina";
+        Mode mode = ring ? AllGatherJobReader.RING : Mode.INA;
         int wireJob = job.common().id() + (ring ? Plans.RING_JOB_OFFSET : 0);
         int n = job.common().members().size();
         Routing r = routing == null ? Routing.compute(s.topology()) : routing;
@@ -160,22 +161,21 @@ public final class AllGatherUseCase implements UseCase<AllGatherSpec> {
         return tables;
     }
 
-    private static AllReducePlan plan(Scenario s, AllGatherSpec job, String mode, int wireJob, long timeout) {
+    private static AllReducePlan plan(Scenario s, AllGatherSpec job, Mode mode, int wireJob, long timeout) {
         Plans.EndpointFaults f = Plans.EndpointFaults.of(s, job.common().members(), true);
-        return new AllReducePlan(
-                job.name(),
-                mode,
-                job.common().tenant(),
-                wireJob,
-                job.common().bitSpace(),
-                job.common().members(),
-                job.data(),
-                Map.of(),
-                null,
-                timeout,
-                f.stragglers(),
-                f.silent(),
-                job.data().seed());
+        return AllReducePlan.builder()
+                .jobName(job.name())
+                .mode(mode)
+                .tenant(job.common().tenant())
+                .wireJob(wireJob)
+                .space(job.common().bitSpace())
+                .members(job.common().members())
+                .data(job.data())
+                .timeoutNanos(timeout)
+                .stragglers(f.stragglers())
+                .silent(f.silent())
+                .seed(job.data().seed())
+                .build();
     }
 
     /** Generous: every chunk's sends may back off to the most, plus room for the data itself. */

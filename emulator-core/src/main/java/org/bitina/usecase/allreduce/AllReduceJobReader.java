@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.bitina.job.JobSpec;
+import org.bitina.job.Mode;
 import org.bitina.scenario.ConfigReader;
 import org.bitina.scenario.ConfigSchema.Section;
 import org.bitina.scenario.JobHeader;
@@ -22,6 +23,7 @@ import org.bitina.topology.Topology;
 import org.bitina.topology.Vat;
 import org.bitina.usecase.WireBudget;
 import org.bitina.usecase.reduction.ArrayKeys;
+import org.bitina.usecase.reduction.ArrayPhases;
 import org.bitina.usecase.reduction.DataSection;
 import org.bitina.usecase.reduction.DataSpec;
 import org.bitina.usecase.reduction.Elastic;
@@ -34,8 +36,12 @@ import org.bitina.wire.ReductionOp;
 public final class AllReduceJobReader extends JobReader {
     static final String KIND = "allreduce";
     /** The host baselines a job may list: the parameter server, and the schedules of {@link HostBaselines}. */
-    static final List<String> BASELINES = List.of(
-            "ps", HostBaselines.RING, HostBaselines.TREE, HostBaselines.HALVING_DOUBLING, HostBaselines.HIERARCHICAL);
+    static final List<Mode> BASELINES = List.of(
+            ArrayPhases.PS,
+            HostBaselines.RING,
+            HostBaselines.TREE,
+            HostBaselines.HALVING_DOUBLING,
+            HostBaselines.HIERARCHICAL);
 
     public AllReduceJobReader() {
         super(

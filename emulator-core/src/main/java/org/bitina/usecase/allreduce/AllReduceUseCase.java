@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.TreeSet;
+import org.bitina.job.Mode;
 import org.bitina.job.Status;
 import org.bitina.protocol.JobTables;
 import org.bitina.scenario.FaultSpec;
@@ -31,6 +32,7 @@ import org.bitina.usecase.reduction.AllReduceDriver;
 import org.bitina.usecase.reduction.AllReducePlan;
 import org.bitina.usecase.reduction.ArrayEstimates;
 import org.bitina.usecase.reduction.ArrayPhases;
+import org.bitina.usecase.reduction.HostBaselines;
 import org.bitina.usecase.reduction.Iterations;
 import org.bitina.usecase.reduction.PsRepair;
 import org.bitina.usecase.reduction.RoundTrip;
@@ -143,12 +145,12 @@ public final class AllReduceUseCase implements UseCase<AllReduceSpec> {
     }
 
     @Override
-    public String fallback() {
-        return "ring";
+    public Mode fallback() {
+        return HostBaselines.RING;
     }
 
     @Override
-    public Phase baseline(AllReduceSpec job, String mode, Scenario s, Routing routing) {
+    public Phase baseline(AllReduceSpec job, Mode mode, Scenario s, Routing routing) {
         return ArrayPhases.baseline(s, routing, job, mode, job.tree().root());
     }
 
@@ -206,7 +208,7 @@ public final class AllReduceUseCase implements UseCase<AllReduceSpec> {
         }
         Map<String, String> uplink = new LinkedHashMap<>();
         job.common().members().forEach(m -> uplink.put(m, vat.parent(m)));
-        AllReducePlan plan = ArrayPhases.plan(s, job, "ina", wireJob, uplink, null, timeout * height.get(vat.root()))
+        AllReducePlan plan = ArrayPhases.plan(s, job, Mode.INA, wireJob, uplink, null, timeout * height.get(vat.root()))
                 .silencing(silent)
                 .withRtt(RoundTrip.of(
                         s,
@@ -220,7 +222,7 @@ public final class AllReduceUseCase implements UseCase<AllReduceSpec> {
         job.common().members().forEach(m -> drivers.add(new AllReduceDriver(AllReduceDriver.Role.WORKER, plan, m)));
         return new Phase(
                 job,
-                "ina",
+                Mode.INA,
                 wireJob,
                 tables,
                 drivers,
@@ -326,7 +328,7 @@ public final class AllReduceUseCase implements UseCase<AllReduceSpec> {
     }
 
     @Override
-    public Bandwidth bandwidth(AllReduceSpec job, String mode, Scenario scenario) {
+    public Bandwidth bandwidth(AllReduceSpec job, Mode mode, Scenario scenario) {
         return ArrayPhases.bandwidth(scenario, job, mode);
     }
 }

@@ -11,6 +11,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
 import org.bitina.bitmap.EndpointSet;
+import org.bitina.job.Mode;
 import org.bitina.job.Status;
 import org.bitina.protocol.JobTables;
 import org.bitina.protocol.SecondStage;
@@ -135,7 +136,7 @@ final class PartitionedIna {
             trees.add(new Phase.Tree(p.p().name(), p.wireJob(), p.space(), tables, p.root()));
             Map<String, String> uplink = new LinkedHashMap<>();
             p.p().members().forEach(m -> uplink.put(m, p.vat().parent(m)));
-            AllReducePlan plan = ArrayPhases.plan(s, job, "ina", wireJob, uplink, null, workerTimeout)
+            AllReducePlan plan = ArrayPhases.plan(s, job, Mode.INA, wireJob, uplink, null, workerTimeout)
                     .silencing(silent)
                     .onPartition(p.wireJob(), p.space())
                     .withRtt(RoundTrip.of(
@@ -168,7 +169,7 @@ final class PartitionedIna {
                 Status.PARTIAL);
         return new Phase(
                 job,
-                "ina",
+                Mode.INA,
                 wireJob,
                 stageTables,
                 drivers,

@@ -52,7 +52,7 @@ public final class VatRepair {
      */
     static Repair retree(Scenario s, Phase p, Routing routing, long jobTimeoutNanos, boolean rejoin) {
         AllReducePlan plan = workerPlan(p);
-        if (plan == null || !p.mode().equals("ina") || !p.more().isEmpty()) {
+        if (plan == null || !p.mode().inNetwork() || !p.more().isEmpty()) {
             // a phase over partitions (H2) is not repaired: the loader refuses a switch crash with one
             return null;
         }

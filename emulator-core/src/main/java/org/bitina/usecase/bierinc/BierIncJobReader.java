@@ -2,6 +2,7 @@ package org.bitina.usecase.bierinc;
 
 import java.util.List;
 import org.bitina.job.JobSpec;
+import org.bitina.job.Mode;
 import org.bitina.scenario.ConfigReader;
 import org.bitina.scenario.ConfigSchema.Section;
 import org.bitina.scenario.JobHeader;
@@ -11,9 +12,11 @@ import org.bitina.topology.BitSpace;
 import org.bitina.topology.EncodingSpec;
 import org.bitina.topology.Topology;
 import org.bitina.usecase.reduction.ArrayKeys;
+import org.bitina.usecase.reduction.ArrayPhases;
 import org.bitina.usecase.reduction.DataSection;
 import org.bitina.usecase.reduction.DataSpec;
 import org.bitina.usecase.reduction.Elastic;
+import org.bitina.usecase.reduction.HostBaselines;
 
 /**
  * A BIER-INC job (seed 001): AllReduce over one data-driven tree per owner, or Reduce to and
@@ -25,13 +28,17 @@ public final class BierIncJobReader extends JobReader {
     static final String KIND = "bier-inc";
 
     public BierIncJobReader() {
-        super(KIND, List.of("ring", "ps"), ArrayKeys.with(BierIncKeys.JOB), List.of(ArrayKeys.MEMBERSHIP));
+        super(
+                KIND,
+                List.of(HostBaselines.RING, ArrayPhases.PS),
+                ArrayKeys.with(BierIncKeys.JOB),
+                List.of(ArrayKeys.MEMBERSHIP));
     }
 
     @Override
     public JobSpec read(ConfigReader c, Topology topology, int index, Section dataKeys) {
         int before = c.problems().count();
-        JobHeader header = JobHeader.read(c, index, kind(), List.of("ps", "ring"), topology);
+        JobHeader header = JobHeader.read(c, index, kind(), List.of(ArrayPhases.PS, HostBaselines.RING), topology);
         List<String> members = JobParts.members(c, topology);
         Elastic elastic = Elastic.read(c, topology, members);
         // as AllReduce: every host that is ever a member holds a bit, and keeps it
@@ -62,7 +69,7 @@ public final class BierIncJobReader extends JobReader {
     /** What the job computes, from where, and over which edge. */
     private record Shape(IncPlan.Collective collective, String root, boolean leafEdge) {}
 
-    private static Shape shape(ConfigReader c, Topology topology, List<String> members, List<String> baselines) {
+    private static Shape shape(ConfigReader c, Topology topology, List<String> members, List<Mode> baselines) {
         String name = c.name("collective", "allreduce");
         if (name == null) {
             return null;

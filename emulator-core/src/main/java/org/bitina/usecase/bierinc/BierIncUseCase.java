@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.IntStream;
+import org.bitina.job.Mode;
 import org.bitina.job.Status;
 import org.bitina.protocol.EdgeRole;
 import org.bitina.protocol.JobTables;
@@ -30,6 +31,7 @@ import org.bitina.usecase.WireBudget;
 import org.bitina.usecase.reduction.AllReducePlan;
 import org.bitina.usecase.reduction.ArrayEstimates;
 import org.bitina.usecase.reduction.ArrayPhases;
+import org.bitina.usecase.reduction.HostBaselines;
 import org.bitina.usecase.reduction.Iterations;
 import org.bitina.usecase.reduction.PsRepair;
 import org.bitina.usecase.reduction.RoundTrip;
@@ -87,8 +89,8 @@ public final class BierIncUseCase implements UseCase<BierIncSpec> {
     }
 
     @Override
-    public String fallback() {
-        return "ring";
+    public Mode fallback() {
+        return HostBaselines.RING;
     }
 
     @Override
@@ -103,7 +105,7 @@ public final class BierIncUseCase implements UseCase<BierIncSpec> {
     }
 
     @Override
-    public Phase baseline(BierIncSpec job, String mode, Scenario s, Routing routing) {
+    public Phase baseline(BierIncSpec job, Mode mode, Scenario s, Routing routing) {
         return ArrayPhases.baseline(s, job, mode, null);
     }
 
@@ -175,7 +177,7 @@ public final class BierIncUseCase implements UseCase<BierIncSpec> {
             }
             tables.put(n.name(), t.build());
         }
-        AllReducePlan plan = ArrayPhases.plan(s, job, "ina", wireJob, Map.of(), null, timeout)
+        AllReducePlan plan = ArrayPhases.plan(s, job, Mode.INA, wireJob, Map.of(), null, timeout)
                 .silencing(extraSilent);
         IncPlan.Collective collective = job.collective();
         long longest = INC_WAIT_TIMEOUTS * timeout;
@@ -197,7 +199,7 @@ public final class BierIncUseCase implements UseCase<BierIncSpec> {
         Status expected = silent.isEmpty() ? Status.COMPLETE : silentOwners.isEmpty() ? Status.PARTIAL : Status.FAILED;
         return new Phase(
                 job,
-                "ina",
+                Mode.INA,
                 wireJob,
                 tables,
                 drivers,
@@ -263,7 +265,7 @@ public final class BierIncUseCase implements UseCase<BierIncSpec> {
 
     @Override
     public KindReport report(BierIncSpec job, Phase p, PhaseFigures f) {
-        return p.mode().equals("ina") ? new BierIncReport(f.incTreeEntries(), f.stat("requests")) : null;
+        return p.mode().inNetwork() ? new BierIncReport(f.incTreeEntries(), f.stat("requests")) : null;
     }
 
     /** Every host a member, its INC trees built by the first forward packets (B2). */
@@ -276,7 +278,7 @@ public final class BierIncUseCase implements UseCase<BierIncSpec> {
     }
 
     @Override
-    public Bandwidth bandwidth(BierIncSpec job, String mode, Scenario scenario) {
+    public Bandwidth bandwidth(BierIncSpec job, Mode mode, Scenario scenario) {
         return ArrayPhases.bandwidth(scenario, job, mode);
     }
 }

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.bitina.job.JobSpec;
+import org.bitina.job.Mode;
 import org.bitina.scenario.ConfigReader;
 import org.bitina.scenario.ConfigSchema.Section;
 import org.bitina.scenario.HostLists;
@@ -28,11 +29,13 @@ import org.bitina.topology.Topology;
  */
 public final class MoeJobReader extends JobReader {
     static final String KIND = "moe";
+    /** M6: every token unicast to each of its experts and every output back. */
+    static final Mode ALL_TO_ALL = new Mode("all-to-all");
 
     public MoeJobReader() {
         super(
                 KIND,
-                List.of("all-to-all"),
+                List.of(ALL_TO_ALL),
                 Map.of(JobKeys.JOB_PATH, MoeKeys.JOB),
                 List.of(MoeKeys.EXPERT, MoeKeys.MOE_MODEL, MoeKeys.PINNED));
     }
@@ -40,7 +43,7 @@ public final class MoeJobReader extends JobReader {
     @Override
     public JobSpec read(ConfigReader c, Topology topology, int index, Section dataKeys) {
         int before = c.problems().count();
-        JobHeader header = JobHeader.read(c, index, kind(), List.of("all-to-all"), topology);
+        JobHeader header = JobHeader.read(c, index, kind(), List.of(ALL_TO_ALL), topology);
         List<String> sources = sources(c, topology);
         List<MoeSpec.Expert> experts = explicitOrder(c, experts(c, topology));
         MoeSpec.Params params = params(c, experts);

@@ -3,6 +3,7 @@ package org.bitina.usecase.moe;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.bitina.job.Mode;
 import org.bitina.topology.BitSpace;
 import org.bitina.usecase.JobPlan;
 import org.bitina.usecase.Straggler;
@@ -23,7 +24,7 @@ import org.bitina.usecase.Straggler;
  */
 public record MoePlan(
         String jobName,
-        String mode,
+        Mode mode,
         int tenant,
         int wireJob,
         BitSpace experts,
@@ -38,7 +39,7 @@ public record MoePlan(
     /** A plan without a path model (its re-dispatches timed by the completion timeout alone). */
     public MoePlan(
             String jobName,
-            String mode,
+            Mode mode,
             int tenant,
             int wireJob,
             BitSpace experts,
@@ -64,7 +65,7 @@ public record MoePlan(
     }
 
     public boolean ina() {
-        return mode.equals("ina");
+        return mode.inNetwork();
     }
 
     /** One packet per (source, expert) pair instead of one per token group. */

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.bitina.bitmap.FlatBitmap;
+import org.bitina.job.Mode;
 import org.bitina.job.Status;
 import org.bitina.protocol.JobTables;
 import org.bitina.scenario.JobReader;
@@ -141,7 +142,7 @@ public final class MoeUseCase implements UseCase<MoeSpec> {
         long perToken =
                 Math.max(1, (tokenBytes + Math.max(1, payloadBudget(job, s)) - 1) / Math.max(1, payloadBudget(job, s)));
         long pairs = tokens * m.topK() * perToken;
-        long packets = p.mode().equals("ina")
+        long packets = p.mode().inNetwork()
                 ? 2 * pairs + tokens * perToken * s.topology().switches().size()
                 : 2 * pairs;
         long windows = (m.tokensPerSource() + m.window() - 1) / Math.max(1, m.window());
@@ -157,21 +158,21 @@ public final class MoeUseCase implements UseCase<MoeSpec> {
     }
 
     @Override
-    public String fallback() {
-        return "all-to-all";
+    public Mode fallback() {
+        return MoeJobReader.ALL_TO_ALL;
     }
 
     @Override
-    public Phase baseline(MoeSpec job, String mode, Scenario s, Routing routing) {
+    public Phase baseline(MoeSpec job, Mode mode, Scenario s, Routing routing) {
         return phase(s, routing, job, mode);
     }
 
     @Override
     public List<Phase> plan(MoeSpec job, Scenario s, Routing routing) {
         List<Phase> phases = new ArrayList<>();
-        phases.add(phase(s, routing, job, "ina"));
-        if (job.common().baselines().contains("all-to-all")) {
-            phases.add(phase(s, routing, job, "all-to-all"));
+        phases.add(phase(s, routing, job, Mode.INA));
+        if (job.common().baselines().contains(MoeJobReader.ALL_TO_ALL)) {
+            phases.add(phase(s, routing, job, MoeJobReader.ALL_TO_ALL));
         }
         return phases;
     }
@@ -183,8 +184,8 @@ public final class MoeUseCase implements UseCase<MoeSpec> {
         return silent;
     }
 
-    private static Phase phase(Scenario s, Routing routing, MoeSpec job, String mode) {
-        boolean ina = mode.equals("ina");
+    private static Phase phase(Scenario s, Routing routing, MoeSpec job, Mode mode) {
+        boolean ina = mode.inNetwork();
         int wireJob = job.common().id() + (ina ? 0 : Plans.A2A_JOB_OFFSET);
         long timeout = job.common().completionTimeout().toNanos();
         Map<String, JobTables> tables = new LinkedHashMap<>();

@@ -3,6 +3,7 @@ package org.bitina.usecase.multicast;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.bitina.job.Mode;
 import org.bitina.topology.BitSpace;
 import org.bitina.usecase.JobPlan;
 import org.bitina.usecase.Straggler;
@@ -16,7 +17,7 @@ import org.bitina.usecase.Straggler;
  */
 public record MulticastPlan(
         String jobName,
-        String mode,
+        Mode mode,
         int tenant,
         int wireJob,
         String source,
@@ -30,7 +31,7 @@ public record MulticastPlan(
         implements JobPlan {
 
     public boolean aggregated() {
-        return mode.equals("ina");
+        return mode.inNetwork();
     }
 
     /** Whether the ACKs of this round climb the self-installed tree (toward the frame's via) or the pre-configured one. */

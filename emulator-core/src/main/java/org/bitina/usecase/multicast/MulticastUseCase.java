@@ -8,6 +8,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.bitina.job.Mode;
 import org.bitina.job.Status;
 import org.bitina.protocol.JobTables;
 import org.bitina.scenario.JobReader;
@@ -74,7 +75,7 @@ public final class MulticastUseCase implements UseCase<MulticastSpec> {
         MulticastSpec.Params m = job.params();
         long packets = m.packets();
         long receivers = job.common().members().size();
-        boolean ina = p.mode().equals("ina");
+        boolean ina = p.mode().inNetwork();
         long sent = ina ? packets * (1 + receivers + s.topology().switches().size()) : 2 * packets * receivers;
         return new PhaseEstimate(sent, (ina ? 1 : receivers) * m.bytes(), m.windows());
     }
@@ -90,27 +91,27 @@ public final class MulticastUseCase implements UseCase<MulticastSpec> {
     }
 
     @Override
-    public String fallback() {
-        return "unicast-ack";
+    public Mode fallback() {
+        return ReliableMulticastJobReader.UNICAST_ACK;
     }
 
     @Override
-    public Phase baseline(MulticastSpec job, String mode, Scenario s, Routing routing) {
+    public Phase baseline(MulticastSpec job, Mode mode, Scenario s, Routing routing) {
         return phase(s, routing, job, mode);
     }
 
     @Override
     public List<Phase> plan(MulticastSpec job, Scenario s, Routing routing) {
         List<Phase> phases = new ArrayList<>();
-        phases.add(phase(s, routing, job, "ina"));
-        if (job.common().baselines().contains("unicast-ack")) {
-            phases.add(phase(s, routing, job, "unicast-ack"));
+        phases.add(phase(s, routing, job, Mode.INA));
+        if (job.common().baselines().contains(ReliableMulticastJobReader.UNICAST_ACK)) {
+            phases.add(phase(s, routing, job, ReliableMulticastJobReader.UNICAST_ACK));
         }
         return phases;
     }
 
-    private static Phase phase(Scenario s, Routing routing, MulticastSpec job, String mode) {
-        boolean ina = mode.equals("ina");
+    private static Phase phase(Scenario s, Routing routing, MulticastSpec job, Mode mode) {
+        boolean ina = mode.inNetwork();
         int wireJob = job.common().id() + (ina ? 0 : Plans.UNICAST_ACK_JOB_OFFSET);
         long timeout = job.common().completionTimeout().toNanos();
         String tree = job.params().ackTree();

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.bitina.job.JobSpec;
+import org.bitina.job.Mode;
 import org.bitina.scenario.ConfigReader;
 import org.bitina.scenario.ConfigSchema.Section;
 import org.bitina.scenario.HostLists;
@@ -25,11 +26,13 @@ import org.bitina.topology.Topology;
  */
 public final class ReliableMulticastJobReader extends JobReader {
     static final String KIND = "reliable-multicast";
+    /** R6: one unicast ACK per receiver to the source (the implosion). */
+    static final Mode UNICAST_ACK = new Mode("unicast-ack");
 
     public ReliableMulticastJobReader() {
         super(
                 KIND,
-                List.of("unicast-ack"),
+                List.of(UNICAST_ACK),
                 Map.of(JobKeys.JOB_PATH, MulticastKeys.JOB, JobKeys.DATA_PATH, MulticastKeys.DATA),
                 List.of(MulticastKeys.ACK));
     }
@@ -37,7 +40,7 @@ public final class ReliableMulticastJobReader extends JobReader {
     @Override
     public JobSpec read(ConfigReader c, Topology topology, int index, Section dataKeys) {
         int before = c.problems().count();
-        JobHeader header = JobHeader.read(c, index, kind(), List.of("unicast-ack"), topology);
+        JobHeader header = JobHeader.read(c, index, kind(), List.of(UNICAST_ACK), topology);
         String source = c.requiredName("source", "a reliable-multicast job's source");
         if (source != null && !JobParts.requireHost(c, c.origin("source"), source, "multicast source", topology)) {
             source = null;

@@ -1,5 +1,6 @@
 package org.bitina.usecase.reducescatter;
 
+import org.bitina.job.Mode;
 import org.bitina.usecase.Phase;
 import org.bitina.usecase.PhaseEstimate;
 import org.bitina.usecase.UseCase;
@@ -48,11 +49,11 @@ final class ReduceScatterEstimates {
      * reduce-scatter). INA: 1, each member sends its whole array up (the sums come back to their owners
      * alone, 1/N of it), as AllReduce's INA. NaN for a mode the kind does not run.
      */
-    static UseCase.Bandwidth bandwidth(ReduceScatterSpec job, String mode) {
+    static UseCase.Bandwidth bandwidth(ReduceScatterSpec job, Mode mode) {
         DataSpec d = job.data();
         long arrayBytes = (long) d.elements() * d.type().bytes();
         boolean ring = mode.equals(ReduceScatterJobReader.RING);
-        if (!ring && !mode.equals("ina")) {
+        if (!ring && !mode.inNetwork()) {
             return new UseCase.Bandwidth(arrayBytes, Double.NaN);
         }
         Load load = load(d, job.common().members().size(), ring);

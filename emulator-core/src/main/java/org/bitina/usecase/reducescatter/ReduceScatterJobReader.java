@@ -2,6 +2,7 @@ package org.bitina.usecase.reducescatter;
 
 import java.util.List;
 import org.bitina.job.JobSpec;
+import org.bitina.job.Mode;
 import org.bitina.scenario.ConfigReader;
 import org.bitina.scenario.ConfigSchema.Section;
 import org.bitina.scenario.JobHeader;
@@ -12,12 +13,13 @@ import org.bitina.topology.EncodingSpec;
 import org.bitina.topology.Topology;
 import org.bitina.usecase.reduction.DataSection;
 import org.bitina.usecase.reduction.DataSpec;
+import org.bitina.usecase.reduction.HostBaselines;
 
 /** A reduce-scatter job (C1): members, data, and the root its aggregation tree is built for (A6). */
 final class ReduceScatterJobReader extends JobReader {
     static final String KIND = "reduce-scatter";
-    static final String RING = "ring";
-    static final List<String> BASELINES = List.of(RING);
+    static final Mode RING = HostBaselines.RING;
+    static final List<Mode> BASELINES = List.of(RING);
 
     ReduceScatterJobReader() {
         super(KIND, BASELINES, ReduceScatterKeys.KEYS, List.of());

@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.bitina.job.Mode;
 import org.bitina.job.Status;
 import org.bitina.protocol.JobTables;
 import org.bitina.protocol.ResultRoute;
@@ -58,7 +59,7 @@ public final class ReduceScatterUseCase implements UseCase<ReduceScatterSpec> {
     public List<Phase> plan(ReduceScatterSpec job, Scenario s, Routing routing) {
         List<Phase> phases = new ArrayList<>();
         phases.add(ina(s, routing, job));
-        for (String b : job.common().baselines()) {
+        for (Mode b : job.common().baselines()) {
             phases.add(baseline(job, b, s, routing));
         }
         return phases;
@@ -83,12 +84,12 @@ public final class ReduceScatterUseCase implements UseCase<ReduceScatterSpec> {
     }
 
     @Override
-    public String fallback() {
+    public Mode fallback() {
         return ReduceScatterJobReader.RING;
     }
 
     @Override
-    public Phase baseline(ReduceScatterSpec job, String mode, Scenario s, Routing routing) {
+    public Phase baseline(ReduceScatterSpec job, Mode mode, Scenario s, Routing routing) {
         if (!mode.equals(ReduceScatterJobReader.RING)) {
             throw new IllegalArgumentException("no " + mode + " baseline for a reduce-scatter job");
         }
@@ -106,7 +107,7 @@ public final class ReduceScatterUseCase implements UseCase<ReduceScatterSpec> {
     }
 
     @Override
-    public Bandwidth bandwidth(ReduceScatterSpec job, String mode, Scenario scenario) {
+    public Bandwidth bandwidth(ReduceScatterSpec job, Mode mode, Scenario scenario) {
         return ReduceScatterEstimates.bandwidth(job, mode);
     }
 
@@ -160,7 +161,7 @@ public final class ReduceScatterUseCase implements UseCase<ReduceScatterSpec> {
         }
         Map<String, String> uplink = new LinkedHashMap<>();
         job.common().members().forEach(m -> uplink.put(m, vat.parent(m)));
-        AllReducePlan plan = plan(s, job, "ina", wireJob, uplink, timeout * height.get(vat.root()))
+        AllReducePlan plan = plan(s, job, Mode.INA, wireJob, uplink, timeout * height.get(vat.root()))
                 .withRtt(RoundTrip.of(
                         s,
                         routing,
@@ -175,7 +176,7 @@ public final class ReduceScatterUseCase implements UseCase<ReduceScatterSpec> {
                 .forEach(m -> drivers.add(new ReduceScatterDriver(ReduceScatterDriver.Role.WORKER, plan, m)));
         return new Phase(
                 job,
-                "ina",
+                Mode.INA,
                 wireJob,
                 tables,
                 drivers,
@@ -191,7 +192,7 @@ public final class ReduceScatterUseCase implements UseCase<ReduceScatterSpec> {
 
     static Phase ring(Scenario s, Routing routing, ReduceScatterSpec job) {
         int wireJob = job.common().id() + Plans.RING_JOB_OFFSET;
-        String mode = ReduceScatterJobReader.RING;
+        Mode mode = ReduceScatterJobReader.RING;
         int n = job.common().members().size();
         RingReduceScatter schedule = new RingReduceScatter(n);
         long rto = HostBaselines.retransmissionTimeout(
@@ -229,22 +230,22 @@ public final class ReduceScatterUseCase implements UseCase<ReduceScatterSpec> {
 
     /** What the endpoints of one mode need: data, uplinks, and the fault plan as it touches them. */
     private static AllReducePlan plan(
-            Scenario s, ReduceScatterSpec job, String mode, int wireJob, Map<String, String> uplink, long timeout) {
+            Scenario s, ReduceScatterSpec job, Mode mode, int wireJob, Map<String, String> uplink, long timeout) {
         Plans.EndpointFaults f = Plans.EndpointFaults.of(s, job.common().members(), true);
-        return new AllReducePlan(
-                job.name(),
-                mode,
-                job.common().tenant(),
-                wireJob,
-                job.common().bitSpace(),
-                job.common().members(),
-                job.data(),
-                uplink,
-                null,
-                timeout,
-                f.stragglers(),
-                f.silent(),
-                job.data().seed());
+        return AllReducePlan.builder()
+                .jobName(job.name())
+                .mode(mode)
+                .tenant(job.common().tenant())
+                .wireJob(wireJob)
+                .space(job.common().bitSpace())
+                .members(job.common().members())
+                .data(job.data())
+                .uplink(uplink)
+                .timeoutNanos(timeout)
+                .stragglers(f.stragglers())
+                .silent(f.silent())
+                .seed(job.data().seed())
+                .build();
     }
 
     /** As AllReduce's: every window of chunks may wait for the root's timeout, plus room for the data itself. */

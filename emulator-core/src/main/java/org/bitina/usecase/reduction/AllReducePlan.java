@@ -4,6 +4,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.bitina.job.Mode;
 import org.bitina.topology.BitSpace;
 import org.bitina.usecase.JobPlan;
 import org.bitina.usecase.Straggler;
@@ -28,7 +29,7 @@ import org.bitina.usecase.Straggler;
  */
 public record AllReducePlan(
         String jobName,
-        String mode,
+        Mode mode,
         int tenant,
         int wireJob,
         BitSpace space,
@@ -44,124 +45,35 @@ public record AllReducePlan(
         BitSpace wire,
         long rttNanos)
         implements JobPlan {
-    public AllReducePlan(
-            String jobName,
-            String mode,
-            int tenant,
-            int wireJob,
-            BitSpace space,
-            List<String> members,
-            DataSpec data,
-            Map<String, String> uplink,
-            String psHost,
-            long timeoutNanos,
-            Map<String, Straggler> stragglers,
-            Set<String> silent,
-            long seed,
-            ValueSecurity values,
-            BitSpace wire) {
-        this(
-                jobName,
-                mode,
-                tenant,
-                wireJob,
-                space,
-                members,
-                data,
-                uplink,
-                psHost,
-                timeoutNanos,
-                stragglers,
-                silent,
-                seed,
-                values,
-                wire,
-                0);
+    /** A plan built field by field: every field named, none counted ({@link Builder}). */
+    public static Builder builder() {
+        return new Builder();
     }
 
-    public AllReducePlan(
-            String jobName,
-            String mode,
-            int tenant,
-            int wireJob,
-            BitSpace space,
-            List<String> members,
-            DataSpec data,
-            Map<String, String> uplink,
-            String psHost,
-            long timeoutNanos,
-            Map<String, Straggler> stragglers,
-            Set<String> silent,
-            long seed,
-            ValueSecurity values) {
-        this(
-                jobName,
-                mode,
-                tenant,
-                wireJob,
-                space,
-                members,
-                data,
-                uplink,
-                psHost,
-                timeoutNanos,
-                stragglers,
-                silent,
-                seed,
-                values,
-                space);
+    /** A builder holding this plan's fields, to change some of them. */
+    public Builder toBuilder() {
+        return new Builder()
+                .jobName(jobName)
+                .mode(mode)
+                .tenant(tenant)
+                .wireJob(wireJob)
+                .space(space)
+                .members(members)
+                .data(data)
+                .uplink(uplink)
+                .psHost(psHost)
+                .timeoutNanos(timeoutNanos)
+                .stragglers(stragglers)
+                .silent(silent)
+                .seed(seed)
+                .values(values)
+                .wire(wire)
+                .rttNanos(rttNanos);
     }
 
     /** The plan of the endpoints of one partition (H2): their tree's wire job and bit space. */
     public AllReducePlan onPartition(int partitionJob, BitSpace partitionSpace) {
-        return new AllReducePlan(
-                jobName,
-                mode,
-                tenant,
-                partitionJob,
-                space,
-                members,
-                data,
-                uplink,
-                psHost,
-                timeoutNanos,
-                stragglers,
-                silent,
-                seed,
-                values,
-                partitionSpace,
-                rttNanos);
-    }
-
-    public AllReducePlan(
-            String jobName,
-            String mode,
-            int tenant,
-            int wireJob,
-            BitSpace space,
-            List<String> members,
-            DataSpec data,
-            Map<String, String> uplink,
-            String psHost,
-            long timeoutNanos,
-            Map<String, Straggler> stragglers,
-            Set<String> silent,
-            long seed) {
-        this(
-                jobName,
-                mode,
-                tenant,
-                wireJob,
-                space,
-                members,
-                data,
-                uplink,
-                psHost,
-                timeoutNanos,
-                stragglers,
-                silent,
-                seed,
-                ValueSecurity.OFF);
+        return toBuilder().wireJob(partitionJob).wire(partitionSpace).build();
     }
 
     /** The plan with {@code more} members silent as well (an elastic job's members that fail during an iteration). */
@@ -171,44 +83,151 @@ public record AllReducePlan(
         }
         Set<String> all = new LinkedHashSet<>(silent);
         all.addAll(more);
-        return new AllReducePlan(
-                jobName,
-                mode,
-                tenant,
-                wireJob,
-                space,
-                members,
-                data,
-                uplink,
-                psHost,
-                timeoutNanos,
-                stragglers,
-                Set.copyOf(all),
-                seed,
-                values,
-                wire,
-                rttNanos);
+        return toBuilder().silent(Set.copyOf(all)).build();
     }
 
     /** This plan with the modelled round trip its workers time their retransmissions by ({@link Retransmission}). */
     public AllReducePlan withRtt(long rtt) {
-        return new AllReducePlan(
-                jobName,
-                mode,
-                tenant,
-                wireJob,
-                space,
-                members,
-                data,
-                uplink,
-                psHost,
-                timeoutNanos,
-                stragglers,
-                silent,
-                seed,
-                values,
-                wire,
-                rtt);
+        return toBuilder().rttNanos(rtt).build();
+    }
+
+    /**
+     * Builds an {@link AllReducePlan}. Job name, mode, bit space, members and data are required; the
+     * rest defaults to a plan without uplinks, parameter server, stragglers, silent members or S6
+     * ({@link ValueSecurity#OFF}), whose packets use the job's own bit space ({@code wire} = {@code
+     * space}) and without a path model ({@code rttNanos} = 0).
+     */
+    public static final class Builder {
+        private String jobName;
+        private Mode mode;
+        private int tenant;
+        private int wireJob;
+        private BitSpace space;
+        private List<String> members;
+        private DataSpec data;
+        private Map<String, String> uplink = Map.of();
+        private String psHost;
+        private long timeoutNanos;
+        private Map<String, Straggler> stragglers = Map.of();
+        private Set<String> silent = Set.of();
+        private long seed;
+        private ValueSecurity values = ValueSecurity.OFF;
+        private BitSpace wire;
+        private long rttNanos;
+
+        private Builder() {}
+
+        public Builder jobName(String v) {
+            jobName = v;
+            return this;
+        }
+
+        public Builder mode(Mode v) {
+            mode = v;
+            return this;
+        }
+
+        public Builder tenant(int v) {
+            tenant = v;
+            return this;
+        }
+
+        public Builder wireJob(int v) {
+            wireJob = v;
+            return this;
+        }
+
+        public Builder space(BitSpace v) {
+            space = v;
+            return this;
+        }
+
+        public Builder members(List<String> v) {
+            members = v;
+            return this;
+        }
+
+        public Builder data(DataSpec v) {
+            data = v;
+            return this;
+        }
+
+        public Builder uplink(Map<String, String> v) {
+            uplink = v;
+            return this;
+        }
+
+        public Builder psHost(String v) {
+            psHost = v;
+            return this;
+        }
+
+        public Builder timeoutNanos(long v) {
+            timeoutNanos = v;
+            return this;
+        }
+
+        public Builder stragglers(Map<String, Straggler> v) {
+            stragglers = v;
+            return this;
+        }
+
+        public Builder silent(Set<String> v) {
+            silent = v;
+            return this;
+        }
+
+        public Builder seed(long v) {
+            seed = v;
+            return this;
+        }
+
+        public Builder values(ValueSecurity v) {
+            values = v;
+            return this;
+        }
+
+        /** The bit space of the packets, when it is not the job's ({@code space}): a partition's (H2). */
+        public Builder wire(BitSpace v) {
+            wire = v;
+            return this;
+        }
+
+        public Builder rttNanos(long v) {
+            rttNanos = v;
+            return this;
+        }
+
+        public AllReducePlan build() {
+            require(jobName, "jobName");
+            require(mode, "mode");
+            require(space, "space");
+            require(members, "members");
+            require(data, "data");
+            return new AllReducePlan(
+                    jobName,
+                    mode,
+                    tenant,
+                    wireJob,
+                    space,
+                    members,
+                    data,
+                    uplink,
+                    psHost,
+                    timeoutNanos,
+                    stragglers,
+                    silent,
+                    seed,
+                    values,
+                    wire == null ? space : wire,
+                    rttNanos);
+        }
+
+        private static void require(Object v, String field) {
+            if (v == null) {
+                throw new IllegalStateException("an AllReducePlan needs its " + field);
+            }
+        }
     }
 
     /** The longest delay a straggler of this phase adds. */

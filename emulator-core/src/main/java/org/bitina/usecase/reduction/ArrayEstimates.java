@@ -24,10 +24,12 @@ public final class ArrayEstimates {
         long n = job.common().members().size();
         long packetBytes = (long) d.chunk() * d.type().bytes();
         long windows = (c + d.window() - 1) / Math.max(1, d.window());
-        return switch (p.mode()) {
-            case "ina" -> new PhaseEstimate(c * (n + s.topology().switches().size() + 1), c * packetBytes, windows);
-            case "ps" -> new PhaseEstimate(2 * n * c, n * c * packetBytes, windows);
-            default -> new PhaseEstimate(4 * n * c, 4 * c * packetBytes, 2 * n * windows);
-        };
+        if (p.mode().inNetwork()) {
+            return new PhaseEstimate(c * (n + s.topology().switches().size() + 1), c * packetBytes, windows);
+        }
+        if (p.mode().equals(ArrayPhases.PS)) {
+            return new PhaseEstimate(2 * n * c, n * c * packetBytes, windows);
+        }
+        return new PhaseEstimate(4 * n * c, 4 * c * packetBytes, 2 * n * windows);
     }
 }

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.bitina.job.JobSpec;
+import org.bitina.job.Mode;
 import org.bitina.scenario.Scenario;
 import org.bitina.topology.Node;
 import org.bitina.topology.Routing;
@@ -22,6 +23,9 @@ import org.bitina.usecase.UseCase;
  * mode, its timing and deadline, and the S5 and heap estimates of such a job.
  */
 public final class ArrayPhases {
+    /** The parameter-server baseline (A2, A7): every member sends its array to one host, which sends the sum back. */
+    public static final Mode PS = new Mode("ps");
+
     private ArrayPhases() {}
 
     /** What an AllReduce-like job over {@code data} with {@code members} keeps (BIER-INC alike). */
@@ -35,19 +39,19 @@ public final class ArrayPhases {
     }
 
     /** One host-based baseline (A7, L2): parameter server, or a schedule ({@link HostBaselines}: ring, tree, ...). */
-    public static Phase baseline(Scenario s, JobSpecWithData job, String mode, String treeRoot) {
+    public static Phase baseline(Scenario s, JobSpecWithData job, Mode mode, String treeRoot) {
         return baseline(s, null, job, mode, treeRoot);
     }
 
     /** As {@link #baseline(Scenario, JobSpecWithData, String, String)}, with the routing when the caller has it. */
-    public static Phase baseline(Scenario s, Routing routing, JobSpecWithData job, String mode, String treeRoot) {
-        return mode.equals("ps") ? ps(s, routing, job, treeRoot) : HostBaselines.phase(s, routing, job, mode);
+    public static Phase baseline(Scenario s, Routing routing, JobSpecWithData job, Mode mode, String treeRoot) {
+        return mode.equals(PS) ? ps(s, routing, job, treeRoot) : HostBaselines.phase(s, routing, job, mode);
     }
 
     /** The host-based baselines (A7) a job lists, in its order. */
     public static List<Phase> baselines(Scenario s, Routing routing, JobSpecWithData job, String treeRoot) {
         List<Phase> phases = new ArrayList<>();
-        for (String b : job.common().baselines()) {
+        for (Mode b : job.common().baselines()) {
             phases.add(baseline(s, routing, job, b, treeRoot));
         }
         return phases;
@@ -62,7 +66,7 @@ public final class ArrayPhases {
         // L1: the workers time their retransmissions by the modelled round trip to the server, as INA's
         // do; every member's window queues at the server's one port (the incast), so that is in it too
         int members = job.common().members().size();
-        AllReducePlan plan = plan(s, job, "ps", wireJob, uplink, psHost, timeout)
+        AllReducePlan plan = plan(s, job, PS, wireJob, uplink, psHost, timeout)
                 .withRtt(RoundTrip.of(
                         s,
                         routing == null ? Routing.compute(s.topology()) : routing,
@@ -77,9 +81,9 @@ public final class ArrayPhases {
         job.common().members().forEach(m -> drivers.add(new AllReduceDriver(AllReduceDriver.Role.WORKER, plan, m)));
         return new Phase(
                 job,
-                "ps",
+                PS,
                 wireJob,
-                Plans.bareTables(s, job, wireJob, "ps"),
+                Plans.bareTables(s, job, wireJob, PS),
                 drivers,
                 Plans.awaited(job.common().members(), plan.silent()),
                 List.of(psHost),
@@ -107,27 +111,28 @@ public final class ArrayPhases {
     public static AllReducePlan plan(
             Scenario s,
             JobSpecWithData job,
-            String mode,
+            Mode mode,
             int wireJob,
             Map<String, String> uplink,
             String psHost,
             long timeoutNanos) {
         Plans.EndpointFaults f = Plans.EndpointFaults.of(s, job.common().members(), true);
-        return new AllReducePlan(
-                job.name(),
-                mode,
-                job.common().tenant(),
-                wireJob,
-                job.common().bitSpace(),
-                job.common().members(),
-                job.data(),
-                uplink,
-                psHost,
-                timeoutNanos,
-                f.stragglers(),
-                f.silent(),
-                job.data().seed(),
-                job.values());
+        return AllReducePlan.builder()
+                .jobName(job.name())
+                .mode(mode)
+                .tenant(job.common().tenant())
+                .wireJob(wireJob)
+                .space(job.common().bitSpace())
+                .members(job.common().members())
+                .data(job.data())
+                .uplink(uplink)
+                .psHost(psHost)
+                .timeoutNanos(timeoutNanos)
+                .stragglers(f.stragglers())
+                .silent(f.silent())
+                .seed(job.data().seed())
+                .values(job.values())
+                .build();
     }
 
     /** A job whose members share a seeded data array: AllReduce, and BIER-INC's collectives. */
@@ -156,7 +161,7 @@ public final class ArrayPhases {
     }
 
     /** nccl-tests' terms of one mode of an array job ({@link UseCase#bandwidth}): its array's bytes (elements x 4), its bus factor. */
-    public static UseCase.Bandwidth bandwidth(Scenario s, JobSpecWithData job, String mode) {
+    public static UseCase.Bandwidth bandwidth(Scenario s, JobSpecWithData job, Mode mode) {
         return new UseCase.Bandwidth(4L * job.data().elements(), HostBaselines.busFactor(s, job, mode));
     }
 }

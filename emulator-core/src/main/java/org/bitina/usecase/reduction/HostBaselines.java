@@ -7,6 +7,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.bitina.job.Mode;
 import org.bitina.job.Status;
 import org.bitina.scenario.Scenario;
 import org.bitina.time.Durations;
@@ -25,14 +26,14 @@ import org.bitina.wire.PacketCodec;
  * phase of its own, with a wire job of its own so that no switch holds state for it.
  */
 public final class HostBaselines {
-    public static final String RING = "ring";
-    public static final String TREE = "tree";
-    public static final String HALVING_DOUBLING = "halving-doubling";
-    public static final String HIERARCHICAL = "hierarchical";
+    public static final Mode RING = new Mode("ring");
+    public static final Mode TREE = new Mode("tree");
+    public static final Mode HALVING_DOUBLING = new Mode("halving-doubling");
+    public static final Mode HIERARCHICAL = new Mode("hierarchical");
     /** Every schedule-driven baseline, in the order the docs list them. */
-    public static final List<String> MODES = List.of(RING, TREE, HALVING_DOUBLING, HIERARCHICAL);
+    public static final List<Mode> MODES = List.of(RING, TREE, HALVING_DOUBLING, HIERARCHICAL);
 
-    private static final Map<String, Integer> JOB_OFFSETS = Map.of(
+    private static final Map<Mode, Integer> JOB_OFFSETS = Map.of(
             RING, Plans.RING_JOB_OFFSET,
             TREE, 100_000_000,
             HALVING_DOUBLING, 110_000_000,
@@ -40,26 +41,29 @@ public final class HostBaselines {
 
     private HostBaselines() {}
 
-    public static boolean handles(String mode) {
+    public static boolean handles(Mode mode) {
         return MODES.contains(mode);
     }
 
     /** The schedule a plan's members run, from its mode (and for {@code hierarchical}, its uplinks: each member's leader). */
     public static HostSchedule schedule(AllReducePlan plan) {
         int n = plan.members().size();
-        return switch (plan.mode()) {
-            case TREE -> new DoubleBinaryTreeSchedule(n);
-            case HALVING_DOUBLING -> new HalvingDoublingSchedule(n, plan.data().chunks());
-            case HIERARCHICAL -> {
-                int[] leaderOf = new int[n];
-                for (int i = 0; i < n; i++) {
-                    String leader = plan.uplink().get(plan.members().get(i));
-                    leaderOf[i] = leader == null ? i : plan.members().indexOf(leader);
-                }
-                yield new HierarchicalSchedule(leaderOf);
+        Mode mode = plan.mode();
+        if (mode.equals(TREE)) {
+            return new DoubleBinaryTreeSchedule(n);
+        }
+        if (mode.equals(HALVING_DOUBLING)) {
+            return new HalvingDoublingSchedule(n, plan.data().chunks());
+        }
+        if (mode.equals(HIERARCHICAL)) {
+            int[] leaderOf = new int[n];
+            for (int i = 0; i < n; i++) {
+                String leader = plan.uplink().get(plan.members().get(i));
+                leaderOf[i] = leader == null ? i : plan.members().indexOf(leader);
             }
-            default -> new RingSchedule(n);
-        };
+            return new HierarchicalSchedule(leaderOf);
+        }
+        return new RingSchedule(n);
     }
 
     /** Per member its rack's leader: the first member (in member order) under the same edge switch. */
@@ -75,7 +79,7 @@ public final class HostBaselines {
     }
 
     /** The phase of baseline {@code mode} for {@code job}. */
-    public static Phase phase(Scenario s, Routing routing, ArrayPhases.JobSpecWithData job, String mode) {
+    public static Phase phase(Scenario s, Routing routing, ArrayPhases.JobSpecWithData job, Mode mode) {
         int wireJob = job.common().id() + JOB_OFFSETS.get(mode);
         Map<String, String> uplink =
                 mode.equals(HIERARCHICAL) ? leaders(s, job.common().members()) : Map.of();
@@ -89,16 +93,18 @@ public final class HostBaselines {
                 .forEach(m -> drivers.add(new AllReduceDriver(AllReduceDriver.Role.RING_WORKER, plan, m)));
         Set<String> silent = plan.silent();
         int n = job.common().members().size();
-        String shape = switch (mode) {
-            case TREE -> "double binary tree of " + n + " members";
-            case HALVING_DOUBLING ->
-                "halving-doubling over " + n + " members (" + ((HalvingDoublingSchedule) schedule).pof2()
-                        + " halve and double)";
-            case HIERARCHICAL ->
-                ((HierarchicalSchedule) schedule).racks() + " racks of " + n + " members, leaders "
-                        + new ArrayList<>(new LinkedHashSet<>(uplink.values()));
-            default -> "ring of " + n + " members";
-        };
+        String shape;
+        if (mode.equals(TREE)) {
+            shape = "double binary tree of " + n + " members";
+        } else if (mode.equals(HALVING_DOUBLING)) {
+            shape = "halving-doubling over " + n + " members (" + ((HalvingDoublingSchedule) schedule).pof2()
+                    + " halve and double)";
+        } else if (mode.equals(HIERARCHICAL)) {
+            shape = ((HierarchicalSchedule) schedule).racks() + " racks of " + n + " members, leaders "
+                    + new ArrayList<>(new LinkedHashSet<>(uplink.values()));
+        } else {
+            shape = "ring of " + n + " members";
+        }
         long completion = job.common().completionTimeout().toNanos();
         return new Phase(
                 job,
@@ -125,13 +131,13 @@ public final class HostBaselines {
      * schedule: counted from its sends (ring and halving-doubling 2(N-1)/N, double binary tree about 2,
      * hierarchical the leaders' R-1 + 2(L-1)/L). NaN for a mode it does not know.
      */
-    public static double busFactor(Scenario s, ArrayPhases.JobSpecWithData job, String mode) {
+    public static double busFactor(Scenario s, ArrayPhases.JobSpecWithData job, Mode mode) {
         List<String> members = job.common().members();
         int n = members.size();
-        if (mode.equals("ina")) {
+        if (mode.inNetwork()) {
             return 1;
         }
-        if (mode.equals("ps")) {
+        if (mode.equals(ArrayPhases.PS)) {
             return n;
         }
         if (!handles(mode)) {

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.nio.file.Path;
 import java.util.List;
+import org.bitina.job.Mode;
 import org.bitina.run.Scenarios;
 import org.bitina.scenario.Scenario;
 import org.bitina.topology.Routing;
@@ -42,7 +43,10 @@ class AllGatherEstimatesTest {
     }
 
     private static Phase phase(List<Phase> phases, String mode) {
-        return phases.stream().filter(p -> p.mode().equals(mode)).findFirst().orElseThrow();
+        return phases.stream()
+                .filter(p -> p.mode().name().equals(mode))
+                .findFirst()
+                .orElseThrow();
     }
 
     @Test
@@ -95,16 +99,16 @@ class AllGatherEstimatesTest {
     @Test
     void busFactorsAreTheBusiestMembersPayloadPerByteOfTheArray() throws Exception {
         Scenario s = scenario(76);
-        for (String mode : List.of("ina", "ring")) {
+        for (Mode mode : List.of(Mode.INA, Mode.of("ring"))) {
             UseCase.Bandwidth b = UseCases.bandwidth(s, s.jobs().get(0), mode);
-            assertEquals(76 * 4, b.arrayBytes(), mode);
+            assertEquals(76 * 4, b.arrayBytes(), mode.name());
             // h3 and h4 receive every shard but their own 16 elements
-            assertEquals(60.0 / 76, b.busFactor(), 1e-12, mode);
+            assertEquals(60.0 / 76, b.busFactor(), 1e-12, mode.name());
         }
         Scenario even = scenario(64);
-        for (String mode : List.of("ina", "ring")) {
+        for (Mode mode : List.of(Mode.INA, Mode.of("ring"))) {
             assertEquals(
-                    3.0 / 4, UseCases.bandwidth(even, even.jobs().get(0), mode).busFactor(), 1e-12, mode);
+                    3.0 / 4, UseCases.bandwidth(even, even.jobs().get(0), mode).busFactor(), 1e-12, mode.name());
         }
     }
 }

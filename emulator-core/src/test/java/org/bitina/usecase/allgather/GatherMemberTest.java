@@ -5,9 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
 import org.bitina.bitmap.FlatBitmap;
+import org.bitina.job.Mode;
 import org.bitina.protocol.Frame;
 import org.bitina.topology.BitSpace;
 import org.bitina.usecase.DriverReport;
@@ -32,8 +31,17 @@ class GatherMemberTest {
     /** Three chunks: w1 owns chunk 0, w2 chunk 1, w3 chunk 2. */
     private final DataSpec data = new DataSpec(3 * 8, ElementType.INT32, ReductionOp.SUM, 8, 4, 5, 1024);
 
-    private final AllReducePlan plan =
-            new AllReducePlan("ag", "ina", 1, 1, space, members, data, Map.of(), null, 10 * US, Map.of(), Set.of(), 5);
+    private final AllReducePlan plan = AllReducePlan.builder()
+            .jobName("ag")
+            .mode(Mode.INA)
+            .tenant(1)
+            .wireJob(1)
+            .space(space)
+            .members(members)
+            .data(data)
+            .timeoutNanos(10 * US)
+            .seed(5)
+            .build();
 
     private GatherMember member(String host) {
         return new GatherMember(plan, host, new GatherRoutes(GatherRoutes.Kind.MULTICAST, 3));

@@ -7,9 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.bitina.bitmap.EndpointSet;
 import org.bitina.bitmap.FlatBitmap;
+import org.bitina.job.Mode;
 import org.bitina.protocol.Frame;
 import org.bitina.topology.BitSpace;
 import org.bitina.usecase.DriverReport;
@@ -31,20 +31,17 @@ class IncMemberTest {
     private static final long MS = 1_000_000L;
     private final BitSpace space = new BitSpace(List.of("w1", "w2", "w3", "w4"));
     private final DataSpec data = new DataSpec(64, ElementType.INT32, ReductionOp.SUM, 64, 4, 5, 1024);
-    private final AllReducePlan base = new AllReducePlan(
-            "j",
-            "ina",
-            1,
-            1,
-            space,
-            List.of("w1", "w2", "w3", "w4"),
-            data,
-            Map.of(),
-            null,
-            10 * MS,
-            Map.of(),
-            Set.of(),
-            5);
+    private final AllReducePlan base = AllReducePlan.builder()
+            .jobName("j")
+            .mode(Mode.INA)
+            .tenant(1)
+            .wireJob(1)
+            .space(space)
+            .members(List.of("w1", "w2", "w3", "w4"))
+            .data(data)
+            .timeoutNanos(10 * MS)
+            .seed(5)
+            .build();
     private final AllReduceData values = new AllReduceData(data);
 
     private IncPlan plan(IncPlan.Collective c, List<String> owners) {
@@ -73,8 +70,17 @@ class IncMemberTest {
     @Test
     void aOneMemberJobEndsAtModelledTimeZeroNotAtTheWallClock() {
         BitSpace one = new BitSpace(List.of("w1"));
-        AllReducePlan alone = new AllReducePlan(
-                "j", "ina", 1, 1, one, List.of("w1"), data, Map.of(), null, 10 * MS, Map.of(), Set.of(), 5);
+        AllReducePlan alone = AllReducePlan.builder()
+                .jobName("j")
+                .mode(Mode.INA)
+                .tenant(1)
+                .wireJob(1)
+                .space(one)
+                .members(List.of("w1"))
+                .data(data)
+                .timeoutNanos(10 * MS)
+                .seed(5)
+                .build();
         IncMember w1 = new IncMember(
                 new IncPlan(alone, IncPlan.Collective.ALLREDUCE, one, Map.of(), List.of("w1"), 80 * MS), "w1");
         w1.start(1_078_960_368_000L);

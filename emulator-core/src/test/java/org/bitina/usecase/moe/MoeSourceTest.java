@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.bitina.bitmap.FlatBitmap;
+import org.bitina.job.Mode;
 import org.bitina.protocol.Frame;
 import org.bitina.topology.BitSpace;
 import org.bitina.usecase.DriverReport;
@@ -35,7 +36,7 @@ class MoeSourceTest {
 
     private MoePlan plan(List<MoeSpec.PinnedRoute> pinned, double capacityFactor, int window) {
         MoeSpec.Params params = new MoeSpec.Params(2, HIDDEN, TOKENS, capacityFactor, 9, "group", pinned, window);
-        return new MoePlan("moe", "ina", 1, 5, experts, List.of("src"), params, TIMEOUT, 4000, Map.of(), Set.of());
+        return new MoePlan("moe", Mode.INA, 1, 5, experts, List.of("src"), params, TIMEOUT, 4000, Map.of(), Set.of());
     }
 
     /** Every token pinned to e1 and e3: one group, one dispatch. */

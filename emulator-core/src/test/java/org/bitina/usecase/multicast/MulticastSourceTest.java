@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.bitina.bitmap.EndpointSet;
+import org.bitina.job.Mode;
 import org.bitina.protocol.Frame;
 import org.bitina.topology.BitSpace;
 import org.bitina.usecase.DriverReport;
@@ -36,7 +37,18 @@ class MulticastSourceTest {
         Map<String, String> uplink = new LinkedHashMap<>();
         RECEIVERS.forEach(r -> uplink.put(r, "src"));
         return new MulticastPlan(
-                "mc", "unicast-ack", 1, 4_000_001, "src", space, params, uplink, ROUND, Map.of(), silent, RECEIVERS);
+                "mc",
+                Mode.of("unicast-ack"),
+                1,
+                4_000_001,
+                "src",
+                space,
+                params,
+                uplink,
+                ROUND,
+                Map.of(),
+                silent,
+                RECEIVERS);
     }
 
     /** The receivers, and the frames the source sent them. */

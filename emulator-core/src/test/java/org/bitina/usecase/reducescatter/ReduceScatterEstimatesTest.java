@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.nio.file.Path;
 import java.util.List;
+import org.bitina.job.Mode;
 import org.bitina.run.Scenarios;
 import org.bitina.scenario.Scenario;
 import org.bitina.topology.Routing;
@@ -43,7 +44,10 @@ class ReduceScatterEstimatesTest {
     }
 
     private static Phase phase(List<Phase> phases, String mode) {
-        return phases.stream().filter(p -> p.mode().equals(mode)).findFirst().orElseThrow();
+        return phases.stream()
+                .filter(p -> p.mode().name().equals(mode))
+                .findFirst()
+                .orElseThrow();
     }
 
     @Test
@@ -86,8 +90,8 @@ class ReduceScatterEstimatesTest {
     @Test
     void busFactorsAreTheBusiestMembersPayloadPerByteOfTheArray() throws Exception {
         Scenario s = scenario(76);
-        UseCase.Bandwidth ina = UseCases.bandwidth(s, s.jobs().get(0), "ina");
-        UseCase.Bandwidth ring = UseCases.bandwidth(s, s.jobs().get(0), "ring");
+        UseCase.Bandwidth ina = UseCases.bandwidth(s, s.jobs().get(0), Mode.INA);
+        UseCase.Bandwidth ring = UseCases.bandwidth(s, s.jobs().get(0), Mode.of("ring"));
         assertEquals(76 * 4, ina.arrayBytes());
         assertEquals(76 * 4, ring.arrayBytes());
         assertEquals(1.0, ina.busFactor(), 1e-12, "each member sends its whole array up");
@@ -96,7 +100,9 @@ class ReduceScatterEstimatesTest {
         // with 8 chunks, 2 a member: NCCL's (N-1)/N
         Scenario even = scenario(64);
         assertEquals(
-                3.0 / 4, UseCases.bandwidth(even, even.jobs().get(0), "ring").busFactor(), 1e-12);
-        assertEquals(1.0, UseCases.bandwidth(even, even.jobs().get(0), "ina").busFactor(), 1e-12);
+                3.0 / 4,
+                UseCases.bandwidth(even, even.jobs().get(0), Mode.of("ring")).busFactor(),
+                1e-12);
+        assertEquals(1.0, UseCases.bandwidth(even, even.jobs().get(0), Mode.INA).busFactor(), 1e-12);
     }
 }

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
+import org.bitina.job.Mode;
 import org.bitina.protocol.Frame;
 import org.bitina.topology.BitSpace;
 import org.bitina.usecase.DriverReport;
@@ -30,20 +30,18 @@ class ShardWorkerTest {
     /** Three chunks: w1 owns chunk 0, w2 chunk 1, w3 chunk 2. */
     private final DataSpec data = new DataSpec(3 * 8, ElementType.INT32, ReductionOp.SUM, 8, 4, 5, 1024);
 
-    private final AllReducePlan plan = new AllReducePlan(
-            "rs",
-            "ina",
-            1,
-            1,
-            space,
-            members,
-            data,
-            Map.of("w1", "s1", "w2", "s1", "w3", "s1"),
-            null,
-            10 * MS,
-            Map.of(),
-            Set.of(),
-            5);
+    private final AllReducePlan plan = AllReducePlan.builder()
+            .jobName("rs")
+            .mode(Mode.INA)
+            .tenant(1)
+            .wireJob(1)
+            .space(space)
+            .members(members)
+            .data(data)
+            .uplink(Map.of("w1", "s1", "w2", "s1", "w3", "s1"))
+            .timeoutNanos(10 * MS)
+            .seed(5)
+            .build();
 
     /** The true sum of {@code chunk} over every member, as the root sends it. */
     private Payload sum(int chunk) {

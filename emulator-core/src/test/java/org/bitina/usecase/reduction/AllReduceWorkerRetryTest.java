@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.bitina.bitmap.FlatBitmap;
+import org.bitina.job.Mode;
 import org.bitina.protocol.AggregationTable;
 import org.bitina.protocol.Counter;
 import org.bitina.protocol.Frame;
@@ -34,20 +34,18 @@ class AllReduceWorkerRetryTest {
     private static final long MS = 1_000_000L;
     private final BitSpace space = new BitSpace(List.of("w1", "w2"));
     private final DataSpec data = new DataSpec(100, ElementType.INT32, ReductionOp.SUM, 100, 1, 3, 1024);
-    private final AllReducePlan plan = new AllReducePlan(
-            "j",
-            "ina",
-            1,
-            1,
-            space,
-            List.of("w1", "w2"),
-            data,
-            Map.of("w1", "s1", "w2", "s1"),
-            null,
-            10 * MS,
-            Map.of(),
-            Set.of(),
-            3);
+    private final AllReducePlan plan = AllReducePlan.builder()
+            .jobName("j")
+            .mode(Mode.INA)
+            .tenant(1)
+            .wireJob(1)
+            .space(space)
+            .members(List.of("w1", "w2"))
+            .data(data)
+            .uplink(Map.of("w1", "s1", "w2", "s1"))
+            .timeoutNanos(10 * MS)
+            .seed(3)
+            .build();
 
     @Test
     void aWorkerWithoutAResultSendsAgainThenGivesUpAndSaysSo() {
@@ -123,20 +121,18 @@ class AllReduceWorkerRetryTest {
     void aResultThatComesBeforeTheWorkerSentItsChunkCountsOnceAndTheChunkIsStillOffered() {
         // w1's link was down: w2 finished chunk 2 without it, and that result reached w1 before w1 got to chunk 2
         DataSpec three = new DataSpec(300, ElementType.INT32, ReductionOp.SUM, 100, 1, 3, 1024);
-        AllReducePlan p = new AllReducePlan(
-                "j",
-                "ina",
-                1,
-                1,
-                space,
-                List.of("w1", "w2"),
-                three,
-                Map.of("w1", "s1", "w2", "s1"),
-                null,
-                10 * MS,
-                Map.of(),
-                Set.of(),
-                3);
+        AllReducePlan p = AllReducePlan.builder()
+                .jobName("j")
+                .mode(Mode.INA)
+                .tenant(1)
+                .wireJob(1)
+                .space(space)
+                .members(List.of("w1", "w2"))
+                .data(three)
+                .uplink(Map.of("w1", "s1", "w2", "s1"))
+                .timeoutNanos(10 * MS)
+                .seed(3)
+                .build();
         AllReduceData d = new AllReduceData(three);
         AllReduceWorker w = new AllReduceWorker(p, "w1");
         assertEquals(
@@ -173,20 +169,18 @@ class AllReduceWorkerRetryTest {
     @Test
     void aCompletionNoticeFreesTheWindowAndNamesWhatItHoldsWithoutAValueToCheck() {
         DataSpec two = new DataSpec(200, ElementType.INT32, ReductionOp.SUM, 100, 1, 3, 1024);
-        AllReducePlan p = new AllReducePlan(
-                "j",
-                "ina",
-                1,
-                1,
-                space,
-                List.of("w1", "w2"),
-                two,
-                Map.of("w1", "s1", "w2", "s1"),
-                null,
-                10 * MS,
-                Map.of(),
-                Set.of(),
-                3);
+        AllReducePlan p = AllReducePlan.builder()
+                .jobName("j")
+                .mode(Mode.INA)
+                .tenant(1)
+                .wireJob(1)
+                .space(space)
+                .members(List.of("w1", "w2"))
+                .data(two)
+                .uplink(Map.of("w1", "s1", "w2", "s1"))
+                .timeoutNanos(10 * MS)
+                .seed(3)
+                .build();
         AllReduceWorker w = new AllReduceWorker(p, "w1");
         assertEquals(1, w.start(0).size(), "a window of one");
         // chunk 0's result went to its owner; w1 hears it is complete, without its payload

@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.bitina.job.Mode;
 import org.bitina.topology.BitSpace;
 import org.bitina.usecase.DriverReport;
 import org.bitina.wire.ElementType;
@@ -27,7 +28,7 @@ class HostSchedulesTest {
     /** Racks of three for the hierarchical schedule: member i's leader is 3 floor(i / 3). */
     private static final int RACK = 3;
 
-    private static AllReducePlan plan(String mode, int n, int chunks, int window) {
+    private static AllReducePlan plan(Mode mode, int n, int chunks, int window) {
         List<String> members = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             members.add("h" + (i + 1));
@@ -42,8 +43,18 @@ class HostSchedulesTest {
             }
         }
         DataSpec data = new DataSpec(chunks * 8, ElementType.FLOAT32, ReductionOp.SUM, 8, window, 17, 1 << 16);
-        return new AllReducePlan(
-                "j", mode, 1, 7, new BitSpace(bits), members, data, uplink, null, 1_000_000, Map.of(), Set.of(), 5);
+        return AllReducePlan.builder()
+                .jobName("j")
+                .mode(mode)
+                .tenant(1)
+                .wireJob(7)
+                .space(new BitSpace(bits))
+                .members(members)
+                .data(data)
+                .uplink(uplink)
+                .timeoutNanos(1_000_000)
+                .seed(5)
+                .build();
     }
 
     private static void assertVerified(ScheduleNet net, String what) {
@@ -57,7 +68,7 @@ class HostSchedulesTest {
 
     @Test
     void everyBaselineEndsWithTheReferenceSumAtEveryMemberForEveryMemberCount() {
-        for (String mode : HostBaselines.MODES) {
+        for (Mode mode : HostBaselines.MODES) {
             for (int n : SIZES) {
                 for (int window : new int[] {1, 4, 64}) {
                     ScheduleNet net = new ScheduleNet(plan(mode, n, 2 * n + 3, window), 0, 0, n).run(Long.MAX_VALUE);
@@ -71,10 +82,10 @@ class HostSchedulesTest {
     /** Sends per member, counted from each algorithm's definition (not from its schedule). */
     private static long closedForm(String mode, int n, int m, int chunks) {
         switch (mode) {
-            case HostBaselines.RING -> {
+            case "ring" -> {
                 return ringSends(m, n, chunks);
             }
-            case HostBaselines.HALVING_DOUBLING -> {
+            case "halving-doubling" -> {
                 int p = Integer.highestOneBit(n);
                 int r = n - p;
                 if (m < 2 * r && m % 2 == 0) {
@@ -84,7 +95,7 @@ class HostSchedulesTest {
                 long hd = 2L * (chunks - chunks / p);
                 return hd + (m < 2 * r ? chunks : 0);
             }
-            case HostBaselines.HIERARCHICAL -> {
+            case "hierarchical" -> {
                 int leaders = (n + RACK - 1) / RACK;
                 if (m % RACK != 0) {
                     return chunks;
@@ -112,14 +123,14 @@ class HostSchedulesTest {
 
     @Test
     void eachMemberSendsWhatItsAlgorithmsClosedFormSays() {
-        for (String mode : List.of(HostBaselines.RING, HostBaselines.HALVING_DOUBLING, HostBaselines.HIERARCHICAL)) {
+        for (Mode mode : List.of(HostBaselines.RING, HostBaselines.HALVING_DOUBLING, HostBaselines.HIERARCHICAL)) {
             for (int n : SIZES) {
                 int chunks = 4 * 16; // a multiple of every power of two up to 16
                 ScheduleNet net = new ScheduleNet(plan(mode, n, chunks, 8), 0, 0, 3).run(Long.MAX_VALUE);
                 assertVerified(net, mode + " n=" + n);
                 for (int m = 0; m < n; m++) {
                     assertEquals(
-                            closedForm(mode, n, m, chunks),
+                            closedForm(mode.name(), n, m, chunks),
                             net.dataSent.get("h" + (m + 1)),
                             mode + " n=" + n + " member " + m);
                 }
@@ -206,7 +217,7 @@ class HostSchedulesTest {
 
     @Test
     void twentyPercentDuplicationChangesNothingButTheDuplicatesDropped() {
-        for (String mode : HostBaselines.MODES) {
+        for (Mode mode : HostBaselines.MODES) {
             for (int n : new int[] {3, 8, 13}) {
                 ScheduleNet clean = new ScheduleNet(plan(mode, n, 20, 4), 0, 0, 7).run(Long.MAX_VALUE);
                 ScheduleNet dup = new ScheduleNet(plan(mode, n, 20, 4), 0, 0.2, 7).run(Long.MAX_VALUE);
@@ -219,7 +230,7 @@ class HostSchedulesTest {
 
     @Test
     void lossesUpToTwentyPercentAreRecovered() {
-        for (String mode : HostBaselines.MODES) {
+        for (Mode mode : HostBaselines.MODES) {
             for (int n : new int[] {4, 7, 16}) {
                 for (double loss : new double[] {0.01, 0.05, 0.2}) {
                     ScheduleNet net = new ScheduleNet(plan(mode, n, 20, 4), loss, 0, 11).run(Long.MAX_VALUE);

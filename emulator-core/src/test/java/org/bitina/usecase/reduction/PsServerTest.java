@@ -7,8 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.bitina.bitmap.FlatBitmap;
+import org.bitina.job.Mode;
 import org.bitina.protocol.Frame;
 import org.bitina.topology.BitSpace;
 import org.bitina.usecase.EndpointDriver;
@@ -26,20 +26,19 @@ class PsServerTest {
     private static final long TIMEOUT = 10 * MS;
     private final BitSpace space = new BitSpace(List.of("w1", "w2", "ps"));
     private final DataSpec data = new DataSpec(64, ElementType.INT32, ReductionOp.SUM, 32, 2, 4, 1 << 16);
-    private final AllReducePlan plan = new AllReducePlan(
-            "j",
-            "ps",
-            1,
-            2_000_001,
-            space,
-            List.of("w1", "w2"),
-            data,
-            Map.of("w1", "ps", "w2", "ps"),
-            "ps",
-            TIMEOUT,
-            Map.of(),
-            Set.of(),
-            4);
+    private final AllReducePlan plan = AllReducePlan.builder()
+            .jobName("j")
+            .mode(Mode.of("ps"))
+            .tenant(1)
+            .wireJob(2_000_001)
+            .space(space)
+            .members(List.of("w1", "w2"))
+            .data(data)
+            .uplink(Map.of("w1", "ps", "w2", "ps"))
+            .psHost("ps")
+            .timeoutNanos(TIMEOUT)
+            .seed(4)
+            .build();
     private final AllReduceData values = new AllReduceData(data);
 
     private int[] sum(int chunk, int... bits) {

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.bitina.bitmap.FlatBitmap;
+import org.bitina.job.Mode;
 import org.bitina.protocol.Frame;
 import org.bitina.topology.BitSpace;
 import org.bitina.usecase.DriverReport;
@@ -35,20 +36,19 @@ class ScheduleWorkerTest {
     }
 
     private AllReducePlan plan(int window, Map<String, Straggler> stragglers, Set<String> silent) {
-        return new AllReducePlan(
-                "j",
-                "ring",
-                1,
-                1_000_001,
-                space,
-                MEMBERS,
-                data(window),
-                Map.of(),
-                null,
-                10 * MS,
-                stragglers,
-                silent,
-                3);
+        return AllReducePlan.builder()
+                .jobName("j")
+                .mode(Mode.of("ring"))
+                .tenant(1)
+                .wireJob(1_000_001)
+                .space(space)
+                .members(MEMBERS)
+                .data(data(window))
+                .timeoutNanos(10 * MS)
+                .stragglers(stragglers)
+                .silent(silent)
+                .seed(3)
+                .build();
     }
 
     private static void assertAllVerified(ScheduleNet net) {
@@ -224,8 +224,17 @@ class ScheduleWorkerTest {
     void aRingOfOneHasItsOwnDataAsTheResult() {
         BitSpace one = new BitSpace(List.of("w1"));
         ScheduleWorker w1 = new ScheduleWorker(
-                new AllReducePlan(
-                        "j", "ring", 1, 1, one, List.of("w1"), data(2), Map.of(), null, MS, Map.of(), Set.of(), 3),
+                AllReducePlan.builder()
+                        .jobName("j")
+                        .mode(Mode.of("ring"))
+                        .tenant(1)
+                        .wireJob(1)
+                        .space(one)
+                        .members(List.of("w1"))
+                        .data(data(2))
+                        .timeoutNanos(MS)
+                        .seed(3)
+                        .build(),
                 "w1");
         assertTrue(w1.start(0).isEmpty(), "nothing to send");
         assertTrue(w1.done());
