@@ -6,6 +6,7 @@ import java.util.Locale;
 import java.util.Optional;
 import org.bitina.run.IterationReport;
 import org.bitina.run.Report;
+import org.bitina.scenario.Schedule;
 
 /**
  * The console's lines of a workload (W3): one per iteration and world (its time, the longest
@@ -39,8 +40,8 @@ final class WorkloadSummary {
      * here every iteration starts from the same state, so any would do).
      */
     static Optional<String> answer(List<IterationReport> its) {
-        IterationReport ina = last(its, "ina");
-        IterationReport base = last(its, "baseline");
+        IterationReport ina = last(its, Schedule.World.INA.configName());
+        IterationReport base = last(its, Schedule.World.BASELINE.configName());
         if (ina == null || base == null || ina.speedup() == null) {
             return Optional.empty();
         }

@@ -8,6 +8,7 @@ import java.util.Map;
 import org.bitina.run.IterationReport;
 import org.bitina.run.RankTimeline;
 import org.bitina.run.Report;
+import org.bitina.scenario.Schedule;
 
 /**
  * The HTML page's section of a workload (W3): per world a timeline per rank on the modelled time
@@ -153,7 +154,7 @@ final class WorkloadTimeline {
                         Math.max(1, v * scale),
                         bar - 2,
                         COLOURS.getOrDefault(e.getKey(), "#555"),
-                        w.equals("ina") ? "1" : "0.5",
+                        w.equals(Schedule.World.INA.configName()) ? "1" : "0.5",
                         label + Math.max(1, v * scale) + 4,
                         y + 12,
                         HtmlReport.micros(v)));

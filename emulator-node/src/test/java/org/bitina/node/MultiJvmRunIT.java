@@ -55,13 +55,13 @@ class MultiJvmRunIT {
         String own = Files.readString(runDir.resolve("member-0.log"));
         assertTrue(own.contains("coordinator and seed"), "this JVM's log is there too");
         // a clean run shuts down clean: no member waits out a shutdown phase (the singleton's hand-over) and says so
-        assertTrue(!own.contains(" WARN ") && !r.err().contains(" WARN "), own + r.err());
+        assertTrue(!shutdownWarnings(own) && !shutdownWarnings(r.err()), own + r.err());
         for (int i = 1; i <= 2; i++) {
             String log = Files.readString(runDir.resolve("member-" + i + ".log"));
             assertTrue(
                     log.contains("joining through") && log.contains("stopped"),
                     "member " + i + " joined and stopped: " + log);
-            assertTrue(!log.contains(" WARN "), "member " + i + " stopped without a WARN: " + log);
+            assertTrue(!shutdownWarnings(log), "member " + i + " stopped without a WARN: " + log);
         }
     }
 
@@ -174,5 +174,15 @@ class MultiJvmRunIT {
                     }
                 })
                 .findFirst();
+    }
+
+    /**
+     * Whether a log has a WARN other than the failure detector's "heartbeat interval is growing too
+     * large": that one says the machine starved a JVM of CPU for a moment (two cores, several JVMs),
+     * not that a member waited out a shutdown phase.
+     */
+    private static boolean shutdownWarnings(String log) {
+        return log.lines()
+                .anyMatch(l -> l.contains(" WARN ") && !l.contains("heartbeat interval is growing too large"));
     }
 }
