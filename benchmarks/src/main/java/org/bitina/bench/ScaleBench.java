@@ -10,6 +10,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.function.IntFunction;
 import java.util.function.ToDoubleFunction;
+import org.bitina.job.Mode;
 import org.bitina.run.Report;
 import org.bitina.run.RunProgress;
 import org.bitina.scenario.Scenario;
@@ -294,7 +295,7 @@ public final class ScaleBench {
         sampler.interrupt();
         sampler.join();
         Report.JobReport ina = r.jobs().stream()
-                .filter(j -> j.mode().equals("ina"))
+                .filter(j -> j.mode().equals(Mode.INA))
                 .findFirst()
                 .orElseThrow();
         long hops = ina.packets();

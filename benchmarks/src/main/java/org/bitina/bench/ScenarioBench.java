@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.bitina.job.JobSpec;
+import org.bitina.job.Mode;
 import org.bitina.run.Report;
 import org.bitina.run.RunProgress;
 import org.bitina.scenario.Clock;
@@ -339,7 +340,8 @@ public final class ScenarioBench {
             }
             Long ina = maxLink.get(job.name() + " ina");
             int n = job.common().members().size();
-            for (String b : job.common().baselines()) {
+            for (Mode baseline : job.common().baselines()) {
+                String b = baseline.name();
                 Long base = maxLink.get(job.name() + " " + b);
                 if (ina != null && base != null) {
                     String theory = switch (b) {
