@@ -93,20 +93,7 @@ final class SharedGantt {
             }
             y += ROW;
         }
-        // the time axis: zero and the latest end
-        b.append(String.format(
-                Locale.ROOT,
-                "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#444\"/>"
-                        + "<text x=\"%d\" y=\"%d\">0</text><text x=\"%d\" y=\"%d\" text-anchor=\"end\">%s</text>\n",
-                LABEL,
-                y + 2,
-                WIDTH - 20,
-                y + 2,
-                LABEL,
-                y + 16,
-                WIDTH - 20,
-                y + 16,
-                HtmlReport.micros(max)));
+        SvgCharts.timeAxis(b, LABEL, WIDTH - 20, y, max);
         b.append("</svg><figcaption>world ")
                 .append(HtmlReport.esc(world))
                 .append(": the jobs on the modelled time axis</figcaption></figure>\n");

@@ -414,4 +414,21 @@ final class SvgCharts {
                 : String.format(Locale.ROOT, a >= 10 ? "%.1f" : "%.2f", v);
         return s + suffix[i];
     }
+
+    /** A modelled time axis from x0 to x1 just below row y: 0 at its left, {@code maxMicros} at its right. */
+    static void timeAxis(StringBuilder b, int x0, int x1, int y, double maxMicros) {
+        b.append(String.format(
+                Locale.ROOT,
+                "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#444\"/>"
+                        + "<text x=\"%d\" y=\"%d\">0</text><text x=\"%d\" y=\"%d\" text-anchor=\"end\">%s</text>\n",
+                x0,
+                y + 2,
+                x1,
+                y + 2,
+                x0,
+                y + 16,
+                x1,
+                y + 16,
+                HtmlReport.micros(maxMicros)));
+    }
 }
