@@ -118,7 +118,7 @@ final class RunGuardian extends AbstractBehavior<RunGuardian.Command> {
             traceWriter = null;
             trace = null;
         }
-        // this JVM is a member like any other; alone, it is a cluster of one that joins itself
+        // this JVM is a member like any other; in a cluster with no seeds to join, it founds one of its own
         ActorRef<MemberAgent.Command> agent = ctx.spawn(MemberAgent.create(), "member");
         // alone on the local provider there is no cluster to join or watch (ClusterSettings.alone)
         cluster = ClusterSettings.clustered(ctx.getSystem()) ? Cluster.get(ctx.getSystem()) : null;
