@@ -106,9 +106,10 @@ public final class ClusterSettings {
 
     /**
      * A member alone ({@code --jvms 1}): a member's settings {@code full} (the caller's over
-     * {@link #defaults}, application.conf and the libraries' references) on the local provider. A cluster of one gained nothing from
-     * Artery, the self-join, the receptionist's distributed data or the cluster's shutdown phases,
-     * and starting them was about half of a small run's process time; the actors, messages and
+     * {@link #defaults}, application.conf and the libraries' references) on the local provider.
+     * A cluster of one gained nothing from Artery, the self-join, the receptionist's distributed
+     * data or the cluster's shutdown phases, and starting them cost a small run about a sixth of
+     * its process time (docs/benchmarks.md); the actors, messages and
      * reports are the same (the receptionist is the local one). Pekko builds every configured
      * serializer when a system starts, and Jackson's (an ObjectMapper each, with the Scala module)
      * cost some 700 classes for messages that never leave this JVM: they are not built
