@@ -297,10 +297,7 @@ final class PreconfiguredTrees implements TreeMechanism {
         } else if (table.has(key)) {
             // still being aggregated here: it leaves with the aggregate, alone it would meet that aggregate above
             return new Decision.Drop(t, f, "duplicate retransmission: the aggregation open here carries it");
-        } else if (!t.root()
-                && t.vatParent() != null
-                && t.resendHoldNanos() > 0
-                && f.packet().header().source() >= 0) {
+        } else if (!t.root() && t.vatParent() != null && t.resendHoldNanos() > 0) {
             return resendAggregate(t, key, f, now);
         } else if (!t.root() && t.vatParent() != null) {
             return Decision.all(
@@ -317,12 +314,15 @@ final class PreconfiguredTrees implements TreeMechanism {
     }
 
     /**
-     * L1: a worker's retransmission of a chunk whose aggregate left this node (its share is in it).
-     * This node sends its aggregate up again, flagged, once a hold: above it, a node still missing
-     * it folds it in (it was lost on the way up), one holding it takes it for a request, and the
-     * root answers it from its result cache with one multicast to this node's workers. The other
-     * workers' requests within the hold are answered by that one ({@link ResendHolds}), so one lost
-     * share costs a packet per VAT node instead of a request per worker climbing to the root.
+     * L1: a retransmission (a worker's, or a child's aggregate sent again) of a chunk whose aggregate
+     * left this node holding it. This node sends its own aggregate up again, flagged, once a hold:
+     * above it, a node still missing it folds it in (it was lost on the way up), one whose aggregate
+     * left does the same in turn, and the root answers from its result cache with one multicast to
+     * this node's workers. The other requests within the hold are answered by that one
+     * ({@link ResendHolds}), so one lost share costs a packet per VAT node instead of a request per
+     * worker climbing to the root. Only a node's own whole aggregate goes up: a child's passed up
+     * past it could be folded at the root beside this node's, which holds it too (counted twice, so
+     * refused as an overlap, and the chunk would stall).
      */
     private Decision resendAggregate(JobTables t, StateKey key, Frame f, long now) {
         Emission sent = table.emitted(key);

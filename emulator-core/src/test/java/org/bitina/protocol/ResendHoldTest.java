@@ -4,9 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 
 import java.util.ArrayDeque;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import org.bitina.bitmap.FlatBitmap;
 import org.bitina.topology.AutoVat;
@@ -70,6 +72,9 @@ class ResendHoldTest {
         run(member, engines.get(member).originate(new Frame(p, vat.parent(member), now), now), now);
     }
 
+    /** Links ("from->to") that lose the next frame sent on them. */
+    private final Set<String> lossy = new HashSet<>();
+
     /** Carries every action to its end at {@code now}: the network is instant, the order is the send order. */
     private void run(String at, List<NodeEngine.Action> first, long now) {
         ArrayDeque<Map.Entry<String, List<NodeEngine.Action>>> queue = new ArrayDeque<>();
@@ -77,6 +82,9 @@ class ResendHoldTest {
         while (!queue.isEmpty()) {
             var next = queue.poll();
             for (NodeEngine.Action a : next.getValue()) {
+                if (a instanceof NodeEngine.Send s && lossy.remove(next.getKey() + "->" + s.neighbor())) {
+                    continue;
+                }
                 if (a instanceof NodeEngine.Send s) {
                     queue.add(Map.entry(s.neighbor(), engines.get(s.neighbor()).onFrame(s.frame(), now)));
                 } else if (a instanceof NodeEngine.Deliver d
@@ -107,6 +115,20 @@ class ResendHoldTest {
         members.forEach(m -> contribute(m, 0, 0, now));
     }
 
+    /** The members below {@code node} in the VAT. */
+    private List<String> below(String node) {
+        return members.stream()
+                .filter(m -> {
+                    for (String at = vat.parent(m); at != null; at = vat.parent(at)) {
+                        if (at.equals(node)) {
+                            return true;
+                        }
+                    }
+                    return false;
+                })
+                .toList();
+    }
+
     @Test
     void twoWorkersOfOneEdgeAskingAtOnceAreAnsweredByOneAggregateAndOneMulticast() {
         install(HOLD);
@@ -114,12 +136,16 @@ class ResendHoldTest {
         got.clear();
         // the result was lost on the edge's way to both its hosts: both ask again, one microsecond apart
         String edge = vat.parent(members.get(0));
+        String agg = vat.parent(edge);
         contribute(members.get(0), 0, Flags.RETRANSMIT, 100 * US);
         contribute(members.get(1), 0, Flags.RETRANSMIT, 101 * US);
         assertEquals(edge, vat.parent(members.get(1)), "h1 and h2 share their edge switch");
-        assertEquals(Map.of(members.get(0), Map.of(0L, 1), members.get(1), Map.of(0L, 1)), got);
-        assertEquals(1, resends(), "one multicast to the edge's workers, not one result each");
-        assertEquals(2, passedUp(), "the edge's aggregate once, passed on by its aggregation switch");
+        Map<String, Map<Long, Integer>> once = new TreeMap<>();
+        below(agg).forEach(m -> once.put(m, Map.of(0L, 1)));
+        assertEquals(4, once.size());
+        assertEquals(once, got, "the aggregation switch's workers get the one resend, nobody else");
+        assertEquals(1, resends(), "one multicast, not one result each");
+        assertEquals(2, passedUp(), "the edge's aggregate once, then the aggregation switch's own");
         assertEquals(
                 1L,
                 engines.get(edge)
@@ -135,9 +161,32 @@ class ResendHoldTest {
         contribute(members.get(0), 0, Flags.RETRANSMIT, 100 * US);
         // its answer was lost too: it asks again after its backoff, past the hold
         contribute(members.get(0), 0, Flags.RETRANSMIT, 100 * US + HOLD);
-        // each answer goes to the edge's workers, h2 included
-        assertEquals(Map.of(members.get(0), Map.of(0L, 2), members.get(1), Map.of(0L, 2)), got);
+        // each answer goes to the asking aggregation switch's workers
+        Map<String, Map<Long, Integer>> twice = new TreeMap<>();
+        below(vat.parent(vat.parent(members.get(0)))).forEach(m -> twice.put(m, Map.of(0L, 2)));
+        assertEquals(twice, got);
         assertEquals(2, resends());
+    }
+
+    @Test
+    void anAggregateLostOnItsWayToTheRootIsSentAgainWholeAndNeverFoldedInPieces() {
+        install(HOLD);
+        String edge = vat.parent(members.get(0));
+        String agg = vat.parent(edge);
+        lossy.add(agg + "->" + routing.path(agg, root).get(1));
+        allContribute(0);
+        assertEquals(null, got.get(members.get(0)), "the chunk waits at the root for the lost aggregate");
+        // every worker below the aggregation switch asks again; its edges' aggregates come to it first
+        below(agg).forEach(m -> contribute(m, 0, Flags.RETRANSMIT, 100 * US));
+        members.forEach(m -> assertEquals(Map.of(0L, 1), got.get(m), m));
+        assertEquals(1L, count(agg, Counter.RETRANSMISSIONS_PASSED_UP), "its own aggregate, once: " + passedUp());
+        assertEquals(0, resends());
+        assertEquals(
+                List.of(),
+                engines.get(root).dropsByReason(1, 7).keySet().stream()
+                        .filter(r -> r.contains("overlaps"))
+                        .toList(),
+                "no edge's aggregate reached the root on its own");
     }
 
     @Test
