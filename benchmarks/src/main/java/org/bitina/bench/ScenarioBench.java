@@ -378,6 +378,42 @@ public final class ScenarioBench {
             System.out.printf(
                     "%-24s %30s %30s %8.2f%n", jm, x.format("%,.0f"), y.format("%,.0f"), x.median() / y.median());
         }
+        // the ratio above is the first variant's rate over the second's; with loss, what recovery cost, read the other
+        // way
+        System.out.printf(
+                "%-24s %14s %14s %14s %14s %14s%n",
+                "job mode",
+                b + "/" + a + " hops/s",
+                b + "/" + a + " wall",
+                "retransmits",
+                "results resent",
+                "modelled us");
+        for (String k : runs.keySet()) {
+            if (!k.startsWith(b + " ")) {
+                continue;
+            }
+            String jm = k.substring(b.length() + 1);
+            List<Report.JobReport> ys = runs.get(k);
+            List<Report.JobReport> xs = runs.getOrDefault(a + " " + jm, List.of());
+            double wallX =
+                    median(xs.stream().mapToDouble(Report.JobReport::wallMillis).toArray());
+            double wallY =
+                    median(ys.stream().mapToDouble(Report.JobReport::wallMillis).toArray());
+            System.out.printf(
+                    "%-24s %14.2f %14.2f %14.0f %14.0f %14.1f%n",
+                    jm,
+                    hopsPerSecond(ys).median() / hopsPerSecond(xs).median(),
+                    wallY / wallX,
+                    median(ys.stream()
+                            .mapToDouble(j -> j.recovery().retransmissions())
+                            .toArray()),
+                    median(ys.stream()
+                            .mapToDouble(j -> j.recovery().resultResends())
+                            .toArray()),
+                    median(ys.stream()
+                            .mapToDouble(Report.JobReport::modeledMicros)
+                            .toArray()));
+        }
     }
 
     private static Spread hopsPerSecond(List<Report.JobReport> js) {

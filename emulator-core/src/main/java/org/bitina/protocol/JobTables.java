@@ -44,6 +44,9 @@ public record JobTables(Id id, Vat vat, Multicast multicast, EncodingSpec encodi
      * @param timeoutNanos   the completion timeout of the job's aggregations (F5)
      * @param stage          H2: this node's part in a second stage over partitions ({@link SecondStage}), or null
      * @param resultRoute    at the root: who of the multicast bitmap gets a chunk's result ({@link ResultRoute})
+     * @param resendHoldNanos L1: how long what this node sent for a chunk (its aggregate up, or at the root the result
+     *                       down) answers the retransmissions that come after it ({@link ResendHolds}); 0: every
+     *                       retransmission is passed up or answered on its own
      */
     public record Vat(
             EndpointSet registered,
@@ -52,7 +55,8 @@ public record JobTables(Id id, Vat vat, Multicast multicast, EncodingSpec encodi
             boolean rootMulticasts,
             long timeoutNanos,
             SecondStage stage,
-            ResultRoute resultRoute) {}
+            ResultRoute resultRoute,
+            long resendHoldNanos) {}
 
     /**
      * This node's multicast forwarding for the job.
@@ -136,6 +140,11 @@ public record JobTables(Id id, Vat vat, Multicast multicast, EncodingSpec encodi
         return vat.resultRoute();
     }
 
+    /** L1: how long a send of this node answers later retransmissions of the same chunk; 0: none does. */
+    public long resendHoldNanos() {
+        return vat.resendHoldNanos();
+    }
+
     public IngressPolicy ingress() {
         return guards.ingress();
     }
@@ -198,7 +207,8 @@ public record JobTables(Id id, Vat vat, Multicast multicast, EncodingSpec encodi
                 .pool(pool())
                 .auditKey(auditKey())
                 .stage(stage())
-                .resultRoute(resultRoute());
+                .resultRoute(resultRoute())
+                .resendHold(resendHoldNanos());
     }
 
     /** The job's key for packet tags (S2); null: packets are not authenticated. */
@@ -257,6 +267,7 @@ public record JobTables(Id id, Vat vat, Multicast multicast, EncodingSpec encodi
         private byte[] auditKey;
         private SecondStage stage;
         private ResultRoute resultRoute = ResultRoute.NODE_BITMAP;
+        private long resendHoldNanos;
 
         private Builder(String name, int tenant, int job, int capacity, long timeoutNanos) {
             this.name = name;
@@ -351,10 +362,27 @@ public record JobTables(Id id, Vat vat, Multicast multicast, EncodingSpec encodi
             return this;
         }
 
+        /** L1: how long a send of this node answers later retransmissions of a chunk ({@link ResendHolds}). */
+        public Builder resendHold(long nanos) {
+            if (nanos < 0) {
+                throw new IllegalArgumentException("a negative resend hold: " + nanos + " ns");
+            }
+            this.resendHoldNanos = nanos;
+            return this;
+        }
+
         public JobTables build() {
             return new JobTables(
                     new Id(name, mode, tenant, job, capacity),
-                    new Vat(registered, vatParent, root, rootMulticasts, timeoutNanos, stage, resultRoute),
+                    new Vat(
+                            registered,
+                            vatParent,
+                            root,
+                            rootMulticasts,
+                            timeoutNanos,
+                            stage,
+                            resultRoute,
+                            resendHoldNanos),
                     new Multicast(bift, dataInstall, edge),
                     encoding,
                     new Guards(ingress, macKey, auditKey, stateEntries, pool));

@@ -28,6 +28,8 @@ final class PreconfiguredTrees implements TreeMechanism {
     Tamper tamper;
     /** At a partition root (H2): the second stage's result as it went down into the partition, to resend to a worker that lost it. */
     private final Map<StateKey, Bridged> bridged = new HashMap<>();
+    /** L1: what this node sent lately for a chunk that retransmissions asked about, answering those after it. */
+    private final ResendHolds holds = new ResendHolds();
 
     private record Bridged(InaPacket result, long at, long timeoutNanos) {}
 
@@ -84,23 +86,20 @@ final class PreconfiguredTrees implements TreeMechanism {
             return bridgeUp(t, stage, e, now);
         }
         if (!t.root()) {
-            InaHeader h = InaHeader.of(
-                            PacketType.CONTRIBUTION,
-                            t.tenant(),
-                            t.job(),
-                            e.key().seq())
-                    .withOp(e.op())
-                    .withFlags(e.partial() ? Flags.PARTIAL : 0);
-            return new Decision.Route(
-                    t,
-                    new Frame(
-                            new InaPacket(h, e.pbm(), e.payload(), provenance(t, e.pbm(), e), null),
-                            t.vatParent(),
-                            e.vt()));
+            return new Decision.Route(t, new Frame(upward(t, e, 0), t.vatParent(), e.vt()));
         }
         // the result cache (L1): kept until no member can still ask (a worker's sends end within 16 timeouts)
         table.cacheResult(e, now + NodeEngine.RESULT_MEMORY_TIMEOUTS * t.timeoutNanos());
         return multicastResult(t, e, t.registered());
+    }
+
+    /** A VAT node's aggregate as it goes up to its parent, with {@code flags} besides PARTIAL. */
+    private static InaPacket upward(JobTables t, Emission e, int flags) {
+        InaHeader h = InaHeader.of(
+                        PacketType.CONTRIBUTION, t.tenant(), t.job(), e.key().seq())
+                .withOp(e.op())
+                .withFlags(flags | (e.partial() ? Flags.PARTIAL : 0));
+        return new InaPacket(h, e.pbm(), e.payload(), provenance(t, e.pbm(), e), null);
     }
 
     /**
@@ -285,12 +284,21 @@ final class PreconfiguredTrees implements TreeMechanism {
                 && t.job() == t.stage().partitionJob()) {
             return askStage(t, key, f, now);
         } else if (t.root() && t.rootMulticasts() && known != null) {
-            return Decision.all(
-                    new Decision.Count(t, Counter.RESULTS_RESENT),
-                    multicastResult(t, known, f.packet().endpoints()));
+            EndpointSet asking = f.packet().endpoints();
+            long hold = t.resendHoldNanos();
+            if (hold > 0 && (now < known.emittedAt() + hold || holds.covers(key, asking, now))) {
+                // the result went down to them after they asked: it answers them (ResendHolds)
+                return new Decision.Drop(t, f, "retransmission answered by the result sent down just before");
+            }
+            if (hold > 0) {
+                holds.sent(key, asking, now, hold);
+            }
+            return Decision.all(new Decision.Count(t, Counter.RESULTS_RESENT), multicastResult(t, known, asking));
         } else if (table.has(key)) {
             // still being aggregated here: it leaves with the aggregate, alone it would meet that aggregate above
             return new Decision.Drop(t, f, "duplicate retransmission: the aggregation open here carries it");
+        } else if (!t.root() && t.vatParent() != null && t.resendHoldNanos() > 0) {
+            return resendAggregate(t, key, f, now);
         } else if (!t.root() && t.vatParent() != null) {
             return Decision.all(
                     new Decision.Count(t, Counter.RETRANSMISSIONS_PASSED_UP),
@@ -302,6 +310,39 @@ final class PreconfiguredTrees implements TreeMechanism {
     /** A root remembers a result long enough for stragglers to be folded in, not forever. */
     void forget(long now) {
         bridged.values().removeIf(b -> now - b.at() > NodeEngine.RESULT_MEMORY_TIMEOUTS * b.timeoutNanos());
+        holds.forget(now);
+    }
+
+    /**
+     * L1: a retransmission (a worker's, or a child's aggregate sent again) of a chunk whose aggregate
+     * left this node holding it. This node sends its own aggregate up again, flagged, once a hold:
+     * above it, a node still missing it folds it in (it was lost on the way up), one whose aggregate
+     * left does the same in turn, and the root answers from its result cache with one multicast to
+     * this node's workers. The other requests within the hold are answered by that one
+     * ({@link ResendHolds}), so one lost share costs a packet per VAT node instead of a request per
+     * worker climbing to the root. Only a node's own whole aggregate goes up: a child's passed up
+     * past it could be folded at the root beside this node's, which holds it too (counted twice, so
+     * refused as an overlap, and the chunk would stall).
+     */
+    private Decision resendAggregate(JobTables t, StateKey key, Frame f, long now) {
+        Emission sent = table.emitted(key);
+        if (sent == null || !f.packet().endpoints().isSubsetOf(sent.pbm())) {
+            // its share came late, after the aggregate (the root folded it in): it asks on its own, as before
+            return Decision.all(
+                    new Decision.Count(t, Counter.RETRANSMISSIONS_PASSED_UP),
+                    new Decision.Route(t, new Frame(f.packet(), t.vatParent(), f.vt())));
+        }
+        long hold = t.resendHoldNanos();
+        if (now < sent.emittedAt() + hold || holds.covers(key, f.packet().endpoints(), now)) {
+            return new Decision.Drop(t, f, "retransmission answered by the aggregate sent up just before");
+        }
+        holds.sent(key, sent.pbm(), now, hold);
+        if (tamper != null) {
+            sent = sent.withPayload(tamper.apply(key.seq(), sent.payload()));
+        }
+        return Decision.all(
+                new Decision.Count(t, Counter.RETRANSMISSIONS_PASSED_UP),
+                new Decision.Route(t, new Frame(upward(t, sent, Flags.RETRANSMIT), t.vatParent(), f.vt())));
     }
 
     /**

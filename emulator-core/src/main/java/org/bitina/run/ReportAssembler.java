@@ -307,7 +307,12 @@ final class ReportAssembler {
                 r.mismatches().forEach(x -> mismatches.add(e + ": " + x));
             }
             if (r == null || !r.done()) {
-                unfinished.add(e + (r == null ? "" : " (" + r.received() + " of " + r.chunks() + " chunks)"));
+                unfinished.add(e
+                        + (r == null ? "" : " (" + r.received() + " of " + r.chunks() + " chunks" + gaveUpOn(r) + ")"));
+                if (r != null) {
+                    // a phase that stalled says how far it got in modelled time, not 0
+                    lastVt = Math.max(lastVt, r.lastVt());
+                }
                 shortfall = Math.max(shortfall, r == null ? p.units() : r.chunks() - r.received());
                 missing.add(e);
                 allVerified = false;
@@ -527,6 +532,13 @@ final class ReportAssembler {
         boolean right =
                 status == Status.FAILED ? mismatches.stream().noneMatch(ReportAssembler::wrongResult) : verified;
         return status == e.status() && right && (e.missing() == null || named.equals(e.missing()));
+    }
+
+    /** What an unfinished endpoint gave up on (a host baseline's sends nobody acknowledged), to name it with the endpoint. */
+    private static String gaveUpOn(DriverReport r) {
+        return r.role() != DriverReport.Role.RING_WORKER || r.dropped().isEmpty()
+                ? ""
+                : "; gave up: " + String.join("; ", r.dropped());
     }
 
     /** A mismatch that is a wrong value, not an endpoint that gave up on a result it never got (which it names). */

@@ -114,6 +114,8 @@ class LossOutcomesTest {
                 assertEquals(lossless.status(), j.status(), what);
                 assertEquals(lossless.verified(), j.verified(), what);
                 assertEquals(lossless.missing(), j.missing(), what);
+                // and nobody is short of more chunks than without loss: the failed member's, nothing lost besides
+                assertEquals(lossless.unfinished(), j.unfinished(), what);
             }
         }
     }

@@ -204,6 +204,7 @@ public final class AllReduceUseCase implements UseCase<AllReduceSpec> {
                             .bift(bifts.get(n.name()))
                             .vatNode(vatNode ? vat.aBm(n.name()) : null, vatNode ? vat.parent(n.name()) : null)
                             .root(n.name().equals(vat.root()))
+                            .resendHold(vatNode ? RoundTrip.resendHoldNanos(s, n.name()) : 0)
                             .build());
         }
         Map<String, String> uplink = new LinkedHashMap<>();

@@ -72,6 +72,9 @@ public final class IncMember implements EndpointDriver {
     private final AllReduceData data;
     private final EndpointSet all;
     private final EndpointSet me;
+    /** The members the fault plan silences, as a set: who an owner may stop asking for early. */
+    private final EndpointSet silentSet;
+
     private final EndpointSet[] holds;
     private final boolean[] verified;
     private final boolean[] expectsResult;
@@ -134,6 +137,7 @@ public final class IncMember implements EndpointDriver {
         this.data = new AllReduceData(base.data());
         this.all = base.space().setOf(base.members());
         this.me = FlatBitmap.of(all.capacity(), bit);
+        this.silentSet = base.space().setOf(base.silent());
         this.packets = new IncPackets(plan, data, host, me);
         int n = data.chunks();
         this.holds = new EndpointSet[n];
@@ -159,12 +163,18 @@ public final class IncMember implements EndpointDriver {
         }
     }
 
-    private int maxAsks() {
-        return base.silent().isEmpty() ? MAX_ASKS : MAX_ASKS_SILENT;
+    /**
+     * The asks an owner spends on a chunk still missing {@code missing}: the silent rule only when
+     * nobody but silenced members is missing (under loss a live member's share may be lost, and is
+     * asked for as without a silent member).
+     */
+    private int maxAsks(EndpointSet missing) {
+        return base.silent().isEmpty() || !missing.isSubsetOf(silentSet) ? MAX_ASKS : MAX_ASKS_SILENT;
     }
 
-    private int maxSends() {
-        return base.silent().isEmpty() ? MAX_SENDS : MAX_SENDS_SILENT;
+    /** The sends a member spends on chunk {@code c}: the silent rule only for a chunk a silenced owner holds. */
+    private int maxSends(int c) {
+        return base.silent().contains(plan.owner(c)) ? MAX_SENDS_SILENT : MAX_SENDS;
     }
 
     private boolean silent() {
@@ -302,7 +312,8 @@ public final class IncMember implements EndpointDriver {
                 && (plan.collective() != IncPlan.Collective.ALLREDUCE
                         || inFlight < base.data().window())) {
             int c = next;
-            if (!plan.contributes(c, host) || sends[c] > 0) {
+            // a silenced owner builds no tree: waiting for it would hold every later chunk back too
+            if (!plan.contributes(c, host) || sends[c] > 0 || base.silent().contains(plan.owner(c))) {
                 next++;
                 continue;
             }
@@ -518,7 +529,7 @@ public final class IncMember implements EndpointDriver {
                 continue;
             }
             EndpointSet missing = awaited().andNot(owned[c].heard);
-            if (owned[c].asks < maxAsks() && !missing.isEmpty()) {
+            if (owned[c].asks < maxAsks(missing) && !missing.isEmpty()) {
                 owned[c].asks++;
                 requests++;
                 EndpointSet bits = plan.wireBitsOf(missing);
@@ -533,7 +544,7 @@ public final class IncMember implements EndpointDriver {
                 finish(c, lastVt, true, out);
                 if (!fin[c]) {
                     // nothing at all arrived: keep waiting, the members resend what has no final result
-                    owned[c].asks = maxAsks();
+                    owned[c].asks = maxAsks(missing);
                     owned[c].firstHeard = now;
                 }
             }
@@ -549,7 +560,7 @@ public final class IncMember implements EndpointDriver {
                 boolean due = resentAt[c] < 0 || now >= resentAt[c] + plan.wait(sends[c] - 1);
                 if (expectsResult[c] && !fin[c] && !plan.owner(c).equals(host) && !abandoned[c] && waiting && due) {
                     resentAt[c] = now;
-                    if (sends[c] >= maxSends()) {
+                    if (sends[c] >= maxSends(c)) {
                         abandoned[c] = true;
                         settled++;
                         gaveUp.add("chunk " + c + ": no final result after " + sends[c] + " sends");

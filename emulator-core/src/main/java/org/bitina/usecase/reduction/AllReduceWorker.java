@@ -174,6 +174,11 @@ public final class AllReduceWorker implements EndpointDriver {
 
     @Override
     public long nextDeadline() {
+        long ringDue = ring == null ? Long.MAX_VALUE : ring.nextDeadline();
+        return Math.min(ringDue, resultDeadline());
+    }
+
+    private long resultDeadline() {
         if (pending.isEmpty()) {
             return Long.MAX_VALUE;
         }
@@ -192,6 +197,9 @@ public final class AllReduceWorker implements EndpointDriver {
     @Override
     public List<Out> onTimer(long now) {
         List<Out> out = new ArrayList<>();
+        if (ring != null && ring.nextDeadline() <= now) {
+            ringTimer(now, out);
+        }
         for (int c : List.copyOf(pending)) {
             if (now < sentAt[c] + resultTimeout(c)) {
                 continue;
@@ -331,7 +339,7 @@ public final class AllReduceWorker implements EndpointDriver {
         }
         int chunk = (int) seq;
         if (ring != null && packet.header().type() == PacketType.UNICAST) {
-            return onRing(packet, vt);
+            return onRing(packet, vt, now);
         }
         // a complete result's P-BM is the root's node bitmap (F2), which is every member; the
         // multicast copy's bitmap names only this receiver, so only a partial carries provenance
@@ -412,7 +420,7 @@ public final class AllReduceWorker implements EndpointDriver {
                 mismatches.add("chunk " + chunk + ": a result holding " + got + " failed its checksum");
             } else {
                 awaitingRing.add(chunk);
-                fallback(ring.failed(chunk, got, mine(chunk), vt), vt, out);
+                fallback(ring.failed(chunk, got, mine(chunk), vt, now), vt, out);
                 FallbackRing.Result e = early.remove(chunk);
                 if (e != null) {
                     fallback(new FallbackRing.Step(List.of(), e, null), vt, out);
@@ -437,11 +445,22 @@ public final class AllReduceWorker implements EndpointDriver {
         return out;
     }
 
-    private List<Out> onRing(InaPacket packet, long vt) {
+    private List<Out> onRing(InaPacket packet, long vt, long now) {
         List<Out> out = new ArrayList<>(1);
         int chunk = (int) packet.header().seq();
-        fallback(ring.onPacket(packet, mine(chunk), vt), vt, out);
+        fallback(ring.onPacket(packet, mine(chunk), vt, now), vt, out);
         return out;
+    }
+
+    /** S6 under loss: the fallback ring's unacknowledged packets go again; a chunk it gave up on is named. */
+    private void ringTimer(long now, List<Out> out) {
+        FallbackRing.Retries r = ring.onTimer(now, lastVt);
+        out.addAll(r.out());
+        for (FallbackRing.GaveUp g : r.gaveUp()) {
+            if (awaitingRing.remove(g.chunk())) {
+                mismatches.add(g.why()); // this member has no sum for it: it gave up, and ends saying so
+            }
+        }
     }
 
     /** What the fallback ring said: packets to send on, and a sum that came round, checked as any result is. */

@@ -82,6 +82,24 @@ public final class RoundTrip {
         return worst + window * slowest;
     }
 
+    /**
+     * L1: how long a VAT node's send for a chunk answers the retransmissions of that chunk that reach
+     * it afterwards (protocol.ResendHolds): twice the latency of its shortest link, the least time in
+     * which anything it sends can come back past it. Under the real clock 0 (each is answered alone).
+     */
+    public static long resendHoldNanos(Scenario s, String node) {
+        if (s.clock() != Clock.VIRTUAL) {
+            return 0;
+        }
+        long shortest = Long.MAX_VALUE;
+        for (Link l : s.topology().links()) {
+            if (l.a().equals(node) || l.b().equals(node)) {
+                shortest = Math.min(shortest, l.spec().latencyNanos());
+            }
+        }
+        return shortest == Long.MAX_VALUE ? 0 : 2 * shortest;
+    }
+
     private static long cost(Topology t, List<String> path, long bytes) {
         long c = 0;
         for (int i = 1; i < path.size(); i++) {

@@ -484,7 +484,8 @@ public final class ScheduleWorker implements EndpointDriver {
                         received,
                         List.of(),
                         List.copyOf(mismatches),
-                        lastVt,
+                        // unfinished: how far it got in modelled time (its last event), so a stalled phase is not 0 ns
+                        done() ? lastVt : Math.max(lastVt, lastEventVt),
                         verifiedChunks,
                         done(),
                         List.copyOf(gaveUp),
