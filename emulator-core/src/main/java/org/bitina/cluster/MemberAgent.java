@@ -25,6 +25,7 @@ import org.bitina.device.MemberTally;
 import org.bitina.device.SwitchActor;
 import org.bitina.security.CommandGate;
 import org.bitina.time.WindowBarrier;
+import org.bitina.usecase.DriverReport;
 import org.bitina.usecase.References;
 
 /**
@@ -103,8 +104,10 @@ public final class MemberAgent {
     public record DeviceAdvanced(DeviceCommand.Advanced advanced) implements Command {}
 
     /**
-     * A member's devices are done with a window ({@code late}: it received more frames from
-     * other members since it reported, or while it sat a window out); see {@link WindowBarrier}.
+     * A member's devices are done with a window ({@code late}: not the window's report but an
+     * addition to it: it received more frames from other members since it reported, or while it
+     * sat a window out; or driver reports sent ahead of the report, a few at a time, so that no
+     * message exceeds Artery's largest frame); see {@link WindowBarrier}.
      *
      * @param next the earliest time anything is due on this member's devices
      */
@@ -413,13 +416,36 @@ public final class MemberAgent {
         private void report(ActorContext<Command> ctx) {
             running = false;
             sendMail(ctx);
+            // a phase's last window may hold every worker's report (a k=8 worker's is 8 KiB of chunk times)
+            List<DeviceCommand.DriverDone> done = tally.done();
+            int from = 0;
+            int bytes = 0;
+            for (int i = 0; i < done.size(); i++) {
+                int size = approximateBytes(done.get(i));
+                if (bytes + size > MAX_MESSAGE_BYTES && i > from) {
+                    open.replyTo()
+                            .tell(new WindowReport(
+                                    member,
+                                    open.window(),
+                                    new Traffic(null, received, null),
+                                    Long.MAX_VALUE,
+                                    List.copyOf(done.subList(from, i)),
+                                    true,
+                                    List.of(),
+                                    0,
+                                    0));
+                    from = i;
+                    bytes = 0;
+                }
+                bytes += size;
+            }
             open.replyTo()
                     .tell(new WindowReport(
                             member,
                             open.window(),
                             new Traffic(sent.clone(), received, tally.takeMailArrivals()),
                             tally.next(),
-                            tally.done(),
+                            List.copyOf(done.subList(from, done.size())),
                             false,
                             tally.problems(),
                             tally.events(),
@@ -454,6 +480,19 @@ public final class MemberAgent {
                     post(m, parcels.subList(from, parcels.size()));
                 }
             }
+        }
+
+        /** A generous bound on a driver report's CBOR size: its per-unit times and lists dominate. */
+        private static int approximateBytes(DeviceCommand.DriverDone d) {
+            DriverReport r = d.report();
+            int n = 1024 + 9 * (r.unitVt() == null ? 0 : r.unitVt().length);
+            n += 64 * (count(r.partialChunks()) + count(r.mismatches()) + count(r.dropped()));
+            n += 64 * (r.stats() == null ? 0 : r.stats().size());
+            return n;
+        }
+
+        private static int count(List<?> l) {
+            return l == null ? 0 : l.size();
         }
 
         private void post(int m, List<MemberTally.Parcel> parcels) {

@@ -463,6 +463,8 @@ public final class PhaseRunner {
                     MemberAgent.Traffic t = r.traffic();
                     if (r.late()) {
                         barrier.received(r.member(), t.received());
+                        // driver reports sent ahead of the member's report (MemberAgent.WindowReport)
+                        r.done().forEach(d -> onDone(run, d));
                     } else if (r.window() == barrier.window()) {
                         barrier.report(r.member(), r.window(), t.sentTo(), t.received(), r.next(), t.arrivals());
                         r.done().forEach(d -> onDone(run, d));
