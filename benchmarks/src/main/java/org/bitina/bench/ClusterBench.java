@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.function.ToDoubleFunction;
 import org.bitina.run.Report;
@@ -72,7 +73,13 @@ public final class ClusterBench {
 
     /** Medians over the runs of one member count. */
     private record Figures(
-            double windows, double eventsPerWindow, double wallPerWindowUs, double busyPerEventUs, double phaseMs) {}
+            double windows,
+            double eventsPerWindow,
+            double wallPerWindowUs,
+            double busyPerEventUs,
+            double phaseMs,
+            double crossingPerWindow,
+            double crossingKiBPerWindow) {}
 
     public static void main(String[] args) throws Exception {
         BenchArgs.bindLogging();
@@ -107,7 +114,7 @@ public final class ClusterBench {
                 "work %s %s, probe %s; %d runs a member count, medians; this machine: %d cores shared by the members%n",
                 o.work, o.set, o.probe, o.repeat, here);
         System.out.printf(
-                "%8s %14s %12s %16s %18s %14s %18s %12s %s%n",
+                "%8s %14s %12s %16s %18s %14s %18s %12s %22s %s%n",
                 "members",
                 "barrier us/w",
                 "windows",
@@ -116,6 +123,7 @@ public final class ClusterBench {
                 "wall us/w",
                 "lookahead ns/pair",
                 "phase ms",
+                "across: frames, KiB/w",
                 "(probe: windows, events/window)");
         Map<Integer, Double> barrier = new LinkedHashMap<>();
         Figures one = null;
@@ -127,7 +135,7 @@ public final class ClusterBench {
             }
             barrier.put(m, p.wallPerWindowUs());
             System.out.printf(
-                    "%8d %14.1f %12.0f %16.1f %18.3f %14.1f %18s %12.0f (%.0f, %.1f)%n",
+                    "%8d %14.1f %12.0f %16.1f %18.3f %14.1f %18s %12.0f %22s (%.0f, %.1f)%n",
                     m,
                     p.wallPerWindowUs(),
                     f.windows(),
@@ -136,6 +144,7 @@ public final class ClusterBench {
                     f.wallPerWindowUs(),
                     pairLookahead(work, m),
                     f.phaseMs(),
+                    String.format(Locale.ROOT, "%.1f, %.0f", f.crossingPerWindow(), f.crossingKiBPerWindow()),
                     p.windows(),
                     p.eventsPerWindow());
         }
@@ -191,7 +200,19 @@ public final class ClusterBench {
             }
             phase += j.wallMillis();
         }
-        return new double[] {p.windows(), p.windowEvents(), p.windowWallNanos(), p.deviceBusyNanos(), phase};
+        // what crossed members: the frames of links whose ends are placed on two members
+        double crossing = 0;
+        double crossingBytes = 0;
+        for (Report.LinkReport l : r.links()) {
+            String a = r.placement().get(l.from());
+            if (a != null && !a.equals(r.placement().get(l.to()))) {
+                crossing += l.packets();
+                crossingBytes += l.bytes();
+            }
+        }
+        return new double[] {
+            p.windows(), p.windowEvents(), p.windowWallNanos(), p.deviceBusyNanos(), phase, crossing, crossingBytes
+        };
     }
 
     private static Figures figures(List<double[]> runs) {
@@ -200,7 +221,9 @@ public final class ClusterBench {
                 median(runs, r -> r[1] / Math.max(1, r[0])),
                 median(runs, r -> r[2] / 1000.0 / Math.max(1, r[0])),
                 median(runs, r -> r[3] / 1000.0 / Math.max(1, r[1])),
-                median(runs, r -> r[4]));
+                median(runs, r -> r[4]),
+                median(runs, r -> r[5] / Math.max(1, r[0])),
+                median(runs, r -> r[6] / 1024.0 / Math.max(1, r[0])));
     }
 
     private static double median(List<double[]> runs, ToDoubleFunction<double[]> f) {
