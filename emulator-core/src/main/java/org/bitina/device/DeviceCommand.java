@@ -419,7 +419,13 @@ public sealed interface DeviceCommand extends ControlMessage
         }
     }
 
-    /** One direction of a link, as counted by its sender. */
+    /**
+     * One direction of a link, as counted by its sender.
+     *
+     * @param queueBucketNanos the interval of {@code queue}
+     * @param queue            the egress queue's depth over modelled time, {start ns, most bytes waiting} per
+     *                         interval ({@code QueueCurve}); null where the buffer is unlimited
+     */
     record LinkStats(
             String from,
             String to,
@@ -428,7 +434,22 @@ public sealed interface DeviceCommand extends ControlMessage
             long headerBytes,
             long lost,
             long maxQueueBytes,
-            long queueDrops) {}
+            long queueDrops,
+            long queueBucketNanos,
+            List<long[]> queue) {
+        /** A link without a queue curve (an unlimited buffer). */
+        public LinkStats(
+                String from,
+                String to,
+                long packets,
+                long bytes,
+                long headerBytes,
+                long lost,
+                long maxQueueBytes,
+                long queueDrops) {
+            this(from, to, packets, bytes, headerBytes, lost, maxQueueBytes, queueDrops, 0, null);
+        }
+    }
 
     /** What hosts tell the coordinator while a phase runs. */
     sealed interface HostEvent extends ControlMessage permits DriverDone, Progress {}

@@ -34,6 +34,8 @@ public final class LinkModel {
     private long maxQueueBytes;
     /** The waiting packets' departure times (when their serialisation starts) and sizes, oldest first. */
     private final WaitingPackets waiting = new WaitingPackets();
+    /** The queue's depth over modelled time, kept only where the buffer is finite (null elsewhere: no cost). */
+    private final QueueCurve curve;
 
     public static final String QUEUE_FULL = "queue full";
 
@@ -41,6 +43,7 @@ public final class LinkModel {
         this.spec = spec;
         this.random = new SplittableRandom(seed);
         this.loss = spec.loss();
+        this.curve = spec.bufferLimited() ? new QueueCurve() : null;
     }
 
     /**
@@ -69,10 +72,16 @@ public final class LinkModel {
             if (queued > spec.bufferBytes()) {
                 lost++;
                 queueDrops++;
+                if (curve != null) {
+                    curve.record(vt, waiting.bytes());
+                }
                 return new Transmission(0, vt, 0, QUEUE_FULL);
             }
             waiting.add(departure, packetBytes);
             maxQueueBytes = Math.max(maxQueueBytes, queued);
+        }
+        if (curve != null) {
+            curve.record(vt, waiting.bytes());
         }
         busyUntil = departure + spec.serializationNanos(packetBytes);
         long arrival = busyUntil + spec.latencyNanos();
@@ -181,6 +190,14 @@ public final class LinkModel {
     }
 
     /**
+     * The queue's depth over modelled time ({@link QueueCurve}: the most bytes waiting per interval),
+     * or null where the buffer is unlimited.
+     */
+    public QueueCurve queueCurve() {
+        return curve;
+    }
+
+    /**
      * The bytes waiting at modelled time {@code vt} (sent, their serialisation not started); times
      * asked go forward, as a device's do.
      */
@@ -199,6 +216,9 @@ public final class LinkModel {
         maxQueueBytes = 0;
         busyUntil = 0;
         waiting.clear();
+        if (curve != null) {
+            curve.clear();
+        }
     }
 
     /** A FIFO of (departure, bytes) pairs in a growable ring of longs: no object per packet on the hot path. */

@@ -58,6 +58,7 @@ final class HtmlReport {
         comparison(b, r, n);
         SharedGantt.append(b, r);
         PoolChart.append(b, r);
+        QueueChart.append(b, r);
         WorkloadTimeline.append(b, r);
         List<Phase> planned;
         try {
