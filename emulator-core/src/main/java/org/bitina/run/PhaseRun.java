@@ -4,10 +4,13 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.ToIntFunction;
 import org.bitina.scenario.FaultSpec;
+import org.bitina.security.PoolLedger;
 import org.bitina.time.WindowBarrier;
 import org.bitina.usecase.DriverReport;
 import org.bitina.usecase.Phase;
+import org.bitina.usecases.UseCases;
 
 /** What one phase has gathered while the {@link PhaseRunner} takes it through its states. */
 final class PhaseRun {
@@ -37,12 +40,15 @@ final class PhaseRun {
     long frames;
 
     final List<String> problems = new ArrayList<>();
+    /** A shared world's mix: the grants of the switches' pools held by the jobs running now (T2), else null. */
+    final PoolLedger pool;
 
-    PhaseRun(int index, PhaseGroup group) {
+    PhaseRun(int index, PhaseGroup group, ToIntFunction<String> capacity) {
         this.index = index;
         this.group = group;
         group.jobs().forEach(e -> jobs.add(new JobRun(e)));
         this.lead = jobs.get(0);
+        this.pool = jobs.stream().anyMatch(j -> j.atStart != null) ? new PoolLedger(capacity) : null;
     }
 
     /** One job of the phase. */
@@ -59,11 +65,14 @@ final class PhaseRun {
         boolean told;
         /** Whether its grants of the switches' pools went back (T2). */
         boolean released;
+        /** Admitted when it starts (T2): its tables and drivers go out then; null: admitted before the run. */
+        final UseCases.AtStart atStart;
 
         JobRun(PhaseGroup.Entry e) {
             this.phase = e.phase();
             this.startNanos = e.startNanos();
             this.after = e.after();
+            this.atStart = e.atStart();
         }
 
         boolean finished() {
