@@ -425,6 +425,7 @@ public sealed interface DeviceCommand extends ControlMessage
      * @param queueBucketNanos the interval of {@code queue}
      * @param queue            the egress queue's depth over modelled time, {start ns, most bytes waiting} per
      *                         interval ({@code QueueCurve}); null where the buffer is unlimited
+     * @param ecnMarks         packets ECN-marked as they joined the queue; null where the link does not mark
      */
     record LinkStats(
             String from,
@@ -436,7 +437,8 @@ public sealed interface DeviceCommand extends ControlMessage
             long maxQueueBytes,
             long queueDrops,
             long queueBucketNanos,
-            List<long[]> queue) {
+            List<long[]> queue,
+            Long ecnMarks) {
         /** A link without a queue curve (an unlimited buffer). */
         public LinkStats(
                 String from,
@@ -447,7 +449,7 @@ public sealed interface DeviceCommand extends ControlMessage
                 long lost,
                 long maxQueueBytes,
                 long queueDrops) {
-            this(from, to, packets, bytes, headerBytes, lost, maxQueueBytes, queueDrops, 0, null);
+            this(from, to, packets, bytes, headerBytes, lost, maxQueueBytes, queueDrops, 0, null, null);
         }
     }
 

@@ -333,7 +333,8 @@ final class Ports {
                     l.maxQueueBytes(),
                     l.queueDrops(),
                     c == null ? 0 : c.bucketNanos(),
-                    c == null ? null : c.points()));
+                    c == null ? null : c.points(),
+                    l.spec().ecnMarking() ? l.ecnMarks() : null));
         });
         return out;
     }

@@ -32,6 +32,7 @@ public final class LinkModel {
     private long lost;
     private long queueDrops;
     private long maxQueueBytes;
+    private long ecnMarks;
     /** The waiting packets' departure times (when their serialisation starts) and sizes, oldest first. */
     private final WaitingPackets waiting = new WaitingPackets();
     /** The queue's depth over modelled time, kept only where the buffer is finite (null elsewhere: no cost). */
@@ -79,6 +80,10 @@ public final class LinkModel {
             }
             waiting.add(departure, packetBytes);
             maxQueueBytes = Math.max(maxQueueBytes, queued);
+            if (queued > spec.ecnThresholdBytes()) {
+                // marked as it joins the queue (the instantaneous depth, as DCTCP's switches mark); nothing reacts
+                ecnMarks++;
+            }
         }
         if (curve != null) {
             curve.record(vt, waiting.bytes());
@@ -184,6 +189,11 @@ public final class LinkModel {
         return queueDrops;
     }
 
+    /** Packets that joined the queue above the ECN threshold ({@link LinkSpec#ecnThresholdBytes()}). */
+    public long ecnMarks() {
+        return ecnMarks;
+    }
+
     /** The most bytes that waited behind the packet on the wire at once. */
     public long maxQueueBytes() {
         return maxQueueBytes;
@@ -214,6 +224,7 @@ public final class LinkModel {
         lost = 0;
         queueDrops = 0;
         maxQueueBytes = 0;
+        ecnMarks = 0;
         busyUntil = 0;
         waiting.clear();
         if (curve != null) {

@@ -889,6 +889,7 @@ public record Report(
      * @param queueDrops    packets dropped because its egress buffer was full (a part of {@code lost})
      * @param queue         its queue's depth over modelled time, on the busiest finite-buffer ports of the phase
      *                      ({@link LinkQueue}); absent elsewhere
+     * @param ecnMarks      packets ECN-marked as they joined its queue, where {@code ecn-threshold} is set (T3)
      */
     public record LinkReport(
             String job,
@@ -901,7 +902,8 @@ public record Report(
             long lost,
             long maxQueueBytes,
             long queueDrops,
-            @JsonInclude(JsonInclude.Include.NON_NULL) LinkQueue queue) {
+            @JsonInclude(JsonInclude.Include.NON_NULL) LinkQueue queue,
+            @JsonInclude(JsonInclude.Include.NON_NULL) Long ecnMarks) {
         public LinkReport(
                 String job,
                 String mode,
@@ -913,11 +915,12 @@ public record Report(
                 long lost,
                 long maxQueueBytes,
                 long queueDrops) {
-            this(job, mode, from, to, packets, bytes, headerBytes, lost, maxQueueBytes, queueDrops, null);
+            this(job, mode, from, to, packets, bytes, headerBytes, lost, maxQueueBytes, queueDrops, null, null);
         }
 
         LinkReport withQueue(LinkQueue q) {
-            return new LinkReport(job, mode, from, to, packets, bytes, headerBytes, lost, maxQueueBytes, queueDrops, q);
+            return new LinkReport(
+                    job, mode, from, to, packets, bytes, headerBytes, lost, maxQueueBytes, queueDrops, q, ecnMarks);
         }
     }
 

@@ -220,7 +220,9 @@ final class ReportAssembler {
                             l.headerBytes(),
                             l.lost(),
                             l.maxQueueBytes(),
-                            l.queueDrops()));
+                            l.queueDrops(),
+                            null,
+                            l.ecnMarks()));
                 }
             }
             if (s.isSwitch()) {

@@ -61,4 +61,25 @@ class QueueCurveTest {
         l.reset();
         assertTrue(l.queueCurve().points().isEmpty(), "a new phase starts a new curve");
     }
+
+    @Test
+    void aPacketJoiningAQueueAboveTheEcnThresholdIsMarkedAndCountedAndNothingElseChanges() {
+        LinkSpec marking = new LinkSpec(1000, 100_000_000_000L, 4096, 0, LinkSpec.UNLIMITED, 2500);
+        LinkSpec plain = new LinkSpec(1000, 100_000_000_000L, 4096, 0);
+        LinkModel m = new LinkModel(marking, 1);
+        LinkModel p = new LinkModel(plain, 1);
+        for (int i = 0; i < 5; i++) {
+            // queued 0 (on the wire), 1000, 2000, 3000, 4000 bytes: the last two above 2,500
+            LinkModel.Transmission a = m.transmit(1000, 40, 10);
+            LinkModel.Transmission b = p.transmit(1000, 40, 10);
+            assertEquals(b.arrivalVt(), a.arrivalVt(), "marking delays nothing");
+            assertEquals(b.copies(), a.copies(), "and drops nothing");
+        }
+        assertEquals(2, m.ecnMarks());
+        assertEquals(0, p.ecnMarks());
+        assertTrue(marking.ecnMarking());
+        assertTrue(!plain.ecnMarking() && !marking.unbuffered().ecnMarking(), "a host's NIC marks nothing");
+        m.reset();
+        assertEquals(0, m.ecnMarks());
+    }
 }

@@ -97,5 +97,29 @@ class QueueDepthRunTest {
         Report r = run(write(dir, "unlimited.conf", shared("latency = 1us")));
         r.links().forEach(l -> assertNull(l.queue(), "no buffer, no curve: " + l));
         assertFalse(RunComparison.comparable(r).toString().contains("\"queue\""), "the JSON has no queue key");
+        assertFalse(RunComparison.comparable(r).toString().contains("ecnMarks"), "nor ECN marks: off by default");
+    }
+
+    @Test
+    void anEcnThresholdMarksAndCountsPacketsThatJoinADeepQueueAndChangesNoTime() throws IOException, ScenarioException {
+        Report plain = run(write(dir, "plain.conf", shared("latency = 1us")));
+        Report marked = run(write(dir, "ecn.conf", shared("ecn-threshold = 8KiB")));
+        long marks = 0;
+        for (Report.LinkReport l : marked.links()) {
+            if (l.from().matches("h\\d+")) {
+                assertNull(l.ecnMarks(), "a host's NIC marks nothing: " + l);
+                continue;
+            }
+            assertTrue(l.ecnMarks() != null && l.ecnMarks() <= l.packets(), l.toString());
+            assertTrue(l.maxQueueBytes() > 8 * 1024 || l.ecnMarks() == 0, "only a queue past 8 KiB marks: " + l);
+            marks += l.ecnMarks();
+        }
+        assertTrue(marks > 0, "the two jobs' aggregates queue past 8 KiB at the shared uplinks");
+        for (int i = 0; i < plain.jobs().size(); i++) {
+            assertEquals(
+                    plain.jobs().get(i).modeledMicros(),
+                    marked.jobs().get(i).modeledMicros(),
+                    "no congestion control: the same times");
+        }
     }
 }
