@@ -47,6 +47,12 @@ public final class ChaosBench {
                 paramLabel = "S",
                 description = "replay this seed alone, printing its scenario")
         Long one;
+
+        @picocli.CommandLine.Option(
+                names = "--shared",
+                description = "shared-fabric plans instead: two tenants' jobs at once, a tight pool, small"
+                        + " buffers, loss (ChaosPlans.generateShared)")
+        boolean shared;
     }
 
     public static void main(String[] args) throws Exception {
@@ -69,7 +75,7 @@ public final class ChaosBench {
         long start = System.nanoTime();
         try (RunSession session = new RunSession(Duration.ofMinutes(5))) {
             for (long seed = from; seed < from + seeds; seed++) {
-                ChaosPlans.Plan plan = ChaosPlans.generate(seed);
+                ChaosPlans.Plan plan = o.shared ? ChaosPlans.generateShared(seed) : ChaosPlans.generate(seed);
                 Path file = dir.resolve("chaos-" + seed + ".conf");
                 Files.writeString(file, plan.text());
                 long t0 = System.nanoTime();

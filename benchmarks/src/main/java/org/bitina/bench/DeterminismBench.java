@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
+import org.bitina.chaos.ChaosPlans;
 import org.bitina.run.Report;
 import org.bitina.run.RunComparison;
 import org.bitina.run.RunProgress;
@@ -41,6 +42,13 @@ public final class DeterminismBench {
                 description = "members of the runs after the first")
         int members = 1;
 
+        @picocli.CommandLine.Option(
+                names = "--shared-seeds",
+                paramLabel = "N",
+                description = "also N generated shared-fabric plans (two tenants at once, a tight pool, small buffers,"
+                        + " loss: ChaosPlans.generateShared, seeds 1..N)")
+        int sharedSeeds;
+
         @picocli.CommandLine.Parameters(paramLabel = "FILE", arity = "0..*", description = "scenario files")
         List<Path> files = new ArrayList<>();
     }
@@ -55,12 +63,20 @@ public final class DeterminismBench {
             System.err.println("--runs must be at least 2 (a comparison needs two), --members at least 1");
             System.exit(2);
         }
-        if (files.isEmpty()) {
+        if (files.isEmpty() && o.sharedSeeds == 0) {
             try (Stream<Path> s = Files.list(Path.of("topology-configs"))) {
                 s.filter(p -> p.toString().endsWith(".conf")
                                 && !p.getFileName().toString().equals("defaults.conf"))
                         .sorted()
                         .forEach(files::add);
+            }
+        }
+        if (o.sharedSeeds > 0) {
+            Path dir = Files.createTempDirectory("bitina-determinism");
+            for (long seed = 1; seed <= o.sharedSeeds; seed++) {
+                Path f = dir.resolve("shared-" + seed + ".conf");
+                Files.writeString(f, ChaosPlans.generateShared(seed).text());
+                files.add(f);
             }
         }
         int differing = 0;

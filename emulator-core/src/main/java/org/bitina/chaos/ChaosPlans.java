@@ -141,6 +141,75 @@ public final class ChaosPlans {
         return new Plan(seed, t.toString(), lossless, lossless || recoverable);
     }
 
+    /**
+     * A shared-fabric plan (T1-T3; {@code ./bench chaos --shared}): on the two-spine leaf-spine, two
+     * tenants' AllReduce jobs over the same hosts and bit positions under {@code schedule = shared},
+     * the second from 0, a few microseconds later or after the first; strict or best-effort each;
+     * a tight pool of switch entries, small drop-tail buffers or none, seeded loss on every link or
+     * none, maybe a straggler; one or both worlds, with or without the alone runs. Queue drops and
+     * loss make such a plan neither lossless nor held to complete: it must keep the other invariants
+     * (verified or naming what is missing, never wrong, never hung). The same seed gives the same text.
+     */
+    public static Plan generateShared(long seed) {
+        SplittableRandom r = new SplittableRandom(seed * 0x9E3779B97F4A7C15L + 29);
+        String buffer = pick(r, "8KiB", "16KiB", "64KiB", "");
+        int loss = r.nextInt(3) == 0 ? 1 + r.nextInt(3) : 0;
+        StringBuilder t = new StringBuilder("# chaos shared seed " + seed + "\n");
+        t.append("topology {\n  link-defaults { latency = 1us, bandwidth = 100Gbps, mtu = 4096");
+        if (!buffer.isEmpty()) {
+            t.append(", buffer = ").append(buffer);
+        }
+        if (loss > 0) {
+            t.append(", loss = ").append(loss).append("%");
+        }
+        t.append(" }\n  generator { kind = leaf-spine, spines = 2, leaves = 2, hosts-per-leaf = 2 }\n");
+        t.append("  switch-defaults { state-entries = ")
+                .append(pick(r, "2", "4", "8", "16"))
+                .append(" }\n}\n");
+        t.append("schedule = shared\nworlds = ")
+                .append(pick(r, "[ina, baseline]", "[ina]"))
+                .append("\nalone = ")
+                .append(r.nextBoolean())
+                .append("\n");
+        String timeout = pick(r, "50us", "200us", "1ms");
+        t.append("jobs = [");
+        for (int job = 1; job <= 2; job++) {
+            t.append(job == 1 ? "{\n" : ", {\n");
+            t.append("  name = t")
+                    .append(job)
+                    .append(", kind = allreduce, tenant = ")
+                    .append(job)
+                    .append("\n");
+            t.append("  admission = ").append(pick(r, "strict", "best-effort")).append("\n");
+            if (job == 2) {
+                t.append(pick(r, "", "  start = 5us\n", "  start = 20us\n", "  after = [t1]\n"));
+            }
+            t.append("  members = all\n  tree { mode = auto, root = spine-1 }\n");
+            t.append("  data { elements = ")
+                    .append(256 * (4 + r.nextInt(13)))
+                    .append(", type = ")
+                    .append(pick(r, "float32", "int32"))
+                    .append(", op = sum, chunk = 256, window = ")
+                    .append(1 + r.nextInt(8))
+                    .append(", seed = ")
+                    .append(r.nextInt(1000))
+                    .append(" }\n");
+            t.append(pick(r, "", "  baselines = [ring]\n", "  baselines = [ps]\n"));
+            t.append("  completion-timeout = ").append(timeout).append("\n}");
+        }
+        t.append("]\n");
+        boolean straggler = r.nextInt(3) == 0;
+        if (straggler) {
+            t.append("faults = [{ at = 0us, kind = straggler, node = h")
+                    .append(1 + r.nextInt(4))
+                    .append(", delay = ")
+                    .append(pick(r, "5us", "50us"))
+                    .append(" }]\n");
+        }
+        boolean lossless = buffer.isEmpty() && loss == 0 && !straggler;
+        return new Plan(seed, t.toString(), lossless, lossless);
+    }
+
     private static String pick(SplittableRandom r, String... options) {
         return options[r.nextInt(options.length)];
     }

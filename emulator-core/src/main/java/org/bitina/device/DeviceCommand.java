@@ -415,7 +415,14 @@ public sealed interface DeviceCommand extends ControlMessage
         }
     }
 
-    /** One direction of a link, as counted by its sender. */
+    /**
+     * One direction of a link, as counted by its sender.
+     *
+     * @param queueBucketNanos the interval of {@code queue}
+     * @param queue            the egress queue's depth over modelled time, {start ns, most bytes waiting} per
+     *                         interval ({@code QueueCurve}); null where the buffer is unlimited
+     * @param ecnMarks         packets ECN-marked as they joined the queue; null where the link does not mark
+     */
     record LinkStats(
             String from,
             String to,
@@ -424,7 +431,23 @@ public sealed interface DeviceCommand extends ControlMessage
             long headerBytes,
             long lost,
             long maxQueueBytes,
-            long queueDrops) {}
+            long queueDrops,
+            long queueBucketNanos,
+            List<long[]> queue,
+            Long ecnMarks) {
+        /** A link without a queue curve (an unlimited buffer). */
+        public LinkStats(
+                String from,
+                String to,
+                long packets,
+                long bytes,
+                long headerBytes,
+                long lost,
+                long maxQueueBytes,
+                long queueDrops) {
+            this(from, to, packets, bytes, headerBytes, lost, maxQueueBytes, queueDrops, 0, null, null);
+        }
+    }
 
     /** What hosts tell the coordinator while a phase runs. */
     sealed interface HostEvent extends ControlMessage permits DriverDone, Progress {}

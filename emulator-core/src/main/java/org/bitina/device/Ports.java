@@ -11,6 +11,7 @@ import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.bitina.protocol.Frame;
 import org.bitina.protocol.LinkModel;
 import org.bitina.protocol.NodeEngine;
+import org.bitina.protocol.QueueCurve;
 import org.bitina.protocol.SwitchTiming;
 import org.bitina.protocol.TraceEvent;
 import org.bitina.topology.LinkSpec;
@@ -300,8 +301,21 @@ final class Ports {
 
     List<DeviceCommand.LinkStats> stats() {
         List<DeviceCommand.LinkStats> out = new ArrayList<>();
-        links.forEach((n, l) -> out.add(new DeviceCommand.LinkStats(
-                node, n, l.packets(), l.bytes(), l.headerBytes(), l.lost(), l.maxQueueBytes(), l.queueDrops())));
+        links.forEach((n, l) -> {
+            QueueCurve c = l.queueCurve();
+            out.add(new DeviceCommand.LinkStats(
+                    node,
+                    n,
+                    l.packets(),
+                    l.bytes(),
+                    l.headerBytes(),
+                    l.lost(),
+                    l.maxQueueBytes(),
+                    l.queueDrops(),
+                    c == null ? 0 : c.bucketNanos(),
+                    c == null ? null : c.points(),
+                    l.spec().ecnMarking() ? l.ecnMarks() : null));
+        });
         return out;
     }
 

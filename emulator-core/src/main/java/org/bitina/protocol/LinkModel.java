@@ -32,8 +32,11 @@ public final class LinkModel {
     private long lost;
     private long queueDrops;
     private long maxQueueBytes;
+    private long ecnMarks;
     /** The waiting packets' departure times (when their serialisation starts) and sizes, oldest first. */
     private final WaitingPackets waiting = new WaitingPackets();
+    /** The queue's depth over modelled time, kept only where the buffer is finite (null elsewhere: no cost). */
+    private final QueueCurve curve;
 
     public static final String QUEUE_FULL = "queue full";
 
@@ -41,6 +44,7 @@ public final class LinkModel {
         this.spec = spec;
         this.random = new SplittableRandom(seed);
         this.loss = spec.loss();
+        this.curve = spec.bufferLimited() ? new QueueCurve() : null;
     }
 
     /**
@@ -69,10 +73,20 @@ public final class LinkModel {
             if (queued > spec.bufferBytes()) {
                 lost++;
                 queueDrops++;
+                if (curve != null) {
+                    curve.record(vt, waiting.bytes());
+                }
                 return new Transmission(0, vt, 0, QUEUE_FULL);
             }
             waiting.add(departure, packetBytes);
             maxQueueBytes = Math.max(maxQueueBytes, queued);
+            if (queued > spec.ecnThresholdBytes()) {
+                // marked as it joins the queue (the instantaneous depth, as DCTCP's switches mark); nothing reacts
+                ecnMarks++;
+            }
+        }
+        if (curve != null) {
+            curve.record(vt, waiting.bytes());
         }
         busyUntil = departure + spec.serializationNanos(packetBytes);
         long arrival = busyUntil + spec.latencyNanos();
@@ -175,9 +189,22 @@ public final class LinkModel {
         return queueDrops;
     }
 
+    /** Packets that joined the queue above the ECN threshold ({@link LinkSpec#ecnThresholdBytes()}). */
+    public long ecnMarks() {
+        return ecnMarks;
+    }
+
     /** The most bytes that waited behind the packet on the wire at once. */
     public long maxQueueBytes() {
         return maxQueueBytes;
+    }
+
+    /**
+     * The queue's depth over modelled time ({@link QueueCurve}: the most bytes waiting per interval),
+     * or null where the buffer is unlimited.
+     */
+    public QueueCurve queueCurve() {
+        return curve;
     }
 
     /**
@@ -197,8 +224,12 @@ public final class LinkModel {
         lost = 0;
         queueDrops = 0;
         maxQueueBytes = 0;
+        ecnMarks = 0;
         busyUntil = 0;
         waiting.clear();
+        if (curve != null) {
+            curve.clear();
+        }
     }
 
     /** A FIFO of (departure, bytes) pairs in a growable ring of longs: no object per packet on the hot path. */

@@ -49,8 +49,14 @@ record PhaseGroup(List<Entry> jobs, Schedule.World world, boolean alone, StartRu
     /**
      * @param startNanos modelled start (0 when it waits for {@code after})
      * @param after      the names of the jobs that must complete first
+     * @param atStart    a job of a mix admitted when it starts (T2), its {@code phase} until then as
+     *                   admitted alone; null: admitted before the run, or no pool to admit it to
      */
-    record Entry(Phase phase, long startNanos, List<String> after) {}
+    record Entry(Phase phase, long startNanos, List<String> after, UseCases.AtStart atStart) {
+        Entry(Phase phase, long startNanos, List<String> after) {
+            this(phase, startNanos, after, null);
+        }
+    }
 
     /** Each entry at its own time, or when the jobs of its {@code after} have finished (at the latest of their ends). */
     private static final class EntryStarts implements StartRule {
@@ -109,11 +115,16 @@ record PhaseGroup(List<Entry> jobs, Schedule.World world, boolean alone, StartRu
         List<TrafficPlan> traffic = TrafficPlan.of(s);
         List<PhaseGroup> out = new ArrayList<>();
         for (Schedule.World w : schedule.worlds()) {
-            List<Phase> phases = UseCases.world(s, routing, w);
+            UseCases.World world = UseCases.worldAtStart(s, routing, w);
+            List<Phase> phases = world.phases();
             List<Entry> mix = new ArrayList<>();
             for (Phase p : phases) {
                 Schedule.Start start = schedule.start(p.job().name());
-                mix.add(new Entry(p, start.at().toNanos(), start.after()));
+                mix.add(new Entry(
+                        p,
+                        start.at().toNanos(),
+                        start.after(),
+                        world.atStart().get(p.job().name())));
             }
             StartRule rule = schedule.rule().isPresent() ? schedule.rule().get().forWorld(w) : new EntryStarts(mix);
             out.add(new PhaseGroup(mix, w, false, rule, traffic));

@@ -6,12 +6,15 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.ToIntFunction;
 import org.bitina.scenario.FaultSpec;
+import org.bitina.security.PoolLedger;
 import org.bitina.time.WindowBarrier;
 import org.bitina.usecase.DriverReport;
 import org.bitina.usecase.Phase;
 import org.bitina.usecase.traffic.TrafficDriverSpec;
 import org.bitina.usecase.traffic.TrafficPlan;
+import org.bitina.usecases.UseCases;
 
 /** What one phase has gathered while the {@link PhaseRunner} takes it through its states. */
 final class PhaseRun {
@@ -49,12 +52,15 @@ final class PhaseRun {
     boolean touched = true;
 
     final List<String> problems = new ArrayList<>();
+    /** A shared world's mix: the grants of the switches' pools held by the jobs running now (T2), else null. */
+    final PoolLedger pool;
 
-    PhaseRun(int index, PhaseGroup group) {
+    PhaseRun(int index, PhaseGroup group, ToIntFunction<String> capacity) {
         this.index = index;
         this.group = group;
         group.jobs().forEach(e -> jobs.add(new JobRun(e)));
         this.lead = jobs.isEmpty() ? null : jobs.get(0);
+        this.pool = jobs.stream().anyMatch(j -> j.atStart != null) ? new PoolLedger(capacity) : null;
         group.traffic().forEach(t -> traffic.add(new TrafficRun(t)));
     }
 
@@ -100,11 +106,14 @@ final class PhaseRun {
         boolean told;
         /** Whether its grants of the switches' pools went back (T2). */
         boolean released;
+        /** Admitted when it starts (T2): its tables and drivers go out then; null: admitted before the run. */
+        final UseCases.AtStart atStart;
 
         JobRun(PhaseGroup.Entry e) {
             this.phase = e.phase();
             this.startNanos = e.startNanos();
             this.after = e.after();
+            this.atStart = e.atStart();
         }
 
         boolean finished() {

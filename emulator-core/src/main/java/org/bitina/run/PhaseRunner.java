@@ -107,6 +107,8 @@ public final class PhaseRunner {
     private final long lookahead;
 
     private final List<Phase> phases;
+    /** Per world and job, the fallback a shared world's mix ran instead of a job's INA phase, refused at its start (T2). */
+    private final Map<String, Phase> ranInstead = new HashMap<>();
     /** What runs phase by phase: each of {@link #phases} alone, or under schedule = shared each world's jobs together. */
     private final List<PhaseGroup> groups;
     /** The routing the phases were planned over (and are planned again over, when some of a phase's faults never applied). */
@@ -218,7 +220,14 @@ public final class PhaseRunner {
             replyTo.tell(report.report(scenario.file(), scenario.clock(), placement));
             return Behaviors.ignore();
         }
-        PhaseRun run = new PhaseRun(i, groups.get(i));
+        PhaseRun run = new PhaseRun(i, groups.get(i), scenario.capacity()::of);
+        Phase instead = run.group.alone() && run.lead != null
+                ? ranInstead.get(ranInsteadKey(run.group, run.lead.name()))
+                : null;
+        if (instead != null) {
+            // T2: a job its mix refused at its start runs alone as it ran there, its fallback baseline
+            run.lead.phase = instead;
+        }
         String label = label(run.group);
         run.bound = bound(run);
         progress.phase.set(i + 1);
@@ -230,7 +239,11 @@ public final class PhaseRunner {
         progress.label.set(label);
         ctx.getLog().info("phase {}/{}: {}", i + 1, groups.size(), label);
         TopologyInstaller.install(
-                run.jobs.stream().map(j -> j.phase).toList(),
+                // a job admitted at its start gets its tables then (T2)
+                run.jobs.stream()
+                        .filter(j -> j.atStart == null)
+                        .map(j -> j.phase)
+                        .toList(),
                 devices,
                 runSecret,
                 scenario.security().mac());
@@ -275,10 +288,8 @@ public final class PhaseRunner {
     /** Every host sets up its drivers before any of them sends: a packet never reaches a host that does not know its job. */
     private Behavior<Command> starting(PhaseRun run) {
         for (PhaseRun.JobRun j : run.jobs) {
-            for (DriverSpec d : j.phase.drivers()) {
-                devices.get(d.host())
-                        .tell(new DeviceCommand.StartDriver(
-                                d, hostEvents, TopologyInstaller.endpointSecret(runSecret, d)));
+            if (j.atStart == null) {
+                startDrivers(j.phase);
             }
         }
         for (PhaseRun.TrafficRun t : run.traffic) {
@@ -287,6 +298,42 @@ public final class PhaseRunner {
             }
         }
         return synced(run, () -> running(run));
+    }
+
+    private void startDrivers(Phase p) {
+        for (DriverSpec d : p.drivers()) {
+            devices.get(d.host())
+                    .tell(new DeviceCommand.StartDriver(d, hostEvents, TopologyInstaller.endpointSecret(runSecret, d)));
+        }
+    }
+
+    /** Where a shared world's mix remembers the phase a job ran instead of its INA phase, for its alone run. */
+    private static String ranInsteadKey(PhaseGroup g, String job) {
+        return g.world().configName() + " " + job;
+    }
+
+    /**
+     * T2, "admission happens at a job's start against what is free then": the job is admitted now,
+     * at a window boundary on the coordinator, against the grants of the mix's jobs running now (a
+     * completed job's went back at the end of its window); its tables, with its grants, and its
+     * drivers go out before it begins. Refused (strict), its fallback baseline's go out instead.
+     */
+    private void admitAtStart(PhaseRun run, PhaseRun.JobRun j, long now) {
+        j.phase = UseCases.admitAtStart(scenario, routing, run.pool, j.atStart);
+        if (!j.phase.mode().inNetwork()) {
+            ranInstead.put(ranInsteadKey(run.group, j.name()), j.phase);
+            ctx.getLog()
+                    .info(
+                            "job {} refused at {} ns of modelled time: {}; it runs {} instead",
+                            j.name(),
+                            now,
+                            j.phase.admission().reason(),
+                            j.phase.mode());
+        }
+        TopologyInstaller.installTables(
+                j.phase, devices, runSecret, scenario.security().mac());
+        startDrivers(j.phase);
+        run.bound = bound(run);
     }
 
     private Behavior<Command> running(PhaseRun run) {
@@ -385,6 +432,9 @@ public final class PhaseRunner {
                 continue;
             }
             if (run.group.starts().startNanos(j.name()) <= now) {
+                if (j.atStart != null) {
+                    admitAtStart(run, j, now);
+                }
                 begin(j.phase, now);
                 j.begunAt = now;
                 run.group.starts().begun(j.name(), now);
@@ -410,6 +460,9 @@ public final class PhaseRunner {
                 continue;
             }
             j.released = true;
+            if (run.pool != null) {
+                run.pool.release(j.name());
+            }
             for (Phase.Tree tree : j.phase.trees()) {
                 for (Map.Entry<String, JobTables> t : tree.tables().entrySet()) {
                     if (t.getValue().pool() != null && !lost.contains(t.getKey())) {

@@ -922,6 +922,9 @@ public record Report(
      * @param lost          packets lost on it for any reason (down, MTU, random loss, queue full)
      * @param maxQueueBytes the most bytes that waited behind the packet on the wire at once (T3)
      * @param queueDrops    packets dropped because its egress buffer was full (a part of {@code lost})
+     * @param queue         its queue's depth over modelled time, on the busiest finite-buffer ports of the phase
+     *                      ({@link LinkQueue}); absent elsewhere
+     * @param ecnMarks      packets ECN-marked as they joined its queue, where {@code ecn-threshold} is set (T3)
      */
     public record LinkReport(
             String job,
@@ -933,7 +936,41 @@ public record Report(
             long headerBytes,
             long lost,
             long maxQueueBytes,
-            long queueDrops) {}
+            long queueDrops,
+            @JsonInclude(JsonInclude.Include.NON_NULL) LinkQueue queue,
+            @JsonInclude(JsonInclude.Include.NON_NULL) Long ecnMarks) {
+        public LinkReport(
+                String job,
+                String mode,
+                String from,
+                String to,
+                long packets,
+                long bytes,
+                long headerBytes,
+                long lost,
+                long maxQueueBytes,
+                long queueDrops) {
+            this(job, mode, from, to, packets, bytes, headerBytes, lost, maxQueueBytes, queueDrops, null, null);
+        }
+
+        LinkReport withQueue(LinkQueue q) {
+            return new LinkReport(
+                    job, mode, from, to, packets, bytes, headerBytes, lost, maxQueueBytes, queueDrops, q, ecnMarks);
+        }
+    }
+
+    /**
+     * An egress queue's depth over modelled time (T3), bounded: the most bytes waiting in each interval
+     * of {@code bucketNanos} in which a packet was sent; intervals in which none was are left out (the
+     * queue only drained then). Its largest value is the link's {@code maxQueueBytes}.
+     *
+     * @param depth {start ns of the interval, most bytes waiting in it}, in time order
+     */
+    public record LinkQueue(long bucketNanos, List<long[]> depth) {
+        public LinkQueue {
+            depth = List.copyOf(depth);
+        }
+    }
 
     /**
      * @param incTrees BIER-INC tree entries (branches) the switch held at the end of a phase, the most over phases (B2)

@@ -203,6 +203,7 @@ final class ReportAssembler {
                                 .shared(shared.ended(row.modeledMicros()))
                                 .build());
         observed(p, stats);
+        List<QueueCandidate> queues = new ArrayList<>();
         for (DeviceCommand.DeviceStats s : stats) {
             isSwitch.put(s.node(), s.isSwitch());
             s.drops()
@@ -213,6 +214,9 @@ final class ReportAssembler {
             }
             for (DeviceCommand.LinkStats l : links == null ? List.<DeviceCommand.LinkStats>of() : s.links()) {
                 if (l.packets() > 0 || l.lost() > 0) {
+                    if (l.queue() != null) {
+                        queues.add(new QueueCandidate(this.links.size(), l));
+                    }
                     this.links.add(new Report.LinkReport(
                             links.job(),
                             links.mode(),
@@ -223,7 +227,9 @@ final class ReportAssembler {
                             l.headerBytes(),
                             l.lost(),
                             l.maxQueueBytes(),
-                            l.queueDrops()));
+                            l.queueDrops(),
+                            null,
+                            l.ecnMarks()));
                 }
             }
             if (s.isSwitch()) {
@@ -245,6 +251,32 @@ final class ReportAssembler {
                                 a.translations() + b.translations()));
             }
         }
+        busiestQueues(queues);
+    }
+
+    /** How many of a phase's ports carry their queue's curve in {@code links[]}: the deepest, enough to see them. */
+    static final int QUEUE_CURVES = 8;
+
+    /** A finite-buffer port of the phase just reported: its index in {@link #links} and its stats. */
+    private record QueueCandidate(int index, DeviceCommand.LinkStats stats) {}
+
+    /**
+     * The phase's {@link #QUEUE_CURVES} ports whose queues held the most bytes (ties by name, so the
+     * choice does not depend on the order the stats arrived in) get their depth over time.
+     */
+    private void busiestQueues(List<QueueCandidate> queues) {
+        queues.stream()
+                .filter(q -> q.stats().maxQueueBytes() > 0)
+                .sorted(Comparator.comparingLong(
+                                (QueueCandidate q) -> -q.stats().maxQueueBytes())
+                        .thenComparing(q -> q.stats().from())
+                        .thenComparing(q -> q.stats().to()))
+                .limit(QUEUE_CURVES)
+                .forEach(q -> links.set(
+                        q.index(),
+                        links.get(q.index())
+                                .withQueue(new Report.LinkQueue(
+                                        q.stats().queueBucketNanos(), q.stats().queue()))));
     }
 
     /** The phase's C-BM and INC branches, switch by switch in name order (the stats arrive in any order). */

@@ -84,11 +84,19 @@ final class TopologyInstaller {
         devices.values().forEach(d -> d.tell(DeviceCommand.ResetLinks.INSTANCE));
         // every tree of the phase (H2: the partitions' beside the second stage): one node may hold several jobs' tables
         for (Phase p : phases) {
-            p.trees()
-                    .forEach(tree -> tree.tables()
-                            .forEach((node, t) ->
-                                    devices.get(node).tell(new DeviceCommand.InstallJob(keyed(p, t, runSecret, mac)))));
+            installTables(p, devices, runSecret, mac);
         }
+    }
+
+    /**
+     * One job's tables while its phase runs (T2: a job admitted at its start in modelled time): the
+     * links keep their counters and queues, the other jobs' tables stay as they are.
+     */
+    static void installTables(Phase p, Map<String, ActorRef<DeviceCommand>> devices, byte[] runSecret, boolean mac) {
+        p.trees()
+                .forEach(tree -> tree.tables()
+                        .forEach((node, t) ->
+                                devices.get(node).tell(new DeviceCommand.InstallJob(keyed(p, t, runSecret, mac)))));
     }
 
     /**

@@ -248,12 +248,21 @@ public final class ScenarioKeys {
                             "buffer = 256KiB",
                             "a switch port's egress buffer per direction (drop-tail; a host's NIC waits"
                                     + " instead): a packet that would take the bytes waiting behind the one on the"
-                                    + " wire above it is dropped as `queue full`")));
+                                    + " wire above it is dropped as `queue full`"),
+                    key(
+                            "ecn-threshold",
+                            "bytes",
+                            "none",
+                            "B, KiB, MiB",
+                            "ecn-threshold = 64KiB",
+                            "a switch port marks a packet that joins its queue above this many waiting bytes"
+                                    + " (itself included) and counts it (`ecnMarks`); no congestion control reacts")));
 
     public static final Section LINK_OBJECT = new Section(
             "topology.links[]",
             "A link written as an object: its ends and any property of"
-                    + " `topology.link-defaults` (latency, bandwidth, mtu, loss, buffer) for this link alone.",
+                    + " `topology.link-defaults` (latency, bandwidth, mtu, loss, buffer, ecn-threshold) for this"
+                    + " link alone.",
             List.of(
                     key("between", "[a, b]", "required", "", "between = [s1, w1]", "the two nodes the link joins"),
                     key(
@@ -284,7 +293,14 @@ public final class ScenarioKeys {
                             "link-defaults.buffer",
                             "B, KiB, MiB",
                             "buffer = 64KiB",
-                            "this link's switch egress buffer per direction")));
+                            "this link's switch egress buffer per direction"),
+                    key(
+                            "ecn-threshold",
+                            "bytes",
+                            "link-defaults.ecn-threshold",
+                            "B, KiB, MiB",
+                            "ecn-threshold = 32KiB",
+                            "this link's ECN marking threshold")));
 
     public static final Section SWITCH = new Section(
             "topology.switch-defaults",

@@ -282,7 +282,8 @@ public final class TopologySection {
         int mtu = c.intIn("mtu", PacketCodec.HEADER_BYTES + 24, 1 << 20, base.mtu());
         double loss = c.fraction("loss", base.loss());
         long buffer = c.bytes("buffer", 1, Long.MAX_VALUE - 1, "at least 1 byte", base.bufferBytes());
-        return new LinkSpec(latencyNanos, bandwidth, mtu, loss, buffer);
+        long ecn = c.bytes("ecn-threshold", 1, Long.MAX_VALUE - 1, "at least 1 byte", base.ecnThresholdBytes());
+        return new LinkSpec(latencyNanos, bandwidth, mtu, loss, buffer, ecn);
     }
 
     private Topology generated(ConfigReader g, LinkSpec spec) {

@@ -14,12 +14,12 @@ import java.util.function.ToIntFunction;
  * grants from the switches' {@code state-entries} in the order they start, each against what
  * the jobs running at its start hold.
  *
- * <p>Which jobs run at a job's start is decided before the run, from the schedule: every job
- * granted before it, except those it waits for ({@code after}, directly or not), which have
- * completed by then. A job's end is not known before the run, so a job that started earlier is
- * taken to be running still: a strict grant never counts on a release that may not have
- * happened. During the run a completed job's grants go back to the switches at once (so
- * best-effort jobs use them); see docs/shared-fabric.md "Pool of switch memory".
+ * <p>The runner admits each job of a shared world's mix when it starts in modelled time, against
+ * the grants of the jobs admitted before it that have not completed ({@link #release}): what is
+ * free then. Before a run (no ends known), {@code waitsFor} names the jobs known to have completed
+ * by a job's start (those it starts {@code after}); every other job granted before it counts as
+ * running. A completed job's grants also go back to the switches at once (so best-effort jobs
+ * use them); see docs/shared-fabric.md "Pool of switch memory".
  *
  * <ul>
  *   <li><b>strict</b>: admitted when its declaration fits what is free on every switch with a
@@ -98,5 +98,13 @@ public final class PoolLedger {
         }
         holds.add(new Hold(job, grants));
         return new Grant(new Admission(true, entries, null, 0, null), grants, free);
+    }
+
+    /**
+     * {@code job} has completed: its grants go back, and a job admitted from now on may have them
+     * (admission at run time: the runner tells the ledger when a job of the mix completes).
+     */
+    public void release(String job) {
+        holds.removeIf(h -> h.job().equals(job));
     }
 }

@@ -9,18 +9,33 @@ package org.bitina.topology;
  * @param loss          probability in [0, 1) that a packet is lost on this link
  * @param bufferBytes   egress buffer per direction: the bytes that may wait behind the packet on
  *                      the wire (drop-tail, T3); {@link #UNLIMITED} for none
+ * @param ecnThresholdBytes a packet that joins an egress queue holding more bytes than this (itself
+ *                      included) is ECN-marked and counted (T3); {@link #UNLIMITED}: no marking
  */
-public record LinkSpec(long latencyNanos, long bandwidthBps, int mtu, double loss, long bufferBytes) {
+public record LinkSpec(
+        long latencyNanos, long bandwidthBps, int mtu, double loss, long bufferBytes, long ecnThresholdBytes) {
     /** No buffer limit: every packet queues, however long the queue (the default). */
     public static final long UNLIMITED = Long.MAX_VALUE;
 
     public static final LinkSpec DEFAULT = new LinkSpec(1_000, 100_000_000_000L, 4096, 0.0);
 
     public LinkSpec {
-        if (latencyNanos < 0 || bandwidthBps <= 0 || mtu < 64 || !(loss >= 0 && loss < 1) || bufferBytes < 0) {
+        if (latencyNanos < 0
+                || bandwidthBps <= 0
+                || mtu < 64
+                || !(loss >= 0 && loss < 1)
+                || bufferBytes < 0
+                || ecnThresholdBytes < 0) {
             throw new IllegalArgumentException("bad link spec: latency " + latencyNanos + "ns, bandwidth "
-                    + bandwidthBps + "bps, mtu " + mtu + ", loss " + loss + ", buffer " + bufferBytes);
+                    + bandwidthBps + "bps, mtu " + mtu + ", loss " + loss + ", buffer " + bufferBytes
+                    + ", ecn-threshold "
+                    + ecnThresholdBytes);
         }
+    }
+
+    /** A link that marks nothing. */
+    public LinkSpec(long latencyNanos, long bandwidthBps, int mtu, double loss, long bufferBytes) {
+        this(latencyNanos, bandwidthBps, mtu, loss, bufferBytes, UNLIMITED);
     }
 
     /** A link with an unlimited buffer. */
@@ -28,13 +43,18 @@ public record LinkSpec(long latencyNanos, long bandwidthBps, int mtu, double los
         this(latencyNanos, bandwidthBps, mtu, loss, UNLIMITED);
     }
 
-    /** This link without a buffer limit. */
+    /** This link without a buffer limit and without ECN marking (a host's NIC: both are the switches'). */
     public LinkSpec unbuffered() {
         return new LinkSpec(latencyNanos, bandwidthBps, mtu, loss);
     }
 
     public boolean bufferLimited() {
         return bufferBytes != UNLIMITED;
+    }
+
+    /** Whether packets that join a deep queue are ECN-marked (and counted) here. */
+    public boolean ecnMarking() {
+        return ecnThresholdBytes != UNLIMITED;
     }
 
     /** Serialisation time of {@code bytes} on this link, in nanoseconds (rounded up). */

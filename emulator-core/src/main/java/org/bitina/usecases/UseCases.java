@@ -101,14 +101,45 @@ public final class UseCases {
      * the job's INA phase (or, refused by admission control, the baseline that runs instead); in
      * {@code baseline} its first listed baseline, or its kind's fallback when it lists none. A
      * job of several INA phases (an elastic job's iterations) cannot share one phase with others.
+     * Admission here is decided before the run, from the schedule; {@link #worldAtStart} leaves it
+     * to the runner, at each job's start.
      */
     public static List<Phase> world(Scenario s, Routing routing, Schedule.World world) {
+        return world(s, routing, world, false).phases();
+    }
+
+    /**
+     * The world's phases, and the jobs of the mix the runner admits at their start (T2: "admission
+     * happens at a job's start against what is free then").
+     *
+     * @param phases  per job, in the scenario's order; a job admitted at its start has its phase as
+     *                admitted alone on the fabric (its alone run's, and the mix's until it starts)
+     * @param atStart by name, the jobs of the {@code ina} world whose INA phase holds state in a pool
+     */
+    public record World(List<Phase> phases, Map<String, AtStart> atStart) {
+        public World {
+            phases = List.copyOf(phases);
+            atStart = Map.copyOf(atStart);
+        }
+    }
+
+    /** {@link #world} with the mix's admissions left to the runner, each at its job's start. */
+    public static World worldAtStart(Scenario s, Routing routing, Schedule.World world) {
+        return world(s, routing, world, true);
+    }
+
+    private static World world(Scenario s, Routing routing, Schedule.World world, boolean atStart) {
         Map<String, Phase> byName = new HashMap<>();
+        Map<String, AtStart> deferred = new HashMap<>();
         // T2: one pool per switch over the world's jobs, granted in the order they start
         PoolLedger ledger = new PoolLedger(s.capacity()::of);
         for (JobSpec job : inStartOrder(s)) {
             UseCase<?> u = of(job);
-            List<Phase> planned = admitted(u, job, s, routing, ledger, waitsFor(s.schedule(), job.name()));
+            List<Phase> raw = planOf(u, job, s, routing);
+            Phase pooled = atStart && world == Schedule.World.INA ? pooledIna(raw, s, routing) : null;
+            List<Phase> planned = pooled != null
+                    ? admitted(u, job, s, routing, raw, null, Set.of())
+                    : admitted(u, job, s, routing, raw, ledger, waitsFor(s.schedule(), job.name()));
             if (planned.stream().filter(p -> p.iteration() != null).count() > 1) {
                 throw new IllegalArgumentException("job '" + job.name()
                         + "' runs several iterations (membership): schedule = shared runs one phase per job");
@@ -116,6 +147,9 @@ public final class UseCases {
             Phase p;
             if (world == Schedule.World.INA) {
                 p = planned.get(0);
+                if (pooled != null) {
+                    deferred.put(job.name(), new AtStart(job, pooled));
+                }
             } else {
                 Mode mode = job.common().baselines().isEmpty()
                         ? u.fallback()
@@ -128,7 +162,22 @@ public final class UseCases {
             }
             byName.put(job.name(), finished(s, job, p));
         }
-        return s.jobs().stream().map(j -> byName.get(j.name())).toList();
+        return new World(s.jobs().stream().map(j -> byName.get(j.name())).toList(), deferred);
+    }
+
+    private static <S extends JobSpec> List<Phase> planOf(UseCase<S> u, JobSpec job, Scenario s, Routing routing) {
+        return u.plan(u.spec().cast(job), s, routing);
+    }
+
+    /** The job's one INA phase when it may hold state on a switch with a pool (T2), else null. */
+    private static Phase pooledIna(List<Phase> planned, Scenario s, Routing routing) {
+        List<Phase> inas = planned.stream().filter(p -> p.mode().inNetwork()).toList();
+        if (inas.size() != 1) {
+            return null;
+        }
+        boolean pool = stateSwitches(inas.get(0), s, routing).stream()
+                .anyMatch(n -> s.capacity().of(n) > 0);
+        return pool ? inas.get(0) : null;
     }
 
     /**
@@ -216,10 +265,17 @@ public final class UseCases {
      */
     private static <S extends JobSpec> List<Phase> admitted(
             UseCase<S> u, JobSpec job, Scenario s, Routing routing, PoolLedger shared, Set<String> waitsFor) {
-        boolean bestEffort = s.schedule().admission(job.name()) == AdmissionMode.BEST_EFFORT;
-        S spec = u.spec().cast(job);
-        List<Phase> planned = u.plan(spec, s, routing);
-        int entries = u.stateEntries(spec);
+        return admitted(u, job, s, routing, u.plan(u.spec().cast(job), s, routing), shared, waitsFor);
+    }
+
+    private static <S extends JobSpec> List<Phase> admitted(
+            UseCase<S> u,
+            JobSpec job,
+            Scenario s,
+            Routing routing,
+            List<Phase> planned,
+            PoolLedger shared,
+            Set<String> waitsFor) {
         List<Phase> inas = planned.stream().filter(p -> p.mode().inNetwork()).toList();
         // a job that runs INA once and lists its fallback anyway runs that baseline once, carrying the refusal
         Phase listed = inas.size() == 1
@@ -235,41 +291,88 @@ public final class UseCases {
                 out.add(p);
                 continue;
             }
-            List<String> switches = stateSwitches(p, s, routing);
             // sequential: each INA phase alone on the fabric, its own pool; shared: the world's one pool (T2)
             PoolLedger ledger = shared != null ? shared : new PoolLedger(s.capacity()::of);
-            PoolLedger.Grant g = ledger.admit(
-                    job.name(),
-                    waitsFor,
-                    entries,
-                    switches,
-                    bestEffort,
-                    u.fallback().name());
-            Admission a = g.admission();
-            if (a.admitted()) {
-                // the grant is the job's share of a switch's pool where it has one; elsewhere the device's default
-                // quota
-                Map<String, Integer> grants = g.grants();
-                out.add(p.mapTables(
-                                (n, t) -> grants.containsKey(n)
-                                        ? t.withPool(
-                                                grants.get(n),
-                                                new PoolShare(s.capacity().of(n), bestEffort, bestEffort && t.root()))
-                                        : t,
-                                grants.isEmpty() ? "" : granted(entries, grants, bestEffort))
-                        .withAdmission(a));
+            Decided d = decide(u, job, s, routing, p, ledger, waitsFor);
+            if (d.admitted() != null) {
+                out.add(d.admitted());
             } else if (listed != null) {
-                listedRefusal = a;
+                listedRefusal = d.refusal();
             } else {
-                out.add(u.baseline(u.spec().cast(p.job()), u.fallback(), s, routing)
-                        .withAdmission(a)
-                        .withIteration(p.iteration()));
+                out.add(refusedInto(u, s, routing, p, d.refusal()));
             }
         }
         if (listedRefusal != null) {
             out.set(out.indexOf(listed), listed.withAdmission(listedRefusal));
         }
         return out;
+    }
+
+    /** What admission control made of one INA phase: admitted, with its grants in its tables, or refused. */
+    private record Decided(Phase admitted, Admission refusal) {}
+
+    private static <S extends JobSpec> Decided decide(
+            UseCase<S> u, JobSpec job, Scenario s, Routing routing, Phase p, PoolLedger ledger, Set<String> waitsFor) {
+        boolean bestEffort = s.schedule().admission(job.name()) == AdmissionMode.BEST_EFFORT;
+        int entries = u.stateEntries(u.spec().cast(job));
+        List<String> switches = stateSwitches(p, s, routing);
+        PoolLedger.Grant g = ledger.admit(
+                job.name(),
+                waitsFor,
+                entries,
+                switches,
+                bestEffort,
+                u.fallback().name());
+        Admission a = g.admission();
+        if (!a.admitted()) {
+            return new Decided(null, a);
+        }
+        // the grant is the job's share of a switch's pool where it has one; elsewhere the device's default quota
+        Map<String, Integer> grants = g.grants();
+        return new Decided(
+                p.mapTables(
+                                (n, t) -> grants.containsKey(n)
+                                        ? t.withPool(
+                                                grants.get(n),
+                                                new PoolShare(s.capacity().of(n), bestEffort, bestEffort && t.root()))
+                                        : t,
+                                grants.isEmpty() ? "" : granted(entries, grants, bestEffort))
+                        .withAdmission(a),
+                null);
+    }
+
+    /** The fallback baseline a refused INA phase's job runs in its place, carrying the decision. */
+    private static <S extends JobSpec> Phase refusedInto(
+            UseCase<S> u, Scenario s, Routing routing, Phase p, Admission a) {
+        return u.baseline(u.spec().cast(p.job()), u.fallback(), s, routing)
+                .withAdmission(a)
+                .withIteration(p.iteration());
+    }
+
+    /**
+     * T2 at run time: a job of a shared world's mix whose INA phase holds state in some switch's
+     * pool. The runner admits it when it starts in modelled time ({@link #admitAtStart}), against
+     * the grants of the jobs running then.
+     *
+     * @param job the job
+     * @param ina its INA phase as planned, before admission control
+     */
+    public record AtStart(JobSpec job, Phase ina) {}
+
+    /**
+     * The job's phase as admission control at its start decides it, against {@code ledger} (the
+     * grants of the jobs running then): its INA phase with its grants, or, refused, its fallback
+     * baseline carrying the decision. The same rule as before a run ({@link #admitted}).
+     */
+    public static Phase admitAtStart(Scenario s, Routing routing, PoolLedger ledger, AtStart start) {
+        return admitAtStart(of(start.job()), s, routing, ledger, start);
+    }
+
+    private static <S extends JobSpec> Phase admitAtStart(
+            UseCase<S> u, Scenario s, Routing routing, PoolLedger ledger, AtStart start) {
+        Decided d = decide(u, start.job(), s, routing, start.ina(), ledger, Set.of());
+        Phase p = d.admitted() != null ? d.admitted() : refusedInto(u, s, routing, start.ina(), d.refusal());
+        return finished(s, start.job(), p);
     }
 
     /** The plan's note of what the pool granted: as before for a strict job, each switch's share for a best-effort one. */

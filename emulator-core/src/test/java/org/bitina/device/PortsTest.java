@@ -186,10 +186,22 @@ class PortsTest {
         assertEquals("drop", e.event());
         assertEquals("queue full", e.detail());
         assertEquals(5, e.seq());
+        DeviceCommand.LinkStats stats = p.stats().get(0);
         assertEquals(
                 new DeviceCommand.LinkStats(
                         "a", "b", 2, 2L * size, 2L * PacketCodec.headerBytes(f.packet()), 1, size, 1),
-                p.stats().get(0));
+                new DeviceCommand.LinkStats(
+                        stats.from(),
+                        stats.to(),
+                        stats.packets(),
+                        stats.bytes(),
+                        stats.headerBytes(),
+                        stats.lost(),
+                        stats.maxQueueBytes(),
+                        stats.queueDrops()));
+        // the finite buffer's depth over time: all three met at time 0, one waited, one found it full
+        assertEquals(1, stats.queue().size());
+        assertEquals(size, stats.queue().get(0)[1]);
     }
 
     @Test

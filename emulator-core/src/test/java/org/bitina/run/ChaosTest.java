@@ -81,4 +81,37 @@ class ChaosTest {
                 failures.isEmpty(),
                 failures.size() + " of " + SEEDS + " seeds broke an invariant:\n" + String.join("\n", failures));
     }
+
+    static final int SHARED_SEEDS = 24;
+
+    @Test
+    void sharedFabricPlansWithTightPoolsSmallBuffersAndLossKeepEveryInvariantAndRepeatExactly() throws Exception {
+        List<String> failures = new ArrayList<>();
+        int buffered = 0;
+        for (long seed = 1; seed <= SHARED_SEEDS; seed++) {
+            ChaosPlans.Plan plan = ChaosPlans.generateShared(seed);
+            assertTrue(plan.text().equals(ChaosPlans.generateShared(seed).text()), "the same seed, the same text");
+            buffered += plan.text().contains("buffer = ") ? 1 : 0;
+            Path file = dir.resolve("shared-" + seed + ".conf");
+            Files.writeString(file, plan.text());
+            Scenario s = ScenarioLoader.load(file);
+            Report r = session.run(s, new RunProgress());
+            List<String> v = new ArrayList<>(ChaosCheck.violations(plan, r));
+            if (r.jobs().stream().noneMatch(j -> j.shared() != null)) {
+                v.add("no row ran shared: " + r.jobs().get(0).note());
+            }
+            String diff = RunComparison.firstDifference(r, session.run(s, new RunProgress()));
+            if (diff != null) {
+                v.add("a second run differs at " + diff);
+            }
+            if (!v.isEmpty()) {
+                failures.add("shared seed " + seed + ": " + v + "\n" + plan.text());
+            }
+        }
+        assertTrue(buffered > 0, "some plans have finite buffers");
+        assertTrue(
+                failures.isEmpty(),
+                failures.size() + " of " + SHARED_SEEDS + " shared seeds broke an invariant:\n"
+                        + String.join("\n", failures));
+    }
 }

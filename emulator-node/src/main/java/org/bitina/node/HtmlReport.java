@@ -59,6 +59,7 @@ final class HtmlReport {
         SharedGantt.append(b, r);
         TrafficSummary.append(b, r);
         PoolChart.append(b, r);
+        QueueChart.append(b, r);
         WorkloadTimeline.append(b, r);
         List<Phase> planned;
         try {

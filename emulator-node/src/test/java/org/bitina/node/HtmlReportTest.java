@@ -92,6 +92,24 @@ class HtmlReportTest {
                 Pattern.compile("a pool of 12 entries").matcher(pool).results().count());
         assertTrue(pool.contains("wide (best-effort)") && !pool.contains("narrow ("), "the jobs that held entries");
         assertTrue(pool.contains("<title>wide: 12 entries from"), "the straggler's switches full");
+        assertFalse(p.contains("<section class=\"queues\">"), "no finite buffer, no queue chart");
+    }
+
+    @Test
+    void aSharedFabricPageDrawsQueueDepthOverTimeForTheBusiestPortsOfEachMix() throws IOException {
+        String p = page("shared-fabric");
+        int at = p.indexOf("<section class=\"queues\">");
+        assertTrue(at >= 0, "the queues' section: the file has 256 KiB buffers");
+        String queues = p.substring(at, p.indexOf("</section>", at));
+        List<String> drawn = charts(queues);
+        assertTrue(drawn.contains("queues-shared-ina") && drawn.contains("queues-shared-baseline"), drawn.toString());
+        String ina = queues.substring(
+                queues.indexOf("data-chart=\"queues-shared-ina\""),
+                queues.indexOf("</figure>", queues.indexOf("data-chart=\"queues-shared-ina\"")));
+        long ports =
+                Pattern.compile("class=\"queue-port\"").matcher(ina).results().count();
+        assertTrue(ports > 0 && ports <= 8, "the busiest ports, at most eight: " + ports);
+        assertTrue(ina.contains("queue depth over modelled time for the busiest ports"), "its caption");
     }
 
     @Test
