@@ -126,6 +126,7 @@ final class Summary {
         if (quiet) {
             table(r, out, colour);
             SharedSummary.print(r, out, colour);
+            TrafficSummary.print(r, out, colour);
             WorkloadSummary.print(r, out);
             Drops.summary(r).ifPresent(out::println);
             verdict(r, out, colour);
@@ -137,6 +138,7 @@ final class Summary {
                         : " (timers, stragglers and faults in modelled time: the same file gives the same figures)"));
         table(r, out, colour);
         SharedSummary.print(r, out, colour);
+        TrafficSummary.print(r, out, colour);
         WorkloadSummary.print(r, out);
         rest(r, out);
         Drops.summary(r).ifPresent(out::println);
