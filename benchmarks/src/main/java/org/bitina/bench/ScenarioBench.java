@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import org.bitina.job.JobSpec;
 import org.bitina.job.Mode;
+import org.bitina.run.IterationReport;
 import org.bitina.run.Report;
 import org.bitina.run.RunProgress;
 import org.bitina.scenario.Clock;
@@ -187,6 +188,8 @@ public final class ScenarioBench {
         }
         Map<String, List<Report.JobReport>> runs = new LinkedHashMap<>();
         Map<String, List<RunProgress>> progress = new LinkedHashMap<>();
+        // a workload's iterations per world, every run of the first variant
+        Map<String, List<IterationReport>> iterations = new LinkedHashMap<>();
         for (int w = 0; w < warmup; w++) {
             // the JIT warms up on whole runs first; their figures are not kept
             for (Variant v : order) {
@@ -200,6 +203,12 @@ public final class ScenarioBench {
                 RunProgress p = new RunProgress();
                 Report r = Members.run(v.scenario(), v.members() > 0 ? v.members() : members, p);
                 progress.computeIfAbsent(v.name(), k -> new ArrayList<>()).add(p);
+                if (v == order.get(0) && r.iterations() != null) {
+                    r.iterations()
+                            .forEach(it -> iterations
+                                    .computeIfAbsent(it.world(), k -> new ArrayList<>())
+                                    .add(it));
+                }
                 for (Report.JobReport j : r.jobs()) {
                     runs.computeIfAbsent(key(order, v, j), k -> new ArrayList<>())
                             .add(j);
@@ -273,7 +282,7 @@ public final class ScenarioBench {
                     median(js.stream().mapToDouble(Report.JobReport::timeouts).toArray()));
         }
         if (s.schedule().shared()) {
-            sharedFigures(runs, s);
+            sharedFigures(runs, s, iterations);
             return;
         }
         for (JobSpec job : s.jobs()) {
@@ -466,7 +475,8 @@ public final class ScenarioBench {
      * mix's wall time) over the same jobs run one by one (their alone rows' packets over their wall
      * times summed), medians over the runs. The window barrier should not grow with the jobs: 0.8 or more.
      */
-    private static void sharedFigures(Map<String, List<Report.JobReport>> runs, Scenario s) {
+    private static void sharedFigures(
+            Map<String, List<Report.JobReport>> runs, Scenario s, Map<String, List<IterationReport>> iterations) {
         Map<String, List<Report.JobReport>> byWorld = new LinkedHashMap<>();
         runs.values()
                 .forEach(js -> js.forEach(j -> {
@@ -486,6 +496,11 @@ public final class ScenarioBench {
                     .toArray();
             List<Report.JobReport> alone =
                     rows.stream().filter(j -> j.shared().alone()).toList();
+            if (alone.isEmpty()) {
+                // a workload runs no job alone: its figures are the iterations' (nothing to divide by)
+                workloadFigures(world, mix, iterations.getOrDefault(world, List.of()));
+                return;
+            }
             int perRun = alone.size() / Math.max(1, mix.size());
             double[] oneByOne = new double[mix.size()];
             for (int r = 0; r < mix.size(); r++) {
@@ -508,6 +523,32 @@ public final class ScenarioBench {
                             + " run)%n",
                     world, a, b, a / b, s.jobs().size(), perRun);
         });
+    }
+
+    /**
+     * A workload's world (no alone rows): the wall time of its iterations (the world's phase, whose
+     * rows all carry its wall time and packets, over the iterations it ran) and its packet-hops/s,
+     * medians over the runs, beside the modelled iteration time (the same every run).
+     */
+    private static void workloadFigures(String world, List<Report.JobReport> mix, List<IterationReport> its) {
+        if (mix.isEmpty()) {
+            return;
+        }
+        int perRun = Math.max(1, its.size() / mix.size());
+        double wall =
+                median(mix.stream().mapToDouble(Report.JobReport::wallMillis).toArray());
+        double rate = median(mix.stream()
+                .mapToDouble(j -> j.packets() / Math.max(1e-3, j.wallMillis() / 1000.0))
+                .toArray());
+        double modelled = its.isEmpty()
+                ? Double.NaN
+                : median(its.stream()
+                        .mapToDouble(IterationReport::iterationMicros)
+                        .toArray());
+        System.out.printf(
+                "world %s: %d iteration%s in %.0f ms wall, %.0f ms wall an iteration, packet-hops/s %,.0f;"
+                        + " modelled iteration %.1f us%n",
+                world, perRun, perRun == 1 ? "" : "s", wall, wall / perRun, rate, modelled);
     }
 
     private static double median(double[] xs) {

@@ -31,11 +31,12 @@ public record IterationReport(
     /**
      * One collective type's part of an iteration.
      *
+     * @param count         how many collectives of the type the iteration runs
      * @param bytes         per rank, summed over the type's collectives (the workload's bytes)
      * @param micros        the type's collectives' start-to-end times, summed
      * @param exposedMicros the longest-exposed rank's waiting for collectives of this type
      */
-    public record Collectives(long bytes, double micros, double exposedMicros) {}
+    public record Collectives(int count, long bytes, double micros, double exposedMicros) {}
 
     /** The iterations a world's scheduler ran. */
     static List<IterationReport> of(String world, StepScheduler s) {
@@ -46,6 +47,7 @@ public record IterationReport(
                 types.put(
                         e.getKey().name(),
                         new Collectives(
+                                s.graph().ofType(e.getKey()).size(),
                                 e.getValue(),
                                 micros(it.nanosByType().getOrDefault(e.getKey(), 0L)),
                                 micros(it.exposedByType().getOrDefault(e.getKey(), 0L))));

@@ -21,6 +21,7 @@ import org.bitina.workload.Step;
 import org.bitina.workload.StepGraph;
 import org.bitina.workload.StepScheduler;
 import org.bitina.workload.StepType;
+import org.bitina.workload.TransferPairs;
 import org.bitina.workload.WorkloadSettings;
 import org.bitina.workload.WorkloadSource;
 import org.bitina.workload.chakra.ChakraReader;
@@ -39,14 +40,19 @@ import org.bitina.workload.chakra.ChakraTraceException;
  *   <li>ALL_TO_ALL: {@code moe} over the group, every rank's host both a source and one expert: the
  *       all-to-all's bytes are carried half by the dispatch and half by the combine of one moe job
  *       (the kind always does both), tokens of 256 float32 elements, top-2 (capped at the group);
- *   <li>BROADCAST, REDUCE, SEND and RECV are refused: not mapped onto a kind yet.
+ *   <li>BROADCAST and REDUCE: {@code bier-inc} with {@code collective = broadcast} or {@code reduce}
+ *       rooted at the step's root rank (the group's first: Chakra's schema names none), the tree built
+ *       by the data (seed 001);
+ *   <li>a SEND and its RECV ({@link TransferPairs}): a {@code bier-inc} broadcast from the sender over
+ *       the pair, one receiver's bit in the bitstring.
  * </ul>
  *
  * <p>Bytes become float32 elements ({@code bytes / 4}, rounded up), so the array on the wire has the
  * workload's bytes whatever its {@code dtype}. The root of a tree (AllReduce, ReduceScatter) is the
  * switch nearest to all the group's hosts (least greatest hop count, then least total), spread over
  * the equally near ones by job id. Baselines, for the {@code baseline} world: ring for the array kinds (the
- * bandwidth-optimal host collective that NCCL uses for large buffers), all-to-all unicast for MoE.
+ * bandwidth-optimal host collective that NCCL uses for large buffers; for Broadcast and Reduce NCCL's
+ * ring, a pipelined chain from or to the root, and for a send/recv a unicast), all-to-all unicast for MoE.
  */
 final class WorkloadJobs {
     private static final int TENANT = 1;
@@ -80,17 +86,14 @@ final class WorkloadJobs {
             w.problem(w.origin(settings.ranks().isEmpty() ? "model" : "ranks"), e.getMessage());
             return null;
         }
+        try {
+            graph = TransferPairs.merge(graph);
+        } catch (IllegalArgumentException e) {
+            w.problem(w.origin("chakra"), e.getMessage());
+            return null;
+        }
         for (Step s : graph.steps()) {
-            if (!s.type().isCollective() || s.type() == StepType.BROADCAST || s.type() == StepType.REDUCE) {
-                if (s.type() != StepType.COMPUTE) {
-                    w.problem(
-                            w.origin("chakra"),
-                            "step " + s.id() + " (" + s.name() + ") is a " + s.type()
-                                    + ": running a workload maps AllReduce, ReduceScatter, AllGather and AllToAll"
-                                    + " onto the fabric, not broadcasts, reduces or point-to-point transfers yet");
-                    return null;
-                }
-            } else if (((Step.Collective) s.op()).group().size() < 2) {
+            if (s.op() instanceof Step.Collective c && c.group().size() < 2) {
                 w.problem(w.origin(), "step " + s.id() + " (" + s.name() + ") is a collective over one rank");
                 return null;
             }
@@ -162,6 +165,15 @@ final class WorkloadJobs {
                                 "granularity",
                                 "group"));
                 j.put("baselines", List.of("all-to-all"));
+            }
+            case BROADCAST, REDUCE, SEND_RECV -> {
+                boolean reduce = c.type() == StepType.REDUCE;
+                j.put("kind", "bier-inc");
+                j.put("members", members);
+                j.put("collective", reduce ? "reduce" : "broadcast");
+                j.put("root", hosts.get(c.root()));
+                j.put("data", data(elements, chunk, id, reduce));
+                j.put("baselines", List.of("ring"));
             }
             default -> throw new IllegalArgumentException(c.type() + " is not mapped onto a kind");
         }

@@ -43,13 +43,26 @@ public record Step(int id, String name, Op op, List<Integer> dataDeps, List<Inte
 
     /**
      * A collective over {@code group} of {@code bytes} per rank: the buffer each rank passes in (AllReduce,
-     * ReduceScatter's input, AllToAll's send buffer, Broadcast, Reduce) or gets out (AllGather's output).
+     * ReduceScatter's input, AllToAll's send buffer, Broadcast, Reduce) or gets out (AllGather's output);
+     * a {@link StepType#SEND_RECV} is a matched send and receive over the pair, {@code bytes} once.
+     *
+     * @param root the rank a Broadcast starts from, a Reduce ends at, a send/recv is sent by; the
+     *             group's first rank for the others (it means nothing to them)
      */
-    public record Collective(StepType type, ProcessGroup group, long bytes) implements Op {
+    public record Collective(StepType type, ProcessGroup group, long bytes, int root) implements Op {
         public Collective {
             if (!type.isCollective()) {
                 throw new IllegalArgumentException(type + " is not a collective");
             }
+            if (!group.contains(root)) {
+                throw new IllegalArgumentException(
+                        "root rank " + root + " is not in group " + group.name() + " " + group.ranks());
+            }
+        }
+
+        /** A collective rooted at its group's first rank: Chakra's schema names no root. */
+        public Collective(StepType type, ProcessGroup group, long bytes) {
+            this(type, group, bytes, group.ranks().get(0));
         }
     }
 

@@ -107,6 +107,37 @@ class BierIncEndToEndTest {
     }
 
     @Test
+    void reduceAndBroadcastCompareWithNcclsRingChainHostToHost() throws Exception {
+        Report r = run(dir, "chain.conf", fatTree(4, """
+                defs { data { elements = 4096, type = int32, op = sum, chunk = 256, seed = 8 } }
+                jobs = [
+                  { name = red, kind = bier-inc, members = all, collective = reduce, root = h5, data = ${defs.data},
+                    completion-timeout = 1s, baselines = [ring] }
+                  { name = bc, kind = bier-inc, members = all, collective = broadcast, root = h7, data = ${defs.data},
+                    completion-timeout = 1s, baselines = [ring] }
+                ]
+                """));
+        assertEquals(4, r.jobs().size(), "each in the network and by the ring");
+        for (Report.JobReport j : r.jobs()) {
+            assertEquals(
+                    "complete", j.status(), j.name() + " " + j.mode() + " " + j.mismatches() + " " + j.unfinished());
+            assertTrue(j.verified(), j.name() + " " + j.mode());
+            assertEquals(j.name().equals("red") ? 1 : 16, j.endpoints(), "a reduce waits at its root alone");
+        }
+        Report.JobReport redRing = r.jobs().get(1);
+        Report.JobReport bcIna = r.jobs().get(2);
+        Report.JobReport bcRing = r.jobs().get(3);
+        assertEquals("ring", redRing.mode().toString());
+        assertTrue(redRing.note().contains("ring Reduce to h5"), redRing.note());
+        assertEquals("ring", bcRing.mode().toString());
+        // host to host, each of the 15 hops of the chain crosses the fabric: more bytes than one multicast tree
+        assertTrue(
+                bcRing.totalLinkBytes() > bcIna.totalLinkBytes(),
+                bcRing.totalLinkBytes() + " " + bcIna.totalLinkBytes());
+        assertTrue(bcIna.speedup().containsKey("ring"), bcIna.speedup() + "");
+    }
+
+    @Test
     void leafSwitchesAggregateTheirHostsFirstAndSpeakForThemWithTheirOwnBit() throws Exception {
         Path trace = dir.resolve("leaf.jsonl");
         Scenario leaf = write(dir, "leaf.conf", fatTree(4, """

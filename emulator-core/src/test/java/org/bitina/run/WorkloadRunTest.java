@@ -139,6 +139,76 @@ class WorkloadRunTest {
     }
 
     @Test
+    void tensorParallelismAllReducesActivationsOverNeighbouringHostsAndGradientsOverTheRest()
+            throws IOException, ScenarioException {
+        // k=4: 16 ranks, tp = 2 innermost (ranks 2d and 2d+1 on neighbouring hosts), dp = 8
+        Report r = run(write(dir, "tp.conf", fatTree(4, """
+                workload {
+                  model { layers = 2, hidden = 64, ffn = 256, vocab = 512, seq = 128, micro-batch = 1, dtype = bf16 }
+                  parallel { dp = 8, tp = 2 }
+                  gpu { tflops = 10 }
+                  iterations = 1
+                  bucket = 64KiB
+                }
+                """)));
+        consistent(r, 1);
+        long t = 128; // tokens per micro-batch
+        long h = 64;
+        long f = 256;
+        long v = 512;
+        int layers = 2;
+        // per block two activation AllReduces forward and two backward, of T h bf16 elements, in each of 8 TP groups
+        int tpPerGroup = 4 * layers;
+        long tpBytes = 2 * t * h;
+        // each rank holds half of every matrix: embedding, head, attention and MLP of each block, in bf16
+        long gradients = 2 * (2 * v * h + layers * (4 * h * h + 3 * h * f)) / 2;
+        long buckets = (gradients + (64 << 10) - 1) / (64 << 10);
+        assertEquals(3, buckets, "196608 bytes of gradients in 64 KiB buckets");
+        for (String world : List.of("ina", "baseline")) {
+            List<Report.JobReport> rows = r.jobs().stream()
+                    .filter(j -> j.shared().world().equals(world))
+                    .toList();
+            assertEquals(8 * tpPerGroup + 2 * buckets, rows.size(), world);
+            assertEquals(
+                    8 * tpPerGroup,
+                    rows.stream().filter(j -> j.endpoints() == 2).count(),
+                    "TP over pairs");
+            assertEquals(
+                    2 * buckets, rows.stream().filter(j -> j.endpoints() == 8).count(), "DP over the rest");
+            IterationReport it = r.iterations().stream()
+                    .filter(i -> i.world().equals(world))
+                    .findFirst()
+                    .orElseThrow();
+            assertEquals(
+                    8 * tpPerGroup * tpBytes + 2 * gradients,
+                    it.collectives().get("ALL_REDUCE").bytes());
+            for (RankTimeline rank : r.rankTimelines()) {
+                if (!rank.world().equals(world)) {
+                    continue;
+                }
+                List<RankTimeline.Span> ar = rank.spans().stream()
+                        .filter(s -> s.type().equals("ALL_REDUCE"))
+                        .toList();
+                int d = rank.rank() / 2;
+                assertEquals(
+                        tpPerGroup,
+                        ar.stream().filter(s -> s.step().endsWith(" tp" + d)).count(),
+                        s(rank));
+                assertEquals(
+                        buckets,
+                        ar.stream()
+                                .filter(s -> s.step().endsWith(" dp" + rank.rank() % 2))
+                                .count(),
+                        s(rank));
+            }
+        }
+    }
+
+    private static String s(RankTimeline t) {
+        return t.world() + " rank " + t.rank() + ": " + t.spans();
+    }
+
+    @Test
     void aWorkloadBesideJobsOrUnderTheRealClockIsRefused() {
         String workload = """
                 workload {

@@ -348,7 +348,7 @@ class ScenarioLoaderTest {
                   { name = j4, kind = bier-inc, members = [a, c], data = ${defs.data},
                     root = a }
                   { name = j5, kind = bier-inc, members = [a, c], data = ${defs.data}, collective = reduce, root = a,
-                    baselines = [ring] }
+                    baselines = [ps] }
                   { name = j6, kind = bier-inc, members = [a, b], data = ${defs.data},
                     edge = leaf-switches }
                   { name = j7, kind = bier-inc, members = [a, c], data = ${defs.data},
@@ -359,7 +359,7 @@ class ScenarioLoaderTest {
         assertHas(p, file() + "9:", "a reduce needs a root");
         assertHas(p, file() + "12:", "root 'b' is not a member");
         assertHas(p, file() + "14:", "it takes no root");
-        assertHas(p, file() + "16:", "a reduce has none");
+        assertHas(p, file() + "16:", "a reduce compares with the ring");
         assertHas(p, file() + "18:", "exactly one switch; b has [s1, s2]");
         assertHas(p, file() + "20:", "unknown edge 'spines'");
     }

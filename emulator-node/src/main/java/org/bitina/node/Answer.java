@@ -20,9 +20,14 @@ final class Answer {
 
     /**
      * One sentence per job (per iteration of an elastic job), in the report's order; a shared run's
-     * from each job's own JCT ({@link SharedAnswer}).
+     * from each job's own JCT ({@link SharedAnswer}); a workload's for the iteration and per collective
+     * type instead ({@link WorkloadSummary#sentences}).
      */
     static List<String> sentences(Report r) {
+        List<String> workload = WorkloadSummary.sentences(r);
+        if (!workload.isEmpty()) {
+            return workload;
+        }
         if (SharedAnswer.applies(r)) {
             return SharedAnswer.sentences(r);
         }

@@ -228,8 +228,12 @@ final class Summary {
         if (partial > 0) {
             out.println("partial results: " + partial + " (endpoint, chunk) pairs; see the report's partialChunks");
         }
+        // a workload's collectives are compared per type and as an iteration (WorkloadSummary), not one by one
+        boolean workload = r.iterations() != null && !r.iterations().isEmpty();
         for (Report.JobReport j : r.jobs()) {
-            comparison(j, out);
+            if (!workload) {
+                comparison(j, out);
+            }
         }
         for (Report.JobReport j : r.jobs()) {
             if (!j.dropped().isEmpty()) {

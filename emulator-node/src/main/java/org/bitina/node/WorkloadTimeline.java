@@ -27,7 +27,10 @@ final class WorkloadTimeline {
             "ALL_REDUCE", "#2e86c1",
             "REDUCE_SCATTER", "#8e44ad",
             "ALL_GATHER", "#27ae60",
-            "ALL_TO_ALL", "#e67e22");
+            "ALL_TO_ALL", "#e67e22",
+            "BROADCAST", "#16a085",
+            "REDUCE", "#c0392b",
+            "SEND_RECV", "#7f6000");
 
     static void append(StringBuilder b, Report r) {
         if (r.rankTimelines() == null || r.rankTimelines().isEmpty()) {
@@ -35,7 +38,7 @@ final class WorkloadTimeline {
         }
         b.append("<section class=\"workload\"><h2>Workload</h2>\n<p class=\"legend\">One row per rank, its steps on"
                 + " the modelled time axis: compute grey; AllReduce blue, ReduceScatter purple, AllGather green,"
-                + " all-to-all orange (a collective's bar spans its start to its end on the fabric; a rank waits where"
+                + " all-to-all orange, Broadcast teal, Reduce red, send/recv brown (a collective's bar spans its start to its end on the fabric; a rank waits where"
                 + " its row is empty). Both worlds on one scale. Hover a bar for its step.</p>\n");
         double max = 0;
         for (RankTimeline t : r.rankTimelines()) {

@@ -75,7 +75,7 @@ public final class BierIncUseCase implements UseCase<BierIncSpec> {
 
     @Override
     public List<Class<? extends DriverSpec>> drivers() {
-        return List.of(IncDriver.class);
+        return List.of(IncDriver.class, IncChainDriver.class);
     }
 
     /**
@@ -106,6 +106,9 @@ public final class BierIncUseCase implements UseCase<BierIncSpec> {
 
     @Override
     public Phase baseline(BierIncSpec job, Mode mode, Scenario s, Routing routing) {
+        if (job.collective() != IncPlan.Collective.ALLREDUCE) {
+            return IncChainBaseline.phase(s, routing, job, mode);
+        }
         return ArrayPhases.baseline(s, job, mode, null);
     }
 
@@ -127,7 +130,11 @@ public final class BierIncUseCase implements UseCase<BierIncSpec> {
         } else {
             phases.add(ina(s, routing, job, Set.of(), job.common().id()));
         }
-        phases.addAll(ArrayPhases.baselines(s, routing, job, null));
+        if (job.collective() == IncPlan.Collective.ALLREDUCE) {
+            phases.addAll(ArrayPhases.baselines(s, routing, job, null));
+        } else {
+            job.common().baselines().forEach(b -> phases.add(IncChainBaseline.phase(s, routing, job, b)));
+        }
         return phases;
     }
 
@@ -279,6 +286,10 @@ public final class BierIncUseCase implements UseCase<BierIncSpec> {
 
     @Override
     public Bandwidth bandwidth(BierIncSpec job, Mode mode, Scenario scenario) {
+        if (job.collective() != IncPlan.Collective.ALLREDUCE) {
+            // nccl-tests' bus factor of Reduce and Broadcast, in the network or by the ring's chain
+            return new Bandwidth(4L * job.data().elements(), 1);
+        }
         return ArrayPhases.bandwidth(scenario, job, mode);
     }
 }

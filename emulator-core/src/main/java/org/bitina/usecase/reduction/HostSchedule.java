@@ -35,6 +35,14 @@ public interface HostSchedule {
         return true;
     }
 
+    /**
+     * The members (indices) whose data a finished chunk holds: every member for a reduction; a
+     * broadcast's root alone, the others starting with nothing of their own.
+     */
+    default BitSet contributors() {
+        return all(members());
+    }
+
     /** The members as a set of indices: what a finished chunk holds. */
     static BitSet all(int n) {
         BitSet b = new BitSet(n);

@@ -66,6 +66,9 @@ public final class ScheduleWorker implements EndpointDriver {
     private final ValueGuard guard;
     private final AllReduceData data;
     private final EndpointSet full;
+    /** Whether this member's own data is part of the finished chunk (not for a broadcast's receivers). */
+    private final boolean contributes;
+
     private final int capacity;
     /** Member index to bit and back. */
     private final int[] bits;
@@ -160,12 +163,13 @@ public final class ScheduleWorker implements EndpointDriver {
         this.guard = new ValueGuard(plan, endpointSecret);
         this.data = new AllReduceData(plan.data());
         this.capacity = plan.space().capacity();
-        this.full = plan.space().setOf(plan.members());
         this.bits = new int[plan.members().size()];
         for (int i = 0; i < bits.length; i++) {
             bits[i] = plan.space().index(plan.members().get(i));
             memberOfBit.put(bits[i], i);
         }
+        this.contributes = me >= 0 && schedule.contributors().get(me);
+        this.full = set(schedule.contributors());
         this.jitter = new SplittableRandom(plan.seed() ^ bit);
         this.times = new CompletionTimes(data.chunks());
         this.silent = plan.silent().contains(host);
@@ -197,8 +201,9 @@ public final class ScheduleWorker implements EndpointDriver {
             return out;
         }
         for (int c = 0; c < data.chunks(); c++) {
-            holds[c] = FlatBitmap.of(capacity, bit);
-            value[c] = guard.encode(bit, c, data.payload(bit, c));
+            // a member with no data of its own (a broadcast's receiver) starts holding nothing
+            holds[c] = contributes ? FlatBitmap.of(capacity, bit) : FlatBitmap.of(capacity);
+            value[c] = contributes ? guard.encode(bit, c, data.payload(bit, c)) : null;
             List<Pending> p = new ArrayList<>(3);
             for (HostSchedule.Send s : schedule.sends(me, c)) {
                 p.add(new Pending(s.to(), set(s.when())));
@@ -271,6 +276,10 @@ public final class ScheduleWorker implements EndpointDriver {
         if (in.equals(full)) {
             holds[c] = full;
             value[c] = p.payload();
+        } else if (value[c] == null) {
+            mismatches.add("chunk " + c + " from " + plan.members().get(from) + " holds " + in + ", not the whole "
+                    + full + " that a member without data of its own waits for");
+            return;
         } else if (!in.intersects(h)) {
             Payload sum = value[c].copy();
             plan.data().op().apply(sum, p.payload());

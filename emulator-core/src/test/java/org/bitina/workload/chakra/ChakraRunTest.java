@@ -42,6 +42,8 @@ import org.junit.jupiter.api.io.TempDir;
 class ChakraRunTest {
     private static final Path RESOURCES = Path.of("src/test/resources/chakra/run4");
     private static final int ALL_GATHER = 2;
+    private static final int REDUCE = 1;
+    private static final int BROADCAST = 5;
 
     static byte[] rank(int r) {
         RawTrace t = new RawTrace()
@@ -115,21 +117,128 @@ class ChakraRunTest {
     }
 
     @Test
-    void aTraceWithPointToPointTransfersIsRefusedClearly(@TempDir Path dir) throws IOException {
+    void broadcastAndReduceRunAsBierIncCollectivesAgainstTheRingChain(@TempDir Path dir)
+            throws IOException, ScenarioException {
+        // four ranks: 10 us of compute, a Broadcast of 64 KiB from rank 0 (the world, no pg_name), then a
+        // Reduce of 32 KiB to rank 2 over ranks 2 and 3 ("back": its first rank is the root)
+        for (int r = 0; r < 4; r++) {
+            RawTrace t = new RawTrace()
+                    .delimited(message().string(META_VERSION, "0.0.4"))
+                    .delimited(node(1, "fwd", COMP_NODE).varint(NODE_DURATION_MICROS, 10))
+                    .delimited(node(2, "weights", COMM_COLL_NODE)
+                            .packed(NODE_DATA_DEPS, List.of(1L))
+                            .message(NODE_ATTR, intAttr("comm_type", BROADCAST))
+                            .message(NODE_ATTR, intAttr("comm_size", 64 << 10)));
+            if (r >= 2) {
+                t.delimited(node(3, "loss", COMM_COLL_NODE)
+                        .packed(NODE_DATA_DEPS, List.of(2L))
+                        .message(NODE_ATTR, intAttr("comm_type", REDUCE))
+                        .message(NODE_ATTR, intAttr("comm_size", 32 << 10))
+                        .message(NODE_ATTR, stringAttr("pg_name", "back")));
+            }
+            Files.write(dir.resolve("t." + r + ".et"), t.bytes());
+        }
+        Report r = runTraces(dir);
+        // per world: the Broadcast and the Reduce
+        assertEquals(4, r.jobs().size(), r.jobs().toString());
+        for (Report.JobReport j : r.jobs()) {
+            assertEquals("bier-inc", j.kind());
+            assertTrue(j.verified() && j.asExpected(), j.name() + " " + j.mode() + j.note());
+            assertEquals(
+                    j.shared().world().equals("ina") ? "ina" : "ring",
+                    j.mode().toString(),
+                    "the baseline world runs NCCL's ring (a chain)");
+            // a Reduce waits at its root alone, a Broadcast at every member
+            assertEquals(j.note().contains("Reduce") ? 1 : 4, j.endpoints(), j.note());
+        }
+        for (IterationReport it : r.iterations()) {
+            Report.JobReport bc = row(r, it.world(), "Broadcast from h1");
+            Report.JobReport red = row(r, it.world(), "Reduce to h3");
+            assertEquals(10.0, bc.shared().startMicros(), 1e-9, "the Broadcast starts when fwd ends");
+            assertTrue(red.shared().startMicros() >= bc.shared().endMicros(), red.shared() + "");
+            assertEquals(red.shared().endMicros(), it.iterationMicros(), 1e-9, "the Reduce ends the iteration");
+            assertEquals(64 << 10, it.collectives().get("BROADCAST").bytes());
+            assertEquals(32 << 10, it.collectives().get("REDUCE").bytes());
+        }
+    }
+
+    @Test
+    void aSendAndItsRecvRunAsOneTransferAndTheRecvsDependentsWaitForIt(@TempDir Path dir)
+            throws IOException, ScenarioException {
+        // a two-stage pipeline: rank 0 computes 10 us and sends 64 KiB of activations to rank 1, which
+        // computes 20 us on them and sends 16 KiB of gradients back; rank 0 computes 5 us on those
+        Files.write(
+                dir.resolve("pp.0.et"),
+                new RawTrace()
+                        .delimited(message().string(META_VERSION, "0.0.4"))
+                        .delimited(node(1, "stage0 fwd", COMP_NODE).varint(NODE_DURATION_MICROS, 10))
+                        .delimited(node(2, "send act", COMM_SEND_NODE)
+                                .packed(NODE_DATA_DEPS, List.of(1L))
+                                .message(NODE_ATTR, int32Attr("comm_dst", 1))
+                                .message(NODE_ATTR, intAttr("comm_size", 64 << 10))
+                                .message(NODE_ATTR, int32Attr("comm_tag", 1)))
+                        .delimited(node(3, "recv grad", COMM_RECV_NODE)
+                                .packed(NODE_DATA_DEPS, List.of(2L))
+                                .message(NODE_ATTR, int32Attr("comm_src", 1))
+                                .message(NODE_ATTR, intAttr("comm_size", 16 << 10))
+                                .message(NODE_ATTR, int32Attr("comm_tag", 2)))
+                        .delimited(node(4, "stage0 bwd", COMP_NODE)
+                                .varint(NODE_DURATION_MICROS, 5)
+                                .packed(NODE_DATA_DEPS, List.of(3L)))
+                        .bytes());
+        Files.write(
+                dir.resolve("pp.1.et"),
+                new RawTrace()
+                        .delimited(message().string(META_VERSION, "0.0.4"))
+                        .delimited(node(1, "recv act", COMM_RECV_NODE)
+                                .message(NODE_ATTR, int32Attr("comm_src", 0))
+                                .message(NODE_ATTR, intAttr("comm_size", 64 << 10))
+                                .message(NODE_ATTR, int32Attr("comm_tag", 1)))
+                        .delimited(node(2, "stage1", COMP_NODE)
+                                .varint(NODE_DURATION_MICROS, 20)
+                                .packed(NODE_DATA_DEPS, List.of(1L)))
+                        .delimited(node(3, "send grad", COMM_SEND_NODE)
+                                .packed(NODE_DATA_DEPS, List.of(2L))
+                                .message(NODE_ATTR, int32Attr("comm_dst", 0))
+                                .message(NODE_ATTR, intAttr("comm_size", 16 << 10))
+                                .message(NODE_ATTR, int32Attr("comm_tag", 2)))
+                        .bytes());
+        Report r = runTraces(dir);
+        assertEquals(4, r.jobs().size(), "per world: the two transfers");
+        for (Report.JobReport j : r.jobs()) {
+            assertTrue(j.verified() && j.asExpected(), j.name() + " " + j.mode() + j.note());
+            assertEquals(2, j.endpoints(), "the sender and its one receiver");
+        }
+        for (IterationReport it : r.iterations()) {
+            Report.JobReport act = row(r, it.world(), "Broadcast from h1");
+            Report.JobReport grad = row(r, it.world(), "Broadcast from h2");
+            assertEquals(10.0, act.shared().startMicros(), 1e-9, "the send leaves when stage 0's compute ends");
+            assertTrue(act.shared().endMicros() > act.shared().startMicros());
+            // stage 1 computes from the activations' arrival, and its send leaves when it is done
+            assertEquals(act.shared().endMicros() + 20, grad.shared().startMicros(), 1e-9);
+            assertEquals(grad.shared().endMicros() + 5, it.iterationMicros(), 1e-9, "rank 0 ends after the grads");
+            assertEquals(20.0, it.computeMicros(), 1e-9, "the longest rank's: rank 1's 20 us");
+            assertEquals(
+                    (64 << 10) + (16 << 10), it.collectives().get("SEND_RECV").bytes());
+        }
+    }
+
+    @Test
+    void aSendWithoutItsRecvIsRefusedClearly(@TempDir Path dir) throws IOException {
         for (int r = 0; r < 2; r++) {
-            Files.write(
-                    dir.resolve("t." + r + ".et"),
-                    new RawTrace()
-                            .delimited(message().string(META_VERSION, "0.0.4"))
-                            .delimited(node(1, "send", COMM_SEND_NODE)
-                                    .message(NODE_ATTR, int32Attr("comm_dst", 1 - r))
-                                    .message(NODE_ATTR, intAttr("comm_size", 4096))
-                                    .message(NODE_ATTR, int32Attr("comm_tag", 7)))
-                            .delimited(node(2, "recv", COMM_RECV_NODE)
-                                    .message(NODE_ATTR, int32Attr("comm_src", 1 - r))
-                                    .message(NODE_ATTR, intAttr("comm_size", 4096))
-                                    .message(NODE_ATTR, int32Attr("comm_tag", 7)))
-                            .bytes());
+            RawTrace t = new RawTrace()
+                    .delimited(message().string(META_VERSION, "0.0.4"))
+                    .delimited(node(1, "send", COMM_SEND_NODE)
+                            .message(NODE_ATTR, int32Attr("comm_dst", 1 - r))
+                            .message(NODE_ATTR, intAttr("comm_size", 4096))
+                            .message(NODE_ATTR, int32Attr("comm_tag", 7)));
+            if (r == 0) {
+                t.delimited(node(2, "recv", COMM_RECV_NODE)
+                        .message(NODE_ATTR, int32Attr("comm_src", 1))
+                        .message(NODE_ATTR, intAttr("comm_size", 4096))
+                        .message(NODE_ATTR, int32Attr("comm_tag", 7)));
+            }
+            Files.write(dir.resolve("t." + r + ".et"), t.bytes());
         }
         Path file = dir.resolve("p2p.conf");
         Files.writeString(file, """
@@ -137,6 +246,25 @@ class ChakraRunTest {
                 workload { chakra = "." }
                 """);
         ScenarioException e = assertThrows(ScenarioException.class, () -> ScenarioLoader.load(file));
-        assertTrue(e.getMessage().contains("not broadcasts, reduces or point-to-point transfers"), e.getMessage());
+        assertTrue(
+                e.getMessage().contains("a SEND from rank 0 to rank 1 with tag 7 has no matching RECV on rank 1"),
+                e.getMessage());
+    }
+
+    private static Report runTraces(Path traces) throws IOException, ScenarioException {
+        Path file = traces.resolve("run.conf");
+        Files.writeString(file, """
+                topology { generator { kind = fat-tree, k = 4 } }
+                workload { chakra = "." }
+                """);
+        return ScenarioRunner.run(ScenarioLoader.load(file), ScenarioRunner.Options.defaults(), new RunProgress());
+    }
+
+    /** The row of {@code world} whose plan says {@code what} (one per world in these traces). */
+    private static Report.JobReport row(Report r, String world, String what) {
+        return r.jobs().stream()
+                .filter(j -> j.shared().world().equals(world) && j.note().contains(what))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no " + what + " in " + world + ": " + r.jobs()));
     }
 }
