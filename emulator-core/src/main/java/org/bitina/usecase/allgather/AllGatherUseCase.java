@@ -116,26 +116,26 @@ public final class AllGatherUseCase implements UseCase<AllGatherSpec> {
         String shape = ring
                 ? "ring all-gather of " + n + " members"
                 : "each member's shard multicast to the " + (n - 1) + " others";
-        return new Phase(
-                job,
-                mode,
-                wireJob,
-                tables,
-                drivers,
-                Plans.awaited(job.common().members(), silent),
+        return Phase.builder()
+                .job(job)
+                .mode(mode)
+                .wireJob(wireJob)
+                .tables(tables)
+                .drivers(drivers)
+                .awaited(Plans.awaited(job.common().members(), silent))
                 // every member sends its shard: each is a source the ingress policy lets in
-                ring ? null : job.common().members(),
-                Set.of(),
-                job.common().bitSpace(),
-                new Phase.Timing(
+                .roots(ring ? null : job.common().members())
+                .bitSpace(job.common().bitSpace())
+                .timing(new Phase.Timing(
                         plan.data().chunks(),
                         job.common().completionTimeout().toNanos(),
                         plan.maxStraggleNanos(),
-                        deadline(job, rto)),
+                        deadline(job, rto)))
                 // a silent member's shard never comes: nobody can end with the whole array
-                Phase.Expected.unless(silent, Status.FAILED),
-                (silent.isEmpty() ? shape : "an all-gather cannot complete with a silent member: " + silent)
-                        + "; window " + plan.data().window() + ", retransmission timeout " + Durations.of(rto));
+                .expected(Phase.Expected.unless(silent, Status.FAILED))
+                .note((silent.isEmpty() ? shape : "an all-gather cannot complete with a silent member: " + silent)
+                        + "; window " + plan.data().window() + ", retransmission timeout " + Durations.of(rto))
+                .build();
     }
 
     /** The BIFTs of the job's bit space on every node (F3): no VAT, nothing installed by the data. */

@@ -174,20 +174,20 @@ public final class ReduceScatterUseCase implements UseCase<ReduceScatterSpec> {
         job.common()
                 .members()
                 .forEach(m -> drivers.add(new ReduceScatterDriver(ReduceScatterDriver.Role.WORKER, plan, m)));
-        return new Phase(
-                job,
-                Mode.INA,
-                wireJob,
-                tables,
-                drivers,
-                Plans.awaited(job.common().members(), plan.silent()),
-                List.of(vat.root()),
-                Set.of(),
-                job.common().bitSpace(),
-                ArrayPhases.timing(plan, deadline(job, height.get(vat.root()))),
-                Phase.Expected.unless(plan.silent(), Status.PARTIAL),
-                "VAT root " + vat.root() + "; A-BMs " + vat.aBms() + "; chunk c's sum to member c mod "
-                        + job.common().members().size() + " alone");
+        return Phase.builder()
+                .job(job)
+                .mode(Mode.INA)
+                .wireJob(wireJob)
+                .tables(tables)
+                .drivers(drivers)
+                .awaited(Plans.awaited(job.common().members(), plan.silent()))
+                .roots(List.of(vat.root()))
+                .bitSpace(job.common().bitSpace())
+                .timing(ArrayPhases.timing(plan, deadline(job, height.get(vat.root()))))
+                .expected(Phase.Expected.unless(plan.silent(), Status.PARTIAL))
+                .note("VAT root " + vat.root() + "; A-BMs " + vat.aBms() + "; chunk c's sum to member c mod "
+                        + job.common().members().size() + " alone")
+                .build();
     }
 
     static Phase ring(Scenario s, Routing routing, ReduceScatterSpec job) {
@@ -206,26 +206,25 @@ public final class ReduceScatterUseCase implements UseCase<ReduceScatterSpec> {
                 .members()
                 .forEach(m -> drivers.add(new ReduceScatterDriver(ReduceScatterDriver.Role.RING_WORKER, plan, m)));
         Set<String> silent = plan.silent();
-        return new Phase(
-                job,
-                mode,
-                wireJob,
-                Plans.bareTables(s, job, wireJob, mode),
-                drivers,
-                Plans.awaited(job.common().members(), silent),
-                null,
-                Set.of(),
-                job.common().bitSpace(),
-                new Phase.Timing(
+        return Phase.builder()
+                .job(job)
+                .mode(mode)
+                .wireJob(wireJob)
+                .tables(Plans.bareTables(s, job, wireJob, mode))
+                .drivers(drivers)
+                .awaited(Plans.awaited(job.common().members(), silent))
+                .bitSpace(job.common().bitSpace())
+                .timing(new Phase.Timing(
                         plan.data().chunks(),
                         job.common().completionTimeout().toNanos(),
                         plan.maxStraggleNanos(),
-                        deadline(job, n)),
-                Phase.Expected.unless(silent, Status.FAILED),
-                (silent.isEmpty()
+                        deadline(job, n)))
+                .expected(Phase.Expected.unless(silent, Status.FAILED))
+                .note((silent.isEmpty()
                                 ? "ring reduce-scatter of " + n + " members"
                                 : "a ring cannot complete with a silent member: " + silent)
-                        + "; window " + plan.data().window() + ", retransmission timeout " + Durations.of(rto));
+                        + "; window " + plan.data().window() + ", retransmission timeout " + Durations.of(rto))
+                .build();
     }
 
     /** What the endpoints of one mode need: data, uplinks, and the fault plan as it touches them. */

@@ -79,19 +79,19 @@ public final class ArrayPhases {
         List<DriverSpec> drivers = new ArrayList<>();
         drivers.add(new AllReduceDriver(AllReduceDriver.Role.PARAMETER_SERVER, plan, psHost));
         job.common().members().forEach(m -> drivers.add(new AllReduceDriver(AllReduceDriver.Role.WORKER, plan, m)));
-        return new Phase(
-                job,
-                PS,
-                wireJob,
-                Plans.bareTables(s, job, wireJob, PS),
-                drivers,
-                Plans.awaited(job.common().members(), plan.silent()),
-                List.of(psHost),
-                Set.of(),
-                job.common().bitSpace(),
-                timing(plan, deadline(job, 1)),
-                PsRepair.expected(s, psHost, plan),
-                "parameter server " + psHost);
+        return Phase.builder()
+                .job(job)
+                .mode(PS)
+                .wireJob(wireJob)
+                .tables(Plans.bareTables(s, job, wireJob, PS))
+                .drivers(drivers)
+                .awaited(Plans.awaited(job.common().members(), plan.silent()))
+                .roots(List.of(psHost))
+                .bitSpace(job.common().bitSpace())
+                .timing(timing(plan, deadline(job, 1)))
+                .expected(PsRepair.expected(s, psHost, plan))
+                .note("parameter server " + psHost)
+                .build();
     }
 
     /** The PS is the VAT root when that is a host; else the first host that is not a member; else the first member. */

@@ -106,21 +106,20 @@ public final class HostBaselines {
             shape = "ring of " + n + " members";
         }
         long completion = job.common().completionTimeout().toNanos();
-        return new Phase(
-                job,
-                mode,
-                wireJob,
-                Plans.bareTables(s, job, wireJob, mode),
-                drivers,
-                Plans.awaited(job.common().members(), silent),
-                null,
-                Set.of(),
-                job.common().bitSpace(),
-                new Phase.Timing(
-                        plan.data().chunks(), completion, plan.maxStraggleNanos(), ArrayPhases.deadline(job, n)),
-                Phase.Expected.unless(silent, Status.FAILED),
-                (silent.isEmpty() ? shape : "a " + mode + " cannot complete with a silent member: " + silent)
-                        + "; window " + plan.data().window() + ", retransmission timeout " + Durations.of(rto));
+        return Phase.builder()
+                .job(job)
+                .mode(mode)
+                .wireJob(wireJob)
+                .tables(Plans.bareTables(s, job, wireJob, mode))
+                .drivers(drivers)
+                .awaited(Plans.awaited(job.common().members(), silent))
+                .bitSpace(job.common().bitSpace())
+                .timing(new Phase.Timing(
+                        plan.data().chunks(), completion, plan.maxStraggleNanos(), ArrayPhases.deadline(job, n)))
+                .expected(Phase.Expected.unless(silent, Status.FAILED))
+                .note((silent.isEmpty() ? shape : "a " + mode + " cannot complete with a silent member: " + silent)
+                        + "; window " + plan.data().window() + ", retransmission timeout " + Durations.of(rto))
+                .build();
     }
 
     /**
