@@ -235,13 +235,7 @@ public final class UseCases {
             List<String> switches = stateSwitches(p, s, routing);
             // sequential: each INA phase alone on the fabric, its own pool; shared: the world's one pool (T2)
             PoolLedger ledger = shared != null ? shared : new PoolLedger(s.capacity()::of);
-            PoolLedger.Grant g = ledger.admit(
-                    job.name(),
-                    waitsFor,
-                    entries,
-                    switches,
-                    bestEffort,
-                    u.fallback().name());
+            PoolLedger.Grant g = ledger.admit(job.name(), waitsFor, entries, switches, bestEffort, u.fallback());
             Admission a = g.admission();
             if (a.admitted()) {
                 // the grant is the job's share of a switch's pool where it has one; elsewhere the device's default
