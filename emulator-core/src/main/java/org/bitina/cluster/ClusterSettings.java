@@ -3,9 +3,12 @@ package org.bitina.cluster;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import com.typesafe.config.ConfigUtil;
+import com.typesafe.config.ConfigValue;
+import com.typesafe.config.ConfigValueFactory;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.apache.pekko.actor.Address;
 import org.apache.pekko.actor.AddressFromURIString;
@@ -15,7 +18,7 @@ import org.apache.pekko.actor.typed.ActorSystem;
  * The Pekko settings of a bitina member (E2): a cluster over Artery TCP (TLS with the run's
  * credentials when members come from other JVMs, {@link #tls}), the split brain
  * resolver for members that are lost (E4), quick gossip (the clusters are small and the
- * runs short). One JVM alone is a cluster of one that joins itself.
+ * runs short). One JVM alone runs on the local provider instead ({@link #alone}).
  */
 public final class ClusterSettings {
     private static final String BASE = """
@@ -99,5 +102,51 @@ public final class ClusterSettings {
 
     public static Config defaults() {
         return ConfigFactory.parseString(BASE);
+    }
+
+    /**
+     * A member alone ({@code --jvms 1}): a member's settings {@code full} (the caller's over
+     * {@link #defaults}, application.conf and the libraries' references) on the local provider.
+     * A cluster of one gained nothing from Artery, the self-join, the receptionist's distributed
+     * data or the cluster's shutdown phases, and starting them cost a small run about a sixth of
+     * its process time (docs/benchmarks.md); the actors, messages and
+     * reports are the same (the receptionist is the local one). Pekko builds every configured
+     * serializer when a system starts, and Jackson's (an ObjectMapper each, with the Scala module)
+     * cost some 700 classes for messages that never leave this JVM: they are not built
+     * ({@link NotBuiltSerializer}) and nothing is bound to them, unless {@code serialize-messages}
+     * is on (tests), which needs them.
+     */
+    public static Config alone(Config full) {
+        Config out = full.withValue("pekko.actor.provider", ConfigValueFactory.fromAnyRef("local"));
+        if (full.getBoolean("pekko.actor.serialize-messages")) {
+            return out;
+        }
+        Set<String> jackson = new HashSet<>();
+        for (Map.Entry<String, ConfigValue> e :
+                full.getConfig("pekko.actor.serializers").root().entrySet()) {
+            if (String.valueOf(e.getValue().unwrapped()).startsWith("org.apache.pekko.serialization.jackson.")) {
+                jackson.add(e.getKey());
+                out = out.withValue(
+                        ConfigUtil.joinPath("pekko", "actor", "serializers", e.getKey()),
+                        ConfigValueFactory.fromAnyRef(NotBuiltSerializer.class.getName()));
+            }
+        }
+        for (Map.Entry<String, ConfigValue> e :
+                full.getConfig("pekko.actor.serialization-bindings").root().entrySet()) {
+            if (jackson.contains(String.valueOf(e.getValue().unwrapped()))) {
+                out = out.withoutPath(ConfigUtil.joinPath("pekko", "actor", "serialization-bindings", e.getKey()));
+            }
+        }
+        return out;
+    }
+
+    /** A run alone: one member and no seeds to join (settings {@code pekko}, fallbacks resolved). */
+    public static boolean runsAlone(int members, Config pekko) {
+        return members == 1 && pekko.getStringList("pekko.cluster.seed-nodes").isEmpty();
+    }
+
+    /** The system runs on the cluster provider (else the local one: no cluster to join or watch). */
+    public static boolean clustered(ActorSystem<?> system) {
+        return system.settings().classicSettings().ProviderClass().startsWith("org.apache.pekko.cluster.");
     }
 }

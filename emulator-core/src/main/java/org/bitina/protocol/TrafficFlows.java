@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.SplittableRandom;
 import java.util.function.ToLongFunction;
+import org.bitina.wire.InaHeader;
 
 /**
  * Background traffic's flows (T3), as a pure schedule: open-loop unicast flows whose starts are
@@ -13,10 +14,13 @@ import java.util.function.ToLongFunction;
  * destinations chosen by the pattern. The same spec gives the same flows, so every host can compute
  * what it will send and what it should receive without asking anyone.
  *
- * <p>Not yet wired into a run: no host sends these flows and the loader has no {@code traffic} key.
+ * <p>The scenario's {@code traffic} entries; {@code usecase.traffic} runs them at the hosts.
  */
 public final class TrafficFlows {
     private TrafficFlows() {}
+
+    /** The tenant id background traffic's packets carry (S1: its own; the loader refuses a job with it). */
+    public static final int TENANT = InaHeader.MAX_TENANT;
 
     /** Who sends to whom. */
     public enum Kind {

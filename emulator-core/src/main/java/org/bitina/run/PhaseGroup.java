@@ -9,6 +9,7 @@ import org.bitina.scenario.Schedule;
 import org.bitina.scenario.StartRule;
 import org.bitina.topology.Routing;
 import org.bitina.usecase.Phase;
+import org.bitina.usecase.traffic.TrafficPlan;
 import org.bitina.usecases.UseCases;
 
 /**
@@ -20,15 +21,29 @@ import org.bitina.usecases.UseCases;
  * @param world the world of a shared run, or null (sequential)
  * @param alone whether this is a shared run's job alone
  * @param starts when each job begins: the entries' own starts, or a workload's step scheduler
+ * @param traffic the background traffic beside the jobs (T3): in a world's mix, or alone with no job
  */
-record PhaseGroup(List<Entry> jobs, Schedule.World world, boolean alone, StartRule starts) {
+record PhaseGroup(List<Entry> jobs, Schedule.World world, boolean alone, StartRule starts, List<TrafficPlan> traffic) {
     PhaseGroup {
         jobs = List.copyOf(jobs);
+        traffic = List.copyOf(traffic);
+        if (jobs.isEmpty() && traffic.isEmpty()) {
+            throw new IllegalArgumentException("a phase runs a job or traffic");
+        }
+    }
+
+    PhaseGroup(List<Entry> jobs, Schedule.World world, boolean alone, StartRule starts) {
+        this(jobs, world, alone, starts, List.of());
     }
 
     /** A group whose jobs begin at their entries' starts. */
     PhaseGroup(List<Entry> jobs, Schedule.World world, boolean alone) {
         this(jobs, world, alone, new EntryStarts(jobs));
+    }
+
+    /** The background traffic alone on the fabric, no job beside it: the reference of its slowdown. */
+    static PhaseGroup trafficAlone(Schedule.World world, List<TrafficPlan> traffic) {
+        return new PhaseGroup(List.of(), world, true, new EntryStarts(List.of()), traffic);
     }
 
     /**
@@ -76,8 +91,9 @@ record PhaseGroup(List<Entry> jobs, Schedule.World world, boolean alone, StartRu
         return world != null;
     }
 
+    /** The first job, or null for traffic alone. */
     Phase lead() {
-        return jobs.get(0).phase();
+        return jobs.isEmpty() ? null : jobs.get(0).phase();
     }
 
     /** Sequential: each phase alone, in the plan's order. */
@@ -90,6 +106,7 @@ record PhaseGroup(List<Entry> jobs, Schedule.World world, boolean alone, StartRu
     /** Shared: per world the mix, then (with {@code alone}) each job of that world alone from time 0. */
     static List<PhaseGroup> shared(Scenario s, Routing routing) {
         Schedule schedule = s.schedule();
+        List<TrafficPlan> traffic = TrafficPlan.of(s);
         List<PhaseGroup> out = new ArrayList<>();
         for (Schedule.World w : schedule.worlds()) {
             List<Phase> phases = UseCases.world(s, routing, w);
@@ -98,14 +115,15 @@ record PhaseGroup(List<Entry> jobs, Schedule.World world, boolean alone, StartRu
                 Schedule.Start start = schedule.start(p.job().name());
                 mix.add(new Entry(p, start.at().toNanos(), start.after()));
             }
-            out.add(
-                    schedule.rule().isPresent()
-                            ? new PhaseGroup(
-                                    mix, w, false, schedule.rule().get().forWorld(w))
-                            : new PhaseGroup(mix, w, false));
+            StartRule rule = schedule.rule().isPresent() ? schedule.rule().get().forWorld(w) : new EntryStarts(mix);
+            out.add(new PhaseGroup(mix, w, false, rule, traffic));
             if (schedule.alone()) {
                 phases.forEach(p -> out.add(new PhaseGroup(List.of(new Entry(p, 0, List.of())), w, true)));
             }
+        }
+        if (schedule.alone() && !traffic.isEmpty()) {
+            // no job beside it, so no world to tell apart: the traffic runs alone once, for every world's slowdown
+            out.add(trafficAlone(schedule.worlds().get(0), traffic));
         }
         return out;
     }

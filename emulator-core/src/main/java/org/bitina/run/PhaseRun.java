@@ -2,12 +2,16 @@ package org.bitina.run;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.bitina.scenario.FaultSpec;
 import org.bitina.time.WindowBarrier;
 import org.bitina.usecase.DriverReport;
 import org.bitina.usecase.Phase;
+import org.bitina.usecase.traffic.TrafficDriverSpec;
+import org.bitina.usecase.traffic.TrafficPlan;
 
 /** What one phase has gathered while the {@link PhaseRunner} takes it through its states. */
 final class PhaseRun {
@@ -15,8 +19,11 @@ final class PhaseRun {
     final PhaseGroup group;
     /** The phase's jobs: one, or under schedule = shared every job of the world. */
     final List<JobRun> jobs = new ArrayList<>();
-    /** The first job: the one a sequential phase runs, whose plan faults rebuild. */
+    /** The first job: the one a sequential phase runs, whose plan faults rebuild; null for traffic alone. */
     final JobRun lead;
+
+    /** The background traffic beside the jobs (T3), each entry with its hosts' completions. */
+    final List<TrafficRun> traffic = new ArrayList<>();
 
     /** Network faults scheduled for this phase and not applied yet. */
     final List<FaultSpec> pendingFaults = new ArrayList<>();
@@ -42,7 +49,36 @@ final class PhaseRun {
         this.index = index;
         this.group = group;
         group.jobs().forEach(e -> jobs.add(new JobRun(e)));
-        this.lead = jobs.get(0);
+        this.lead = jobs.isEmpty() ? null : jobs.get(0);
+        group.traffic().forEach(t -> traffic.add(new TrafficRun(t)));
+    }
+
+    /** Whether every traffic host of the phase is done: its flows sent, those to it finished or given up. */
+    boolean trafficDone() {
+        return traffic.stream().allMatch(TrafficRun::done);
+    }
+
+    /** One background-traffic entry of the phase. */
+    static final class TrafficRun {
+        final TrafficPlan plan;
+        /** The hosts done, by name. */
+        final Set<String> done = new HashSet<>();
+
+        TrafficRun(TrafficPlan plan) {
+            this.plan = plan;
+        }
+
+        boolean done() {
+            return done.size() == plan.drivers().size();
+        }
+
+        /** The hosts not done yet, in the entry's host order. */
+        List<String> waiting() {
+            return plan.drivers().stream()
+                    .map(TrafficDriverSpec::host)
+                    .filter(h -> !done.contains(h))
+                    .toList();
+        }
     }
 
     /** One job of the phase. */

@@ -24,6 +24,7 @@ import org.bitina.cluster.MemberAgent;
 import org.bitina.device.DeviceCommand;
 import org.bitina.protocol.JobTables;
 import org.bitina.protocol.TraceEvent;
+import org.bitina.protocol.TrafficFlows;
 import org.bitina.scenario.Clock;
 import org.bitina.scenario.FaultSpec;
 import org.bitina.scenario.Scenario;
@@ -34,6 +35,7 @@ import org.bitina.usecase.DriverReport;
 import org.bitina.usecase.DriverSpec;
 import org.bitina.usecase.Phase;
 import org.bitina.usecase.PhaseEstimate;
+import org.bitina.usecase.traffic.TrafficFigures;
 import org.bitina.usecases.UseCases;
 import org.bitina.workload.StepScheduler;
 
@@ -232,11 +234,16 @@ public final class PhaseRunner {
                 devices,
                 runSecret,
                 scenario.security().mac());
+        TopologyInstaller.installTraffic(
+                run.group.traffic(), devices, runSecret, scenario.security().mac());
         return synced(run, () -> starting(run));
     }
 
     /** What the log and the progress line call a phase: "job J mode M", or a shared world's mix or one of its jobs alone. */
     private static String label(PhaseGroup g) {
+        if (g.jobs().isEmpty()) {
+            return "background traffic alone";
+        }
         if (!g.shared()) {
             return "job " + g.lead().job().name() + " mode " + g.lead().mode();
         }
@@ -246,7 +253,8 @@ public final class PhaseRunner {
         }
         return "world " + g.world().configName() + ": jobs "
                 + String.join(
-                        ", ", g.jobs().stream().map(e -> e.phase().job().name()).toList()) + " shared";
+                        ", ", g.jobs().stream().map(e -> e.phase().job().name()).toList()) + " shared"
+                + (g.traffic().isEmpty() ? "" : " with background traffic");
     }
 
     /** Waits until every live device has handled what was sent to it before, then goes on. */
@@ -270,6 +278,11 @@ public final class PhaseRunner {
                 devices.get(d.host())
                         .tell(new DeviceCommand.StartDriver(
                                 d, hostEvents, TopologyInstaller.endpointSecret(runSecret, d)));
+            }
+        }
+        for (PhaseRun.TrafficRun t : run.traffic) {
+            for (DriverSpec d : t.plan.drivers()) {
+                devices.get(d.host()).tell(new DeviceCommand.StartDriver(d, hostEvents, null));
             }
         }
         return synced(run, () -> running(run));
@@ -324,14 +337,19 @@ public final class PhaseRunner {
      * windows, exactly at their time.
      */
     private Behavior<Command> runningVirtual(PhaseRun run) {
-        Phase p = run.lead.phase;
         run.start = System.nanoTime();
         run.barrier = new WindowBarrier(members.size(), lookahead);
         faultsAtStart(run);
-        if (run.jobs.stream().allMatch(j -> j.phase.awaited().isEmpty())) {
+        if (run.jobs.stream().allMatch(j -> j.phase.awaited().isEmpty()) && run.traffic.isEmpty()) {
             return endOfEndpoints(run);
         }
         beginDue(run, 0);
+        // background traffic begins with the phase: its flows leave at their own start times (T3)
+        for (PhaseRun.TrafficRun t : run.traffic) {
+            t.plan.drivers()
+                    .forEach(d -> devices.get(d.host())
+                            .tell(new DeviceCommand.BeginJob(t.plan.tenant(), t.plan.wireJob(), 0)));
+        }
         // every host has begun (and every fault at zero is in) before the first window
         return synced(run, () -> window(run, 0));
     }
@@ -341,6 +359,10 @@ public final class PhaseRunner {
      * messages reach every device before any frame does); the later ones wait, in time order.
      */
     private void faultsAtStart(PhaseRun run) {
+        if (run.lead == null) {
+            // traffic alone: shared runs take no network faults (the loader refuses them), so none to apply
+            return;
+        }
         for (FaultSpec f : scenario.faults()) {
             if (FaultInjector.network(f) && f.at().isZero()) {
                 run.lead.phase = faults.apply(f, run.lead.phase);
@@ -505,7 +527,9 @@ public final class PhaseRunner {
             // jobs that waited for others begin where the window in which the last of those completed ends
             return synced(run, () -> window(run, end));
         }
-        if (run.settleUntil == Long.MAX_VALUE && run.jobs.stream().allMatch(PhaseRun.JobRun::finished)) {
+        if (run.settleUntil == Long.MAX_VALUE
+                && run.jobs.stream().allMatch(PhaseRun.JobRun::finished)
+                && run.trafficDone()) {
             if (run.jobs.stream()
                     .allMatch(j -> j.done.values().stream()
                             .allMatch(r -> r.partialChunks().isEmpty()))) {
@@ -565,16 +589,24 @@ public final class PhaseRunner {
      * every job's deadline (a generous bound: a job after others may wait for all of them).
      */
     private static long deadlineNanos(PhaseRun run) {
+        // background traffic's hosts give up on what has not arrived at its give-up time: past it nothing waits
+        long traffic = run.traffic.stream()
+                .mapToLong(t -> t.plan.giveUpNanos() + TRAFFIC_GRACE_NANOS)
+                .max()
+                .orElse(0);
         if (run.jobs.size() == 1) {
-            return run.lead.phase.timing().deadline().toNanos();
+            return Math.max(traffic, run.lead.phase.timing().deadline().toNanos());
         }
         long max = Phase.Timing.MAX_DEADLINE.toNanos();
         long sum = run.jobs.stream().mapToLong(j -> j.startNanos).max().orElse(0);
         for (PhaseRun.JobRun j : run.jobs) {
             sum = Math.min(max, sum + j.phase.timing().deadline().toNanos());
         }
-        return sum;
+        return Math.max(traffic, sum);
     }
+
+    /** How far past its give-up time background traffic's phase may run before it is called late: a window or so. */
+    private static final long TRAFFIC_GRACE_NANOS = 1_000_000L;
 
     /** The awaited endpoints not done yet, in name order (each named with its job when jobs share the phase). */
     private static List<String> unfinished(PhaseRun run) {
@@ -585,6 +617,9 @@ public final class PhaseRunner {
                     out.add(run.jobs.size() == 1 ? e : j.phase.job().name() + ":" + e);
                 }
             }
+        }
+        for (PhaseRun.TrafficRun t : run.traffic) {
+            t.waiting().forEach(h -> out.add("traffic[" + t.plan.index() + "]:" + h));
         }
         return out;
     }
@@ -603,6 +638,12 @@ public final class PhaseRunner {
 
     /** Which completions count: an awaited endpoint's, of this phase, in a role that ends it. */
     private void onDone(PhaseRun run, DeviceCommand.DriverDone d) {
+        if (d.report().role() == DriverReport.Role.TRAFFIC) {
+            run.traffic.stream()
+                    .filter(t -> t.plan.tenant() == d.tenant() && t.plan.wireJob() == d.job())
+                    .forEach(t -> t.done.add(d.report().endpoint()));
+            return;
+        }
         for (PhaseRun.JobRun j : run.jobs) {
             // jobs sharing the fabric may have the same wire job under other tenants (S1): the tenant tells them apart
             boolean ours = run.jobs.size() == 1 ? j.phase.wireJobs().contains(d.job()) : j.owns(d.tenant(), d.job());
@@ -615,13 +656,14 @@ public final class PhaseRunner {
 
     private Behavior<Command> onHostEvent(PhaseRun run, HostEvt m) {
         if (m.event() instanceof DeviceCommand.Progress pr
+                && pr.tenant() != TrafficFlows.TENANT
                 && run.jobs.stream().anyMatch(j -> j.phase.wireJobs().contains(pr.job()))) {
             progress.results.addAndGet(pr.results());
             run.results += pr.results();
         } else if (m.event() instanceof DeviceCommand.DriverDone d) {
             // the real clock: completions come one by one; the virtual clock's come with its windows (onDone alike)
             onDone(run, d);
-            if (run.lead.done.keySet().containsAll(run.lead.phase.awaited())) {
+            if (run.lead != null && run.lead.done.keySet().containsAll(run.lead.phase.awaited())) {
                 return endOfEndpoints(run);
             }
         }
@@ -691,9 +733,13 @@ public final class PhaseRunner {
                             j.phase.more().stream().map(Phase.Tree::wireJob).toList(),
                             statsAdapter));
                 }
+                // after the jobs': the answers of one device come in the order asked
+                for (PhaseRun.TrafficRun t : run.traffic) {
+                    d.tell(new DeviceCommand.CollectStats(t.plan.tenant(), t.plan.wireJob(), List.of(), statsAdapter));
+                }
             }
         });
-        int each = run.jobs.size();
+        int each = run.jobs.size() + run.traffic.size();
         return Behaviors.receive(Command.class)
                 .onMessage(Stats.class, m -> {
                     stats.computeIfAbsent(m.stats().node(), k -> new ArrayList<>())
@@ -767,6 +813,19 @@ public final class PhaseRunner {
                     shared);
             report.packetBound(run.bound);
         }
+        for (int k = 0; k < run.traffic.size(); k++) {
+            int at = run.jobs.size() + k;
+            List<DriverReport> reports = new ArrayList<>();
+            devices.keySet().stream()
+                    .map(stats::get)
+                    .filter(Objects::nonNull)
+                    .forEach(l -> reports.addAll(l.get(at).drivers()));
+            PhaseRun.TrafficRun t = run.traffic.get(k);
+            report.traffic(TrafficReport.of(
+                    t.plan,
+                    run.group.alone() ? null : run.group.world().configName(),
+                    TrafficFigures.of(t.plan, reports)));
+        }
         if (run.group.starts() instanceof StepScheduler s && s.done()) {
             report.workload(run.group.world().configName(), s);
         }
@@ -786,6 +845,9 @@ public final class PhaseRunner {
                 return null;
             }
             packets += e.packets();
+        }
+        for (PhaseRun.TrafficRun t : run.traffic) {
+            packets += t.plan.packets();
         }
         PhaseEstimate all = new PhaseEstimate(packets, 0, 0);
         return new PacketBound(packets, all.frameLimit(scenario.topology()));

@@ -26,7 +26,42 @@ public record Report(
         Setup setup,
         List<ObservedTree> observedTrees,
         @JsonInclude(JsonInclude.Include.NON_EMPTY) List<IterationReport> iterations,
-        @JsonInclude(JsonInclude.Include.NON_EMPTY) List<RankTimeline> rankTimelines) {
+        @JsonInclude(JsonInclude.Include.NON_EMPTY) List<RankTimeline> rankTimelines,
+        @JsonInclude(JsonInclude.Include.NON_EMPTY) List<TrafficReport> traffic) {
+
+    public Report {
+        traffic = traffic == null ? List.of() : List.copyOf(traffic);
+    }
+
+    /** A report without background traffic. */
+    public Report(
+            String scenario,
+            String clock,
+            List<String> tolerances,
+            List<JobReport> jobs,
+            List<LinkReport> links,
+            List<SwitchReport> switches,
+            List<HostReport> hosts,
+            Map<String, String> placement,
+            Setup setup,
+            List<ObservedTree> observedTrees,
+            List<IterationReport> iterations,
+            List<RankTimeline> rankTimelines) {
+        this(
+                scenario,
+                clock,
+                tolerances,
+                jobs,
+                links,
+                switches,
+                hosts,
+                placement,
+                setup,
+                observedTrees,
+                iterations,
+                rankTimelines,
+                List.of());
+    }
 
     /** A report without a workload (no iterations, no rank timelines). */
     public Report(

@@ -35,6 +35,7 @@ import org.bitina.workload.StepScheduler;
  */
 final class ReportAssembler {
     private final List<IterationReport> iterations = new ArrayList<>();
+    private final List<TrafficReport> traffic = new ArrayList<>();
     private final List<RankTimeline> rankTimelines = new ArrayList<>();
 
     private final List<Report.JobReport> jobs = new ArrayList<>();
@@ -83,7 +84,13 @@ final class ReportAssembler {
                 setup,
                 List.copyOf(observedTrees),
                 IterationReport.withSpeedups(iterations),
-                List.copyOf(rankTimelines));
+                List.copyOf(rankTimelines),
+                TrafficReport.withSlowdowns(traffic));
+    }
+
+    /** What one background-traffic entry did in one phase (T3): in a world's mix, or alone. */
+    void traffic(TrafficReport r) {
+        traffic.add(r);
     }
 
     /** A workload's iterations in one world, as its scheduler ran them (W3). */

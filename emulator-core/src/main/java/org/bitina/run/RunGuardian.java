@@ -26,6 +26,7 @@ import org.apache.pekko.cluster.typed.ClusterSingleton;
 import org.apache.pekko.cluster.typed.Join;
 import org.apache.pekko.cluster.typed.SingletonActor;
 import org.apache.pekko.cluster.typed.Subscribe;
+import org.bitina.cluster.ClusterSettings;
 import org.bitina.cluster.MemberAgent;
 import org.bitina.device.DeviceCommand;
 import org.bitina.protocol.TraceEvent;
@@ -117,14 +118,16 @@ final class RunGuardian extends AbstractBehavior<RunGuardian.Command> {
             traceWriter = null;
             trace = null;
         }
-        // this JVM is a member like any other; alone, it is a cluster of one that joins itself
+        // this JVM is a member like any other; in a cluster with no seeds to join, it founds one of its own
         ActorRef<MemberAgent.Command> agent = ctx.spawn(MemberAgent.create(), "member");
-        cluster = Cluster.get(ctx.getSystem());
-        if (ctx.getSystem()
-                .settings()
-                .config()
-                .getStringList("pekko.cluster.seed-nodes")
-                .isEmpty()) {
+        // alone on the local provider there is no cluster to join or watch (ClusterSettings.alone)
+        cluster = ClusterSettings.clustered(ctx.getSystem()) ? Cluster.get(ctx.getSystem()) : null;
+        if (cluster != null
+                && ctx.getSystem()
+                        .settings()
+                        .config()
+                        .getStringList("pekko.cluster.seed-nodes")
+                        .isEmpty()) {
             cluster.manager().tell(Join.create(cluster.selfMember().address()));
         }
         if (options.members() == 1) {
@@ -143,10 +146,12 @@ final class RunGuardian extends AbstractBehavior<RunGuardian.Command> {
         finished = ctx.messageAdapter(Report.class, Finished::new);
         closed = ctx.messageAdapter(Boolean.class, TraceClosed::new);
         // E4: a member that leaves or is downed (the split brain resolver) takes its devices with it
-        cluster.subscriptions()
-                .tell(Subscribe.create(
-                        ctx.messageAdapter(ClusterEvent.MemberRemoved.class, Removed::new),
-                        ClusterEvent.MemberRemoved.class));
+        if (cluster != null) {
+            cluster.subscriptions()
+                    .tell(Subscribe.create(
+                            ctx.messageAdapter(ClusterEvent.MemberRemoved.class, Removed::new),
+                            ClusterEvent.MemberRemoved.class));
+        }
     }
 
     @Override

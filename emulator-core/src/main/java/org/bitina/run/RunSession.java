@@ -34,7 +34,9 @@ public final class RunSession implements AutoCloseable {
     public RunSession(Duration timeout) {
         this.timeout = timeout;
         this.system = ActorSystem.create(
-                root(), ClusterSettings.SYSTEM, ClusterSettings.defaults().withFallback(ConfigFactory.load()));
+                root(),
+                ClusterSettings.SYSTEM,
+                ClusterSettings.alone(ClusterSettings.defaults().withFallback(ConfigFactory.load())));
     }
 
     private static Behavior<Command> root() {

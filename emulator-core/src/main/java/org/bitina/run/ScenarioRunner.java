@@ -78,10 +78,12 @@ public final class ScenarioRunner {
     public static Report run(Scenario scenario, Options options, RunProgress progress) {
         AtomicReference<String> failure = new AtomicReference<>();
         Behavior<RunGuardian.Command> guardian = RunGuardian.create(scenario, options, progress, failure::set);
-        ActorSystem<RunGuardian.Command> system = ActorSystem.create(
-                guardian,
-                ClusterSettings.SYSTEM,
-                options.pekko().withFallback(ClusterSettings.defaults()).withFallback(ConfigFactory.load()));
+        Config settings =
+                options.pekko().withFallback(ClusterSettings.defaults()).withFallback(ConfigFactory.load());
+        if (ClusterSettings.runsAlone(options.members(), settings)) {
+            settings = ClusterSettings.alone(settings);
+        }
+        ActorSystem<RunGuardian.Command> system = ActorSystem.create(guardian, ClusterSettings.SYSTEM, settings);
         CompletionStage<Report> report = null;
         try {
             report = AskPattern.ask(system, RunGuardian.Start::new, options.timeout(), system.scheduler());

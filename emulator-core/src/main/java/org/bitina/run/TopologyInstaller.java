@@ -18,6 +18,7 @@ import org.bitina.topology.Node;
 import org.bitina.topology.Routing;
 import org.bitina.usecase.DriverSpec;
 import org.bitina.usecase.Phase;
+import org.bitina.usecase.traffic.TrafficPlan;
 
 /**
  * Installs the validated model on the spawned devices, as an ns-3 helper installs devices
@@ -87,6 +88,20 @@ final class TopologyInstaller {
                     .forEach(tree -> tree.tables()
                             .forEach((node, t) ->
                                     devices.get(node).tell(new DeviceCommand.InstallJob(keyed(p, t, runSecret, mac)))));
+        }
+    }
+
+    /**
+     * Background traffic's tables on every node (T3), after the jobs' (the links are zeroed already);
+     * with {@code mac}, each with its key for packet tags (S2), as a job's.
+     */
+    static void installTraffic(
+            List<TrafficPlan> traffic, Map<String, ActorRef<DeviceCommand>> devices, byte[] runSecret, boolean mac) {
+        for (TrafficPlan p : traffic) {
+            p.tables()
+                    .forEach((node, t) -> devices.get(node)
+                            .tell(new DeviceCommand.InstallJob(
+                                    mac ? t.withMacKey(PacketMac.jobKey(runSecret, t.tenant(), t.job())) : t)));
         }
     }
 

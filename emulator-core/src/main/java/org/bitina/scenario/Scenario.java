@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import org.bitina.job.JobSpec;
 import org.bitina.protocol.SwitchTiming;
+import org.bitina.protocol.TrafficFlows;
 import org.bitina.security.AttackSpec;
 import org.bitina.security.IngressPolicy;
 import org.bitina.topology.ClusterSpec;
@@ -22,7 +23,27 @@ public record Scenario(
         Security security,
         List<AttackSpec> attacks,
         StateCapacity capacity,
-        Schedule schedule) {
+        Schedule schedule,
+        List<TrafficFlows.Spec> traffic) {
+
+    public Scenario {
+        traffic = traffic == null ? List.of() : List.copyOf(traffic);
+    }
+
+    /** A scenario without background traffic. */
+    public Scenario(
+            String file,
+            Topology topology,
+            List<JobSpec> jobs,
+            List<FaultSpec> faults,
+            ClusterSpec cluster,
+            Clock clock,
+            Security security,
+            List<AttackSpec> attacks,
+            StateCapacity capacity,
+            Schedule schedule) {
+        this(file, topology, jobs, faults, cluster, clock, security, attacks, capacity, schedule, List.of());
+    }
 
     /** A scenario whose jobs run one after the other (the default schedule). */
     public Scenario(
@@ -100,22 +121,22 @@ public record Scenario(
 
     /** The same scenario under another schedule (a shared run's jobs alone, for their slowdown). */
     public Scenario withSchedule(Schedule s) {
-        return new Scenario(file, topology, jobs, faults, cluster, clock, security, attacks, capacity, s);
+        return new Scenario(file, topology, jobs, faults, cluster, clock, security, attacks, capacity, s, traffic);
     }
 
     /** The same scenario under another clock (the command line's {@code --clock}). */
     public Scenario withClock(Clock c) {
-        return new Scenario(file, topology, jobs, faults, cluster, c, security, attacks, capacity, schedule);
+        return new Scenario(file, topology, jobs, faults, cluster, c, security, attacks, capacity, schedule, traffic);
     }
 
     /** The same scenario with another fault plan (the faults that applied, when some never did). */
     public Scenario withFaults(List<FaultSpec> f) {
         return new Scenario(
-                file, topology, jobs, List.copyOf(f), cluster, clock, security, attacks, capacity, schedule);
+                file, topology, jobs, List.copyOf(f), cluster, clock, security, attacks, capacity, schedule, traffic);
     }
 
     /** The same scenario with other security settings. */
     public Scenario withSecurity(Security s) {
-        return new Scenario(file, topology, jobs, faults, cluster, clock, s, attacks, capacity, schedule);
+        return new Scenario(file, topology, jobs, faults, cluster, clock, s, attacks, capacity, schedule, traffic);
     }
 }

@@ -79,6 +79,14 @@ public final class ScenarioKeys {
                             "alone = false",
                             "schedule = shared: each job also runs alone in each world, for its `slowdown`"),
                     key(
+                            "traffic",
+                            "list of objects",
+                            "[]",
+                            "",
+                            "traffic = [{ kind = permutation, load = 30%, flow-size = 64KiB, stop = 500us }]",
+                            "schedule = shared: background unicast flows beside the jobs, in every world's mix and alone"
+                                    + " (T3); see `traffic[]` and docs/shared-fabric.md"),
+                    key(
                             "workload",
                             "object",
                             "none",
@@ -486,6 +494,69 @@ public final class ScenarioKeys {
                             "count = 500",
                             "a flood's packets")));
 
-    public static final List<Section> ALL =
-            List.of(ROOT, TOPOLOGY, GENERATOR, LINK, LINK_OBJECT, SWITCH, CLUSTER, SECURITY, RATE_LIMIT, FAULT, ATTACK);
+    public static final Section TRAFFIC = new Section(
+            "traffic[]",
+            "Background traffic under schedule = shared (T3): open-loop unicast flows of MTU-sized packets through the"
+                    + " jobs' ports, queues and buffers, whose starts are Poisson arrivals at `load` of each sender's link"
+                    + " rate; a flow with a lost packet ends unfinished (no retransmission). See docs/shared-fabric.md.",
+            List.of(
+                    key(
+                            "kind",
+                            "permutation | incast | uniform | all-to-all",
+                            "required",
+                            "",
+                            "kind = permutation",
+                            "who sends to whom: a random permutation without fixed points, every host to `to`, a uniformly"
+                                    + " drawn other host per flow, or each sender round the others in turn"),
+                    key(
+                            "hosts",
+                            "list of hosts (selectors)",
+                            "\"all\"",
+                            "",
+                            "hosts = \"pod:1-2\"",
+                            "the hosts that send and receive (at least two)"),
+                    key(
+                            "to",
+                            "host name",
+                            "required for incast",
+                            "",
+                            "to = h1",
+                            "incast's destination, one of `hosts`"),
+                    key(
+                            "load",
+                            "fraction",
+                            "required",
+                            "",
+                            "load = 30%",
+                            "each sender's offered load, a fraction of its link's bandwidth (above 0, below 100%)"),
+                    key(
+                            "flow-size",
+                            "size",
+                            "64KiB",
+                            "bytes",
+                            "flow-size = 256KiB",
+                            "every flow's bytes, sent as MTU-sized packets"),
+                    key("start", "duration", "0us", "ns, us, ms, s", "start = 10us", "no flow starts before it"),
+                    key(
+                            "stop",
+                            "duration",
+                            "required",
+                            "ns, us, ms, s",
+                            "stop = 500us",
+                            "no flow starts at or after it"),
+                    key("seed", "whole number", "1", "", "seed = 3", "the arrivals' and the pattern's seed")));
+
+    public static final List<Section> ALL = List.of(
+            ROOT,
+            TOPOLOGY,
+            GENERATOR,
+            LINK,
+            LINK_OBJECT,
+            SWITCH,
+            CLUSTER,
+            SECURITY,
+            RATE_LIMIT,
+            FAULT,
+            ATTACK,
+            TRAFFIC);
 }

@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import org.bitina.job.JobSpec;
+import org.bitina.protocol.TrafficFlows;
 import org.bitina.security.AttackSpec;
 import org.bitina.security.IngressPolicy;
 import org.bitina.topology.ClusterSpec;
@@ -134,6 +135,7 @@ public final class ScenarioLoader {
         Schedule schedule = workload == null
                 ? ScheduleSection.read(root, jobs, faults, clock)
                 : ScheduleSection.forWorkload(root, faults, clock, workload.starts());
+        List<TrafficFlows.Spec> traffic = TrafficSection.read(root, topology, jobs, schedule.shared());
         if (!problems.isEmpty()) {
             throw new ScenarioException(problems.sorted());
         }
@@ -147,7 +149,8 @@ public final class ScenarioLoader {
                 security,
                 List.copyOf(attacks),
                 capacity,
-                schedule);
+                schedule,
+                traffic);
         wireBudget(scenario, jobsRoot, kinds);
         if (!problems.isEmpty()) {
             throw new ScenarioException(problems.sorted());

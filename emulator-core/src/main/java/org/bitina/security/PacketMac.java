@@ -11,9 +11,6 @@ import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 import org.bitina.wire.InaPacket;
 import org.bitina.wire.PacketCodec;
-import org.bouncycastle.crypto.digests.SHA256Digest;
-import org.bouncycastle.crypto.generators.HKDFBytesGenerator;
-import org.bouncycastle.crypto.params.HKDFParameters;
 
 /**
  * S2, the authentication of INA packets (seed 000 section 8): each job has its own key,
@@ -28,12 +25,8 @@ public final class PacketMac {
 
     /** The key of job {@code (tenant, job)} of a run with {@code runSecret}. */
     public static byte[] jobKey(byte[] runSecret, int tenant, int job) {
-        HKDFBytesGenerator hkdf = new HKDFBytesGenerator(new SHA256Digest());
         byte[] info = ("bitina ina job " + tenant + "/" + job).getBytes(StandardCharsets.US_ASCII);
-        hkdf.init(new HKDFParameters(runSecret, null, info));
-        byte[] key = new byte[KEY_BYTES];
-        hkdf.generateBytes(key, 0, key.length);
-        return key;
+        return Hkdf.sha256(null, runSecret, info, KEY_BYTES);
     }
 
     /** {@code p} with its tag under {@code key}. */

@@ -1,9 +1,6 @@
 package org.bitina.security;
 
 import java.nio.charset.StandardCharsets;
-import org.bouncycastle.crypto.digests.SHA256Digest;
-import org.bouncycastle.crypto.generators.HKDFBytesGenerator;
-import org.bouncycastle.crypto.params.HKDFParameters;
 
 /**
  * S6 keys, derived with HKDF-SHA256 (RFC 5869) from the run's secret under labels of their own,
@@ -33,10 +30,6 @@ public final class ValueKeys {
     }
 
     static byte[] hkdf(byte[] ikm, String info, int bytes) {
-        HKDFBytesGenerator g = new HKDFBytesGenerator(new SHA256Digest());
-        g.init(new HKDFParameters(ikm, null, info.getBytes(StandardCharsets.US_ASCII)));
-        byte[] out = new byte[bytes];
-        g.generateBytes(out, 0, out.length);
-        return out;
+        return Hkdf.sha256(null, ikm, info.getBytes(StandardCharsets.US_ASCII), bytes);
     }
 }

@@ -119,7 +119,9 @@ public record DriverReport(
         /** A multicast receiver: it serves the source, but must hold the whole block at the end (R5). */
         RECEIVER(false, true),
         /** A hostile endpoint of the scenario's attacks: nothing waits for it, nothing is checked of it. */
-        ATTACKER(false, false);
+        ATTACKER(false, false),
+        /** A host's part of background traffic (T3): the phase waits for it beside the jobs, nothing of it is verified. */
+        TRAFFIC(false, false);
 
         private final boolean endsPhase;
         private final boolean checkedAtEnd;

@@ -42,6 +42,7 @@ import org.bitina.usecase.multicast.MulticastUseCase;
 import org.bitina.usecase.reducescatter.ReduceScatterUseCase;
 import org.bitina.usecase.reduction.ArrayPhases;
 import org.bitina.usecase.reduction.DataSpec;
+import org.bitina.usecase.traffic.TrafficDriverSpec;
 
 /** The use cases a scenario may have. Adding one is a package under {@code usecase} and a line in {@link #ALL}. */
 public final class UseCases {
@@ -71,6 +72,8 @@ public final class UseCases {
                 new ArrayList<>(ALL.stream().flatMap(u -> u.drivers().stream()).toList());
         // the attackers a scenario's attacks section puts beside any AllReduce job's workers
         types.add(AttackDriverSpec.class);
+        // background traffic's hosts (T3), beside the jobs of a shared run
+        types.add(TrafficDriverSpec.class);
         return List.copyOf(types);
     }
 

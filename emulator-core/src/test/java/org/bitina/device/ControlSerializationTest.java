@@ -41,6 +41,7 @@ import org.bitina.topology.Routing;
 import org.bitina.usecase.CompletionTimes;
 import org.bitina.usecase.DriverReport;
 import org.bitina.usecase.Phase;
+import org.bitina.usecase.traffic.TrafficPlan;
 import org.bitina.usecases.UseCases;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
@@ -117,6 +118,12 @@ class ControlSerializationTest {
                             Bift.build(routing, node, s.jobs().get(0).common().bitSpace()))));
         }
         assertTrue(plans >= 8, "allreduce (ina, ring, ps), moe (ina, a2a), multicast, bier-inc phases: " + plans);
+        // background traffic (T3): its tables on every node, its hosts' flows
+        for (TrafficPlan t : TrafficPlan.of(reference("shared-fabric.conf"))) {
+            t.tables().values().forEach(tables -> messages.add(new DeviceCommand.InstallJob(tables)));
+            t.drivers().forEach(d -> messages.add(new DeviceCommand.StartDriver(d, host.ref())));
+            assertTrue(t.drivers().stream().anyMatch(d -> !d.sends().isEmpty()), "a host sends flows");
+        }
         messages.add(new DeviceCommand.BeginJob(1, 2));
         messages.add(new DeviceCommand.Sync(sync.ref()));
         messages.add(DeviceCommand.ResetLinks.INSTANCE);

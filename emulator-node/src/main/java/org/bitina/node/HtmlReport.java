@@ -57,6 +57,7 @@ final class HtmlReport {
         int[] n = {0};
         comparison(b, r, n);
         SharedGantt.append(b, r);
+        TrafficSummary.append(b, r);
         PoolChart.append(b, r);
         WorkloadTimeline.append(b, r);
         List<Phase> planned;

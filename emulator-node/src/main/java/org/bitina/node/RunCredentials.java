@@ -20,15 +20,9 @@ import java.security.cert.X509Certificate;
 import java.security.spec.ECGenParameterSpec;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Date;
 import java.util.HexFormat;
 import java.util.Set;
 import org.bitina.cluster.ClusterSettings;
-import org.bouncycastle.asn1.x500.X500Name;
-import org.bouncycastle.cert.jcajce.JcaX509CertificateConverter;
-import org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder;
-import org.bouncycastle.operator.OperatorCreationException;
-import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
 
 /**
  * A run's cluster credentials: one EC P-256 key and a self-signed certificate for it, in one
@@ -55,23 +49,19 @@ final class RunCredentials {
             KeyPair kp = g.generateKeyPair();
             byte[] id = new byte[8];
             new SecureRandom().nextBytes(id);
-            X500Name name = new X500Name("CN=bitina run " + HexFormat.of().formatHex(id));
             Instant now = Instant.now();
             // a minute back: members' clocks that differ a little still accept it
-            X509Certificate cert = new JcaX509CertificateConverter()
-                    .getCertificate(new JcaX509v3CertificateBuilder(
-                                    name,
-                                    new BigInteger(1, id),
-                                    Date.from(now.minusSeconds(60)),
-                                    Date.from(now.plus(validity)),
-                                    name,
-                                    kp.getPublic())
-                            .build(new JcaContentSignerBuilder("SHA256withECDSA").build(kp.getPrivate())));
+            X509Certificate cert = SelfSignedCertificate.of(
+                    kp,
+                    "bitina run " + HexFormat.of().formatHex(id),
+                    new BigInteger(1, id),
+                    now.minusSeconds(60),
+                    now.plus(validity));
             ks = KeyStore.getInstance("PKCS12");
             ks.load(null, null);
             char[] pw = ClusterSettings.CREDENTIALS_PASSWORD.toCharArray();
             ks.setKeyEntry(ALIAS, kp.getPrivate(), pw, new X509Certificate[] {cert});
-        } catch (GeneralSecurityException | OperatorCreationException e) {
+        } catch (GeneralSecurityException e) {
             throw new IOException("cannot make credentials: " + e.getMessage(), e);
         }
         Path dir = file.toAbsolutePath().getParent();

@@ -127,6 +127,7 @@ final class Summary {
         if (quiet) {
             table(r, out, colour);
             SharedSummary.print(r, out, colour);
+            TrafficSummary.print(r, out, colour);
             WorkloadSummary.print(r, out);
             Drops.summary(r).ifPresent(out::println);
             verdict(r, out, colour);
@@ -138,6 +139,7 @@ final class Summary {
                         : " (timers, stragglers and faults in modelled time: the same file gives the same figures)"));
         table(r, out, colour);
         SharedSummary.print(r, out, colour);
+        TrafficSummary.print(r, out, colour);
         WorkloadSummary.print(r, out);
         rest(r, out);
         Drops.summary(r).ifPresent(out::println);

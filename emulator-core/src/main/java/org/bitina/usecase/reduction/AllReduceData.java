@@ -38,6 +38,20 @@ public final class AllReduceData {
      */
     public float[] values(int bit, int chunk) {
         float[] v = new float[chunkLength(chunk)];
+        fill(bit, chunk, v);
+        return v;
+    }
+
+    /**
+     * {@link #values} written into the first {@code chunkLength(chunk)} places of {@code v}: the
+     * verifier's reference goes through every member's values with one array instead of one each.
+     */
+    void fill(int bit, int chunk, float[] into) {
+        int n = chunkLength(chunk);
+        if (into.length < n) {
+            throw new IllegalArgumentException("chunk " + chunk + " has " + n + " values, the array " + into.length);
+        }
+        float[] v = into;
         float lo;
         float span;
         switch (spec.op()) {
@@ -56,15 +70,14 @@ public final class AllReduceData {
         }
         long stream = mix(spec.seed() * 0x9E3779B97F4A7C15L + ((long) bit << 32) + chunk);
         int i = 0;
-        for (long counter = 0; i + 1 < v.length; counter++, i += 2) {
+        for (long counter = 0; i + 1 < n; counter++, i += 2) {
             long z = mix(stream + counter * 0x9E3779B97F4A7C15L);
             v[i] = lo + span * ((z >>> 40) * 0x1.0p-24f);
             v[i + 1] = lo + span * (((z >>> 16) & 0xFFFFFF) * 0x1.0p-24f);
         }
-        if (i < v.length) {
+        if (i < n) {
             v[i] = lo + span * ((mix(stream + (long) (i / 2) * 0x9E3779B97F4A7C15L) >>> 40) * 0x1.0p-24f);
         }
-        return v;
     }
 
     /** SplitMix64's finaliser (Steele, Lea and Flood, OOPSLA 2014). */

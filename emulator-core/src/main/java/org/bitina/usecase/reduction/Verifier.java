@@ -136,21 +136,44 @@ public final class Verifier {
         }
         double[] exact = new double[len];
         double[] abs = new double[len];
+        // one array for every member's values, and one loop per operation: the same additions and
+        // products in the same order (member by member) as one array each and the operation chosen
+        // per element, so the same reference to the bit
+        float[] v = new float[len];
         boolean first = true;
         for (int b : holds.indices()) {
-            float[] v = data.values(b, chunk);
+            data.fill(b, chunk, v);
+            if (first) {
+                for (int i = 0; i < len; i++) {
+                    exact[i] = v[i];
+                }
+            } else {
+                switch (op) {
+                    case SUM -> {
+                        for (int i = 0; i < len; i++) {
+                            exact[i] += v[i];
+                        }
+                    }
+                    case PRODUCT -> {
+                        for (int i = 0; i < len; i++) {
+                            exact[i] *= v[i];
+                        }
+                    }
+                    case MAX -> {
+                        for (int i = 0; i < len; i++) {
+                            exact[i] = Math.max(exact[i], v[i]);
+                        }
+                    }
+                    case MIN -> {
+                        for (int i = 0; i < len; i++) {
+                            exact[i] = Math.min(exact[i], v[i]);
+                        }
+                    }
+                    case NONE -> throw new IllegalStateException("no op");
+                }
+            }
             for (int i = 0; i < len; i++) {
-                double x = v[i];
-                exact[i] = first
-                        ? x
-                        : switch (op) {
-                            case SUM -> exact[i] + x;
-                            case PRODUCT -> exact[i] * x;
-                            case MAX -> Math.max(exact[i], x);
-                            case MIN -> Math.min(exact[i], x);
-                            case NONE -> throw new IllegalStateException("no op");
-                        };
-                abs[i] += Math.abs(x);
+                abs[i] += Math.abs((double) v[i]);
             }
             first = false;
         }

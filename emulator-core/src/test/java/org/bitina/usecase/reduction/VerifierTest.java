@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Arrays;
@@ -224,5 +225,18 @@ class VerifierTest {
             assertTrue(v >= 0.95f && v <= 1.05f, "a product draws from [0.95, 1.05]: " + v);
         }
         assertTrue(p[100] != p[99] && p[100] != p[98], "the odd last element has a draw of its own");
+    }
+
+    @Test
+    void fillWritesTheSameValuesIntoAReusedArrayAndLeavesTheRestAlone() {
+        AllReduceData d = data(ElementType.FLOAT32, ReductionOp.SUM, 9);
+        float[] into = new float[120];
+        Arrays.fill(into, 7f);
+        d.fill(3, 2, into); // the short last chunk: 50 values
+        assertArrayEquals(d.values(3, 2), Arrays.copyOf(into, 50));
+        assertEquals(7f, into[50], "past the chunk's length nothing is written");
+        d.fill(4, 0, into);
+        assertArrayEquals(d.values(4, 0), Arrays.copyOf(into, 100));
+        assertThrows(IllegalArgumentException.class, () -> d.fill(0, 0, new float[99]));
     }
 }

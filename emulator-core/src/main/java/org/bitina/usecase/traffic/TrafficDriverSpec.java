@@ -1,0 +1,64 @@
+package org.bitina.usecase.traffic;
+
+import java.util.List;
+import org.bitina.protocol.TrafficFlows;
+import org.bitina.usecase.DriverSpec;
+import org.bitina.usecase.EndpointDriver;
+import org.bitina.usecase.JobPlan;
+import org.bitina.usecase.References;
+
+/**
+ * What one host does for one background-traffic entry (T3): the flows it sends and those it
+ * receives, as the entry's schedule ({@link TrafficFlows}) gives them, so the host needs nothing
+ * else to run them and count what arrived.
+ *
+ * @param entry        the entry's index in the scenario's {@code traffic} list
+ * @param sends        the flows this host sends, in start order
+ * @param receives     the flows addressed to this host, in start order
+ * @param payloadBytes the application bytes a full packet carries (the MTU less header, bitmap and tag)
+ * @param giveUpNanos  modelled time after which a flow still missing bytes counts as unfinished
+ */
+public record TrafficDriverSpec(
+        String host,
+        int tenant,
+        int wireJob,
+        int entry,
+        List<TrafficFlows.Flow> sends,
+        List<TrafficFlows.Flow> receives,
+        int payloadBytes,
+        long giveUpNanos)
+        implements DriverSpec {
+
+    public TrafficDriverSpec {
+        sends = List.copyOf(sends);
+        receives = List.copyOf(receives);
+        if (payloadBytes <= 0) {
+            throw new IllegalArgumentException("a traffic packet must carry payload bytes, got " + payloadBytes);
+        }
+    }
+
+    @Override
+    public JobPlan plan() {
+        return new JobPlan() {
+            @Override
+            public int tenant() {
+                return tenant;
+            }
+
+            @Override
+            public int wireJob() {
+                return wireJob;
+            }
+        };
+    }
+
+    @Override
+    public EndpointDriver create(References references) {
+        return new TrafficHost(this);
+    }
+
+    /** The packets a flow of {@code bytes} is cut into: full ones, and the rest in the last. */
+    static int packets(long bytes, int payloadBytes) {
+        return (int) ((bytes + payloadBytes - 1) / payloadBytes);
+    }
+}

@@ -1,0 +1,66 @@
+package org.bitina.usecase.traffic;
+
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.HdrHistogram.Histogram;
+import org.bitina.protocol.TrafficFlows;
+import org.bitina.usecase.DriverReport;
+
+/**
+ * What one background-traffic entry did in one phase (T3), from its hosts' reports: flows started
+ * (at their senders), flows finished (at their receivers), bytes that arrived, and the flow
+ * completion times (last byte's arrival minus the flow's start) at the 50th and 99th percentile,
+ * from an HdrHistogram at 3 significant digits, never past the exact maximum.
+ *
+ * @param unfinished flows started whose last byte never arrived (a packet was lost)
+ */
+public record TrafficFigures(
+        int flows,
+        int finished,
+        int unfinished,
+        long bytes,
+        double fctP50Micros,
+        double fctP99Micros,
+        double fctMaxMicros) {
+
+    /** The figures of {@code plan} from the reports of its hosts (any order; one per host, others ignored). */
+    public static TrafficFigures of(TrafficPlan plan, Collection<DriverReport> reports) {
+        Map<String, DriverReport> byHost = new HashMap<>();
+        for (DriverReport r : reports) {
+            if (r.role() == DriverReport.Role.TRAFFIC) {
+                byHost.put(r.endpoint(), r);
+            }
+        }
+        Histogram h = new Histogram(3);
+        long max = 0;
+        int flows = 0;
+        int finished = 0;
+        long bytes = 0;
+        for (TrafficDriverSpec d : plan.drivers()) {
+            DriverReport r = byHost.get(d.host());
+            if (r == null) {
+                continue;
+            }
+            flows += r.stats().getOrDefault(TrafficHost.FLOWS_STARTED, 0L).intValue();
+            bytes += r.stats().getOrDefault(TrafficHost.BYTES_RECEIVED, 0L);
+            long[] at = r.unitVt();
+            List<TrafficFlows.Flow> in = d.receives();
+            for (int i = 0; at != null && i < Math.min(at.length, in.size()); i++) {
+                if (at[i] >= 0) {
+                    long fct = Math.max(0, at[i] - in.get(i).startNanos());
+                    h.recordValue(fct);
+                    max = Math.max(max, fct);
+                    finished++;
+                }
+            }
+        }
+        return new TrafficFigures(
+                flows, finished, flows - finished, bytes, at(h, 50, max), at(h, 99, max), max / 1000.0);
+    }
+
+    private static double at(Histogram h, double percentile, long max) {
+        return h.getTotalCount() == 0 ? 0 : Math.min(max, h.getValueAtPercentile(percentile)) / 1000.0;
+    }
+}

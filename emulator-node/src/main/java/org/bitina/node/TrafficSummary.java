@@ -1,0 +1,68 @@
+package org.bitina.node;
+
+import static org.bitina.node.ConsoleTable.Align.LEFT;
+import static org.bitina.node.ConsoleTable.Align.RIGHT;
+
+import java.io.PrintStream;
+import java.util.List;
+import java.util.Locale;
+import org.bitina.run.Report;
+import org.bitina.run.TrafficReport;
+
+/**
+ * The console's and the HTML page's table of background traffic (T3): one row per traffic entry
+ * and world's mix, and one per entry alone, with its flows, flow completion times and the p99's
+ * slowdown against the same traffic alone. Nothing when the scenario has no traffic.
+ */
+final class TrafficSummary {
+    private TrafficSummary() {}
+
+    private static final List<String> HEADERS =
+            List.of("traffic", "world", "flows", "finished", "bytes", "FCT p50", "FCT p99", "slowdown");
+    private static final List<ConsoleTable.Align> ALIGNS =
+            List.of(LEFT, LEFT, RIGHT, RIGHT, RIGHT, RIGHT, RIGHT, RIGHT);
+
+    static void print(Report r, PrintStream out, boolean colour) {
+        if (r.traffic().isEmpty()) {
+            return;
+        }
+        out.println("background traffic: flow completion times (modelled), in each world's mix and alone");
+        ConsoleTable table = new ConsoleTable(HEADERS, ALIGNS);
+        for (TrafficReport t : r.traffic()) {
+            table.add(row(t).stream().map(ConsoleTable.Cell::plain).toList());
+        }
+        table.lines(colour).forEach(out::println);
+        out.println("(FCT: last byte's arrival minus the flow's start; a flow with a lost packet is not finished;"
+                + " slowdown: p99 in the mix over p99 alone)");
+    }
+
+    /** The small traffic table of the HTML page. */
+    static void append(StringBuilder b, Report r) {
+        if (r.traffic().isEmpty()) {
+            return;
+        }
+        b.append("<section class=\"traffic\"><h2>Background traffic</h2>\n<p class=\"legend\">Open-loop unicast"
+                + " flows beside the jobs, through the same ports and buffers. FCT: last byte's arrival minus the"
+                + " flow's start (modelled); slowdown: p99 in the world's mix over p99 alone.</p>\n<table><tr>");
+        HEADERS.forEach(h -> b.append("<th>").append(HtmlReport.esc(h)).append("</th>"));
+        b.append("</tr>\n");
+        for (TrafficReport t : r.traffic()) {
+            b.append("<tr>");
+            row(t).forEach(c -> b.append("<td>").append(HtmlReport.esc(c)).append("</td>"));
+            b.append("</tr>\n");
+        }
+        b.append("</table></section>\n");
+    }
+
+    private static List<String> row(TrafficReport t) {
+        return List.of(
+                t.entry() + 1 + ": " + t.kind(),
+                t.alone() ? "alone" : t.world(),
+                String.valueOf(t.flows()),
+                String.valueOf(t.finished()),
+                String.valueOf(t.bytes()),
+                t.finished() == 0 ? "-" : Units.micros(t.fctP50Micros()),
+                t.finished() == 0 ? "-" : Units.micros(t.fctP99Micros()),
+                t.slowdown() == null ? "-" : String.format(Locale.ROOT, "%.2fx", t.slowdown()));
+    }
+}

@@ -1,0 +1,62 @@
+package org.bitina.node;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import org.bitina.run.Report;
+import org.bitina.run.TrafficReport;
+import org.junit.jupiter.api.Test;
+
+/** The console's and the HTML page's background-traffic table (T3): a row per entry and world, and alone. */
+class TrafficSummaryTest {
+    private static Report report(List<TrafficReport> traffic) {
+        return new Report(
+                "s.conf", "virtual", List.of(), List.of(), List.of(), List.of(), List.of(), Map.of(), null, List.of(),
+                List.of(), List.of(), traffic);
+    }
+
+    private static final List<TrafficReport> ROWS = List.of(
+            new TrafficReport(0, "permutation", "ina", false, 116, 105, 7_467_068, 21.1, 49.0, 51.6, 30.0, 1.63),
+            new TrafficReport(0, "permutation", null, true, 116, 116, 7_602_176, 15.1, 30.0, 30.1, null, null));
+
+    @Test
+    void theConsolePrintsARowPerEntryAndWorldAndOneAlone() {
+        ByteArrayOutputStream b = new ByteArrayOutputStream();
+        TrafficSummary.print(report(ROWS), new PrintStream(b, true, StandardCharsets.UTF_8), false);
+        List<String> lines = b.toString(StandardCharsets.UTF_8).lines().toList();
+        assertTrue(lines.get(0).startsWith("background traffic:"), lines.toString());
+        String ina = lines.stream().filter(l -> l.contains(" ina ")).findFirst().orElseThrow();
+        assertTrue(ina.matches("1: permutation\\s+ina\\s+116\\s+105\\s+7467068\\s+21.1 µs\\s+49.0 µs\\s+1.63x"), ina);
+        String alone =
+                lines.stream().filter(l -> l.contains(" alone ")).findFirst().orElseThrow();
+        assertTrue(alone.trim().endsWith("30.0 µs         -"), alone);
+    }
+
+    @Test
+    void nothingIsPrintedWithoutTraffic() {
+        ByteArrayOutputStream b = new ByteArrayOutputStream();
+        TrafficSummary.print(report(List.of()), new PrintStream(b, true, StandardCharsets.UTF_8), false);
+        assertEquals("", b.toString(StandardCharsets.UTF_8));
+        StringBuilder html = new StringBuilder();
+        TrafficSummary.append(html, report(List.of()));
+        assertEquals("", html.toString());
+    }
+
+    @Test
+    void theHtmlPageHasTheSameTable() {
+        StringBuilder html = new StringBuilder();
+        TrafficSummary.append(html, report(ROWS));
+        String s = html.toString();
+        assertTrue(s.startsWith("<section class=\"traffic\"><h2>Background traffic</h2>"), s);
+        assertTrue(
+                s.contains("<tr><td>1: permutation</td><td>ina</td><td>116</td><td>105</td><td>7467068</td>"
+                        + "<td>21.1 µs</td><td>49.0 µs</td><td>1.63x</td></tr>"),
+                s);
+        assertTrue(s.contains("<td>alone</td>") && s.contains("<td>-</td></tr>"), s);
+    }
+}
