@@ -2,6 +2,7 @@ package org.bitina.protocol;
 
 import java.util.List;
 import org.bitina.bitmap.EndpointSet;
+import org.bitina.job.Mode;
 import org.bitina.wire.Direction;
 import org.bitina.wire.InaPacket;
 
@@ -18,7 +19,7 @@ import org.bitina.wire.InaPacket;
 public record TraceEvent(
         String node,
         String job,
-        String mode,
+        Mode mode,
         long seq,
         String event,
         String dir,
@@ -30,8 +31,13 @@ public record TraceEvent(
     /** The unit of {@code vt}, declared on the trace's first line. */
     public static final String VT_UNIT = "ns";
 
-    /** The mode of an event whose job is installed nowhere on the node: there is no phase to name. */
+    /** What the trace writes as the mode of an event whose job is installed nowhere on the node (mode null): there is no phase to name. */
     public static final String NO_MODE = "-";
+
+    /** The mode as the trace writes it: its name, or {@link #NO_MODE}. */
+    public String modeName() {
+        return mode == null ? NO_MODE : mode.name();
+    }
 
     /**
      * An event about a frame at {@code node}: the job and mode from its tables, or, when the job
@@ -50,7 +56,7 @@ public record TraceEvent(
         return new TraceEvent(
                 node,
                 t != null ? t.name() : JobKey.of(p.header()).toString(),
-                t != null ? t.mode().name() : NO_MODE,
+                t != null ? t.mode() : null,
                 p.header().seq(),
                 event,
                 dir,
@@ -71,6 +77,6 @@ public record TraceEvent(
             List<String> to,
             long vt,
             String detail) {
-        return new TraceEvent(node, t.name(), t.mode().name(), seq, event, dir, bitmap.toString(), to, vt, detail);
+        return new TraceEvent(node, t.name(), t.mode(), seq, event, dir, bitmap.toString(), to, vt, detail);
     }
 }

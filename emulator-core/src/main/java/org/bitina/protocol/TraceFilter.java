@@ -135,7 +135,7 @@ public final class TraceFilter implements Predicate<TraceEvent> {
     @Override
     public boolean test(TraceEvent e) {
         return matches("job", e.job())
-                && matches("mode", e.mode())
+                && matches("mode", e.modeName())
                 && matches("event", e.event())
                 && matches("dir", e.dir())
                 && nodeMatches(e.node())

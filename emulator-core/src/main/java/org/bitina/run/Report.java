@@ -118,7 +118,7 @@ public record Report(
      */
     public record ObservedTree(
             String job,
-            String mode,
+            Mode mode,
 
             @com.fasterxml.jackson.annotation.JsonInclude(JsonInclude.Include.NON_NULL)
             Integer iteration,
@@ -189,7 +189,7 @@ public record Report(
             @JsonUnwrapped Plan plan,
             @JsonInclude(JsonInclude.Include.NON_NULL) ValueSecurity security,
             Map<String, Long> stats,
-            @JsonInclude(JsonInclude.Include.NON_NULL) Map<String, Double> speedup,
+            @JsonInclude(JsonInclude.Include.NON_NULL) Map<Mode, Double> speedup,
             @JsonUnwrapped Recovery recovery,
             @JsonInclude(JsonInclude.Include.NON_NULL) KindReport kindReport,
             @JsonInclude(JsonInclude.Include.NON_NULL) PacketBound packetBound,
@@ -421,7 +421,7 @@ public record Report(
         }
 
         /** This row with its speedups over the baselines (an INA row). */
-        public JobReport withSpeedup(Map<String, Double> s) {
+        public JobReport withSpeedup(Map<Mode, Double> s) {
             return toBuilder().speedup(s).build();
         }
 
@@ -493,7 +493,7 @@ public record Report(
             private List<FaultMark> faults = List.of();
             private long maxPacketsIntoHost = 0;
             private String busiestHost = null;
-            private Map<String, Double> speedup = null;
+            private Map<Mode, Double> speedup = null;
             private Recovery recovery = Recovery.NONE;
             private KindReport kindReport = null;
             private PacketBound packetBound = null;
@@ -755,7 +755,7 @@ public record Report(
                 return this;
             }
 
-            public Builder speedup(Map<String, Double> speedup) {
+            public Builder speedup(Map<Mode, Double> speedup) {
                 this.speedup = speedup;
                 return this;
             }

@@ -287,7 +287,7 @@ final class ReportAssembler {
             for (ObservedTrees.Branch b : s.observedTrees()) {
                 phase.add(new Report.ObservedTree(
                         p.job().name(),
-                        p.mode().name(),
+                        p.mode(),
                         iteration,
                         s.node(),
                         b.mechanism(),

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.bitina.job.Mode;
 
 /**
  * The report's {@code speedup} on INA rows: for each baseline of the same job that completed
@@ -24,8 +25,8 @@ final class Speedups {
         return List.copyOf(out);
     }
 
-    private static Map<String, Double> speedup(Report.JobReport ina, List<Report.JobReport> jobs) {
-        Map<String, Double> s = new LinkedHashMap<>();
+    private static Map<Mode, Double> speedup(Report.JobReport ina, List<Report.JobReport> jobs) {
+        Map<Mode, Double> s = new LinkedHashMap<>();
         if (time(ina) <= 0) {
             return s;
         }
@@ -38,7 +39,7 @@ final class Speedups {
                     && time(b) > 0) {
                 // three significant digits: the figure a reader compares (0.00173 as well as 1.92)
                 s.put(
-                        b.mode().name(),
+                        b.mode(),
                         new BigDecimal(time(b) / time(ina))
                                 .round(new MathContext(3))
                                 .doubleValue());

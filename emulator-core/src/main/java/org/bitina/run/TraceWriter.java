@@ -112,7 +112,7 @@ public final class TraceWriter extends AbstractBehavior<TraceWriter.Command> {
         Map<String, Object> line = new LinkedHashMap<>();
         line.put("node", e.node());
         line.put("job", e.job());
-        line.put("mode", e.mode());
+        line.put("mode", e.modeName());
         line.put("seq", e.seq());
         line.put("event", e.event());
         line.put("dir", e.dir());

@@ -2,6 +2,7 @@ package org.bitina.security;
 
 import java.util.Collection;
 import java.util.function.ToIntFunction;
+import org.bitina.job.Mode;
 
 /**
  * Admission control at job setup (seed 000 section 8; docs/requirements.md S5): a job declares the soft
@@ -16,14 +17,14 @@ import java.util.function.ToIntFunction;
  * @param capacity  that switch's capacity
  * @param fallback  the host baseline the job runs instead (when refused)
  */
-public record Admission(boolean admitted, int entries, String refusedBy, int capacity, String fallback) {
+public record Admission(boolean admitted, int entries, String refusedBy, int capacity, Mode fallback) {
 
     /**
      * @param switches the switches the job installs tables on, in a stable order
      * @param capacity a switch's capacity in entries; 0 or less: unlimited
      */
     public static Admission decide(
-            int entries, Collection<String> switches, ToIntFunction<String> capacity, String fallback) {
+            int entries, Collection<String> switches, ToIntFunction<String> capacity, Mode fallback) {
         for (String s : switches) {
             int c = capacity.applyAsInt(s);
             if (c > 0 && entries > c) {

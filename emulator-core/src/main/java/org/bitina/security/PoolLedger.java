@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.ToIntFunction;
+import org.bitina.job.Mode;
 
 /**
  * Admission control over one pool of aggregation entries per switch (T2, S5; seed 000 section 8
@@ -70,7 +71,7 @@ public final class PoolLedger {
             int entries,
             Collection<String> switches,
             boolean bestEffort,
-            String fallback) {
+            Mode fallback) {
         Map<String, Integer> free = new LinkedHashMap<>();
         for (String s : switches) {
             int c = capacity.applyAsInt(s);

@@ -70,24 +70,151 @@ public record Phase(
         more = more == null ? List.of() : List.copyOf(more);
     }
 
-    public Phase(
-            JobSpec job,
-            Mode mode,
-            int wireJob,
-            Map<String, JobTables> tables,
-            List<DriverSpec> drivers,
-            Set<String> awaited,
-            List<String> roots,
-            Set<String> uplinks,
-            BitSpace bitSpace,
-            Timing timing,
-            Expected expected,
-            String note,
-            Admission admission,
-            Iteration iteration) {
-        this(
-                job, mode, wireJob, tables, drivers, awaited, roots, uplinks, bitSpace, timing, expected, note,
-                admission, iteration, List.of());
+    /** A phase built field by field: every field named, none counted ({@link Builder}). */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** A builder holding this phase's fields, to change some of them. */
+    public Builder toBuilder() {
+        return new Builder()
+                .job(job)
+                .mode(mode)
+                .wireJob(wireJob)
+                .tables(tables)
+                .drivers(drivers)
+                .awaited(awaited)
+                .roots(roots)
+                .uplinks(uplinks)
+                .bitSpace(bitSpace)
+                .timing(timing)
+                .expected(expected)
+                .note(note)
+                .admission(admission)
+                .iteration(iteration)
+                .more(more);
+    }
+
+    /**
+     * Builds a {@link Phase}. Job, mode, tables, drivers, awaited, bit space, timing and expected
+     * are required; the rest defaults to a phase whose roots the report takes from the busiest
+     * member (null), with no uplinks, an empty note, no admission decision, no iteration and no
+     * further trees.
+     */
+    public static final class Builder {
+        private JobSpec job;
+        private Mode mode;
+        private int wireJob;
+        private Map<String, JobTables> tables;
+        private List<DriverSpec> drivers;
+        private Set<String> awaited;
+        private List<String> roots;
+        private Set<String> uplinks = Set.of();
+        private BitSpace bitSpace;
+        private Timing timing;
+        private Expected expected;
+        private String note = "";
+        private Admission admission;
+        private Iteration iteration;
+        private List<Tree> more = List.of();
+
+        private Builder() {}
+
+        public Builder job(JobSpec v) {
+            job = v;
+            return this;
+        }
+
+        public Builder mode(Mode v) {
+            mode = v;
+            return this;
+        }
+
+        public Builder wireJob(int v) {
+            wireJob = v;
+            return this;
+        }
+
+        public Builder tables(Map<String, JobTables> v) {
+            tables = v;
+            return this;
+        }
+
+        public Builder drivers(List<DriverSpec> v) {
+            drivers = v;
+            return this;
+        }
+
+        public Builder awaited(Set<String> v) {
+            awaited = v;
+            return this;
+        }
+
+        public Builder roots(List<String> v) {
+            roots = v;
+            return this;
+        }
+
+        public Builder uplinks(Set<String> v) {
+            uplinks = v;
+            return this;
+        }
+
+        public Builder bitSpace(BitSpace v) {
+            bitSpace = v;
+            return this;
+        }
+
+        public Builder timing(Timing v) {
+            timing = v;
+            return this;
+        }
+
+        public Builder expected(Expected v) {
+            expected = v;
+            return this;
+        }
+
+        public Builder note(String v) {
+            note = v;
+            return this;
+        }
+
+        public Builder admission(Admission v) {
+            admission = v;
+            return this;
+        }
+
+        public Builder iteration(Iteration v) {
+            iteration = v;
+            return this;
+        }
+
+        public Builder more(List<Tree> v) {
+            more = v;
+            return this;
+        }
+
+        public Phase build() {
+            require(job, "job");
+            require(mode, "mode");
+            require(tables, "tables");
+            require(drivers, "drivers");
+            require(awaited, "awaited");
+            require(bitSpace, "bitSpace");
+            require(timing, "timing");
+            require(expected, "expected");
+            require(note, "note");
+            return new Phase(
+                    job, mode, wireJob, tables, drivers, awaited, roots, uplinks, bitSpace, timing, expected, note,
+                    admission, iteration, more);
+        }
+
+        private static void require(Object v, String field) {
+            if (v == null) {
+                throw new IllegalStateException("a Phase needs its " + field);
+            }
+        }
     }
 
     /** Every tree the phase installs: its own first, then the others ({@link #more}). */
@@ -116,22 +243,7 @@ public record Phase(
             tree.tables().forEach((n, t) -> m.put(n, change.apply(n, t)));
             others.add(tree.withTables(m));
         }
-        return new Phase(
-                job,
-                mode,
-                wireJob,
-                own,
-                drivers,
-                awaited,
-                roots,
-                uplinks,
-                bitSpace,
-                timing,
-                expected,
-                note + moreNote,
-                admission,
-                iteration,
-                others);
+        return toBuilder().tables(own).note(note + moreNote).more(others).build();
     }
 
     /**
@@ -151,24 +263,6 @@ public record Phase(
             List<String> silent,
             List<String> tablesRewritten,
             double reconfigureMicros) {}
-
-    public Phase(
-            JobSpec job,
-            Mode mode,
-            int wireJob,
-            Map<String, JobTables> tables,
-            List<DriverSpec> drivers,
-            Set<String> awaited,
-            List<String> roots,
-            Set<String> uplinks,
-            BitSpace bitSpace,
-            Timing timing,
-            Expected expected,
-            String note) {
-        this(
-                job, mode, wireJob, tables, drivers, awaited, roots, uplinks, bitSpace, timing, expected, note, null,
-                null);
-    }
 
     /**
      * @param units            results each awaited endpoint waits for: chunks, tokens or windows
@@ -231,42 +325,21 @@ public record Phase(
     public Phase withMoreDrivers(List<DriverSpec> extra) {
         List<DriverSpec> all = new ArrayList<>(drivers);
         all.addAll(extra);
-        return new Phase(
-                job,
-                mode,
-                wireJob,
-                tables,
-                List.copyOf(all),
-                awaited,
-                roots,
-                uplinks,
-                bitSpace,
-                timing,
-                expected,
-                note,
-                admission,
-                iteration,
-                more);
+        return toBuilder().drivers(List.copyOf(all)).build();
     }
 
     /** The phase with admission control's decision (S5). */
     public Phase withAdmission(Admission a) {
-        return new Phase(
-                job, mode, wireJob, tables, drivers, awaited, roots, uplinks, bitSpace, timing, expected, note, a,
-                iteration, more);
+        return toBuilder().admission(a).build();
     }
 
     /** The phase as iteration {@code i} of an elastic job. */
     public Phase withIteration(Iteration i) {
-        return new Phase(
-                job, mode, wireJob, tables, drivers, awaited, roots, uplinks, bitSpace, timing, expected, note,
-                admission, i, more);
+        return toBuilder().iteration(i).build();
     }
 
     public Phase withExpected(Expected e) {
-        return new Phase(
-                job, mode, wireJob, tables, drivers, awaited, roots, uplinks, bitSpace, timing, e, note, admission,
-                iteration, more);
+        return toBuilder().expected(e).build();
     }
 
     /**
@@ -284,40 +357,15 @@ public record Phase(
         List<String> r = roots == null || roots.contains(root)
                 ? roots
                 : Stream.concat(roots.stream(), Stream.of(root)).toList();
-        return new Phase(
-                job,
-                mode,
-                wireJob,
-                t,
-                drivers,
-                Set.copyOf(still),
-                r,
-                uplinks,
-                bitSpace,
-                timing,
-                expected,
-                note + moreNote,
-                admission,
-                iteration,
-                more);
+        return toBuilder()
+                .tables(t)
+                .awaited(Set.copyOf(still))
+                .roots(r)
+                .note(note + moreNote)
+                .build();
     }
 
     public Phase withTables(Map<String, JobTables> t, String moreNote) {
-        return new Phase(
-                job,
-                mode,
-                wireJob,
-                t,
-                drivers,
-                awaited,
-                roots,
-                uplinks,
-                bitSpace,
-                timing,
-                expected,
-                note + moreNote,
-                admission,
-                iteration,
-                more);
+        return toBuilder().tables(t).note(note + moreNote).build();
     }
 }

@@ -316,13 +316,7 @@ public final class UseCases {
         boolean bestEffort = s.schedule().admission(job.name()) == AdmissionMode.BEST_EFFORT;
         int entries = u.stateEntries(u.spec().cast(job));
         List<String> switches = stateSwitches(p, s, routing);
-        PoolLedger.Grant g = ledger.admit(
-                job.name(),
-                waitsFor,
-                entries,
-                switches,
-                bestEffort,
-                u.fallback().name());
+        PoolLedger.Grant g = ledger.admit(job.name(), waitsFor, entries, switches, bestEffort, u.fallback());
         Admission a = g.admission();
         if (!a.admitted()) {
             return new Decided(null, a);

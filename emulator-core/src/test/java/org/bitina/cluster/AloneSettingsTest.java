@@ -61,8 +61,7 @@ class AloneSettingsTest {
             assertFalse(ClusterSettings.clustered(a.system()));
             assertInstanceOf(
                     JacksonCborSerializer.class,
-                    SerializationExtension.get(a.system())
-                            .findSerializerFor(new DeviceCommand.Advanced("s1", 42L)));
+                    SerializationExtension.get(a.system()).findSerializerFor(new DeviceCommand.Advanced("s1", 42L)));
         } finally {
             a.shutdownTestKit();
         }

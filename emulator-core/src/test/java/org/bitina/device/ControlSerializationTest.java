@@ -25,6 +25,7 @@ import org.apache.pekko.serialization.SerializationExtension;
 import org.apache.pekko.serialization.Serializer;
 import org.apache.pekko.serialization.Serializers;
 import org.apache.pekko.serialization.jackson.JacksonCborSerializer;
+import org.bitina.job.Mode;
 import org.bitina.protocol.Counter;
 import org.bitina.protocol.JobKey;
 import org.bitina.protocol.ObservedTrees;
@@ -183,7 +184,7 @@ class ControlSerializationTest {
                                 new ObservedTrees.Branch("INC", "core-1", 2, "[0110]"))))
                 .build());
         messages.add(new DeviceCommand.Progress(1, 2, 64));
-        messages.add(new TraceEvent("s1", "j", "ina", 3, "forward", "agg", "[0110]", List.of("s2"), 5L, null));
+        messages.add(new TraceEvent("s1", "j", Mode.INA, 3, "forward", "agg", "[0110]", List.of("s2"), 5L, null));
         for (Object m : messages) {
             roundTrip(m);
         }

@@ -255,8 +255,7 @@ class PortsTest {
         Ports p = ports(1);
         Frame out = frame(1, 1, 0);
         Frame local = frame(2, 1, 0);
-        TraceEvent event = new TraceEvent(
-                "a", "t1/j1", TraceEvent.NO_MODE, 1, "forward", "agg", "[01000000]", List.of("b"), 0, null);
+        TraceEvent event = new TraceEvent("a", "t1/j1", null, 1, "forward", "agg", "[01000000]", List.of("b"), 0, null);
         List<Frame> delivered = new ArrayList<>();
         device.run(ctx -> {
             delivered.addAll(p.perform(

@@ -41,19 +41,19 @@ class PhaseTimelineTest {
                     List.of()),
             new TreeSpec(TreeSpec.Mode.AUTO, null, null),
             new DataSpec(64, ElementType.INT32, ReductionOp.SUM, 16, 4, 1, 1024));
-    private final Phase phase = new Phase(
-            job,
-            Mode.INA,
-            1,
-            Map.of(),
-            List.of(),
-            Set.of("w1", "w2"),
-            List.of("s1"),
-            Set.of(),
-            new BitSpace(members),
-            new Phase.Timing(4, 50_000_000L, 0, Duration.ofSeconds(30)),
-            new Phase.Expected(Status.COMPLETE, Set.of(), 0),
-            "");
+    private final Phase phase = Phase.builder()
+            .job(job)
+            .mode(Mode.INA)
+            .wireJob(1)
+            .tables(Map.of())
+            .drivers(List.of())
+            .awaited(Set.of("w1", "w2"))
+            .roots(List.of("s1"))
+            .bitSpace(new BitSpace(members))
+            .timing(new Phase.Timing(4, 50_000_000L, 0, Duration.ofSeconds(30)))
+            .expected(new Phase.Expected(Status.COMPLETE, Set.of(), 0))
+            .note("")
+            .build();
 
     private static DriverReport worker(String name, long... vt) {
         CompletionTimes t = new CompletionTimes(vt.length);

@@ -43,19 +43,19 @@ class ReportAssemblerTest {
 
     /** w2 is a silent owner of 1 of the 4 chunks: the others can lack that one chunk, and no more. */
     private Phase failingPhase() {
-        return new Phase(
-                job,
-                Mode.INA,
-                1,
-                Map.of(),
-                List.of(),
-                Set.of("w1", "w3"),
-                List.of("w1"),
-                Set.of(),
-                new BitSpace(members),
-                new Phase.Timing(4, 50_000_000L, 0, Duration.ofSeconds(30)),
-                new Phase.Expected(Status.FAILED, Set.of("w2"), 1),
-                "");
+        return Phase.builder()
+                .job(job)
+                .mode(Mode.INA)
+                .wireJob(1)
+                .tables(Map.of())
+                .drivers(List.of())
+                .awaited(Set.of("w1", "w3"))
+                .roots(List.of("w1"))
+                .bitSpace(new BitSpace(members))
+                .timing(new Phase.Timing(4, 50_000_000L, 0, Duration.ofSeconds(30)))
+                .expected(new Phase.Expected(Status.FAILED, Set.of("w2"), 1))
+                .note("")
+                .build();
     }
 
     private static DeviceCommand.DeviceStats host(String name, int received, List<String> mismatches) {

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.List;
 import java.util.Map;
 import org.bitina.bitmap.FlatBitmap;
+import org.bitina.job.Mode;
 import org.bitina.protocol.AggregationTable;
 import org.bitina.protocol.Contribution;
 import org.bitina.protocol.JobKey;
@@ -19,21 +20,23 @@ import org.junit.jupiter.api.Test;
 
 /** S5: admission at job setup, and the reservation as the job's quota on a switch. */
 class AdmissionTest {
+    /** A host baseline to fall back to: admission carries it, never reads it. */
+    private static final Mode RING = Mode.of("ring");
 
     @Test
     void aJobIsRefusedByTheFirstSwitchWithoutRoomAndAdmittedWhereEveryOneHasIt() {
         Map<String, Integer> capacity = Map.of("s1", 64, "s2", 12, "s3", 8);
-        Admission refused = Admission.decide(16, List.of("s1", "s2", "s3"), n -> capacity.getOrDefault(n, 0), "ring");
+        Admission refused = Admission.decide(16, List.of("s1", "s2", "s3"), n -> capacity.getOrDefault(n, 0), RING);
         assertFalse(refused.admitted());
         assertEquals("s2", refused.refusedBy());
         assertEquals("switch s2 has room for 12 aggregation entries; the job needs 16", refused.reason());
-        assertEquals("ring", refused.fallback());
+        assertEquals(RING, refused.fallback());
 
-        Admission fits = Admission.decide(12, List.of("s1", "s2"), n -> capacity.getOrDefault(n, 0), "ring");
+        Admission fits = Admission.decide(12, List.of("s1", "s2"), n -> capacity.getOrDefault(n, 0), RING);
         assertTrue(fits.admitted());
         assertNull(fits.reason());
         // no capacity declared: unlimited
-        assertTrue(Admission.decide(1 << 20, List.of("s9"), n -> 0, "ring").admitted());
+        assertTrue(Admission.decide(1 << 20, List.of("s9"), n -> 0, RING).admitted());
     }
 
     @Test

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import org.bitina.job.Mode;
 import org.bitina.run.Report;
 
 /**
@@ -78,7 +79,7 @@ final class Answer {
 
     static String sentence(Report.JobReport ina, List<Report.JobReport> rows) {
         StringBuilder s = new StringBuilder(label(ina)).append(": ina ").append(outcome(ina));
-        Map<String, Double> speedup = ina.speedup() == null ? Map.of() : ina.speedup();
+        Map<Mode, Double> speedup = ina.speedup() == null ? Map.of() : ina.speedup();
         long baselines = rows.stream()
                 .filter(x -> x.name().equals(ina.name()) && !x.mode().inNetwork())
                 .map(Report.JobReport::mode)
@@ -92,11 +93,12 @@ final class Answer {
                     .toString();
         }
         // fastest baseline first: the one INA has to beat
-        List<Map.Entry<String, Double>> order = speedup.entrySet().stream()
-                .sorted(Map.Entry.<String, Double>comparingByValue().thenComparing(Map.Entry.comparingByKey()))
+        List<Map.Entry<Mode, Double>> order = speedup.entrySet().stream()
+                .sorted(Map.Entry.<Mode, Double>comparingByValue()
+                        .thenComparing(e -> e.getKey().name()))
                 .toList();
         List<String> parts = new ArrayList<>();
-        for (Map.Entry<String, Double> e : order) {
+        for (Map.Entry<Mode, Double> e : order) {
             Report.JobReport b = baseline(ina, rows, e.getKey());
             parts.add(ratio(e.getValue()) + " than " + e.getKey()
                     + (b == null ? "" : " (" + Units.micros(b.modeledMicros()) + ")"));
@@ -120,15 +122,13 @@ final class Answer {
         return s.toString();
     }
 
-    private static Report.JobReport baseline(Report.JobReport ina, List<Report.JobReport> rows, String mode) {
+    private static Report.JobReport baseline(Report.JobReport ina, List<Report.JobReport> rows, Mode mode) {
         return rows.stream()
-                .filter(x -> x.name().equals(ina.name())
-                        && x.mode().name().equals(mode)
-                        && Objects.equals(index(x), index(ina)))
+                .filter(x ->
+                        x.name().equals(ina.name()) && x.mode().equals(mode) && Objects.equals(index(x), index(ina)))
                 .findFirst()
                 .or(() -> rows.stream()
-                        .filter(x ->
-                                x.name().equals(ina.name()) && x.mode().name().equals(mode))
+                        .filter(x -> x.name().equals(ina.name()) && x.mode().equals(mode))
                         .min(Comparator.comparingDouble(Report.JobReport::modeledMicros)))
                 .orElse(null);
     }

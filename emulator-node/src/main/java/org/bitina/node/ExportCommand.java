@@ -167,7 +167,7 @@ final class ExportCommand implements Callable<Integer> {
                         ObservedTreeView.of(
                                 observed,
                                 p.job().name(),
-                                p.mode().name(),
+                                p.mode(),
                                 p.iteration() == null ? null : p.iteration().index()),
                         p.job().common().bitSpace());
                 v.labels()

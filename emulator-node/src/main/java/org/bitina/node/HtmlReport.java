@@ -468,7 +468,7 @@ final class HtmlReport {
                     ObservedTreeView.of(
                             r,
                             job,
-                            p.mode().name(),
+                            p.mode(),
                             p.iteration() == null ? null : p.iteration().index()),
                     p.job().common().bitSpace());
             if (!o.isEmpty()) {

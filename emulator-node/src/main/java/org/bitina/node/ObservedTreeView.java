@@ -9,6 +9,7 @@ import java.util.Objects;
 import java.util.Set;
 import org.bitina.bitmap.EndpointSet;
 import org.bitina.bitmap.EndpointSets;
+import org.bitina.job.Mode;
 import org.bitina.run.Report;
 import org.bitina.topology.BitSpace;
 
@@ -28,12 +29,12 @@ import org.bitina.topology.BitSpace;
 record ObservedTreeView(Map<String, String> labels, List<TopologyView.TreeEdge> edges, String mechanism, int switches) {
 
     /** The observed branches of one job, mode and iteration (null: a job that runs once). */
-    static List<Report.ObservedTree> of(Report r, String job, String mode, Integer iteration) {
+    static List<Report.ObservedTree> of(Report r, String job, Mode mode, Integer iteration) {
         return of(r.observedTrees(), job, mode, iteration);
     }
 
     /** Those of {@code all} that belong to one job, mode and iteration (null: a job that runs once). */
-    static List<Report.ObservedTree> of(List<Report.ObservedTree> all, String job, String mode, Integer iteration) {
+    static List<Report.ObservedTree> of(List<Report.ObservedTree> all, String job, Mode mode, Integer iteration) {
         return all.stream()
                 .filter(t -> t.job().equals(job) && t.mode().equals(mode) && Objects.equals(t.iteration(), iteration))
                 .toList();

@@ -4,6 +4,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.ToDoubleFunction;
+import org.bitina.job.Mode;
 import org.bitina.run.Report;
 
 /**
@@ -29,9 +30,10 @@ final class Ratios {
         if (ina == null || ina.speedup() == null) {
             return out;
         }
-        for (String mode : ina.speedup().keySet()) {
+        for (Mode baseline : ina.speedup().keySet()) {
+            String mode = baseline.name();
             Report.JobReport base = r.jobs().stream()
-                    .filter(j -> j.name().equals(job) && j.mode().name().equals(mode))
+                    .filter(j -> j.name().equals(job) && j.mode().equals(baseline))
                     .findFirst()
                     .orElse(null);
             if (base == null) {

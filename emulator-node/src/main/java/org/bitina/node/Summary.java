@@ -7,6 +7,7 @@ import java.io.PrintStream;
 import java.util.List;
 import java.util.Map;
 import java.util.function.UnaryOperator;
+import org.bitina.job.Mode;
 import org.bitina.run.Report;
 import org.bitina.usecase.Phase;
 
@@ -82,7 +83,7 @@ final class Summary {
         if (j.speedup() == null || j.speedup().isEmpty()) {
             return;
         }
-        Map.Entry<String, Double> best = j.speedup().entrySet().stream()
+        Map.Entry<Mode, Double> best = j.speedup().entrySet().stream()
                 .min(Map.Entry.comparingByValue())
                 .orElseThrow();
         double x = best.getValue();

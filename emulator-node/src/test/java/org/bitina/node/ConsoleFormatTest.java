@@ -112,8 +112,8 @@ class ConsoleFormatTest {
 
     @Test
     void theBestBaselineLineGivesTheRatioAsTheAnswerSentenceDoes() {
-        Report.JobReport ina =
-                job("ft8", "ina", "complete", "complete", true).withSpeedup(Map.of("ring", 16.3, "ps", 40.0));
+        Report.JobReport ina = job("ft8", "ina", "complete", "complete", true)
+                .withSpeedup(Map.of(Mode.of("ring"), 16.3, Mode.of("ps"), 40.0));
         ByteArrayOutputStream b = new ByteArrayOutputStream();
         Summary.comparison(ina, new PrintStream(b, true, StandardCharsets.UTF_8));
         assertEquals("ft8: ina vs best baseline (ring): 16.3x faster\n", b.toString(StandardCharsets.UTF_8));

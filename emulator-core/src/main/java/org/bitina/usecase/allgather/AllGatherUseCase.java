@@ -5,13 +5,10 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.bitina.job.Mode;
-import org.bitina.job.Status;
 import org.bitina.protocol.JobTables;
 import org.bitina.scenario.JobReader;
 import org.bitina.scenario.Scenario;
-import org.bitina.time.Durations;
 import org.bitina.topology.Bift;
 import org.bitina.topology.Node;
 import org.bitina.topology.Routing;
@@ -22,6 +19,7 @@ import org.bitina.usecase.Plans;
 import org.bitina.usecase.UseCase;
 import org.bitina.usecase.WireBudget;
 import org.bitina.usecase.reduction.AllReducePlan;
+import org.bitina.usecase.reduction.ArrayPhases;
 import org.bitina.usecase.reduction.HostBaselines;
 
 /**
@@ -107,35 +105,22 @@ public final class AllGatherUseCase implements UseCase<AllGatherSpec> {
         int n = job.common().members().size();
         Routing r = routing == null ? Routing.compute(s.topology()) : routing;
         GatherRoutes routes = new GatherRoutes(ring ? GatherRoutes.Kind.RING : GatherRoutes.Kind.MULTICAST, n);
-        long rto = HostBaselines.retransmissionTimeout(s, r, plan(s, job, mode, wireJob, 0), routes);
-        AllReducePlan plan = plan(s, job, mode, wireJob, rto);
+        long rto = HostBaselines.retransmissionTimeout(
+                s, r, ArrayPhases.plan(s, job, mode, wireJob, Map.of(), null, 0), routes);
+        AllReducePlan plan = ArrayPhases.plan(s, job, mode, wireJob, Map.of(), null, rto);
         List<DriverSpec> drivers = new ArrayList<>();
         job.common().members().forEach(m -> drivers.add(new AllGatherDriver(ring, plan, m)));
-        Set<String> silent = plan.silent();
         Map<String, JobTables> tables = ring ? Plans.bareTables(s, job, wireJob, mode) : multicastTables(s, r, job);
         String shape = ring
                 ? "ring all-gather of " + n + " members"
                 : "each member's shard multicast to the " + (n - 1) + " others";
-        return new Phase(
-                job,
-                mode,
-                wireJob,
-                tables,
-                drivers,
-                Plans.awaited(job.common().members(), silent),
+        // a silent member's shard never comes: nobody can end with the whole array (the phase fails naming it)
+        return ArrayPhases.hostPhase(job, plan, deadline(job, rto), shape, "an all-gather", rto)
+                .tables(tables)
+                .drivers(drivers)
                 // every member sends its shard: each is a source the ingress policy lets in
-                ring ? null : job.common().members(),
-                Set.of(),
-                job.common().bitSpace(),
-                new Phase.Timing(
-                        plan.data().chunks(),
-                        job.common().completionTimeout().toNanos(),
-                        plan.maxStraggleNanos(),
-                        deadline(job, rto)),
-                // a silent member's shard never comes: nobody can end with the whole array
-                Phase.Expected.unless(silent, Status.FAILED),
-                (silent.isEmpty() ? shape : "an all-gather cannot complete with a silent member: " + silent)
-                        + "; window " + plan.data().window() + ", retransmission timeout " + Durations.of(rto));
+                .roots(ring ? null : job.common().members())
+                .build();
     }
 
     /** The BIFTs of the job's bit space on every node (F3): no VAT, nothing installed by the data. */
@@ -159,23 +144,6 @@ public final class AllGatherUseCase implements UseCase<AllGatherSpec> {
                             .build());
         }
         return tables;
-    }
-
-    private static AllReducePlan plan(Scenario s, AllGatherSpec job, Mode mode, int wireJob, long timeout) {
-        Plans.EndpointFaults f = Plans.EndpointFaults.of(s, job.common().members(), true);
-        return AllReducePlan.builder()
-                .jobName(job.name())
-                .mode(mode)
-                .tenant(job.common().tenant())
-                .wireJob(wireJob)
-                .space(job.common().bitSpace())
-                .members(job.common().members())
-                .data(job.data())
-                .timeoutNanos(timeout)
-                .stragglers(f.stragglers())
-                .silent(f.silent())
-                .seed(job.data().seed())
-                .build();
     }
 
     /** Generous: every chunk's sends may back off to the most, plus room for the data itself. */

@@ -21,6 +21,7 @@ import org.bitina.usecase.Recovery;
 import org.bitina.usecase.Straggler;
 import org.bitina.usecase.reduction.AllReduceData;
 import org.bitina.usecase.reduction.AllReducePlan;
+import org.bitina.usecase.reduction.MemberFrames;
 import org.bitina.wire.Flags;
 import org.bitina.wire.InaHeader;
 import org.bitina.wire.InaPacket;
@@ -191,13 +192,11 @@ final class GatherMember implements EndpointDriver {
             return out;
         }
         InaPacket p = frame.packet();
-        long seq = p.header().seq();
-        Integer from = memberOfBit.get(p.header().source());
-        if (seq < 0 || seq >= value.length || from == null) {
-            mismatches.add("packet for chunk " + seq + " from bit " + p.header().source() + " is not this job's");
+        Integer from = MemberFrames.sender(p, value.length, memberOfBit, mismatches);
+        if (from == null) {
             return out;
         }
-        int c = (int) seq;
+        int c = (int) p.header().seq();
         lastEventVt = Math.max(lastEventVt, frame.vt());
         if (p.header().type() == PacketType.ACK) {
             acked(c, from);

@@ -14,17 +14,14 @@ import org.bitina.job.JobSpec;
 import org.bitina.job.Mode;
 import org.bitina.scenario.ConfigReader;
 import org.bitina.scenario.ConfigSchema.Section;
-import org.bitina.scenario.JobHeader;
-import org.bitina.scenario.JobParts;
 import org.bitina.scenario.JobReader;
 import org.bitina.topology.BitSpace;
-import org.bitina.topology.EncodingSpec;
 import org.bitina.topology.Topology;
 import org.bitina.topology.Vat;
 import org.bitina.usecase.WireBudget;
+import org.bitina.usecase.reduction.ArrayJobParts;
 import org.bitina.usecase.reduction.ArrayKeys;
 import org.bitina.usecase.reduction.ArrayPhases;
-import org.bitina.usecase.reduction.DataSection;
 import org.bitina.usecase.reduction.DataSpec;
 import org.bitina.usecase.reduction.Elastic;
 import org.bitina.usecase.reduction.HostBaselines;
@@ -54,15 +51,15 @@ public final class AllReduceJobReader extends JobReader {
     @Override
     public JobSpec read(ConfigReader c, Topology topology, int index, Section dataKeys) {
         int before = c.problems().count();
-        JobHeader header = JobHeader.read(c, index, kind(), BASELINES, topology);
-        List<String> members = JobParts.members(c, topology);
+        ArrayJobParts head = ArrayJobParts.head(c, topology, index, kind(), BASELINES);
+        List<String> members = head.members();
         Elastic elastic = Elastic.read(c, topology, members);
         // an elastic job's bit space holds every host that is ever a member: positions never move
-        BitSpace space = JobParts.bitSpace(
-                c, topology, elastic == null || members == null ? members : elastic.everMembers(members));
-        EncodingSpec encoding = JobParts.encoding(c, topology, space);
-        TreeSpec tree = tree(c, topology, space, members);
-        DataSpec data = DataSection.read(c, kind(), topology, space, dataKeys);
+        ArrayJobParts spaced =
+                head.over(c, topology, elastic == null || members == null ? members : elastic.everMembers(members));
+        TreeSpec tree = tree(c, topology, spaced.space(), members);
+        ArrayJobParts parts = spaced.withData(c, topology, dataKeys);
+        DataSpec data = parts.data();
         if (elastic != null && elastic.elastic() && tree != null && tree.mode() != TreeSpec.Mode.AUTO) {
             c.problem(
                     "tree",
@@ -75,16 +72,14 @@ public final class AllReduceJobReader extends JobReader {
             partitionsFit(c, topology, tree, elastic, values);
         }
         if (c.problems().since(before)
-                || header == null
+                || parts.missing()
                 || tree == null
-                || data == null
                 || elastic == null
                 || values == null
                 || partitions == null) {
             return null;
         }
-        return new AllReduceSpec(
-                header.common(KIND, members, space, encoding), tree, data, elastic, values, partitions);
+        return new AllReduceSpec(parts.common(), tree, data, elastic, values, partitions);
     }
 
     /**

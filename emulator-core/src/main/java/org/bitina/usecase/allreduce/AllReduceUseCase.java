@@ -221,20 +221,20 @@ public final class AllReduceUseCase implements UseCase<AllReduceSpec> {
                         job.common().bitSpace().capacity()));
         List<DriverSpec> drivers = new ArrayList<>();
         job.common().members().forEach(m -> drivers.add(new AllReduceDriver(AllReduceDriver.Role.WORKER, plan, m)));
-        return new Phase(
-                job,
-                Mode.INA,
-                wireJob,
-                tables,
-                drivers,
-                Plans.awaited(job.common().members(), plan.silent()),
-                List.of(vat.root()),
-                Set.of(),
-                job.common().bitSpace(),
-                ArrayPhases.timing(plan, ArrayPhases.deadline(job, height.get(vat.root()))),
-                expected(plan, s, vat),
-                "VAT root " + vat.root() + "; A-BMs " + vat.aBms()
-                        + detours(vat, routing, job.common().members()));
+        return Phase.builder()
+                .job(job)
+                .mode(Mode.INA)
+                .wireJob(wireJob)
+                .tables(tables)
+                .drivers(drivers)
+                .awaited(Plans.awaited(job.common().members(), plan.silent()))
+                .roots(List.of(vat.root()))
+                .bitSpace(job.common().bitSpace())
+                .timing(ArrayPhases.timing(plan, ArrayPhases.deadline(job, height.get(vat.root()))))
+                .expected(expected(plan, s, vat))
+                .note("VAT root " + vat.root() + "; A-BMs " + vat.aBms()
+                        + detours(vat, routing, job.common().members()))
+                .build();
     }
 
     /**

@@ -167,22 +167,20 @@ final class PartitionedIna {
         Phase.Expected expected = Phase.Expected.unless(
                 away.stream().filter(job.common().members()::contains).collect(Collectors.toCollection(TreeSet::new)),
                 Status.PARTIAL);
-        return new Phase(
-                job,
-                Mode.INA,
-                wireJob,
-                stageTables,
-                drivers,
-                Plans.awaited(job.common().members(), silentAll),
-                List.of(stageRoot),
-                Set.of(),
-                stageSpace,
-                ArrayPhases.timing(any, ArrayPhases.deadline(job, depth)),
-                expected,
-                note.toString(),
-                null,
-                null,
-                trees);
+        return Phase.builder()
+                .job(job)
+                .mode(Mode.INA)
+                .wireJob(wireJob)
+                .tables(stageTables)
+                .drivers(drivers)
+                .awaited(Plans.awaited(job.common().members(), silentAll))
+                .roots(List.of(stageRoot))
+                .bitSpace(stageSpace)
+                .timing(ArrayPhases.timing(any, ArrayPhases.deadline(job, depth)))
+                .expected(expected)
+                .note(note.toString())
+                .more(trees)
+                .build();
     }
 
     private static Vat built(Vat.Result r, AllReduceSpec job, String what) {

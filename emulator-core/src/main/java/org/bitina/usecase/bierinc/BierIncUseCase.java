@@ -204,31 +204,31 @@ public final class BierIncUseCase implements UseCase<BierIncSpec> {
         // a silent owner starts no tree: nobody reduces its chunks, as nobody passes a silent ring member's
         List<String> silentOwners = owners.stream().filter(silent::contains).toList();
         Status expected = silent.isEmpty() ? Status.COMPLETE : silentOwners.isEmpty() ? Status.PARTIAL : Status.FAILED;
-        return new Phase(
-                job,
-                Mode.INA,
-                wireJob,
-                tables,
-                drivers,
-                awaited,
-                owners,
-                Set.of(),
-                wire,
-                ArrayPhases.timing(
+        return Phase.builder()
+                .job(job)
+                .mode(Mode.INA)
+                .wireJob(wireJob)
+                .tables(tables)
+                .drivers(drivers)
+                .awaited(awaited)
+                .roots(owners)
+                .bitSpace(wire)
+                .timing(ArrayPhases.timing(
                         plan,
                         ArrayPhases.deadline(
                                 job,
                                 3
                                         + (silent.isEmpty() ? IncMember.MAX_SENDS : IncMember.MAX_SENDS_SILENT)
-                                                * INC_WAIT_TIMEOUTS)),
+                                                * INC_WAIT_TIMEOUTS)))
                 // a silent owner's chunks have no tree, and those alone
-                new Phase.Expected(expected, Set.copyOf(silent), (int)
+                .expected(new Phase.Expected(expected, Set.copyOf(silent), (int)
                         IntStream.range(0, plan.data().chunks())
                                 .filter(c -> silentOwners.contains(inc.owner(c)))
-                                .count()),
-                "BIER-INC " + what + ", communicator = job id, edge BFRs: "
+                                .count()))
+                .note("BIER-INC " + what + ", communicator = job id, edge BFRs: "
                         + (job.leafEdge() ? "leaf switches " + wire.endpoints() : "hosts")
-                        + (silentOwners.isEmpty() ? "" : "; silent owners start no tree: " + silentOwners));
+                        + (silentOwners.isEmpty() ? "" : "; silent owners start no tree: " + silentOwners))
+                .build();
     }
 
     /**

@@ -48,23 +48,22 @@ final class IncChainBaseline {
         String shape = (job.collective() == IncPlan.Collective.REDUCE ? "ring Reduce to " : "ring Broadcast from ")
                 + job.root() + ": a pipelined chain of " + members.size() + " members";
         long completion = job.common().completionTimeout().toNanos();
-        return new Phase(
-                job,
-                mode,
-                wireJob,
-                Plans.bareTables(s, job, wireJob, mode),
-                drivers,
-                awaited,
-                null,
-                Set.of(),
-                job.common().bitSpace(),
-                new Phase.Timing(
+        return Phase.builder()
+                .job(job)
+                .mode(mode)
+                .wireJob(wireJob)
+                .tables(Plans.bareTables(s, job, wireJob, mode))
+                .drivers(drivers)
+                .awaited(awaited)
+                .bitSpace(job.common().bitSpace())
+                .timing(new Phase.Timing(
                         plan.data().chunks(),
                         completion,
                         plan.maxStraggleNanos(),
-                        ArrayPhases.deadline(job, members.size())),
-                Phase.Expected.unless(silent, Status.FAILED),
-                (silent.isEmpty() ? shape : "a " + shape + " cannot complete with a silent member: " + silent)
-                        + "; window " + plan.data().window() + ", retransmission timeout " + Durations.of(rto));
+                        ArrayPhases.deadline(job, members.size())))
+                .expected(Phase.Expected.unless(silent, Status.FAILED))
+                .note((silent.isEmpty() ? shape : "a " + shape + " cannot complete with a silent member: " + silent)
+                        + "; window " + plan.data().window() + ", retransmission timeout " + Durations.of(rto))
+                .build();
     }
 }

@@ -36,32 +36,135 @@ public record MoePlan(
         Set<String> silent,
         long rttNanos)
         implements JobPlan {
-    /** A plan without a path model (its re-dispatches timed by the completion timeout alone). */
-    public MoePlan(
-            String jobName,
-            Mode mode,
-            int tenant,
-            int wireJob,
-            BitSpace experts,
-            List<String> sources,
-            MoeSpec.Params params,
-            long timeoutNanos,
-            int payloadBudget,
-            Map<String, Straggler> stragglers,
-            Set<String> silent) {
-        this(
-                jobName,
-                mode,
-                tenant,
-                wireJob,
-                experts,
-                sources,
-                params,
-                timeoutNanos,
-                payloadBudget,
-                stragglers,
-                silent,
-                0);
+    /** A plan built field by field: every field named, none counted ({@link Builder}). */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** A builder holding this plan's fields, to change some of them. */
+    public Builder toBuilder() {
+        return new Builder()
+                .jobName(jobName)
+                .mode(mode)
+                .tenant(tenant)
+                .wireJob(wireJob)
+                .experts(experts)
+                .sources(sources)
+                .params(params)
+                .timeoutNanos(timeoutNanos)
+                .payloadBudget(payloadBudget)
+                .stragglers(stragglers)
+                .silent(silent)
+                .rttNanos(rttNanos);
+    }
+
+    /**
+     * Builds a {@link MoePlan}. Job name, mode, experts, sources and params are required; the rest
+     * defaults to a plan without stragglers or silent hosts and without a path model ({@code
+     * rttNanos} = 0: re-dispatches timed by the completion timeout alone).
+     */
+    public static final class Builder {
+        private String jobName;
+        private Mode mode;
+        private int tenant;
+        private int wireJob;
+        private BitSpace experts;
+        private List<String> sources;
+        private MoeSpec.Params params;
+        private long timeoutNanos;
+        private int payloadBudget;
+        private Map<String, Straggler> stragglers = Map.of();
+        private Set<String> silent = Set.of();
+        private long rttNanos;
+
+        private Builder() {}
+
+        public Builder jobName(String v) {
+            jobName = v;
+            return this;
+        }
+
+        public Builder mode(Mode v) {
+            mode = v;
+            return this;
+        }
+
+        public Builder tenant(int v) {
+            tenant = v;
+            return this;
+        }
+
+        public Builder wireJob(int v) {
+            wireJob = v;
+            return this;
+        }
+
+        public Builder experts(BitSpace v) {
+            experts = v;
+            return this;
+        }
+
+        public Builder sources(List<String> v) {
+            sources = v;
+            return this;
+        }
+
+        public Builder params(MoeSpec.Params v) {
+            params = v;
+            return this;
+        }
+
+        public Builder timeoutNanos(long v) {
+            timeoutNanos = v;
+            return this;
+        }
+
+        public Builder payloadBudget(int v) {
+            payloadBudget = v;
+            return this;
+        }
+
+        public Builder stragglers(Map<String, Straggler> v) {
+            stragglers = v;
+            return this;
+        }
+
+        public Builder silent(Set<String> v) {
+            silent = v;
+            return this;
+        }
+
+        public Builder rttNanos(long v) {
+            rttNanos = v;
+            return this;
+        }
+
+        public MoePlan build() {
+            require(jobName, "jobName");
+            require(mode, "mode");
+            require(experts, "experts");
+            require(sources, "sources");
+            require(params, "params");
+            return new MoePlan(
+                    jobName,
+                    mode,
+                    tenant,
+                    wireJob,
+                    experts,
+                    sources,
+                    params,
+                    timeoutNanos,
+                    payloadBudget,
+                    stragglers,
+                    silent,
+                    rttNanos);
+        }
+
+        private static void require(Object v, String field) {
+            if (v == null) {
+                throw new IllegalStateException("a MoePlan needs its " + field);
+            }
+        }
     }
 
     public boolean ina() {

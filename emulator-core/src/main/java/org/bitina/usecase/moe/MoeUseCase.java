@@ -214,19 +214,20 @@ public final class MoeUseCase implements UseCase<MoeSpec> {
         job.sources().stream().filter(x -> !endpoints.contains(x)).forEach(endpoints::add);
         Plans.EndpointFaults faults = Plans.EndpointFaults.of(s, endpoints, false);
         int budget = payloadBudget(job, s);
-        MoePlan plan = new MoePlan(
-                job.name(),
-                mode,
-                job.common().tenant(),
-                wireJob,
-                job.common().bitSpace(),
-                job.sources(),
-                job.params(),
-                timeout,
-                budget,
-                faults.stragglers(),
-                silentHosts(faults, job),
-                roundTrip(s, routing, job, budget));
+        MoePlan plan = MoePlan.builder()
+                .jobName(job.name())
+                .mode(mode)
+                .tenant(job.common().tenant())
+                .wireJob(wireJob)
+                .experts(job.common().bitSpace())
+                .sources(job.sources())
+                .params(job.params())
+                .timeoutNanos(timeout)
+                .payloadBudget(budget)
+                .stragglers(faults.stragglers())
+                .silent(silentHosts(faults, job))
+                .rttNanos(roundTrip(s, routing, job, budget))
+                .build();
         List<DriverSpec> drivers = new ArrayList<>();
         for (MoeSpec.Expert e : job.experts()) {
             drivers.add(new MoeDriver(MoeDriver.Role.EXPERT, plan, e.host(), e.name()));
@@ -238,21 +239,22 @@ public final class MoeUseCase implements UseCase<MoeSpec> {
         job.experts().stream().filter(e -> plan.silent().contains(e.host())).forEach(e -> silentExperts.add(e.name()));
         Duration deadline =
                 Duration.ofMillis(30_000 + 20 * job.common().completionTimeout().toMillis());
-        return new Phase(
-                job,
-                mode,
-                wireJob,
-                tables,
-                drivers,
-                new LinkedHashSet<>(job.sources()),
-                job.sources(),
-                Set.copyOf(job.sources()),
-                job.common().bitSpace(),
-                new Phase.Timing(job.params().tokensPerSource(), timeout, faults.maxStraggleNanos(), deadline),
-                Phase.Expected.unless(silentExperts, Status.PARTIAL),
-                (ina ? "dispatch by bitmap multicast, combine at C-BM branch nodes" : "all-to-all unicast") + ", "
+        return Phase.builder()
+                .job(job)
+                .mode(mode)
+                .wireJob(wireJob)
+                .tables(tables)
+                .drivers(drivers)
+                .awaited(new LinkedHashSet<>(job.sources()))
+                .roots(job.sources())
+                .uplinks(Set.copyOf(job.sources()))
+                .bitSpace(job.common().bitSpace())
+                .timing(new Phase.Timing(job.params().tokensPerSource(), timeout, faults.maxStraggleNanos(), deadline))
+                .expected(Phase.Expected.unless(silentExperts, Status.PARTIAL))
+                .note((ina ? "dispatch by bitmap multicast, combine at C-BM branch nodes" : "all-to-all unicast") + ", "
                         + job.params().granularity() + " granularity, top-"
-                        + job.params().topK());
+                        + job.params().topK())
+                .build();
     }
 
     @Override

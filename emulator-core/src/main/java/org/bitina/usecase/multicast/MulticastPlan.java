@@ -30,6 +30,138 @@ public record MulticastPlan(
         List<String> members)
         implements JobPlan {
 
+    /** A plan built field by field: every field named, none counted ({@link Builder}). */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** A builder holding this plan's fields, to change some of them. */
+    public Builder toBuilder() {
+        return new Builder()
+                .jobName(jobName)
+                .mode(mode)
+                .tenant(tenant)
+                .wireJob(wireJob)
+                .source(source)
+                .receivers(receivers)
+                .params(params)
+                .uplink(uplink)
+                .roundTimeoutNanos(roundTimeoutNanos)
+                .stragglers(stragglers)
+                .silent(silent)
+                .members(members);
+    }
+
+    /**
+     * Builds a {@link MulticastPlan}. Job name, mode, source, receivers, params and members are
+     * required; the rest defaults to a plan without uplinks (no pre-configured ACK tree), stragglers
+     * or silent receivers.
+     */
+    public static final class Builder {
+        private String jobName;
+        private Mode mode;
+        private int tenant;
+        private int wireJob;
+        private String source;
+        private BitSpace receivers;
+        private MulticastSpec.Params params;
+        private Map<String, String> uplink = Map.of();
+        private long roundTimeoutNanos;
+        private Map<String, Straggler> stragglers = Map.of();
+        private Set<String> silent = Set.of();
+        private List<String> members;
+
+        private Builder() {}
+
+        public Builder jobName(String v) {
+            jobName = v;
+            return this;
+        }
+
+        public Builder mode(Mode v) {
+            mode = v;
+            return this;
+        }
+
+        public Builder tenant(int v) {
+            tenant = v;
+            return this;
+        }
+
+        public Builder wireJob(int v) {
+            wireJob = v;
+            return this;
+        }
+
+        public Builder source(String v) {
+            source = v;
+            return this;
+        }
+
+        public Builder receivers(BitSpace v) {
+            receivers = v;
+            return this;
+        }
+
+        public Builder params(MulticastSpec.Params v) {
+            params = v;
+            return this;
+        }
+
+        public Builder uplink(Map<String, String> v) {
+            uplink = v;
+            return this;
+        }
+
+        public Builder roundTimeoutNanos(long v) {
+            roundTimeoutNanos = v;
+            return this;
+        }
+
+        public Builder stragglers(Map<String, Straggler> v) {
+            stragglers = v;
+            return this;
+        }
+
+        public Builder silent(Set<String> v) {
+            silent = v;
+            return this;
+        }
+
+        public Builder members(List<String> v) {
+            members = v;
+            return this;
+        }
+
+        public MulticastPlan build() {
+            require(jobName, "jobName");
+            require(mode, "mode");
+            require(source, "source");
+            require(receivers, "receivers");
+            require(params, "params");
+            require(members, "members");
+            return new MulticastPlan(
+                    jobName,
+                    mode,
+                    tenant,
+                    wireJob,
+                    source,
+                    receivers,
+                    params,
+                    uplink,
+                    roundTimeoutNanos,
+                    stragglers,
+                    silent,
+                    members);
+        }
+
+        private static void require(Object v, String field) {
+            if (v == null) {
+                throw new IllegalStateException("a MulticastPlan needs its " + field);
+            }
+        }
+    }
+
     public boolean aggregated() {
         return mode.inNetwork();
     }

@@ -170,19 +170,20 @@ public final class MulticastUseCase implements UseCase<MulticastSpec> {
         Plans.EndpointFaults faults = Plans.EndpointFaults.of(s, endpoints, false);
         Set<String> silent = new LinkedHashSet<>(faults.silent());
         silent.retainAll(job.common().members());
-        MulticastPlan plan = new MulticastPlan(
-                job.name(),
-                mode,
-                job.common().tenant(),
-                wireJob,
-                job.source(),
-                job.common().bitSpace(),
-                job.params(),
-                uplink,
-                roundTimeout,
-                faults.stragglers(),
-                silent,
-                List.copyOf(job.common().members()));
+        MulticastPlan plan = MulticastPlan.builder()
+                .jobName(job.name())
+                .mode(mode)
+                .tenant(job.common().tenant())
+                .wireJob(wireJob)
+                .source(job.source())
+                .receivers(job.common().bitSpace())
+                .params(job.params())
+                .uplink(uplink)
+                .roundTimeoutNanos(roundTimeout)
+                .stragglers(faults.stragglers())
+                .silent(silent)
+                .members(List.copyOf(job.common().members()))
+                .build();
         List<DriverSpec> drivers = new ArrayList<>();
         drivers.add(new MulticastDriver(MulticastDriver.Role.SOURCE, plan, job.source()));
         for (String r : job.common().members()) {
@@ -191,21 +192,21 @@ public final class MulticastUseCase implements UseCase<MulticastSpec> {
         long windows = job.params().windows();
         Duration deadline =
                 Duration.ofMillis(30_000 + windows * job.params().maxRounds() * roundTimeout / 1_000_000 * 2);
-        return new Phase(
-                job,
-                mode,
-                wireJob,
-                tables,
-                drivers,
-                Set.of(job.source()),
-                List.of(job.source()),
-                Set.of(),
-                job.common().bitSpace(),
-                new Phase.Timing(job.params().windows(), roundTimeout, faults.maxStraggleNanos(), deadline),
-                Phase.Expected.unless(silent, Status.PARTIAL),
-                (ina ? "ACK tree " + tree : "one unicast ACK per receiver") + ", ACK per "
+        return Phase.builder()
+                .job(job)
+                .mode(mode)
+                .wireJob(wireJob)
+                .tables(tables)
+                .drivers(drivers)
+                .awaited(Set.of(job.source()))
+                .roots(List.of(job.source()))
+                .bitSpace(job.common().bitSpace())
+                .timing(new Phase.Timing(job.params().windows(), roundTimeout, faults.maxStraggleNanos(), deadline))
+                .expected(Phase.Expected.unless(silent, Status.PARTIAL))
+                .note((ina ? "ACK tree " + tree : "one unicast ACK per receiver") + ", ACK per "
                         + (job.params().perWindow() ? "window" : "packet")
-                        + (vat != null ? "; A-BMs " + vat.aBms() : ""));
+                        + (vat != null ? "; A-BMs " + vat.aBms() : ""))
+                .build();
     }
 
     @Override

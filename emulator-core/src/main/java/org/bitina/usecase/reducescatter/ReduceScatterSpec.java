@@ -1,7 +1,7 @@
 package org.bitina.usecase.reducescatter;
 
 import org.bitina.job.JobCommon;
-import org.bitina.job.JobSpec;
+import org.bitina.usecase.reduction.ArrayPhases;
 import org.bitina.usecase.reduction.DataSpec;
 
 /**
@@ -10,4 +10,4 @@ import org.bitina.usecase.reduction.DataSpec;
  *
  * @param root the root of the aggregation tree built for the members (a switch, or a host that is no member)
  */
-public record ReduceScatterSpec(JobCommon common, String root, DataSpec data) implements JobSpec {}
+public record ReduceScatterSpec(JobCommon common, String root, DataSpec data) implements ArrayPhases.JobSpecWithData {}

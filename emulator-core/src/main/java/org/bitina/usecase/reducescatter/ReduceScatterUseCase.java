@@ -1,19 +1,16 @@
 package org.bitina.usecase.reducescatter;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.bitina.job.Mode;
 import org.bitina.job.Status;
 import org.bitina.protocol.JobTables;
 import org.bitina.protocol.ResultRoute;
 import org.bitina.scenario.JobReader;
 import org.bitina.scenario.Scenario;
-import org.bitina.time.Durations;
 import org.bitina.topology.AutoVat;
 import org.bitina.topology.Bift;
 import org.bitina.topology.Node;
@@ -161,7 +158,7 @@ public final class ReduceScatterUseCase implements UseCase<ReduceScatterSpec> {
         }
         Map<String, String> uplink = new LinkedHashMap<>();
         job.common().members().forEach(m -> uplink.put(m, vat.parent(m)));
-        AllReducePlan plan = plan(s, job, Mode.INA, wireJob, uplink, timeout * height.get(vat.root()))
+        AllReducePlan plan = ArrayPhases.plan(s, job, Mode.INA, wireJob, uplink, null, timeout * height.get(vat.root()))
                 .withRtt(RoundTrip.of(
                         s,
                         routing,
@@ -174,20 +171,20 @@ public final class ReduceScatterUseCase implements UseCase<ReduceScatterSpec> {
         job.common()
                 .members()
                 .forEach(m -> drivers.add(new ReduceScatterDriver(ReduceScatterDriver.Role.WORKER, plan, m)));
-        return new Phase(
-                job,
-                Mode.INA,
-                wireJob,
-                tables,
-                drivers,
-                Plans.awaited(job.common().members(), plan.silent()),
-                List.of(vat.root()),
-                Set.of(),
-                job.common().bitSpace(),
-                ArrayPhases.timing(plan, deadline(job, height.get(vat.root()))),
-                Phase.Expected.unless(plan.silent(), Status.PARTIAL),
-                "VAT root " + vat.root() + "; A-BMs " + vat.aBms() + "; chunk c's sum to member c mod "
-                        + job.common().members().size() + " alone");
+        return Phase.builder()
+                .job(job)
+                .mode(Mode.INA)
+                .wireJob(wireJob)
+                .tables(tables)
+                .drivers(drivers)
+                .awaited(Plans.awaited(job.common().members(), plan.silent()))
+                .roots(List.of(vat.root()))
+                .bitSpace(job.common().bitSpace())
+                .timing(ArrayPhases.timing(plan, ArrayPhases.deadline(job, height.get(vat.root()))))
+                .expected(Phase.Expected.unless(plan.silent(), Status.PARTIAL))
+                .note("VAT root " + vat.root() + "; A-BMs " + vat.aBms() + "; chunk c's sum to member c mod "
+                        + job.common().members().size() + " alone")
+                .build();
     }
 
     static Phase ring(Scenario s, Routing routing, ReduceScatterSpec job) {
@@ -198,61 +195,22 @@ public final class ReduceScatterUseCase implements UseCase<ReduceScatterSpec> {
         long rto = HostBaselines.retransmissionTimeout(
                 s,
                 routing == null ? Routing.compute(s.topology()) : routing,
-                plan(s, job, mode, wireJob, Map.of(), 0),
+                ArrayPhases.plan(s, job, mode, wireJob, Map.of(), null, 0),
                 schedule);
-        AllReducePlan plan = plan(s, job, mode, wireJob, Map.of(), rto);
+        AllReducePlan plan = ArrayPhases.plan(s, job, mode, wireJob, Map.of(), null, rto);
         List<DriverSpec> drivers = new ArrayList<>();
         job.common()
                 .members()
                 .forEach(m -> drivers.add(new ReduceScatterDriver(ReduceScatterDriver.Role.RING_WORKER, plan, m)));
-        Set<String> silent = plan.silent();
-        return new Phase(
-                job,
-                mode,
-                wireJob,
-                Plans.bareTables(s, job, wireJob, mode),
-                drivers,
-                Plans.awaited(job.common().members(), silent),
-                null,
-                Set.of(),
-                job.common().bitSpace(),
-                new Phase.Timing(
-                        plan.data().chunks(),
-                        job.common().completionTimeout().toNanos(),
-                        plan.maxStraggleNanos(),
-                        deadline(job, n)),
-                Phase.Expected.unless(silent, Status.FAILED),
-                (silent.isEmpty()
-                                ? "ring reduce-scatter of " + n + " members"
-                                : "a ring cannot complete with a silent member: " + silent)
-                        + "; window " + plan.data().window() + ", retransmission timeout " + Durations.of(rto));
-    }
-
-    /** What the endpoints of one mode need: data, uplinks, and the fault plan as it touches them. */
-    private static AllReducePlan plan(
-            Scenario s, ReduceScatterSpec job, Mode mode, int wireJob, Map<String, String> uplink, long timeout) {
-        Plans.EndpointFaults f = Plans.EndpointFaults.of(s, job.common().members(), true);
-        return AllReducePlan.builder()
-                .jobName(job.name())
-                .mode(mode)
-                .tenant(job.common().tenant())
-                .wireJob(wireJob)
-                .space(job.common().bitSpace())
-                .members(job.common().members())
-                .data(job.data())
-                .uplink(uplink)
-                .timeoutNanos(timeout)
-                .stragglers(f.stragglers())
-                .silent(f.silent())
-                .seed(job.data().seed())
+        return ArrayPhases.hostPhase(
+                        job,
+                        plan,
+                        ArrayPhases.deadline(job, n),
+                        "ring reduce-scatter of " + n + " members",
+                        "a ring",
+                        rto)
+                .tables(Plans.bareTables(s, job, wireJob, mode))
+                .drivers(drivers)
                 .build();
-    }
-
-    /** As AllReduce's: every window of chunks may wait for the root's timeout, plus room for the data itself. */
-    private static Duration deadline(ReduceScatterSpec job, int depth) {
-        long rounds =
-                (job.data().chunks() + job.data().window() - 1) / job.data().window();
-        long timeoutMs = job.common().completionTimeout().toMillis();
-        return Duration.ofMillis(30_000 + rounds * (depth + 2) * timeoutMs * 2);
     }
 }

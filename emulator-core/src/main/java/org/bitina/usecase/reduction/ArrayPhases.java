@@ -9,7 +9,9 @@ import java.util.Map;
 import java.util.Set;
 import org.bitina.job.JobSpec;
 import org.bitina.job.Mode;
+import org.bitina.job.Status;
 import org.bitina.scenario.Scenario;
+import org.bitina.time.Durations;
 import org.bitina.topology.Node;
 import org.bitina.topology.Routing;
 import org.bitina.usecase.DriverSpec;
@@ -79,19 +81,19 @@ public final class ArrayPhases {
         List<DriverSpec> drivers = new ArrayList<>();
         drivers.add(new AllReduceDriver(AllReduceDriver.Role.PARAMETER_SERVER, plan, psHost));
         job.common().members().forEach(m -> drivers.add(new AllReduceDriver(AllReduceDriver.Role.WORKER, plan, m)));
-        return new Phase(
-                job,
-                PS,
-                wireJob,
-                Plans.bareTables(s, job, wireJob, PS),
-                drivers,
-                Plans.awaited(job.common().members(), plan.silent()),
-                List.of(psHost),
-                Set.of(),
-                job.common().bitSpace(),
-                timing(plan, deadline(job, 1)),
-                PsRepair.expected(s, psHost, plan),
-                "parameter server " + psHost);
+        return Phase.builder()
+                .job(job)
+                .mode(PS)
+                .wireJob(wireJob)
+                .tables(Plans.bareTables(s, job, wireJob, PS))
+                .drivers(drivers)
+                .awaited(Plans.awaited(job.common().members(), plan.silent()))
+                .roots(List.of(psHost))
+                .bitSpace(job.common().bitSpace())
+                .timing(timing(plan, deadline(job, 1)))
+                .expected(PsRepair.expected(s, psHost, plan))
+                .note("parameter server " + psHost)
+                .build();
     }
 
     /** The PS is the VAT root when that is a host; else the first host that is not a member; else the first member. */
@@ -143,6 +145,34 @@ public final class ArrayPhases {
         default ValueSecurity values() {
             return ValueSecurity.OFF;
         }
+    }
+
+    /**
+     * What a phase whose hosts run the collective among themselves (a ring, a double binary tree, an
+     * all-gather's multicast) is, whatever the schedule: every member awaited but the silent, whom no
+     * schedule can do without (the phase fails naming them), one unit a chunk under the completion
+     * timeout, and a note with the schedule's {@code shape}, its window and retransmission timeout. The
+     * caller adds the tables, the drivers and, where the hosts are sources, the roots.
+     *
+     * @param what the phase as the note names it when a member is silent ("a ring")
+     */
+    public static Phase.Builder hostPhase(
+            JobSpecWithData job, AllReducePlan plan, Duration deadline, String shape, String what, long rtoNanos) {
+        Set<String> silent = plan.silent();
+        return Phase.builder()
+                .job(job)
+                .mode(plan.mode())
+                .wireJob(plan.wireJob())
+                .awaited(Plans.awaited(job.common().members(), silent))
+                .bitSpace(job.common().bitSpace())
+                .timing(new Phase.Timing(
+                        plan.data().chunks(),
+                        job.common().completionTimeout().toNanos(),
+                        plan.maxStraggleNanos(),
+                        deadline))
+                .expected(Phase.Expected.unless(silent, Status.FAILED))
+                .note((silent.isEmpty() ? shape : what + " cannot complete with a silent member: " + silent)
+                        + "; window " + plan.data().window() + ", retransmission timeout " + Durations.of(rtoNanos));
     }
 
     public static Phase.Timing timing(AllReducePlan plan, Duration deadline) {

@@ -8,9 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.bitina.job.Mode;
-import org.bitina.job.Status;
 import org.bitina.scenario.Scenario;
-import org.bitina.time.Durations;
 import org.bitina.topology.Link;
 import org.bitina.topology.LinkSpec;
 import org.bitina.topology.Routing;
@@ -91,7 +89,6 @@ public final class HostBaselines {
         job.common()
                 .members()
                 .forEach(m -> drivers.add(new AllReduceDriver(AllReduceDriver.Role.RING_WORKER, plan, m)));
-        Set<String> silent = plan.silent();
         int n = job.common().members().size();
         String shape;
         if (mode.equals(TREE)) {
@@ -105,22 +102,10 @@ public final class HostBaselines {
         } else {
             shape = "ring of " + n + " members";
         }
-        long completion = job.common().completionTimeout().toNanos();
-        return new Phase(
-                job,
-                mode,
-                wireJob,
-                Plans.bareTables(s, job, wireJob, mode),
-                drivers,
-                Plans.awaited(job.common().members(), silent),
-                null,
-                Set.of(),
-                job.common().bitSpace(),
-                new Phase.Timing(
-                        plan.data().chunks(), completion, plan.maxStraggleNanos(), ArrayPhases.deadline(job, n)),
-                Phase.Expected.unless(silent, Status.FAILED),
-                (silent.isEmpty() ? shape : "a " + mode + " cannot complete with a silent member: " + silent)
-                        + "; window " + plan.data().window() + ", retransmission timeout " + Durations.of(rto));
+        return ArrayPhases.hostPhase(job, plan, ArrayPhases.deadline(job, n), shape, "a " + mode, rto)
+                .tables(Plans.bareTables(s, job, wireJob, mode))
+                .drivers(drivers)
+                .build();
     }
 
     /**

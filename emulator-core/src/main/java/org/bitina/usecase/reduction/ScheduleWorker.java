@@ -245,13 +245,11 @@ public final class ScheduleWorker implements EndpointDriver {
             return out;
         }
         InaPacket p = frame.packet();
-        long seq = p.header().seq();
-        Integer from = memberOfBit.get(p.header().source());
-        if (seq < 0 || seq >= holds.length || from == null) {
-            mismatches.add("packet for chunk " + seq + " from bit " + p.header().source() + " is not this job's");
+        Integer from = MemberFrames.sender(p, holds.length, memberOfBit, mismatches);
+        if (from == null) {
             return out;
         }
-        int c = (int) seq;
+        int c = (int) p.header().seq();
         lastEventVt = Math.max(lastEventVt, frame.vt());
         if (p.header().type() == PacketType.ACK) {
             acked(c, from, p.endpoints(), now);

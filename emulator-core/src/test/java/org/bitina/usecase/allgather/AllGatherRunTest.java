@@ -34,8 +34,8 @@ class AllGatherRunTest {
             assertTrue(row.verified() && row.asExpected(), row.toString());
             assertEquals(0, row.recovery().retransmissions(), "nothing lost, nothing sent again: " + row);
         }
-        assertTrue(ina.speedup().containsKey("ring"), ina.toString());
-        assertEquals(ring.modeledMicros() / ina.modeledMicros(), ina.speedup().get("ring"), 0.01);
+        assertTrue(ina.speedup().containsKey(AllGatherJobReader.RING), ina.toString());
+        assertEquals(ring.modeledMicros() / ina.modeledMicros(), ina.speedup().get(AllGatherJobReader.RING), 0.01);
         // the multicast crosses each link of its tree once per chunk; the ring sends every chunk N-1 times
         assertTrue(ina.totalLinkBytes() < ring.totalLinkBytes(), ina.totalLinkBytes() + " vs " + ring.totalLinkBytes());
         // the packet bound from the plan: per chunk one multicast and 15 acknowledgements; the ring 15 sends, each

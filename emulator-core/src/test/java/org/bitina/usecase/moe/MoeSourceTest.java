@@ -8,7 +8,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.bitina.bitmap.FlatBitmap;
 import org.bitina.job.Mode;
 import org.bitina.protocol.Frame;
@@ -36,7 +35,17 @@ class MoeSourceTest {
 
     private MoePlan plan(List<MoeSpec.PinnedRoute> pinned, double capacityFactor, int window) {
         MoeSpec.Params params = new MoeSpec.Params(2, HIDDEN, TOKENS, capacityFactor, 9, "group", pinned, window);
-        return new MoePlan("moe", Mode.INA, 1, 5, experts, List.of("src"), params, TIMEOUT, 4000, Map.of(), Set.of());
+        return MoePlan.builder()
+                .jobName("moe")
+                .mode(Mode.INA)
+                .tenant(1)
+                .wireJob(5)
+                .experts(experts)
+                .sources(List.of("src"))
+                .params(params)
+                .timeoutNanos(TIMEOUT)
+                .payloadBudget(4000)
+                .build();
     }
 
     /** Every token pinned to e1 and e3: one group, one dispatch. */

@@ -36,19 +36,19 @@ class MulticastSourceTest {
         MulticastSpec.Params params = new MulticastSpec.Params(4000, 1000, 2, 1, false, "preconfigured", maxRounds);
         Map<String, String> uplink = new LinkedHashMap<>();
         RECEIVERS.forEach(r -> uplink.put(r, "src"));
-        return new MulticastPlan(
-                "mc",
-                Mode.of("unicast-ack"),
-                1,
-                4_000_001,
-                "src",
-                space,
-                params,
-                uplink,
-                ROUND,
-                Map.of(),
-                silent,
-                RECEIVERS);
+        return MulticastPlan.builder()
+                .jobName("mc")
+                .mode(Mode.of("unicast-ack"))
+                .tenant(1)
+                .wireJob(4_000_001)
+                .source("src")
+                .receivers(space)
+                .params(params)
+                .uplink(uplink)
+                .roundTimeoutNanos(ROUND)
+                .silent(silent)
+                .members(RECEIVERS)
+                .build();
     }
 
     /** The receivers, and the frames the source sent them. */

@@ -33,8 +33,8 @@ class ReduceScatterRunTest {
             assertEquals("complete", row.status(), row.toString());
             assertTrue(row.verified() && row.asExpected(), row.toString());
         }
-        assertTrue(ina.speedup().containsKey("ring"), ina.toString());
-        assertEquals(ring.modeledMicros() / ina.modeledMicros(), ina.speedup().get("ring"), 0.01);
+        assertTrue(ina.speedup().containsKey(ReduceScatterJobReader.RING), ina.toString());
+        assertEquals(ring.modeledMicros() / ina.modeledMicros(), ina.speedup().get(ReduceScatterJobReader.RING), 0.01);
         assertEquals(0, ina.timeouts(), "nothing lost, no completion timer fired");
         // every chunk is summed once on its way to the root: 128 chunks x 16 members into the VAT, 128 x 4 into core-1
         assertEquals(128L * 4, ina.packetsIntoRoot(), "the root's four aggregation children, once per chunk");
