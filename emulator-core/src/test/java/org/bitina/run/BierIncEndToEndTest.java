@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Set;
 import org.bitina.bitmap.EndpointSet;
 import org.bitina.bitmap.EndpointSets;
+import org.bitina.job.Mode;
 import org.bitina.scenario.Scenario;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -45,7 +46,7 @@ class BierIncEndToEndTest {
         assertFalse(observed.isEmpty(), "the INC trees are observed");
         Set<String> switches = Set.of("s1", "s2", "s3", "s4", "s5", "s6", "s7");
         for (Report.ObservedTree t : observed) {
-            assertEquals("ina", t.mode());
+            assertEquals(Mode.INA, t.mode());
             assertEquals("INC", t.mechanism());
             assertTrue(switches.contains(t.node()), t.toString());
             assertTrue(t.installs() > 0 && !t.upstream().equals(t.node()), t.toString());
@@ -134,7 +135,7 @@ class BierIncEndToEndTest {
         assertTrue(
                 bcRing.totalLinkBytes() > bcIna.totalLinkBytes(),
                 bcRing.totalLinkBytes() + " " + bcIna.totalLinkBytes());
-        assertTrue(bcIna.speedup().containsKey("ring"), bcIna.speedup() + "");
+        assertTrue(bcIna.speedup().containsKey(Mode.of("ring")), bcIna.speedup() + "");
     }
 
     @Test
