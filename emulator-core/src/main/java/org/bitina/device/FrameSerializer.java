@@ -95,13 +95,11 @@ public final class FrameSerializer extends SerializerWithStringManifest implemen
                 + PacketCodec.encodedSize(f.packet());
     }
 
-    /** The bytes {@link #putString} writes for {@code s}. */
-    public static int utf(String s) {
+    private static int utf(String s) {
         return 2 + s.getBytes(StandardCharsets.UTF_8).length;
     }
 
-    /** One frame's envelope and packet, big-endian (what {@link #read} takes back); also written inside other messages. */
-    public static void write(DeviceCommand.FrameIn m, ByteBuffer buf) {
+    private static void write(DeviceCommand.FrameIn m, ByteBuffer buf) {
         Frame f = m.frame();
         putString(buf, m.from());
         putOptional(buf, f.destination());
@@ -111,7 +109,7 @@ public final class FrameSerializer extends SerializerWithStringManifest implemen
         PacketCodec.encode(f.packet(), buf);
     }
 
-    public static void putString(ByteBuffer buf, String s) {
+    private static void putString(ByteBuffer buf, String s) {
         byte[] b = s.getBytes(StandardCharsets.UTF_8);
         buf.putShort((short) b.length);
         buf.put(b);
@@ -162,8 +160,7 @@ public final class FrameSerializer extends SerializerWithStringManifest implemen
         }
     }
 
-    /** One frame as {@link #write} put it; hostile bytes are refused. */
-    public static DeviceCommand.FrameIn read(ByteBuffer in) throws NotSerializableException, MalformedPacketException {
+    private static DeviceCommand.FrameIn read(ByteBuffer in) throws NotSerializableException, MalformedPacketException {
         String from = getString(in);
         String destination = in.get() != 0 ? getString(in) : null;
         long vt = in.getLong();
@@ -179,7 +176,7 @@ public final class FrameSerializer extends SerializerWithStringManifest implemen
         return new DeviceCommand.FrameIn(new Frame(p, destination, vt, via), from);
     }
 
-    public static String getString(ByteBuffer in) throws NotSerializableException {
+    private static String getString(ByteBuffer in) throws NotSerializableException {
         int n = in.getShort() & 0xFFFF;
         if (n > in.remaining()) {
             throw new NotSerializableException("a name of " + n + " bytes, " + in.remaining() + " follow");

@@ -224,8 +224,7 @@ final class RunGuardian extends AbstractBehavior<RunGuardian.Command> {
                             agents.size(),
                             scenario.clock() == Clock.VIRTUAL,
                             issued.get(agents.get(i)),
-                            voucher,
-                            List.copyOf(agents)));
+                            voucher));
         }
         return this;
     }
