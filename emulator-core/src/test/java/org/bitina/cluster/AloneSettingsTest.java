@@ -44,7 +44,7 @@ class AloneSettingsTest {
             Serializer cbor = serialization.serializerByIdentity().apply(CBOR_ID);
             assertInstanceOf(NotBuiltSerializer.class, cbor);
             IllegalStateException e = assertThrows(
-                    IllegalStateException.class, () -> cbor.toBinary(new DeviceCommand.Advanced("s1", 1L)));
+                    IllegalStateException.class, () -> cbor.toBinary(new DeviceCommand.Advanced("s1", 1, false)));
             assertTrue(e.getMessage().contains("serialize-messages = on"), e.getMessage());
         } finally {
             a.shutdownTestKit();
@@ -61,7 +61,8 @@ class AloneSettingsTest {
             assertFalse(ClusterSettings.clustered(a.system()));
             assertInstanceOf(
                     JacksonCborSerializer.class,
-                    SerializationExtension.get(a.system()).findSerializerFor(new DeviceCommand.Advanced("s1", 42L)));
+                    SerializationExtension.get(a.system())
+                            .findSerializerFor(new DeviceCommand.Advanced("s1", 42, true)));
         } finally {
             a.shutdownTestKit();
         }
