@@ -2,6 +2,7 @@ package org.bitina.protocol;
 
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -511,6 +512,7 @@ public final class AggregationTable {
     /**
      * Emits at once, as partial, every live entry whose key matches: the state of a tree
      * that a routing change has just made stale (B5) leaves now instead of at its timer.
+     * They leave in the order they were opened, as timeouts at one instant do.
      */
     public List<Emission> flush(Predicate<StateKey> which, long now) {
         List<Entry> due = new ArrayList<>();
@@ -519,6 +521,9 @@ public final class AggregationTable {
                 due.add(e);
             }
         }
+        // the map's order is the keys' hashes, and StateKey's holds an enum's identity hash, which
+        // differs from JVM to JVM: the emissions share one port at one instant, so order is timing
+        due.sort(Comparator.comparingLong(e -> e.generation));
         List<Emission> out = new ArrayList<>(due.size());
         for (Entry e : due) {
             out.add(emit(e, true, false, now));
