@@ -95,17 +95,7 @@ class DeviceWatchTest {
         /** Beside the INA phase's drivers (tenant 0, job 1): its timer is polled with theirs. */
         @Override
         public JobPlan plan() {
-            return new JobPlan() {
-                @Override
-                public int tenant() {
-                    return 0;
-                }
-
-                @Override
-                public int wireJob() {
-                    return 1;
-                }
-            };
+            return JobPlan.of(0, 1);
         }
 
         @Override

@@ -45,17 +45,7 @@ public record AttackDriverSpec(
 
     @Override
     public JobPlan plan() {
-        return new JobPlan() {
-            @Override
-            public int tenant() {
-                return tenant;
-            }
-
-            @Override
-            public int wireJob() {
-                return wireJob;
-            }
-        };
+        return JobPlan.of(tenant, wireJob);
     }
 
     @Override
