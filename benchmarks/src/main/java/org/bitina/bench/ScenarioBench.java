@@ -194,7 +194,7 @@ public final class ScenarioBench {
                 if (v == order.get(0) && r.iterations() != null) {
                     r.iterations()
                             .forEach(it -> iterations
-                                    .computeIfAbsent(it.world(), k -> new ArrayList<>())
+                                    .computeIfAbsent(it.world().configName(), k -> new ArrayList<>())
                                     .add(it));
                 }
                 for (Report.JobReport j : r.jobs()) {
@@ -467,7 +467,7 @@ public final class ScenarioBench {
         runs.values()
                 .forEach(js -> js.forEach(j -> {
                     if (j.shared() != null) {
-                        byWorld.computeIfAbsent(j.shared().world(), k -> new ArrayList<>())
+                        byWorld.computeIfAbsent(j.shared().world().configName(), k -> new ArrayList<>())
                                 .add(j);
                     }
                 }));

@@ -20,7 +20,7 @@ import org.bitina.workload.StepType;
  * @param speedup baseline iteration time over this one's, three significant digits (ina entries, both worlds run)
  */
 public record IterationReport(
-        String world,
+        Schedule.World world,
         int index,
         double iterationMicros,
         double computeMicros,
@@ -39,7 +39,7 @@ public record IterationReport(
     public record Collectives(int count, long bytes, double micros, double exposedMicros) {}
 
     /** The iterations a world's scheduler ran. */
-    static List<IterationReport> of(String world, StepScheduler s) {
+    static List<IterationReport> of(Schedule.World world, StepScheduler s) {
         List<IterationReport> out = new ArrayList<>();
         for (StepScheduler.Iteration it : s.iterationsRun()) {
             Map<String, Collectives> types = new LinkedHashMap<>();
@@ -70,10 +70,10 @@ public record IterationReport(
         for (IterationReport entry : all) {
             IterationReport r = entry;
             IterationReport base = all.stream()
-                    .filter(b -> b.world.equals(Schedule.World.BASELINE.configName()) && b.index == entry.index)
+                    .filter(b -> b.world == Schedule.World.BASELINE && b.index == entry.index)
                     .findFirst()
                     .orElse(null);
-            if (r.world.equals(Schedule.World.INA.configName()) && base != null && r.iterationMicros > 0) {
+            if (r.world == Schedule.World.INA && base != null && r.iterationMicros > 0) {
                 double s = new BigDecimal(base.iterationMicros / r.iterationMicros)
                         .round(new MathContext(3))
                         .doubleValue();

@@ -847,13 +847,9 @@ public final class PhaseRunner {
             ReportAssembler.Links links = !run.group.shared() || run.group.alone()
                     ? ReportAssembler.Links.ofJob(p)
                     // the jobs share the links: their traffic is the world's, reported once
-                    : k == 0
-                            ? new ReportAssembler.Links(
-                                    "shared", run.group.world().configName())
-                            : null;
+                    : k == 0 ? ReportAssembler.Links.ofWorld(run.group.world()) : null;
             SharedRun shared = run.group.shared()
-                    ? SharedRun.started(
-                            run.group.world().configName(), run.group.alone(), j.begunAt < 0 ? -1 : j.begunAt)
+                    ? SharedRun.started(run.group.world(), run.group.alone(), j.begunAt < 0 ? -1 : j.begunAt)
                     : null;
             report.phase(
                     p,
@@ -875,12 +871,10 @@ public final class PhaseRunner {
                     .forEach(l -> reports.addAll(l.get(at).drivers()));
             PhaseRun.TrafficRun t = run.traffic.get(k);
             report.traffic(TrafficReport.of(
-                    t.plan,
-                    run.group.alone() ? null : run.group.world().configName(),
-                    TrafficFigures.of(t.plan, reports)));
+                    t.plan, run.group.alone() ? null : run.group.world(), TrafficFigures.of(t.plan, reports)));
         }
         if (run.group.starts() instanceof StepScheduler s && s.done()) {
-            report.workload(run.group.world().configName(), s);
+            report.workload(run.group.world(), s);
         }
         faults.heal();
         return next(run.index + 1);

@@ -3,13 +3,14 @@ package org.bitina.run;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.ArrayList;
 import java.util.List;
+import org.bitina.scenario.Schedule;
 import org.bitina.workload.StepScheduler;
 
 /**
  * One rank's steps of a workload in one world, on the modelled time axis (the report's {@code
  * rankTimelines[]}, drawn by the HTML page): every compute and collective it took part in.
  */
-public record RankTimeline(String world, int rank, List<Span> spans) {
+public record RankTimeline(Schedule.World world, int rank, List<Span> spans) {
     public RankTimeline {
         spans = List.copyOf(spans);
     }
@@ -26,7 +27,7 @@ public record RankTimeline(String world, int rank, List<Span> spans) {
             double startMicros,
             double endMicros) {}
 
-    static List<RankTimeline> of(String world, StepScheduler s) {
+    static List<RankTimeline> of(Schedule.World world, StepScheduler s) {
         List<RankTimeline> out = new ArrayList<>();
         for (int r = 0; r < s.graph().worldSize(); r++) {
             out.add(new RankTimeline(

@@ -919,6 +919,8 @@ public record Report(
     /**
      * One link direction in one phase.
      *
+     * @param job           the job whose phase it is, or {@code shared}: a world's mix (T1)
+     * @param mode          the job's mode, or the shared world ({@link LinkScope})
      * @param lost          packets lost on it for any reason (down, MTU, random loss, queue full)
      * @param maxQueueBytes the most bytes that waited behind the packet on the wire at once (T3)
      * @param queueDrops    packets dropped because its egress buffer was full (a part of {@code lost})
@@ -928,7 +930,7 @@ public record Report(
      */
     public record LinkReport(
             String job,
-            String mode,
+            LinkScope mode,
             String from,
             String to,
             long packets,
@@ -941,7 +943,7 @@ public record Report(
             @JsonInclude(JsonInclude.Include.NON_NULL) Long ecnMarks) {
         public LinkReport(
                 String job,
-                String mode,
+                LinkScope mode,
                 String from,
                 String to,
                 long packets,

@@ -19,6 +19,7 @@ import org.bitina.protocol.ObservedTrees;
 import org.bitina.scenario.AdmissionMode;
 import org.bitina.scenario.Clock;
 import org.bitina.scenario.Scenario;
+import org.bitina.scenario.Schedule;
 import org.bitina.security.ChecksumAudit;
 import org.bitina.topology.Node;
 import org.bitina.topology.Routing;
@@ -94,7 +95,7 @@ final class ReportAssembler {
     }
 
     /** A workload's iterations in one world, as its scheduler ran them (W3). */
-    void workload(String world, StepScheduler s) {
+    void workload(Schedule.World world, StepScheduler s) {
         iterations.addAll(IterationReport.of(world, s));
         rankTimelines.addAll(RankTimeline.of(world, s));
     }
@@ -171,9 +172,13 @@ final class ReportAssembler {
      * Whose the links' traffic of a phase is in {@code links[]}: one job's, or (jobs sharing the
      * fabric, T1) the world's, as job {@code shared} in mode {@code ina} or {@code baseline}.
      */
-    record Links(String job, String mode) {
+    record Links(String job, LinkScope mode) {
         static Links ofJob(Phase p) {
-            return new Links(p.job().name(), p.mode().name());
+            return new Links(p.job().name(), new LinkScope.OfMode(p.mode()));
+        }
+
+        static Links ofWorld(Schedule.World world) {
+            return new Links("shared", new LinkScope.OfWorld(world));
         }
     }
 

@@ -3,6 +3,7 @@ package org.bitina.run;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import java.math.BigDecimal;
 import java.math.MathContext;
+import org.bitina.scenario.Schedule;
 
 /**
  * A row's place in a shared run (schedule = shared, T1), flat in the row: the world it ran in,
@@ -16,7 +17,7 @@ import java.math.MathContext;
  * @param slowdown    jct over alone (above 1: the other jobs slowed it down), three significant digits
  */
 public record SharedRun(
-        String world,
+        Schedule.World world,
         boolean alone,
         double startMicros,
         double endMicros,
@@ -25,7 +26,7 @@ public record SharedRun(
         @JsonInclude(JsonInclude.Include.NON_NULL) Double slowdown) {
 
     /** A row that began at {@code startNanos}, its end still to be read from its endpoints. */
-    static SharedRun started(String world, boolean alone, long startNanos) {
+    static SharedRun started(Schedule.World world, boolean alone, long startNanos) {
         double start = startNanos < 0 ? -1 : startNanos / 1000.0;
         return new SharedRun(world, alone, start, 0, 0, null, null);
     }

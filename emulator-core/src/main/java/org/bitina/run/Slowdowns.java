@@ -30,7 +30,7 @@ final class Slowdowns {
                 .filter(r -> r.shared() != null
                         && r.shared().alone()
                         && r.name().equals(mixed.name())
-                        && r.shared().world().equals(mixed.shared().world())
+                        && r.shared().world() == mixed.shared().world()
                         && completed(r)
                         && r.shared().jctMicros() > 0)
                 .findFirst()

@@ -5,6 +5,7 @@ import java.math.BigDecimal;
 import java.math.MathContext;
 import java.util.ArrayList;
 import java.util.List;
+import org.bitina.scenario.Schedule;
 import org.bitina.usecase.traffic.TrafficFigures;
 import org.bitina.usecase.traffic.TrafficPlan;
 
@@ -24,7 +25,7 @@ import org.bitina.usecase.traffic.TrafficPlan;
 public record TrafficReport(
         int entry,
         String kind,
-        @JsonInclude(JsonInclude.Include.NON_NULL) String world,
+        @JsonInclude(JsonInclude.Include.NON_NULL) Schedule.World world,
         boolean alone,
         int flows,
         int finished,
@@ -35,7 +36,7 @@ public record TrafficReport(
         @JsonInclude(JsonInclude.Include.NON_NULL) Double aloneP99Micros,
         @JsonInclude(JsonInclude.Include.NON_NULL) Double slowdown) {
 
-    static TrafficReport of(TrafficPlan plan, String world, TrafficFigures f) {
+    static TrafficReport of(TrafficPlan plan, Schedule.World world, TrafficFigures f) {
         return new TrafficReport(
                 plan.index(),
                 plan.spec().kind().configName(),

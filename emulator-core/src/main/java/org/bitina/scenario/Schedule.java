@@ -1,5 +1,6 @@
 package org.bitina.scenario;
 
+import com.fasterxml.jackson.annotation.JsonValue;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
@@ -79,8 +80,15 @@ public record Schedule(
         INA,
         BASELINE;
 
+        /** As files, reports, CSV and the console write it. */
+        @JsonValue
         public String configName() {
             return name().toLowerCase(Locale.ROOT);
+        }
+
+        @Override
+        public String toString() {
+            return configName();
         }
     }
 

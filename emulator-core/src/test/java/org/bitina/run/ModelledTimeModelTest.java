@@ -160,7 +160,7 @@ class ModelledTimeModelTest {
     private static Map<String, String> linksOf(Report r, String job, String mode) {
         Map<String, String> m = new TreeMap<>();
         r.links().stream()
-                .filter(l -> l.job().equals(job) && l.mode().equals(mode) && l.packets() > 0)
+                .filter(l -> l.job().equals(job) && l.mode().name().equals(mode) && l.packets() > 0)
                 .forEach(l -> m.put(l.from() + ">" + l.to(), l.packets() + " packets, " + l.bytes() + " bytes"));
         return m;
     }

@@ -54,7 +54,7 @@ class SharedFabricRunTest {
         return r.jobs().stream()
                 .filter(j -> j.name().equals(job)
                         && j.shared() != null
-                        && j.shared().world().equals(world)
+                        && j.shared().world().configName().equals(world)
                         && j.shared().alone() == alone)
                 .findFirst()
                 .orElseThrow(() -> new AssertionError("no row " + job + " " + world + " alone=" + alone));

@@ -17,6 +17,7 @@ import java.util.List;
 import org.bitina.protocol.TrafficFlows;
 import org.bitina.scenario.Scenario;
 import org.bitina.scenario.ScenarioException;
+import org.bitina.scenario.Schedule;
 import org.bitina.usecase.traffic.TrafficPlan;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -72,7 +73,7 @@ class TrafficRunTest {
         assertEquals(2, first.traffic().size(), "the entry in the ina mix, and alone: " + first.traffic());
         TrafficReport mixed = row(first, false);
         TrafficReport alone = row(first, true);
-        assertEquals("ina", mixed.world());
+        assertEquals(Schedule.World.INA, mixed.world());
         assertEquals("permutation", mixed.kind());
         // the schedule is pure: the flows the run started are those the entry's plan draws
         List<TrafficFlows.Flow> planned = TrafficPlan.of(s, 0).flows();

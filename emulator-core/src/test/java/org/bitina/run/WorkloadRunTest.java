@@ -19,6 +19,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.bitina.scenario.ScenarioException;
+import org.bitina.scenario.Schedule;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -64,11 +65,12 @@ class WorkloadRunTest {
         }
         Double speedup = null;
         for (String world : List.of("ina", "baseline")) {
-            List<IterationReport> its =
-                    r.iterations().stream().filter(i -> i.world().equals(world)).toList();
+            List<IterationReport> its = r.iterations().stream()
+                    .filter(i -> i.world().configName().equals(world))
+                    .toList();
             assertEquals(iterations, its.size(), world);
             List<RankTimeline> ranks = r.rankTimelines().stream()
-                    .filter(t -> t.world().equals(world))
+                    .filter(t -> t.world().configName().equals(world))
                     .toList();
             double[] before = new double[ranks.size()];
             double lastEnd = 0;
@@ -101,9 +103,9 @@ class WorkloadRunTest {
             }
         }
         for (IterationReport ina : r.iterations()) {
-            if (ina.world().equals("ina")) {
+            if (ina.world() == Schedule.World.INA) {
                 IterationReport base = r.iterations().stream()
-                        .filter(b -> b.world().equals("baseline") && b.index() == ina.index())
+                        .filter(b -> b.world() == Schedule.World.BASELINE && b.index() == ina.index())
                         .findFirst()
                         .orElseThrow();
                 double expected = new BigDecimal(base.iterationMicros() / ina.iterationMicros())
@@ -166,7 +168,7 @@ class WorkloadRunTest {
         assertEquals(3, buckets, "196608 bytes of gradients in 64 KiB buckets");
         for (String world : List.of("ina", "baseline")) {
             List<Report.JobReport> rows = r.jobs().stream()
-                    .filter(j -> j.shared().world().equals(world))
+                    .filter(j -> j.shared().world().configName().equals(world))
                     .toList();
             assertEquals(8 * tpPerGroup + 2 * buckets, rows.size(), world);
             assertEquals(
@@ -176,14 +178,14 @@ class WorkloadRunTest {
             assertEquals(
                     2 * buckets, rows.stream().filter(j -> j.endpoints() == 8).count(), "DP over the rest");
             IterationReport it = r.iterations().stream()
-                    .filter(i -> i.world().equals(world))
+                    .filter(i -> i.world().configName().equals(world))
                     .findFirst()
                     .orElseThrow();
             assertEquals(
                     8 * tpPerGroup * tpBytes + 2 * gradients,
                     it.collectives().get("ALL_REDUCE").bytes());
             for (RankTimeline rank : r.rankTimelines()) {
-                if (!rank.world().equals(world)) {
+                if (!rank.world().configName().equals(world)) {
                     continue;
                 }
                 List<RankTimeline.Span> ar = rank.spans().stream()

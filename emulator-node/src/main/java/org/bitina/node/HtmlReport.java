@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.function.ToDoubleFunction;
 import java.util.stream.Collectors;
 import org.bitina.job.Mode;
+import org.bitina.run.LinkScope;
 import org.bitina.run.Report;
 import org.bitina.scenario.Scenario;
 import org.bitina.topology.Routing;
@@ -90,8 +91,7 @@ final class HtmlReport {
                 }
                 Map<String, Long> bytes = new LinkedHashMap<>();
                 r.links().stream()
-                        .filter(l ->
-                                l.job().equals(job) && l.mode().equals(j.mode().name()))
+                        .filter(l -> l.job().equals(job) && l.mode().equals(new LinkScope.OfMode(j.mode())))
                         .forEach(l -> bytes.merge(TopologyView.linkKey(l.from(), l.to()), l.bytes(), Long::sum));
                 Map<String, Integer> peaks = new LinkedHashMap<>();
                 rows.stream()

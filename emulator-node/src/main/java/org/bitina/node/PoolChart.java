@@ -30,7 +30,9 @@ final class PoolChart {
             if (j.pool() == null || (j.shared() != null && j.shared().alone())) {
                 continue;
             }
-            String key = j.shared() != null ? "world " + j.shared().world() : "job " + j.name() + " " + j.mode();
+            String key = j.shared() != null
+                    ? "world " + j.shared().world().configName()
+                    : "job " + j.name() + " " + j.mode();
             groups.computeIfAbsent(key, k -> new ArrayList<>()).add(j);
         }
         if (groups.isEmpty()) {

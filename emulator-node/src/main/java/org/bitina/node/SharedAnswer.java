@@ -68,7 +68,8 @@ final class SharedAnswer {
     /** "ina 53.3 µs (1.69x its time alone)", "ring failed after 136 µs", "ina never started". */
     private static String part(Report.JobReport j) {
         SharedRun s = j.shared();
-        String who = j.mode().name().equals(s.world()) || s.world().equals(Schedule.World.BASELINE.configName())
+        // a baseline world's rows, and the ina world's in-network ones, are named by their mode alone
+        String who = s.world() == Schedule.World.BASELINE || j.mode().inNetwork()
                 ? j.mode().name()
                 : j.mode() + " (" + s.world() + " world)";
         if (s.startMicros() < 0) {
@@ -91,9 +92,6 @@ final class SharedAnswer {
     }
 
     private static Report.JobReport world(List<Report.JobReport> mix, Schedule.World world) {
-        return mix.stream()
-                .filter(j -> j.shared().world().equals(world.configName()))
-                .findFirst()
-                .orElse(null);
+        return mix.stream().filter(j -> j.shared().world() == world).findFirst().orElse(null);
     }
 }

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Locale;
 import org.bitina.run.Report;
 import org.bitina.run.SharedRun;
+import org.bitina.scenario.Schedule;
 
 /**
  * The HTML page's section of a shared run (schedule = shared, T1): per world a Gantt chart of the
@@ -38,22 +39,22 @@ final class SharedGantt {
             }
         }
         max = max <= 0 ? 1 : max;
-        List<String> worlds = new ArrayList<>();
+        List<Schedule.World> worlds = new ArrayList<>();
         mixed.forEach(j -> {
             if (!worlds.contains(j.shared().world())) {
                 worlds.add(j.shared().world());
             }
         });
-        for (String w : worlds) {
+        for (Schedule.World w : worlds) {
             List<Report.JobReport> rows =
-                    mixed.stream().filter(j -> j.shared().world().equals(w)).toList();
+                    mixed.stream().filter(j -> j.shared().world() == w).toList();
             gantt(b, w, rows, max);
         }
         slowdowns(b, mixed, worlds);
         b.append("</section>\n");
     }
 
-    private static void gantt(StringBuilder b, String world, List<Report.JobReport> rows, double max) {
+    private static void gantt(StringBuilder b, Schedule.World world, List<Report.JobReport> rows, double max) {
         int h = 30 + ROW * rows.size() + 24;
         double scale = (WIDTH - LABEL - 20) / max;
         b.append("<figure class=\"chart\"><svg xmlns=\"http://www.w3.org/2000/svg\" width=\"")
@@ -95,13 +96,15 @@ final class SharedGantt {
         }
         SvgCharts.timeAxis(b, LABEL, WIDTH - 20, y, max);
         b.append("</svg><figcaption>world ")
-                .append(HtmlReport.esc(world))
+                .append(HtmlReport.esc(world.configName()))
                 .append(": the jobs on the modelled time axis</figcaption></figure>\n");
     }
 
-    private static void slowdowns(StringBuilder b, List<Report.JobReport> mixed, List<String> worlds) {
+    private static void slowdowns(StringBuilder b, List<Report.JobReport> mixed, List<Schedule.World> worlds) {
         b.append("<table><tr><th class=\"l\">job</th>");
-        worlds.forEach(w -> b.append("<th>slowdown (").append(HtmlReport.esc(w)).append(")</th>"));
+        worlds.forEach(w -> b.append("<th>slowdown (")
+                .append(HtmlReport.esc(w.configName()))
+                .append(")</th>"));
         b.append("</tr>\n");
         List<String> names = new ArrayList<>();
         mixed.forEach(j -> {
@@ -111,9 +114,9 @@ final class SharedGantt {
         });
         for (String n : names) {
             b.append("<tr><td class=\"l\">").append(HtmlReport.esc(n)).append("</td>");
-            for (String w : worlds) {
+            for (Schedule.World w : worlds) {
                 Double s = mixed.stream()
-                        .filter(j -> j.name().equals(n) && j.shared().world().equals(w))
+                        .filter(j -> j.name().equals(n) && j.shared().world() == w)
                         .findFirst()
                         // without alone runs there is no slowdown: findFirst would fail on the null
                         .map(j -> j.shared().slowdown())

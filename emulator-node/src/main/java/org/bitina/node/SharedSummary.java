@@ -33,7 +33,7 @@ final class SharedSummary {
         for (Report.JobReport j : mixed) {
             SharedRun s = j.shared();
             table.add(List.of(
-                    cell(s.world()),
+                    cell(s.world().configName()),
                     cell(j.name()),
                     cell(j.mode().name()),
                     cell(s.startMicros() < 0 ? "never" : Units.micros(s.startMicros())),

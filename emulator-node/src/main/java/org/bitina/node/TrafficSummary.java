@@ -57,7 +57,7 @@ final class TrafficSummary {
     private static List<String> row(TrafficReport t) {
         return List.of(
                 t.entry() + 1 + ": " + t.kind(),
-                t.alone() ? "alone" : t.world(),
+                t.alone() ? "alone" : t.world().configName(),
                 String.valueOf(t.flows()),
                 String.valueOf(t.finished()),
                 String.valueOf(t.bytes()),

@@ -54,7 +54,7 @@ final class WorkloadSummary {
         answer(its).ifPresent(out::add);
         List<IterationReport> worlds = new ArrayList<>();
         for (Schedule.World w : Schedule.World.values()) {
-            IterationReport i = last(its, w.configName());
+            IterationReport i = last(its, w);
             if (i != null) {
                 worlds.add(i);
             }
@@ -92,8 +92,8 @@ final class WorkloadSummary {
      * here every iteration starts from the same state, so any would do).
      */
     static Optional<String> answer(List<IterationReport> its) {
-        IterationReport ina = last(its, Schedule.World.INA.configName());
-        IterationReport base = last(its, Schedule.World.BASELINE.configName());
+        IterationReport ina = last(its, Schedule.World.INA);
+        IterationReport base = last(its, Schedule.World.BASELINE);
         if (ina == null || base == null || ina.speedup() == null) {
             return Optional.empty();
         }
@@ -111,10 +111,10 @@ final class WorkloadSummary {
                 Units.micros(base.exposedCommMicros())));
     }
 
-    private static IterationReport last(List<IterationReport> its, String world) {
+    private static IterationReport last(List<IterationReport> its, Schedule.World world) {
         IterationReport out = null;
         for (IterationReport i : its) {
-            if (i.world().equals(world)) {
+            if (i.world() == world) {
                 out = i;
             }
         }

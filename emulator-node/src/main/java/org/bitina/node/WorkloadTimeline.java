@@ -47,24 +47,21 @@ final class WorkloadTimeline {
             }
         }
         max = max <= 0 ? 1 : max;
-        List<String> worlds = new ArrayList<>();
+        List<Schedule.World> worlds = new ArrayList<>();
         r.rankTimelines().forEach(t -> {
             if (!worlds.contains(t.world())) {
                 worlds.add(t.world());
             }
         });
-        for (String w : worlds) {
+        for (Schedule.World w : worlds) {
             timeline(
-                    b,
-                    w,
-                    r.rankTimelines().stream().filter(t -> t.world().equals(w)).toList(),
-                    max);
+                    b, w, r.rankTimelines().stream().filter(t -> t.world() == w).toList(), max);
         }
         exposed(b, r.iterations(), worlds);
         b.append("</section>\n");
     }
 
-    private static void timeline(StringBuilder b, String world, List<RankTimeline> ranks, double max) {
+    private static void timeline(StringBuilder b, Schedule.World world, List<RankTimeline> ranks, double max) {
         int h = 16 + ROW * ranks.size() + 24;
         double scale = (WIDTH - LABEL - 20) / max;
         b.append("<figure class=\"chart\"><svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 ")
@@ -100,13 +97,13 @@ final class WorkloadTimeline {
         }
         SvgCharts.timeAxis(b, LABEL, WIDTH - 20, y, max);
         b.append("</svg><figcaption>world ")
-                .append(HtmlReport.esc(world))
+                .append(HtmlReport.esc(world.configName()))
                 .append(": every rank's compute and collectives, all iterations</figcaption></figure>\n");
     }
 
     /** Per collective type, the exposed communication of every iteration summed, one bar per world. */
-    private static void exposed(StringBuilder b, List<IterationReport> its, List<String> worlds) {
-        Map<String, Map<String, Double>> byType = new LinkedHashMap<>();
+    private static void exposed(StringBuilder b, List<IterationReport> its, List<Schedule.World> worlds) {
+        Map<String, Map<Schedule.World, Double>> byType = new LinkedHashMap<>();
         double max = 0;
         for (IterationReport it : its) {
             for (Map.Entry<String, IterationReport.Collectives> e :
@@ -130,8 +127,8 @@ final class WorkloadTimeline {
                 .append(h)
                 .append("\" font-size=\"11\">\n");
         int y = 10;
-        for (Map.Entry<String, Map<String, Double>> e : byType.entrySet()) {
-            for (String w : worlds) {
+        for (Map.Entry<String, Map<Schedule.World, Double>> e : byType.entrySet()) {
+            for (Schedule.World w : worlds) {
                 double v = e.getValue().getOrDefault(w, 0.0);
                 b.append(String.format(
                         Locale.ROOT,
@@ -139,13 +136,13 @@ final class WorkloadTimeline {
                                 + " fill=\"%s\" fill-opacity=\"%s\"/><text x=\"%.1f\" y=\"%d\">%s</text>\n",
                         y + 12,
                         HtmlReport.esc(e.getKey()),
-                        HtmlReport.esc(w),
+                        HtmlReport.esc(w.configName()),
                         label,
                         y,
                         Math.max(1, v * scale),
                         bar - 2,
                         COLOURS.getOrDefault(e.getKey(), "#555"),
-                        w.equals(Schedule.World.INA.configName()) ? "1" : "0.5",
+                        w == Schedule.World.INA ? "1" : "0.5",
                         label + Math.max(1, v * scale) + 4,
                         y + 12,
                         HtmlReport.micros(v)));

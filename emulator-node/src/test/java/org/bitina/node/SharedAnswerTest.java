@@ -7,6 +7,7 @@ import java.util.Map;
 import org.bitina.job.Mode;
 import org.bitina.run.Report;
 import org.bitina.run.SharedRun;
+import org.bitina.scenario.Schedule;
 import org.junit.jupiter.api.Test;
 
 /** The answer of a shared run: per job, each world's own JCT and slowdown, not the world's end time. */
@@ -16,12 +17,32 @@ class SharedAnswerTest {
     void eachJobIsAnsweredFromItsOwnJctAndSlowdownInEachWorld() {
         Report r = report(List.of(
                 // a mix row's modelledMicros is its end on the world's axis; its link figures are the world's
-                row("ar1", "ina", "complete", new SharedRun("ina", false, 0, 53.3, 53.3, 31.6, 1.69), 400),
-                row("moe", "ina", "complete", new SharedRun("ina", false, 20, 88.7, 68.7, 62.1, 1.11), 400),
-                row("ar1", "ina", "complete", new SharedRun("ina", true, 0, 31.6, 31.6, null, null), 31.6),
-                row("ar1", "ring", "complete", new SharedRun("baseline", false, 0, 136, 136, 94.3, 1.44), 900),
-                row("moe", "all-to-all", "complete", new SharedRun("baseline", false, 20, 147, 127, 127.0, 1.0), 900),
-                row("ar1", "ring", "complete", new SharedRun("baseline", true, 0, 94.3, 94.3, null, null), 94.3)));
+                row("ar1", "ina", "complete", new SharedRun(Schedule.World.INA, false, 0, 53.3, 53.3, 31.6, 1.69), 400),
+                row(
+                        "moe",
+                        "ina",
+                        "complete",
+                        new SharedRun(Schedule.World.INA, false, 20, 88.7, 68.7, 62.1, 1.11),
+                        400),
+                row("ar1", "ina", "complete", new SharedRun(Schedule.World.INA, true, 0, 31.6, 31.6, null, null), 31.6),
+                row(
+                        "ar1",
+                        "ring",
+                        "complete",
+                        new SharedRun(Schedule.World.BASELINE, false, 0, 136, 136, 94.3, 1.44),
+                        900),
+                row(
+                        "moe",
+                        "all-to-all",
+                        "complete",
+                        new SharedRun(Schedule.World.BASELINE, false, 20, 147, 127, 127.0, 1.0),
+                        900),
+                row(
+                        "ar1",
+                        "ring",
+                        "complete",
+                        new SharedRun(Schedule.World.BASELINE, true, 0, 94.3, 94.3, null, null),
+                        94.3)));
         assertEquals(
                 List.of(
                         "ar1: ina 53.3 µs (1.69x its time alone), ring 136 µs (1.44x its time alone);"
@@ -34,10 +55,20 @@ class SharedAnswerTest {
     @Test
     void aWorldThatDidNotCompleteIsNamedAndNotCompared() {
         Report r = report(List.of(
-                row("ar1", "ina", "failed", new SharedRun("ina", false, 0, 70, 70, null, null), 70),
-                row("ar2", "ina", "complete", new SharedRun("ina", false, -1, 0, 0, null, null), 70),
-                row("ar1", "ring", "complete", new SharedRun("baseline", false, 0, 136, 136, null, null), 136),
-                row("ar2", "ring", "complete", new SharedRun("baseline", false, 136, 236, 100, null, null), 236)));
+                row("ar1", "ina", "failed", new SharedRun(Schedule.World.INA, false, 0, 70, 70, null, null), 70),
+                row("ar2", "ina", "complete", new SharedRun(Schedule.World.INA, false, -1, 0, 0, null, null), 70),
+                row(
+                        "ar1",
+                        "ring",
+                        "complete",
+                        new SharedRun(Schedule.World.BASELINE, false, 0, 136, 136, null, null),
+                        136),
+                row(
+                        "ar2",
+                        "ring",
+                        "complete",
+                        new SharedRun(Schedule.World.BASELINE, false, 136, 236, 100, null, null),
+                        236)));
         assertEquals(
                 List.of(
                         "ar1: ina failed after 70.0 µs, ring 136 µs",
@@ -48,8 +79,13 @@ class SharedAnswerTest {
     @Test
     void aJobRefusedByAdmissionSaysWhichBaselineRanInItsPlace() {
         Report r = report(List.of(
-                row("ar1", "ring", "complete", new SharedRun("ina", false, 0, 120, 120, 100.0, 1.2), 120),
-                row("ar1", "ring", "complete", new SharedRun("baseline", false, 0, 120, 120, 100.0, 1.2), 120)));
+                row("ar1", "ring", "complete", new SharedRun(Schedule.World.INA, false, 0, 120, 120, 100.0, 1.2), 120),
+                row(
+                        "ar1",
+                        "ring",
+                        "complete",
+                        new SharedRun(Schedule.World.BASELINE, false, 0, 120, 120, 100.0, 1.2),
+                        120)));
         assertEquals(
                 List.of("ar1: ring (ina world) 120 µs (1.20x its time alone), ring 120 µs (1.20x its time alone);"
                         + " the ina world (ring) 1.00x faster in the shared fabric"),

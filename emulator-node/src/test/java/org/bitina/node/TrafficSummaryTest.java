@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import org.bitina.run.Report;
 import org.bitina.run.TrafficReport;
+import org.bitina.scenario.Schedule;
 import org.junit.jupiter.api.Test;
 
 /** The console's and the HTML page's background-traffic table (T3): a row per entry and world, and alone. */
@@ -21,7 +22,8 @@ class TrafficSummaryTest {
     }
 
     private static final List<TrafficReport> ROWS = List.of(
-            new TrafficReport(0, "permutation", "ina", false, 116, 105, 7_467_068, 21.1, 49.0, 51.6, 30.0, 1.63),
+            new TrafficReport(
+                    0, "permutation", Schedule.World.INA, false, 116, 105, 7_467_068, 21.1, 49.0, 51.6, 30.0, 1.63),
             new TrafficReport(0, "permutation", null, true, 116, 116, 7_602_176, 15.1, 30.0, 30.1, null, null));
 
     @Test

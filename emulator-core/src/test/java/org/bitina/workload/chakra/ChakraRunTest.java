@@ -30,6 +30,7 @@ import org.bitina.run.RunProgress;
 import org.bitina.run.ScenarioRunner;
 import org.bitina.scenario.ScenarioException;
 import org.bitina.scenario.ScenarioLoader;
+import org.bitina.scenario.Schedule;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -145,7 +146,7 @@ class ChakraRunTest {
             assertEquals("bier-inc", j.kind());
             assertTrue(j.verified() && j.asExpected(), j.name() + " " + j.mode() + j.note());
             assertEquals(
-                    j.shared().world().equals("ina") ? "ina" : "ring",
+                    j.shared().world() == Schedule.World.INA ? "ina" : "ring",
                     j.mode().toString(),
                     "the baseline world runs NCCL's ring (a chain)");
             // a Reduce waits at its root alone, a Broadcast at every member
@@ -261,9 +262,9 @@ class ChakraRunTest {
     }
 
     /** The row of {@code world} whose plan says {@code what} (one per world in these traces). */
-    private static Report.JobReport row(Report r, String world, String what) {
+    private static Report.JobReport row(Report r, Schedule.World world, String what) {
         return r.jobs().stream()
-                .filter(j -> j.shared().world().equals(world) && j.note().contains(what))
+                .filter(j -> j.shared().world() == world && j.note().contains(what))
                 .findFirst()
                 .orElseThrow(() -> new AssertionError("no " + what + " in " + world + ": " + r.jobs()));
     }
