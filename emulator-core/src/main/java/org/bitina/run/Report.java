@@ -1,6 +1,8 @@
 package org.bitina.run;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import java.util.List;
 import java.util.Map;
@@ -120,8 +122,7 @@ public record Report(
             String job,
             Mode mode,
 
-            @com.fasterxml.jackson.annotation.JsonInclude(JsonInclude.Include.NON_NULL)
-            Integer iteration,
+            @JsonInclude(JsonInclude.Include.NON_NULL) Integer iteration,
 
             String node,
             String mechanism,
@@ -953,6 +954,36 @@ public record Report(
                 long maxQueueBytes,
                 long queueDrops) {
             this(job, mode, from, to, packets, bytes, headerBytes, lost, maxQueueBytes, queueDrops, null, null);
+        }
+
+        /** A row read back (a report that crossed a JVM): its mode a world's or a job's, as {@link LinkScope#of} tells. */
+        @JsonCreator
+        static LinkReport read(
+                @JsonProperty("job") String job,
+                @JsonProperty("mode") String mode,
+                @JsonProperty("from") String from,
+                @JsonProperty("to") String to,
+                @JsonProperty("packets") long packets,
+                @JsonProperty("bytes") long bytes,
+                @JsonProperty("headerBytes") long headerBytes,
+                @JsonProperty("lost") long lost,
+                @JsonProperty("maxQueueBytes") long maxQueueBytes,
+                @JsonProperty("queueDrops") long queueDrops,
+                @JsonProperty("queue") LinkQueue queue,
+                @JsonProperty("ecnMarks") Long ecnMarks) {
+            return new LinkReport(
+                    job,
+                    LinkScope.of(job, mode),
+                    from,
+                    to,
+                    packets,
+                    bytes,
+                    headerBytes,
+                    lost,
+                    maxQueueBytes,
+                    queueDrops,
+                    queue,
+                    ecnMarks);
         }
 
         LinkReport withQueue(LinkQueue q) {

@@ -178,7 +178,7 @@ final class ReportAssembler {
         }
 
         static Links ofWorld(Schedule.World world) {
-            return new Links("shared", new LinkScope.OfWorld(world));
+            return new Links(LinkScope.SHARED_JOB, new LinkScope.OfWorld(world));
         }
     }
 
