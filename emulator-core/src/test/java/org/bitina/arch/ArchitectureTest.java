@@ -14,6 +14,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
@@ -22,6 +23,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiPredicate;
 import java.util.stream.Stream;
 import org.bitina.job.Mode;
+import org.bitina.scenario.Schedule;
 import org.bitina.usecase.UseCase;
 import org.bitina.usecases.UseCases;
 import org.junit.jupiter.api.Test;
@@ -164,6 +166,21 @@ class ArchitectureTest {
                         || (name.equals("hierarchical") && where.equals("org/bitina/scenario/JobParts.java"))
                         || (name.equals("all-to-all") && where.equals("org/bitina/protocol/TrafficFlows.java")));
         assertEquals(List.of(), found, "mode names outside Mode and the use cases' packages");
+    }
+
+    /**
+     * A shared run's world is a {@link Schedule.World} (and a links[] row's mode a {@code run.LinkScope}):
+     * nothing spells a world's name to test or build one. {@code ina} is also {@link Mode#INA}'s name.
+     */
+    @Test
+    void noWorldNameLiteralOutsideSchedule() throws IOException {
+        List<String> worlds = Arrays.stream(Schedule.World.values())
+                .map(Schedule.World::configName)
+                .toList();
+        assertTrue(worlds.containsAll(List.of("ina", "baseline")), worlds.toString());
+        List<String> found = literalsOutsideTheUseCases(
+                worlds, (where, name) -> name.equals("ina") && where.equals("org/bitina/job/Mode.java"));
+        assertEquals(List.of(), found, "world names outside Schedule");
     }
 
     /**
