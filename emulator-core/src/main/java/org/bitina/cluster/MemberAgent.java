@@ -347,21 +347,16 @@ public final class MemberAgent {
             if (w.everyDevice()) {
                 tally.unknown();
             }
-            List<Map.Entry<String, ActorRef<DeviceCommand>>> due = new ArrayList<>();
-            for (Map.Entry<String, ActorRef<DeviceCommand>> d : devices.entrySet()) {
-                if (tally.dueAt(d.getKey()) < w.end()) {
-                    due.add(d);
-                }
-            }
+            // every due device is taken (its noted arrivals cleared) before any of them is told to run
+            List<String> due = tally.takeDue(w.end());
             tally.open(due.size());
             if (due.isEmpty()) {
                 report(ctx);
                 return;
             }
             DeviceCommand.Advance a = new DeviceCommand.Advance(w.window(), w.start(), w.end(), replyTo);
-            for (Map.Entry<String, ActorRef<DeviceCommand>> d : due) {
-                tally.running(d.getKey());
-                d.getValue().tell(a);
+            for (String d : due) {
+                devices.get(d).tell(a);
             }
         }
 

@@ -27,6 +27,8 @@ public final class MemberTally {
     public record Parcel(String to, List<DeviceCommand.FrameIn> frames) {}
 
     private final Map<String, Integer> index = new HashMap<>();
+    /** The devices in the order the member listed them. */
+    private final List<Map.Entry<String, Integer>> order = new ArrayList<>();
     /** Per device: its next event or timer as it reported at the end of the last window it ran. */
     private final AtomicLongArray own;
     /** Per device: the earliest frame its member's neighbours sent it since the agent last looked. */
@@ -44,7 +46,9 @@ public final class MemberTally {
     /** @param devices this member's devices, in a fixed order */
     public MemberTally(int members, List<String> devices) {
         for (String d : devices) {
-            index.putIfAbsent(d, index.size());
+            if (index.putIfAbsent(d, index.size()) == null) {
+                order.add(Map.entry(d, index.get(d)));
+            }
         }
         own = new AtomicLongArray(index.size());
         arriving = new AtomicLongArray(index.size());
@@ -111,14 +115,23 @@ public final class MemberTally {
     }
 
     /**
-     * Device {@code d} is about to run a window: what was noted of frames sent to it is in its
-     * mailbox, and it will say its next time itself.
+     * The devices with something due before {@code end}, in this member's fixed order, which are
+     * about to run a window: what was noted of frames sent to them is in their mailboxes, and
+     * each will say its next time itself. All of them are taken in one call, before the agent
+     * tells any to run: a device that ran early and noted a frame for a local neighbour must not
+     * have that note cleared by the neighbour's taking afterwards (the neighbour could then sit
+     * out the window the frame is due in and meet it late, silently).
      */
-    public void running(String d) {
-        Integer i = index.get(d);
-        if (i != null) {
-            arriving.set(i, Long.MAX_VALUE);
+    public List<String> takeDue(long end) {
+        List<String> due = new ArrayList<>();
+        for (Map.Entry<String, Integer> d : order) {
+            int i = d.getValue();
+            if (Math.min(own.get(i), arriving.get(i)) < end) {
+                arriving.set(i, Long.MAX_VALUE);
+                due.add(d.getKey());
+            }
         }
+        return due;
     }
 
     /** Every device counts as having something to do (the coordinator touched them between windows). */
