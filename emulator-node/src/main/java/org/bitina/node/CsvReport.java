@@ -78,6 +78,38 @@ final class CsvReport {
             long drops,
             String dropsByReason) {}
 
+    /**
+     * A link's row: the report's counters, not its queue curve (a series per port, which a flat table cannot hold; it
+     * is in the JSON report and drawn on the HTML page).
+     */
+    record LinkRow(
+            String job,
+            String mode,
+            String from,
+            String to,
+            long packets,
+            long bytes,
+            long headerBytes,
+            long lost,
+            long maxQueueBytes,
+            long queueDrops,
+            Long ecnMarks) {
+        static LinkRow of(Report.LinkReport l) {
+            return new LinkRow(
+                    l.job(),
+                    l.mode().name(),
+                    l.from(),
+                    l.to(),
+                    l.packets(),
+                    l.bytes(),
+                    l.headerBytes(),
+                    l.lost(),
+                    l.maxQueueBytes(),
+                    l.queueDrops(),
+                    l.ecnMarks());
+        }
+    }
+
     private static final CsvMapper CSV = new CsvMapper();
 
     private CsvReport() {}
@@ -102,7 +134,10 @@ final class CsvReport {
                 w.write(row.columns());
             }
         }
-        rows(dir.resolve("links.csv"), Report.LinkReport.class, r.links());
+        rows(
+                dir.resolve("links.csv"),
+                LinkRow.class,
+                r.links().stream().map(LinkRow::of).toList());
         rows(dir.resolve("switches.csv"), SwitchRow.class, switches);
     }
 

@@ -359,6 +359,36 @@ class CliTest {
     }
 
     @Test
+    void csvOfARunWithFiniteBuffersHoldsTheLinksCountersWithoutTheirQueueCurves() throws IOException {
+        Path out = dir.resolve("csv-buffers");
+        Path report = dir.resolve("b.json");
+        Result r = cli(
+                "run",
+                Path.of("..", "topology-configs", "paper-fig1-allreduce.conf").toString(),
+                "--set",
+                "topology.link-defaults.buffer=64KiB",
+                "--csv",
+                out.toString(),
+                "--report",
+                report.toString(),
+                "--quiet");
+        assertEquals(0, r.code(), r.out() + r.err());
+        var links = new ObjectMapper().readTree(report.toFile()).get("links");
+        boolean curves = false;
+        for (var l : links) {
+            curves |= l.has("queue");
+        }
+        assertTrue(curves, "finite buffers give the deepest ports a queue curve in the JSON report");
+        List<String> rows = Files.readAllLines(out.resolve("links.csv"));
+        List<String> header = List.of(rows.get(0).split(","));
+        assertTrue(
+                header.containsAll(List.of("job", "mode", "from", "to", "maxQueueBytes", "queueDrops")),
+                header.toString());
+        assertFalse(header.contains("queue"), "a series per port is no column: " + header);
+        assertEquals(links.size() + 1, rows.size(), "a header and a row per link of the report");
+    }
+
+    @Test
     void runFig1WritesTheReportContractAndExitsZero() throws IOException {
         Path report = dir.resolve("r.json");
         Path trace = dir.resolve("t.jsonl");
