@@ -85,7 +85,8 @@ class ChaosTest {
     static final int SHARED_SEEDS = 24;
 
     @Test
-    void sharedFabricPlansWithTightPoolsSmallBuffersLossAndTrafficKeepEveryInvariantAndRepeatExactly() throws Exception {
+    void sharedFabricPlansWithTightPoolsSmallBuffersLossAndTrafficKeepEveryInvariantAndRepeatExactly()
+            throws Exception {
         List<String> failures = new ArrayList<>();
         int buffered = 0;
         int withTraffic = 0;
