@@ -102,7 +102,8 @@ class HtmlReportTest {
         assertTrue(shared >= 0, "the shared fabric's section");
         String gantt = p.substring(shared, p.indexOf("</section>", shared));
         for (String world : List.of("ina", "baseline")) {
-            assertTrue(gantt.contains("world " + world + ": the jobs on the modelled time axis"), "a Gantt for " + world);
+            assertTrue(
+                    gantt.contains("world " + world + ": the jobs on the modelled time axis"), "a Gantt for " + world);
         }
         // per world a bar for each of the three jobs in the mix, and a thin one for it alone
         assertEquals(6, Pattern.compile("<title>(ar1|ar2|moe): start ").matcher(gantt).results().count());
