@@ -109,6 +109,16 @@ stage_context() {
     done
   else
     [ -f "$ROOT/emulator-node/target/bitina-node.jar" ] || fail "no jar: run mvn -B -DskipTests package first (or set BITINA_CP)"
+    # a node jar older than the sources (say the core alone was rebuilt) runs against a newer core: a
+    # signature that changed only in its generics links and fails later (a Map<Mode, ..> read as
+    # Map<String, ..>: "Mode cannot be cast to String" after the run), so stale jars are refused
+    local j newer
+    for j in "$ROOT/emulator-node/target/bitina-node.jar" "$ROOT"/emulator-core/target/emulator-core-*-SNAPSHOT.jar \
+      "$ROOT"/emulator-node/target/lib/emulator-core-*.jar; do
+      newer="$(find "$ROOT/pom.xml" "$ROOT/emulator-core/pom.xml" "$ROOT/emulator-node/pom.xml" \
+        "$ROOT/emulator-core/src/main" "$ROOT/emulator-node/src/main" -newer "$j" -print -quit)"
+      [ -z "$newer" ] || fail "stale jar $j ($newer is newer): run mvn -B -DskipTests package first (or set BITINA_CP)"
+    done
     cp "$ROOT"/emulator-node/target/lib/*.jar "$ctx/emulator-node/target/lib/"
     cp "$ROOT"/emulator-core/target/emulator-core-*.jar "$ctx/emulator-core/target/"
     cp "$ROOT/emulator-node/target/bitina-node.jar" "$ctx/emulator-node/target/"

@@ -27,16 +27,21 @@ import org.bitina.wire.ReductionOp;
  * ratio of max link bytes beside its theoretical value. A run that does not verify is
  * reported as such and fails the benchmark: figures of a wrong run are worthless.
  *
- * <pre>./bench scenario topology-configs/fat-tree-k8-allreduce.conf --repeat 3 [--clock virtual|real|both] [--members 3]</pre>
+ * <pre>./bench scenario topology-configs/fat-tree-k8-allreduce.conf --repeat 3 [--clock virtual|real|both] [--members 1,3]</pre>
  *
  * With {@code --clock both} the two clocks alternate run by run and their packet-hops per
  * second are set side by side; under the virtual clock the windows are counted and timed.
+ * {@code --members 1,3} alternates the member counts the same way, so that both meet the same load.
  */
 public final class ScenarioBench {
     private ScenarioBench() {}
 
     /** One way of running the file, named in the output ("virtual", "real", "mac-on", "mac-off"). */
-    private record Variant(String name, Scenario scenario) {}
+    private record Variant(String name, Scenario scenario, int members) {
+        Variant(String name, Scenario scenario) {
+            this(name, scenario, 0);
+        }
+    }
 
     /** {@code s} with S6 masking and checksum on (or off) for every AllReduce job that can take them (an int32 sum). */
     private static Scenario withValues(Scenario s, boolean on) {
@@ -113,9 +118,10 @@ public final class ScenarioBench {
 
         @picocli.CommandLine.Option(
                 names = "--members",
-                paramLabel = "N",
-                description = "cluster members as ActorSystems in this JVM")
-        int members = 1;
+                paramLabel = "N[,M...]",
+                split = ",",
+                description = "cluster members as ActorSystems in this JVM; several counts alternate run by run")
+        List<Integer> members = List.of(1);
     }
 
     public static void main(String[] args) throws Exception {
@@ -126,9 +132,10 @@ public final class ScenarioBench {
         String clocks = o.clocks;
         String macs = o.macs;
         String s6 = o.s6;
-        int members = o.members;
+        List<Integer> memberCounts = o.members;
+        int members = memberCounts.get(0);
         int warmup = o.warmup;
-        if (repeat < 1 || warmup < 0 || members < 1) {
+        if (repeat < 1 || warmup < 0 || memberCounts.stream().anyMatch(m -> m < 1)) {
             System.err.println("--repeat and --members must be at least 1, --warmup at least 0");
             System.exit(2);
         }
@@ -169,6 +176,11 @@ public final class ScenarioBench {
             order = List.of(
                     new Variant("mac-on", s.withSecurity(new Scenario.Security(true))),
                     new Variant("mac-off", s.withSecurity(new Scenario.Security(false))));
+        } else if (memberCounts.size() > 1) {
+            Scenario same = s;
+            order = memberCounts.stream()
+                    .map(m -> new Variant("members-" + m, same, m))
+                    .toList();
         } else if ("both".equals(s6)) {
             order = List.of(new Variant("s6-on", withValues(s, true)), new Variant("s6-off", withValues(s, false)));
         } else {
@@ -181,7 +193,7 @@ public final class ScenarioBench {
         for (int w = 0; w < warmup; w++) {
             // the JIT warms up on whole runs first; their figures are not kept
             for (Variant v : order) {
-                Members.run(v.scenario(), members, new RunProgress());
+                Members.run(v.scenario(), v.members() > 0 ? v.members() : members, new RunProgress());
             }
             System.err.printf("warm-up run %d of %d done%n", w + 1, warmup);
         }
@@ -189,7 +201,7 @@ public final class ScenarioBench {
             // the variants alternate, so that all meet the same machine load
             for (Variant v : order) {
                 RunProgress p = new RunProgress();
-                Report r = Members.run(v.scenario(), members, p);
+                Report r = Members.run(v.scenario(), v.members() > 0 ? v.members() : members, p);
                 progress.computeIfAbsent(v.name(), k -> new ArrayList<>()).add(p);
                 if (v == order.get(0) && r.iterations() != null) {
                     r.iterations()
@@ -223,8 +235,10 @@ public final class ScenarioBench {
         }
         for (Variant v : order) {
             if (v.scenario().clock() == Clock.VIRTUAL) {
-                windowFigures(progress.get(v.name()), members);
-                break;
+                windowFigures(progress.get(v.name()), v.members() > 0 ? v.members() : members);
+                if (v.members() == 0) {
+                    break; // the variants differ in what ran, not in members: the first's windows say it
+                }
             }
         }
         if (order.size() > 1) {

@@ -3,6 +3,7 @@ package org.bitina.cluster;
 import java.security.MessageDigest;
 import java.security.SecureRandom;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -24,6 +25,7 @@ import org.bitina.device.MemberTally;
 import org.bitina.device.SwitchActor;
 import org.bitina.security.CommandGate;
 import org.bitina.time.WindowBarrier;
+import org.bitina.usecase.DriverReport;
 import org.bitina.usecase.References;
 
 /**
@@ -35,7 +37,7 @@ public final class MemberAgent {
     public static final ServiceKey<Command> KEY = ServiceKey.create(Command.class, "bitina-member");
 
     public sealed interface Command extends ControlMessage
-            permits SpawnDevices, Halt, Window, DeviceAdvanced, Vouched, ClaimExpired {}
+            permits SpawnDevices, Halt, Window, DeviceAdvanced, Frames, Vouched, ClaimExpired {}
 
     /**
      * Spawn these devices for run {@code run} and say where they are; taken only once the
@@ -45,6 +47,7 @@ public final class MemberAgent {
      * @param virtual the devices run on the virtual clock (else on the wall clock)
      * @param token   this member's token for the run, drawn by the coordinator
      * @param vouch   the coordinator's: asked whether the token is its (it must be in this JVM or at a seed)
+     * @param peers   every member's agent, by member index: where this member's frames for their devices go
      */
     public record SpawnDevices(
             String run,
@@ -57,7 +60,8 @@ public final class MemberAgent {
             int members,
             boolean virtual,
             byte[] token,
-            ActorRef<Vouch> vouch)
+            ActorRef<Vouch> vouch,
+            List<ActorRef<Command>> peers)
             implements Command {}
 
     /** To the coordinator: did you give {@code token} to {@code agent}? Answered to the agent under {@code nonce}. */
@@ -81,21 +85,36 @@ public final class MemberAgent {
         }
     }
 
-    /** Virtual clock: every device of this member processes the window [start, end), then the member reports once. */
-    public record Window(long window, long start, long end, ActorRef<WindowReport> replyTo) implements Command {}
+    /**
+     * Virtual clock: the devices of this member with something due before {@code end} process the
+     * window [start, end), then the member reports once; {@code everyDevice}: all of them (the
+     * coordinator told them something since the last window, so what is due where is not known).
+     */
+    public record Window(long window, long start, long end, boolean everyDevice, ActorRef<WindowReport> replyTo)
+            implements Command {}
+
+    /**
+     * Virtual clock: what member {@code from}'s devices sent this member's in a window, in one
+     * message per member pair (or a few, each well inside Artery's largest frame); each
+     * device's frames to one neighbour in the order it sent them. Bound to {@link MailSerializer}.
+     */
+    public record Frames(int from, List<MemberTally.Parcel> parcels) implements Command {}
 
     /** A device of this member reporting on a window (local: the agent's adapter). */
     public record DeviceAdvanced(DeviceCommand.Advanced advanced) implements Command {}
 
     /**
-     * A member's devices are done with a window ({@code late}: they received more cross-member
-     * messages since); see {@link WindowBarrier}.
+     * A member's devices are done with a window ({@code late}: not the window's report but an
+     * addition to it: it received more frames from other members since it reported, or while it
+     * sat a window out; or driver reports sent ahead of the report, a few at a time, so that no
+     * message exceeds Artery's largest frame); see {@link WindowBarrier}.
+     *
+     * @param next the earliest time anything is due on this member's devices
      */
     public record WindowReport(
             int member,
             long window,
-            long[] sentTo,
-            long received,
+            Traffic traffic,
             long next,
             List<DeviceCommand.DriverDone> done,
             boolean late,
@@ -103,6 +122,13 @@ public final class MemberAgent {
             long events,
             long busyNanos)
             implements ControlMessage {}
+
+    /**
+     * Messages of frames between members, counted since the devices were spawned: sent to each
+     * member and received from all; and the earliest arrival among the frames just sent to each
+     * member (Long.MAX_VALUE: none), so the coordinator knows when those members have work.
+     */
+    public record Traffic(long[] sentTo, long received, long[] arrivals) {}
 
     public record Spawned(String member, Map<String, ActorRef<DeviceCommand>> devices) implements ControlMessage {}
 
@@ -144,11 +170,15 @@ public final class MemberAgent {
             SecureRandom random = new SecureRandom();
             return Behaviors.receive(Command.class)
                     .onMessage(Window.class, m -> {
-                        windows.open(m, advanced);
+                        windows.open(m, advanced, ctx);
                         return Behaviors.same();
                     })
                     .onMessage(DeviceAdvanced.class, m -> {
-                        windows.advanced(m.advanced());
+                        windows.advanced(m.advanced(), ctx);
+                        return Behaviors.same();
+                    })
+                    .onMessage(Frames.class, m -> {
+                        windows.frames(m, ctx);
                         return Behaviors.same();
                     })
                     .onMessage(SpawnDevices.class, m -> {
@@ -244,7 +274,9 @@ public final class MemberAgent {
         // what this member's hosts share for this run (references, model weights)
         References references = new References();
         // virtual clock: what the devices did in a window, shared with this agent (they run in its JVM)
-        MemberTally tally = m.virtual() ? new MemberTally(m.members()) : null;
+        List<String> names = new ArrayList<>(m.switches());
+        names.addAll(m.hosts());
+        MemberTally tally = m.virtual() ? new MemberTally(m.members(), names) : null;
         for (String s : m.switches()) {
             spawned.put(
                     s,
@@ -263,85 +295,204 @@ public final class MemberAgent {
                                     : HostActor.create(h, m.maxEntriesPerJob(), m.tombstoneNanos(), references)),
                             "dev-" + m.run() + "-" + h));
         }
-        windows.devices(m.member(), spawned, tally);
+        windows.devices(m.member(), m.members(), spawned, tally, m.peers());
         return spawned;
     }
 
     /**
      * The member's part of the virtual clock's barrier: one window message in, one to each
-     * device, one report out when the last device is done, so the coordinator's cost grows
-     * with members, not devices. The devices add what they did to the member's
-     * {@link MemberTally}; the last one tells this agent.
+     * device with something due in it, one report out when the last of them is done, so the
+     * coordinator's cost grows with members, not devices. The devices add what they did to the
+     * member's {@link MemberTally}; the last one tells this agent. Frames for other members'
+     * devices wait in the tally until then and leave in one message per member (a window's
+     * frames are all due after its end, so none is late for being held to it).
      */
     private static final class Windows {
+        /** Well inside Artery's largest frame (256 KiB by default), as a device's own batches are. */
+        private static final int MAX_MESSAGE_BYTES = 128 * 1024;
+
         private int member;
         private Map<String, ActorRef<DeviceCommand>> devices = Map.of();
         private MemberTally tally;
+        private List<ActorRef<Command>> peers = List.of();
+        private long[] sent = new long[0];
+        private long received;
+        private long unknownDevice;
         private Window open;
-        private boolean reported;
+        /** Between a window's message and this member's report on it. */
+        private boolean running;
 
-        void devices(int member, Map<String, ActorRef<DeviceCommand>> spawned, MemberTally tally) {
+        void devices(
+                int member,
+                int members,
+                Map<String, ActorRef<DeviceCommand>> spawned,
+                MemberTally tally,
+                List<ActorRef<Command>> peers) {
             this.member = member;
-            this.devices = Map.copyOf(spawned);
+            this.devices = new LinkedHashMap<>(spawned);
             this.tally = tally;
+            this.peers = peers == null ? List.of() : List.copyOf(peers);
+            this.sent = new long[Math.max(1, members)];
+            this.received = 0;
             open = null;
+            running = false;
         }
 
-        void open(Window w, ActorRef<DeviceCommand.Advanced> replyTo) {
+        void open(Window w, ActorRef<DeviceCommand.Advanced> replyTo, ActorContext<Command> ctx) {
             if (tally == null) {
                 return; // devices on the real clock: no windows
             }
             open = w;
-            reported = false;
-            tally.open(devices.size());
-            if (devices.isEmpty()) {
-                report();
+            running = true;
+            if (w.everyDevice()) {
+                tally.unknown();
+            }
+            // every due device is taken (its noted arrivals cleared) before any of them is told to run
+            List<String> due = tally.takeDue(w.end());
+            tally.open(due.size());
+            if (due.isEmpty()) {
+                report(ctx);
                 return;
             }
             DeviceCommand.Advance a = new DeviceCommand.Advance(w.window(), w.start(), w.end(), replyTo);
-            devices.values().forEach(d -> d.tell(a));
+            for (String d : due) {
+                devices.get(d).tell(a);
+            }
         }
 
-        void advanced(DeviceCommand.Advanced a) {
-            if (open == null) {
-                return;
+        void advanced(DeviceCommand.Advanced a, ActorContext<Command> ctx) {
+            if (open != null && running && a.window() == open.window()) {
+                report(ctx);
             }
-            if (a.late()) {
-                if (reported) {
+        }
+
+        /** Another member's frames for this member's devices: to each in order, and heard of by the barrier. */
+        void frames(Frames f, ActorContext<Command> ctx) {
+            received++;
+            for (MemberTally.Parcel p : f.parcels()) {
+                ActorRef<DeviceCommand> to = devices.get(p.to());
+                if (to == null || p.frames().isEmpty()) {
+                    // not a device of this member: counted and dropped, never a crash
+                    unknownDevice++;
+                    ctx.getLog()
+                            .warn(
+                                    "member {} dropped frames from member {} for {}, not one of its devices ({} so far)",
+                                    member,
+                                    f.from(),
+                                    p.to(),
+                                    unknownDevice);
+                    continue;
+                }
+                long earliest = Long.MAX_VALUE;
+                for (DeviceCommand.FrameIn in : p.frames()) {
+                    earliest = Math.min(earliest, in.frame().vt());
+                }
+                to.tell(p.frames().size() == 1 ? p.frames().get(0) : new DeviceCommand.FrameBatch(p.frames()));
+                if (tally != null) {
+                    tally.arriving(p.to(), earliest);
+                }
+            }
+            if (open != null && !running) {
+                // reported already, or sat this window out: the barrier waits for exactly these counts
+                open.replyTo()
+                        .tell(new WindowReport(
+                                member,
+                                open.window(),
+                                new Traffic(null, received, null),
+                                Long.MAX_VALUE,
+                                List.of(),
+                                true,
+                                List.of(),
+                                0,
+                                0));
+            }
+        }
+
+        private void report(ActorContext<Command> ctx) {
+            running = false;
+            sendMail(ctx);
+            // a phase's last window may hold every worker's report (a k=8 worker's is 8 KiB of chunk times)
+            List<DeviceCommand.DriverDone> done = tally.done();
+            int from = 0;
+            int bytes = 0;
+            for (int i = 0; i < done.size(); i++) {
+                int size = approximateBytes(done.get(i));
+                if (bytes + size > MAX_MESSAGE_BYTES && i > from) {
                     open.replyTo()
                             .tell(new WindowReport(
                                     member,
                                     open.window(),
-                                    null,
-                                    tally.received(),
+                                    new Traffic(null, received, null),
                                     Long.MAX_VALUE,
-                                    List.of(),
+                                    List.copyOf(done.subList(from, i)),
                                     true,
                                     List.of(),
                                     0,
                                     0));
+                    from = i;
+                    bytes = 0;
                 }
-                return;
+                bytes += size;
             }
-            if (a.window() == open.window()) {
-                report();
-            }
-        }
-
-        private void report() {
-            reported = true;
             open.replyTo()
                     .tell(new WindowReport(
                             member,
                             open.window(),
-                            tally.sent(),
-                            tally.received(),
+                            new Traffic(sent.clone(), received, tally.takeMailArrivals()),
                             tally.next(),
-                            tally.done(),
+                            List.copyOf(done.subList(from, done.size())),
                             false,
                             tally.problems(),
                             tally.events(),
                             tally.busyNanos()));
+        }
+
+        /** The window's frames for each other member, in as few messages as fit. */
+        private void sendMail(ActorContext<Command> ctx) {
+            for (int m = 0; m < sent.length; m++) {
+                if (m == member) {
+                    continue;
+                }
+                List<MemberTally.Parcel> parcels = tally.takeMail(m);
+                if (m >= peers.size() && !parcels.isEmpty()) {
+                    // spawned without that member's agent (never by a coordinator): dropped and said, not a crash
+                    unknownDevice += parcels.size();
+                    ctx.getLog().warn("member {} has frames for member {} but not its agent", member, m);
+                    continue;
+                }
+                int from = 0;
+                int bytes = 0;
+                for (int i = 0; i < parcels.size(); i++) {
+                    int size = MailSerializer.size(parcels.get(i));
+                    if (bytes + size > MAX_MESSAGE_BYTES && i > from) {
+                        post(m, parcels.subList(from, i));
+                        from = i;
+                        bytes = 0;
+                    }
+                    bytes += size;
+                }
+                if (from < parcels.size()) {
+                    post(m, parcels.subList(from, parcels.size()));
+                }
+            }
+        }
+
+        /** A generous bound on a driver report's CBOR size: its per-unit times and lists dominate. */
+        private static int approximateBytes(DeviceCommand.DriverDone d) {
+            DriverReport r = d.report();
+            int n = 1024 + 9 * (r.unitVt() == null ? 0 : r.unitVt().length);
+            n += 64 * (count(r.partialChunks()) + count(r.mismatches()) + count(r.dropped()));
+            n += 64 * (r.stats() == null ? 0 : r.stats().size());
+            return n;
+        }
+
+        private static int count(List<?> l) {
+            return l == null ? 0 : l.size();
+        }
+
+        private void post(int m, List<MemberTally.Parcel> parcels) {
+            peers.get(m).tell(new Frames(member, List.copyOf(parcels)));
+            sent[m]++;
         }
     }
 }

@@ -313,9 +313,7 @@ abstract class DeviceActor extends AbstractBehavior<DeviceCommand> {
         /** Drivers that finished in the window being processed, told with the window's end. */
         private final List<DeviceCommand.DriverDone> doneInWindow = new ArrayList<>();
 
-        private ActorRef<DeviceCommand.Advanced> agent;
         private long window = -1;
-        private boolean windowReported;
 
         VirtualClock(MemberTally tally) {
             this.tally = tally;
@@ -323,16 +321,9 @@ abstract class DeviceActor extends AbstractBehavior<DeviceCommand> {
 
         @Override
         void arrive(List<DeviceCommand.FrameIn> frames) {
-            if (frames.isEmpty()) {
-                return;
-            }
-            boolean remote = ports.countReceipt(frames.get(0).from());
+            // frames from another member came through this member's agent, which counted them for the barrier
             for (DeviceCommand.FrameIn f : frames) {
                 events.add(f.frame().vt(), f.from(), f);
-            }
-            if (remote && windowReported) {
-                // the window's barrier counts cross-member messages: this one came after the device said it was done
-                agent.tell(new DeviceCommand.Advanced(name, window, true));
             }
         }
 
@@ -369,7 +360,6 @@ abstract class DeviceActor extends AbstractBehavior<DeviceCommand> {
         /** The events of one window, then what the window's barrier needs to know. */
         @Override
         Behavior<DeviceCommand> advance(DeviceCommand.Advance m) {
-            agent = m.replyTo();
             window = m.window();
             List<String> problems = new ArrayList<>(0);
             long behind = events.behind();
@@ -386,17 +376,22 @@ abstract class DeviceActor extends AbstractBehavior<DeviceCommand> {
                             + " frames arrived after their modelled time had passed here");
                 }
                 ports.flush();
-                next = Math.min(events.next(handler), ports.takeEarliestArrival());
+                // what it sent is due at its receivers, which the member's tally heard of as it went
+                next = events.next(handler);
             } catch (RuntimeException e) {
                 problems.add(name + " failed in window " + window + ": " + e);
             } finally {
                 // whatever happened, the member hears from this device: a barrier never waits for it in vain
                 if (tally.deviceDone(
-                        next, doneInWindow, problems, events.processed() - processed, System.nanoTime() - began)) {
-                    m.replyTo().tell(new DeviceCommand.Advanced(name, window, false));
+                        name,
+                        next,
+                        doneInWindow,
+                        problems,
+                        events.processed() - processed,
+                        System.nanoTime() - began)) {
+                    m.replyTo().tell(new DeviceCommand.Advanced(name, window));
                 }
                 doneInWindow.clear();
-                windowReported = true;
             }
             return DeviceActor.this;
         }
@@ -427,9 +422,7 @@ abstract class DeviceActor extends AbstractBehavior<DeviceCommand> {
         @Override
         void newPhase() {
             events.clear();
-            ports.takeEarliestArrival();
             doneInWindow.clear();
-            windowReported = false;
             phaseReset();
         }
 

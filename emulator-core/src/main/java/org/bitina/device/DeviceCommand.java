@@ -219,12 +219,8 @@ public sealed interface DeviceCommand extends ControlMessage
      */
     record Advance(long window, long start, long end, ActorRef<Advanced> replyTo) implements ControlPlane {}
 
-    /**
-     * To the member agent: the last of its devices is done with {@code window} (what they did
-     * is in the member's {@link MemberTally}), or, {@code late}, a device received a message from
-     * another member after it was done with the window.
-     */
-    record Advanced(String node, long window, boolean late) implements ControlMessage {}
+    /** To the member agent: the last of its devices is done with {@code window} (what they did is in the member's {@link MemberTally}). */
+    record Advanced(String node, long window) implements ControlMessage {}
 
     /**
      * Ask for the device's counters for one job phase: its wire job {@code job}, and {@code more}

@@ -95,11 +95,13 @@ public final class FrameSerializer extends SerializerWithStringManifest implemen
                 + PacketCodec.encodedSize(f.packet());
     }
 
-    private static int utf(String s) {
+    /** The bytes {@link #putString} writes for {@code s}. */
+    public static int utf(String s) {
         return 2 + s.getBytes(StandardCharsets.UTF_8).length;
     }
 
-    private static void write(DeviceCommand.FrameIn m, ByteBuffer buf) {
+    /** One frame's envelope and packet, big-endian (what {@link #read} takes back); also written inside other messages. */
+    public static void write(DeviceCommand.FrameIn m, ByteBuffer buf) {
         Frame f = m.frame();
         putString(buf, m.from());
         putOptional(buf, f.destination());
@@ -109,7 +111,7 @@ public final class FrameSerializer extends SerializerWithStringManifest implemen
         PacketCodec.encode(f.packet(), buf);
     }
 
-    private static void putString(ByteBuffer buf, String s) {
+    public static void putString(ByteBuffer buf, String s) {
         byte[] b = s.getBytes(StandardCharsets.UTF_8);
         buf.putShort((short) b.length);
         buf.put(b);
@@ -160,7 +162,8 @@ public final class FrameSerializer extends SerializerWithStringManifest implemen
         }
     }
 
-    private static DeviceCommand.FrameIn read(ByteBuffer in) throws NotSerializableException, MalformedPacketException {
+    /** One frame as {@link #write} put it; hostile bytes are refused. */
+    public static DeviceCommand.FrameIn read(ByteBuffer in) throws NotSerializableException, MalformedPacketException {
         String from = getString(in);
         String destination = in.get() != 0 ? getString(in) : null;
         long vt = in.getLong();
@@ -176,7 +179,7 @@ public final class FrameSerializer extends SerializerWithStringManifest implemen
         return new DeviceCommand.FrameIn(new Frame(p, destination, vt, via), from);
     }
 
-    private static String getString(ByteBuffer in) throws NotSerializableException {
+    public static String getString(ByteBuffer in) throws NotSerializableException {
         int n = in.getShort() & 0xFFFF;
         if (n > in.remaining()) {
             throw new NotSerializableException("a name of " + n + " bytes, " + in.remaining() + " follow");

@@ -32,8 +32,6 @@ final class Ports {
 
     private int member;
     private Map<String, Integer> neighborMembers = Map.of();
-    /** Virtual clock: the earliest arrival of what was sent since {@link #takeEarliestArrival}. */
-    private long earliestArrival = Long.MAX_VALUE;
     /** Frames to send when the message being handled is done, per neighbour in order (see {@link #flush}). */
     private final Map<String, List<DeviceCommand.FrameIn>> outbox = new LinkedHashMap<>();
     /** A switch's optional processing delay and adder (null: a free switch, as by default). */
@@ -84,11 +82,12 @@ final class Ports {
         /** Whether the links model their delays in modelled time. */
         boolean modelsDelays();
 
-        /** A message from another member's device came in: whether it was counted (the virtual clock's barrier counts them). */
-        boolean receivedFromOtherMember();
-
-        /** A message went to member {@code m}'s device. */
-        void sentToOtherMember(int m);
+        /**
+         * Frames for {@code neighbor} on member {@code m}, the earliest due at {@code vt}: whether
+         * the clock took them to send itself (the virtual clock's member agent sends another member's
+         * with the window's end); else they are told now.
+         */
+        boolean held(int m, String neighbor, List<DeviceCommand.FrameIn> frames, long vt);
     }
 
     /** The real clock: a frame leaves at its time, nothing is counted for a barrier. */
@@ -104,12 +103,9 @@ final class Ports {
         }
 
         @Override
-        public boolean receivedFromOtherMember() {
+        public boolean held(int m, String neighbor, List<DeviceCommand.FrameIn> frames, long vt) {
             return false;
         }
-
-        @Override
-        public void sentToOtherMember(int m) {}
     };
 
     /** Under the virtual clock: frames depart no earlier than the device's modelled time, and delays are modelled. */
@@ -126,30 +122,17 @@ final class Ports {
             }
 
             @Override
-            public boolean receivedFromOtherMember() {
-                tally.receivedOne();
-                return true;
-            }
-
-            @Override
-            public void sentToOtherMember(int m) {
-                tally.sentTo(m);
+            public boolean held(int m, String neighbor, List<DeviceCommand.FrameIn> frames, long vt) {
+                if (m != member) {
+                    tally.mail(m, neighbor, frames, vt);
+                    return true;
+                }
+                // the agent runs a window only on devices with something due in it: this one has
+                tally.arriving(neighbor, vt);
+                return false;
             }
         };
         links.values().forEach(l -> l.modelDelays(true));
-    }
-
-    /** Whether a frame from {@code neighbor} crossed from another member (the virtual clock counts those). */
-    boolean countReceipt(String neighbor) {
-        Integer m = neighborMembers.get(neighbor);
-        return m != null && m != member && timing.receivedFromOtherMember();
-    }
-
-    /** The earliest arrival of what was sent since the last call, or Long.MAX_VALUE; and starts again. */
-    long takeEarliestArrival() {
-        long e = earliestArrival;
-        earliestArrival = Long.MAX_VALUE;
-        return e;
     }
 
     boolean tracing() {
@@ -243,7 +226,6 @@ final class Ports {
             return;
         }
         DeviceCommand.FrameIn msg = new DeviceCommand.FrameIn(f.withVt(t.arrivalVt()), node);
-        earliestArrival = Math.min(earliestArrival, t.arrivalVt());
         for (int c = 0; c < t.copies(); c++) {
             if (t.wallDelayNanos() > 0) {
                 ctx.scheduleOnce(Duration.ofNanos(t.wallDelayNanos()), to, msg);
@@ -255,28 +237,26 @@ final class Ports {
 
     private static final int MAX_BATCH_BYTES = 128 * 1024;
 
-    private void send(String n, ActorRef<DeviceCommand> to, List<DeviceCommand.FrameIn> frames) {
+    private static void send(ActorRef<DeviceCommand> to, List<DeviceCommand.FrameIn> frames) {
         to.tell(frames.size() == 1 ? frames.get(0) : new DeviceCommand.FrameBatch(List.copyOf(frames)));
-        countSent(n);
     }
 
-    private void countSent(String n) {
-        Integer m = neighborMembers.get(n);
-        if (m != null && m != member) {
-            timing.sentToOtherMember(m);
-        }
-    }
-
-    /** Sends what the message just handled put in the outbox: one message per neighbour. */
+    /** Sends what the message just handled put in the outbox: one message per neighbour (or the clock holds them). */
     void flush() {
         if (outbox.isEmpty()) {
             return;
         }
         outbox.forEach((n, frames) -> {
+            long earliest = Long.MAX_VALUE;
+            for (DeviceCommand.FrameIn f : frames) {
+                earliest = Math.min(earliest, f.frame().vt());
+            }
+            if (timing.held(neighborMembers.getOrDefault(n, member), n, frames, earliest)) {
+                return;
+            }
             ActorRef<DeviceCommand> to = neighbors.get(n);
             if (frames.size() == 1) {
                 to.tell(frames.get(0));
-                countSent(n);
                 return;
             }
             // well inside Artery's largest frame (256 KiB by default)
@@ -285,12 +265,12 @@ final class Ports {
             for (int i = 0; i < frames.size(); i++) {
                 bytes += FrameSerializer.size(frames.get(i));
                 if (bytes > MAX_BATCH_BYTES && i > from) {
-                    send(n, to, frames.subList(from, i));
+                    send(to, frames.subList(from, i));
                     from = i;
                     bytes = FrameSerializer.size(frames.get(i));
                 }
             }
-            send(n, to, frames.subList(from, frames.size()));
+            send(to, frames.subList(from, frames.size()));
         });
         outbox.clear();
     }

@@ -45,6 +45,11 @@ final class PhaseRun {
     PacketBound bound;
     /** Virtual clock: the frames and timers its devices handled so far. */
     long frames;
+    /**
+     * Virtual clock: the coordinator told the devices something (a fault, a job's begin, a pool's
+     * release) since the last window, so every member and device runs the next one.
+     */
+    boolean touched = true;
 
     final List<String> problems = new ArrayList<>();
     /** A shared world's mix: the grants of the switches' pools held by the jobs running now (T2), else null. */

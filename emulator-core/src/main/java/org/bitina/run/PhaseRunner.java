@@ -272,6 +272,7 @@ public final class PhaseRunner {
 
     /** Waits until every live device has handled what was sent to it before, then goes on. */
     private Behavior<Command> synced(PhaseRun run, Supplier<Behavior<Command>> then) {
+        run.touched = true;
         Set<String> waiting = new HashSet<>(devices.keySet());
         waiting.removeAll(lost);
         waiting.forEach(d -> devices.get(d).tell(new DeviceCommand.Sync(syncs)));
@@ -516,17 +517,31 @@ public final class PhaseRunner {
         WindowBarrier barrier = run.barrier;
         // a window ends at the next fault or the next job's start: each lands exactly at its time
         long end = barrier.end(start, Math.min(nextFaultNanos(run), nextBeginNanos(run)));
-        barrier.open(barrier.window() + 1);
-        MemberAgent.Window w = new MemberAgent.Window(barrier.window(), start, end, windowReports);
+        boolean every = run.touched;
+        run.touched = false;
+        // members with nothing due before the end sit the window out (WindowBarrier)
+        boolean[] runs = barrier.open(barrier.window() + 1, every, end);
+        MemberAgent.Window w = new MemberAgent.Window(barrier.window(), start, end, every, windowReports);
         long opened = System.nanoTime();
-        members.forEach(m -> m.tell(w));
+        for (int i = 0; i < members.size(); i++) {
+            if (runs[i]) {
+                members.get(i).tell(w);
+            }
+        }
+        if (barrier.complete()) {
+            // nobody had anything before the end (cannot happen: the window starts at someone's next time)
+            return afterWindow(run, end);
+        }
         return Behaviors.receive(Command.class)
                 .onMessage(WindowDone.class, m -> {
                     MemberAgent.WindowReport r = m.report();
+                    MemberAgent.Traffic t = r.traffic();
                     if (r.late()) {
-                        barrier.received(r.member(), r.received());
+                        barrier.received(r.member(), t.received());
+                        // driver reports sent ahead of the member's report (MemberAgent.WindowReport)
+                        r.done().forEach(d -> onDone(run, d));
                     } else if (r.window() == barrier.window()) {
-                        barrier.report(r.member(), r.window(), r.sentTo(), r.received(), r.next());
+                        barrier.report(r.member(), r.window(), t.sentTo(), t.received(), r.next(), t.arrivals());
                         r.done().forEach(d -> onDone(run, d));
                         run.problems.addAll(r.problems());
                         progress.windowEvents.addAndGet(r.events());

@@ -575,7 +575,10 @@ final class ReportAssembler {
 
     /** A mismatch that is a wrong value, not an endpoint that gave up on a result it never got (which it names). */
     public static boolean wrongResult(String mismatch) {
-        return !mismatch.contains("no result after") && !mismatch.contains("no final result after");
+        return !mismatch.contains("no result after")
+                && !mismatch.contains("no final result after")
+                // an all-gather sender that gave up on a receiver's acknowledgement (GatherMember)
+                && !mismatch.contains("no acknowledgement after");
     }
 
     /** What the links and counters of one phase add up to. */

@@ -224,7 +224,8 @@ final class RunGuardian extends AbstractBehavior<RunGuardian.Command> {
                             agents.size(),
                             scenario.clock() == Clock.VIRTUAL,
                             issued.get(agents.get(i)),
-                            voucher));
+                            voucher,
+                            List.copyOf(agents)));
         }
         return this;
     }

@@ -76,7 +76,10 @@ public final class LocalEvents<E> {
         queue.add(new Event<>(vt, from, seq, what));
     }
 
-    /** Events that arrived after their time had passed here (a broken lookahead; never expected). */
+    /**
+     * Events that arrived after their time had passed here, or were still queued when a window
+     * started after their time (a broken lookahead or a missed wake-up; never expected).
+     */
     public long behind() {
         return behind;
     }
@@ -98,6 +101,12 @@ public final class LocalEvents<E> {
      * (a state machine that does not advance its deadline): the window stops there.
      */
     public boolean runWindow(long start, long end, Handler<E> h) {
+        if (nextEvent() < start) {
+            // an event its device sat out (a missed wake-up): it happens at the start, and is counted
+            for (Event<E> e : queue) {
+                behind += e.vt < start ? 1 : 0;
+            }
+        }
         advanceTo(start);
         int firingsHere = 0;
         long lastFiring = Long.MIN_VALUE;

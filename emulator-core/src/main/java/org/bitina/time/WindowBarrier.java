@@ -16,6 +16,11 @@ import java.util.Arrays;
  * Inside one JVM a message is in its receiver's mailbox once told, so only cross-member
  * messages can still be in flight. The next window starts at the earliest pending time over
  * all members (idle time is skipped).
+ *
+ * <p>A member with nothing due before a window's end sits it out: it is not asked, counts as
+ * reported, and keeps the next time it said last, made earlier by the frames other members
+ * send it (each report says the earliest arrival among the frames just sent to each member).
+ * Messages it receives meanwhile still count: its agent reports its receipts as they come.
  */
 public final class WindowBarrier {
     private final int members;
@@ -25,7 +30,11 @@ public final class WindowBarrier {
 
     private final long[] received;
     private final boolean[] reported;
+    /** Per member: the earliest time anything is due there, as it last said. */
     private final long[] next;
+    /** Per member: the earliest arrival of the frames sent to it in the window now open. */
+    private final long[] inbound;
+
     private long window;
     private int reports;
     private long windows;
@@ -40,6 +49,10 @@ public final class WindowBarrier {
         this.received = new long[members];
         this.reported = new boolean[members];
         this.next = new long[members];
+        this.inbound = new long[members];
+        // before a member's first report nothing is known of it: it runs the first window
+        Arrays.fill(next, Long.MIN_VALUE);
+        Arrays.fill(inbound, Long.MAX_VALUE);
     }
 
     /** The lookahead of links with this smallest latency: no packet is shorter than one nanosecond on the wire. */
@@ -62,11 +75,31 @@ public final class WindowBarrier {
 
     /** Opens window {@code w}: every member reports again. */
     public void open(long w) {
+        open(w, true, Long.MAX_VALUE);
+    }
+
+    /**
+     * Opens window {@code w}, ending at {@code end}: every member when {@code everyMember} (the
+     * coordinator told the devices something since the last window), else only those with
+     * something due before the end; the others sit it out. Returns who runs it.
+     */
+    public boolean[] open(long w, boolean everyMember, long end) {
         window = w;
         reports = 0;
         windows++;
-        Arrays.fill(reported, false);
-        Arrays.fill(next, Long.MAX_VALUE);
+        boolean[] runs = new boolean[members];
+        for (int m = 0; m < members; m++) {
+            next[m] = Math.min(next[m], inbound[m]);
+            inbound[m] = Long.MAX_VALUE;
+            runs[m] = everyMember || next[m] < end;
+            reported[m] = !runs[m];
+            if (runs[m]) {
+                next[m] = Long.MAX_VALUE;
+            } else {
+                reports++;
+            }
+        }
+        return runs;
     }
 
     public long window() {
@@ -83,6 +116,11 @@ public final class WindowBarrier {
      * what they received from others so far, and when its next event is due.
      */
     public void report(int m, long w, long[] sentTo, long receivedSoFar, long nextEvent) {
+        report(m, w, sentTo, receivedSoFar, nextEvent, null);
+    }
+
+    /** As {@link #report(int, long, long[], long, long)}, with the earliest arrival of the frames it just sent to each member. */
+    public void report(int m, long w, long[] sentTo, long receivedSoFar, long nextEvent, long[] arrivals) {
         if (w != window || reported[m]) {
             return;
         }
@@ -90,6 +128,11 @@ public final class WindowBarrier {
         reports++;
         for (int j = 0; j < members && j < sentTo.length; j++) {
             sent[m][j] = Math.max(sent[m][j], sentTo[j]);
+        }
+        if (arrivals != null) {
+            for (int j = 0; j < members && j < arrivals.length; j++) {
+                inbound[j] = Math.min(inbound[j], arrivals[j]);
+            }
         }
         received(m, receivedSoFar);
         next[m] = nextEvent;
@@ -122,8 +165,8 @@ public final class WindowBarrier {
     /** The earliest pending time over all members after the window, or Long.MAX_VALUE when nothing is left anywhere. */
     public long next() {
         long n = Long.MAX_VALUE;
-        for (long t : next) {
-            n = Math.min(n, t);
+        for (int m = 0; m < members; m++) {
+            n = Math.min(n, Math.min(next[m], inbound[m]));
         }
         return n;
     }

@@ -61,7 +61,7 @@ class CoordinatorOnlyTest {
     private static MemberAgent.SpawnDevices spawn(
             ActorRef<MemberAgent.Spawned> replyTo, byte[] token, ActorRef<MemberAgent.Vouch> vouch) {
         return new MemberAgent.SpawnDevices(
-                "r1", List.of("s1"), List.of("h1"), 64, 1_000_000_000L, replyTo, 1, 2, true, token, vouch);
+                "r1", List.of("s1"), List.of("h1"), 64, 1_000_000_000L, replyTo, 1, 2, true, token, vouch, List.of());
     }
 
     /** A voucher that vouches for anything: what a rogue would run. */

@@ -70,7 +70,18 @@ class DeviceWatchTest {
         byte[] token = {1, 2, 3};
         ActorRef<MemberAgent.Vouch> voucher = kit.spawn(MemberAgent.voucher(Map.of(agent, token)));
         agent.tell(new MemberAgent.SpawnDevices(
-                run, switches, hosts, 4096, 5_000_000_000L, spawned.getRef(), 0, 1, true, token, voucher));
+                run,
+                switches,
+                hosts,
+                4096,
+                5_000_000_000L,
+                spawned.getRef(),
+                0,
+                1,
+                true,
+                token,
+                voucher,
+                List.of(agent)));
         Map<String, ActorRef<DeviceCommand>> devices =
                 spawned.receiveMessage(Duration.ofSeconds(10)).devices();
         Map<String, String> placement = new LinkedHashMap<>();

@@ -78,6 +78,21 @@ class LocalEventsTest {
     }
 
     @Test
+    void anEventStillQueuedWhenAWindowStartsAfterItsTimeIsCountedNotMovedSilently() {
+        // a device that sat out the window its frame was due in (a missed wake-up) meets the frame
+        // at a later window's start: that must show as a problem, not as a slower valid-looking run
+        LocalEvents<String> q = new LocalEvents<>();
+        q.add(150, "a", "missed");
+        q.add(900, "a", "later");
+        Recorder r = new Recorder();
+        q.runWindow(400, 500, r);
+        assertEquals(1, q.behind(), "the one event before the start");
+        assertEquals(List.of("missed@400"), r.seen);
+        q.runWindow(900, 1_000, r);
+        assertEquals(1, q.behind(), "an event on time is not counted");
+    }
+
+    @Test
     void aTimerThatNeverMovesOnStopsTheWindowInsteadOfSpinning() {
         LocalEvents<String> q = new LocalEvents<>();
         LocalEvents.Handler<String> stuck = new LocalEvents.Handler<>() {

@@ -1,5 +1,6 @@
 package org.bitina.time;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -61,5 +62,29 @@ class WindowBarrierTest {
         b.received(1, 3);
         b.report(1, 1, new long[] {0, 0}, 2, 10);
         assertTrue(b.complete());
+    }
+
+    @Test
+    void aMemberWithNothingDueBeforeTheEndSitsTheWindowOutAndKeepsItsNextTime() {
+        WindowBarrier b = new WindowBarrier(3, 100);
+        boolean[] first = b.open(1, false, 100);
+        assertArrayEquals(new boolean[] {true, true, true}, first, "nothing is known before the first reports");
+        b.report(0, 1, new long[] {0, 0, 0}, 0, 150, new long[] {Long.MAX_VALUE, Long.MAX_VALUE, Long.MAX_VALUE});
+        b.report(1, 1, new long[] {0, 0, 0}, 0, 900, null);
+        b.report(2, 1, new long[] {0, 0, 0}, 0, 5_000, null);
+        assertTrue(b.complete());
+        assertEquals(150, b.next());
+        boolean[] second = b.open(2, false, 250);
+        assertArrayEquals(new boolean[] {true, false, false}, second, "members 1 and 2 have nothing before 250");
+        assertFalse(b.complete(), "member 0 runs it");
+        // member 0 sends member 2 frames due at 240: member 2 has work in the next window, member 1 still none
+        b.report(0, 2, new long[] {0, 0, 1}, 0, Long.MAX_VALUE, new long[] {Long.MAX_VALUE, Long.MAX_VALUE, 240});
+        assertFalse(b.complete(), "the frames for member 2 are still in flight");
+        b.received(2, 1);
+        assertTrue(b.complete());
+        assertEquals(240, b.next(), "the frames in flight count as member 2's next time");
+        assertArrayEquals(new boolean[] {false, false, true}, b.open(3, false, 340));
+        assertArrayEquals(
+                new boolean[] {true, true, true}, b.open(4, true, 440), "the coordinator touched every device");
     }
 }

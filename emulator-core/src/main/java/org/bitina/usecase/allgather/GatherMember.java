@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import org.bitina.bitmap.EndpointSet;
 import org.bitina.bitmap.FlatBitmap;
@@ -37,10 +38,17 @@ import org.bitina.wire.Payload;
  * seeded input, exactly (nothing is computed on the way). The sender keeps at most {@code window}
  * chunks unacknowledged and sends a chunk again, flagged, to exactly the members whose
  * acknowledgement is overdue (R3's miss set), doubling the wait each time; after {@link #MAX_SENDS}
- * it gives up on them and says so.
+ * it gives up on them and says so: per member given up on, which chunks went unacknowledged after
+ * how many sends, and how many it held back from it since (a give-up in the report, never silence).
  */
 final class GatherMember implements EndpointDriver {
     static final int MAX_SENDS = 10;
+    /** What a give-up line says, and the report recognises as one (ReportAssembler#wrongResult). */
+    static final String GAVE_UP = "no acknowledgement after";
+
+    /** Chunks named in a give-up line before "...": its count is always whole. */
+    private static final int NAMED_CHUNKS = 8;
+
     private static final int MAX_BACKOFF = 6;
 
     private final AllReducePlan plan;
@@ -71,7 +79,10 @@ final class GatherMember implements EndpointDriver {
     private final Set<Integer> unanswering = new HashSet<>();
 
     private final List<String> mismatches = new ArrayList<>();
-    private final List<String> gaveUp = new ArrayList<>();
+    /** Per member given up on: the chunks it never acknowledged, and how many were held back from it since. */
+    private final Map<Integer, TreeSet<Integer>> gaveUpOn = new TreeMap<>();
+
+    private final Map<Integer, Integer> heldBack = new TreeMap<>();
     private long lastEventVt;
     private long lastVt;
     private long dataSends;
@@ -151,6 +162,8 @@ final class GatherMember implements EndpointDriver {
             for (int m : routes.targets(me, c)) {
                 if (!unanswering.contains(m)) {
                     to = to.or(FlatBitmap.of(capacity, bits[m]));
+                } else {
+                    heldBack.merge(m, 1, Integer::sum);
                 }
             }
             if (to.isEmpty()) {
@@ -287,10 +300,9 @@ final class GatherMember implements EndpointDriver {
             int c = e.getKey();
             if (o.sends >= MAX_SENDS) {
                 for (int b = o.waiting.nextSetBit(0); b >= 0; b = o.waiting.nextSetBit(b + 1)) {
-                    if (unanswering.add(memberOfBit.get(b))) {
-                        gaveUp.add("chunk " + c + " to " + plan.space().endpoint(b) + ": no acknowledgement after "
-                                + o.sends + " sends; nothing more is sent to it");
-                    }
+                    int m = memberOfBit.get(b);
+                    unanswering.add(m);
+                    gaveUpOn.computeIfAbsent(m, x -> new TreeSet<>()).add(c);
                 }
                 it.remove();
                 continue;
@@ -309,9 +321,44 @@ final class GatherMember implements EndpointDriver {
         return out;
     }
 
+    private List<String> mismatchesAndGiveUps() {
+        List<String> all = new ArrayList<>(mismatches);
+        all.addAll(gaveUp());
+        return List.copyOf(all);
+    }
+
     @Override
     public boolean done() {
         return !silent && held == data.chunks();
+    }
+
+    /**
+     * One line per member given up on, in the words the report files under its give-ups (not wrong values): {@code
+     * to h3: no acknowledgement after 10 sends of 2 chunks (17, 33); 5 more chunks held back from it}.
+     */
+    private List<String> gaveUp() {
+        List<String> lines = new ArrayList<>();
+        gaveUpOn.forEach((m, chunks) -> {
+            StringBuilder b = new StringBuilder("to ")
+                    .append(plan.members().get(m))
+                    .append(": ")
+                    .append(GAVE_UP)
+                    .append(' ')
+                    .append(MAX_SENDS)
+                    .append(" sends of ")
+                    .append(chunks.size())
+                    .append(chunks.size() == 1 ? " chunk (" : " chunks (");
+            chunks.stream().limit(NAMED_CHUNKS).forEach(c -> b.append(c).append(", "));
+            b.setLength(b.length() - 2);
+            b.append(chunks.size() > NAMED_CHUNKS ? ", ...)" : ")");
+            int back = heldBack.getOrDefault(m, 0);
+            if (back > 0) {
+                b.append("; ").append(back).append(back == 1 ? " more chunk" : " more chunks");
+                b.append(" held back from it");
+            }
+            lines.add(b.toString());
+        });
+        return lines;
     }
 
     @Override
@@ -327,11 +374,11 @@ final class GatherMember implements EndpointDriver {
                         data.chunks(),
                         held,
                         List.of(),
-                        List.copyOf(mismatches),
+                        mismatchesAndGiveUps(),
                         lastVt,
                         verifiedChunks,
                         done(),
-                        List.copyOf(gaveUp),
+                        List.of(),
                         stats)
                 .withUnitTimes(times);
     }

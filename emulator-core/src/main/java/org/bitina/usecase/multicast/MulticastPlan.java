@@ -13,7 +13,9 @@ import org.bitina.usecase.Straggler;
  * unicast-ACK baseline (R6).
  *
  * @param uplink         per receiver, its VAT parent on the pre-configured ACK tree
- * @param roundTimeoutNanos how long the source waits for a round's ACK before it takes what it has
+ * @param roundTimeoutNanos how long the source waits for a round's ACK before it takes what it has, at most
+ * @param roundBaseNanos the first round's wait, doubled each round up to {@code roundTimeoutNanos} ({@link
+ *     AckTimers}); 0 to wait {@code roundTimeoutNanos} every round
  */
 public record MulticastPlan(
         String jobName,
@@ -25,6 +27,7 @@ public record MulticastPlan(
         MulticastSpec.Params params,
         Map<String, String> uplink,
         long roundTimeoutNanos,
+        long roundBaseNanos,
         Map<String, Straggler> stragglers,
         Set<String> silent,
         List<String> members)
@@ -47,6 +50,7 @@ public record MulticastPlan(
                 .params(params)
                 .uplink(uplink)
                 .roundTimeoutNanos(roundTimeoutNanos)
+                .roundBaseNanos(roundBaseNanos)
                 .stragglers(stragglers)
                 .silent(silent)
                 .members(members);
@@ -67,6 +71,7 @@ public record MulticastPlan(
         private MulticastSpec.Params params;
         private Map<String, String> uplink = Map.of();
         private long roundTimeoutNanos;
+        private long roundBaseNanos;
         private Map<String, Straggler> stragglers = Map.of();
         private Set<String> silent = Set.of();
         private List<String> members;
@@ -118,6 +123,11 @@ public record MulticastPlan(
             return this;
         }
 
+        public Builder roundBaseNanos(long v) {
+            roundBaseNanos = v;
+            return this;
+        }
+
         public Builder stragglers(Map<String, Straggler> v) {
             stragglers = v;
             return this;
@@ -150,6 +160,7 @@ public record MulticastPlan(
                     params,
                     uplink,
                     roundTimeoutNanos,
+                    roundBaseNanos,
                     stragglers,
                     silent,
                     members);
@@ -160,6 +171,11 @@ public record MulticastPlan(
                 throw new IllegalStateException("a MulticastPlan needs its " + field);
             }
         }
+    }
+
+    /** How long the source waits for the ACKs of round {@code round} (0 for the first). */
+    public long roundTimeout(int round) {
+        return AckTimers.round(roundBaseNanos, roundTimeoutNanos, round);
     }
 
     public boolean aggregated() {

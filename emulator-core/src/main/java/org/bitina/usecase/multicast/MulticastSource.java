@@ -132,7 +132,7 @@ public final class MulticastSource implements EndpointDriver {
                     new Frame(new InaPacket(h, to, Payload.of(data.packet(s))), null, vt + delay, host), delay));
             dataPackets++;
         }
-        roundDeadline = now + delay + plan.roundTimeoutNanos();
+        roundDeadline = now + delay + plan.roundTimeout(round);
         return out;
     }
 

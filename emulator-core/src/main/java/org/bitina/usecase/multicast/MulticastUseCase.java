@@ -15,6 +15,7 @@ import org.bitina.scenario.JobReader;
 import org.bitina.scenario.Scenario;
 import org.bitina.topology.AutoVat;
 import org.bitina.topology.Bift;
+import org.bitina.topology.Link;
 import org.bitina.topology.Node;
 import org.bitina.topology.Routing;
 import org.bitina.topology.Vat;
@@ -27,6 +28,8 @@ import org.bitina.usecase.PhaseFigures;
 import org.bitina.usecase.Plans;
 import org.bitina.usecase.UseCase;
 import org.bitina.usecase.WireBudget;
+import org.bitina.usecase.reduction.RoundTrip;
+import org.bitina.wire.PacketCodec;
 
 /**
  * Reliable multicast (seed 000 section 5): every node holds the BIFT of the receivers' bit
@@ -134,6 +137,20 @@ public final class MulticastUseCase implements UseCase<MulticastSpec> {
                     case "composed" -> JobTables.DataInstall.RETRANSMISSIONS;
                     default -> JobTables.DataInstall.NEVER;
                 };
+        int depth = vat != null ? height.get(vat.root()) : s.topology().size();
+        long roundTimeout = timeout * (Math.min(depth, 8) + 2);
+        // silent receivers; stragglers among the receivers and the source itself
+        List<String> endpoints = new ArrayList<>(job.common().members());
+        endpoints.add(job.source());
+        Plans.EndpointFaults faults = Plans.EndpointFaults.of(s, endpoints, false);
+        Set<String> silent = new LinkedHashSet<>(faults.silent());
+        silent.retainAll(job.common().members());
+        Map<String, Long> completionRule = new HashMap<>();
+        for (Node n : s.topology().nodes()) {
+            boolean vatNode = vat != null && vat.aBm(n.name()) != null;
+            completionRule.put(n.name(), vatNode ? timeout * height.get(n.name()) : timeout);
+        }
+        AckTimers timers = timers(s, routing, job, vat, completionRule, roundTimeout, faults, !silent.isEmpty());
         Map<String, JobTables> tables = new LinkedHashMap<>();
         Map<String, Bift> bifts = Bift.buildAll(
                 routing,
@@ -141,7 +158,7 @@ public final class MulticastUseCase implements UseCase<MulticastSpec> {
                 job.common().bitSpace());
         for (Node n : s.topology().nodes()) {
             boolean vatNode = vat != null && vat.aBm(n.name()) != null;
-            long nodeTimeout = vatNode ? timeout * height.get(n.name()) : timeout;
+            long nodeTimeout = timers.nodeNanos().get(n.name());
             tables.put(
                     n.name(),
                     JobTables.builder(
@@ -162,14 +179,6 @@ public final class MulticastUseCase implements UseCase<MulticastSpec> {
         for (String r : job.common().members()) {
             uplink.put(r, vat != null ? vat.parent(r) : job.source());
         }
-        int depth = vat != null ? height.get(vat.root()) : s.topology().size();
-        long roundTimeout = timeout * (Math.min(depth, 8) + 2);
-        // silent receivers; stragglers among the receivers and the source itself
-        List<String> endpoints = new ArrayList<>(job.common().members());
-        endpoints.add(job.source());
-        Plans.EndpointFaults faults = Plans.EndpointFaults.of(s, endpoints, false);
-        Set<String> silent = new LinkedHashSet<>(faults.silent());
-        silent.retainAll(job.common().members());
         MulticastPlan plan = MulticastPlan.builder()
                 .jobName(job.name())
                 .mode(mode)
@@ -180,6 +189,7 @@ public final class MulticastUseCase implements UseCase<MulticastSpec> {
                 .params(job.params())
                 .uplink(uplink)
                 .roundTimeoutNanos(roundTimeout)
+                .roundBaseNanos(timers.roundBaseNanos())
                 .stragglers(faults.stragglers())
                 .silent(silent)
                 .members(List.copyOf(job.common().members()))
@@ -207,6 +217,56 @@ public final class MulticastUseCase implements UseCase<MulticastSpec> {
                         + (job.params().perWindow() ? "window" : "packet")
                         + (vat != null ? "; A-BMs " + vat.aBms() : ""))
                 .build();
+    }
+
+    /**
+     * The round and node timers from the modelled round trip ({@link AckTimers}): the farthest receiver's data
+     * path and its ACK's, up the pre-configured tree or straight back along the data's path (the self-installed
+     * tree), whichever is longer, with a window of packets and every receiver's ACK serialised on the slowest link.
+     */
+    private static AckTimers timers(
+            Scenario s,
+            Routing routing,
+            MulticastSpec job,
+            Vat vat,
+            Map<String, Long> completionRule,
+            long roundTimeout,
+            Plans.EndpointFaults faults,
+            boolean silent) {
+        String source = job.source();
+        List<String> members = job.common().members();
+        int capacity = job.common().bitSpace().capacity();
+        long bytes =
+                PacketCodec.HEADER_BYTES + (capacity + 7) / 8 + job.params().packetBytes() + 16L;
+        long ackBytes = PacketCodec.HEADER_BYTES + (capacity + 7) / 8 + 16L;
+        int window = job.params().window();
+        long rtt = RoundTrip.of(s, routing, members, m -> m.equals(source) ? null : source, source, bytes, window);
+        if (vat != null) {
+            rtt = Math.max(rtt, RoundTrip.of(s, routing, members, vat::parent, source, bytes, window));
+        }
+        if (rtt > 0) {
+            long slowest = 0;
+            for (Link l : s.topology().links()) {
+                slowest = Math.max(slowest, l.spec().serializationNanos(ackBytes));
+            }
+            rtt += members.size() * slowest;
+        }
+        List<String[]> upward = new ArrayList<>();
+        for (String m : members) {
+            List<String> path = routing.path(source, m);
+            for (int i = 1; i < path.size(); i++) {
+                upward.add(new String[] {path.get(i), path.get(i - 1)});
+            }
+        }
+        if (vat != null) {
+            for (String n : completionRule.keySet()) {
+                String p = vat.aBm(n) != null || members.contains(n) ? vat.parent(n) : null;
+                if (p != null) {
+                    upward.add(new String[] {n, p});
+                }
+            }
+        }
+        return AckTimers.of(source, upward, completionRule, roundTimeout, rtt, faults.maxStraggleNanos(), silent);
     }
 
     @Override

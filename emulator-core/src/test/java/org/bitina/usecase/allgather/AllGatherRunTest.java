@@ -1,9 +1,14 @@
 package org.bitina.usecase.allgather;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.bitina.run.Report;
 import org.bitina.run.Scenarios;
 import org.bitina.scenario.Scenario;
@@ -52,6 +57,47 @@ class AllGatherRunTest {
             assertEquals("complete", row.status(), row.toString());
             assertTrue(row.verified() && row.asExpected(), row.toString());
             assertTrue(row.recovery().retransmissions() > 0, mode + ": something was lost and sent again");
+        }
+    }
+
+    /** "h3 (117 of 128 chunks)" of an unfinished line. */
+    private static final Pattern UNFINISHED = Pattern.compile("(\\S+) \\((\\d+) of (\\d+) chunks.*");
+
+    /** "h5: to h3: no acknowledgement after 10 sends of 2 chunks (17, 33)" of a give-up line. */
+    private static final Pattern GAVE_UP =
+            Pattern.compile(".*to (\\S+): no acknowledgement after 10 sends of (\\d+) chunks? .*");
+
+    @Test
+    void underTwentyPercentLossTheMulticastCompletesOrNamesEveryChunkItGaveUpOnAndTheRingNamesItsGiveUps()
+            throws Exception {
+        Report r = Scenarios.run(k4("\nfaults = [{ at = 0us, kind = loss, rate = 20% }]\n"));
+        Report.JobReport ina = Scenarios.mode(r, "ina");
+        if (!ina.status().equals("complete")) {
+            assertEquals("failed", ina.status(), ina.toString());
+            assertFalse(ina.recovery().gaveUp().isEmpty(), "never silent: " + ina);
+            assertTrue(ina.mismatches().isEmpty(), "a give-up is not a wrong value: " + ina.mismatches());
+            // each chunk a receiver lacks is its owner's only, so its owner gave up on that receiver for it
+            Map<String, Integer> givenUp = new HashMap<>();
+            for (String g : ina.recovery().gaveUp()) {
+                Matcher m = GAVE_UP.matcher(g);
+                assertTrue(m.matches(), g);
+                givenUp.merge(m.group(1), Integer.parseInt(m.group(2)), Integer::sum);
+            }
+            for (String u : ina.unfinished()) {
+                Matcher m = UNFINISHED.matcher(u);
+                assertTrue(m.matches(), u);
+                int lacks = Integer.parseInt(m.group(3)) - Integer.parseInt(m.group(2));
+                assertTrue(
+                        givenUp.getOrDefault(m.group(1), 0) >= lacks,
+                        m.group(1) + " lacks " + lacks + " chunks, given up on for " + givenUp.get(m.group(1)));
+            }
+            for (String missing : ina.missing()) {
+                assertTrue(givenUp.containsKey(missing), missing + " is missing and no sender named it: " + ina);
+            }
+        }
+        Report.JobReport ring = Scenarios.mode(r, "ring");
+        if (!ring.status().equals("complete")) {
+            assertFalse(ring.recovery().gaveUp().isEmpty(), "never silent: " + ring);
         }
     }
 }

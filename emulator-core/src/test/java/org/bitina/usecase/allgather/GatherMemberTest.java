@@ -99,4 +99,19 @@ class GatherMemberTest {
         assertEquals(space.setOf(List.of("w2")), p.endpoints(), "w3 has it; only w2 is asked again");
         assertFalse(w1.done(), "w1 still lacks the others' shards");
     }
+
+    @Test
+    void aReceiverThatNeverAcknowledgesIsGivenUpOnAfterTenSendsAndNamedWithItsChunk() {
+        GatherMember w1 = member("w1");
+        w1.start(0);
+        InaHeader ack = InaHeader.of(PacketType.ACK, 1, 1, 0).withSource(space.index("w3"));
+        w1.onDeliver(new Frame(new InaPacket(ack, FlatBitmap.of(3, 2), Payload.EMPTY), "w1", 2 * US), 2 * US);
+        int sends = 1;
+        while (w1.nextDeadline() < Long.MAX_VALUE) {
+            sends += w1.onTimer(w1.nextDeadline()).size();
+        }
+        assertEquals(GatherMember.MAX_SENDS, sends, "the first send and nine again, then no timer is left");
+        List<String> named = w1.report().mismatches();
+        assertEquals(List.of("to w2: no acknowledgement after 10 sends of 1 chunk (0)"), named);
+    }
 }
