@@ -12,6 +12,7 @@ import org.bitina.run.ChaosCheck;
 import org.bitina.run.Report;
 import org.bitina.run.RunProgress;
 import org.bitina.run.RunSession;
+import org.bitina.scenario.Scenario;
 import org.bitina.scenario.ScenarioLoader;
 
 /**
@@ -51,7 +52,7 @@ public final class ChaosBench {
         @picocli.CommandLine.Option(
                 names = "--shared",
                 description = "shared-fabric plans instead: two tenants' jobs at once, a tight pool, small"
-                        + " buffers, loss (ChaosPlans.generateShared)")
+                        + " buffers, loss, background traffic (ChaosPlans.generateShared)")
         boolean shared;
     }
 
@@ -78,10 +79,11 @@ public final class ChaosBench {
                 ChaosPlans.Plan plan = o.shared ? ChaosPlans.generateShared(seed) : ChaosPlans.generate(seed);
                 Path file = dir.resolve("chaos-" + seed + ".conf");
                 Files.writeString(file, plan.text());
+                Scenario scenario = ScenarioLoader.load(file);
                 long t0 = System.nanoTime();
-                Report r = session.run(ScenarioLoader.load(file), new RunProgress());
+                Report r = session.run(scenario, new RunProgress());
                 long ms = (System.nanoTime() - t0) / 1_000_000;
-                List<String> v = new ArrayList<>(ChaosCheck.violations(plan, r));
+                List<String> v = new ArrayList<>(ChaosCheck.violations(plan, scenario, r));
                 if (ms > 30_000) {
                     v.add("took " + ms + " ms of wall time");
                 }

@@ -46,7 +46,7 @@ public final class DeterminismBench {
                 names = "--shared-seeds",
                 paramLabel = "N",
                 description = "also N generated shared-fabric plans (two tenants at once, a tight pool, small buffers,"
-                        + " loss: ChaosPlans.generateShared, seeds 1..N)")
+                        + " loss, background traffic: ChaosPlans.generateShared, seeds 1..N)")
         int sharedSeeds;
 
         @picocli.CommandLine.Parameters(paramLabel = "FILE", arity = "0..*", description = "scenario files")

@@ -3,6 +3,7 @@ package org.bitina.chaos;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
+import org.bitina.protocol.TrafficFlows;
 import org.bitina.usecase.UseCase;
 import org.bitina.usecases.UseCases;
 
@@ -148,7 +149,8 @@ public final class ChaosPlans {
      * a tight pool of switch entries, small drop-tail buffers or none, seeded loss on every link or
      * none, maybe a straggler; one or both worlds, with or without the alone runs. Queue drops and
      * loss make such a plan neither lossless nor held to complete: it must keep the other invariants
-     * (verified or naming what is missing, never wrong, never hung). The same seed gives the same text.
+     * (verified or naming what is missing, never wrong, never hung). Background traffic beside them ({@link
+     * #traffic}) must add up (see {@code run.ChaosCheck}). The same seed gives the same text.
      */
     public static Plan generateShared(long seed) {
         SplittableRandom r = new SplittableRandom(seed * 0x9E3779B97F4A7C15L + 29);
@@ -206,8 +208,38 @@ public final class ChaosPlans {
                     .append(pick(r, "5us", "50us"))
                     .append(" }]\n");
         }
+        // drawn last, so the draws above (and each seed's topology and jobs) are what they were before traffic
+        t.append(traffic(r));
         boolean lossless = buffer.isEmpty() && loss == 0 && !straggler;
         return new Plan(seed, t.toString(), lossless, lossless);
+    }
+
+    /**
+     * Background traffic for a shared plan (T3): none in a third of the plans, else one or two entries
+     * of any kind over all four hosts, at 10-50 % load, with small or large flows, from 0 or a few
+     * microseconds on, each with its own seed. Through the same buffers and lossy links as the jobs'.
+     */
+    private static String traffic(SplittableRandom r) {
+        int entries = r.nextInt(3);
+        if (entries == 0) {
+            return "";
+        }
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < entries; i++) {
+            TrafficFlows.Kind kind = TrafficFlows.Kind.values()[r.nextInt(TrafficFlows.Kind.values().length)];
+            int start = pick(r, 0, 0, 5);
+            out.add("{ kind = " + kind.configName() + ", hosts = \"all\""
+                    + (kind == TrafficFlows.Kind.INCAST ? ", to = h" + (1 + r.nextInt(4)) : "")
+                    + ", load = " + (10 * (1 + r.nextInt(5))) + "%"
+                    + ", flow-size = " + pick(r, "4KiB", "16KiB", "64KiB")
+                    + ", start = " + start + "us, stop = " + (start + pick(r, 20, 50, 100)) + "us"
+                    + ", seed = " + r.nextInt(1000) + " }");
+        }
+        return "traffic = [\n  " + String.join(",\n  ", out) + "\n]\n";
+    }
+
+    private static int pick(SplittableRandom r, int... options) {
+        return options[r.nextInt(options.length)];
     }
 
     private static String pick(SplittableRandom r, String... options) {

@@ -4,6 +4,8 @@ import java.util.ArrayList;
 import java.util.List;
 import org.bitina.chaos.ChaosPlans;
 import org.bitina.scenario.AdmissionMode;
+import org.bitina.scenario.Scenario;
+import org.bitina.usecase.traffic.TrafficPlan;
 
 /**
  * The invariants every chaos run must keep (issue: never silently wrong, never hung): every
@@ -16,6 +18,58 @@ import org.bitina.scenario.AdmissionMode;
  */
 public final class ChaosCheck {
     private ChaosCheck() {}
+
+    /** What the run of {@code s} broke, its jobs' and its background traffic's, one line each. */
+    public static List<String> violations(ChaosPlans.Plan plan, Scenario s, Report r) {
+        List<String> v = violations(plan, r);
+        v.addAll(trafficViolations(plan, s, r));
+        return v;
+    }
+
+    /**
+     * Background traffic's accounts (T3): one {@code traffic[]} entry per traffic entry and world, and
+     * one alone when the jobs ran alone; each started exactly the flows its seeded schedule has (open
+     * loop: a start is never skipped), finished no more than it started, and received at least every
+     * finished flow's bytes and no more than all flows' (a flow's packets are counted once, duplicates
+     * apart). When the plan can lose nothing, every flow finished.
+     */
+    public static List<String> trafficViolations(ChaosPlans.Plan plan, Scenario s, Report r) {
+        List<String> v = new ArrayList<>();
+        List<TrafficPlan> plans = TrafficPlan.of(s);
+        int perEntry = s.schedule().worlds().size() + (s.schedule().alone() ? 1 : 0);
+        if (r.traffic().size() != plans.size() * perEntry) {
+            v.add("traffic: " + r.traffic().size() + " entries in the report, expected " + plans.size() + " x "
+                    + perEntry);
+        }
+        for (TrafficReport t : r.traffic()) {
+            String at = "traffic " + (t.entry() + 1) + "/" + (t.alone() ? "alone" : t.world()) + ": ";
+            if (t.entry() < 0 || t.entry() >= plans.size()) {
+                v.add(at + "no such entry in the scenario");
+                continue;
+            }
+            TrafficPlan p = plans.get(t.entry());
+            long flowBytes = p.spec().flowBytes();
+            if (t.flows() != p.flows().size()) {
+                v.add(at + t.flows() + " flows started, its schedule has "
+                        + p.flows().size());
+            }
+            if (t.finished() > t.flows()) {
+                v.add(at + t.finished() + " flows finished of " + t.flows() + " started");
+            }
+            if (t.bytes() < t.finished() * flowBytes || t.bytes() > t.flows() * flowBytes) {
+                v.add(at + t.bytes() + " bytes arrived, outside [" + t.finished() * flowBytes + ", "
+                        + t.flows() * flowBytes + "] (finished and started flows of " + flowBytes + " bytes)");
+            }
+            if (plan.lossless() && t.finished() != t.flows()) {
+                v.add(at + "nothing could be lost, yet " + (t.flows() - t.finished()) + " flows did not finish");
+            }
+            if (t.finished() > 0 && !(t.fctP50Micros() <= t.fctP99Micros() && t.fctP99Micros() <= t.fctMaxMicros())) {
+                v.add(at + "FCT percentiles out of order: p50 " + t.fctP50Micros() + ", p99 " + t.fctP99Micros()
+                        + ", max " + t.fctMaxMicros());
+            }
+        }
+        return v;
+    }
 
     /** What the run broke, one line each; empty when it kept every invariant. */
     public static List<String> violations(ChaosPlans.Plan plan, Report r) {

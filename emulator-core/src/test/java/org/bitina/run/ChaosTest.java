@@ -69,7 +69,7 @@ class ChaosTest {
             long start = System.nanoTime();
             Report r = session.run(s, new RunProgress());
             long ms = (System.nanoTime() - start) / 1_000_000;
-            List<String> v = new ArrayList<>(ChaosCheck.violations(plan, r));
+            List<String> v = new ArrayList<>(ChaosCheck.violations(plan, s, r));
             if (ms > 30_000) {
                 v.add("took " + ms + " ms");
             }
@@ -85,18 +85,21 @@ class ChaosTest {
     static final int SHARED_SEEDS = 24;
 
     @Test
-    void sharedFabricPlansWithTightPoolsSmallBuffersAndLossKeepEveryInvariantAndRepeatExactly() throws Exception {
+    void sharedFabricPlansWithTightPoolsSmallBuffersLossAndTrafficKeepEveryInvariantAndRepeatExactly()
+            throws Exception {
         List<String> failures = new ArrayList<>();
         int buffered = 0;
+        int withTraffic = 0;
         for (long seed = 1; seed <= SHARED_SEEDS; seed++) {
             ChaosPlans.Plan plan = ChaosPlans.generateShared(seed);
             assertTrue(plan.text().equals(ChaosPlans.generateShared(seed).text()), "the same seed, the same text");
             buffered += plan.text().contains("buffer = ") ? 1 : 0;
+            withTraffic += plan.text().contains("traffic = ") ? 1 : 0;
             Path file = dir.resolve("shared-" + seed + ".conf");
             Files.writeString(file, plan.text());
             Scenario s = ScenarioLoader.load(file);
             Report r = session.run(s, new RunProgress());
-            List<String> v = new ArrayList<>(ChaosCheck.violations(plan, r));
+            List<String> v = new ArrayList<>(ChaosCheck.violations(plan, s, r));
             if (r.jobs().stream().noneMatch(j -> j.shared() != null)) {
                 v.add("no row ran shared: " + r.jobs().get(0).note());
             }
@@ -109,6 +112,7 @@ class ChaosTest {
             }
         }
         assertTrue(buffered > 0, "some plans have finite buffers");
+        assertTrue(withTraffic > 0, "some plans have background traffic");
         assertTrue(
                 failures.isEmpty(),
                 failures.size() + " of " + SHARED_SEEDS + " shared seeds broke an invariant:\n"

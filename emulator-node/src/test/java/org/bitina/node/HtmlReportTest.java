@@ -96,8 +96,26 @@ class HtmlReportTest {
     }
 
     @Test
-    void aSharedFabricPageDrawsQueueDepthOverTimeForTheBusiestPortsOfEachMix() throws IOException {
+    void aSharedFabricPageDrawsEachWorldsGanttAndQueueDepthOverTimeForTheBusiestPortsOfEachMix() throws IOException {
         String p = page("shared-fabric");
+        int shared = p.indexOf("<section class=\"shared\">");
+        assertTrue(shared >= 0, "the shared fabric's section");
+        String gantt = p.substring(shared, p.indexOf("</section>", shared));
+        for (String world : List.of("ina", "baseline")) {
+            assertTrue(
+                    gantt.contains("world " + world + ": the jobs on the modelled time axis"), "a Gantt for " + world);
+        }
+        // per world a bar for each of the three jobs in the mix, and a thin one for it alone
+        assertEquals(
+                6,
+                Pattern.compile("<title>(ar1|ar2|moe): start ")
+                        .matcher(gantt)
+                        .results()
+                        .count());
+        assertEquals(
+                6,
+                Pattern.compile("<title>alone: JCT ").matcher(gantt).results().count());
+        assertTrue(gantt.contains("<th>slowdown (ina)</th><th>slowdown (baseline)</th>"), "the slowdowns per world");
         int at = p.indexOf("<section class=\"queues\">");
         assertTrue(at >= 0, "the queues' section: the file has 256 KiB buffers");
         String queues = p.substring(at, p.indexOf("</section>", at));

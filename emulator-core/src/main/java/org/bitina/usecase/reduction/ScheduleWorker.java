@@ -13,6 +13,7 @@ import java.util.Objects;
 import java.util.PriorityQueue;
 import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.TreeSet;
 import org.bitina.bitmap.EndpointSet;
 import org.bitina.bitmap.FlatBitmap;
 import org.bitina.protocol.Frame;
@@ -95,6 +96,14 @@ public final class ScheduleWorker implements EndpointDriver {
 
     private final boolean[] stored;
     private final Map<Key, Outstanding> outstanding = new LinkedHashMap<>();
+    /**
+     * The same sends by when they fall due, then in the map's order: the next deadline is the first one's,
+     * found without a scan of every send in flight on each event (a window's worth per member and job).
+     */
+    private final TreeSet<Outstanding> byDue =
+            new TreeSet<>(Comparator.<Outstanding>comparingLong(o -> o.dueAt).thenComparingLong(o -> o.order));
+    /** The order sends entered {@link #outstanding}: a timer retransmits what is due in it, as before. */
+    private long outstandingOrder;
 
     private int received;
     /** The chunks whose finished sum this member ends with ({@link HostSchedule#keeps}). */
@@ -127,14 +136,18 @@ public final class ScheduleWorker implements EndpointDriver {
     private record Key(int chunk, int to, EndpointSet holds) {}
 
     private static final class Outstanding {
+        final Key key;
         final Frame frame;
+        long order;
         int sends = 1;
         long sentAt;
         long dueAt;
         long dueVt;
 
-        Outstanding(Frame frame, long sentAt, long dueAt, long dueVt) {
+        Outstanding(Key key, Frame frame, long order, long sentAt, long dueAt, long dueVt) {
+            this.key = key;
             this.frame = frame;
+            this.order = order;
             this.sentAt = sentAt;
             this.dueAt = dueAt;
             this.dueVt = dueVt;
@@ -363,10 +376,15 @@ public final class ScheduleWorker implements EndpointDriver {
         Frame f = new Frame(new InaPacket(h, d.holds(), d.value()), peer, vt + delay);
         long rto = rto();
         Key k = new Key(c, to, d.holds().toFlat());
-        if (outstanding.put(k, new Outstanding(f, now + delay, now + delay + rto, vt + delay + rto)) != null) {
+        Outstanding o = new Outstanding(k, f, outstandingOrder++, now + delay, now + delay + rto, vt + delay + rto);
+        Outstanding replaced = outstanding.put(k, o);
+        if (replaced != null) {
             unacked[c]--; // the same send fell due twice (it cannot: a chunk's holds only grow): one acknowledgement
             // will do
+            byDue.remove(replaced);
+            o.order = replaced.order; // the map keeps a replaced key where it was
         }
+        byDue.add(o);
         dataSends++;
         return new Out(f, delay);
     }
@@ -396,6 +414,7 @@ public final class ScheduleWorker implements EndpointDriver {
             duplicates++; // a second acknowledgement (a link's duplicate, or of a retransmission)
             return;
         }
+        byDue.remove(o);
         if (o.sends == 1) {
             sample(now - o.sentAt);
         }
@@ -425,29 +444,27 @@ public final class ScheduleWorker implements EndpointDriver {
 
     @Override
     public long nextDeadline() {
-        long d = Long.MAX_VALUE;
-        for (Outstanding o : outstanding.values()) {
-            d = Math.min(d, o.dueAt);
-        }
-        return d;
+        return byDue.isEmpty() ? Long.MAX_VALUE : byDue.first().dueAt;
     }
 
     @Override
     public List<Out> onTimer(long now) {
         List<Out> out = new ArrayList<>();
-        for (Iterator<Map.Entry<Key, Outstanding>> it = outstanding.entrySet().iterator(); it.hasNext(); ) {
-            Map.Entry<Key, Outstanding> e = it.next();
-            Outstanding o = e.getValue();
-            if (o.dueAt > now) {
-                continue;
-            }
-            Key k = e.getKey();
+        List<Outstanding> fallen = new ArrayList<>();
+        while (!byDue.isEmpty() && byDue.first().dueAt <= now) {
+            fallen.add(byDue.pollFirst());
+        }
+        // in the order they were sent, as a walk over the map would meet them: a peer given up on early in
+        // the walk is given up on for the sends after it
+        fallen.sort(Comparator.comparingLong(o -> o.order));
+        for (Outstanding o : fallen) {
+            Key k = o.key;
             if (unanswering.contains(k.to()) || o.sends >= MAX_SENDS) {
                 if (unanswering.add(k.to())) {
                     gaveUp.add("chunk " + k.chunk() + " to " + plan.members().get(k.to())
                             + ": no acknowledgement after " + o.sends + " sends; nothing more is sent to it");
                 }
-                it.remove();
+                outstanding.remove(k);
                 givenUp++;
                 unacked[k.chunk()]--;
                 closeIfDone(k.chunk());
@@ -463,6 +480,7 @@ public final class ScheduleWorker implements EndpointDriver {
             o.sentAt = now;
             o.dueAt = now + wait;
             o.dueVt = vt + wait;
+            byDue.add(o);
             retransmissions++;
             dataSends++;
             out.add(new Out(new Frame(again, o.frame.destination(), vt), 0));
