@@ -42,7 +42,8 @@ public final class ChaosCheck {
                     + perEntry);
         }
         for (TrafficReport t : r.traffic()) {
-            String at = "traffic " + (t.entry() + 1) + "/" + (t.alone() ? "alone" : t.world()) + ": ";
+            String at = "traffic " + (t.entry() + 1) + "/"
+                    + (t.alone() ? "alone" : t.world().configName()) + ": ";
             if (t.entry() < 0 || t.entry() >= plans.size()) {
                 v.add(at + "no such entry in the scenario");
                 continue;

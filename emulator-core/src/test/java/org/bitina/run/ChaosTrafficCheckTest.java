@@ -13,6 +13,7 @@ import java.util.TreeSet;
 import org.bitina.chaos.ChaosPlans;
 import org.bitina.scenario.Scenario;
 import org.bitina.scenario.ScenarioLoader;
+import org.bitina.scenario.Schedule.World;
 import org.bitina.usecase.traffic.TrafficPlan;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -53,13 +54,13 @@ class ChaosTrafficCheckTest {
                 List.of(), List.of(), t);
     }
 
-    private static TrafficReport entry(String world, int flows, int finished, long bytes) {
+    private static TrafficReport entry(World world, int flows, int finished, long bytes) {
         return new TrafficReport(0, "uniform", world, world == null, flows, finished, bytes, 1, 2, 3, null, null);
     }
 
     private static List<TrafficReport> honest(int flows, long flowBytes) {
         List<TrafficReport> out = new ArrayList<>();
-        for (String w : new String[] {"ina", "baseline", null}) {
+        for (World w : new World[] {World.INA, World.BASELINE, null}) {
             out.add(entry(w, flows, flows, flows * flowBytes));
         }
         return out;
@@ -73,7 +74,7 @@ class ChaosTrafficCheckTest {
         assertEquals(List.of(), ChaosCheck.trafficViolations(LOSSLESS, s, withTraffic(honest(flows, 16384))));
         // a lossy plan may lose whole flows: fewer finished, the bytes of what arrived
         List<TrafficReport> lossy = honest(flows, 16384);
-        lossy.set(0, entry("ina", flows, flows - 1, (flows - 1) * 16384L + 4000));
+        lossy.set(0, entry(World.INA, flows, flows - 1, (flows - 1) * 16384L + 4000));
         assertEquals(List.of(), ChaosCheck.trafficViolations(LOSSY, s, withTraffic(lossy)));
     }
 
@@ -88,20 +89,20 @@ class ChaosTrafficCheckTest {
                 .contains("expected 1 x 3"));
 
         List<TrafficReport> skipped = honest(flows, size);
-        skipped.set(1, entry("baseline", flows - 1, flows - 1, (flows - 1) * size));
+        skipped.set(1, entry(World.BASELINE, flows - 1, flows - 1, (flows - 1) * size));
         assertTrue(ChaosCheck.trafficViolations(LOSSY, s, withTraffic(skipped))
                 .get(0)
                 .contains("flows started, its schedule has " + flows));
 
         List<TrafficReport> overFinished = honest(flows, size);
-        overFinished.set(0, entry("ina", flows, flows + 1, flows * size));
+        overFinished.set(0, entry(World.INA, flows, flows + 1, flows * size));
         assertTrue(String.join("\n", ChaosCheck.trafficViolations(LOSSY, s, withTraffic(overFinished)))
                 .contains("flows finished of " + flows + " started"));
 
         List<TrafficReport> tooFewBytes = honest(flows, size);
-        tooFewBytes.set(0, entry("ina", flows, flows, flows * size - 1));
+        tooFewBytes.set(0, entry(World.INA, flows, flows, flows * size - 1));
         List<TrafficReport> tooManyBytes = honest(flows, size);
-        tooManyBytes.set(0, entry("ina", flows, flows, flows * size + 1));
+        tooManyBytes.set(0, entry(World.INA, flows, flows, flows * size + 1));
         for (List<TrafficReport> bad : List.of(tooFewBytes, tooManyBytes)) {
             assertTrue(ChaosCheck.trafficViolations(LOSSY, s, withTraffic(bad))
                     .get(0)
