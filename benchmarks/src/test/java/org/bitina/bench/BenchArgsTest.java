@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
@@ -35,7 +36,10 @@ class BenchArgsTest {
         assertEquals(Path.of("f.conf"), o.file);
         assertEquals(5, o.repeat);
         assertEquals("both", o.clocks);
-        assertEquals(3, o.members);
+        assertEquals(List.of(3), o.members);
+        ScenarioBench.Options counts = new ScenarioBench.Options();
+        new CommandLine(counts).parseArgs("f.conf", "--members", "1,3");
+        assertEquals(List.of(1, 3), counts.members, "several member counts, alternated run by run");
     }
 
     @Test
