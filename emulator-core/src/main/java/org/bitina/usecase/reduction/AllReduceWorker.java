@@ -2,6 +2,7 @@ package org.bitina.usecase.reduction;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -56,6 +57,10 @@ public final class AllReduceWorker implements EndpointDriver {
     private final LinkedHashSet<Integer> pending = new LinkedHashSet<>();
 
     private boolean pendingInSendOrder = true;
+    // the pending chunks by the time their result is due (due[c], set by retime), so that the next deadline
+    // is the first one's instead of a scan of every pending chunk on every event
+    private long[] due;
+    private TreeSet<Integer> byDue;
     private long lastSendAt = Long.MIN_VALUE;
     private final int[] attempts;
     /** When a chunk is sent again, and how often before the worker gives up on its result ({@link Retransmission}). */
@@ -120,6 +125,9 @@ public final class AllReduceWorker implements EndpointDriver {
         this.jitter = new SplittableRandom(plan.seed() ^ bit);
         this.sentAt = new long[data.chunks()];
         this.attempts = new int[data.chunks()];
+        this.due = new long[data.chunks()];
+        this.byDue =
+                new TreeSet<>(Comparator.<Integer>comparingLong(c -> due[c]).thenComparingInt(c -> c));
         Arrays.fill(sentAt, -1);
         this.guard = new ValueGuard(plan, endpointSecret);
         this.ring = guard.checksummed() && plan.psHost() == null ? new FallbackRing(plan, host, data.chunks()) : null;
@@ -186,12 +194,17 @@ public final class AllReduceWorker implements EndpointDriver {
             int first = pending.iterator().next();
             return sentAt[first] + resultTimeout(first);
         }
-        // with backoff and allowances the waits differ by chunk: at most a window (and the recovering) to look at
-        long d = Long.MAX_VALUE;
-        for (int c : pending) {
-            d = Math.min(d, sentAt[c] + resultTimeout(c));
+        // with backoff and allowances the waits differ by chunk
+        return due[byDue.first()];
+    }
+
+    /** After a chunk's send time, sends or pending state changed: its place among the deadlines. */
+    private void retime(int chunk) {
+        byDue.remove(chunk); // found by the due time it was filed under
+        if (pending.contains(chunk)) {
+            due[chunk] = sentAt[chunk] + resultTimeout(chunk);
+            byDue.add(chunk);
         }
-        return d;
     }
 
     @Override
@@ -208,11 +221,13 @@ public final class AllReduceWorker implements EndpointDriver {
                 // it has a partial result already, which names who is missing: the job ends with that
                 sentAt[c] = -1;
                 pending.remove(c);
+                retime(c);
                 recovered(c, now);
             } else if (attempts[c] >= rto.maxSends()) {
                 // give the slot back so that the job ends, and say so: this chunk has no result
                 sentAt[c] = -1;
                 pending.remove(c);
+                retime(c);
                 received++;
                 recovered(c, now);
                 mismatches.add("chunk " + c + ": no result after " + attempts[c] + " sends");
@@ -245,6 +260,7 @@ public final class AllReduceWorker implements EndpointDriver {
         pending.remove(chunk);
         pending.add(chunk);
         attempts[chunk]++;
+        retime(chunk);
         return contribution(chunk, vt, retransmit);
     }
 
@@ -281,6 +297,7 @@ public final class AllReduceWorker implements EndpointDriver {
             if (cut.contains(host)) {
                 cutOff = true;
                 pending.clear();
+                byDue.clear();
                 recovering.clear();
             }
             return List.of();
@@ -298,6 +315,7 @@ public final class AllReduceWorker implements EndpointDriver {
             cutOff = true;
             uplink = null;
             pending.clear();
+            byDue.clear();
             return List.of();
         }
         if (!uplinks.containsKey(host)) {
@@ -387,6 +405,7 @@ public final class AllReduceWorker implements EndpointDriver {
                 sentAt[chunk] = now; // (a chunk offered untracked: its wait starts now)
                 pending.add(chunk);
                 pendingInSendOrder = false;
+                retime(chunk);
             }
         } else if (lostOthers) {
             recovering.add(chunk);
@@ -395,10 +414,12 @@ public final class AllReduceWorker implements EndpointDriver {
             pending.remove(chunk);
             pending.add(chunk);
             pendingInSendOrder = false;
+            retime(chunk);
         } else {
             recovering.remove(chunk);
             sentAt[chunk] = -1;
             pending.remove(chunk);
+            retime(chunk);
             recovered(chunk, now);
         }
         holds[chunk] = got;
