@@ -1,6 +1,7 @@
 package org.bitina.node;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.SequenceWriter;
 import com.fasterxml.jackson.dataformat.csv.CsvMapper;
@@ -78,38 +79,6 @@ final class CsvReport {
             long drops,
             String dropsByReason) {}
 
-    /**
-     * A link's row: the report's counters, not its queue curve (a series per port, which a flat table cannot hold; it
-     * is in the JSON report and drawn on the HTML page).
-     */
-    record LinkRow(
-            String job,
-            String mode,
-            String from,
-            String to,
-            long packets,
-            long bytes,
-            long headerBytes,
-            long lost,
-            long maxQueueBytes,
-            long queueDrops,
-            Long ecnMarks) {
-        static LinkRow of(Report.LinkReport l) {
-            return new LinkRow(
-                    l.job(),
-                    l.mode().name(),
-                    l.from(),
-                    l.to(),
-                    l.packets(),
-                    l.bytes(),
-                    l.headerBytes(),
-                    l.lost(),
-                    l.maxQueueBytes(),
-                    l.queueDrops(),
-                    l.ecnMarks());
-        }
-    }
-
     private static final CsvMapper CSV = new CsvMapper();
 
     private CsvReport() {}
@@ -134,10 +103,7 @@ final class CsvReport {
                 w.write(row.columns());
             }
         }
-        rows(
-                dir.resolve("links.csv"),
-                LinkRow.class,
-                r.links().stream().map(LinkRow::of).toList());
+        rows(dir.resolve("links.csv"), Report.LinkReport.class, r.links());
         rows(dir.resolve("switches.csv"), SwitchRow.class, switches);
     }
 
@@ -251,12 +217,21 @@ final class CsvReport {
 
     private static <T> void rows(Path file, Class<T> type, List<T> rows) throws IOException {
         // columns in the record's order (Jackson's own would be alphabetical): job, kind, mode first
+        // a component that is itself a record, a collection or an array (a link's queue curve) is a series a flat
+        // table cannot hold: it stays in the JSON report
         CsvSchema.Builder b = CsvSchema.builder();
         for (RecordComponent c : type.getRecordComponents()) {
-            b.addColumn(c.getName());
+            Class<?> t = c.getType();
+            if (!t.isRecord()
+                    && !t.isArray()
+                    && !Iterable.class.isAssignableFrom(t)
+                    && !Map.class.isAssignableFrom(t)) {
+                b.addColumn(c.getName());
+            }
         }
         CsvSchema schema = b.build().withHeader();
-        try (SequenceWriter w = CSV.writer(schema).writeValues(file.toFile())) {
+        try (SequenceWriter w =
+                CSV.writer(schema).with(JsonGenerator.Feature.IGNORE_UNKNOWN).writeValues(file.toFile())) {
             w.writeAll(rows);
         }
     }
