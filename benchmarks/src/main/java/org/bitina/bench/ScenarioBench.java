@@ -235,8 +235,8 @@ public final class ScenarioBench {
         }
         for (Variant v : order) {
             if (v.scenario().clock() == Clock.VIRTUAL) {
-                windowFigures(progress.get(v.name()), v.members() > 0 ? v.members() : members);
-                if (v.members() == 0) {
+                windowFigures(v.name(), progress.get(v.name()), v.members() > 0 ? v.members() : members);
+                if (v.members() == 0 && o.loss == null) {
                     break; // the variants differ in what ran, not in members: the first's windows say it
                 }
             }
@@ -450,7 +450,7 @@ public final class ScenarioBench {
      * per window, and the barrier's share of it: wall per window less the devices' busy time
      * spread over this machine's cores (an estimate: what the window cost beyond the work).
      */
-    private static void windowFigures(List<RunProgress> ps, int members) {
+    private static void windowFigures(String variant, List<RunProgress> ps, int members) {
         int cores = Runtime.getRuntime().availableProcessors();
         double windows = median(ps.stream().mapToDouble(RunProgress::windows).toArray());
         double events = median(ps.stream()
@@ -465,9 +465,9 @@ public final class ScenarioBench {
                         / Math.max(1, p.windows()))
                 .toArray());
         System.out.printf(
-                "virtual clock on %d member%s: %.0f windows a run, %.1f events a window, %.1f us wall a window, barrier about"
+                "%s: virtual clock on %d member%s: %.0f windows a run, %.1f events a window, %.1f us wall a window, barrier about"
                         + " %.1f us a window (wall less device busy time / %d cores)%n",
-                members, members == 1 ? "" : "s", windows, events, wall, barrier, cores);
+                variant, members, members == 1 ? "" : "s", windows, events, wall, barrier, cores);
     }
 
     /**

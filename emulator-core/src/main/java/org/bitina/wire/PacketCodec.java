@@ -1,5 +1,8 @@
 package org.bitina.wire;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.BufferOverflowException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import org.bitina.bitmap.Encoding;
@@ -122,17 +125,59 @@ public final class PacketCodec {
             buf.putInt(p.provenance().capacity());
             writeSet(p.provenance().toFlat(), buf);
         }
-        // in bulk, through a view in the buffer's (big-endian) order
         if (payload instanceof Payload.Float32 f) {
-            buf.order(ByteOrder.BIG_ENDIAN).asFloatBuffer().put(f.values());
-            buf.position(buf.position() + 4 * f.values().length);
+            putFloats(f.values(), buf);
         } else if (payload instanceof Payload.Int32 i) {
-            buf.order(ByteOrder.BIG_ENDIAN).asIntBuffer().put(i.values());
-            buf.position(buf.position() + 4 * i.values().length);
+            putInts(i.values(), buf);
         }
         if (p.authTag() != null) {
             buf.put(p.authTag());
         }
+    }
+
+    /** Big-endian views of a byte array: the same bytes as the buffer's {@code putFloat}/{@code putInt}. */
+    private static final VarHandle FLOAT_BE = MethodHandles.byteArrayViewVarHandle(float[].class, ByteOrder.BIG_ENDIAN);
+
+    private static final VarHandle INT_BE = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
+
+    /**
+     * The payload's floats at the buffer's position. Into a heap buffer's array by a compiled loop: the bulk put
+     * through a big-endian view swaps in the JVM's generic copy loop, as slow as the HMAC over the same bytes
+     * (issue 31's MAC profile); any other buffer by that view.
+     */
+    private static void putFloats(float[] v, ByteBuffer buf) {
+        int pos = buf.position();
+        if (buf.hasArray()) {
+            if (buf.remaining() < 4 * v.length) {
+                throw new BufferOverflowException();
+            }
+            byte[] a = buf.array();
+            int at = buf.arrayOffset() + pos;
+            for (int k = 0; k < v.length; k++) {
+                FLOAT_BE.set(a, at + 4 * k, v[k]);
+            }
+        } else {
+            buf.asFloatBuffer().put(v);
+        }
+        buf.position(pos + 4 * v.length);
+    }
+
+    /** As {@link #putFloats}, for int32 values. */
+    private static void putInts(int[] v, ByteBuffer buf) {
+        int pos = buf.position();
+        if (buf.hasArray()) {
+            if (buf.remaining() < 4 * v.length) {
+                throw new BufferOverflowException();
+            }
+            byte[] a = buf.array();
+            int at = buf.arrayOffset() + pos;
+            for (int k = 0; k < v.length; k++) {
+                INT_BE.set(a, at + 4 * k, v[k]);
+            }
+        } else {
+            buf.asIntBuffer().put(v);
+        }
+        buf.position(pos + 4 * v.length);
     }
 
     private static int setParameter(EndpointSet set) {

@@ -61,6 +61,13 @@ public final class AllReduceWorker implements EndpointDriver {
     // is the first one's instead of a scan of every pending chunk on every event
     private long[] due;
     private TreeSet<Integer> byDue;
+    // when each pending chunk last joined the end of pending: a timer takes its due chunks in pending's order
+    // from byDue instead of copying every pending chunk on every firing
+    private final long[] queuedAt;
+    private long queued;
+    // a pending chunk's contribution as it went on the wire: sent again as it is instead of generated again
+    // (payloads are never mutated: a switch copies before it adds)
+    private final Payload[] onWire;
     private long lastSendAt = Long.MIN_VALUE;
     private final int[] attempts;
     /** When a chunk is sent again, and how often before the worker gives up on its result ({@link Retransmission}). */
@@ -126,6 +133,8 @@ public final class AllReduceWorker implements EndpointDriver {
         this.sentAt = new long[data.chunks()];
         this.attempts = new int[data.chunks()];
         this.due = new long[data.chunks()];
+        this.queuedAt = new long[data.chunks()];
+        this.onWire = new Payload[data.chunks()];
         this.byDue =
                 new TreeSet<>(Comparator.<Integer>comparingLong(c -> due[c]).thenComparingInt(c -> c));
         Arrays.fill(sentAt, -1);
@@ -204,6 +213,8 @@ public final class AllReduceWorker implements EndpointDriver {
         if (pending.contains(chunk)) {
             due[chunk] = sentAt[chunk] + resultTimeout(chunk);
             byDue.add(chunk);
+        } else {
+            onWire[chunk] = null;
         }
     }
 
@@ -213,10 +224,7 @@ public final class AllReduceWorker implements EndpointDriver {
         if (ring != null && ring.nextDeadline() <= now) {
             ringTimer(now, out);
         }
-        for (int c : List.copyOf(pending)) {
-            if (now < sentAt[c] + resultTimeout(c)) {
-                continue;
-            }
+        for (int c : dueNow(now)) {
             if (attempts[c] >= rto.maxSends() && recovering.remove(c)) {
                 // it has a partial result already, which names who is missing: the job ends with that
                 sentAt[c] = -1;
@@ -244,6 +252,24 @@ public final class AllReduceWorker implements EndpointDriver {
         return out;
     }
 
+    /**
+     * The pending chunks whose result is overdue at {@code now}, in pending's order (the order they joined its
+     * end), as a scan of all of them would find them: nothing handled in a firing moves another's deadline.
+     */
+    private List<Integer> dueNow(long now) {
+        List<Integer> out = new ArrayList<>();
+        for (int c : byDue) {
+            if (due[c] > now) {
+                break;
+            }
+            out.add(c);
+        }
+        if (out.size() > 1) {
+            out.sort(Comparator.comparingLong(c -> queuedAt[c]));
+        }
+        return out;
+    }
+
     /** A chunk sent again has what it waited for (or no more sends): the time lost to recovery stops when none is left. */
     private void recovered(int chunk, long now) {
         if (overdue.remove(chunk) && overdue.isEmpty()) {
@@ -259,6 +285,7 @@ public final class AllReduceWorker implements EndpointDriver {
         lastSendAt = Math.max(lastSendAt, now);
         pending.remove(chunk);
         pending.add(chunk);
+        queuedAt[chunk] = queued++;
         attempts[chunk]++;
         retime(chunk);
         return contribution(chunk, vt, retransmit);
@@ -274,7 +301,14 @@ public final class AllReduceWorker implements EndpointDriver {
                 .withOp(plan.data().op())
                 .withSource(wireBit)
                 .withFlags(retransmit ? Flags.RETRANSMIT : 0);
-        InaPacket p = new InaPacket(h, FlatBitmap.of(plan.wire().capacity(), wireBit), mine(chunk));
+        Payload payload = onWire[chunk];
+        if (payload == null) {
+            payload = mine(chunk);
+            if (sentAt[chunk] >= 0) {
+                onWire[chunk] = payload; // pending: it may go again
+            }
+        }
+        InaPacket p = new InaPacket(h, FlatBitmap.of(plan.wire().capacity(), wireBit), payload);
         return new Out(new Frame(p, uplink, vt + delay), delay);
     }
 
@@ -403,7 +437,9 @@ public final class AllReduceWorker implements EndpointDriver {
             recovering.add(chunk);
             if (sentAt[chunk] < 0) {
                 sentAt[chunk] = now; // (a chunk offered untracked: its wait starts now)
-                pending.add(chunk);
+                if (pending.add(chunk)) {
+                    queuedAt[chunk] = queued++;
+                }
                 pendingInSendOrder = false;
                 retime(chunk);
             }
@@ -413,6 +449,7 @@ public final class AllReduceWorker implements EndpointDriver {
             sentAt[chunk] = now;
             pending.remove(chunk);
             pending.add(chunk);
+            queuedAt[chunk] = queued++;
             pendingInSendOrder = false;
             retime(chunk);
         } else {
