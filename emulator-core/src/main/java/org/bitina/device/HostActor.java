@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeSet;
 import java.util.function.LongSupplier;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
@@ -32,7 +33,40 @@ public final class HostActor extends DeviceActor {
     /** A frame a straggling driver sends after its wall-clock delay. */
     record Delayed(Frame frame) implements DeviceCommand.Local {}
 
-    private record Running(DriverSpec spec, EndpointDriver driver, ActorRef<DeviceCommand.HostEvent> reportTo) {}
+    /**
+     * A driver and its last asked deadline. A driver's deadline is a function of its own state, which only
+     * this host's calls into it change: asked again after each such call, not of every driver on every event
+     * (a host with several jobs' drivers would otherwise pay every driver's deadline, an MoE source's scan of
+     * its open packets among them, on each of the other jobs' frames).
+     */
+    private static final class Running {
+        final DriverSpec spec;
+        final EndpointDriver driver;
+        final ActorRef<DeviceCommand.HostEvent> reportTo;
+        /** Unique on this host: orders drivers with the same deadline in {@link #byDue}. */
+        final long id;
+
+        long due = Long.MAX_VALUE;
+
+        Running(DriverSpec spec, EndpointDriver driver, ActorRef<DeviceCommand.HostEvent> reportTo, long id) {
+            this.spec = spec;
+            this.driver = driver;
+            this.reportTo = reportTo;
+            this.id = id;
+        }
+
+        DriverSpec spec() {
+            return spec;
+        }
+
+        EndpointDriver driver() {
+            return driver;
+        }
+
+        ActorRef<DeviceCommand.HostEvent> reportTo() {
+            return reportTo;
+        }
+    }
 
     private static final int PROGRESS_BATCH = 64;
     private static final long PROGRESS_EVERY_NANOS = 200_000_000L;
@@ -40,6 +74,11 @@ public final class HostActor extends DeviceActor {
 
     private final Map<JobKey, List<Running>> drivers = new LinkedHashMap<>();
     private final Map<JobKey, Integer> unreportedProgress = new LinkedHashMap<>();
+    /** The drivers that want a timer, earliest deadline first. */
+    private final TreeSet<Running> byDue =
+            new TreeSet<>((a, b) -> a.due != b.due ? Long.compare(a.due, b.due) : Long.compare(a.id, b.id));
+
+    private long nextId;
 
     /** @param references what the drivers of this run share with the other hosts on this JVM */
     public static Behavior<DeviceCommand> create(
@@ -88,9 +127,26 @@ public final class HostActor extends DeviceActor {
 
     private Behavior<DeviceCommand> onStartDriver(DeviceCommand.StartDriver m) {
         EndpointDriver d = m.spec().create(references, m.endpointSecret());
+        Running r = new Running(m.spec(), d, m.reportTo(), nextId++);
         drivers.computeIfAbsent(new JobKey(m.spec().tenant(), m.spec().job()), k -> new ArrayList<>())
-                .add(new Running(m.spec(), d, m.reportTo()));
+                .add(r);
+        asked(r);
         return this;
+    }
+
+    /** Takes the driver's deadline again after a call into it. */
+    private void asked(Running r) {
+        long due = r.driver.nextDeadline();
+        if (due == r.due) {
+            return;
+        }
+        if (r.due != Long.MAX_VALUE) {
+            byDue.remove(r);
+        }
+        r.due = due;
+        if (due != Long.MAX_VALUE) {
+            byDue.add(r);
+        }
     }
 
     private Behavior<DeviceCommand> onBeginJob(DeviceCommand.BeginJob m) {
@@ -98,7 +154,9 @@ public final class HostActor extends DeviceActor {
         time.advanceTo(m.vt());
         long now = clock.getAsLong();
         for (Running r : drivers.getOrDefault(new JobKey(m.tenant(), m.job()), List.of())) {
-            send(r.driver().start(now), now);
+            List<EndpointDriver.Out> out = r.driver().start(now);
+            asked(r);
+            send(out, now);
             checkDone(r);
         }
         rearm(now);
@@ -135,12 +193,7 @@ public final class HostActor extends DeviceActor {
     @Override
     protected long timerDeadline() {
         long deadline = engine.nextDeadline();
-        for (List<Running> rs : drivers.values()) {
-            for (Running r : rs) {
-                deadline = Math.min(deadline, r.driver().nextDeadline());
-            }
-        }
-        return deadline;
+        return byDue.isEmpty() ? deadline : Math.min(deadline, byDue.first().due);
     }
 
     @Override
@@ -148,6 +201,7 @@ public final class HostActor extends DeviceActor {
         super.phaseReset();
         // the drivers of the phase before are reported already; their timers must not run into this one
         drivers.clear();
+        byDue.clear();
         unreportedProgress.clear();
     }
 
@@ -155,11 +209,16 @@ public final class HostActor extends DeviceActor {
     protected void fireTimers() {
         long now = clock.getAsLong();
         deliver(ports.perform(getContext(), engine.onTimer(now)), now);
-        for (List<Running> rs : drivers.values()) {
+        // in the drivers' order, each one's deadline as it is when its turn comes (an earlier one's sends,
+        // delivered on this host, may have moved it): the walk is skipped only when none is due at all
+        for (List<Running> rs :
+                byDue.isEmpty() || byDue.first().due > now ? List.<List<Running>>of() : drivers.values()) {
             for (Running r : rs) {
-                if (r.driver().nextDeadline() <= now) {
+                if (r.due <= now) {
                     boolean wasDone = r.driver().done();
-                    send(r.driver().onTimer(now), now);
+                    List<EndpointDriver.Out> out = r.driver().onTimer(now);
+                    asked(r);
+                    send(out, now);
                     if (!wasDone) {
                         // a driver may end in its timer (it gave up on a result): the phase must hear it now
                         checkDone(r);
@@ -179,7 +238,9 @@ public final class HostActor extends DeviceActor {
             for (Running r : rs) {
                 if (r.driver().accepts(f.packet())) {
                     boolean wasDone = r.driver().done();
-                    send(r.driver().onDeliver(f, now), now);
+                    List<EndpointDriver.Out> out = r.driver().onDeliver(f, now);
+                    asked(r);
+                    send(out, now);
                     progress(r);
                     if (!wasDone) {
                         checkDone(r);
@@ -229,7 +290,9 @@ public final class HostActor extends DeviceActor {
     protected void routingChanged(long now) {
         for (List<Running> rs : drivers.values()) {
             for (Running r : rs) {
-                send(r.driver().onRoutingChange(now), now);
+                List<EndpointDriver.Out> out = r.driver().onRoutingChange(now);
+                asked(r);
+                send(out, now);
             }
         }
         rearm(now);
@@ -238,7 +301,9 @@ public final class HostActor extends DeviceActor {
     @Override
     protected void retreed(DeviceCommand.Retree m, long now) {
         for (Running r : drivers.getOrDefault(m.tables().key(), List.of())) {
-            send(r.driver().onRetree(m.uplinks(), m.cutOff(), now), now);
+            List<EndpointDriver.Out> out = r.driver().onRetree(m.uplinks(), m.cutOff(), now);
+            asked(r);
+            send(out, now);
         }
     }
 
