@@ -111,33 +111,46 @@ public final class ClusterSettings {
      * data or the cluster's shutdown phases, and starting them cost a small run about a sixth of
      * its process time (docs/benchmarks.md); the actors, messages and
      * reports are the same (the receptionist is the local one). Pekko builds every configured
-     * serializer when a system starts, and Jackson's (an ObjectMapper each, with the Scala module)
-     * cost some 700 classes for messages that never leave this JVM: they are not built
-     * ({@link NotBuiltSerializer}) and nothing is bound to them, unless {@code serialize-messages}
-     * is on (tests), which needs them.
+     * serializer when a system starts, and the libraries' (Jackson's, an ObjectMapper each with
+     * the Scala module; remoting's, the cluster's, distributed data's, the typed ones) cost some
+     * 800 classes for messages that never leave this JVM: only Pekko's own basic serializers and
+     * bitina's are built, the others stand in {@link NotBuiltSerializer} and nothing is bound to
+     * them, unless {@code serialize-messages} is on (tests), which needs them.
      */
     public static Config alone(Config full) {
         Config out = full.withValue("pekko.actor.provider", ConfigValueFactory.fromAnyRef("local"));
         if (full.getBoolean("pekko.actor.serialize-messages")) {
             return out;
         }
-        Set<String> jackson = new HashSet<>();
+        Set<String> notBuilt = new HashSet<>();
         for (Map.Entry<String, ConfigValue> e :
                 full.getConfig("pekko.actor.serializers").root().entrySet()) {
-            if (String.valueOf(e.getValue().unwrapped()).startsWith("org.apache.pekko.serialization.jackson.")) {
-                jackson.add(e.getKey());
-                out = out.withValue(
-                        ConfigUtil.joinPath("pekko", "actor", "serializers", e.getKey()),
-                        ConfigValueFactory.fromAnyRef(NotBuiltSerializer.class.getName()));
+            String binding = e.getKey();
+            String serializer = String.valueOf(e.getValue().unwrapped());
+            if (builtAlone(serializer)
+                    || NotBuiltSerializer.identifier(full, binding, serializer).isEmpty()) {
+                continue; // a serializer whose identifier is in its code, not in the settings, is kept as it is
             }
+            notBuilt.add(binding);
+            out = out.withValue(
+                            ConfigUtil.joinPath("pekko", "actor", "serializers", binding),
+                            ConfigValueFactory.fromAnyRef(NotBuiltSerializer.class.getName()))
+                    .withValue(NotBuiltSerializer.replacedPath(binding), ConfigValueFactory.fromAnyRef(serializer));
         }
         for (Map.Entry<String, ConfigValue> e :
                 full.getConfig("pekko.actor.serialization-bindings").root().entrySet()) {
-            if (jackson.contains(String.valueOf(e.getValue().unwrapped()))) {
+            if (notBuilt.contains(String.valueOf(e.getValue().unwrapped()))) {
                 out = out.withoutPath(ConfigUtil.joinPath("pekko", "actor", "serialization-bindings", e.getKey()));
             }
         }
         return out;
+    }
+
+    /** Built for a member alone too: Pekko's own basic serializers (Java, bytes, primitives) and bitina's frames. */
+    private static boolean builtAlone(String serializer) {
+        String core = "org.apache.pekko.serialization.";
+        return serializer.startsWith("org.bitina.")
+                || (serializer.startsWith(core) && serializer.indexOf('.', core.length()) < 0);
     }
 
     /** A run alone: one member and no seeds to join (settings {@code pekko}, fallbacks resolved). */

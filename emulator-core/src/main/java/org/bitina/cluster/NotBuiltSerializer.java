@@ -1,8 +1,10 @@
 package org.bitina.cluster;
 
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigUtil;
 import java.io.NotSerializableException;
+import java.util.Optional;
 import org.apache.pekko.actor.ExtendedActorSystem;
-import org.apache.pekko.serialization.BaseSerializer$;
 import org.apache.pekko.serialization.SerializerWithStringManifest;
 
 /**
@@ -17,7 +19,29 @@ public final class NotBuiltSerializer extends SerializerWithStringManifest {
 
     public NotBuiltSerializer(ExtendedActorSystem system, String binding) {
         this.binding = binding;
-        this.identifier = BaseSerializer$.MODULE$.identifierFromConfig(binding, system);
+        Config settings = system.settings().config();
+        this.identifier = identifier(settings, binding, settings.getString(replacedPath(binding)))
+                .orElseThrow(() -> new IllegalStateException("no serialization identifier for " + binding));
+    }
+
+    /** Where {@link ClusterSettings#alone} keeps the class of the serializer this one stands in for. */
+    static String replacedPath(String binding) {
+        return ConfigUtil.joinPath("bitina", "not-built-serializers", binding);
+    }
+
+    /**
+     * The identifier Pekko gives serializer {@code serializer} bound as {@code binding}, from the
+     * settings (by binding name, as Jackson's, or by class name, as remoting's); empty when
+     * neither names it (its identifier is in its own code).
+     */
+    static Optional<Integer> identifier(Config settings, String binding, String serializer) {
+        for (String key : new String[] {binding, serializer}) {
+            String path = ConfigUtil.joinPath("pekko", "actor", "serialization-identifiers", key);
+            if (settings.hasPath(path)) {
+                return Optional.of(settings.getInt(path));
+            }
+        }
+        return Optional.empty();
     }
 
     @Override

@@ -53,6 +53,39 @@ class AloneSettingsTest {
     }
 
     @Test
+    void aloneBuildsOnlyPekkosBasicSerializersAndBitinas() {
+        Config alone = ClusterSettings.alone(MEMBER);
+        for (var e : alone.getConfig("pekko.actor.serializers").root().entrySet()) {
+            String serializer = String.valueOf(e.getValue().unwrapped());
+            boolean basic = serializer.matches("org\\.apache\\.pekko\\.serialization\\.[A-Za-z]+");
+            assertTrue(
+                    basic || serializer.startsWith("org.bitina."),
+                    e.getKey() + " = " + serializer + " is built for a member alone");
+        }
+        int clusterId = MEMBER.getInt(
+                "pekko.actor.serialization-identifiers.\"org.apache.pekko.cluster.protobuf.ClusterMessageSerializer\"");
+        ActorTestKit a = ActorTestKit.create(ClusterSettings.SYSTEM, alone);
+        try {
+            Serialization serialization = SerializationExtension.get(a.system());
+            // the cluster's serializer keeps its identifier, as a stand-in
+            assertInstanceOf(
+                    NotBuiltSerializer.class,
+                    serialization.serializerByIdentity().apply(clusterId));
+            // nothing is bound to a stand-in: a binding left to one would refuse at the first message
+            for (var e :
+                    alone.getConfig("pekko.actor.serialization-bindings").root().entrySet()) {
+                String binding = String.valueOf(e.getValue().unwrapped());
+                assertFalse(
+                        alone.getString("pekko.actor.serializers." + binding)
+                                .equals(NotBuiltSerializer.class.getName()),
+                        e.getKey() + " is bound to " + binding + ", not built");
+            }
+        } finally {
+            a.shutdownTestKit();
+        }
+    }
+
+    @Test
     void aloneKeepsJacksonWhenEveryMessageIsSerialised() {
         Config serialising = ClusterSettings.alone(
                 ConfigFactory.parseString("pekko.actor.serialize-messages = on").withFallback(MEMBER));
