@@ -154,9 +154,7 @@ public final class HostActor extends DeviceActor {
         time.advanceTo(m.vt());
         long now = clock.getAsLong();
         for (Running r : drivers.getOrDefault(new JobKey(m.tenant(), m.job()), List.of())) {
-            List<EndpointDriver.Out> out = r.driver().start(now);
-            asked(r);
-            send(out, now);
+            send(r, r.driver().start(now), now);
             checkDone(r);
         }
         rearm(now);
@@ -216,9 +214,7 @@ public final class HostActor extends DeviceActor {
             for (Running r : rs) {
                 if (r.due <= now) {
                     boolean wasDone = r.driver().done();
-                    List<EndpointDriver.Out> out = r.driver().onTimer(now);
-                    asked(r);
-                    send(out, now);
+                    send(r, r.driver().onTimer(now), now);
                     if (!wasDone) {
                         // a driver may end in its timer (it gave up on a result): the phase must hear it now
                         checkDone(r);
@@ -238,9 +234,7 @@ public final class HostActor extends DeviceActor {
             for (Running r : rs) {
                 if (r.driver().accepts(f.packet())) {
                     boolean wasDone = r.driver().done();
-                    List<EndpointDriver.Out> out = r.driver().onDeliver(f, now);
-                    asked(r);
-                    send(out, now);
+                    send(r, r.driver().onDeliver(f, now), now);
                     progress(r);
                     if (!wasDone) {
                         checkDone(r);
@@ -272,6 +266,12 @@ public final class HostActor extends DeviceActor {
         }
     }
 
+    /** What driver {@code r} returned from a call into it goes out, its deadline taken again first ({@link #asked}). */
+    private void send(Running r, List<EndpointDriver.Out> outs, long now) {
+        asked(r);
+        send(outs, now);
+    }
+
     private void send(List<EndpointDriver.Out> outs, long now) {
         for (EndpointDriver.Out o : outs) {
             if (!time.defer(now, o.wallDelayNanos(), o.frame(), Delayed::new)) {
@@ -290,9 +290,7 @@ public final class HostActor extends DeviceActor {
     protected void routingChanged(long now) {
         for (List<Running> rs : drivers.values()) {
             for (Running r : rs) {
-                List<EndpointDriver.Out> out = r.driver().onRoutingChange(now);
-                asked(r);
-                send(out, now);
+                send(r, r.driver().onRoutingChange(now), now);
             }
         }
         rearm(now);
@@ -301,9 +299,7 @@ public final class HostActor extends DeviceActor {
     @Override
     protected void retreed(DeviceCommand.Retree m, long now) {
         for (Running r : drivers.getOrDefault(m.tables().key(), List.of())) {
-            List<EndpointDriver.Out> out = r.driver().onRetree(m.uplinks(), m.cutOff(), now);
-            asked(r);
-            send(out, now);
+            send(r, r.driver().onRetree(m.uplinks(), m.cutOff(), now), now);
         }
     }
 
