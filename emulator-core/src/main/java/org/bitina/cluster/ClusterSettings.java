@@ -114,8 +114,8 @@ public final class ClusterSettings {
      * serializer when a system starts, and the libraries' (Jackson's, an ObjectMapper each with
      * the Scala module; remoting's, the cluster's, distributed data's, the typed ones) cost some
      * 800 classes for messages that never leave this JVM: only Pekko's own basic serializers and
-     * bitina's are built, the others stand in {@link NotBuiltSerializer} and nothing is bound to
-     * them, unless {@code serialize-messages} is on (tests), which needs them.
+     * bitina's are built, the others stand in {@link NotBuiltSerializer} and their bindings are
+     * {@code none}, unless {@code serialize-messages} is on (tests), which needs them.
      */
     public static Config alone(Config full) {
         Config out = full.withValue("pekko.actor.provider", ConfigValueFactory.fromAnyRef("local"));
@@ -140,7 +140,11 @@ public final class ClusterSettings {
         for (Map.Entry<String, ConfigValue> e :
                 full.getConfig("pekko.actor.serialization-bindings").root().entrySet()) {
             if (notBuilt.contains(String.valueOf(e.getValue().unwrapped()))) {
-                out = out.withoutPath(ConfigUtil.joinPath("pekko", "actor", "serialization-bindings", e.getKey()));
+                // "none", not removed: the libraries' references are laid under these settings again when
+                // the system starts, and a binding left to a stand-in makes Pekko warn about it at start
+                out = out.withValue(
+                        ConfigUtil.joinPath("pekko", "actor", "serialization-bindings", e.getKey()),
+                        ConfigValueFactory.fromAnyRef("none"));
             }
         }
         return out;

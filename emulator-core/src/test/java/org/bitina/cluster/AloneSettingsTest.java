@@ -30,7 +30,8 @@ class AloneSettingsTest {
     void aloneIsLocalWithoutJacksonAndAMemberIsClustered() {
         Config alone = ClusterSettings.alone(MEMBER);
         assertEquals(NotBuiltSerializer.class.getName(), alone.getString("pekko.actor.serializers.jackson-cbor"));
-        assertFalse(alone.hasPath("pekko.actor.serialization-bindings.\"org.bitina.device.ControlMessage\""));
+        assertEquals(
+                "none", alone.getString("pekko.actor.serialization-bindings.\"org.bitina.device.ControlMessage\""));
         assertTrue(alone.hasPath("pekko.actor.serialization-bindings.\"org.bitina.device.DeviceCommand$FrameIn\""));
         ActorTestKit a = ActorTestKit.create(ClusterSettings.SYSTEM, alone);
         ActorTestKit c = ActorTestKit.create(ClusterSettings.SYSTEM, MEMBER);
@@ -71,10 +72,20 @@ class AloneSettingsTest {
             assertInstanceOf(
                     NotBuiltSerializer.class,
                     serialization.serializerByIdentity().apply(clusterId));
-            // nothing is bound to a stand-in: a binding left to one would refuse at the first message
+            // nothing is bound to a stand-in: a binding left to one would refuse at the first message, and
+            // Pekko warns at start of each one bound to a class of its own (the references are laid under the
+            // settings again when the system starts, so the system's bindings are checked, not the settings)
+            serialization.bindings().foreach(b -> {
+                assertFalse(
+                        b._2() instanceof NotBuiltSerializer, b._1().getName() + " is bound to a serializer not built");
+                return null;
+            });
             for (var e :
                     alone.getConfig("pekko.actor.serialization-bindings").root().entrySet()) {
                 String binding = String.valueOf(e.getValue().unwrapped());
+                if (binding.equals("none")) {
+                    continue;
+                }
                 assertFalse(
                         alone.getString("pekko.actor.serializers." + binding)
                                 .equals(NotBuiltSerializer.class.getName()),
