@@ -1,7 +1,10 @@
 package org.bitina.usecase.reduction;
 
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.UnaryOperator;
 import org.bitina.scenario.Clock;
 import org.bitina.scenario.Scenario;
@@ -14,9 +17,10 @@ import org.bitina.wire.PacketCodec;
 /**
  * The modelled round trip a worker's retransmission timer is derived from ({@link Retransmission}):
  * for the farthest member, a chunk up its VAT chain (each VAT hop routed) to the root and its result
- * back down the shortest path, each link costing its latency and one packet's serialisation, plus a
- * window of packets serialised on the slowest link (the queue a window makes at a worker's port).
- * Queueing behind other traffic is left out: the backoff covers it.
+ * back down the shortest path, each link costing its latency and one packet's serialisation, plus the
+ * longest queue the job's own windows can make at one port: a window of packets of each member's
+ * stream that crosses that link in that direction (paths share links: fig. 1's s5 carries three), so
+ * that a lossless run never times out. Queueing behind other traffic is left out: the backoff covers it.
  */
 public final class RoundTrip {
     private RoundTrip() {}
@@ -61,25 +65,51 @@ public final class RoundTrip {
             return 0;
         }
         Topology t = s.topology();
-        long slowest = 0;
-        for (Link l : t.links()) {
-            slowest = Math.max(slowest, l.spec().serializationNanos(bytes));
-        }
-        long worst = 0;
+        // every member's chunk stream up its VAT chain and its results down: the routed paths
+        List<List<List<String>>> trips = new ArrayList<>();
         for (String m : members) {
-            long up = 0;
+            List<List<String>> trip = new ArrayList<>();
             String at = m;
             for (int guard = 0; !at.equals(root) && guard < t.size(); guard++) {
                 String next = parent.apply(at);
                 if (next == null) {
                     break;
                 }
-                up += cost(t, routing.path(at, next), bytes);
+                trip.add(routing.path(at, next));
                 at = next;
             }
-            worst = Math.max(worst, up + cost(t, routing.path(root, m), bytes));
+            trip.add(routing.path(root, m));
+            trips.add(trip);
         }
-        return worst + window * slowest;
+        // the streams crossing each link in each direction: a window of each can queue at its port
+        Map<String, Integer> streams = new HashMap<>();
+        for (List<List<String>> trip : trips) {
+            for (List<String> path : trip) {
+                for (int i = 1; i < path.size(); i++) {
+                    streams.merge(path.get(i - 1) + ">" + path.get(i), 1, Integer::sum);
+                }
+            }
+        }
+        long queue = 0;
+        for (List<List<String>> trip : trips) {
+            for (List<String> path : trip) {
+                for (int i = 1; i < path.size(); i++) {
+                    int n = streams.get(path.get(i - 1) + ">" + path.get(i));
+                    queue = Math.max(
+                            queue,
+                            window * n * spec(t, path.get(i - 1), path.get(i)).serializationNanos(bytes));
+                }
+            }
+        }
+        long worst = 0;
+        for (List<List<String>> trip : trips) {
+            long c = 0;
+            for (List<String> path : trip) {
+                c += cost(t, path, bytes);
+            }
+            worst = Math.max(worst, c);
+        }
+        return worst + queue;
     }
 
     /**
@@ -100,11 +130,14 @@ public final class RoundTrip {
         return shortest == Long.MAX_VALUE ? 0 : 2 * shortest;
     }
 
+    private static LinkSpec spec(Topology t, String a, String b) {
+        return t.linkBetween(a, b).map(Link::spec).orElse(LinkSpec.DEFAULT);
+    }
+
     private static long cost(Topology t, List<String> path, long bytes) {
         long c = 0;
         for (int i = 1; i < path.size(); i++) {
-            LinkSpec spec =
-                    t.linkBetween(path.get(i - 1), path.get(i)).map(Link::spec).orElse(LinkSpec.DEFAULT);
+            LinkSpec spec = spec(t, path.get(i - 1), path.get(i));
             c += spec.latencyNanos() + spec.serializationNanos(bytes);
         }
         return c;
