@@ -508,6 +508,9 @@ abstract class DeviceActor extends AbstractBehavior<DeviceCommand> {
 
     private Behavior<DeviceCommand> onResetLinks() {
         ports.resetLinks();
+        if (engine != null) {
+            engine.newPhase();
+        }
         time.newPhase();
         failures.clear();
         failureCount = 0;

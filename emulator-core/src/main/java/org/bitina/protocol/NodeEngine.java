@@ -176,6 +176,16 @@ public final class NodeEngine {
         return out;
     }
 
+    /**
+     * A new phase: the jobs' counters and drops by reason start again from zero. Each phase's are
+     * collected at its end, and a phase may run a job under the key of an earlier one (a shared
+     * world's job alone after the mix): its row counts its own frames, not the two phases' sum.
+     */
+    public void newPhase() {
+        node.counters.clear();
+        node.dropReasons.keySet().removeIf(k -> !k.equals(NodeContext.NO_JOB));
+    }
+
     public Counters counters(int tenant, int job) {
         return node.counters(new JobKey(tenant, job));
     }
