@@ -4,8 +4,11 @@ import static org.bitina.node.ConsoleTable.Align.LEFT;
 import static org.bitina.node.ConsoleTable.Align.RIGHT;
 
 import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.UnaryOperator;
 import org.bitina.job.Mode;
 import org.bitina.run.Report;
@@ -151,6 +154,29 @@ final class Summary {
                 ? "every job ended as the scenario expects"
                 : "SOME JOBS DID NOT END AS THE SCENARIO EXPECTS";
         out.println(colour ? (r.allAsExpected() ? green(verdict) : red(verdict)) : verdict);
+        notApplied(r).ifPresent(out::println);
+    }
+
+    /**
+     * Faults planned for later than the phases they target lasted (each phase's clock starts at
+     * zero): they never happened, which the verdict does not count against the run (its jobs ran
+     * and verified without them, exit 0) but says, with when each phase ended in modelled time.
+     */
+    static Optional<String> notApplied(Report r) {
+        Map<String, List<String>> ended = new LinkedHashMap<>();
+        for (Report.JobReport j : r.jobs()) {
+            for (String f : j.faultsNotApplied()) {
+                ended.computeIfAbsent(f, k -> new ArrayList<>())
+                        .add(j.name() + " " + j.mode().name() + " at " + Units.micros(j.modeledMicros()));
+            }
+        }
+        if (ended.isEmpty()) {
+            return Optional.empty();
+        }
+        List<String> parts = new ArrayList<>();
+        ended.forEach((f, phases) -> parts.add(f + " (the phases ended first: " + String.join(", ", phases) + ")"));
+        return Optional.of(
+                "faults not applied, planned after the phases ended (modelled time): " + String.join("; ", parts));
     }
 
     /** The table, with what needs saying about a row under it. */

@@ -15,6 +15,8 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.slf4j.LoggerFactory;
@@ -55,7 +57,7 @@ class QuietRunTest {
     }
 
     /** Runs {@code file} in this JVM and fails on exit status other than 0, or any WARN, ERROR or stack trace. */
-    static void assertQuiet(Path file) {
+    static CliTest.Result assertQuiet(Path file) {
         LoggerContext context = (LoggerContext) LoggerFactory.getILoggerFactory();
         Logger root = context.getLogger(Logger.ROOT_LOGGER_NAME);
         ListAppender<ILoggingEvent> events = new ListAppender<>();
@@ -79,6 +81,34 @@ class QuietRunTest {
                     line.contains("WARN") || line.contains("ERROR") || line.matches("\\s+at [\\w.$]+\\(.*\\)"),
                     file + " printed: " + line);
         }
+        return r;
+    }
+
+    /**
+     * A fault planned after the phases it targets ended never happens: {@code validate} names it,
+     * the run exits 0 (its jobs ran and verified) without a WARN, and its verdict says which fault
+     * was not applied and when each phase ended in modelled time (issue 42 item 6).
+     */
+    @Test
+    void aFaultPlannedAfterThePhasesIsNamedNotWarned(@TempDir Path dir) throws IOException {
+        Path file = dir.resolve("late-fault.conf");
+        Files.writeString(
+                file,
+                "include file(\""
+                        + Path.of("..", "topology-configs", "paper-fig1-allreduce.conf")
+                                .toAbsolutePath()
+                        + "\")\nfaults = [ { at = 5ms, kind = link-down, link = [s1, s5] } ]\n");
+        CliTest.Result v = CliTest.cli("validate", file.toString());
+        assertEquals(0, v.code(), v.err());
+        assertTrue(v.err().contains("faults[0] (link-down at 5.00 ms) is planned after"), v.err());
+        CliTest.Result r = assertQuiet(file);
+        String verdict = r.out()
+                .lines()
+                .filter(l -> l.startsWith("faults not applied"))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no line on the faults not applied:\n" + r.out()));
+        assertTrue(verdict.contains("link-down at 5 ms"), verdict);
+        assertTrue(verdict.matches(".*fig1 ina at [0-9.]+ µs.*fig1 ring at .*fig1 ps at .*"), verdict);
     }
 
     /** Every shipped scenario (topology-configs and its attacks), less {@code defaults.conf}. */
