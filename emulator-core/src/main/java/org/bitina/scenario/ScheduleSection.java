@@ -32,6 +32,9 @@ final class ScheduleSection {
                 Schedule.Mode.SEQUENTIAL.configName());
         boolean shared = Schedule.Mode.SHARED.configName().equals(mode);
         Map<String, Schedule.Start> starts = starts(root, shared);
+        if (shared) {
+            noElasticJobs(root);
+        }
         Map<String, AdmissionMode> admissions = admissions(root);
         if (!shared) {
             for (String k : List.of("worlds", "alone")) {
@@ -148,6 +151,33 @@ final class ScheduleSection {
             root.problem("worlds", "worlds names no world (write worlds = [ina, baseline])");
         }
         return List.copyOf(out);
+    }
+
+    /**
+     * Under shared, an elastic job (several iterations, a membership plan) is a problem: a shared
+     * world runs one phase per job, an elastic job one phase per iteration. Refused here, before
+     * anything runs, not as rows that failed.
+     */
+    private static void noElasticJobs(ConfigReader root) {
+        ConfigList list = root.has("jobs") ? root.list("jobs") : null;
+        if (list == null) {
+            return;
+        }
+        for (int i = 0; i < list.size(); i++) {
+            if (!(list.get(i) instanceof ConfigObject o)) {
+                continue;
+            }
+            ConfigReader job = ConfigReader.of(o.toConfig(), "", root.problems());
+            String key = job.has("membership") ? "membership" : job.has("iterations") ? "iterations" : null;
+            if (key != null
+                    && !(key.equals("iterations")
+                            && "1".equals(String.valueOf(o.get("iterations").unwrapped())))) {
+                job.problem(
+                        key,
+                        "an elastic job (iterations, membership) runs under schedule = sequential: a shared world"
+                                + " runs one phase per job, an elastic job one per iteration");
+            }
+        }
     }
 
     /** Each job's {@code start} and {@code after}; under sequential, either is a problem. */

@@ -84,6 +84,25 @@ class ScenarioLoaderRulesTest {
                 p);
     }
 
+    /** Issue 42 item 13: refused at its line before anything runs, not run as rows that all fail. */
+    @Test
+    void anElasticJobUnderTheSharedScheduleIsRefusedAtItsLine() throws IOException {
+        List<String> p = problems(TOPOLOGY + """
+                schedule = shared
+                worlds = [ina]
+                jobs = [{
+                  name = j, kind = allreduce, members = [a, b, c]
+                  tree { mode = auto, root = s1 }
+                  data { elements = 10 }
+                  iterations = 3
+                }]
+                """);
+        assertEquals(
+                List.of(at(12) + "an elastic job (iterations, membership) runs under schedule = sequential: a shared"
+                        + " world runs one phase per job, an elastic job one per iteration"),
+                p);
+    }
+
     @Test
     void maskingAndTheChecksumNeedAnInt32SumAndSayWhyAtTheirLines() throws IOException {
         List<String> p = problems(TOPOLOGY + """
