@@ -165,6 +165,10 @@ public final class PhaseRunner {
                 .orElse(0));
         this.routing = report.routed(scenario);
         this.phases = report.planned(scenario, routing);
+        scenario.schedule()
+                .rule()
+                .filter(StepScheduler.Plan.class::isInstance)
+                .ifPresent(p -> report.skippedTraceNodes(((StepScheduler.Plan) p).skipped()));
         this.groups = groups(scenario, routing, phases);
         progress.phases.set(groups.size());
         for (Node n : scenario.topology().nodes()) {

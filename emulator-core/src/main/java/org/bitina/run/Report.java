@@ -29,10 +29,45 @@ public record Report(
         List<ObservedTree> observedTrees,
         @JsonInclude(JsonInclude.Include.NON_EMPTY) List<IterationReport> iterations,
         @JsonInclude(JsonInclude.Include.NON_EMPTY) List<RankTimeline> rankTimelines,
-        @JsonInclude(JsonInclude.Include.NON_EMPTY) List<TrafficReport> traffic) {
+        @JsonInclude(JsonInclude.Include.NON_EMPTY) List<TrafficReport> traffic,
+        // a Chakra workload's trace nodes that ran nothing on the fabric, counted by kind
+        @JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, Integer> skippedTraceNodes) {
 
     public Report {
         traffic = traffic == null ? List.of() : List.copyOf(traffic);
+        skippedTraceNodes = skippedTraceNodes == null ? Map.of() : Map.copyOf(skippedTraceNodes);
+    }
+
+    /** A report without skipped trace nodes. */
+    public Report(
+            String scenario,
+            String clock,
+            List<String> tolerances,
+            List<JobReport> jobs,
+            List<LinkReport> links,
+            List<SwitchReport> switches,
+            List<HostReport> hosts,
+            Map<String, String> placement,
+            Setup setup,
+            List<ObservedTree> observedTrees,
+            List<IterationReport> iterations,
+            List<RankTimeline> rankTimelines,
+            List<TrafficReport> traffic) {
+        this(
+                scenario,
+                clock,
+                tolerances,
+                jobs,
+                links,
+                switches,
+                hosts,
+                placement,
+                setup,
+                observedTrees,
+                iterations,
+                rankTimelines,
+                traffic,
+                Map.of());
     }
 
     /** A report without background traffic. */

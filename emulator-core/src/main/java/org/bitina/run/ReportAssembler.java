@@ -86,7 +86,13 @@ final class ReportAssembler {
                 List.copyOf(observedTrees),
                 IterationReport.withSpeedups(iterations),
                 List.copyOf(rankTimelines),
-                TrafficReport.withSlowdowns(traffic));
+                TrafficReport.withSlowdowns(traffic),
+                skippedTraceNodes);
+    }
+
+    /** A Chakra workload's trace nodes that run nothing on the fabric, by kind (issue 42 item 12). */
+    void skippedTraceNodes(Map<String, Integer> skipped) {
+        skippedTraceNodes = skipped;
     }
 
     /** What one background-traffic entry did in one phase (T3): in a world's mix, or alone. */
@@ -95,6 +101,8 @@ final class ReportAssembler {
     }
 
     /** A workload's iterations in one world, as its scheduler ran them (W3). */
+    private Map<String, Integer> skippedTraceNodes = Map.of();
+
     void workload(Schedule.World world, StepScheduler s) {
         iterations.addAll(IterationReport.of(world, s));
         rankTimelines.addAll(RankTimeline.of(world, s));

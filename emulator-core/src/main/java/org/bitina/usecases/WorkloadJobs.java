@@ -24,6 +24,7 @@ import org.bitina.workload.StepType;
 import org.bitina.workload.TransferPairs;
 import org.bitina.workload.WorkloadSettings;
 import org.bitina.workload.WorkloadSource;
+import org.bitina.workload.chakra.ChakraImport;
 import org.bitina.workload.chakra.ChakraReader;
 import org.bitina.workload.chakra.ChakraTraceException;
 
@@ -67,12 +68,15 @@ final class WorkloadJobs {
             return null;
         }
         StepGraph graph;
+        Map<String, Integer> skipped = Map.of();
         if (settings.source() instanceof WorkloadSource.Model m) {
             graph = ModelExpansion.expand(m);
         } else {
             Path traces = dir.resolve(((WorkloadSource.Chakra) settings.source()).directory());
             try {
-                graph = ChakraReader.read(traces).graph();
+                ChakraImport in = ChakraReader.read(traces);
+                graph = in.graph();
+                skipped = in.skipped();
             } catch (ChakraTraceException e) {
                 w.problem("chakra", e.getMessage());
                 return null;
@@ -108,7 +112,7 @@ final class WorkloadJobs {
                             "workload collective " + name + " (" + s.name() + ")")
                     .toConfig());
         }
-        return new JobKinds.Workload(jobs, new StepScheduler.Plan(graph, settings.iterations()));
+        return new JobKinds.Workload(jobs, new StepScheduler.Plan(graph, settings.iterations(), skipped));
     }
 
     private static Map<String, Object> job(

@@ -7,6 +7,8 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
 import org.bitina.scenario.Schedule;
 import org.bitina.scenario.StartRule;
 
@@ -62,11 +64,43 @@ public final class StepScheduler implements StartRule {
         resolve();
     }
 
-    /** A workload's iterations as a scenario holds them: a fresh scheduler per world, each world running them anew. */
-    public record Plan(StepGraph graph, int iterations) implements StartRule.Factory {
+    /**
+     * A workload's iterations as a scenario holds them: a fresh scheduler per world, each world running them anew.
+     *
+     * @param skipped the trace's nodes that run nothing on the fabric, counted by kind ({@code ChakraImport})
+     */
+    public record Plan(StepGraph graph, int iterations, Map<String, Integer> skipped) implements StartRule.Factory {
+        public Plan {
+            skipped = Map.copyOf(skipped);
+        }
+
+        public Plan(StepGraph graph, int iterations) {
+            this(graph, iterations, Map.of());
+        }
+
         @Override
         public StartRule forWorld(Schedule.World world) {
             return new StepScheduler(graph, iterations);
+        }
+
+        /** One line, for the console and validate: {@code trace nodes skipped (...): KIND n, ...}; empty when none. */
+        public Optional<String> skippedLine() {
+            return skippedLine(skipped);
+        }
+
+        /** {@link #skippedLine()} for counts read back from a report. */
+        public static Optional<String> skippedLine(Map<String, Integer> skipped) {
+            if (skipped.isEmpty()) {
+                return Optional.empty();
+            }
+            StringBuilder b = new StringBuilder();
+            new TreeMap<>(skipped)
+                    .forEach((k, n) -> b.append(b.length() == 0 ? "" : ", ")
+                            .append(k)
+                            .append(' ')
+                            .append(n));
+            return Optional.of(
+                    "trace nodes skipped (nothing the fabric runs, or a collective this version does not know): " + b);
         }
     }
 

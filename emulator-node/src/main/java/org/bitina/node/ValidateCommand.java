@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import org.bitina.scenario.Scenario;
 import org.bitina.usecases.FaultTimes;
+import org.bitina.workload.StepScheduler;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
@@ -38,6 +39,12 @@ final class ValidateCommand implements Callable<Integer> {
                 s.topology().links().size(),
                 s.jobs().size(),
                 s.faults().size());
+        // a Chakra trace's nodes that run nothing: counted by kind, never dropped unsaid
+        s.schedule()
+                .rule()
+                .filter(StepScheduler.Plan.class::isInstance)
+                .flatMap(p -> ((StepScheduler.Plan) p).skippedLine())
+                .ifPresent(l -> System.out.println(s.file() + ": " + l));
         // a warning, not a problem: the file is valid, but these faults would never apply
         try {
             for (FaultTimes.Late late : FaultTimes.late(s)) {

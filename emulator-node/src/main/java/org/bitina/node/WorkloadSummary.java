@@ -11,6 +11,7 @@ import java.util.Set;
 import org.bitina.run.IterationReport;
 import org.bitina.run.Report;
 import org.bitina.scenario.Schedule;
+import org.bitina.workload.StepScheduler;
 
 /**
  * The console's lines of a workload (W3): one per iteration and world (its time, the longest
@@ -36,6 +37,7 @@ final class WorkloadSummary {
                     Units.micros(i.exposedCommMicros())));
         }
         answer(its).ifPresent(out::println);
+        StepScheduler.Plan.skippedLine(r.skippedTraceNodes()).ifPresent(out::println);
     }
 
     /**

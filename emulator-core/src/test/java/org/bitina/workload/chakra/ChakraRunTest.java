@@ -24,6 +24,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import org.bitina.run.IterationReport;
 import org.bitina.run.Report;
 import org.bitina.run.RunProgress;
@@ -31,6 +32,7 @@ import org.bitina.run.ScenarioRunner;
 import org.bitina.scenario.ScenarioException;
 import org.bitina.scenario.ScenarioLoader;
 import org.bitina.scenario.Schedule;
+import org.bitina.workload.StepScheduler;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -161,6 +163,35 @@ class ChakraRunTest {
             assertEquals(64 << 10, it.collectives().get("BROADCAST").bytes());
             assertEquals(32 << 10, it.collectives().get("REDUCE").bytes());
         }
+    }
+
+    /**
+     * Issue 42 item 12: a collective of a {@code comm_type} this version does not know runs nothing,
+     * and is counted by kind in the report (and so on the console and in validate), never dropped unsaid.
+     */
+    @Test
+    void anUnknownCollectiveIsCountedByKindInTheReport(@TempDir Path dir) throws IOException, ScenarioException {
+        for (int r = 0; r < 4; r++) {
+            Files.write(
+                    dir.resolve("u." + r + ".et"),
+                    new RawTrace()
+                            .delimited(message().string(META_VERSION, "0.0.4"))
+                            .delimited(node(1, "odd", COMM_COLL_NODE)
+                                    .message(NODE_ATTR, intAttr("comm_type", 99))
+                                    .message(NODE_ATTR, intAttr("comm_size", 4096)))
+                            .delimited(node(2, "weights", COMM_COLL_NODE)
+                                    .packed(NODE_DATA_DEPS, List.of(1L))
+                                    .message(NODE_ATTR, intAttr("comm_type", BROADCAST))
+                                    .message(NODE_ATTR, intAttr("comm_size", 16 << 10)))
+                            .bytes());
+        }
+        Report r = runTraces(dir);
+        assertEquals(Map.of("COMM_COLL_NODE comm_type 99", 4), r.skippedTraceNodes());
+        assertEquals(
+                "trace nodes skipped (nothing the fabric runs, or a collective this version does not know):"
+                        + " COMM_COLL_NODE comm_type 99 4",
+                StepScheduler.Plan.skippedLine(r.skippedTraceNodes()).orElseThrow());
+        assertEquals(2, r.jobs().size(), "the Broadcast in each world: " + r.jobs());
     }
 
     @Test
