@@ -547,6 +547,10 @@ abstract class DeviceActor extends AbstractBehavior<DeviceCommand> {
             }
             Map<Counter, Long> c = engine.counters(m.tenant(), job).asMap();
             c.forEach((k, v) -> counters.merge(k, v, Long::sum));
+            long linkLost = ports.lostOf(m.tenant(), job);
+            if (linkLost > 0) {
+                counters.merge(Counter.LINK_LOST, linkLost, Long::sum);
+            }
             long folds = engine.table().outsideFolds(new JobKey(m.tenant(), job));
             if (folds > 0) {
                 // the table folds them outside the pool on its own (T2): counted where the others are

@@ -2,6 +2,7 @@ package org.bitina.device;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -9,6 +10,7 @@ import java.util.function.LongSupplier;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.bitina.protocol.Frame;
+import org.bitina.protocol.JobKey;
 import org.bitina.protocol.LinkModel;
 import org.bitina.protocol.NodeEngine;
 import org.bitina.protocol.QueueCurve;
@@ -26,6 +28,9 @@ final class Ports {
     private final String node;
     private final Map<String, ActorRef<DeviceCommand>> neighbors = new LinkedHashMap<>();
     private final Map<String, LinkModel> links = new LinkedHashMap<>();
+    /** Frames the links lost, per job (the links' own counts are every job's). */
+    private final Map<JobKey, Long> lostByJob = new HashMap<>();
+
     private ActorRef<TraceEvent> trace;
     /** What the device's clock asks of its links: the real clock's until {@link #virtual} chooses the virtual one. */
     private Timing timing = REAL_TIME;
@@ -143,7 +148,13 @@ final class Ports {
         return links.get(neighbor);
     }
 
+    /** The frames of job {@code (tenant, job)} this device's links lost since the phase began. */
+    long lostOf(int tenant, int job) {
+        return lostByJob.getOrDefault(new JobKey(tenant, job), 0L);
+    }
+
     void resetLinks() {
+        lostByJob.clear();
         links.values().forEach(LinkModel::reset);
         if (speed != null) {
             speed.reset();
@@ -213,6 +224,7 @@ final class Ports {
         LinkModel.Transmission t =
                 link.transmit(PacketCodec.encodedSize(f.packet()), PacketCodec.headerBytes(f.packet()), departs);
         if (t.copies() == 0) {
+            lostByJob.merge(JobKey.of(f.packet().header()), 1L, Long::sum);
             // the link knows no job's tables: the wire's tenant and job name it (the same key as NodeContext's drops)
             trace(TraceEvent.of(
                     node,

@@ -43,6 +43,11 @@ public enum Counter {
     BRIDGED_UP,
     /** H2: second-stage results a partition root sent down into its partition. */
     BRIDGED_DOWN,
+    /**
+     * A job's frames lost on this device's outgoing links (loss, queue full, link down, MTU): the
+     * links' own counts are the world's in a shared mix, this one the job's.
+     */
+    LINK_LOST,
     /** H2: frames a switch at the fabric's edge converted between the hosts' encoding and the fabric's, either way. */
     TRANSLATED
 }

@@ -203,7 +203,9 @@ final class ReportAssembler {
             List<Report.FaultMark> faults,
             Links links,
             SharedRun shared) {
-        Report.JobReport row = job(p, stats, wallNanos, stalled, faultsNotApplied, faults);
+        // in a shared mix the links are the world's: a row's drops count its own frames the links lost
+        boolean mix = shared != null && !shared.alone();
+        Report.JobReport row = job(p, stats, wallNanos, stalled, faultsNotApplied, faults, mix);
         PoolReport pool = PoolReport.of(p, stats);
         if (pool != null && (shared != null || pool.admission().equals(AdmissionMode.BEST_EFFORT.configName()))) {
             // T2; a strict job of a sequential file keeps its row as it was
@@ -325,7 +327,8 @@ final class ReportAssembler {
             long wallNanos,
             String stalled,
             List<String> faultsNotApplied,
-            List<Report.FaultMark> faults) {
+            List<Report.FaultMark> faults,
+            boolean mix) {
         Map<String, DriverReport> ending = new LinkedHashMap<>();
         List<DriverReport> checked = new ArrayList<>();
         for (DeviceCommand.DeviceStats s : stats) {
@@ -457,7 +460,7 @@ final class ReportAssembler {
                 .mismatches(mismatches)
                 .unfinished(unfinished)
                 .lateContributions(t.late)
-                .drops(t.drops + t.lost)
+                .drops(t.drops + (mix ? t.jobLost : t.lost))
                 .packets(t.packets)
                 .note(note)
                 .sourceUplinkBytes(t.uplink)
@@ -611,6 +614,8 @@ final class ReportAssembler {
         long uplink;
         long resultResends;
         long incTrees;
+        /** This job's frames the links lost ({@code lost} is every job's in a shared mix). */
+        long jobLost;
 
         static Traffic of(Phase p, Collection<DeviceCommand.DeviceStats> stats) {
             Traffic t = new Traffic();
@@ -634,6 +639,7 @@ final class ReportAssembler {
                 t.resultResends += s.counters().getOrDefault(Counter.RESULTS_RESENT, 0L);
                 t.refused += s.counters().getOrDefault(Counter.REFUSED, 0L);
                 t.drops += s.counters().getOrDefault(Counter.DROPS, 0L) + s.failures();
+                t.jobLost += s.counters().getOrDefault(Counter.LINK_LOST, 0L);
                 long in = s.counters().getOrDefault(Counter.FRAMES_IN, 0L);
                 if (!s.drivers().isEmpty()) {
                     // a host that ran an endpoint of the phase

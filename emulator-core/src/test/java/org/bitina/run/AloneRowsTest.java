@@ -2,6 +2,7 @@ package org.bitina.run;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -50,6 +51,30 @@ class AloneRowsTest {
                     counted(a),
                     file + ": " + a.name() + " " + a.mode().name() + " alone");
         }
+    }
+
+    /**
+     * A mix row's drops are its own job's (issue 42 item 11): the links of a mix are the world's, and
+     * each row held the world's link losses (the other jobs' and the background traffic's as well).
+     * In the baseline world no switch drops a frame, so the mix rows' drops are the links' losses of
+     * their own frames: together below the world's, which also holds the background traffic's.
+     */
+    @org.junit.jupiter.api.Test
+    void mixRowsCountTheirOwnDrops() throws Exception {
+        Report r = Scenarios.run(
+                Scenarios.reference(dir, "shared-fabric.conf", t -> t.replace("buffer = 256KiB", "buffer = 16KiB")));
+        long world = r.links().stream()
+                .filter(l -> l.job().equals("shared") && l.mode().name().equals("baseline"))
+                .mapToLong(Report.LinkReport::lost)
+                .sum();
+        List<Report.JobReport> mix = r.jobs().stream()
+                .filter(j -> j.shared() != null
+                        && !j.shared().alone()
+                        && j.shared().world() == org.bitina.scenario.Schedule.World.BASELINE)
+                .toList();
+        long rows = mix.stream().mapToLong(Report.JobReport::drops).sum();
+        assertTrue(world > 0 && rows > 0, "16 KiB buffers drop frames: world " + world + ", rows " + rows);
+        assertTrue(rows < world, "the mix rows' drops " + rows + " are their own, below the world's " + world);
     }
 
     /** A row without what only one schedule has: wall time, the shared run's fields, speed-ups, pools. */
