@@ -127,6 +127,12 @@ final class RunCommand implements Callable<Integer> {
     List<String> sets;
 
     @Option(
+            names = "--verbose",
+            description =
+                    "a workload's run: its collectives' job rows too (the console keeps to the iterations without)")
+    boolean verbose;
+
+    @Option(
             names = "--quiet",
             description = "no progress bar; only the answer, the table and the verdict (and where the outputs went)")
     boolean quiet;
@@ -275,11 +281,11 @@ final class RunCommand implements Callable<Integer> {
             }
         } catch (IOException | UncheckedIOException e) {
             // checked before the run; what fails now (a disk filled meanwhile) is said in one line
-            Summary.print(r, System.out, Terminal.colourOnStdout(), quiet);
+            Summary.print(r, System.out, Terminal.colourOnStdout(), quiet, verbose);
             System.err.println("bitina: the run ended but its outputs could not all be written: " + e.getMessage());
             return ExitCodes.JOB_FAILED;
         }
-        Summary.print(r, System.out, Terminal.colourOnStdout(), quiet);
+        Summary.print(r, System.out, Terminal.colourOnStdout(), quiet, verbose);
         if (report != null) {
             System.out.println("report: " + report);
         }

@@ -126,10 +126,25 @@ final class Summary {
      * those and the verdict, without the clock line, the legend, the comparisons and tolerances.
      */
     static void print(Report r, PrintStream out, boolean colour, boolean quiet) {
+        print(r, out, colour, quiet, false);
+    }
+
+    /**
+     * As above; a workload's run (its iterations) keeps to its answer, per world and iteration,
+     * unless {@code verbose}: its collectives' job rows, their shared table and their kinds' figures
+     * (a hundred lines and more) are in the report, the CSV and the page, and on the console with
+     * {@code --verbose}.
+     */
+    static void print(Report r, PrintStream out, boolean colour, boolean quiet, boolean verbose) {
+        boolean rows = verbose || r.iterations() == null || r.iterations().isEmpty();
         Answer.sentences(r).forEach(out::println);
         if (quiet) {
-            table(r, out, colour);
-            SharedSummary.print(r, out, colour);
+            if (rows) {
+                table(r, out, colour);
+                SharedSummary.print(r, out, colour);
+            } else {
+                out.println(rowsElsewhere(r));
+            }
             TrafficSummary.print(r, out, colour);
             WorkloadSummary.print(r, out);
             Drops.summary(r).ifPresent(out::println);
@@ -140,11 +155,15 @@ final class Summary {
                 + ("real".equals(r.clock())
                         ? " (timers and stragglers on the wall clock: figures vary from run to run)"
                         : " (timers, stragglers and faults in modelled time: the same file gives the same figures)"));
-        table(r, out, colour);
-        SharedSummary.print(r, out, colour);
+        if (rows) {
+            table(r, out, colour);
+            SharedSummary.print(r, out, colour);
+        } else {
+            out.println(rowsElsewhere(r));
+        }
         TrafficSummary.print(r, out, colour);
         WorkloadSummary.print(r, out);
-        rest(r, out);
+        rest(r, out, rows);
         Drops.summary(r).ifPresent(out::println);
         verdict(r, out, colour);
     }
@@ -248,7 +267,15 @@ final class Summary {
     }
 
     /** Under the table: the legend, comparisons, per-kind figures and tolerances. */
-    private static void rest(Report r, PrintStream out) {
+    /** In place of a workload's job table: how many rows there are, whether all ended as expected, where they are. */
+    private static String rowsElsewhere(Report r) {
+        long notAsExpected = r.jobs().stream().filter(j -> !j.asExpected()).count();
+        return r.jobs().size() + " job rows (each collective of each iteration, per world), "
+                + (notAsExpected == 0 ? "every one as expected" : notAsExpected + " NOT as expected")
+                + ": --verbose prints them; --report, --csv and --html hold every figure";
+    }
+
+    private static void rest(Report r, PrintStream out, boolean rows) {
         out.println(LEGEND);
         long partial =
                 r.jobs().stream().mapToLong(j -> j.partialChunks().size()).sum();
@@ -268,7 +295,7 @@ final class Summary {
                         + " dropped (tokens over expert capacity, or messages a" + " device could not handle), e.g. "
                         + j.dropped().get(0));
             }
-            if (j.kindReport() != null) {
+            if (j.kindReport() != null && rows) {
                 // the kind's own figures (its report part), headline first: MoE's source uplink, multicast's ACKs
                 out.println(j.name() + " " + j.mode() + ": " + KindFigures.line(j.kindReport()));
             }
