@@ -3,8 +3,10 @@ package org.bitina.usecase.reduction;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.UnaryOperator;
 import org.bitina.scenario.Clock;
 import org.bitina.scenario.Scenario;
@@ -18,9 +20,10 @@ import org.bitina.wire.PacketCodec;
  * The modelled round trip a worker's retransmission timer is derived from ({@link Retransmission}):
  * for the farthest member, a chunk up its VAT chain (each VAT hop routed) to the root and its result
  * back down the shortest path, each link costing its latency and one packet's serialisation, plus the
- * longest queue the job's own windows can make at one port: a window of packets of each member's
- * stream that crosses that link in that direction (paths share links: fig. 1's s5 carries three), so
- * that a lossless run never times out. Queueing behind other traffic is left out: the backoff covers it.
+ * longest queue the job's own windows can make at one port: a window of packets of each stream that
+ * crosses that link in that direction, each VAT edge's contributions up a stream (paths share links:
+ * fig. 1's s5 carries three) and the results down one (replicated: a copy a link), so that a
+ * lossless run never times out. Queueing behind other traffic is left out: the backoff covers it.
  */
 public final class RoundTrip {
     private RoundTrip() {}
@@ -81,12 +84,24 @@ public final class RoundTrip {
             trip.add(routing.path(root, m));
             trips.add(trip);
         }
-        // the streams crossing each link in each direction: a window of each can queue at its port
+        // the streams crossing each link in each direction, a window of each can queue at its port: every
+        // VAT edge's contributions up are a stream of their own; the results down are replicated, one copy a link
+        // (members share the VAT edges above them: each edge's path is counted once, as each link down)
         Map<String, Integer> streams = new HashMap<>();
+        Set<String> down = new HashSet<>();
+        Set<List<String>> edges = new HashSet<>();
         for (List<List<String>> trip : trips) {
-            for (List<String> path : trip) {
+            for (int p = 0; p < trip.size(); p++) {
+                List<String> path = trip.get(p);
+                boolean result = p == trip.size() - 1;
+                if (!result && !edges.add(path)) {
+                    continue;
+                }
                 for (int i = 1; i < path.size(); i++) {
-                    streams.merge(path.get(i - 1) + ">" + path.get(i), 1, Integer::sum);
+                    String link = path.get(i - 1) + ">" + path.get(i);
+                    if (!result || down.add(link)) {
+                        streams.merge(link, 1, Integer::sum);
+                    }
                 }
             }
         }
