@@ -41,7 +41,7 @@ public final class RoundTrip {
             String root,
             DataSpec data,
             int capacity) {
-        return of(s, routing, members, parent, root, packetBytes(data, capacity), data.window());
+        return of(s, routing, members, parent, root, packetBytes(data, capacity), data.window(), true);
     }
 
     /** The bytes of one chunk's packet on the wire: header, flat bitmap, payload and tag. */
@@ -64,6 +64,23 @@ public final class RoundTrip {
             String root,
             long bytes,
             int window) {
+        return of(s, routing, members, parent, root, bytes, window, false);
+    }
+
+    /**
+     * {@code shared}: the queue a window makes counts every VAT edge's stream that shares a link
+     * (the reductions' trees); else a window on the slowest link, as an MoE's or a multicast's
+     * rule has it (their streams leave one source, whose port paces them).
+     */
+    private static long of(
+            Scenario s,
+            Routing routing,
+            Collection<String> members,
+            UnaryOperator<String> parent,
+            String root,
+            long bytes,
+            int window,
+            boolean shared) {
         if (s.clock() != Clock.VIRTUAL) {
             return 0;
         }
@@ -124,7 +141,11 @@ public final class RoundTrip {
             }
             worst = Math.max(worst, c);
         }
-        return worst + queue;
+        long slowest = 0;
+        for (Link l : t.links()) {
+            slowest = Math.max(slowest, l.spec().serializationNanos(bytes));
+        }
+        return worst + Math.max(window * slowest, shared ? queue : 0);
     }
 
     /**
