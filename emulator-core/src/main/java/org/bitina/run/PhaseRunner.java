@@ -28,6 +28,7 @@ import org.bitina.protocol.TrafficFlows;
 import org.bitina.scenario.Clock;
 import org.bitina.scenario.FaultSpec;
 import org.bitina.scenario.Scenario;
+import org.bitina.scenario.StartRule;
 import org.bitina.time.WindowBarrier;
 import org.bitina.topology.Node;
 import org.bitina.topology.Routing;
@@ -165,10 +166,7 @@ public final class PhaseRunner {
                 .orElse(0));
         this.routing = report.routed(scenario);
         this.phases = report.planned(scenario, routing);
-        scenario.schedule()
-                .rule()
-                .filter(StepScheduler.Plan.class::isInstance)
-                .ifPresent(p -> report.skippedTraceNodes(((StepScheduler.Plan) p).skipped()));
+        scenario.schedule().rule().map(StartRule.Factory::skipped).ifPresent(report::skippedTraceNodes);
         this.groups = groups(scenario, routing, phases);
         progress.phases.set(groups.size());
         for (Node n : scenario.topology().nodes()) {

@@ -48,6 +48,8 @@ final class ReportAssembler {
 
     private final Map<String, Map<String, Long>> unknownJobDrops = new LinkedHashMap<>();
     private final Map<String, Boolean> isSwitch = new LinkedHashMap<>();
+    /** A Chakra workload's trace nodes that ran nothing on the fabric, by kind. */
+    private Map<String, Integer> skippedTraceNodes = Map.of();
 
     int phasesReported() {
         return jobs.size();
@@ -101,8 +103,6 @@ final class ReportAssembler {
     }
 
     /** A workload's iterations in one world, as its scheduler ran them (W3). */
-    private Map<String, Integer> skippedTraceNodes = Map.of();
-
     void workload(Schedule.World world, StepScheduler s) {
         iterations.addAll(IterationReport.of(world, s));
         rankTimelines.addAll(RankTimeline.of(world, s));

@@ -78,18 +78,10 @@ final class ScheduleSection {
     /** Each job's {@code admission} where it sets one (T2): strict or best-effort, under either schedule. */
     private static Map<String, AdmissionMode> admissions(ConfigReader root) {
         Map<String, AdmissionMode> out = new LinkedHashMap<>();
-        ConfigList list = root.has("jobs") ? root.list("jobs") : null;
-        if (list == null) {
-            return out;
-        }
         List<String> names = Arrays.stream(AdmissionMode.values())
                 .map(AdmissionMode::configName)
                 .toList();
-        for (int i = 0; i < list.size(); i++) {
-            if (!(list.get(i) instanceof ConfigObject o)) {
-                continue;
-            }
-            ConfigReader job = ConfigReader.of(o.toConfig(), "", root.problems());
+        for (ConfigReader job : jobs(root)) {
             if (!job.has("admission")) {
                 continue;
             }
@@ -159,39 +151,35 @@ final class ScheduleSection {
      * anything runs, not as rows that failed.
      */
     private static void noElasticJobs(ConfigReader root) {
-        ConfigList list = root.has("jobs") ? root.list("jobs") : null;
-        if (list == null) {
-            return;
-        }
-        for (int i = 0; i < list.size(); i++) {
-            if (!(list.get(i) instanceof ConfigObject o)) {
-                continue;
-            }
-            ConfigReader job = ConfigReader.of(o.toConfig(), "", root.problems());
-            String key = job.has("membership") ? "membership" : job.has("iterations") ? "iterations" : null;
-            if (key != null
-                    && !(key.equals("iterations")
-                            && "1".equals(String.valueOf(o.get("iterations").unwrapped())))) {
+        for (ConfigReader job : jobs(root)) {
+            // iterations = 1 is one phase, as a job without the key (its value is checked with the job's keys)
+            boolean once = !job.has("iterations")
+                    || "1".equals(String.valueOf(job.value("iterations").unwrapped()));
+            if (job.has("membership") || !once) {
                 job.problem(
-                        key,
+                        job.has("membership") ? "membership" : "iterations",
                         "an elastic job (iterations, membership) runs under schedule = sequential: a shared world"
                                 + " runs one phase per job, an elastic job one per iteration");
             }
         }
     }
 
+    /** Each entry of {@code jobs} that is an object, read for its keys (the others are the jobs section's problem). */
+    private static List<ConfigReader> jobs(ConfigReader root) {
+        ConfigList list = root.has("jobs") ? root.list("jobs") : null;
+        List<ConfigReader> out = new ArrayList<>();
+        for (int i = 0; list != null && i < list.size(); i++) {
+            if (list.get(i) instanceof ConfigObject o) {
+                out.add(ConfigReader.of(o.toConfig(), "", root.problems()));
+            }
+        }
+        return out;
+    }
+
     /** Each job's {@code start} and {@code after}; under sequential, either is a problem. */
     private static Map<String, Schedule.Start> starts(ConfigReader root, boolean shared) {
         Map<String, Schedule.Start> out = new LinkedHashMap<>();
-        ConfigList list = root.has("jobs") ? root.list("jobs") : null;
-        if (list == null) {
-            return out;
-        }
-        for (int i = 0; i < list.size(); i++) {
-            if (!(list.get(i) instanceof ConfigObject o)) {
-                continue;
-            }
-            ConfigReader job = ConfigReader.of(o.toConfig(), "", root.problems());
+        for (ConfigReader job : jobs(root)) {
             if (!job.has("start") && !job.has("after")) {
                 continue;
             }

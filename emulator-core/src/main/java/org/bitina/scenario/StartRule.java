@@ -1,5 +1,7 @@
 package org.bitina.scenario;
 
+import java.util.Map;
+
 /**
  * When the jobs of a shared phase begin (T1): asked by the runner at the end of every window, and
  * told when each job began and when it finished. A job's own start or {@code after} list is one
@@ -26,5 +28,10 @@ public interface StartRule {
     /** What makes a fresh rule for each shared phase: one per world, since each world runs the iteration anew. */
     interface Factory {
         StartRule forWorld(Schedule.World world);
+
+        /** The source's entries that run nothing on the fabric, counted by kind (a Chakra trace's); none by default. */
+        default Map<String, Integer> skipped() {
+            return Map.of();
+        }
     }
 }

@@ -84,11 +84,6 @@ public final class StepScheduler implements StartRule {
         }
 
         /** One line, for the console and validate: {@code trace nodes skipped (...): KIND n, ...}; empty when none. */
-        public Optional<String> skippedLine() {
-            return skippedLine(skipped);
-        }
-
-        /** {@link #skippedLine()} for counts read back from a report. */
         public static Optional<String> skippedLine(Map<String, Integer> skipped) {
             if (skipped.isEmpty()) {
                 return Optional.empty();

@@ -266,7 +266,6 @@ final class Summary {
         }
     }
 
-    /** Under the table: the legend, comparisons, per-kind figures and tolerances. */
     /** In place of a workload's job table: how many rows there are, whether all ended as expected, where they are. */
     private static String rowsElsewhere(Report r) {
         long notAsExpected = r.jobs().stream().filter(j -> !j.asExpected()).count();
@@ -275,6 +274,7 @@ final class Summary {
                 + ": --verbose prints them; --report, --csv and --html hold every figure";
     }
 
+    /** Under the table: the legend, comparisons, per-kind figures (with {@code rows}) and tolerances. */
     private static void rest(Report r, PrintStream out, boolean rows) {
         out.println(LEGEND);
         long partial =

@@ -42,8 +42,7 @@ final class ValidateCommand implements Callable<Integer> {
         // a Chakra trace's nodes that run nothing: counted by kind, never dropped unsaid
         s.schedule()
                 .rule()
-                .filter(StepScheduler.Plan.class::isInstance)
-                .flatMap(p -> ((StepScheduler.Plan) p).skippedLine())
+                .flatMap(rule -> StepScheduler.Plan.skippedLine(rule.skipped()))
                 .ifPresent(l -> System.out.println(s.file() + ": " + l));
         // a warning, not a problem: the file is valid, but these faults would never apply
         try {

@@ -69,8 +69,8 @@ public final class RoundTrip {
 
     /**
      * {@code shared}: the queue a window makes counts every VAT edge's stream that shares a link
-     * (the reductions' trees); else a window on the slowest link, as an MoE's or a multicast's
-     * rule has it (their streams leave one source, whose port paces them).
+     * ({@link #sharedQueue}, the reductions' trees); else a window on the slowest link, as an MoE's
+     * or a multicast's rule has it (their streams leave one source, whose port paces them).
      */
     private static long of(
             Scenario s,
@@ -101,38 +101,6 @@ public final class RoundTrip {
             trip.add(routing.path(root, m));
             trips.add(trip);
         }
-        // the streams crossing each link in each direction, a window of each can queue at its port: every
-        // VAT edge's contributions up are a stream of their own; the results down are replicated, one copy a link
-        // (members share the VAT edges above them: each edge's path is counted once, as each link down)
-        Map<String, Integer> streams = new HashMap<>();
-        Set<String> down = new HashSet<>();
-        Set<List<String>> edges = new HashSet<>();
-        for (List<List<String>> trip : trips) {
-            for (int p = 0; p < trip.size(); p++) {
-                List<String> path = trip.get(p);
-                boolean result = p == trip.size() - 1;
-                if (!result && !edges.add(path)) {
-                    continue;
-                }
-                for (int i = 1; i < path.size(); i++) {
-                    String link = path.get(i - 1) + ">" + path.get(i);
-                    if (!result || down.add(link)) {
-                        streams.merge(link, 1, Integer::sum);
-                    }
-                }
-            }
-        }
-        long queue = 0;
-        for (List<List<String>> trip : trips) {
-            for (List<String> path : trip) {
-                for (int i = 1; i < path.size(); i++) {
-                    int n = streams.get(path.get(i - 1) + ">" + path.get(i));
-                    queue = Math.max(
-                            queue,
-                            window * n * spec(t, path.get(i - 1), path.get(i)).serializationNanos(bytes));
-                }
-            }
-        }
         long worst = 0;
         for (List<List<String>> trip : trips) {
             long c = 0;
@@ -145,7 +113,43 @@ public final class RoundTrip {
         for (Link l : t.links()) {
             slowest = Math.max(slowest, l.spec().serializationNanos(bytes));
         }
-        return worst + Math.max(window * slowest, shared ? queue : 0);
+        return worst + Math.max(window * slowest, shared ? sharedQueue(t, trips, bytes, window) : 0);
+    }
+
+    /** One direction of one link. */
+    private record Hop(String from, String to) {}
+
+    /**
+     * The longest queue the job's windows can make at one port: a window of each stream crossing
+     * that link in that direction. Each VAT edge's contributions up are a stream of their own, its
+     * routed path counted once however many members are below it; the results down are replicated,
+     * one copy a link.
+     */
+    private static long sharedQueue(Topology t, List<List<List<String>>> trips, long bytes, int window) {
+        Set<List<String>> up = new HashSet<>();
+        Set<Hop> down = new HashSet<>();
+        for (List<List<String>> trip : trips) {
+            up.addAll(trip.subList(0, trip.size() - 1));
+            down.addAll(hops(trip.get(trip.size() - 1)));
+        }
+        Map<Hop, Integer> streams = new HashMap<>();
+        up.forEach(path -> hops(path).forEach(h -> streams.merge(h, 1, Integer::sum)));
+        down.forEach(h -> streams.merge(h, 1, Integer::sum));
+        long queue = 0;
+        for (Map.Entry<Hop, Integer> e : streams.entrySet()) {
+            Hop h = e.getKey();
+            queue = Math.max(
+                    queue, window * e.getValue() * spec(t, h.from(), h.to()).serializationNanos(bytes));
+        }
+        return queue;
+    }
+
+    private static List<Hop> hops(List<String> path) {
+        List<Hop> out = new ArrayList<>();
+        for (int i = 1; i < path.size(); i++) {
+            out.add(new Hop(path.get(i - 1), path.get(i)));
+        }
+        return out;
     }
 
     /**
