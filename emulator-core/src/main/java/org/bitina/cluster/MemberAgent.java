@@ -20,6 +20,7 @@ import org.apache.pekko.actor.typed.receptionist.Receptionist;
 import org.apache.pekko.actor.typed.receptionist.ServiceKey;
 import org.bitina.device.ControlMessage;
 import org.bitina.device.DeviceCommand;
+import org.bitina.device.FrameSerializer;
 import org.bitina.device.HostActor;
 import org.bitina.device.MemberTally;
 import org.bitina.device.SwitchActor;
@@ -460,21 +461,50 @@ public final class MemberAgent {
                     ctx.getLog().warn("member {} has frames for member {} but not its agent", member, m);
                     continue;
                 }
-                int from = 0;
-                int bytes = 0;
-                for (int i = 0; i < parcels.size(); i++) {
-                    int size = MailSerializer.size(parcels.get(i));
-                    if (bytes + size > MAX_MESSAGE_BYTES && i > from) {
-                        post(m, parcels.subList(from, i));
-                        from = i;
-                        bytes = 0;
-                    }
-                    bytes += size;
-                }
-                if (from < parcels.size()) {
-                    post(m, parcels.subList(from, parcels.size()));
+                for (List<MemberTally.Parcel> letter : letters(parcels, MAX_MESSAGE_BYTES)) {
+                    post(m, letter);
                 }
             }
+        }
+
+        /**
+         * The parcels for one member as messages of at most {@code max} serialized bytes, in order: a
+         * parcel too large for one (a window of 256 frames to one device) goes in pieces, each for the
+         * same device, so that no message exceeds Artery's frame size and is dropped (the barrier would
+         * wait for it forever). Only a single frame larger than {@code max} goes alone, as it is.
+         */
+        static List<List<MemberTally.Parcel>> letters(List<MemberTally.Parcel> parcels, int max) {
+            List<List<MemberTally.Parcel>> out = new ArrayList<>();
+            List<MemberTally.Parcel> letter = new ArrayList<>();
+            int bytes = 0;
+            for (MemberTally.Parcel p : parcels) {
+                int head = FrameSerializer.utf(p.to()) + 4;
+                List<DeviceCommand.FrameIn> piece = new ArrayList<>();
+                int pieceBytes = head;
+                for (DeviceCommand.FrameIn f : p.frames()) {
+                    int size = FrameSerializer.size(f);
+                    if (bytes + pieceBytes + size > max && (!piece.isEmpty() || !letter.isEmpty())) {
+                        if (!piece.isEmpty()) {
+                            letter.add(new MemberTally.Parcel(p.to(), List.copyOf(piece)));
+                            piece.clear();
+                            pieceBytes = head;
+                        }
+                        out.add(List.copyOf(letter));
+                        letter.clear();
+                        bytes = 0;
+                    }
+                    piece.add(f);
+                    pieceBytes += size;
+                }
+                if (!piece.isEmpty() || p.frames().isEmpty()) {
+                    letter.add(piece.isEmpty() ? p : new MemberTally.Parcel(p.to(), List.copyOf(piece)));
+                    bytes += pieceBytes;
+                }
+            }
+            if (!letter.isEmpty()) {
+                out.add(List.copyOf(letter));
+            }
+            return out;
         }
 
         /** A generous bound on a driver report's CBOR size: its per-unit times and lists dominate. */
