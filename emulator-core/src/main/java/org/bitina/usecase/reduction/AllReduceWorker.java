@@ -16,6 +16,7 @@ import org.bitina.usecase.CompletionTimes;
 import org.bitina.usecase.DriverReport;
 import org.bitina.usecase.EndpointDriver;
 import org.bitina.usecase.Recovery;
+import org.bitina.usecase.RecoveryTime;
 import org.bitina.usecase.Straggler;
 import org.bitina.wire.ElementType;
 import org.bitina.wire.Flags;
@@ -79,11 +80,8 @@ public final class AllReduceWorker implements EndpointDriver {
     private final TreeSet<Integer> recovering = new TreeSet<>();
     /** Contributions sent again (flag RETRANSMIT) because a result was overdue. */
     private long retransmissions;
-    /** Chunks sent again and still without the result they wait for, and since when there is one: the time lost. */
-    private final TreeSet<Integer> overdue = new TreeSet<>();
-
-    private long overdueSince;
-    private long recoveryNanos;
+    /** Chunks sent again and still without the result they wait for: the time lost to recovery. */
+    private final RecoveryTime<Integer> recovery = new RecoveryTime<>();
     /** S6: masks and checksum; the fallback ring (INA only: with a parameter server, unicasts are its results). */
     private final ValueGuard guard;
 
@@ -242,14 +240,11 @@ public final class AllReduceWorker implements EndpointDriver {
                 out.addAll(sendNext(lastVt, now));
             } else {
                 retransmissions++;
-                if (overdue.isEmpty()) {
-                    overdueSince = now;
-                }
-                overdue.add(c);
+                recovery.resent(c, now);
                 out.add(send(c, lastVt, now, true));
             }
         }
-        return out;
+        return finishing(out, now);
     }
 
     /**
@@ -272,9 +267,7 @@ public final class AllReduceWorker implements EndpointDriver {
 
     /** A chunk sent again has what it waited for (or no more sends): the time lost to recovery stops when none is left. */
     private void recovered(int chunk, long now) {
-        if (overdue.remove(chunk) && overdue.isEmpty()) {
-            recoveryNanos += Math.max(0, now - overdueSince);
-        }
+        recovery.answered(chunk, now);
     }
 
     private Out send(int chunk, long vt, long now, boolean retransmit) {
@@ -391,7 +384,7 @@ public final class AllReduceWorker implements EndpointDriver {
         }
         int chunk = (int) seq;
         if (ring != null && packet.header().type() == PacketType.UNICAST) {
-            return onRing(packet, vt, now);
+            return finishing(onRing(packet, vt, now), now);
         }
         // a complete result's P-BM is the root's node bitmap (F2), which is every member; the
         // multicast copy's bitmap names only this receiver, so only a partial carries provenance
@@ -500,7 +493,7 @@ public final class AllReduceWorker implements EndpointDriver {
         if (first && inFlight && !plan.silent().contains(host)) {
             out.addAll(sendNext(vt, now));
         }
-        return out;
+        return finishing(out, now);
     }
 
     private List<Out> onRing(InaPacket packet, long vt, long now) {
@@ -576,6 +569,14 @@ public final class AllReduceWorker implements EndpointDriver {
         return out;
     }
 
+    /** What a handler sends, after noting when this endpoint finished (its time lost to recovery ends there). */
+    private List<Out> finishing(List<Out> out, long now) {
+        if (done()) {
+            recovery.finished(now);
+        }
+        return out;
+    }
+
     @Override
     public boolean done() {
         return received == data.chunks() && awaitingRing.isEmpty() && recovering.isEmpty();
@@ -598,7 +599,7 @@ public final class AllReduceWorker implements EndpointDriver {
                         problems,
                         lastVt,
                         done(),
-                        Recovery.stats(retransmissions, recoveryNanos))
+                        Recovery.stats(retransmissions, recovery.nanos()))
                 .withUnitTimes(times);
         ValueSecurity v = plan.values() == null ? ValueSecurity.OFF : plan.values();
         return v.any()

@@ -1,6 +1,7 @@
 package org.bitina.usecase.reduction;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -76,15 +77,24 @@ public final class HostBaselines {
         return out;
     }
 
+    /** The retransmission timeout of baseline {@code mode}'s members in {@code job} ({@link #retransmissionTimeout}). */
+    public static long retransmissionTimeout(Scenario s, Routing routing, ArrayPhases.JobSpecWithData job, Mode mode) {
+        int wireJob = job.common().id() + JOB_OFFSETS.get(mode);
+        Map<String, String> uplink =
+                mode.equals(HIERARCHICAL) ? leaders(s, job.common().members()) : Map.of();
+        AllReducePlan draft = ArrayPhases.plan(s, job, mode, wireJob, uplink, null, 0);
+        return retransmissionTimeout(
+                s, routing == null ? Routing.compute(s.topology()) : routing, draft, schedule(draft));
+    }
+
     /** The phase of baseline {@code mode} for {@code job}. */
     public static Phase phase(Scenario s, Routing routing, ArrayPhases.JobSpecWithData job, Mode mode) {
         int wireJob = job.common().id() + JOB_OFFSETS.get(mode);
         Map<String, String> uplink =
                 mode.equals(HIERARCHICAL) ? leaders(s, job.common().members()) : Map.of();
-        AllReducePlan draft = ArrayPhases.plan(s, job, mode, wireJob, uplink, null, 0);
-        HostSchedule schedule = schedule(draft);
-        long rto = retransmissionTimeout(s, routing == null ? Routing.compute(s.topology()) : routing, draft, schedule);
+        long rto = retransmissionTimeout(s, routing, job, mode);
         AllReducePlan plan = ArrayPhases.plan(s, job, mode, wireJob, uplink, null, rto);
+        HostSchedule schedule = schedule(plan);
         List<DriverSpec> drivers = new ArrayList<>();
         job.common()
                 .members()
@@ -152,11 +162,14 @@ public final class HostBaselines {
     /**
      * The per-hop retransmission timeout's floor, from the modelled network: the longest round trip
      * between a member and a peer it sends to (a data packet out, its acknowledgement back: latency
-     * and serialisation per link of the routed path), plus the most queueing a packet can meet on
-     * the way (on each link of the longest path, every packet the windows let into the network
-     * ahead of it: members x window data packets and as many acknowledgements, at the slowest
-     * link's rate). A straggler's own delay is added to its send's deadline where it is sent. No packet of
-     * a lossless run is late by this bound, so no timer fires without a loss.
+     * and serialisation per link of the routed path), plus the most queueing the packet and its
+     * acknowledgement can meet on the way. On each directed link that is every packet the windows
+     * let into the network that crosses it: a window of data packets for each member whose sends
+     * are routed over it, and a window of acknowledgements for each member whose acknowledgements
+     * come back over it (a member has at most a window unacknowledged), each at that link's rate. A
+     * straggler's own delay is added to its send's deadline where it is sent. No packet of a lossless
+     * run is late by this bound, so no timer fires without a loss; and a loss waits about one round
+     * trip of the links it crosses, not every member's window on the slowest link.
      */
     public static long retransmissionTimeout(Scenario s, Routing routing, AllReducePlan plan, HostSchedule schedule) {
         int n = plan.members().size();
@@ -164,7 +177,7 @@ public final class HostBaselines {
         long ackBytes = PacketCodec.HEADER_BYTES + (capacity + 7) / 8 + 16;
         long dataBytes =
                 ackBytes + (long) plan.data().chunk() * plan.data().type().bytes();
-        Set<Long> pairs = new HashSet<>();
+        Set<Long> pairs = new LinkedHashSet<>();
         int chunks = plan.data().chunks();
         for (int m = 0; m < n; m++) {
             for (int c = 0; c < chunks; c++) {
@@ -173,23 +186,47 @@ public final class HostBaselines {
                 }
             }
         }
+        // per directed link "a>b": the members whose data, and whose acknowledgements, cross it
+        Map<String, Set<Integer>> dataOf = new HashMap<>();
+        Map<String, Set<Integer>> acksFor = new HashMap<>();
+        for (long pair : pairs) {
+            int from = (int) (pair >>> 32);
+            List<String> out =
+                    routing.path(plan.members().get(from), plan.members().get((int) pair));
+            List<String> back =
+                    routing.path(plan.members().get((int) pair), plan.members().get(from));
+            for (int i = 0; i + 1 < out.size(); i++) {
+                dataOf.computeIfAbsent(out.get(i) + ">" + out.get(i + 1), k -> new HashSet<>())
+                        .add(from);
+            }
+            for (int i = 0; i + 1 < back.size(); i++) {
+                acksFor.computeIfAbsent(back.get(i) + ">" + back.get(i + 1), k -> new HashSet<>())
+                        .add(from);
+            }
+        }
+        long window = plan.data().window();
         long rtt = 0;
-        int hops = 1;
         for (long pair : pairs) {
             String a = plan.members().get((int) (pair >>> 32));
             String b = plan.members().get((int) pair);
-            List<String> path = routing.path(a, b);
-            hops = Math.max(hops, path.size() - 1);
-            rtt = Math.max(rtt, pathNanos(s, path, dataBytes) + pathNanos(s, path, ackBytes));
+            List<String> out = routing.path(a, b);
+            List<String> back = routing.path(b, a);
+            long t = pathNanos(s, out, dataBytes) + pathNanos(s, back, ackBytes);
+            for (List<String> path : List.of(out, back)) {
+                for (int i = 0; i + 1 < path.size(); i++) {
+                    String link = path.get(i) + ">" + path.get(i + 1);
+                    LinkSpec l = spec(s, path.get(i), path.get(i + 1));
+                    t += window * dataOf.getOrDefault(link, Set.of()).size() * l.serializationNanos(dataBytes);
+                    t += window * acksFor.getOrDefault(link, Set.of()).size() * l.serializationNanos(ackBytes);
+                }
+            }
+            rtt = Math.max(rtt, t);
         }
-        long slowest = Long.MAX_VALUE;
-        for (Link l : s.topology().links()) {
-            slowest = Math.min(slowest, l.spec().bandwidthBps());
-        }
-        LinkSpec slow = new LinkSpec(0, slowest == Long.MAX_VALUE ? LinkSpec.DEFAULT.bandwidthBps() : slowest, 64, 0);
-        long ahead = (long) n * plan.data().window();
-        long queue = hops * ahead * (slow.serializationNanos(dataBytes) + slow.serializationNanos(ackBytes));
-        return Math.max(1, rtt + queue);
+        return Math.max(1, rtt);
+    }
+
+    private static LinkSpec spec(Scenario s, String a, String b) {
+        return s.topology().linkBetween(a, b).map(Link::spec).orElse(LinkSpec.DEFAULT);
     }
 
     private static long pathNanos(Scenario s, List<String> path, long bytes) {

@@ -20,6 +20,8 @@ import org.bitina.protocol.Frame;
 import org.bitina.usecase.CompletionTimes;
 import org.bitina.usecase.DriverReport;
 import org.bitina.usecase.EndpointDriver;
+import org.bitina.usecase.Recovery;
+import org.bitina.usecase.RecoveryTime;
 import org.bitina.usecase.Straggler;
 import org.bitina.wire.Flags;
 import org.bitina.wire.InaHeader;
@@ -120,6 +122,9 @@ public final class ScheduleWorker implements EndpointDriver {
     private final List<Long> failed = new ArrayList<>();
     private long duplicates;
     private long retransmissions;
+    /** Sends gone again and not yet acknowledged: the time lost to recovery, as every mode counts it. */
+    private final RecoveryTime<Key> recovery = new RecoveryTime<>();
+
     private long acks;
     private long dataSends;
     /** RFC 6298 estimator, in the driver's clock's nanoseconds; srtt < 0 before the first sample. */
@@ -255,12 +260,12 @@ public final class ScheduleWorker implements EndpointDriver {
     public List<Out> onDeliver(Frame frame, long now) {
         List<Out> out = new ArrayList<>(2);
         if (silent) {
-            return out;
+            return finishing(out, now);
         }
         InaPacket p = frame.packet();
         Integer from = MemberFrames.sender(p, holds.length, memberOfBit, mismatches);
         if (from == null) {
-            return out;
+            return finishing(out, now);
         }
         int c = (int) p.header().seq();
         lastEventVt = Math.max(lastEventVt, frame.vt());
@@ -270,7 +275,7 @@ public final class ScheduleWorker implements EndpointDriver {
             apply(frame, c, out);
         }
         drain(now, out);
-        return out;
+        return finishing(out, now);
     }
 
     /** A data packet: a duplicate, the finished sum, or contributions to add. */
@@ -415,6 +420,7 @@ public final class ScheduleWorker implements EndpointDriver {
             return;
         }
         byDue.remove(o);
+        recovery.answered(o.key, now);
         if (o.sends == 1) {
             sample(now - o.sentAt);
         }
@@ -465,6 +471,7 @@ public final class ScheduleWorker implements EndpointDriver {
                             + ": no acknowledgement after " + o.sends + " sends; nothing more is sent to it");
                 }
                 outstanding.remove(k);
+                recovery.answered(k, now);
                 givenUp++;
                 unacked[k.chunk()]--;
                 closeIfDone(k.chunk());
@@ -481,11 +488,20 @@ public final class ScheduleWorker implements EndpointDriver {
             o.dueAt = now + wait;
             o.dueVt = vt + wait;
             byDue.add(o);
+            recovery.resent(k, now);
             retransmissions++;
             dataSends++;
             out.add(new Out(new Frame(again, o.frame.destination(), vt), 0));
         }
         drain(now, out);
+        return finishing(out, now);
+    }
+
+    /** What a handler sends, after noting when this endpoint finished (its time lost to recovery ends there). */
+    private List<Out> finishing(List<Out> out, long now) {
+        if (done()) {
+            recovery.finished(now);
+        }
         return out;
     }
 
@@ -498,10 +514,11 @@ public final class ScheduleWorker implements EndpointDriver {
     public DriverReport report() {
         Map<String, Long> stats = new LinkedHashMap<>();
         stats.put("dataSends", dataSends);
-        stats.put("retransmissions", retransmissions);
+        stats.put(Recovery.RETRANSMISSIONS, retransmissions);
         stats.put("duplicatesDropped", duplicates);
         stats.put("acks", acks);
         stats.put("sendsGivenUp", givenUp);
+        stats.put(Recovery.RECOVERY_NANOS, recovery.nanos());
         DriverReport r = new DriverReport(
                         host,
                         DriverReport.Role.RING_WORKER,
