@@ -383,9 +383,16 @@ final class ReportAssembler {
         Map<String, Long> extra = new TreeMap<>();
         long retransmissions = 0;
         long recoveryNanos = 0;
+        for (DeviceCommand.DeviceStats s : stats) {
+            // every endpoint of the phase that sent again, awaited or not (a Reduce's senders are not)
+            for (DriverReport r : s.drivers()) {
+                retransmissions += r.stats().getOrDefault(Recovery.RETRANSMISSIONS, 0L);
+                recoveryNanos = Math.max(recoveryNanos, r.stats().getOrDefault(Recovery.RECOVERY_NANOS, 0L));
+            }
+        }
+        // the time lost within the phase: a timer's wait after the last delivery is not in its modelled time
+        recoveryNanos = Math.min(recoveryNanos, lastVt);
         for (DriverReport r : ending.values()) {
-            retransmissions += r.stats().getOrDefault(Recovery.RETRANSMISSIONS, 0L);
-            recoveryNanos = Math.max(recoveryNanos, r.stats().getOrDefault(Recovery.RECOVERY_NANOS, 0L));
             r.stats().forEach((k, v) -> {
                 if (!k.equals(Recovery.RETRANSMISSIONS) && !k.equals(Recovery.RECOVERY_NANOS)) {
                     extra.merge(k, v, Long::sum);
@@ -395,7 +402,11 @@ final class ReportAssembler {
         int rounds = extra.getOrDefault("retransmissionRounds", 0L).intValue();
         // endpoints that serve but must hold everything at the end (multicast receivers, R5)
         for (DriverReport r : checked) {
-            r.stats().forEach((k, v) -> extra.merge(k, v, Long::sum));
+            r.stats().forEach((k, v) -> {
+                if (!k.equals(Recovery.RETRANSMISSIONS) && !k.equals(Recovery.RECOVERY_NANOS)) {
+                    extra.merge(k, v, Long::sum);
+                }
+            });
             r.mismatches().forEach(x -> mismatches.add(r.endpoint() + ": " + x));
             if (!r.done() && !missing.contains(r.endpoint())) {
                 unfinished.add(r.endpoint() + " (receiver holds " + r.received() + " of " + r.chunks() + " packets)");

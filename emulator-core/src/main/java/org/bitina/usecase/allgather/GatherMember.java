@@ -19,6 +19,7 @@ import org.bitina.usecase.CompletionTimes;
 import org.bitina.usecase.DriverReport;
 import org.bitina.usecase.EndpointDriver;
 import org.bitina.usecase.Recovery;
+import org.bitina.usecase.RecoveryTime;
 import org.bitina.usecase.Straggler;
 import org.bitina.usecase.reduction.AllReduceData;
 import org.bitina.usecase.reduction.AllReducePlan;
@@ -87,6 +88,9 @@ final class GatherMember implements EndpointDriver {
     private long lastVt;
     private long dataSends;
     private long retransmissions;
+    /** Shards sent again and not yet acknowledged by everyone they went to: the time lost to recovery. */
+    private final RecoveryTime<Integer> recovery = new RecoveryTime<>();
+
     private long acks;
     private long duplicates;
 
@@ -212,11 +216,19 @@ final class GatherMember implements EndpointDriver {
         int c = (int) p.header().seq();
         lastEventVt = Math.max(lastEventVt, frame.vt());
         if (p.header().type() == PacketType.ACK) {
-            acked(c, from);
+            acked(c, from, now);
         } else {
             take(frame, c, from, out);
         }
         drain(now, out);
+        return finishing(out, now);
+    }
+
+    /** What a handler sends, after noting when this member finished (its time lost to recovery ends there). */
+    private List<Out> finishing(List<Out> out, long now) {
+        if (done()) {
+            recovery.finished(now);
+        }
         return out;
     }
 
@@ -265,7 +277,7 @@ final class GatherMember implements EndpointDriver {
         return new Out(new Frame(a, plan.members().get(to), got.vt()), 0);
     }
 
-    private void acked(int c, int from) {
+    private void acked(int c, int from, long now) {
         Outstanding o = outstanding.get(c);
         if (o == null || !o.waiting.contains(bits[from])) {
             duplicates++; // a second acknowledgement (a link's duplicate, or of a retransmission)
@@ -274,6 +286,7 @@ final class GatherMember implements EndpointDriver {
         o.waiting = o.waiting.andNot(FlatBitmap.of(capacity, bits[from]));
         if (o.waiting.isEmpty()) {
             outstanding.remove(c);
+            recovery.answered(c, now);
         }
     }
 
@@ -305,6 +318,7 @@ final class GatherMember implements EndpointDriver {
                     gaveUpOn.computeIfAbsent(m, x -> new TreeSet<>()).add(c);
                 }
                 it.remove();
+                recovery.answered(c, now);
                 continue;
             }
             // again, to exactly those whose acknowledgement is overdue
@@ -315,10 +329,11 @@ final class GatherMember implements EndpointDriver {
             o.dueAt = now + wait;
             o.vt = vt + wait;
             retransmissions++;
+            recovery.resent(c, now);
             out.add(new Out(copy(c, o.waiting, vt, true), 0));
         }
         drain(now, out);
-        return out;
+        return finishing(out, now);
     }
 
     private List<String> mismatchesAndGiveUps() {
@@ -368,6 +383,7 @@ final class GatherMember implements EndpointDriver {
         stats.put(Recovery.RETRANSMISSIONS, retransmissions);
         stats.put("duplicatesDropped", duplicates);
         stats.put("acks", acks);
+        stats.put(Recovery.RECOVERY_NANOS, recovery.nanos());
         return new DriverReport(
                         host,
                         routes.ring() ? DriverReport.Role.RING_WORKER : DriverReport.Role.WORKER,

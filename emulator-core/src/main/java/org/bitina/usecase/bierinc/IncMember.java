@@ -13,6 +13,8 @@ import org.bitina.protocol.Frame;
 import org.bitina.usecase.CompletionTimes;
 import org.bitina.usecase.DriverReport;
 import org.bitina.usecase.EndpointDriver;
+import org.bitina.usecase.Recovery;
+import org.bitina.usecase.RecoveryTime;
 import org.bitina.usecase.Straggler;
 import org.bitina.usecase.reduction.AllReduceData;
 import org.bitina.usecase.reduction.AllReducePlan;
@@ -112,6 +114,13 @@ public final class IncMember implements EndpointDriver {
     private int quietRounds;
 
     private long retransmissions;
+    /**
+     * Chunks whose share (or NACK) went again, or whose owner asked again, still without their
+     * final result: the time lost to recovery. The handler's time is kept for the helpers it calls.
+     */
+    private final RecoveryTime<Integer> recovery = new RecoveryTime<>();
+
+    private long now;
     private long requests;
     /**
      * As owner: no part of any chunk it owns arrived yet, so its first forward packet may have been lost
@@ -193,6 +202,7 @@ public final class IncMember implements EndpointDriver {
 
     @Override
     public List<Out> start(long now) {
+        this.now = now;
         started = now;
         lastNews = now;
         List<Out> out = new ArrayList<>();
@@ -240,6 +250,19 @@ public final class IncMember implements EndpointDriver {
 
     @Override
     public List<Out> onDeliver(Frame frame, long now) {
+        this.now = now;
+        return finishing(deliver(frame, now));
+    }
+
+    /** What a handler sends, after noting when this member finished (its time lost to recovery ends there). */
+    private List<Out> finishing(List<Out> out) {
+        if (done()) {
+            recovery.finished(now);
+        }
+        return out;
+    }
+
+    private List<Out> deliver(Frame frame, long now) {
         InaPacket p = frame.packet();
         lastVt = Math.max(lastVt, frame.vt());
         if (p.header().type() == PacketType.INC_REVERSE) {
@@ -282,6 +305,45 @@ public final class IncMember implements EndpointDriver {
             return pump();
         }
         return List.of();
+    }
+
+    /**
+     * A first part of {@code chunk} came at {@code now}: this owner's earlier chunks with none yet
+     * are overdue from now, and so is the next one ({@link OwnedChunk#overdueFrom}), sent right after
+     * it when no window holds it back. The walk down stops at one marked before, below which every chunk without a part is marked.
+     */
+    private void earlierOverdue(int chunk, long now) {
+        for (int c = chunk - 1; c >= 0; c--) {
+            if (owned[c] != null && owned[c].firstHeard == 0 && !overdue(c, now)) {
+                return;
+            }
+        }
+        // an AllReduce's window may hold the next chunk back until this one's result is in (its members
+        // send again by themselves); a Reduce's or Broadcast's members send without a window
+        for (int c = chunk + 1; c < owned.length && plan.collective() != IncPlan.Collective.ALLREDUCE; c++) {
+            if (owned[c] != null) {
+                overdue(c, now);
+                return;
+            }
+        }
+    }
+
+    /** A chunk was asked again for the first time: the owner's later chunks without a part are overdue too. */
+    private void laterOverdue(int chunk, long now) {
+        for (int c = chunk + 1; c < owned.length; c++) {
+            if (owned[c] != null && owned[c].firstHeard == 0) {
+                overdue(c, now);
+            }
+        }
+    }
+
+    /** Marks chunk {@code c} overdue from {@code now}; false when it was marked before. */
+    private boolean overdue(int c, long now) {
+        if (owned[c].overdueFrom != 0) {
+            return false;
+        }
+        owned[c].overdueFrom = now;
+        return true;
     }
 
     /** Something new arrived: a member's next quiet wait is the first one again. */
@@ -339,6 +401,9 @@ public final class IncMember implements EndpointDriver {
         sends[chunk]++;
         if (retransmit) {
             retransmissions++;
+            if (expectsResult[chunk]) {
+                recovery.resent(chunk, now);
+            }
         }
         return packets.share(chunk, retransmit, delay, lastVt);
     }
@@ -375,7 +440,11 @@ public final class IncMember implements EndpointDriver {
         heardAny = true;
         List<Out> out = new ArrayList<>();
         OwnedChunk o = owned[chunk];
+        boolean first = o.firstHeard == 0;
         OwnedChunk.Offer offer = o.offer(members, p.payload(), now);
+        if (first && o.firstHeard != 0) {
+            earlierOverdue(chunk, now);
+        }
         if (offer == OwnedChunk.Offer.REPEAT) {
             // a repeat: the sender lacks the result (AllReduce), so it gets it again
             if (o.finished && p.header().has(Flags.RETRANSMIT) && plan.collective() == IncPlan.Collective.ALLREDUCE) {
@@ -455,6 +524,7 @@ public final class IncMember implements EndpointDriver {
      */
     @Override
     public List<Out> onRoutingChange(long now) {
+        this.now = now;
         if (silent() || !plan.owners().contains(host) || plan.collective() == IncPlan.Collective.BROADCAST) {
             return List.of();
         }
@@ -514,6 +584,11 @@ public final class IncMember implements EndpointDriver {
 
     @Override
     public List<Out> onTimer(long now) {
+        this.now = now;
+        return finishing(timer(now));
+    }
+
+    private List<Out> timer(long now) {
         List<Out> out = new ArrayList<>();
         if (silent()) {
             return out;
@@ -530,8 +605,11 @@ public final class IncMember implements EndpointDriver {
             }
             EndpointSet missing = awaited().andNot(owned[c].heard);
             if (owned[c].asks < maxAsks(missing) && !missing.isEmpty()) {
-                owned[c].asks++;
+                if (owned[c].asks++ == 0) {
+                    laterOverdue(c, now);
+                }
                 requests++;
+                recovery.resent(c, now);
                 EndpointSet bits = plan.wireBitsOf(missing);
                 if (!resentSetup) {
                     // the first forward packet may itself have been lost (or its tree gone with the
@@ -562,6 +640,7 @@ public final class IncMember implements EndpointDriver {
                     resentAt[c] = now;
                     if (sends[c] >= maxSends(c)) {
                         abandoned[c] = true;
+                        recovery.answered(c, now);
                         settled++;
                         gaveUp.add("chunk " + c + ": no final result after " + sends[c] + " sends");
                     } else if (plan.collective() == IncPlan.Collective.BROADCAST) {
@@ -579,6 +658,7 @@ public final class IncMember implements EndpointDriver {
     private Out nack(int chunk) {
         sends[chunk]++;
         retransmissions++;
+        recovery.resent(chunk, now);
         return packets.nack(chunk, lastVt);
     }
 
@@ -588,6 +668,7 @@ public final class IncMember implements EndpointDriver {
     }
 
     private void markFinal(int chunk) {
+        recovery.answered(chunk, now);
         if (inWindow[chunk]) {
             inWindow[chunk] = false;
             inFlight--;
@@ -618,7 +699,13 @@ public final class IncMember implements EndpointDriver {
                         problems,
                         lastVt,
                         done(),
-                        Map.of("retransmissions", retransmissions, "requests", requests))
+                        Map.of(
+                                Recovery.RETRANSMISSIONS,
+                                retransmissions,
+                                Recovery.RECOVERY_NANOS,
+                                recovery.nanos(),
+                                "requests",
+                                requests))
                 .withUnitTimes(times);
     }
 }

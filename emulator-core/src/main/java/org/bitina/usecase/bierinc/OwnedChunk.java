@@ -32,6 +32,14 @@ final class OwnedChunk {
     /** When the first part came (0: none yet). */
     long firstHeard;
 
+    /**
+     * From when this chunk, with no part yet, is overdue (0: not yet): a part of a later chunk of the
+     * same owner came, or of the one before it, or a chunk before it was asked again. Members send
+     * in chunk order, so its shares are then held at a node for a lost share until that node's
+     * completion timeout, or lost themselves.
+     */
+    long overdueFrom;
+
     int asks;
     /** A result of this chunk went out. */
     boolean finished;
@@ -80,13 +88,14 @@ final class OwnedChunk {
      * When the owner next asks the missing again, or settles: after the first part, the plan's
      * backed-off waits, one per ask so far ({@link IncPlan#wait(int)}); with nothing heard yet, the
      * longest wait per ask after the start (the shares may not have left yet: a member sends in its
-     * window's turn, and sends again by itself what has no final result).
+     * window's turn, and sends again by itself what has no final result), unless it is overdue
+     * ({@link #overdueFrom}): then the backed-off waits after that, as after a first part of its own.
      */
     long dueAt(long started, IncPlan plan) {
-        if (firstHeard == 0) {
+        if (firstHeard == 0 && overdueFrom == 0) {
             return started + (asks + 1) * plan.waitNanos();
         }
-        long at = firstHeard;
+        long at = firstHeard == 0 ? overdueFrom : firstHeard;
         for (int i = 0; i <= asks; i++) {
             at += plan.wait(i);
         }

@@ -16,6 +16,7 @@ import org.bitina.usecase.CompletionTimes;
 import org.bitina.usecase.DriverReport;
 import org.bitina.usecase.EndpointDriver;
 import org.bitina.usecase.Recovery;
+import org.bitina.usecase.RecoveryTime;
 import org.bitina.usecase.Straggler;
 import org.bitina.wire.Flags;
 import org.bitina.wire.InaHeader;
@@ -68,8 +69,8 @@ public final class MoeSource implements EndpointDriver {
     /** Re-dispatches sent, and the modelled time with one still short of its combine (L1). */
     private long retransmissions;
 
-    private long overdueSince = -1;
-    private long recoveryNanos;
+    /** Packets dispatched again and still short of their combine: the time lost to recovery. */
+    private final RecoveryTime<Integer> recovery = new RecoveryTime<>();
 
     private static final class PacketState {
         final int[] tokenIds;
@@ -359,8 +360,8 @@ public final class MoeSource implements EndpointDriver {
                 times.done(t, frame.vt());
             }
             inFlight -= st.tokenIds.length;
-            settled(now);
-            return sendMore(now, frame.vt());
+            recovery.answered((int) seq, now);
+            return finishing(sendMore(now, frame.vt()), now);
         }
         return List.of();
     }
@@ -378,9 +379,7 @@ public final class MoeSource implements EndpointDriver {
                 st.retryAt = now + retryWait(st.sends);
                 st.deadline = Math.max(st.deadline, st.retryAt);
                 retransmissions++;
-                if (overdueSince < 0) {
-                    overdueSince = now;
-                }
+                recovery.resent(seq, now);
                 out.add(redispatch(seq, st, miss, now, lastVt));
             } else if (miss != null && miss.isEmpty()) {
                 st.retryAt = Long.MAX_VALUE; // only silent experts are missing: the packet waits out its deadline
@@ -388,27 +387,21 @@ public final class MoeSource implements EndpointDriver {
             if (st.deadline <= now || (miss != null && !resend && st.sends >= MAX_DISPATCHES)) {
                 st.expired = true;
                 open.remove(seq);
+                recovery.answered(seq, now);
                 inFlight -= st.tokenIds.length;
                 cached = null;
             }
         }
-        settled(now);
         out.addAll(sendMore(now, lastVt));
-        return out;
+        return finishing(out, now);
     }
 
-    /** The time lost to recovery runs while some re-dispatched packet is still short of its combine. */
-    private void settled(long now) {
-        if (overdueSince < 0) {
-            return;
+    /** What a handler sends, after noting when this source finished (its time lost to recovery ends there). */
+    private List<Out> finishing(List<Out> out, long now) {
+        if (done()) {
+            recovery.finished(now);
         }
-        for (int seq : open) {
-            if (packets.get(seq).sends > 1) {
-                return;
-            }
-        }
-        recoveryNanos += Math.max(0, now - overdueSince);
-        overdueSince = -1;
+        return out;
     }
 
     @Override
@@ -485,7 +478,7 @@ public final class MoeSource implements EndpointDriver {
                         verified,
                         done(),
                         List.copyOf(dropped),
-                        Recovery.stats(retransmissions, recoveryNanos))
+                        Recovery.stats(retransmissions, recovery.nanos()))
                 .withUnitTimes(times);
     }
 

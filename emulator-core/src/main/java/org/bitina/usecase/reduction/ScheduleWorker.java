@@ -499,7 +499,8 @@ public final class ScheduleWorker implements EndpointDriver {
 
     /** What a handler sends, after noting when this endpoint finished (its time lost to recovery ends there). */
     private List<Out> finishing(List<Out> out, long now) {
-        if (done()) {
+        // a member that keeps nothing (a chain's sender) is finished when its sends are answered
+        if (done() && (kept > 0 || outstanding.isEmpty())) {
             recovery.finished(now);
         }
         return out;
