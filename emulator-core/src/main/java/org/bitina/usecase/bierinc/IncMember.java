@@ -618,6 +618,11 @@ public final class IncMember implements EndpointDriver {
                     out.add(forward(SETUP, plan.forwardSet(host), Payload.EMPTY, null, false));
                 }
                 out.add(forward(c, bits, Payload.EMPTY, null, true));
+                if (missing.intersects(me) && sends[c] > 0) {
+                    // behind a leaf edge the owner's own share goes through its leaf too, and no ask comes
+                    // back to the host that sent it: it sends its own share again itself
+                    out.add(contribution(c, true, 0));
+                }
             } else {
                 finish(c, lastVt, true, out);
                 if (!fin[c]) {
