@@ -56,6 +56,11 @@ class LosslessNeverResendsTest {
 
     /** {@code s} without loss, finite buffers, faults or attacks: nothing is lost on the way. */
     static Scenario lossless(Scenario s) {
+        return losing(s, 0);
+    }
+
+    /** {@code s} without finite buffers, faults or attacks, every link losing {@code loss} of its packets. */
+    static Scenario losing(Scenario s, double loss) {
         List<Link> links = s.topology().links().stream()
                 .map(l -> new Link(
                         l.a(),
@@ -64,7 +69,7 @@ class LosslessNeverResendsTest {
                                 l.spec().latencyNanos(),
                                 l.spec().bandwidthBps(),
                                 l.spec().mtu(),
-                                0,
+                                loss,
                                 LinkSpec.UNLIMITED,
                                 l.spec().ecnThresholdBytes())))
                 .toList();

@@ -8,10 +8,7 @@ import org.bitina.job.Mode;
 import org.bitina.scenario.Overrides;
 import org.bitina.scenario.Scenario;
 import org.bitina.scenario.ScenarioLoader;
-import org.bitina.topology.Link;
-import org.bitina.topology.LinkSpec;
 import org.bitina.topology.Routing;
-import org.bitina.topology.Topology;
 import org.bitina.usecase.reduction.ArrayPhases;
 import org.bitina.usecase.reduction.HostBaselines;
 import org.junit.jupiter.api.Test;
@@ -43,31 +40,7 @@ class RecoveryTimeTest {
 
     /** {@code file} without its faults, every link losing {@code loss}. */
     static Scenario lossy(Scenario file, double loss) {
-        Scenario s = LosslessNeverResendsTest.lossless(file);
-        List<Link> links = s.topology().links().stream()
-                .map(l -> new Link(
-                        l.a(),
-                        l.b(),
-                        new LinkSpec(
-                                l.spec().latencyNanos(),
-                                l.spec().bandwidthBps(),
-                                l.spec().mtu(),
-                                loss,
-                                l.spec().bufferBytes(),
-                                l.spec().ecnThresholdBytes())))
-                .toList();
-        return new Scenario(
-                s.file(),
-                new Topology(s.topology().nodes(), links),
-                s.jobs(),
-                s.faults(),
-                s.cluster(),
-                s.clock(),
-                s.security(),
-                s.attacks(),
-                s.capacity(),
-                s.schedule(),
-                s.traffic());
+        return LosslessNeverResendsTest.losing(file, loss);
     }
 
     @Test
