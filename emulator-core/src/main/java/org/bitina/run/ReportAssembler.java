@@ -317,6 +317,15 @@ final class ReportAssembler {
         observedTrees.addAll(phase);
     }
 
+    /** {@code r}'s counters into {@code extra}, but for its recovery's, which the row has in its own fields. */
+    private static void mergeOtherStats(DriverReport r, Map<String, Long> extra) {
+        r.stats().forEach((k, v) -> {
+            if (!k.equals(Recovery.RETRANSMISSIONS) && !k.equals(Recovery.RECOVERY_NANOS)) {
+                extra.merge(k, v, Long::sum);
+            }
+        });
+    }
+
     private static String roots(Phase p) {
         return p.roots() == null ? null : String.join(",", p.roots());
     }
@@ -393,20 +402,12 @@ final class ReportAssembler {
         // the time lost within the phase: a timer's wait after the last delivery is not in its modelled time
         recoveryNanos = Math.min(recoveryNanos, lastVt);
         for (DriverReport r : ending.values()) {
-            r.stats().forEach((k, v) -> {
-                if (!k.equals(Recovery.RETRANSMISSIONS) && !k.equals(Recovery.RECOVERY_NANOS)) {
-                    extra.merge(k, v, Long::sum);
-                }
-            });
+            mergeOtherStats(r, extra);
         }
         int rounds = extra.getOrDefault("retransmissionRounds", 0L).intValue();
         // endpoints that serve but must hold everything at the end (multicast receivers, R5)
         for (DriverReport r : checked) {
-            r.stats().forEach((k, v) -> {
-                if (!k.equals(Recovery.RETRANSMISSIONS) && !k.equals(Recovery.RECOVERY_NANOS)) {
-                    extra.merge(k, v, Long::sum);
-                }
-            });
+            mergeOtherStats(r, extra);
             r.mismatches().forEach(x -> mismatches.add(r.endpoint() + ": " + x));
             if (!r.done() && !missing.contains(r.endpoint())) {
                 unfinished.add(r.endpoint() + " (receiver holds " + r.received() + " of " + r.chunks() + " packets)");

@@ -1,8 +1,6 @@
 package org.bitina.usecase;
 
-import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.List;
 import java.util.Set;
 
 /**
@@ -18,8 +16,8 @@ public final class RecoveryTime<K> {
     private final Set<K> overdue = new HashSet<>();
     private long since = -1;
     private long end = Long.MAX_VALUE;
-    /** The closed intervals, start and end, in the order they closed. */
-    private final List<long[]> spans = new ArrayList<>();
+    /** The closed intervals' time up to {@link #end} (time only moves on: each closed before or after it). */
+    private long closed;
 
     /** {@code key} was sent again at {@code now} because its answer was overdue. */
     public void resent(K key, long now) {
@@ -32,7 +30,7 @@ public final class RecoveryTime<K> {
     /** {@code key} has its answer (or no more sends) at {@code now}: the clock stops when none is left. */
     public void answered(K key, long now) {
         if (overdue.remove(key) && overdue.isEmpty()) {
-            spans.add(new long[] {since, now});
+            closed += Math.max(0, Math.min(now, end) - since);
             since = -1;
         }
     }
@@ -46,14 +44,7 @@ public final class RecoveryTime<K> {
 
     /** Modelled nanoseconds with a resent packet unanswered, up to when the endpoint finished. */
     public long nanos() {
-        return nanosUntil(end == Long.MAX_VALUE && since >= 0 ? since : end);
-    }
-
-    private long nanosUntil(long end) {
-        long sum = 0;
-        for (long[] s : spans) {
-            sum += Math.max(0, Math.min(s[1], end) - s[0]);
-        }
-        return since < 0 ? sum : sum + Math.max(0, end - since);
+        // an interval still open counts up to the finish; with no finish yet, nothing of it is known
+        return since < 0 || end == Long.MAX_VALUE ? closed : closed + Math.max(0, end - since);
     }
 }

@@ -77,24 +77,31 @@ public final class HostBaselines {
         return out;
     }
 
-    /** The retransmission timeout of baseline {@code mode}'s members in {@code job} ({@link #retransmissionTimeout}). */
-    public static long retransmissionTimeout(Scenario s, Routing routing, ArrayPhases.JobSpecWithData job, Mode mode) {
+    /** A baseline's plan before its timeout is known (timeout 0), what it was made with, and its schedule. */
+    private record Draft(int wireJob, Map<String, String> uplink, AllReducePlan plan, HostSchedule schedule) {}
+
+    private static Draft draft(Scenario s, ArrayPhases.JobSpecWithData job, Mode mode) {
         int wireJob = job.common().id() + JOB_OFFSETS.get(mode);
         Map<String, String> uplink =
                 mode.equals(HIERARCHICAL) ? leaders(s, job.common().members()) : Map.of();
-        AllReducePlan draft = ArrayPhases.plan(s, job, mode, wireJob, uplink, null, 0);
+        AllReducePlan plan = ArrayPhases.plan(s, job, mode, wireJob, uplink, null, 0);
+        return new Draft(wireJob, uplink, plan, schedule(plan));
+    }
+
+    /** The retransmission timeout of baseline {@code mode}'s members in {@code job} ({@link #retransmissionTimeout}). */
+    public static long retransmissionTimeout(Scenario s, Routing routing, ArrayPhases.JobSpecWithData job, Mode mode) {
+        Draft d = draft(s, job, mode);
         return retransmissionTimeout(
-                s, routing == null ? Routing.compute(s.topology()) : routing, draft, schedule(draft));
+                s, routing == null ? Routing.compute(s.topology()) : routing, d.plan(), d.schedule());
     }
 
     /** The phase of baseline {@code mode} for {@code job}. */
     public static Phase phase(Scenario s, Routing routing, ArrayPhases.JobSpecWithData job, Mode mode) {
-        int wireJob = job.common().id() + JOB_OFFSETS.get(mode);
-        Map<String, String> uplink =
-                mode.equals(HIERARCHICAL) ? leaders(s, job.common().members()) : Map.of();
-        long rto = retransmissionTimeout(s, routing, job, mode);
-        AllReducePlan plan = ArrayPhases.plan(s, job, mode, wireJob, uplink, null, rto);
-        HostSchedule schedule = schedule(plan);
+        Draft d = draft(s, job, mode);
+        long rto = retransmissionTimeout(
+                s, routing == null ? Routing.compute(s.topology()) : routing, d.plan(), d.schedule());
+        AllReducePlan plan = ArrayPhases.plan(s, job, mode, d.wireJob(), d.uplink(), null, rto);
+        HostSchedule schedule = d.schedule();
         List<DriverSpec> drivers = new ArrayList<>();
         job.common()
                 .members()
@@ -108,12 +115,12 @@ public final class HostBaselines {
                     + " halve and double)";
         } else if (mode.equals(HIERARCHICAL)) {
             shape = ((HierarchicalSchedule) schedule).racks() + " racks of " + n + " members, leaders "
-                    + new ArrayList<>(new LinkedHashSet<>(uplink.values()));
+                    + new ArrayList<>(new LinkedHashSet<>(d.uplink().values()));
         } else {
             shape = "ring of " + n + " members";
         }
         return ArrayPhases.hostPhase(job, plan, ArrayPhases.deadline(job, n), shape, "a " + mode, rto)
-                .tables(Plans.bareTables(s, job, wireJob, mode))
+                .tables(Plans.bareTables(s, job, d.wireJob(), mode))
                 .drivers(drivers)
                 .build();
     }
@@ -186,33 +193,30 @@ public final class HostBaselines {
                 }
             }
         }
-        // per directed link "a>b": the members whose data, and whose acknowledgements, cross it
+        // each pair's routes, and per directed link "a>b" the members whose data, and whose acknowledgements, cross it
+        List<Trip> trips = new ArrayList<>();
         Map<String, Set<Integer>> dataOf = new HashMap<>();
         Map<String, Set<Integer>> acksFor = new HashMap<>();
         for (long pair : pairs) {
             int from = (int) (pair >>> 32);
-            List<String> out =
-                    routing.path(plan.members().get(from), plan.members().get((int) pair));
-            List<String> back =
-                    routing.path(plan.members().get((int) pair), plan.members().get(from));
-            for (int i = 0; i + 1 < out.size(); i++) {
-                dataOf.computeIfAbsent(out.get(i) + ">" + out.get(i + 1), k -> new HashSet<>())
+            String a = plan.members().get(from);
+            String b = plan.members().get((int) pair);
+            Trip trip = new Trip(routing.path(a, b), routing.path(b, a));
+            trips.add(trip);
+            for (int i = 0; i + 1 < trip.out().size(); i++) {
+                dataOf.computeIfAbsent(trip.out().get(i) + ">" + trip.out().get(i + 1), k -> new HashSet<>())
                         .add(from);
             }
-            for (int i = 0; i + 1 < back.size(); i++) {
-                acksFor.computeIfAbsent(back.get(i) + ">" + back.get(i + 1), k -> new HashSet<>())
+            for (int i = 0; i + 1 < trip.back().size(); i++) {
+                acksFor.computeIfAbsent(trip.back().get(i) + ">" + trip.back().get(i + 1), k -> new HashSet<>())
                         .add(from);
             }
         }
         long window = plan.data().window();
         long rtt = 0;
-        for (long pair : pairs) {
-            String a = plan.members().get((int) (pair >>> 32));
-            String b = plan.members().get((int) pair);
-            List<String> out = routing.path(a, b);
-            List<String> back = routing.path(b, a);
-            long t = pathNanos(s, out, dataBytes) + pathNanos(s, back, ackBytes);
-            for (List<String> path : List.of(out, back)) {
+        for (Trip trip : trips) {
+            long t = pathNanos(s, trip.out(), dataBytes) + pathNanos(s, trip.back(), ackBytes);
+            for (List<String> path : List.of(trip.out(), trip.back())) {
                 for (int i = 0; i + 1 < path.size(); i++) {
                     String link = path.get(i) + ">" + path.get(i + 1);
                     LinkSpec l = spec(s, path.get(i), path.get(i + 1));
@@ -224,6 +228,9 @@ public final class HostBaselines {
         }
         return Math.max(1, rtt);
     }
+
+    /** A member's data route to a peer and the acknowledgement's route back. */
+    private record Trip(List<String> out, List<String> back) {}
 
     private static LinkSpec spec(Scenario s, String a, String b) {
         return s.topology().linkBetween(a, b).map(Link::spec).orElse(LinkSpec.DEFAULT);
