@@ -75,6 +75,12 @@ final class NodeContext {
     void route(JobTables t, Frame f, List<NodeEngine.Action> out) {
         String dst = f.destination();
         if (dst.equals(name)) {
+            if (routing.topology().has(name) && routing.topology().node(name).isSwitch()) {
+                // a switch hosts no endpoints: a frame for state it no longer keeps (a straggler's ACK after
+                // its round's entry expired) ends here, counted, instead of going to drivers that are not there
+                drop(out, t, f, "addressed to this switch, which keeps no state for it");
+                return;
+            }
             deliver(t, f, out);
             return;
         }

@@ -111,6 +111,33 @@ class QuietRunTest {
         assertTrue(verdict.matches(".*fig1 ina at [0-9.]+ µs.*fig1 ring at .*fig1 ps at .*"), verdict);
     }
 
+    /**
+     * A reliable-multicast receiver straggling 5 s acknowledges a retransmission round to the switch
+     * that installed its C-BM long after that round's entry there expired: the switch counts the
+     * frame as a drop with its reason (it hosts no endpoints to hand it to), no WARN (issue 42 item 14).
+     */
+    @Test
+    void aLateAckToASwitchIsACountedDropNotAWarning(@TempDir Path dir) throws IOException {
+        Path file = dir.resolve("late-ack.conf");
+        Files.writeString(
+                file,
+                "include file(\""
+                        + Path.of("..", "topology-configs", "defaults.conf").toAbsolutePath()
+                        + "\")\n"
+                        + "topology { generator { kind = fat-tree, k = 4 } }\n"
+                        + "jobs = [{ name = ckpt, kind = reliable-multicast, tenant = 1, source = h1, receivers = all\n"
+                        + "  data { bytes = 256KiB, packet = 4000, window = 16, seed = 21 }\n"
+                        + "  ack { per = window, tree = composed }, max-rounds = 16, completion-timeout = 100ms }]\n"
+                        + "faults = [{ at = 0us, kind = straggler, node = h5, delay = 5s }]\n");
+        CliTest.Result r = assertQuiet(file);
+        assertTrue(
+                r.out()
+                        .lines()
+                        .anyMatch(l -> l.startsWith("drops: ")
+                                && l.contains("addressed to this switch, which keeps no state for it")),
+                r.out());
+    }
+
     /** Every shipped scenario (topology-configs and its attacks), less {@code defaults.conf}. */
     static List<Path> shipped() throws IOException {
         Path dir = Path.of("..", "topology-configs");
