@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.stream.Stream;
 import org.bitina.bitmap.FlatBitmap;
 import org.bitina.job.Expect;
 import org.bitina.job.JobSpec;
@@ -543,18 +544,19 @@ public final class UseCases {
     }
 
     /**
-     * Where a mode stands among the kinds' modes when it is given a colour of its own (the HTML
-     * page's charts): 0 for INA, 1 for a kind's fallback (each kind's host counterpart: ring,
-     * all-to-all, unicast-ack), 2 for the parameter server; -1 for any other baseline.
+     * Where a mode stands among the kinds' modes, for a colour of its own (the HTML page's charts):
+     * 0 for INA, then each kind's fallback and baselines once, in the order of the kinds; -1 for a
+     * mode no kind declares.
      */
     public static int colourRank(Mode m) {
-        if (m.inNetwork()) {
-            return 0;
-        }
-        if (ALL.stream().anyMatch(u -> u.fallback().equals(m))) {
-            return 1;
-        }
-        return m.equals(ArrayPhases.PS) ? 2 : -1;
+        // every mode its own place (ring and all-to-all were both "the fallback", one colour): INA, then each
+        // kind's baselines in the order of ALL
+        return Stream.concat(
+                        Stream.of(Mode.INA),
+                        ALL.stream().flatMap(u -> Stream.concat(Stream.of(u.fallback()), u.baselines().stream())))
+                .distinct()
+                .toList()
+                .indexOf(m);
     }
 
     /** nccl-tests' terms of one mode of {@code job} ({@link UseCase#bandwidth}); null for a kind without an array. */

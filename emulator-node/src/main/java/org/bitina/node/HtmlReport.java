@@ -58,6 +58,8 @@ final class HtmlReport {
         int[] n = {0};
         comparison(b, r, n);
         SharedGantt.append(b, r);
+        TopologyView view = new TopologyView(s.topology());
+        worldHeatMaps(b, r, view, n);
         TrafficSummary.append(b, r);
         PoolChart.append(b, r);
         QueueChart.append(b, r);
@@ -72,7 +74,6 @@ final class HtmlReport {
                     .append(esc(String.valueOf(e.getMessage())))
                     .append(").</p>\n");
         }
-        TopologyView view = new TopologyView(s.topology());
         for (String job : jobs(r)) {
             List<Report.JobReport> rows =
                     r.jobs().stream().filter(j -> j.name().equals(job)).toList();
@@ -113,6 +114,9 @@ final class HtmlReport {
             for (Report.JobReport j : rows) {
                 if (j.iteration() != null && j.iteration().index() > 1) {
                     continue; // links[] has no iteration: one map holds every iteration of the mode
+                }
+                if (j.shared() != null && !j.shared().alone()) {
+                    continue; // a job's own links[] are its alone run's; the mix's are its world's (worldHeatMaps)
                 }
                 String what = j.iteration() == null
                         ? label(j) + " (" + bytes(j.totalLinkBytes()) + " in all, busiest link "
@@ -172,8 +176,19 @@ final class HtmlReport {
         return out;
     }
 
+    /** A row's name in tables and charts: its mode, its iteration, and in a shared run whether it is the mix or alone. */
     private static String label(Report.JobReport j) {
-        return j.mode() + (j.iteration() == null ? "" : " #" + j.iteration().index());
+        return j.mode()
+                + (j.iteration() == null ? "" : " #" + j.iteration().index())
+                + (j.shared() == null ? "" : j.shared().alone() ? SvgCharts.ALONE : " (mix)");
+    }
+
+    /** The rows, a shared run's mix before its alone runs: the mix is what the page is about, alone its reference. */
+    private static List<Report.JobReport> mixFirst(List<Report.JobReport> rows) {
+        return rows.stream()
+                .sorted(java.util.Comparator.comparing(
+                        j -> j.shared() != null && j.shared().alone()))
+                .toList();
     }
 
     private static void summary(StringBuilder b, Report r) {
@@ -292,7 +307,7 @@ final class HtmlReport {
         b.append("<h2>INA against the baselines</h2>\n");
         for (Metric m : METRICS) {
             Map<String, Map<String, Double>> values = new LinkedHashMap<>();
-            for (Report.JobReport j : r.jobs()) {
+            for (Report.JobReport j : mixFirst(r.jobs())) {
                 values.computeIfAbsent(label(j), k -> new LinkedHashMap<>())
                         .put(j.name(), m.value().applyAsDouble(j));
             }
@@ -353,7 +368,7 @@ final class HtmlReport {
         List<Report.FaultMark> faults = new ArrayList<>();
         String unit = "chunk";
         StringBuilder caption = new StringBuilder();
-        for (Report.JobReport j : rows) {
+        for (Report.JobReport j : mixFirst(rows)) {
             j.faults().forEach(f -> {
                 if (!faults.contains(f)) {
                     faults.add(f);
@@ -437,6 +452,32 @@ final class HtmlReport {
         } else {
             b.append("<p class=\"meta\">No switch held aggregation state for this job (host baselines only).</p>\n");
         }
+    }
+
+    /** A shared run's link load per world: its mix's jobs and traffic share the links, counted once (links[] of job "shared"). */
+    private static void worldHeatMaps(StringBuilder b, Report r, TopologyView view, int[] n) {
+        Map<String, Map<String, Long>> byWorld = new LinkedHashMap<>();
+        r.links().stream()
+                .filter(l -> l.mode() instanceof LinkScope.OfWorld)
+                .forEach(l -> byWorld.computeIfAbsent(l.mode().name(), k -> new LinkedHashMap<>())
+                        .merge(TopologyView.linkKey(l.from(), l.to()), l.bytes(), Long::sum));
+        long most = byWorld.values().stream()
+                .flatMap(m -> m.values().stream())
+                .mapToLong(Long::longValue)
+                .max()
+                .orElse(0);
+        byWorld.forEach((world, bytes) -> {
+            String id = "svg" + n[0]++;
+            figure(
+                    b,
+                    "heat-world-" + world,
+                    "link load, world " + world + " (mix): every job of the world and the background traffic, "
+                            + bytes(bytes.values().stream()
+                                    .mapToLong(Long::longValue)
+                                    .sum())
+                            + " in all; one colour scale for every world",
+                    zoom(view, id) + view.heatMap(id, bytes, Map.of(), most, 0));
+        });
     }
 
     private static String faultNote(List<Report.FaultMark> faults) {

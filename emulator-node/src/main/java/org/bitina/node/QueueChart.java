@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.bitina.run.LinkScope;
 import org.bitina.run.Report;
 
 /**
@@ -21,13 +22,23 @@ final class QueueChart {
     private static final int STRIP = 30;
 
     static void append(StringBuilder b, Report r) {
+        // a shared run: each world's mix first, then the jobs alone, each captioned so
+        boolean shared = r.jobs().stream().anyMatch(j -> j.shared() != null);
         Map<String, List<Report.LinkReport>> groups = new LinkedHashMap<>();
+        Map<String, List<Report.LinkReport>> alone = new LinkedHashMap<>();
+        Map<String, String> captions = new LinkedHashMap<>();
         for (Report.LinkReport l : r.links()) {
-            if (l.queue() != null) {
-                groups.computeIfAbsent(l.job() + " " + l.mode(), k -> new ArrayList<>())
-                        .add(l);
+            if (l.queue() == null) {
+                continue;
             }
+            String name = l.job() + " " + l.mode();
+            boolean world = LinkScope.SHARED_JOB.equals(l.job());
+            captions.put(name, world ? "world " + l.mode() + " (mix)" : name + (shared ? SvgCharts.ALONE : ""));
+            (world ? groups : alone)
+                    .computeIfAbsent(name, k -> new ArrayList<>())
+                    .add(l);
         }
+        groups.putAll(alone);
         if (groups.isEmpty()) {
             return;
         }
@@ -35,11 +46,11 @@ final class QueueChart {
                 + " ports with a finite buffer: a strip per port, the most bytes waiting behind the packet on the"
                 + " wire in each interval of modelled time (intervals in which nothing was sent are left out), on"
                 + " the scale of the chart's deepest queue.</p>\n");
-        groups.forEach((name, ports) -> chart(b, name, ports));
+        groups.forEach((name, ports) -> chart(b, name, captions.get(name), ports));
         b.append("</section>\n");
     }
 
-    private static void chart(StringBuilder b, String name, List<Report.LinkReport> ports) {
+    private static void chart(StringBuilder b, String name, String caption, List<Report.LinkReport> ports) {
         long end = 1;
         long deepest = 1;
         for (Report.LinkReport l : ports) {
@@ -65,7 +76,7 @@ final class QueueChart {
         }
         SvgCharts.timeAxis(b, LABEL, WIDTH - 20, y, end / 1000.0);
         b.append("</svg><figcaption>")
-                .append(HtmlReport.esc(name))
+                .append(HtmlReport.esc(caption))
                 .append(": queue depth over modelled time for the busiest ports (deepest ")
                 .append(HtmlReport.esc(HtmlReport.bytes(deepest)))
                 .append(")</figcaption></figure>\n");

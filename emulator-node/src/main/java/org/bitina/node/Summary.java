@@ -73,7 +73,7 @@ final class Summary {
     static final String LEGEND =
             "(ina: in-network aggregation; ring, tree, halving-doubling, hierarchical, ps, all-to-all, unicast-ack: the host"
                     + " baselines; expected: what the fault plan or expect { } says, ok or NO; wall: the phase on the wall clock;"
-                    + " modelled: the phase in modelled time; pkts in: packets into the root, source or parameter server (modes"
+                    + " modelled: the phase in modelled time; run: in a shared run, the world's mix or the job alone; pkts in: packets into the root, source or parameter server (modes"
                     + " without one root: the busiest member; the report's maxPacketsIntoHost is the busiest host in every mode);"
                     + " link bytes in KiB, MiB, GiB of 1024)";
 
@@ -201,8 +201,22 @@ final class Summary {
     /** The table, with what needs saying about a row under it. */
     private static void table(Report r, PrintStream out, boolean colour) {
         // one table for every row, so the notes printed under a row leave the columns aligned
-        ConsoleTable table = new ConsoleTable(HEADERS, ALIGNS);
-        r.jobs().forEach(j -> table.add(row(j)));
+        // a shared run's rows say which are the mix and which the jobs alone (the reference of a slowdown)
+        boolean shared = r.jobs().stream().anyMatch(j -> j.shared() != null);
+        List<String> headers = new ArrayList<>(HEADERS);
+        List<ConsoleTable.Align> aligns = new ArrayList<>(ALIGNS);
+        if (shared) {
+            headers.add(2, "run");
+            aligns.add(2, LEFT);
+        }
+        ConsoleTable table = new ConsoleTable(headers, aligns);
+        r.jobs().forEach(j -> {
+            List<ConsoleTable.Cell> cells = new ArrayList<>(row(j));
+            if (shared) {
+                cells.add(2, plain(j.shared() == null ? "-" : j.shared().alone() ? "alone" : "mix"));
+            }
+            table.add(cells);
+        });
         List<String> lines = table.lines(colour);
         out.println(lines.get(0));
         for (int i = 0; i < r.jobs().size(); i++) {

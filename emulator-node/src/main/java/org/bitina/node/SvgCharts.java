@@ -57,18 +57,37 @@ final class SvgCharts {
         new Color(0x9467bd),
         new Color(0x8c564b),
         new Color(0xe377c2),
-        new Color(0x7f7f7f)
+        new Color(0x7f7f7f),
+        new Color(0xbcbd22),
+        new Color(0x17becf)
     };
     private static final Font TITLE = new Font(Font.SANS_SERIF, Font.BOLD, 13);
     private static final Font LABEL = new Font(Font.SANS_SERIF, Font.PLAIN, 11);
 
     private SvgCharts() {}
 
-    /** A mode's colour, the same in every chart of the page: INA blue, then the baselines. */
+    /** A mode's colour, the same in every chart of the page and its own: INA blue, then each baseline. */
     static Color colour(String mode) {
         int rank = mode.isBlank() ? -1 : UseCases.colourRank(Mode.of(mode));
-        return rank >= 0 ? PALETTE[rank] : PALETTE[Math.floorMod(mode.hashCode(), PALETTE.length - 3) + 3];
+        return rank >= 0
+                ? PALETTE[rank % PALETTE.length]
+                : PALETTE[Math.floorMod(mode.hashCode(), PALETTE.length - 3) + 3];
     }
+
+    /**
+     * A series' colour: its mode's ({@link #baseMode}); a shared job's alone run ("ina (alone)", the
+     * reference of its slowdown) a paler tint of it, so that the mix reads first.
+     */
+    static Color seriesColour(String series) {
+        Color c = colour(baseMode(series));
+        if (!series.endsWith(ALONE)) {
+            return c;
+        }
+        return new Color((c.getRed() + 2 * 255) / 3, (c.getGreen() + 2 * 255) / 3, (c.getBlue() + 2 * 255) / 3);
+    }
+
+    /** How the page names a shared job's alone run after its mode; its mix run says {@code (mix)}. */
+    static final String ALONE = " (alone)";
 
     /**
      * Grouped bars: one group per category (a job), one bar per series (a mode) in each, each bar
@@ -99,7 +118,7 @@ final class SvgCharts {
         r.setItemMargin(0.05);
         r.setMaximumBarWidth(0.12);
         for (int i = 0; i < data.getRowCount(); i++) {
-            r.setSeriesPaint(i, colour(baseMode(data.getRowKey(i).toString())));
+            r.setSeriesPaint(i, seriesColour(data.getRowKey(i).toString()));
         }
         NumberFormat format = format(unit);
         valueLabels(r, format, data.getRowCount() * Math.max(1, categories.size()) > 8);
@@ -148,7 +167,7 @@ final class SvgCharts {
         r.setItemMargin(0.05);
         r.setMaximumBarWidth(0.1);
         for (int i = 0; i < data.getRowCount(); i++) {
-            r.setSeriesPaint(i, colour(baseMode(data.getRowKey(i).toString())));
+            r.setSeriesPaint(i, seriesColour(data.getRowKey(i).toString()));
         }
         NumberFormat format = new HumanNumberFormat(v -> Answer.times(v).replace(".00x", "x"));
         valueLabels(r, format, data.getRowCount() * metrics.size() > 8);
@@ -251,8 +270,14 @@ final class SvgCharts {
         XYPlot plot = chart.getXYPlot();
         XYLineAndShapeRenderer r = step ? new XYStepRenderer() : new XYLineAndShapeRenderer(true, false);
         for (int i = 0; i < data.getSeriesCount(); i++) {
-            r.setSeriesPaint(i, colour(baseMode(data.getSeriesKey(i).toString())));
-            r.setSeriesStroke(i, new BasicStroke(1.8f));
+            String key = data.getSeriesKey(i).toString();
+            r.setSeriesPaint(i, seriesColour(key));
+            r.setSeriesStroke(
+                    i,
+                    key.endsWith(ALONE)
+                            ? new BasicStroke(
+                                    1.8f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 1f, new float[] {6f, 3f}, 0f)
+                            : new BasicStroke(1.8f));
             r.setSeriesShapesVisible(i, false);
         }
         plot.setRenderer(r);

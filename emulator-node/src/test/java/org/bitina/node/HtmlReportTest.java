@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.bitina.scenario.ScenarioLoader;
@@ -24,6 +25,9 @@ class HtmlReportTest {
     @TempDir
     Path dir;
 
+    /** The console of the last {@link #page} run. */
+    private String console;
+
     private String page(String scenario) throws IOException {
         Path html = dir.resolve(scenario + ".html");
         CliTest.Result r = CliTest.cli(
@@ -33,7 +37,99 @@ class HtmlReportTest {
                 "--html",
                 html.toString());
         assertEquals(0, r.code(), r.out() + r.err());
+        console = r.out();
         return Files.readString(html);
+    }
+
+    /** A chart's legend, in order: each entry's label and its colour as the SVG fills it ("31,119,180"). */
+    private static Map<String, String> legend(String page, String chart) {
+        int at = page.indexOf("data-chart=\"" + chart + "\"");
+        assertTrue(at >= 0, "no chart " + chart);
+        // a bar's legend entry is a filled square, a line's a stroked segment; then its label
+        Matcher m = Pattern.compile(
+                        "(?:fill|;stroke):rgb\\((\\d+,\\d+,\\d+)\\)[^>]*><path d='[^']*'/></g><g><text [^>]*>([^<]+)</text>")
+                .matcher(page.substring(at, page.indexOf("</figure>", at)));
+        Map<String, String> out = new LinkedHashMap<>();
+        while (m.find()) {
+            out.put(m.group(2), m.group(1));
+        }
+        return out;
+    }
+
+    private static String rgb(java.awt.Color c) {
+        return c.getRed() + "," + c.getGreen() + "," + c.getBlue();
+    }
+
+    /**
+     * A shared run's page and console tell the mix from the jobs alone (issue 42 item 7): the
+     * bars and the CDFs name each series "ina (mix)" or "ina (alone)", the mix first and in its
+     * mode's colour, alone paler; a job's heat map is its alone run (its own links), each world's
+     * mix has its own; the console's table has a run column; every mode has its own colour.
+     */
+    @Test
+    void aSharedFabricPageAndConsoleTellTheMixFromTheJobsAlone() throws IOException {
+        String p = page("shared-fabric");
+        Map<String, String> bars = legend(p, "bars-modelled-time");
+        assertEquals(
+                List.of(
+                        "ina (mix)",
+                        "ring (mix)",
+                        "all-to-all (mix)",
+                        "ina (alone)",
+                        "ring (alone)",
+                        "all-to-all (alone)"),
+                List.copyOf(bars.keySet()));
+        for (String mode : List.of("ina", "ring", "all-to-all")) {
+            assertEquals(rgb(SvgCharts.colour(mode)), bars.get(mode + " (mix)"), mode);
+            assertFalse(bars.get(mode + " (mix)").equals(bars.get(mode + " (alone)")), mode + " alone is paler");
+        }
+        assertEquals(
+                3,
+                Set.copyOf(List.of(bars.get("ina (mix)"), bars.get("ring (mix)"), bars.get("all-to-all (mix)")))
+                        .size(),
+                "a colour per mode: " + bars);
+        assertEquals(
+                List.of("ina (mix)", "ina (alone)", "ring (mix)", "ring (alone)").stream()
+                        .sorted()
+                        .toList(),
+                legend(p, "cdf-ar1").keySet().stream().sorted().toList());
+        assertEquals("ina (mix)", legend(p, "cdf-ar1").keySet().iterator().next(), "the mix first");
+        List<String> drawn = charts(p);
+        assertTrue(drawn.contains("heat-world-ina") && drawn.contains("heat-world-baseline"), drawn.toString());
+        assertEquals(
+                1, drawn.stream().filter("heat-ar1-ina"::equals).count(), "one heat map per mode, alone: " + drawn);
+        assertTrue(
+                p.contains("<td class=\"l\">ina (alone)</td>") && p.contains("<td class=\"l\">ina (mix)</td>"),
+                "the summary's rows");
+        String header =
+                console.lines().filter(l -> l.startsWith("job ")).findFirst().orElseThrow();
+        assertTrue(header.matches("job\\s+mode\\s+run\\s+status.*"), header);
+        assertEquals(
+                6,
+                console.lines()
+                        .filter(l -> l.matches("\\w+\\s+[\\w-]+\\s+mix\\s+complete.*"))
+                        .count(),
+                console);
+        assertEquals(
+                6,
+                console.lines()
+                        .filter(l -> l.matches("\\w+\\s+[\\w-]+\\s+alone\\s+complete.*"))
+                        .count(),
+                console);
+        // every mode any kind declares its own colour (ring and all-to-all were one)
+        List<String> modes = org.bitina.usecases.UseCases.ALL.stream()
+                .flatMap(u -> java.util.stream.Stream.concat(
+                        java.util.stream.Stream.of(u.fallback()), u.baselines().stream()))
+                .map(org.bitina.job.Mode::name)
+                .distinct()
+                .toList();
+        assertEquals(
+                modes.size() + 1,
+                java.util.stream.Stream.concat(java.util.stream.Stream.of("ina"), modes.stream())
+                        .map(m -> rgb(SvgCharts.colour(m)))
+                        .distinct()
+                        .count(),
+                modes.toString());
     }
 
     private static List<String> charts(String page) {
