@@ -53,17 +53,30 @@ final class HtmlReport {
                 .forEach(a ->
                         b.append("<p class=\"answer-sentence\">").append(esc(a)).append("</p>"));
         b.append("</div>\n");
-        summary(b, r);
-        kindFigures(b, r);
         int[] n = {0};
-        comparison(b, r, n);
+        // a workload's answer is its iterations: the rank timelines first, its hundred collective rows folded
+        // away and a section for one collective per kind (a page per collective was 13 MB, its bar labels "...")
+        boolean workload = r.iterations() != null && !r.iterations().isEmpty();
+        if (workload) {
+            WorkloadTimeline.append(b, r);
+            b.append("<details class=\"rows\"><summary>")
+                    .append(r.jobs().size())
+                    .append(" job rows: each collective of each iteration, per world (the report, --csv and the"
+                            + " console's --verbose hold the same)</summary>\n");
+            summary(b, r);
+            kindFigures(b, r);
+            b.append("</details>\n");
+        } else {
+            summary(b, r);
+            kindFigures(b, r);
+            comparison(b, r, n);
+        }
         SharedGantt.append(b, r);
         TopologyView view = new TopologyView(s.topology());
         worldHeatMaps(b, r, view, n);
         TrafficSummary.append(b, r);
         PoolChart.append(b, r);
         QueueChart.append(b, r);
-        WorkloadTimeline.append(b, r);
         List<Phase> planned;
         try {
             planned = UseCases.plan(s, Routing.compute(s.topology()));
@@ -74,7 +87,7 @@ final class HtmlReport {
                     .append(esc(String.valueOf(e.getMessage())))
                     .append(").</p>\n");
         }
-        for (String job : jobs(r)) {
+        for (String job : workload ? firstOfEachKind(r) : jobs(r)) {
             List<Report.JobReport> rows =
                     r.jobs().stream().filter(j -> j.name().equals(job)).toList();
             b.append("<section class=\"job\"><h2>job ")
@@ -82,6 +95,19 @@ final class HtmlReport {
                     .append(" (")
                     .append(esc(rows.get(0).kind()))
                     .append(")</h2>\n");
+            if (workload) {
+                long like = jobs(r).stream()
+                        .filter(o -> r.jobs().stream()
+                                .anyMatch(j -> j.name().equals(o)
+                                        && j.kind().equals(rows.get(0).kind())))
+                        .count();
+                b.append("<p class=\"meta\">The first of the workload's ")
+                        .append(like)
+                        .append(" ")
+                        .append(esc(rows.get(0).kind()))
+                        .append(" collectives, drawn as an example: every collective's figures are in the job rows"
+                                + " above, the report and the CSV.</p>\n");
+            }
             timeViews(b, rows, n);
             // one colour scale for every mode of the job: the busiest link and the fullest switch of any mode
             Map<Mode, Map<String, Long>> bytesByMode = new LinkedHashMap<>();
@@ -164,6 +190,13 @@ final class HtmlReport {
                         ".answer p{font-size:17px;margin:.3em 0}.answer{margin:.8em 0 1em;padding:.2em .8em;border-left:4px solid #1f77b4}")
                 .append(ZoomControl.STYLE)
                 .append("\n</style></head><body>\n");
+    }
+
+    /** The first job of each kind, in the report's order: a workload's sections, one per kind of collective. */
+    private static List<String> firstOfEachKind(Report r) {
+        Map<String, String> first = new LinkedHashMap<>();
+        r.jobs().forEach(j -> first.putIfAbsent(j.kind(), j.name()));
+        return List.copyOf(first.values());
     }
 
     private static List<String> jobs(Report r) {

@@ -121,4 +121,36 @@ class WorkloadPageTest {
             assertTrue(page.contains("(job i1-s112)"), "a collective's bar names its job, the row of the table");
         }
     }
+
+    /**
+     * workload-moe.conf's page (issue 42 item 8: 14.8 MB, 28 s to render, its rank timelines 4,000 px
+     * down, every bar label "..."): under 2 MB, the timelines right after the answer, the 112 job rows
+     * folded away, one section per kind of collective, no label cut short.
+     */
+    @Test
+    void aWorkloadPageIsSmallWithItsTimelinesFirst(@TempDir Path dir) throws IOException {
+        Path html = dir.resolve("moe.html");
+        CliTest.Result r = CliTest.cli(
+                "run",
+                Path.of("..", "topology-configs", "workload-moe.conf").toString(),
+                "--quiet",
+                "--html",
+                html.toString());
+        assertEquals(0, r.code(), r.out() + r.err());
+        String p = Files.readString(html);
+        long size = Files.size(html);
+        assertTrue(size < 2L * 1024 * 1024, size + " bytes");
+        int timelines = p.indexOf("<section class=\"workload\">");
+        int rows = p.indexOf("<details class=\"rows\">");
+        assertTrue(timelines > 0 && rows > timelines, "the timelines before the folded rows");
+        assertTrue(p.indexOf("<table class=\"summary\">") > rows, "the job table inside the fold");
+        assertEquals(
+                List.of("job i1-s64 (moe)", "job i1-s120 (allreduce)"),
+                Pattern.compile("<h2>(job [^<]+)</h2>")
+                        .matcher(p)
+                        .results()
+                        .map(m -> m.group(1))
+                        .toList());
+        assertFalse(p.contains("...</text>"), "a label cut short");
+    }
 }
