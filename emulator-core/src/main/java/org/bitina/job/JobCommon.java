@@ -8,7 +8,8 @@ import org.bitina.topology.EncodingSpec;
 /**
  * What every job has, whatever its kind ({@code kind} as scenario files and reports name it).
  *
- * @param expect what the scenario says the modes end as, or null: derived from the fault plan
+ * @param expect   what the scenario says the modes end as, or null: derived from the fault plan
+ * @param recovery the job's bounds on its endpoints' retransmission rule ({@code recovery { }})
  */
 public record JobCommon(
         String name,
@@ -20,7 +21,26 @@ public record JobCommon(
         EncodingSpec encoding,
         Duration completionTimeout,
         List<Mode> baselines,
-        Expect expect) {
+        Expect expect,
+        RecoverySettings recovery) {
+    public JobCommon {
+        recovery = recovery == null ? RecoverySettings.NONE : recovery;
+    }
+
+    public JobCommon(
+            String name,
+            String kind,
+            int tenant,
+            int id,
+            List<String> members,
+            BitSpace bitSpace,
+            EncodingSpec encoding,
+            Duration completionTimeout,
+            List<Mode> baselines,
+            Expect expect) {
+        this(name, kind, tenant, id, members, bitSpace, encoding, completionTimeout, baselines, expect, null);
+    }
+
     public JobCommon(
             String name,
             String kind,
@@ -31,6 +51,6 @@ public record JobCommon(
             EncodingSpec encoding,
             Duration completionTimeout,
             List<Mode> baselines) {
-        this(name, kind, tenant, id, members, bitSpace, encoding, completionTimeout, baselines, null);
+        this(name, kind, tenant, id, members, bitSpace, encoding, completionTimeout, baselines, null, null);
     }
 }

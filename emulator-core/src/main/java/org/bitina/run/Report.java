@@ -862,9 +862,22 @@ public record Report(
      * @param recoveryMicros  modelled time lost to recovery: the longest any endpoint spent with a retransmission
      *                        still unanswered
      * @param gaveUp          endpoints that gave up on a result they never got, each naming itself and its chunk
+     * @param rtoMicros       the recovery policy's first retransmission timeout (the longest of the phase's
+     *                        endpoints'; it doubles at each send), 0 when no endpoint of the phase retransmits
+     * @param maxSends        the policy's sends of one packet before its sender gives up (the most of any endpoint)
      */
-    public record Recovery(long retransmissions, long resultResends, double recoveryMicros, List<String> gaveUp) {
+    public record Recovery(
+            long retransmissions,
+            long resultResends,
+            double recoveryMicros,
+            List<String> gaveUp,
+            @JsonInclude(JsonInclude.Include.NON_DEFAULT) double rtoMicros,
+            @JsonInclude(JsonInclude.Include.NON_DEFAULT) int maxSends) {
         public static final Recovery NONE = new Recovery(0, 0, 0, List.of());
+
+        public Recovery(long retransmissions, long resultResends, double recoveryMicros, List<String> gaveUp) {
+            this(retransmissions, resultResends, recoveryMicros, gaveUp, 0, 0);
+        }
     }
 
     /**

@@ -27,6 +27,7 @@ import org.bitina.usecase.DriverReport;
 import org.bitina.usecase.Phase;
 import org.bitina.usecase.PhaseFigures;
 import org.bitina.usecase.Recovery;
+import org.bitina.usecase.RecoveryPolicy;
 import org.bitina.usecases.UseCases;
 import org.bitina.workload.StepScheduler;
 
@@ -320,7 +321,10 @@ final class ReportAssembler {
     /** {@code r}'s counters into {@code extra}, but for its recovery's, which the row has in its own fields. */
     private static void mergeOtherStats(DriverReport r, Map<String, Long> extra) {
         r.stats().forEach((k, v) -> {
-            if (!k.equals(Recovery.RETRANSMISSIONS) && !k.equals(Recovery.RECOVERY_NANOS)) {
+            if (!k.equals(Recovery.RETRANSMISSIONS)
+                    && !k.equals(Recovery.RECOVERY_NANOS)
+                    && !k.equals(RecoveryPolicy.RTO_NANOS)
+                    && !k.equals(RecoveryPolicy.MAX_SENDS)) {
                 extra.merge(k, v, Long::sum);
             }
         });
@@ -392,11 +396,16 @@ final class ReportAssembler {
         Map<String, Long> extra = new TreeMap<>();
         long retransmissions = 0;
         long recoveryNanos = 0;
+        // the rule the endpoints recovered by: the longest first timeout and the most sends any of them had
+        long rtoNanos = 0;
+        long maxSends = 0;
         for (DeviceCommand.DeviceStats s : stats) {
             // every endpoint of the phase that sent again, awaited or not (a Reduce's senders are not)
             for (DriverReport r : s.drivers()) {
                 retransmissions += r.stats().getOrDefault(Recovery.RETRANSMISSIONS, 0L);
                 recoveryNanos = Math.max(recoveryNanos, r.stats().getOrDefault(Recovery.RECOVERY_NANOS, 0L));
+                rtoNanos = Math.max(rtoNanos, r.stats().getOrDefault(RecoveryPolicy.RTO_NANOS, 0L));
+                maxSends = Math.max(maxSends, r.stats().getOrDefault(RecoveryPolicy.MAX_SENDS, 0L));
             }
         }
         // the time lost within the phase: a timer's wait after the last delivery is not in its modelled time
@@ -488,7 +497,9 @@ final class ReportAssembler {
                 .faults(List.copyOf(faults))
                 .maxPacketsIntoHost(t.intoHost)
                 .busiestHost(t.busiestHost)
-                .recovery(new Report.Recovery(retransmissions, t.resultResends, recoveryNanos / 1000.0, gaveUp))
+                .recovery(new Report.Recovery(
+                        retransmissions, t.resultResends, recoveryNanos / 1000.0, gaveUp, rtoNanos / 1000.0, (int)
+                                maxSends))
                 .kindReport(UseCases.report(
                         p, new PhaseFigures(Collections.unmodifiableMap(extra), t.uplink, t.incTrees, lastVt / 1000.0)))
                 .build();

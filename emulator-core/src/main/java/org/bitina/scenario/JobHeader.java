@@ -15,6 +15,7 @@ import java.util.stream.Collectors;
 import org.bitina.job.Expect;
 import org.bitina.job.JobCommon;
 import org.bitina.job.Mode;
+import org.bitina.job.RecoverySettings;
 import org.bitina.job.Status;
 import org.bitina.topology.BitSpace;
 import org.bitina.topology.EncodingSpec;
@@ -22,7 +23,13 @@ import org.bitina.topology.Topology;
 
 /** The keys every job has, whatever its kind: name, kind, tenant, id, completion timeout, baselines and what to expect. */
 public record JobHeader(
-        String name, int tenant, int id, Duration completionTimeout, List<Mode> baselines, Expect expect) {
+        String name,
+        int tenant,
+        int id,
+        Duration completionTimeout,
+        List<Mode> baselines,
+        Expect expect,
+        RecoverySettings recovery) {
     private static final Duration DEFAULT_COMPLETION_TIMEOUT = ConfigSchema.DEFAULT_COMPLETION_TIMEOUT;
 
     /**
@@ -59,7 +66,31 @@ public record JobHeader(
             baselines = List.copyOf(baselines);
         }
         Expect expect = c.has("expect") ? expect(c, baselines == null ? List.of() : baselines, topology) : null;
-        return c.problems().since(before) ? null : new JobHeader(name, tenant, id, timeout, baselines, expect);
+        RecoverySettings recovery = c.has("recovery") ? recovery(c) : RecoverySettings.NONE;
+        return c.problems().since(before)
+                ? null
+                : new JobHeader(name, tenant, id, timeout, baselines, expect, recovery);
+    }
+
+    /** {@code recovery { rto-min = 10us, rto-max = 5ms, max-sends = 8 }}: bounds on every endpoint's retransmission rule. */
+    private static RecoverySettings recovery(ConfigReader c) {
+        ConfigReader r = c.object("recovery");
+        if (r == null) {
+            return RecoverySettings.NONE;
+        }
+        r.checkKeys(JobKeys.RECOVERY, "a job's recovery");
+        Duration min = r.has("rto-min") ? r.positiveDuration("rto-min", null) : null;
+        Duration max = r.has("rto-max") ? r.positiveDuration("rto-max", null) : null;
+        // PhaseEstimate.ALLOWED_PER_PLANNED: past 32 sends of a packet a phase reads as a storm
+        int sends = r.intIn("max-sends", 1, 32, 0);
+        if (min == null && r.has("rto-min") || max == null && r.has("rto-max")) {
+            return RecoverySettings.NONE; // recorded
+        }
+        if (min != null && max != null && min.compareTo(max) > 0) {
+            r.problem("rto-min", "rto-min (" + min + ") is above rto-max (" + max + ")");
+            return RecoverySettings.NONE;
+        }
+        return new RecoverySettings(min == null ? 0 : min.toNanos(), max == null ? 0 : max.toNanos(), sends);
     }
 
     /**
@@ -129,7 +160,8 @@ public record JobHeader(
     }
 
     public JobCommon common(String kind, List<String> members, BitSpace space, EncodingSpec encoding) {
-        return new JobCommon(name, kind, tenant, id, members, space, encoding, completionTimeout, baselines, expect);
+        return new JobCommon(
+                name, kind, tenant, id, members, space, encoding, completionTimeout, baselines, expect, recovery);
     }
 
     /**

@@ -84,6 +84,15 @@ public final class JobKeys {
                         "expect { ina = partial, missing = [h16] }",
                         "how each mode must end, exactly; see `jobs[].expect`"),
                 key(
+                        "recovery",
+                        EVERY,
+                        "object",
+                        "each endpoint's modelled rule",
+                        "",
+                        "recovery { rto-min = 20us, max-sends = 8 }",
+                        "bounds on the one retransmission rule of every mode, INA and baselines alike; see"
+                                + " `jobs[].recovery`"),
+                key(
                         "start",
                         EVERY,
                         "duration",
@@ -136,6 +145,7 @@ public final class JobKeys {
             "completion-timeout",
             "baselines",
             "expect",
+            "recovery",
             "bit-space",
             "encoding",
             "start",
@@ -269,6 +279,38 @@ public final class JobKeys {
                             "missing = [h16]",
                             "who every partial mode names missing, exactly")));
 
+    public static final Section RECOVERY = new Section(
+            "jobs[].recovery",
+            "Bounds on the retransmission rule every endpoint of the job uses, INA and host baselines alike"
+                    + " (RFC 6298 style): after the n-th send of a packet its sender waits min(rto * 2^(n-1), cap)"
+                    + " for its answer, then sends it again, at most max-sends times. Each endpoint's rto is the"
+                    + " modelled round trip of its own packets, queueing behind its job's windows included, so that"
+                    + " a lossless run never retransmits; these keys bound it for every mode at once.",
+            List.of(
+                    key(
+                            "rto-min",
+                            "duration",
+                            "none: the modelled round trip",
+                            "ns, us, ms, s",
+                            "rto-min = 20us",
+                            "the shortest first timeout (RFC 6298's floor); the cap rises to it"),
+                    key(
+                            "rto-max",
+                            "duration",
+                            "each mode's cap (64 first timeouts; INA's workers: the completion timeout)",
+                            "ns, us, ms, s",
+                            "rto-max = 2ms",
+                            "the longest timeout: the backoff's cap, and the first timeout at most (below the modelled"
+                                    + " round trip a lossless run retransmits)"),
+                    key(
+                            "max-sends",
+                            "whole number 1..32 (the storm guard allows 32 sends of each planned packet)",
+                            "each mode's (INA workers 16, fallback ring 16, host baselines 10, AllGather 10,"
+                                    + " BIER-INC 32, MoE 24)",
+                            "",
+                            "max-sends = 8",
+                            "sends of one packet, the first included, before its sender gives up and names it")));
+
     public static final Section OUTCOME = new Section(
             "jobs[].expect.<mode>",
             "One mode's expected outcome as an object.",
@@ -293,7 +335,8 @@ public final class JobKeys {
      * kinds share, as the array kinds' membership, once).
      */
     public static List<Section> all(List<JobReader> readers) {
-        List<Section> all = new ArrayList<>(List.of(job(readers), data(readers), BIT_SPACE, ENCODING, EXPECT, OUTCOME));
+        List<Section> all =
+                new ArrayList<>(List.of(job(readers), data(readers), BIT_SPACE, ENCODING, EXPECT, OUTCOME, RECOVERY));
         for (JobReader r : readers) {
             for (Section s : r.sections()) {
                 if (!all.contains(s)) {

@@ -22,7 +22,7 @@ import org.bitina.topology.Topology;
  */
 public record PhaseEstimate(long packets, long senderBytes, long roundTrips) {
     /**
-     * The most sends of one packet any driver makes ({@code Retransmission.MAX_SENDS}: first send and
+     * The most sends of one packet any driver makes (BIER-INC's, and the most {@code recovery.max-sends} allows: first send and
      * retransmissions), doubled for a duplicate of each on its way and the timer each send arms.
      */
     public static final long ALLOWED_PER_PLANNED = 32;

@@ -20,4 +20,11 @@ public final class Recovery {
     public static Map<String, Long> stats(long retransmissions, long recoveryNanos) {
         return Map.of(RETRANSMISSIONS, retransmissions, RECOVERY_NANOS, recoveryNanos);
     }
+
+    /** As above, with the rule the endpoint recovered by ({@link RecoveryPolicy#stats()}). */
+    public static Map<String, Long> stats(long retransmissions, long recoveryNanos, RecoveryPolicy policy) {
+        Map<String, Long> out = new java.util.HashMap<>(stats(retransmissions, recoveryNanos));
+        out.putAll(policy.stats());
+        return Map.copyOf(out);
+    }
 }

@@ -63,6 +63,7 @@ class ConfigSchemaTest {
                 TOPOLOGY + "jobs = [{ " + AR + ", iterations = 3, membership = [{ %s }] }]\n");
         WHERE.put(section("jobs[].expect"), TOPOLOGY + "jobs = [{ " + AR + ", expect { ina = partial\n%s } }]\n");
         WHERE.put(section("jobs[].expect.<mode>"), TOPOLOGY + "jobs = [{ " + AR + ", expect { ina { %s } } }]\n");
+        WHERE.put(section("jobs[].recovery"), TOPOLOGY + "jobs = [{ " + AR + ", recovery { %s } }]\n");
         WHERE.put(
                 section("jobs[].experts[]"),
                 TOPOLOGY + "jobs = [{ name = j, kind = moe, sources = [h1], moe {}, experts = [{ %s }] }]\n");

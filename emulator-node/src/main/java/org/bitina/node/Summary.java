@@ -73,7 +73,7 @@ final class Summary {
     static final String LEGEND =
             "(ina: in-network aggregation; ring, tree, halving-doubling, hierarchical, ps, all-to-all, unicast-ack: the host"
                     + " baselines; expected: what the fault plan or expect { } says, ok or NO; wall: the phase on the wall clock;"
-                    + " modelled: the phase in modelled time; run: in a shared run, the world's mix or the job alone; pkts in: packets into the root, source or parameter server (modes"
+                    + " modelled: the phase in modelled time; pkts in: packets into the root, source or parameter server (modes"
                     + " without one root: the busiest member; the report's maxPacketsIntoHost is the busiest host in every mode);"
                     + " link bytes in KiB, MiB, GiB of 1024)";
 
@@ -82,7 +82,7 @@ final class Summary {
      * (tree): 1.42x faster}; when INA is slower, its tree (the phase's note: VAT root, A-BMs, VAT
      * edges that cross several links), where the reason usually is.
      */
-    static void comparison(Report.JobReport j, PrintStream out) {
+    static void comparison(Report r, Report.JobReport j, PrintStream out) {
         if (j.speedup() == null || j.speedup().isEmpty()) {
             return;
         }
@@ -95,9 +95,53 @@ final class Summary {
                 + (j.shared() == null ? "" : j.shared().alone() ? " (alone)" : " (shared)");
         // the answer sentence's three significant digits: 16.3x in both, not 16.3x above and 16.30x here
         out.println(label + ": ina vs best baseline (" + best.getKey() + "): " + Answer.ratio(x));
+        Report.JobReport base = r.jobs().stream()
+                .filter(b -> b.name().equals(j.name())
+                        && b.mode().equals(best.getKey())
+                        && java.util.Objects.equals(b.iteration(), j.iteration())
+                        && (b.shared() == null) == (j.shared() == null)
+                        && (b.shared() == null
+                                || b.shared().alone() == j.shared().alone()))
+                .findFirst()
+                .orElse(null);
+        decidedByRecovery(j, base).ifPresent(out::println);
         if (x < 1 && j.note() != null && !j.note().isEmpty()) {
             out.println("    ina's tree: " + j.note());
         }
+    }
+
+    /** The rule a row recovered by: "; first timeout 302 µs, doubling, at most 10 sends" (nothing when unknown). */
+    static String policy(Report.Recovery rec) {
+        return rec.rtoMicros() <= 0
+                ? ""
+                : "; first timeout " + Units.micros(rec.rtoMicros()) + ", doubling, at most " + rec.maxSends()
+                        + " sends";
+    }
+
+    /**
+     * Under loss a comparison can be decided by recovery rather than by the protocols: said under the
+     * comparison, for INA and the baseline it was compared with, when either sent anything again.
+     */
+    static Optional<String> decidedByRecovery(Report.JobReport ina, Report.JobReport base) {
+        if (base == null || ina.recovery() == null || base.recovery() == null) {
+            return Optional.empty();
+        }
+        Report.Recovery a = ina.recovery();
+        Report.Recovery b = base.recovery();
+        if (a.retransmissions() == 0 && b.retransmissions() == 0) {
+            return Optional.empty();
+        }
+        return Optional.of("    under loss: " + waited(base, b) + "; " + waited(ina, a));
+    }
+
+    private static String waited(Report.JobReport j, Report.Recovery rec) {
+        if (rec.retransmissions() == 0) {
+            return j.mode() + " sent nothing again";
+        }
+        return j.mode() + " waited out " + rec.retransmissions() + " timeouts"
+                + (rec.rtoMicros() > 0 ? " of " + Units.micros(rec.rtoMicros()) + " or more" : "") + ", "
+                + Units.micros(rec.recoveryMicros()) + " of its " + Units.micros(j.modeledMicros())
+                + " lost to recovery";
     }
 
     private static ConsoleTable.Cell plain(String s) {
@@ -263,7 +307,8 @@ final class Summary {
                 }
                 if (rec.retransmissions() > 0 || rec.resultResends() > 0) {
                     out.println("    recovery: " + rec.retransmissions() + " retransmissions, " + rec.resultResends()
-                            + " results resent, " + Units.micros(rec.recoveryMicros()) + " lost to it (modelled)");
+                            + " results resent, " + Units.micros(rec.recoveryMicros()) + " lost to it (modelled)"
+                            + policy(rec));
                 }
             }
             for (String u : j.unfinished().stream().limit(5).toList()) {
@@ -290,7 +335,11 @@ final class Summary {
 
     /** Under the table: the legend, comparisons, per-kind figures (with {@code rows}) and tolerances. */
     private static void rest(Report r, PrintStream out, boolean rows) {
-        out.println(LEGEND);
+        out.println(
+                r.jobs().stream().anyMatch(j -> j.shared() != null)
+                        ? LEGEND.replace(
+                                "; pkts in:", "; run: in a shared run, the world's mix or the job alone; pkts in:")
+                        : LEGEND);
         long partial =
                 r.jobs().stream().mapToLong(j -> j.partialChunks().size()).sum();
         if (partial > 0) {
@@ -300,7 +349,7 @@ final class Summary {
         boolean workload = r.iterations() != null && !r.iterations().isEmpty();
         for (Report.JobReport j : r.jobs()) {
             if (!workload) {
-                comparison(j, out);
+                comparison(r, j, out);
             }
         }
         for (Report.JobReport j : r.jobs()) {

@@ -115,10 +115,44 @@ class ConsoleFormatTest {
         Report.JobReport ina = job("ft8", "ina", "complete", "complete", true)
                 .withSpeedup(Map.of(Mode.of("ring"), 16.3, Mode.of("ps"), 40.0));
         ByteArrayOutputStream b = new ByteArrayOutputStream();
-        Summary.comparison(ina, new PrintStream(b, true, StandardCharsets.UTF_8));
+        Summary.comparison(report(ina), ina, new PrintStream(b, true, StandardCharsets.UTF_8));
         assertEquals("ft8: ina vs best baseline (ring): 16.3x faster\n", b.toString(StandardCharsets.UTF_8));
         assertTrue(
                 Answer.ratio(16.3).equals("16.3x faster") && Answer.ratio(0.8).equals("1.25x slower"));
+    }
+
+    /**
+     * Under loss the comparison says what recovery cost each side, with the policy's first timeout
+     * (issue 42 item 4: the ring's 311 ms was a timer constant, and nothing said so).
+     */
+    @Test
+    void underLossTheComparisonSaysHowManyTimeoutsEachSideWaitedOut() {
+        Report.JobReport ina = Report.JobReport.builder("ft8", "allreduce", Mode.INA)
+                .status("complete")
+                .verified(true)
+                .modeledMicros(1880)
+                .recovery(new Report.Recovery(117856, 4108, 1820, List.of(), 57.6, 16))
+                .speedup(Map.of(Mode.of("ring"), 2.64))
+                .build();
+        Report.JobReport ring = Report.JobReport.builder("ft8", "allreduce", Mode.of("ring"))
+                .status("complete")
+                .verified(true)
+                .modeledMicros(4950)
+                .recovery(new Report.Recovery(14267, 0, 4390, List.of(), 302, 10))
+                .build();
+        ByteArrayOutputStream b = new ByteArrayOutputStream();
+        Summary.comparison(report(ina, ring), ina, new PrintStream(b, true, StandardCharsets.UTF_8));
+        assertEquals(
+                "ft8: ina vs best baseline (ring): 2.64x faster\n"
+                        + "    under loss: ring waited out 14267 timeouts of 302 µs or more, 4.39 ms of its 4.95 ms lost"
+                        + " to recovery; ina waited out 117856 timeouts of 57.6 µs or more, 1.82 ms of its 1.88 ms lost"
+                        + " to recovery\n",
+                b.toString(StandardCharsets.UTF_8));
+        assertEquals("; first timeout 302 µs, doubling, at most 10 sends", Summary.policy(ring.recovery()));
+    }
+
+    private static Report report(Report.JobReport... jobs) {
+        return new Report("s.conf", "virtual", List.of(), List.of(jobs), List.of(), List.of(), List.of(), Map.of());
     }
 
     @Test

@@ -19,6 +19,7 @@ import org.bitina.usecase.CompletionTimes;
 import org.bitina.usecase.DriverReport;
 import org.bitina.usecase.EndpointDriver;
 import org.bitina.usecase.Recovery;
+import org.bitina.usecase.RecoveryPolicy;
 import org.bitina.usecase.RecoveryTime;
 import org.bitina.usecase.Straggler;
 import org.bitina.usecase.reduction.AllReduceData;
@@ -53,6 +54,9 @@ final class GatherMember implements EndpointDriver {
     private static final int MAX_BACKOFF = 6;
 
     private final AllReducePlan plan;
+    /** When a copy goes again to those who did not acknowledge it, and how often ({@link RecoveryPolicy}). */
+    private final RecoveryPolicy policy;
+
     private final GatherRoutes routes;
     private final String host;
     private final int me;
@@ -109,6 +113,7 @@ final class GatherMember implements EndpointDriver {
 
     GatherMember(AllReducePlan plan, String host, GatherRoutes routes) {
         this.plan = plan;
+        this.policy = RecoveryPolicy.doubling(plan.timeoutNanos(), MAX_BACKOFF, MAX_SENDS, plan.recovery());
         this.routes = routes;
         this.host = host;
         this.me = plan.members().indexOf(host);
@@ -179,7 +184,7 @@ final class GatherMember implements EndpointDriver {
                 delay = s.draw(jitter);
             }
             long vt = lastEventVt + delay;
-            outstanding.put(c, new Outstanding(to, now + delay + plan.timeoutNanos(), vt + plan.timeoutNanos()));
+            outstanding.put(c, new Outstanding(to, now + delay + policy.after(1), vt + policy.after(1)));
             out.add(new Out(copy(c, to, vt, false), delay));
         }
     }
@@ -311,7 +316,7 @@ final class GatherMember implements EndpointDriver {
                 continue;
             }
             int c = e.getKey();
-            if (o.sends >= MAX_SENDS) {
+            if (policy.exhausted(o.sends)) {
                 for (int b = o.waiting.nextSetBit(0); b >= 0; b = o.waiting.nextSetBit(b + 1)) {
                     int m = memberOfBit.get(b);
                     unanswering.add(m);
@@ -323,7 +328,7 @@ final class GatherMember implements EndpointDriver {
             }
             // again, to exactly those whose acknowledgement is overdue
             o.sends++;
-            long wait = plan.timeoutNanos() << Math.min(MAX_BACKOFF, o.sends - 1);
+            long wait = policy.after(o.sends);
             long vt = o.vt;
             lastEventVt = Math.max(lastEventVt, vt);
             o.dueAt = now + wait;
@@ -359,7 +364,7 @@ final class GatherMember implements EndpointDriver {
                     .append(": ")
                     .append(GAVE_UP)
                     .append(' ')
-                    .append(MAX_SENDS)
+                    .append(policy.maxSends())
                     .append(" sends of ")
                     .append(chunks.size())
                     .append(chunks.size() == 1 ? " chunk (" : " chunks (");
@@ -384,6 +389,7 @@ final class GatherMember implements EndpointDriver {
         stats.put("duplicatesDropped", duplicates);
         stats.put("acks", acks);
         stats.put(Recovery.RECOVERY_NANOS, recovery.nanos());
+        stats.putAll(policy.stats());
         return new DriverReport(
                         host,
                         routes.ring() ? DriverReport.Role.RING_WORKER : DriverReport.Role.WORKER,

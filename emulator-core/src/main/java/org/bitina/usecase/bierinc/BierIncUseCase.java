@@ -218,7 +218,10 @@ public final class BierIncUseCase implements UseCase<BierIncSpec> {
                         ArrayPhases.deadline(
                                 job,
                                 3
-                                        + (silent.isEmpty() ? IncMember.MAX_SENDS : IncMember.MAX_SENDS_SILENT)
+                                        + (silent.isEmpty()
+                                                        ? IncMember.shareSends(
+                                                                job.common().recovery())
+                                                        : IncMember.MAX_SENDS_SILENT)
                                                 * INC_WAIT_TIMEOUTS)))
                 // a silent owner's chunks have no tree, and those alone
                 .expected(new Phase.Expected(expected, Set.copyOf(silent), (int)

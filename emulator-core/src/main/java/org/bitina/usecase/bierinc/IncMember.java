@@ -9,11 +9,13 @@ import java.util.Set;
 import java.util.SplittableRandom;
 import org.bitina.bitmap.EndpointSet;
 import org.bitina.bitmap.FlatBitmap;
+import org.bitina.job.RecoverySettings;
 import org.bitina.protocol.Frame;
 import org.bitina.usecase.CompletionTimes;
 import org.bitina.usecase.DriverReport;
 import org.bitina.usecase.EndpointDriver;
 import org.bitina.usecase.Recovery;
+import org.bitina.usecase.RecoveryPolicy;
 import org.bitina.usecase.RecoveryTime;
 import org.bitina.usecase.Straggler;
 import org.bitina.usecase.reduction.AllReduceData;
@@ -178,12 +180,22 @@ public final class IncMember implements EndpointDriver {
      * asked for as without a silent member).
      */
     private int maxAsks(EndpointSet missing) {
-        return base.silent().isEmpty() || !missing.isSubsetOf(silentSet) ? MAX_ASKS : MAX_ASKS_SILENT;
+        return base.silent().isEmpty() || !missing.isSubsetOf(silentSet) ? asks(base.recovery()) : MAX_ASKS_SILENT;
     }
 
     /** The sends a member spends on chunk {@code c}: the silent rule only for a chunk a silenced owner holds. */
     private int maxSends(int c) {
-        return base.silent().contains(plan.owner(c)) ? MAX_SENDS_SILENT : MAX_SENDS;
+        return base.silent().contains(plan.owner(c)) ? MAX_SENDS_SILENT : shareSends(base.recovery());
+    }
+
+    /** An owner's asks for one chunk under loss: {@value #MAX_ASKS}, or the job's {@code recovery.max-sends}. */
+    static int asks(RecoverySettings s) {
+        return s.maxSends() > 0 ? s.maxSends() : MAX_ASKS;
+    }
+
+    /** A member's sends of one share under loss: twice its owner's asks ({@value #MAX_SENDS} by default). */
+    public static int shareSends(RecoverySettings s) {
+        return s.maxSends() > 0 ? 2 * s.maxSends() : MAX_SENDS;
     }
 
     private boolean silent() {
@@ -710,7 +722,11 @@ public final class IncMember implements EndpointDriver {
                                 Recovery.RECOVERY_NANOS,
                                 recovery.nanos(),
                                 "requests",
-                                requests))
+                                requests,
+                                RecoveryPolicy.RTO_NANOS,
+                                plan.policy().rtoNanos(),
+                                RecoveryPolicy.MAX_SENDS,
+                                (long) shareSends(base.recovery())))
                 .withUnitTimes(times);
     }
 }

@@ -4,8 +4,10 @@ import java.util.List;
 import java.util.Map;
 import org.bitina.bitmap.EndpointSet;
 import org.bitina.bitmap.FlatBitmap;
+import org.bitina.job.RecoverySettings;
 import org.bitina.topology.BitSpace;
 import org.bitina.usecase.JobPlan;
+import org.bitina.usecase.RecoveryPolicy;
 import org.bitina.usecase.reduction.AllReducePlan;
 
 /**
@@ -56,11 +58,18 @@ public record IncPlan(
      * each ask (binary backoff) up to {@value #MAX_DOUBLINGS} times, at most {@code waitNanos}.
      */
     public long wait(int n) {
-        long w = Math.max(1, Math.min(firstWaitNanos, waitNanos));
-        for (int i = 0; i < Math.min(n, MAX_DOUBLINGS) && w < waitNanos; i++) {
-            w *= 2;
-        }
-        return Math.min(w, waitNanos);
+        return policy().after(n + 1);
+    }
+
+    /**
+     * The waits as the one retransmission rule ({@link RecoveryPolicy}), bounded by the job's
+     * {@code recovery} settings; how many asks and sends it allows is the member's ({@link
+     * IncMember}), so the sends here are only the job's setting or one.
+     */
+    public RecoveryPolicy policy() {
+        long first = Math.max(1, Math.min(firstWaitNanos, waitNanos));
+        RecoverySettings s = base.recovery();
+        return RecoveryPolicy.capped(first, Math.min(waitNanos, first << MAX_DOUBLINGS), Math.max(1, s.maxSends()), s);
     }
 
     @Override

@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.bitina.job.Mode;
+import org.bitina.job.RecoverySettings;
 import org.bitina.topology.BitSpace;
 import org.bitina.usecase.JobPlan;
 import org.bitina.usecase.Straggler;
@@ -34,7 +35,8 @@ public record MoePlan(
         int payloadBudget,
         Map<String, Straggler> stragglers,
         Set<String> silent,
-        long rttNanos)
+        long rttNanos,
+        RecoverySettings recovery)
         implements JobPlan {
     /** A plan built field by field: every field named, none counted ({@link Builder}). */
     public static Builder builder() {
@@ -55,7 +57,8 @@ public record MoePlan(
                 .payloadBudget(payloadBudget)
                 .stragglers(stragglers)
                 .silent(silent)
-                .rttNanos(rttNanos);
+                .rttNanos(rttNanos)
+                .recovery(recovery);
     }
 
     /**
@@ -76,6 +79,7 @@ public record MoePlan(
         private Map<String, Straggler> stragglers = Map.of();
         private Set<String> silent = Set.of();
         private long rttNanos;
+        private RecoverySettings recovery = RecoverySettings.NONE;
 
         private Builder() {}
 
@@ -139,6 +143,12 @@ public record MoePlan(
             return this;
         }
 
+        /** The job's bounds on the endpoints' retransmission rule ({@code recovery { }}). */
+        public Builder recovery(RecoverySettings v) {
+            recovery = v == null ? RecoverySettings.NONE : v;
+            return this;
+        }
+
         public MoePlan build() {
             require(jobName, "jobName");
             require(mode, "mode");
@@ -157,7 +167,8 @@ public record MoePlan(
                     payloadBudget,
                     stragglers,
                     silent,
-                    rttNanos);
+                    rttNanos,
+                    recovery);
         }
 
         private static void require(Object v, String field) {

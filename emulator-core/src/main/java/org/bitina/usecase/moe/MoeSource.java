@@ -16,6 +16,7 @@ import org.bitina.usecase.CompletionTimes;
 import org.bitina.usecase.DriverReport;
 import org.bitina.usecase.EndpointDriver;
 import org.bitina.usecase.Recovery;
+import org.bitina.usecase.RecoveryPolicy;
 import org.bitina.usecase.RecoveryTime;
 import org.bitina.usecase.Straggler;
 import org.bitina.wire.Flags;
@@ -257,14 +258,15 @@ public final class MoeSource implements EndpointDriver {
      * branch nodes' timers send partials up (each of which would bring late answers after it).
      */
     private long retryWait(int n) {
-        long stragglers = Straggler.longest(plan.stragglers().values());
+        return policy().after(n) + Straggler.longest(plan.stragglers().values());
+    }
+
+    /** The one retransmission rule ({@link RecoveryPolicy}) on the round trip known now, bounded by the job's settings. */
+    private RecoveryPolicy policy() {
         long measured = Math.max(maxRtt, plan.rttNanos());
-        long cap = 2 * plan.timeoutNanos();
-        long wait = measured > 0 ? Math.min(4 * measured, cap) : cap;
-        for (int i = 1; i < n && wait < cap; i++) {
-            wait *= 2;
-        }
-        return Math.min(wait, cap) + stragglers;
+        long cap = Math.max(1, 2 * plan.timeoutNanos());
+        return RecoveryPolicy.capped(
+                measured > 0 ? Math.min(4 * measured, cap) : cap, cap, MAX_DISPATCHES, plan.recovery());
     }
 
     /** The experts of a packet whose outputs are missing and may still come: the miss set, silent experts left out. */
@@ -372,7 +374,7 @@ public final class MoeSource implements EndpointDriver {
         for (int seq : List.copyOf(open)) {
             PacketState st = packets.get(seq);
             EndpointSet miss = st.retryAt <= now ? missing(st) : null;
-            boolean resend = miss != null && !miss.isEmpty() && st.sends < MAX_DISPATCHES;
+            boolean resend = miss != null && !miss.isEmpty() && !policy().exhausted(st.sends);
             if (resend) {
                 // L1: the combine is short of experts that may still answer: dispatch to exactly them again
                 st.sends++;
@@ -384,7 +386,7 @@ public final class MoeSource implements EndpointDriver {
             } else if (miss != null && miss.isEmpty()) {
                 st.retryAt = Long.MAX_VALUE; // only silent experts are missing: the packet waits out its deadline
             }
-            if (st.deadline <= now || (miss != null && !resend && st.sends >= MAX_DISPATCHES)) {
+            if (st.deadline <= now || (miss != null && !resend && policy().exhausted(st.sends))) {
                 st.expired = true;
                 open.remove(seq);
                 recovery.answered(seq, now);
@@ -478,7 +480,7 @@ public final class MoeSource implements EndpointDriver {
                         verified,
                         done(),
                         List.copyOf(dropped),
-                        Recovery.stats(retransmissions, recovery.nanos()))
+                        Recovery.stats(retransmissions, recovery.nanos(), policy()))
                 .withUnitTimes(times);
     }
 

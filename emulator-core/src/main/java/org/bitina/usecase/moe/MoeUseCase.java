@@ -223,6 +223,7 @@ public final class MoeUseCase implements UseCase<MoeSpec> {
                 .sources(job.sources())
                 .params(job.params())
                 .timeoutNanos(timeout)
+                .recovery(job.common().recovery())
                 .payloadBudget(budget)
                 .stragglers(faults.stragglers())
                 .silent(silentHosts(faults, job))

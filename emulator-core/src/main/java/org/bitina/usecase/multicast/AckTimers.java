@@ -4,6 +4,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.bitina.job.RecoverySettings;
+import org.bitina.usecase.RecoveryPolicy;
 
 /**
  * The timers of a reliable multicast's rounds (R3), from the modelled round trip instead of the
@@ -28,7 +30,7 @@ import java.util.Map;
  */
 record AckTimers(Map<String, Long> nodeNanos, long roundBaseNanos, long roundCapNanos) {
     /** Doublings of the backoff at most (64 times the first wait), as an all-gather sender's: queueing is bounded. */
-    private static final int MAX_DOUBLINGS = 6;
+    static final int MAX_DOUBLINGS = 6;
 
     /**
      * @param upward     each node's next hop toward the source on either ACK tree: pairs (child, parent)
@@ -83,20 +85,25 @@ record AckTimers(Map<String, Long> nodeNanos, long roundBaseNanos, long roundCap
         return null;
     }
 
-    /** The source's wait for round {@code round}'s ACKs (0 for the first). */
+    /** The source's wait for round {@code round}'s ACKs (0 for the first), under no recovery settings. */
     long round(int round) {
-        return round(roundBaseNanos, roundCapNanos, round);
+        return policy(roundBaseNanos, roundCapNanos, 1, RecoverySettings.NONE).after(round + 1);
     }
 
-    /** {@code base} doubled {@code round} times, at most {@code cap}; {@code cap} when there is no base. */
-    static long round(long base, long cap, int round) {
-        if (base <= 0) {
-            return cap;
-        }
-        long wait = base;
-        for (int i = 0; i < Math.min(round, MAX_DOUBLINGS) && wait < cap; i++) {
-            wait *= 2;
-        }
-        return Math.min(wait, cap);
+    /**
+     * The source's rounds as the one retransmission rule ({@link RecoveryPolicy}): {@code base}
+     * doubling each round, {@value #MAX_DOUBLINGS} times at most and never past {@code cap} (the
+     * completion timeout rule; every round waits {@code cap} when there is no base), bounded by the
+     * job's {@code rto-min} and {@code rto-max}; its sends are the {@code rounds} (multicast's own
+     * {@code max-rounds}, which {@code max-sends} leaves alone).
+     */
+    static RecoveryPolicy policy(long base, long cap, int rounds, RecoverySettings s) {
+        long top = Math.max(1, cap);
+        long first = base <= 0 ? top : Math.min(base, top);
+        return RecoveryPolicy.capped(
+                first,
+                Math.min(top, first << MAX_DOUBLINGS),
+                Math.max(1, rounds),
+                new RecoverySettings(s.rtoMinNanos(), s.rtoMaxNanos(), 0));
     }
 }

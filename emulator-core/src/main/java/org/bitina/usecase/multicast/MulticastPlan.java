@@ -4,8 +4,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.bitina.job.Mode;
+import org.bitina.job.RecoverySettings;
 import org.bitina.topology.BitSpace;
 import org.bitina.usecase.JobPlan;
+import org.bitina.usecase.RecoveryPolicy;
 import org.bitina.usecase.Straggler;
 
 /**
@@ -30,7 +32,8 @@ public record MulticastPlan(
         long roundBaseNanos,
         Map<String, Straggler> stragglers,
         Set<String> silent,
-        List<String> members)
+        List<String> members,
+        RecoverySettings recovery)
         implements JobPlan {
 
     /** A plan built field by field: every field named, none counted ({@link Builder}). */
@@ -53,7 +56,8 @@ public record MulticastPlan(
                 .roundBaseNanos(roundBaseNanos)
                 .stragglers(stragglers)
                 .silent(silent)
-                .members(members);
+                .members(members)
+                .recovery(recovery);
     }
 
     /**
@@ -75,6 +79,7 @@ public record MulticastPlan(
         private Map<String, Straggler> stragglers = Map.of();
         private Set<String> silent = Set.of();
         private List<String> members;
+        private RecoverySettings recovery = RecoverySettings.NONE;
 
         private Builder() {}
 
@@ -143,6 +148,12 @@ public record MulticastPlan(
             return this;
         }
 
+        /** The job's bounds on the endpoints' retransmission rule ({@code recovery { }}). */
+        public Builder recovery(RecoverySettings v) {
+            recovery = v == null ? RecoverySettings.NONE : v;
+            return this;
+        }
+
         public MulticastPlan build() {
             require(jobName, "jobName");
             require(mode, "mode");
@@ -163,7 +174,8 @@ public record MulticastPlan(
                     roundBaseNanos,
                     stragglers,
                     silent,
-                    members);
+                    members,
+                    recovery);
         }
 
         private static void require(Object v, String field) {
@@ -175,7 +187,17 @@ public record MulticastPlan(
 
     /** How long the source waits for the ACKs of round {@code round} (0 for the first). */
     public long roundTimeout(int round) {
-        return AckTimers.round(roundBaseNanos, roundTimeoutNanos, round);
+        return roundPolicy().after(round + 1);
+    }
+
+    /**
+     * The source's rounds under the one retransmission rule ({@link RecoveryPolicy}): the first
+     * round's wait ({@link AckTimers}) doubling each round, six times at most and never past the
+     * completion timeout rule, bounded by the job's {@code recovery} settings; its sends are the
+     * rounds ({@code max-rounds}, the kind's own key).
+     */
+    public RecoveryPolicy roundPolicy() {
+        return AckTimers.policy(roundBaseNanos, roundTimeoutNanos, params.maxRounds(), recovery);
     }
 
     public boolean aggregated() {

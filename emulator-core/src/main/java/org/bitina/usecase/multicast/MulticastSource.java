@@ -208,6 +208,7 @@ public final class MulticastSource implements EndpointDriver {
         stats.put("retransmissionRounds", (long) maxRoundUsed);
         stats.put("ackPacketsIntoSource", acksTotal);
         stats.put("dataPackets", dataPackets);
+        stats.putAll(plan.roundPolicy().stats());
         return new DriverReport(
                         host,
                         DriverReport.Role.MULTICAST_SOURCE,

@@ -188,6 +188,7 @@ public final class MulticastUseCase implements UseCase<MulticastSpec> {
                 .receivers(job.common().bitSpace())
                 .params(job.params())
                 .uplink(uplink)
+                .recovery(job.common().recovery())
                 .roundTimeoutNanos(roundTimeout)
                 .roundBaseNanos(timers.roundBaseNanos())
                 .stragglers(faults.stragglers())

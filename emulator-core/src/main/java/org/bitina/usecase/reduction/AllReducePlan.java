@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.bitina.job.Mode;
+import org.bitina.job.RecoverySettings;
 import org.bitina.topology.BitSpace;
 import org.bitina.usecase.JobPlan;
 import org.bitina.usecase.Straggler;
@@ -24,7 +25,7 @@ import org.bitina.usecase.Straggler;
  *                     job over partitions (H2) the endpoint's partition's, whose tree is {@code wireJob}; data,
  *                     results and their provenance stay in the job's space
  * @param rttNanos     INA under the virtual clock: the modelled round trip of a chunk from the farthest member to the
- *                     root and back, without queueing ({@link Retransmission}); 0: no path model (the baselines, the real
+ *                     root and back, without queueing ({@link AllReduceWorker#policy}); 0: no path model (the baselines, the real
  *                     clock), and a worker waits {@code 4 * timeoutNanos} for a result before it sends again
  */
 public record AllReducePlan(
@@ -43,7 +44,8 @@ public record AllReducePlan(
         long seed,
         ValueSecurity values,
         BitSpace wire,
-        long rttNanos)
+        long rttNanos,
+        RecoverySettings recovery)
         implements JobPlan {
     /** A plan built field by field: every field named, none counted ({@link Builder}). */
     public static Builder builder() {
@@ -68,7 +70,8 @@ public record AllReducePlan(
                 .seed(seed)
                 .values(values)
                 .wire(wire)
-                .rttNanos(rttNanos);
+                .rttNanos(rttNanos)
+                .recovery(recovery);
     }
 
     /** The plan of the endpoints of one partition (H2): their tree's wire job and bit space. */
@@ -86,7 +89,7 @@ public record AllReducePlan(
         return toBuilder().silent(Set.copyOf(all)).build();
     }
 
-    /** This plan with the modelled round trip its workers time their retransmissions by ({@link Retransmission}). */
+    /** This plan with the modelled round trip its workers time their retransmissions by ({@link AllReduceWorker#policy}). */
     public AllReducePlan withRtt(long rtt) {
         return toBuilder().rttNanos(rtt).build();
     }
@@ -114,6 +117,7 @@ public record AllReducePlan(
         private ValueSecurity values = ValueSecurity.OFF;
         private BitSpace wire;
         private long rttNanos;
+        private RecoverySettings recovery = RecoverySettings.NONE;
 
         private Builder() {}
 
@@ -198,6 +202,12 @@ public record AllReducePlan(
             return this;
         }
 
+        /** The job's bounds on the endpoints' retransmission rule ({@code recovery { }}). */
+        public Builder recovery(RecoverySettings v) {
+            recovery = v == null ? RecoverySettings.NONE : v;
+            return this;
+        }
+
         public AllReducePlan build() {
             require(jobName, "jobName");
             require(mode, "mode");
@@ -220,7 +230,8 @@ public record AllReducePlan(
                     seed,
                     values,
                     wire == null ? space : wire,
-                    rttNanos);
+                    rttNanos,
+                    recovery);
         }
 
         private static void require(Object v, String field) {

@@ -16,6 +16,7 @@ import org.bitina.usecase.CompletionTimes;
 import org.bitina.usecase.DriverReport;
 import org.bitina.usecase.EndpointDriver;
 import org.bitina.usecase.Recovery;
+import org.bitina.usecase.RecoveryPolicy;
 import org.bitina.usecase.RecoveryTime;
 import org.bitina.usecase.Straggler;
 import org.bitina.wire.ElementType;
@@ -71,8 +72,8 @@ public final class AllReduceWorker implements EndpointDriver {
     private final Payload[] onWire;
     private long lastSendAt = Long.MIN_VALUE;
     private final int[] attempts;
-    /** When a chunk is sent again, and how often before the worker gives up on its result ({@link Retransmission}). */
-    private final Retransmission rto;
+    /** When a chunk is sent again, and how often before the worker gives up on its result ({@link #policy}). */
+    private final RecoveryPolicy rto;
     /**
      * Chunks whose result came partial without this worker's own contribution (lost on the way up): taken, and
      * the contribution sent again until a result holding it comes (the root folds it in), or the sends run out.
@@ -139,8 +140,33 @@ public final class AllReduceWorker implements EndpointDriver {
         this.guard = new ValueGuard(plan, endpointSecret);
         this.ring = guard.checksummed() && plan.psHost() == null ? new FallbackRing(plan, host, data.chunks()) : null;
         this.uplink = plan.uplink().get(host);
-        this.rto = Retransmission.of(plan);
+        this.rto = policy(plan);
         this.absent = plan.space().setOf(plan.silent());
+    }
+
+    /** Sends of a chunk over the INA path before a worker gives up on its result. */
+    static final int MAX_SENDS = 16;
+
+    /** Sends without a path model, as before there was one. */
+    static final int MAX_SENDS_UNMODELLED = 5;
+
+    /**
+     * When an in-network worker sends a contribution again (L1; seed 000 sections 2 and 3: "selective
+     * retransmission instead of a wholesale restart"), as SwitchML's workers do after a timeout: the one
+     * {@link RecoveryPolicy}, its first timeout twice the plan's modelled round trip (the farthest member to
+     * the root and back, plus a window's serialisation: {@link AllReducePlan#rttNanos()}), doubling up to the
+     * root's completion timeout, past which the aggregation timers have sent a partial result anyway; at most
+     * {@value #MAX_SENDS} sends, which with the cap bounds how long a worker may still ask below how long a root
+     * keeps its results (20 timeouts), so every question finds its answer. The worker adds each chunk's
+     * allowance (a straggler's delay, a silent member's timeout): a lossless run never retransmits. Without a
+     * path model ({@code rtt = 0}: the parameter server, the real clock) four timeouts between sends, five sends.
+     */
+    static RecoveryPolicy policy(AllReducePlan plan) {
+        long timeout = Math.max(1, plan.timeoutNanos());
+        if (plan.rttNanos() <= 0) {
+            return RecoveryPolicy.capped(4 * timeout, 4 * timeout, MAX_SENDS_UNMODELLED, plan.recovery());
+        }
+        return RecoveryPolicy.capped(Math.min(2 * plan.rttNanos(), timeout), timeout, MAX_SENDS, plan.recovery());
     }
 
     /** Sends of a chunk before this worker gives up on its result. */
@@ -599,7 +625,7 @@ public final class AllReduceWorker implements EndpointDriver {
                         problems,
                         lastVt,
                         done(),
-                        Recovery.stats(retransmissions, recovery.nanos()))
+                        Recovery.stats(retransmissions, recovery.nanos(), rto))
                 .withUnitTimes(times);
         ValueSecurity v = plan.values() == null ? ValueSecurity.OFF : plan.values();
         return v.any()

@@ -133,6 +133,7 @@ public final class ArrayPhases {
                 .stragglers(f.stragglers())
                 .silent(f.silent())
                 .seed(job.data().seed())
+                .recovery(job.common().recovery())
                 .values(job.values())
                 .build();
     }

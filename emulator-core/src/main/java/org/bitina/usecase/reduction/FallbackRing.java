@@ -9,6 +9,7 @@ import org.bitina.bitmap.EndpointSet;
 import org.bitina.bitmap.FlatBitmap;
 import org.bitina.protocol.Frame;
 import org.bitina.usecase.EndpointDriver.Out;
+import org.bitina.usecase.RecoveryPolicy;
 import org.bitina.wire.ElementType;
 import org.bitina.wire.Flags;
 import org.bitina.wire.InaHeader;
@@ -50,7 +51,8 @@ final class FallbackRing {
     /** Ring packets sent and not yet acknowledged, by chunk and phase (reduce, all-gather), in send order. */
     private final Map<Long, Pending> pending = new LinkedHashMap<>();
 
-    private final long rtoNanos;
+    /** When a ring packet goes again, and how often ({@link RecoveryPolicy}). */
+    private final RecoveryPolicy policy;
 
     private static final class Pending {
         final Out out;
@@ -83,7 +85,11 @@ final class FallbackRing {
         this.bit = plan.space().index(host);
         this.joined = new boolean[chunks];
         this.gathered = new boolean[chunks];
-        this.rtoNanos = plan.rttNanos() > 0 ? 2 * plan.rttNanos() : Math.max(1, plan.timeoutNanos());
+        this.policy = RecoveryPolicy.doubling(
+                plan.rttNanos() > 0 ? 2 * plan.rttNanos() : Math.max(1, plan.timeoutNanos()),
+                MAX_BACKOFF,
+                MAX_SENDS,
+                plan.recovery());
     }
 
     private static long key(int chunk, boolean gather) {
@@ -189,7 +195,7 @@ final class FallbackRing {
                 continue;
             }
             int chunk = (int) (e.getKey() / 2);
-            if (p.sends >= MAX_SENDS) {
+            if (policy.exhausted(p.sends)) {
                 it.remove();
                 gaveUp.add(new GaveUp(
                         chunk,
@@ -198,7 +204,7 @@ final class FallbackRing {
                 continue;
             }
             p.sends++;
-            p.dueAt = now + (rtoNanos << Math.min(MAX_BACKOFF, p.sends - 1));
+            p.dueAt = now + policy.after(p.sends);
             InaPacket was = p.out.frame().packet();
             InaPacket again = was.withHeader(was.header().withFlags(was.header().flags() | Flags.RETRANSMIT));
             Frame f = p.out.frame();
@@ -222,7 +228,7 @@ final class FallbackRing {
                 .withSource(bit)
                 .withDestination(plan.space().index(next));
         Out out = new Out(new Frame(new InaPacket(h, held, payload, holds.toFlat(), null), next, vt), 0);
-        pending.put(key(chunk, held.equals(holds)), new Pending(out, next, now + rtoNanos));
+        pending.put(key(chunk, held.equals(holds)), new Pending(out, next, now + policy.after(1)));
         return out;
     }
 

@@ -47,7 +47,8 @@ public final class Iterations {
                     c.encoding(),
                     c.completionTimeout(),
                     c.baselines(),
-                    c.expect());
+                    c.expect(),
+                    c.recovery());
             DataSpec d = job.data();
             DataSpec data = new DataSpec(
                     d.elements(),

@@ -17,7 +17,7 @@ import org.bitina.topology.Topology;
 import org.bitina.wire.PacketCodec;
 
 /**
- * The modelled round trip a worker's retransmission timer is derived from ({@link Retransmission}):
+ * The modelled round trip a worker's retransmission timer is derived from ({@link AllReduceWorker#policy}):
  * for the farthest member, a chunk up its VAT chain (each VAT hop routed) to the root and its result
  * back down the shortest path, each link costing its latency and one packet's serialisation, plus the
  * longest queue the job's own windows can make at one port: a window of packets of each stream that

@@ -21,6 +21,7 @@ import org.bitina.usecase.CompletionTimes;
 import org.bitina.usecase.DriverReport;
 import org.bitina.usecase.EndpointDriver;
 import org.bitina.usecase.Recovery;
+import org.bitina.usecase.RecoveryPolicy;
 import org.bitina.usecase.RecoveryTime;
 import org.bitina.usecase.Straggler;
 import org.bitina.wire.Flags;
@@ -379,7 +380,7 @@ public final class ScheduleWorker implements EndpointDriver {
                 .withSource(bit)
                 .withDestination(bits[to]);
         Frame f = new Frame(new InaPacket(h, d.holds(), d.value()), peer, vt + delay);
-        long rto = rto();
+        long rto = policy().after(1);
         Key k = new Key(c, to, d.holds().toFlat());
         Outstanding o = new Outstanding(k, f, outstandingOrder++, now + delay, now + delay + rto, vt + delay + rto);
         Outstanding replaced = outstanding.put(k, o);
@@ -448,6 +449,11 @@ public final class ScheduleWorker implements EndpointDriver {
         return srtt < 0 ? bound : Math.max(bound, (long) Math.ceil(srtt + 4 * rttvar));
     }
 
+    /** The one retransmission rule ({@link RecoveryPolicy}) on the estimator's timeout now, bounded by the job's settings. */
+    private RecoveryPolicy policy() {
+        return RecoveryPolicy.doubling(rto(), MAX_BACKOFF, MAX_SENDS, plan.recovery());
+    }
+
     @Override
     public long nextDeadline() {
         return byDue.isEmpty() ? Long.MAX_VALUE : byDue.first().dueAt;
@@ -465,7 +471,7 @@ public final class ScheduleWorker implements EndpointDriver {
         fallen.sort(Comparator.comparingLong(o -> o.order));
         for (Outstanding o : fallen) {
             Key k = o.key;
-            if (unanswering.contains(k.to()) || o.sends >= MAX_SENDS) {
+            if (unanswering.contains(k.to()) || policy().exhausted(o.sends)) {
                 if (unanswering.add(k.to())) {
                     gaveUp.add("chunk " + k.chunk() + " to " + plan.members().get(k.to())
                             + ": no acknowledgement after " + o.sends + " sends; nothing more is sent to it");
@@ -483,7 +489,7 @@ public final class ScheduleWorker implements EndpointDriver {
             long vt = o.dueVt;
             lastEventVt = Math.max(lastEventVt, vt);
             o.sends++;
-            long wait = rto() << Math.min(MAX_BACKOFF, o.sends - 1);
+            long wait = policy().after(o.sends);
             o.sentAt = now;
             o.dueAt = now + wait;
             o.dueVt = vt + wait;
@@ -520,6 +526,7 @@ public final class ScheduleWorker implements EndpointDriver {
         stats.put("acks", acks);
         stats.put("sendsGivenUp", givenUp);
         stats.put(Recovery.RECOVERY_NANOS, recovery.nanos());
+        stats.putAll(policy().stats());
         DriverReport r = new DriverReport(
                         host,
                         DriverReport.Role.RING_WORKER,

@@ -57,7 +57,7 @@ class AllReduceWorkerRetryTest {
         assertEquals(1, again.size());
         assertTrue(again.get(0).frame().packet().header().has(Flags.RETRANSMIT));
         long t = 40 * MS;
-        for (int i = 2; i < Retransmission.MAX_SENDS_UNMODELLED; i++) {
+        for (int i = 2; i < AllReduceWorker.MAX_SENDS_UNMODELLED; i++) {
             t += 40 * MS;
             assertEquals(1, w.onTimer(t).size());
         }

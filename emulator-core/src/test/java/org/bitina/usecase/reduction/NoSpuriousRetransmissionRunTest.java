@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The workers' retransmission timeouts ({@link Retransmission}) never fire without a loss: no spurious
+ * The workers' retransmission timeouts ({@link AllReduceWorker#policy}) never fire without a loss: no spurious
  * retransmission on the shipped AllReduce files, whatever a shorter rule would save; under loss the job
  * still recovers and completes.
  */

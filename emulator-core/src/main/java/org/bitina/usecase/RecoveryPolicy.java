@@ -1,0 +1,87 @@
+package org.bitina.usecase;
+
+import java.util.Map;
+import org.bitina.job.RecoverySettings;
+
+/**
+ * The one retransmission rule of every endpoint that sends again (L1; issue 42 item 4): the
+ * AllReduce workers, the fallback ring, the host baselines, AllGather, BIER-INC, MoE sources and
+ * the reliable-multicast source. In the manner of RFC 6298:
+ *
+ * <pre>
+ *   RTO(n) = min(rto * 2^(n-1), cap)      the wait after the n-th send of a packet
+ *   give up after maxSends sends
+ * </pre>
+ *
+ * Each endpoint derives {@code rto} from the modelled round trip of its own packets (what no timer
+ * may fire before without a loss: a lossless run never retransmits) and its own cap and sends;
+ * a job's {@code recovery { rto-min, rto-max, max-sends }} ({@link RecoverySettings}) then bounds
+ * the timeout from below and above and sets the sends, the same for every endpoint of the job.
+ *
+ * @param rtoNanos the wait after the first send
+ * @param capNanos the longest wait (the backoff stops doubling there)
+ * @param maxSends sends of one packet, the first included, before the sender gives up on it
+ */
+public record RecoveryPolicy(long rtoNanos, long capNanos, int maxSends) {
+    /** The report's keys of a driver's policy ({@link DriverReport#stats()}). */
+    public static final String RTO_NANOS = "rtoNanos";
+
+    public static final String MAX_SENDS = "maxSends";
+
+    public RecoveryPolicy {
+        if (rtoNanos <= 0 || capNanos < rtoNanos || maxSends < 1) {
+            throw new IllegalArgumentException(
+                    "bad recovery policy: rto " + rtoNanos + " ns, cap " + capNanos + " ns, " + maxSends + " sends");
+        }
+    }
+
+    /** An endpoint's modelled rule, {@code rto} doubling at most {@code doublings} times, bounded by the job's {@code s}. */
+    public static RecoveryPolicy doubling(long rtoNanos, int doublings, int maxSends, RecoverySettings s) {
+        long rto = Math.max(1, rtoNanos);
+        return capped(rto, rto << Math.min(doublings, Long.numberOfLeadingZeros(rto) - 1), maxSends, s);
+    }
+
+    /** An endpoint's modelled rule, {@code rto} doubling up to {@code capNanos}, bounded by the job's {@code s}. */
+    public static RecoveryPolicy capped(long rtoNanos, long capNanos, int maxSends, RecoverySettings s) {
+        long rto = Math.max(1, rtoNanos);
+        long cap = Math.max(rto, capNanos);
+        if (s.rtoMinNanos() > 0) {
+            rto = Math.max(rto, s.rtoMinNanos());
+            cap = Math.max(cap, rto);
+        }
+        if (s.rtoMaxNanos() > 0) {
+            cap = s.rtoMaxNanos();
+            rto = Math.min(rto, cap);
+        }
+        return new RecoveryPolicy(rto, cap, s.maxSends() > 0 ? s.maxSends() : maxSends);
+    }
+
+    /** The wait after the {@code sends}-th send (1 for the first). */
+    public long after(int sends) {
+        int doublings = Math.max(0, Math.min(sends - 1, 62));
+        long wait = rtoNanos;
+        for (int i = 0; i < doublings && wait < capNanos; i++) {
+            wait *= 2;
+        }
+        return Math.min(wait, capNanos);
+    }
+
+    /** Whether a packet sent {@code sends} times is not sent again: its sender gives up. */
+    public boolean exhausted(int sends) {
+        return sends >= maxSends;
+    }
+
+    /** The longest a sender goes on with one packet after its first send. */
+    public long horizonNanos() {
+        long sum = 0;
+        for (int n = 1; n <= maxSends; n++) {
+            sum += after(n);
+        }
+        return sum;
+    }
+
+    /** What the report keeps of it: the first timeout and the sends ({@link #RTO_NANOS}, {@link #MAX_SENDS}). */
+    public Map<String, Long> stats() {
+        return Map.of(RTO_NANOS, rtoNanos, MAX_SENDS, (long) maxSends);
+    }
+}
