@@ -356,6 +356,8 @@ final class ReportAssembler {
         List<String> unfinished = new ArrayList<>();
         int shortfall = 0;
         List<String> mismatches = new ArrayList<>();
+        // an endpoint that gave up on a result it never got names itself: its own outcome, not a wrong value
+        List<String> gaveUp = new ArrayList<>();
         List<String> dropped = new ArrayList<>();
         List<Report.PartialChunk> partial = new ArrayList<>();
         Set<String> missing = new TreeSet<>();
@@ -366,6 +368,7 @@ final class ReportAssembler {
             if (r != null) {
                 // a wrong result is named whether or not its endpoint finished
                 r.mismatches().forEach(x -> mismatches.add(e + ": " + x));
+                r.gaveUp().forEach(x -> gaveUp.add(e + ": " + x));
             }
             if (r == null || !r.done()) {
                 unfinished.add(e
@@ -418,6 +421,7 @@ final class ReportAssembler {
         for (DriverReport r : checked) {
             mergeOtherStats(r, extra);
             r.mismatches().forEach(x -> mismatches.add(r.endpoint() + ": " + x));
+            r.gaveUp().forEach(x -> gaveUp.add(r.endpoint() + ": " + x));
             if (!r.done() && !missing.contains(r.endpoint())) {
                 unfinished.add(r.endpoint() + " (receiver holds " + r.received() + " of " + r.chunks() + " packets)");
                 allVerified = false;
@@ -429,9 +433,6 @@ final class ReportAssembler {
                 .stream()
                         .filter(x -> !missing.contains(x) && !unfinished.isEmpty())
                         .toList());
-        // an endpoint that gave up on a result it never got names itself: its own outcome, not a wrong value
-        List<String> gaveUp = mismatches.stream().filter(x -> !wrongResult(x)).toList();
-        mismatches.removeAll(gaveUp);
         boolean verified = allVerified && mismatches.isEmpty() && unfinished.isEmpty() && gaveUp.isEmpty();
         Status status = !unfinished.isEmpty() || !mismatches.isEmpty() || !gaveUp.isEmpty()
                 ? Status.FAILED
@@ -600,8 +601,7 @@ final class ReportAssembler {
             List<String> mismatches) {
         Set<String> named = new TreeSet<>(missing);
         unfinished.forEach(u -> named.add(u.split(" ", 2)[0].replaceAll(":$", "")));
-        boolean right =
-                status == Status.FAILED ? mismatches.stream().noneMatch(ReportAssembler::wrongResult) : verified;
+        boolean right = status == Status.FAILED ? mismatches.isEmpty() : verified;
         return status == e.status() && right && (e.missing() == null || named.equals(e.missing()));
     }
 
@@ -610,14 +610,6 @@ final class ReportAssembler {
         return r.role() != DriverReport.Role.RING_WORKER || r.dropped().isEmpty()
                 ? ""
                 : "; gave up: " + String.join("; ", r.dropped());
-    }
-
-    /** A mismatch that is a wrong value, not an endpoint that gave up on a result it never got (which it names). */
-    public static boolean wrongResult(String mismatch) {
-        return !mismatch.contains("no result after")
-                && !mismatch.contains("no final result after")
-                // an all-gather sender that gave up on a receiver's acknowledgement (GatherMember)
-                && !mismatch.contains("no acknowledgement after");
     }
 
     /** What the links and counters of one phase add up to. */

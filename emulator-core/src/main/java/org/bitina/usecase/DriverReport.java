@@ -20,6 +20,8 @@ import org.bitina.topology.BitSpace;
  * @param values          S6 at an AllReduce worker (masking, checksum, the chunks that failed it and fell back), or null
  * @param unitVt          per unit (chunk, token, window) the modelled time of its first result at this endpoint, nanoseconds,
  *                        -1 for a unit without one; null for a role that does not end its phase (servers, experts, receivers)
+ * @param gaveUp          what the endpoint gave up on after its sends ran out (a result it never got, an acknowledgement
+ *                        that never came), each naming its chunk: its own outcome, not a wrong value ({@code mismatches})
  */
 public record DriverReport(
         String endpoint,
@@ -34,7 +36,43 @@ public record DriverReport(
         List<String> dropped,
         Map<String, Long> stats,
         ValueChecks values,
-        long[] unitVt) {
+        long[] unitVt,
+        List<String> gaveUp) {
+    public DriverReport {
+        gaveUp = gaveUp == null ? List.of() : List.copyOf(gaveUp);
+    }
+
+    /** A report of an endpoint that gives up on nothing. */
+    public DriverReport(
+            String endpoint,
+            Role role,
+            int chunks,
+            int received,
+            List<PartialChunk> partialChunks,
+            List<String> mismatches,
+            long lastVt,
+            int verifiedChunks,
+            boolean done,
+            List<String> dropped,
+            Map<String, Long> stats,
+            ValueChecks values,
+            long[] unitVt) {
+        this(
+                endpoint,
+                role,
+                chunks,
+                received,
+                partialChunks,
+                mismatches,
+                lastVt,
+                verifiedChunks,
+                done,
+                dropped,
+                stats,
+                values,
+                unitVt,
+                List.of());
+    }
 
     public DriverReport(
             String endpoint,
@@ -61,7 +99,8 @@ public record DriverReport(
                 dropped,
                 stats,
                 null,
-                null);
+                null,
+                List.of());
     }
 
     /**
@@ -86,7 +125,8 @@ public record DriverReport(
                 dropped,
                 stats,
                 v,
-                unitVt);
+                unitVt,
+                gaveUp);
     }
 
     /** This report with the endpoint's per-unit completion times ({@link CompletionTimes}). */
@@ -104,7 +144,27 @@ public record DriverReport(
                 dropped,
                 stats,
                 values,
-                t.toArray());
+                t.toArray(),
+                gaveUp);
+    }
+
+    /** This report with what the endpoint gave up on ({@link #gaveUp}). */
+    public DriverReport withGaveUp(List<String> g) {
+        return new DriverReport(
+                endpoint,
+                role,
+                chunks,
+                received,
+                partialChunks,
+                mismatches,
+                lastVt,
+                verifiedChunks,
+                done,
+                dropped,
+                stats,
+                values,
+                unitVt,
+                g);
     }
 
     /** What an endpoint does in its phase, and so what its report means to the phase's end. */

@@ -172,10 +172,10 @@ class HostActorTest {
         assertEquals(0, done.report().verifiedChunks(), "nothing arrived");
         assertEquals(
                 4,
-                done.report().mismatches().stream()
+                done.report().gaveUp().stream()
                         .filter(x -> x.contains("no result after"))
                         .count(),
-                "every chunk named as without result: " + done.report().mismatches());
+                "every chunk named as without result: " + done.report().gaveUp());
     }
 
     @Test

@@ -28,6 +28,20 @@ class ChaosCheckTest {
             List<Report.PartialChunk> partial,
             String note,
             List<String> dropped) {
+        return report(status, verified, missing, mismatches, unfinished, partial, note, dropped, List.of());
+    }
+
+    /** As above, with what the endpoints gave up on (the row's recovery, never its mismatches). */
+    private static Report report(
+            String status,
+            boolean verified,
+            List<String> missing,
+            List<String> mismatches,
+            List<String> unfinished,
+            List<Report.PartialChunk> partial,
+            String note,
+            List<String> dropped,
+            List<String> gaveUp) {
         Report.JobReport j = Report.JobReport.builder("j", "allreduce", Mode.INA)
                 .status(status)
                 .verified(verified)
@@ -49,6 +63,7 @@ class ChaosCheckTest {
                 .packets(1)
                 .note(note)
                 .dropped(dropped)
+                .recovery(new Report.Recovery(0, 0, 0, gaveUp))
                 .build();
         return new Report("s.conf", "virtual", List.of(), List.of(j), List.of(), List.of(), List.of(), Map.of());
     }
@@ -80,11 +95,12 @@ class ChaosCheckTest {
                                 "failed",
                                 false,
                                 List.of("h2"),
-                                List.of("h2: chunk 3: no result after" + " 5 sends"),
+                                List.of(),
                                 List.of("h2"),
                                 List.of(),
                                 "stalled: nothing left to happen",
-                                List.of())));
+                                List.of(),
+                                List.of("h2: chunk 3: no result after" + " 5 sends"))));
     }
 
     @Test

@@ -45,7 +45,7 @@ import org.bitina.wire.Payload;
  */
 final class GatherMember implements EndpointDriver {
     static final int MAX_SENDS = 10;
-    /** What a give-up line says, and the report recognises as one (ReportAssembler#wrongResult). */
+    /** What a give-up line says ({@link DriverReport#gaveUp}). */
     static final String GAVE_UP = "no acknowledgement after";
 
     /** Chunks named in a give-up line before "...": its count is always whole. */
@@ -341,12 +341,6 @@ final class GatherMember implements EndpointDriver {
         return finishing(out, now);
     }
 
-    private List<String> mismatchesAndGiveUps() {
-        List<String> all = new ArrayList<>(mismatches);
-        all.addAll(gaveUp());
-        return List.copyOf(all);
-    }
-
     @Override
     public boolean done() {
         return !silent && held == data.chunks();
@@ -396,12 +390,13 @@ final class GatherMember implements EndpointDriver {
                         data.chunks(),
                         held,
                         List.of(),
-                        mismatchesAndGiveUps(),
+                        List.copyOf(mismatches),
                         lastVt,
                         verifiedChunks,
                         done(),
                         List.of(),
                         stats)
-                .withUnitTimes(times);
+                .withUnitTimes(times)
+                .withGaveUp(gaveUp());
     }
 }

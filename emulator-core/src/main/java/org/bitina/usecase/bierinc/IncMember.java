@@ -701,7 +701,6 @@ public final class IncMember implements EndpointDriver {
     @Override
     public DriverReport report() {
         List<String> problems = new ArrayList<>(mismatches);
-        problems.addAll(gaveUp);
         // a broadcast result is the owner's data alone: there is nobody to name as missing
         EndpointSet target = plan.collective() == IncPlan.Collective.BROADCAST ? null : all;
         return DriverReport.ofChunks(
@@ -727,6 +726,7 @@ public final class IncMember implements EndpointDriver {
                                 plan.policy().rtoNanos(),
                                 RecoveryPolicy.MAX_SENDS,
                                 (long) shareSends(base.recovery())))
-                .withUnitTimes(times);
+                .withUnitTimes(times)
+                .withGaveUp(gaveUp);
     }
 }

@@ -48,6 +48,9 @@ public final class AllReduceWorker implements EndpointDriver {
     private final EndpointSet[] holds;
     private final boolean[] verified;
     private final List<String> mismatches = new ArrayList<>();
+    /** Chunks this worker gave up on, its sends (or its fallback ring's) run out: its own outcome, not a wrong value. */
+    private final List<String> gaveUp = new ArrayList<>();
+
     private final SplittableRandom jitter;
     private int nextChunk;
     private int received;
@@ -262,7 +265,7 @@ public final class AllReduceWorker implements EndpointDriver {
                 retime(c);
                 received++;
                 recovered(c, now);
-                mismatches.add("chunk " + c + ": no result after " + attempts[c] + " sends");
+                gaveUp.add("chunk " + c + ": no result after " + attempts[c] + " sends");
                 out.addAll(sendNext(lastVt, now));
             } else {
                 retransmissions++;
@@ -432,7 +435,7 @@ public final class AllReduceWorker implements EndpointDriver {
         boolean first = holds[chunk] == null && !gaveUp;
         if (gaveUp) {
             // a result after this worker gave up on it: take it, and withdraw the complaint
-            mismatches.remove("chunk " + chunk + ": no result after " + attempts[chunk] + " sends");
+            this.gaveUp.remove("chunk " + chunk + ": no result after " + attempts[chunk] + " sends");
         }
         // a partial result without this worker's own contribution: taken, but its contribution was lost on the way
         // up, so it is sent again until the root folds it in (path model only: the unmodelled rule takes partials)
@@ -535,7 +538,7 @@ public final class AllReduceWorker implements EndpointDriver {
         out.addAll(r.out());
         for (FallbackRing.GaveUp g : r.gaveUp()) {
             if (awaitingRing.remove(g.chunk())) {
-                mismatches.add(g.why()); // this member has no sum for it: it gave up, and ends saying so
+                gaveUp.add(g.why()); // this member has no sum for it: it gave up, and ends saying so
             }
         }
     }
@@ -626,7 +629,8 @@ public final class AllReduceWorker implements EndpointDriver {
                         lastVt,
                         done(),
                         Recovery.stats(retransmissions, recovery.nanos(), rto))
-                .withUnitTimes(times);
+                .withUnitTimes(times)
+                .withGaveUp(gaveUp);
         ValueSecurity v = plan.values() == null ? ValueSecurity.OFF : plan.values();
         return v.any()
                 ? r.withValues(new DriverReport.ValueChecks(

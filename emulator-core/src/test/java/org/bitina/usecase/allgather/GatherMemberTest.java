@@ -111,7 +111,7 @@ class GatherMemberTest {
             sends += w1.onTimer(w1.nextDeadline()).size();
         }
         assertEquals(GatherMember.MAX_SENDS, sends, "the first send and nine again, then no timer is left");
-        List<String> named = w1.report().mismatches();
+        List<String> named = w1.report().gaveUp();
         assertEquals(List.of("to w2: no acknowledgement after 10 sends of 1 chunk (0)"), named);
     }
 }

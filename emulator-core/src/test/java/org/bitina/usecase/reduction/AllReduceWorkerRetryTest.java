@@ -64,7 +64,8 @@ class AllReduceWorkerRetryTest {
         t += 40 * MS;
         assertTrue(w.onTimer(t).isEmpty(), "no more sends after the last attempt");
         assertTrue(w.done(), "the job can end");
-        assertEquals(List.of("chunk 0: no result after 5 sends"), w.report().mismatches());
+        assertEquals(List.of("chunk 0: no result after 5 sends"), w.report().gaveUp());
+        assertEquals(List.of(), w.report().mismatches(), "giving up is not a wrong value");
     }
 
     @Test
