@@ -1,12 +1,10 @@
 package org.bitina.job;
 
-import org.bitina.usecases.UseCases;
-
 /**
  * A job of a scenario: what every kind has ({@link JobCommon}) and its kind's own spec, one
  * record per use case in its package. Not sealed: the kinds live in their own packages
  * (Java allows a sealed type's subtypes in other packages only inside a named module), and
- * {@link UseCases} is where they are listed.
+ * {@code usecases.UseCases} is where they are listed.
  */
 public interface JobSpec {
     JobCommon common();

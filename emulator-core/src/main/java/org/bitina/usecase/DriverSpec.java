@@ -1,11 +1,10 @@
 package org.bitina.usecase;
 
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
-import org.bitina.usecases.UseCases;
 
 /**
  * Which driver a host runs for a job phase; the host builds it, so a spec can cross JVMs
- * (as CBOR, its type named; the types are registered from {@link UseCases}). One record per
+ * (as CBOR, its type named; the types are registered from {@code usecases.UseCases}). One record per
  * use case, in its package.
  */
 @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "driver")

@@ -7,12 +7,11 @@ import org.bitina.scenario.FaultSpec;
 import org.bitina.scenario.JobReader;
 import org.bitina.scenario.Scenario;
 import org.bitina.topology.Routing;
-import org.bitina.usecases.UseCases;
 
 /**
  * One use case of the seeds, whole: how its jobs are read from a scenario file, planned
  * into phases (INA and its baselines), and which driver specs its hosts run. Each lives in
- * its own package under {@code usecase}; {@link UseCases} lists them.
+ * its own package under {@code usecase}; {@code usecases.UseCases} lists them.
  *
  * @param <S> the kind's job spec
  */
