@@ -15,6 +15,7 @@ import picocli.CommandLine.Command;
             RunCommand.class,
             SweepCommand.class,
             ExportCommand.class,
+            CompareCommand.class,
             WorkloadCommand.class,
             NodeCommand.class,
             CredentialsCommand.class
