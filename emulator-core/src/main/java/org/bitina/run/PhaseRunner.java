@@ -233,6 +233,7 @@ public final class PhaseRunner {
         String label = label(run.group);
         run.bound = bound(run);
         progress.phase.set(i + 1);
+        progress.modelledNanos.set(0);
         progress.results.set(0);
         progress.expectedResults.set(run.jobs.stream()
                 .mapToLong(j -> (long) j.phase.awaited().size() * j.phase.units())
@@ -555,6 +556,7 @@ public final class PhaseRunner {
                     }
                     progress.windows.incrementAndGet();
                     progress.windowWallNanos.addAndGet(System.nanoTime() - opened);
+                    progress.modelledNanos.accumulateAndGet(end, Math::max);
                     return afterWindow(run, end);
                 })
                 .onMessage(HostEvt.class, m -> onHostEvent(run, m))

@@ -21,6 +21,12 @@ public final class RunProgress {
     final AtomicLong windowEvents = new AtomicLong();
     final AtomicLong windowWallNanos = new AtomicLong();
     final AtomicLong deviceBusyNanos = new AtomicLong();
+    /** The modelled time the current phase has reached (the end of its last window), nanoseconds. */
+    final AtomicLong modelledNanos = new AtomicLong();
+
+    public long modelledNanos() {
+        return modelledNanos.get();
+    }
 
     public long windows() {
         return windows.get();

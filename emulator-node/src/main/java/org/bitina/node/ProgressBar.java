@@ -8,7 +8,8 @@ import org.bitina.run.RunProgress;
 /**
  * Progress on stderr. On a terminal, a one-line bar redrawn in place, shown only for runs longer
  * than two seconds, with the phase's estimated time left (from its results so far); elsewhere (a
- * log file, CI) a plain line when each phase starts instead of redrawn frames.
+ * log file, CI) a plain line when each phase starts instead of redrawn frames, and every 10 s of
+ * wall time a line with the phase, the modelled time it reached and the events a second.
  */
 final class ProgressBar implements AutoCloseable {
     private final Thread thread;
@@ -21,6 +22,11 @@ final class ProgressBar implements AutoCloseable {
     private boolean drawn;
 
     ProgressBar(RunProgress p, PrintStream out, boolean terminal) {
+        this(p, out, terminal, HEARTBEAT_NANOS);
+    }
+
+    /** As above, a line every {@code heartbeatNanos} of wall time when not on a terminal. */
+    ProgressBar(RunProgress p, PrintStream out, boolean terminal, long heartbeatNanos) {
         this.out = out;
         this.progress = p;
         this.terminal = terminal;
@@ -30,6 +36,8 @@ final class ProgressBar implements AutoCloseable {
                 () -> {
                     int lastPhase = 0;
                     long phaseStart = start;
+                    long lastBeat = start;
+                    long beatEvents = 0;
                     while (running) {
                         try {
                             Thread.sleep(250);
@@ -45,6 +53,13 @@ final class ProgressBar implements AutoCloseable {
                                 print(lines.upTo(phase, p.phases(), n -> label(p, n), now));
                             }
                             lastPhase = phase;
+                        }
+                        if (!terminal && now - lastBeat >= heartbeatNanos && running) {
+                            // a log or a pipe gets no redrawn bar: a line every 10 s says the run is alive and where
+                            long events = p.windowEvents();
+                            print(List.of(heartbeat(p, now - start, events - beatEvents, now - lastBeat)));
+                            lastBeat = now;
+                            beatEvents = events;
                         }
                         if (!terminal || ms < 2000 || !running) {
                             continue;
@@ -71,6 +86,27 @@ final class ProgressBar implements AutoCloseable {
                 "bitina-progress");
         thread.setDaemon(true);
         thread.start();
+    }
+
+    /** How often a run without a terminal says it is still going (issue 46 item 5). */
+    static final long HEARTBEAT_NANOS = 10_000_000_000L;
+
+    /**
+     * A line for a log: {@code ... 40s: phase 2/3 job ft8 mode ring, 412 µs modelled, 51.2K events/s, 37 % of its
+     * results}.
+     */
+    static String heartbeat(RunProgress p, long sinceStartNanos, long events, long overNanos) {
+        long total = p.expectedResults();
+        return String.format(
+                Locale.ROOT,
+                "... %.0fs: phase %d/%d %s, %s modelled, %s events/s%s",
+                sinceStartNanos / 1e9,
+                p.phase(),
+                p.phases(),
+                p.label(),
+                Units.nanos(p.modelledNanos()),
+                Units.count(events * 1e9 / Math.max(1, overNanos)),
+                total > 0 ? ", " + Math.min(100, p.results() * 100 / total) + " % of its results" : "");
     }
 
     /**

@@ -36,6 +36,14 @@ final class Units {
         return Durations.of(ns, "µs");
     }
 
+    /** A rate or a count as people read it: 950, 51.2K, 3.40M. */
+    static String count(double v) {
+        if (v < 1000) {
+            return String.format(java.util.Locale.ROOT, "%.0f", v);
+        }
+        return v < 1e6 ? Durations.threeDigits(v / 1e3) + "K" : Durations.threeDigits(v / 1e6) + "M";
+    }
+
     static String micros(double us) {
         return nanos(us * 1000);
     }

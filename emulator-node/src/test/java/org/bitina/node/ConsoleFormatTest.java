@@ -151,6 +151,37 @@ class ConsoleFormatTest {
         assertEquals("; first timeout 302 µs, doubling, at most 10 sends", Summary.policy(ring.recovery()));
     }
 
+    /**
+     * Without a terminal (a log, a pipe) a long run says every so often that it is alive and where
+     * it is (issue 46 item 5: a 40 s run piped to a file printed nothing between phases); on a
+     * terminal the bar does that instead.
+     */
+    @Test
+    void withoutATerminalALineComesEverySoOftenAndNoneOnATerminal() throws InterruptedException {
+        for (boolean terminal : new boolean[] {false, true}) {
+            ByteArrayOutputStream b = new ByteArrayOutputStream();
+            try (ProgressBar bar = new ProgressBar(
+                    new org.bitina.run.RunProgress(),
+                    new PrintStream(b, true, StandardCharsets.UTF_8),
+                    terminal,
+                    200_000_000L)) {
+                Thread.sleep(1200);
+            }
+            List<String> beats = b.toString(StandardCharsets.UTF_8)
+                    .lines()
+                    .filter(l -> l.startsWith("... "))
+                    .toList();
+            if (terminal) {
+                assertEquals(List.of(), beats);
+            } else {
+                assertTrue(beats.size() >= 2, b.toString(StandardCharsets.UTF_8));
+                assertTrue(
+                        beats.get(0).matches("\\.\\.\\. \\d+s: phase 0/0 starting, 0 ns modelled, 0 events/s"),
+                        beats.get(0));
+            }
+        }
+    }
+
     private static Report report(Report.JobReport... jobs) {
         return new Report("s.conf", "virtual", List.of(), List.of(jobs), List.of(), List.of(), List.of(), Map.of());
     }
