@@ -354,6 +354,8 @@ final class ReportAssembler {
             }
         }
         List<String> unfinished = new ArrayList<>();
+        // the endpoints of those lines, kept as names: what an exact expectation compares, never read back from text
+        Set<String> unfinishedEndpoints = new TreeSet<>();
         int shortfall = 0;
         List<String> mismatches = new ArrayList<>();
         // an endpoint that gave up on a result it never got names itself: its own outcome, not a wrong value
@@ -371,6 +373,7 @@ final class ReportAssembler {
                 r.gaveUp().forEach(x -> gaveUp.add(e + ": " + x));
             }
             if (r == null || !r.done()) {
+                unfinishedEndpoints.add(e);
                 unfinished.add(e
                         + (r == null ? "" : " (" + r.received() + " of " + r.chunks() + " chunks" + gaveUpOn(r) + ")"));
                 if (r != null) {
@@ -423,6 +426,7 @@ final class ReportAssembler {
             r.mismatches().forEach(x -> mismatches.add(r.endpoint() + ": " + x));
             r.gaveUp().forEach(x -> gaveUp.add(r.endpoint() + ": " + x));
             if (!r.done() && !missing.contains(r.endpoint())) {
+                unfinishedEndpoints.add(r.endpoint());
                 unfinished.add(r.endpoint() + " (receiver holds " + r.received() + " of " + r.chunks() + " packets)");
                 allVerified = false;
             }
@@ -438,7 +442,7 @@ final class ReportAssembler {
                 ? Status.FAILED
                 : partial.isEmpty() ? Status.COMPLETE : Status.PARTIAL;
         boolean asExpected = p.expected().exact()
-                ? exactly(p.expected(), status, verified, missing, unfinished, mismatches)
+                ? exactly(p.expected(), status, verified, missing, unfinishedEndpoints, mismatches)
                 : switch (p.expected().status()) {
                     case COMPLETE -> status == Status.COMPLETE && verified;
                     // what the silent endpoints could take away, and nothing else
@@ -597,10 +601,10 @@ final class ReportAssembler {
             Status status,
             boolean verified,
             Collection<String> missing,
-            List<String> unfinished,
+            Set<String> unfinished,
             List<String> mismatches) {
         Set<String> named = new TreeSet<>(missing);
-        unfinished.forEach(u -> named.add(u.split(" ", 2)[0].replaceAll(":$", "")));
+        named.addAll(unfinished);
         boolean right = status == Status.FAILED ? mismatches.isEmpty() : verified;
         return status == e.status() && right && (e.missing() == null || named.equals(e.missing()));
     }
