@@ -35,9 +35,15 @@ final class SweepCommand implements Callable<Integer> {
     @Option(
             names = "--set",
             paramLabel = "PATH=V1,V2,...",
-            required = true,
             description = "a path and the values it takes (repeatable; commas inside [ ] or quotes stay in one value)")
-    List<String> sets;
+    List<String> sets = new ArrayList<>();
+
+    @Option(
+            names = "--sizes",
+            paramLabel = "LO..HI",
+            description = "message sizes per rank in bytes, powers of two from LO to HI (4K..1G: K, M, G of 1024):"
+                    + " each job's data.elements is the size over its element's bytes; prints nccl-tests' columns")
+    String sizes;
 
     @Option(
             names = "--out",
@@ -57,6 +63,21 @@ final class SweepCommand implements Callable<Integer> {
             }
             paths.add(s.substring(0, eq).trim());
             choices.add(split(s.substring(eq + 1)));
+        }
+        List<Long> sizeList = null;
+        if (sizes != null) {
+            sizeList = sizes(sizes);
+            if (sizeList == null) {
+                System.err.println("bitina sweep: --sizes " + sizes
+                        + ": write LO..HI, each a power of two of bytes (4K..1G), LO at most HI");
+                return ExitCodes.USAGE;
+            }
+            paths.add(0, "data.elements");
+            choices.add(0, sizeList.stream().map(b -> Long.toString(b / 4)).toList());
+        }
+        if (paths.isEmpty()) {
+            System.err.println("bitina sweep: nothing to sweep: give --set PATH=V1,V2,... or --sizes LO..HI");
+            return ExitCodes.USAGE;
         }
         List<List<String>> points = product(choices);
         List<Scenario> scenarios = new ArrayList<>();
@@ -93,6 +114,7 @@ final class SweepCommand implements Callable<Integer> {
             return ExitCodes.USAGE;
         }
         List<List<CsvReport.JobRow>> rows = new ArrayList<>();
+        List<Report> reports = new ArrayList<>();
         boolean asExpected = true;
         ObjectMapper json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
         List<String> headers = new ArrayList<>(List.of("point"));
@@ -112,6 +134,7 @@ final class SweepCommand implements Callable<Integer> {
                 json.writeValue(dir.resolve("report.json").toFile(), r);
                 CsvReport.write(r, s, dir);
                 rows.add(CsvReport.jobRows(r, s));
+                reports.add(r);
                 asExpected &= r.allAsExpected();
                 r.jobs().forEach(j -> {
                     List<ConsoleTable.Cell> cells = new ArrayList<>();
@@ -125,6 +148,9 @@ final class SweepCommand implements Callable<Integer> {
         // the same table as run's, a column for the point first
         table.lines(Terminal.colourOnStdout()).forEach(System.out::println);
         answers.forEach(System.out::println);
+        if (sizeList != null) {
+            NcclTable.print(scenarios, points, rows, System.out);
+        }
         Path csv = out.resolve("sweep.csv");
         CsvReport.writeSweep(csv, paths, points, rows);
         Path page = out.resolve("sweep.html");
@@ -144,6 +170,39 @@ final class SweepCommand implements Callable<Integer> {
             s.add(paths.get(i) + "=" + point.get(i));
         }
         return String.join(" ", s);
+    }
+
+    /** {@code 4K..1M}: the powers of two from LO to HI in bytes; null when it is not that. */
+    static List<Long> sizes(String range) {
+        int dots = range.indexOf("..");
+        if (dots <= 0) {
+            return null;
+        }
+        Long lo = bytes(range.substring(0, dots).trim());
+        Long hi = bytes(range.substring(dots + 2).trim());
+        if (lo == null || hi == null || lo > hi || Long.bitCount(lo) != 1 || Long.bitCount(hi) != 1 || lo < 4) {
+            return null;
+        }
+        List<Long> out = new ArrayList<>();
+        for (long b = lo; b <= hi; b *= 2) {
+            out.add(b);
+        }
+        return out;
+    }
+
+    private static Long bytes(String v) {
+        java.util.regex.Matcher m =
+                java.util.regex.Pattern.compile("(\\d+)\\s*([KMG]?)i?B?").matcher(v);
+        if (!m.matches()) {
+            return null;
+        }
+        long n = Long.parseLong(m.group(1));
+        return switch (m.group(2)) {
+            case "K" -> n << 10;
+            case "M" -> n << 20;
+            case "G" -> n << 30;
+            default -> n;
+        };
     }
 
     /** Values split at commas outside brackets and quotes. */
