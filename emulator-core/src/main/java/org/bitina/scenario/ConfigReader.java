@@ -314,7 +314,7 @@ public final class ConfigReader {
     private static final Pattern COUNT = Pattern.compile("(\\d+)\\s*([KMG])");
 
     /** {@code 4K}, {@code 64K}, {@code 1M}: a count in binary multiples (4096, 65536, 1048576), as nccl-tests' sizes; null otherwise. */
-    static Double counted(String s) {
+    public static Double counted(String s) {
         Matcher m = COUNT.matcher(s.strip());
         if (!m.matches()) {
             return null;

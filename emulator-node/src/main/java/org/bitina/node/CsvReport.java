@@ -123,7 +123,10 @@ final class CsvReport {
                     Map<String, Object> m = new LinkedHashMap<>();
                     m.put("point", point + 1);
                     for (int i = 0; i < paths.size(); i++) {
-                        m.put(paths.get(i), values.get(point).get(i));
+                        // a swept count as a number (64K as 65536), anything else as written
+                        String v = values.get(point).get(i);
+                        Long n = SweepCommand.bytes(v);
+                        m.put(paths.get(i), n == null ? v : n);
                     }
                     m.putAll(row.columns());
                     w.write(m);

@@ -12,6 +12,7 @@ import java.util.concurrent.Callable;
 import org.bitina.run.Report;
 import org.bitina.run.RunProgress;
 import org.bitina.run.RunSession;
+import org.bitina.scenario.ConfigReader;
 import org.bitina.scenario.Scenario;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -190,19 +191,13 @@ final class SweepCommand implements Callable<Integer> {
         return out;
     }
 
-    private static Long bytes(String v) {
-        java.util.regex.Matcher m =
-                java.util.regex.Pattern.compile("(\\d+)\\s*([KMG]?)i?B?").matcher(v);
-        if (!m.matches()) {
-            return null;
+    /** {@code 4096} or {@code 4K} (binary multiples, as a scenario's counts: ConfigReader.counted); null otherwise. */
+    static Long bytes(String v) {
+        if (v.strip().matches("\\d+")) {
+            return Long.parseLong(v.strip());
         }
-        long n = Long.parseLong(m.group(1));
-        return switch (m.group(2)) {
-            case "K" -> n << 10;
-            case "M" -> n << 20;
-            case "G" -> n << 30;
-            default -> n;
-        };
+        Double d = ConfigReader.counted(v);
+        return d == null ? null : d.longValue();
     }
 
     /** Values split at commas outside brackets and quotes. */

@@ -26,6 +26,8 @@ class SweepSizesTest {
                 Path.of("..", "topology-configs", "paper-fig1-allreduce.conf").toString(),
                 "--sizes",
                 "4K..8K",
+                "--set",
+                "data.window=1K",
                 "--out",
                 dir.toString());
         assertEquals(0, r.code(), r.out() + r.err());
@@ -69,6 +71,14 @@ class SweepSizesTest {
             assertEquals(String.format(java.util.Locale.ROOT, "%.2fx", best / ina), cells[cells.length - 1]);
         }
         assertTrue(r.out().contains("sweep: "), r.out());
+        // sweep.csv holds the swept values as numbers: a window of 1K chunks as 1024, the sizes' element counts
+        List<String> csv = java.nio.file.Files.readAllLines(dir.resolve("sweep.csv"));
+        assertEquals(
+                List.of("point", "data.elements", "data.window"),
+                List.of(csv.get(0).split(",")).subList(0, 3));
+        assertTrue(
+                csv.get(1).startsWith("1,1024,1024,") && csv.get(csv.size() - 1).startsWith("2,2048,1024,"),
+                csv.toString());
         assertNull(SweepCommand.sizes("3K..8K"), "not a power of two");
         assertEquals(List.of(1024L, 2048L, 4096L), SweepCommand.sizes("1K..4K"));
         assertEquals(
