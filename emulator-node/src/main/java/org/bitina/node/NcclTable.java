@@ -81,16 +81,22 @@ final class NcclTable {
 
     /** The fastest verified baseline's time over INA's: "2.10x"; "-" without both. */
     static String speedup(Map<String, CsvReport.JobRow> byMode) {
+        Double x = speedupOf(byMode);
+        return x == null ? "-" : String.format(Locale.ROOT, "%.2fx", x);
+    }
+
+    /** The fastest verified baseline's time over INA's, or null without both. */
+    static Double speedupOf(Map<String, CsvReport.JobRow> byMode) {
         CsvReport.JobRow ina = byMode.get(org.bitina.job.Mode.INA.name());
         if (ina == null || !ina.verified() || ina.modelledUs() <= 0) {
-            return "-";
+            return null;
         }
         double best = byMode.values().stream()
                 .filter(j -> j != ina && j.verified() && j.modelledUs() > 0)
                 .mapToDouble(CsvReport.JobRow::modelledUs)
                 .min()
                 .orElse(Double.NaN);
-        return Double.isNaN(best) ? "-" : String.format(Locale.ROOT, "%.2fx", best / ina.modelledUs());
+        return Double.isNaN(best) ? null : best / ina.modelledUs();
     }
 
     private static DataSpec data(Scenario s, String job) {

@@ -315,10 +315,16 @@ final class SvgCharts {
         double[] x = new double[xValues.size()];
         boolean numeric = true;
         for (int i = 0; i < x.length; i++) {
-            try {
-                x[i] = Double.parseDouble(xValues.get(i));
-            } catch (NumberFormatException e) {
-                numeric = false;
+            // 4096 or 4K (a count as a scenario writes it): numbers on the axis
+            Long count = SweepCommand.bytes(xValues.get(i));
+            if (count != null) {
+                x[i] = count;
+            } else {
+                try {
+                    x[i] = Double.parseDouble(xValues.get(i));
+                } catch (NumberFormatException e) {
+                    numeric = false;
+                }
             }
         }
         double lo = Arrays.stream(x).min().orElse(1);
@@ -363,7 +369,12 @@ final class SvgCharts {
             axis.setNumberFormatOverride(new HumanNumberFormat());
             plot.setDomainAxis(axis);
         } else {
-            ((NumberAxis) plot.getDomainAxis()).setNumberFormatOverride(new HumanNumberFormat());
+            NumberAxis axis = (NumberAxis) plot.getDomainAxis();
+            if (Arrays.stream(x).allMatch(v -> v == Math.rint(v))) {
+                // a whole-number parameter (k, a window) gets whole-number ticks, never k = 4.5
+                axis.setStandardTickUnits(NumberAxis.createIntegerTickUnits());
+            }
+            axis.setNumberFormatOverride(new HumanNumberFormat());
         }
         ((NumberAxis) plot.getRangeAxis()).setNumberFormatOverride(new HumanNumberFormat());
         return svg(chart, id, 520, 320);

@@ -31,6 +31,17 @@ final class SweepPage {
             new Metric("bus bandwidth", "GB/s", CsvReport.JobRow::busbwGBps),
             new Metric("timeouts", "timeouts", CsvReport.JobRow::timeouts));
 
+    /** The values of the swept paths other than the first and the constants: " window=32". */
+    private static String others(List<String> paths, List<Integer> varying, List<String> point) {
+        StringBuilder s = new StringBuilder();
+        for (int k : varying) {
+            if (k > 0) {
+                s.append(' ').append(paths.get(k)).append('=').append(point.get(k));
+            }
+        }
+        return s.toString();
+    }
+
     static void write(
             Path file,
             String scenario,
@@ -40,8 +51,20 @@ final class SweepPage {
             throws IOException {
         StringBuilder b = new StringBuilder(1 << 15);
         HtmlReport.head(b, "bitina sweep: " + scenario);
+        // a path with one value at every point is a constant of the sweep: said once, in the title, not on every line
+        List<Integer> varying = new ArrayList<>();
+        List<String> constant = new ArrayList<>();
+        for (int k = 0; k < paths.size(); k++) {
+            final int at = k;
+            if (k == 0 || points.stream().map(p -> p.get(at)).distinct().count() > 1) {
+                varying.add(k);
+            } else {
+                constant.add(paths.get(k) + "=" + points.get(0).get(k));
+            }
+        }
         b.append("<h1>sweep of ")
                 .append(HtmlReport.esc(scenario))
+                .append(constant.isEmpty() ? "" : HtmlReport.esc(" with " + String.join(" ", constant)))
                 .append("</h1>\n<p class=\"meta\">")
                 .append(points.size())
                 .append(" points over ")
@@ -60,15 +83,37 @@ final class SweepPage {
             }
         });
         int n = 0;
+        // first the answer: INA's speed-up over its fastest verified baseline, per job, against the swept value
+        Map<String, Map<String, Double>> speedups = new LinkedHashMap<>();
+        for (int i = 0; i < points.size(); i++) {
+            Map<String, Map<String, CsvReport.JobRow>> byJob = new LinkedHashMap<>();
+            rows.get(i).stream()
+                    .filter(r -> r.iteration() == null)
+                    .forEach(r -> byJob.computeIfAbsent(r.job(), k -> new LinkedHashMap<>())
+                            .putIfAbsent(r.mode(), r));
+            String others = others(paths, varying, points.get(i));
+            for (Map.Entry<String, Map<String, CsvReport.JobRow>> e : byJob.entrySet()) {
+                Double x = NcclTable.speedupOf(e.getValue());
+                if (x != null) {
+                    speedups.computeIfAbsent(e.getKey() + others, k -> new LinkedHashMap<>())
+                            .put(points.get(i).get(0), x);
+                }
+            }
+        }
+        if (!speedups.isEmpty()) {
+            b.append("<figure class=\"chart\" data-chart=\"sweep-speedup\">")
+                    .append(SvgCharts.sweep("svg" + n++, "INA's speed-up", paths.get(0), "x", xs, speedups))
+                    .append("<figcaption>")
+                    .append(HtmlReport.esc("INA's speed-up over its fastest verified baseline (its time over INA's;"
+                            + " above 1: INA faster) against " + paths.get(0)))
+                    .append("</figcaption></figure>\n");
+        }
         List<String> zero = new ArrayList<>();
         for (Metric m : METRICS) {
             Map<String, Map<String, Double>> series = new LinkedHashMap<>();
             for (int i = 0; i < points.size(); i++) {
                 List<String> point = points.get(i);
-                StringBuilder others = new StringBuilder();
-                for (int k = 1; k < paths.size(); k++) {
-                    others.append(' ').append(paths.get(k)).append('=').append(point.get(k));
-                }
+                String others = others(paths, varying, point);
                 for (CsvReport.JobRow r : rows.get(i)) {
                     Number v = m.value().apply(r);
                     if (v != null) {

@@ -320,6 +320,7 @@ class HtmlReportBrowserTest {
         Map<String, int[]> charts = drawn(out.resolve("sweep.html"));
         assertEquals(
                 List.of(
+                        "sweep-speedup",
                         "sweep-modelled-time",
                         "sweep-max-link-bytes",
                         "sweep-total-link-bytes",

@@ -79,6 +79,15 @@ class SweepSizesTest {
         assertTrue(
                 csv.get(1).startsWith("1,1024,1024,") && csv.get(csv.size() - 1).startsWith("2,2048,1024,"),
                 csv.toString());
+        // the page: the speed-up first, against the size; a constant of the sweep said once, in the title
+        String page = java.nio.file.Files.readString(dir.resolve("sweep.html"));
+        int first = page.indexOf("<figure class=\"chart\" data-chart=\"");
+        assertTrue(
+                page.startsWith("<figure class=\"chart\" data-chart=\"sweep-speedup\">", first), "the speed-up first");
+        assertTrue(
+                page.contains("<h1>sweep of ../topology-configs/paper-fig1-allreduce.conf with data.window=1K</h1>"),
+                page.substring(0, Math.min(page.length(), 2000)));
+        assertTrue(!page.contains("fig1/ina data.window=1K"), "the constant is not on every line");
         assertNull(SweepCommand.sizes("3K..8K"), "not a power of two");
         assertEquals(List.of(1024L, 2048L, 4096L), SweepCommand.sizes("1K..4K"));
         assertEquals(
