@@ -28,6 +28,58 @@ public record RecoveryPolicy(long rtoNanos, long capNanos, int maxSends) {
 
     public static final String MAX_SENDS = "maxSends";
 
+    /**
+     * Doublings of the first timeout at most (64 times it), in every mode: queueing is bounded, and
+     * under loss alone a packet is lost at random, not because the network is busy, so later tries
+     * come as often as the sixth (a member whose answer is lost ten times in a row still gets it in
+     * modelled milliseconds, not seconds).
+     */
+    public static final int DOUBLINGS = 6;
+
+    // Each mode's sends of one packet, the first included, before its sender gives up (a job's
+    // recovery.max-sends sets them all), and why each is what it is:
+
+    /** An INA worker's sends of a chunk over the path it models. */
+    public static final int INA_SENDS = 16;
+
+    /** An INA worker's sends without a path model (the parameter server, the real clock), as before there was one. */
+    public static final int UNMODELLED_SENDS = 5;
+
+    /** A fallback ring packet's sends (S6). */
+    public static final int RING_SENDS = 16;
+
+    /** A host baseline's sends of one packet before the member gives up on its acknowledgement. */
+    public static final int HOST_SENDS = 10;
+
+    /** An all-gather copy's sends to the members that did not acknowledge it. */
+    public static final int GATHER_SENDS = 10;
+
+    /** A BIER-INC owner's requests for one chunk before it settles the chunk with what it holds (enough for 5 % loss a hop). */
+    public static final int INC_ASKS = 16;
+
+    /**
+     * A BIER-INC member's sends of its share of one chunk: twice the owner's asks, so that a member
+     * keeps asking after its owner settled, and a round trip lost with 46 % (5 % loss on 12 links)
+     * is tried often enough for 32,000 member-chunks at k=8.
+     */
+    public static final int INC_SENDS = 32;
+
+    /**
+     * With a member the fault plan silences, the rule before loss recovery: a few asks a long wait
+     * apart, then the owner settles naming the silent (the members are not asked 16 times for what a
+     * silent member will never send).
+     */
+    public static final int INC_ASKS_SILENT = 3;
+
+    public static final int INC_SENDS_SILENT = 8;
+
+    /**
+     * An MoE source's dispatches of one packet: a dispatch and its combine cross 12 links on a k=8
+     * fat-tree; at 5 % loss a link, 46 % of the round trips to one expert fail, and 24 tries leave
+     * 1e-8 of them unanswered.
+     */
+    public static final int MOE_SENDS = 24;
+
     public RecoveryPolicy {
         if (rtoNanos <= 0 || capNanos < rtoNanos || maxSends < 1) {
             throw new IllegalArgumentException(

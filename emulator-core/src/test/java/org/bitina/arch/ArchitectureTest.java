@@ -184,6 +184,35 @@ class ArchitectureTest {
     }
 
     /**
+     * One retransmission rule, one place (issue 42 item 4, issue 43): every mode's sends and backoff
+     * are constants of {@code usecase.RecoveryPolicy}; a driver that defines its own count of sends,
+     * asks, dispatches, doublings or backoff is named here.
+     */
+    @Test
+    void onlyTheRecoveryPolicyDefinesSendsAndBackoff() throws IOException {
+        java.util.regex.Pattern rule =
+                java.util.regex.Pattern.compile("static final int \\w*(SENDS|ASKS|DISPATCHES|BACKOFF|DOUBLINGS)\\w* =");
+        List<String> found = new ArrayList<>();
+        for (Path root : List.of(Path.of("src/main/java"), Path.of("../emulator-node/src/main/java"))) {
+            try (Stream<Path> files = Files.walk(root)) {
+                for (Path f : files.filter(x -> x.toString().endsWith(".java")).toList()) {
+                    if (f.endsWith(Path.of("org", "bitina", "usecase", "RecoveryPolicy.java"))) {
+                        continue;
+                    }
+                    List<String> lines = Files.readAllLines(f);
+                    for (int i = 0; i < lines.size(); i++) {
+                        if (rule.matcher(lines.get(i)).find()) {
+                            found.add(root.relativize(f) + ":" + (i + 1) + ": "
+                                    + lines.get(i).trim());
+                        }
+                    }
+                }
+            }
+        }
+        assertEquals(List.of(), found, "sends or backoff defined outside RecoveryPolicy");
+    }
+
+    /**
      * The packages' imports, read from the source, form no circle (issue 43: three Javadoc-only
      * imports of {@code usecases} from {@code job} and {@code usecase} drew a 25-file circle that
      * {@link #noPackageCycles} cannot see, the bytecode keeping no trace of them): each circle found

@@ -39,19 +39,16 @@ import org.bitina.wire.Payload;
  * acknowledged to its sender (an ACK with the receiver's bit) and checked against the owner's
  * seeded input, exactly (nothing is computed on the way). The sender keeps at most {@code window}
  * chunks unacknowledged and sends a chunk again, flagged, to exactly the members whose
- * acknowledgement is overdue (R3's miss set), doubling the wait each time; after {@link #MAX_SENDS}
+ * acknowledgement is overdue (R3's miss set), doubling the wait each time; after {@link RecoveryPolicy#GATHER_SENDS}
  * it gives up on them and says so: per member given up on, which chunks went unacknowledged after
  * how many sends, and how many it held back from it since (a give-up in the report, never silence).
  */
 final class GatherMember implements EndpointDriver {
-    static final int MAX_SENDS = 10;
     /** What a give-up line says ({@link DriverReport#gaveUp}). */
     static final String GAVE_UP = "no acknowledgement after";
 
     /** Chunks named in a give-up line before "...": its count is always whole. */
     private static final int NAMED_CHUNKS = 8;
-
-    private static final int MAX_BACKOFF = 6;
 
     private final AllReducePlan plan;
     /** When a copy goes again to those who did not acknowledge it, and how often ({@link RecoveryPolicy}). */
@@ -113,7 +110,8 @@ final class GatherMember implements EndpointDriver {
 
     GatherMember(AllReducePlan plan, String host, GatherRoutes routes) {
         this.plan = plan;
-        this.policy = RecoveryPolicy.doubling(plan.timeoutNanos(), MAX_BACKOFF, MAX_SENDS, plan.recovery());
+        this.policy = RecoveryPolicy.doubling(
+                plan.timeoutNanos(), RecoveryPolicy.DOUBLINGS, RecoveryPolicy.GATHER_SENDS, plan.recovery());
         this.routes = routes;
         this.host = host;
         this.me = plan.members().indexOf(host);

@@ -24,6 +24,7 @@ import org.bitina.usecase.Phase;
 import org.bitina.usecase.PhaseEstimate;
 import org.bitina.usecase.PhaseFigures;
 import org.bitina.usecase.Plans;
+import org.bitina.usecase.RecoveryPolicy;
 import org.bitina.usecase.Repair;
 import org.bitina.usecase.Straggler;
 import org.bitina.usecase.UseCase;
@@ -221,7 +222,7 @@ public final class BierIncUseCase implements UseCase<BierIncSpec> {
                                         + (silent.isEmpty()
                                                         ? IncMember.shareSends(
                                                                 job.common().recovery())
-                                                        : IncMember.MAX_SENDS_SILENT)
+                                                        : RecoveryPolicy.INC_SENDS_SILENT)
                                                 * INC_WAIT_TIMEOUTS)))
                 // a silent owner's chunks have no tree, and those alone
                 .expected(new Phase.Expected(expected, Set.copyOf(silent), (int)
@@ -240,7 +241,7 @@ public final class BierIncUseCase implements UseCase<BierIncSpec> {
      * (a window's serialisation included, {@link RoundTrip}), plus the longest straggler delay (a
      * straggler is not a loss), so that a lossless run never asks. Without a path model (the real
      * clock), or with a member the fault plan silences (the owners then settle as before, after a
-     * few long waits: {@link IncMember#MAX_ASKS_SILENT}), every wait is the longest one.
+     * few long waits: {@link RecoveryPolicy#INC_ASKS_SILENT}), every wait is the longest one.
      */
     private static long firstWait(Scenario s, Routing routing, AllReducePlan plan, List<String> owners, long longest) {
         long rtt = 0;

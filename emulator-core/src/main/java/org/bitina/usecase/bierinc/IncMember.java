@@ -35,7 +35,7 @@ import org.bitina.wire.Payload;
  *
  * <p>Recovery, for loss and for routing changes (B5; L1): an owner that lacks reductions a wait
  * after the first arrived asks the missing members again (a forward request, flag
- * RETRANSMIT) up to {@value #MAX_ASKS} times, then settles the chunk partial. The waits are
+ * RETRANSMIT) up to {@value RecoveryPolicy#INC_ASKS} times, then settles the chunk partial. The waits are
  * {@link IncPlan#wait(int)}: a few modelled round trips at first, doubled at each ask. The tree
  * is data-driven, so an ask first sends the owner's first forward packet again with the same
  * bitstring: a node whose tree is there reuses it untouched (same incoming bitstring), a node
@@ -51,22 +51,6 @@ import org.bitina.wire.Payload;
  */
 public final class IncMember implements EndpointDriver {
     private static final long SETUP = -1;
-    /** Requests of an owner for one chunk before it settles the chunk with what it holds (L1: enough for 5 % loss a hop). */
-    static final int MAX_ASKS = 16;
-    /**
-     * Sends of a member's share of one chunk before it gives up on the chunk's final result: twice the
-     * owner's asks, so that a member keeps asking after its owner settled, and a round trip lost with
-     * 46 % (5 % loss on 12 links) is tried often enough for 32,000 member-chunks at k=8.
-     */
-    public static final int MAX_SENDS = 32;
-    /**
-     * With a member the fault plan silences, the rule before loss recovery: a few asks a long wait
-     * apart, then the owner settles naming the silent (the members are not asked 16 times for
-     * what a silent member will never send).
-     */
-    static final int MAX_ASKS_SILENT = 3;
-
-    static final int MAX_SENDS_SILENT = 8;
 
     private final Verifier verifier;
     private final IncPlan plan;
@@ -180,22 +164,24 @@ public final class IncMember implements EndpointDriver {
      * asked for as without a silent member).
      */
     private int maxAsks(EndpointSet missing) {
-        return base.silent().isEmpty() || !missing.isSubsetOf(silentSet) ? asks(base.recovery()) : MAX_ASKS_SILENT;
+        return base.silent().isEmpty() || !missing.isSubsetOf(silentSet)
+                ? asks(base.recovery())
+                : RecoveryPolicy.INC_ASKS_SILENT;
     }
 
     /** The sends a member spends on chunk {@code c}: the silent rule only for a chunk a silenced owner holds. */
     private int maxSends(int c) {
-        return base.silent().contains(plan.owner(c)) ? MAX_SENDS_SILENT : shareSends(base.recovery());
+        return base.silent().contains(plan.owner(c)) ? RecoveryPolicy.INC_SENDS_SILENT : shareSends(base.recovery());
     }
 
-    /** An owner's asks for one chunk under loss: {@value #MAX_ASKS}, or the job's {@code recovery.max-sends}. */
+    /** An owner's asks for one chunk under loss: {@value RecoveryPolicy#INC_ASKS}, or the job's {@code recovery.max-sends}. */
     static int asks(RecoverySettings s) {
-        return s.maxSends() > 0 ? s.maxSends() : MAX_ASKS;
+        return s.maxSends() > 0 ? s.maxSends() : RecoveryPolicy.INC_ASKS;
     }
 
-    /** A member's sends of one share under loss: twice its owner's asks ({@value #MAX_SENDS} by default). */
+    /** A member's sends of one share under loss: twice its owner's asks ({@value RecoveryPolicy#INC_SENDS} by default). */
     public static int shareSends(RecoverySettings s) {
-        return s.maxSends() > 0 ? 2 * s.maxSends() : MAX_SENDS;
+        return s.maxSends() > 0 ? 2 * s.maxSends() : RecoveryPolicy.INC_SENDS;
     }
 
     private boolean silent() {

@@ -46,16 +46,8 @@ public record IncPlan(
     }
 
     /**
-     * Doublings of the first wait at most: under loss alone an ask or a send is lost at random, not
-     * because the network is busy, so later tries come as often as the sixth; a member whose owner's
-     * answer is lost ten times in a row (5 % a link, 12 links a round trip) still gets it in modelled
-     * milliseconds, not seconds.
-     */
-    static final int MAX_DOUBLINGS = 6;
-
-    /**
      * L1: the wait after the {@code n}-th ask (0 for the first): {@code firstWaitNanos} doubled at
-     * each ask (binary backoff) up to {@value #MAX_DOUBLINGS} times, at most {@code waitNanos}.
+     * each ask (binary backoff) up to {@value RecoveryPolicy#DOUBLINGS} times, at most {@code waitNanos}.
      */
     public long wait(int n) {
         return policy().after(n + 1);
@@ -69,7 +61,8 @@ public record IncPlan(
     public RecoveryPolicy policy() {
         long first = Math.max(1, Math.min(firstWaitNanos, waitNanos));
         RecoverySettings s = base.recovery();
-        return RecoveryPolicy.capped(first, Math.min(waitNanos, first << MAX_DOUBLINGS), Math.max(1, s.maxSends()), s);
+        return RecoveryPolicy.capped(
+                first, Math.min(waitNanos, first << RecoveryPolicy.DOUBLINGS), Math.max(1, s.maxSends()), s);
     }
 
     @Override

@@ -61,8 +61,6 @@ public final class MoeSource implements EndpointDriver {
     private final ArrayDeque<int[][]> queued = new ArrayDeque<>();
 
     private int inFlight;
-    /** Dispatches of one packet (the first and its re-dispatches) before the source settles for what it holds. */
-    static final int MAX_DISPATCHES = 24;
     /** The longest round trip (dispatch to whole combine) of a packet dispatched once (Karn: re-dispatched ones tell nothing). */
     private long maxRtt;
     /** Packets not finished yet, by sequence id: the only ones the timers look at (at most a window of them). */
@@ -251,7 +249,7 @@ public final class MoeSource implements EndpointDriver {
      * longest measured, or before the first twice the completion timeout (the C-BMs have left at
      * their timers by then); never more than twice the completion timeout. Plus the longest
      * straggler delay the plan declares (a straggler is not a loss); doubled at each dispatch
-     * (binary backoff) up to twice the completion timeout, at most {@value #MAX_DISPATCHES}
+     * (binary backoff) up to twice the completion timeout, at most {@value RecoveryPolicy#MOE_SENDS}
      * dispatches (a dispatch and its combine cross 12 links on a k=8 fat-tree: at 5 % loss a link,
      * 46 % of the round trips to one expert fail, and 24 tries leave 1e-8 of them unanswered). Starting from the round trip
      * rather than the timeout keeps recovery within microseconds of modelled time, before the
@@ -266,7 +264,7 @@ public final class MoeSource implements EndpointDriver {
         long measured = Math.max(maxRtt, plan.rttNanos());
         long cap = Math.max(1, 2 * plan.timeoutNanos());
         return RecoveryPolicy.capped(
-                measured > 0 ? Math.min(4 * measured, cap) : cap, cap, MAX_DISPATCHES, plan.recovery());
+                measured > 0 ? Math.min(4 * measured, cap) : cap, cap, RecoveryPolicy.MOE_SENDS, plan.recovery());
     }
 
     /** The experts of a packet whose outputs are missing and may still come: the miss set, silent experts left out. */

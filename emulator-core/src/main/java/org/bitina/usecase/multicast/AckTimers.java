@@ -29,8 +29,6 @@ import org.bitina.usecase.RecoveryPolicy;
  * model (the real clock), or when the two trees together have a cycle (no level exists).
  */
 record AckTimers(Map<String, Long> nodeNanos, long roundBaseNanos, long roundCapNanos) {
-    /** Doublings of the backoff at most (64 times the first wait), as an all-gather sender's: queueing is bounded. */
-    static final int MAX_DOUBLINGS = 6;
 
     /**
      * @param upward     each node's next hop toward the source on either ACK tree: pairs (child, parent)
@@ -92,7 +90,7 @@ record AckTimers(Map<String, Long> nodeNanos, long roundBaseNanos, long roundCap
 
     /**
      * The source's rounds as the one retransmission rule ({@link RecoveryPolicy}): {@code base}
-     * doubling each round, {@value #MAX_DOUBLINGS} times at most and never past {@code cap} (the
+     * doubling each round, {@value RecoveryPolicy#DOUBLINGS} times at most and never past {@code cap} (the
      * completion timeout rule; every round waits {@code cap} when there is no base), bounded by the
      * job's {@code rto-min} and {@code rto-max}; its sends are the {@code rounds} (multicast's own
      * {@code max-rounds}, which {@code max-sends} leaves alone).
@@ -102,7 +100,7 @@ record AckTimers(Map<String, Long> nodeNanos, long roundBaseNanos, long roundCap
         long first = base <= 0 ? top : Math.min(base, top);
         return RecoveryPolicy.capped(
                 first,
-                Math.min(top, first << MAX_DOUBLINGS),
+                Math.min(top, first << RecoveryPolicy.DOUBLINGS),
                 Math.max(1, rounds),
                 new RecoverySettings(s.rtoMinNanos(), s.rtoMaxNanos(), 0));
     }

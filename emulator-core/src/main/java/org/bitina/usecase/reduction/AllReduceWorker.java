@@ -147,19 +147,13 @@ public final class AllReduceWorker implements EndpointDriver {
         this.absent = plan.space().setOf(plan.silent());
     }
 
-    /** Sends of a chunk over the INA path before a worker gives up on its result. */
-    static final int MAX_SENDS = 16;
-
-    /** Sends without a path model, as before there was one. */
-    static final int MAX_SENDS_UNMODELLED = 5;
-
     /**
      * When an in-network worker sends a contribution again (L1; seed 000 sections 2 and 3: "selective
      * retransmission instead of a wholesale restart"), as SwitchML's workers do after a timeout: the one
      * {@link RecoveryPolicy}, its first timeout twice the plan's modelled round trip (the farthest member to
      * the root and back, plus a window's serialisation: {@link AllReducePlan#rttNanos()}), doubling up to the
      * root's completion timeout, past which the aggregation timers have sent a partial result anyway; at most
-     * {@value #MAX_SENDS} sends, which with the cap bounds how long a worker may still ask below how long a root
+     * {@value RecoveryPolicy#INA_SENDS} sends, which with the cap bounds how long a worker may still ask below how long a root
      * keeps its results (20 timeouts), so every question finds its answer. The worker adds each chunk's
      * allowance (a straggler's delay, a silent member's timeout): a lossless run never retransmits. Without a
      * path model ({@code rtt = 0}: the parameter server, the real clock) four timeouts between sends, five sends.
@@ -167,9 +161,10 @@ public final class AllReduceWorker implements EndpointDriver {
     static RecoveryPolicy policy(AllReducePlan plan) {
         long timeout = Math.max(1, plan.timeoutNanos());
         if (plan.rttNanos() <= 0) {
-            return RecoveryPolicy.capped(4 * timeout, 4 * timeout, MAX_SENDS_UNMODELLED, plan.recovery());
+            return RecoveryPolicy.capped(4 * timeout, 4 * timeout, RecoveryPolicy.UNMODELLED_SENDS, plan.recovery());
         }
-        return RecoveryPolicy.capped(Math.min(2 * plan.rttNanos(), timeout), timeout, MAX_SENDS, plan.recovery());
+        return RecoveryPolicy.capped(
+                Math.min(2 * plan.rttNanos(), timeout), timeout, RecoveryPolicy.INA_SENDS, plan.recovery());
     }
 
     /** Sends of a chunk before this worker gives up on its result. */

@@ -32,15 +32,11 @@ import org.bitina.wire.ReductionOp;
  * <p>Loss (L1, as the host ring's per-hop recovery in {@link ScheduleWorker}): the member a ring
  * packet goes to acknowledges it (a unicast with no payload, naming the chunk and what the packet
  * held); an unacknowledged packet goes again, flagged RETRANSMIT, after twice the plan's modelled
- * round trip (the completion timeout without one), doubling each time, at most {@link #MAX_SENDS}
+ * round trip (the completion timeout without one), doubling each time, at most {@link RecoveryPolicy#RING_SENDS}
  * sends, then the member gives up on that chunk and says so ("no result after ..."). A copy of a
  * packet already taken is acknowledged again and never added twice.
  */
 final class FallbackRing {
-    /** Sends of one ring packet before its sender gives up on the chunk. */
-    static final int MAX_SENDS = 16;
-
-    private static final int MAX_BACKOFF = 6;
 
     private final AllReducePlan plan;
     private final String host;
@@ -87,8 +83,8 @@ final class FallbackRing {
         this.gathered = new boolean[chunks];
         this.policy = RecoveryPolicy.doubling(
                 plan.rttNanos() > 0 ? 2 * plan.rttNanos() : Math.max(1, plan.timeoutNanos()),
-                MAX_BACKOFF,
-                MAX_SENDS,
+                RecoveryPolicy.DOUBLINGS,
+                RecoveryPolicy.RING_SENDS,
                 plan.recovery());
     }
 
@@ -184,7 +180,7 @@ final class FallbackRing {
         return d;
     }
 
-    /** Sends again what is due at {@code now}, at modelled time {@code vt}; gives up after {@link #MAX_SENDS} sends. */
+    /** Sends again what is due at {@code now}, at modelled time {@code vt}; gives up after {@link RecoveryPolicy#RING_SENDS} sends. */
     Retries onTimer(long now, long vt) {
         List<Out> out = new ArrayList<>();
         List<GaveUp> gaveUp = new ArrayList<>();

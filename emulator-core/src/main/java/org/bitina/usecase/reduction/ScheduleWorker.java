@@ -50,16 +50,12 @@ import org.bitina.wire.Payload;
  *       round trip plus the most queueing the windows allow; {@link HostBaselines#retransmissionTimeout}),
  *       so no timer fires in a lossless virtual-clock run. A link's duplicate of a first send is not
  *       acknowledged again; a flagged retransmission is (its first acknowledgement may be what was lost).
- *       After {@link #MAX_SENDS} sends a packet is given up and named, never silently, and so is every
+ *       After {@link RecoveryPolicy#HOST_SENDS} sends a packet is given up and named, never silently, and so is every
  *       other send to that peer: it does not answer (a silent member), and waiting out each of its
  *       packets in turn would only hold the phase's end back.
  * </ul>
  */
 public final class ScheduleWorker implements EndpointDriver {
-    /** Sends of one packet before the member gives up on its acknowledgement. */
-    static final int MAX_SENDS = 10;
-    /** Backoff doublings at most: the longest wait is 64 timeouts. */
-    private static final int MAX_BACKOFF = 6;
 
     private final AllReducePlan plan;
     private final HostSchedule schedule;
@@ -451,7 +447,7 @@ public final class ScheduleWorker implements EndpointDriver {
 
     /** The one retransmission rule ({@link RecoveryPolicy}) on the estimator's timeout now, bounded by the job's settings. */
     private RecoveryPolicy policy() {
-        return RecoveryPolicy.doubling(rto(), MAX_BACKOFF, MAX_SENDS, plan.recovery());
+        return RecoveryPolicy.doubling(rto(), RecoveryPolicy.DOUBLINGS, RecoveryPolicy.HOST_SENDS, plan.recovery());
     }
 
     @Override

@@ -11,6 +11,7 @@ import org.bitina.protocol.Frame;
 import org.bitina.topology.BitSpace;
 import org.bitina.usecase.DriverReport;
 import org.bitina.usecase.EndpointDriver;
+import org.bitina.usecase.RecoveryPolicy;
 import org.bitina.usecase.reduction.AllReduceData;
 import org.bitina.usecase.reduction.AllReducePlan;
 import org.bitina.usecase.reduction.DataSpec;
@@ -110,7 +111,7 @@ class GatherMemberTest {
         while (w1.nextDeadline() < Long.MAX_VALUE) {
             sends += w1.onTimer(w1.nextDeadline()).size();
         }
-        assertEquals(GatherMember.MAX_SENDS, sends, "the first send and nine again, then no timer is left");
+        assertEquals(RecoveryPolicy.GATHER_SENDS, sends, "the first send and nine again, then no timer is left");
         List<String> named = w1.report().gaveUp();
         assertEquals(List.of("to w2: no acknowledgement after 10 sends of 1 chunk (0)"), named);
     }

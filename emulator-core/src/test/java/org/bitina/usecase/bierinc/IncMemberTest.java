@@ -14,6 +14,7 @@ import org.bitina.protocol.Frame;
 import org.bitina.topology.BitSpace;
 import org.bitina.usecase.DriverReport;
 import org.bitina.usecase.EndpointDriver;
+import org.bitina.usecase.RecoveryPolicy;
 import org.bitina.usecase.reduction.AllReduceData;
 import org.bitina.usecase.reduction.AllReducePlan;
 import org.bitina.usecase.reduction.DataSpec;
@@ -135,7 +136,7 @@ class IncMemberTest {
         assertTrue(request.header().has(Flags.RETRANSMIT));
         assertEquals(0, request.payload().elements(), "a request carries no data");
         assertEquals(FlatBitmap.of(4, 3), request.endpoints(), "only w4 is asked");
-        for (int i = 0; i < IncMember.MAX_ASKS - 1; i++) {
+        for (int i = 0; i < RecoveryPolicy.INC_ASKS - 1; i++) {
             w1.onTimer(w1.nextDeadline());
         }
         List<EndpointDriver.Out> settle = w1.onTimer(w1.nextDeadline());

@@ -15,6 +15,7 @@ import org.bitina.topology.BitSpace;
 import org.bitina.usecase.DriverReport;
 import org.bitina.usecase.EndpointDriver;
 import org.bitina.usecase.Recovery;
+import org.bitina.usecase.RecoveryPolicy;
 import org.bitina.wire.Flags;
 import org.bitina.wire.InaPacket;
 import org.bitina.wire.PacketType;
@@ -131,9 +132,9 @@ class MoeSourceTest {
         int sends = 1;
         for (long t = src.nextDeadline(); !src.done(); t = src.nextDeadline()) {
             sends += src.onTimer(t).size();
-            assertTrue(sends <= MoeSource.MAX_DISPATCHES, "a bounded number of rounds");
+            assertTrue(sends <= RecoveryPolicy.MOE_SENDS, "a bounded number of rounds");
         }
-        assertEquals(MoeSource.MAX_DISPATCHES, sends, "e3 was asked again until the dispatches ran out");
+        assertEquals(RecoveryPolicy.MOE_SENDS, sends, "e3 was asked again until the dispatches ran out");
         assertTrue(src.done(), "what it holds then is final");
         DriverReport r = src.report();
         List<DriverReport.PartialChunk> expected = new ArrayList<>();

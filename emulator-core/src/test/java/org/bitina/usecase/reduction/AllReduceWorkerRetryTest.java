@@ -20,6 +20,7 @@ import org.bitina.topology.Topologies;
 import org.bitina.topology.Topology;
 import org.bitina.usecase.DriverReport;
 import org.bitina.usecase.EndpointDriver;
+import org.bitina.usecase.RecoveryPolicy;
 import org.bitina.wire.ElementType;
 import org.bitina.wire.Flags;
 import org.bitina.wire.InaHeader;
@@ -57,7 +58,7 @@ class AllReduceWorkerRetryTest {
         assertEquals(1, again.size());
         assertTrue(again.get(0).frame().packet().header().has(Flags.RETRANSMIT));
         long t = 40 * MS;
-        for (int i = 2; i < AllReduceWorker.MAX_SENDS_UNMODELLED; i++) {
+        for (int i = 2; i < RecoveryPolicy.UNMODELLED_SENDS; i++) {
             t += 40 * MS;
             assertEquals(1, w.onTimer(t).size());
         }

@@ -11,6 +11,7 @@ import org.bitina.bitmap.EndpointSet;
 import org.bitina.job.Mode;
 import org.bitina.topology.BitSpace;
 import org.bitina.usecase.EndpointDriver.Out;
+import org.bitina.usecase.RecoveryPolicy;
 import org.bitina.wire.ElementType;
 import org.bitina.wire.Flags;
 import org.bitina.wire.InaPacket;
@@ -21,7 +22,7 @@ import org.junit.jupiter.api.Test;
 /**
  * S6's fallback ring under loss (L1): a ring packet that is lost goes again after the timeout, a
  * copy of one already taken is acknowledged and never added twice, and a member that gets no
- * acknowledgement after {@link FallbackRing#MAX_SENDS} sends gives up on the chunk and says so.
+ * acknowledgement after {@link RecoveryPolicy#RING_SENDS} sends gives up on the chunk and says so.
  * Three members, chunk 0: its owner is w1, w2 starts, the sum goes w2 -> w3 -> w1, then round.
  */
 class FallbackRingLossTest {
@@ -113,7 +114,7 @@ class FallbackRingLossTest {
             r = w2.onTimer(t, t);
             sends += r.out().size();
         } while (r.gaveUp().isEmpty());
-        assertEquals(FallbackRing.MAX_SENDS, sends);
+        assertEquals(RecoveryPolicy.RING_SENDS, sends);
         assertEquals(
                 List.of(new FallbackRing.GaveUp(
                         0, "chunk 0: no result after 16 sends of its fallback ring packet to w3")),
