@@ -327,6 +327,16 @@ public final class ConfigReader {
         return Double.parseDouble(m.group(1)) * (1L << shift);
     }
 
+    /** {@code 4096} or {@code 4K} (binary multiples, {@link #counted}) as a whole number; null for anything else. */
+    public static Long wholeCount(String s) {
+        String v = s.strip();
+        if (v.matches("\\d{1,18}")) {
+            return Long.parseLong(v);
+        }
+        Double d = counted(v);
+        return d == null ? null : d.longValue();
+    }
+
     /** A whole number at {@code key}; {@code dflt} when absent or bad. */
     public long wholeLong(String key, long dflt) {
         if (!has(key)) {

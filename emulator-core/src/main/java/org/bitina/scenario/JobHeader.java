@@ -79,8 +79,8 @@ public record JobHeader(
             return RecoverySettings.NONE;
         }
         r.checkKeys(JobKeys.RECOVERY, "a job's recovery");
-        Duration min = r.has("rto-min") ? r.positiveDuration("rto-min", null) : null;
-        Duration max = r.has("rto-max") ? r.positiveDuration("rto-max", null) : null;
+        Duration min = r.positiveDuration("rto-min", null);
+        Duration max = r.positiveDuration("rto-max", null);
         // PhaseEstimate.ALLOWED_PER_PLANNED: past 32 sends of a packet a phase reads as a storm
         int sends = r.intIn("max-sends", 1, 32, 0);
         if (min == null && r.has("rto-min") || max == null && r.has("rto-max")) {

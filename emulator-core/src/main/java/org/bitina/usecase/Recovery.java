@@ -1,5 +1,6 @@
 package org.bitina.usecase;
 
+import java.util.HashMap;
 import java.util.Map;
 
 /**
@@ -23,7 +24,7 @@ public final class Recovery {
 
     /** As above, with the rule the endpoint recovered by ({@link RecoveryPolicy#stats()}). */
     public static Map<String, Long> stats(long retransmissions, long recoveryNanos, RecoveryPolicy policy) {
-        Map<String, Long> out = new java.util.HashMap<>(stats(retransmissions, recoveryNanos));
+        Map<String, Long> out = new HashMap<>(stats(retransmissions, recoveryNanos));
         out.putAll(policy.stats());
         return Map.copyOf(out);
     }

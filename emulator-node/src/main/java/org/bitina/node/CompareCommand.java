@@ -2,12 +2,17 @@ package org.bitina.node;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SequenceWriter;
+import com.fasterxml.jackson.dataformat.csv.CsvGenerator;
+import com.fasterxml.jackson.dataformat.csv.CsvSchema;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -118,20 +123,14 @@ final class CompareCommand implements Callable<Integer> {
         Map<String, List<JsonNode>> rows = new LinkedHashMap<>();
         for (int i = 0; i < read.size(); i++) {
             for (JsonNode j : read.get(i).path("jobs")) {
-                List<JsonNode> row = rows.computeIfAbsent(key(j), k -> new ArrayList<>());
-                while (row.size() < read.size()) {
-                    row.add(null);
-                }
+                // a row has a place for every report from the start: null where a report lacks it
+                List<JsonNode> row =
+                        rows.computeIfAbsent(key(j), k -> new ArrayList<>(Collections.nCopies(read.size(), null)));
                 if (row.get(i) == null) {
                     row.set(i, j);
                 }
             }
         }
-        rows.values().forEach(row -> {
-            while (row.size() < read.size()) {
-                row.add(null);
-            }
-        });
         return new Table(read.stream().map(r -> r.path("scenario").asText()).toList(), rows);
     }
 
@@ -168,21 +167,21 @@ final class CompareCommand implements Callable<Integer> {
 
     static void print(Table t, List<Path> files, PrintStream out) {
         for (int i = 0; i < files.size(); i++) {
-            out.println((char) ('A' + Math.min(i, 25)) + ": " + files.get(i) + " ("
-                    + t.files().get(i) + ")");
+            out.println(letter(i) + ": " + files.get(i) + " (" + t.files().get(i) + ")");
         }
+        List<Figure> figures = present(t);
         List<String> headers = new ArrayList<>(List.of("job mode"));
         List<ConsoleTable.Align> aligns = new ArrayList<>(List.of(ConsoleTable.Align.LEFT));
-        for (Figure f : present(t)) {
+        for (Figure f : figures) {
             for (int i = 0; i < files.size(); i++) {
-                headers.add(f.name() + " " + (char) ('A' + Math.min(i, 25)));
+                headers.add(f.name() + " " + letter(i));
                 aligns.add(ConsoleTable.Align.RIGHT);
             }
         }
         ConsoleTable table = new ConsoleTable(headers, aligns);
         t.rows().forEach((key, row) -> {
             List<ConsoleTable.Cell> cells = new ArrayList<>(List.of(ConsoleTable.Cell.plain(key)));
-            for (Figure f : present(t)) {
+            for (Figure f : figures) {
                 Double first = row.get(0) == null ? null : f.value().apply(row.get(0));
                 for (int i = 0; i < row.size(); i++) {
                     Double v = row.get(i) == null ? null : f.value().apply(row.get(i));
@@ -197,42 +196,49 @@ final class CompareCommand implements Callable<Integer> {
                 "(each figure of B, C, ... with its ratio to A's; '-': the row or the figure is not in that report)");
     }
 
-    static String csv(Table t, List<Path> files) {
-        StringBuilder b = new StringBuilder("row,report,file");
-        FIGURES.forEach(f -> b.append(',')
-                .append(f.name().replace(' ', '_'))
-                .append(',')
-                .append(f.name().replace(' ', '_'))
-                .append("_ratio"));
-        b.append('\n');
-        t.rows().forEach((key, row) -> {
-            for (int i = 0; i < row.size(); i++) {
-                b.append(quote(key))
-                        .append(',')
-                        .append((char) ('A' + Math.min(i, 25)))
-                        .append(',')
-                        .append(quote(files.get(i).toString()));
-                for (Figure f : FIGURES) {
-                    Double first = row.get(0) == null ? null : f.value().apply(row.get(0));
-                    Double v = row.get(i) == null ? null : f.value().apply(row.get(i));
-                    b.append(',')
-                            .append(v == null ? "" : number(v))
-                            .append(',')
-                            .append(v == null || first == null || first == 0 ? "" : number(v / first));
+    /** The table as CSV, a line per row and report, each figure and its ratio to A's as numbers (Jackson's CSV, as jobs.csv). */
+    static String csv(Table t, List<Path> files) throws IOException {
+        CsvSchema.Builder schema =
+                CsvSchema.builder().addColumn("row").addColumn("report").addColumn("file");
+        for (Figure f : FIGURES) {
+            schema.addColumn(f.name().replace(' ', '_')).addColumn(f.name().replace(' ', '_') + "_ratio");
+        }
+        StringWriter out = new StringWriter();
+        // quoted only where CSV needs it ("fig1 ina" stays as it is)
+        try (SequenceWriter w = CsvReport.CSV
+                .writer(schema.build().withHeader())
+                .with(CsvGenerator.Feature.STRICT_CHECK_FOR_QUOTING)
+                .writeValues(out)) {
+            for (Map.Entry<String, List<JsonNode>> e : t.rows().entrySet()) {
+                List<JsonNode> row = e.getValue();
+                for (int i = 0; i < row.size(); i++) {
+                    Map<String, Object> m = new LinkedHashMap<>();
+                    m.put("row", e.getKey());
+                    m.put("report", letter(i));
+                    m.put("file", files.get(i).toString());
+                    for (Figure f : FIGURES) {
+                        Double first = row.get(0) == null ? null : f.value().apply(row.get(0));
+                        Double v = row.get(i) == null ? null : f.value().apply(row.get(i));
+                        m.put(f.name().replace(' ', '_'), v == null ? null : number(v));
+                        m.put(
+                                f.name().replace(' ', '_') + "_ratio",
+                                v == null || first == null || first == 0 ? null : number(v / first));
+                    }
+                    w.write(m);
                 }
-                b.append('\n');
             }
-        });
-        return b.toString();
+        }
+        return out.toString();
     }
 
     /** A number as CSV reads it: whole numbers without a decimal point. */
-    static String number(double v) {
-        return v == Math.rint(v) && Math.abs(v) < 1e15 ? Long.toString((long) v) : Double.toString(v);
+    static Number number(double v) {
+        return v == Math.rint(v) && Math.abs(v) < 1e15 ? (Number) (long) v : (Number) v;
     }
 
-    private static String quote(String s) {
-        return s.contains(",") || s.contains("\"") ? "\"" + s.replace("\"", "\"\"") + "\"" : s;
+    /** The report's letter in the table: A for the first (the reference), B, C, ... */
+    private static char letter(int i) {
+        return (char) ('A' + Math.min(i, 25));
     }
 
     static String page(Table t, List<Path> files) {
@@ -241,7 +247,7 @@ final class CompareCommand implements Callable<Integer> {
         b.append("<h1>compare</h1>\n<ul>");
         for (int i = 0; i < files.size(); i++) {
             b.append("<li>")
-                    .append((char) ('A' + Math.min(i, 25)))
+                    .append(letter(i))
                     .append(": ")
                     .append(HtmlReport.esc(files.get(i).toString()))
                     .append(" (")
@@ -262,7 +268,7 @@ final class CompareCommand implements Callable<Integer> {
                         byRow.put(key, v);
                     }
                 }
-                series.put(String.valueOf((char) ('A' + Math.min(i, 25))), byRow);
+                series.put(String.valueOf(letter(i)), byRow);
             }
             if (series.values().stream().allMatch(Map::isEmpty)) {
                 continue;

@@ -79,7 +79,7 @@ final class CsvReport {
             long drops,
             String dropsByReason) {}
 
-    private static final CsvMapper CSV = new CsvMapper();
+    static final CsvMapper CSV = new CsvMapper();
 
     private CsvReport() {}
 
@@ -125,7 +125,7 @@ final class CsvReport {
                     for (int i = 0; i < paths.size(); i++) {
                         // a swept count as a number (64K as 65536), anything else as written
                         String v = values.get(point).get(i);
-                        Long n = SweepCommand.bytes(v);
+                        Long n = org.bitina.scenario.ConfigReader.wholeCount(v);
                         m.put(paths.get(i), n == null ? v : n);
                     }
                     m.putAll(row.columns());

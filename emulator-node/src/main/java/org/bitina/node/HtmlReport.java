@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -219,7 +220,7 @@ final class HtmlReport {
     /** The rows, a shared run's mix before its alone runs: the mix is what the page is about, alone its reference. */
     private static List<Report.JobReport> mixFirst(List<Report.JobReport> rows) {
         return rows.stream()
-                .sorted(java.util.Comparator.comparing(
+                .sorted(Comparator.comparing(
                         j -> j.shared() != null && j.shared().alone()))
                 .toList();
     }

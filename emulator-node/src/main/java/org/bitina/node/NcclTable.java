@@ -2,6 +2,7 @@ package org.bitina.node;
 
 import java.io.PrintStream;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -9,6 +10,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import org.bitina.job.JobSpec;
+import org.bitina.run.Report;
 import org.bitina.scenario.Scenario;
 import org.bitina.usecase.reduction.ArrayPhases;
 import org.bitina.usecase.reduction.DataSpec;
@@ -23,7 +25,11 @@ final class NcclTable {
     private NcclTable() {}
 
     static void print(
-            List<Scenario> scenarios, List<List<String>> points, List<List<CsvReport.JobRow>> rows, PrintStream out) {
+            List<Scenario> scenarios,
+            List<List<String>> points,
+            List<List<CsvReport.JobRow>> rows,
+            List<Report> reports,
+            PrintStream out) {
         Set<String> jobs = new LinkedHashSet<>();
         rows.forEach(r -> r.forEach(j -> {
             if (j.dataBytes() != null && j.iteration() == null) {
@@ -69,7 +75,8 @@ final class NcclTable {
                                             gbps(j.algbwGBps()),
                                             gbps(j.busbwGBps())));
                 }
-                line.append("  ").append(speedup(byMode));
+                Double x = speedup(reports.get(p), job);
+                line.append("  ").append(x == null ? "-" : String.format(Locale.ROOT, "%.2fx", x));
                 out.println(line);
             }
         }
@@ -79,24 +86,17 @@ final class NcclTable {
         return v == null ? "-" : String.format(Locale.ROOT, "%.2f", v);
     }
 
-    /** The fastest verified baseline's time over INA's: "2.10x"; "-" without both. */
-    static String speedup(Map<String, CsvReport.JobRow> byMode) {
-        Double x = speedupOf(byMode);
-        return x == null ? "-" : String.format(Locale.ROOT, "%.2fx", x);
-    }
-
-    /** The fastest verified baseline's time over INA's, or null without both. */
-    static Double speedupOf(Map<String, CsvReport.JobRow> byMode) {
-        CsvReport.JobRow ina = byMode.get(org.bitina.job.Mode.INA.name());
-        if (ina == null || !ina.verified() || ina.modelledUs() <= 0) {
-            return null;
-        }
-        double best = byMode.values().stream()
-                .filter(j -> j != ina && j.verified() && j.modelledUs() > 0)
-                .mapToDouble(CsvReport.JobRow::modelledUs)
-                .min()
-                .orElse(Double.NaN);
-        return Double.isNaN(best) ? null : best / ina.modelledUs();
+    /**
+     * INA's speed-up over its fastest baseline as the report has it (its {@code speedup}: the verified,
+     * complete baselines' times over INA's), for a verified INA row of {@code job}; null without one.
+     */
+    static Double speedup(Report r, String job) {
+        return r.jobs().stream()
+                .filter(j -> j.name().equals(job) && j.mode().inNetwork() && j.iteration() == null)
+                .findFirst()
+                .filter(j -> j.verified() && j.speedup() != null && !j.speedup().isEmpty())
+                .map(j -> Collections.min(j.speedup().values()))
+                .orElse(null);
     }
 
     private static DataSpec data(Scenario s, String job) {

@@ -23,7 +23,7 @@ final class QueueChart {
 
     static void append(StringBuilder b, Report r) {
         // a shared run: each world's mix first, then the jobs alone, each captioned so
-        boolean shared = r.jobs().stream().anyMatch(j -> j.shared() != null);
+        boolean shared = SharedAnswer.applies(r);
         Map<String, List<Report.LinkReport>> groups = new LinkedHashMap<>();
         Map<String, List<Report.LinkReport>> alone = new LinkedHashMap<>();
         Map<String, String> captions = new LinkedHashMap<>();

@@ -246,7 +246,7 @@ final class Summary {
     private static void table(Report r, PrintStream out, boolean colour) {
         // one table for every row, so the notes printed under a row leave the columns aligned
         // a shared run's rows say which are the mix and which the jobs alone (the reference of a slowdown)
-        boolean shared = r.jobs().stream().anyMatch(j -> j.shared() != null);
+        boolean shared = SharedAnswer.applies(r);
         List<String> headers = new ArrayList<>(HEADERS);
         List<ConsoleTable.Align> aligns = new ArrayList<>(ALIGNS);
         if (shared) {
@@ -336,7 +336,7 @@ final class Summary {
     /** Under the table: the legend, comparisons, per-kind figures (with {@code rows}) and tolerances. */
     private static void rest(Report r, PrintStream out, boolean rows) {
         out.println(
-                r.jobs().stream().anyMatch(j -> j.shared() != null)
+                SharedAnswer.applies(r)
                         ? LEGEND.replace(
                                 "; pkts in:", "; run: in a shared run, the world's mix or the job alone; pkts in:")
                         : LEGEND);

@@ -316,7 +316,7 @@ final class SvgCharts {
         boolean numeric = true;
         for (int i = 0; i < x.length; i++) {
             // 4096 or 4K (a count as a scenario writes it): numbers on the axis
-            Long count = SweepCommand.bytes(xValues.get(i));
+            Long count = org.bitina.scenario.ConfigReader.wholeCount(xValues.get(i));
             if (count != null) {
                 x[i] = count;
             } else {

@@ -150,12 +150,12 @@ final class SweepCommand implements Callable<Integer> {
         table.lines(Terminal.colourOnStdout()).forEach(System.out::println);
         answers.forEach(System.out::println);
         if (sizeList != null) {
-            NcclTable.print(scenarios, points, rows, System.out);
+            NcclTable.print(scenarios, points, rows, reports, System.out);
         }
         Path csv = out.resolve("sweep.csv");
         CsvReport.writeSweep(csv, paths, points, rows);
         Path page = out.resolve("sweep.html");
-        SweepPage.write(page, file.toString(), paths, points, rows);
+        SweepPage.write(page, file.toString(), paths, points, rows, reports);
         System.out.println("sweep: " + csv + " (" + points.size() + " points)");
         System.out.println("html:  " + page);
         System.out.println(
@@ -179,8 +179,8 @@ final class SweepCommand implements Callable<Integer> {
         if (dots <= 0) {
             return null;
         }
-        Long lo = bytes(range.substring(0, dots).trim());
-        Long hi = bytes(range.substring(dots + 2).trim());
+        Long lo = ConfigReader.wholeCount(range.substring(0, dots));
+        Long hi = ConfigReader.wholeCount(range.substring(dots + 2));
         if (lo == null || hi == null || lo > hi || Long.bitCount(lo) != 1 || Long.bitCount(hi) != 1 || lo < 4) {
             return null;
         }
@@ -189,15 +189,6 @@ final class SweepCommand implements Callable<Integer> {
             out.add(b);
         }
         return out;
-    }
-
-    /** {@code 4096} or {@code 4K} (binary multiples, as a scenario's counts: ConfigReader.counted); null otherwise. */
-    static Long bytes(String v) {
-        if (v.strip().matches("\\d+")) {
-            return Long.parseLong(v.strip());
-        }
-        Double d = ConfigReader.counted(v);
-        return d == null ? null : d.longValue();
     }
 
     /** Values split at commas outside brackets and quotes. */

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.Function;
+import org.bitina.run.Report;
 
 /**
  * {@code DIR/sweep.html} of {@code bitina sweep}: one chart per metric against the first swept
@@ -47,7 +48,8 @@ final class SweepPage {
             String scenario,
             List<String> paths,
             List<List<String>> points,
-            List<List<CsvReport.JobRow>> rows)
+            List<List<CsvReport.JobRow>> rows,
+            List<Report> reports)
             throws IOException {
         StringBuilder b = new StringBuilder(1 << 15);
         HtmlReport.head(b, "bitina sweep: " + scenario);
@@ -86,16 +88,12 @@ final class SweepPage {
         // first the answer: INA's speed-up over its fastest verified baseline, per job, against the swept value
         Map<String, Map<String, Double>> speedups = new LinkedHashMap<>();
         for (int i = 0; i < points.size(); i++) {
-            Map<String, Map<String, CsvReport.JobRow>> byJob = new LinkedHashMap<>();
-            rows.get(i).stream()
-                    .filter(r -> r.iteration() == null)
-                    .forEach(r -> byJob.computeIfAbsent(r.job(), k -> new LinkedHashMap<>())
-                            .putIfAbsent(r.mode(), r));
             String others = others(paths, varying, points.get(i));
-            for (Map.Entry<String, Map<String, CsvReport.JobRow>> e : byJob.entrySet()) {
-                Double x = NcclTable.speedupOf(e.getValue());
+            for (String job :
+                    rows.get(i).stream().map(CsvReport.JobRow::job).distinct().toList()) {
+                Double x = NcclTable.speedup(reports.get(i), job);
                 if (x != null) {
-                    speedups.computeIfAbsent(e.getKey() + others, k -> new LinkedHashMap<>())
+                    speedups.computeIfAbsent(job + others, k -> new LinkedHashMap<>())
                             .put(points.get(i).get(0), x);
                 }
             }

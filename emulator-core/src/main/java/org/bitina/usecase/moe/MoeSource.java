@@ -216,7 +216,7 @@ public final class MoeSource implements EndpointDriver {
         long delay = straggler == null ? 0 : straggler.draw(jitter);
         st.deadline = now + delay + 6 * plan.timeoutNanos();
         st.sentAt = now + delay;
-        st.retryAt = now + delay + retryWait(1);
+        st.retryAt = now + delay + retryWait(policy(), 1);
         open.add(packets.size());
         packets.add(st);
         float[][] g = new float[ids.length][experts.length];
@@ -255,8 +255,8 @@ public final class MoeSource implements EndpointDriver {
      * rather than the timeout keeps recovery within microseconds of modelled time, before the
      * branch nodes' timers send partials up (each of which would bring late answers after it).
      */
-    private long retryWait(int n) {
-        return policy().after(n) + Straggler.longest(plan.stragglers().values());
+    private long retryWait(RecoveryPolicy rule, int n) {
+        return rule.after(n) + Straggler.longest(plan.stragglers().values());
     }
 
     /** The one retransmission rule ({@link RecoveryPolicy}) on the round trip known now, bounded by the job's settings. */
@@ -369,14 +369,16 @@ public final class MoeSource implements EndpointDriver {
     @Override
     public List<Out> onTimer(long now) {
         List<Out> out = new ArrayList<>();
+        // the measured round trip moves only with combines: one rule for every open packet now
+        RecoveryPolicy rule = policy();
         for (int seq : List.copyOf(open)) {
             PacketState st = packets.get(seq);
             EndpointSet miss = st.retryAt <= now ? missing(st) : null;
-            boolean resend = miss != null && !miss.isEmpty() && !policy().exhausted(st.sends);
+            boolean resend = miss != null && !miss.isEmpty() && !rule.exhausted(st.sends);
             if (resend) {
                 // L1: the combine is short of experts that may still answer: dispatch to exactly them again
                 st.sends++;
-                st.retryAt = now + retryWait(st.sends);
+                st.retryAt = now + retryWait(rule, st.sends);
                 st.deadline = Math.max(st.deadline, st.retryAt);
                 retransmissions++;
                 recovery.resent(seq, now);
@@ -384,7 +386,7 @@ public final class MoeSource implements EndpointDriver {
             } else if (miss != null && miss.isEmpty()) {
                 st.retryAt = Long.MAX_VALUE; // only silent experts are missing: the packet waits out its deadline
             }
-            if (st.deadline <= now || (miss != null && !resend && policy().exhausted(st.sends))) {
+            if (st.deadline <= now || (miss != null && !resend && rule.exhausted(st.sends))) {
                 st.expired = true;
                 open.remove(seq);
                 recovery.answered(seq, now);

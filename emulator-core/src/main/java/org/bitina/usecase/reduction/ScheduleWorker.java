@@ -465,9 +465,11 @@ public final class ScheduleWorker implements EndpointDriver {
         // in the order they were sent, as a walk over the map would meet them: a peer given up on early in
         // the walk is given up on for the sends after it
         fallen.sort(Comparator.comparingLong(o -> o.order));
+        // the estimator moves only with acknowledgements: one rule for every packet that fell due now
+        RecoveryPolicy rule = policy();
         for (Outstanding o : fallen) {
             Key k = o.key;
-            if (unanswering.contains(k.to()) || policy().exhausted(o.sends)) {
+            if (unanswering.contains(k.to()) || rule.exhausted(o.sends)) {
                 if (unanswering.add(k.to())) {
                     gaveUp.add("chunk " + k.chunk() + " to " + plan.members().get(k.to())
                             + ": no acknowledgement after " + o.sends + " sends; nothing more is sent to it");
@@ -485,7 +487,7 @@ public final class ScheduleWorker implements EndpointDriver {
             long vt = o.dueVt;
             lastEventVt = Math.max(lastEventVt, vt);
             o.sends++;
-            long wait = policy().after(o.sends);
+            long wait = rule.after(o.sends);
             o.sentAt = now;
             o.dueAt = now + wait;
             o.dueVt = vt + wait;
