@@ -61,6 +61,8 @@ abstract class DeviceActor extends AbstractBehavior<DeviceCommand> {
         this.maxEntriesPerJob = maxEntriesPerJob;
         this.tombstoneNanos = tombstoneNanos;
         this.ports = new Ports(name);
+        // read when a packet is captured: the engine of the moment (a crash or restart replaces it)
+        this.ports.tables(k -> engine == null ? null : engine.tables(k));
         if (tally != null) {
             VirtualClock v = new VirtualClock(tally);
             this.time = v;

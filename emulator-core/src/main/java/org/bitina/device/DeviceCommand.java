@@ -11,7 +11,6 @@ import org.bitina.protocol.JobKey;
 import org.bitina.protocol.JobTables;
 import org.bitina.protocol.ObservedTrees;
 import org.bitina.protocol.SwitchTiming;
-import org.bitina.protocol.TraceEvent;
 import org.bitina.security.ChecksumAudit;
 import org.bitina.topology.Bift;
 import org.bitina.topology.LinkSpec;
@@ -72,7 +71,7 @@ public sealed interface DeviceCommand extends ControlMessage
     record FrameBatch(List<FrameIn> frames) implements DataPlane {}
 
     /**
-     * The device's neighbours and links, and where trace events go (null: no trace).
+     * The device's neighbours and links, and where trace events and captured packets go (null: neither).
      *
      * @param member          the cluster member running this device (0..members-1)
      * @param neighborMembers the member running each neighbour: frames to and from other
@@ -83,7 +82,7 @@ public sealed interface DeviceCommand extends ControlMessage
             Map<String, LinkSpec> links,
             Routing routing,
             long seed,
-            ActorRef<TraceEvent> trace,
+            Recorder trace,
             int member,
             int members,
             Map<String, Integer> neighborMembers)
@@ -94,7 +93,7 @@ public sealed interface DeviceCommand extends ControlMessage
                 Map<String, LinkSpec> links,
                 Routing routing,
                 long seed,
-                ActorRef<TraceEvent> trace) {
+                Recorder trace) {
             this(neighbors, links, routing, seed, trace, 0, 1, Map.of());
         }
     }

@@ -6,13 +6,16 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.function.LongSupplier;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.bitina.protocol.Frame;
 import org.bitina.protocol.JobKey;
+import org.bitina.protocol.JobTables;
 import org.bitina.protocol.LinkModel;
 import org.bitina.protocol.NodeEngine;
+import org.bitina.protocol.PacketCapture;
 import org.bitina.protocol.QueueCurve;
 import org.bitina.protocol.SwitchTiming;
 import org.bitina.protocol.TraceEvent;
@@ -31,7 +34,7 @@ final class Ports {
     /** Frames the links lost, per job (the links' own counts are every job's). */
     private final Map<JobKey, Long> lostByJob = new HashMap<>();
 
-    private ActorRef<TraceEvent> trace;
+    private Recorder trace;
     /** What the device's clock asks of its links: the real clock's until {@link #virtual} chooses the virtual one. */
     private Timing timing = REAL_TIME;
 
@@ -39,6 +42,10 @@ final class Ports {
     private Map<String, Integer> neighborMembers = Map.of();
     /** Frames to send when the message being handled is done, per neighbour in order (see {@link #flush}). */
     private final Map<String, List<DeviceCommand.FrameIn>> outbox = new LinkedHashMap<>();
+
+    private Function<JobKey, JobTables> tables = k -> null;
+    /** The run's phase, counted as every device counts it: each begins with its links reset. */
+    private int phase;
     /** A switch's optional processing delay and adder (null: a free switch, as by default). */
     private SwitchTiming speed;
     /** While a frame is handled: when the adder is done with it; what the switch sends in reply leaves no earlier. */
@@ -141,7 +148,30 @@ final class Ports {
     }
 
     boolean tracing() {
-        return trace != null;
+        return trace != null && trace.events();
+    }
+
+    private boolean capturing() {
+        return trace != null && trace.packets();
+    }
+
+    /** Records frame {@code f} going onto the link to {@code neighbor} (or refused by it, with the reason). */
+    private void capture(String neighbor, Frame f, long startVt, String dropped) {
+        TraceEvent e = TraceEvent.of(
+                node,
+                tables.apply(JobKey.of(f.packet().header())),
+                f.packet(),
+                dropped == null ? "send" : "drop",
+                f.packet().endpoints(),
+                List.of(neighbor),
+                startVt,
+                dropped);
+        trace.to().tell(new PacketCapture(phase, e, PacketCodec.encode(f.packet())));
+    }
+
+    /** The job's tables here, so that a capture names its job as the trace does (null where it is not installed). */
+    void tables(Function<JobKey, JobTables> lookup) {
+        this.tables = lookup;
     }
 
     LinkModel link(String neighbor) {
@@ -154,6 +184,7 @@ final class Ports {
     }
 
     void resetLinks() {
+        phase++;
         lostByJob.clear();
         links.values().forEach(LinkModel::reset);
         if (speed != null) {
@@ -223,6 +254,10 @@ final class Ports {
         long departs = departure(f.vt());
         LinkModel.Transmission t =
                 link.transmit(PacketCodec.encodedSize(f.packet()), PacketCodec.headerBytes(f.packet()), departs);
+        if (capturing()) {
+            // a duplicated packet is on the link once: its copy is the far end's
+            capture(neighbor, f, t.startVt(), t.copies() == 0 ? t.dropReason() : null);
+        }
         if (t.copies() == 0) {
             lostByJob.merge(JobKey.of(f.packet().header()), 1L, Long::sum);
             // the link knows no job's tables: the wire's tenant and job name it (the same key as NodeContext's drops)
@@ -306,8 +341,8 @@ final class Ports {
     }
 
     void trace(TraceEvent e) {
-        if (trace != null) {
-            trace.tell(e);
+        if (tracing()) {
+            trace.to().tell(e);
         }
     }
 

@@ -51,20 +51,22 @@ public final class LinkModel {
      * What happens to one packet put on this link.
      *
      * @param copies         0 (lost or link down), 1, or 2 (duplicated)
+     * @param startVt        when its first bit goes onto the link, after any queue (when it was refused, if it was)
      * @param arrivalVt      modelled arrival time at the far end
      * @param wallDelayNanos extra wall-clock delay before delivery (a delay fault, or a small
      *                       hold-back that lets a later packet overtake this one)
      */
-    public record Transmission(int copies, long arrivalVt, long wallDelayNanos, String dropReason) {}
+    public record Transmission(int copies, long startVt, long arrivalVt, long wallDelayNanos, String dropReason) {}
 
     public Transmission transmit(int packetBytes, int packetHeaderBytes, long vt) {
         if (!up) {
             lost++;
-            return new Transmission(0, vt, 0, "link down");
+            return new Transmission(0, vt, vt, 0, "link down");
         }
         if (packetBytes > spec.mtu()) {
             lost++;
-            return new Transmission(0, vt, 0, "packet of " + packetBytes + " bytes exceeds the MTU of " + spec.mtu());
+            return new Transmission(
+                    0, vt, vt, 0, "packet of " + packetBytes + " bytes exceeds the MTU of " + spec.mtu());
         }
         waiting.departedBy(vt);
         long departure = Math.max(vt, busyUntil);
@@ -76,7 +78,7 @@ public final class LinkModel {
                 if (curve != null) {
                     curve.record(vt, waiting.bytes());
                 }
-                return new Transmission(0, vt, 0, QUEUE_FULL);
+                return new Transmission(0, vt, vt, 0, QUEUE_FULL);
             }
             waiting.add(departure, packetBytes);
             maxQueueBytes = Math.max(maxQueueBytes, queued);
@@ -95,7 +97,7 @@ public final class LinkModel {
         headerBytes += packetHeaderBytes;
         if (loss > 0 && random.nextDouble() < loss) {
             lost++;
-            return new Transmission(0, arrival, 0, "lost on the link");
+            return new Transmission(0, departure, arrival, 0, "lost on the link");
         }
         int copies = duplicate > 0 && random.nextDouble() < duplicate ? 2 : 1;
         if (modelledDelays) {
@@ -106,14 +108,14 @@ public final class LinkModel {
                 long span = spec.latencyNanos() + spec.serializationNanos(packetBytes);
                 hold += span + random.nextLong(2 * span + 1);
             }
-            return new Transmission(copies, arrival + hold, 0, null);
+            return new Transmission(copies, departure, arrival + hold, 0, null);
         }
         long hold = wallDelayNanos;
         if (reorder > 0 && random.nextDouble() < reorder) {
             // held back 1-3 ms so that packets sent after it arrive first
             hold += 1_000_000L + random.nextLong(2_000_000L);
         }
-        return new Transmission(copies, arrival, hold, null);
+        return new Transmission(copies, departure, arrival, hold, null);
     }
 
     public void setUp(boolean isUp) {

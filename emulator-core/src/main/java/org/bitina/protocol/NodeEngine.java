@@ -214,6 +214,11 @@ public final class NodeEngine {
         return node.unknownJobDrops;
     }
 
+    /** The tables of job {@code k} installed here, or null. */
+    public JobTables tables(JobKey k) {
+        return node.job(k);
+    }
+
     public AggregationTable table() {
         return node.table;
     }

@@ -26,7 +26,8 @@ public record TraceEvent(
         String bitmap,
         List<String> to,
         long vt,
-        String detail) {
+        String detail)
+        implements Recorded {
 
     /** The unit of {@code vt}, declared on the trace's first line. */
     public static final String VT_UNIT = "ns";

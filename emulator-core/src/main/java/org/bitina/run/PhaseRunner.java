@@ -22,8 +22,8 @@ import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
 import org.bitina.cluster.MemberAgent;
 import org.bitina.device.DeviceCommand;
+import org.bitina.device.Recorder;
 import org.bitina.protocol.JobTables;
-import org.bitina.protocol.TraceEvent;
 import org.bitina.protocol.TrafficFlows;
 import org.bitina.scenario.Clock;
 import org.bitina.scenario.FaultSpec;
@@ -133,7 +133,7 @@ public final class PhaseRunner {
             Map<String, String> placement,
             Map<String, Integer> where,
             List<MemberAgent.Handle> members,
-            ActorRef<TraceEvent> trace,
+            Recorder trace,
             RunProgress progress) {
         return Behaviors.setup(ctx -> Behaviors.withTimers(timers ->
                 new PhaseRunner(ctx, timers, scenario, devices, placement, where, members, trace, progress).idle()));
@@ -147,7 +147,7 @@ public final class PhaseRunner {
             Map<String, String> placement,
             Map<String, Integer> where,
             List<MemberAgent.Handle> members,
-            ActorRef<TraceEvent> trace,
+            Recorder trace,
             RunProgress progress) {
         this.ctx = ctx;
         this.timers = timers;

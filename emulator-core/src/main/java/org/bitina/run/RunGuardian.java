@@ -29,7 +29,7 @@ import org.apache.pekko.cluster.typed.Subscribe;
 import org.bitina.cluster.ClusterSettings;
 import org.bitina.cluster.MemberAgent;
 import org.bitina.device.DeviceCommand;
-import org.bitina.protocol.TraceEvent;
+import org.bitina.device.Recorder;
 import org.bitina.scenario.Clock;
 import org.bitina.scenario.Scenario;
 import org.bitina.topology.Node;
@@ -69,7 +69,7 @@ final class RunGuardian extends AbstractBehavior<RunGuardian.Command> {
     private final Consumer<String> failure;
     private final Cluster cluster;
     private final TimerScheduler<Command> timers;
-    private final ActorRef<TraceEvent> trace;
+    private final Recorder trace;
     private final ActorRef<Object> traceWriter;
     private final ActorRef<MemberAgent.Spawned> placed;
     private final ActorRef<Report> finished;
@@ -108,12 +108,13 @@ final class RunGuardian extends AbstractBehavior<RunGuardian.Command> {
         this.options = options;
         this.progress = progress;
         this.failure = failure;
-        if (options.trace() != null) {
+        if (options.records()) {
             ActorRef<TraceWriter.Command> writer = ctx.spawn(
-                    TraceWriter.create(options.trace(), scenario.clock().configName(), options.traceFilter()),
+                    TraceWriter.create(
+                            options.trace(), options.pcap(), scenario.clock().configName(), options.traceFilter()),
                     "trace-writer");
             traceWriter = ctx.spawn(TraceWriter.adapter(writer), "trace");
-            trace = traceWriter.narrow();
+            trace = new Recorder(traceWriter.narrow(), options.trace() != null, options.pcap() != null);
         } else {
             traceWriter = null;
             trace = null;

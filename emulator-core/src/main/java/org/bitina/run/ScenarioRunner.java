@@ -33,7 +33,8 @@ public final class ScenarioRunner {
      * @param pekko   settings laid over the cluster defaults and application.conf (seed nodes,
      *                ports; tests turn serialize-messages on with it)
      * @param members cluster members to wait for before placing the devices (1: this JVM alone)
-     * @param traceFilter which events the trace keeps ({@code --trace-filter})
+     * @param traceFilter which events the trace and the capture keep ({@code --trace-filter})
+     * @param pcap    where to write every link transmission as pcapng ({@code --pcap}), or null
      */
     public record Options(
             Path trace,
@@ -42,14 +43,15 @@ public final class ScenarioRunner {
             Config pekko,
             int members,
             Duration membersTimeout,
-            TraceFilter traceFilter) {
+            TraceFilter traceFilter,
+            Path pcap) {
         public Options(Path trace, Limits limits, Duration timeout, Config pekko) {
             this(trace, limits, timeout, pekko, 1, Duration.ofSeconds(60));
         }
 
         public Options(
                 Path trace, Limits limits, Duration timeout, Config pekko, int members, Duration membersTimeout) {
-            this(trace, limits, timeout, pekko, members, membersTimeout, TraceFilter.ALL);
+            this(trace, limits, timeout, pekko, members, membersTimeout, TraceFilter.ALL, null);
         }
 
         public static Options defaults() {
@@ -57,21 +59,31 @@ public final class ScenarioRunner {
         }
 
         public Options withTrace(Path t) {
-            return new Options(t, limits, timeout, pekko, members, membersTimeout, traceFilter);
+            return new Options(t, limits, timeout, pekko, members, membersTimeout, traceFilter, pcap);
         }
 
-        /** Only the events {@code f} passes go into the trace. */
+        /** Every link transmission into {@code p} as pcapng. */
+        public Options withPcap(Path p) {
+            return new Options(trace, limits, timeout, pekko, members, membersTimeout, traceFilter, p);
+        }
+
+        /** Only the events {@code f} passes go into the trace and the capture. */
         public Options withTraceFilter(TraceFilter f) {
-            return new Options(trace, limits, timeout, pekko, members, membersTimeout, f);
+            return new Options(trace, limits, timeout, pekko, members, membersTimeout, f, pcap);
         }
 
         public Options withPekko(Config c) {
-            return new Options(trace, limits, timeout, c, members, membersTimeout, traceFilter);
+            return new Options(trace, limits, timeout, c, members, membersTimeout, traceFilter, pcap);
         }
 
         /** A run over {@code n} cluster members, waiting at most {@code wait} for them to come. */
         public Options withMembers(int n, Duration wait) {
-            return new Options(trace, limits, timeout, pekko, n, wait, traceFilter);
+            return new Options(trace, limits, timeout, pekko, n, wait, traceFilter, pcap);
+        }
+
+        /** Whether the devices record anything (a trace or a capture). */
+        boolean records() {
+            return trace != null || pcap != null;
         }
     }
 

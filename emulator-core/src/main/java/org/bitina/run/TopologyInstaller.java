@@ -6,9 +6,9 @@ import java.util.List;
 import java.util.Map;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.bitina.device.DeviceCommand;
+import org.bitina.device.Recorder;
 import org.bitina.protocol.JobTables;
 import org.bitina.protocol.SwitchTiming;
-import org.bitina.protocol.TraceEvent;
 import org.bitina.scenario.Scenario;
 import org.bitina.security.PacketMac;
 import org.bitina.security.ValueKeys;
@@ -35,7 +35,7 @@ final class TopologyInstaller {
             Map<String, ActorRef<DeviceCommand>> devices,
             Map<String, Integer> where,
             Routing routing,
-            ActorRef<TraceEvent> trace) {
+            Recorder trace) {
         long seed = 1;
         int members = 1;
         for (int m : where.values()) {

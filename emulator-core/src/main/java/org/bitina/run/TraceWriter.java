@@ -19,32 +19,59 @@ import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.actor.typed.javadsl.Receive;
+import org.bitina.capture.BierFrame;
+import org.bitina.capture.Pcapng;
+import org.bitina.protocol.PacketCapture;
 import org.bitina.protocol.TraceEvent;
 import org.bitina.protocol.TraceFilter;
+import org.bitina.wire.InaPacket;
+import org.bitina.wire.MalformedPacketException;
+import org.bitina.wire.PacketCodec;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Writes the per-event trace as JSON lines (docs/reference.md: node, job, mode, seq, event, dir,
  * bitmap, to, vt), so that devices never block on I/O. The first line names the clock, the unit
  * of {@code vt} and the filter; only the events the {@link TraceFilter} passes are written.
+ * Also writes the packet capture ({@code --pcap}, {@link Pcapng}) when asked, under the same
+ * filter; either output may be absent.
  */
 public final class TraceWriter extends AbstractBehavior<TraceWriter.Command> {
     public interface Command extends NoSerializationVerificationNeeded {}
 
     record Event(TraceEvent event) implements Command {}
 
+    record Captured(PacketCapture packet) implements Command {}
+
+    /** Frames held for the capture at most: a k=8 run of 1M floats puts tens of gigabytes on its links. */
+    static final long CAPTURE_LIMIT_BYTES = 1L << 30;
+
     /** Flush and close, then reply. */
     public record Close(ActorRef<Boolean> replyTo) implements Command {}
 
+    private static final Logger log = LoggerFactory.getLogger(TraceWriter.class);
+
+    /** The JSON lines, or null without {@code --trace}. */
     private final BufferedWriter out;
+
     private final ObjectMapper json = new ObjectMapper();
     private final TraceFilter filter;
+    private final Path pcapFile;
+    private final Pcapng pcap;
+    private long unreadable;
 
     /**
      * A trace whose first line names the clock the run is on, the unit of every {@code vt} and the
      * filter ({@code "event":"clock","clock":"virtual","vt_unit":"ns","filter":"node=s1"}).
      */
     public static Behavior<Command> create(Path file, String clock, TraceFilter filter) {
-        return Behaviors.setup(ctx -> new TraceWriter(ctx, file, clock, filter));
+        return create(file, null, clock, filter);
+    }
+
+    /** A trace into {@code file} and a capture into {@code pcap}, either null for none. */
+    public static Behavior<Command> create(Path file, Path pcap, String clock, TraceFilter filter) {
+        return Behaviors.setup(ctx -> new TraceWriter(ctx, file, pcap, clock, filter));
     }
 
     /**
@@ -55,6 +82,8 @@ public final class TraceWriter extends AbstractBehavior<TraceWriter.Command> {
         return Behaviors.receiveMessage(m -> {
             if (m instanceof TraceEvent e) {
                 writer.tell(new Event(e));
+            } else if (m instanceof PacketCapture p) {
+                writer.tell(new Captured(p));
             } else if (m instanceof CloseMarker c) {
                 writer.tell(new Close(c.replyTo()));
             }
@@ -65,9 +94,15 @@ public final class TraceWriter extends AbstractBehavior<TraceWriter.Command> {
     /** Close the trace after every event sent before it. */
     public record CloseMarker(ActorRef<Boolean> replyTo) implements NoSerializationVerificationNeeded {}
 
-    private TraceWriter(ActorContext<Command> ctx, Path file, String clock, TraceFilter filter) {
+    private TraceWriter(ActorContext<Command> ctx, Path file, Path pcap, String clock, TraceFilter filter) {
         super(ctx);
         this.filter = filter;
+        this.pcapFile = pcap;
+        this.pcap = pcap == null ? null : new Pcapng(CAPTURE_LIMIT_BYTES);
+        if (file == null) {
+            this.out = null;
+            return;
+        }
         try {
             // a name ending in .gz gets a gzip stream: a k=8 trace is gigabytes as text
             this.out = file.getFileName().toString().endsWith(".gz")
@@ -100,13 +135,14 @@ public final class TraceWriter extends AbstractBehavior<TraceWriter.Command> {
     public Receive<Command> createReceive() {
         return newReceiveBuilder()
                 .onMessage(Event.class, this::onEvent)
+                .onMessage(Captured.class, this::onCaptured)
                 .onMessage(Close.class, this::onClose)
                 .build();
     }
 
     private Behavior<Command> onEvent(Event m) throws IOException {
         TraceEvent e = m.event();
-        if (!filter.test(e)) {
+        if (out == null || !filter.test(e)) {
             return this;
         }
         Map<String, Object> line = new LinkedHashMap<>();
@@ -127,8 +163,49 @@ public final class TraceWriter extends AbstractBehavior<TraceWriter.Command> {
         return this;
     }
 
+    private Behavior<Command> onCaptured(Captured m) {
+        PacketCapture c = m.packet();
+        TraceEvent e = c.event();
+        if (!filter.test(e)) {
+            return this;
+        }
+        try {
+            InaPacket p = PacketCodec.decode(c.packet());
+            String job = e.job() + " (" + e.modeName() + ")";
+            pcap.add(
+                    c.phase(),
+                    job,
+                    c.link(),
+                    e.vt(),
+                    e.seq(),
+                    BierFrame.of(e.node(), e.to().get(0), p, c.packet()),
+                    e.detail() == null ? job : job + ": dropped, " + e.detail());
+        } catch (MalformedPacketException x) {
+            // the codec reads back all it writes (PacketCodecTest): this would be a bug, said at the end, not a lost
+            // run
+            unreadable++;
+        }
+        return this;
+    }
+
     private Behavior<Command> onClose(Close m) throws IOException {
-        out.close();
+        if (out != null) {
+            out.close();
+        }
+        if (pcap != null) {
+            pcap.write(pcapFile, "bitina");
+            if (unreadable > 0) {
+                log.warn("{} captured packets could not be read back and are not in {}", unreadable, pcapFile);
+            }
+            if (pcap.notKept() > 0) {
+                log.warn(
+                        "the capture {} holds its first {} packets ({} MiB); {} later ones are not in it: narrow it with --trace-filter",
+                        pcapFile,
+                        pcap.packets(),
+                        CAPTURE_LIMIT_BYTES >> 20,
+                        pcap.notKept());
+            }
+        }
         m.replyTo().tell(Boolean.TRUE);
         return Behaviors.stopped();
     }

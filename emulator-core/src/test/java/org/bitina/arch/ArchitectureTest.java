@@ -46,7 +46,8 @@ class ArchitectureTest {
         "org.bitina.job..",
         "org.bitina.time..",
         "org.bitina.workload..",
-        "org.bitina.chaos.."
+        "org.bitina.chaos..",
+        "org.bitina.capture.."
     };
 
     private static final JavaClasses CLASSES = new ClassFileImporter()

@@ -30,6 +30,8 @@ import org.bitina.protocol.Counter;
 import org.bitina.protocol.JobKey;
 import org.bitina.protocol.JobTables;
 import org.bitina.protocol.ObservedTrees;
+import org.bitina.protocol.PacketCapture;
+import org.bitina.protocol.Recorded;
 import org.bitina.protocol.SwitchTiming;
 import org.bitina.protocol.TraceEvent;
 import org.bitina.run.Limits;
@@ -86,7 +88,7 @@ class ControlSerializationTest {
     @Test
     void everyControlMessageOfEveryJobKindRoundTripsAsCbor() throws Exception {
         TestProbe<DeviceCommand> device = kit.createTestProbe();
-        TestProbe<TraceEvent> trace = kit.createTestProbe();
+        TestProbe<Recorded> trace = kit.createTestProbe();
         TestProbe<DeviceCommand.HostEvent> host = kit.createTestProbe();
         TestProbe<DeviceCommand.DeviceStats> stats = kit.createTestProbe();
         TestProbe<String> sync = kit.createTestProbe();
@@ -111,7 +113,11 @@ class ControlSerializationTest {
             }
             String node = s.topology().nodes().get(0).name();
             messages.add(new DeviceCommand.Wire(
-                    Map.of("n1", device.ref()), Map.of("n1", LinkSpec.DEFAULT), routing, 7L, trace.ref()));
+                    Map.of("n1", device.ref()),
+                    Map.of("n1", LinkSpec.DEFAULT),
+                    routing,
+                    7L,
+                    new Recorder(trace.ref(), true, true)));
             messages.add(new DeviceCommand.Reroute(
                     routing,
                     Map.of(
@@ -186,6 +192,10 @@ class ControlSerializationTest {
                 .build());
         messages.add(new DeviceCommand.Progress(1, 2, 64));
         messages.add(new TraceEvent("s1", "j", Mode.INA, 3, "forward", "agg", "[0110]", List.of("s2"), 5L, null));
+        messages.add(new PacketCapture(
+                2,
+                new TraceEvent("s1", "j", Mode.INA, 3, "send", "agg", "[0110]", List.of("s2"), 5L, null),
+                new byte[] {1, 2, 3}));
         for (Object m : messages) {
             roundTrip(m);
         }
@@ -228,10 +238,11 @@ class ControlSerializationTest {
                 """));
         // a message that cannot be serialised stalls the run: bound it, so that shows as a failure
         ScenarioRunner.Options options = new ScenarioRunner.Options(
-                dir.resolve("t.jsonl"),
-                Limits.DEFAULT,
-                Duration.ofMinutes(3),
-                ConfigFactory.parseString("pekko.actor.serialize-messages = on"));
+                        dir.resolve("t.jsonl"),
+                        Limits.DEFAULT,
+                        Duration.ofMinutes(3),
+                        ConfigFactory.parseString("pekko.actor.serialize-messages = on"))
+                .withPcap(dir.resolve("t.pcapng"));
         Report report = run(all, options);
         assertEquals(7, report.jobs().size(), "ina, ring, ps; bier-inc; moe ina, all-to-all; multicast");
         for (Report.JobReport j : report.jobs()) {

@@ -21,6 +21,8 @@ import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.bitina.bitmap.FlatBitmap;
 import org.bitina.protocol.Frame;
 import org.bitina.protocol.NodeEngine;
+import org.bitina.protocol.PacketCapture;
+import org.bitina.protocol.Recorded;
 import org.bitina.protocol.TraceEvent;
 import org.bitina.topology.LinkSpec;
 import org.bitina.wire.InaHeader;
@@ -46,7 +48,7 @@ class PortsTest {
 
     private final TestInbox<DeviceCommand> b = TestInbox.create();
     private final TestInbox<DeviceCommand> c = TestInbox.create();
-    private final TestInbox<TraceEvent> trace = TestInbox.create();
+    private final TestInbox<Recorded> trace = TestInbox.create();
     private final BehaviorTestKit<Step> device = BehaviorTestKit.create(Behaviors.<Step>receive((ctx, step) -> {
         step.run(ctx);
         return Behaviors.same();
@@ -57,7 +59,8 @@ class PortsTest {
         Map<String, ActorRef<DeviceCommand>> neighbors = new LinkedHashMap<>();
         neighbors.put("b", b.getRef());
         neighbors.put("c", c.getRef());
-        p.wire(new DeviceCommand.Wire(neighbors, Map.of("b", SPEC, "c", SPEC), null, seed, trace.getRef()));
+        p.wire(new DeviceCommand.Wire(
+                neighbors, Map.of("b", SPEC, "c", SPEC), null, seed, new Recorder(trace.getRef(), true, false)));
         return p;
     }
 
@@ -161,10 +164,39 @@ class PortsTest {
     }
 
     @Test
+    void aCaptureHasEveryPacketOnItsLinkWhenItsFirstBitLeavesAndEveryDropWithItsReason() throws Exception {
+        Frame f = frame(5, 10, 0);
+        int size = PacketCodec.encodedSize(f.packet());
+        TestInbox<Recorded> captures = TestInbox.create();
+        Ports p = new Ports("a");
+        // room for one frame waiting behind the one on the wire
+        LinkSpec small = new LinkSpec(3_000, 8_000_000_000L, 9000, 0.0, size);
+        p.wire(new DeviceCommand.Wire(
+                Map.of("b", b.getRef()), Map.of("b", small), null, 1, new Recorder(captures.getRef(), false, true)));
+        sendAll(p, "b", List.of(f, f, f));
+        List<PacketCapture> got = new ArrayList<>();
+        captures.getAllReceived().forEach(r -> got.add((PacketCapture) r));
+        assertEquals(3, got.size(), "two sent, one dropped; no trace events asked for");
+        long serialization = small.serializationNanos(size);
+        assertEquals(
+                List.of(0L, serialization, 0L),
+                got.stream().map(c -> c.event().vt()).toList(),
+                "the second leaves when the first is on the wire; the third is refused at once");
+        assertEquals(
+                List.of("send", "send", "drop"),
+                got.stream().map(c -> c.event().event()).toList());
+        assertEquals("queue full", got.get(2).event().detail());
+        assertEquals("a->b", got.get(0).link());
+        for (PacketCapture c : got) {
+            assertEquals(f.packet(), PacketCodec.decode(c.packet()), "the codec's own bytes");
+        }
+    }
+
+    @Test
     void aFrameForANeighbourWithoutALinkIsTracedAsADrop() {
         Ports p = ports(1);
         sendAll(p, "z", List.of(frame(4, 1, 77)));
-        TraceEvent e = trace.receiveMessage();
+        TraceEvent e = (TraceEvent) trace.receiveMessage();
         assertEquals("drop", e.event());
         assertEquals("no link to z", e.detail());
         assertEquals(List.of("z"), e.to());
@@ -179,10 +211,11 @@ class PortsTest {
         Ports p = new Ports("a");
         // room for one frame waiting behind the one on the wire
         LinkSpec small = new LinkSpec(3_000, 8_000_000_000L, 9000, 0.0, size);
-        p.wire(new DeviceCommand.Wire(Map.of("b", b.getRef()), Map.of("b", small), null, 1, trace.getRef()));
+        p.wire(new DeviceCommand.Wire(
+                Map.of("b", b.getRef()), Map.of("b", small), null, 1, new Recorder(trace.getRef(), true, false)));
         sendAll(p, "b", List.of(f, f, f));
         assertEquals(2, received(b).size());
-        TraceEvent e = trace.receiveMessage();
+        TraceEvent e = (TraceEvent) trace.receiveMessage();
         assertEquals("drop", e.event());
         assertEquals("queue full", e.detail());
         assertEquals(5, e.seq());
@@ -210,7 +243,7 @@ class PortsTest {
         p.fault(new DeviceCommand.LinkFault("b", false, null, null, null, null));
         sendAll(p, "b", List.of(frame(3, 1, 0)));
         assertFalse(b.hasMessages());
-        TraceEvent e = trace.receiveMessage();
+        TraceEvent e = (TraceEvent) trace.receiveMessage();
         assertEquals("drop", e.event());
         assertEquals("link down", e.detail());
         assertEquals("t1/j1", e.job());

@@ -42,9 +42,16 @@ final class RunCommand implements Callable<Integer> {
     Path trace;
 
     @Option(
+            names = "--pcap",
+            paramLabel = "PCAPNG",
+            description = "write every link transmission here as pcapng (Ethernet, BIER as RFC 8296, the INA header"
+                    + " and payload as the codec writes them; tools/wireshark/bitina.lua dissects it)")
+    Path pcap;
+
+    @Option(
             names = "--trace-filter",
             paramLabel = "KEY=V,...",
-            description = "with --trace: keep only the events matching every "
+            description = "with --trace or --pcap: keep only the events (packets) matching every "
                     + "clause (repeatable, or clauses joined by ';'): job=NAME,..., mode=ina,ring,..., node=NAME,... (NAME* a prefix), "
                     + "event=replicate,drop,..., dir=agg|mcast, seq=N or A..B,...")
     List<String> traceFilter;
@@ -172,6 +179,7 @@ final class RunCommand implements Callable<Integer> {
         String unwritable = OutputPaths.of(file)
                 .file("--report", report)
                 .file("--trace", trace)
+                .file("--pcap", pcap)
                 .file("--csv", csv == null ? null : csv.resolve("jobs.csv"))
                 .file("--html", html)
                 .file("--perfetto", perfetto)
@@ -205,8 +213,10 @@ final class RunCommand implements Callable<Integer> {
         Report r;
         // the Perfetto file is made from the trace: a trace of the run's own when none was asked for, removed after
         Path traceFile = trace != null || perfetto == null ? trace : perfettoTrace();
-        ScenarioRunner.Options options =
-                ScenarioRunner.Options.defaults().withTrace(traceFile).withTraceFilter(filter);
+        ScenarioRunner.Options options = ScenarioRunner.Options.defaults()
+                .withTrace(traceFile)
+                .withPcap(pcap)
+                .withTraceFilter(filter);
         LocalCluster cluster = null;
         boolean ran = false;
         try (ProgressBar bar = quiet ? null : new ProgressBar(progress, System.err, Terminal.stderr())) {
@@ -341,8 +351,8 @@ final class RunCommand implements Callable<Integer> {
         if (traceFilter == null || traceFilter.isEmpty()) {
             return TraceFilter.ALL;
         }
-        if (trace == null) {
-            System.err.println("bitina: --trace-filter needs --trace FILE; nothing ran");
+        if (trace == null && pcap == null) {
+            System.err.println("bitina: --trace-filter needs --trace FILE or --pcap FILE; nothing ran");
             return null;
         }
         try {

@@ -132,7 +132,7 @@ class CliTest {
         String t = dir.resolve("t.jsonl").toString();
         Result r = cli("run", fig1, "--trace-filter", "node=s1");
         assertEquals(2, r.code(), r.err());
-        assertTrue(r.err().contains("--trace-filter needs --trace FILE; nothing ran"), r.err());
+        assertTrue(r.err().contains("--trace-filter needs --trace FILE or --pcap FILE; nothing ran"), r.err());
         r = cli("run", fig1, "--trace", t, "--trace-filter", "job=fig2");
         assertEquals(2, r.code(), r.err());
         assertTrue(r.err().contains("job 'fig2' is not in " + fig1 + " (jobs: fig1)"), r.err());
