@@ -3,6 +3,7 @@ package org.bitina.run;
 import java.util.ArrayList;
 import java.util.List;
 import org.bitina.chaos.ChaosPlans;
+import org.bitina.job.Status;
 import org.bitina.scenario.AdmissionMode;
 import org.bitina.scenario.Scenario;
 import org.bitina.usecase.traffic.TrafficPlan;
@@ -102,12 +103,12 @@ public final class ChaosCheck {
                 v.add(at + j.note());
             }
             switch (j.status()) {
-                case "complete" -> {
+                case COMPLETE -> {
                     if (!j.verified() || !j.missing().isEmpty()) {
                         v.add(at + "complete but verified=" + j.verified() + ", missing " + j.missing());
                     }
                 }
-                case "partial" -> {
+                case PARTIAL -> {
                     if (j.missing().isEmpty() && j.partialChunks().isEmpty()) {
                         v.add(at + "partial without naming what is missing");
                     }
@@ -121,7 +122,7 @@ public final class ChaosCheck {
                     }
                 }
             }
-            if (plan.recoverable() && !(j.status().equals("complete") && j.verified())) {
+            if (plan.recoverable() && !(j.status() == Status.COMPLETE && j.verified())) {
                 // L1: loss up to ChaosPlans.RECOVERABLE_LOSS is recovered by every mode
                 v.add(at + (plan.lossless() ? "nothing could be lost" : "only recoverable loss")
                         + ", yet it ended " + j.status() + " (verified " + j.verified() + ") "

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import java.util.List;
 import java.util.Map;
 import org.bitina.job.Mode;
+import org.bitina.job.Status;
 import org.bitina.security.ChecksumAudit;
 import org.bitina.usecase.KindReport;
 import org.bitina.usecase.Phase;
@@ -247,7 +248,7 @@ public record Report(
          * @param note       the phase's plan and what happened to it (a stall, faults not applied)
          */
         public record Outcome(
-                String status,
+                Status status,
                 boolean verified,
                 List<String> missing,
                 String expected,
@@ -320,7 +321,7 @@ public record Report(
                 @JsonInclude(JsonInclude.Include.NON_NULL) List<TreeReport> trees,
                 Admission admission) {}
 
-        public String status() {
+        public Status status() {
             return outcome.status();
         }
 
@@ -493,7 +494,7 @@ public record Report(
             private String name = null;
             private String kind = null;
             private Mode mode = null;
-            private String status = null;
+            private Status status = null;
             private boolean verified = false;
             private List<String> missing = List.of();
             private long wallMillis = 0;
@@ -611,7 +612,7 @@ public record Report(
                 return this;
             }
 
-            public Builder status(String status) {
+            public Builder status(Status status) {
                 this.status = status;
                 return this;
             }

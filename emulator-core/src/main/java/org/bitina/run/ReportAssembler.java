@@ -145,7 +145,7 @@ final class ReportAssembler {
     /** A phase that could not run, saying why. */
     void notRun(Phase p, String why) {
         jobs.add(Report.JobReport.builder(p.job().name(), p.job().common().kind(), p.mode())
-                .status(Status.FAILED.label())
+                .status(Status.FAILED)
                 .missing(List.copyOf(p.awaited()))
                 .expected(p.expected().status().label())
                 .root(roots(p))
@@ -466,7 +466,7 @@ final class ReportAssembler {
                         ? ""
                         : "; faults not applied, the phase ended first: " + faultsNotApplied);
         return Report.JobReport.builder(p.job().name(), p.job().common().kind(), p.mode())
-                .status(status.label())
+                .status(status)
                 .verified(verified)
                 .missing(List.copyOf(missing))
                 .wallMillis(wallNanos / 1_000_000)

@@ -2,6 +2,7 @@ package org.bitina.run;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.bitina.job.Status;
 
 /**
  * The report's {@code aloneMicros} and {@code slowdown} on the rows of a shared run's mix (T1):
@@ -38,6 +39,6 @@ final class Slowdowns {
     }
 
     private static boolean completed(Report.JobReport r) {
-        return "complete".equals(r.status()) && r.verified();
+        return r.status() == Status.COMPLETE && r.verified();
     }
 }

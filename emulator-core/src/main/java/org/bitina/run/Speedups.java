@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.bitina.job.Mode;
+import org.bitina.job.Status;
 
 /**
  * The report's {@code speedup} on INA rows: for each baseline of the same job that completed
@@ -34,7 +35,7 @@ final class Speedups {
             if (b.name().equals(ina.name())
                     && !b.mode().inNetwork()
                     && sameSchedule(ina, b)
-                    && b.status().equals("complete")
+                    && b.status() == Status.COMPLETE
                     && b.verified()
                     && time(b) > 0) {
                 // three significant digits: the figure a reader compares (0.00173 as well as 1.92)

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Path;
 import java.util.List;
 import org.bitina.job.Mode;
+import org.bitina.job.Status;
 import org.bitina.scenario.Overrides;
 import org.bitina.scenario.Scenario;
 import org.bitina.scenario.ScenarioException;
@@ -30,7 +31,7 @@ class AdmissionRunTest {
                 rows,
                 "refused INA phases do not run; their fallbacks do");
         for (Report.JobReport j : r.jobs()) {
-            assertTrue(j.verified() && j.status().equals("complete"), j.toString());
+            assertTrue(j.verified() && j.status().equals(Status.COMPLETE), j.toString());
             assertNotNull(j.admission(), j.name());
         }
         Report.JobReport small = r.jobs().get(0);

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.HashMap;
 import java.util.Map;
+import org.bitina.job.Status;
 import org.bitina.scenario.Scenario;
 import org.bitina.usecase.allreduce.AllReduceSpec;
 import org.junit.jupiter.api.Test;
@@ -31,7 +32,7 @@ class AggregatorContentionRunTest {
 
         Report r = Scenarios.run(s);
         for (Report.JobReport j : r.jobs()) {
-            assertEquals("complete", j.status(), j.name() + " " + j.mode() + ": " + j.unfinished() + j.note());
+            assertEquals(Status.COMPLETE, j.status(), j.name() + " " + j.mode() + ": " + j.unfinished() + j.note());
             assertTrue(j.verified() && j.asExpected(), j.name() + " " + j.mode());
         }
         Report.JobReport w = mixed(r, "wide");

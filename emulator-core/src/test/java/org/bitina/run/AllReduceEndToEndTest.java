@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
+import org.bitina.job.Status;
 import org.bitina.scenario.ScenarioException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -32,7 +33,7 @@ class AllReduceEndToEndTest {
         Report r = run(fig1WithTimeouts(dir, "5s"), trace);
         for (String mode : List.of("ina", "ring", "ps")) {
             Report.JobReport j = mode(r, mode);
-            assertEquals("complete", j.status(), mode + ": " + j);
+            assertEquals(Status.COMPLETE, j.status(), mode + ": " + j);
             assertTrue(j.verified(), mode);
             assertTrue(j.asExpected(), mode);
         }
@@ -91,7 +92,7 @@ class AllReduceEndToEndTest {
                 ]
                 """));
         Report.JobReport ina = mode(r, "ina");
-        assertEquals("partial", ina.status(), ina.toString());
+        assertEquals(Status.PARTIAL, ina.status(), ina.toString());
         assertTrue(ina.verified(), ina.mismatches().toString());
         assertEquals(List.of("h16"), ina.missing(), "only the silent worker is missing; the straggler is folded in");
         assertTrue(ina.timeouts() > 0);
@@ -99,7 +100,7 @@ class AllReduceEndToEndTest {
         assertEquals(16, ina.chunks());
         assertEquals(15 * 16, ina.partialChunks().size(), "every live worker's every chunk lacks h16");
         Report.JobReport ps = mode(r, "ps");
-        assertEquals("partial", ps.status());
+        assertEquals(Status.PARTIAL, ps.status());
         assertTrue(ps.verified());
         assertEquals(List.of("h16"), ps.missing());
         assertTrue(r.allAsExpected());

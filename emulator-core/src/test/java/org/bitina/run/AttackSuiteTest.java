@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Stream;
+import org.bitina.job.Status;
 import org.bitina.scenario.Scenario;
 import org.bitina.scenario.ScenarioLoader;
 import org.bitina.security.AttackSpec;
@@ -63,7 +64,7 @@ class AttackSuiteTest {
         Report r = session.run(s, new RunProgress());
         Report.JobReport ina = r.jobs().get(0);
         assertEquals("ina", ina.mode().name());
-        assertEquals("complete", ina.status(), ina.toString());
+        assertEquals(Status.COMPLETE, ina.status(), ina.toString());
         assertTrue(ina.verified() && ina.asExpected(), ina.toString());
         assertEquals(List.of(), ina.mismatches());
         int chunks = ina.chunks();
@@ -81,7 +82,7 @@ class AttackSuiteTest {
         Report r = session.run(s, new RunProgress());
         for (Report.JobReport j : r.jobs()) {
             // complete, or what the file's expect says exactly (a flooded port's own worker loses its share)
-            assertEquals(j.expected(), j.status(), file + " " + j);
+            assertEquals(j.expected(), j.status().label(), file + " " + j);
             assertTrue(j.verified() && j.asExpected(), file + " " + j);
         }
         Map<String, Long> drops = new TreeMap<>();

@@ -16,6 +16,7 @@ import java.util.Set;
 import org.bitina.bitmap.EndpointSet;
 import org.bitina.bitmap.EndpointSets;
 import org.bitina.job.Mode;
+import org.bitina.job.Status;
 import org.bitina.scenario.Scenario;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -38,9 +39,9 @@ class BierIncEndToEndTest {
                 """);
         Report.JobReport inc = r.jobs().get(0);
         assertEquals("bier-inc", inc.kind());
-        assertEquals("complete", inc.status(), inc.mismatches() + " " + inc.unfinished() + inc.missing());
+        assertEquals(Status.COMPLETE, inc.status(), inc.mismatches() + " " + inc.unfinished() + inc.missing());
         assertTrue(inc.verified());
-        assertEquals("complete", r.jobs().get(1).status());
+        assertEquals(Status.COMPLETE, r.jobs().get(1).status());
         // the INC trees the forward packets built: branches on switches only, each below a node, never for the ring
         List<Report.ObservedTree> observed = r.observedTrees();
         assertFalse(observed.isEmpty(), "the INC trees are observed");
@@ -70,7 +71,7 @@ class BierIncEndToEndTest {
                   completion-timeout = 2s
                 }]
                 """)).jobs().get(0);
-        assertEquals("complete", inc.status(), inc.mismatches() + " " + inc.missing());
+        assertEquals(Status.COMPLETE, inc.status(), inc.mismatches() + " " + inc.missing());
         assertTrue(inc.verified());
         assertEquals(0, inc.timeouts(), "every reduction completed by bitstring match");
         assertEquals(0, inc.lateContributions());
@@ -91,7 +92,7 @@ class BierIncEndToEndTest {
                 ]
                 """));
         for (Report.JobReport j : r.jobs()) {
-            assertEquals("complete", j.status(), j.name() + " " + j.mismatches() + " " + j.unfinished());
+            assertEquals(Status.COMPLETE, j.status(), j.name() + " " + j.mismatches() + " " + j.unfinished());
             assertTrue(j.verified(), j.name());
             assertEquals(
                     j.name().endsWith("red") ? 1 : 16,
@@ -121,7 +122,9 @@ class BierIncEndToEndTest {
         assertEquals(4, r.jobs().size(), "each in the network and by the ring");
         for (Report.JobReport j : r.jobs()) {
             assertEquals(
-                    "complete", j.status(), j.name() + " " + j.mode() + " " + j.mismatches() + " " + j.unfinished());
+                    Status.COMPLETE,
+                    j.status(),
+                    j.name() + " " + j.mode() + " " + j.mismatches() + " " + j.unfinished());
             assertTrue(j.verified(), j.name() + " " + j.mode());
             assertEquals(j.name().equals("red") ? 1 : 16, j.endpoints(), "a reduce waits at its root alone");
         }
@@ -151,7 +154,7 @@ class BierIncEndToEndTest {
                 """));
         Report r = run(leaf, trace);
         Report.JobReport j = r.jobs().get(0);
-        assertEquals("partial", j.status(), j.mismatches() + " " + j.unfinished());
+        assertEquals(Status.PARTIAL, j.status(), j.mismatches() + " " + j.unfinished());
         assertTrue(j.verified() && j.asExpected());
         assertEquals(
                 List.of("h2"), j.missing(), "h2's leaf sent its partial sum with a provenance naming who is in it");
@@ -192,7 +195,7 @@ class BierIncEndToEndTest {
                 }]
                 faults = [ { at = 0ms, kind = link-down, link = [agg-1-1, core-1] } ]
                 """)).jobs().get(0);
-        assertEquals("complete", j.status(), j.mismatches() + " " + j.unfinished() + j.missing() + " " + j.note());
+        assertEquals(Status.COMPLETE, j.status(), j.mismatches() + " " + j.unfinished() + j.missing() + " " + j.note());
         assertTrue(j.verified() && j.asExpected());
         assertEquals(0, j.drops(), "no bitstring of the wrong size");
     }
@@ -201,7 +204,7 @@ class BierIncEndToEndTest {
     void aMidRunLinkFailureIsRoutedAroundAndTheAllReduceStillVerifies() throws Exception {
         Report r = run(reference("fat-tree-k4-bier-inc-link-failure.conf"));
         Report.JobReport j = r.jobs().get(0);
-        assertEquals("complete", j.status(), j.mismatches() + " " + j.unfinished() + j.missing());
+        assertEquals(Status.COMPLETE, j.status(), j.mismatches() + " " + j.unfinished() + j.missing());
         assertTrue(j.verified() && j.asExpected());
         // at 40 ms the fault landed long after the 111 us phase had ended, and was only "not applied"
         assertEquals(List.of(), j.faultsNotApplied(), "the link fails inside the phase");
@@ -224,7 +227,7 @@ class BierIncEndToEndTest {
                 faults = [ { at = 0ms, kind = silent, node = w2 } ]
                 """).jobs().get(0);
         assertEquals("failed", j.expected());
-        assertEquals("failed", j.status());
+        assertEquals(Status.FAILED, j.status());
         assertTrue(j.asExpected());
         assertTrue(j.note().contains("silent owners start no tree: [w2]"), j.note());
     }

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import org.bitina.job.Status;
 import org.bitina.scenario.ScenarioException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -55,7 +56,7 @@ class BufferRunTest {
         Report first = run(s);
         assertEquals(4, first.jobs().size(), "two jobs in two worlds");
         for (Report.JobReport j : first.jobs()) {
-            assertEquals("complete", j.status(), j.name() + " " + j.mode() + ": " + j.unfinished() + j.note());
+            assertEquals(Status.COMPLETE, j.status(), j.name() + " " + j.mode() + ": " + j.unfinished() + j.note());
             assertTrue(j.verified() && j.asExpected(), j.name() + " " + j.mode());
         }
         long drops =

@@ -9,6 +9,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.bitina.chaos.ChaosPlans;
 import org.bitina.job.Mode;
+import org.bitina.job.Status;
 import org.junit.jupiter.api.Test;
 
 /** The chaos suite's invariants catch what they are for (a checker that passes everything would prove nothing). */
@@ -43,7 +44,7 @@ class ChaosCheckTest {
             List<String> dropped,
             List<String> gaveUp) {
         Report.JobReport j = Report.JobReport.builder("j", "allreduce", Mode.INA)
-                .status(status)
+                .status(Status.of(status))
                 .verified(verified)
                 .missing(missing)
                 .wallMillis(1)

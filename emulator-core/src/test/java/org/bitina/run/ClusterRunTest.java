@@ -23,6 +23,7 @@ import java.util.concurrent.TimeUnit;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.bitina.cluster.ClusterSettings;
 import org.bitina.cluster.MemberAgent;
+import org.bitina.job.Status;
 import org.bitina.scenario.Scenario;
 import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Test;
@@ -188,11 +189,11 @@ class ClusterRunTest {
         Report r = runOnThree(loss);
         assertTrue(System.nanoTime() - start < 120_000_000_000L, "the run ended");
         Report.JobReport ina = r.jobs().get(0);
-        assertEquals("failed", ina.status());
+        assertEquals(Status.FAILED, ina.status());
         assertTrue(ina.note().contains("lost with"), ina.note());
         assertTrue(!ina.asExpected());
         Report.JobReport ring = r.jobs().get(1);
-        assertEquals("failed", ring.status());
+        assertEquals(Status.FAILED, ring.status());
         assertTrue(ring.note().startsWith("not run: member"), ring.note());
         assertTrue(!r.allAsExpected());
     }

@@ -14,6 +14,7 @@ import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.bitina.cluster.MemberAgent;
 import org.bitina.device.DeviceCommand;
+import org.bitina.job.Status;
 import org.bitina.protocol.Frame;
 import org.bitina.scenario.Scenario;
 import org.bitina.topology.Node;
@@ -159,7 +160,7 @@ class DeviceWatchTest {
         devices.get("h2").tell(new DeviceCommand.StartDriver(new Throwing(), null));
         Report r = report.receiveMessage(Duration.ofSeconds(60));
         Report.JobReport ina = r.jobs().get(0);
-        assertEquals("failed", ina.status(), ina.toString());
+        assertEquals(Status.FAILED, ina.status(), ina.toString());
         assertTrue(ina.note().contains("timers kept firing"), ina.note());
         assertTrue(
                 ina.dropped().stream().anyMatch(d -> d.contains("h2 could not handle its timers")),
@@ -183,11 +184,11 @@ class DeviceWatchTest {
         devices.get("h2").tell(new DeviceCommand.StartDriver(new Broken(), null));
         Report r = report.receiveMessage(Duration.ofSeconds(60));
         Report.JobReport ina = r.jobs().get(0);
-        assertEquals("failed", ina.status(), ina.toString());
+        assertEquals(Status.FAILED, ina.status(), ina.toString());
         assertTrue(ina.note().contains("device h2 stopped"), ina.note());
         assertFalse(ina.asExpected());
         Report.JobReport ring = r.jobs().get(1);
-        assertEquals("failed", ring.status());
+        assertEquals(Status.FAILED, ring.status());
         assertTrue(ring.note().startsWith("not run: device h2 stopped"), ring.note());
     }
 }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import java.util.List;
+import org.bitina.job.Status;
 import org.bitina.scenario.Scenario;
 import org.bitina.scenario.ScenarioException;
 import org.bitina.topology.Routing;
@@ -38,7 +39,7 @@ class ElasticRunTest {
             assertEquals(it.members().size() - it.silent().size(), j.endpoints(), "awaited: the members that answer");
             assertTrue(j.verified() && j.asExpected(), j.toString());
             // h3 fails during iteration 2: partial without it, verified against the others' sum
-            assertEquals(i == 1 ? "partial" : "complete", j.status(), j.toString());
+            assertEquals(i == 1 ? Status.PARTIAL : Status.COMPLETE, j.status(), j.toString());
             assertEquals(i == 1 ? List.of("h3") : List.of(), j.missing());
         }
         assertEquals(List.of(), ina.get(0).iteration().tablesRewritten());
@@ -67,7 +68,7 @@ class ElasticRunTest {
         // each iteration its own number on the wire, and the bits stay put: h9 holds position 9 when it joins
         assertTrue(
                 ina.get(3).note().contains("edge-3-1=[0000000011]"), ina.get(3).note());
-        assertEquals("complete", r.jobs().get(5).status());
+        assertEquals(Status.COMPLETE, r.jobs().get(5).status());
     }
 
     @Test
@@ -78,7 +79,7 @@ class ElasticRunTest {
             assertTrue(j.asExpected(), j.toString());
             // a silent owner's chunks have no tree (BIER-INC's own rule): iteration 2 fails as that explains, no wrong
             // result
-            assertEquals(j.iteration().index() == 2 ? "failed" : "complete", j.status(), j.toString());
+            assertEquals(j.iteration().index() == 2 ? Status.FAILED : Status.COMPLETE, j.status(), j.toString());
             assertTrue(j.mismatches().isEmpty(), j.toString());
             if (j.iteration().index() != 2) {
                 assertTrue(j.verified(), j.toString());

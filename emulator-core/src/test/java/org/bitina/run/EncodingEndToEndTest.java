@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.bitina.job.Status;
 import org.bitina.scenario.ScenarioException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -34,7 +35,7 @@ class EncodingEndToEndTest {
         Map<String, Report.JobReport> byEncoding = new LinkedHashMap<>();
         for (String e : new String[] {"flat", "node-list", "{ kind = hierarchical, block = 4 }"}) {
             Report.JobReport j = run(e);
-            assertEquals("complete", j.status(), e + " " + j.mismatches());
+            assertEquals(Status.COMPLETE, j.status(), e + " " + j.mismatches());
             assertTrue(j.verified(), e);
             assertTrue(j.note().contains("endpoint sets"), j.note());
             byEncoding.put(e, j);

@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.bitina.job.Status;
 import org.bitina.scenario.ScenarioException;
 import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Test;
@@ -100,7 +101,8 @@ class EncodingTranslationTest {
         Report translated = run(TRANSLATED);
         flat.jobs()
                 .forEach(j -> assertTrue(
-                        j.verified() && j.status().equals("complete"), j.name() + "/" + j.mode() + " " + j.status()));
+                        j.verified() && j.status().equals(Status.COMPLETE),
+                        j.name() + "/" + j.mode() + " " + j.status()));
         assertEquals(outcome(flat), outcome(translated));
 
         for (String job : List.of("ar", "moe", "rm", "inc")) {

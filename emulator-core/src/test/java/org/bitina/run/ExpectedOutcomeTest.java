@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
+import org.bitina.job.Status;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -39,11 +40,11 @@ class ExpectedOutcomeTest {
         Report r = runWith(
                 "expect { ina = partial, ring = { status = failed, missing = [h1, h2, h3, h4] }, missing = [h3] }");
         Report.JobReport ina = mode(r, "ina");
-        assertEquals("partial", ina.status());
+        assertEquals(Status.PARTIAL, ina.status());
         assertTrue(ina.asExpected(), ina.toString());
         assertEquals("partial", ina.expected());
         Report.JobReport ring = mode(r, "ring");
-        assertEquals("failed", ring.status());
+        assertEquals(Status.FAILED, ring.status());
         assertTrue(ring.asExpected(), ring.toString());
         assertTrue(r.allAsExpected());
     }
@@ -51,7 +52,7 @@ class ExpectedOutcomeTest {
     @Test
     void anotherMissingEndpointOrAnotherStatusDoesNotMatch() throws Exception {
         Report wrongName = runWith("expect { ina = partial, missing = [h2] }");
-        assertEquals("partial", mode(wrongName, "ina").status());
+        assertEquals(Status.PARTIAL, mode(wrongName, "ina").status());
         assertFalse(mode(wrongName, "ina").asExpected(), "h3 is missing, not h2");
         Report tooMany = runWith("expect { ina = partial, missing = [h2, h3] }");
         assertFalse(mode(tooMany, "ina").asExpected(), "exactly h3, not a superset");

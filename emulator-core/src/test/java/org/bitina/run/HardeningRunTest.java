@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
+import org.bitina.job.Status;
 import org.bitina.scenario.Scenario;
 import org.bitina.scenario.ScenarioException;
 import org.junit.jupiter.api.Test;
@@ -33,7 +34,7 @@ class HardeningRunTest {
                         + "\nfaults = [ { at = 0ms, kind = straggler, node = src, delay = 5s } ]\n");
         Report r = Scenarios.run(s);
         for (Report.JobReport j : r.jobs()) {
-            assertEquals("complete", j.status(), j.mode() + " " + j.unfinished() + " " + j.note());
+            assertEquals(Status.COMPLETE, j.status(), j.mode() + " " + j.unfinished() + " " + j.note());
             assertTrue(j.verified(), j.mode().name());
             assertTrue(j.modeledMicros() >= 40_000_000, j.mode() + " modelled " + j.modeledMicros());
         }
@@ -90,7 +91,7 @@ class HardeningRunTest {
                     List.of("switch-crash at 10000 ms"),
                     j.faultsNotApplied(),
                     j.mode().name());
-            assertEquals("complete", j.status(), j.mode() + " " + j.unfinished() + " " + j.note());
+            assertEquals(Status.COMPLETE, j.status(), j.mode() + " " + j.unfinished() + " " + j.note());
             assertEquals("complete", j.expected(), j.mode() + ": the crash never applied");
             assertTrue(j.asExpected(), j.mode().name());
         }

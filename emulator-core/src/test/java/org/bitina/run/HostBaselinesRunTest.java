@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.function.UnaryOperator;
+import org.bitina.job.Status;
 import org.bitina.scenario.ScenarioException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -29,7 +30,8 @@ class HostBaselinesRunTest {
 
     private static void assertCompleteAndVerified(Report r, String mode, String what) {
         Report.JobReport j = mode(r, mode);
-        assertEquals("complete", j.status(), what + " " + mode + ": " + j.mismatches() + j.unfinished() + j.note());
+        assertEquals(
+                Status.COMPLETE, j.status(), what + " " + mode + ": " + j.mismatches() + j.unfinished() + j.note());
         assertTrue(j.verified(), what + " " + mode);
         assertTrue(j.asExpected(), what + " " + mode);
     }

@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.UnaryOperator;
+import org.bitina.job.Status;
 import org.bitina.scenario.Scenario;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -43,7 +44,7 @@ class LossOutcomesTest {
     private static List<String> notComplete(Report r) {
         List<String> bad = new ArrayList<>();
         for (Report.JobReport j : r.jobs()) {
-            if (!j.status().equals("complete")
+            if (!j.status().equals(Status.COMPLETE)
                     || !j.verified()
                     || !j.recovery().gaveUp().isEmpty()) {
                 bad.add(j.name() + "/" + j.mode() + ": " + j.status() + ", verified " + j.verified() + ", missing "

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
+import org.bitina.job.Status;
 import org.bitina.scenario.Scenario;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -31,7 +32,7 @@ class LossRecoveryTest {
     @ValueSource(strings = {"1%", "5%"})
     void allReduceOnTheK4FatTreeCompletesVerifiedUnderLoss(String rate) throws Exception {
         Report.JobReport ina = Scenarios.mode(Scenarios.run(lossy("fat-tree-k4-allreduce.conf", rate)), "ina");
-        assertEquals("complete", ina.status(), ina.toString());
+        assertEquals(Status.COMPLETE, ina.status(), ina.toString());
         assertTrue(ina.verified() && ina.asExpected(), ina.toString());
         assertTrue(ina.recovery().retransmissions() > 0, "something was lost and sent again: " + ina.recovery());
         assertTrue(ina.recovery().resultResends() > 0, "results lost on the way down were resent from the cache");
@@ -46,7 +47,7 @@ class LossRecoveryTest {
     @ValueSource(strings = {"1%", "5%"})
     void moeOnTheSeedsFig2CompletesVerifiedUnderLoss(String rate) throws Exception {
         Report.JobReport ina = Scenarios.mode(Scenarios.run(lossy("paper-fig2-moe.conf", rate)), "ina");
-        assertEquals("complete", ina.status(), ina.toString());
+        assertEquals(Status.COMPLETE, ina.status(), ina.toString());
         assertTrue(ina.verified() && ina.asExpected(), ina.toString());
         assertTrue(ina.recovery().gaveUp().isEmpty(), ina.recovery().toString());
     }

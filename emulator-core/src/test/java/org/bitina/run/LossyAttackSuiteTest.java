@@ -79,7 +79,7 @@ class LossyAttackSuiteTest {
         Report r = session.run(s, new RunProgress());
         String what = file + " at " + rate + ": ";
         for (Report.JobReport j : r.jobs()) {
-            assertEquals(j.expected(), j.status(), what + j);
+            assertEquals(j.expected(), j.status().label(), what + j);
             assertTrue(j.verified() && j.asExpected(), what + j);
             assertTrue(j.recovery().gaveUp().isEmpty(), what + j.recovery().gaveUp());
         }

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.bitina.bitmap.FlatBitmap;
+import org.bitina.job.Status;
 import org.bitina.run.ModelledTimeModel.Job;
 import org.bitina.run.ModelledTimeModel.Network;
 import org.bitina.run.ModelledTimeModel.Outcome;
@@ -134,7 +135,7 @@ class ModelledTimeModelTest {
                     100 * (emulatorNanos - modelNanos) / modelNanos,
                     j.status(),
                     wall);
-            checks.add(() -> assertEquals("complete", j.status(), m + ": " + j));
+            checks.add(() -> assertEquals(Status.COMPLETE, j.status(), m + ": " + j));
             checks.add(() -> assertEquals(0, j.timeouts(), m + ": no timer may fire"));
             checks.add(() -> assertEquals(
                     linksOf(e.getValue()), linksOf(r, name, m), name + " " + m + ": packets and bytes per link"));

@@ -16,6 +16,7 @@ import java.util.TreeMap;
 import java.util.stream.Collectors;
 import org.bitina.bitmap.EndpointSet;
 import org.bitina.bitmap.EndpointSets;
+import org.bitina.job.Status;
 import org.bitina.scenario.Clock;
 import org.bitina.scenario.Scenario;
 import org.bitina.scenario.ScenarioException;
@@ -31,7 +32,8 @@ class MoeEndToEndTest {
         Path trace = dir.resolve("t.jsonl");
         Report r = Scenarios.run(reference("paper-fig2-moe.conf"), trace);
         for (String m : List.of("ina", "all-to-all")) {
-            assertEquals("complete", mode(r, m).status(), m + " " + mode(r, m).mismatches());
+            assertEquals(
+                    Status.COMPLETE, mode(r, m).status(), m + " " + mode(r, m).mismatches());
             assertTrue(mode(r, m).verified(), m);
         }
         // token 0 is pinned to e2, e3, e6, e7: it travels alone in its group's packet
@@ -130,7 +132,7 @@ class MoeEndToEndTest {
         Report r = Scenarios.run(
                 reference(dir, "paper-fig2-moe.conf", t -> t.replace("granularity = group", "granularity = pair")));
         Report.JobReport ina = mode(r, "ina");
-        assertEquals("complete", ina.status(), ina.mismatches().toString());
+        assertEquals(Status.COMPLETE, ina.status(), ina.mismatches().toString());
         assertTrue(ina.verified());
         assertTrue(
                 r.switches().stream().allMatch(s -> s.peakStateEntries() == 0),
@@ -141,7 +143,7 @@ class MoeEndToEndTest {
     void capacityDropsAreCountedAndEveryTokenVerifies() throws IOException, ScenarioException {
         Report r = run("");
         Report.JobReport ina = mode(r, "ina");
-        assertEquals("complete", ina.status(), ina.mismatches().toString());
+        assertEquals(Status.COMPLETE, ina.status(), ina.mismatches().toString());
         assertTrue(ina.verified());
         assertFalse(ina.dropped().isEmpty(), "capacity factor 1.0 must drop some (token, expert) pairs");
         assertEquals(ina.dropped(), mode(r, "all-to-all").dropped(), "the same gating and capacity in both modes");
@@ -153,7 +155,9 @@ class MoeEndToEndTest {
         Report.JobReport ina = mode(r, "ina");
         assertTrue(ina.timeouts() > 0, "C-BM timers fired while h3's experts were late");
         assertEquals(
-                "complete", ina.status(), "late parts reach the source and are added there: " + ina.partialChunks());
+                Status.COMPLETE,
+                ina.status(),
+                "late parts reach the source and are added there: " + ina.partialChunks());
         assertTrue(ina.verified(), ina.mismatches().toString());
         assertTrue(ina.lateContributions() > 0);
     }
@@ -169,7 +173,7 @@ class MoeEndToEndTest {
         for (Clock clock : Clock.values()) {
             Report r = Scenarios.run(s.withClock(clock));
             for (Report.JobReport j : r.jobs()) {
-                assertEquals("complete", j.status(), j.mode() + " " + j.unfinished());
+                assertEquals(Status.COMPLETE, j.status(), j.mode() + " " + j.unfinished());
                 assertTrue(j.verified(), j.mode().name());
                 assertTrue(j.modeledMicros() >= 300_000, j.mode() + " modelled " + j.modeledMicros());
                 if (clock == Clock.REAL) {
@@ -214,7 +218,7 @@ class MoeEndToEndTest {
 
     private static void noPacketExceedsTheMtu(Report r) {
         Report.JobReport ina = mode(r, "ina");
-        assertEquals("complete", ina.status(), ina.unfinished().toString());
+        assertEquals(Status.COMPLETE, ina.status(), ina.unfinished().toString());
         assertTrue(ina.verified(), ina.mismatches().toString());
         assertTrue(
                 r.links().stream().allMatch(l -> l.lost() == 0),
@@ -235,7 +239,7 @@ class MoeEndToEndTest {
     void aDeadExpertLeavesPartialTokensThatNameIt() throws IOException, ScenarioException {
         Report r = run("faults = [ { kind = silent, node = h4 } ]");
         Report.JobReport ina = mode(r, "ina");
-        assertEquals("partial", ina.status());
+        assertEquals(Status.PARTIAL, ina.status());
         assertTrue(ina.verified(), "partial outputs are checked against the experts they hold: " + ina.mismatches());
         assertFalse(ina.partialChunks().isEmpty());
         assertTrue(

@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.bitina.job.Status;
 import org.bitina.scenario.Scenario;
 import org.bitina.scenario.ScenarioException;
 import org.bitina.usecase.PhaseEstimate;
@@ -53,7 +54,7 @@ class PacketStormTest {
         Report r = Scenarios.run(s);
         long seconds = (System.nanoTime() - began) / 1_000_000_000L;
         Report.JobReport j = Scenarios.mode(r, "ina");
-        assertEquals("failed", j.status(), j.note());
+        assertEquals(Status.FAILED, j.status(), j.note());
         assertTrue(j.note().contains("packet storm"), j.note());
         PacketBound b = j.packetBound();
         assertNotNull(b, "the phase states its planned packets");
@@ -67,7 +68,7 @@ class PacketStormTest {
     void theSameChainWithoutDuplicationCompletesWellInsideItsBound() throws IOException, ScenarioException {
         Scenario s = Scenarios.write(dir, "calm.conf", chain(60, ""));
         Report.JobReport j = Scenarios.mode(Scenarios.run(s), "ina");
-        assertEquals("complete", j.status(), j.note());
+        assertEquals(Status.COMPLETE, j.status(), j.note());
         assertTrue(j.packets() < j.packetBound().frameLimit(), j.packets() + " packets");
     }
 }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import java.util.List;
+import org.bitina.job.Status;
 import org.bitina.scenario.Problem;
 import org.bitina.scenario.ScenarioException;
 import org.junit.jupiter.api.Test;
@@ -43,7 +44,7 @@ class PartitionsRunTest {
         Report.JobReport pods = r.jobs().get(1);
         for (Report.JobReport j : r.jobs()) {
             assertTrue(j.asExpected() && j.verified(), j.toString());
-            assertEquals("partial", j.status(), j.name());
+            assertEquals(Status.PARTIAL, j.status(), j.name());
             // h3's chunks 2 and 3 came after every timer: folded in late at the root (across the second stage for the
             // pods)
             assertEquals(List.of("h6"), j.missing(), j.name());

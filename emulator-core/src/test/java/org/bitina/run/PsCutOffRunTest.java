@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
+import org.bitina.job.Status;
 import org.bitina.scenario.Scenario;
 import org.bitina.scenario.ScenarioException;
 import org.junit.jupiter.api.Test;
@@ -29,7 +30,7 @@ class PsCutOffRunTest {
         Report r = Scenarios.run(s);
         for (String mode : List.of("ina", "ps")) {
             Report.JobReport j = Scenarios.mode(r, mode);
-            assertEquals("partial", j.status(), mode + " " + j.unfinished() + " " + j.note());
+            assertEquals(Status.PARTIAL, j.status(), mode + " " + j.unfinished() + " " + j.note());
             assertEquals("partial", j.expected(), mode);
             assertEquals(List.of("w1", "w2", "w3"), j.missing(), mode);
             assertEquals(List.of(), j.mismatches(), mode + ": no wrong value");

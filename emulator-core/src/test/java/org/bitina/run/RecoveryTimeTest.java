@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import org.bitina.job.Mode;
+import org.bitina.job.Status;
 import org.bitina.scenario.Overrides;
 import org.bitina.scenario.Scenario;
 import org.bitina.scenario.ScenarioLoader;
@@ -49,7 +50,7 @@ class RecoveryTimeTest {
         int retransmitting = 0;
         for (Report.JobReport j : r.jobs()) {
             String row = j.name() + " " + j.mode().name() + " " + j.status() + ": " + j.recovery();
-            assertEquals("complete", j.status(), row);
+            assertEquals(Status.COMPLETE, j.status(), row);
             if (j.recovery().retransmissions() > 0) {
                 retransmitting++;
                 assertTrue(j.recovery().recoveryMicros() > 0, row + " retransmitted and lost no time to it");
@@ -111,7 +112,7 @@ class RecoveryTimeTest {
         Report r = Scenarios.run(lossy(rootedInc("reduce"), 0.04));
         for (Report.JobReport j : r.jobs()) {
             String row = j.mode().name() + " " + j.status() + " in " + j.modeledMicros() + " us: " + j.recovery();
-            assertEquals("complete", j.status(), row);
+            assertEquals(Status.COMPLETE, j.status(), row);
             assertTrue(j.verified(), row);
             assertTrue(j.recovery().retransmissions() > 0, row + " recovered at 4 % loss without sending again");
             assertTrue(j.modeledMicros() < 20_000, row + ": waited for a timeout of 200 ms, not a round trip");
@@ -125,7 +126,7 @@ class RecoveryTimeTest {
         Report r = Scenarios.run(lossy(rootedInc(collective), 0));
         for (Report.JobReport j : r.jobs()) {
             String row = collective + " " + j.mode().name() + " " + j.status() + ": " + j.recovery() + " " + j.stats();
-            assertEquals("complete", j.status(), row);
+            assertEquals(Status.COMPLETE, j.status(), row);
             assertEquals(0, j.recovery().retransmissions(), row);
             assertEquals(0.0, j.recovery().recoveryMicros(), row);
             assertEquals(0L, j.stats().getOrDefault("requests", 0L), row);
@@ -142,7 +143,7 @@ class RecoveryTimeTest {
         Report r = Scenarios.run(lossy(inc("jobs.inc4.edge=leaf-switches"), 0.05));
         Report.JobReport j = r.jobs().get(0);
         String row = j.mode().name() + " " + j.status() + " missing " + j.missing() + ": " + j.recovery();
-        assertEquals("complete", j.status(), row);
+        assertEquals(Status.COMPLETE, j.status(), row);
         assertTrue(j.verified(), row);
         assertTrue(j.recovery().retransmissions() > 0, row);
     }

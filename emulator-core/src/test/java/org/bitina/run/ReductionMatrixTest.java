@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import org.bitina.job.Status;
 import org.bitina.scenario.ScenarioException;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -39,7 +40,7 @@ class ReductionMatrixTest {
                 """.formatted(type, op));
         assertEquals(3, r.jobs().size());
         for (Report.JobReport j : r.jobs()) {
-            assertEquals("complete", j.status(), j.mode() + " " + j.mismatches() + j.unfinished());
+            assertEquals(Status.COMPLETE, j.status(), j.mode() + " " + j.mismatches() + j.unfinished());
             assertTrue(j.verified(), j.mode().name());
         }
     }

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import org.bitina.job.Status;
 import org.bitina.scenario.Scenario;
 import org.bitina.scenario.ScenarioException;
 import org.junit.jupiter.api.Test;
@@ -55,7 +56,7 @@ class ReliableMulticastEndToEndTest {
         Report.JobReport uni = mode(r, "unicast-ack");
         long windows = ina.stats().get("windows");
         assertEquals(5, windows);
-        assertEquals("complete", ina.status());
+        assertEquals(Status.COMPLETE, ina.status());
         assertTrue(ina.verified() && uni.verified());
         assertEquals(0, ina.retransmissionRounds());
         assertEquals(windows, ina.stats().get("ackPacketsIntoSource"), "one aggregated ACK per window and round");
@@ -72,7 +73,7 @@ class ReliableMulticastEndToEndTest {
                 "faults = [ { kind = loss, rate = " + percent + "% } ]",
                 null);
         for (Report.JobReport j : r.jobs()) {
-            assertEquals("complete", j.status(), j.mode() + " " + j.unfinished() + j.missing());
+            assertEquals(Status.COMPLETE, j.status(), j.mode() + " " + j.unfinished() + j.missing());
             assertTrue(j.verified(), j.mode() + " " + j.mismatches());
         }
     }
@@ -105,7 +106,7 @@ class ReliableMulticastEndToEndTest {
                 }]
                 """), trace);
         Report.JobReport ina = mode(r, "ina");
-        assertEquals("complete", ina.status(), ina.unfinished().toString());
+        assertEquals(Status.COMPLETE, ina.status(), ina.unfinished().toString());
         assertTrue(ina.verified());
         assertEquals(0, ina.timeouts());
         Map<String, String> installedFrom = new HashMap<>();
@@ -136,7 +137,7 @@ class ReliableMulticastEndToEndTest {
                 null,
                 "1s");
         for (Report.JobReport j : r.jobs()) {
-            assertEquals("complete", j.status(), j.mode() + " " + j.unfinished());
+            assertEquals(Status.COMPLETE, j.status(), j.mode() + " " + j.unfinished());
             assertTrue(j.verified(), j.mode().name());
             // two windows, each sent 300 ms late and acknowledged by h5 200 ms late
             assertTrue(j.modeledMicros() >= 2 * 500_000, j.mode() + " modelled " + j.modeledMicros());
@@ -152,7 +153,7 @@ class ReliableMulticastEndToEndTest {
                 "faults = [ { kind = silent, node = h5 } ]",
                 null);
         Report.JobReport ina = mode(r, "ina");
-        assertEquals("partial", ina.status());
+        assertEquals(Status.PARTIAL, ina.status());
         assertEquals(List.of("h5"), ina.missing());
         assertTrue(ina.verified(), "every live receiver holds the block: " + ina.mismatches() + ina.unfinished());
         assertEquals(2, ina.retransmissionRounds(), "three rounds for the first window, then h5 is left out");

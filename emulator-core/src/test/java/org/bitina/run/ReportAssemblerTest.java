@@ -85,7 +85,7 @@ class ReportAssemblerTest {
     @Test
     void aFailureTheFaultPlanExplainsIsAsExpected() {
         Report.JobReport j = report(host("w1", 3, List.of()), host("w3", 3, List.of()));
-        assertEquals("failed", j.status());
+        assertEquals(Status.FAILED, j.status());
         assertTrue(j.asExpected(), "each lacks only the silent owner's chunk");
     }
 
@@ -93,7 +93,7 @@ class ReportAssemblerTest {
     void aFailureBeyondWhatTheFaultPlanExplainsIsNot() {
         // a silent owner and loss: members far short of the one chunk the owner explains
         Report.JobReport j = report(host("w1", 1, List.of()), host("w3", 3, List.of()));
-        assertEquals("failed", j.status());
+        assertEquals(Status.FAILED, j.status());
         assertFalse(j.asExpected(), "w1 lacks 3 chunks; the plan explains 1");
     }
 
@@ -101,7 +101,7 @@ class ReportAssemblerTest {
     void aFailureWithWrongResultsIsNot() {
         Report.JobReport j =
                 report(host("w1", 3, List.of("chunk 0 element 1: got 1, expected 2")), host("w3", 3, List.of()));
-        assertEquals("failed", j.status());
+        assertEquals(Status.FAILED, j.status());
         assertFalse(j.asExpected(), "a wrong result is never the failure a scenario expects");
     }
 }

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
+import org.bitina.job.Status;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -29,7 +30,7 @@ class RerouteEndToEndTest {
                 faults = [ { at = 0ms, kind = link-down, link = [agg-1-1, core-1] } ]
                 """));
         Report.JobReport ina = r.jobs().get(0);
-        assertEquals("complete", ina.status(), ina.mismatches() + " " + ina.unfinished() + ina.missing());
+        assertEquals(Status.COMPLETE, ina.status(), ina.mismatches() + " " + ina.unfinished() + ina.missing());
         assertTrue(ina.verified());
         // the bitmaps are the VAT's as before the failure (F7): the same A-BMs drive the new route
         assertTrue(ina.note().contains("agg-1-1=[1111000000000000]"), ina.note());

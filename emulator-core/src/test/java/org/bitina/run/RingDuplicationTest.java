@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.bitina.job.Status;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -63,7 +64,7 @@ class RingDuplicationTest {
         Report.JobReport clean = Scenarios.mode(ring("clean", "[]", cleanTrace), "ring");
         Report.JobReport dup =
                 Scenarios.mode(ring("dup", "[{ at = 0us, kind = duplicate, rate = 20% }]", dupTrace), "ring");
-        assertEquals("complete", dup.status(), dup.mismatches().toString());
+        assertEquals(Status.COMPLETE, dup.status(), dup.mismatches().toString());
         assertTrue(dup.verified());
         for (String k : List.of("dataSends", "acks")) {
             assertEquals(clean.stats().get(k), dup.stats().get(k), k + ": the same packets as without duplication");

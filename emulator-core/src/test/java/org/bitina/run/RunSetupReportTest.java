@@ -8,13 +8,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.List;
 import java.util.Map;
 import org.bitina.job.Mode;
+import org.bitina.job.Status;
 import org.junit.jupiter.api.Test;
 
 /** A run reports what its setup cost (issue 17), and those wall-clock figures stay out of the determinism comparison. */
 class RunSetupReportTest {
     private static Report report(String clock, Report.Setup setup) {
         Report.JobReport j = Report.JobReport.builder("j", "allreduce", Mode.INA)
-                .status("complete")
+                .status(Status.COMPLETE)
                 .verified(true)
                 .wallMillis(17)
                 .modeledMicros(1.0)
@@ -51,6 +52,6 @@ class RunSetupReportTest {
                 r.setup().routingMillis() >= 0 && r.setup().planningMillis() >= 0,
                 r.setup().toString());
         assertTrue(r.setup().heapBytes() > 0, r.setup().toString());
-        assertEquals("complete", r.jobs().get(0).status());
+        assertEquals(Status.COMPLETE, r.jobs().get(0).status());
     }
 }

@@ -16,6 +16,7 @@ import java.math.BigDecimal;
 import java.math.MathContext;
 import java.nio.file.Path;
 import java.util.List;
+import org.bitina.job.Status;
 import org.bitina.scenario.Scenario;
 import org.bitina.scenario.ScenarioException;
 import org.junit.jupiter.api.Test;
@@ -67,7 +68,7 @@ class SharedFabricRunTest {
         Report first = run(s);
         assertEquals(8, first.jobs().size(), "per world: the mix of two, and each alone");
         for (Report.JobReport j : first.jobs()) {
-            assertEquals("complete", j.status(), j.name() + " " + j.mode() + ": " + j.unfinished() + j.note());
+            assertEquals(Status.COMPLETE, j.status(), j.name() + " " + j.mode() + ": " + j.unfinished() + j.note());
             assertTrue(j.verified() && j.asExpected(), j.name() + " " + j.mode());
         }
         double most = 0;

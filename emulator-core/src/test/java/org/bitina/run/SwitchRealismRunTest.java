@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
+import org.bitina.job.Status;
 import org.bitina.protocol.SwitchTiming;
 import org.bitina.run.ModelledTimeModel.Job;
 import org.bitina.run.ModelledTimeModel.Network;
@@ -55,7 +56,7 @@ class SwitchRealismRunTest {
         Report.JobReport a = mode(Scenarios.run(free), "ina");
         Report.JobReport b = mode(Scenarios.run(slow), "ina");
         for (Report.JobReport j : new Report.JobReport[] {a, b}) {
-            assertEquals("complete", j.status(), j.toString());
+            assertEquals(Status.COMPLETE, j.status(), j.toString());
             assertTrue(j.verified() && j.asExpected(), j.toString());
         }
         Job job = new Job(

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import java.util.List;
+import org.bitina.job.Status;
 import org.bitina.scenario.Problem;
 import org.bitina.scenario.ScenarioException;
 import org.junit.jupiter.api.Test;
@@ -29,7 +30,7 @@ class SwitchRecoverTest {
         assertEquals("partial", ar.expected());
         assertEquals(14, ar.endpoints());
         // back in the tree, they offered what they had no result for: everything folded in, nothing left partial
-        assertEquals("complete", ar.status(), ar.partialChunks() + " " + ar.unfinished() + " " + ar.mismatches());
+        assertEquals(Status.COMPLETE, ar.status(), ar.partialChunks() + " " + ar.unfinished() + " " + ar.mismatches());
         assertTrue(ar.verified() && ar.asExpected(), ar.toString());
         String back = ar.note().substring(ar.note().indexOf("VAT rebuilt at 120.0 us after edge-2-1 came back"));
         assertTrue(back.startsWith("VAT rebuilt at 120.0 us after edge-2-1 came back: root core-1, A-BMs {"), back);
@@ -38,7 +39,7 @@ class SwitchRecoverTest {
         assertTrue(last.contains("agg-1-1=[1111000000000000]"), "pod 1 aggregates at agg-1-1 again: " + last);
         // a data-driven tree: the returned switch got its BIFT back and carries the data to h5 and h6 again
         Report.JobReport push = r.jobs().get(1);
-        assertEquals("complete", push.status(), push.unfinished() + " " + push.mismatches());
+        assertEquals(Status.COMPLETE, push.status(), push.unfinished() + " " + push.mismatches());
         assertTrue(push.verified() && push.asExpected(), push.toString());
     }
 

@@ -14,6 +14,7 @@ import java.math.BigDecimal;
 import java.math.MathContext;
 import java.nio.file.Path;
 import java.util.List;
+import org.bitina.job.Status;
 import org.bitina.protocol.TrafficFlows;
 import org.bitina.scenario.Scenario;
 import org.bitina.scenario.ScenarioException;
@@ -67,7 +68,7 @@ class TrafficRunTest {
         Scenario s = write(dir, "traffic.conf", shared("buffer = 256KiB", PERMUTATION));
         Report first = run(s);
         for (Report.JobReport j : first.jobs()) {
-            assertEquals("complete", j.status(), j.name() + " " + j.mode() + ": " + j.unfinished() + j.note());
+            assertEquals(Status.COMPLETE, j.status(), j.name() + " " + j.mode() + ": " + j.unfinished() + j.note());
             assertTrue(j.verified() && j.asExpected(), j.name() + " " + j.mode());
         }
         assertEquals(2, first.traffic().size(), "the entry in the ina mix, and alone: " + first.traffic());
@@ -106,7 +107,7 @@ class TrafficRunTest {
         Scenario s = write(dir, "small.conf", shared("buffer = 16KiB", heavy));
         Report r = run(s);
         for (Report.JobReport j : r.jobs()) {
-            assertEquals("complete", j.status(), j.name() + " " + j.mode() + ": " + j.unfinished() + j.note());
+            assertEquals(Status.COMPLETE, j.status(), j.name() + " " + j.mode() + ": " + j.unfinished() + j.note());
             assertTrue(j.verified() && j.asExpected(), j.name() + " " + j.mode());
         }
         long drops = r.links().stream().mapToLong(Report.LinkReport::queueDrops).sum();

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import java.util.List;
+import org.bitina.job.Status;
 import org.bitina.scenario.Clock;
 import org.bitina.scenario.Scenario;
 import org.junit.jupiter.api.Test;
@@ -32,7 +33,7 @@ class VatRepairTest {
         assertEquals(Clock.VIRTUAL, s.clock());
         Report r = Scenarios.run(s);
         Report.JobReport ina = Scenarios.mode(r, "ina");
-        assertEquals("complete", ina.status(), ina.unfinished() + " " + ina.missing() + " " + ina.mismatches());
+        assertEquals(Status.COMPLETE, ina.status(), ina.unfinished() + " " + ina.missing() + " " + ina.mismatches());
         assertTrue(ina.verified());
         assertEquals("complete", ina.expected());
         assertTrue(ina.asExpected());
@@ -49,7 +50,7 @@ class VatRepairTest {
     @Test
     void theRootCrashesAndTheLiveSwitchNearestToEveryMemberTakesOver() throws Exception {
         Report.JobReport ina = Scenarios.mode(Scenarios.run(crashing("core-1")), "ina");
-        assertEquals("complete", ina.status(), ina.unfinished() + " " + ina.missing() + " " + ina.mismatches());
+        assertEquals(Status.COMPLETE, ina.status(), ina.unfinished() + " " + ina.missing() + " " + ina.mismatches());
         assertTrue(ina.verified());
         assertTrue(ina.asExpected());
         // core-2..4 reach all 16 members in 3 hops each: the first by name
@@ -69,7 +70,7 @@ class VatRepairTest {
                         t -> t.replace("completion-timeout = 50ms", "completion-timeout = 20us")
                                 + fault.formatted("s6"))),
                 "ina");
-        assertEquals("complete", rootGone.status(), rootGone.unfinished() + " " + rootGone.mismatches());
+        assertEquals(Status.COMPLETE, rootGone.status(), rootGone.unfinished() + " " + rootGone.mismatches());
         assertTrue(rootGone.verified() && rootGone.asExpected());
         assertTrue(
                 rootGone.note()
@@ -82,7 +83,7 @@ class VatRepairTest {
                         t -> t.replace("completion-timeout = 50ms", "completion-timeout = 20us")
                                 + fault.formatted("s1"))),
                 "ina");
-        assertEquals("partial", edge.status(), edge.unfinished() + " " + edge.mismatches());
+        assertEquals(Status.PARTIAL, edge.status(), edge.unfinished() + " " + edge.mismatches());
         assertEquals(List.of("w1", "w2"), edge.missing());
         assertTrue(edge.verified() && edge.asExpected());
     }
@@ -90,7 +91,7 @@ class VatRepairTest {
     @Test
     void anEdgeSwitchCrashesAndTheJobEndsPartialMissingExactlyItsHostsVerified() throws Exception {
         Report.JobReport ina = Scenarios.mode(Scenarios.run(crashing("edge-2-1")), "ina");
-        assertEquals("partial", ina.status(), ina.unfinished() + " " + ina.missing() + " " + ina.mismatches());
+        assertEquals(Status.PARTIAL, ina.status(), ina.unfinished() + " " + ina.missing() + " " + ina.mismatches());
         assertEquals(List.of("h5", "h6"), ina.missing());
         assertTrue(ina.verified(), ina.mismatches().toString());
         assertEquals(List.of(), ina.unfinished());

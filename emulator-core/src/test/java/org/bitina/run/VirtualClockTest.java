@@ -17,6 +17,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import org.bitina.job.Status;
 import org.bitina.scenario.Clock;
 import org.bitina.scenario.Scenario;
 import org.junit.jupiter.api.Test;
@@ -93,7 +94,7 @@ class VirtualClockTest {
         // hundred microseconds of modelled time; the timer is modelled, so it never fires
         Report r = run(write(dir, "fast.conf", star("", "1ms").replace("elements = 65536", "elements = 1048576")));
         Report.JobReport ina = mode(r, "ina");
-        assertEquals("complete", ina.status(), ina.toString());
+        assertEquals(Status.COMPLETE, ina.status(), ina.toString());
         assertTrue(ina.verified());
         assertEquals(0, ina.timeouts());
         assertTrue(ina.wallMillis() > 1, "the JVM took " + ina.wallMillis() + " ms: longer than the timeout");
@@ -113,7 +114,7 @@ class VirtualClockTest {
         // partial result leaves without h3, and h3's part of each chunk is folded in late
         assertEquals(chunks, ina.timeouts(), ina.toString());
         assertEquals(chunks, ina.lateContributions(), ina.toString());
-        assertEquals("complete", ina.status(), "late parts reach the root and are added there");
+        assertEquals(Status.COMPLETE, ina.status(), "late parts reach the root and are added there");
         assertTrue(ina.verified(), ina.mismatches().toString());
         assertTrue(ina.modeledMicros() >= 5000, ina.modeledMicros() + " us");
         assertSameRun(r, run(s), "and the same again");
@@ -152,7 +153,7 @@ class VirtualClockTest {
     void aFaultAfterThePhaseEndedIsNamedAsNotApplied() throws Exception {
         String faults = "faults = [ { at = 10s, kind = link-down, link = [s1, h2] } ]\n";
         Report.JobReport ina = mode(run(write(dir, "late.conf", star(faults, "1ms"))), "ina");
-        assertEquals("complete", ina.status());
+        assertEquals(Status.COMPLETE, ina.status());
         assertEquals(List.of("link-down at 10000 ms"), ina.faultsNotApplied());
     }
 
@@ -161,7 +162,7 @@ class VirtualClockTest {
         Report r =
                 run(write(dir, "dup.conf", star("faults = [ { at = 0us, kind = duplicate, rate = 30% } ]\n", "1ms")));
         Report.JobReport ina = mode(r, "ina");
-        assertEquals("complete", ina.status());
+        assertEquals(Status.COMPLETE, ina.status());
         assertTrue(ina.drops() > 0, "duplicates were dropped");
         long byReason = r.switches().stream()
                         .mapToLong(s -> s.drops().values().stream()

@@ -18,6 +18,7 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.bitina.job.Status;
 import org.bitina.scenario.ScenarioException;
 import org.bitina.scenario.Schedule;
 import org.junit.jupiter.api.Test;
@@ -42,7 +43,7 @@ class WorkloadRunTest {
         assertFalse(r.jobs().isEmpty());
         Map<String, Integer> spansPerJob = new HashMap<>();
         for (Report.JobReport j : r.jobs()) {
-            assertEquals("complete", j.status(), j.name() + " " + j.mode() + ": " + j.unfinished() + j.note());
+            assertEquals(Status.COMPLETE, j.status(), j.name() + " " + j.mode() + ": " + j.unfinished() + j.note());
             assertTrue(j.verified() && j.asExpected(), j.name() + " " + j.mode());
             assertNotNull(j.shared(), "a workload's collectives share the fabric");
             for (RankTimeline t : r.rankTimelines()) {

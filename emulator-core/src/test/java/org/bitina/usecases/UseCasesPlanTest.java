@@ -16,6 +16,7 @@ import java.util.Set;
 import java.util.stream.Collectors;
 import org.bitina.bitmap.Encoding;
 import org.bitina.bitmap.EndpointSets;
+import org.bitina.job.Status;
 import org.bitina.protocol.JobTables;
 import org.bitina.scenario.Scenario;
 import org.bitina.topology.Node;
@@ -116,7 +117,7 @@ class UseCasesPlanTest {
                     p.tables().values().stream().allMatch(t -> t.job() == p.wireJob()),
                     p.mode().name());
             assertEquals(Set.of("w1", "w2", "w3", "w4"), p.awaited());
-            assertEquals("complete", p.expected().status().label());
+            assertEquals(Status.COMPLETE, p.expected().status());
             assertEquals(Set.of(), p.expected().missing());
         }
     }
@@ -255,7 +256,7 @@ class UseCasesPlanTest {
         assertEquals(
                 8,
                 ina.drivers().stream().filter(d -> "MOE_EXPERT".equals(role(d))).count());
-        assertEquals("complete", ina.expected().status().label());
+        assertEquals(Status.COMPLETE, ina.expected().status());
     }
 
     @Test
@@ -276,7 +277,7 @@ class UseCasesPlanTest {
                 faults = [ { kind = silent, node = h4 }, { kind = straggler, node = h3, delay = 20ms } ]
                 """);
         for (Phase p : plan(s)) {
-            assertEquals("partial", p.expected().status().label(), p.mode().name());
+            assertEquals(Status.PARTIAL, p.expected().status(), p.mode().name());
             assertEquals(Set.of("e7", "e8"), p.expected().missing(), p.mode().name());
             assertEquals(Set.of("h4"), moe(p).silent());
             assertEquals(Set.of("h3"), moe(p).stragglers().keySet());
@@ -312,7 +313,7 @@ class UseCasesPlanTest {
         List<String> receivers = s.jobs().get(0).common().members();
         for (Phase p : phases) {
             assertEquals(Set.of("h1"), p.awaited(), "the source ends the phase");
-            assertEquals("partial", p.expected().status().label());
+            assertEquals(Status.PARTIAL, p.expected().status());
             assertEquals(Set.of("h5"), p.expected().missing());
             assertEquals(
                     receivers.size(),
@@ -337,7 +338,7 @@ class UseCasesPlanTest {
                 """;
         Phase all = plan(write(dir, "all.conf", job.formatted(""))).get(0);
         assertEquals(List.of("w1", "w2", "w3", "w4"), all.roots(), "one tree per owner");
-        assertEquals("failed", all.expected().status().label(), "w2's chunks have no tree");
+        assertEquals(Status.FAILED, all.expected().status(), "w2's chunks have no tree");
         assertTrue(all.note().contains("silent owners start no tree: [w2]"), all.note());
         assertTrue(
                 all.tables().values().stream().allMatch(t -> t.bift() != null && t.registered() == null),
@@ -347,7 +348,7 @@ class UseCasesPlanTest {
                 .get(0);
         assertEquals(List.of("w1"), reduce.roots());
         assertEquals(Set.of("w1"), reduce.awaited(), "a reduce waits at its root");
-        assertEquals("partial", reduce.expected().status().label());
+        assertEquals(Status.PARTIAL, reduce.expected().status());
         assertEquals(Set.of("w2"), reduce.expected().missing());
     }
 

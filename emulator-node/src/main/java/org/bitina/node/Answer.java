@@ -64,8 +64,8 @@ final class Answer {
     private static String outcome(Report.JobReport j) {
         String t = Units.micros(j.modeledMicros());
         return switch (j.status()) {
-            case "complete" -> "finished in " + t + (j.verified() ? "" : " with a WRONG result");
-            case "partial" ->
+            case COMPLETE -> "finished in " + t + (j.verified() ? "" : " with a WRONG result");
+            case PARTIAL ->
                 "ended partial after " + t
                         + (j.missing().isEmpty() ? "" : " (" + Hosts.summary(j.missing()) + " missing)");
             default -> "failed after " + t;

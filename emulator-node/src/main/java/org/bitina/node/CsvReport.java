@@ -149,7 +149,7 @@ final class CsvReport {
                     j.kind(),
                     j.mode().name(),
                     j.iteration() == null ? null : j.iteration().index(),
-                    j.status(),
+                    j.status().label(),
                     j.expected(),
                     j.asExpected(),
                     j.verified(),

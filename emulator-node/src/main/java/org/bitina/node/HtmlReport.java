@@ -239,7 +239,7 @@ final class HtmlReport {
                     .append("</td><td class=\"l\">")
                     .append(esc(label(j)))
                     .append("</td><td class=\"l\">")
-                    .append(esc(j.status()))
+                    .append(esc(j.status().label()))
                     .append("</td><td class=\"l\">")
                     .append(esc(j.expected()))
                     .append(j.asExpected() ? " <span class=\"ok\">ok</span>" : " <b class=\"no\">NO</b>")

@@ -2,6 +2,7 @@ package org.bitina.node;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.bitina.job.Status;
 import org.bitina.run.Report;
 import org.bitina.run.SharedRun;
 import org.bitina.scenario.Schedule;
@@ -81,14 +82,14 @@ final class SharedAnswer {
             return who + " " + jct + alone;
         }
         return switch (j.status()) {
-            case "complete" -> who + " " + jct + " with a WRONG result";
-            case "partial" -> who + " partial after " + jct;
+            case COMPLETE -> who + " " + jct + " with a WRONG result";
+            case PARTIAL -> who + " partial after " + jct;
             default -> who + " failed after " + jct;
         };
     }
 
     private static boolean done(Report.JobReport j) {
-        return j.status().equals("complete") && j.verified() && j.shared().startMicros() >= 0;
+        return j.status() == Status.COMPLETE && j.verified() && j.shared().startMicros() >= 0;
     }
 
     private static Report.JobReport world(List<Report.JobReport> mix, Schedule.World world) {

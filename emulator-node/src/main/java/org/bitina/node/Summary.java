@@ -47,10 +47,10 @@ final class Summary {
                 plain(j.name()),
                 plain(j.mode().name()),
                 new ConsoleTable.Cell(
-                        j.status(),
+                        j.status().label(),
                         switch (j.status()) {
-                            case "complete" -> Summary::green;
-                            case "partial" -> Summary::yellow;
+                            case COMPLETE -> Summary::green;
+                            case PARTIAL -> Summary::yellow;
                             default -> Summary::red;
                         }),
                 // the expected column: what the fault plan makes the scenario expect, and whether this is it

@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import org.bitina.job.Mode;
+import org.bitina.job.Status;
 import org.bitina.run.Report;
 import org.junit.jupiter.api.Test;
 
@@ -128,14 +129,14 @@ class ConsoleFormatTest {
     @Test
     void underLossTheComparisonSaysHowManyTimeoutsEachSideWaitedOut() {
         Report.JobReport ina = Report.JobReport.builder("ft8", "allreduce", Mode.INA)
-                .status("complete")
+                .status(Status.COMPLETE)
                 .verified(true)
                 .modeledMicros(1880)
                 .recovery(new Report.Recovery(117856, 4108, 1820, List.of(), 57.6, 16))
                 .speedup(Map.of(Mode.of("ring"), 2.64))
                 .build();
         Report.JobReport ring = Report.JobReport.builder("ft8", "allreduce", Mode.of("ring"))
-                .status("complete")
+                .status(Status.COMPLETE)
                 .verified(true)
                 .modeledMicros(4950)
                 .recovery(new Report.Recovery(14267, 0, 4390, List.of(), 302, 10))
@@ -202,7 +203,7 @@ class ConsoleFormatTest {
 
     private static Report.JobReport job(String name, String mode, String status, String expected, boolean asExpected) {
         return Report.JobReport.builder(name, "allreduce", Mode.of(mode))
-                .status(status)
+                .status(Status.of(status))
                 .verified(true)
                 .wallMillis(1234)
                 .modeledMicros(80.3)

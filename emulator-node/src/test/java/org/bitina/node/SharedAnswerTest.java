@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import java.util.List;
 import java.util.Map;
 import org.bitina.job.Mode;
+import org.bitina.job.Status;
 import org.bitina.run.Report;
 import org.bitina.run.SharedRun;
 import org.bitina.scenario.Schedule;
@@ -98,7 +99,7 @@ class SharedAnswerTest {
 
     private static Report.JobReport row(String job, String mode, String status, SharedRun s, double modelled) {
         return Report.JobReport.builder(job, "allreduce", Mode.of(mode))
-                .status(status)
+                .status(Status.of(status))
                 .verified(true)
                 .modeledMicros(modelled)
                 .totalLinkBytes(1 << 20)

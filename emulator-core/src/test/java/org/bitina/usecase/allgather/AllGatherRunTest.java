@@ -9,6 +9,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.bitina.job.Status;
 import org.bitina.run.Report;
 import org.bitina.run.Scenarios;
 import org.bitina.scenario.Scenario;
@@ -35,7 +36,7 @@ class AllGatherRunTest {
         Report.JobReport ring = Scenarios.mode(r, "ring");
         for (Report.JobReport row : new Report.JobReport[] {ina, ring}) {
             assertEquals("all-gather", row.kind());
-            assertEquals("complete", row.status(), row.toString());
+            assertEquals(Status.COMPLETE, row.status(), row.toString());
             assertTrue(row.verified() && row.asExpected(), row.toString());
             assertEquals(0, row.recovery().retransmissions(), "nothing lost, nothing sent again: " + row);
         }
@@ -54,7 +55,7 @@ class AllGatherRunTest {
         Report r = Scenarios.run(k4("\nfaults = [{ at = 0us, kind = loss, rate = 1% }]\n"));
         for (String mode : new String[] {"ina", "ring"}) {
             Report.JobReport row = Scenarios.mode(r, mode);
-            assertEquals("complete", row.status(), row.toString());
+            assertEquals(Status.COMPLETE, row.status(), row.toString());
             assertTrue(row.verified() && row.asExpected(), row.toString());
             assertTrue(row.recovery().retransmissions() > 0, mode + ": something was lost and sent again");
         }
@@ -72,8 +73,8 @@ class AllGatherRunTest {
             throws Exception {
         Report r = Scenarios.run(k4("\nfaults = [{ at = 0us, kind = loss, rate = 20% }]\n"));
         Report.JobReport ina = Scenarios.mode(r, "ina");
-        if (!ina.status().equals("complete")) {
-            assertEquals("failed", ina.status(), ina.toString());
+        if (!ina.status().equals(Status.COMPLETE)) {
+            assertEquals(Status.FAILED, ina.status(), ina.toString());
             assertFalse(ina.recovery().gaveUp().isEmpty(), "never silent: " + ina);
             assertTrue(ina.mismatches().isEmpty(), "a give-up is not a wrong value: " + ina.mismatches());
             // each chunk a receiver lacks is its owner's only, so its owner gave up on that receiver for it
@@ -96,7 +97,7 @@ class AllGatherRunTest {
             }
         }
         Report.JobReport ring = Scenarios.mode(r, "ring");
-        if (!ring.status().equals("complete")) {
+        if (!ring.status().equals(Status.COMPLETE)) {
             assertFalse(ring.recovery().gaveUp().isEmpty(), "never silent: " + ring);
         }
     }

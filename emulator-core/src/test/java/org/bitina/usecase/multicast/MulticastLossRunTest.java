@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
+import org.bitina.job.Status;
 import org.bitina.run.Report;
 import org.bitina.run.Scenarios;
 import org.junit.jupiter.api.Test;
@@ -29,7 +30,7 @@ class MulticastLossRunTest {
                         + "\nfaults = [{ at = 0us, kind = loss, rate = 5% }]\n"));
         for (String mode : new String[] {"ina", "unicast-ack"}) {
             Report.JobReport row = Scenarios.mode(r, mode);
-            assertEquals("complete", row.status(), row.toString());
+            assertEquals(Status.COMPLETE, row.status(), row.toString());
             assertTrue(row.verified() && row.missing().isEmpty(), row.toString());
         }
         Report.JobReport ina = Scenarios.mode(r, "ina");

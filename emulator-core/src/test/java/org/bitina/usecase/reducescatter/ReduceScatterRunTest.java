@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
+import org.bitina.job.Status;
 import org.bitina.run.Report;
 import org.bitina.run.Scenarios;
 import org.bitina.scenario.Scenario;
@@ -30,7 +31,7 @@ class ReduceScatterRunTest {
         Report.JobReport ring = Scenarios.mode(r, "ring");
         for (Report.JobReport row : new Report.JobReport[] {ina, ring}) {
             assertEquals("reduce-scatter", row.kind());
-            assertEquals("complete", row.status(), row.toString());
+            assertEquals(Status.COMPLETE, row.status(), row.toString());
             assertTrue(row.verified() && row.asExpected(), row.toString());
         }
         assertTrue(ina.speedup().containsKey(ReduceScatterJobReader.RING), ina.toString());
@@ -48,12 +49,12 @@ class ReduceScatterRunTest {
     void underOnePercentLossInaRecoversByRetransmissionAndEndsCompleteAndVerified() throws Exception {
         Report r = Scenarios.run(k4("\nfaults = [{ at = 0us, kind = loss, rate = 1% }]\n"));
         Report.JobReport ina = Scenarios.mode(r, "ina");
-        assertEquals("complete", ina.status(), ina.toString());
+        assertEquals(Status.COMPLETE, ina.status(), ina.toString());
         assertTrue(ina.verified() && ina.asExpected(), ina.toString());
         assertTrue(ina.recovery().retransmissions() > 0, "something was lost and sent again: " + ina.recovery());
         assertTrue(ina.recovery().gaveUp().isEmpty(), ina.recovery().toString());
         Report.JobReport ring = Scenarios.mode(r, "ring");
-        assertEquals("complete", ring.status(), ring.toString());
+        assertEquals(Status.COMPLETE, ring.status(), ring.toString());
         assertTrue(ring.verified(), ring.toString());
     }
 }

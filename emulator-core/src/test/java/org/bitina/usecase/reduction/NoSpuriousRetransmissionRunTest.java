@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
+import org.bitina.job.Status;
 import org.bitina.run.Report;
 import org.bitina.run.Scenarios;
 import org.junit.jupiter.api.Test;
@@ -37,7 +38,7 @@ class NoSpuriousRetransmissionRunTest {
         Report r = Scenarios.run(Scenarios.reference(
                 dir, "fat-tree-k4-allreduce.conf", t -> t + "\nfaults = [{ at = 0us, kind = loss, rate = 1% }]\n"));
         Report.JobReport ina = Scenarios.mode(r, "ina");
-        assertEquals("complete", ina.status(), ina.toString());
+        assertEquals(Status.COMPLETE, ina.status(), ina.toString());
         assertTrue(ina.verified(), ina.toString());
         assertTrue(ina.recovery().retransmissions() > 0, "something was lost and sent again: " + ina);
     }
