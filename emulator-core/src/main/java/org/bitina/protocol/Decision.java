@@ -64,13 +64,14 @@ sealed interface Decision {
     record Count(JobTables job, Counter counter) implements Decision {}
 
     /** A trace event about a frame. */
-    record Trace(JobTables job, Frame frame, String event, List<String> to, String detail) implements Decision {}
+    record Trace(JobTables job, Frame frame, TraceEvent.Kind event, List<String> to, String detail)
+            implements Decision {}
 
     /** A trace event not about one frame (an install, a bridge crossing). */
     record Note(
             JobTables job,
             long seq,
-            String event,
+            TraceEvent.Kind event,
             String dir,
             EndpointSet bitmap,
             List<String> to,

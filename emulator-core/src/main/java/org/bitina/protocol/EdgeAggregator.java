@@ -106,7 +106,7 @@ final class EdgeAggregator implements TreeMechanism {
                 to.add(h);
             }
         }
-        steps.add(new Decision.Trace(t, f, "forward", to, "to the hosts behind this leaf"));
+        steps.add(new Decision.Trace(t, f, TraceEvent.Kind.FORWARD, to, "to the hosts behind this leaf"));
         return new Decision.All(steps);
     }
 

@@ -131,7 +131,7 @@ final class IncTrees implements TreeMechanism {
                 new Decision.Note(
                         t,
                         p.header().seq(),
-                        "install",
+                        TraceEvent.Kind.INSTALL,
                         "mcast",
                         p.endpoints(),
                         r.copies().stream().map(Replicator.Copy::neighbor).toList(),

@@ -95,7 +95,7 @@ final class NodeContext {
             return;
         }
         count(t, Counter.FORWARDED);
-        trace(out, t, f, "forward", List.of(hop), null);
+        trace(out, t, f, TraceEvent.Kind.FORWARD, List.of(hop), null);
         send(out, t, hop, f);
     }
 
@@ -115,7 +115,7 @@ final class NodeContext {
     /** Hands a frame to the endpoint drivers on this node. */
     void deliver(JobTables t, Frame f, List<NodeEngine.Action> out) {
         count(t, Counter.DELIVERED);
-        trace(out, t, f, "deliver", List.of(), null);
+        trace(out, t, f, TraceEvent.Kind.DELIVER, List.of(), null);
         out.add(new NodeEngine.Deliver(f));
     }
 
@@ -130,7 +130,7 @@ final class NodeContext {
                 .merge(reasonKey(reason), 1L, Long::sum);
         drops++;
         lastDrop = reason;
-        trace(out, t, f, "drop", List.of(), reason);
+        trace(out, t, f, TraceEvent.Kind.DROP, List.of(), reason);
     }
 
     /** S3: per job and host port, the window of contribution numbers seen (kept for the run: a replay is one at any age). */
@@ -189,7 +189,8 @@ final class NodeContext {
         return reason.replaceAll("\\[[^\\]]*\\]", "[...]").replaceAll("\\d+", "N");
     }
 
-    void trace(List<NodeEngine.Action> out, JobTables t, Frame f, String event, List<String> to, String detail) {
+    void trace(
+            List<NodeEngine.Action> out, JobTables t, Frame f, TraceEvent.Kind event, List<String> to, String detail) {
         if (tracing) {
             out.add(new NodeEngine.Traced(
                     TraceEvent.of(name, t, f.packet(), event, f.packet().endpoints(), to, f.vt(), detail)));
@@ -201,7 +202,7 @@ final class NodeContext {
             List<NodeEngine.Action> out,
             JobTables t,
             long seq,
-            String event,
+            TraceEvent.Kind event,
             String dir,
             EndpointSet bitmap,
             List<String> to,
@@ -223,8 +224,8 @@ final class NodeContext {
         }
         if (copies.size() == 1) {
             Replicator.Copy c = copies.get(0);
-            out.add(new NodeEngine.Traced(
-                    TraceEvent.of(name, t, f.packet(), "forward", c.bitmap(), List.of(c.neighbor()), f.vt(), null)));
+            out.add(new NodeEngine.Traced(TraceEvent.of(
+                    name, t, f.packet(), TraceEvent.Kind.FORWARD, c.bitmap(), List.of(c.neighbor()), f.vt(), null)));
             return;
         }
         for (int i = 0; i < copies.size(); i++) {
@@ -233,7 +234,7 @@ final class NodeContext {
                     name,
                     t,
                     f.packet(),
-                    "replicate",
+                    TraceEvent.Kind.REPLICATE,
                     c.bitmap(),
                     List.of(c.neighbor()),
                     f.vt(),

@@ -316,7 +316,7 @@ public final class NodeEngine {
         List<Action> out = new ArrayList<>(2);
         JobTables t = jobOf(f, out);
         if (t != null) {
-            node.trace(out, t, f, "send", List.of(), null);
+            node.trace(out, t, f, TraceEvent.Kind.SEND, List.of(), null);
             process(t, f, now, out);
         }
         return out;
@@ -341,7 +341,16 @@ public final class NodeEngine {
                 continue;
             }
             node.count(t, Counter.TIMEOUTS);
-            node.trace(out, t, e.key().seq(), "timeout", "agg", e.pbm(), List.of(), e.vt(), "missing " + e.missing());
+            node.trace(
+                    out,
+                    t,
+                    e.key().seq(),
+                    TraceEvent.Kind.TIMEOUT,
+                    "agg",
+                    e.pbm(),
+                    List.of(),
+                    e.vt(),
+                    "missing " + e.missing());
             if (!e.pbm().isEmpty()) {
                 apply(emit(t, e, now), out);
             } else if (e.key().tree() == StateKey.Tree.SELF_INSTALLED) {
@@ -415,7 +424,7 @@ public final class NodeEngine {
         } else if (d instanceof Decision.Offer o) {
             offer(o.by(), o.job(), o.frame(), o.key(), o.registered(), o.contribution(), o.what(), o.now(), out);
         } else if (d instanceof Decision.Forward w) {
-            node.trace(out, w.job(), w.frame(), "forward", List.of(w.port()), null);
+            node.trace(out, w.job(), w.frame(), TraceEvent.Kind.FORWARD, List.of(w.port()), null);
             node.send(out, w.job(), w.port(), w.frame());
         } else if (d instanceof Decision.Drop x) {
             node.drop(out, x.job(), x.frame(), x.reason());
@@ -459,16 +468,16 @@ public final class NodeEngine {
         AggregationTable.Outcome o = node.table.offer(key, registered, c, t.timeoutNanos(), now);
         if (o instanceof AggregationTable.Buffered) {
             node.count(t, Counter.TERMINATED);
-            node.trace(out, t, f, "terminate", List.of(), null);
+            node.trace(out, t, f, TraceEvent.Kind.TERMINATE, List.of(), null);
         } else if (o instanceof AggregationTable.Complete done) {
             node.count(t, Counter.TERMINATED);
             node.count(t, Counter.COMPLETIONS);
-            node.trace(out, t, f, "terminate", List.of(), null);
+            node.trace(out, t, f, TraceEvent.Kind.TERMINATE, List.of(), null);
             node.trace(
                     out,
                     t,
                     key.seq(),
-                    "complete",
+                    TraceEvent.Kind.COMPLETE,
                     "agg",
                     done.emission().pbm(),
                     List.of(),

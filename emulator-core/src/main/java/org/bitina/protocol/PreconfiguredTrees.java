@@ -164,7 +164,7 @@ final class PreconfiguredTrees implements TreeMechanism {
                 new Decision.Note(
                         t,
                         e.key().seq(),
-                        "forward",
+                        TraceEvent.Kind.FORWARD,
                         "agg",
                         e.pbm(),
                         List.of(s.uplink()),

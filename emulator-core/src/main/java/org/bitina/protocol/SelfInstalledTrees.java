@@ -122,7 +122,7 @@ final class SelfInstalledTrees implements TreeMechanism {
                 new Decision.Note(
                         t,
                         key.seq(),
-                        "install",
+                        TraceEvent.Kind.INSTALL,
                         "mcast",
                         cbm,
                         List.of(),

@@ -1,6 +1,9 @@
 package org.bitina.protocol;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonValue;
 import java.util.List;
+import java.util.Locale;
 import org.bitina.bitmap.EndpointSet;
 import org.bitina.job.Mode;
 import org.bitina.wire.Direction;
@@ -21,13 +24,48 @@ public record TraceEvent(
         String job,
         Mode mode,
         long seq,
-        String event,
+        Kind event,
         String dir,
         String bitmap,
         List<String> to,
         long vt,
         String detail)
         implements Recorded {
+
+    /** What happened, as the trace names it ({@code forward}): the trace contract's events, in its order. */
+    public enum Kind {
+        SEND,
+        FORWARD,
+        REPLICATE,
+        TERMINATE,
+        COMPLETE,
+        INSTALL,
+        TIMEOUT,
+        DELIVER,
+        DROP;
+
+        /** As the trace writes it. */
+        @JsonValue
+        public String label() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+
+        /** The kind a trace names ({@code replicate}). */
+        @JsonCreator
+        public static Kind of(String label) {
+            for (Kind k : values()) {
+                if (k.label().equals(label)) {
+                    return k;
+                }
+            }
+            throw new IllegalArgumentException("unknown trace event '" + label + "'");
+        }
+
+        @Override
+        public String toString() {
+            return label();
+        }
+    }
 
     /** The unit of {@code vt}, declared on the trace's first line. */
     public static final String VT_UNIT = "ns";
@@ -48,7 +86,7 @@ public record TraceEvent(
             String node,
             JobTables t,
             InaPacket p,
-            String event,
+            Kind event,
             EndpointSet bitmap,
             List<String> to,
             long vt,
@@ -72,7 +110,7 @@ public record TraceEvent(
             String node,
             JobTables t,
             long seq,
-            String event,
+            Kind event,
             String dir,
             EndpointSet bitmap,
             List<String> to,

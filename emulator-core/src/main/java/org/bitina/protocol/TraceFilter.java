@@ -1,6 +1,7 @@
 package org.bitina.protocol;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -25,7 +26,7 @@ import java.util.function.Predicate;
 public final class TraceFilter implements Predicate<TraceEvent> {
     /** The events of the trace contract (docs/reference.md), in its order. */
     public static final List<String> EVENTS =
-            List.of("send", "forward", "replicate", "terminate", "complete", "install", "timeout", "deliver", "drop");
+            Arrays.stream(TraceEvent.Kind.values()).map(TraceEvent.Kind::label).toList();
     /** The keys a clause may name. */
     public static final List<String> KEYS = List.of("job", "mode", "node", "event", "dir", "seq");
 
@@ -136,7 +137,7 @@ public final class TraceFilter implements Predicate<TraceEvent> {
     public boolean test(TraceEvent e) {
         return matches("job", e.job())
                 && matches("mode", e.modeName())
-                && matches("event", e.event())
+                && matches("event", e.event().label())
                 && matches("dir", e.dir())
                 && nodeMatches(e.node())
                 && seqMatches(e.seq());

@@ -150,7 +150,7 @@ public final class TraceWriter extends AbstractBehavior<TraceWriter.Command> {
         line.put("job", e.job());
         line.put("mode", e.modeName());
         line.put("seq", e.seq());
-        line.put("event", e.event());
+        line.put("event", e.event().label());
         line.put("dir", e.dir());
         line.put("bitmap", e.bitmap());
         line.put("to", e.to());

@@ -191,10 +191,11 @@ class ControlSerializationTest {
                                 new ObservedTrees.Branch("INC", "core-1", 2, "[0110]"))))
                 .build());
         messages.add(new DeviceCommand.Progress(1, 2, 64));
-        messages.add(new TraceEvent("s1", "j", Mode.INA, 3, "forward", "agg", "[0110]", List.of("s2"), 5L, null));
+        messages.add(new TraceEvent(
+                "s1", "j", Mode.INA, 3, TraceEvent.Kind.FORWARD, "agg", "[0110]", List.of("s2"), 5L, null));
         messages.add(new PacketCapture(
                 2,
-                new TraceEvent("s1", "j", Mode.INA, 3, "send", "agg", "[0110]", List.of("s2"), 5L, null),
+                new TraceEvent("s1", "j", Mode.INA, 3, TraceEvent.Kind.SEND, "agg", "[0110]", List.of("s2"), 5L, null),
                 new byte[] {1, 2, 3}));
         for (Object m : messages) {
             roundTrip(m);
@@ -281,8 +282,8 @@ class ControlSerializationTest {
             }
         }
         assertTrue(tables > 0, "fig1's phases install tables");
-        TraceEvent e = (TraceEvent) roundTrip(
-                new TraceEvent("s1", "j", new Mode("ring"), 3, "forward", "agg", "[0110]", List.of("s2"), 5L, null));
+        TraceEvent e = (TraceEvent) roundTrip(new TraceEvent(
+                "s1", "j", new Mode("ring"), 3, TraceEvent.Kind.FORWARD, "agg", "[0110]", List.of("s2"), 5L, null));
         assertEquals(Mode.class, ((Object) e.mode()).getClass());
         assertEquals(new Mode("ring"), e.mode());
     }

@@ -184,7 +184,7 @@ class PortsTest {
                 "the second leaves when the first is on the wire; the third is refused at once");
         assertEquals(
                 List.of("send", "send", "drop"),
-                got.stream().map(c -> c.event().event()).toList());
+                got.stream().map(c -> c.event().event().label()).toList());
         assertEquals("queue full", got.get(2).event().detail());
         assertEquals("a->b", got.get(0).link());
         for (PacketCapture c : got) {
@@ -197,7 +197,7 @@ class PortsTest {
         Ports p = ports(1);
         sendAll(p, "z", List.of(frame(4, 1, 77)));
         TraceEvent e = (TraceEvent) trace.receiveMessage();
-        assertEquals("drop", e.event());
+        assertEquals(TraceEvent.Kind.DROP, e.event());
         assertEquals("no link to z", e.detail());
         assertEquals(List.of("z"), e.to());
         assertEquals(4, e.seq());
@@ -216,7 +216,7 @@ class PortsTest {
         sendAll(p, "b", List.of(f, f, f));
         assertEquals(2, received(b).size());
         TraceEvent e = (TraceEvent) trace.receiveMessage();
-        assertEquals("drop", e.event());
+        assertEquals(TraceEvent.Kind.DROP, e.event());
         assertEquals("queue full", e.detail());
         assertEquals(5, e.seq());
         DeviceCommand.LinkStats stats = p.stats().get(0);
@@ -244,7 +244,7 @@ class PortsTest {
         sendAll(p, "b", List.of(frame(3, 1, 0)));
         assertFalse(b.hasMessages());
         TraceEvent e = (TraceEvent) trace.receiveMessage();
-        assertEquals("drop", e.event());
+        assertEquals(TraceEvent.Kind.DROP, e.event());
         assertEquals("link down", e.detail());
         assertEquals("t1/j1", e.job());
         assertEquals("[01000000]", e.bitmap());
@@ -288,7 +288,8 @@ class PortsTest {
         Ports p = ports(1);
         Frame out = frame(1, 1, 0);
         Frame local = frame(2, 1, 0);
-        TraceEvent event = new TraceEvent("a", "t1/j1", null, 1, "forward", "agg", "[01000000]", List.of("b"), 0, null);
+        TraceEvent event = new TraceEvent(
+                "a", "t1/j1", null, 1, TraceEvent.Kind.FORWARD, "agg", "[01000000]", List.of("b"), 0, null);
         List<Frame> delivered = new ArrayList<>();
         device.run(ctx -> {
             delivered.addAll(p.perform(

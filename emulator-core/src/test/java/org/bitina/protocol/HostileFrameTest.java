@@ -50,7 +50,7 @@ class HostileFrameTest {
         assertTrue(
                 out.stream()
                         .anyMatch(a -> a instanceof NodeEngine.Traced t
-                                && t.event().event().equals("drop")
+                                && t.event().event() == TraceEvent.Kind.DROP
                                 && t.event().detail().equals("unknown destination no-such-node")),
                 out.toString());
         assertTrue(out.stream().noneMatch(a -> a instanceof NodeEngine.Send), "nothing goes on");

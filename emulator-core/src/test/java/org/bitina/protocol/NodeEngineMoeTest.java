@@ -65,8 +65,8 @@ class NodeEngineMoeTest {
         List<NodeEngine.Action> at0 = s0.onFrame(up, 2 * MS);
         assertTrue(
                 at0.stream()
-                        .anyMatch(a -> a instanceof NodeEngine.Traced tr
-                                && tr.event().event().equals("terminate")),
+                        .anyMatch(a ->
+                                a instanceof NodeEngine.Traced tr && tr.event().event() == TraceEvent.Kind.TERMINATE),
                 at0.toString());
     }
 

@@ -12,7 +12,8 @@ import org.junit.jupiter.api.Test;
 /** {@code --trace-filter}: its syntax, what it keeps, and every input it refuses. */
 class TraceFilterTest {
     private static TraceEvent event(String node, String job, String mode, long seq, String event, String dir) {
-        return new TraceEvent(node, job, Mode.of(mode), seq, event, dir, "[1100]", List.of(), 0, null);
+        return new TraceEvent(
+                node, job, Mode.of(mode), seq, TraceEvent.Kind.of(event), dir, "[1100]", List.of(), 0, null);
     }
 
     private static TraceFilter parse(String... options) {
