@@ -2,7 +2,6 @@ package org.bitina.job;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
-import java.util.Locale;
 
 /** How a phase ended (docs/reference.md, the report: {@code complete | partial | failed}). */
 public enum Status {
@@ -13,18 +12,13 @@ public enum Status {
     /** As the report and the summary write it. */
     @JsonValue
     public String label() {
-        return name().toLowerCase(Locale.ROOT);
+        return Labels.of(this);
     }
 
     /** The status a report names ({@code complete}), for reports read back (compare, tests). */
     @JsonCreator
     public static Status of(String label) {
-        for (Status s : values()) {
-            if (s.label().equals(label)) {
-                return s;
-            }
-        }
-        throw new IllegalArgumentException("unknown status '" + label + "' (complete, partial or failed)");
+        return Labels.parse(Status.class, label, "status");
     }
 
     @Override

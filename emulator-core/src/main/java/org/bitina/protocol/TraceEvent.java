@@ -3,8 +3,8 @@ package org.bitina.protocol;
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
 import java.util.List;
-import java.util.Locale;
 import org.bitina.bitmap.EndpointSet;
+import org.bitina.job.Labels;
 import org.bitina.job.Mode;
 import org.bitina.wire.Direction;
 import org.bitina.wire.InaPacket;
@@ -47,18 +47,13 @@ public record TraceEvent(
         /** As the trace writes it. */
         @JsonValue
         public String label() {
-            return name().toLowerCase(Locale.ROOT);
+            return Labels.of(this);
         }
 
         /** The kind a trace names ({@code replicate}). */
         @JsonCreator
         public static Kind of(String label) {
-            for (Kind k : values()) {
-                if (k.label().equals(label)) {
-                    return k;
-                }
-            }
-            throw new IllegalArgumentException("unknown trace event '" + label + "'");
+            return Labels.parse(Kind.class, label, "trace event");
         }
 
         @Override

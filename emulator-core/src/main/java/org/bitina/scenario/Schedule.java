@@ -3,9 +3,9 @@ package org.bitina.scenario;
 import com.fasterxml.jackson.annotation.JsonValue;
 import java.time.Duration;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import org.bitina.job.Labels;
 
 /**
  * How a scenario's jobs share the fabric in time (T1, seed 000 section 1 "parallel jobs and
@@ -68,7 +68,7 @@ public record Schedule(
         SHARED;
 
         public String configName() {
-            return name().toLowerCase(Locale.ROOT);
+            return Labels.of(this);
         }
     }
 
@@ -83,7 +83,7 @@ public record Schedule(
         /** As files, reports, CSV and the console write it. */
         @JsonValue
         public String configName() {
-            return name().toLowerCase(Locale.ROOT);
+            return Labels.of(this);
         }
 
         @Override
