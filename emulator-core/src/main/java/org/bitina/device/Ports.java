@@ -10,6 +10,7 @@ import java.util.function.Function;
 import java.util.function.LongSupplier;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
+import org.bitina.capture.BierFrame;
 import org.bitina.protocol.Frame;
 import org.bitina.protocol.JobKey;
 import org.bitina.protocol.JobTables;
@@ -166,7 +167,8 @@ final class Ports {
                 List.of(neighbor),
                 startVt,
                 dropped);
-        trace.to().tell(new PacketCapture(phase, e, PacketCodec.encode(f.packet())));
+        byte[] frame = BierFrame.of(node, neighbor, f.packet(), PacketCodec.encode(f.packet()));
+        trace.to().tell(new PacketCapture(phase, e, frame));
     }
 
     /** The job's tables here, so that a capture names its job as the trace does (null where it is not installed). */
