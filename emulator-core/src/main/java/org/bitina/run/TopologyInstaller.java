@@ -36,7 +36,7 @@ final class TopologyInstaller {
             Map<String, Integer> where,
             Routing routing,
             Recorder trace) {
-        long seed = 1;
+        long seed = scenario.repeat().linkSeed();
         int members = 1;
         for (int m : where.values()) {
             members = Math.max(members, m + 1);

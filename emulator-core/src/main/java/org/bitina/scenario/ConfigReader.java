@@ -37,31 +37,44 @@ public final class ConfigReader {
     private final Config config;
     private final String path;
     private final Problems problems;
+    /** Which draw of a repeated run this reads for: {@link #seed} moves the file's seeds by it. */
+    private final int draw;
     /**
      * The keys this object may have, once its check has run ({@link #checkKeys}): reading any other
      * fixed key is a reader asking for what {@link ConfigSchema} does not list, and fails at once.
      */
     private Set<String> listed;
 
-    private ConfigReader(Config config, String path, Problems problems) {
+    private ConfigReader(Config config, String path, Problems problems, int draw) {
         this.config = config;
         this.path = path;
         this.problems = problems;
+        this.draw = draw;
     }
 
     /** A reader on {@code config}, whose values are named {@code path + key} in problems. */
     public static ConfigReader of(Config config, String path, Problems problems) {
-        return new ConfigReader(config, path, problems);
+        return new ConfigReader(config, path, problems, 0);
+    }
+
+    /** A reader on {@code config} for draw {@code draw} of a repeated run (see {@link Seeds}). */
+    public static ConfigReader of(Config config, String path, Problems problems, int draw) {
+        return new ConfigReader(config, path, problems, draw);
+    }
+
+    /** A reader on another tree of the same file: its problems and its draw are this reader's. */
+    public ConfigReader on(Config other, String otherPath) {
+        return new ConfigReader(other, otherPath, problems, draw);
     }
 
     /** A reader on an object without keys, for an optional section that is absent. */
     public ConfigReader empty(String key) {
-        return new ConfigReader(ConfigFactory.empty(), label(key) + ".", problems);
+        return new ConfigReader(ConfigFactory.empty(), label(key) + ".", problems, draw);
     }
 
     /** This reader with {@code fallback} behind its values (a scenario's defaults section). */
     public ConfigReader withFallback(ConfigReader fallback) {
-        ConfigReader r = new ConfigReader(config.withFallback(fallback.config), path, problems);
+        ConfigReader r = new ConfigReader(config.withFallback(fallback.config), path, problems, draw);
         r.listed = listed;
         return r;
     }
@@ -207,7 +220,7 @@ public final class ConfigReader {
                     label + " must be an object" + (shape.isEmpty() ? "" : " " + shape) + " (got " + describe(v) + ")");
             return null;
         }
-        return new ConfigReader(((ConfigObject) v).toConfig(), label + ".", problems);
+        return new ConfigReader(((ConfigObject) v).toConfig(), label + ".", problems, draw);
     }
 
     /** The list at {@code key}; null, with a problem, when it is something else; null when absent. */
@@ -349,6 +362,19 @@ public final class ConfigReader {
             return dflt;
         }
         return ((Number) v.unwrapped()).longValue();
+    }
+
+    /**
+     * The seed at {@code key} ({@code dflt} when absent or bad) as this draw of a repeated run
+     * uses it: the one way a reader takes a seed, so that {@code --repeat} moves every one.
+     */
+    public long seed(String key, long dflt) {
+        return drawn(wholeLong(key, dflt));
+    }
+
+    /** {@code seed} as this draw uses it (a seed not read from a key, such as a default kept aside). */
+    public long drawn(long seed) {
+        return Seeds.forDraw(seed, draw);
     }
 
     /** A list of whole numbers at least {@code min}; null when absent or bad. */

@@ -60,7 +60,7 @@ public final class JobsSection {
             if (root.objectOf(v, root.label("jobs[" + i + "]"), "{ name = ..., kind = ... }") == null) {
                 continue;
             }
-            ConfigReader own = ConfigReader.of(((ConfigObject) v).toConfig(), "", root.problems());
+            ConfigReader own = root.on(((ConfigObject) v).toConfig(), "");
             ConfigReader job = own.withFallback(defaults);
             JobSpec spec = job(own, job, topology, i, kinds.readers());
             if (spec == null) {

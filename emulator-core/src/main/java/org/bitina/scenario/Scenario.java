@@ -1,6 +1,7 @@
 package org.bitina.scenario;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.bitina.job.JobSpec;
@@ -24,10 +25,42 @@ public record Scenario(
         List<AttackSpec> attacks,
         StateCapacity capacity,
         Schedule schedule,
-        List<TrafficFlows.Spec> traffic) {
+        List<TrafficFlows.Spec> traffic,
+        Repeat repeat) {
 
     public Scenario {
         traffic = traffic == null ? List.of() : List.copyOf(traffic);
+        repeat = repeat == null ? Repeat.ONCE : repeat;
+    }
+
+    /** A scenario run once, with the file's own seeds. */
+    public Scenario(
+            String file,
+            Topology topology,
+            List<JobSpec> jobs,
+            List<FaultSpec> faults,
+            ClusterSpec cluster,
+            Clock clock,
+            Security security,
+            List<AttackSpec> attacks,
+            StateCapacity capacity,
+            Schedule schedule,
+            List<TrafficFlows.Spec> traffic) {
+        this(file, topology, jobs, faults, cluster, clock, security, attacks, capacity, schedule, traffic, Repeat.ONCE);
+    }
+
+    /**
+     * How often the file is run ({@code repeat { runs = N }}, or {@code --repeat N}) and which of
+     * those runs this is: draw {@code draw} moves every seed ({@link Seeds}), draw 0 none.
+     */
+    public record Repeat(int runs, int draw) {
+        public static final int MAX_RUNS = 1000;
+        public static final Repeat ONCE = new Repeat(1, 0);
+
+        /** The seed the links' loss generators start from in this draw. */
+        public long linkSeed() {
+            return Seeds.forDraw(Seeds.LINKS, draw);
+        }
     }
 
     /** A scenario without background traffic. */
@@ -119,24 +152,60 @@ public record Scenario(
         }
     }
 
+    /**
+     * What in this scenario draws packets at random (link loss, or loss, duplication or reordering
+     * at a rate), said in a few words; null when nothing does. A figure of such a run rests on one draw.
+     */
+    public String randomDrops() {
+        long lossy = topology.links().stream().filter(l -> l.spec().loss() > 0).count();
+        List<String> what = new ArrayList<>();
+        if (lossy > 0) {
+            what.add("loss on " + lossy + (lossy == 1 ? " link" : " links"));
+        }
+        faults.stream()
+                .filter(f -> (f.kind() == FaultSpec.Kind.LOSS
+                                || f.kind() == FaultSpec.Kind.DUPLICATE
+                                || f.kind() == FaultSpec.Kind.REORDER)
+                        && f.rate() > 0
+                        && f.rate() < 1)
+                .map(f -> f.kind().configName() + " faults at a rate")
+                .distinct()
+                .forEach(what::add);
+        return what.isEmpty() ? null : String.join(", ", what);
+    }
+
     /** The same scenario under another schedule (a shared run's jobs alone, for their slowdown). */
     public Scenario withSchedule(Schedule s) {
-        return new Scenario(file, topology, jobs, faults, cluster, clock, security, attacks, capacity, s, traffic);
+        return new Scenario(
+                file, topology, jobs, faults, cluster, clock, security, attacks, capacity, s, traffic, repeat);
     }
 
     /** The same scenario under another clock (the command line's {@code --clock}). */
     public Scenario withClock(Clock c) {
-        return new Scenario(file, topology, jobs, faults, cluster, c, security, attacks, capacity, schedule, traffic);
+        return new Scenario(
+                file, topology, jobs, faults, cluster, c, security, attacks, capacity, schedule, traffic, repeat);
     }
 
     /** The same scenario with another fault plan (the faults that applied, when some never did). */
     public Scenario withFaults(List<FaultSpec> f) {
         return new Scenario(
-                file, topology, jobs, List.copyOf(f), cluster, clock, security, attacks, capacity, schedule, traffic);
+                file,
+                topology,
+                jobs,
+                List.copyOf(f),
+                cluster,
+                clock,
+                security,
+                attacks,
+                capacity,
+                schedule,
+                traffic,
+                repeat);
     }
 
     /** The same scenario with other security settings. */
     public Scenario withSecurity(Security s) {
-        return new Scenario(file, topology, jobs, faults, cluster, clock, s, attacks, capacity, schedule, traffic);
+        return new Scenario(
+                file, topology, jobs, faults, cluster, clock, s, attacks, capacity, schedule, traffic, repeat);
     }
 }

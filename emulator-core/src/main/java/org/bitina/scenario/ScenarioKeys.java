@@ -49,6 +49,14 @@ public final class ScenarioKeys {
                             "cluster { jvms = 3, placement = by-pod }",
                             "cluster members and placement; see `cluster`"),
                     key(
+                            "repeat",
+                            "object",
+                            "{}",
+                            "",
+                            "repeat { runs = 10 }",
+                            "run the file several times, every seed moved per run, and report each figure's mean and 95 %"
+                                    + " confidence interval; see `repeat`, `--repeat` overrides"),
+                    key(
                             "clock",
                             "virtual | real",
                             "virtual",
@@ -381,6 +389,19 @@ public final class ScenarioKeys {
                             "rate-limit { packets-per-second = 2000000, burst = 64 }",
                             "S4: a token bucket per job and host port")));
 
+    public static final Section REPEAT = new Section(
+            "repeat",
+            "Repetitions: the file run several times, each run (draw) with every seed moved (data, MoE gating, traffic"
+                    + " arrivals, the links' loss draws; run 1 is the file's own seeds). docs/reference.md, \"Repetitions\".",
+            List.of(
+                    key(
+                            "runs",
+                            "whole number 1..1000",
+                            "1",
+                            "runs",
+                            "runs = 10",
+                            "how many draws; figures are printed as mean and 95 % confidence interval (Student's t) over them")));
+
     public static final Section RATE_LIMIT = new Section(
             "security.rate-limit",
             "S4's per-port token bucket.",
@@ -572,6 +593,7 @@ public final class ScenarioKeys {
             CLUSTER,
             SECURITY,
             RATE_LIMIT,
+            REPEAT,
             FAULT,
             ATTACK,
             TRAFFIC);

@@ -52,6 +52,19 @@ public final class ScenarioLoader {
     /** As {@link #load(Path, long, Overrides)}, with the kinds of job {@code kinds} has. */
     public static Scenario load(Path file, long heapBytes, Overrides overrides, JobKinds kinds)
             throws ScenarioException {
+        return load(file, heapBytes, overrides, kinds, 0);
+    }
+
+    /**
+     * As {@link #load(Path, long, Overrides)}, for draw {@code draw} of a repeated run: every
+     * seed of the file moved to that draw's ({@link Seeds}); draw 0 is the file as written.
+     */
+    public static Scenario load(Path file, long heapBytes, Overrides overrides, int draw) throws ScenarioException {
+        return load(file, heapBytes, overrides, JobKinds.installed(), draw);
+    }
+
+    private static Scenario load(Path file, long heapBytes, Overrides overrides, JobKinds kinds, int draw)
+            throws ScenarioException {
         Problems problems = new Problems(file);
         String unreadable = unreadable(file);
         if (unreadable != null) {
@@ -84,7 +97,7 @@ public final class ScenarioLoader {
         }
         includes.report(problems);
         adjacentObjects(file, problems);
-        ConfigReader root = ConfigReader.of(config, "", problems);
+        ConfigReader root = ConfigReader.of(config, "", problems, draw);
         root.checkKeys(ScenarioKeys.ROOT, "a scenario");
         Topology topology = null;
         Scenario.StateCapacity capacity = Scenario.StateCapacity.UNLIMITED;
@@ -104,14 +117,13 @@ public final class ScenarioLoader {
         // a workload's collectives are the file's jobs, read by their kinds' readers like any other
         ConfigReader jobsRoot = workload == null
                 ? root
-                : ConfigReader.of(
+                : root.on(
                         config.withValue(
                                 "jobs",
                                 ConfigValueFactory.fromIterable(workload.jobs().stream()
                                         .map(Config::root)
                                         .toList())),
-                        "",
-                        problems);
+                        "");
         ConfigReader defaults = root.objectOrEmpty("defaults");
         if (defaults != null) {
             // job keys only: a typo here would otherwise be behind every job, unread and unsaid
@@ -150,7 +162,8 @@ public final class ScenarioLoader {
                 List.copyOf(attacks),
                 capacity,
                 schedule,
-                traffic);
+                traffic,
+                new Scenario.Repeat(readRuns(root), draw));
         wireBudget(scenario, jobsRoot, kinds);
         if (!problems.isEmpty()) {
             throw new ScenarioException(problems.sorted());
@@ -209,7 +222,7 @@ public final class ScenarioLoader {
         ConfigList list = root.list("jobs");
         for (JobKinds.JobProblem e : excess) {
             int i = scenario.jobs().indexOf(e.job());
-            ConfigReader job = ConfigReader.of(((ConfigObject) list.get(i)).toConfig(), "", root.problems());
+            ConfigReader job = root.on(((ConfigObject) list.get(i)).toConfig(), "");
             Config c = job.config();
             String key = c.hasPath(e.key()) ? e.key() : c.hasPath("encoding") ? "encoding" : null;
             job.problem(key == null ? job.origin() : c.getValue(key).origin(), e.message());
@@ -235,6 +248,16 @@ public final class ScenarioLoader {
             }
         }
         return new Scenario.Security(!"off".equals(mac), max, rate);
+    }
+
+    /** {@code repeat { runs = N }}: how many draws a run makes (1 unless the file asks; {@code --repeat} overrides). */
+    private static int readRuns(ConfigReader root) {
+        ConfigReader r = root.object("repeat");
+        if (r == null) {
+            return 1;
+        }
+        r.checkKeys(ScenarioKeys.REPEAT, "repeat");
+        return r.intIn("runs", 1, Scenario.Repeat.MAX_RUNS, 1);
     }
 
     private static Clock readClock(ConfigReader root) {

@@ -170,7 +170,7 @@ final class ScheduleSection {
         List<ConfigReader> out = new ArrayList<>();
         for (int i = 0; list != null && i < list.size(); i++) {
             if (list.get(i) instanceof ConfigObject o) {
-                out.add(ConfigReader.of(o.toConfig(), "", root.problems()));
+                out.add(root.on(o.toConfig(), ""));
             }
         }
         return out;

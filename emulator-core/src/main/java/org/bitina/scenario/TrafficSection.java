@@ -85,7 +85,7 @@ final class TrafficSection {
                 t.problem(t.origin(), "a traffic entry needs stop (no flow starts at or after it), e.g. stop = 500us");
             }
             Duration stop = t.positiveDuration("stop", Duration.ZERO);
-            long seed = t.wholeLong("seed", 1);
+            long seed = t.seed("seed", 1);
             if (t.problems().since(before) || topology == null || hosts == null || kindName == null) {
                 continue;
             }

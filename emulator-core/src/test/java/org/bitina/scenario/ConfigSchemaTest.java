@@ -47,6 +47,7 @@ class ConfigSchemaTest {
         WHERE.put(ScenarioKeys.CLUSTER, TOPOLOGY + "cluster { %s }\n");
         WHERE.put(ScenarioKeys.SECURITY, TOPOLOGY + "security { %s }\n");
         WHERE.put(ScenarioKeys.RATE_LIMIT, TOPOLOGY + "security { rate-limit { %s } }\n");
+        WHERE.put(ScenarioKeys.REPEAT, TOPOLOGY + "repeat { %s }\n");
         WHERE.put(ScenarioKeys.FAULT, TOPOLOGY + "faults = [{ kind = %k\n%s }]\n");
         WHERE.put(ScenarioKeys.ATTACK, TOPOLOGY + "jobs = [{ " + AR + " }]\nattacks = [{ kind = %k\n%s }]\n");
         WHERE.put(ScenarioKeys.TRAFFIC, TOPOLOGY + "schedule = shared\ntraffic = [{ %s }]\n");

@@ -14,8 +14,13 @@ final class CliScenario {
 
     /** The scenario, or null after printing why not (a malformed --set, or the file's problems as FILE:LINE: lines). */
     static Scenario load(Path file, List<String> sets) {
+        return load(file, sets, 0);
+    }
+
+    /** The same for run {@code draw + 1} of a repeated run: every seed of the file moved to that draw's. */
+    static Scenario load(Path file, List<String> sets, int draw) {
         try {
-            return ScenarioLoader.load(file, Runtime.getRuntime().maxMemory(), Overrides.parse(sets));
+            return ScenarioLoader.load(file, Runtime.getRuntime().maxMemory(), Overrides.parse(sets), draw);
         } catch (IllegalArgumentException e) {
             System.err.println("bitina: " + e.getMessage());
         } catch (ScenarioException e) {

@@ -33,10 +33,19 @@ final class HtmlReport {
     private HtmlReport() {}
 
     static void write(Report r, Scenario s, Path file) throws IOException {
-        Files.writeString(file, page(r, s), StandardCharsets.UTF_8);
+        write(r, s, file, "");
+    }
+
+    /** The page with {@code section} (HTML) after its answer: a repeated run's intervals over the first run's page. */
+    static void write(Report r, Scenario s, Path file, String section) throws IOException {
+        Files.writeString(file, page(r, s, section), StandardCharsets.UTF_8);
     }
 
     static String page(Report r, Scenario s) {
+        return page(r, s, "");
+    }
+
+    private static String page(Report r, Scenario s, String section) {
         StringBuilder b = new StringBuilder(1 << 16);
         head(b, "bitina: " + r.scenario());
         b.append("<h1>")
@@ -53,7 +62,7 @@ final class HtmlReport {
         Answer.sentences(r)
                 .forEach(a ->
                         b.append("<p class=\"answer-sentence\">").append(esc(a)).append("</p>"));
-        b.append("</div>\n");
+        b.append("</div>\n").append(section);
         int[] n = {0};
         // a workload's answer is its iterations: the rank timelines first, its hundred collective rows folded
         // away and a section for one collective per kind (a page per collective was 13 MB, its bar labels "...")

@@ -1,15 +1,19 @@
 package org.bitina.node;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.typesafe.config.Config;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
@@ -19,6 +23,7 @@ import org.bitina.job.Mode;
 import org.bitina.protocol.TraceFilter;
 import org.bitina.run.Report;
 import org.bitina.run.RunProgress;
+import org.bitina.run.RunSession;
 import org.bitina.run.ScenarioRunner;
 import org.bitina.scenario.Clock;
 import org.bitina.scenario.FaultSpec;
@@ -134,6 +139,13 @@ final class RunCommand implements Callable<Integer> {
     List<String> sets;
 
     @Option(
+            names = "--repeat",
+            paramLabel = "N",
+            description = "run the file N times, every seed moved per run (run 1: the file's own), and print each"
+                    + " figure as mean and 95 % confidence interval (default: the file's repeat.runs, else 1)")
+    Integer repeat;
+
+    @Option(
             names = "--verbose",
             description =
                     "a workload's run: its collectives' job rows too (the console keeps to the iterations without)")
@@ -194,6 +206,15 @@ final class RunCommand implements Callable<Integer> {
             // the same bound as the file's cluster.jvms: each member is a JVM this machine starts
             System.err.println("bitina: --jvms must be from 1 to " + MAX_MEMBERS + ", got " + members);
             return ExitCodes.INVALID_SCENARIO;
+        }
+        int runs = repeat != null ? repeat : scenario.repeat().runs();
+        if (runs > 1) {
+            String refused = repeatRefused(members);
+            if (refused != null) {
+                System.err.println("bitina: " + refused + "; nothing ran");
+                return ExitCodes.USAGE;
+            }
+            return repeated(scenario, runs);
         }
         for (FaultSpec f : scenario.faults()) {
             // a loss that cannot happen would leave a run that claims to have survived it
@@ -311,11 +332,102 @@ final class RunCommand implements Callable<Integer> {
         if (csv != null) {
             System.out.println("csv:    " + csv + " (jobs.csv, links.csv, switches.csv)");
         }
+        String random = scenario.randomDrops();
+        if (random != null) {
+            // an independent tester read a shared run's slowdown below 1 off one draw of loss: say it where it is read
+            System.out.println("note: this run draws at random (" + random + "): its figures rest on one draw;"
+                    + " --repeat N gives each figure's mean and 95 % confidence interval over N draws");
+        }
         if (report == null && csv == null && html == null && !quiet) {
             System.out.println(
                     "(--report FILE.json for every figure, --html FILE.html for charts, --csv DIR for tables, --trace FILE.jsonl for every packet event)");
         }
         return r.allAsExpected() ? ExitCodes.OK : ExitCodes.JOB_FAILED;
+    }
+
+    /** Why the options cannot repeat the run, or null: the runs share one JVM's session and write no traces. */
+    private String repeatRefused(int members) {
+        if (members > 1 || externalMembers != null) {
+            return "--repeat runs its runs one after the other in this JVM; it does not start or join a cluster"
+                    + " (give --jvms 1)";
+        }
+        if (trace != null || pcap != null || perfetto != null) {
+            return "--repeat writes no --trace, --pcap or --perfetto (one run's packets: run the file once for them)";
+        }
+        return null;
+    }
+
+    /**
+     * {@code runs} runs of the file, run {@code i} with every seed moved to draw {@code i - 1}
+     * (run 1 is {@code first}, the file's own seeds), one after the other on one actor system;
+     * each figure printed as mean and 95 % interval. The report, tables and page are run 1's with
+     * the intervals added ({@code repeats} in the JSON, {@code repeats.csv}, a section of charts).
+     */
+    private int repeated(Scenario first, int runs) throws IOException {
+        List<Scenario> scenarios = new ArrayList<>(List.of(first));
+        for (int d = 1; d < runs; d++) {
+            Scenario s = CliScenario.load(file, sets, d);
+            if (s == null) {
+                return ExitCodes.INVALID_SCENARIO;
+            }
+            scenarios.add(clock == null ? s : s.withClock(first.clock()));
+        }
+        List<Report> reports = new ArrayList<>();
+        try (RunSession session = new RunSession(Duration.ofHours(2))) {
+            for (int i = 0; i < runs; i++) {
+                if (!quiet) {
+                    System.err.println("run " + (i + 1) + "/" + runs + (i == 0 ? " (the file's own seeds)" : ""));
+                }
+                RunProgress progress = new RunProgress();
+                try (ProgressBar bar = quiet ? null : new ProgressBar(progress, System.err, Terminal.stderr())) {
+                    reports.add(session.run(scenarios.get(i), progress));
+                }
+            }
+        } catch (UnsupportedOperationException e) {
+            System.err.println("bitina: " + e.getMessage() + "; nothing ran.");
+            return ExitCodes.UNSUPPORTED;
+        } catch (IllegalStateException e) {
+            System.err.println("bitina: run " + (reports.size() + 1) + " of " + runs + ": " + e.getMessage());
+            return ExitCodes.JOB_FAILED;
+        }
+        ObjectMapper json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+        List<JsonNode> trees =
+                reports.stream().map(r -> (JsonNode) json.valueToTree(r)).toList();
+        List<Repeats.Row> rows = Repeats.of(trees);
+        List<Boolean> asExpected = reports.stream().map(Report::allAsExpected).toList();
+        if (report != null) {
+            ObjectNode out = trees.get(0).deepCopy();
+            out.set("repeats", Repeats.json(rows, asExpected));
+            json.writeValue(report.toFile(), out);
+        }
+        if (csv != null) {
+            CsvReport.write(reports.get(0), first, csv);
+            Files.writeString(csv.resolve("repeats.csv"), Repeats.csv(rows), StandardCharsets.UTF_8);
+        }
+        if (html != null) {
+            HtmlReport.write(reports.get(0), first, html, Repeats.section(rows, runs));
+        }
+        Repeats.print(rows, runs, System.out);
+        List<Integer> unexpected = new ArrayList<>();
+        for (int i = 0; i < runs; i++) {
+            if (!asExpected.get(i)) {
+                unexpected.add(i + 1);
+            }
+        }
+        if (report != null) {
+            System.out.println("report: " + report + " (run 1's, with repeats)");
+        }
+        if (html != null) {
+            System.out.println("html:   " + html);
+        }
+        if (csv != null) {
+            System.out.println("csv:    " + csv + " (run 1's jobs.csv, links.csv, switches.csv; repeats.csv)");
+        }
+        System.out.println(
+                unexpected.isEmpty()
+                        ? "every job of every run ended as the scenario expects"
+                        : "SOME JOBS DID NOT END AS THE SCENARIO EXPECTS in runs " + unexpected);
+        return unexpected.isEmpty() ? ExitCodes.OK : ExitCodes.JOB_FAILED;
     }
 
     /** The trace a Perfetto file is made from when no --trace was asked for: beside it, removed after. */
@@ -336,6 +448,9 @@ final class RunCommand implements Callable<Integer> {
         }
         if (port < 1 || port > 65535) {
             return "--port must be from 1 to 65535, got " + port;
+        }
+        if (repeat != null && (repeat < 1 || repeat > Scenario.Repeat.MAX_RUNS)) {
+            return "--repeat must be from 1 to " + Scenario.Repeat.MAX_RUNS + ", got " + repeat;
         }
         if (runDir != null && Files.exists(runDir) && !Files.isDirectory(runDir)) {
             return "--run-dir " + runDir + " is not a folder";

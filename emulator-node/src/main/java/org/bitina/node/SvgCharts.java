@@ -30,11 +30,13 @@ import org.jfree.chart.plot.ValueMarker;
 import org.jfree.chart.plot.XYPlot;
 import org.jfree.chart.renderer.category.BarRenderer;
 import org.jfree.chart.renderer.category.StandardBarPainter;
+import org.jfree.chart.renderer.category.StatisticalBarRenderer;
 import org.jfree.chart.renderer.xy.XYLineAndShapeRenderer;
 import org.jfree.chart.renderer.xy.XYStepRenderer;
 import org.jfree.chart.ui.RectangleAnchor;
 import org.jfree.chart.ui.TextAnchor;
 import org.jfree.data.category.DefaultCategoryDataset;
+import org.jfree.data.statistics.DefaultStatisticalCategoryDataset;
 import org.jfree.data.xy.XYSeries;
 import org.jfree.data.xy.XYSeriesCollection;
 import org.jfree.svg.SVGGraphics2D;
@@ -138,6 +140,34 @@ final class SvgCharts {
             axis.setNumberFormatOverride(format);
             axis.setUpperMargin(0.25); // room for the value over the tallest bar
         }
+        return svg(chart, id, 520, 300);
+    }
+
+    /**
+     * A bar per category at its mean, the error bar its confidence interval (JFreeChart's
+     * statistical renderer draws mean ± the value given as its deviation: here the half width).
+     *
+     * @param bars category -> {mean, half width}
+     */
+    static String errorBars(String id, String title, String unit, Map<String, double[]> bars) {
+        DefaultStatisticalCategoryDataset data = new DefaultStatisticalCategoryDataset();
+        bars.forEach((category, v) -> data.add(v[0], v[1], title, category));
+        JFreeChart chart = ChartFactory.createBarChart(
+                title, null, axisLabel(unit), data, PlotOrientation.VERTICAL, false, true, false);
+        style(chart);
+        CategoryPlot plot = chart.getCategoryPlot();
+        StatisticalBarRenderer r = new StatisticalBarRenderer();
+        r.setBarPainter(new StandardBarPainter());
+        r.setShadowVisible(false);
+        r.setMaximumBarWidth(0.12);
+        r.setSeriesPaint(0, PALETTE[0]);
+        r.setErrorIndicatorPaint(Color.BLACK);
+        plot.setRenderer(r);
+        plot.setBackgroundPaint(Color.WHITE);
+        plot.setRangeGridlinePaint(new Color(0xdddddd));
+        NumberAxis axis = (NumberAxis) plot.getRangeAxis();
+        axis.setNumberFormatOverride(format(unit));
+        axis.setUpperMargin(0.15);
         return svg(chart, id, 520, 300);
     }
 

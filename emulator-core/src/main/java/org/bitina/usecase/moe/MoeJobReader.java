@@ -194,7 +194,7 @@ public final class MoeJobReader extends JobReader {
         int hidden = m.intIn("hidden", 64, 4096, 64);
         int tokens = m.intIn("tokens-per-source", 1, 1 << 20, 64);
         double capacity = m.positive("capacity-factor", 2.0);
-        long seed = m.wholeLong("seed", 1);
+        long seed = m.seed("seed", 1);
         String granularity = m.name("granularity", "group");
         if (granularity != null && !granularity.equals("group") && !granularity.equals("pair")) {
             m.problem("granularity", "granularity must be group or pair, got '" + granularity + "'");

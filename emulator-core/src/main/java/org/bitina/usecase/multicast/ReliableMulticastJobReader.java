@@ -65,6 +65,7 @@ public final class ReliableMulticastJobReader extends JobReader {
             window = d.intIn("window", 1, 1 << 16, window);
             seed = d.wholeLong("seed", seed);
         }
+        seed = c.drawn(seed);
         ConfigReader a = c.objectOrEmpty("ack");
         String per = "window";
         String tree = "composed";

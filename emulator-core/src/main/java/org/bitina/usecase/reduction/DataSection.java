@@ -38,7 +38,7 @@ public final class DataSection {
         String op = d.name("op", "sum");
         int chunk = d.intIn("chunk", 1, 1 << 20, 256);
         int window = d.intIn("window", 1, 1 << 16, 32);
-        long seed = d.wholeLong("seed", 1);
+        long seed = d.seed("seed", 1);
         int scale = d.intIn("scale", 1, 1 << 24, 1024);
         ElementType elementType = null;
         if ("float32".equals(type)) {
