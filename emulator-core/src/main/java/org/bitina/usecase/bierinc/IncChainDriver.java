@@ -3,7 +3,6 @@ package org.bitina.usecase.bierinc;
 import org.bitina.usecase.DriverSpec;
 import org.bitina.usecase.EndpointDriver;
 import org.bitina.usecase.References;
-import org.bitina.usecase.reduction.AllReduceData;
 import org.bitina.usecase.reduction.AllReducePlan;
 import org.bitina.usecase.reduction.ScheduleWorker;
 import org.bitina.usecase.reduction.Verifier;
@@ -19,7 +18,7 @@ public record IncChainDriver(AllReducePlan plan, IncPlan.Collective collective, 
     @Override
     public EndpointDriver create(References references, byte[] endpointSecret) {
         Verifier verifier = references.shared(Verifier.class, Verifier::new);
-        verifier.prepare(new AllReduceData(plan.data()), verifier.members(plan.space(), plan.members()));
+        verifier.prepare(verifier.data(plan.data()), verifier.members(plan.space(), plan.members()));
         return new ScheduleWorker(plan, host, verifier, endpointSecret, schedule());
     }
 

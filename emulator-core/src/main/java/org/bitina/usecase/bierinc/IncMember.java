@@ -129,7 +129,7 @@ public final class IncMember implements EndpointDriver {
         this.base = plan.base();
         this.host = host;
         this.bit = base.space().index(host);
-        this.data = new AllReduceData(base.data());
+        this.data = verifier.data(base.data());
         this.all = base.space().setOf(base.members());
         this.me = FlatBitmap.of(all.capacity(), bit);
         this.silentSet = base.space().setOf(base.silent());

@@ -3,7 +3,6 @@ package org.bitina.usecase.reducescatter;
 import org.bitina.usecase.DriverSpec;
 import org.bitina.usecase.EndpointDriver;
 import org.bitina.usecase.References;
-import org.bitina.usecase.reduction.AllReduceData;
 import org.bitina.usecase.reduction.AllReducePlan;
 import org.bitina.usecase.reduction.AllReduceWorker;
 import org.bitina.usecase.reduction.ScheduleWorker;
@@ -24,7 +23,7 @@ public record ReduceScatterDriver(Role role, AllReducePlan plan, String host) im
     @Override
     public EndpointDriver create(References references, byte[] endpointSecret) {
         Verifier verifier = references.shared(Verifier.class, Verifier::new);
-        verifier.prepare(new AllReduceData(plan.data()), verifier.members(plan.space(), plan.members()));
+        verifier.prepare(verifier.data(plan.data()), verifier.members(plan.space(), plan.members()));
         return switch (role) {
             case WORKER -> new ShardWorker(plan, host, new AllReduceWorker(plan, host, verifier, endpointSecret));
             case RING_WORKER ->

@@ -24,7 +24,7 @@ public record AllReduceDriver(Role role, AllReducePlan plan, String host) implem
     public EndpointDriver create(References references, byte[] endpointSecret) {
         Verifier verifier = references.shared(Verifier.class, Verifier::new);
         if (role != Role.PARAMETER_SERVER) {
-            verifier.prepare(new AllReduceData(plan.data()), verifier.members(plan.space(), plan.members()));
+            verifier.prepare(verifier.data(plan.data()), verifier.members(plan.space(), plan.members()));
         }
         return switch (role) {
             case WORKER -> new AllReduceWorker(plan, host, verifier, endpointSecret);

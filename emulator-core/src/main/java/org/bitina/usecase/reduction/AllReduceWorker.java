@@ -126,7 +126,7 @@ public final class AllReduceWorker implements EndpointDriver {
         this.host = host;
         this.bit = plan.space().index(host);
         this.wireBit = plan.wire().index(host);
-        this.data = new AllReduceData(plan.data());
+        this.data = verifier.data(plan.data());
         this.times = new CompletionTimes(data.chunks());
         this.expected = verifier.members(plan.space(), plan.members());
         this.holds = new EndpointSet[data.chunks()];

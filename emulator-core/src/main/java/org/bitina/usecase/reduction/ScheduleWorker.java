@@ -176,7 +176,7 @@ public final class ScheduleWorker implements EndpointDriver {
         this.bit = plan.space().index(host);
         this.verifier = verifier;
         this.guard = new ValueGuard(plan, endpointSecret);
-        this.data = new AllReduceData(plan.data());
+        this.data = verifier.data(plan.data());
         this.capacity = plan.space().capacity();
         this.bits = new int[plan.members().size()];
         for (int i = 0; i < bits.length; i++) {

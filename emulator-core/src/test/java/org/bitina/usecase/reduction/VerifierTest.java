@@ -215,8 +215,10 @@ class VerifierTest {
                 distinct.add(v);
             }
         }
-        assertTrue(Math.abs(mean / 4000) < 0.05, "centred: " + mean / 4000);
-        assertTrue(distinct.size() > 3900, "both halves of each draw differ: " + distinct.size() + " distinct of 4000");
+        // centred: a mean of 100 bases plus one of 40 terms, each uniform on [-0.5, 0.5): sd about 0.055
+        assertTrue(Math.abs(mean / 4000) < 0.2, "centred: " + mean / 4000);
+        // a sum's inputs are base + term on a 2^-12 grid (AllReduceData): 8192 values in [-1, 1)
+        assertTrue(distinct.size() > 2500, "spread over the grid: " + distinct.size() + " distinct of 4000");
         AllReduceData odd =
                 new AllReduceData(new DataSpec(101, ElementType.FLOAT32, ReductionOp.PRODUCT, 101, 1, 3, 1 << 16));
         float[] p = odd.values(0, 0);
