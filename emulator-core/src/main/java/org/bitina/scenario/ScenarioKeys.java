@@ -373,7 +373,8 @@ public final class ScenarioKeys {
                             "on",
                             "",
                             "mac = off",
-                            "S2: HMAC-SHA256 tags on endpoints' packets, checked at the first switch"),
+                            "S2: HMAC-SHA256 tags (over the header and the payload's SHA-256) on endpoints' packets, checked at the"
+                                    + " first switch"),
                     key(
                             "max-completion-timeout",
                             "duration",

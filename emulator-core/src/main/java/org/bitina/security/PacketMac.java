@@ -15,8 +15,12 @@ import org.bitina.wire.PacketCodec;
 /**
  * S2, the authentication of INA packets (seed 000 section 8): each job has its own key,
  * derived from the run's secret with HKDF-SHA256 (RFC 5869; info = the tenant and job), and
- * a packet's 16-byte tag is HMAC-SHA256 over the packet as encoded without its tag, truncated
- * (RFC 2104 section 5). One instance per device: it keeps an initialised MAC per key.
+ * a packet's 16-byte tag is HMAC-SHA256 over its header as encoded and its payload's SHA-256
+ * digest ({@link org.bitina.wire.Payload#digest}), truncated (RFC 2104 section 5): "a MAC over the
+ * headers and a payload digest" (seed 000 section 8). The digest is taken once where the payload
+ * is made, so signing at the host and checking at the first switch each hash the header and 32
+ * bytes, not the payload twice; a payload changed on the way has another digest, and the tag
+ * fails. One instance per device: it keeps an initialised MAC per key.
  */
 public final class PacketMac {
     public static final int KEY_BYTES = 32;
@@ -39,20 +43,21 @@ public final class PacketMac {
         return p.authTag() != null && MessageDigest.isEqual(p.authTag(), tag(key, p));
     }
 
-    /** Where a packet is encoded to be MACed: one buffer per device, grown to the largest packet (no garbage per packet). */
-    private ByteBuffer buf = ByteBuffer.allocate(4096 + 256);
+    /** Where a header is encoded to be MACed: one buffer per device, grown to the largest header (no garbage per packet). */
+    private ByteBuffer buf = ByteBuffer.allocate(1024);
 
     private byte[] tag(byte[] key, InaPacket p) {
         Mac mac = macs.computeIfAbsent(key, PacketMac::init);
-        InaPacket bare = p.withAuthTag(null);
-        int size = PacketCodec.encodedSize(bare);
+        InaPacket bare = p.withAuthTag(null); // the header as it was signed: without the tag's flag
+        int size = PacketCodec.headerBytes(bare);
         if (buf.capacity() < size) {
             buf = ByteBuffer.allocate(size);
         }
         buf.clear();
-        PacketCodec.encode(bare, buf);
+        PacketCodec.encodeHeader(bare, buf);
         buf.flip();
         mac.update(buf);
+        mac.update(p.payload().digest());
         return Arrays.copyOf(mac.doFinal(), InaPacket.AUTH_TAG_BYTES);
     }
 

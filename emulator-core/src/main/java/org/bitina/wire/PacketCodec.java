@@ -5,6 +5,7 @@ import java.lang.invoke.VarHandle;
 import java.nio.BufferOverflowException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.security.MessageDigest;
 import org.bitina.bitmap.Encoding;
 import org.bitina.bitmap.EndpointSet;
 import org.bitina.bitmap.FlatBitmap;
@@ -101,6 +102,24 @@ public final class PacketCodec {
 
     /** Writes {@code p} at the buffer's position and advances it. */
     public static void encode(InaPacket p, ByteBuffer buf) {
+        encodeHeader(p, buf);
+        Payload payload = p.payload();
+        if (payload instanceof Payload.Float32 f) {
+            putFloats(f.values(), buf);
+        } else if (payload instanceof Payload.Int32 i) {
+            putInts(i.values(), buf);
+        }
+        if (p.authTag() != null) {
+            buf.put(p.authTag());
+        }
+    }
+
+    /**
+     * Writes {@code p}'s header ({@link #headerBytes}: the fixed fields, the endpoint set and the
+     * provenance) at the buffer's position and advances it: what the S2 tag covers beside the
+     * payload's digest.
+     */
+    public static void encodeHeader(InaPacket p, ByteBuffer buf) {
         buf.order(ByteOrder.BIG_ENDIAN);
         InaHeader h = p.header();
         EndpointSet set = p.endpoints();
@@ -125,14 +144,29 @@ public final class PacketCodec {
             buf.putInt(p.provenance().capacity());
             writeSet(p.provenance().toFlat(), buf);
         }
-        if (payload instanceof Payload.Float32 f) {
-            putFloats(f.values(), buf);
-        } else if (payload instanceof Payload.Int32 i) {
-            putInts(i.values(), buf);
+    }
+
+    /**
+     * The payload's elements as the codec writes them (big-endian) into {@code md}, through a small
+     * block: a payload-sized array per digest cost more than the hash (allocation dominated the profile).
+     */
+    static void digestElements(Payload payload, MessageDigest md) {
+        byte[] block = new byte[512];
+        int n = payload.elements();
+        int at = 0;
+        for (int k = 0; k < n; k++) {
+            if (payload instanceof Payload.Float32 f) {
+                FLOAT_BE.set(block, at, f.values()[k]);
+            } else if (payload instanceof Payload.Int32 i) {
+                INT_BE.set(block, at, i.values()[k]);
+            }
+            at += 4;
+            if (at == block.length) {
+                md.update(block, 0, at);
+                at = 0;
+            }
         }
-        if (p.authTag() != null) {
-            buf.put(p.authTag());
-        }
+        md.update(block, 0, at);
     }
 
     /** Big-endian views of a byte array: the same bytes as the buffer's {@code putFloat}/{@code putInt}. */

@@ -1,14 +1,25 @@
 package org.bitina.wire;
 
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
 
 /**
  * A packet's payload: float32 or int32 elements, or nothing (an ACK, whose bitmap is the
- * acknowledgment). Arrays are owned by the payload; {@link #copy()} before mutating.
+ * acknowledgment). Arrays are owned by the payload; {@link #copy()} before mutating, and never
+ * after its {@link #digest()} was taken.
  */
 public sealed interface Payload {
 
     ElementType elementType();
+
+    /**
+     * SHA-256 of the elements as the codec writes them (big-endian), taken once per payload and
+     * kept: what the S2 tag covers beside the header (seed 000 section 8: "a MAC over the headers
+     * and a payload digest"), so a hop that checks a tag hashes 32 bytes, not the payload again.
+     * Whoever changes a payload makes a new one ({@link #copy()}), whose digest is its own.
+     */
+    byte[] digest();
 
     int elements();
 
@@ -47,13 +58,59 @@ public sealed interface Payload {
             return this;
         }
 
+        private static final byte[] DIGEST = Digests.sha256(null);
+
+        @Override
+        public byte[] digest() {
+            return DIGEST;
+        }
+
         @Override
         public String toString() {
             return "Empty";
         }
     }
 
-    record Float32(float[] values) implements Payload {
+    /** The one SHA-256 of the payloads. */
+    final class Digests {
+        private Digests() {}
+
+        static byte[] sha256(Payload p) {
+            try {
+                MessageDigest md = MessageDigest.getInstance("SHA-256");
+                if (p != null) { // null: no elements (the empty payload, made before EMPTY is set)
+                    PacketCodec.digestElements(p, md);
+                }
+                return md.digest();
+            } catch (NoSuchAlgorithmException e) {
+                throw new IllegalStateException("SHA-256 is part of every Java 17 runtime", e);
+            }
+        }
+    }
+
+    final class Float32 implements Payload {
+        private final float[] values;
+        /** Taken on first use; volatile, so a reader on another thread sees the whole array. */
+        private volatile byte[] digest;
+
+        public Float32(float[] values) {
+            this.values = values;
+        }
+
+        public float[] values() {
+            return values;
+        }
+
+        @Override
+        public byte[] digest() {
+            byte[] d = digest;
+            if (d == null) {
+                d = Digests.sha256(this);
+                digest = d;
+            }
+            return d;
+        }
+
         @Override
         public ElementType elementType() {
             return ElementType.FLOAT32;
@@ -85,7 +142,29 @@ public sealed interface Payload {
         }
     }
 
-    record Int32(int[] values) implements Payload {
+    final class Int32 implements Payload {
+        private final int[] values;
+        /** Taken on first use; volatile, so a reader on another thread sees the whole array. */
+        private volatile byte[] digest;
+
+        public Int32(int[] values) {
+            this.values = values;
+        }
+
+        public int[] values() {
+            return values;
+        }
+
+        @Override
+        public byte[] digest() {
+            byte[] d = digest;
+            if (d == null) {
+                d = Digests.sha256(this);
+                digest = d;
+            }
+            return d;
+        }
+
         @Override
         public ElementType elementType() {
             return ElementType.INT32;

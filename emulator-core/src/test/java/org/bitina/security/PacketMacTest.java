@@ -39,6 +39,32 @@ class PacketMacTest {
         return new InaPacket(h, EndpointSets.parse(bits), Payload.of(new float[] {value}));
     }
 
+    /**
+     * Issue 44 item 2: the tag is HMAC-SHA256 over the header as encoded and the payload's SHA-256
+     * (seed 000 section 8: "a MAC over the headers and a payload digest"), recomputed here with the
+     * JDK alone; the digest is taken once per payload, and a changed copy has its own.
+     */
+    @Test
+    void theTagCoversTheHeaderAndThePayloadsDigestTakenOnce() throws Exception {
+        byte[] k = PacketMac.jobKey(SECRET, 1, 1);
+        InaPacket p = contribution("[1010]", 3.5f);
+        java.nio.ByteBuffer header = java.nio.ByteBuffer.allocate(PacketCodec.headerBytes(p));
+        PacketCodec.encodeHeader(p, header);
+        byte[] payloadBytes = java.nio.ByteBuffer.allocate(4).putFloat(3.5f).array();
+        javax.crypto.Mac hmac = javax.crypto.Mac.getInstance("HmacSHA256");
+        hmac.init(new javax.crypto.spec.SecretKeySpec(k, "HmacSHA256"));
+        hmac.update(header.array());
+        hmac.update(java.security.MessageDigest.getInstance("SHA-256").digest(payloadBytes));
+        assertArrayEquals(
+                Arrays.copyOf(hmac.doFinal(), InaPacket.AUTH_TAG_BYTES),
+                mac.sign(k, p).authTag());
+        assertTrue(p.payload().digest() == p.payload().digest(), "taken once, kept");
+        Payload.Float32 changed = (Payload.Float32) p.payload().copy();
+        changed.values()[0] = 4f;
+        assertFalse(Arrays.equals(p.payload().digest(), changed.digest()));
+        assertFalse(mac.verify(k, mac.sign(k, p).withPayload(changed)), "a changed copy fails the tag");
+    }
+
     @Test
     void eachJobHasItsOwnKeyAndTheSameInputsGiveTheSameKey() {
         byte[] k = PacketMac.jobKey(SECRET, 1, 1);

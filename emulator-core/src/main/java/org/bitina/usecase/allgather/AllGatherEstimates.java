@@ -4,7 +4,6 @@ import org.bitina.job.Mode;
 import org.bitina.usecase.Phase;
 import org.bitina.usecase.PhaseEstimate;
 import org.bitina.usecase.UseCase;
-import org.bitina.usecase.reduction.AllReduceData;
 import org.bitina.usecase.reduction.DataSpec;
 
 /**
@@ -61,7 +60,7 @@ final class AllGatherEstimates {
     private record Load(long mostSent, long mostGot, long mostOwnedChunks) {}
 
     private static Load load(DataSpec d, int n, boolean ring) {
-        AllReduceData data = new AllReduceData(d);
+        DataSpec data = d; // chunk lengths only: no inputs drawn
         long[] owned = new long[n];
         long[] ownedChunks = new long[n];
         for (int c = 0; c < data.chunks(); c++) {

@@ -109,6 +109,11 @@ final class GatherMember implements EndpointDriver {
     }
 
     GatherMember(AllReducePlan plan, String host, GatherRoutes routes) {
+        this(plan, host, routes, new AllReduceData(plan.data()));
+    }
+
+    /** @param data the job's inputs, shared by the members of a JVM (a sum's bases are drawn once) */
+    GatherMember(AllReducePlan plan, String host, GatherRoutes routes, AllReduceData data) {
         this.plan = plan;
         this.policy = RecoveryPolicy.doubling(
                 plan.timeoutNanos(), RecoveryPolicy.DOUBLINGS, RecoveryPolicy.GATHER_SENDS, plan.recovery());
@@ -123,7 +128,7 @@ final class GatherMember implements EndpointDriver {
             bits[i] = plan.space().index(plan.members().get(i));
             memberOfBit.put(bits[i], i);
         }
-        this.data = new AllReduceData(plan.data());
+        this.data = data;
         this.silent = plan.silent().contains(host);
         this.jitter = new SplittableRandom(plan.seed() ^ bit);
         this.times = new CompletionTimes(data.chunks());

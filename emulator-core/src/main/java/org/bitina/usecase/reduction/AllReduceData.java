@@ -1,6 +1,5 @@
 package org.bitina.usecase.reduction;
 
-import java.util.concurrent.ConcurrentHashMap;
 import org.bitina.protocol.FixedPoint;
 import org.bitina.wire.ElementType;
 import org.bitina.wire.Payload;
@@ -30,13 +29,28 @@ public final class AllReduceData {
     private static final long BASE_DOMAIN = 0xBA5E_0000_0000_0000L;
 
     private final DataSpec spec;
-    /** Per chunk, the bases of a sum's inputs, drawn once (every worker of a JVM shares them via {@link Verifier#data}). */
-    private final ConcurrentHashMap<Integer, float[]> bases = new ConcurrentHashMap<>();
+    /**
+     * Per chunk, the bases of a sum's inputs, drawn when the data is made (final: every worker of
+     * a JVM shares them through {@link Verifier#data} and reads them without a lock); null otherwise.
+     */
+    private final float[][] bases;
     /** The same in fixed point, for int32 sums. */
-    private final ConcurrentHashMap<Integer, int[]> fixedBases = new ConcurrentHashMap<>();
+    private final int[][] fixedBases;
 
     public AllReduceData(DataSpec spec) {
         this.spec = spec;
+        boolean sum = closedForm(spec);
+        this.bases = sum ? new float[spec.chunks()][] : null;
+        this.fixedBases = sum && spec.type() == ElementType.INT32 ? new int[spec.chunks()][] : null;
+        for (int c = 0; sum && c < bases.length; c++) {
+            bases[c] = drawBase(c);
+            if (fixedBases != null) {
+                fixedBases[c] = new int[bases[c].length];
+                for (int i = 0; i < bases[c].length; i++) {
+                    fixedBases[c][i] = FixedPoint.encode(bases[c][i], spec.fixedPointScale());
+                }
+            }
+        }
     }
 
     /** Whether {@code spec}'s inputs are base plus term: a sum's, of either type. */
@@ -58,7 +72,7 @@ public final class AllReduceData {
     }
 
     public int chunkLength(int chunk) {
-        return Math.min(spec.chunk(), spec.elements() - chunk * spec.chunk());
+        return spec.chunkLength(chunk);
     }
 
     /**
@@ -140,7 +154,7 @@ public final class AllReduceData {
 
     /** A sum's bases of {@code chunk}: five 12-bit draws from each 64-bit one, made once and shared (read only). */
     float[] base(int chunk) {
-        return bases.computeIfAbsent(chunk, this::drawBase);
+        return bases[chunk];
     }
 
     private float[] drawBase(int chunk) {
@@ -158,14 +172,7 @@ public final class AllReduceData {
 
     /** The bases in fixed point (int32 sums). */
     int[] fixedBase(int chunk) {
-        return fixedBases.computeIfAbsent(chunk, c -> {
-            float[] b = base(c);
-            int[] f = new int[b.length];
-            for (int i = 0; i < b.length; i++) {
-                f[i] = FixedPoint.encode(b[i], spec.fixedPointScale());
-            }
-            return f;
-        });
+        return fixedBases[chunk];
     }
 
     /** SplitMix64's finaliser (Steele, Lea and Flood, OOPSLA 2014). */

@@ -16,4 +16,9 @@ public record DataSpec(
     public int chunks() {
         return (elements + chunk - 1) / chunk;
     }
+
+    /** The elements of chunk {@code c}: {@link #chunk}, the last one what is left. */
+    public int chunkLength(int c) {
+        return Math.min(chunk, elements - c * chunk);
+    }
 }

@@ -148,7 +148,7 @@ public final class HostBaselines {
         Map<String, String> uplink = mode.equals(HIERARCHICAL) ? leaders(s, members) : Map.of();
         AllReducePlan plan = ArrayPhases.plan(s, job, mode, 0, uplink, null, 1);
         HostSchedule schedule = schedule(plan);
-        AllReduceData data = new AllReduceData(plan.data());
+        DataSpec data = plan.data(); // chunk lengths only: no inputs drawn
         long[] sent = new long[n];
         long[] got = new long[n];
         for (int m = 0; m < n; m++) {
