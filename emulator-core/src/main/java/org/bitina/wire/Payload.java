@@ -71,6 +71,22 @@ public sealed interface Payload {
         }
     }
 
+    /** What the payloads with elements share: their digest, taken on first use and kept. */
+    abstract sealed class Elements implements Payload permits Float32, Int32 {
+        /** Volatile, so a reader on another thread sees the whole array. */
+        private volatile byte[] digest;
+
+        @Override
+        public final byte[] digest() {
+            byte[] d = digest;
+            if (d == null) {
+                d = Digests.sha256(this);
+                digest = d;
+            }
+            return d;
+        }
+    }
+
     /** The one SHA-256 of the payloads. */
     final class Digests {
         private Digests() {}
@@ -88,10 +104,8 @@ public sealed interface Payload {
         }
     }
 
-    final class Float32 implements Payload {
+    final class Float32 extends Elements {
         private final float[] values;
-        /** Taken on first use; volatile, so a reader on another thread sees the whole array. */
-        private volatile byte[] digest;
 
         public Float32(float[] values) {
             this.values = values;
@@ -99,16 +113,6 @@ public sealed interface Payload {
 
         public float[] values() {
             return values;
-        }
-
-        @Override
-        public byte[] digest() {
-            byte[] d = digest;
-            if (d == null) {
-                d = Digests.sha256(this);
-                digest = d;
-            }
-            return d;
         }
 
         @Override
@@ -142,10 +146,8 @@ public sealed interface Payload {
         }
     }
 
-    final class Int32 implements Payload {
+    final class Int32 extends Elements {
         private final int[] values;
-        /** Taken on first use; volatile, so a reader on another thread sees the whole array. */
-        private volatile byte[] digest;
 
         public Int32(int[] values) {
             this.values = values;
@@ -153,16 +155,6 @@ public sealed interface Payload {
 
         public int[] values() {
             return values;
-        }
-
-        @Override
-        public byte[] digest() {
-            byte[] d = digest;
-            if (d == null) {
-                d = Digests.sha256(this);
-                digest = d;
-            }
-            return d;
         }
 
         @Override
