@@ -33,22 +33,6 @@ public record Scenario(
         repeat = repeat == null ? Repeat.ONCE : repeat;
     }
 
-    /** A scenario run once, with the file's own seeds. */
-    public Scenario(
-            String file,
-            Topology topology,
-            List<JobSpec> jobs,
-            List<FaultSpec> faults,
-            ClusterSpec cluster,
-            Clock clock,
-            Security security,
-            List<AttackSpec> attacks,
-            StateCapacity capacity,
-            Schedule schedule,
-            List<TrafficFlows.Spec> traffic) {
-        this(file, topology, jobs, faults, cluster, clock, security, attacks, capacity, schedule, traffic, Repeat.ONCE);
-    }
-
     /**
      * How often the file is run ({@code repeat { runs = N }}, or {@code --repeat N}) and which of
      * those runs this is: draw {@code draw} moves every seed ({@link Seeds}), draw 0 none.
@@ -63,7 +47,7 @@ public record Scenario(
         }
     }
 
-    /** A scenario without background traffic. */
+    /** A scenario without background traffic, run once with the file's own seeds. */
     public Scenario(
             String file,
             Topology topology,
@@ -75,7 +59,19 @@ public record Scenario(
             List<AttackSpec> attacks,
             StateCapacity capacity,
             Schedule schedule) {
-        this(file, topology, jobs, faults, cluster, clock, security, attacks, capacity, schedule, List.of());
+        this(
+                file,
+                topology,
+                jobs,
+                faults,
+                cluster,
+                clock,
+                security,
+                attacks,
+                capacity,
+                schedule,
+                List.of(),
+                Repeat.ONCE);
     }
 
     /** A scenario whose jobs run one after the other (the default schedule). */

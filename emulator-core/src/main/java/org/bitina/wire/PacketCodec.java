@@ -6,6 +6,7 @@ import java.nio.BufferOverflowException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import org.bitina.bitmap.Encoding;
 import org.bitina.bitmap.EndpointSet;
 import org.bitina.bitmap.FlatBitmap;
@@ -147,18 +148,26 @@ public final class PacketCodec {
     }
 
     /**
-     * The payload's elements as the codec writes them (big-endian) into {@code md}, through a small
-     * block: a payload-sized array per digest cost more than the hash (allocation dominated the profile).
+     * SHA-256 of the payload's elements as the codec writes them (big-endian) ({@link Payload#digest}),
+     * through a small block: a payload-sized array per digest cost more than the hash (allocation
+     * dominated the profile).
      */
-    static void digestElements(Payload payload, MessageDigest md) {
+    static byte[] digest(Payload payload) {
+        MessageDigest md;
+        try {
+            md = MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is part of every Java 17 runtime", e);
+        }
+        float[] floats = payload instanceof Payload.Float32 f ? f.values() : null;
+        int[] ints = payload instanceof Payload.Int32 i ? i.values() : null;
         byte[] block = new byte[512];
-        int n = payload.elements();
         int at = 0;
-        for (int k = 0; k < n; k++) {
-            if (payload instanceof Payload.Float32 f) {
-                FLOAT_BE.set(block, at, f.values()[k]);
-            } else if (payload instanceof Payload.Int32 i) {
-                INT_BE.set(block, at, i.values()[k]);
+        for (int k = 0; k < payload.elements(); k++) {
+            if (floats != null) {
+                FLOAT_BE.set(block, at, floats[k]);
+            } else {
+                INT_BE.set(block, at, ints[k]);
             }
             at += 4;
             if (at == block.length) {
@@ -167,6 +176,7 @@ public final class PacketCodec {
             }
         }
         md.update(block, 0, at);
+        return md.digest();
     }
 
     /** Big-endian views of a byte array: the same bytes as the buffer's {@code putFloat}/{@code putInt}. */

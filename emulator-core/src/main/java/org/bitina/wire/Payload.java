@@ -1,7 +1,5 @@
 package org.bitina.wire;
 
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
 
 /**
@@ -40,7 +38,7 @@ public sealed interface Payload {
     }
 
     /** The empty payload. */
-    final class Empty implements Payload {
+    final class Empty extends Digested {
         private Empty() {}
 
         @Override
@@ -58,21 +56,14 @@ public sealed interface Payload {
             return this;
         }
 
-        private static final byte[] DIGEST = Digests.sha256(null);
-
-        @Override
-        public byte[] digest() {
-            return DIGEST;
-        }
-
         @Override
         public String toString() {
             return "Empty";
         }
     }
 
-    /** What the payloads with elements share: their digest, taken on first use and kept. */
-    abstract sealed class Elements implements Payload permits Float32, Int32 {
+    /** What every payload shares: its digest, taken on first use and kept. */
+    abstract sealed class Digested implements Payload permits Empty, Float32, Int32 {
         /** Volatile, so a reader on another thread sees the whole array. */
         private volatile byte[] digest;
 
@@ -80,31 +71,14 @@ public sealed interface Payload {
         public final byte[] digest() {
             byte[] d = digest;
             if (d == null) {
-                d = Digests.sha256(this);
+                d = PacketCodec.digest(this);
                 digest = d;
             }
             return d;
         }
     }
 
-    /** The one SHA-256 of the payloads. */
-    final class Digests {
-        private Digests() {}
-
-        static byte[] sha256(Payload p) {
-            try {
-                MessageDigest md = MessageDigest.getInstance("SHA-256");
-                if (p != null) { // null: no elements (the empty payload, made before EMPTY is set)
-                    PacketCodec.digestElements(p, md);
-                }
-                return md.digest();
-            } catch (NoSuchAlgorithmException e) {
-                throw new IllegalStateException("SHA-256 is part of every Java 17 runtime", e);
-            }
-        }
-    }
-
-    final class Float32 extends Elements {
+    final class Float32 extends Digested {
         private final float[] values;
 
         public Float32(float[] values) {
@@ -146,7 +120,7 @@ public sealed interface Payload {
         }
     }
 
-    final class Int32 extends Elements {
+    final class Int32 extends Digested {
         private final int[] values;
 
         public Int32(int[] values) {

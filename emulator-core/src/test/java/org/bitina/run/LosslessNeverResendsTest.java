@@ -84,6 +84,7 @@ class LosslessNeverResendsTest {
                 List.of(),
                 s.capacity(),
                 s.schedule(),
-                s.traffic());
+                s.traffic(),
+                s.repeat());
     }
 }

@@ -172,6 +172,7 @@ class RecoveryTimeTest {
                 s.attacks(),
                 s.capacity(),
                 s.schedule(),
-                s.traffic());
+                s.traffic(),
+                s.repeat());
     }
 }

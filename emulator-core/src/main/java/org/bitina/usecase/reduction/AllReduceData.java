@@ -76,9 +76,9 @@ public final class AllReduceData {
     }
 
     /**
-     * Worker {@code bit}'s values for {@code chunk}, as floats before any fixed-point encoding:
-     * a counter-based generator (SplitMix64's finaliser over the stream's counter), two values
-     * of 24 random bits from each 64-bit draw, filled in bulk.
+     * Worker {@code bit}'s values for {@code chunk}, as floats before any fixed-point encoding: a
+     * sum's base plus the worker's term; otherwise a counter-based generator (SplitMix64's
+     * finaliser over the stream's counter), two values of 24 random bits from each 64-bit draw.
      */
     public float[] values(int bit, int chunk) {
         float[] v = new float[chunkLength(chunk)];
