@@ -82,10 +82,8 @@ public final class ChaosCheck {
                 // giving up on a result, named, is an honest end (the row's gaveUp); a mismatch is a wrong result
                 v.add(at + "wrong result: " + m);
             }
-            for (String d : j.dropped()) {
-                if (d.contains("could not handle")) {
-                    v.add(at + "a device failed: " + d);
-                }
+            for (String d : j.deviceFailures()) {
+                v.add(at + "a device failed: " + d);
             }
             boolean bestEffort =
                     j.pool() != null && j.pool().admission().equals(AdmissionMode.BEST_EFFORT.configName());
@@ -99,8 +97,8 @@ public final class ChaosCheck {
                 v.add(at + j.admission().refused() + " aggregations refused over the "
                         + j.admission().entries() + " entries it reserved");
             }
-            if (j.note() != null && j.note().contains("virtual clock could not go on")) {
-                v.add(at + j.note());
+            if (j.ended() != null && j.ended().cause() == Ending.Cause.CLOCK_STOPPED) {
+                v.add(at + j.ended().why());
             }
             switch (j.status()) {
                 case COMPLETE -> {

@@ -36,7 +36,8 @@ final class PhaseRun {
     long results;
     long lastResults = -1;
     long lastActivity;
-    String stalled;
+    /** Why the phase ended before its endpoints did, or null. */
+    Ending ended;
     /** Virtual clock: the phase's barrier, how long partial results may settle, what went wrong in its windows. */
     WindowBarrier barrier;
 

@@ -214,7 +214,9 @@ public final class PhaseRunner {
     private Behavior<Command> next(int i) {
         if (lostReason != null) {
             for (int j = i; j < groups.size(); j++) {
-                groups.get(j).jobs().forEach(e -> report.notRun(e.phase(), "not run: " + lostReason));
+                groups.get(j)
+                        .jobs()
+                        .forEach(e -> report.notRun(e.phase(), new Ending(Ending.Cause.NOT_RUN, lostReason)));
             }
             i = groups.size();
         }
@@ -372,10 +374,14 @@ public final class PhaseRunner {
                                     p.timing().deadline(),
                                     run.lead.done.size(),
                                     p.awaited().size());
-                    return endNow(run, null);
+                    return endNow(run, new Ending(Ending.Cause.DEADLINE, null));
                 })
                 .onMessageEquals(StallCheck.INSTANCE, () -> onStallCheck(run))
-                .onMessage(MemberLost.class, m -> memberLost(m) ? endNow(run, lostReason) : Behaviors.same())
+                .onMessage(
+                        MemberLost.class,
+                        m -> memberLost(m)
+                                ? endNow(run, new Ending(Ending.Cause.MEMBER_LOST, lostReason))
+                                : Behaviors.same())
                 .build();
     }
 
@@ -560,7 +566,11 @@ public final class PhaseRunner {
                     return afterWindow(run, end);
                 })
                 .onMessage(HostEvt.class, m -> onHostEvent(run, m))
-                .onMessage(MemberLost.class, m -> memberLost(m) ? endNow(run, lostReason) : Behaviors.same())
+                .onMessage(
+                        MemberLost.class,
+                        m -> memberLost(m)
+                                ? endNow(run, new Ending(Ending.Cause.MEMBER_LOST, lostReason))
+                                : Behaviors.same())
                 .build();
     }
 
@@ -570,13 +580,16 @@ public final class PhaseRunner {
             List<String> problems = run.problems.stream().sorted().toList();
             return endNow(
                     run,
-                    "the virtual clock could not go on: "
-                            + (problems.size() > 4 ? problems.subList(0, 4) + "..." : problems));
+                    new Ending(
+                            Ending.Cause.CLOCK_STOPPED,
+                            "the virtual clock could not go on: "
+                                    + (problems.size() > 4 ? problems.subList(0, 4) + "..." : problems)));
         }
         if (run.bound != null && run.frames > run.bound.frameLimit()) {
             // a forwarding loop or a duplication storm: stopped here, before its frames fill the heap
             return endWarned(
                     run,
+                    Ending.Cause.PACKET_STORM,
                     String.format(
                             Locale.ROOT,
                             "packet storm: %d frames handled by %.1f us of modelled time, more than %d: %d times"
@@ -637,6 +650,7 @@ public final class PhaseRunner {
             List<String> unfinished = unfinished(run);
             return endWarned(
                     run,
+                    Ending.Cause.NOTHING_LEFT,
                     String.format(
                             Locale.ROOT,
                             "nothing left to happen (no frame in flight, no timer armed)"
@@ -647,6 +661,7 @@ public final class PhaseRunner {
         if (next > deadline) {
             return endWarned(
                     run,
+                    Ending.Cause.DEADLINE,
                     "modelled deadline of " + deadline / 1_000_000 + " ms passed with "
                             + run.jobs.stream().mapToInt(j -> j.done.size()).sum() + " of "
                             + run.jobs.stream()
@@ -697,9 +712,9 @@ public final class PhaseRunner {
     }
 
     /** The phase ends before its endpoints did, and the log says why (at info: the row's note says it too). */
-    private Behavior<Command> endWarned(PhaseRun run, String why) {
+    private Behavior<Command> endWarned(PhaseRun run, Ending.Cause cause, String why) {
         ctx.getLog().info("{}: {}", label(run.group), why);
-        return endNow(run, why);
+        return endNow(run, new Ending(cause, why));
     }
 
     private Behavior<Command> finishedVirtual(PhaseRun run) {
@@ -759,7 +774,8 @@ public final class PhaseRunner {
         if (now - run.lastActivity <= stallNanos) {
             return Behaviors.same();
         }
-        return endWarned(run, "no endpoint received anything for " + stallNanos / 1_000_000 + " ms");
+        return endWarned(
+                run, Ending.Cause.NO_PROGRESS, "no endpoint received anything for " + stallNanos / 1_000_000 + " ms");
     }
 
     /** Every awaited endpoint is done: with partial results, stragglers get time to be folded in at the root first. */
@@ -780,9 +796,9 @@ public final class PhaseRunner {
     }
 
     /** The phase ends before its endpoints did (deadline, stall, lost member), saying why. */
-    private Behavior<Command> endNow(PhaseRun run, String why) {
+    private Behavior<Command> endNow(PhaseRun run, Ending why) {
         run.wall = System.nanoTime() - run.start;
-        run.stalled = why;
+        run.ended = why;
         timers.cancelAll();
         return collecting(run);
     }
@@ -790,8 +806,8 @@ public final class PhaseRunner {
     /** Asks every live device for its counters; the report of the phase is built when all have answered. */
     private Behavior<Command> collecting(PhaseRun run) {
         timers.cancelAll();
-        if (run.stalled == null && lostReason != null) {
-            run.stalled = lostReason;
+        if (run.ended == null && lostReason != null) {
+            run.ended = new Ending(Ending.Cause.MEMBER_LOST, lostReason);
         }
         // per device, one answer per job of the phase, in the order asked (one sender's replies to one receiver keep
         // it)
@@ -867,7 +883,7 @@ public final class PhaseRunner {
                     p,
                     inOrder,
                     run.wall,
-                    run.stalled,
+                    run.ended,
                     notApplied,
                     PhaseTimeline.faults(scenario.faults(), run.pendingFaults, j.phase),
                     links,

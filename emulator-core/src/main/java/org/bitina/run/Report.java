@@ -246,6 +246,7 @@ public record Report(
          * @param expected   what the fault plan makes the scenario expect (complete, partial, failed)
          * @param asExpected status and missing endpoints are what was expected, and the run verified
          * @param note       the phase's plan and what happened to it (a stall, faults not applied)
+         * @param ended      why the phase ended before its endpoints did, or did not run; absent when they finished
          */
         public record Outcome(
                 Status status,
@@ -253,21 +254,29 @@ public record Report(
                 List<String> missing,
                 String expected,
                 boolean asExpected,
-                String note) {}
+                String note,
+                @JsonInclude(JsonInclude.Include.NON_NULL) Ending ended) {}
 
         /**
          * @param partialChunks    chunks whose final result lacks contributions, with the missing endpoints
          * @param mismatches       results that failed verification
          * @param unfinished       endpoints that did not finish before the phase deadline
-         * @param dropped          what endpoints dropped by policy and devices could not handle, each named
+         * @param dropped          what endpoints dropped by policy, each named
          * @param faultsNotApplied network faults planned for later than the phase lasted: they never happened
+         * @param deviceFailures   messages a device could not handle (it went on): a fault of the emulator, never of
+         *                         the scenario, so a row that has any is not as expected; absent when none
          */
         public record Problems(
                 List<PartialChunk> partialChunks,
                 List<String> mismatches,
                 List<String> unfinished,
                 List<String> dropped,
-                List<String> faultsNotApplied) {}
+                List<String> faultsNotApplied,
+                @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> deviceFailures) {
+            public Problems {
+                deviceFailures = deviceFailures == null ? List.of() : List.copyOf(deviceFailures);
+            }
+        }
 
         /**
          * @param completion   when the phase's units completed, in modelled time (absent when nothing ran)
@@ -345,6 +354,10 @@ public record Report(
             return outcome.note();
         }
 
+        public Ending ended() {
+            return outcome.ended();
+        }
+
         public List<PartialChunk> partialChunks() {
             return problems.partialChunks();
         }
@@ -363,6 +376,10 @@ public record Report(
 
         public List<String> faultsNotApplied() {
             return problems.faultsNotApplied();
+        }
+
+        public List<String> deviceFailures() {
+            return problems.deviceFailures();
         }
 
         public long wallMillis() {
@@ -517,6 +534,8 @@ public record Report(
             private long drops = 0;
             private long packets = 0;
             private String note = null;
+            private Ending ended = null;
+            private List<String> deviceFailures = List.of();
             private long sourceUplinkBytes = 0;
             private List<String> dropped = List.of();
             private Map<String, Long> stats = Map.of();
@@ -561,6 +580,7 @@ public record Report(
                 expected = o.expected();
                 asExpected = o.asExpected();
                 note = o.note();
+                ended = o.ended();
                 return this;
             }
 
@@ -570,6 +590,7 @@ public record Report(
                 unfinished = p.unfinished();
                 dropped = p.dropped();
                 faultsNotApplied = p.faultsNotApplied();
+                deviceFailures = p.deviceFailures();
                 return this;
             }
 
@@ -727,6 +748,16 @@ public record Report(
                 return this;
             }
 
+            public Builder ended(Ending ended) {
+                this.ended = ended;
+                return this;
+            }
+
+            public Builder deviceFailures(List<String> deviceFailures) {
+                this.deviceFailures = deviceFailures;
+                return this;
+            }
+
             public Builder sourceUplinkBytes(long sourceUplinkBytes) {
                 this.sourceUplinkBytes = sourceUplinkBytes;
                 return this;
@@ -827,8 +858,8 @@ public record Report(
                         name,
                         kind,
                         mode,
-                        new Outcome(status, verified, missing, expected, asExpected, note),
-                        new Problems(partialChunks, mismatches, unfinished, dropped, faultsNotApplied),
+                        new Outcome(status, verified, missing, expected, asExpected, note, ended),
+                        new Problems(partialChunks, mismatches, unfinished, dropped, faultsNotApplied, deviceFailures),
                         new Timing(wallMillis, modeledMicros, completion, stateEntries, faults),
                         new Traffic(
                                 packetsIntoRoot,

@@ -143,16 +143,17 @@ final class ReportAssembler {
     }
 
     /** A phase that could not run, saying why. */
-    void notRun(Phase p, String why) {
+    void notRun(Phase p, Ending why) {
         jobs.add(Report.JobReport.builder(p.job().name(), p.job().common().kind(), p.mode())
                 .status(Status.FAILED)
+                .ended(why)
                 .missing(List.copyOf(p.awaited()))
                 .expected(p.expected().status().label())
                 .root(roots(p))
                 .chunks(p.units())
                 .endpoints(p.awaited().size())
-                .unfinished(List.of(why))
-                .note(why)
+                .unfinished(List.of("not run: " + why.why()))
+                .note("not run: " + why.why())
                 .admission(Report.Admission.of(p.admission(), p.mode(), 0))
                 .iteration(p.iteration())
                 .build());
@@ -171,10 +172,10 @@ final class ReportAssembler {
             Phase p,
             Collection<DeviceCommand.DeviceStats> stats,
             long wallNanos,
-            String stalled,
+            Ending ended,
             List<String> faultsNotApplied,
             List<Report.FaultMark> faults) {
-        phase(p, stats, wallNanos, stalled, faultsNotApplied, faults, Links.ofJob(p), null);
+        phase(p, stats, wallNanos, ended, faultsNotApplied, faults, Links.ofJob(p), null);
     }
 
     /**
@@ -199,14 +200,14 @@ final class ReportAssembler {
             Phase p,
             Collection<DeviceCommand.DeviceStats> stats,
             long wallNanos,
-            String stalled,
+            Ending ended,
             List<String> faultsNotApplied,
             List<Report.FaultMark> faults,
             Links links,
             SharedRun shared) {
         // in a shared mix the links are the world's: a row's drops count its own frames the links lost
         boolean mix = shared != null && !shared.alone();
-        Report.JobReport row = job(p, stats, wallNanos, stalled, faultsNotApplied, faults, mix);
+        Report.JobReport row = job(p, stats, wallNanos, ended, faultsNotApplied, faults, mix);
         PoolReport pool = PoolReport.of(p, stats);
         if (pool != null && (shared != null || pool.admission().equals(AdmissionMode.BEST_EFFORT.configName()))) {
             // T2; a strict job of a sequential file keeps its row as it was
@@ -338,7 +339,7 @@ final class ReportAssembler {
             Phase p,
             Collection<DeviceCommand.DeviceStats> stats,
             long wallNanos,
-            String stalled,
+            Ending ended,
             List<String> faultsNotApplied,
             List<Report.FaultMark> faults,
             boolean mix) {
@@ -395,10 +396,9 @@ final class ReportAssembler {
             }
             lastVt = Math.max(lastVt, r.lastVt());
         }
-        for (DeviceCommand.DeviceStats s : stats) {
-            // what a device could not handle is never passed over
-            dropped.addAll(s.failuresNamed());
-        }
+        // what a device could not handle is never passed over
+        List<String> deviceFailures = new ArrayList<>();
+        stats.forEach(s -> deviceFailures.addAll(s.failuresNamed()));
         Map<String, Long> extra = new TreeMap<>();
         long retransmissions = 0;
         long recoveryNanos = 0;
@@ -441,26 +441,28 @@ final class ReportAssembler {
         Status status = !unfinished.isEmpty() || !mismatches.isEmpty() || !gaveUp.isEmpty()
                 ? Status.FAILED
                 : partial.isEmpty() ? Status.COMPLETE : Status.PARTIAL;
-        boolean asExpected = p.expected().exact()
-                ? exactly(p.expected(), status, verified, missing, unfinishedEndpoints, mismatches)
-                : switch (p.expected().status()) {
-                    case COMPLETE -> status == Status.COMPLETE && verified;
-                    // what the silent endpoints could take away, and nothing else
-                    case PARTIAL ->
-                        status != Status.FAILED
-                                && verified
-                                && p.expected().missing().containsAll(missing);
-                    // failed as the plan explains: no wrong result, and nobody lacks more than the faults take
-                    case FAILED ->
-                        status == Status.FAILED
-                                && mismatches.isEmpty()
-                                && gaveUp.isEmpty()
-                                && shortfall <= p.expected().maxShortfall();
-                };
+        // a device that could not handle a message is the emulator's fault, never what a scenario expects
+        boolean asExpected = deviceFailures.isEmpty()
+                && (p.expected().exact()
+                        ? exactly(p.expected(), status, verified, missing, unfinishedEndpoints, mismatches)
+                        : switch (p.expected().status()) {
+                            case COMPLETE -> status == Status.COMPLETE && verified;
+                            // what the silent endpoints could take away, and nothing else
+                            case PARTIAL ->
+                                status != Status.FAILED
+                                        && verified
+                                        && p.expected().missing().containsAll(missing);
+                            // failed as the plan explains: no wrong result, and nobody lacks more than the faults take
+                            case FAILED ->
+                                status == Status.FAILED
+                                        && mismatches.isEmpty()
+                                        && gaveUp.isEmpty()
+                                        && shortfall <= p.expected().maxShortfall();
+                        });
         Traffic t = Traffic.of(p, stats);
         Report.ValueSecurity security = valueSecurity(ending.values(), stats);
         String note = p.note()
-                + (stalled != null ? "; stalled: " + stalled : "")
+                + (ended != null && ended.why() != null ? "; stalled: " + ended.why() : "")
                 + s6Note(security)
                 + (faultsNotApplied.isEmpty()
                         ? ""
@@ -491,6 +493,8 @@ final class ReportAssembler {
                 .note(note)
                 .sourceUplinkBytes(t.uplink)
                 .dropped(dropped)
+                .deviceFailures(deviceFailures)
+                .ended(ended)
                 .stats(extra)
                 .faultsNotApplied(faultsNotApplied)
                 .admission(Report.Admission.of(p.admission(), p.mode(), t.refused))

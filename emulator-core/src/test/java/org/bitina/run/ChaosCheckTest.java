@@ -69,6 +69,10 @@ class ChaosCheckTest {
         return new Report("s.conf", "virtual", List.of(), List.of(j), List.of(), List.of(), List.of(), Map.of());
     }
 
+    private static Report withRow(Report.JobReport j) {
+        return new Report("s.conf", "virtual", List.of(), List.of(j), List.of(), List.of(), List.of(), Map.of());
+    }
+
     @Test
     void anHonestEndKeepsEveryInvariant() {
         assertEquals(
@@ -119,19 +123,31 @@ class ChaosCheckTest {
                                 List.of()))
                 .get(0)
                 .contains("wrong result"));
+        Report.JobReport ok = report("complete", true, List.of(), List.of(), List.of(), List.of(), null, List.of())
+                .jobs()
+                .get(0);
+        // what a device could not handle is its own list, never a phrase looked for among the policy's drops
+        assertEquals(
+                List.of(),
+                ChaosCheck.violations(
+                        LOSSY,
+                        withRow(ok.toBuilder()
+                                .dropped(List.of("h1: token 3 could not handle: over capacity"))
+                                .build())));
         assertTrue(ChaosCheck.violations(
                         LOSSY,
-                        report(
-                                "complete",
-                                true,
-                                List.of(),
-                                List.of(),
-                                List.of(),
-                                List.of(),
-                                null,
-                                List.of("s1 could not handle FrameIn: java.lang.IllegalStateException")))
+                        withRow(ok.toBuilder()
+                                .deviceFailures(List.of("s1 could not handle FrameIn: java.lang.IllegalStateException"))
+                                .build()))
                 .get(0)
                 .contains("a device failed"));
+        assertTrue(ChaosCheck.violations(
+                        LOSSY,
+                        withRow(ok.toBuilder()
+                                .ended(new Ending(Ending.Cause.CLOCK_STOPPED, "the virtual clock could not go on: [x]"))
+                                .build()))
+                .get(0)
+                .contains("could not go on"));
         assertTrue(ChaosCheck.violations(
                         LOSSY, report("partial", true, List.of(), List.of(), List.of(), List.of(), null, List.of()))
                 .get(0)

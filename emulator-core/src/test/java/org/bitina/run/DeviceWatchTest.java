@@ -163,8 +163,9 @@ class DeviceWatchTest {
         assertEquals(Status.FAILED, ina.status(), ina.toString());
         assertTrue(ina.note().contains("timers kept firing"), ina.note());
         assertTrue(
-                ina.dropped().stream().anyMatch(d -> d.contains("h2 could not handle its timers")),
-                ina.dropped().toString());
+                ina.deviceFailures().stream().anyMatch(d -> d.contains("h2 could not handle its timers")),
+                ina.deviceFailures().toString());
+        assertFalse(ina.asExpected(), "a device that failed is never what a scenario expects");
     }
 
     @Test
@@ -190,5 +191,7 @@ class DeviceWatchTest {
         Report.JobReport ring = r.jobs().get(1);
         assertEquals(Status.FAILED, ring.status());
         assertTrue(ring.note().startsWith("not run: device h2 stopped"), ring.note());
+        assertEquals(Ending.Cause.MEMBER_LOST, ina.ended().cause(), ina.toString());
+        assertEquals(new Ending(Ending.Cause.NOT_RUN, "device h2 stopped"), ring.ended());
     }
 }

@@ -315,12 +315,8 @@ final class Summary {
                 out.println("    unfinished: " + u);
             }
             // why a phase ended early or did not run (a stall, a lost member)
-            if (j.note() != null && j.note().startsWith("not run: ")) {
-                continue;
-            }
-            int stalled = j.note() == null ? -1 : j.note().indexOf("stalled: ");
-            if (stalled >= 0) {
-                out.println("    ended: " + j.note().substring(stalled + "stalled: ".length()));
+            if (j.ended() != null && j.ended().ran() && j.ended().why() != null) {
+                out.println("    ended: " + j.ended().why());
             }
         }
     }
@@ -355,8 +351,15 @@ final class Summary {
         for (Report.JobReport j : r.jobs()) {
             if (!j.dropped().isEmpty()) {
                 out.println(j.name() + " " + j.mode() + ": " + j.dropped().size()
-                        + " dropped (tokens over expert capacity, or messages a" + " device could not handle), e.g. "
+                        + " dropped by policy (tokens over expert capacity, say), e.g. "
                         + j.dropped().get(0));
+            }
+            if (!j.deviceFailures().isEmpty()) {
+                // the emulator's own fault, not the scenario's: the row is not as expected
+                out.println(
+                        j.name() + " " + j.mode() + ": " + j.deviceFailures().size()
+                                + " messages a device could not handle (a fault of the emulator), e.g. "
+                                + j.deviceFailures().get(0));
             }
             if (j.kindReport() != null && rows) {
                 // the kind's own figures (its report part), headline first: MoE's source uplink, multicast's ACKs

@@ -112,6 +112,32 @@ class ConsoleFormatTest {
     }
 
     @Test
+    void whyAPhaseEndedEarlyIsPrintedFromItsCauseAndAPhaseThatDidNotRunIsNotSaidToHaveEnded() {
+        Report.JobReport stalled = job("w", "ina", "failed", "complete", false).toBuilder()
+                .note("A-BMs [0011]; stalled: nothing left to happen")
+                .ended(new org.bitina.run.Ending(
+                        org.bitina.run.Ending.Cause.NOTHING_LEFT, "nothing left to happen at 3.0 us"))
+                .build();
+        Report.JobReport notRun = job("w", "ring", "failed", "complete", false).toBuilder()
+                .note("not run: member m2 lost; stalled: words in a note are never parsed")
+                .ended(new org.bitina.run.Ending(org.bitina.run.Ending.Cause.NOT_RUN, "member m2 lost"))
+                .build();
+        String out = print(
+                new Report(
+                        "s.conf",
+                        "virtual",
+                        List.of(),
+                        List.of(stalled, notRun),
+                        List.of(),
+                        List.of(),
+                        List.of(),
+                        Map.of()),
+                false);
+        assertEquals(1, out.lines().filter(l -> l.startsWith("    ended: ")).count(), out);
+        assertTrue(out.contains("    ended: nothing left to happen at 3.0 us"), out);
+    }
+
+    @Test
     void theBestBaselineLineGivesTheRatioAsTheAnswerSentenceDoes() {
         Report.JobReport ina = job("ft8", "ina", "complete", "complete", true)
                 .withSpeedup(Map.of(Mode.of("ring"), 16.3, Mode.of("ps"), 40.0));
