@@ -88,7 +88,7 @@ public final class ChaosBench {
                     v.add("took " + ms + " ms of wall time");
                 }
                 for (Report.JobReport j : r.jobs()) {
-                    outcomes.merge(j.kind() + " " + j.status(), 1, Integer::sum);
+                    outcomes.merge(j.kind() + " " + j.outcome().status(), 1, Integer::sum);
                 }
                 if (one != null) {
                     System.out.println(plan.text());
@@ -97,12 +97,12 @@ public final class ChaosBench {
                                     "%s %s: %s verified=%s missing=%s partial=%d unfinished=%s note=%s%n",
                                     j.name(),
                                     j.mode(),
-                                    j.status(),
-                                    j.verified(),
-                                    j.missing(),
-                                    j.partialChunks().size(),
-                                    j.unfinished(),
-                                    j.note()));
+                                    j.outcome().status(),
+                                    j.outcome().verified(),
+                                    j.outcome().missing(),
+                                    j.problems().partialChunks().size(),
+                                    j.problems().unfinished(),
+                                    j.outcome().note()));
                 }
                 if (!v.isEmpty()) {
                     violated++;

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.ToDoubleFunction;
+import org.bitina.run.LinkReport;
 import org.bitina.run.Report;
 import org.bitina.run.RunProgress;
 import org.bitina.scenario.Overrides;
@@ -192,18 +193,18 @@ public final class ClusterBench {
         Report r = Members.run(s, members, p);
         double phase = 0;
         for (Report.JobReport j : r.jobs()) {
-            if (!j.asExpected()) {
+            if (!j.outcome().asExpected()) {
                 System.err.printf(
                         "%s %s ended %s (expected %s): figures of a wrong run are worthless%n",
-                        j.name(), j.mode(), j.status(), j.expected());
+                        j.name(), j.mode(), j.outcome().status(), j.outcome().expected());
                 System.exit(1);
             }
-            phase += j.wallMillis();
+            phase += j.timing().wallMillis();
         }
         // what crossed members: the frames of links whose ends are placed on two members
         double crossing = 0;
         double crossingBytes = 0;
-        for (Report.LinkReport l : r.links()) {
+        for (LinkReport l : r.links()) {
             String a = r.placement().get(l.from());
             if (a != null && !a.equals(r.placement().get(l.to()))) {
                 crossing += l.packets();

@@ -150,11 +150,16 @@ public final class LimitsBench {
         Report r = Members.run(s, 1, new RunProgress());
         long cpu = os.getProcessCpuTime() - cpu0;
         Report.JobReport ina = r.jobs().get(0);
-        if (!ina.verified() || !ina.status().equals("complete")) {
-            System.out.println("bitina's run did not verify: " + ina.status() + " " + ina.mismatches());
+        if (!ina.outcome().verified() || !ina.outcome().status().equals("complete")) {
+            System.out.println("bitina's run did not verify: " + ina.outcome().status() + " "
+                    + ina.problems().mismatches());
             System.exit(1);
         }
-        return new double[] {ina.packets() / (cpu / 1e9), ina.packets() / (ina.wallMillis() / 1e3), ina.packets()};
+        return new double[] {
+            ina.traffic().packets() / (cpu / 1e9),
+            ina.traffic().packets() / (ina.timing().wallMillis() / 1e3),
+            ina.traffic().packets()
+        };
     }
 
     private static void p3() throws Exception {

@@ -298,21 +298,21 @@ public final class ScaleBench {
                 .filter(j -> j.mode().equals(Mode.INA))
                 .findFirst()
                 .orElseThrow();
-        long hops = ina.packets();
+        long hops = ina.traffic().packets();
         Report.Setup setup = r.setup();
         return new Run(
                 setup == null ? Double.NaN : setup.routingMillis() + setup.planningMillis(),
                 (t1 - t0) / 1e9,
-                ina.wallMillis(),
-                ina.wallMillis() * 1000.0 / hops,
+                ina.timing().wallMillis(),
+                ina.timing().wallMillis() * 1000.0 / hops,
                 (cpu1 - cpu0) / 1000.0 / hops,
                 peak[0] / (1024.0 * 1024.0),
                 hops,
-                ina.verified() && ina.status().equals("complete"),
+                ina.outcome().verified() && ina.outcome().status().equals("complete"),
                 progress.windows(),
                 progress.windowWallNanos() / 1000.0 / Math.max(1, progress.windows()),
-                ina.headerBytes(),
-                ina.totalLinkBytes());
+                ina.traffic().headerBytes(),
+                ina.traffic().totalLinkBytes());
     }
 
     private static String stat(List<Run> runs, ToDoubleFunction<Run> f, String format) {

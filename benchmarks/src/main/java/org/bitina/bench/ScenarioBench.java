@@ -212,18 +212,18 @@ public final class ScenarioBench {
                 for (Report.JobReport j : r.jobs()) {
                     runs.computeIfAbsent(key(order, v, j), k -> new ArrayList<>())
                             .add(j);
-                    if (!j.asExpected()) {
+                    if (!j.outcome().asExpected()) {
                         System.err.printf(
                                 "run %d (%s): %s %s ended %s (expected %s): %s%n",
                                 i + 1,
                                 v.name(),
                                 j.name(),
                                 j.mode(),
-                                j.status(),
-                                j.expected(),
-                                j.mismatches().isEmpty()
-                                        ? j.unfinished()
-                                        : j.mismatches().get(0));
+                                j.outcome().status(),
+                                j.outcome().expected(),
+                                j.problems().mismatches().isEmpty()
+                                        ? j.problems().unfinished()
+                                        : j.problems().mismatches().get(0));
                         System.exit(1);
                     }
                 }
@@ -260,12 +260,13 @@ public final class ScenarioBench {
         for (Map.Entry<String, List<Report.JobReport>> e : runs.entrySet()) {
             List<Report.JobReport> js = e.getValue();
             Spread wall = Spread.of(
-                    js.stream().mapToDouble(Report.JobReport::wallMillis).toArray());
+                    js.stream().mapToDouble(jr -> jr.timing().wallMillis()).toArray());
             Spread rate = Spread.of(js.stream()
-                    .mapToDouble(j -> j.packets() / Math.max(1e-3, j.wallMillis() / 1000.0))
+                    .mapToDouble(j ->
+                            j.traffic().packets() / Math.max(1e-3, j.timing().wallMillis() / 1000.0))
                     .toArray());
             long max = (long) median(
-                    js.stream().mapToDouble(Report.JobReport::maxLinkBytes).toArray());
+                    js.stream().mapToDouble(jr -> jr.traffic().maxLinkBytes()).toArray());
             maxLink.put(e.getKey(), max);
             System.out.printf(
                     "%-16s %24s %30s %14d %14.0f %12.1f %9.0f%n",
@@ -274,12 +275,12 @@ public final class ScenarioBench {
                     rate.format("%,.0f"),
                     max,
                     median(js.stream()
-                            .mapToDouble(Report.JobReport::totalLinkBytes)
+                            .mapToDouble(jr -> jr.traffic().totalLinkBytes())
                             .toArray()),
                     median(js.stream()
-                            .mapToDouble(Report.JobReport::modeledMicros)
+                            .mapToDouble(jr -> jr.timing().modeledMicros())
                             .toArray()),
-                    median(js.stream().mapToDouble(Report.JobReport::timeouts).toArray()));
+                    median(js.stream().mapToDouble(jr -> jr.counts().timeouts()).toArray()));
         }
         if (s.schedule().shared()) {
             sharedFigures(runs, s, iterations);
@@ -299,7 +300,7 @@ public final class ScenarioBench {
                         job.name(),
                         delivered
                                 / (median(ina.stream()
-                                                .mapToDouble(Report.JobReport::wallMillis)
+                                                .mapToDouble(jr -> jr.timing().wallMillis())
                                                 .toArray())
                                         / 1000.0),
                         uni == null
@@ -308,7 +309,8 @@ public final class ScenarioBench {
                                         ", unicast-ack %.3e",
                                         delivered
                                                 / (median(uni.stream()
-                                                                .mapToDouble(Report.JobReport::wallMillis)
+                                                                .mapToDouble(jr -> jr.timing()
+                                                                        .wallMillis())
                                                                 .toArray())
                                                         / 1000.0)),
                         acksIna,
@@ -339,23 +341,24 @@ public final class ScenarioBench {
                         job.name(),
                         tokens
                                 / (median(ina.stream()
-                                                .mapToDouble(Report.JobReport::wallMillis)
+                                                .mapToDouble(jr -> jr.timing().wallMillis())
                                                 .toArray())
                                         / 1000.0),
                         a2a == null
                                 ? Double.NaN
                                 : tokens
                                         / (median(a2a.stream()
-                                                        .mapToDouble(Report.JobReport::wallMillis)
+                                                        .mapToDouble(jr ->
+                                                                jr.timing().wallMillis())
                                                         .toArray())
                                                 / 1000.0),
                         a2a == null
                                 ? Double.NaN
                                 : median(ina.stream()
-                                                .mapToDouble(Report.JobReport::sourceUplinkBytes)
+                                                .mapToDouble(jr -> jr.traffic().sourceUplinkBytes())
                                                 .toArray())
                                         / median(a2a.stream()
-                                                .mapToDouble(Report.JobReport::sourceUplinkBytes)
+                                                .mapToDouble(jr -> jr.traffic().sourceUplinkBytes())
                                                 .toArray()),
                         1.0 / k,
                         k);
@@ -418,10 +421,10 @@ public final class ScenarioBench {
             String jm = k.substring(b.length() + 1);
             List<Report.JobReport> ys = runs.get(k);
             List<Report.JobReport> xs = runs.getOrDefault(a + " " + jm, List.of());
-            double wallX =
-                    median(xs.stream().mapToDouble(Report.JobReport::wallMillis).toArray());
-            double wallY =
-                    median(ys.stream().mapToDouble(Report.JobReport::wallMillis).toArray());
+            double wallX = median(
+                    xs.stream().mapToDouble(jr -> jr.timing().wallMillis()).toArray());
+            double wallY = median(
+                    ys.stream().mapToDouble(jr -> jr.timing().wallMillis()).toArray());
             System.out.printf(
                     "%-24s %14.2f %14.2f %14.0f %14.0f %14.1f%n",
                     jm,
@@ -434,14 +437,15 @@ public final class ScenarioBench {
                             .mapToDouble(j -> j.recovery().resultResends())
                             .toArray()),
                     median(ys.stream()
-                            .mapToDouble(Report.JobReport::modeledMicros)
+                            .mapToDouble(jr -> jr.timing().modeledMicros())
                             .toArray()));
         }
     }
 
     private static Spread hopsPerSecond(List<Report.JobReport> js) {
         return Spread.of(js.stream()
-                .mapToDouble(j -> j.packets() / Math.max(1e-3, j.wallMillis() / 1000.0))
+                .mapToDouble(
+                        j -> j.traffic().packets() / Math.max(1e-3, j.timing().wallMillis() / 1000.0))
                 .toArray());
     }
 
@@ -492,7 +496,8 @@ public final class ScenarioBench {
                     .filter(j -> !j.shared().alone() && j.name().equals(first))
                     .toList();
             double[] shared = mix.stream()
-                    .mapToDouble(j -> j.packets() / Math.max(1e-3, j.wallMillis() / 1000.0))
+                    .mapToDouble(j ->
+                            j.traffic().packets() / Math.max(1e-3, j.timing().wallMillis() / 1000.0))
                     .toArray();
             List<Report.JobReport> alone =
                     rows.stream().filter(j -> j.shared().alone()).toList();
@@ -510,8 +515,8 @@ public final class ScenarioBench {
                     List<Report.JobReport> mine =
                             alone.stream().filter(j -> j.name().equals(job)).toList();
                     if (r < mine.size()) {
-                        packets += mine.get(r).packets();
-                        wall += mine.get(r).wallMillis() / 1000.0;
+                        packets += mine.get(r).traffic().packets();
+                        wall += mine.get(r).timing().wallMillis() / 1000.0;
                     }
                 }
                 oneByOne[r] = packets / Math.max(1e-3, wall);
@@ -536,9 +541,10 @@ public final class ScenarioBench {
         }
         int perRun = Math.max(1, its.size() / mix.size());
         double wall =
-                median(mix.stream().mapToDouble(Report.JobReport::wallMillis).toArray());
+                median(mix.stream().mapToDouble(jr -> jr.timing().wallMillis()).toArray());
         double rate = median(mix.stream()
-                .mapToDouble(j -> j.packets() / Math.max(1e-3, j.wallMillis() / 1000.0))
+                .mapToDouble(
+                        j -> j.traffic().packets() / Math.max(1e-3, j.timing().wallMillis() / 1000.0))
                 .toArray());
         double modelled = its.isEmpty()
                 ? Double.NaN

@@ -78,53 +78,58 @@ public final class ChaosCheck {
         List<String> v = new ArrayList<>();
         for (Report.JobReport j : r.jobs()) {
             String at = j.name() + "/" + j.mode() + ": ";
-            for (String m : j.mismatches()) {
+            for (String m : j.problems().mismatches()) {
                 // giving up on a result, named, is an honest end (the row's gaveUp); a mismatch is a wrong result
                 v.add(at + "wrong result: " + m);
             }
-            for (String d : j.deviceFailures()) {
+            for (String d : j.problems().deviceFailures()) {
                 v.add(at + "a device failed: " + d);
             }
             boolean bestEffort =
                     j.pool() != null && j.pool().admission().equals(AdmissionMode.BEST_EFFORT.configName());
             if (plan.lossless()
                     && !bestEffort
-                    && j.admission() != null
-                    && j.admission().refused() > 0) {
+                    && j.plan().admission() != null
+                    && j.plan().admission().refused() > 0) {
                 // a best-effort job (T2) passes chunks on past its grant by design: counted, not a wrong declaration
                 // S5: a job's declaration is its quota. Under loss, timers let windows overlap and the
                 // excess passes on unaggregated (counted); without loss, needing more is a wrong declaration
-                v.add(at + j.admission().refused() + " aggregations refused over the "
-                        + j.admission().entries() + " entries it reserved");
+                v.add(at + j.plan().admission().refused() + " aggregations refused over the "
+                        + j.plan().admission().entries() + " entries it reserved");
             }
-            if (j.ended() != null && j.ended().cause() == Ending.Cause.CLOCK_STOPPED) {
-                v.add(at + j.ended().why());
+            if (j.outcome().ended() != null && j.outcome().ended().cause() == Ending.Cause.CLOCK_STOPPED) {
+                v.add(at + j.outcome().ended().why());
             }
-            switch (j.status()) {
+            switch (j.outcome().status()) {
                 case COMPLETE -> {
-                    if (!j.verified() || !j.missing().isEmpty()) {
-                        v.add(at + "complete but verified=" + j.verified() + ", missing " + j.missing());
+                    if (!j.outcome().verified() || !j.outcome().missing().isEmpty()) {
+                        v.add(at + "complete but verified=" + j.outcome().verified() + ", missing "
+                                + j.outcome().missing());
                     }
                 }
                 case PARTIAL -> {
-                    if (j.missing().isEmpty() && j.partialChunks().isEmpty()) {
+                    if (j.outcome().missing().isEmpty()
+                            && j.problems().partialChunks().isEmpty()) {
                         v.add(at + "partial without naming what is missing");
                     }
                 }
                 default -> {
-                    if (j.missing().isEmpty()
-                            && j.unfinished().isEmpty()
-                            && j.partialChunks().isEmpty()
-                            && (j.note() == null || j.note().isBlank())) {
+                    if (j.outcome().missing().isEmpty()
+                            && j.problems().unfinished().isEmpty()
+                            && j.problems().partialChunks().isEmpty()
+                            && (j.outcome().note() == null || j.outcome().note().isBlank())) {
                         v.add(at + "failed without saying who or why");
                     }
                 }
             }
-            if (plan.recoverable() && !(j.status() == Status.COMPLETE && j.verified())) {
+            if (plan.recoverable()
+                    && !(j.outcome().status() == Status.COMPLETE && j.outcome().verified())) {
                 // L1: loss up to ChaosPlans.RECOVERABLE_LOSS is recovered by every mode
                 v.add(at + (plan.lossless() ? "nothing could be lost" : "only recoverable loss")
-                        + ", yet it ended " + j.status() + " (verified " + j.verified() + ") "
-                        + j.unfinished() + j.mismatches() + " " + j.note());
+                        + ", yet it ended " + j.outcome().status() + " (verified "
+                        + j.outcome().verified() + ") "
+                        + j.problems().unfinished() + j.problems().mismatches() + " "
+                        + j.outcome().note());
             }
         }
         return v;

@@ -1,11 +1,10 @@
 package org.bitina.run;
 
-import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonInclude;
-import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import org.bitina.job.Mode;
 import org.bitina.job.Status;
 import org.bitina.security.ChecksumAudit;
@@ -39,109 +38,6 @@ public record Report(
         skippedTraceNodes = skippedTraceNodes == null ? Map.of() : Map.copyOf(skippedTraceNodes);
     }
 
-    /** A report without skipped trace nodes. */
-    public Report(
-            String scenario,
-            String clock,
-            List<String> tolerances,
-            List<JobReport> jobs,
-            List<LinkReport> links,
-            List<SwitchReport> switches,
-            List<HostReport> hosts,
-            Map<String, String> placement,
-            Setup setup,
-            List<ObservedTree> observedTrees,
-            List<IterationReport> iterations,
-            List<RankTimeline> rankTimelines,
-            List<TrafficReport> traffic) {
-        this(
-                scenario,
-                clock,
-                tolerances,
-                jobs,
-                links,
-                switches,
-                hosts,
-                placement,
-                setup,
-                observedTrees,
-                iterations,
-                rankTimelines,
-                traffic,
-                Map.of());
-    }
-
-    /** A report without background traffic. */
-    public Report(
-            String scenario,
-            String clock,
-            List<String> tolerances,
-            List<JobReport> jobs,
-            List<LinkReport> links,
-            List<SwitchReport> switches,
-            List<HostReport> hosts,
-            Map<String, String> placement,
-            Setup setup,
-            List<ObservedTree> observedTrees,
-            List<IterationReport> iterations,
-            List<RankTimeline> rankTimelines) {
-        this(
-                scenario,
-                clock,
-                tolerances,
-                jobs,
-                links,
-                switches,
-                hosts,
-                placement,
-                setup,
-                observedTrees,
-                iterations,
-                rankTimelines,
-                List.of());
-    }
-
-    /** A report without a workload (no iterations, no rank timelines). */
-    public Report(
-            String scenario,
-            String clock,
-            List<String> tolerances,
-            List<JobReport> jobs,
-            List<LinkReport> links,
-            List<SwitchReport> switches,
-            List<HostReport> hosts,
-            Map<String, String> placement,
-            Setup setup,
-            List<ObservedTree> observedTrees) {
-        this(
-                scenario,
-                clock,
-                tolerances,
-                jobs,
-                links,
-                switches,
-                hosts,
-                placement,
-                setup,
-                observedTrees,
-                List.of(),
-                List.of());
-    }
-
-    /** A report without observed trees. */
-    public Report(
-            String scenario,
-            String clock,
-            List<String> tolerances,
-            List<JobReport> jobs,
-            List<LinkReport> links,
-            List<SwitchReport> switches,
-            List<HostReport> hosts,
-            Map<String, String> placement,
-            Setup setup) {
-        this(scenario, clock, tolerances, jobs, links, switches, hosts, placement, setup, List.of());
-    }
-
     /**
      * One branch of a tree the packets built (C-BMs of MoE and reliable multicast, M2/R2; INC trees
      * of BIER-INC, B2), observed at the switch that installed it, as a union over its phase: every
@@ -166,19 +62,6 @@ public record Report(
             long installs,
             String bits) {}
 
-    /** A report without setup figures. */
-    public Report(
-            String scenario,
-            String clock,
-            List<String> tolerances,
-            List<JobReport> jobs,
-            List<LinkReport> links,
-            List<SwitchReport> switches,
-            List<HostReport> hosts,
-            Map<String, String> placement) {
-        this(scenario, clock, tolerances, jobs, links, switches, hosts, placement, null);
-    }
-
     /**
      * What setting the run up cost on the coordinator, in wall-clock time (so, like
      * {@code wallMillis}, outside the determinism contract).
@@ -192,9 +75,9 @@ public record Report(
     /**
      * One job and mode of the run, composed of small parts that the JSON keeps flat
      * ({@code @JsonUnwrapped}: every part's fields are the row's own keys, as docs/reference.md lists
-     * them) beside the kind's own part ({@code kindReport}). Built by name through {@link #builder} or
-     * {@link #toBuilder}; the row's accessors ({@link #status()}, {@link #modeledMicros()}, ...) read
-     * through to the parts, so a reader asks for a figure without knowing which part holds it.
+     * them) beside the kind's own part ({@code kindReport}). Built part by part through {@link #builder} or
+     * {@link #toBuilder}; a figure is read from its part ({@code row.outcome().status()},
+     * {@code row.timing().modeledMicros()}), so a part is one place, not a copy kept in step.
      *
      * @param outcome    how the phase ended against what the scenario expects
      * @param problems   what went wrong, each named
@@ -273,6 +156,9 @@ public record Report(
                 List<String> dropped,
                 List<String> faultsNotApplied,
                 @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> deviceFailures) {
+            public static final Problems NONE =
+                    new Problems(List.of(), List.of(), List.of(), List.of(), List.of(), null);
+
             public Problems {
                 deviceFailures = deviceFailures == null ? List.of() : List.copyOf(deviceFailures);
             }
@@ -289,7 +175,9 @@ public record Report(
                 double modeledMicros,
                 Completion completion,
                 @JsonInclude(JsonInclude.Include.NON_NULL) StateEntries stateEntries,
-                List<FaultMark> faults) {}
+                List<FaultMark> faults) {
+            public static final Timing NONE = new Timing(0, 0, null, null, List.of());
+        }
 
         /**
          * @param packetsIntoRoot    frames the mode's own root received (a switch for INA; the source, the parameter
@@ -310,14 +198,18 @@ public record Report(
                 long packets,
                 long drops,
                 long sourceUplinkBytes,
-                @JsonInclude(JsonInclude.Include.NON_NULL) String busiestHost) {}
+                @JsonInclude(JsonInclude.Include.NON_NULL) String busiestHost) {
+            public static final Traffic NONE = new Traffic(0, 0, 0, 0, 0, 0, 0, 0, null);
+        }
 
         /**
          * @param timeouts             completion timers that fired (partial aggregates, F5)
          * @param lateContributions    contributions that arrived after their aggregate left
          * @param retransmissionRounds the most repair rounds any unit needed (reliable multicast, R3)
          */
-        public record Counts(long timeouts, long lateContributions, int retransmissionRounds) {}
+        public record Counts(long timeouts, long lateContributions, int retransmissionRounds) {
+            public static final Counts NONE = new Counts(0, 0, 0);
+        }
 
         /**
          * @param trees over partitions (H2): the second stage, then each partition (absent for one tree)
@@ -328,150 +220,8 @@ public record Report(
                 int endpoints,
                 Phase.Iteration iteration,
                 @JsonInclude(JsonInclude.Include.NON_NULL) List<TreeReport> trees,
-                Admission admission) {}
-
-        public Status status() {
-            return outcome.status();
-        }
-
-        public boolean verified() {
-            return outcome.verified();
-        }
-
-        public List<String> missing() {
-            return outcome.missing();
-        }
-
-        public String expected() {
-            return outcome.expected();
-        }
-
-        public boolean asExpected() {
-            return outcome.asExpected();
-        }
-
-        public String note() {
-            return outcome.note();
-        }
-
-        public Ending ended() {
-            return outcome.ended();
-        }
-
-        public List<PartialChunk> partialChunks() {
-            return problems.partialChunks();
-        }
-
-        public List<String> mismatches() {
-            return problems.mismatches();
-        }
-
-        public List<String> unfinished() {
-            return problems.unfinished();
-        }
-
-        public List<String> dropped() {
-            return problems.dropped();
-        }
-
-        public List<String> faultsNotApplied() {
-            return problems.faultsNotApplied();
-        }
-
-        public List<String> deviceFailures() {
-            return problems.deviceFailures();
-        }
-
-        public long wallMillis() {
-            return timing.wallMillis();
-        }
-
-        public double modeledMicros() {
-            return timing.modeledMicros();
-        }
-
-        public Completion completion() {
-            return timing.completion();
-        }
-
-        public StateEntries stateEntries() {
-            return timing.stateEntries();
-        }
-
-        public List<FaultMark> faults() {
-            return timing.faults();
-        }
-
-        public long packetsIntoRoot() {
-            return traffic.packetsIntoRoot();
-        }
-
-        public long maxPacketsIntoHost() {
-            return traffic.maxPacketsIntoHost();
-        }
-
-        public String busiestHost() {
-            return traffic.busiestHost();
-        }
-
-        public long maxLinkBytes() {
-            return traffic.maxLinkBytes();
-        }
-
-        public long totalLinkBytes() {
-            return traffic.totalLinkBytes();
-        }
-
-        public long headerBytes() {
-            return traffic.headerBytes();
-        }
-
-        public long packets() {
-            return traffic.packets();
-        }
-
-        public long drops() {
-            return traffic.drops();
-        }
-
-        public long sourceUplinkBytes() {
-            return traffic.sourceUplinkBytes();
-        }
-
-        public long timeouts() {
-            return counts.timeouts();
-        }
-
-        public long lateContributions() {
-            return counts.lateContributions();
-        }
-
-        public int retransmissionRounds() {
-            return counts.retransmissionRounds();
-        }
-
-        public String root() {
-            return plan.root();
-        }
-
-        public int chunks() {
-            return plan.chunks();
-        }
-
-        public int endpoints() {
-            return plan.endpoints();
-        }
-
-        public Phase.Iteration iteration() {
-            return plan.iteration();
-        }
-
-        public List<TreeReport> trees() {
-            return plan.trees();
-        }
-
-        public Admission admission() {
-            return plan.admission();
+                Admission admission) {
+            public static final Plan NONE = new Plan(null, 0, 0, null, null, null);
         }
 
         /** This row with its speedups over the baselines (an INA row). */
@@ -479,12 +229,9 @@ public record Report(
             return toBuilder().speedup(s).build();
         }
 
-        /** A builder holding every field of this row. */
+        /** A builder holding every part of this row. */
         public Builder toBuilder() {
-            return new Builder()
-                    .name(name)
-                    .kind(kind)
-                    .mode(mode)
+            return new Builder(name, kind, mode)
                     .outcome(outcome)
                     .problems(problems)
                     .timing(timing)
@@ -501,355 +248,104 @@ public record Report(
                     .shared(shared);
         }
 
-        /** A report built by name, one part at a time: what is not set is zero, empty or absent. */
+        /** A row built part by part: its outcome is required; a part not set is empty (its {@code NONE}) or absent. */
         public static Builder builder(String name, String kind, Mode mode) {
-            return new Builder().name(name).kind(kind).mode(mode);
+            return new Builder(name, kind, mode);
         }
 
-        /** Every field by name, so that no caller counts positional arguments; {@link #build} composes the parts. */
+        /** The parts by name, so that no caller counts the row's seventeen components. */
         public static final class Builder {
-            private String name = null;
-            private String kind = null;
-            private Mode mode = null;
-            private Status status = null;
-            private boolean verified = false;
-            private List<String> missing = List.of();
-            private long wallMillis = 0;
-            private double modeledMicros = 0;
-            private long packetsIntoRoot = 0;
-            private long maxLinkBytes = 0;
-            private long totalLinkBytes = 0;
-            private long headerBytes = 0;
-            private long timeouts = 0;
-            private int retransmissionRounds = 0;
-            private String expected = null;
-            private boolean asExpected = false;
-            private String root = null;
-            private int chunks = 0;
-            private int endpoints = 0;
-            private List<PartialChunk> partialChunks = List.of();
-            private List<String> mismatches = List.of();
-            private List<String> unfinished = List.of();
-            private long lateContributions = 0;
-            private long drops = 0;
-            private long packets = 0;
-            private String note = null;
-            private Ending ended = null;
-            private List<String> deviceFailures = List.of();
-            private long sourceUplinkBytes = 0;
-            private List<String> dropped = List.of();
+            private final String name;
+            private final String kind;
+            private final Mode mode;
+            private Outcome outcome;
+            private Problems problems = Problems.NONE;
+            private Timing timing = Timing.NONE;
+            private Traffic traffic = Traffic.NONE;
+            private Counts counts = Counts.NONE;
+            private Plan plan = Plan.NONE;
+            private ValueSecurity security;
             private Map<String, Long> stats = Map.of();
-            private List<String> faultsNotApplied = List.of();
-            private Admission admission = null;
-            private Phase.Iteration iteration = null;
-            private ValueSecurity security = null;
-            private List<TreeReport> trees; // absent for one tree
-            private Completion completion = null;
-            private StateEntries stateEntries = null;
-            private List<FaultMark> faults = List.of();
-            private long maxPacketsIntoHost = 0;
-            private String busiestHost = null;
-            private Map<Mode, Double> speedup = null;
+            private Map<Mode, Double> speedup;
             private Recovery recovery = Recovery.NONE;
-            private KindReport kindReport = null;
-            private PacketBound packetBound = null;
-            private SharedRun shared = null;
-            private PoolReport pool = null;
+            private KindReport kindReport;
+            private PacketBound packetBound;
+            private PoolReport pool;
+            private SharedRun shared;
 
-            private Builder() {}
-
-            public Builder name(String name) {
+            private Builder(String name, String kind, Mode mode) {
                 this.name = name;
-                return this;
-            }
-
-            public Builder kind(String kind) {
                 this.kind = kind;
-                return this;
-            }
-
-            public Builder mode(Mode mode) {
                 this.mode = mode;
-                return this;
             }
 
             public Builder outcome(Outcome o) {
-                status = o.status();
-                verified = o.verified();
-                missing = o.missing();
-                expected = o.expected();
-                asExpected = o.asExpected();
-                note = o.note();
-                ended = o.ended();
+                outcome = o;
                 return this;
             }
 
             public Builder problems(Problems p) {
-                partialChunks = p.partialChunks();
-                mismatches = p.mismatches();
-                unfinished = p.unfinished();
-                dropped = p.dropped();
-                faultsNotApplied = p.faultsNotApplied();
-                deviceFailures = p.deviceFailures();
+                problems = p;
                 return this;
             }
 
             public Builder timing(Timing t) {
-                wallMillis = t.wallMillis();
-                modeledMicros = t.modeledMicros();
-                completion = t.completion();
-                stateEntries = t.stateEntries();
-                faults = t.faults();
+                timing = t;
                 return this;
             }
 
             public Builder traffic(Traffic t) {
-                packetsIntoRoot = t.packetsIntoRoot();
-                maxPacketsIntoHost = t.maxPacketsIntoHost();
-                busiestHost = t.busiestHost();
-                maxLinkBytes = t.maxLinkBytes();
-                totalLinkBytes = t.totalLinkBytes();
-                headerBytes = t.headerBytes();
-                packets = t.packets();
-                drops = t.drops();
-                sourceUplinkBytes = t.sourceUplinkBytes();
+                traffic = t;
                 return this;
             }
 
             public Builder counts(Counts c) {
-                timeouts = c.timeouts();
-                lateContributions = c.lateContributions();
-                retransmissionRounds = c.retransmissionRounds();
+                counts = c;
                 return this;
             }
 
             public Builder plan(Plan p) {
-                root = p.root();
-                chunks = p.chunks();
-                endpoints = p.endpoints();
-                iteration = p.iteration();
-                trees = p.trees();
-                admission = p.admission();
+                plan = p;
                 return this;
             }
 
-            public Builder status(Status status) {
-                this.status = status;
+            public Builder security(ValueSecurity s) {
+                security = s;
                 return this;
             }
 
-            public Builder verified(boolean verified) {
-                this.verified = verified;
+            public Builder stats(Map<String, Long> s) {
+                stats = s;
                 return this;
             }
 
-            public Builder missing(List<String> missing) {
-                this.missing = missing;
+            public Builder speedup(Map<Mode, Double> s) {
+                speedup = s;
                 return this;
             }
 
-            public Builder wallMillis(long wallMillis) {
-                this.wallMillis = wallMillis;
+            public Builder recovery(Recovery r) {
+                recovery = r;
                 return this;
             }
 
-            public Builder modeledMicros(double modeledMicros) {
-                this.modeledMicros = modeledMicros;
+            public Builder kindReport(KindReport k) {
+                kindReport = k;
                 return this;
             }
 
-            public Builder packetsIntoRoot(long packetsIntoRoot) {
-                this.packetsIntoRoot = packetsIntoRoot;
+            public Builder packetBound(PacketBound b) {
+                packetBound = b;
                 return this;
             }
 
-            public Builder maxLinkBytes(long maxLinkBytes) {
-                this.maxLinkBytes = maxLinkBytes;
+            public Builder pool(PoolReport p) {
+                pool = p;
                 return this;
             }
 
-            public Builder totalLinkBytes(long totalLinkBytes) {
-                this.totalLinkBytes = totalLinkBytes;
-                return this;
-            }
-
-            public Builder headerBytes(long headerBytes) {
-                this.headerBytes = headerBytes;
-                return this;
-            }
-
-            public Builder timeouts(long timeouts) {
-                this.timeouts = timeouts;
-                return this;
-            }
-
-            public Builder retransmissionRounds(int retransmissionRounds) {
-                this.retransmissionRounds = retransmissionRounds;
-                return this;
-            }
-
-            public Builder expected(String expected) {
-                this.expected = expected;
-                return this;
-            }
-
-            public Builder asExpected(boolean asExpected) {
-                this.asExpected = asExpected;
-                return this;
-            }
-
-            public Builder root(String root) {
-                this.root = root;
-                return this;
-            }
-
-            public Builder chunks(int chunks) {
-                this.chunks = chunks;
-                return this;
-            }
-
-            public Builder endpoints(int endpoints) {
-                this.endpoints = endpoints;
-                return this;
-            }
-
-            public Builder partialChunks(List<PartialChunk> partialChunks) {
-                this.partialChunks = partialChunks;
-                return this;
-            }
-
-            public Builder mismatches(List<String> mismatches) {
-                this.mismatches = mismatches;
-                return this;
-            }
-
-            public Builder unfinished(List<String> unfinished) {
-                this.unfinished = unfinished;
-                return this;
-            }
-
-            public Builder lateContributions(long lateContributions) {
-                this.lateContributions = lateContributions;
-                return this;
-            }
-
-            public Builder drops(long drops) {
-                this.drops = drops;
-                return this;
-            }
-
-            public Builder packets(long packets) {
-                this.packets = packets;
-                return this;
-            }
-
-            public Builder note(String note) {
-                this.note = note;
-                return this;
-            }
-
-            public Builder ended(Ending ended) {
-                this.ended = ended;
-                return this;
-            }
-
-            public Builder deviceFailures(List<String> deviceFailures) {
-                this.deviceFailures = deviceFailures;
-                return this;
-            }
-
-            public Builder sourceUplinkBytes(long sourceUplinkBytes) {
-                this.sourceUplinkBytes = sourceUplinkBytes;
-                return this;
-            }
-
-            public Builder dropped(List<String> dropped) {
-                this.dropped = dropped;
-                return this;
-            }
-
-            public Builder stats(Map<String, Long> stats) {
-                this.stats = stats;
-                return this;
-            }
-
-            public Builder faultsNotApplied(List<String> faultsNotApplied) {
-                this.faultsNotApplied = faultsNotApplied;
-                return this;
-            }
-
-            public Builder admission(Admission admission) {
-                this.admission = admission;
-                return this;
-            }
-
-            public Builder iteration(Phase.Iteration iteration) {
-                this.iteration = iteration;
-                return this;
-            }
-
-            public Builder security(ValueSecurity security) {
-                this.security = security;
-                return this;
-            }
-
-            public Builder trees(List<TreeReport> trees) {
-                this.trees = trees;
-                return this;
-            }
-
-            public Builder completion(Completion completion) {
-                this.completion = completion;
-                return this;
-            }
-
-            public Builder stateEntries(StateEntries stateEntries) {
-                this.stateEntries = stateEntries;
-                return this;
-            }
-
-            public Builder faults(List<FaultMark> faults) {
-                this.faults = faults;
-                return this;
-            }
-
-            public Builder maxPacketsIntoHost(long maxPacketsIntoHost) {
-                this.maxPacketsIntoHost = maxPacketsIntoHost;
-                return this;
-            }
-
-            public Builder busiestHost(String busiestHost) {
-                this.busiestHost = busiestHost;
-                return this;
-            }
-
-            public Builder speedup(Map<Mode, Double> speedup) {
-                this.speedup = speedup;
-                return this;
-            }
-
-            public Builder recovery(Recovery recovery) {
-                this.recovery = recovery;
-                return this;
-            }
-
-            public Builder kindReport(KindReport kindReport) {
-                this.kindReport = kindReport;
-                return this;
-            }
-
-            public Builder packetBound(PacketBound packetBound) {
-                this.packetBound = packetBound;
-                return this;
-            }
-
-            public Builder shared(SharedRun shared) {
-                this.shared = shared;
-                return this;
-            }
-
-            public Builder pool(PoolReport pool) {
-                this.pool = pool;
+            public Builder shared(SharedRun s) {
+                shared = s;
                 return this;
             }
 
@@ -858,21 +354,12 @@ public record Report(
                         name,
                         kind,
                         mode,
-                        new Outcome(status, verified, missing, expected, asExpected, note, ended),
-                        new Problems(partialChunks, mismatches, unfinished, dropped, faultsNotApplied, deviceFailures),
-                        new Timing(wallMillis, modeledMicros, completion, stateEntries, faults),
-                        new Traffic(
-                                packetsIntoRoot,
-                                maxPacketsIntoHost,
-                                maxLinkBytes,
-                                totalLinkBytes,
-                                headerBytes,
-                                packets,
-                                drops,
-                                sourceUplinkBytes,
-                                busiestHost),
-                        new Counts(timeouts, lateContributions, retransmissionRounds),
-                        new Plan(root, chunks, endpoints, iteration, trees, admission),
+                        Objects.requireNonNull(outcome, "a row's outcome"),
+                        problems,
+                        timing,
+                        traffic,
+                        counts,
+                        plan,
                         security,
                         stats,
                         speedup,
@@ -997,116 +484,7 @@ public record Report(
 
     public record PartialChunk(String endpoint, long seq, List<String> missing) {}
 
-    /**
-     * One link direction in one phase.
-     *
-     * @param job           the job whose phase it is, or {@code shared}: a world's mix (T1)
-     * @param mode          the job's mode, or the shared world ({@link LinkScope})
-     * @param lost          packets lost on it for any reason (down, MTU, random loss, queue full)
-     * @param maxQueueBytes the most bytes that waited behind the packet on the wire at once (T3)
-     * @param queueDrops    packets dropped because its egress buffer was full (a part of {@code lost})
-     * @param queue         its queue's depth over modelled time, on the busiest finite-buffer ports of the phase
-     *                      ({@link LinkQueue}); absent elsewhere
-     * @param ecnMarks      packets ECN-marked as they joined its queue, where {@code ecn-threshold} is set (T3)
-     */
-    public record LinkReport(
-            String job,
-            LinkScope mode,
-            String from,
-            String to,
-            long packets,
-            long bytes,
-            long headerBytes,
-            long lost,
-            long maxQueueBytes,
-            long queueDrops,
-            @JsonInclude(JsonInclude.Include.NON_NULL) LinkQueue queue,
-            @JsonInclude(JsonInclude.Include.NON_NULL) Long ecnMarks) {
-        public LinkReport(
-                String job,
-                LinkScope mode,
-                String from,
-                String to,
-                long packets,
-                long bytes,
-                long headerBytes,
-                long lost,
-                long maxQueueBytes,
-                long queueDrops) {
-            this(job, mode, from, to, packets, bytes, headerBytes, lost, maxQueueBytes, queueDrops, null, null);
-        }
-
-        /** A row read back (a report that crossed a JVM): its mode a world's or a job's, as {@link LinkScope#of} tells. */
-        @JsonCreator
-        static LinkReport read(
-                @JsonProperty("job") String job,
-                @JsonProperty("mode") String mode,
-                @JsonProperty("from") String from,
-                @JsonProperty("to") String to,
-                @JsonProperty("packets") long packets,
-                @JsonProperty("bytes") long bytes,
-                @JsonProperty("headerBytes") long headerBytes,
-                @JsonProperty("lost") long lost,
-                @JsonProperty("maxQueueBytes") long maxQueueBytes,
-                @JsonProperty("queueDrops") long queueDrops,
-                @JsonProperty("queue") LinkQueue queue,
-                @JsonProperty("ecnMarks") Long ecnMarks) {
-            return new LinkReport(
-                    job,
-                    LinkScope.of(job, mode),
-                    from,
-                    to,
-                    packets,
-                    bytes,
-                    headerBytes,
-                    lost,
-                    maxQueueBytes,
-                    queueDrops,
-                    queue,
-                    ecnMarks);
-        }
-
-        LinkReport withQueue(LinkQueue q) {
-            return new LinkReport(
-                    job, mode, from, to, packets, bytes, headerBytes, lost, maxQueueBytes, queueDrops, q, ecnMarks);
-        }
-    }
-
-    /**
-     * An egress queue's depth over modelled time (T3), bounded: the most bytes waiting in each interval
-     * of {@code bucketNanos} in which a packet was sent; intervals in which none was are left out (the
-     * queue only drained then). Its largest value is the link's {@code maxQueueBytes}.
-     *
-     * @param depth {start ns of the interval, most bytes waiting in it}, in time order
-     */
-    public record LinkQueue(long bucketNanos, List<long[]> depth) {
-        public LinkQueue {
-            depth = List.copyOf(depth);
-        }
-    }
-
-    /**
-     * @param incTrees BIER-INC tree entries (branches) the switch held at the end of a phase, the most over phases (B2)
-     * @param drops    frames the switch dropped, by reason, over every phase
-     * @param translations frames the switch converted between a job's host-link and fabric encodings (H2), over every phase
-     */
-    public record SwitchReport(
-            String name,
-            int peakStateEntries,
-            long peakBufferedBytes,
-            int incTrees,
-            Map<String, Long> drops,
-            long translations) {
-        public SwitchReport(
-                String name, int peakStateEntries, long peakBufferedBytes, int incTrees, Map<String, Long> drops) {
-            this(name, peakStateEntries, peakBufferedBytes, incTrees, drops, 0);
-        }
-    }
-
-    /** A host that dropped frames (of jobs it runs, or of none), by reason, over every phase. */
-    public record HostReport(String name, Map<String, Long> drops) {}
-
     public boolean allAsExpected() {
-        return jobs.stream().allMatch(JobReport::asExpected);
+        return jobs.stream().allMatch(j -> j.outcome().asExpected());
     }
 }

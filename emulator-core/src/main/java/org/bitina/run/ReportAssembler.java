@@ -41,9 +41,9 @@ final class ReportAssembler {
     private final List<RankTimeline> rankTimelines = new ArrayList<>();
 
     private final List<Report.JobReport> jobs = new ArrayList<>();
-    private final List<Report.LinkReport> links = new ArrayList<>();
+    private final List<LinkReport> links = new ArrayList<>();
     private final List<Report.ObservedTree> observedTrees = new ArrayList<>();
-    private final Map<String, Report.SwitchReport> switches = new LinkedHashMap<>();
+    private final Map<String, SwitchReport> switches = new LinkedHashMap<>();
     /** Drops by reason per device over the phases: this run's jobs summed, frames of no job as last counted (they add up by themselves). */
     private final Map<String, Map<String, Long>> drops = new LinkedHashMap<>();
 
@@ -60,20 +60,20 @@ final class ReportAssembler {
     private long routingNanos;
 
     Report report(String scenario, Clock clock, Map<String, String> placement) {
-        List<Report.SwitchReport> sw = new ArrayList<>();
+        List<SwitchReport> sw = new ArrayList<>();
         switches.values()
-                .forEach(r -> sw.add(new Report.SwitchReport(
+                .forEach(r -> sw.add(new SwitchReport(
                         r.name(),
                         r.peakStateEntries(),
                         r.peakBufferedBytes(),
                         r.incTrees(),
                         dropsOf(r.name()),
                         r.translations())));
-        List<Report.HostReport> hosts = new ArrayList<>();
+        List<HostReport> hosts = new ArrayList<>();
         isSwitch.forEach((n, sws) -> {
             Map<String, Long> d = dropsOf(n);
             if (!sws && !d.isEmpty()) {
-                hosts.add(new Report.HostReport(n, d));
+                hosts.add(new HostReport(n, d));
             }
         });
         return new Report(
@@ -144,18 +144,25 @@ final class ReportAssembler {
 
     /** A phase that could not run, saying why. */
     void notRun(Phase p, Ending why) {
+        String said = "not run: " + why.why();
         jobs.add(Report.JobReport.builder(p.job().name(), p.job().common().kind(), p.mode())
-                .status(Status.FAILED)
-                .ended(why)
-                .missing(List.copyOf(p.awaited()))
-                .expected(p.expected().status().label())
-                .root(roots(p))
-                .chunks(p.units())
-                .endpoints(p.awaited().size())
-                .unfinished(List.of("not run: " + why.why()))
-                .note("not run: " + why.why())
-                .admission(Report.Admission.of(p.admission(), p.mode(), 0))
-                .iteration(p.iteration())
+                .outcome(new Report.JobReport.Outcome(
+                        Status.FAILED,
+                        false,
+                        List.copyOf(p.awaited()),
+                        p.expected().status().label(),
+                        false,
+                        said,
+                        why))
+                .problems(new Report.JobReport.Problems(
+                        List.of(), List.of(), List.of(said), List.of(), List.of(), List.of()))
+                .plan(new Report.JobReport.Plan(
+                        roots(p),
+                        p.units(),
+                        p.awaited().size(),
+                        p.iteration(),
+                        null,
+                        Report.Admission.of(p.admission(), p.mode(), 0)))
                 .build());
     }
 
@@ -217,7 +224,7 @@ final class ReportAssembler {
                 shared == null
                         ? row
                         : row.toBuilder()
-                                .shared(shared.ended(row.modeledMicros()))
+                                .shared(shared.ended(row.timing().modeledMicros()))
                                 .build());
         observed(p, stats);
         List<QueueCandidate> queues = new ArrayList<>();
@@ -234,7 +241,7 @@ final class ReportAssembler {
                     if (l.queue() != null) {
                         queues.add(new QueueCandidate(this.links.size(), l));
                     }
-                    this.links.add(new Report.LinkReport(
+                    this.links.add(new LinkReport(
                             links.job(),
                             links.mode(),
                             l.from(),
@@ -252,14 +259,14 @@ final class ReportAssembler {
             if (s.isSwitch()) {
                 switches.merge(
                         s.node(),
-                        new Report.SwitchReport(
+                        new SwitchReport(
                                 s.node(),
                                 s.peakStateEntries(),
                                 s.peakBufferedBytes(),
                                 s.incTrees(),
                                 Map.of(),
                                 s.counters().getOrDefault(Counter.TRANSLATED, 0L)),
-                        (a, b) -> new Report.SwitchReport(
+                        (a, b) -> new SwitchReport(
                                 a.name(),
                                 Math.max(a.peakStateEntries(), b.peakStateEntries()),
                                 Math.max(a.peakBufferedBytes(), b.peakBufferedBytes()),
@@ -292,7 +299,7 @@ final class ReportAssembler {
                 .forEach(q -> links.set(
                         q.index(),
                         links.get(q.index())
-                                .withQueue(new Report.LinkQueue(
+                                .withQueue(new LinkQueue(
                                         q.stats().queueBucketNanos(), q.stats().queue()))));
     }
 
@@ -468,44 +475,42 @@ final class ReportAssembler {
                         ? ""
                         : "; faults not applied, the phase ended first: " + faultsNotApplied);
         return Report.JobReport.builder(p.job().name(), p.job().common().kind(), p.mode())
-                .status(status)
-                .verified(verified)
-                .missing(List.copyOf(missing))
-                .wallMillis(wallNanos / 1_000_000)
-                .modeledMicros(lastVt / 1000.0)
-                .packetsIntoRoot(t.intoRoot)
-                .maxLinkBytes(t.maxLink)
-                .totalLinkBytes(t.total)
-                .headerBytes(t.header)
-                .timeouts(t.timeouts)
-                .retransmissionRounds(rounds)
-                .expected(p.expected().status().label())
-                .asExpected(asExpected)
-                .root(roots(p))
-                .chunks(p.units())
-                .endpoints(p.awaited().size())
-                .partialChunks(partial)
-                .mismatches(mismatches)
-                .unfinished(unfinished)
-                .lateContributions(t.late)
-                .drops(t.drops + (mix ? t.jobLost : t.lost))
-                .packets(t.packets)
-                .note(note)
-                .sourceUplinkBytes(t.uplink)
-                .dropped(dropped)
-                .deviceFailures(deviceFailures)
-                .ended(ended)
+                .outcome(new Report.JobReport.Outcome(
+                        status,
+                        verified,
+                        List.copyOf(missing),
+                        p.expected().status().label(),
+                        asExpected,
+                        note,
+                        ended))
+                .problems(new Report.JobReport.Problems(
+                        partial, mismatches, unfinished, dropped, faultsNotApplied, deviceFailures))
+                .timing(new Report.JobReport.Timing(
+                        wallNanos / 1_000_000,
+                        lastVt / 1000.0,
+                        PhaseTimeline.completion(p, ending.values()),
+                        PhaseTimeline.entries(stats, lastVt),
+                        List.copyOf(faults)))
+                .traffic(new Report.JobReport.Traffic(
+                        t.intoRoot,
+                        t.intoHost,
+                        t.maxLink,
+                        t.total,
+                        t.header,
+                        t.packets,
+                        t.drops + (mix ? t.jobLost : t.lost),
+                        t.uplink,
+                        t.busiestHost))
+                .counts(new Report.JobReport.Counts(t.timeouts, t.late, rounds))
+                .plan(new Report.JobReport.Plan(
+                        roots(p),
+                        p.units(),
+                        p.awaited().size(),
+                        p.iteration(),
+                        trees(p, stats, missing),
+                        Report.Admission.of(p.admission(), p.mode(), t.refused)))
                 .stats(extra)
-                .faultsNotApplied(faultsNotApplied)
-                .admission(Report.Admission.of(p.admission(), p.mode(), t.refused))
-                .iteration(p.iteration())
                 .security(security)
-                .trees(trees(p, stats, missing))
-                .completion(PhaseTimeline.completion(p, ending.values()))
-                .stateEntries(PhaseTimeline.entries(stats, lastVt))
-                .faults(List.copyOf(faults))
-                .maxPacketsIntoHost(t.intoHost)
-                .busiestHost(t.busiestHost)
                 .recovery(new Report.Recovery(
                         retransmissions, t.resultResends, recoveryNanos / 1000.0, gaveUp, rtoNanos / 1000.0, (int)
                                 maxSends))

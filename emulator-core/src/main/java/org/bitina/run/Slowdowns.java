@@ -39,6 +39,6 @@ final class Slowdowns {
     }
 
     private static boolean completed(Report.JobReport r) {
-        return r.status() == Status.COMPLETE && r.verified();
+        return r.outcome().status() == Status.COMPLETE && r.outcome().verified();
     }
 }

@@ -35,8 +35,8 @@ final class Speedups {
             if (b.name().equals(ina.name())
                     && !b.mode().inNetwork()
                     && sameSchedule(ina, b)
-                    && b.status() == Status.COMPLETE
-                    && b.verified()
+                    && b.outcome().status() == Status.COMPLETE
+                    && b.outcome().verified()
                     && time(b) > 0) {
                 // three significant digits: the figure a reader compares (0.00173 as well as 1.92)
                 s.put(
@@ -51,7 +51,7 @@ final class Speedups {
 
     /** A row's modelled time: its JCT in a shared run (it may start late), else its modelled time from zero. */
     private static double time(Report.JobReport r) {
-        return r.shared() == null ? r.modeledMicros() : r.shared().jctMicros();
+        return r.shared() == null ? r.timing().modeledMicros() : r.shared().jctMicros();
     }
 
     /** Shared rows compare with shared rows (the mix with the mix, alone with alone), sequential with sequential. */

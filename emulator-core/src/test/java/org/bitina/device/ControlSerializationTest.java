@@ -247,7 +247,10 @@ class ControlSerializationTest {
         Report report = run(all, options);
         assertEquals(7, report.jobs().size(), "ina, ring, ps; bier-inc; moe ina, all-to-all; multicast");
         for (Report.JobReport j : report.jobs()) {
-            assertTrue(j.verified(), j.name() + "/" + j.mode() + ": " + j.mismatches() + " " + j.unfinished());
+            assertTrue(
+                    j.outcome().verified(),
+                    j.name() + "/" + j.mode() + ": " + j.problems().mismatches() + " "
+                            + j.problems().unfinished());
         }
         Report back = (Report) roundTrip(report);
         // a mode is a record that travels as its name: wherever one is (a field, a map's key), a Mode comes back

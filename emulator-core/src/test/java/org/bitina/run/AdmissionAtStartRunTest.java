@@ -76,14 +76,16 @@ class AdmissionAtStartRunTest {
                 beforeTheRun(s, "second").admission().admitted(),
                 "before the run the first counts as running at 500 us: refused");
         Report r = run(s);
-        r.jobs().forEach(j -> assertTrue(j.verified() && j.asExpected(), j.name() + " " + j.mode()));
+        r.jobs()
+                .forEach(
+                        j -> assertTrue(j.outcome().verified() && j.outcome().asExpected(), j.name() + " " + j.mode()));
         Report.JobReport first = row(r, "first", false);
         Report.JobReport second = row(r, "second", false);
         assertTrue(
                 second.shared().startMicros() > first.shared().endMicros(),
                 "the premise: the first has ended when the second starts: " + first.shared() + " " + second.shared());
         assertEquals("ina", second.mode().name(), "admitted at its start: the first's grants are back");
-        assertTrue(second.admission().admitted());
+        assertTrue(second.plan().admission().admitted());
         second.pool().switches().forEach(sw -> assertEquals(8, sw.granted(), sw.node() + ": its whole declaration"));
         assertEquals("ina", row(r, "second", true).mode().name(), "alone, as in the mix");
     }
@@ -92,16 +94,18 @@ class AdmissionAtStartRunTest {
     void aStrictJobThatStartsWhileTheFirstHoldsThePoolIsRefusedThenAndRunsItsRing()
             throws IOException, ScenarioException {
         Report r = run(write(dir, "early.conf", twoStrict("5us")));
-        r.jobs().forEach(j -> assertTrue(j.verified() && j.asExpected(), j.name() + " " + j.mode()));
+        r.jobs()
+                .forEach(
+                        j -> assertTrue(j.outcome().verified() && j.outcome().asExpected(), j.name() + " " + j.mode()));
         Report.JobReport first = row(r, "first", false);
         Report.JobReport second = row(r, "second", false);
         assertTrue(second.shared().startMicros() < first.shared().endMicros(), "the premise: they overlap");
         assertEquals("ina", first.mode().name());
         assertEquals("ring", second.mode().name(), "refused at its start: its host baseline runs instead");
-        assertFalse(second.admission().admitted());
+        assertFalse(second.plan().admission().admitted());
         assertEquals(
                 "switch core-1 has room for 0 aggregation entries; the job needs 8",
-                second.admission().reason());
+                second.plan().admission().reason());
         assertEquals("ring", row(r, "second", true).mode().name(), "alone it runs what it ran in the mix");
     }
 }

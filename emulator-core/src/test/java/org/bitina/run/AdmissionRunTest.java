@@ -31,23 +31,23 @@ class AdmissionRunTest {
                 rows,
                 "refused INA phases do not run; their fallbacks do");
         for (Report.JobReport j : r.jobs()) {
-            assertTrue(j.verified() && j.status().equals(Status.COMPLETE), j.toString());
-            assertNotNull(j.admission(), j.name());
+            assertTrue(j.outcome().verified() && j.outcome().status().equals(Status.COMPLETE), j.toString());
+            assertNotNull(j.plan().admission(), j.name());
         }
         Report.JobReport small = r.jobs().get(0);
-        assertTrue(small.admission().admitted());
-        assertEquals(8, small.admission().entries(), "two windows of 4 chunks");
-        assertEquals(0, small.admission().refused());
+        assertTrue(small.plan().admission().admitted());
+        assertEquals(8, small.plan().admission().entries(), "two windows of 4 chunks");
+        assertEquals(0, small.plan().admission().refused());
         Report.JobReport big = r.jobs().get(1);
         assertEquals(
                 new Report.Admission(
                         false, 32, "switch leaf-2 has room for 12 aggregation entries; the job needs 32", Mode.INA, 0),
-                big.admission());
+                big.plan().admission());
         Report.JobReport bulk = r.jobs().get(2);
-        assertEquals("ina", bulk.admission().fallbackFor().name());
+        assertEquals("ina", bulk.plan().admission().fallbackFor().name());
         assertTrue(
-                bulk.admission().reason().startsWith("switch leaf-2 "),
-                bulk.admission().reason());
+                bulk.plan().admission().reason().startsWith("switch leaf-2 "),
+                bulk.plan().admission().reason());
         // the admitted job held no more than it reserved anywhere (only it aggregated in the network)
         r.switches().forEach(w -> assertTrue(w.peakStateEntries() <= 8, w.toString()));
     }
@@ -63,8 +63,8 @@ class AdmissionRunTest {
                 List.of("small/ina", "big/ina", "bulk/ina"),
                 r.jobs().stream().map(j -> j.name() + "/" + j.mode()).toList());
         r.jobs().forEach(j -> {
-            assertTrue(j.admission().admitted() && j.verified(), j.toString());
-            assertNull(j.admission().fallbackFor());
+            assertTrue(j.plan().admission().admitted() && j.outcome().verified(), j.toString());
+            assertNull(j.plan().admission().fallbackFor());
         });
     }
 
@@ -81,7 +81,7 @@ class AdmissionRunTest {
                 .findFirst()
                 .orElseThrow();
         assertEquals("ina", big.mode().name());
-        assertTrue(big.admission().admitted() && big.verified(), big.toString());
+        assertTrue(big.plan().admission().admitted() && big.outcome().verified(), big.toString());
     }
 
     @Test

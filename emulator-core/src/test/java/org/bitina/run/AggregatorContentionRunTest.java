@@ -32,8 +32,12 @@ class AggregatorContentionRunTest {
 
         Report r = Scenarios.run(s);
         for (Report.JobReport j : r.jobs()) {
-            assertEquals(Status.COMPLETE, j.status(), j.name() + " " + j.mode() + ": " + j.unfinished() + j.note());
-            assertTrue(j.verified() && j.asExpected(), j.name() + " " + j.mode());
+            assertEquals(
+                    Status.COMPLETE,
+                    j.outcome().status(),
+                    j.name() + " " + j.mode() + ": " + j.problems().unfinished()
+                            + j.outcome().note());
+            assertTrue(j.outcome().verified() && j.outcome().asExpected(), j.name() + " " + j.mode());
         }
         Report.JobReport w = mixed(r, "wide");
         Report.JobReport n = mixed(r, "narrow");
@@ -41,8 +45,8 @@ class AggregatorContentionRunTest {
         // wide starts first (at 0) and is granted what the empty pool has, up to what it declared
         int granted = Math.min(wideNeeds, capacity);
         assertEquals("ina", w.mode().name());
-        assertTrue(w.admission().admitted());
-        assertEquals(wideNeeds, w.admission().entries());
+        assertTrue(w.plan().admission().admitted());
+        assertEquals(wideNeeds, w.plan().admission().entries());
         PoolReport pool = w.pool();
         assertNotNull(pool);
         assertEquals("best-effort", pool.admission());
@@ -58,11 +62,11 @@ class AggregatorContentionRunTest {
         int free = capacity - granted;
         assertTrue(free < narrowNeeds);
         assertEquals("ring", n.mode().name(), "a refused strict job runs its host baseline");
-        assertFalse(n.admission().admitted());
-        assertEquals(narrowNeeds, n.admission().entries());
+        assertFalse(n.plan().admission().admitted());
+        assertEquals(narrowNeeds, n.plan().admission().entries());
         assertEquals(
                 "switch core-1 has room for " + free + " aggregation entries; the job needs " + narrowNeeds,
-                n.admission().reason());
+                n.plan().admission().reason());
         assertNull(n.pool(), "a ring holds no switch state");
 
         // the straggler holds each window of chunks at the switches on its way up, core-1 the root among them: of a

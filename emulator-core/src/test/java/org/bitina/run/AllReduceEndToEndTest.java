@@ -33,9 +33,9 @@ class AllReduceEndToEndTest {
         Report r = run(fig1WithTimeouts(dir, "5s"), trace);
         for (String mode : List.of("ina", "ring", "ps")) {
             Report.JobReport j = mode(r, mode);
-            assertEquals(Status.COMPLETE, j.status(), mode + ": " + j);
-            assertTrue(j.verified(), mode);
-            assertTrue(j.asExpected(), mode);
+            assertEquals(Status.COMPLETE, j.outcome().status(), mode + ": " + j);
+            assertTrue(j.outcome().verified(), mode);
+            assertTrue(j.outcome().asExpected(), mode);
         }
         assertTrue(r.allAsExpected());
 
@@ -69,9 +69,10 @@ class AllReduceEndToEndTest {
                 .collect(Collectors.toCollection(TreeSet::new));
         assertEquals(Set.of("w1", "w2", "w3", "w4"), delivered, "the result reaches w1..w4 and no other host");
         // report side by side: INA puts fewer packets into the root than the parameter server
-        assertTrue(mode(r, "ina").packetsIntoRoot() < mode(r, "ps").packetsIntoRoot());
-        assertEquals(2 * 256, mode(r, "ina").packetsIntoRoot(), "two children (s1, s7) per chunk");
-        assertEquals(4 * 256, mode(r, "ps").packetsIntoRoot(), "four workers per chunk");
+        assertTrue(mode(r, "ina").traffic().packetsIntoRoot()
+                < mode(r, "ps").traffic().packetsIntoRoot());
+        assertEquals(2 * 256, mode(r, "ina").traffic().packetsIntoRoot(), "two children (s1, s7) per chunk");
+        assertEquals(4 * 256, mode(r, "ps").traffic().packetsIntoRoot(), "four workers per chunk");
     }
 
     @Test
@@ -92,17 +93,20 @@ class AllReduceEndToEndTest {
                 ]
                 """));
         Report.JobReport ina = mode(r, "ina");
-        assertEquals(Status.PARTIAL, ina.status(), ina.toString());
-        assertTrue(ina.verified(), ina.mismatches().toString());
-        assertEquals(List.of("h16"), ina.missing(), "only the silent worker is missing; the straggler is folded in");
-        assertTrue(ina.timeouts() > 0);
-        assertTrue(ina.lateContributions() > 0, "h3's chunks arrived after its edge switch's partial left");
-        assertEquals(16, ina.chunks());
-        assertEquals(15 * 16, ina.partialChunks().size(), "every live worker's every chunk lacks h16");
+        assertEquals(Status.PARTIAL, ina.outcome().status(), ina.toString());
+        assertTrue(ina.outcome().verified(), ina.problems().mismatches().toString());
+        assertEquals(
+                List.of("h16"),
+                ina.outcome().missing(),
+                "only the silent worker is missing; the straggler is folded in");
+        assertTrue(ina.counts().timeouts() > 0);
+        assertTrue(ina.counts().lateContributions() > 0, "h3's chunks arrived after its edge switch's partial left");
+        assertEquals(16, ina.plan().chunks());
+        assertEquals(15 * 16, ina.problems().partialChunks().size(), "every live worker's every chunk lacks h16");
         Report.JobReport ps = mode(r, "ps");
-        assertEquals(Status.PARTIAL, ps.status());
-        assertTrue(ps.verified());
-        assertEquals(List.of("h16"), ps.missing());
+        assertEquals(Status.PARTIAL, ps.outcome().status());
+        assertTrue(ps.outcome().verified());
+        assertEquals(List.of("h16"), ps.outcome().missing());
         assertTrue(r.allAsExpected());
         assertFalse(r.switches().isEmpty());
         assertTrue(r.switches().stream().anyMatch(sw -> sw.peakStateEntries() > 0));

@@ -65,14 +65,14 @@ class AloneRowsTest {
                 Scenarios.reference(dir, "shared-fabric.conf", t -> t.replace("buffer = 256KiB", "buffer = 16KiB")));
         long world = r.links().stream()
                 .filter(l -> l.job().equals("shared") && l.mode().name().equals("baseline"))
-                .mapToLong(Report.LinkReport::lost)
+                .mapToLong(LinkReport::lost)
                 .sum();
         List<Report.JobReport> mix = r.jobs().stream()
                 .filter(j -> j.shared() != null
                         && !j.shared().alone()
                         && j.shared().world() == org.bitina.scenario.Schedule.World.BASELINE)
                 .toList();
-        long rows = mix.stream().mapToLong(Report.JobReport::drops).sum();
+        long rows = mix.stream().mapToLong(j -> j.traffic().drops()).sum();
         assertTrue(world > 0 && rows > 0, "16 KiB buffers drop frames: world " + world + ", rows " + rows);
         assertTrue(rows < world, "the mix rows' drops " + rows + " are their own, below the world's " + world);
     }

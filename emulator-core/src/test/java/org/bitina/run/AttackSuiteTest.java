@@ -64,14 +64,19 @@ class AttackSuiteTest {
         Report r = session.run(s, new RunProgress());
         Report.JobReport ina = r.jobs().get(0);
         assertEquals("ina", ina.mode().name());
-        assertEquals(Status.COMPLETE, ina.status(), ina.toString());
-        assertTrue(ina.verified() && ina.asExpected(), ina.toString());
-        assertEquals(List.of(), ina.mismatches());
-        int chunks = ina.chunks();
+        assertEquals(Status.COMPLETE, ina.outcome().status(), ina.toString());
+        assertTrue(ina.outcome().verified() && ina.outcome().asExpected(), ina.toString());
+        assertEquals(List.of(), ina.problems().mismatches());
+        int chunks = ina.plan().chunks();
         assertEquals(new Report.ValueSecurity("on", "on", chunks, chunks, List.of("agg-1-1")), ina.security());
-        assertTrue(ina.note().contains("suspect agg-1-1"), ina.note());
+        assertTrue(
+                ina.outcome().note().contains("suspect agg-1-1"), ina.outcome().note());
         Report.JobReport ring = r.jobs().get(1);
-        assertTrue(ring.verified() && ring.asExpected() && ring.security().failedChunks() == 0, ring.toString());
+        assertTrue(
+                ring.outcome().verified()
+                        && ring.outcome().asExpected()
+                        && ring.security().failedChunks() == 0,
+                ring.toString());
     }
 
     @ParameterizedTest
@@ -82,8 +87,8 @@ class AttackSuiteTest {
         Report r = session.run(s, new RunProgress());
         for (Report.JobReport j : r.jobs()) {
             // complete, or what the file's expect says exactly (a flooded port's own worker loses its share)
-            assertEquals(j.expected(), j.status().label(), file + " " + j);
-            assertTrue(j.verified() && j.asExpected(), file + " " + j);
+            assertEquals(j.outcome().expected(), j.outcome().status().label(), file + " " + j);
+            assertTrue(j.outcome().verified() && j.outcome().asExpected(), file + " " + j);
         }
         Map<String, Long> drops = new TreeMap<>();
         r.switches().forEach(w -> w.drops().forEach((k, v) -> drops.merge(k, v, Long::sum)));
@@ -115,7 +120,7 @@ class AttackSuiteTest {
             // the flood packets that passed the bucket went on to their next check: no more than the burst and
             // what the rate refilled over the whole phase's modelled time
             double micros = r.jobs().stream()
-                    .mapToDouble(Report.JobReport::modeledMicros)
+                    .mapToDouble(j -> j.timing().modeledMicros())
                     .max()
                     .orElse(0);
             long passed = drops.getOrDefault("sequence out of range", 0L);
@@ -127,8 +132,8 @@ class AttackSuiteTest {
         }
         // S5: whatever the attack sent, no switch held more aggregation entries than the honest job reserved
         int reserved = r.jobs().stream()
-                .filter(j -> j.admission() != null)
-                .mapToInt(j -> j.admission().entries())
+                .filter(j -> j.plan().admission() != null)
+                .mapToInt(j -> j.plan().admission().entries())
                 .max()
                 .orElse(0);
         r.switches()

@@ -39,9 +39,13 @@ class BierIncEndToEndTest {
                 """);
         Report.JobReport inc = r.jobs().get(0);
         assertEquals("bier-inc", inc.kind());
-        assertEquals(Status.COMPLETE, inc.status(), inc.mismatches() + " " + inc.unfinished() + inc.missing());
-        assertTrue(inc.verified());
-        assertEquals(Status.COMPLETE, r.jobs().get(1).status());
+        assertEquals(
+                Status.COMPLETE,
+                inc.outcome().status(),
+                inc.problems().mismatches() + " " + inc.problems().unfinished()
+                        + inc.outcome().missing());
+        assertTrue(inc.outcome().verified());
+        assertEquals(Status.COMPLETE, r.jobs().get(1).outcome().status());
         // the INC trees the forward packets built: branches on switches only, each below a node, never for the ring
         List<Report.ObservedTree> observed = r.observedTrees();
         assertFalse(observed.isEmpty(), "the INC trees are observed");
@@ -71,11 +75,14 @@ class BierIncEndToEndTest {
                   completion-timeout = 2s
                 }]
                 """)).jobs().get(0);
-        assertEquals(Status.COMPLETE, inc.status(), inc.mismatches() + " " + inc.missing());
-        assertTrue(inc.verified());
-        assertEquals(0, inc.timeouts(), "every reduction completed by bitstring match");
-        assertEquals(0, inc.lateContributions());
-        assertEquals(0, inc.drops());
+        assertEquals(
+                Status.COMPLETE,
+                inc.outcome().status(),
+                inc.problems().mismatches() + " " + inc.outcome().missing());
+        assertTrue(inc.outcome().verified());
+        assertEquals(0, inc.counts().timeouts(), "every reduction completed by bitstring match");
+        assertEquals(0, inc.counts().lateContributions());
+        assertEquals(0, inc.traffic().drops());
     }
 
     @Test
@@ -92,19 +99,25 @@ class BierIncEndToEndTest {
                 ]
                 """));
         for (Report.JobReport j : r.jobs()) {
-            assertEquals(Status.COMPLETE, j.status(), j.name() + " " + j.mismatches() + " " + j.unfinished());
-            assertTrue(j.verified(), j.name());
+            assertEquals(
+                    Status.COMPLETE,
+                    j.outcome().status(),
+                    j.name() + " " + j.problems().mismatches() + " "
+                            + j.problems().unfinished());
+            assertTrue(j.outcome().verified(), j.name());
             assertEquals(
                     j.name().endsWith("red") ? 1 : 16,
-                    j.endpoints(),
+                    j.plan().endpoints(),
                     "a reduce waits at its root, a broadcast at every member");
         }
         // leaves as the edge: one copy per leaf instead of one per host behind it
         assertTrue(
-                r.jobs().get(3).totalLinkBytes() < r.jobs().get(1).totalLinkBytes(),
+                r.jobs().get(3).traffic().totalLinkBytes()
+                        < r.jobs().get(1).traffic().totalLinkBytes(),
                 r.jobs().toString());
         assertTrue(
-                r.jobs().get(2).totalLinkBytes() < r.jobs().get(0).totalLinkBytes(),
+                r.jobs().get(2).traffic().totalLinkBytes()
+                        < r.jobs().get(0).traffic().totalLinkBytes(),
                 r.jobs().toString());
     }
 
@@ -123,21 +136,24 @@ class BierIncEndToEndTest {
         for (Report.JobReport j : r.jobs()) {
             assertEquals(
                     Status.COMPLETE,
-                    j.status(),
-                    j.name() + " " + j.mode() + " " + j.mismatches() + " " + j.unfinished());
-            assertTrue(j.verified(), j.name() + " " + j.mode());
-            assertEquals(j.name().equals("red") ? 1 : 16, j.endpoints(), "a reduce waits at its root alone");
+                    j.outcome().status(),
+                    j.name() + " " + j.mode() + " " + j.problems().mismatches() + " "
+                            + j.problems().unfinished());
+            assertTrue(j.outcome().verified(), j.name() + " " + j.mode());
+            assertEquals(j.name().equals("red") ? 1 : 16, j.plan().endpoints(), "a reduce waits at its root alone");
         }
         Report.JobReport redRing = r.jobs().get(1);
         Report.JobReport bcIna = r.jobs().get(2);
         Report.JobReport bcRing = r.jobs().get(3);
         assertEquals("ring", redRing.mode().toString());
-        assertTrue(redRing.note().contains("ring Reduce to h5"), redRing.note());
+        assertTrue(
+                redRing.outcome().note().contains("ring Reduce to h5"),
+                redRing.outcome().note());
         assertEquals("ring", bcRing.mode().toString());
         // host to host, each of the 15 hops of the chain crosses the fabric: more bytes than one multicast tree
         assertTrue(
-                bcRing.totalLinkBytes() > bcIna.totalLinkBytes(),
-                bcRing.totalLinkBytes() + " " + bcIna.totalLinkBytes());
+                bcRing.traffic().totalLinkBytes() > bcIna.traffic().totalLinkBytes(),
+                bcRing.traffic().totalLinkBytes() + " " + bcIna.traffic().totalLinkBytes());
         assertTrue(bcIna.speedup().containsKey(Mode.of("ring")), bcIna.speedup() + "");
     }
 
@@ -154,11 +170,18 @@ class BierIncEndToEndTest {
                 """));
         Report r = run(leaf, trace);
         Report.JobReport j = r.jobs().get(0);
-        assertEquals(Status.PARTIAL, j.status(), j.mismatches() + " " + j.unfinished());
-        assertTrue(j.verified() && j.asExpected());
         assertEquals(
-                List.of("h2"), j.missing(), "h2's leaf sent its partial sum with a provenance naming who is in it");
-        assertTrue(j.note().contains("leaf switches [edge-1-1, edge-1-2"), j.note());
+                Status.PARTIAL,
+                j.outcome().status(),
+                j.problems().mismatches() + " " + j.problems().unfinished());
+        assertTrue(j.outcome().verified() && j.outcome().asExpected());
+        assertEquals(
+                List.of("h2"),
+                j.outcome().missing(),
+                "h2's leaf sent its partial sum with a provenance naming who is in it");
+        assertTrue(
+                j.outcome().note().contains("leaf switches [edge-1-1, edge-1-2"),
+                j.outcome().note());
         // 8 leaves, 8 bits: a leaf is the BFIR-id of its owner's tree and answers every tree with its own bit
         List<String> leaves =
                 List.of("edge-1-1", "edge-1-2", "edge-2-1", "edge-2-2", "edge-3-1", "edge-3-2", "edge-4-1", "edge-4-2");
@@ -195,19 +218,27 @@ class BierIncEndToEndTest {
                 }]
                 faults = [ { at = 0ms, kind = link-down, link = [agg-1-1, core-1] } ]
                 """)).jobs().get(0);
-        assertEquals(Status.COMPLETE, j.status(), j.mismatches() + " " + j.unfinished() + j.missing() + " " + j.note());
-        assertTrue(j.verified() && j.asExpected());
-        assertEquals(0, j.drops(), "no bitstring of the wrong size");
+        assertEquals(
+                Status.COMPLETE,
+                j.outcome().status(),
+                j.problems().mismatches() + " " + j.problems().unfinished()
+                        + j.outcome().missing() + " " + j.outcome().note());
+        assertTrue(j.outcome().verified() && j.outcome().asExpected());
+        assertEquals(0, j.traffic().drops(), "no bitstring of the wrong size");
     }
 
     @Test
     void aMidRunLinkFailureIsRoutedAroundAndTheAllReduceStillVerifies() throws Exception {
         Report r = run(reference("fat-tree-k4-bier-inc-link-failure.conf"));
         Report.JobReport j = r.jobs().get(0);
-        assertEquals(Status.COMPLETE, j.status(), j.mismatches() + " " + j.unfinished() + j.missing());
-        assertTrue(j.verified() && j.asExpected());
+        assertEquals(
+                Status.COMPLETE,
+                j.outcome().status(),
+                j.problems().mismatches() + " " + j.problems().unfinished()
+                        + j.outcome().missing());
+        assertTrue(j.outcome().verified() && j.outcome().asExpected());
         // at 40 ms the fault landed long after the 111 us phase had ended, and was only "not applied"
-        assertEquals(List.of(), j.faultsNotApplied(), "the link fails inside the phase");
+        assertEquals(List.of(), j.problems().faultsNotApplied(), "the link fails inside the phase");
         // the failed link carried the trees before it failed: the run really was rerouted mid-way
         assertTrue(
                 r.links().stream()
@@ -226,9 +257,11 @@ class BierIncEndToEndTest {
                 }]
                 faults = [ { at = 0ms, kind = silent, node = w2 } ]
                 """).jobs().get(0);
-        assertEquals("failed", j.expected());
-        assertEquals(Status.FAILED, j.status());
-        assertTrue(j.asExpected());
-        assertTrue(j.note().contains("silent owners start no tree: [w2]"), j.note());
+        assertEquals("failed", j.outcome().expected());
+        assertEquals(Status.FAILED, j.outcome().status());
+        assertTrue(j.outcome().asExpected());
+        assertTrue(
+                j.outcome().note().contains("silent owners start no tree: [w2]"),
+                j.outcome().note());
     }
 }

@@ -45,7 +45,7 @@ class BufferRunTest {
     }
 
     /** The fat-tree generator names its hosts h1, h2, ...; its switches edge-, agg-, core-. */
-    private static boolean fromSwitch(Report.LinkReport l) {
+    private static boolean fromSwitch(LinkReport l) {
         return !l.from().matches("h\\d+");
     }
 
@@ -56,13 +56,16 @@ class BufferRunTest {
         Report first = run(s);
         assertEquals(4, first.jobs().size(), "two jobs in two worlds");
         for (Report.JobReport j : first.jobs()) {
-            assertEquals(Status.COMPLETE, j.status(), j.name() + " " + j.mode() + ": " + j.unfinished() + j.note());
-            assertTrue(j.verified() && j.asExpected(), j.name() + " " + j.mode());
+            assertEquals(
+                    Status.COMPLETE,
+                    j.outcome().status(),
+                    j.name() + " " + j.mode() + ": " + j.problems().unfinished()
+                            + j.outcome().note());
+            assertTrue(j.outcome().verified() && j.outcome().asExpected(), j.name() + " " + j.mode());
         }
-        long drops =
-                first.links().stream().mapToLong(Report.LinkReport::queueDrops).sum();
+        long drops = first.links().stream().mapToLong(LinkReport::queueDrops).sum();
         assertTrue(drops > 0, "16 KiB holds sixteen packets behind the wire: the two jobs' aggregates overflow it");
-        for (Report.LinkReport l : first.links()) {
+        for (LinkReport l : first.links()) {
             if (fromSwitch(l)) {
                 assertTrue(l.maxQueueBytes() <= buffer, l.from() + " -> " + l.to() + " held " + l.maxQueueBytes());
             } else {
@@ -81,13 +84,12 @@ class BufferRunTest {
     @Test
     void anUnlimitedBufferDropsNothingAndItsQueuesGrowPastTheSmallOne() throws IOException, ScenarioException {
         Report r = run(write(dir, "unlimited.conf", shared("latency = 1us")));
-        assertEquals(
-                0, r.links().stream().mapToLong(Report.LinkReport::queueDrops).sum());
-        long deepest = r.links().stream()
-                .mapToLong(Report.LinkReport::maxQueueBytes)
-                .max()
-                .orElse(0);
+        assertEquals(0, r.links().stream().mapToLong(LinkReport::queueDrops).sum());
+        long deepest =
+                r.links().stream().mapToLong(LinkReport::maxQueueBytes).max().orElse(0);
         assertTrue(deepest > 16 * 1024, "the switches queue more than 16 KiB when nothing bounds them: " + deepest);
-        r.jobs().forEach(j -> assertTrue(j.verified() && j.asExpected(), j.name() + " " + j.mode()));
+        r.jobs()
+                .forEach(
+                        j -> assertTrue(j.outcome().verified() && j.outcome().asExpected(), j.name() + " " + j.mode()));
     }
 }

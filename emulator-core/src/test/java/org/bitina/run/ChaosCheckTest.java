@@ -44,33 +44,33 @@ class ChaosCheckTest {
             List<String> dropped,
             List<String> gaveUp) {
         Report.JobReport j = Report.JobReport.builder("j", "allreduce", Mode.INA)
-                .status(Status.of(status))
-                .verified(verified)
-                .missing(missing)
-                .wallMillis(1)
-                .modeledMicros(1.0)
-                .packetsIntoRoot(1)
-                .maxLinkBytes(1)
-                .totalLinkBytes(1)
-                .headerBytes(1)
-                .expected("complete")
-                .asExpected(false)
-                .root("s1")
-                .chunks(4)
-                .endpoints(4)
-                .partialChunks(partial)
-                .mismatches(mismatches)
-                .unfinished(unfinished)
-                .packets(1)
-                .note(note)
-                .dropped(dropped)
+                .outcome(new Report.JobReport.Outcome(
+                        Status.of(status), verified, missing, "complete", false, note, null))
+                .problems(new Report.JobReport.Problems(partial, mismatches, unfinished, dropped, List.of(), null))
+                .timing(new Report.JobReport.Timing(1, 1.0, null, null, List.of()))
+                .traffic(new Report.JobReport.Traffic(1, 0, 1, 1, 1, 1, 0, 0, null))
+                .plan(new Report.JobReport.Plan("s1", 4, 4, null, null, null))
                 .recovery(new Report.Recovery(0, 0, 0, gaveUp))
                 .build();
-        return new Report("s.conf", "virtual", List.of(), List.of(j), List.of(), List.of(), List.of(), Map.of());
+        return withRow(j);
     }
 
     private static Report withRow(Report.JobReport j) {
-        return new Report("s.conf", "virtual", List.of(), List.of(j), List.of(), List.of(), List.of(), Map.of());
+        return new Report(
+                "s.conf",
+                "virtual",
+                List.of(),
+                List.of(j),
+                List.of(),
+                List.of(),
+                List.of(),
+                Map.of(),
+                null,
+                List.of(),
+                List.of(),
+                List.of(),
+                List.of(),
+                Map.of());
     }
 
     @Test
@@ -132,19 +132,39 @@ class ChaosCheckTest {
                 ChaosCheck.violations(
                         LOSSY,
                         withRow(ok.toBuilder()
-                                .dropped(List.of("h1: token 3 could not handle: over capacity"))
+                                .problems(new Report.JobReport.Problems(
+                                        List.of(),
+                                        List.of(),
+                                        List.of(),
+                                        List.of("h1: token 3 could not handle: over capacity"),
+                                        List.of(),
+                                        null))
                                 .build())));
         assertTrue(ChaosCheck.violations(
                         LOSSY,
                         withRow(ok.toBuilder()
-                                .deviceFailures(List.of("s1 could not handle FrameIn: java.lang.IllegalStateException"))
+                                .problems(new Report.JobReport.Problems(
+                                        List.of(),
+                                        List.of(),
+                                        List.of(),
+                                        List.of(),
+                                        List.of(),
+                                        List.of("s1 could not handle FrameIn: java.lang.IllegalStateException")))
                                 .build()))
                 .get(0)
                 .contains("a device failed"));
         assertTrue(ChaosCheck.violations(
                         LOSSY,
                         withRow(ok.toBuilder()
-                                .ended(new Ending(Ending.Cause.CLOCK_STOPPED, "the virtual clock could not go on: [x]"))
+                                .outcome(new Report.JobReport.Outcome(
+                                        Status.COMPLETE,
+                                        true,
+                                        List.of(),
+                                        "complete",
+                                        false,
+                                        null,
+                                        new Ending(
+                                                Ending.Cause.CLOCK_STOPPED, "the virtual clock could not go on: [x]")))
                                 .build()))
                 .get(0)
                 .contains("could not go on"));

@@ -101,7 +101,7 @@ class ChaosTest {
             Report r = session.run(s, new RunProgress());
             List<String> v = new ArrayList<>(ChaosCheck.violations(plan, s, r));
             if (r.jobs().stream().noneMatch(j -> j.shared() != null)) {
-                v.add("no row ran shared: " + r.jobs().get(0).note());
+                v.add("no row ran shared: " + r.jobs().get(0).outcome().note());
             }
             String diff = RunComparison.firstDifference(r, session.run(s, new RunProgress()));
             if (diff != null) {

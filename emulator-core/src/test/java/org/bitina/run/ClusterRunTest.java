@@ -83,8 +83,9 @@ class ClusterRunTest {
         assertEquals(3, members.size(), "devices on every member: " + members);
         for (Report.JobReport j : r.jobs()) {
             assertTrue(
-                    j.verified() && j.asExpected(),
-                    j.name() + "/" + j.mode() + ": " + j.status() + " " + j.mismatches() + " " + j.unfinished());
+                    j.outcome().verified() && j.outcome().asExpected(),
+                    j.name() + "/" + j.mode() + ": " + j.outcome().status() + " "
+                            + j.problems().mismatches() + " " + j.problems().unfinished());
         }
     }
 
@@ -189,12 +190,14 @@ class ClusterRunTest {
         Report r = runOnThree(loss);
         assertTrue(System.nanoTime() - start < 120_000_000_000L, "the run ended");
         Report.JobReport ina = r.jobs().get(0);
-        assertEquals(Status.FAILED, ina.status());
-        assertTrue(ina.note().contains("lost with"), ina.note());
-        assertTrue(!ina.asExpected());
+        assertEquals(Status.FAILED, ina.outcome().status());
+        assertTrue(ina.outcome().note().contains("lost with"), ina.outcome().note());
+        assertTrue(!ina.outcome().asExpected());
         Report.JobReport ring = r.jobs().get(1);
-        assertEquals(Status.FAILED, ring.status());
-        assertTrue(ring.note().startsWith("not run: member"), ring.note());
+        assertEquals(Status.FAILED, ring.outcome().status());
+        assertTrue(
+                ring.outcome().note().startsWith("not run: member"),
+                ring.outcome().note());
         assertTrue(!r.allAsExpected());
     }
 

@@ -160,12 +160,14 @@ class DeviceWatchTest {
         devices.get("h2").tell(new DeviceCommand.StartDriver(new Throwing(), null));
         Report r = report.receiveMessage(Duration.ofSeconds(60));
         Report.JobReport ina = r.jobs().get(0);
-        assertEquals(Status.FAILED, ina.status(), ina.toString());
-        assertTrue(ina.note().contains("timers kept firing"), ina.note());
+        assertEquals(Status.FAILED, ina.outcome().status(), ina.toString());
         assertTrue(
-                ina.deviceFailures().stream().anyMatch(d -> d.contains("h2 could not handle its timers")),
-                ina.deviceFailures().toString());
-        assertFalse(ina.asExpected(), "a device that failed is never what a scenario expects");
+                ina.outcome().note().contains("timers kept firing"),
+                ina.outcome().note());
+        assertTrue(
+                ina.problems().deviceFailures().stream().anyMatch(d -> d.contains("h2 could not handle its timers")),
+                ina.problems().deviceFailures().toString());
+        assertFalse(ina.outcome().asExpected(), "a device that failed is never what a scenario expects");
     }
 
     @Test
@@ -185,13 +187,19 @@ class DeviceWatchTest {
         devices.get("h2").tell(new DeviceCommand.StartDriver(new Broken(), null));
         Report r = report.receiveMessage(Duration.ofSeconds(60));
         Report.JobReport ina = r.jobs().get(0);
-        assertEquals(Status.FAILED, ina.status(), ina.toString());
-        assertTrue(ina.note().contains("device h2 stopped"), ina.note());
-        assertFalse(ina.asExpected());
+        assertEquals(Status.FAILED, ina.outcome().status(), ina.toString());
+        assertTrue(
+                ina.outcome().note().contains("device h2 stopped"),
+                ina.outcome().note());
+        assertFalse(ina.outcome().asExpected());
         Report.JobReport ring = r.jobs().get(1);
-        assertEquals(Status.FAILED, ring.status());
-        assertTrue(ring.note().startsWith("not run: device h2 stopped"), ring.note());
-        assertEquals(Ending.Cause.MEMBER_LOST, ina.ended().cause(), ina.toString());
-        assertEquals(new Ending(Ending.Cause.NOT_RUN, "device h2 stopped"), ring.ended());
+        assertEquals(Status.FAILED, ring.outcome().status());
+        assertTrue(
+                ring.outcome().note().startsWith("not run: device h2 stopped"),
+                ring.outcome().note());
+        assertEquals(Ending.Cause.MEMBER_LOST, ina.outcome().ended().cause(), ina.toString());
+        assertEquals(
+                new Ending(Ending.Cause.NOT_RUN, "device h2 stopped"),
+                ring.outcome().ended());
     }
 }

@@ -33,42 +33,46 @@ class ElasticRunTest {
                 List.of("h1", "h2", "h4", "h5", "h6", "h7", "h9", "h10"));
         for (int i = 0; i < 5; i++) {
             Report.JobReport j = ina.get(i);
-            Phase.Iteration it = j.iteration();
+            Phase.Iteration it = j.plan().iteration();
             assertEquals(i + 1, it.index());
             assertEquals(members.get(i), it.members(), "iteration " + (i + 1));
-            assertEquals(it.members().size() - it.silent().size(), j.endpoints(), "awaited: the members that answer");
-            assertTrue(j.verified() && j.asExpected(), j.toString());
+            assertEquals(
+                    it.members().size() - it.silent().size(), j.plan().endpoints(), "awaited: the members that answer");
+            assertTrue(j.outcome().verified() && j.outcome().asExpected(), j.toString());
             // h3 fails during iteration 2: partial without it, verified against the others' sum
-            assertEquals(i == 1 ? Status.PARTIAL : Status.COMPLETE, j.status(), j.toString());
-            assertEquals(i == 1 ? List.of("h3") : List.of(), j.missing());
+            assertEquals(i == 1 ? Status.PARTIAL : Status.COMPLETE, j.outcome().status(), j.toString());
+            assertEquals(i == 1 ? List.of("h3") : List.of(), j.outcome().missing());
         }
-        assertEquals(List.of(), ina.get(0).iteration().tablesRewritten());
+        assertEquals(List.of(), ina.get(0).plan().iteration().tablesRewritten());
         assertEquals(
-                List.of(), ina.get(1).iteration().tablesRewritten(), "a failure during an iteration changes no table");
+                List.of(),
+                ina.get(1).plan().iteration().tablesRewritten(),
+                "a failure during an iteration changes no table");
         assertTrue(
-                ina.get(2).iteration().tablesRewritten().containsAll(List.of("edge-1-2", "edge-2-2")),
-                ina.get(2).iteration().toString());
+                ina.get(2).plan().iteration().tablesRewritten().containsAll(List.of("edge-1-2", "edge-2-2")),
+                ina.get(2).plan().iteration().toString());
         assertTrue(
-                ina.get(3).iteration().tablesRewritten().contains("edge-3-1"),
-                ina.get(3).iteration().toString());
-        assertEquals(List.of(), ina.get(4).iteration().tablesRewritten(), "no change, no rewrite");
+                ina.get(3).plan().iteration().tablesRewritten().contains("edge-3-1"),
+                ina.get(3).plan().iteration().toString());
+        assertEquals(List.of(), ina.get(4).plan().iteration().tablesRewritten(), "no change, no rewrite");
         // modelled reconfiguration: there and back from the root to the farthest rewritten switch, 1 us a link
         Routing routing = Routing.compute(s.topology());
         for (Report.JobReport j : ina) {
-            int hops = j.iteration().tablesRewritten().stream()
+            int hops = j.plan().iteration().tablesRewritten().stream()
                     .mapToInt(n -> routing.hops("core-1", n))
                     .max()
                     .orElse(0);
             assertEquals(
                     2.0 * hops,
-                    j.iteration().reconfigureMicros(),
+                    j.plan().iteration().reconfigureMicros(),
                     1e-9,
-                    j.iteration().toString());
+                    j.plan().iteration().toString());
         }
         // each iteration its own number on the wire, and the bits stay put: h9 holds position 9 when it joins
         assertTrue(
-                ina.get(3).note().contains("edge-3-1=[0000000011]"), ina.get(3).note());
-        assertEquals(Status.COMPLETE, r.jobs().get(5).status());
+                ina.get(3).outcome().note().contains("edge-3-1=[0000000011]"),
+                ina.get(3).outcome().note());
+        assertEquals(Status.COMPLETE, r.jobs().get(5).outcome().status());
     }
 
     @Test
@@ -76,20 +80,23 @@ class ElasticRunTest {
         Report r = Scenarios.run(Scenarios.reference("elastic-bier-inc.conf"));
         assertEquals(4, r.jobs().size());
         for (Report.JobReport j : r.jobs()) {
-            assertTrue(j.asExpected(), j.toString());
+            assertTrue(j.outcome().asExpected(), j.toString());
             // a silent owner's chunks have no tree (BIER-INC's own rule): iteration 2 fails as that explains, no wrong
             // result
-            assertEquals(j.iteration().index() == 2 ? Status.FAILED : Status.COMPLETE, j.status(), j.toString());
-            assertTrue(j.mismatches().isEmpty(), j.toString());
-            if (j.iteration().index() != 2) {
-                assertTrue(j.verified(), j.toString());
+            assertEquals(
+                    j.plan().iteration().index() == 2 ? Status.FAILED : Status.COMPLETE,
+                    j.outcome().status(),
+                    j.toString());
+            assertTrue(j.problems().mismatches().isEmpty(), j.toString());
+            if (j.plan().iteration().index() != 2) {
+                assertTrue(j.outcome().verified(), j.toString());
             }
         }
         assertEquals(
                 List.of("h1", "h3", "h4", "h5", "h6", "h9"),
-                r.jobs().get(2).iteration().members());
-        assertEquals(List.of("h2"), r.jobs().get(2).iteration().left());
-        assertEquals(List.of("h9"), r.jobs().get(2).iteration().joined());
+                r.jobs().get(2).plan().iteration().members());
+        assertEquals(List.of("h2"), r.jobs().get(2).plan().iteration().left());
+        assertEquals(List.of("h9"), r.jobs().get(2).plan().iteration().joined());
     }
 
     @Test

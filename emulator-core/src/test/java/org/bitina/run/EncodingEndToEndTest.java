@@ -35,16 +35,21 @@ class EncodingEndToEndTest {
         Map<String, Report.JobReport> byEncoding = new LinkedHashMap<>();
         for (String e : new String[] {"flat", "node-list", "{ kind = hierarchical, block = 4 }"}) {
             Report.JobReport j = run(e);
-            assertEquals(Status.COMPLETE, j.status(), e + " " + j.mismatches());
-            assertTrue(j.verified(), e);
-            assertTrue(j.note().contains("endpoint sets"), j.note());
+            assertEquals(
+                    Status.COMPLETE,
+                    j.outcome().status(),
+                    e + " " + j.problems().mismatches());
+            assertTrue(j.outcome().verified(), e);
+            assertTrue(j.outcome().note().contains("endpoint sets"), j.outcome().note());
             byEncoding.put(e, j);
         }
-        long flat = byEncoding.get("flat").headerBytes();
-        long list = byEncoding.get("node-list").headerBytes();
-        long packets = byEncoding.get("flat").packets();
+        long flat = byEncoding.get("flat").traffic().headerBytes();
+        long list = byEncoding.get("node-list").traffic().headerBytes();
+        long packets = byEncoding.get("flat").traffic().packets();
         assertEquals(
-                packets, byEncoding.get("node-list").packets(), "the same packets, only their endpoint sets differ");
+                packets,
+                byEncoding.get("node-list").traffic().packets(),
+                "the same packets, only their endpoint sets differ");
         // 16 endpoints: a flat bitmap is 2 bytes on every packet; a node list of 4-bit ids is
         // 1 byte for one or two members and 8 bytes for the full set the results carry
         assertTrue(list != flat, "header bytes depend on the encoding: flat " + flat + ", node list " + list);

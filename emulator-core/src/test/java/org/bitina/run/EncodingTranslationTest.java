@@ -71,12 +71,14 @@ class EncodingTranslationTest {
         for (Report.JobReport j : r.jobs()) {
             o.put(
                     j.name() + "/" + j.mode(),
-                    j.status() + " verified=" + j.verified() + " missing=" + j.missing() + " packets=" + j.packets()
-                            + " intoRoot=" + j.packetsIntoRoot() + " timeouts=" + j.timeouts() + " rounds="
-                            + j.retransmissionRounds()
-                            + " mismatches=" + j.mismatches());
+                    j.outcome().status() + " verified=" + j.outcome().verified() + " missing="
+                            + j.outcome().missing() + " packets=" + j.traffic().packets()
+                            + " intoRoot=" + j.traffic().packetsIntoRoot() + " timeouts="
+                            + j.counts().timeouts() + " rounds="
+                            + j.counts().retransmissionRounds()
+                            + " mismatches=" + j.problems().mismatches());
         }
-        for (Report.LinkReport l : r.links()) {
+        for (LinkReport l : r.links()) {
             o.put(
                     "link " + l.job() + "/" + l.mode() + " " + l.from() + "->" + l.to(),
                     "packets=" + l.packets() + " lost=" + l.lost());
@@ -101,8 +103,8 @@ class EncodingTranslationTest {
         Report translated = run(TRANSLATED);
         flat.jobs()
                 .forEach(j -> assertTrue(
-                        j.verified() && j.status().equals(Status.COMPLETE),
-                        j.name() + "/" + j.mode() + " " + j.status()));
+                        j.outcome().verified() && j.outcome().status().equals(Status.COMPLETE),
+                        j.name() + "/" + j.mode() + " " + j.outcome().status()));
         assertEquals(outcome(flat), outcome(translated));
 
         for (String job : List.of("ar", "moe", "rm", "inc")) {
@@ -110,17 +112,19 @@ class EncodingTranslationTest {
                     .filter(j -> j.name().equals(job) && j.mode().name().equals("ina"))
                     .findFirst()
                     .orElseThrow()
+                    .traffic()
                     .headerBytes();
             long t = translated.jobs().stream()
                     .filter(j -> j.name().equals(job) && j.mode().name().equals("ina"))
                     .findFirst()
                     .orElseThrow()
+                    .traffic()
                     .headerBytes();
             assertTrue(t < f, job + ": header bytes " + t + " translated, " + f + " flat");
         }
         // the switches at the hosts' ports translate, the others never
         long edge = 0;
-        for (Report.SwitchReport s : translated.switches()) {
+        for (SwitchReport s : translated.switches()) {
             if (s.name().startsWith("edge-")) {
                 assertTrue(s.translations() > 0, s.name() + " translated nothing");
                 edge += s.translations();
@@ -135,9 +139,10 @@ class EncodingTranslationTest {
                 translated
                         .jobs()
                         .get(0)
+                        .outcome()
                         .note()
                         .contains("node-list on host links, hierarchical (blocks of 4) between switches"),
-                translated.jobs().get(0).note());
+                translated.jobs().get(0).outcome().note());
         assertTrue(edge > 0);
     }
 }

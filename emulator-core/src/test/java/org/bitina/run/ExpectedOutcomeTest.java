@@ -40,24 +40,24 @@ class ExpectedOutcomeTest {
         Report r = runWith(
                 "expect { ina = partial, ring = { status = failed, missing = [h1, h2, h3, h4] }, missing = [h3] }");
         Report.JobReport ina = mode(r, "ina");
-        assertEquals(Status.PARTIAL, ina.status());
-        assertTrue(ina.asExpected(), ina.toString());
-        assertEquals("partial", ina.expected());
+        assertEquals(Status.PARTIAL, ina.outcome().status());
+        assertTrue(ina.outcome().asExpected(), ina.toString());
+        assertEquals("partial", ina.outcome().expected());
         Report.JobReport ring = mode(r, "ring");
-        assertEquals(Status.FAILED, ring.status());
-        assertTrue(ring.asExpected(), ring.toString());
+        assertEquals(Status.FAILED, ring.outcome().status());
+        assertTrue(ring.outcome().asExpected(), ring.toString());
         assertTrue(r.allAsExpected());
     }
 
     @Test
     void anotherMissingEndpointOrAnotherStatusDoesNotMatch() throws Exception {
         Report wrongName = runWith("expect { ina = partial, missing = [h2] }");
-        assertEquals(Status.PARTIAL, mode(wrongName, "ina").status());
-        assertFalse(mode(wrongName, "ina").asExpected(), "h3 is missing, not h2");
+        assertEquals(Status.PARTIAL, mode(wrongName, "ina").outcome().status());
+        assertFalse(mode(wrongName, "ina").outcome().asExpected(), "h3 is missing, not h2");
         Report tooMany = runWith("expect { ina = partial, missing = [h2, h3] }");
-        assertFalse(mode(tooMany, "ina").asExpected(), "exactly h3, not a superset");
+        assertFalse(mode(tooMany, "ina").outcome().asExpected(), "exactly h3, not a superset");
         Report wrongStatus = runWith("expect { ina = { status = failed, missing = [h3] } }");
-        assertFalse(mode(wrongStatus, "ina").asExpected(), "partial is not failed");
+        assertFalse(mode(wrongStatus, "ina").outcome().asExpected(), "partial is not failed");
         assertFalse(wrongStatus.allAsExpected());
     }
 }

@@ -26,7 +26,11 @@ class ExplicitBitsTest {
     void rfc8279sWorkedExampleCopiesHopByHopAsTheRfcSays() throws Exception {
         Path trace = dir.resolve("rfc.jsonl");
         Report r = run(reference("rfc8279-example.conf"), trace);
-        r.jobs().forEach(j -> assertTrue(j.status().equals(Status.COMPLETE) && j.verified(), j.toString()));
+        r.jobs()
+                .forEach(j -> assertTrue(
+                        j.outcome().status().equals(Status.COMPLETE)
+                                && j.outcome().verified(),
+                        j.toString()));
         // every data packet of the INA mode: what each node sent on, copy by copy (one event a copy)
         Map<String, List<String>> copies = new TreeMap<>();
         int packets = 0;
@@ -104,10 +108,15 @@ class ExplicitBitsTest {
                 data { elements = 4096, chunk = 256, window = 4, seed = 5 }
                 baselines = [ring, ps]
                 """));
-        r.jobs().forEach(j -> assertTrue(j.status().equals(Status.COMPLETE) && j.verified(), j.toString()));
+        r.jobs()
+                .forEach(j -> assertTrue(
+                        j.outcome().status().equals(Status.COMPLETE)
+                                && j.outcome().verified(),
+                        j.toString()));
         assertTrue(
-                r.jobs().get(0).note().contains("s1=[1100101]"),
-                "the A-BM over positions 1, 2, 5, 7: " + r.jobs().get(0).note());
+                r.jobs().get(0).outcome().note().contains("s1=[1100101]"),
+                "the A-BM over positions 1, 2, 5, 7: "
+                        + r.jobs().get(0).outcome().note());
     }
 
     @Test
@@ -118,10 +127,15 @@ class ExplicitBitsTest {
                 data { bytes = 8000, packet = 2000, window = 2, seed = 3 }
                 baselines = [unicast-ack]
                 """));
-        r.jobs().forEach(j -> assertTrue(j.status().equals(Status.COMPLETE) && j.verified(), j.toString()));
+        r.jobs()
+                .forEach(j -> assertTrue(
+                        j.outcome().status().equals(Status.COMPLETE)
+                                && j.outcome().verified(),
+                        j.toString()));
         assertTrue(
-                r.jobs().get(0).note().contains("[0110]"),
-                "h2 and h3 hold bits 2 and 3 of four: " + r.jobs().get(0).note());
+                r.jobs().get(0).outcome().note().contains("[0110]"),
+                "h2 and h3 hold bits 2 and 3 of four: "
+                        + r.jobs().get(0).outcome().note());
     }
 
     @Test
@@ -133,6 +147,10 @@ class ExplicitBitsTest {
                         t -> t.replace(
                                 "experts = [e1, e2, e3, e4, e5, e6, e7, e8]",
                                 "experts = [e1, e2, e3, e4, e5, e6, e7, e8]\n  bit-space { e8 = 1, e7 = 2, e6 = 3, e5 = 4, e4 = 5, e3 = 6, e2 = 7, e1 = 8 }")));
-        r.jobs().forEach(j -> assertTrue(j.status().equals(Status.COMPLETE) && j.verified(), j.toString()));
+        r.jobs()
+                .forEach(j -> assertTrue(
+                        j.outcome().status().equals(Status.COMPLETE)
+                                && j.outcome().verified(),
+                        j.toString()));
     }
 }

@@ -34,9 +34,15 @@ class HardeningRunTest {
                         + "\nfaults = [ { at = 0ms, kind = straggler, node = src, delay = 5s } ]\n");
         Report r = Scenarios.run(s);
         for (Report.JobReport j : r.jobs()) {
-            assertEquals(Status.COMPLETE, j.status(), j.mode() + " " + j.unfinished() + " " + j.note());
-            assertTrue(j.verified(), j.mode().name());
-            assertTrue(j.modeledMicros() >= 40_000_000, j.mode() + " modelled " + j.modeledMicros());
+            assertEquals(
+                    Status.COMPLETE,
+                    j.outcome().status(),
+                    j.mode() + " " + j.problems().unfinished() + " "
+                            + j.outcome().note());
+            assertTrue(j.outcome().verified(), j.mode().name());
+            assertTrue(
+                    j.timing().modeledMicros() >= 40_000_000,
+                    j.mode() + " modelled " + j.timing().modeledMicros());
         }
         assertTrue(r.allAsExpected());
     }
@@ -53,12 +59,12 @@ class HardeningRunTest {
                         + "  { at = 20us, kind = link-down, link = [w1, s1] } ]\n");
         Path trace = dir.resolve("t.jsonl");
         Report r = Scenarios.run(s, trace);
-        for (Report.SwitchReport sw : r.switches()) {
+        for (SwitchReport sw : r.switches()) {
             for (String reason : sw.drops().keySet()) {
                 assertFalse(reason.contains("spoofed"), sw.name() + " dropped an honest frame as " + reason);
             }
         }
-        Report.SwitchReport s1 = r.switches().stream()
+        SwitchReport s1 = r.switches().stream()
                 .filter(sw -> sw.name().equals("s1"))
                 .findFirst()
                 .orElseThrow();
@@ -72,7 +78,7 @@ class HardeningRunTest {
         assertTrue(lost.stream().allMatch(e -> e.path("vt").asLong() >= 20_000), lost.toString());
         // cut off, w1 gives up on its results (a give-up, not a wrong value); nobody else is short of one
         Report.JobReport ina = Scenarios.mode(r, "ina");
-        assertEquals(List.of(), ina.mismatches(), "no wrong value anywhere");
+        assertEquals(List.of(), ina.problems().mismatches(), "no wrong value anywhere");
         assertTrue(
                 ina.recovery().gaveUp().stream().allMatch(m -> m.startsWith("w1: ")),
                 ina.recovery().gaveUp().toString());
@@ -89,11 +95,15 @@ class HardeningRunTest {
         for (Report.JobReport j : r.jobs()) {
             assertEquals(
                     List.of("switch-crash at 10000 ms"),
-                    j.faultsNotApplied(),
+                    j.problems().faultsNotApplied(),
                     j.mode().name());
-            assertEquals(Status.COMPLETE, j.status(), j.mode() + " " + j.unfinished() + " " + j.note());
-            assertEquals("complete", j.expected(), j.mode() + ": the crash never applied");
-            assertTrue(j.asExpected(), j.mode().name());
+            assertEquals(
+                    Status.COMPLETE,
+                    j.outcome().status(),
+                    j.mode() + " " + j.problems().unfinished() + " "
+                            + j.outcome().note());
+            assertEquals("complete", j.outcome().expected(), j.mode() + ": the crash never applied");
+            assertTrue(j.outcome().asExpected(), j.mode().name());
         }
     }
 }

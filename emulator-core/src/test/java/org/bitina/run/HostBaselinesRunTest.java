@@ -31,9 +31,12 @@ class HostBaselinesRunTest {
     private static void assertCompleteAndVerified(Report r, String mode, String what) {
         Report.JobReport j = mode(r, mode);
         assertEquals(
-                Status.COMPLETE, j.status(), what + " " + mode + ": " + j.mismatches() + j.unfinished() + j.note());
-        assertTrue(j.verified(), what + " " + mode);
-        assertTrue(j.asExpected(), what + " " + mode);
+                Status.COMPLETE,
+                j.outcome().status(),
+                what + " " + mode + ": " + j.problems().mismatches()
+                        + j.problems().unfinished() + j.outcome().note());
+        assertTrue(j.outcome().verified(), what + " " + mode);
+        assertTrue(j.outcome().asExpected(), what + " " + mode);
     }
 
     /** The k=4 file with {@code members}, every baseline, and {@code faults} in place of its fault plan. */
@@ -65,8 +68,8 @@ class HostBaselinesRunTest {
             assertEquals(0L, mode(ft, m).recovery().retransmissions(), m + ": no timer fires without a loss");
         }
         assertTrue(
-                mode(ft, "hierarchical").note().contains("5 racks"),
-                mode(ft, "hierarchical").note());
+                mode(ft, "hierarchical").outcome().note().contains("5 racks"),
+                mode(ft, "hierarchical").outcome().note());
     }
 
     @Test
@@ -95,7 +98,7 @@ class HostBaselinesRunTest {
             assertEquals(0L, a.stats().get("duplicatesDropped"), m);
             assertTrue(b.stats().get("duplicatesDropped") > 0, m + ": duplicates dropped and counted");
             // every frame more than the clean run carried is a duplicate the network made
-            assertTrue(b.packets() > a.packets(), m);
+            assertTrue(b.traffic().packets() > a.traffic().packets(), m);
         }
     }
 }

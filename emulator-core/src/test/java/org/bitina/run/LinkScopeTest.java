@@ -16,23 +16,23 @@ import org.junit.jupiter.api.Test;
 class LinkScopeTest {
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private static Report.LinkReport row(String job, LinkScope scope) {
-        return new Report.LinkReport(job, scope, "edge-1-1", "h1", 10, 10_960, 400, 0, 1096, 0);
+    private static LinkReport row(String job, LinkScope scope) {
+        return new LinkReport(job, scope, "edge-1-1", "h1", 10, 10_960, 400, 0, 1096, 0);
     }
 
     @Test
     void aWorldsRowAndAJobsRowWriteTheirNamesAndReadBackAsTheirTypes() throws Exception {
-        List<Report.LinkReport> rows = List.of(
+        List<LinkReport> rows = List.of(
                 row(LinkScope.SHARED_JOB, new LinkScope.OfWorld(Schedule.World.INA)),
                 row(LinkScope.SHARED_JOB, new LinkScope.OfWorld(Schedule.World.BASELINE)),
                 row("ar1", new LinkScope.OfMode(Mode.INA)),
                 row("ar1", new LinkScope.OfMode(Mode.of("ring"))));
-        for (Report.LinkReport r : rows) {
+        for (LinkReport r : rows) {
             String text = JSON.writeValueAsString(r);
             JsonNode tree = JSON.readTree(text);
             assertEquals(r.job(), tree.get("job").asText());
             assertEquals(r.mode().name(), tree.get("mode").asText(), text);
-            assertEquals(r, JSON.readValue(text, Report.LinkReport.class), text);
+            assertEquals(r, JSON.readValue(text, LinkReport.class), text);
         }
         assertEquals(
                 "ina",

@@ -44,12 +44,14 @@ class LossOutcomesTest {
     private static List<String> notComplete(Report r) {
         List<String> bad = new ArrayList<>();
         for (Report.JobReport j : r.jobs()) {
-            if (!j.status().equals(Status.COMPLETE)
-                    || !j.verified()
+            if (!j.outcome().status().equals(Status.COMPLETE)
+                    || !j.outcome().verified()
                     || !j.recovery().gaveUp().isEmpty()) {
-                bad.add(j.name() + "/" + j.mode() + ": " + j.status() + ", verified " + j.verified() + ", missing "
-                        + j.missing() + ", gave up " + j.recovery().gaveUp() + ", " + j.mismatches() + " "
-                        + j.unfinished() + " " + j.note());
+                bad.add(j.name() + "/" + j.mode() + ": " + j.outcome().status() + ", verified "
+                        + j.outcome().verified() + ", missing "
+                        + j.outcome().missing() + ", gave up " + j.recovery().gaveUp() + ", "
+                        + j.problems().mismatches() + " "
+                        + j.problems().unfinished() + " " + j.outcome().note());
             }
         }
         return bad;
@@ -110,13 +112,13 @@ class LossOutcomesTest {
             for (int i = 0; i < r.jobs().size(); i++) {
                 Report.JobReport j = r.jobs().get(i);
                 Report.JobReport lossless = base.jobs().get(i);
-                String what =
-                        file + " " + j.name() + "/" + j.mode() + " row " + i + ": " + j.missing() + " " + j.note();
-                assertEquals(lossless.status(), j.status(), what);
-                assertEquals(lossless.verified(), j.verified(), what);
-                assertEquals(lossless.missing(), j.missing(), what);
+                String what = file + " " + j.name() + "/" + j.mode() + " row " + i + ": "
+                        + j.outcome().missing() + " " + j.outcome().note();
+                assertEquals(lossless.outcome().status(), j.outcome().status(), what);
+                assertEquals(lossless.outcome().verified(), j.outcome().verified(), what);
+                assertEquals(lossless.outcome().missing(), j.outcome().missing(), what);
                 // and nobody is short of more chunks than without loss: the failed member's, nothing lost besides
-                assertEquals(lossless.unfinished(), j.unfinished(), what);
+                assertEquals(lossless.problems().unfinished(), j.problems().unfinished(), what);
             }
         }
     }

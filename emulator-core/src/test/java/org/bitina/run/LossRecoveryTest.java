@@ -32,14 +32,15 @@ class LossRecoveryTest {
     @ValueSource(strings = {"1%", "5%"})
     void allReduceOnTheK4FatTreeCompletesVerifiedUnderLoss(String rate) throws Exception {
         Report.JobReport ina = Scenarios.mode(Scenarios.run(lossy("fat-tree-k4-allreduce.conf", rate)), "ina");
-        assertEquals(Status.COMPLETE, ina.status(), ina.toString());
-        assertTrue(ina.verified() && ina.asExpected(), ina.toString());
+        assertEquals(Status.COMPLETE, ina.outcome().status(), ina.toString());
+        assertTrue(ina.outcome().verified() && ina.outcome().asExpected(), ina.toString());
         assertTrue(ina.recovery().retransmissions() > 0, "something was lost and sent again: " + ina.recovery());
         assertTrue(ina.recovery().resultResends() > 0, "results lost on the way down were resent from the cache");
-        assertEquals(0, ina.timeouts(), "recovered before any completion timer fired");
+        assertEquals(0, ina.counts().timeouts(), "recovered before any completion timer fired");
         assertTrue(ina.recovery().gaveUp().isEmpty(), ina.recovery().toString());
         assertTrue(
-                ina.recovery().recoveryMicros() > 0 && ina.recovery().recoveryMicros() <= ina.modeledMicros(),
+                ina.recovery().recoveryMicros() > 0
+                        && ina.recovery().recoveryMicros() <= ina.timing().modeledMicros(),
                 ina.recovery().toString());
     }
 
@@ -47,8 +48,8 @@ class LossRecoveryTest {
     @ValueSource(strings = {"1%", "5%"})
     void moeOnTheSeedsFig2CompletesVerifiedUnderLoss(String rate) throws Exception {
         Report.JobReport ina = Scenarios.mode(Scenarios.run(lossy("paper-fig2-moe.conf", rate)), "ina");
-        assertEquals(Status.COMPLETE, ina.status(), ina.toString());
-        assertTrue(ina.verified() && ina.asExpected(), ina.toString());
+        assertEquals(Status.COMPLETE, ina.outcome().status(), ina.toString());
+        assertTrue(ina.outcome().verified() && ina.outcome().asExpected(), ina.toString());
         assertTrue(ina.recovery().gaveUp().isEmpty(), ina.recovery().toString());
     }
 }

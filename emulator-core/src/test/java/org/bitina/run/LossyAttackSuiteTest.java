@@ -79,8 +79,8 @@ class LossyAttackSuiteTest {
         Report r = session.run(s, new RunProgress());
         String what = file + " at " + rate + ": ";
         for (Report.JobReport j : r.jobs()) {
-            assertEquals(j.expected(), j.status().label(), what + j);
-            assertTrue(j.verified() && j.asExpected(), what + j);
+            assertEquals(j.outcome().expected(), j.outcome().status().label(), what + j);
+            assertTrue(j.outcome().verified() && j.outcome().asExpected(), what + j);
             assertTrue(j.recovery().gaveUp().isEmpty(), what + j.recovery().gaveUp());
         }
         Map<String, Long> drops = new TreeMap<>();

@@ -123,7 +123,7 @@ class ModelledTimeModelTest {
         for (Map.Entry<String, Outcome> e : model.entrySet()) {
             String m = e.getKey();
             Report.JobReport j = mode(r, m);
-            double emulatorNanos = j.modeledMicros() * 1000;
+            double emulatorNanos = j.timing().modeledMicros() * 1000;
             double modelNanos = e.getValue().completionNanos();
             double rel = Math.abs(emulatorNanos - modelNanos) / modelNanos;
             System.out.printf(
@@ -131,18 +131,18 @@ class ModelledTimeModelTest {
                     name,
                     m,
                     modelNanos / 1000,
-                    j.modeledMicros(),
+                    j.timing().modeledMicros(),
                     100 * (emulatorNanos - modelNanos) / modelNanos,
-                    j.status(),
+                    j.outcome().status(),
                     wall);
-            checks.add(() -> assertEquals(Status.COMPLETE, j.status(), m + ": " + j));
-            checks.add(() -> assertEquals(0, j.timeouts(), m + ": no timer may fire"));
+            checks.add(() -> assertEquals(Status.COMPLETE, j.outcome().status(), m + ": " + j));
+            checks.add(() -> assertEquals(0, j.counts().timeouts(), m + ": no timer may fire"));
             checks.add(() -> assertEquals(
                     linksOf(e.getValue()), linksOf(r, name, m), name + " " + m + ": packets and bytes per link"));
             checks.add(() -> assertTrue(
                     rel <= TOLERANCE,
-                    name + " " + m + ": model " + modelNanos / 1000 + " us, emulator " + j.modeledMicros() + " us ("
-                            + String.format("%.4f", 100 * rel) + " % apart)"));
+                    name + " " + m + ": model " + modelNanos / 1000 + " us, emulator "
+                            + j.timing().modeledMicros() + " us (" + String.format("%.4f", 100 * rel) + " % apart)"));
         }
         assertAll(checks);
     }

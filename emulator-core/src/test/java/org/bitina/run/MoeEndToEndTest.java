@@ -33,8 +33,10 @@ class MoeEndToEndTest {
         Report r = Scenarios.run(reference("paper-fig2-moe.conf"), trace);
         for (String m : List.of("ina", "all-to-all")) {
             assertEquals(
-                    Status.COMPLETE, mode(r, m).status(), m + " " + mode(r, m).mismatches());
-            assertTrue(mode(r, m).verified(), m);
+                    Status.COMPLETE,
+                    mode(r, m).outcome().status(),
+                    m + " " + mode(r, m).problems().mismatches());
+            assertTrue(mode(r, m).outcome().verified(), m);
         }
         // token 0 is pinned to e2, e3, e6, e7: it travels alone in its group's packet
         List<JsonNode> group = events(trace).stream()
@@ -69,7 +71,7 @@ class MoeEndToEndTest {
         Report.JobReport ina = mode(r, "ina");
         Report.JobReport a2a = mode(r, "all-to-all");
         assertTrue(
-                ina.sourceUplinkBytes() < a2a.sourceUplinkBytes(),
+                ina.traffic().sourceUplinkBytes() < a2a.traffic().sourceUplinkBytes(),
                 "INA sends each token once and gets one output back");
         assertTrue(r.switches().stream().anyMatch(s -> s.name().equals("s0") && s.peakStateEntries() > 0));
         // the report's observed trees are the trace's installs, per switch: their count, the union of their C-BMs, the
@@ -132,8 +134,11 @@ class MoeEndToEndTest {
         Report r = Scenarios.run(
                 reference(dir, "paper-fig2-moe.conf", t -> t.replace("granularity = group", "granularity = pair")));
         Report.JobReport ina = mode(r, "ina");
-        assertEquals(Status.COMPLETE, ina.status(), ina.mismatches().toString());
-        assertTrue(ina.verified());
+        assertEquals(
+                Status.COMPLETE,
+                ina.outcome().status(),
+                ina.problems().mismatches().toString());
+        assertTrue(ina.outcome().verified());
         assertTrue(
                 r.switches().stream().allMatch(s -> s.peakStateEntries() == 0),
                 "single-expert packets never branch: " + r.switches());
@@ -143,23 +148,30 @@ class MoeEndToEndTest {
     void capacityDropsAreCountedAndEveryTokenVerifies() throws IOException, ScenarioException {
         Report r = run("");
         Report.JobReport ina = mode(r, "ina");
-        assertEquals(Status.COMPLETE, ina.status(), ina.mismatches().toString());
-        assertTrue(ina.verified());
-        assertFalse(ina.dropped().isEmpty(), "capacity factor 1.0 must drop some (token, expert) pairs");
-        assertEquals(ina.dropped(), mode(r, "all-to-all").dropped(), "the same gating and capacity in both modes");
+        assertEquals(
+                Status.COMPLETE,
+                ina.outcome().status(),
+                ina.problems().mismatches().toString());
+        assertTrue(ina.outcome().verified());
+        assertFalse(ina.problems().dropped().isEmpty(), "capacity factor 1.0 must drop some (token, expert) pairs");
+        assertEquals(
+                ina.problems().dropped(),
+                mode(r, "all-to-all").problems().dropped(),
+                "the same gating and capacity in both modes");
     }
 
     @Test
     void aSlowExpertFiresCbmTimersAndIsStillFoldedInAtTheSource() throws IOException, ScenarioException {
         Report r = run("faults = [ { kind = straggler, node = h3, delay = 120ms } ]");
         Report.JobReport ina = mode(r, "ina");
-        assertTrue(ina.timeouts() > 0, "C-BM timers fired while h3's experts were late");
+        assertTrue(ina.counts().timeouts() > 0, "C-BM timers fired while h3's experts were late");
         assertEquals(
                 Status.COMPLETE,
-                ina.status(),
-                "late parts reach the source and are added there: " + ina.partialChunks());
-        assertTrue(ina.verified(), ina.mismatches().toString());
-        assertTrue(ina.lateContributions() > 0);
+                ina.outcome().status(),
+                "late parts reach the source and are added there: "
+                        + ina.problems().partialChunks());
+        assertTrue(ina.outcome().verified(), ina.problems().mismatches().toString());
+        assertTrue(ina.counts().lateContributions() > 0);
     }
 
     @Test
@@ -173,15 +185,23 @@ class MoeEndToEndTest {
         for (Clock clock : Clock.values()) {
             Report r = Scenarios.run(s.withClock(clock));
             for (Report.JobReport j : r.jobs()) {
-                assertEquals(Status.COMPLETE, j.status(), j.mode() + " " + j.unfinished());
-                assertTrue(j.verified(), j.mode().name());
-                assertTrue(j.modeledMicros() >= 300_000, j.mode() + " modelled " + j.modeledMicros());
+                assertEquals(
+                        Status.COMPLETE,
+                        j.outcome().status(),
+                        j.mode() + " " + j.problems().unfinished());
+                assertTrue(j.outcome().verified(), j.mode().name());
+                assertTrue(
+                        j.timing().modeledMicros() >= 300_000,
+                        j.mode() + " modelled " + j.timing().modeledMicros());
                 if (clock == Clock.REAL) {
-                    assertTrue(j.wallMillis() >= 300, j.mode() + " wall " + j.wallMillis());
+                    assertTrue(
+                            j.timing().wallMillis() >= 300,
+                            j.mode() + " wall " + j.timing().wallMillis());
                 } else {
                     assertTrue(
-                            j.wallMillis() < 300,
-                            "a modelled delay is not waited out: " + j.mode() + " wall " + j.wallMillis());
+                            j.timing().wallMillis() < 300,
+                            "a modelled delay is not waited out: " + j.mode() + " wall "
+                                    + j.timing().wallMillis());
                 }
             }
         }
@@ -218,8 +238,11 @@ class MoeEndToEndTest {
 
     private static void noPacketExceedsTheMtu(Report r) {
         Report.JobReport ina = mode(r, "ina");
-        assertEquals(Status.COMPLETE, ina.status(), ina.unfinished().toString());
-        assertTrue(ina.verified(), ina.mismatches().toString());
+        assertEquals(
+                Status.COMPLETE,
+                ina.outcome().status(),
+                ina.problems().unfinished().toString());
+        assertTrue(ina.outcome().verified(), ina.problems().mismatches().toString());
         assertTrue(
                 r.links().stream().allMatch(l -> l.lost() == 0),
                 () -> "MTU drops: "
@@ -239,15 +262,19 @@ class MoeEndToEndTest {
     void aDeadExpertLeavesPartialTokensThatNameIt() throws IOException, ScenarioException {
         Report r = run("faults = [ { kind = silent, node = h4 } ]");
         Report.JobReport ina = mode(r, "ina");
-        assertEquals(Status.PARTIAL, ina.status());
-        assertTrue(ina.verified(), "partial outputs are checked against the experts they hold: " + ina.mismatches());
-        assertFalse(ina.partialChunks().isEmpty());
+        assertEquals(Status.PARTIAL, ina.outcome().status());
         assertTrue(
-                List.of("e7", "e8").containsAll(ina.missing()) && !ina.missing().isEmpty(),
-                ina.missing().toString());
+                ina.outcome().verified(),
+                "partial outputs are checked against the experts they hold: "
+                        + ina.problems().mismatches());
+        assertFalse(ina.problems().partialChunks().isEmpty());
         assertTrue(
-                ina.partialChunks().stream().allMatch(c -> List.of("e7", "e8").containsAll(c.missing())));
-        assertTrue(ina.asExpected());
-        assertTrue(mode(r, "all-to-all").asExpected());
+                List.of("e7", "e8").containsAll(ina.outcome().missing())
+                        && !ina.outcome().missing().isEmpty(),
+                ina.outcome().missing().toString());
+        assertTrue(ina.problems().partialChunks().stream()
+                .allMatch(c -> List.of("e7", "e8").containsAll(c.missing())));
+        assertTrue(ina.outcome().asExpected());
+        assertTrue(mode(r, "all-to-all").outcome().asExpected());
     }
 }

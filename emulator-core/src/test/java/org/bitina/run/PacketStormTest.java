@@ -54,8 +54,8 @@ class PacketStormTest {
         Report r = Scenarios.run(s);
         long seconds = (System.nanoTime() - began) / 1_000_000_000L;
         Report.JobReport j = Scenarios.mode(r, "ina");
-        assertEquals(Status.FAILED, j.status(), j.note());
-        assertTrue(j.note().contains("packet storm"), j.note());
+        assertEquals(Status.FAILED, j.outcome().status(), j.outcome().note());
+        assertTrue(j.outcome().note().contains("packet storm"), j.outcome().note());
         PacketBound b = j.packetBound();
         assertNotNull(b, "the phase states its planned packets");
         // two data packets; the ACK of each from d, and at most one aggregate ACK from each switch
@@ -68,7 +68,9 @@ class PacketStormTest {
     void theSameChainWithoutDuplicationCompletesWellInsideItsBound() throws IOException, ScenarioException {
         Scenario s = Scenarios.write(dir, "calm.conf", chain(60, ""));
         Report.JobReport j = Scenarios.mode(Scenarios.run(s), "ina");
-        assertEquals(Status.COMPLETE, j.status(), j.note());
-        assertTrue(j.packets() < j.packetBound().frameLimit(), j.packets() + " packets");
+        assertEquals(Status.COMPLETE, j.outcome().status(), j.outcome().note());
+        assertTrue(
+                j.traffic().packets() < j.packetBound().frameLimit(),
+                j.traffic().packets() + " packets");
     }
 }

@@ -43,16 +43,19 @@ class PartitionsRunTest {
         Report.JobReport one = r.jobs().get(0);
         Report.JobReport pods = r.jobs().get(1);
         for (Report.JobReport j : r.jobs()) {
-            assertTrue(j.asExpected() && j.verified(), j.toString());
-            assertEquals(Status.PARTIAL, j.status(), j.name());
+            assertTrue(j.outcome().asExpected() && j.outcome().verified(), j.toString());
+            assertEquals(Status.PARTIAL, j.outcome().status(), j.name());
             // h3's chunks 2 and 3 came after every timer: folded in late at the root (across the second stage for the
             // pods)
-            assertEquals(List.of("h6"), j.missing(), j.name());
-            assertTrue(j.lateContributions() >= 2, j.name() + ": " + j.lateContributions());
-            assertEquals(16, j.partialChunks().size() / 15, j.name() + ": every chunk of the 15 that answer");
+            assertEquals(List.of("h6"), j.outcome().missing(), j.name());
+            assertTrue(
+                    j.counts().lateContributions() >= 2,
+                    j.name() + ": " + j.counts().lateContributions());
+            assertEquals(
+                    16, j.problems().partialChunks().size() / 15, j.name() + ": every chunk of the 15 that answer");
         }
-        assertNull(one.trees(), "one tree: no trees part");
-        List<Report.TreeReport> trees = pods.trees();
+        assertNull(one.plan().trees(), "one tree: no trees part");
+        List<Report.TreeReport> trees = pods.plan().trees();
         assertEquals(
                 List.of("second-stage", "pod-1", "pod-2", "pod-3", "pod-4"),
                 trees.stream().map(Report.TreeReport::tree).toList());
@@ -82,9 +85,13 @@ class PartitionsRunTest {
                 trees.get(1).bridged(),
                 "pod 1 sent each chunk up, and h3's two late contributions after them");
         // the same packets into the same root, and fewer header bytes: 4-bit pod spaces instead of the job's 16 bits
-        assertEquals(one.packetsIntoRoot(), pods.packetsIntoRoot());
-        assertTrue(pods.headerBytes() < one.headerBytes(), one.headerBytes() + " vs " + pods.headerBytes());
-        assertTrue(pods.note().startsWith("second stage at core-1 over 4 partitions"), pods.note());
+        assertEquals(one.traffic().packetsIntoRoot(), pods.traffic().packetsIntoRoot());
+        assertTrue(
+                pods.traffic().headerBytes() < one.traffic().headerBytes(),
+                one.traffic().headerBytes() + " vs " + pods.traffic().headerBytes());
+        assertTrue(
+                pods.outcome().note().startsWith("second stage at core-1 over 4 partitions"),
+                pods.outcome().note());
     }
 
     private List<String> problems(String jobs, String faults) throws Exception {

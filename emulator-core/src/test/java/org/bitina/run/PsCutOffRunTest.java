@@ -30,16 +30,19 @@ class PsCutOffRunTest {
         Report r = Scenarios.run(s);
         for (String mode : List.of("ina", "ps")) {
             Report.JobReport j = Scenarios.mode(r, mode);
-            assertEquals(Status.PARTIAL, j.status(), mode + " " + j.unfinished() + " " + j.note());
-            assertEquals("partial", j.expected(), mode);
-            assertEquals(List.of("w1", "w2", "w3"), j.missing(), mode);
-            assertEquals(List.of(), j.mismatches(), mode + ": no wrong value");
+            assertEquals(
+                    Status.PARTIAL,
+                    j.outcome().status(),
+                    mode + " " + j.problems().unfinished() + " " + j.outcome().note());
+            assertEquals("partial", j.outcome().expected(), mode);
+            assertEquals(List.of("w1", "w2", "w3"), j.outcome().missing(), mode);
+            assertEquals(List.of(), j.problems().mismatches(), mode + ": no wrong value");
             assertEquals(List.of(), j.recovery().gaveUp(), mode + ": a cut-off worker stops, it does not give up");
-            assertTrue(j.asExpected(), mode);
+            assertTrue(j.outcome().asExpected(), mode);
         }
         assertTrue(
-                Scenarios.mode(r, "ps").note().contains("cut off: [w1, w2]"),
-                Scenarios.mode(r, "ps").note());
+                Scenarios.mode(r, "ps").outcome().note().contains("cut off: [w1, w2]"),
+                Scenarios.mode(r, "ps").outcome().note());
         assertTrue(r.allAsExpected());
     }
 }

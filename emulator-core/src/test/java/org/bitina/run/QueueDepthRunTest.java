@@ -50,8 +50,10 @@ class QueueDepthRunTest {
     @Test
     void theBusiestPortsCarryTheirQueueCurveWhoseMaximumIsMaxQueueBytes() throws IOException, ScenarioException {
         Report r = run(write(dir, "buffered.conf", shared("buffer = 64KiB")));
-        r.jobs().forEach(j -> assertTrue(j.verified() && j.asExpected(), j.name() + " " + j.mode()));
-        Map<String, List<Report.LinkReport>> phases = r.links().stream()
+        r.jobs()
+                .forEach(
+                        j -> assertTrue(j.outcome().verified() && j.outcome().asExpected(), j.name() + " " + j.mode()));
+        Map<String, List<LinkReport>> phases = r.links().stream()
                 .collect(Collectors.groupingBy(l -> l.job() + " " + l.mode(), LinkedHashMap::new, Collectors.toList()));
         assertFalse(phases.isEmpty());
         // the curve as the JSON report has it, per port of the mix
@@ -74,15 +76,13 @@ class QueueDepthRunTest {
             assertTrue(max <= 64 * 1024, "never above the buffer: " + l);
         }
         assertTrue(curves > 0, "the aggregates queue at the shared uplinks");
-        for (List<Report.LinkReport> links : phases.values()) {
-            List<Report.LinkReport> drawn =
+        for (List<LinkReport> links : phases.values()) {
+            List<LinkReport> drawn =
                     links.stream().filter(l -> l.queue() != null).toList();
             assertTrue(drawn.size() <= ReportAssembler.QUEUE_CURVES, "bounded: " + drawn.size());
-            long shallowestDrawn = drawn.stream()
-                    .mapToLong(Report.LinkReport::maxQueueBytes)
-                    .min()
-                    .orElse(Long.MAX_VALUE);
-            for (Report.LinkReport l : links) {
+            long shallowestDrawn =
+                    drawn.stream().mapToLong(LinkReport::maxQueueBytes).min().orElse(Long.MAX_VALUE);
+            for (LinkReport l : links) {
                 if (l.queue() == null && !l.from().matches("h\\d+")) {
                     // a host's NIC has no finite buffer and no curve; a switch port left out is no deeper
                     long bound = drawn.size() < ReportAssembler.QUEUE_CURVES ? 0 : shallowestDrawn;
@@ -105,7 +105,7 @@ class QueueDepthRunTest {
         Report plain = run(write(dir, "plain.conf", shared("latency = 1us")));
         Report marked = run(write(dir, "ecn.conf", shared("ecn-threshold = 8KiB")));
         long marks = 0;
-        for (Report.LinkReport l : marked.links()) {
+        for (LinkReport l : marked.links()) {
             if (l.from().matches("h\\d+")) {
                 assertNull(l.ecnMarks(), "a host's NIC marks nothing: " + l);
                 continue;
@@ -117,8 +117,8 @@ class QueueDepthRunTest {
         assertTrue(marks > 0, "the two jobs' aggregates queue past 8 KiB at the shared uplinks");
         for (int i = 0; i < plain.jobs().size(); i++) {
             assertEquals(
-                    plain.jobs().get(i).modeledMicros(),
-                    marked.jobs().get(i).modeledMicros(),
+                    plain.jobs().get(i).timing().modeledMicros(),
+                    marked.jobs().get(i).timing().modeledMicros(),
                     "no congestion control: the same times");
         }
     }

@@ -39,7 +39,9 @@ class RecoverySettingsRunTest {
             Report.JobReport before = modelled.jobs().get(i);
             String row = j.mode() + ": " + j.recovery() + " (before: " + before.recovery() + ")";
             assertEquals(2000.0, j.recovery().rtoMicros(), 1e-9, row);
-            assertTrue(j.modeledMicros() > before.modeledMicros(), row + ": a longer timeout, a longer phase");
+            assertTrue(
+                    j.timing().modeledMicros() > before.timing().modeledMicros(),
+                    row + ": a longer timeout, a longer phase");
         }
         // two sends at most: every row says so, and what it gave up on names its two sends
         Report twice = run(0.02, "defaults.recovery.max-sends=2");

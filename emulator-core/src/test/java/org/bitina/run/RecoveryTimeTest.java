@@ -49,15 +49,15 @@ class RecoveryTimeTest {
         Report r = Scenarios.run(lossy(0.02));
         int retransmitting = 0;
         for (Report.JobReport j : r.jobs()) {
-            String row = j.name() + " " + j.mode().name() + " " + j.status() + ": " + j.recovery();
-            assertEquals(Status.COMPLETE, j.status(), row);
+            String row = j.name() + " " + j.mode().name() + " " + j.outcome().status() + ": " + j.recovery();
+            assertEquals(Status.COMPLETE, j.outcome().status(), row);
             if (j.recovery().retransmissions() > 0) {
                 retransmitting++;
                 assertTrue(j.recovery().recoveryMicros() > 0, row + " retransmitted and lost no time to it");
             }
             assertTrue(
-                    j.recovery().recoveryMicros() <= j.modeledMicros(),
-                    row + " lost more than its phase " + j.modeledMicros());
+                    j.recovery().recoveryMicros() <= j.timing().modeledMicros(),
+                    row + " lost more than its phase " + j.timing().modeledMicros());
         }
         assertTrue(retransmitting >= 2, "INA and a baseline retransmit at 2 % loss: " + r.jobs());
     }
@@ -72,6 +72,7 @@ class RecoveryTimeTest {
                 .filter(j -> j.mode().name().equals("ring"))
                 .findFirst()
                 .orElseThrow()
+                .timing()
                 .modeledMicros();
         assertTrue(rto > 0 && rto / 1000.0 < ring, "ring's timeout " + rto + " ns, its lossless run " + ring + " us");
     }
@@ -89,14 +90,15 @@ class RecoveryTimeTest {
         Report r = Scenarios.run(lossy(load(file), 0.03));
         int retransmitting = 0;
         for (Report.JobReport j : r.jobs()) {
-            String row = file + " " + j.name() + " " + j.mode().name() + " " + j.status() + ": " + j.recovery();
+            String row = file + " " + j.name() + " " + j.mode().name() + " "
+                    + j.outcome().status() + ": " + j.recovery();
             if (j.recovery().retransmissions() > 0) {
                 retransmitting++;
                 assertTrue(j.recovery().recoveryMicros() > 0, row + " retransmitted and lost no time to it");
             }
             assertTrue(
-                    j.recovery().recoveryMicros() <= j.modeledMicros(),
-                    row + " lost more than its phase " + j.modeledMicros());
+                    j.recovery().recoveryMicros() <= j.timing().modeledMicros(),
+                    row + " lost more than its phase " + j.timing().modeledMicros());
         }
         assertTrue(retransmitting >= 1, file + ": nothing retransmits at 3 % loss: " + r.jobs());
     }
@@ -111,11 +113,12 @@ class RecoveryTimeTest {
     void aBierIncReduceRecoversByAskingAgainNotByItsCompletionTimeout() throws Exception {
         Report r = Scenarios.run(lossy(rootedInc("reduce"), 0.04));
         for (Report.JobReport j : r.jobs()) {
-            String row = j.mode().name() + " " + j.status() + " in " + j.modeledMicros() + " us: " + j.recovery();
-            assertEquals(Status.COMPLETE, j.status(), row);
-            assertTrue(j.verified(), row);
+            String row = j.mode().name() + " " + j.outcome().status() + " in "
+                    + j.timing().modeledMicros() + " us: " + j.recovery();
+            assertEquals(Status.COMPLETE, j.outcome().status(), row);
+            assertTrue(j.outcome().verified(), row);
             assertTrue(j.recovery().retransmissions() > 0, row + " recovered at 4 % loss without sending again");
-            assertTrue(j.modeledMicros() < 20_000, row + ": waited for a timeout of 200 ms, not a round trip");
+            assertTrue(j.timing().modeledMicros() < 20_000, row + ": waited for a timeout of 200 ms, not a round trip");
         }
     }
 
@@ -125,8 +128,9 @@ class RecoveryTimeTest {
     void aLosslessRootedBierIncNeverAsksAgain(String collective) throws Exception {
         Report r = Scenarios.run(lossy(rootedInc(collective), 0));
         for (Report.JobReport j : r.jobs()) {
-            String row = collective + " " + j.mode().name() + " " + j.status() + ": " + j.recovery() + " " + j.stats();
-            assertEquals(Status.COMPLETE, j.status(), row);
+            String row = collective + " " + j.mode().name() + " " + j.outcome().status() + ": " + j.recovery() + " "
+                    + j.stats();
+            assertEquals(Status.COMPLETE, j.outcome().status(), row);
             assertEquals(0, j.recovery().retransmissions(), row);
             assertEquals(0.0, j.recovery().recoveryMicros(), row);
             assertEquals(0L, j.stats().getOrDefault("requests", 0L), row);
@@ -142,9 +146,10 @@ class RecoveryTimeTest {
     void aLeafEdgeRecoversAnOwnersOwnLostShare() throws Exception {
         Report r = Scenarios.run(lossy(inc("jobs.inc4.edge=leaf-switches"), 0.05));
         Report.JobReport j = r.jobs().get(0);
-        String row = j.mode().name() + " " + j.status() + " missing " + j.missing() + ": " + j.recovery();
-        assertEquals(Status.COMPLETE, j.status(), row);
-        assertTrue(j.verified(), row);
+        String row = j.mode().name() + " " + j.outcome().status() + " missing "
+                + j.outcome().missing() + ": " + j.recovery();
+        assertEquals(Status.COMPLETE, j.outcome().status(), row);
+        assertTrue(j.outcome().verified(), row);
         assertTrue(j.recovery().retransmissions() > 0, row);
     }
 

@@ -40,8 +40,11 @@ class ReductionMatrixTest {
                 """.formatted(type, op));
         assertEquals(3, r.jobs().size());
         for (Report.JobReport j : r.jobs()) {
-            assertEquals(Status.COMPLETE, j.status(), j.mode() + " " + j.mismatches() + j.unfinished());
-            assertTrue(j.verified(), j.mode().name());
+            assertEquals(
+                    Status.COMPLETE,
+                    j.outcome().status(),
+                    j.mode() + " " + j.problems().mismatches() + j.problems().unfinished());
+            assertTrue(j.outcome().verified(), j.mode().name());
         }
     }
 }

@@ -56,13 +56,13 @@ class ReliableMulticastEndToEndTest {
         Report.JobReport uni = mode(r, "unicast-ack");
         long windows = ina.stats().get("windows");
         assertEquals(5, windows);
-        assertEquals(Status.COMPLETE, ina.status());
-        assertTrue(ina.verified() && uni.verified());
-        assertEquals(0, ina.retransmissionRounds());
+        assertEquals(Status.COMPLETE, ina.outcome().status());
+        assertTrue(ina.outcome().verified() && uni.outcome().verified());
+        assertEquals(0, ina.counts().retransmissionRounds());
         assertEquals(windows, ina.stats().get("ackPacketsIntoSource"), "one aggregated ACK per window and round");
         assertEquals(
                 windows * 8, uni.stats().get("ackPacketsIntoSource"), "one ACK per receiver per window: the implosion");
-        assertEquals(windows, ina.packetsIntoRoot(), "one ACK frame reaches the source host per window");
+        assertEquals(windows, ina.traffic().packetsIntoRoot(), "one ACK frame reaches the source host per window");
     }
 
     @ParameterizedTest(name = "{0}% loss")
@@ -73,8 +73,11 @@ class ReliableMulticastEndToEndTest {
                 "faults = [ { kind = loss, rate = " + percent + "% } ]",
                 null);
         for (Report.JobReport j : r.jobs()) {
-            assertEquals(Status.COMPLETE, j.status(), j.mode() + " " + j.unfinished() + j.missing());
-            assertTrue(j.verified(), j.mode() + " " + j.mismatches());
+            assertEquals(
+                    Status.COMPLETE,
+                    j.outcome().status(),
+                    j.mode() + " " + j.problems().unfinished() + j.outcome().missing());
+            assertTrue(j.outcome().verified(), j.mode() + " " + j.problems().mismatches());
         }
     }
 
@@ -85,7 +88,7 @@ class ReliableMulticastEndToEndTest {
                 "faults = [ { kind = duplicate, rate = 30% } ]",
                 null);
         Report.JobReport ina = mode(r, "ina");
-        assertTrue(ina.verified(), ina.mismatches().toString());
+        assertTrue(ina.outcome().verified(), ina.problems().mismatches().toString());
         assertTrue(ina.stats().get("duplicatesSuppressed") > 0, "duplicated copies arrived and were suppressed");
         assertEquals(
                 8L * 32000, ina.stats().get("deliveredBytes"), "each packet delivered once to each of 8 receivers");
@@ -106,9 +109,12 @@ class ReliableMulticastEndToEndTest {
                 }]
                 """), trace);
         Report.JobReport ina = mode(r, "ina");
-        assertEquals(Status.COMPLETE, ina.status(), ina.unfinished().toString());
-        assertTrue(ina.verified());
-        assertEquals(0, ina.timeouts());
+        assertEquals(
+                Status.COMPLETE,
+                ina.outcome().status(),
+                ina.problems().unfinished().toString());
+        assertTrue(ina.outcome().verified());
+        assertEquals(0, ina.counts().timeouts());
         Map<String, String> installedFrom = new HashMap<>();
         Set<String> installs = new TreeSet<>();
         Set<String> aggregatesUp = new TreeSet<>();
@@ -137,12 +143,19 @@ class ReliableMulticastEndToEndTest {
                 null,
                 "1s");
         for (Report.JobReport j : r.jobs()) {
-            assertEquals(Status.COMPLETE, j.status(), j.mode() + " " + j.unfinished());
-            assertTrue(j.verified(), j.mode().name());
+            assertEquals(
+                    Status.COMPLETE,
+                    j.outcome().status(),
+                    j.mode() + " " + j.problems().unfinished());
+            assertTrue(j.outcome().verified(), j.mode().name());
             // two windows, each sent 300 ms late and acknowledged by h5 200 ms late
-            assertTrue(j.modeledMicros() >= 2 * 500_000, j.mode() + " modelled " + j.modeledMicros());
+            assertTrue(
+                    j.timing().modeledMicros() >= 2 * 500_000,
+                    j.mode() + " modelled " + j.timing().modeledMicros());
             // under the virtual clock the delays are modelled, not waited out
-            assertTrue(j.wallMillis() < 2 * 500, j.mode() + " wall " + j.wallMillis());
+            assertTrue(
+                    j.timing().wallMillis() < 2 * 500,
+                    j.mode() + " wall " + j.timing().wallMillis());
         }
     }
 
@@ -153,10 +166,13 @@ class ReliableMulticastEndToEndTest {
                 "faults = [ { kind = silent, node = h5 } ]",
                 null);
         Report.JobReport ina = mode(r, "ina");
-        assertEquals(Status.PARTIAL, ina.status());
-        assertEquals(List.of("h5"), ina.missing());
-        assertTrue(ina.verified(), "every live receiver holds the block: " + ina.mismatches() + ina.unfinished());
-        assertEquals(2, ina.retransmissionRounds(), "three rounds for the first window, then h5 is left out");
+        assertEquals(Status.PARTIAL, ina.outcome().status());
+        assertEquals(List.of("h5"), ina.outcome().missing());
+        assertTrue(
+                ina.outcome().verified(),
+                "every live receiver holds the block: " + ina.problems().mismatches()
+                        + ina.problems().unfinished());
+        assertEquals(2, ina.counts().retransmissionRounds(), "three rounds for the first window, then h5 is left out");
         assertTrue(r.allAsExpected());
     }
 
@@ -167,7 +183,7 @@ class ReliableMulticastEndToEndTest {
                 "data { bytes = 16000, packet = 4000, window = 4, seed = 5 }, ack { per = packet, tree = composed }, max-rounds = 40",
                 "faults = [ { kind = loss, link = [leaf-3, h7], rate = 50% }, { kind = loss, link = [leaf-2, h4], rate = 30% } ]",
                 trace);
-        assertTrue(mode(r, "ina").verified());
+        assertTrue(mode(r, "ina").outcome().verified());
         long retransmissions = 0;
         for (JsonNode e : events(trace)) {
             if (e.get("job").asText().equals("cp")

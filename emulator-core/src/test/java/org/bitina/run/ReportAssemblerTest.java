@@ -85,23 +85,23 @@ class ReportAssemblerTest {
     @Test
     void aFailureTheFaultPlanExplainsIsAsExpected() {
         Report.JobReport j = report(host("w1", 3, List.of()), host("w3", 3, List.of()));
-        assertEquals(Status.FAILED, j.status());
-        assertTrue(j.asExpected(), "each lacks only the silent owner's chunk");
+        assertEquals(Status.FAILED, j.outcome().status());
+        assertTrue(j.outcome().asExpected(), "each lacks only the silent owner's chunk");
     }
 
     @Test
     void aFailureBeyondWhatTheFaultPlanExplainsIsNot() {
         // a silent owner and loss: members far short of the one chunk the owner explains
         Report.JobReport j = report(host("w1", 1, List.of()), host("w3", 3, List.of()));
-        assertEquals(Status.FAILED, j.status());
-        assertFalse(j.asExpected(), "w1 lacks 3 chunks; the plan explains 1");
+        assertEquals(Status.FAILED, j.outcome().status());
+        assertFalse(j.outcome().asExpected(), "w1 lacks 3 chunks; the plan explains 1");
     }
 
     @Test
     void aFailureWithWrongResultsIsNot() {
         Report.JobReport j =
                 report(host("w1", 3, List.of("chunk 0 element 1: got 1, expected 2")), host("w3", 3, List.of()));
-        assertEquals(Status.FAILED, j.status());
-        assertFalse(j.asExpected(), "a wrong result is never the failure a scenario expects");
+        assertEquals(Status.FAILED, j.outcome().status());
+        assertFalse(j.outcome().asExpected(), "a wrong result is never the failure a scenario expects");
     }
 }

@@ -30,10 +30,16 @@ class RerouteEndToEndTest {
                 faults = [ { at = 0ms, kind = link-down, link = [agg-1-1, core-1] } ]
                 """));
         Report.JobReport ina = r.jobs().get(0);
-        assertEquals(Status.COMPLETE, ina.status(), ina.mismatches() + " " + ina.unfinished() + ina.missing());
-        assertTrue(ina.verified());
+        assertEquals(
+                Status.COMPLETE,
+                ina.outcome().status(),
+                ina.problems().mismatches() + " " + ina.problems().unfinished()
+                        + ina.outcome().missing());
+        assertTrue(ina.outcome().verified());
         // the bitmaps are the VAT's as before the failure (F7): the same A-BMs drive the new route
-        assertTrue(ina.note().contains("agg-1-1=[1111000000000000]"), ina.note());
+        assertTrue(
+                ina.outcome().note().contains("agg-1-1=[1111000000000000]"),
+                ina.outcome().note());
         assertTrue(
                 r.links().stream()
                         .anyMatch(l -> l.from().equals("agg-1-1")
@@ -53,10 +59,11 @@ class RerouteEndToEndTest {
         for (Report.JobReport j : r.jobs()) {
             assertEquals(
                     List.of("link-down at 60000 ms"),
-                    j.faultsNotApplied(),
+                    j.problems().faultsNotApplied(),
                     j.mode().name());
             assertTrue(
-                    j.note().contains("faults not applied, the phase ended first: [link-down at 60000 ms]"), j.note());
+                    j.outcome().note().contains("faults not applied, the phase ended first: [link-down at 60000 ms]"),
+                    j.outcome().note());
         }
     }
 
@@ -73,9 +80,11 @@ class RerouteEndToEndTest {
                 }]
                 faults = [ { at = 0ms, kind = link-down, link = [edge-1-1, h1] }, { at = 150ms, kind = link-up, link = [edge-1-1, h1] } ]
                 """)).jobs().get(0);
-        assertEquals(List.of(), j.unfinished(), j.note());
-        assertTrue(j.verified(), j.mismatches().toString());
-        assertTrue(Set.of("h1").containsAll(j.missing()), "only the cut-off host can be missing: " + j.missing());
-        assertEquals(List.of(), j.faultsNotApplied());
+        assertEquals(List.of(), j.problems().unfinished(), j.outcome().note());
+        assertTrue(j.outcome().verified(), j.problems().mismatches().toString());
+        assertTrue(
+                Set.of("h1").containsAll(j.outcome().missing()),
+                "only the cut-off host can be missing: " + j.outcome().missing());
+        assertEquals(List.of(), j.problems().faultsNotApplied());
     }
 }

@@ -64,8 +64,11 @@ class RingDuplicationTest {
         Report.JobReport clean = Scenarios.mode(ring("clean", "[]", cleanTrace), "ring");
         Report.JobReport dup =
                 Scenarios.mode(ring("dup", "[{ at = 0us, kind = duplicate, rate = 20% }]", dupTrace), "ring");
-        assertEquals(Status.COMPLETE, dup.status(), dup.mismatches().toString());
-        assertTrue(dup.verified());
+        assertEquals(
+                Status.COMPLETE,
+                dup.outcome().status(),
+                dup.problems().mismatches().toString());
+        assertTrue(dup.outcome().verified());
         for (String k : List.of("dataSends", "acks")) {
             assertEquals(clean.stats().get(k), dup.stats().get(k), k + ": the same packets as without duplication");
         }

@@ -15,23 +15,26 @@ import org.junit.jupiter.api.Test;
 class RunSetupReportTest {
     private static Report report(String clock, Report.Setup setup) {
         Report.JobReport j = Report.JobReport.builder("j", "allreduce", Mode.INA)
-                .status(Status.COMPLETE)
-                .verified(true)
-                .wallMillis(17)
-                .modeledMicros(1.0)
-                .packetsIntoRoot(1)
-                .maxLinkBytes(1)
-                .totalLinkBytes(1)
-                .headerBytes(1)
-                .expected("complete")
-                .asExpected(true)
-                .root("s1")
-                .chunks(4)
-                .endpoints(4)
-                .packets(1)
+                .outcome(new Report.JobReport.Outcome(Status.COMPLETE, true, List.of(), "complete", true, null, null))
+                .timing(new Report.JobReport.Timing(17, 1.0, null, null, List.of()))
+                .traffic(new Report.JobReport.Traffic(1, 0, 1, 1, 1, 1, 0, 0, null))
+                .plan(new Report.JobReport.Plan("s1", 4, 4, null, null, null))
                 .build();
         return new Report(
-                "s.conf", clock, List.of(), List.of(j), List.of(), List.of(), List.of(), Map.of("s1", "m0"), setup);
+                "s.conf",
+                clock,
+                List.of(),
+                List.of(j),
+                List.of(),
+                List.of(),
+                List.of(),
+                Map.of("s1", "m0"),
+                setup,
+                List.of(),
+                List.of(),
+                List.of(),
+                List.of(),
+                Map.of());
     }
 
     @Test
@@ -52,6 +55,6 @@ class RunSetupReportTest {
                 r.setup().routingMillis() >= 0 && r.setup().planningMillis() >= 0,
                 r.setup().toString());
         assertTrue(r.setup().heapBytes() > 0, r.setup().toString());
-        assertEquals(Status.COMPLETE, r.jobs().get(0).status());
+        assertEquals(Status.COMPLETE, r.jobs().get(0).outcome().status());
     }
 }

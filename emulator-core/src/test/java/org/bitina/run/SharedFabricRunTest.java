@@ -68,8 +68,12 @@ class SharedFabricRunTest {
         Report first = run(s);
         assertEquals(8, first.jobs().size(), "per world: the mix of two, and each alone");
         for (Report.JobReport j : first.jobs()) {
-            assertEquals(Status.COMPLETE, j.status(), j.name() + " " + j.mode() + ": " + j.unfinished() + j.note());
-            assertTrue(j.verified() && j.asExpected(), j.name() + " " + j.mode());
+            assertEquals(
+                    Status.COMPLETE,
+                    j.outcome().status(),
+                    j.name() + " " + j.mode() + ": " + j.problems().unfinished()
+                            + j.outcome().note());
+            assertTrue(j.outcome().verified() && j.outcome().asExpected(), j.name() + " " + j.mode());
         }
         double most = 0;
         for (String world : List.of("ina", "baseline")) {
@@ -101,7 +105,7 @@ class SharedFabricRunTest {
         SharedRun b = row(after, "b", "ina", false).shared();
         // the window in which a's last endpoint completed ends at most one lookahead (1 us + 1 ns) later
         assertTrue(b.startMicros() >= a.endMicros() && b.startMicros() <= a.endMicros() + 1.001, a + " " + b);
-        assertTrue(row(after, "b", "ina", false).verified());
+        assertTrue(row(after, "b", "ina", false).outcome().verified());
         Report later = run(write(
                 dir, "start.conf", interleaved("schedule = shared\nworlds = [ina]\nalone = false", "start = 7us")));
         assertEquals(7.0, row(later, "b", "ina", false).shared().startMicros(), 1e-9);
@@ -113,14 +117,16 @@ class SharedFabricRunTest {
         Report r = run(reference("two-tenants.conf"));
         assertEquals(2, r.jobs().size());
         for (Report.JobReport j : r.jobs()) {
-            assertTrue(j.verified() && j.asExpected(), j.name() + ": " + j.mismatches() + j.note());
+            assertTrue(
+                    j.outcome().verified() && j.outcome().asExpected(),
+                    j.name() + ": " + j.problems().mismatches() + j.outcome().note());
             assertEquals(0.0, j.shared().startMicros());
         }
         // both ran at once: each began before the other ended
         assertTrue(
                 r.jobs().get(0).shared().endMicros() > r.jobs().get(1).shared().startMicros());
         // the NIC of h3 is where those frames enter the network: it holds no tables of tenant 2's job 1
-        Report.HostReport h3 = r.hosts().stream()
+        HostReport h3 = r.hosts().stream()
                 .filter(h -> h.name().equals("h3"))
                 .findFirst()
                 .orElseThrow(() -> new AssertionError("no drops at h3: " + r.hosts()));
@@ -159,7 +165,10 @@ class SharedFabricRunTest {
                 """)));
         assertEquals(6, r.jobs().size(), "three jobs in two worlds");
         for (Report.JobReport j : r.jobs()) {
-            assertTrue(j.verified() && j.asExpected(), j.name() + " " + j.mode() + ": " + j.unfinished() + j.note());
+            assertTrue(
+                    j.outcome().verified() && j.outcome().asExpected(),
+                    j.name() + " " + j.mode() + ": " + j.problems().unfinished()
+                            + j.outcome().note());
         }
         // a job without baselines runs its kind's fallback in the baseline world
         assertEquals("ring", row(r, "inc", "baseline", false).mode().name());

@@ -56,8 +56,8 @@ class SwitchRealismRunTest {
         Report.JobReport a = mode(Scenarios.run(free), "ina");
         Report.JobReport b = mode(Scenarios.run(slow), "ina");
         for (Report.JobReport j : new Report.JobReport[] {a, b}) {
-            assertEquals(Status.COMPLETE, j.status(), j.toString());
-            assertTrue(j.verified() && j.asExpected(), j.toString());
+            assertEquals(Status.COMPLETE, j.outcome().status(), j.toString());
+            assertTrue(j.outcome().verified() && j.outcome().asExpected(), j.toString());
         }
         Job job = new Job(
                 ModelledTimeModel.fatTree(4, new Spec(1_000, 10_000_000_000L)).hosts(), 8000, 256, 4, 4);
@@ -66,16 +66,16 @@ class SwitchRealismRunTest {
         double modelSlow =
                 ModelledTimeModel.ina(net.processing(PROCESSING), job, "core-1").completionNanos();
 
-        double added = (b.modeledMicros() - a.modeledMicros()) * 1000;
+        double added = (b.timing().modeledMicros() - a.timing().modeledMicros()) * 1000;
         System.out.printf(
                 "switch-realism ina free %.3f us, processing %d ns %.3f us (model %.3f -> %.3f us)%n",
-                a.modeledMicros(), PROCESSING, b.modeledMicros(), modelFree / 1000, modelSlow / 1000);
+                a.timing().modeledMicros(), PROCESSING, b.timing().modeledMicros(), modelFree / 1000, modelSlow / 1000);
         // a chunk's round trip leaves edge and aggregation switches going up, the core with the
         // result, then aggregation and edge switches coming down: 2 * levels - 1 egresses
         long roundTrip = (2L * LEVELS - 1) * PROCESSING;
         assertTrue(added >= roundTrip, "at least one round trip's processing: " + added + " ns");
         assertTrue(added <= (long) job.chunks() * roundTrip, "at most every chunk's in turn: " + added + " ns");
         assertEquals(modelSlow - modelFree, added, 0.001 * modelSlow, "the model's added time");
-        assertEquals(modelSlow, b.modeledMicros() * 1000, 0.001 * modelSlow, "the model's completion");
+        assertEquals(modelSlow, b.timing().modeledMicros() * 1000, 0.001 * modelSlow, "the model's completion");
     }
 }

@@ -27,20 +27,29 @@ class SwitchRecoverTest {
         Report r = Scenarios.run(Scenarios.reference(FILE));
         Report.JobReport ar = r.jobs().get(0);
         // h5 and h6 were cut off (not awaited): the plan expects partial, missing at most them
-        assertEquals("partial", ar.expected());
-        assertEquals(14, ar.endpoints());
+        assertEquals("partial", ar.outcome().expected());
+        assertEquals(14, ar.plan().endpoints());
         // back in the tree, they offered what they had no result for: everything folded in, nothing left partial
-        assertEquals(Status.COMPLETE, ar.status(), ar.partialChunks() + " " + ar.unfinished() + " " + ar.mismatches());
-        assertTrue(ar.verified() && ar.asExpected(), ar.toString());
-        String back = ar.note().substring(ar.note().indexOf("VAT rebuilt at 120.0 us after edge-2-1 came back"));
+        assertEquals(
+                Status.COMPLETE,
+                ar.outcome().status(),
+                ar.problems().partialChunks() + " " + ar.problems().unfinished() + " "
+                        + ar.problems().mismatches());
+        assertTrue(ar.outcome().verified() && ar.outcome().asExpected(), ar.toString());
+        String back = ar.outcome()
+                .note()
+                .substring(ar.outcome().note().indexOf("VAT rebuilt at 120.0 us after edge-2-1 came back"));
         assertTrue(back.startsWith("VAT rebuilt at 120.0 us after edge-2-1 came back: root core-1, A-BMs {"), back);
         assertTrue(back.contains("edge-2-1=[0000110000000000]") && back.contains("cut off: []"), back);
-        String last = ar.note().substring(ar.note().indexOf("after agg-1-1 came back"));
+        String last = ar.outcome().note().substring(ar.outcome().note().indexOf("after agg-1-1 came back"));
         assertTrue(last.contains("agg-1-1=[1111000000000000]"), "pod 1 aggregates at agg-1-1 again: " + last);
         // a data-driven tree: the returned switch got its BIFT back and carries the data to h5 and h6 again
         Report.JobReport push = r.jobs().get(1);
-        assertEquals(Status.COMPLETE, push.status(), push.unfinished() + " " + push.mismatches());
-        assertTrue(push.verified() && push.asExpected(), push.toString());
+        assertEquals(
+                Status.COMPLETE,
+                push.outcome().status(),
+                push.problems().unfinished() + " " + push.problems().mismatches());
+        assertTrue(push.outcome().verified() && push.outcome().asExpected(), push.toString());
     }
 
     @Test

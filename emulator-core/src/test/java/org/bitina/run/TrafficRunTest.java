@@ -68,8 +68,12 @@ class TrafficRunTest {
         Scenario s = write(dir, "traffic.conf", shared("buffer = 256KiB", PERMUTATION));
         Report first = run(s);
         for (Report.JobReport j : first.jobs()) {
-            assertEquals(Status.COMPLETE, j.status(), j.name() + " " + j.mode() + ": " + j.unfinished() + j.note());
-            assertTrue(j.verified() && j.asExpected(), j.name() + " " + j.mode());
+            assertEquals(
+                    Status.COMPLETE,
+                    j.outcome().status(),
+                    j.name() + " " + j.mode() + ": " + j.problems().unfinished()
+                            + j.outcome().note());
+            assertTrue(j.outcome().verified() && j.outcome().asExpected(), j.name() + " " + j.mode());
         }
         assertEquals(2, first.traffic().size(), "the entry in the ina mix, and alone: " + first.traffic());
         TrafficReport mixed = row(first, false);
@@ -107,12 +111,16 @@ class TrafficRunTest {
         Scenario s = write(dir, "small.conf", shared("buffer = 16KiB", heavy));
         Report r = run(s);
         for (Report.JobReport j : r.jobs()) {
-            assertEquals(Status.COMPLETE, j.status(), j.name() + " " + j.mode() + ": " + j.unfinished() + j.note());
-            assertTrue(j.verified() && j.asExpected(), j.name() + " " + j.mode());
+            assertEquals(
+                    Status.COMPLETE,
+                    j.outcome().status(),
+                    j.name() + " " + j.mode() + ": " + j.problems().unfinished()
+                            + j.outcome().note());
+            assertTrue(j.outcome().verified() && j.outcome().asExpected(), j.name() + " " + j.mode());
         }
-        long drops = r.links().stream().mapToLong(Report.LinkReport::queueDrops).sum();
+        long drops = r.links().stream().mapToLong(LinkReport::queueDrops).sum();
         assertTrue(drops > 0, "a 16 KiB buffer overflows under the jobs and 60 % traffic");
-        for (Report.LinkReport l : r.links()) {
+        for (LinkReport l : r.links()) {
             // buffers are the switches' egress ports'; a host's NIC queues what its drivers hand it
             if (!l.from().matches("h\\d+")) {
                 assertTrue(l.maxQueueBytes() <= 16 * 1024, l.toString());

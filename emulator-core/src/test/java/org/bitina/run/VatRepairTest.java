@@ -33,15 +33,20 @@ class VatRepairTest {
         assertEquals(Clock.VIRTUAL, s.clock());
         Report r = Scenarios.run(s);
         Report.JobReport ina = Scenarios.mode(r, "ina");
-        assertEquals(Status.COMPLETE, ina.status(), ina.unfinished() + " " + ina.missing() + " " + ina.mismatches());
-        assertTrue(ina.verified());
-        assertEquals("complete", ina.expected());
-        assertTrue(ina.asExpected());
+        assertEquals(
+                Status.COMPLETE,
+                ina.outcome().status(),
+                ina.problems().unfinished() + " " + ina.outcome().missing() + " "
+                        + ina.problems().mismatches());
+        assertTrue(ina.outcome().verified());
+        assertEquals("complete", ina.outcome().expected());
+        assertTrue(ina.outcome().asExpected());
         assertTrue(
-                ina.note().contains("VAT rebuilt at 60.0 us after agg-2-1 crashed: root core-1, A-BMs {"), ina.note());
-        assertTrue(ina.note().contains("; cut off: []"), ina.note());
+                ina.outcome().note().contains("VAT rebuilt at 60.0 us after agg-2-1 crashed: root core-1, A-BMs {"),
+                ina.outcome().note());
+        assertTrue(ina.outcome().note().contains("; cut off: []"), ina.outcome().note());
         // pod 2 aggregates at agg-2-2 now, the crashed switch holds no A-BM
-        String rebuilt = ina.note().substring(ina.note().indexOf("VAT rebuilt"));
+        String rebuilt = ina.outcome().note().substring(ina.outcome().note().indexOf("VAT rebuilt"));
         assertTrue(rebuilt.contains("agg-2-2=[0000111100000000]") && !rebuilt.contains("agg-2-1="), rebuilt);
         // same input, same answer: the repair happens at the fault's modelled time
         assertEquals(Scenarios.comparable(r), Scenarios.comparable(Scenarios.run(Scenarios.reference(FILE))));
@@ -50,12 +55,17 @@ class VatRepairTest {
     @Test
     void theRootCrashesAndTheLiveSwitchNearestToEveryMemberTakesOver() throws Exception {
         Report.JobReport ina = Scenarios.mode(Scenarios.run(crashing("core-1")), "ina");
-        assertEquals(Status.COMPLETE, ina.status(), ina.unfinished() + " " + ina.missing() + " " + ina.mismatches());
-        assertTrue(ina.verified());
-        assertTrue(ina.asExpected());
+        assertEquals(
+                Status.COMPLETE,
+                ina.outcome().status(),
+                ina.problems().unfinished() + " " + ina.outcome().missing() + " "
+                        + ina.problems().mismatches());
+        assertTrue(ina.outcome().verified());
+        assertTrue(ina.outcome().asExpected());
         // core-2..4 reach all 16 members in 3 hops each: the first by name
         assertTrue(
-                ina.note().contains("after core-1 crashed: root core-2, A-BMs {core-2=[1111111111111111]"), ina.note());
+                ina.outcome().note().contains("after core-1 crashed: root core-2, A-BMs {core-2=[1111111111111111]"),
+                ina.outcome().note());
     }
 
     @Test
@@ -70,12 +80,16 @@ class VatRepairTest {
                         t -> t.replace("completion-timeout = 50ms", "completion-timeout = 20us")
                                 + fault.formatted("s6"))),
                 "ina");
-        assertEquals(Status.COMPLETE, rootGone.status(), rootGone.unfinished() + " " + rootGone.mismatches());
-        assertTrue(rootGone.verified() && rootGone.asExpected());
+        assertEquals(
+                Status.COMPLETE,
+                rootGone.outcome().status(),
+                rootGone.problems().unfinished() + " " + rootGone.problems().mismatches());
+        assertTrue(rootGone.outcome().verified() && rootGone.outcome().asExpected());
         assertTrue(
-                rootGone.note()
+                rootGone.outcome()
+                        .note()
                         .contains("after s6 crashed: root s1, A-BMs {s1=[11110000], s2=[00110000]}; cut off: []"),
-                rootGone.note());
+                rootGone.outcome().note());
         Report.JobReport edge = Scenarios.mode(
                 Scenarios.run(Scenarios.reference(
                         dir,
@@ -83,21 +97,30 @@ class VatRepairTest {
                         t -> t.replace("completion-timeout = 50ms", "completion-timeout = 20us")
                                 + fault.formatted("s1"))),
                 "ina");
-        assertEquals(Status.PARTIAL, edge.status(), edge.unfinished() + " " + edge.mismatches());
-        assertEquals(List.of("w1", "w2"), edge.missing());
-        assertTrue(edge.verified() && edge.asExpected());
+        assertEquals(
+                Status.PARTIAL,
+                edge.outcome().status(),
+                edge.problems().unfinished() + " " + edge.problems().mismatches());
+        assertEquals(List.of("w1", "w2"), edge.outcome().missing());
+        assertTrue(edge.outcome().verified() && edge.outcome().asExpected());
     }
 
     @Test
     void anEdgeSwitchCrashesAndTheJobEndsPartialMissingExactlyItsHostsVerified() throws Exception {
         Report.JobReport ina = Scenarios.mode(Scenarios.run(crashing("edge-2-1")), "ina");
-        assertEquals(Status.PARTIAL, ina.status(), ina.unfinished() + " " + ina.missing() + " " + ina.mismatches());
-        assertEquals(List.of("h5", "h6"), ina.missing());
-        assertTrue(ina.verified(), ina.mismatches().toString());
-        assertEquals(List.of(), ina.unfinished());
+        assertEquals(
+                Status.PARTIAL,
+                ina.outcome().status(),
+                ina.problems().unfinished() + " " + ina.outcome().missing() + " "
+                        + ina.problems().mismatches());
+        assertEquals(List.of("h5", "h6"), ina.outcome().missing());
+        assertTrue(ina.outcome().verified(), ina.problems().mismatches().toString());
+        assertEquals(List.of(), ina.problems().unfinished());
         // the expectation follows from the topology and the fault plan, not from the run
-        assertEquals("partial", ina.expected());
-        assertTrue(ina.asExpected());
-        assertTrue(ina.note().contains("; cut off: [h5, h6]"), ina.note());
+        assertEquals("partial", ina.outcome().expected());
+        assertTrue(ina.outcome().asExpected());
+        assertTrue(
+                ina.outcome().note().contains("; cut off: [h5, h6]"),
+                ina.outcome().note());
     }
 }

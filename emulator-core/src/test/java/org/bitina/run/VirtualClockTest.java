@@ -94,12 +94,14 @@ class VirtualClockTest {
         // hundred microseconds of modelled time; the timer is modelled, so it never fires
         Report r = run(write(dir, "fast.conf", star("", "1ms").replace("elements = 65536", "elements = 1048576")));
         Report.JobReport ina = mode(r, "ina");
-        assertEquals(Status.COMPLETE, ina.status(), ina.toString());
-        assertTrue(ina.verified());
-        assertEquals(0, ina.timeouts());
-        assertTrue(ina.wallMillis() > 1, "the JVM took " + ina.wallMillis() + " ms: longer than the timeout");
-        assertTrue(ina.modeledMicros() < 1000, ina.modeledMicros() + " us");
-        assertEquals(1048576 / 256, ina.chunks());
+        assertEquals(Status.COMPLETE, ina.outcome().status(), ina.toString());
+        assertTrue(ina.outcome().verified());
+        assertEquals(0, ina.counts().timeouts());
+        assertTrue(
+                ina.timing().wallMillis() > 1,
+                "the JVM took " + ina.timing().wallMillis() + " ms: longer than the timeout");
+        assertTrue(ina.timing().modeledMicros() < 1000, ina.timing().modeledMicros() + " us");
+        assertEquals(1048576 / 256, ina.plan().chunks());
     }
 
     @Test
@@ -112,11 +114,11 @@ class VirtualClockTest {
         int chunks = 65536 / 256;
         // h3's every contribution is 5 ms late: the root's 1 ms timer fires once per chunk, the
         // partial result leaves without h3, and h3's part of each chunk is folded in late
-        assertEquals(chunks, ina.timeouts(), ina.toString());
-        assertEquals(chunks, ina.lateContributions(), ina.toString());
-        assertEquals(Status.COMPLETE, ina.status(), "late parts reach the root and are added there");
-        assertTrue(ina.verified(), ina.mismatches().toString());
-        assertTrue(ina.modeledMicros() >= 5000, ina.modeledMicros() + " us");
+        assertEquals(chunks, ina.counts().timeouts(), ina.toString());
+        assertEquals(chunks, ina.counts().lateContributions(), ina.toString());
+        assertEquals(Status.COMPLETE, ina.outcome().status(), "late parts reach the root and are added there");
+        assertTrue(ina.outcome().verified(), ina.problems().mismatches().toString());
+        assertTrue(ina.timing().modeledMicros() >= 5000, ina.timing().modeledMicros() + " us");
         assertSameRun(r, run(s), "and the same again");
     }
 
@@ -140,8 +142,8 @@ class VirtualClockTest {
                     lost.stream().mapToLong(e -> e.get("vt").asLong()).min().orElseThrow();
             assertTrue(first >= 20_000, "first loss at " + first + " ns, the fault is at 20 us");
             assertTrue(first < 25_000, "and it bites at once: first loss at " + first + " ns");
-            assertTrue(mode(r, "ina").faultsNotApplied().isEmpty());
-            assertEquals(List.of("h2"), mode(r, "ina").missing());
+            assertTrue(mode(r, "ina").problems().faultsNotApplied().isEmpty());
+            assertEquals(List.of("h2"), mode(r, "ina").outcome().missing());
             if (before != null) {
                 assertSameRun(before, r, "the cut");
             }
@@ -153,8 +155,8 @@ class VirtualClockTest {
     void aFaultAfterThePhaseEndedIsNamedAsNotApplied() throws Exception {
         String faults = "faults = [ { at = 10s, kind = link-down, link = [s1, h2] } ]\n";
         Report.JobReport ina = mode(run(write(dir, "late.conf", star(faults, "1ms"))), "ina");
-        assertEquals(Status.COMPLETE, ina.status());
-        assertEquals(List.of("link-down at 10000 ms"), ina.faultsNotApplied());
+        assertEquals(Status.COMPLETE, ina.outcome().status());
+        assertEquals(List.of("link-down at 10000 ms"), ina.problems().faultsNotApplied());
     }
 
     @Test
@@ -162,8 +164,8 @@ class VirtualClockTest {
         Report r =
                 run(write(dir, "dup.conf", star("faults = [ { at = 0us, kind = duplicate, rate = 30% } ]\n", "1ms")));
         Report.JobReport ina = mode(r, "ina");
-        assertEquals(Status.COMPLETE, ina.status());
-        assertTrue(ina.drops() > 0, "duplicates were dropped");
+        assertEquals(Status.COMPLETE, ina.outcome().status());
+        assertTrue(ina.traffic().drops() > 0, "duplicates were dropped");
         long byReason = r.switches().stream()
                         .mapToLong(s -> s.drops().values().stream()
                                 .mapToLong(Long::longValue)
@@ -174,7 +176,7 @@ class VirtualClockTest {
                                 .mapToLong(Long::longValue)
                                 .sum())
                         .sum();
-        assertEquals(ina.drops(), byReason, "every drop has its reason: " + r.switches() + " " + r.hosts());
+        assertEquals(ina.traffic().drops(), byReason, "every drop has its reason: " + r.switches() + " " + r.hosts());
         // a contribution duplicated on a host's link is a replay at the switch's port (S3)
         assertTrue(
                 r.switches().get(0).drops().containsKey("replay"), r.switches().toString());

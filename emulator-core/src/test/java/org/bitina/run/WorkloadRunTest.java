@@ -43,8 +43,12 @@ class WorkloadRunTest {
         assertFalse(r.jobs().isEmpty());
         Map<String, Integer> spansPerJob = new HashMap<>();
         for (Report.JobReport j : r.jobs()) {
-            assertEquals(Status.COMPLETE, j.status(), j.name() + " " + j.mode() + ": " + j.unfinished() + j.note());
-            assertTrue(j.verified() && j.asExpected(), j.name() + " " + j.mode());
+            assertEquals(
+                    Status.COMPLETE,
+                    j.outcome().status(),
+                    j.name() + " " + j.mode() + ": " + j.problems().unfinished()
+                            + j.outcome().note());
+            assertTrue(j.outcome().verified() && j.outcome().asExpected(), j.name() + " " + j.mode());
             assertNotNull(j.shared(), "a workload's collectives share the fabric");
             for (RankTimeline t : r.rankTimelines()) {
                 if (!t.world().equals(j.shared().world())) {
@@ -174,10 +178,12 @@ class WorkloadRunTest {
             assertEquals(8 * tpPerGroup + 2 * buckets, rows.size(), world);
             assertEquals(
                     8 * tpPerGroup,
-                    rows.stream().filter(j -> j.endpoints() == 2).count(),
+                    rows.stream().filter(j -> j.plan().endpoints() == 2).count(),
                     "TP over pairs");
             assertEquals(
-                    2 * buckets, rows.stream().filter(j -> j.endpoints() == 8).count(), "DP over the rest");
+                    2 * buckets,
+                    rows.stream().filter(j -> j.plan().endpoints() == 8).count(),
+                    "DP over the rest");
             IterationReport it = r.iterations().stream()
                     .filter(i -> i.world().configName().equals(world))
                     .findFirst()
@@ -250,7 +256,7 @@ class WorkloadRunTest {
         assertEquals(a.computeMicros(), b.computeMicros(), 1e-9, "the same compute either way");
         assertTrue(b.exposedCommMicros() > a.exposedCommMicros(), a + " " + b);
         assertTrue(b.iterationMicros() > a.iterationMicros());
-        on.jobs().forEach(j -> assertTrue(j.verified(), j.name()));
-        off.jobs().forEach(j -> assertTrue(j.verified(), j.name()));
+        on.jobs().forEach(j -> assertTrue(j.outcome().verified(), j.name()));
+        off.jobs().forEach(j -> assertTrue(j.outcome().verified(), j.name()));
     }
 }

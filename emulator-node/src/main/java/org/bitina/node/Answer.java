@@ -35,8 +35,10 @@ final class Answer {
         List<String> out = new ArrayList<>();
         List<String> done = new ArrayList<>();
         for (Report.JobReport j : r.jobs()) {
-            String key =
-                    j.name() + (j.iteration() == null ? "" : "#" + j.iteration().index());
+            String key = j.name()
+                    + (j.plan().iteration() == null
+                            ? ""
+                            : "#" + j.plan().iteration().index());
             if (done.contains(key)) {
                 continue;
             }
@@ -52,22 +54,26 @@ final class Answer {
     }
 
     private static Integer index(Report.JobReport j) {
-        return j.iteration() == null ? null : j.iteration().index();
+        return j.plan().iteration() == null ? null : j.plan().iteration().index();
     }
 
     private static String label(Report.JobReport j) {
         return j.name()
-                + (j.iteration() == null ? "" : " iteration " + j.iteration().index());
+                + (j.plan().iteration() == null
+                        ? ""
+                        : " iteration " + j.plan().iteration().index());
     }
 
     /** "finished in 95.5 µs", "ended partial after 1.2 ms (3 missing)", "failed after 50 ms". */
     private static String outcome(Report.JobReport j) {
-        String t = Units.micros(j.modeledMicros());
-        return switch (j.status()) {
-            case COMPLETE -> "finished in " + t + (j.verified() ? "" : " with a WRONG result");
+        String t = Units.micros(j.timing().modeledMicros());
+        return switch (j.outcome().status()) {
+            case COMPLETE -> "finished in " + t + (j.outcome().verified() ? "" : " with a WRONG result");
             case PARTIAL ->
                 "ended partial after " + t
-                        + (j.missing().isEmpty() ? "" : " (" + Hosts.summary(j.missing()) + " missing)");
+                        + (j.outcome().missing().isEmpty()
+                                ? ""
+                                : " (" + Hosts.summary(j.outcome().missing()) + " missing)");
             default -> "failed after " + t;
         };
     }
@@ -101,23 +107,24 @@ final class Answer {
         for (Map.Entry<Mode, Double> e : order) {
             Report.JobReport b = baseline(ina, rows, e.getKey());
             parts.add(ratio(e.getValue()) + " than " + e.getKey()
-                    + (b == null ? "" : " (" + Units.micros(b.modeledMicros()) + ")"));
+                    + (b == null ? "" : " (" + Units.micros(b.timing().modeledMicros()) + ")"));
         }
         s.append(", ").append(joined(parts));
         Report.JobReport best = baseline(ina, rows, order.get(0).getKey());
-        if (best != null && best.totalLinkBytes() > 0) {
+        if (best != null && best.traffic().totalLinkBytes() > 0) {
             s.append("; it moved ")
-                    .append(percent(ina.totalLinkBytes() / (double) best.totalLinkBytes()))
+                    .append(percent(ina.traffic().totalLinkBytes()
+                            / (double) best.traffic().totalLinkBytes()))
                     .append(" of ")
                     .append(best.mode())
                     .append("'s bytes (")
-                    .append(Units.bytes(ina.totalLinkBytes()))
+                    .append(Units.bytes(ina.traffic().totalLinkBytes()))
                     .append(" vs ")
-                    .append(Units.bytes(best.totalLinkBytes()))
+                    .append(Units.bytes(best.traffic().totalLinkBytes()))
                     .append("); busiest link ")
-                    .append(Units.bytes(ina.maxLinkBytes()))
+                    .append(Units.bytes(ina.traffic().maxLinkBytes()))
                     .append(" vs ")
-                    .append(Units.bytes(best.maxLinkBytes()));
+                    .append(Units.bytes(best.traffic().maxLinkBytes()));
         }
         return s.toString();
     }
@@ -129,7 +136,7 @@ final class Answer {
                 .findFirst()
                 .or(() -> rows.stream()
                         .filter(x -> x.name().equals(ina.name()) && x.mode().equals(mode))
-                        .min(Comparator.comparingDouble(Report.JobReport::modeledMicros)))
+                        .min(Comparator.comparingDouble(jr -> jr.timing().modeledMicros())))
                 .orElse(null);
     }
 

@@ -19,6 +19,7 @@ import java.util.Set;
 import java.util.stream.Collectors;
 import org.bitina.job.JobSpec;
 import org.bitina.job.Mode;
+import org.bitina.run.LinkReport;
 import org.bitina.run.Report;
 import org.bitina.scenario.Scenario;
 import org.bitina.usecase.KindReport;
@@ -103,7 +104,7 @@ final class CsvReport {
                 w.write(row.columns());
             }
         }
-        rows(dir.resolve("links.csv"), Report.LinkReport.class, r.links());
+        rows(dir.resolve("links.csv"), LinkReport.class, r.links());
         rows(dir.resolve("switches.csv"), SwitchRow.class, switches);
     }
 
@@ -141,38 +142,40 @@ final class CsvReport {
         for (Report.JobReport j : r.jobs()) {
             UseCase.Bandwidth bw = bandwidth(s, j.name(), j.mode());
             Long bytes = bw == null ? null : bw.arrayBytes();
-            Double algbw = bytes == null || j.modeledMicros() <= 0 ? null : bytes / (j.modeledMicros() * 1e-6) / 1e9;
+            Double algbw = bytes == null || j.timing().modeledMicros() <= 0
+                    ? null
+                    : bytes / (j.timing().modeledMicros() * 1e-6) / 1e9;
             Double factor = bw == null || Double.isNaN(bw.busFactor()) ? null : bw.busFactor();
             Double busbw = algbw == null || factor == null ? null : algbw * factor;
             jobs.add(new JobRow(
                     j.name(),
                     j.kind(),
                     j.mode().name(),
-                    j.iteration() == null ? null : j.iteration().index(),
-                    j.status().label(),
-                    j.expected(),
-                    j.asExpected(),
-                    j.verified(),
-                    j.modeledMicros(),
-                    j.wallMillis(),
-                    j.packetsIntoRoot(),
-                    j.maxPacketsIntoHost(),
-                    j.busiestHost(),
-                    j.maxLinkBytes(),
-                    j.totalLinkBytes(),
-                    j.headerBytes(),
-                    j.timeouts(),
-                    j.lateContributions(),
-                    j.drops(),
-                    String.join(";", j.missing()),
+                    j.plan().iteration() == null ? null : j.plan().iteration().index(),
+                    j.outcome().status().label(),
+                    j.outcome().expected(),
+                    j.outcome().asExpected(),
+                    j.outcome().verified(),
+                    j.timing().modeledMicros(),
+                    j.timing().wallMillis(),
+                    j.traffic().packetsIntoRoot(),
+                    j.traffic().maxPacketsIntoHost(),
+                    j.traffic().busiestHost(),
+                    j.traffic().maxLinkBytes(),
+                    j.traffic().totalLinkBytes(),
+                    j.traffic().headerBytes(),
+                    j.counts().timeouts(),
+                    j.counts().lateContributions(),
+                    j.traffic().drops(),
+                    String.join(";", j.outcome().missing()),
                     bytes,
                     algbw,
                     factor,
                     busbw,
-                    j.admission() == null ? null : j.admission().admitted(),
-                    j.admission() == null || j.admission().fallbackFor() == null
+                    j.plan().admission() == null ? null : j.plan().admission().admitted(),
+                    j.plan().admission() == null || j.plan().admission().fallbackFor() == null
                             ? null
-                            : j.admission().fallbackFor().name(),
+                            : j.plan().admission().fallbackFor().name(),
                     figures(j.kindReport())));
         }
         return jobs;

@@ -132,8 +132,9 @@ final class HtmlReport {
                         .forEach(l -> bytes.merge(TopologyView.linkKey(l.from(), l.to()), l.bytes(), Long::sum));
                 Map<String, Integer> peaks = new LinkedHashMap<>();
                 rows.stream()
-                        .filter(x -> x.mode().equals(j.mode()) && x.stateEntries() != null)
-                        .forEach(x -> x.stateEntries().peaks().forEach((k, v) -> peaks.merge(k, v, Math::max)));
+                        .filter(x -> x.mode().equals(j.mode()) && x.timing().stateEntries() != null)
+                        .forEach(
+                                x -> x.timing().stateEntries().peaks().forEach((k, v) -> peaks.merge(k, v, Math::max)));
                 bytesByMode.put(j.mode(), bytes);
                 peaksByMode.put(j.mode(), peaks);
             }
@@ -148,16 +149,16 @@ final class HtmlReport {
                     .max()
                     .orElse(0);
             for (Report.JobReport j : rows) {
-                if (j.iteration() != null && j.iteration().index() > 1) {
+                if (j.plan().iteration() != null && j.plan().iteration().index() > 1) {
                     continue; // links[] has no iteration: one map holds every iteration of the mode
                 }
                 if (j.shared() != null && !j.shared().alone()) {
                     continue; // a job's own links[] are its alone run's; the mix's are its world's (worldHeatMaps)
                 }
-                String what = j.iteration() == null
-                        ? label(j) + " (" + bytes(j.totalLinkBytes()) + " in all, busiest link "
-                                + bytes(j.maxLinkBytes()) + ")"
-                        : j.mode() + ", its " + j.iteration().of()
+                String what = j.plan().iteration() == null
+                        ? label(j) + " (" + bytes(j.traffic().totalLinkBytes()) + " in all, busiest link "
+                                + bytes(j.traffic().maxLinkBytes()) + ")"
+                        : j.mode() + ", its " + j.plan().iteration().of()
                                 + " iterations together (links[] is per job and mode)";
                 String id = "svg" + n[0]++;
                 figure(
@@ -222,7 +223,9 @@ final class HtmlReport {
     /** A row's name in tables and charts: its mode, its iteration, and in a shared run whether it is the mix or alone. */
     private static String label(Report.JobReport j) {
         return j.mode()
-                + (j.iteration() == null ? "" : " #" + j.iteration().index())
+                + (j.plan().iteration() == null
+                        ? ""
+                        : " #" + j.plan().iteration().index())
                 + (j.shared() == null ? "" : j.shared().alone() ? SvgCharts.ALONE : " (mix)");
     }
 
@@ -240,7 +243,7 @@ final class HtmlReport {
                         + "<th class=\"l\">expected</th><th>verified</th><th>modelled time</th><th>max link</th><th>total bytes</th>"
                         + "<th>packets into root</th><th>busiest host</th><th>timeouts</th><th class=\"l\">missing</th><th class=\"l\">note</th></tr>\n");
         for (Report.JobReport j : r.jobs()) {
-            String note = j.note() == null ? "" : j.note();
+            String note = j.outcome().note() == null ? "" : j.outcome().note();
             b.append("<tr><td class=\"l\">")
                     .append(esc(j.name()))
                     .append("</td><td class=\"l\">")
@@ -248,26 +251,30 @@ final class HtmlReport {
                     .append("</td><td class=\"l\">")
                     .append(esc(label(j)))
                     .append("</td><td class=\"l\">")
-                    .append(esc(j.status().label()))
+                    .append(esc(j.outcome().status().label()))
                     .append("</td><td class=\"l\">")
-                    .append(esc(j.expected()))
-                    .append(j.asExpected() ? " <span class=\"ok\">ok</span>" : " <b class=\"no\">NO</b>")
+                    .append(esc(j.outcome().expected()))
+                    .append(j.outcome().asExpected() ? " <span class=\"ok\">ok</span>" : " <b class=\"no\">NO</b>")
                     .append("</td><td>")
-                    .append(j.verified() ? "yes" : "<b class=\"no\">no</b>")
+                    .append(j.outcome().verified() ? "yes" : "<b class=\"no\">no</b>")
                     .append("</td><td>")
-                    .append(micros(j.modeledMicros()))
+                    .append(micros(j.timing().modeledMicros()))
                     .append("</td><td>")
-                    .append(bytes(j.maxLinkBytes()))
+                    .append(bytes(j.traffic().maxLinkBytes()))
                     .append("</td><td>")
-                    .append(bytes(j.totalLinkBytes()))
+                    .append(bytes(j.traffic().totalLinkBytes()))
                     .append("</td><td>")
-                    .append(j.packetsIntoRoot())
+                    .append(j.traffic().packetsIntoRoot())
                     .append("</td><td class=\"busiest\">")
-                    .append(j.busiestHost() == null ? "-" : esc(j.busiestHost()) + ": " + j.maxPacketsIntoHost())
+                    .append(
+                            j.traffic().busiestHost() == null
+                                    ? "-"
+                                    : esc(j.traffic().busiestHost()) + ": "
+                                            + j.traffic().maxPacketsIntoHost())
                     .append("</td><td>")
-                    .append(j.timeouts())
+                    .append(j.counts().timeouts())
                     .append("</td><td class=\"l missing\">")
-                    .append(esc(Hosts.summary(j.missing())))
+                    .append(esc(Hosts.summary(j.outcome().missing())))
                     .append("</td><td class=\"note\" title=\"")
                     .append(esc(note))
                     .append("\">")
@@ -333,12 +340,13 @@ final class HtmlReport {
     private record Metric(String title, String unit, ToDoubleFunction<Report.JobReport> value) {}
 
     private static final List<Metric> METRICS = List.of(
-            new Metric("modelled time", "us", Report.JobReport::modeledMicros),
-            new Metric("max link bytes", "bytes", j -> j.maxLinkBytes()),
-            new Metric("total link bytes", "bytes", j -> j.totalLinkBytes()),
+            new Metric("modelled time", "us", jr -> jr.timing().modeledMicros()),
+            new Metric("max link bytes", "bytes", j -> j.traffic().maxLinkBytes()),
+            new Metric("total link bytes", "bytes", j -> j.traffic().totalLinkBytes()),
             // the same measure in every mode: a ring has no root, and its busiest member beside INA's root switch
             // compared two different things
-            new Metric("packets into the busiest host", "packets", j -> j.maxPacketsIntoHost()));
+            new Metric(
+                    "packets into the busiest host", "packets", j -> j.traffic().maxPacketsIntoHost()));
 
     /**
      * INA against the baselines: one chart per metric, a group per job, a bar per mode with its
@@ -391,8 +399,9 @@ final class HtmlReport {
     private static String busiest(Report r) {
         Map<String, List<String>> byJob = new LinkedHashMap<>();
         for (Report.JobReport j : r.jobs()) {
-            if (j.busiestHost() != null) {
-                byJob.computeIfAbsent(j.name(), k -> new ArrayList<>()).add(label(j) + " " + j.busiestHost());
+            if (j.traffic().busiestHost() != null) {
+                byJob.computeIfAbsent(j.name(), k -> new ArrayList<>())
+                        .add(label(j) + " " + j.traffic().busiestHost());
             }
         }
         return " (packets; the most any one host of the phase received, acknowledgements included, the same measure"
@@ -412,12 +421,12 @@ final class HtmlReport {
         String unit = "chunk";
         StringBuilder caption = new StringBuilder();
         for (Report.JobReport j : mixFirst(rows)) {
-            j.faults().forEach(f -> {
+            j.timing().faults().forEach(f -> {
                 if (!faults.contains(f)) {
                     faults.add(f);
                 }
             });
-            Report.Completion c = j.completion();
+            Report.Completion c = j.timing().completion();
             if (c != null && c.completed() > 0) {
                 unit = c.unit();
                 List<double[]> pts = new ArrayList<>();
@@ -437,7 +446,7 @@ final class HtmlReport {
             } else if (c != null) {
                 caption.append(label(j)).append(": no ").append(c.unit()).append(" completed at every endpoint. ");
             }
-            Report.StateEntries e = j.stateEntries();
+            Report.StateEntries e = j.timing().stateEntries();
             if (e != null) {
                 List<double[]> pts = new ArrayList<>();
                 for (int i = 0; i < e.total().size(); i++) {
@@ -476,9 +485,10 @@ final class HtmlReport {
                     "aggregation entries (soft state) over modelled time, most held at once over all switches per bucket "
                             + "of "
                             + micros(rows.stream()
-                                    .filter(j -> j.stateEntries() != null)
+                                    .filter(j -> j.timing().stateEntries() != null)
                                     .findFirst()
                                     .get()
+                                    .timing()
                                     .stateEntries()
                                     .bucketMicros())
                             + ". " + faultNote(faults),
@@ -579,13 +589,14 @@ final class HtmlReport {
                         .filter(j -> label(j).equals(label))
                         .findFirst()
                         .orElse(null);
-                String what = row == null || row.stateEntries() == null
+                String what = row == null || row.timing().stateEntries() == null
                         ? ""
                         : " The switches held up to "
-                                + row.stateEntries().total().stream()
+                                + row.timing().stateEntries().total().stream()
                                         .mapToInt(Integer::intValue)
                                         .max()
-                                        .orElse(0) + " entries at once (the heat map's "
+                                        .orElse(0)
+                                + " entries at once (the heat map's "
                                 + "switch fill gives each one's peak)"
                                 + (row.kindReport() == null ? "" : "; " + KindFigures.line(row.kindReport()))
                                 + ".";

@@ -92,9 +92,12 @@ final class NcclTable {
      */
     static Double speedup(Report r, String job) {
         return r.jobs().stream()
-                .filter(j -> j.name().equals(job) && j.mode().inNetwork() && j.iteration() == null)
+                .filter(j ->
+                        j.name().equals(job) && j.mode().inNetwork() && j.plan().iteration() == null)
                 .findFirst()
-                .filter(j -> j.verified() && j.speedup() != null && !j.speedup().isEmpty())
+                .filter(j -> j.outcome().verified()
+                        && j.speedup() != null
+                        && !j.speedup().isEmpty())
                 .map(j -> Collections.min(j.speedup().values()))
                 .orElse(null);
     }

@@ -50,7 +50,7 @@ final class PoolChart {
         Map<String, Integer> capacity = new LinkedHashMap<>();
         long end = 1;
         for (Report.JobReport j : rows) {
-            end = Math.max(end, (long) (j.modeledMicros() * 1000));
+            end = Math.max(end, (long) (j.timing().modeledMicros() * 1000));
             for (PoolReport.Switch s : j.pool().switches()) {
                 capacity.putIfAbsent(s.node(), s.capacity());
                 for (long[] step : s.entries()) {

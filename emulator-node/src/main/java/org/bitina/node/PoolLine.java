@@ -20,7 +20,7 @@ final class PoolLine {
             }
         }
         String granted = least == most ? String.valueOf(least) : least + "-" + most;
-        int declared = j.admission() == null ? 0 : j.admission().entries();
+        int declared = j.plan().admission() == null ? 0 : j.plan().admission().entries();
         return "pool (" + p.admission() + "): granted " + granted + " of the " + declared + " entries it declared on "
                 + p.switches().size() + " switches, its own entries filled " + full + " of those pools; "
                 + p.passThroughs()

@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.bitina.run.LinkReport;
 import org.bitina.run.LinkScope;
 import org.bitina.run.Report;
 
@@ -24,10 +25,10 @@ final class QueueChart {
     static void append(StringBuilder b, Report r) {
         // a shared run: each world's mix first, then the jobs alone, each captioned so
         boolean shared = SharedAnswer.applies(r);
-        Map<String, List<Report.LinkReport>> groups = new LinkedHashMap<>();
-        Map<String, List<Report.LinkReport>> alone = new LinkedHashMap<>();
+        Map<String, List<LinkReport>> groups = new LinkedHashMap<>();
+        Map<String, List<LinkReport>> alone = new LinkedHashMap<>();
         Map<String, String> captions = new LinkedHashMap<>();
-        for (Report.LinkReport l : r.links()) {
+        for (LinkReport l : r.links()) {
             if (l.queue() == null) {
                 continue;
             }
@@ -50,10 +51,10 @@ final class QueueChart {
         b.append("</section>\n");
     }
 
-    private static void chart(StringBuilder b, String name, String caption, List<Report.LinkReport> ports) {
+    private static void chart(StringBuilder b, String name, String caption, List<LinkReport> ports) {
         long end = 1;
         long deepest = 1;
-        for (Report.LinkReport l : ports) {
+        for (LinkReport l : ports) {
             List<long[]> d = l.queue().depth();
             if (!d.isEmpty()) {
                 end = Math.max(end, d.get(d.size() - 1)[0] + l.queue().bucketNanos());
@@ -70,7 +71,7 @@ final class QueueChart {
                 .append(h)
                 .append("\" font-size=\"11\">\n");
         int y = 10;
-        for (Report.LinkReport l : ports) {
+        for (LinkReport l : ports) {
             strip(b, l, y, scale, deepest);
             y += STRIP;
         }
@@ -83,7 +84,7 @@ final class QueueChart {
     }
 
     /** One port: a bar per interval, its height the most bytes waiting then. */
-    private static void strip(StringBuilder b, Report.LinkReport l, int y, double scale, long deepest) {
+    private static void strip(StringBuilder b, LinkReport l, int y, double scale, long deepest) {
         int inner = STRIP - 6;
         String port = l.from() + " -> " + l.to();
         b.append(String.format(

@@ -81,7 +81,7 @@ final class SharedAnswer {
         if (done(j)) {
             return who + " " + jct + alone;
         }
-        return switch (j.status()) {
+        return switch (j.outcome().status()) {
             case COMPLETE -> who + " " + jct + " with a WRONG result";
             case PARTIAL -> who + " partial after " + jct;
             default -> who + " failed after " + jct;
@@ -89,7 +89,9 @@ final class SharedAnswer {
     }
 
     private static boolean done(Report.JobReport j) {
-        return j.status() == Status.COMPLETE && j.verified() && j.shared().startMicros() >= 0;
+        return j.outcome().status() == Status.COMPLETE
+                && j.outcome().verified()
+                && j.shared().startMicros() >= 0;
     }
 
     private static Report.JobReport world(List<Report.JobReport> mix, Schedule.World world) {

@@ -78,7 +78,7 @@ final class SharedGantt {
                     x0,
                     y,
                     Math.max(1, x1 - x0),
-                    j.verified() ? "#2e86c1" : "#c0392b",
+                    j.outcome().verified() ? "#2e86c1" : "#c0392b",
                     HtmlReport.esc(j.name()),
                     HtmlReport.micros(s.startMicros()),
                     HtmlReport.micros(s.endMicros()),

@@ -41,7 +41,7 @@ final class SharedSummary {
                     cell(Units.micros(s.jctMicros())),
                     cell(s.aloneMicros() == null ? "-" : Units.micros(s.aloneMicros())),
                     cell(s.slowdown() == null ? "-" : String.format(Locale.ROOT, "%.2fx", s.slowdown())),
-                    cell(j.verified() ? "yes" : "NO")));
+                    cell(j.outcome().verified() ? "yes" : "NO")));
         }
         table.lines(colour).forEach(out::println);
         out.println("(slowdown: JCT in the mix over JCT alone in the same world; JCT: end minus start;"

@@ -47,26 +47,30 @@ final class Summary {
                 plain(j.name()),
                 plain(j.mode().name()),
                 new ConsoleTable.Cell(
-                        j.status().label(),
-                        switch (j.status()) {
+                        j.outcome().status().label(),
+                        switch (j.outcome().status()) {
                             case COMPLETE -> Summary::green;
                             case PARTIAL -> Summary::yellow;
                             default -> Summary::red;
                         }),
                 // the expected column: what the fault plan makes the scenario expect, and whether this is it
                 new ConsoleTable.Cell(
-                        j.expected() + (j.asExpected() ? " ok" : " NO"),
-                        j.asExpected() ? Summary::green : Summary::red),
+                        j.outcome().expected() + (j.outcome().asExpected() ? " ok" : " NO"),
+                        j.outcome().asExpected() ? Summary::green : Summary::red),
                 new ConsoleTable.Cell(
-                        j.verified() ? "yes" : "NO", j.verified() ? UnaryOperator.identity() : Summary::red),
-                plain(Units.millis(j.wallMillis())),
-                plain(Units.micros(j.modeledMicros())),
-                plain(Long.toString(j.packetsIntoRoot())),
-                plain(Units.bytes(j.maxLinkBytes())),
-                plain(Units.bytes(j.totalLinkBytes())),
-                plain(Long.toString(j.timeouts())),
-                plain(Long.toString(j.lateContributions())),
-                plain(j.missing().isEmpty() ? "-" : Hosts.summary(j.missing())));
+                        j.outcome().verified() ? "yes" : "NO",
+                        j.outcome().verified() ? UnaryOperator.identity() : Summary::red),
+                plain(Units.millis(j.timing().wallMillis())),
+                plain(Units.micros(j.timing().modeledMicros())),
+                plain(Long.toString(j.traffic().packetsIntoRoot())),
+                plain(Units.bytes(j.traffic().maxLinkBytes())),
+                plain(Units.bytes(j.traffic().totalLinkBytes())),
+                plain(Long.toString(j.counts().timeouts())),
+                plain(Long.toString(j.counts().lateContributions())),
+                plain(
+                        j.outcome().missing().isEmpty()
+                                ? "-"
+                                : Hosts.summary(j.outcome().missing())));
     }
 
     /** What the columns and names mean, printed under the table. */
@@ -91,22 +95,25 @@ final class Summary {
                 .orElseThrow();
         double x = best.getValue();
         String label = j.name()
-                + (j.iteration() == null ? "" : " iteration " + j.iteration().index())
+                + (j.plan().iteration() == null
+                        ? ""
+                        : " iteration " + j.plan().iteration().index())
                 + (j.shared() == null ? "" : j.shared().alone() ? " (alone)" : " (shared)");
         // the answer sentence's three significant digits: 16.3x in both, not 16.3x above and 16.30x here
         out.println(label + ": ina vs best baseline (" + best.getKey() + "): " + Answer.ratio(x));
         Report.JobReport base = r.jobs().stream()
                 .filter(b -> b.name().equals(j.name())
                         && b.mode().equals(best.getKey())
-                        && java.util.Objects.equals(b.iteration(), j.iteration())
+                        && java.util.Objects.equals(
+                                b.plan().iteration(), j.plan().iteration())
                         && (b.shared() == null) == (j.shared() == null)
                         && (b.shared() == null
                                 || b.shared().alone() == j.shared().alone()))
                 .findFirst()
                 .orElse(null);
         decidedByRecovery(j, base).ifPresent(out::println);
-        if (x < 1 && j.note() != null && !j.note().isEmpty()) {
-            out.println("    ina's tree: " + j.note());
+        if (x < 1 && j.outcome().note() != null && !j.outcome().note().isEmpty()) {
+            out.println("    ina's tree: " + j.outcome().note());
         }
     }
 
@@ -140,7 +147,8 @@ final class Summary {
         }
         return j.mode() + " waited out " + rec.retransmissions() + " timeouts"
                 + (rec.rtoMicros() > 0 ? " of " + Units.micros(rec.rtoMicros()) + " or more" : "") + ", "
-                + Units.micros(rec.recoveryMicros()) + " of its " + Units.micros(j.modeledMicros())
+                + Units.micros(rec.recoveryMicros()) + " of its "
+                + Units.micros(j.timing().modeledMicros())
                 + " lost to recovery";
     }
 
@@ -228,9 +236,10 @@ final class Summary {
     static Optional<String> notApplied(Report r) {
         Map<String, List<String>> ended = new LinkedHashMap<>();
         for (Report.JobReport j : r.jobs()) {
-            for (String f : j.faultsNotApplied()) {
+            for (String f : j.problems().faultsNotApplied()) {
                 ended.computeIfAbsent(f, k -> new ArrayList<>())
-                        .add(j.name() + " " + j.mode().name() + " at " + Units.micros(j.modeledMicros()));
+                        .add(j.name() + " " + j.mode().name() + " at "
+                                + Units.micros(j.timing().modeledMicros()));
             }
         }
         if (ended.isEmpty()) {
@@ -266,12 +275,13 @@ final class Summary {
         for (int i = 0; i < r.jobs().size(); i++) {
             Report.JobReport j = r.jobs().get(i);
             out.println(lines.get(i + 1));
-            if ("real".equals(r.clock()) && j.timeouts() > 0) {
+            if ("real".equals(r.clock()) && j.counts().timeouts() > 0) {
                 // the number jumped because a wall-clock timer fired; say so where it is read
-                out.println("    timers fired on the wall clock: modelled time includes " + j.timeouts() + " timeouts");
+                out.println("    timers fired on the wall clock: modelled time includes "
+                        + j.counts().timeouts() + " timeouts");
             }
-            if (j.iteration() != null) {
-                Phase.Iteration it = j.iteration();
+            if (j.plan().iteration() != null) {
+                Phase.Iteration it = j.plan().iteration();
                 out.println("    iteration " + it.index() + "/" + it.of() + ": "
                         + it.members().size() + " members"
                         + (it.left().isEmpty() ? "" : ", left " + String.join(",", it.left()))
@@ -282,19 +292,20 @@ final class Summary {
                                 : "; " + it.tablesRewritten().size() + " switches' tables rewritten in "
                                         + Units.micros(it.reconfigureMicros()) + " (modelled)"));
             }
-            if (j.admission() != null && !j.admission().admitted()) {
+            if (j.plan().admission() != null && !j.plan().admission().admitted()) {
                 // the job asked for INA and ran a host baseline: never leave that to a reader of the mode column
-                out.println("    INA not admitted: " + j.admission().reason() + "; this " + j.mode()
+                out.println("    INA not admitted: " + j.plan().admission().reason() + "; this " + j.mode()
                         + " phase ran in its place");
             }
             if (j.pool() != null) {
                 // T2: the switches' pools say it better than the reservation line
                 out.println("    " + PoolLine.of(j));
-            } else if (j.admission() != null && j.admission().refused() > 0) {
-                out.println("    " + j.admission().refused() + " aggregations passed on unaggregated: the job held the "
-                        + j.admission().entries() + " entries it reserved per switch");
+            } else if (j.plan().admission() != null && j.plan().admission().refused() > 0) {
+                out.println("    " + j.plan().admission().refused()
+                        + " aggregations passed on unaggregated: the job held the "
+                        + j.plan().admission().entries() + " entries it reserved per switch");
             }
-            for (String m : j.mismatches().stream().limit(3).toList()) {
+            for (String m : j.problems().mismatches().stream().limit(3).toList()) {
                 out.println("    mismatch: " + m);
             }
             Report.Recovery rec = j.recovery();
@@ -311,19 +322,22 @@ final class Summary {
                             + policy(rec));
                 }
             }
-            for (String u : j.unfinished().stream().limit(5).toList()) {
+            for (String u : j.problems().unfinished().stream().limit(5).toList()) {
                 out.println("    unfinished: " + u);
             }
             // why a phase ended early or did not run (a stall, a lost member)
-            if (j.ended() != null && j.ended().ran() && j.ended().why() != null) {
-                out.println("    ended: " + j.ended().why());
+            if (j.outcome().ended() != null
+                    && j.outcome().ended().ran()
+                    && j.outcome().ended().why() != null) {
+                out.println("    ended: " + j.outcome().ended().why());
             }
         }
     }
 
     /** In place of a workload's job table: how many rows there are, whether all ended as expected, where they are. */
     private static String rowsElsewhere(Report r) {
-        long notAsExpected = r.jobs().stream().filter(j -> !j.asExpected()).count();
+        long notAsExpected =
+                r.jobs().stream().filter(j -> !j.outcome().asExpected()).count();
         return r.jobs().size() + " job rows (each collective of each iteration, per world), "
                 + (notAsExpected == 0 ? "every one as expected" : notAsExpected + " NOT as expected")
                 + ": --verbose prints them; --report, --csv and --html hold every figure";
@@ -336,8 +350,9 @@ final class Summary {
                         ? LEGEND.replace(
                                 "; pkts in:", "; run: in a shared run, the world's mix or the job alone; pkts in:")
                         : LEGEND);
-        long partial =
-                r.jobs().stream().mapToLong(j -> j.partialChunks().size()).sum();
+        long partial = r.jobs().stream()
+                .mapToLong(j -> j.problems().partialChunks().size())
+                .sum();
         if (partial > 0) {
             out.println("partial results: " + partial + " (endpoint, chunk) pairs; see the report's partialChunks");
         }
@@ -349,17 +364,18 @@ final class Summary {
             }
         }
         for (Report.JobReport j : r.jobs()) {
-            if (!j.dropped().isEmpty()) {
-                out.println(j.name() + " " + j.mode() + ": " + j.dropped().size()
+            if (!j.problems().dropped().isEmpty()) {
+                out.println(j.name() + " " + j.mode() + ": "
+                        + j.problems().dropped().size()
                         + " dropped by policy (tokens over expert capacity, say), e.g. "
-                        + j.dropped().get(0));
+                        + j.problems().dropped().get(0));
             }
-            if (!j.deviceFailures().isEmpty()) {
+            if (!j.problems().deviceFailures().isEmpty()) {
                 // the emulator's own fault, not the scenario's: the row is not as expected
-                out.println(
-                        j.name() + " " + j.mode() + ": " + j.deviceFailures().size()
-                                + " messages a device could not handle (a fault of the emulator), e.g. "
-                                + j.deviceFailures().get(0));
+                out.println(j.name() + " " + j.mode() + ": "
+                        + j.problems().deviceFailures().size()
+                        + " messages a device could not handle (a fault of the emulator), e.g. "
+                        + j.problems().deviceFailures().get(0));
             }
             if (j.kindReport() != null && rows) {
                 // the kind's own figures (its report part), headline first: MoE's source uplink, multicast's ACKs

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import org.bitina.job.Mode;
 import org.bitina.job.Status;
+import org.bitina.run.Ending;
 import org.bitina.run.Report;
 import org.junit.jupiter.api.Test;
 
@@ -82,6 +83,12 @@ class ConsoleFormatTest {
                 List.of(),
                 List.of(),
                 List.of(),
+                Map.of(),
+                null,
+                List.of(),
+                List.of(),
+                List.of(),
+                List.of(),
                 Map.of());
         String plain = print(r, false);
         assertEquals(
@@ -114,13 +121,24 @@ class ConsoleFormatTest {
     @Test
     void whyAPhaseEndedEarlyIsPrintedFromItsCauseAndAPhaseThatDidNotRunIsNotSaidToHaveEnded() {
         Report.JobReport stalled = job("w", "ina", "failed", "complete", false).toBuilder()
-                .note("A-BMs [0011]; stalled: nothing left to happen")
-                .ended(new org.bitina.run.Ending(
-                        org.bitina.run.Ending.Cause.NOTHING_LEFT, "nothing left to happen at 3.0 us"))
+                .outcome(new Report.JobReport.Outcome(
+                        Status.FAILED,
+                        false,
+                        List.of(),
+                        "complete",
+                        false,
+                        "A-BMs [0011]; stalled: nothing left to happen",
+                        new Ending(Ending.Cause.NOTHING_LEFT, "nothing left to happen at 3.0 us")))
                 .build();
         Report.JobReport notRun = job("w", "ring", "failed", "complete", false).toBuilder()
-                .note("not run: member m2 lost; stalled: words in a note are never parsed")
-                .ended(new org.bitina.run.Ending(org.bitina.run.Ending.Cause.NOT_RUN, "member m2 lost"))
+                .outcome(new Report.JobReport.Outcome(
+                        Status.FAILED,
+                        false,
+                        List.of(),
+                        "complete",
+                        false,
+                        "not run: member m2 lost; stalled: words in a note are never parsed",
+                        new Ending(Ending.Cause.NOT_RUN, "member m2 lost")))
                 .build();
         String out = print(
                 new Report(
@@ -128,6 +146,12 @@ class ConsoleFormatTest {
                         "virtual",
                         List.of(),
                         List.of(stalled, notRun),
+                        List.of(),
+                        List.of(),
+                        List.of(),
+                        Map.of(),
+                        null,
+                        List.of(),
                         List.of(),
                         List.of(),
                         List.of(),
@@ -155,16 +179,14 @@ class ConsoleFormatTest {
     @Test
     void underLossTheComparisonSaysHowManyTimeoutsEachSideWaitedOut() {
         Report.JobReport ina = Report.JobReport.builder("ft8", "allreduce", Mode.INA)
-                .status(Status.COMPLETE)
-                .verified(true)
-                .modeledMicros(1880)
+                .outcome(new Report.JobReport.Outcome(Status.COMPLETE, true, List.of(), null, false, null, null))
+                .timing(new Report.JobReport.Timing(0, 1880, null, null, List.of()))
                 .recovery(new Report.Recovery(117856, 4108, 1820, List.of(), 57.6, 16))
                 .speedup(Map.of(Mode.of("ring"), 2.64))
                 .build();
         Report.JobReport ring = Report.JobReport.builder("ft8", "allreduce", Mode.of("ring"))
-                .status(Status.COMPLETE)
-                .verified(true)
-                .modeledMicros(4950)
+                .outcome(new Report.JobReport.Outcome(Status.COMPLETE, true, List.of(), null, false, null, null))
+                .timing(new Report.JobReport.Timing(0, 4950, null, null, List.of()))
                 .recovery(new Report.Recovery(14267, 0, 4390, List.of(), 302, 10))
                 .build();
         ByteArrayOutputStream b = new ByteArrayOutputStream();
@@ -210,7 +232,21 @@ class ConsoleFormatTest {
     }
 
     private static Report report(Report.JobReport... jobs) {
-        return new Report("s.conf", "virtual", List.of(), List.of(jobs), List.of(), List.of(), List.of(), Map.of());
+        return new Report(
+                "s.conf",
+                "virtual",
+                List.of(),
+                List.of(jobs),
+                List.of(),
+                List.of(),
+                List.of(),
+                Map.of(),
+                null,
+                List.of(),
+                List.of(),
+                List.of(),
+                List.of(),
+                Map.of());
     }
 
     @Test
@@ -229,18 +265,11 @@ class ConsoleFormatTest {
 
     private static Report.JobReport job(String name, String mode, String status, String expected, boolean asExpected) {
         return Report.JobReport.builder(name, "allreduce", Mode.of(mode))
-                .status(Status.of(status))
-                .verified(true)
-                .wallMillis(1234)
-                .modeledMicros(80.3)
-                .packetsIntoRoot(512)
-                .maxLinkBytes(826112)
-                .totalLinkBytes(1429024128L)
-                .expected(expected)
-                .asExpected(asExpected)
-                .root("s6")
-                .chunks(256)
-                .endpoints(4)
+                .outcome(new Report.JobReport.Outcome(
+                        Status.of(status), true, List.of(), expected, asExpected, null, null))
+                .timing(new Report.JobReport.Timing(1234, 80.3, null, null, List.of()))
+                .traffic(new Report.JobReport.Traffic(512, 0, 826112, 1429024128L, 0, 0, 0, 0, null))
+                .plan(new Report.JobReport.Plan("s6", 256, 4, null, null, null))
                 .build();
     }
 }

@@ -94,18 +94,16 @@ class SharedAnswerTest {
     }
 
     private static Report report(List<Report.JobReport> rows) {
-        return new Report("s.conf", "virtual", List.of(), rows, List.of(), List.of(), List.of(), Map.of());
+        return new Report(
+                "s.conf", "virtual", List.of(), rows, List.of(), List.of(), List.of(), Map.of(), null, List.of(),
+                List.of(), List.of(), List.of(), Map.of());
     }
 
     private static Report.JobReport row(String job, String mode, String status, SharedRun s, double modelled) {
         return Report.JobReport.builder(job, "allreduce", Mode.of(mode))
-                .status(Status.of(status))
-                .verified(true)
-                .modeledMicros(modelled)
-                .totalLinkBytes(1 << 20)
-                .maxLinkBytes(1 << 16)
-                .expected("complete")
-                .asExpected(true)
+                .outcome(new Report.JobReport.Outcome(Status.of(status), true, List.of(), "complete", true, null, null))
+                .timing(new Report.JobReport.Timing(0, modelled, null, null, List.of()))
+                .traffic(new Report.JobReport.Traffic(0, 0, 1 << 16, 1 << 20, 0, 0, 0, 0, null))
                 .shared(s)
                 .build();
     }

@@ -36,14 +36,19 @@ class AllGatherRunTest {
         Report.JobReport ring = Scenarios.mode(r, "ring");
         for (Report.JobReport row : new Report.JobReport[] {ina, ring}) {
             assertEquals("all-gather", row.kind());
-            assertEquals(Status.COMPLETE, row.status(), row.toString());
-            assertTrue(row.verified() && row.asExpected(), row.toString());
+            assertEquals(Status.COMPLETE, row.outcome().status(), row.toString());
+            assertTrue(row.outcome().verified() && row.outcome().asExpected(), row.toString());
             assertEquals(0, row.recovery().retransmissions(), "nothing lost, nothing sent again: " + row);
         }
         assertTrue(ina.speedup().containsKey(AllGatherJobReader.RING), ina.toString());
-        assertEquals(ring.modeledMicros() / ina.modeledMicros(), ina.speedup().get(AllGatherJobReader.RING), 0.01);
+        assertEquals(
+                ring.timing().modeledMicros() / ina.timing().modeledMicros(),
+                ina.speedup().get(AllGatherJobReader.RING),
+                0.01);
         // the multicast crosses each link of its tree once per chunk; the ring sends every chunk N-1 times
-        assertTrue(ina.totalLinkBytes() < ring.totalLinkBytes(), ina.totalLinkBytes() + " vs " + ring.totalLinkBytes());
+        assertTrue(
+                ina.traffic().totalLinkBytes() < ring.traffic().totalLinkBytes(),
+                ina.traffic().totalLinkBytes() + " vs " + ring.traffic().totalLinkBytes());
         // the packet bound from the plan: per chunk one multicast and 15 acknowledgements; the ring 15 sends, each
         // acknowledged
         assertEquals(128L * 16, ina.packetBound().plannedPackets(), ina.toString());
@@ -55,8 +60,8 @@ class AllGatherRunTest {
         Report r = Scenarios.run(k4("\nfaults = [{ at = 0us, kind = loss, rate = 1% }]\n"));
         for (String mode : new String[] {"ina", "ring"}) {
             Report.JobReport row = Scenarios.mode(r, mode);
-            assertEquals(Status.COMPLETE, row.status(), row.toString());
-            assertTrue(row.verified() && row.asExpected(), row.toString());
+            assertEquals(Status.COMPLETE, row.outcome().status(), row.toString());
+            assertTrue(row.outcome().verified() && row.outcome().asExpected(), row.toString());
             assertTrue(row.recovery().retransmissions() > 0, mode + ": something was lost and sent again");
         }
     }
@@ -73,10 +78,12 @@ class AllGatherRunTest {
             throws Exception {
         Report r = Scenarios.run(k4("\nfaults = [{ at = 0us, kind = loss, rate = 20% }]\n"));
         Report.JobReport ina = Scenarios.mode(r, "ina");
-        if (!ina.status().equals(Status.COMPLETE)) {
-            assertEquals(Status.FAILED, ina.status(), ina.toString());
+        if (!ina.outcome().status().equals(Status.COMPLETE)) {
+            assertEquals(Status.FAILED, ina.outcome().status(), ina.toString());
             assertFalse(ina.recovery().gaveUp().isEmpty(), "never silent: " + ina);
-            assertTrue(ina.mismatches().isEmpty(), "a give-up is not a wrong value: " + ina.mismatches());
+            assertTrue(
+                    ina.problems().mismatches().isEmpty(),
+                    "a give-up is not a wrong value: " + ina.problems().mismatches());
             // each chunk a receiver lacks is its owner's only, so its owner gave up on that receiver for it
             Map<String, Integer> givenUp = new HashMap<>();
             for (String g : ina.recovery().gaveUp()) {
@@ -84,7 +91,7 @@ class AllGatherRunTest {
                 assertTrue(m.matches(), g);
                 givenUp.merge(m.group(1), Integer.parseInt(m.group(2)), Integer::sum);
             }
-            for (String u : ina.unfinished()) {
+            for (String u : ina.problems().unfinished()) {
                 Matcher m = UNFINISHED.matcher(u);
                 assertTrue(m.matches(), u);
                 int lacks = Integer.parseInt(m.group(3)) - Integer.parseInt(m.group(2));
@@ -92,12 +99,12 @@ class AllGatherRunTest {
                         givenUp.getOrDefault(m.group(1), 0) >= lacks,
                         m.group(1) + " lacks " + lacks + " chunks, given up on for " + givenUp.get(m.group(1)));
             }
-            for (String missing : ina.missing()) {
+            for (String missing : ina.outcome().missing()) {
                 assertTrue(givenUp.containsKey(missing), missing + " is missing and no sender named it: " + ina);
             }
         }
         Report.JobReport ring = Scenarios.mode(r, "ring");
-        if (!ring.status().equals(Status.COMPLETE)) {
+        if (!ring.outcome().status().equals(Status.COMPLETE)) {
             assertFalse(ring.recovery().gaveUp().isEmpty(), "never silent: " + ring);
         }
     }

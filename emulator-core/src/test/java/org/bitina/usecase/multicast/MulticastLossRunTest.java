@@ -30,12 +30,13 @@ class MulticastLossRunTest {
                         + "\nfaults = [{ at = 0us, kind = loss, rate = 5% }]\n"));
         for (String mode : new String[] {"ina", "unicast-ack"}) {
             Report.JobReport row = Scenarios.mode(r, mode);
-            assertEquals(Status.COMPLETE, row.status(), row.toString());
-            assertTrue(row.verified() && row.missing().isEmpty(), row.toString());
+            assertEquals(Status.COMPLETE, row.outcome().status(), row.toString());
+            assertTrue(row.outcome().verified() && row.outcome().missing().isEmpty(), row.toString());
         }
         Report.JobReport ina = Scenarios.mode(r, "ina");
-        assertTrue(ina.timeouts() > 0, "something was lost and the tree timed out");
+        assertTrue(ina.counts().timeouts() > 0, "something was lost and the tree timed out");
         // with the completion-timeout rule one lost ACK alone cost a node's 100 ms x height
-        assertTrue(ina.modeledMicros() < 100_000, "took " + ina.modeledMicros() + " us");
+        assertTrue(
+                ina.timing().modeledMicros() < 100_000, "took " + ina.timing().modeledMicros() + " us");
     }
 }

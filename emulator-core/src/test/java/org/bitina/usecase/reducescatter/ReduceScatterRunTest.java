@@ -31,14 +31,17 @@ class ReduceScatterRunTest {
         Report.JobReport ring = Scenarios.mode(r, "ring");
         for (Report.JobReport row : new Report.JobReport[] {ina, ring}) {
             assertEquals("reduce-scatter", row.kind());
-            assertEquals(Status.COMPLETE, row.status(), row.toString());
-            assertTrue(row.verified() && row.asExpected(), row.toString());
+            assertEquals(Status.COMPLETE, row.outcome().status(), row.toString());
+            assertTrue(row.outcome().verified() && row.outcome().asExpected(), row.toString());
         }
         assertTrue(ina.speedup().containsKey(ReduceScatterJobReader.RING), ina.toString());
-        assertEquals(ring.modeledMicros() / ina.modeledMicros(), ina.speedup().get(ReduceScatterJobReader.RING), 0.01);
-        assertEquals(0, ina.timeouts(), "nothing lost, no completion timer fired");
+        assertEquals(
+                ring.timing().modeledMicros() / ina.timing().modeledMicros(),
+                ina.speedup().get(ReduceScatterJobReader.RING),
+                0.01);
+        assertEquals(0, ina.counts().timeouts(), "nothing lost, no completion timer fired");
         // every chunk is summed once on its way to the root: 128 chunks x 16 members into the VAT, 128 x 4 into core-1
-        assertEquals(128L * 4, ina.packetsIntoRoot(), "the root's four aggregation children, once per chunk");
+        assertEquals(128L * 4, ina.traffic().packetsIntoRoot(), "the root's four aggregation children, once per chunk");
         // the packet bound from the plan: per chunk 16 contributions, 12 aggregates (4 aggregation and
         // 8 edge switches), the owner's result and the others' notice; the ring 15 sends a chunk, each acknowledged
         assertEquals(128L * (16 + 12 + 2), ina.packetBound().plannedPackets(), ina.toString());
@@ -49,12 +52,12 @@ class ReduceScatterRunTest {
     void underOnePercentLossInaRecoversByRetransmissionAndEndsCompleteAndVerified() throws Exception {
         Report r = Scenarios.run(k4("\nfaults = [{ at = 0us, kind = loss, rate = 1% }]\n"));
         Report.JobReport ina = Scenarios.mode(r, "ina");
-        assertEquals(Status.COMPLETE, ina.status(), ina.toString());
-        assertTrue(ina.verified() && ina.asExpected(), ina.toString());
+        assertEquals(Status.COMPLETE, ina.outcome().status(), ina.toString());
+        assertTrue(ina.outcome().verified() && ina.outcome().asExpected(), ina.toString());
         assertTrue(ina.recovery().retransmissions() > 0, "something was lost and sent again: " + ina.recovery());
         assertTrue(ina.recovery().gaveUp().isEmpty(), ina.recovery().toString());
         Report.JobReport ring = Scenarios.mode(r, "ring");
-        assertEquals(Status.COMPLETE, ring.status(), ring.toString());
-        assertTrue(ring.verified(), ring.toString());
+        assertEquals(Status.COMPLETE, ring.outcome().status(), ring.toString());
+        assertTrue(ring.outcome().verified(), ring.toString());
     }
 }

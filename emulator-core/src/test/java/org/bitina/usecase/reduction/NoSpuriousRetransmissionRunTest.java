@@ -27,7 +27,7 @@ class NoSpuriousRetransmissionRunTest {
             Report r = Scenarios.run(
                     Scenarios.reference(dir, file, t -> t.replace("elements = 1048576", "elements = 131072")));
             Report.JobReport ina = Scenarios.mode(r, "ina");
-            assertTrue(ina.asExpected(), file + ": " + ina);
+            assertTrue(ina.outcome().asExpected(), file + ": " + ina);
             assertEquals(0L, ina.recovery().retransmissions(), file + ": no spurious retransmission: " + ina);
             assertEquals(0L, ina.recovery().resultResends(), file);
         }
@@ -38,8 +38,8 @@ class NoSpuriousRetransmissionRunTest {
         Report r = Scenarios.run(Scenarios.reference(
                 dir, "fat-tree-k4-allreduce.conf", t -> t + "\nfaults = [{ at = 0us, kind = loss, rate = 1% }]\n"));
         Report.JobReport ina = Scenarios.mode(r, "ina");
-        assertEquals(Status.COMPLETE, ina.status(), ina.toString());
-        assertTrue(ina.verified(), ina.toString());
+        assertEquals(Status.COMPLETE, ina.outcome().status(), ina.toString());
+        assertTrue(ina.outcome().verified(), ina.toString());
         assertTrue(ina.recovery().retransmissions() > 0, "something was lost and sent again: " + ina);
     }
 }

@@ -96,7 +96,9 @@ class ChakraRunTest {
         // per world: the AllReduce and the AllGather
         assertEquals(4, r.jobs().size());
         for (Report.JobReport j : r.jobs()) {
-            assertTrue(j.verified() && j.asExpected(), j.name() + " " + j.mode() + j.note());
+            assertTrue(
+                    j.outcome().verified() && j.outcome().asExpected(),
+                    j.name() + " " + j.mode() + j.outcome().note());
         }
         for (IterationReport it : r.iterations()) {
             // every rank computes 20 + 30 us; the AllReduce overlaps the 30 us of backward
@@ -146,13 +148,18 @@ class ChakraRunTest {
         assertEquals(4, r.jobs().size(), r.jobs().toString());
         for (Report.JobReport j : r.jobs()) {
             assertEquals("bier-inc", j.kind());
-            assertTrue(j.verified() && j.asExpected(), j.name() + " " + j.mode() + j.note());
+            assertTrue(
+                    j.outcome().verified() && j.outcome().asExpected(),
+                    j.name() + " " + j.mode() + j.outcome().note());
             assertEquals(
                     j.shared().world() == Schedule.World.INA ? "ina" : "ring",
                     j.mode().toString(),
                     "the baseline world runs NCCL's ring (a chain)");
             // a Reduce waits at its root alone, a Broadcast at every member
-            assertEquals(j.note().contains("Reduce") ? 1 : 4, j.endpoints(), j.note());
+            assertEquals(
+                    j.outcome().note().contains("Reduce") ? 1 : 4,
+                    j.plan().endpoints(),
+                    j.outcome().note());
         }
         for (IterationReport it : r.iterations()) {
             Report.JobReport bc = row(r, it.world(), "Broadcast from h1");
@@ -238,8 +245,10 @@ class ChakraRunTest {
         Report r = runTraces(dir);
         assertEquals(4, r.jobs().size(), "per world: the two transfers");
         for (Report.JobReport j : r.jobs()) {
-            assertTrue(j.verified() && j.asExpected(), j.name() + " " + j.mode() + j.note());
-            assertEquals(2, j.endpoints(), "the sender and its one receiver");
+            assertTrue(
+                    j.outcome().verified() && j.outcome().asExpected(),
+                    j.name() + " " + j.mode() + j.outcome().note());
+            assertEquals(2, j.plan().endpoints(), "the sender and its one receiver");
         }
         for (IterationReport it : r.iterations()) {
             Report.JobReport act = row(r, it.world(), "Broadcast from h1");
@@ -295,7 +304,7 @@ class ChakraRunTest {
     /** The row of {@code world} whose plan says {@code what} (one per world in these traces). */
     private static Report.JobReport row(Report r, Schedule.World world, String what) {
         return r.jobs().stream()
-                .filter(j -> j.shared().world() == world && j.note().contains(what))
+                .filter(j -> j.shared().world() == world && j.outcome().note().contains(what))
                 .findFirst()
                 .orElseThrow(() -> new AssertionError("no " + what + " in " + world + ": " + r.jobs()));
     }
