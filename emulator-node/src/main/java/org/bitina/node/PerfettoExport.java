@@ -18,8 +18,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.zip.GZIPInputStream;
 import org.bitina.job.Mode;
 import org.bitina.topology.Node;
@@ -42,7 +40,6 @@ import org.bitina.topology.Topology;
  */
 final class PerfettoExport {
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final Pattern COPY = Pattern.compile("([^\\s,:]+) (\\[[^\\]]*\\])");
     private static final int PACKETS = 1;
 
     private final Topology topology;
@@ -189,17 +186,12 @@ final class PerfettoExport {
             }
         }
         if (sends) {
-            Map<String, String> copies = new HashMap<>();
-            if (detail != null && detail.startsWith("copies:")) {
-                Matcher m = COPY.matcher(detail);
-                while (m.find()) {
-                    copies.put(m.group(1), m.group(2));
-                }
-            }
+            // the trace writes a replicate event per copy, with its own bitmap and next hop; an event sent to
+            // several nodes names no per-copy bitmap, so its receives match on "?"
             List<String> to = new ArrayList<>();
             e.path("to").forEach(t -> to.add(t.asText()));
             for (String t : to) {
-                String b = copies.containsKey(t) ? copies.get(t) : to.size() == 1 ? bitmap : "?";
+                String b = to.size() == 1 ? bitmap : "?";
                 sent(p, flowKey(t, job, mode, seq, dir, b), vt);
             }
         }
