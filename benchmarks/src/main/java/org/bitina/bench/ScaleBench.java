@@ -18,7 +18,7 @@ import org.bitina.scenario.ScenarioLoader;
 import org.bitina.topology.Node;
 import org.bitina.topology.Routing;
 import org.bitina.usecase.Phase;
-import org.bitina.usecases.UseCases;
+import org.bitina.usecases.PhasePlanner;
 
 /**
  * AllReduce over every host of a fat tree, k by k (issue 17 item 4d): setup time (routing and
@@ -251,7 +251,7 @@ public final class ScaleBench {
             Routing routing = Routing.compute(s.topology())
                     .prepare(s.topology().hosts().stream().map(Node::name).toList());
             long t1 = System.nanoTime();
-            List<Phase> phases = UseCases.plan(s, routing);
+            List<Phase> phases = PhasePlanner.plan(s, routing);
             long t2 = System.nanoTime();
             System.gc();
             long held = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();

@@ -10,7 +10,7 @@ import org.bitina.scenario.StartRule;
 import org.bitina.topology.Routing;
 import org.bitina.usecase.Phase;
 import org.bitina.usecase.traffic.TrafficPlan;
-import org.bitina.usecases.UseCases;
+import org.bitina.usecases.PhasePlanner;
 
 /**
  * What the runner takes through one phase of the fabric: one job in one mode (sequential, as
@@ -52,7 +52,7 @@ record PhaseGroup(List<Entry> jobs, Schedule.World world, boolean alone, StartRu
      * @param atStart    a job of a mix admitted when it starts (T2), its {@code phase} until then as
      *                   admitted alone; null: admitted before the run, or no pool to admit it to
      */
-    record Entry(Phase phase, long startNanos, List<String> after, UseCases.AtStart atStart) {
+    record Entry(Phase phase, long startNanos, List<String> after, PhasePlanner.AtStart atStart) {
         Entry(Phase phase, long startNanos, List<String> after) {
             this(phase, startNanos, after, null);
         }
@@ -115,7 +115,7 @@ record PhaseGroup(List<Entry> jobs, Schedule.World world, boolean alone, StartRu
         List<TrafficPlan> traffic = TrafficPlan.of(s);
         List<PhaseGroup> out = new ArrayList<>();
         for (Schedule.World w : schedule.worlds()) {
-            UseCases.World world = UseCases.worldAtStart(s, routing, w);
+            PhasePlanner.World world = PhasePlanner.worldAtStart(s, routing, w);
             List<Phase> phases = world.phases();
             List<Entry> mix = new ArrayList<>();
             for (Phase p : phases) {

@@ -14,7 +14,7 @@ import org.bitina.usecase.DriverReport;
 import org.bitina.usecase.Phase;
 import org.bitina.usecase.traffic.TrafficDriverSpec;
 import org.bitina.usecase.traffic.TrafficPlan;
-import org.bitina.usecases.UseCases;
+import org.bitina.usecases.PhasePlanner;
 
 /** What one phase has gathered while the {@link PhaseRunner} takes it through its states. */
 final class PhaseRun {
@@ -108,7 +108,7 @@ final class PhaseRun {
         /** Whether its grants of the switches' pools went back (T2). */
         boolean released;
         /** Admitted when it starts (T2): its tables and drivers go out then; null: admitted before the run. */
-        final UseCases.AtStart atStart;
+        final PhasePlanner.AtStart atStart;
 
         JobRun(PhaseGroup.Entry e) {
             this.phase = e.phase();

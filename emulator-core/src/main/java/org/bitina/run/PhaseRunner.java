@@ -37,6 +37,7 @@ import org.bitina.usecase.DriverSpec;
 import org.bitina.usecase.Phase;
 import org.bitina.usecase.PhaseEstimate;
 import org.bitina.usecase.traffic.TrafficFigures;
+import org.bitina.usecases.PhasePlanner;
 import org.bitina.usecases.UseCases;
 import org.bitina.workload.StepScheduler;
 
@@ -324,7 +325,7 @@ public final class PhaseRunner {
      * drivers go out before it begins. Refused (strict), its fallback baseline's go out instead.
      */
     private void admitAtStart(PhaseRun run, PhaseRun.JobRun j, long now) {
-        j.phase = UseCases.admitAtStart(scenario, routing, run.pool, j.atStart);
+        j.phase = PhasePlanner.admitAtStart(scenario, routing, run.pool, j.atStart);
         if (!j.phase.mode().inNetwork()) {
             ranInstead.put(ranInsteadKey(run.group, j.name()), j.phase);
             ctx.getLog()
@@ -936,7 +937,7 @@ public final class PhaseRunner {
     private Phase expectingWhatApplied(PhaseRun run) {
         List<FaultSpec> applied = new ArrayList<>(scenario.faults());
         applied.removeAll(run.pendingFaults);
-        List<Phase> again = UseCases.plan(scenario.withFaults(applied), routing);
+        List<Phase> again = PhasePlanner.plan(scenario.withFaults(applied), routing);
         Phase p = run.lead.phase;
         if (run.index >= again.size()) {
             return p;

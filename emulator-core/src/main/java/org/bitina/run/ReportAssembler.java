@@ -28,6 +28,7 @@ import org.bitina.usecase.Phase;
 import org.bitina.usecase.PhaseFigures;
 import org.bitina.usecase.Recovery;
 import org.bitina.usecase.RecoveryPolicy;
+import org.bitina.usecases.PhasePlanner;
 import org.bitina.usecases.UseCases;
 import org.bitina.workload.StepScheduler;
 
@@ -121,7 +122,7 @@ final class ReportAssembler {
     /** Every phase's plan, timed for the report's {@code setup}, with the heap in use after it (no collection forced). */
     List<Phase> planned(Scenario scenario, Routing routing) {
         long t0 = System.nanoTime();
-        List<Phase> phases = UseCases.plan(scenario, routing);
+        List<Phase> phases = PhasePlanner.plan(scenario, routing);
         setup = new Report.Setup(
                 routingNanos / 1_000_000,
                 (System.nanoTime() - t0) / 1_000_000,

@@ -46,7 +46,7 @@ public final class FaultTimes {
             return List.of();
         }
         Routing routing = Routing.compute(s.topology());
-        List<Phase> phases = UseCases.plan(s, routing);
+        List<Phase> phases = PhasePlanner.plan(s, routing);
         List<PhaseEstimate> estimates = new ArrayList<>();
         for (Phase p : phases) {
             estimates.add(UseCases.estimate(p, s, routing));

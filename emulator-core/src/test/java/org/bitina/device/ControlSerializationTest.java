@@ -45,7 +45,7 @@ import org.bitina.usecase.CompletionTimes;
 import org.bitina.usecase.DriverReport;
 import org.bitina.usecase.Phase;
 import org.bitina.usecase.traffic.TrafficPlan;
-import org.bitina.usecases.UseCases;
+import org.bitina.usecases.PhasePlanner;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -103,7 +103,7 @@ class ControlSerializationTest {
             Scenario s = reference(f);
             Routing routing =
                     Routing.compute(s.topology(), Set.of(s.topology().links().get(0)), Set.of());
-            for (Phase p : UseCases.plan(s, routing)) {
+            for (Phase p : PhasePlanner.plan(s, routing)) {
                 // every tree's tables: a phase over partitions (H2) holds its second stage's and each partition's
                 p.trees()
                         .forEach(tree ->
@@ -273,7 +273,7 @@ class ControlSerializationTest {
         Scenario s = reference("paper-fig1-allreduce.conf");
         Routing routing = Routing.compute(s.topology(), Set.of(), Set.of());
         int tables = 0;
-        for (Phase p : UseCases.plan(s, routing)) {
+        for (Phase p : PhasePlanner.plan(s, routing)) {
             for (Phase.Tree tree : p.trees()) {
                 for (JobTables t : tree.tables().values()) {
                     DeviceCommand.InstallJob back =

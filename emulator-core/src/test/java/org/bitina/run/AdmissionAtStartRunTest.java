@@ -15,7 +15,7 @@ import org.bitina.scenario.ScenarioException;
 import org.bitina.scenario.Schedule;
 import org.bitina.topology.Routing;
 import org.bitina.usecase.Phase;
-import org.bitina.usecases.UseCases;
+import org.bitina.usecases.PhasePlanner;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -61,7 +61,7 @@ class AdmissionAtStartRunTest {
 
     /** What admission decided for {@code job} before the run, from the schedule alone. */
     private static Phase beforeTheRun(Scenario s, String job) {
-        List<Phase> world = UseCases.world(s, Routing.compute(s.topology()), Schedule.World.INA);
+        List<Phase> world = PhasePlanner.world(s, Routing.compute(s.topology()), Schedule.World.INA);
         return world.stream()
                 .filter(p -> p.job().name().equals(job))
                 .findFirst()

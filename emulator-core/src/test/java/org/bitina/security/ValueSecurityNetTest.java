@@ -31,7 +31,7 @@ import org.bitina.usecase.Phase;
 import org.bitina.usecase.References;
 import org.bitina.usecase.allreduce.AllReduceSpec;
 import org.bitina.usecase.reduction.AllReduceData;
-import org.bitina.usecases.UseCases;
+import org.bitina.usecases.PhasePlanner;
 import org.bitina.wire.Payload;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -73,7 +73,7 @@ class ValueSecurityNetTest {
         Net(Scenario s) {
             this.scenario = s;
             Routing routing = Routing.compute(s.topology());
-            this.phase = UseCases.plan(s, routing).get(0);
+            this.phase = PhasePlanner.plan(s, routing).get(0);
             References refs = new References();
             phase.tables().forEach((node, t) -> {
                 NodeEngine e = new NodeEngine(node, routing, new AggregationTable(1 << 16, 1_000_000_000L), false);

@@ -49,7 +49,7 @@ class UseCasesPlanTest {
     Path dir;
 
     private static List<Phase> plan(Scenario s) {
-        return UseCases.plan(s, Routing.compute(s.topology()));
+        return PhasePlanner.plan(s, Routing.compute(s.topology()));
     }
 
     private static Phase phase(List<Phase> phases, String mode) {

@@ -19,7 +19,7 @@ import org.bitina.topology.Link;
 import org.bitina.topology.Node;
 import org.bitina.topology.Routing;
 import org.bitina.usecase.Phase;
-import org.bitina.usecases.UseCases;
+import org.bitina.usecases.PhasePlanner;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -92,7 +92,7 @@ final class ExportCommand implements Callable<Integer> {
                 return ExitCodes.INVALID_SCENARIO;
             }
         }
-        List<Phase> phases = UseCases.plan(s, Routing.compute(s.topology()));
+        List<Phase> phases = PhasePlanner.plan(s, Routing.compute(s.topology()));
         if (out == null) {
             write(s, phases, observed, System.out);
         } else {

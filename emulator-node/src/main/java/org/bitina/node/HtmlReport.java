@@ -19,7 +19,7 @@ import org.bitina.scenario.Scenario;
 import org.bitina.topology.Routing;
 import org.bitina.usecase.KindReport;
 import org.bitina.usecase.Phase;
-import org.bitina.usecases.UseCases;
+import org.bitina.usecases.PhasePlanner;
 
 /**
  * {@code --html report.html}: one self-contained page (nothing loaded at view time; one inline
@@ -89,7 +89,7 @@ final class HtmlReport {
         QueueChart.append(b, r);
         List<Phase> planned;
         try {
-            planned = UseCases.plan(s, Routing.compute(s.topology()));
+            planned = PhasePlanner.plan(s, Routing.compute(s.topology()));
         } catch (RuntimeException e) {
             // the run planned it; should it fail here, the page says so instead of leaving the trees out silently
             planned = List.of();

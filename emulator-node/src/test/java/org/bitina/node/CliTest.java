@@ -20,7 +20,7 @@ import org.bitina.scenario.Scenario;
 import org.bitina.scenario.ScenarioLoader;
 import org.bitina.topology.Routing;
 import org.bitina.usecase.Phase;
-import org.bitina.usecases.UseCases;
+import org.bitina.usecases.PhasePlanner;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -254,7 +254,7 @@ class CliTest {
         }
         // what the planner installs, computed here from the same file
         Scenario s = ScenarioLoader.load(conf);
-        Phase ina = UseCases.plan(s, Routing.compute(s.topology())).get(0);
+        Phase ina = PhasePlanner.plan(s, Routing.compute(s.topology())).get(0);
         Set<String> expected = new TreeSet<>();
         ina.tables().forEach((n, t) -> {
             if (t.registered() != null && t.vatParent() != null) {

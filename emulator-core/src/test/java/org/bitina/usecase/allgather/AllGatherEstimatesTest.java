@@ -11,6 +11,7 @@ import org.bitina.topology.Routing;
 import org.bitina.usecase.Phase;
 import org.bitina.usecase.PhaseEstimate;
 import org.bitina.usecase.UseCase;
+import org.bitina.usecases.PhasePlanner;
 import org.bitina.usecases.UseCases;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -53,7 +54,7 @@ class AllGatherEstimatesTest {
     void theMulticastCountsOnePacketPerChunkAndAnAcknowledgementFromEachOtherMember() throws Exception {
         Scenario s = scenario(76);
         Routing routing = Routing.compute(s.topology());
-        PhaseEstimate e = UseCases.estimate(phase(UseCases.plan(s, routing), "ina"), s, routing);
+        PhaseEstimate e = UseCases.estimate(phase(PhasePlanner.plan(s, routing), "ina"), s, routing);
         assertEquals(10 * (1 + 3), e.packets());
         assertEquals(24 * 4, e.senderBytes(), "h1 multicasts its 24 elements once");
         assertEquals(2, e.roundTrips(), "h1's 3 chunks in windows of 2");
@@ -74,7 +75,7 @@ class AllGatherEstimatesTest {
     void theRingCountsNMinusOneSendsPerChunkEachAcknowledged() throws Exception {
         Scenario s = scenario(76);
         Routing routing = Routing.compute(s.topology());
-        PhaseEstimate e = UseCases.estimate(phase(UseCases.plan(s, routing), "ring"), s, routing);
+        PhaseEstimate e = UseCases.estimate(phase(PhasePlanner.plan(s, routing), "ring"), s, routing);
         assertEquals(2 * 10 * 3, e.packets());
         // h2 and h3 pass on everything but h3's and h4's 16 elements: 60
         assertEquals(60 * 4, e.senderBytes());

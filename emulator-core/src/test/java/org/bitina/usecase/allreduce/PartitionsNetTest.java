@@ -25,7 +25,7 @@ import org.bitina.usecase.DriverSpec;
 import org.bitina.usecase.EndpointDriver;
 import org.bitina.usecase.Phase;
 import org.bitina.usecase.References;
-import org.bitina.usecases.UseCases;
+import org.bitina.usecases.PhasePlanner;
 import org.bitina.wire.InaPacket;
 import org.bitina.wire.PacketType;
 import org.bitina.wire.Payload;
@@ -165,7 +165,7 @@ class PartitionsNetTest {
     }
 
     private static Net net(Scenario s, String job) {
-        Phase p = UseCases.plan(s, Routing.compute(s.topology())).stream()
+        Phase p = PhasePlanner.plan(s, Routing.compute(s.topology())).stream()
                 .filter(x -> x.job().name().equals(job))
                 .findFirst()
                 .orElseThrow();

@@ -11,6 +11,7 @@ import org.bitina.topology.Routing;
 import org.bitina.usecase.Phase;
 import org.bitina.usecase.PhaseEstimate;
 import org.bitina.usecase.UseCase;
+import org.bitina.usecases.PhasePlanner;
 import org.bitina.usecases.UseCases;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -54,7 +55,7 @@ class ReduceScatterEstimatesTest {
     void inaCountsContributionsTheTwoAggregatesAndTheRootsResultAndNoticePerChunk() throws Exception {
         Scenario s = scenario(76);
         Routing routing = Routing.compute(s.topology());
-        PhaseEstimate e = UseCases.estimate(phase(UseCases.plan(s, routing), "ina"), s, routing);
+        PhaseEstimate e = UseCases.estimate(phase(PhasePlanner.plan(s, routing), "ina"), s, routing);
         // per chunk: 4 contributions, t1's and t2's aggregates, s1's result to the owner and notice to the others
         assertEquals(10 * (4 + 2 + 2), e.packets());
         assertEquals(76 * 4, e.senderBytes(), "every member sends its whole array of float32");
@@ -65,7 +66,7 @@ class ReduceScatterEstimatesTest {
     void theRingCountsNMinusOneSendsPerChunkEachAcknowledged() throws Exception {
         Scenario s = scenario(76);
         Routing routing = Routing.compute(s.topology());
-        PhaseEstimate e = UseCases.estimate(phase(UseCases.plan(s, routing), "ring"), s, routing);
+        PhaseEstimate e = UseCases.estimate(phase(PhasePlanner.plan(s, routing), "ring"), s, routing);
         assertEquals(2 * 10 * 3, e.packets());
         // h3 and h4 own 16 elements: they pass on the other 60
         assertEquals(60 * 4, e.senderBytes());
