@@ -6,6 +6,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.ToIntFunction;
 import org.bitina.scenario.FaultSpec;
 import org.bitina.security.PoolLedger;
@@ -66,6 +67,46 @@ final class PhaseRun {
     }
 
     /** Whether every traffic host of the phase is done: its flows sent, those to it finished or given up. */
+    /**
+     * The phase's modelled deadline: its job's; for jobs sharing the fabric, the latest start plus
+     * every job's deadline (a generous bound: a job after others may wait for all of them).
+     */
+    long deadlineNanos() {
+        // background traffic's hosts give up on what has not arrived at its give-up time: past it nothing waits
+        long late = traffic.stream()
+                .mapToLong(t -> t.plan.giveUpNanos() + TRAFFIC_GRACE_NANOS)
+                .max()
+                .orElse(0);
+        if (jobs.size() == 1) {
+            return Math.max(late, lead.phase.timing().deadline().toNanos());
+        }
+        long max = Phase.Timing.MAX_DEADLINE.toNanos();
+        long sum = jobs.stream().mapToLong(j -> j.startNanos).max().orElse(0);
+        for (JobRun j : jobs) {
+            sum = Math.min(max, sum + j.phase.timing().deadline().toNanos());
+        }
+        return Math.max(late, sum);
+    }
+
+    /** How far past its give-up time background traffic's phase may run before it is called late: a window or so. */
+    private static final long TRAFFIC_GRACE_NANOS = 1_000_000L;
+
+    /** The awaited endpoints not done yet, in name order (each named with its job when jobs share the phase). */
+    List<String> unfinished() {
+        List<String> out = new ArrayList<>();
+        for (JobRun j : jobs) {
+            for (String e : new TreeSet<>(j.phase.awaited())) {
+                if (!j.done.containsKey(e)) {
+                    out.add(jobs.size() == 1 ? e : j.phase.job().name() + ":" + e);
+                }
+            }
+        }
+        for (TrafficRun t : traffic) {
+            t.waiting().forEach(h -> out.add("traffic[" + t.plan.index() + "]:" + h));
+        }
+        return out;
+    }
+
     boolean trafficDone() {
         return traffic.stream().allMatch(TrafficRun::done);
     }

@@ -8,7 +8,6 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -576,32 +575,10 @@ public final class PhaseRunner {
     }
 
     private Behavior<Command> afterWindow(PhaseRun run, long end) {
-        if (!run.problems.isEmpty()) {
-            // in name order, not the order the devices finished in: the same run, the same words
-            List<String> problems = run.problems.stream().sorted().toList();
-            return endNow(
-                    run,
-                    new Ending(
-                            Ending.Cause.CLOCK_STOPPED,
-                            "the virtual clock could not go on: "
-                                    + (problems.size() > 4 ? problems.subList(0, 4) + "..." : problems)));
-        }
-        if (run.bound != null && run.frames > run.bound.frameLimit()) {
-            // a forwarding loop or a duplication storm: stopped here, before its frames fill the heap
-            return endWarned(
-                    run,
-                    Ending.Cause.PACKET_STORM,
-                    String.format(
-                            Locale.ROOT,
-                            "packet storm: %d frames handled by %.1f us of modelled time, more than %d: %d times"
-                                    + " the %d packets the plan sends when nothing is lost, each over every one"
-                                    + " of the %d links (retransmissions and duplicates allowed for)",
-                            run.frames,
-                            end / 1000.0,
-                            run.bound.frameLimit(),
-                            PhaseEstimate.ALLOWED_PER_PLANNED,
-                            run.bound.plannedPackets(),
-                            scenario.topology().links().size()));
+        Ending stop = WindowStep.stopped(
+                run.problems, run.frames, run.bound, scenario.topology().links().size(), end);
+        if (stop != null) {
+            return stop.cause() == Ending.Cause.CLOCK_STOPPED ? endNow(run, stop) : endWarned(run, stop);
         }
         if (releaseFinished(run)) {
             // every switch has the grants back before the next window
@@ -613,109 +590,54 @@ public final class PhaseRunner {
             // jobs that waited for others begin where the window in which the last of those completed ends
             return synced(run, () -> window(run, end));
         }
-        if (run.settleUntil == Long.MAX_VALUE
-                && run.jobs.stream().allMatch(PhaseRun.JobRun::finished)
-                && run.trafficDone()) {
-            if (run.jobs.stream()
-                    .allMatch(j -> j.done.values().stream()
-                            .allMatch(r -> r.partialChunks().isEmpty()))) {
-                return finishedVirtual(run);
-            }
-            // partial results: late contributions get their modelled time to be folded in at the root
-            long settle = run.jobs.stream()
-                    .mapToLong(j -> 2 * j.phase.timing().timeoutNanos()
-                            + j.phase.timing().maxStraggleNanos())
-                    .max()
-                    .orElse(0);
-            run.settleUntil = end + Math.min(10_000_000_000L, settle);
+        boolean allFinished = run.jobs.stream().allMatch(PhaseRun.JobRun::finished) && run.trafficDone();
+        WindowStep.Decision d = WindowStep.next(new WindowStep.Facts(
+                end,
+                next,
+                allFinished,
+                allFinished
+                        && run.jobs.stream()
+                                .allMatch(j -> j.done.values().stream()
+                                        .allMatch(r -> r.partialChunks().isEmpty())),
+                run.settleUntil,
+                () -> run.jobs.stream()
+                        .mapToLong(j -> 2 * j.phase.timing().timeoutNanos()
+                                + j.phase.timing().maxStraggleNanos())
+                        .max()
+                        .orElse(0),
+                nextFaultNanos(run),
+                nextBeginNanos(run),
+                run.deadlineNanos(),
+                run::unfinished,
+                () -> run.jobs.stream().mapToInt(j -> j.done.size()).sum(),
+                () -> run.jobs.stream().mapToInt(j -> j.phase.awaited().size()).sum()));
+        run.settleUntil = d.settleUntil();
+        WindowStep.Step step = d.step();
+        if (step instanceof WindowStep.Stop st) {
+            return endWarned(run, st.ending());
         }
-        if (run.settleUntil != Long.MAX_VALUE && (next >= run.settleUntil)) {
-            return finishedVirtual(run);
-        }
-        long fault = nextFaultNanos(run);
-        long begin = nextBeginNanos(run);
-        long deadline = deadlineNanos(run);
-        if (fault <= next && fault <= deadline && fault <= begin) {
-            while (!run.pendingFaults.isEmpty() && run.pendingFaults.get(0).at().toNanos() == fault) {
-                run.lead.phase = faults.apply(run.pendingFaults.remove(0), run.lead.phase, fault);
+        if (step instanceof WindowStep.Faults f) {
+            while (!run.pendingFaults.isEmpty() && run.pendingFaults.get(0).at().toNanos() == f.at()) {
+                run.lead.phase = faults.apply(run.pendingFaults.remove(0), run.lead.phase, f.at());
             }
             // every device has the fault before the window that starts at its time
-            return synced(run, () -> window(run, fault));
+            return synced(run, () -> window(run, f.at()));
         }
-        if (begin <= next && begin <= deadline) {
-            beginDue(run, begin);
+        if (step instanceof WindowStep.Begin bg) {
+            beginDue(run, bg.at());
             // every host of the starting jobs has begun before the window that starts at their time
-            return synced(run, () -> window(run, begin));
+            return synced(run, () -> window(run, bg.at()));
         }
-        if (next == Long.MAX_VALUE) {
-            List<String> unfinished = unfinished(run);
-            return endWarned(
-                    run,
-                    Ending.Cause.NOTHING_LEFT,
-                    String.format(
-                            Locale.ROOT,
-                            "nothing left to happen (no frame in flight, no timer armed)"
-                                    + " at %.1f us of modelled time; not finished: %s",
-                            end / 1000.0,
-                            unfinished.size() > 12 ? unfinished.subList(0, 12) + "..." : unfinished));
+        if (step instanceof WindowStep.Window w) {
+            return window(run, w.start());
         }
-        if (next > deadline) {
-            return endWarned(
-                    run,
-                    Ending.Cause.DEADLINE,
-                    "modelled deadline of " + deadline / 1_000_000 + " ms passed with "
-                            + run.jobs.stream().mapToInt(j -> j.done.size()).sum() + " of "
-                            + run.jobs.stream()
-                                    .mapToInt(j -> j.phase.awaited().size())
-                                    .sum() + " endpoints done");
-        }
-        return window(run, next);
-    }
-
-    /**
-     * The phase's modelled deadline: its job's; for jobs sharing the fabric, the latest start plus
-     * every job's deadline (a generous bound: a job after others may wait for all of them).
-     */
-    private static long deadlineNanos(PhaseRun run) {
-        // background traffic's hosts give up on what has not arrived at its give-up time: past it nothing waits
-        long traffic = run.traffic.stream()
-                .mapToLong(t -> t.plan.giveUpNanos() + TRAFFIC_GRACE_NANOS)
-                .max()
-                .orElse(0);
-        if (run.jobs.size() == 1) {
-            return Math.max(traffic, run.lead.phase.timing().deadline().toNanos());
-        }
-        long max = Phase.Timing.MAX_DEADLINE.toNanos();
-        long sum = run.jobs.stream().mapToLong(j -> j.startNanos).max().orElse(0);
-        for (PhaseRun.JobRun j : run.jobs) {
-            sum = Math.min(max, sum + j.phase.timing().deadline().toNanos());
-        }
-        return Math.max(traffic, sum);
-    }
-
-    /** How far past its give-up time background traffic's phase may run before it is called late: a window or so. */
-    private static final long TRAFFIC_GRACE_NANOS = 1_000_000L;
-
-    /** The awaited endpoints not done yet, in name order (each named with its job when jobs share the phase). */
-    private static List<String> unfinished(PhaseRun run) {
-        List<String> out = new ArrayList<>();
-        for (PhaseRun.JobRun j : run.jobs) {
-            for (String e : new TreeSet<>(j.phase.awaited())) {
-                if (!j.done.containsKey(e)) {
-                    out.add(run.jobs.size() == 1 ? e : j.phase.job().name() + ":" + e);
-                }
-            }
-        }
-        for (PhaseRun.TrafficRun t : run.traffic) {
-            t.waiting().forEach(h -> out.add("traffic[" + t.plan.index() + "]:" + h));
-        }
-        return out;
+        return finishedVirtual(run);
     }
 
     /** The phase ends before its endpoints did, and the log says why (at info: the row's note says it too). */
-    private Behavior<Command> endWarned(PhaseRun run, Ending.Cause cause, String why) {
-        ctx.getLog().info("{}: {}", label(run.group), why);
-        return endNow(run, new Ending(cause, why));
+    private Behavior<Command> endWarned(PhaseRun run, Ending why) {
+        ctx.getLog().info("{}: {}", label(run.group), why.why());
+        return endNow(run, why);
     }
 
     private Behavior<Command> finishedVirtual(PhaseRun run) {
@@ -776,7 +698,10 @@ public final class PhaseRunner {
             return Behaviors.same();
         }
         return endWarned(
-                run, Ending.Cause.NO_PROGRESS, "no endpoint received anything for " + stallNanos / 1_000_000 + " ms");
+                run,
+                new Ending(
+                        Ending.Cause.NO_PROGRESS,
+                        "no endpoint received anything for " + stallNanos / 1_000_000 + " ms"));
     }
 
     /** Every awaited endpoint is done: with partial results, stragglers get time to be folded in at the root first. */
