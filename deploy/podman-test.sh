@@ -227,8 +227,16 @@ timeout 600 podman-compose -p "$P" -f "$ROOT/deploy/compose.yaml" up --no-build 
 rc=$?
 set -e
 figure "compose: Fig. 1 over three containers in $(( $(now_ms) - t0 )) ms (podman-compose up to its exit), exit $rc"
-podman cp "${P}_coordinator_1:/out/report.json" "$OUT/compose-report.json" 2> /dev/null || { tail -30 "$OUT/compose.log" >&2; fail "compose: no report"; }
-[ "$rc" = 0 ] || { tail -30 "$OUT/compose.log" >&2; fail "compose: exit $rc"; }
+# on failure, the coordinator's own log and state too: podman-compose's attach has been seen to end with 255 and
+# no coordinator output (twice in 5 CI runs, 2026-12), and its log alone cannot tell the run's end from podman's
+compose_failed() {
+  tail -30 "$OUT/compose.log" >&2
+  echo "coordinator state: $(podman inspect -f 'exit {{.State.ExitCode}}, oom {{.State.OOMKilled}}, error "{{.State.Error}}", finished {{.State.FinishedAt}}' "${P}_coordinator_1" 2>&1)" >&2
+  podman logs "${P}_coordinator_1" 2>&1 | tail -30 | sed 's/^/coordinator: /' >&2
+  fail "$1"
+}
+podman cp "${P}_coordinator_1:/out/report.json" "$OUT/compose-report.json" 2> /dev/null || compose_failed "compose: no report"
+[ "$rc" = 0 ] || compose_failed "compose: exit $rc"
 v="$(verify_report "$OUT/compose-report.json" 3)" || fail "compose: the report does not verify"
 say "compose: $v"
 podman-compose -p "$P" -f "$ROOT/deploy/compose.yaml" down -v > /dev/null 2>&1 || true
