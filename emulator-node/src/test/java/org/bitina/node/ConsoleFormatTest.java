@@ -140,23 +140,7 @@ class ConsoleFormatTest {
                         "not run: member m2 lost; stalled: words in a note are never parsed",
                         new Ending(Ending.Cause.NOT_RUN, "member m2 lost")))
                 .build();
-        String out = print(
-                new Report(
-                        "s.conf",
-                        "virtual",
-                        List.of(),
-                        List.of(stalled, notRun),
-                        List.of(),
-                        List.of(),
-                        List.of(),
-                        Map.of(),
-                        null,
-                        List.of(),
-                        List.of(),
-                        List.of(),
-                        List.of(),
-                        Map.of()),
-                false);
+        String out = print(report(stalled, notRun), false);
         assertEquals(1, out.lines().filter(l -> l.startsWith("    ended: ")).count(), out);
         assertTrue(out.contains("    ended: nothing left to happen at 3.0 us"), out);
     }
