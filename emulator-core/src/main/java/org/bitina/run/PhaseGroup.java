@@ -46,6 +46,24 @@ record PhaseGroup(List<Entry> jobs, Schedule.World world, boolean alone, StartRu
         return new PhaseGroup(List.of(), world, true, new EntryStarts(List.of()), traffic);
     }
 
+    /** What the log and the progress line call the phase: "job J mode M", or a shared world's mix or one of its jobs alone. */
+    String label() {
+        if (jobs.isEmpty()) {
+            return "background traffic alone";
+        }
+        if (!shared()) {
+            return "job " + lead().job().name() + " mode " + lead().mode();
+        }
+        if (alone) {
+            return "job " + lead().job().name() + " mode " + lead().mode() + " alone (world " + world.configName()
+                    + ")";
+        }
+        return "world " + world.configName() + ": jobs "
+                + String.join(
+                        ", ", jobs.stream().map(e -> e.phase().job().name()).toList()) + " shared"
+                + (traffic.isEmpty() ? "" : " with background traffic");
+    }
+
     /**
      * @param startNanos modelled start (0 when it waits for {@code after})
      * @param after      the names of the jobs that must complete first

@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.ToIntFunction;
+import org.bitina.device.DeviceCommand;
 import org.bitina.scenario.FaultSpec;
 import org.bitina.security.PoolLedger;
 import org.bitina.time.WindowBarrier;
@@ -66,7 +67,6 @@ final class PhaseRun {
         group.traffic().forEach(t -> traffic.add(new TrafficRun(t)));
     }
 
-    /** Whether every traffic host of the phase is done: its flows sent, those to it finished or given up. */
     /**
      * The phase's modelled deadline: its job's; for jobs sharing the fabric, the latest start plus
      * every job's deadline (a generous bound: a job after others may wait for all of them).
@@ -107,6 +107,49 @@ final class PhaseRun {
         return out;
     }
 
+    /** The earliest start the phase's rule knows of a job not begun yet, or Long.MAX_VALUE. */
+    long nextBeginNanos() {
+        return jobs.stream()
+                .filter(j -> j.begunAt < 0)
+                .mapToLong(j -> group.starts().startNanos(j.name()))
+                .min()
+                .orElse(Long.MAX_VALUE);
+    }
+
+    /** The start rule hears of every job that finished in the window just ended, at its modelled end. */
+    void tellFinished() {
+        for (JobRun j : jobs) {
+            if (!j.told && j.finished()) {
+                j.told = true;
+                group.starts().finished(j.name(), j.endNanos());
+            }
+        }
+    }
+
+    /** Which completions count: an awaited endpoint's, of this phase, in a role that ends it. */
+    void completed(DeviceCommand.DriverDone d) {
+        DriverReport r = d.report();
+        if (r.role() == DriverReport.Role.TRAFFIC) {
+            traffic.stream()
+                    .filter(t -> t.plan.tenant() == d.tenant() && t.plan.wireJob() == d.job())
+                    .forEach(t -> t.done.add(r.endpoint()));
+            return;
+        }
+        for (JobRun j : jobs) {
+            // jobs sharing the fabric may have the same wire job under other tenants (S1): the tenant tells them apart
+            boolean ours = jobs.size() == 1 ? j.phase.wireJobs().contains(d.job()) : j.owns(d.tenant(), d.job());
+            if (ours && j.phase.awaited().contains(r.endpoint()) && r.role().endsPhase()) {
+                j.done.put(r.endpoint(), r);
+            }
+        }
+    }
+
+    /** Whether every job of the phase and its traffic finished. */
+    boolean allFinished() {
+        return jobs.stream().allMatch(JobRun::finished) && trafficDone();
+    }
+
+    /** Whether every traffic host of the phase is done: its flows sent, those to it finished or given up. */
     boolean trafficDone() {
         return traffic.stream().allMatch(TrafficRun::done);
     }

@@ -1,6 +1,5 @@
 package org.bitina.run;
 
-import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
@@ -18,17 +17,13 @@ import org.bitina.protocol.Counter;
 import org.bitina.protocol.ObservedTrees;
 import org.bitina.scenario.AdmissionMode;
 import org.bitina.scenario.Clock;
-import org.bitina.scenario.Scenario;
 import org.bitina.scenario.Schedule;
 import org.bitina.security.ChecksumAudit;
-import org.bitina.topology.Node;
-import org.bitina.topology.Routing;
 import org.bitina.usecase.DriverReport;
 import org.bitina.usecase.Phase;
 import org.bitina.usecase.PhaseFigures;
 import org.bitina.usecase.Recovery;
 import org.bitina.usecase.RecoveryPolicy;
-import org.bitina.usecases.PhasePlanner;
 import org.bitina.usecases.UseCases;
 import org.bitina.workload.StepScheduler;
 
@@ -58,7 +53,6 @@ final class ReportAssembler {
     }
 
     private Report.Setup setup;
-    private long routingNanos;
 
     Report report(String scenario, Clock clock, Map<String, String> placement) {
         List<SwitchReport> sw = new ArrayList<>();
@@ -94,9 +88,10 @@ final class ReportAssembler {
                 skippedTraceNodes);
     }
 
-    /** A Chakra workload's trace nodes that run nothing on the fabric, by kind (issue 42 item 12). */
-    void skippedTraceNodes(Map<String, Integer> skipped) {
-        skippedTraceNodes = skipped;
+    /** What setting the run up cost, and a Chakra workload's trace nodes that run nothing on the fabric (issue 42 item 12). */
+    void plan(RunPlan plan) {
+        setup = plan.setup();
+        skippedTraceNodes = plan.skippedTraceNodes();
     }
 
     /** What one background-traffic entry did in one phase (T3): in a world's mix, or alone. */
@@ -108,26 +103,6 @@ final class ReportAssembler {
     void workload(Schedule.World world, StepScheduler s) {
         iterations.addAll(IterationReport.of(world, s));
         rankTimelines.addAll(RankTimeline.of(world, s));
-    }
-
-    /** The run's routing, searched toward every host's switch on all cores, timed for the report's {@code setup}. */
-    Routing routed(Scenario scenario) {
-        long t0 = System.nanoTime();
-        Routing r = Routing.compute(scenario.topology())
-                .prepare(scenario.topology().hosts().stream().map(Node::name).toList());
-        routingNanos = System.nanoTime() - t0;
-        return r;
-    }
-
-    /** Every phase's plan, timed for the report's {@code setup}, with the heap in use after it (no collection forced). */
-    List<Phase> planned(Scenario scenario, Routing routing) {
-        long t0 = System.nanoTime();
-        List<Phase> phases = PhasePlanner.plan(scenario, routing);
-        setup = new Report.Setup(
-                routingNanos / 1_000_000,
-                (System.nanoTime() - t0) / 1_000_000,
-                ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed());
-        return phases;
     }
 
     private Map<String, Long> dropsOf(String node) {
