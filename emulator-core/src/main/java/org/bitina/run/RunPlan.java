@@ -1,6 +1,8 @@
 package org.bitina.run;
 
 import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.bitina.scenario.Clock;
@@ -10,6 +12,7 @@ import org.bitina.time.WindowBarrier;
 import org.bitina.topology.Node;
 import org.bitina.topology.Routing;
 import org.bitina.usecase.Phase;
+import org.bitina.usecase.traffic.TrafficPlan;
 import org.bitina.usecases.PhasePlanner;
 
 /**
@@ -76,6 +79,41 @@ record RunPlan(
             }
             groups = shared;
         }
+        if (refused == null) {
+            refused = clash(groups);
+        }
         return new RunPlan(routing, phases, groups, lookahead, setup, skipped, refused);
+    }
+
+    /**
+     * Two of what runs at once on the fabric under one (tenant, wire job) would share switch state:
+     * the registry's blocks (job.WireJobs) and the loader's unique (tenant, id) keep it from
+     * happening, and this says so if it ever did, before any packet. Null: none.
+     */
+    static String clash(List<PhaseGroup> groups) {
+        for (PhaseGroup g : groups) {
+            Map<Long, String> owner = new HashMap<>();
+            List<Map.Entry<Long, String>> uses = new ArrayList<>();
+            for (PhaseGroup.Entry e : g.jobs()) {
+                int tenant = e.phase().job().common().tenant();
+                String name = "job " + e.phase().job().name() + " (" + e.phase().mode() + ")";
+                e.phase().wireJobs().forEach(w -> uses.add(Map.entry(key(tenant, w), name)));
+            }
+            for (TrafficPlan t : g.traffic()) {
+                uses.add(Map.entry(key(t.tenant(), t.wireJob()), "traffic[" + t.index() + "]"));
+            }
+            for (Map.Entry<Long, String> u : uses) {
+                String before = owner.putIfAbsent(u.getKey(), u.getValue());
+                if (before != null && !before.equals(u.getValue())) {
+                    return "wire job " + (int) (long) u.getKey() + " of tenant " + (u.getKey() >>> 32) + " is both "
+                            + before + "'s and " + u.getValue() + "'s";
+                }
+            }
+        }
+        return null;
+    }
+
+    private static long key(int tenant, int wireJob) {
+        return ((long) tenant << 32) | (wireJob & 0xFFFFFFFFL);
     }
 }

@@ -17,6 +17,7 @@ import org.bitina.job.JobCommon;
 import org.bitina.job.Mode;
 import org.bitina.job.RecoverySettings;
 import org.bitina.job.Status;
+import org.bitina.job.WireJobs;
 import org.bitina.topology.BitSpace;
 import org.bitina.topology.EncodingSpec;
 import org.bitina.topology.Topology;
@@ -43,7 +44,8 @@ public record JobHeader(
         int before = c.problems().count();
         String name = c.requiredName("name", "a job's name");
         int tenant = c.intIn("tenant", 0, 0xFFFF, 0);
-        int id = c.intIn("id", 1, Integer.MAX_VALUE, index + 1);
+        // every block of wire job ids holds it (job.WireJobs)
+        int id = c.intIn("id", 1, WireJobs.MAX_JOB_ID, index + 1);
         Duration timeout = c.positiveDuration("completion-timeout", DEFAULT_COMPLETION_TIMEOUT);
         List<String> names = c.has("baselines") ? c.names("baselines") : List.of();
         List<Mode> baselines = null;

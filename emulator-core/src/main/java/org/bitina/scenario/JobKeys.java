@@ -53,7 +53,7 @@ public final class JobKeys {
                 key(
                         "id",
                         EVERY,
-                        "whole number",
+                        "whole number 1..999999 (an elastic job's 1..9999, over partitions 1..94999)",
                         "the job's position (1, 2, ...)",
                         "",
                         "id = 7",

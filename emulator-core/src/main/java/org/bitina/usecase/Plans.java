@@ -15,15 +15,6 @@ import org.bitina.topology.Vat;
 
 /** What the planners of several use cases share: the fault plan as drivers see it, baseline tables, VAT heights. */
 public final class Plans {
-    /** Baselines get their own wire job ids so that no switch holds state for them. */
-    public static final int RING_JOB_OFFSET = 1_000_000;
-
-    public static final int PS_JOB_OFFSET = 2_000_000;
-    public static final int A2A_JOB_OFFSET = 3_000_000;
-    public static final int UNICAST_ACK_JOB_OFFSET = 4_000_000;
-    /** H2: the trees over a job's partitions: partition i (from 1) of wire job j is {@code PARTITION_JOB_OFFSET + 1000 j + i}. */
-    public static final int PARTITION_JOB_OFFSET = 5_000_000;
-
     private Plans() {}
 
     /**

@@ -71,4 +71,26 @@ class RunPlanTest {
         assertEquals("schedule = shared needs the virtual clock", real.refused());
         assertEquals(real.phases().size(), real.groups().size(), "each phase alone, and none run");
     }
+
+    @Test
+    void twoJobsOfOneTenantUnderOneWireJobAtOnceAreNamedBeforeAnyPacket() throws Exception {
+        String one = Scenarios.fatTree(4, """
+                jobs = [{
+                  name = NAME, kind = allreduce, tenant = 1, id = 5
+                  members = [h1, h3]
+                  tree { mode = auto, root = core-1 }
+                  data { elements = 256, type = float32, op = sum, chunk = 256, window = 1, seed = 3 }
+                }]
+                """);
+        RunPlan a = RunPlan.of(Scenarios.write(dir, "a.conf", one.replace("NAME", "a")));
+        RunPlan b = RunPlan.of(Scenarios.write(dir, "b.conf", one.replace("NAME", "b")));
+        assertNull(RunPlan.clash(a.groups()));
+        PhaseGroup both = new PhaseGroup(
+                List.of(
+                        new PhaseGroup.Entry(a.phases().get(0), 0, List.of()),
+                        new PhaseGroup.Entry(b.phases().get(0), 0, List.of())),
+                null,
+                false);
+        assertEquals("wire job 5 of tenant 1 is both job a (ina)'s and job b (ina)'s", RunPlan.clash(List.of(both)));
+    }
 }

@@ -498,4 +498,15 @@ class ScenarioLoaderRulesTest {
                 at(7)
                         + "completion-timeout of 11000 ms is longer than the scenario allows (security.max-completion-timeout = 10000 ms)");
     }
+
+    @Test
+    void aJobIdOutsideTheWireJobRegistrysBlocksIsRefusedAtItsKey() throws IOException {
+        List<String> tooBig =
+                problems(TOPOLOGY + "jobs = [" + ALLREDUCE.replace("name = j,", "name = j, id = 1000000,") + "]\n");
+        assertTrue(tooBig.stream().anyMatch(p -> p.contains("id") && p.contains("999999")), tooBig.toString());
+        List<String> elastic = problems(TOPOLOGY + "jobs = ["
+                + ALLREDUCE.replace("name = j,", "name = j, id = 10000, iterations = 3,") + "]\n");
+        assertTrue(
+                elastic.stream().anyMatch(p -> p.contains("an elastic job's id is at most 9999")), elastic.toString());
+    }
 }

@@ -17,13 +17,13 @@ import java.util.stream.Collectors;
 import org.bitina.bitmap.Encoding;
 import org.bitina.bitmap.EndpointSets;
 import org.bitina.job.Status;
+import org.bitina.job.WireJobs;
 import org.bitina.protocol.JobTables;
 import org.bitina.scenario.Scenario;
 import org.bitina.topology.Node;
 import org.bitina.topology.Routing;
 import org.bitina.usecase.DriverSpec;
 import org.bitina.usecase.Phase;
-import org.bitina.usecase.Plans;
 import org.bitina.usecase.Straggler;
 import org.bitina.usecase.allreduce.AllReduceSpec;
 import org.bitina.usecase.bierinc.IncDriver;
@@ -109,7 +109,7 @@ class UseCasesPlanTest {
                 phases.stream().map(p -> p.mode().name()).toList());
         int id = s.jobs().get(0).common().id();
         assertEquals(
-                List.of(id, id + Plans.RING_JOB_OFFSET, id + Plans.PS_JOB_OFFSET),
+                List.of(id, WireJobs.RING.of(id), WireJobs.PS.of(id)),
                 phases.stream().map(Phase::wireJob).toList());
         for (Phase p : phases) {
             assertEquals(nodes(s), List.copyOf(p.tables().keySet()), p.mode() + ": every node knows the job");
@@ -235,7 +235,7 @@ class UseCasesPlanTest {
                 phases.stream().map(p -> p.mode().name()).toList());
         int id = s.jobs().get(0).common().id();
         assertEquals(
-                List.of(id, id + Plans.A2A_JOB_OFFSET),
+                List.of(id, WireJobs.ALL_TO_ALL.of(id)),
                 phases.stream().map(Phase::wireJob).toList());
         assertTrue(
                 phase(phases, "ina").tables().values().stream()
@@ -302,7 +302,7 @@ class UseCasesPlanTest {
                 List.of("ina", "unicast-ack"),
                 phases.stream().map(p -> p.mode().name()).toList());
         int id = s.jobs().get(0).common().id();
-        assertEquals(id + Plans.UNICAST_ACK_JOB_OFFSET, phases.get(1).wireJob());
+        assertEquals(WireJobs.UNICAST_ACK.of(id), phases.get(1).wireJob());
         Phase ina = phases.get(0);
         assertTrue(
                 ina.tables().values().stream()

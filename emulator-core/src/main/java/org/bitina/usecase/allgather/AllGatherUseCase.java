@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.bitina.job.Mode;
+import org.bitina.job.WireJobs;
 import org.bitina.protocol.JobTables;
 import org.bitina.scenario.JobReader;
 import org.bitina.scenario.Scenario;
@@ -101,7 +102,7 @@ public final class AllGatherUseCase implements UseCase<AllGatherSpec> {
 
     static Phase phase(Scenario s, Routing routing, AllGatherSpec job, boolean ring) {
         Mode mode = ring ? AllGatherJobReader.RING : Mode.INA;
-        int wireJob = job.common().id() + (ring ? Plans.RING_JOB_OFFSET : 0);
+        int wireJob = (ring ? WireJobs.RING : WireJobs.INA).of(job.common().id());
         int n = job.common().members().size();
         Routing r = routing == null ? Routing.compute(s.topology()) : routing;
         GatherRoutes routes = new GatherRoutes(ring ? GatherRoutes.Kind.RING : GatherRoutes.Kind.MULTICAST, n);

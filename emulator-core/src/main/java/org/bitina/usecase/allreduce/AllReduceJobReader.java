@@ -12,6 +12,7 @@ import java.util.Locale;
 import java.util.Map;
 import org.bitina.job.JobSpec;
 import org.bitina.job.Mode;
+import org.bitina.job.WireJobs;
 import org.bitina.scenario.ConfigReader;
 import org.bitina.scenario.ConfigSchema.Section;
 import org.bitina.scenario.JobReader;
@@ -66,10 +67,19 @@ public final class AllReduceJobReader extends JobReader {
                     "an elastic job (iterations, membership) needs tree.mode = auto: its VAT is built again for each iteration's members");
             return null;
         }
+        if (elastic != null) {
+            elastic.checkId(c, head.header());
+        }
         ValueSecurity values = values(c, data);
         Partitions partitions = Partitions.read(c, topology, members);
         if (partitions != null && partitions.any()) {
             partitionsFit(c, topology, tree, elastic, values);
+            if (head.header() != null && head.header().id() > WireJobs.MAX_PARTITIONED_JOB_ID) {
+                c.problem(
+                        "id",
+                        "a job over partitions has an id of at most " + WireJobs.MAX_PARTITIONED_JOB_ID
+                                + ": partition i runs as " + WireJobs.PARTITION.base() + " + 1000 id + i on the wire");
+            }
         }
         if (c.problems().since(before)
                 || parts.missing()

@@ -13,6 +13,7 @@ import java.util.stream.Collectors;
 import org.bitina.bitmap.EndpointSet;
 import org.bitina.job.Mode;
 import org.bitina.job.Status;
+import org.bitina.job.WireJobs;
 import org.bitina.protocol.JobTables;
 import org.bitina.protocol.SecondStage;
 import org.bitina.protocol.StageBridge;
@@ -68,7 +69,7 @@ final class PartitionedIna {
             Vat vat = built(AutoVat.build(s.topology(), routing, space, p.members(), root), job, p.name());
             Map<String, Integer> height = new HashMap<>();
             Plans.heights(vat, root, height);
-            parts.add(new Part(p, Plans.PARTITION_JOB_OFFSET + 1000 * wireJob + i + 1, space, vat, height));
+            parts.add(new Part(p, WireJobs.partition(wireJob, i), space, vat, height));
         }
         List<String> roots = parts.stream().map(Part::root).toList();
         BitSpace stageSpace = new BitSpace(roots);

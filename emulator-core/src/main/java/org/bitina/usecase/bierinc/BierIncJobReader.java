@@ -54,6 +54,9 @@ public final class BierIncJobReader extends JobReader {
             c.problem("iterations", "an elastic bier-inc job (iterations, membership) runs the allreduce collective");
             return null;
         }
+        if (elastic != null) {
+            elastic.checkId(c, header);
+        }
         if (c.problems().since(before) || header == null || shape == null || data == null || elastic == null) {
             return null;
         }

@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Set;
 import org.bitina.job.Mode;
 import org.bitina.job.Status;
+import org.bitina.job.WireJobs;
 import org.bitina.scenario.Scenario;
 import org.bitina.time.Durations;
 import org.bitina.topology.Routing;
@@ -30,7 +31,7 @@ final class IncChainBaseline {
         if (!mode.equals(HostBaselines.RING)) {
             throw new IllegalArgumentException("no " + mode + " baseline for a bier-inc " + job.collective());
         }
-        int wireJob = job.common().id() + Plans.RING_JOB_OFFSET;
+        int wireJob = WireJobs.RING.of(job.common().id());
         List<String> members = job.common().members();
         AllReducePlan draft = ArrayPhases.plan(s, job, mode, wireJob, Map.of(), null, 0);
         RingChain chain = new RingChain(members.size(), members.indexOf(job.root()), job.collective());

@@ -10,6 +10,7 @@ import java.util.Set;
 import org.bitina.bitmap.FlatBitmap;
 import org.bitina.job.Mode;
 import org.bitina.job.Status;
+import org.bitina.job.WireJobs;
 import org.bitina.protocol.JobTables;
 import org.bitina.scenario.JobReader;
 import org.bitina.scenario.Scenario;
@@ -186,7 +187,7 @@ public final class MoeUseCase implements UseCase<MoeSpec> {
 
     private static Phase phase(Scenario s, Routing routing, MoeSpec job, Mode mode) {
         boolean ina = mode.inNetwork();
-        int wireJob = job.common().id() + (ina ? 0 : Plans.A2A_JOB_OFFSET);
+        int wireJob = (ina ? WireJobs.INA : WireJobs.ALL_TO_ALL).of(job.common().id());
         long timeout = job.common().completionTimeout().toNanos();
         Map<String, JobTables> tables = new LinkedHashMap<>();
         if (ina) {

@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Set;
 import org.bitina.job.Mode;
 import org.bitina.job.Status;
+import org.bitina.job.WireJobs;
 import org.bitina.protocol.JobTables;
 import org.bitina.scenario.JobReader;
 import org.bitina.scenario.Scenario;
@@ -115,7 +116,8 @@ public final class MulticastUseCase implements UseCase<MulticastSpec> {
 
     private static Phase phase(Scenario s, Routing routing, MulticastSpec job, Mode mode) {
         boolean ina = mode.inNetwork();
-        int wireJob = job.common().id() + (ina ? 0 : Plans.UNICAST_ACK_JOB_OFFSET);
+        int wireJob =
+                (ina ? WireJobs.INA : WireJobs.UNICAST_ACK).of(job.common().id());
         long timeout = job.common().completionTimeout().toNanos();
         String tree = job.params().ackTree();
         Vat vat = null;

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import org.bitina.job.Mode;
 import org.bitina.job.Status;
+import org.bitina.job.WireJobs;
 import org.bitina.protocol.JobTables;
 import org.bitina.protocol.ResultRoute;
 import org.bitina.scenario.JobReader;
@@ -188,7 +189,7 @@ public final class ReduceScatterUseCase implements UseCase<ReduceScatterSpec> {
     }
 
     static Phase ring(Scenario s, Routing routing, ReduceScatterSpec job) {
-        int wireJob = job.common().id() + Plans.RING_JOB_OFFSET;
+        int wireJob = WireJobs.RING.of(job.common().id());
         Mode mode = ReduceScatterJobReader.RING;
         int n = job.common().members().size();
         RingReduceScatter schedule = new RingReduceScatter(n);

@@ -10,6 +10,7 @@ import java.util.Set;
 import org.bitina.job.JobSpec;
 import org.bitina.job.Mode;
 import org.bitina.job.Status;
+import org.bitina.job.WireJobs;
 import org.bitina.scenario.Scenario;
 import org.bitina.time.Durations;
 import org.bitina.topology.Node;
@@ -60,7 +61,7 @@ public final class ArrayPhases {
     }
 
     static Phase ps(Scenario s, Routing routing, JobSpecWithData job, String treeRoot) {
-        int wireJob = job.common().id() + Plans.PS_JOB_OFFSET;
+        int wireJob = WireJobs.PS.of(job.common().id());
         String psHost = psHost(s, job.common().members(), treeRoot);
         Map<String, String> uplink = new LinkedHashMap<>();
         job.common().members().forEach(m -> uplink.put(m, psHost));

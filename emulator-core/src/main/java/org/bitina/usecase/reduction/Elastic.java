@@ -5,8 +5,10 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import org.bitina.job.WireJobs;
 import org.bitina.scenario.ConfigReader;
 import org.bitina.scenario.HostLists;
+import org.bitina.scenario.JobHeader;
 import org.bitina.topology.Topology;
 
 /**
@@ -45,6 +47,16 @@ public record Elastic(int iterations, List<Change> changes) {
 
     public boolean elastic() {
         return iterations > 1 || !changes.isEmpty();
+    }
+
+    /** An elastic job's iterations run as job ids {@code id + 10000 (i - 1)} on the wire (A8): its own id stays below. */
+    public void checkId(ConfigReader c, JobHeader header) {
+        if (elastic() && header != null && header.id() > WireJobs.MAX_ELASTIC_JOB_ID) {
+            c.problem(
+                    "id",
+                    "an elastic job's id is at most " + WireJobs.MAX_ELASTIC_JOB_ID + ": iteration i runs as id + "
+                            + WireJobs.ITERATION_STRIDE + " (i - 1) on the wire");
+        }
     }
 
     /**

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.bitina.job.Mode;
+import org.bitina.job.WireJobs;
 import org.bitina.scenario.Scenario;
 import org.bitina.topology.Link;
 import org.bitina.topology.LinkSpec;
@@ -32,11 +33,11 @@ public final class HostBaselines {
     /** Every schedule-driven baseline, in the order the docs list them. */
     public static final List<Mode> MODES = List.of(RING, TREE, HALVING_DOUBLING, HIERARCHICAL);
 
-    private static final Map<Mode, Integer> JOB_OFFSETS = Map.of(
-            RING, Plans.RING_JOB_OFFSET,
-            TREE, 100_000_000,
-            HALVING_DOUBLING, 110_000_000,
-            HIERARCHICAL, 120_000_000);
+    private static final Map<Mode, WireJobs> WIRE_JOBS = Map.of(
+            RING, WireJobs.RING,
+            TREE, WireJobs.TREE,
+            HALVING_DOUBLING, WireJobs.HALVING_DOUBLING,
+            HIERARCHICAL, WireJobs.HIERARCHICAL);
 
     private HostBaselines() {}
 
@@ -81,7 +82,7 @@ public final class HostBaselines {
     private record Draft(int wireJob, Map<String, String> uplink, AllReducePlan plan, HostSchedule schedule) {}
 
     private static Draft draft(Scenario s, ArrayPhases.JobSpecWithData job, Mode mode) {
-        int wireJob = job.common().id() + JOB_OFFSETS.get(mode);
+        int wireJob = WIRE_JOBS.get(mode).of(job.common().id());
         Map<String, String> uplink =
                 mode.equals(HIERARCHICAL) ? leaders(s, job.common().members()) : Map.of();
         AllReducePlan plan = ArrayPhases.plan(s, job, mode, wireJob, uplink, null, 0);

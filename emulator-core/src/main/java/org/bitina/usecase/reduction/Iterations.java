@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import org.bitina.job.JobCommon;
+import org.bitina.job.WireJobs;
 import org.bitina.protocol.JobTables;
 import org.bitina.scenario.Scenario;
 import org.bitina.topology.Link;
@@ -20,9 +21,6 @@ import org.bitina.usecase.Phase;
  * that nothing of one iteration is ever counted in the next.
  */
 public final class Iterations {
-    /** Iteration i is job id + (i - 1) x this on the wire: below the baselines' offsets. */
-    static final int WIRE_OFFSET = 10_000;
-
     /** A kind's INA phase for one iteration's members and data, with {@code silent} members besides the fault plan's. */
     public interface InaPhase {
         Phase of(JobCommon common, DataSpec data, Set<String> silent, int wireJob);
@@ -58,7 +56,7 @@ public final class Iterations {
                     d.window(),
                     d.seed() + it.index() - 1,
                     d.fixedPointScale());
-            Phase p = ina.of(members, data, it.silent(), c.id() + (it.index() - 1) * WIRE_OFFSET);
+            Phase p = ina.of(members, data, it.silent(), WireJobs.iteration(c.id(), it.index()));
             String root = p.roots().get(0);
             List<String> rewritten = previous == null ? List.of() : rewritten(s, previous, p);
             double micros = 2
