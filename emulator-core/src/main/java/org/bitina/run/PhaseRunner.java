@@ -89,7 +89,7 @@ public final class PhaseRunner {
     private final JobStarts starts;
     private final PhaseClose close;
     private final FaultInjector faults;
-    private final ReportAssembler report = new ReportAssembler();
+    private final ReportAssembler report;
 
     private String lostReason;
     private ActorRef<Report> replyTo;
@@ -129,6 +129,7 @@ public final class PhaseRunner {
         this.statsAdapter = ctx.messageAdapter(DeviceCommand.DeviceStats.class, Stats::new);
         this.windowReports = ctx.messageAdapter(MemberAgent.WindowReport.class, WindowDone::new);
         this.members = List.copyOf(members);
+        this.report = new ReportAssembler(scenario);
         this.plan = RunPlan.of(scenario);
         this.lostReason = plan.refused();
         report.plan(plan);

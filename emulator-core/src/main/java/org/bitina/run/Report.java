@@ -53,9 +53,7 @@ public record Report(
     public record ObservedTree(
             String job,
             Mode mode,
-
             @JsonInclude(JsonInclude.Include.NON_NULL) Integer iteration,
-
             String node,
             String mechanism,
             String upstream,
@@ -96,6 +94,7 @@ public record Report(
      * @param pool       the switches' pools of aggregation entries it used ({@link PoolReport}, T2), absent from a
      *                   strict job's rows of a sequential file and where no switch has a pool
      * @param shared     under {@code schedule = shared} only: world, alone, start, end, JCT and slowdown
+     * @param bandwidth  nccl-tests' terms: data bytes per rank, algbw, bus factor, busbw
      */
     public record JobReport(
             String name,
@@ -116,7 +115,8 @@ public record Report(
             // under schedule = shared, or for a best-effort job: the switches' pools of entries it used (T2)
             @JsonInclude(JsonInclude.Include.NON_NULL) PoolReport pool,
             // schedule = shared only: world, alone, start, end, JCT and slowdown, flat in the row
-            @JsonUnwrapped SharedRun shared) {
+            @JsonUnwrapped SharedRun shared,
+            @JsonUnwrapped BandwidthReport bandwidth) {
 
         public JobReport {
             // an unwrapped part absent from the JSON reads back as an empty one: a row of no shared run again
@@ -245,7 +245,8 @@ public record Report(
                     .kindReport(kindReport)
                     .packetBound(packetBound)
                     .pool(pool)
-                    .shared(shared);
+                    .shared(shared)
+                    .bandwidth(bandwidth);
         }
 
         /** A row built part by part: its outcome is required; a part not set is empty (its {@code NONE}) or absent. */
@@ -253,7 +254,7 @@ public record Report(
             return new Builder(name, kind, mode);
         }
 
-        /** The parts by name, so that no caller counts the row's seventeen components. */
+        /** The parts by name, so that no caller counts the row's eighteen components. */
         public static final class Builder {
             private final String name;
             private final String kind;
@@ -272,6 +273,7 @@ public record Report(
             private PacketBound packetBound;
             private PoolReport pool;
             private SharedRun shared;
+            private BandwidthReport bandwidth = BandwidthReport.NONE;
 
             private Builder(String name, String kind, Mode mode) {
                 this.name = name;
@@ -349,6 +351,11 @@ public record Report(
                 return this;
             }
 
+            public Builder bandwidth(BandwidthReport b) {
+                bandwidth = b;
+                return this;
+            }
+
             public JobReport build() {
                 return new JobReport(
                         name,
@@ -367,7 +374,8 @@ public record Report(
                         kindReport,
                         packetBound,
                         pool,
-                        shared);
+                        shared,
+                        bandwidth);
             }
         }
     }

@@ -17,6 +17,7 @@ import org.bitina.protocol.Counter;
 import org.bitina.protocol.ObservedTrees;
 import org.bitina.scenario.AdmissionMode;
 import org.bitina.scenario.Clock;
+import org.bitina.scenario.Scenario;
 import org.bitina.scenario.Schedule;
 import org.bitina.security.ChecksumAudit;
 import org.bitina.usecase.DriverReport;
@@ -32,6 +33,17 @@ import org.bitina.workload.StepScheduler;
  * one {@code jobs[]} entry per phase, its links, and the switches' peaks over all phases.
  */
 final class ReportAssembler {
+    /** The scenario whose jobs the rows are of, for their terms in bandwidth; null: rows without them. */
+    private final Scenario scenario;
+
+    ReportAssembler(Scenario scenario) {
+        this.scenario = scenario;
+    }
+
+    ReportAssembler() {
+        this(null);
+    }
+
     private final List<IterationReport> iterations = new ArrayList<>();
     private final List<TrafficReport> traffic = new ArrayList<>();
     private final List<RankTimeline> rankTimelines = new ArrayList<>();
@@ -139,7 +151,20 @@ final class ReportAssembler {
                         p.iteration(),
                         null,
                         Report.Admission.of(p.admission(), p.mode(), 0)))
+                .bandwidth(bandwidth(p, 0))
                 .build());
+    }
+
+    /** nccl-tests' terms of the row of phase {@code p}: its job as the scenario has it, over {@code modeledMicros}. */
+    private BandwidthReport bandwidth(Phase p, double modeledMicros) {
+        if (scenario == null) {
+            return BandwidthReport.NONE;
+        }
+        return scenario.jobs().stream()
+                .filter(j -> j.name().equals(p.job().name()))
+                .findFirst()
+                .map(j -> BandwidthReport.of(UseCases.bandwidth(scenario, j, p.mode()), modeledMicros))
+                .orElse(BandwidthReport.NONE);
     }
 
     /** The packet bound the phase just reported ran under (null: its kind states none). */
@@ -191,6 +216,9 @@ final class ReportAssembler {
         // in a shared mix the links are the world's: a row's drops count its own frames the links lost
         boolean mix = shared != null && !shared.alone();
         Report.JobReport row = job(p, stats, wallNanos, ended, faultsNotApplied, faults, mix);
+        row = row.toBuilder()
+                .bandwidth(bandwidth(p, row.timing().modeledMicros()))
+                .build();
         PoolReport pool = PoolReport.of(p, stats);
         if (pool != null && (shared != null || pool.admission().equals(AdmissionMode.BEST_EFFORT.configName()))) {
             // T2; a strict job of a sequential file keeps its row as it was

@@ -17,14 +17,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
-import org.bitina.job.JobSpec;
-import org.bitina.job.Mode;
+import org.bitina.run.BandwidthReport;
 import org.bitina.run.LinkReport;
 import org.bitina.run.Report;
 import org.bitina.scenario.Scenario;
 import org.bitina.usecase.KindReport;
-import org.bitina.usecase.UseCase;
-import org.bitina.usecases.UseCases;
 
 /**
  * The report's tables as CSV files for spreadsheets and pandas ({@code --csv DIR}):
@@ -86,7 +83,7 @@ final class CsvReport {
 
     static void write(Report r, Scenario s, Path dir) throws IOException {
         Files.createDirectories(dir);
-        List<JobRow> jobs = jobRows(r, s);
+        List<JobRow> jobs = jobRows(r);
         List<SwitchRow> switches = r.switches().stream()
                 .map(w -> new SwitchRow(
                         w.name(),
@@ -137,16 +134,10 @@ final class CsvReport {
     }
 
     /** One row per job and mode of {@code r}. */
-    static List<JobRow> jobRows(Report r, Scenario s) {
+    static List<JobRow> jobRows(Report r) {
         List<JobRow> jobs = new ArrayList<>();
         for (Report.JobReport j : r.jobs()) {
-            UseCase.Bandwidth bw = bandwidth(s, j.name(), j.mode());
-            Long bytes = bw == null ? null : bw.arrayBytes();
-            Double algbw = bytes == null || j.timing().modeledMicros() <= 0
-                    ? null
-                    : bytes / (j.timing().modeledMicros() * 1e-6) / 1e9;
-            Double factor = bw == null || Double.isNaN(bw.busFactor()) ? null : bw.busFactor();
-            Double busbw = algbw == null || factor == null ? null : algbw * factor;
+            BandwidthReport bw = j.bandwidth();
             jobs.add(new JobRow(
                     j.name(),
                     j.kind(),
@@ -168,10 +159,10 @@ final class CsvReport {
                     j.counts().lateContributions(),
                     j.traffic().drops(),
                     String.join(";", j.outcome().missing()),
-                    bytes,
-                    algbw,
-                    factor,
-                    busbw,
+                    bw.dataBytes(),
+                    bw.algbwGBps(),
+                    bw.busFactor(),
+                    bw.busbwGBps(),
                     j.plan().admission() == null ? null : j.plan().admission().admitted(),
                     j.plan().admission() == null || j.plan().admission().fallbackFor() == null
                             ? null
@@ -203,16 +194,6 @@ final class CsvReport {
         }
         rows.forEach(r -> columns.addAll(r.figures().keySet()));
         return List.copyOf(columns);
-    }
-
-    /** nccl-tests' terms of a row's job and mode ({@link UseCase#bandwidth}); null for a job that reduces no array. */
-    private static UseCase.Bandwidth bandwidth(Scenario s, String job, Mode mode) {
-        for (JobSpec j : s.jobs()) {
-            if (j.name().equals(job)) {
-                return UseCases.bandwidth(s, j, mode);
-            }
-        }
-        return null;
     }
 
     private static String reasons(Map<String, Long> drops) {

@@ -134,7 +134,7 @@ final class SweepCommand implements Callable<Integer> {
                 Files.createDirectories(dir);
                 json.writeValue(dir.resolve("report.json").toFile(), r);
                 CsvReport.write(r, s, dir);
-                rows.add(CsvReport.jobRows(r, s));
+                rows.add(CsvReport.jobRows(r));
                 reports.add(r);
                 asExpected &= r.allAsExpected();
                 r.jobs().forEach(j -> {
