@@ -70,14 +70,12 @@ record RunPlan(
             refused = "schedule = shared needs the virtual clock";
             groups = PhaseGroup.sequential(phases);
         } else {
-            List<PhaseGroup> shared;
             try {
-                shared = PhaseGroup.shared(s, routing);
+                groups = PhaseGroup.shared(s, routing);
             } catch (IllegalArgumentException e) {
                 refused = e.getMessage();
-                shared = PhaseGroup.sequential(phases);
+                groups = PhaseGroup.sequential(phases);
             }
-            groups = shared;
         }
         if (refused == null) {
             refused = clash(groups);

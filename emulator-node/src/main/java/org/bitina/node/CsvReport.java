@@ -20,7 +20,6 @@ import java.util.stream.Collectors;
 import org.bitina.run.BandwidthReport;
 import org.bitina.run.LinkReport;
 import org.bitina.run.Report;
-import org.bitina.scenario.Scenario;
 import org.bitina.usecase.KindReport;
 
 /**
@@ -81,7 +80,7 @@ final class CsvReport {
 
     private CsvReport() {}
 
-    static void write(Report r, Scenario s, Path dir) throws IOException {
+    static void write(Report r, Path dir) throws IOException {
         Files.createDirectories(dir);
         List<JobRow> jobs = jobRows(r);
         List<SwitchRow> switches = r.switches().stream()

@@ -296,7 +296,7 @@ final class RunCommand implements Callable<Integer> {
                 new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(report.toFile(), r);
             }
             if (csv != null) {
-                CsvReport.write(r, scenario, csv);
+                CsvReport.write(r, csv);
             }
             if (html != null) {
                 HtmlReport.write(r, scenario, html);
@@ -401,7 +401,7 @@ final class RunCommand implements Callable<Integer> {
             json.writeValue(report.toFile(), out);
         }
         if (csv != null) {
-            CsvReport.write(reports.get(0), first, csv);
+            CsvReport.write(reports.get(0), csv);
             Files.writeString(csv.resolve("repeats.csv"), Repeats.csv(rows), StandardCharsets.UTF_8);
         }
         if (html != null) {

@@ -133,7 +133,7 @@ final class SweepCommand implements Callable<Integer> {
                 Path dir = out.resolve("point-" + (i + 1));
                 Files.createDirectories(dir);
                 json.writeValue(dir.resolve("report.json").toFile(), r);
-                CsvReport.write(r, s, dir);
+                CsvReport.write(r, dir);
                 rows.add(CsvReport.jobRows(r));
                 reports.add(r);
                 asExpected &= r.allAsExpected();
