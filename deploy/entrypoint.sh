@@ -4,7 +4,8 @@
 #                (default: the host name); the report goes to $BITINA_OUT/report.json (default
 #                /out, a volume), and the tables to $BITINA_OUT/csv; exit code: the run's
 #   member       joins BITINA_SEED (HOST:PORT) and runs the devices placed on it until stopped;
-#                BITINA_EXIT_WITH_SEED=1: until the coordinator leaves (exit 0) or is lost (exit 1)
+#                BITINA_EXIT_WITH_SEED=1: until the coordinator leaves (exit 0) or is lost (exit 1);
+#                BITINA_STAY=1: the container stays after a member that ended well, until stopped (Compose)
 #   job          a pod of a Kubernetes indexed Job (JOB_COMPLETION_INDEX): index 0 is the
 #                coordinator, the others members that exit with it; each calls itself
 #                $(hostname).$BITINA_SERVICE, its DNS name under the Job's headless service
@@ -61,8 +62,22 @@ case "$ROLE" in
     fi
     exit "$rc" ;;
   member)
-    exec "$@" node --host "$HOST" --port "$PORT" --seed "${BITINA_SEED:?}" --ready-file "$READY" \
-      ${BITINA_EXIT_WITH_SEED:+--exit-with-seed} ${BITINA_INSECURE:+--insecure} ;;
+    set -- "$@" node --host "$HOST" --port "$PORT" --seed "${BITINA_SEED:?}" --ready-file "$READY" \
+      ${BITINA_EXIT_WITH_SEED:+--exit-with-seed} ${BITINA_INSECURE:+--insecure}
+    if [ -z "${BITINA_STAY:-}" ]; then exec "$@"; fi
+    # Compose: the coordinator lets its members go before it writes the report, and `up --exit-code-from
+    # coordinator` stops every container as soon as one exits, so a member that exited first cut the
+    # coordinator off before its report (seen in CI). Stay until stopped; a failed member still exits.
+    "$@" &
+    pid=$!
+    trap 'kill -TERM "$pid" 2>/dev/null' TERM INT
+    set +e
+    wait "$pid"; rc=$?
+    while kill -0 "$pid" 2>/dev/null; do wait "$pid"; rc=$?; done
+    set -e
+    [ "$rc" = 0 ] || exit "$rc"
+    trap 'exit 0' TERM INT
+    while :; do sleep 1; done ;;
   '') exec "$@" ;;
   *) echo "entrypoint: BITINA_ROLE must be coordinator, member or job, not '$ROLE'" >&2; exit 2 ;;
 esac
