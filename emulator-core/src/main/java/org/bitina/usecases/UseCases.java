@@ -23,6 +23,7 @@ import org.bitina.usecase.allgather.AllGatherUseCase;
 import org.bitina.usecase.allreduce.AllReduceUseCase;
 import org.bitina.usecase.attack.AttackDriverSpec;
 import org.bitina.usecase.bierinc.BierIncUseCase;
+import org.bitina.usecase.broadcast.BroadcastUseCase;
 import org.bitina.usecase.moe.MoeUseCase;
 import org.bitina.usecase.multicast.MulticastUseCase;
 import org.bitina.usecase.reducescatter.ReduceScatterUseCase;
@@ -36,7 +37,8 @@ public final class UseCases {
             new MulticastUseCase(),
             new BierIncUseCase(),
             new ReduceScatterUseCase(),
-            new AllGatherUseCase());
+            new AllGatherUseCase(),
+            new BroadcastUseCase());
 
     private UseCases() {}
 
@@ -120,14 +122,22 @@ public final class UseCases {
      * mode no kind declares.
      */
     public static int colourRank(Mode m) {
-        // every mode its own place (ring and all-to-all were both "the fallback", one colour): INA, then each
-        // kind's baselines in the order of ALL
+        return modes().indexOf(m);
+    }
+
+    /** Every host baseline some kind runs, each once, in the order of {@link #colourRank}: what the legends name. */
+    public static List<Mode> baselines() {
+        return modes().subList(1, modes().size());
+    }
+
+    // every mode its own place (ring and all-to-all were both "the fallback", one colour): INA, then each
+    // kind's fallback and baselines in the order of ALL
+    private static List<Mode> modes() {
         return Stream.concat(
                         Stream.of(Mode.INA),
                         ALL.stream().flatMap(u -> Stream.concat(Stream.of(u.fallback()), u.baselines().stream())))
                 .distinct()
-                .toList()
-                .indexOf(m);
+                .toList();
     }
 
     /** nccl-tests' terms of one mode of {@code job} ({@link UseCase#bandwidth}); null for a kind without an array. */

@@ -27,6 +27,7 @@ class LosslessNeverResendsTest {
             "fat-tree-k4-all-gather.conf",
             "fat-tree-k4-allreduce.conf",
             "fat-tree-k4-bier-inc.conf",
+            "fat-tree-k4-broadcast.conf",
             "fat-tree-k4-reduce-scatter.conf",
             "paper-fig1-allreduce.conf",
             "rfc8279-example.conf",

@@ -80,7 +80,9 @@ class ScenarioLoaderRulesTest {
                 List.of(
                         at(10) + "key 'experts' is for moe jobs, not for an allreduce job " + keys,
                         at(11) + "key 'receivers' is for reliable-multicast jobs, not for an allreduce job " + keys,
-                        at(12) + "key 'max-rounds' is for reliable-multicast jobs, not for an allreduce job " + keys),
+                        at(12)
+                                + "key 'max-rounds' is for reliable-multicast and broadcast jobs, not for an allreduce job "
+                                + keys),
                 p);
     }
 
@@ -154,7 +156,7 @@ class ScenarioLoaderRulesTest {
         assertHas(
                 p,
                 at(8)
-                        + "key 'members' is for allreduce, bier-inc, reduce-scatter and all-gather jobs, not for a moe job (moe keys: admission, after, baselines, ");
+                        + "key 'members' is for allreduce, bier-inc, reduce-scatter, all-gather and broadcast jobs, not for a moe job (moe keys: admission, after, baselines, ");
         assertHas(p, at(10) + "key 'tree' is for allreduce jobs, not for a bier-inc job (bier-inc keys: ");
         assertEquals(2, p.size(), p.toString());
     }

@@ -281,12 +281,12 @@ final class HtmlReport {
                     .append(esc(note.length() > 160 ? note.substring(0, 157) + "..." : note))
                     .append("</td></tr>\n");
         }
-        b.append(
-                "</table>\n<p class=\"legend\">ina: in-network aggregation; ring, ps, all-to-all, unicast-ack: the host baselines on the same "
-                        + "topology; expected: what the fault plan or the file's expect { } says, ok or NO; packets into root: what the VAT root, "
-                        + "parameter server or source received (for a ring, the busiest member); busiest host: the host "
-                        + "that received the most packets and how many, the same measure in every mode (the bars);"
-                        + " KiB = 1024 B.</p>\n");
+        b.append("</table>\n<p class=\"legend\">ina: in-network aggregation; " + Summary.baselineNames()
+                + ": the host baselines on the same "
+                + "topology; expected: what the fault plan or the file's expect { } says, ok or NO; packets into root: what the VAT root, "
+                + "parameter server or source received (for a ring, the busiest member); busiest host: the host "
+                + "that received the most packets and how many, the same measure in every mode (the bars);"
+                + " KiB = 1024 B.</p>\n");
     }
 
     /**

@@ -13,6 +13,7 @@ import java.util.function.UnaryOperator;
 import org.bitina.job.Mode;
 import org.bitina.run.Report;
 import org.bitina.usecase.Phase;
+import org.bitina.usecases.UseCases;
 
 /** The console summary: one row per job and mode, INA beside its baselines. */
 final class Summary {
@@ -73,13 +74,17 @@ final class Summary {
                                 : Hosts.summary(j.outcome().missing())));
     }
 
+    /** Every host baseline of the kinds, as the legends name them. */
+    static String baselineNames() {
+        return String.join(", ", UseCases.baselines().stream().map(Mode::name).toList());
+    }
+
     /** What the columns and names mean, printed under the table. */
-    static final String LEGEND =
-            "(ina: in-network aggregation; ring, tree, halving-doubling, hierarchical, ps, all-to-all, unicast-ack: the host"
-                    + " baselines; expected: what the fault plan or expect { } says, ok or NO; wall: the phase on the wall clock;"
-                    + " modelled: the phase in modelled time; pkts in: packets into the root, source or parameter server (modes"
-                    + " without one root: the busiest member; the report's maxPacketsIntoHost is the busiest host in every mode);"
-                    + " link bytes in KiB, MiB, GiB of 1024)";
+    static final String LEGEND = "(ina: in-network aggregation; " + baselineNames() + ": the host"
+            + " baselines; expected: what the fault plan or expect { } says, ok or NO; wall: the phase on the wall clock;"
+            + " modelled: the phase in modelled time; pkts in: packets into the root, source or parameter server (modes"
+            + " without one root: the busiest member; the report's maxPacketsIntoHost is the busiest host in every mode);"
+            + " link bytes in KiB, MiB, GiB of 1024)";
 
     /**
      * An INA row against the fastest baseline of its job that completed: {@code ina vs best baseline

@@ -1,0 +1,42 @@
+package org.bitina.usecase.broadcast;
+
+import static org.bitina.scenario.ConfigSchema.key;
+
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.bitina.scenario.ConfigSchema.Key;
+import org.bitina.scenario.JobKeys;
+import org.bitina.usecase.reduction.ArrayKeys;
+
+/** A broadcast job's keys: the array kinds' members and data (nothing reduced: no op, no scale), its root and rounds. */
+final class BroadcastKeys {
+    private BroadcastKeys() {}
+
+    private static final List<String> SHARED = List.of("members", "data");
+
+    static final Map<String, List<Key>> KEYS = Map.of(
+            JobKeys.JOB_PATH,
+            Stream.concat(
+                            ArrayKeys.JOB.stream().filter(k -> SHARED.contains(k.name())),
+                            Stream.of(
+                                    key(
+                                            "root",
+                                            "host name",
+                                            "the first member",
+                                            "",
+                                            "root = h3",
+                                            "the member whose array every other member ends with (broadcast)"),
+                                    key(
+                                            "max-rounds",
+                                            "whole number 1..1000",
+                                            "16",
+                                            "rounds",
+                                            "max-rounds = 4",
+                                            "retransmission rounds before the missing receivers are reported")))
+                    .toList(),
+            JobKeys.DATA_PATH,
+            ArrayKeys.DATA.stream()
+                    .filter(k -> !k.name().equals("op") && !k.name().equals("scale"))
+                    .toList());
+}
