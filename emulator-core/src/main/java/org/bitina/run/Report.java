@@ -12,9 +12,8 @@ import org.bitina.usecase.KindReport;
 import org.bitina.usecase.Phase;
 
 /**
- * The run report (docs/reference.md: {@code jobs[]}, {@code links[]}, {@code switches[]}),
- * written as JSON by the CLI, with the clock that ran it ({@code virtual} or {@code real}). One {@code jobs[]} entry per job and mode: INA and each
- * baseline side by side.
+ * The run report (docs/reference.md: {@code jobs[]}, {@code links[]}, {@code switches[]}), written as JSON by the CLI,
+ * with the clock that ran it ({@code virtual} or {@code real}). One {@code jobs[]} entry per job and mode, side by side.
  */
 public record Report(
         String scenario,
@@ -27,6 +26,7 @@ public record Report(
         Map<String, String> placement,
         Setup setup,
         List<ObservedTree> observedTrees,
+        @JsonInclude(JsonInclude.Include.NON_EMPTY) List<InstalledTree> installedTrees,
         @JsonInclude(JsonInclude.Include.NON_EMPTY) List<IterationReport> iterations,
         @JsonInclude(JsonInclude.Include.NON_EMPTY) List<RankTimeline> rankTimelines,
         @JsonInclude(JsonInclude.Include.NON_EMPTY) List<TrafficReport> traffic,
@@ -35,6 +35,7 @@ public record Report(
 
     public Report {
         traffic = traffic == null ? List.of() : List.copyOf(traffic);
+        installedTrees = installedTrees == null ? List.of() : List.copyOf(installedTrees);
         skippedTraceNodes = skippedTraceNodes == null ? Map.of() : Map.copyOf(skippedTraceNodes);
     }
 

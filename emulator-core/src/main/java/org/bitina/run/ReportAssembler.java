@@ -65,6 +65,7 @@ final class ReportAssembler {
     }
 
     private Report.Setup setup;
+    private List<InstalledTree> installedTrees = List.of();
 
     Report report(String scenario, Clock clock, Map<String, String> placement) {
         List<SwitchReport> sw = new ArrayList<>();
@@ -94,16 +95,21 @@ final class ReportAssembler {
                 placement,
                 setup,
                 List.copyOf(observedTrees),
+                installedTrees,
                 IterationReport.withSpeedups(iterations),
                 List.copyOf(rankTimelines),
                 TrafficReport.withSlowdowns(traffic),
                 skippedTraceNodes);
     }
 
-    /** What setting the run up cost, and a Chakra workload's trace nodes that run nothing on the fabric (issue 42 item 12). */
+    /**
+     * What setting the run up cost, a Chakra workload's trace nodes that run nothing on the fabric (issue 42
+     * item 12), and the trees the in-network phases install as planned.
+     */
     void plan(RunPlan plan) {
         setup = plan.setup();
         skippedTraceNodes = plan.skippedTraceNodes();
+        installedTrees = InstalledTree.of(plan.phases());
     }
 
     /** What one background-traffic entry did in one phase (T3): in a world's mix, or alone. */

@@ -70,6 +70,7 @@ class ChaosCheckTest {
                 List.of(),
                 List.of(),
                 List.of(),
+                List.of(),
                 Map.of());
     }
 

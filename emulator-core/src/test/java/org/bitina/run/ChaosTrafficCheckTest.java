@@ -51,7 +51,7 @@ class ChaosTrafficCheckTest {
     private static Report withTraffic(List<TrafficReport> t) {
         return new Report(
                 "t.conf", "virtual", List.of(), List.of(), List.of(), List.of(), List.of(), Map.of(), null, List.of(),
-                List.of(), List.of(), t, Map.of());
+                List.of(), List.of(), List.of(), t, Map.of());
     }
 
     private static TrafficReport entry(World world, int flows, int finished, long bytes) {

@@ -34,6 +34,7 @@ class RunSetupReportTest {
                 List.of(),
                 List.of(),
                 List.of(),
+                List.of(),
                 Map.of());
     }
 

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
+import org.bitina.run.InstalledTree;
 import org.bitina.run.Report;
 import org.bitina.scenario.Scenario;
 import org.bitina.topology.Link;
@@ -148,14 +149,14 @@ final class ExportCommand implements Callable<Integer> {
                 String name = p.more().isEmpty()
                         ? job
                         : job + (tree.wireJob() == p.wireJob() ? " second stage" : " " + tree.name());
-                InstalledTrees trees = InstalledTrees.of(tree);
+                InstalledTree trees = InstalledTree.of(p, tree);
                 any |= !trees.isEmpty();
                 trees.aBms()
                         .forEach((node, aBm) -> labels.merge(
                                 node,
                                 name + (node.equals(trees.root()) ? " root" : "") + "\\nA-BM " + aBm,
                                 (x, y) -> x + "\\n" + y));
-                for (TopologyView.TreeEdge e : trees.edges()) {
+                for (InstalledTree.Edge e : trees.edges()) {
                     boolean member = !trees.aBms().containsKey(e.from());
                     o.printf(
                             "  %s -> %s [dir=back, color=%s, penwidth=2%s];%n",
@@ -198,7 +199,7 @@ final class ExportCommand implements Callable<Integer> {
         for (Phase p : phases) {
             if (p.mode().inNetwork()) {
                 for (Phase.Tree tree : p.trees()) {
-                    InstalledTrees.of(tree).edges().forEach(e -> {
+                    InstalledTree.of(p, tree).edges().forEach(e -> {
                         out.add(e.from());
                         out.add(e.to());
                     });

@@ -13,13 +13,12 @@ import java.util.Map;
 import java.util.function.ToDoubleFunction;
 import java.util.stream.Collectors;
 import org.bitina.job.Mode;
+import org.bitina.run.InstalledTree;
 import org.bitina.run.LinkScope;
 import org.bitina.run.Report;
 import org.bitina.scenario.Scenario;
-import org.bitina.topology.Routing;
+import org.bitina.topology.BitSpace;
 import org.bitina.usecase.KindReport;
-import org.bitina.usecase.Phase;
-import org.bitina.usecases.PhasePlanner;
 
 /**
  * {@code --html report.html}: one self-contained page (nothing loaded at view time; one inline
@@ -87,16 +86,6 @@ final class HtmlReport {
         TrafficSummary.append(b, r);
         PoolChart.append(b, r);
         QueueChart.append(b, r);
-        List<Phase> planned;
-        try {
-            planned = PhasePlanner.plan(s, Routing.compute(s.topology()));
-        } catch (RuntimeException e) {
-            // the run planned it; should it fail here, the page says so instead of leaving the trees out silently
-            planned = List.of();
-            b.append("<p class=\"no\">The installed trees are not drawn: planning the scenario again failed (")
-                    .append(esc(String.valueOf(e.getMessage())))
-                    .append(").</p>\n");
-        }
         for (String job : workload ? firstOfEachKind(r) : jobs(r)) {
             List<Report.JobReport> rows =
                     r.jobs().stream().filter(j -> j.name().equals(job)).toList();
@@ -169,7 +158,7 @@ final class HtmlReport {
                                 + view.heatMap(
                                         id, bytesByMode.get(j.mode()), peaksByMode.get(j.mode()), most, mostState));
             }
-            trees(b, r, job, rows, planned, view, n);
+            trees(b, r, job, rows, bitSpace(s, job), view, n);
             b.append("</section>\n");
         }
         if (b.indexOf("class=\"zoom-control\"") >= 0) {
@@ -548,23 +537,16 @@ final class HtmlReport {
             Report r,
             String job,
             List<Report.JobReport> rows,
-            List<Phase> planned,
+            BitSpace space,
             TopologyView view,
             int[] n) {
-        for (Phase p : planned) {
-            if (!p.job().name().equals(job) || !p.mode().inNetwork()) {
+        // as the run planned them (the report's installedTrees[]): this page plans nothing again
+        for (InstalledTree t : r.installedTrees()) {
+            if (!t.job().equals(job)) {
                 continue;
             }
-            String label = p.mode()
-                    + (p.iteration() == null ? "" : " #" + p.iteration().index());
-            InstalledTrees t = InstalledTrees.of(p);
-            ObservedTreeView o = ObservedTreeView.of(
-                    ObservedTreeView.of(
-                            r,
-                            job,
-                            p.mode(),
-                            p.iteration() == null ? null : p.iteration().index()),
-                    p.job().common().bitSpace());
+            String label = t.mode() + (t.iteration() == null ? "" : " #" + t.iteration());
+            ObservedTreeView o = ObservedTreeView.of(ObservedTreeView.of(r, job, t.mode(), t.iteration()), space);
             if (!o.isEmpty()) {
                 figure(
                         b,
@@ -620,8 +602,24 @@ final class HtmlReport {
                     "trees-" + job + "-" + label.replace(' ', '-'),
                     "installed trees, " + label + ": " + t.aBms().size()
                             + " VAT nodes as planned before the run (a repair after a crash is in the note)",
-                    zoom(view, "svg" + n[0]) + view.trees("svg" + n[0]++, t.edges(), t.aBms(), t.root()));
+                    zoom(view, "svg" + n[0])
+                            + view.trees(
+                                    "svg" + n[0]++,
+                                    t.edges().stream()
+                                            .map(e -> new TopologyView.TreeEdge(e.from(), e.to()))
+                                            .toList(),
+                                    t.aBms(),
+                                    t.root()));
         }
+    }
+
+    /** The bit space of {@code job} as the scenario has it (an observed tree's endpoints); null when it has no such job. */
+    private static BitSpace bitSpace(Scenario s, String job) {
+        return s.jobs().stream()
+                .filter(j -> j.name().equals(job))
+                .map(j -> j.common().bitSpace())
+                .findFirst()
+                .orElse(null);
     }
 
     /** The zoom buttons for the drawing {@code id} when {@code view} is too big to read at page width, else nothing. */

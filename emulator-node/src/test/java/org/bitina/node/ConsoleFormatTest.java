@@ -89,6 +89,7 @@ class ConsoleFormatTest {
                 List.of(),
                 List.of(),
                 List.of(),
+                List.of(),
                 Map.of());
         String plain = print(r, false);
         assertEquals(
@@ -226,6 +227,7 @@ class ConsoleFormatTest {
                 List.of(),
                 Map.of(),
                 null,
+                List.of(),
                 List.of(),
                 List.of(),
                 List.of(),

@@ -96,7 +96,7 @@ class SharedAnswerTest {
     private static Report report(List<Report.JobReport> rows) {
         return new Report(
                 "s.conf", "virtual", List.of(), rows, List.of(), List.of(), List.of(), Map.of(), null, List.of(),
-                List.of(), List.of(), List.of(), Map.of());
+                List.of(), List.of(), List.of(), List.of(), Map.of());
     }
 
     private static Report.JobReport row(String job, String mode, String status, SharedRun s, double modelled) {

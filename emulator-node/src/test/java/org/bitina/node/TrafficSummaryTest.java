@@ -18,7 +18,7 @@ class TrafficSummaryTest {
     private static Report report(List<TrafficReport> traffic) {
         return new Report(
                 "s.conf", "virtual", List.of(), List.of(), List.of(), List.of(), List.of(), Map.of(), null, List.of(),
-                List.of(), List.of(), traffic, Map.of());
+                List.of(), List.of(), List.of(), traffic, Map.of());
     }
 
     private static final List<TrafficReport> ROWS = List.of(
