@@ -372,7 +372,9 @@ final class Summary {
             if (!j.problems().dropped().isEmpty()) {
                 out.println(j.name() + " " + j.mode() + ": "
                         + j.problems().dropped().size()
-                        + " dropped by policy (tokens over expert capacity, say), e.g. "
+                        // what each kind drops differs (tokens over an expert's capacity, a peer given up on): the
+                        // first says
+                        + " dropped by policy, e.g. "
                         + j.problems().dropped().get(0));
             }
             if (!j.problems().deviceFailures().isEmpty()) {

@@ -147,6 +147,18 @@ class ConsoleFormatTest {
     }
 
     @Test
+    void whatARowDroppedIsSaidByItsOwnFirstEntryNotByAnotherKindsExample() {
+        String gaveUp = "h1: chunk 0 to h7: no acknowledgement after 10 sends; nothing more is sent to it";
+        Report.JobReport ring = job("w", "ring", "complete", "complete", true).toBuilder()
+                .problems(new Report.JobReport.Problems(
+                        List.of(), List.of(), List.of(), List.of(gaveUp), List.of(), null))
+                .build();
+        String out = print(report(ring), false);
+        assertTrue(out.contains("w ring: 1 dropped by policy, e.g. " + gaveUp), out);
+        assertFalse(out.contains("expert capacity"), "a ring has no experts: " + out);
+    }
+
+    @Test
     void theBestBaselineLineGivesTheRatioAsTheAnswerSentenceDoes() {
         Report.JobReport ina = job("ft8", "ina", "complete", "complete", true)
                 .withSpeedup(Map.of(Mode.of("ring"), 16.3, Mode.of("ps"), 40.0));
