@@ -9,6 +9,7 @@ import java.util.Map;
 import org.bitina.bitmap.EndpointSet;
 import org.bitina.job.Mode;
 import org.bitina.protocol.JobTables;
+import org.bitina.protocol.ObservedTrees;
 import org.bitina.usecase.Phase;
 
 /**
@@ -34,59 +35,71 @@ public record InstalledTree(
 
     public record Edge(String from, String to) {}
 
-    /** One entry per in-network phase of {@code phases}, in their order. */
+    /**
+     * One entry per in-network phase of {@code phases}, in their order, as the report carries them: an A-BM
+     * over more than {@link ObservedTrees#MAX_PRINTED_BITS} bits is printed as its count, as observed trees
+     * leave such bits out (a k=64 job's A-BM is 65,536 characters, on each of thousands of VAT nodes).
+     */
     static List<InstalledTree> of(List<Phase> phases) {
         return phases.stream()
                 .filter(p -> p.mode().inNetwork())
-                .map(InstalledTree::of)
+                .map(p -> of(p, ObservedTrees.MAX_PRINTED_BITS))
                 .toList();
     }
 
     /** Every tree of {@code p} on one entry. */
-    public static InstalledTree of(Phase p) {
+    private static InstalledTree of(Phase p, int maxPrintedBits) {
         Map<String, String> aBms = new LinkedHashMap<>();
         List<Edge> edges = new ArrayList<>();
         String root = null;
         for (Phase.Tree tree : p.trees()) {
-            InstalledTree t = of(p, tree);
+            InstalledTree t = of(p, tree, maxPrintedBits);
             // a partition root also holds its A-BM of the second stage: both on its label
             t.aBms().forEach((node, aBm) -> aBms.merge(node, aBm, (a, b) -> a + " " + b));
             edges.addAll(t.edges());
             root = root == null ? t.root() : root;
         }
-        return new InstalledTree(
-                p.job().name(),
-                p.mode(),
-                p.iteration() == null ? null : p.iteration().index(),
-                root,
-                aBms,
-                edges);
+        return entry(p, root, aBms, edges);
     }
 
-    /** One tree of phase {@code p}. */
+    /** One tree of phase {@code p}, every A-BM printed whole (the trees export). */
     public static InstalledTree of(Phase p, Phase.Tree tree) {
+        return of(p, tree, Integer.MAX_VALUE);
+    }
+
+    private static InstalledTree of(Phase p, Phase.Tree tree, int maxPrintedBits) {
+        JobTables[] lowest = lowest(tree);
         Map<String, String> aBms = new LinkedHashMap<>();
         List<Edge> edges = new ArrayList<>();
         String root = null;
         for (var e : tree.tables().entrySet()) {
             JobTables t = e.getValue();
-            if (t.registered() == null) {
+            EndpointSet a = t.registered();
+            if (a == null) {
                 continue;
             }
-            aBms.put(e.getKey(), t.registered().toString());
+            aBms.put(
+                    e.getKey(),
+                    a.capacity() <= maxPrintedBits
+                            ? a.toString()
+                            : "(" + a.cardinality() + " of " + a.capacity() + " bits)");
             if (t.root()) {
                 root = e.getKey();
             }
             if (t.vatParent() != null) {
                 edges.add(new Edge(e.getKey(), t.vatParent()));
             }
-            for (int bit : t.registered().indices()) {
+            for (int bit : a.indices()) {
                 String endpoint = tree.bitSpace().endpoint(bit);
-                if (endpoint != null && lowest(tree, bit) == t) {
+                if (endpoint != null && lowest[bit] == t) {
                     edges.add(new Edge(tree.bitSpace().node(bit), e.getKey()));
                 }
             }
         }
+        return entry(p, root, aBms, edges);
+    }
+
+    private static InstalledTree entry(Phase p, String root, Map<String, String> aBms, List<Edge> edges) {
         return new InstalledTree(
                 p.job().name(),
                 p.mode(),
@@ -102,14 +115,30 @@ public record InstalledTree(
         return aBms.isEmpty();
     }
 
-    private static JobTables lowest(Phase.Tree tree, int bit) {
-        JobTables best = null;
+    /**
+     * Per bit, the table whose A-BM is the smallest that holds it (the first of equal ones, in the tables'
+     * order), found in one pass over the A-BMs instead of one pass per bit (O(N^2) at N bits).
+     */
+    private static JobTables[] lowest(Phase.Tree tree) {
+        int capacity = 0;
+        for (JobTables t : tree.tables().values()) {
+            capacity = t.registered() == null
+                    ? capacity
+                    : Math.max(capacity, t.registered().capacity());
+        }
+        JobTables[] best = new JobTables[capacity];
+        int[] size = new int[capacity];
         for (JobTables t : tree.tables().values()) {
             EndpointSet a = t.registered();
-            if (a != null
-                    && a.contains(bit)
-                    && (best == null || a.cardinality() < best.registered().cardinality())) {
-                best = t;
+            if (a == null) {
+                continue;
+            }
+            int n = a.cardinality();
+            for (int bit : a.indices()) {
+                if (best[bit] == null || n < size[bit]) {
+                    best[bit] = t;
+                    size[bit] = n;
+                }
             }
         }
         return best;
