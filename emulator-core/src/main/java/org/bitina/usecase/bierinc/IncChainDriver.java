@@ -17,9 +17,8 @@ public record IncChainDriver(AllReducePlan plan, IncPlan.Collective collective, 
 
     @Override
     public EndpointDriver create(References references, byte[] endpointSecret) {
-        Verifier verifier = references.shared(Verifier.class, Verifier::new);
-        verifier.prepare(verifier.data(plan.data()), verifier.members(plan.space(), plan.members()));
-        return new ScheduleWorker(plan, host, verifier, endpointSecret, schedule());
+        RingChain chain = schedule();
+        return new ScheduleWorker(plan, host, Verifier.prepared(references, plan, chain), endpointSecret, chain);
     }
 
     RingChain schedule() {

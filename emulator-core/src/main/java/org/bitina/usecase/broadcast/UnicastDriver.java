@@ -16,9 +16,9 @@ public record UnicastDriver(AllReducePlan plan, String root, String host) implem
 
     @Override
     public EndpointDriver create(References references, byte[] endpointSecret) {
-        Verifier verifier = references.shared(Verifier.class, Verifier::new);
-        verifier.prepare(verifier.data(plan.data()), verifier.members(plan.space(), plan.members()));
-        return new ScheduleWorker(plan, host, verifier, endpointSecret, schedule());
+        // the reference a member checks is the root's data alone, not the sum over every member
+        RootUnicast schedule = schedule();
+        return new ScheduleWorker(plan, host, Verifier.prepared(references, plan, schedule), endpointSecret, schedule);
     }
 
     RootUnicast schedule() {

@@ -22,17 +22,17 @@ public record ReduceScatterDriver(Role role, AllReducePlan plan, String host) im
 
     @Override
     public EndpointDriver create(References references, byte[] endpointSecret) {
-        Verifier verifier = references.shared(Verifier.class, Verifier::new);
-        verifier.prepare(verifier.data(plan.data()), verifier.members(plan.space(), plan.members()));
         return switch (role) {
-            case WORKER -> new ShardWorker(plan, host, new AllReduceWorker(plan, host, verifier, endpointSecret));
-            case RING_WORKER ->
-                new ScheduleWorker(
+            case WORKER ->
+                new ShardWorker(
                         plan,
                         host,
-                        verifier,
-                        endpointSecret,
-                        new RingReduceScatter(plan.members().size()));
+                        new AllReduceWorker(
+                                plan, host, Verifier.prepared(references, plan, plan.members()), endpointSecret));
+            case RING_WORKER -> {
+                RingReduceScatter ring = new RingReduceScatter(plan.members().size());
+                yield new ScheduleWorker(plan, host, Verifier.prepared(references, plan, ring), endpointSecret, ring);
+            }
         };
     }
 }

@@ -22,13 +22,11 @@ public record AllReduceDriver(Role role, AllReducePlan plan, String host) implem
 
     @Override
     public EndpointDriver create(References references, byte[] endpointSecret) {
-        Verifier verifier = references.shared(Verifier.class, Verifier::new);
-        if (role != Role.PARAMETER_SERVER) {
-            verifier.prepare(verifier.data(plan.data()), verifier.members(plan.space(), plan.members()));
-        }
         return switch (role) {
-            case WORKER -> new AllReduceWorker(plan, host, verifier, endpointSecret);
-            case RING_WORKER -> new ScheduleWorker(plan, host, verifier, endpointSecret);
+            case WORKER ->
+                new AllReduceWorker(plan, host, Verifier.prepared(references, plan, plan.members()), endpointSecret);
+            case RING_WORKER ->
+                new ScheduleWorker(plan, host, Verifier.prepared(references, plan, plan.members()), endpointSecret);
             case PARAMETER_SERVER -> new PsServer(plan);
         };
     }

@@ -93,6 +93,24 @@ public final class Verifier {
     }
 
     /**
+     * The verifier the endpoints of this JVM share ({@code references}), with the reference of every chunk
+     * of {@code plan} over {@code holders} (what a finished chunk holds) computed before the phase.
+     */
+    public static Verifier prepared(References references, AllReducePlan plan, List<String> holders) {
+        Verifier v = references.shared(Verifier.class, Verifier::new);
+        v.prepare(v.data(plan.data()), v.members(plan.space(), holders));
+        return v;
+    }
+
+    /** As {@link #prepared(References, AllReducePlan, List)}, over what a finished chunk of {@code schedule} holds. */
+    public static Verifier prepared(References references, AllReducePlan plan, HostSchedule schedule) {
+        return prepared(
+                references,
+                plan,
+                schedule.contributors().stream().mapToObj(plan.members()::get).toList());
+    }
+
+    /**
      * Computes the full-membership reference of every chunk ahead of a phase (when its drivers
      * are set up), so that phase wall times measure the emulation, not the reference arithmetic.
      */
