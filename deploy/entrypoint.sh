@@ -42,19 +42,24 @@ fi
 # shellcheck disable=SC2086 # BITINA_JAVA_OPTS is a list of options
 set -- java ${BITINA_JAVA_OPTS:--Xmx2g -XX:+UseParallelGC} -cp "$APP/lib/*:$APP/app/*" org.bitina.node.Main "$@"
 
+# runs "$@" as a child, passing a stop (TERM, INT) on to it; its exit code in rc
+supervise() {
+  "$@" &
+  pid=$!
+  trap 'kill -TERM "$pid" 2>/dev/null' TERM INT
+  set +e
+  wait "$pid"; rc=$?
+  while kill -0 "$pid" 2>/dev/null; do wait "$pid"; rc=$?; done
+  set -e
+}
+
 case "$ROLE" in
   coordinator)
     set -- "$@" run "${BITINA_SCENARIO:?}" --members "${BITINA_MEMBERS:?}" --host "$HOST" --port "$PORT" --quiet \
       --report "$OUT/report.json" --csv "$OUT/csv" ${BITINA_INSECURE:+--insecure}
     if [ -z "${BITINA_REPORT_TO_LOG:-}" ]; then exec "$@"; fi
     # stay the parent to print the report after the run; pass a stop on to the run
-    "$@" &
-    pid=$!
-    trap 'kill -TERM "$pid" 2>/dev/null' TERM INT
-    set +e
-    wait "$pid"; rc=$?
-    while kill -0 "$pid" 2>/dev/null; do wait "$pid"; rc=$?; done
-    set -e
+    supervise "$@"
     if [ -f "$OUT/report.json" ]; then
       echo "----- bitina report (JSON) -----"
       cat "$OUT/report.json"; echo   # the report ends without a newline
@@ -68,13 +73,7 @@ case "$ROLE" in
     # Compose: the coordinator lets its members go before it writes the report, and `up --exit-code-from
     # coordinator` stops every container as soon as one exits, so a member that exited first cut the
     # coordinator off before its report (seen in CI). Stay until stopped; a failed member still exits.
-    "$@" &
-    pid=$!
-    trap 'kill -TERM "$pid" 2>/dev/null' TERM INT
-    set +e
-    wait "$pid"; rc=$?
-    while kill -0 "$pid" 2>/dev/null; do wait "$pid"; rc=$?; done
-    set -e
+    supervise "$@"
     [ "$rc" = 0 ] || exit "$rc"
     trap 'exit 0' TERM INT
     while :; do sleep 1; done ;;
