@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.stream.Stream;
 import org.bitina.scenario.ConfigSchema.Key;
 import org.bitina.scenario.JobKeys;
+import org.bitina.usecase.multicast.MulticastKeys;
 import org.bitina.usecase.reduction.ArrayKeys;
 
 /** A broadcast job's keys: the array kinds' members and data (nothing reduced: no op, no scale), its root and rounds. */
@@ -27,13 +28,7 @@ final class BroadcastKeys {
                                             "",
                                             "root = h3",
                                             "the member whose array every other member ends with (broadcast)"),
-                                    key(
-                                            "max-rounds",
-                                            "whole number 1..1000",
-                                            "16",
-                                            "rounds",
-                                            "max-rounds = 4",
-                                            "retransmission rounds before the missing receivers are reported")))
+                                    MulticastKeys.MAX_ROUNDS))
                     .toList(),
             JobKeys.DATA_PATH,
             ArrayKeys.DATA.stream()

@@ -7,8 +7,17 @@ import org.bitina.scenario.ConfigSchema.Key;
 import org.bitina.scenario.ConfigSchema.Section;
 
 /** A reliable-multicast job's own keys: source, receivers, acknowledgments, rounds, and what it sends. */
-final class MulticastKeys {
+public final class MulticastKeys {
     private MulticastKeys() {}
+
+    /** The rounds a source sends again before it names the receivers still missing a window (a broadcast's too). */
+    public static final Key MAX_ROUNDS = key(
+            "max-rounds",
+            "whole number 1..1000",
+            "16",
+            "rounds",
+            "max-rounds = 4",
+            "retransmission rounds before the missing receivers are reported");
 
     /** The {@code jobs[]} keys of a reliable-multicast job. */
     static final List<Key> JOB = List.of(
@@ -34,13 +43,7 @@ final class MulticastKeys {
                     "",
                     "ack { per = packet }",
                     "how receivers acknowledge; see `jobs[].ack`"),
-            key(
-                    "max-rounds",
-                    "whole number 1..1000",
-                    "16",
-                    "rounds",
-                    "max-rounds = 4",
-                    "retransmission rounds before the missing receivers are reported"));
+            MAX_ROUNDS);
 
     /** The {@code jobs[].data} keys of a reliable-multicast job. */
     static final List<Key> DATA = List.of(
