@@ -76,10 +76,15 @@ public final class AggregationTable {
     public record Late(EndpointSet pbm, Emission left) implements Outcome {}
 
     /** Malformed for this node (bits outside the node bitmap, overlap, payload mismatch). */
-    public record Rejected(String reason) implements Outcome {}
+    public record Rejected(DropReason why, String reason) implements Outcome {
+        /** The rejection for {@code why}, its text made from {@code args}. */
+        static Rejected of(DropReason why, Object... args) {
+            return new Rejected(why, why.text(args));
+        }
+    }
 
     /** Over the job's quota of live entries (S5). */
-    public record Refused(String reason) implements Outcome {}
+    public record Refused(DropReason why, String reason) implements Outcome {}
 
     private static final Forward FORWARD = new Forward();
 
@@ -202,18 +207,17 @@ public final class AggregationTable {
             nodeBitmap = t.emission.nodeBitmap();
         }
         if (c.pbm().capacity() != nodeBitmap.capacity()) {
-            return new Rejected(
-                    "P-BM of " + c.pbm().capacity() + " bits against a node bitmap of " + nodeBitmap.capacity());
+            return Rejected.of(DropReason.PBM_SIZE, c.pbm().capacity(), nodeBitmap.capacity());
         }
         // the termination test: AND zero means the packet is not aggregated here
         if (!nodeBitmap.intersects(c.pbm())) {
             return FORWARD;
         }
         if (c.pbm().isEmpty()) {
-            return new Rejected("empty P-BM");
+            return Rejected.of(DropReason.EMPTY_PBM);
         }
         if (!c.pbm().isSubsetOf(nodeBitmap)) {
-            return new Rejected("P-BM " + c.pbm() + " carries bits outside the node bitmap " + nodeBitmap);
+            return Rejected.of(DropReason.PBM_OUTSIDE_NODE_BITMAP, c.pbm(), nodeBitmap);
         }
         if (e == null) {
             Tombstone t = tombstones.get(key);
@@ -232,12 +236,11 @@ public final class AggregationTable {
             return new Duplicate(c.pbm());
         }
         if (c.pbm().intersects(e.held)) {
-            return new Rejected("P-BM " + c.pbm() + " overlaps the held " + e.held
-                    + " without being contained: it would count " + c.pbm().and(e.held) + " twice");
+            return Rejected.of(DropReason.PBM_OVERLAP, c.pbm(), e.held, c.pbm().and(e.held));
         }
-        String mismatch = mismatch(e, c);
+        Rejected mismatch = mismatch(e, c);
         if (mismatch != null) {
-            return new Rejected(mismatch);
+            return mismatch;
         }
         reduce(e, c);
         // held is inside the node bitmap (checked above), so equal sizes mean equal sets
@@ -257,12 +260,12 @@ public final class AggregationTable {
             return new Duplicate(c.pbm());
         }
         if (c.holds().intersects(e.holds)) {
-            return new Rejected("contribution holding " + c.holds() + " overlaps the held " + e.holds
-                    + ": it would count " + c.holds().and(e.holds) + " twice");
+            return Rejected.of(
+                    DropReason.HOLDS_OVERLAP, c.holds(), e.holds, c.holds().and(e.holds));
         }
-        String mismatch = mismatch(e, c);
+        Rejected mismatch = mismatch(e, c);
         if (mismatch != null) {
-            return new Rejected(mismatch);
+            return mismatch;
         }
         e.maxVt = Math.max(e.maxVt, c.vt());
         e.op.apply(e.acc, c.payload());
@@ -279,8 +282,7 @@ public final class AggregationTable {
                 return new Duplicate(pbm, cachedResult(key));
             }
             if (c.holds().intersects(t.passedHolds)) {
-                return new Rejected(
-                        "late contribution holding " + c.holds() + " overlaps what already left, " + t.passedHolds);
+                return Rejected.of(DropReason.LATE_HOLDS_OVERLAP, c.holds(), t.passedHolds);
             }
             tombstones.put(key, new Tombstone(t.emission, t.passed, t.passedHolds.or(c.holds()), t.expiresAt));
             return new Late(pbm, t.emission);
@@ -289,7 +291,7 @@ public final class AggregationTable {
             return new Duplicate(pbm, cachedResult(key));
         }
         if (pbm.intersects(t.passed)) {
-            return new Rejected("late P-BM " + pbm + " overlaps what already left, " + t.passed);
+            return Rejected.of(DropReason.LATE_PBM_OVERLAP, pbm, t.passed);
         }
         EndpointSet holds = t.passedHolds == null || c.holds() == null ? t.passedHolds : t.passedHolds.or(c.holds());
         tombstones.put(key, new Tombstone(t.emission, t.passed.or(pbm), holds, t.expiresAt));
@@ -317,18 +319,18 @@ public final class AggregationTable {
         return t == null ? null : t.emission;
     }
 
-    private static String mismatch(Entry e, Contribution c) {
+    private static Rejected mismatch(Entry e, Contribution c) {
         if (e.acc == null) {
             if (c.payload().elementType() != ElementType.NONE && c.op() == ReductionOp.NONE) {
-                return "payload without a reduction op";
+                return Rejected.of(DropReason.NO_OP);
             }
             return null;
         }
         if (c.op() != e.op) {
-            return "reduction " + c.op() + " differs from " + e.op + " of the first contribution";
+            return Rejected.of(DropReason.OP_MISMATCH, c.op(), e.op);
         }
         if (c.payload().elementType() != e.acc.elementType() || c.payload().elements() != e.acc.elements()) {
-            return "payload " + c.payload() + " does not match " + e.acc;
+            return Rejected.of(DropReason.PAYLOAD_MISMATCH, c.payload(), e.acc);
         }
         return null;
     }
@@ -449,8 +451,7 @@ public final class AggregationTable {
     }
 
     private Refused refusal(StateKey key) {
-        return new Refused("job t" + key.tenant() + "/j" + key.job() + " holds its quota of " + quota(key.jobKey())
-                + " aggregation entries; " + key + " refused");
+        return new Refused(DropReason.QUOTA, DropReason.QUOTA.text(key.tenant(), key.job(), quota(key.jobKey()), key));
     }
 
     private Emission emit(Entry e, boolean partial, long now) {

@@ -57,8 +57,13 @@ sealed interface Decision {
     /** To the endpoint drivers on this node. */
     record Deliver(JobTables job, Frame frame) implements Decision {}
 
-    /** Dropped, counted by reason, traced. */
-    record Drop(JobTables job, Frame frame, String reason) implements Decision {}
+    /** Dropped, counted by {@code reason} (the text of {@code why}), traced. */
+    record Drop(JobTables job, Frame frame, DropReason why, String reason) implements Decision {}
+
+    /** A drop for {@code why}, its text made from {@code args}. */
+    static Drop drop(JobTables job, Frame frame, DropReason why, Object... args) {
+        return new Drop(job, frame, why, why.text(args));
+    }
 
     /** One more of a job's counters. */
     record Count(JobTables job, Counter counter) implements Decision {}

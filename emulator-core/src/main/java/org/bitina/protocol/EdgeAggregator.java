@@ -44,11 +44,7 @@ final class EdgeAggregator implements TreeMechanism {
                     t, new Frame(p.withHeader(p.header().withSource(e.bit())), f.destination(), f.vt(), f.via()), now);
         }
         if (p.endpoints().cardinality() != 1 || !p.endpoints().contains(e.bit())) {
-            return new Decision.Drop(
-                    t,
-                    f,
-                    "a host behind " + name + " sent bitstring " + p.endpoints()
-                            + "; it can only speak for this leaf's bit");
+            return Decision.drop(t, f, DropReason.FOREIGN_SHARE, name, p.endpoints());
         }
         if (p.header().has(Flags.LATE) || p.header().has(Flags.RETRANSMIT)) {
             return new Decision.Inc(t, f, now);
@@ -117,7 +113,7 @@ final class EdgeAggregator implements TreeMechanism {
             return null;
         }
         if (e.owner() == null) {
-            return new Decision.Drop(t, f, "no BFIR behind leaf " + name);
+            return Decision.drop(t, f, DropReason.NO_BFIR_BEHIND_LEAF, name);
         }
         return new Decision.Forward(t, e.owner(), new Frame(f.packet(), null, f.vt(), name));
     }
@@ -133,12 +129,12 @@ final class EdgeAggregator implements TreeMechanism {
     }
 
     @Override
-    public Decision refused(JobTables t, StateKey key, Frame f, String reason) {
+    public Decision refused(JobTables t, StateKey key, Frame f, AggregationTable.Refused reason) {
         return inc.refused(t, key, f, reason);
     }
 
     @Override
     public Decision retransmitted(JobTables t, StateKey key, Frame f, Emission cached, long now) {
-        return new Decision.Drop(t, f, "duplicate share");
+        return Decision.drop(t, f, DropReason.DUPLICATE, "share");
     }
 }

@@ -69,7 +69,7 @@ final class IncTrees implements TreeMechanism {
     Decision forward(JobTables t, Frame f) {
         InaPacket p = f.packet();
         if (t.bift() == null) {
-            return new Decision.Drop(t, f, "no BIFT for this job here");
+            return Decision.drop(t, f, DropReason.NO_BIFT);
         }
         List<Replicator.Copy> copies;
         EndpointSet local;
@@ -79,7 +79,7 @@ final class IncTrees implements TreeMechanism {
             copies = r.copies();
             local = r.local();
             if (!r.unreachable().isEmpty()) {
-                first = new Decision.Drop(t, f, "no route to " + r.unreachable());
+                first = Decision.drop(t, f, DropReason.NO_ROUTE, r.unreachable());
             }
         } else {
             Branch b = branchOf(t, f);
@@ -205,7 +205,7 @@ final class IncTrees implements TreeMechanism {
     Decision passOn(JobTables t, Frame f) {
         int bfir = f.packet().header().destination();
         if (t.bift() == null || bfir < 0 || bfir >= t.capacity()) {
-            return new Decision.Drop(t, f, "reduction for BFIR-id " + bfir + ", outside the job's bit space");
+            return Decision.drop(t, f, DropReason.BFIR_OUTSIDE_BITS, bfir);
         }
         if (t.bift().local().contains(bfir)) {
             Decision toOwner = edge.toOwner(t, f);
@@ -213,7 +213,7 @@ final class IncTrees implements TreeMechanism {
         }
         String hop = t.bift().neighborFor(bfir);
         if (hop == null) {
-            return new Decision.Drop(t, f, "no route to BFIR " + bfir);
+            return Decision.drop(t, f, DropReason.NO_ROUTE_TO_BFIR, bfir);
         }
         return new Decision.Forward(t, hop, new Frame(f.packet(), null, f.vt(), name));
     }
@@ -230,7 +230,7 @@ final class IncTrees implements TreeMechanism {
     }
 
     @Override
-    public Decision refused(JobTables t, StateKey key, Frame f, String reason) {
+    public Decision refused(JobTables t, StateKey key, Frame f, AggregationTable.Refused reason) {
         // over the quota (S5): unaggregated, but not lost
         return passOn(t, f.flaggedLate());
     }
@@ -238,6 +238,6 @@ final class IncTrees implements TreeMechanism {
     @Override
     public Decision retransmitted(JobTables t, StateKey key, Frame f, Emission cached, long now) {
         // retransmissions are passed on before they meet a branch: one here is a plain duplicate
-        return new Decision.Drop(t, f, "duplicate reduction");
+        return Decision.drop(t, f, DropReason.DUPLICATE, "reduction");
     }
 }

@@ -78,7 +78,7 @@ final class NodeContext {
             if (routing.topology().has(name) && routing.topology().node(name).isSwitch()) {
                 // a switch hosts no endpoints: a frame for state it no longer keeps (a straggler's ACK after
                 // its round's entry expired) ends here, counted, instead of going to drivers that are not there
-                drop(out, t, f, "addressed to this switch, which keeps no state for it");
+                drop(out, t, f, DropReason.SWITCH_WITHOUT_STATE);
                 return;
             }
             deliver(t, f, out);
@@ -86,12 +86,12 @@ final class NodeContext {
         }
         if (!routing.topology().has(dst)) {
             // a hostile or broken sender: a counted drop, never an exception out of the device
-            drop(out, t, f, "unknown destination " + dst);
+            drop(out, t, f, DropReason.UNKNOWN_DESTINATION, dst);
             return;
         }
         String hop = routing.nextHop(name, dst);
         if (hop == null) {
-            drop(out, t, f, "no route to " + dst);
+            drop(out, t, f, DropReason.NO_ROUTE, dst);
             return;
         }
         count(t, Counter.FORWARDED);
@@ -119,7 +119,16 @@ final class NodeContext {
         out.add(new NodeEngine.Deliver(f));
     }
 
-    void drop(List<NodeEngine.Action> out, JobTables t, Frame f, String reason) {
+    void drop(List<NodeEngine.Action> out, JobTables t, Frame f, DropReason why, Object... args) {
+        dropText(out, t, f, why, why.text(args));
+    }
+
+    /**
+     * A drop whose text is made already ({@link Decision.Drop}, a rejection's): counted by the text
+     * with its bitmaps and numbers left out ({@link DropReason#key}), so that one cause is one line
+     * however many frames it hit.
+     */
+    void dropText(List<NodeEngine.Action> out, JobTables t, Frame f, DropReason why, String reason) {
         if (t != null) {
             count(t, Counter.DROPS);
         } else {
@@ -127,7 +136,7 @@ final class NodeContext {
         }
         dropReasons
                 .computeIfAbsent(t == null ? NO_JOB : t.key(), k -> new TreeMap<>())
-                .merge(reasonKey(reason), 1L, Long::sum);
+                .merge(DropReason.key(reason), 1L, Long::sum);
         drops++;
         lastDrop = reason;
         trace(out, t, f, TraceEvent.Kind.DROP, List.of(), reason);
@@ -179,14 +188,6 @@ final class NodeContext {
                 && topo != null
                 && topo.has(neighbor)
                 && !topo.node(neighbor).isSwitch();
-    }
-
-    /**
-     * A drop reason as the report counts it: bitmaps and numbers left out ("bitmap of N bits in a
-     * job of N", "no route to [...]"), so that one cause is one line however many frames it hit.
-     */
-    static String reasonKey(String reason) {
-        return reason.replaceAll("\\[[^\\]]*\\]", "[...]").replaceAll("\\d+", "N");
     }
 
     void trace(

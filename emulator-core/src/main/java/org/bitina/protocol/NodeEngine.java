@@ -146,7 +146,7 @@ public final class NodeEngine {
         install(t);
         node.table.clearJob(t.tenant(), t.job(), !sameRoot);
         List<Action> out = new ArrayList<>();
-        stale.forEach(f -> node.drop(out, t, f, "sent under the VAT before its repair"));
+        stale.forEach(f -> node.drop(out, t, f, DropReason.STALE_VAT));
         return out;
     }
 
@@ -239,43 +239,50 @@ public final class NodeEngine {
         if (t != null) {
             node.count(t, Counter.FRAMES_IN);
             boolean fromHost = node.isHost(from);
-            // S4's rate limit first, as a switch polices before it parses; then S2: an endpoint's packet
-            // must carry its job's tag, checked at the first switch
-            String refused = fromHost
-                            && t.ingress() != null
-                            && t.ingress().rate() != null
-                            && !node.bucket(t, from).take(now)
-                    ? "rate"
-                    : null;
-            if (refused == null && fromHost && t.macKey() != null && !node.mac.verify(t.macKey(), f.packet())) {
-                refused = "mac";
-            }
-            if (refused == null && t.ingress() != null) {
-                // only a host's port asks for its F-BM: one cached per switch port was 2.7 GB of flat F-BMs at k=64
-                refused = t.ingress().refuse(f.packet(), from, fromHost, fromHost ? behind(t, from) : null);
-            }
-            if (refused == null
-                    && t.ingress() != null
-                    && fromHost
-                    && f.packet().header().type() == PacketType.CONTRIBUTION) {
-                long seq = f.packet().header().seq();
-                if (t.ingress().contributions() > 0
-                        && (seq < 0 || seq >= t.ingress().contributions())) {
-                    // S5: a number no honest worker uses would open state the job never reserved (flagged or not)
-                    refused = "sequence out of range";
-                } else if (replayChecked(f.packet())
-                        && !node.replayWindow(t, from).accept(seq)) {
-                    refused = "replay";
-                }
-            }
+            Decision.Drop refused = refusedAtIngress(t, f, from, fromHost, now);
             if (refused != null) {
-                node.drop(out, t, f, refused);
+                apply(refused, out);
                 return out;
             }
             node.audit(t, f.packet(), from);
             process(t, fromHost ? node.atIngress(t, f) : f, now, out);
         }
         return out;
+    }
+
+    /** What the job's ingress rules refuse of a frame from neighbour {@code from}, or null. */
+    private Decision.Drop refusedAtIngress(JobTables t, Frame f, String from, boolean fromHost, long now) {
+        // S4's rate limit first, as a switch polices before it parses; then S2: an endpoint's packet
+        // must carry its job's tag, checked at the first switch
+        if (fromHost
+                && t.ingress() != null
+                && t.ingress().rate() != null
+                && !node.bucket(t, from).take(now)) {
+            return Decision.drop(t, f, DropReason.RATE);
+        }
+        if (fromHost && t.macKey() != null && !node.mac.verify(t.macKey(), f.packet())) {
+            return Decision.drop(t, f, DropReason.MAC);
+        }
+        if (t.ingress() == null) {
+            return null;
+        }
+        // only a host's port asks for its F-BM: one cached per switch port was 2.7 GB of flat F-BMs at k=64
+        String breach = t.ingress().refuse(f.packet(), from, fromHost, fromHost ? behind(t, from) : null);
+        if (breach != null) {
+            return Decision.drop(t, f, DropReason.INGRESS_POLICY, breach);
+        }
+        if (fromHost && f.packet().header().type() == PacketType.CONTRIBUTION) {
+            long seq = f.packet().header().seq();
+            if (t.ingress().contributions() > 0
+                    && (seq < 0 || seq >= t.ingress().contributions())) {
+                // S5: a number no honest worker uses would open state the job never reserved (flagged or not)
+                return Decision.drop(t, f, DropReason.SEQUENCE_OUT_OF_RANGE);
+            }
+            if (replayChecked(f.packet()) && !node.replayWindow(t, from).accept(seq)) {
+                return Decision.drop(t, f, DropReason.REPLAY);
+            }
+        }
+        return null;
     }
 
     /**
@@ -288,7 +295,7 @@ public final class NodeEngine {
         JobTables t = jobOf(f, out);
         if (t != null) {
             node.count(t, Counter.FRAMES_IN);
-            node.drop(out, t, f, "link down");
+            node.drop(out, t, f, DropReason.LINK_DOWN);
         }
         return out;
     }
@@ -327,7 +334,7 @@ public final class NodeEngine {
         JobKey k = JobKey.of(f.packet().header());
         JobTables t = node.job(k);
         if (t == null) {
-            node.drop(out, null, f, "unknown job " + k);
+            node.drop(out, null, f, DropReason.UNKNOWN_JOB, k);
         }
         return t;
     }
@@ -367,12 +374,12 @@ public final class NodeEngine {
     private void process(JobTables t, Frame f, long now, List<Action> out) {
         InaPacket p = f.packet();
         if (p.endpoints().capacity() != t.capacity()) {
-            node.drop(out, t, f, "bitmap of " + p.endpoints().capacity() + " bits in a job of " + t.capacity());
+            node.drop(out, t, f, DropReason.BITMAP_SIZE, p.endpoints().capacity(), t.capacity());
             return;
         }
-        String odd = t.secondStage() == null ? null : oddProvenance(t.secondStage(), p);
+        Decision.Drop odd = t.secondStage() == null ? null : oddProvenance(t, t.secondStage(), f);
         if (odd != null) {
-            node.drop(out, t, f, odd);
+            apply(odd, out);
             return;
         }
         PacketType type = p.header().type();
@@ -427,7 +434,7 @@ public final class NodeEngine {
             node.trace(out, w.job(), w.frame(), TraceEvent.Kind.FORWARD, List.of(w.port()), null);
             node.send(out, w.job(), w.port(), w.frame());
         } else if (d instanceof Decision.Drop x) {
-            node.drop(out, x.job(), x.frame(), x.reason());
+            node.dropText(out, x.job(), x.frame(), x.why(), x.reason());
         } else if (d instanceof Decision.Deliver v) {
             node.deliver(v.job(), v.frame(), out);
         } else if (d instanceof Decision.PassUp u) {
@@ -488,16 +495,16 @@ public final class NodeEngine {
             if (p.header().has(Flags.RETRANSMIT)) {
                 apply(m.retransmitted(t, key, f, d.cached(), now), out);
             } else {
-                node.drop(out, t, f, "duplicate " + what);
+                node.drop(out, t, f, DropReason.DUPLICATE, what);
             }
         } else if (o instanceof AggregationTable.Rejected r) {
-            node.drop(out, t, f, r.reason());
+            node.dropText(out, t, f, r.why(), r.reason());
         } else if (o instanceof AggregationTable.Late) {
             node.count(t, Counter.LATE);
             apply(m.late(t, key, f, now), out);
         } else if (o instanceof AggregationTable.Refused r) {
             node.count(t, Counter.REFUSED);
-            apply(m.refused(t, key, f, r.reason()), out);
+            apply(m.refused(t, key, f, r), out);
         } else {
             apply(m.unmatched(t, key, f), out);
         }
@@ -524,16 +531,17 @@ public final class NodeEngine {
      * H2: a second-stage packet's provenance names the job's endpoints, inside the partitions its
      * P-BM names (an aggregation) or its destinations' (a result): why not, or null when it does.
      */
-    private static String oddProvenance(SecondStage s, InaPacket p) {
+    private static Decision.Drop oddProvenance(JobTables t, SecondStage s, Frame f) {
+        InaPacket p = f.packet();
         EndpointSet holds = p.provenance();
         if (holds == null) {
             return null;
         }
         if (holds.capacity() != s.jobCapacity()) {
-            return "provenance of " + holds.capacity() + " bits in a second stage over a job of " + s.jobCapacity();
+            return Decision.drop(t, f, DropReason.PROVENANCE_SIZE, holds.capacity(), s.jobCapacity());
         }
         if (p.header().direction() == Direction.AGGREGATION && !holds.isSubsetOf(s.expand(p.endpoints()))) {
-            return "provenance outside the partitions its P-BM names";
+            return Decision.drop(t, f, DropReason.PROVENANCE_OUTSIDE_PARTITIONS);
         }
         return null;
     }
@@ -575,7 +583,7 @@ public final class NodeEngine {
      */
     private void replicate(JobTables t, Frame f, long now, List<Action> out) {
         if (t.bift() == null) {
-            node.drop(out, t, f, "no BIFT for this job here");
+            node.drop(out, t, f, DropReason.NO_BIFT);
             return;
         }
         Replicator.Result r = Replicator.replicate(f.packet().endpoints(), t.bift());
@@ -599,7 +607,7 @@ public final class NodeEngine {
             }
         }
         if (!r.unreachable().isEmpty()) {
-            node.drop(out, t, f, "no route to " + r.unreachable());
+            node.drop(out, t, f, DropReason.NO_ROUTE, r.unreachable());
         }
     }
 

@@ -157,7 +157,7 @@ final class PreconfiguredTrees implements TreeMechanism {
         JobTables stage = jobs.get(new JobKey(t.tenant(), s.stageJob()));
         InaPacket up = StageBridge.up(s, t.tenant(), e);
         if (stage == null) {
-            return new Decision.Drop(t, new Frame(up, null, e.vt()), "no second stage installed for this partition");
+            return Decision.drop(t, new Frame(up, null, e.vt()), DropReason.NO_SECOND_STAGE);
         }
         return Decision.all(
                 new Decision.Count(t, Counter.BRIDGED_UP),
@@ -182,7 +182,7 @@ final class PreconfiguredTrees implements TreeMechanism {
         SecondStage s = stage.stage();
         JobTables part = jobs.get(new JobKey(stage.tenant(), s.partitionJob()));
         if (part == null || part.registered() == null) {
-            return new Decision.Drop(stage, f, "no partition tree installed under this partition root");
+            return Decision.drop(stage, f, DropReason.NO_PARTITION_TREE);
         }
         InaPacket down = StageBridge.down(s, part.tenant(), part.registered(), f.packet());
         bridged.put(
@@ -211,7 +211,7 @@ final class PreconfiguredTrees implements TreeMechanism {
             // its partition's aggregate is in the second stage already: it follows, naming whom it holds
             JobTables stage = jobs.get(new JobKey(t.tenant(), t.stage().stageJob()));
             if (stage == null) {
-                return new Decision.Drop(t, f, "no second stage installed for this partition");
+                return Decision.drop(t, f, DropReason.NO_SECOND_STAGE);
             }
             return Decision.all(
                     new Decision.Count(t, Counter.BRIDGED_UP),
@@ -225,7 +225,7 @@ final class PreconfiguredTrees implements TreeMechanism {
         } else if (t.root()) {
             return foldLate(t, key, p, f.vt(), now);
         } else if (t.vatParent() == null) {
-            return new Decision.Drop(t, f, "late contribution with no node upstream to take it");
+            return Decision.drop(t, f, DropReason.LATE_WITHOUT_UPSTREAM);
         } else {
             return new Decision.Route(t, new Frame(f.flaggedLate().packet(), t.vatParent(), f.vt()));
         }
@@ -235,7 +235,7 @@ final class PreconfiguredTrees implements TreeMechanism {
     private Decision foldLate(JobTables t, StateKey key, InaPacket p, long vt, long now) {
         Emission prev = table.cachedResult(key);
         if (prev == null) {
-            return new Decision.Drop(t, new Frame(p, null, vt), "late contribution after the result was forgotten");
+            return Decision.drop(t, new Frame(p, null, vt), DropReason.LATE_AFTER_FORGETTING);
         }
         Emission better = prev.foldIn(
                 new Contribution(
@@ -246,19 +246,19 @@ final class PreconfiguredTrees implements TreeMechanism {
                         t.secondStage() == null ? null : StageBridge.holds(t.secondStage(), p)),
                 now);
         if (better == null) {
-            return new Decision.Drop(t, new Frame(p, null, vt), "late payload does not match the result");
+            return Decision.drop(t, new Frame(p, null, vt), DropReason.LATE_MISMATCH);
         }
         table.cacheResult(better, now + NodeEngine.RESULT_MEMORY_TIMEOUTS * t.timeoutNanos());
         return Decision.all(new Decision.Count(t, Counter.LATE_FOLDED), multicastResult(t, better, t.registered()));
     }
 
     @Override
-    public Decision refused(JobTables t, StateKey key, Frame f, String reason) {
+    public Decision refused(JobTables t, StateKey key, Frame f, AggregationTable.Refused reason) {
         // graceful fallback (S5): pass the contribution on unaggregated toward the parent
         if (t.vatParent() != null) {
             return new Decision.Route(t, new Frame(f.packet(), t.vatParent(), f.vt()));
         }
-        return new Decision.Drop(t, f, reason);
+        return new Decision.Drop(t, f, reason.why(), reason.reason());
     }
 
     /**
@@ -288,7 +288,7 @@ final class PreconfiguredTrees implements TreeMechanism {
             long hold = t.resendHoldNanos();
             if (hold > 0 && (now < known.emittedAt() + hold || holds.covers(key, asking, now))) {
                 // the result went down to them after they asked: it answers them (ResendHolds)
-                return new Decision.Drop(t, f, "retransmission answered by the result sent down just before");
+                return Decision.drop(t, f, DropReason.ANSWERED_DOWN);
             }
             if (hold > 0) {
                 holds.sent(key, asking, now, hold);
@@ -296,7 +296,7 @@ final class PreconfiguredTrees implements TreeMechanism {
             return Decision.all(new Decision.Count(t, Counter.RESULTS_RESENT), multicastResult(t, known, asking));
         } else if (table.has(key)) {
             // still being aggregated here: it leaves with the aggregate, alone it would meet that aggregate above
-            return new Decision.Drop(t, f, "duplicate retransmission: the aggregation open here carries it");
+            return Decision.drop(t, f, DropReason.DUPLICATE_RETRANSMISSION);
         } else if (!t.root() && t.vatParent() != null && t.resendHoldNanos() > 0) {
             return resendAggregate(t, key, f, now);
         } else if (!t.root() && t.vatParent() != null) {
@@ -304,7 +304,7 @@ final class PreconfiguredTrees implements TreeMechanism {
                     new Decision.Count(t, Counter.RETRANSMISSIONS_PASSED_UP),
                     new Decision.Route(t, new Frame(f.packet(), t.vatParent(), f.vt())));
         }
-        return new Decision.Drop(t, f, "retransmitted contribution after the result was forgotten");
+        return Decision.drop(t, f, DropReason.RETRANSMISSION_AFTER_FORGETTING);
     }
 
     /** A root remembers a result long enough for stragglers to be folded in, not forever. */
@@ -334,7 +334,7 @@ final class PreconfiguredTrees implements TreeMechanism {
         }
         long hold = t.resendHoldNanos();
         if (now < sent.emittedAt() + hold || holds.covers(key, f.packet().endpoints(), now)) {
-            return new Decision.Drop(t, f, "retransmission answered by the aggregate sent up just before");
+            return Decision.drop(t, f, DropReason.ANSWERED_UP);
         }
         holds.sent(key, sent.pbm(), now, hold);
         if (tamper != null) {
@@ -354,8 +354,7 @@ final class PreconfiguredTrees implements TreeMechanism {
         Emission sent = table.emitted(key);
         JobTables stage = jobs.get(new JobKey(t.tenant(), t.stage().stageJob()));
         if (sent == null || stage == null) {
-            return new Decision.Drop(
-                    t, f, "retransmitted contribution while the second stage has no result for it yet");
+            return Decision.drop(t, f, DropReason.STAGE_WITHOUT_RESULT);
         }
         InaPacket up = StageBridge.up(t.stage(), t.tenant(), sent);
         up = up.withHeader(up.header().withFlags(up.header().flags() | Flags.RETRANSMIT));

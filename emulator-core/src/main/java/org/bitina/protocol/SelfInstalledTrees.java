@@ -112,7 +112,7 @@ final class SelfInstalledTrees implements TreeMechanism {
                     f.via(),
                     Decision.all(
                             new Decision.Count(t, Counter.REFUSED),
-                            new Decision.Drop(t, f, "C-BM not installed: " + refused.reason())));
+                            Decision.drop(t, f, DropReason.CBM_NOT_INSTALLED, refused.reason())));
         }
         branches.computeIfAbsent(base, k -> new ArrayList<>(1)).add(cbm);
         upstream.put(key, f.via() != null ? f.via() : name);
@@ -165,28 +165,28 @@ final class SelfInstalledTrees implements TreeMechanism {
     public Decision late(JobTables t, StateKey key, Frame f, long now) {
         String parent = upstream.get(key);
         if (parent == null) {
-            return new Decision.Drop(t, f, "late contribution with no node upstream to take it");
+            return Decision.drop(t, f, DropReason.LATE_WITHOUT_UPSTREAM);
         }
         return new Decision.Route(t, new Frame(f.flaggedLate().packet(), parent, f.vt()));
     }
 
     @Override
-    public Decision refused(JobTables t, StateKey key, Frame f, String reason) {
+    public Decision refused(JobTables t, StateKey key, Frame f, AggregationTable.Refused reason) {
         String parent = upstream.get(key);
         if (parent != null && !parent.equals(name)) {
             return new Decision.Route(t, new Frame(f.packet(), parent, f.vt()));
         }
-        return new Decision.Drop(t, f, reason);
+        return new Decision.Drop(t, f, reason.why(), reason.reason());
     }
 
     @Override
     public Decision retransmitted(JobTables t, StateKey key, Frame f, Emission cached, long now) {
         String parent = upstream.get(key);
         if (table.has(key)) {
-            return new Decision.Drop(t, f, "duplicate retransmission: the aggregation open here carries it");
+            return Decision.drop(t, f, DropReason.DUPLICATE_RETRANSMISSION);
         }
         if (parent == null || parent.equals(name)) {
-            return new Decision.Drop(t, f, "retransmitted contribution: this branch keeps no result to resend");
+            return Decision.drop(t, f, DropReason.BRANCH_WITHOUT_RESULT);
         }
         // L1: what left here was lost above: the answer to a re-dispatch goes on up unchanged, and the
         // node above takes it where it is news (a live entry lacking it, or late), never twice

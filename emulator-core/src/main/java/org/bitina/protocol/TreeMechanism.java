@@ -18,7 +18,7 @@ interface TreeMechanism {
     Decision late(JobTables t, StateKey key, Frame f, long now);
 
     /** No state could be created past the job's quota (S5; already counted): never lose the contribution. */
-    Decision refused(JobTables t, StateKey key, Frame f, String reason);
+    Decision refused(JobTables t, StateKey key, Frame f, AggregationTable.Refused reason);
 
     /**
      * A duplicate flagged RETRANSMIT: somebody lost a result and asks again; {@code cached} is the
