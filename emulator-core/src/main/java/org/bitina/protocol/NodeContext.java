@@ -120,7 +120,7 @@ final class NodeContext {
     }
 
     void drop(List<NodeEngine.Action> out, JobTables t, Frame f, DropReason why, Object... args) {
-        dropText(out, t, f, why, why.text(args));
+        dropText(out, t, f, why.text(args));
     }
 
     /**
@@ -128,7 +128,7 @@ final class NodeContext {
      * with its bitmaps and numbers left out ({@link DropReason#key}), so that one cause is one line
      * however many frames it hit.
      */
-    void dropText(List<NodeEngine.Action> out, JobTables t, Frame f, DropReason why, String reason) {
+    void dropText(List<NodeEngine.Action> out, JobTables t, Frame f, String reason) {
         if (t != null) {
             count(t, Counter.DROPS);
         } else {

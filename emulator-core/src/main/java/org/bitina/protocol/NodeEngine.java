@@ -434,7 +434,7 @@ public final class NodeEngine {
             node.trace(out, w.job(), w.frame(), TraceEvent.Kind.FORWARD, List.of(w.port()), null);
             node.send(out, w.job(), w.port(), w.frame());
         } else if (d instanceof Decision.Drop x) {
-            node.dropText(out, x.job(), x.frame(), x.why(), x.reason());
+            node.dropText(out, x.job(), x.frame(), x.reason());
         } else if (d instanceof Decision.Deliver v) {
             node.deliver(v.job(), v.frame(), out);
         } else if (d instanceof Decision.PassUp u) {
@@ -498,7 +498,7 @@ public final class NodeEngine {
                 node.drop(out, t, f, DropReason.DUPLICATE, what);
             }
         } else if (o instanceof AggregationTable.Rejected r) {
-            node.dropText(out, t, f, r.why(), r.reason());
+            node.dropText(out, t, f, r.reason());
         } else if (o instanceof AggregationTable.Late) {
             node.count(t, Counter.LATE);
             apply(m.late(t, key, f, now), out);

@@ -74,6 +74,7 @@ class AggregationTableTest {
         var out = table.offer(K, abm, c("[1100]", 5f), TIMEOUT, 1);
         assertTrue(
                 assertInstanceOf(AggregationTable.Rejected.class, out).reason().contains("twice"));
+        assertEquals(DropReason.PBM_OVERLAP, ((AggregationTable.Rejected) out).why());
     }
 
     @Test
@@ -81,6 +82,7 @@ class AggregationTableTest {
         var out = table.offer(K, bm("[1100]"), c("[0110]", 1f), TIMEOUT, 0);
         assertTrue(
                 assertInstanceOf(AggregationTable.Rejected.class, out).reason().contains("outside the node bitmap"));
+        assertEquals(DropReason.PBM_OUTSIDE_NODE_BITMAP, ((AggregationTable.Rejected) out).why());
         assertEquals(0, table.liveEntries());
     }
 
