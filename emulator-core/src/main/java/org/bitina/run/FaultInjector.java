@@ -56,11 +56,6 @@ final class FaultInjector {
         this.log = log;
     }
 
-    /** Whether the fault is the network's to apply (the others are planned into the drivers). */
-    static boolean network(FaultSpec f) {
-        return f.kind() != FaultSpec.Kind.STRAGGLER && f.kind() != FaultSpec.Kind.SILENT;
-    }
-
     Phase apply(FaultSpec f, Phase p) {
         return apply(f, p, 0);
     }

@@ -283,9 +283,9 @@ public final class PhaseRunner {
             return;
         }
         for (FaultSpec f : scenario.faults()) {
-            if (FaultInjector.network(f) && f.at().isZero()) {
+            if (f.inNetwork() && f.at().isZero()) {
                 run.lead.phase = faults.apply(f, run.lead.phase);
-            } else if (FaultInjector.network(f)) {
+            } else if (f.inNetwork()) {
                 run.pendingFaults.add(f);
             }
         }

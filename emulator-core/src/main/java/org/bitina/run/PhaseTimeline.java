@@ -172,7 +172,7 @@ final class PhaseTimeline {
         p.drivers().forEach(d -> hosts.add(d.host()));
         List<Report.FaultMark> out = new ArrayList<>();
         for (FaultSpec f : plan) {
-            boolean network = FaultInjector.network(f);
+            boolean network = f.inNetwork();
             if (network ? !pending.contains(f) : hosts.contains(f.node())) {
                 out.add(new Report.FaultMark(f.at().toNanos() / 1000.0, f.kind().configName(), describe(f)));
             }

@@ -101,7 +101,7 @@ public final class FaultSection {
         String node = f.name("node", null);
         List<String> hosts = null;
         if (node != null && kind != null && HostSelector.isSelector(node)) {
-            if (kind != FaultSpec.Kind.STRAGGLER && kind != FaultSpec.Kind.SILENT) {
+            if (kind.target() != FaultSpec.Target.HOST) {
                 f.problem(
                         "node",
                         "a " + kindName + " fault names one node; host selectors ('" + node
@@ -124,13 +124,13 @@ public final class FaultSection {
         if (kind == null) {
             return List.of();
         }
-        switch (kind) {
-            case LINK_DOWN, LINK_UP, DELAY -> {
+        switch (kind.target()) {
+            case LINK -> {
                 if (!f.has("link")) {
                     f.problem(f.origin(), kindName + " needs link = [a, b]");
                 }
             }
-            case SWITCH_CRASH, SWITCH_RECOVER, MALICIOUS_SWITCH, STRAGGLER, SILENT -> {
+            case SWITCH, HOST -> {
                 if (node == null) {
                     if (!f.has("node")) {
                         f.problem(f.origin(), kindName + " needs node = ...");
@@ -139,21 +139,23 @@ public final class FaultSection {
                     // the node cannot be checked against a broken topology; its problems are reported already
                 } else if (!topology.has(node)) {
                     f.problem("node", "fault names unknown node '" + node + "'");
-                } else if (onSwitch(kind) && !topology.node(node).isSwitch()) {
+                } else if (kind.target() == FaultSpec.Target.SWITCH
+                        && !topology.node(node).isSwitch()) {
                     f.problem("node", kindName + " names '" + node + "', which is a host");
-                } else if (!onSwitch(kind) && !topology.node(node).isHost()) {
+                } else if (kind.target() == FaultSpec.Target.HOST
+                        && !topology.node(node).isHost()) {
                     f.problem("node", kindName + " names '" + node + "', which is a switch; stragglers are hosts");
                 }
                 if (kind == FaultSpec.Kind.STRAGGLER && !f.has("delay")) {
                     f.problem(f.origin(), "straggler needs delay = ...");
                 }
             }
-            case LOSS, DUPLICATE, REORDER -> {
+            case LINKS -> {
                 if (!f.has("rate")) {
                     f.problem(f.origin(), kindName + " needs rate = (a fraction like 0.05 or 5%)");
                 }
             }
-            case MEMBER_LOSS -> {
+            case MEMBER -> {
                 if (!f.has("member")) {
                     f.problem(f.origin(), "member-loss needs member = (a cluster member index)");
                 }
@@ -165,15 +167,9 @@ public final class FaultSection {
         }
         List<FaultSpec> out = new ArrayList<>();
         for (String n : hosts == null ? Collections.singletonList(node) : hosts) {
-            out.add(new FaultSpec(at, kind, n, link, delay, jitter, rate, List.copyOf(chunks), member));
+            out.add(new FaultSpec(at, kind, n, link, delay, jitter, rate, chunks, member));
         }
         return out;
-    }
-
-    private static boolean onSwitch(FaultSpec.Kind kind) {
-        return kind == FaultSpec.Kind.SWITCH_CRASH
-                || kind == FaultSpec.Kind.SWITCH_RECOVER
-                || kind == FaultSpec.Kind.MALICIOUS_SWITCH;
     }
 
     private static Link link(ConfigReader f, Topology topology) {

@@ -23,30 +23,78 @@ public record FaultSpec(
         List<Long> chunks,
         int member) {
 
+    /** A fault's target names the field it needs; the loader checks it is there and of the right kind. */
+    public FaultSpec {
+        switch (kind.target()) {
+            case LINK -> require(link != null, kind, "link");
+            case SWITCH, HOST -> require(node != null, kind, "node");
+            case MEMBER -> require(member >= 0, kind, "member");
+            case LINKS -> {
+                // a link, or every link when none is named
+            }
+            default -> throw new AssertionError(kind);
+        }
+        chunks = List.copyOf(chunks);
+    }
+
+    private static void require(boolean present, Kind kind, String field) {
+        if (!present) {
+            throw new IllegalArgumentException(kind.configName() + " needs " + field);
+        }
+    }
+
+    /**
+     * Whether the network applies this fault (links, switches, members); the others are an
+     * endpoint's behaviour, planned into the drivers. The one place this rule is written.
+     */
+    public boolean inNetwork() {
+        return kind.target() != Target.HOST;
+    }
+
+    /** What a kind of fault acts on. */
+    public enum Target {
+        /** one link, {@code link = [a, b]} */
+        LINK,
+        /** one link, or every link when none is named */
+        LINKS,
+        /** one switch, {@code node} */
+        SWITCH,
+        /** one host, or several by a host selector, {@code node} */
+        HOST,
+        /** one cluster member, {@code member} */
+        MEMBER
+    }
+
     public enum Kind {
-        LINK_DOWN("link-down"),
-        LINK_UP("link-up"),
-        SWITCH_CRASH("switch-crash"),
+        LINK_DOWN("link-down", Target.LINK),
+        LINK_UP("link-up", Target.LINK),
+        SWITCH_CRASH("switch-crash", Target.SWITCH),
         /** A crashed switch comes back empty (no tables, no soft state) and rejoins at the reconfiguration it triggers. */
-        SWITCH_RECOVER("switch-recover"),
-        LOSS("loss"),
-        DUPLICATE("duplicate"),
-        REORDER("reorder"),
-        DELAY("delay"),
-        STRAGGLER("straggler"),
-        SILENT("silent"),
-        MEMBER_LOSS("member-loss"),
+        SWITCH_RECOVER("switch-recover", Target.SWITCH),
+        LOSS("loss", Target.LINKS),
+        DUPLICATE("duplicate", Target.LINKS),
+        REORDER("reorder", Target.LINKS),
+        DELAY("delay", Target.LINK),
+        STRAGGLER("straggler", Target.HOST),
+        SILENT("silent", Target.HOST),
+        MEMBER_LOSS("member-loss", Target.MEMBER),
         /** S6: a switch that corrupts the AllReduce sums it emits. */
-        MALICIOUS_SWITCH("malicious-switch");
+        MALICIOUS_SWITCH("malicious-switch", Target.SWITCH);
 
         private final String configName;
+        private final Target target;
 
-        Kind(String configName) {
+        Kind(String configName, Target target) {
             this.configName = configName;
+            this.target = target;
         }
 
         public String configName() {
             return configName;
+        }
+
+        public Target target() {
+            return target;
         }
 
         public static Kind fromConfig(String name) {

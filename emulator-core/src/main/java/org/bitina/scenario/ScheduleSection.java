@@ -52,7 +52,7 @@ final class ScheduleSection {
             root.problem("schedule", "schedule = shared needs clock = virtual: the jobs start at modelled times");
         }
         for (FaultSpec f : faults) {
-            if (f.kind() != FaultSpec.Kind.STRAGGLER && f.kind() != FaultSpec.Kind.SILENT) {
+            if (f.inNetwork()) {
                 root.problem(
                         "faults",
                         "a " + f.kind().configName() + " fault under schedule = shared is not built yet"
@@ -109,7 +109,7 @@ final class ScheduleSection {
             root.problem("workload", "a workload needs clock = virtual: its steps start at modelled times");
         }
         for (FaultSpec f : faults) {
-            if (f.kind() != FaultSpec.Kind.STRAGGLER && f.kind() != FaultSpec.Kind.SILENT) {
+            if (f.inNetwork()) {
                 root.problem(
                         "faults",
                         "a " + f.kind().configName() + " fault beside a workload is not built yet"
