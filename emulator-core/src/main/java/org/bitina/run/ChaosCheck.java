@@ -32,7 +32,8 @@ public final class ChaosCheck {
      * one alone when the jobs ran alone; each started exactly the flows its seeded schedule has (open
      * loop: a start is never skipped), finished no more than it started, and received at least every
      * finished flow's bytes and no more than all flows' (a flow's packets are counted once, duplicates
-     * apart). When the plan can lose nothing, every flow finished.
+     * apart). When the plan can lose nothing, every flow finished; else every flow that did not is one
+     * its sender gave up on (lost packets are resent).
      */
     public static List<String> trafficViolations(ChaosPlans.Plan plan, Scenario s, Report r) {
         List<String> v = new ArrayList<>();
@@ -64,6 +65,10 @@ public final class ChaosCheck {
             }
             if (plan.lossless() && t.finished() != t.flows()) {
                 v.add(at + "nothing could be lost, yet " + (t.flows() - t.finished()) + " flows did not finish");
+            } else if (t.flows() - t.finished() > t.gaveUp().size()) {
+                // a lost packet is resent: a flow ends unfinished only when its sender gave up on it, named
+                v.add(at + (t.flows() - t.finished()) + " flows did not finish, "
+                        + t.gaveUp().size() + " named as given up");
             }
             if (t.finished() > 0 && !(t.fctP50Micros() <= t.fctP99Micros() && t.fctP99Micros() <= t.fctMaxMicros())) {
                 v.add(at + "FCT percentiles out of order: p50 " + t.fctP50Micros() + ", p99 " + t.fctP99Micros()

@@ -130,7 +130,7 @@ record PhaseGroup(List<Entry> jobs, Schedule.World world, boolean alone, StartRu
     /** Shared: per world the mix, then (with {@code alone}) each job of that world alone from time 0. */
     static List<PhaseGroup> shared(Scenario s, Routing routing) {
         Schedule schedule = s.schedule();
-        List<TrafficPlan> traffic = TrafficPlan.of(s);
+        List<TrafficPlan> traffic = TrafficPlan.of(s, routing);
         List<PhaseGroup> out = new ArrayList<>();
         for (Schedule.World w : schedule.worlds()) {
             PhasePlanner.World world = PhasePlanner.worldAtStart(s, routing, w);

@@ -17,10 +17,13 @@ import org.bitina.usecase.traffic.TrafficPlan;
  * @param world         the world of the mix it ran in; absent alone
  * @param alone         whether it ran with no job beside it (its slowdown's reference)
  * @param flows         flows started
- * @param finished      flows whose last byte arrived (a flow with a lost packet does not: nothing is resent)
+ * @param finished      flows whose last byte arrived (every flow, unless its sender gave up on it)
  * @param bytes         bytes that arrived
  * @param aloneP99Micros the entry's p99 alone, on a mix's entry
  * @param slowdown      the mix's p99 over the p99 alone, three significant digits
+ * @param retransmissions packets sent again (go-back-N)
+ * @param timeouts      retransmission timers that fired
+ * @param gaveUp        the flows whose senders gave up, each named with why; absent when none
  */
 public record TrafficReport(
         int entry,
@@ -34,7 +37,14 @@ public record TrafficReport(
         double fctP99Micros,
         double fctMaxMicros,
         @JsonInclude(JsonInclude.Include.NON_NULL) Double aloneP99Micros,
-        @JsonInclude(JsonInclude.Include.NON_NULL) Double slowdown) {
+        @JsonInclude(JsonInclude.Include.NON_NULL) Double slowdown,
+        long retransmissions,
+        long timeouts,
+        @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> gaveUp) {
+
+    public TrafficReport {
+        gaveUp = gaveUp == null ? List.of() : List.copyOf(gaveUp);
+    }
 
     static TrafficReport of(TrafficPlan plan, Schedule.World world, TrafficFigures f) {
         return new TrafficReport(
@@ -49,7 +59,10 @@ public record TrafficReport(
                 f.fctP99Micros(),
                 f.fctMaxMicros(),
                 null,
-                null);
+                null,
+                f.retransmissions(),
+                f.timeouts(),
+                f.gaveUp());
     }
 
     /**
@@ -85,7 +98,10 @@ public record TrafficReport(
                     r.fctP99Micros(),
                     r.fctMaxMicros(),
                     alone.fctP99Micros(),
-                    s));
+                    s,
+                    r.retransmissions(),
+                    r.timeouts(),
+                    r.gaveUp()));
         }
         return out;
     }

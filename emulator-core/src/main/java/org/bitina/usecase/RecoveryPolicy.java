@@ -5,8 +5,8 @@ import org.bitina.job.RecoverySettings;
 
 /**
  * The one retransmission rule of every endpoint that sends again (L1; issue 42 item 4): the
- * AllReduce workers, the fallback ring, the host baselines, AllGather, BIER-INC, MoE sources and
- * the reliable-multicast source. In the manner of RFC 6298:
+ * AllReduce workers, the fallback ring, the host baselines, AllGather, BIER-INC, MoE sources, the
+ * reliable-multicast source and background traffic's flows. In the manner of RFC 6298:
  *
  * <pre>
  *   RTO(n) = min(rto * 2^(n-1), cap)      the wait after the n-th send of a packet
@@ -79,6 +79,13 @@ public record RecoveryPolicy(long rtoNanos, long capNanos, int maxSends) {
      * 1e-8 of them unanswered.
      */
     public static final int MOE_SENDS = 24;
+
+    /**
+     * A background-traffic flow's timeouts in a row without its cumulative acknowledgement moving
+     * before its sender gives up on it: each one sends the rest of the flow again (go-back-N), and
+     * at 2 % loss on six links a round makes no progress about one time in eight.
+     */
+    public static final int TRAFFIC_SENDS = 16;
 
     public RecoveryPolicy {
         if (rtoNanos <= 0 || capNanos < rtoNanos || maxSends < 1) {

@@ -55,7 +55,12 @@ class ChaosTrafficCheckTest {
     }
 
     private static TrafficReport entry(World world, int flows, int finished, long bytes) {
-        return new TrafficReport(0, "uniform", world, world == null, flows, finished, bytes, 1, 2, 3, null, null);
+        return entry(world, flows, finished, bytes, List.of());
+    }
+
+    private static TrafficReport entry(World world, int flows, int finished, long bytes, List<String> gaveUp) {
+        return new TrafficReport(
+                0, "uniform", world, world == null, flows, finished, bytes, 1, 2, 3, null, null, 0, 0, gaveUp);
     }
 
     private static List<TrafficReport> honest(int flows, long flowBytes) {
@@ -72,10 +77,15 @@ class ChaosTrafficCheckTest {
         int flows = TrafficPlan.of(s, 0).flows().size();
         assertTrue(flows > 0, "the schedule has flows");
         assertEquals(List.of(), ChaosCheck.trafficViolations(LOSSLESS, s, withTraffic(honest(flows, 16384))));
-        // a lossy plan may lose whole flows: fewer finished, the bytes of what arrived
+        // a lossy plan may cut a flow off: fewer finished, the bytes of what arrived, the flow named
         List<TrafficReport> lossy = honest(flows, 16384);
-        lossy.set(0, entry(World.INA, flows, flows - 1, (flows - 1) * 16384L + 4000));
+        lossy.set(0, entry(World.INA, flows, flows - 1, (flows - 1) * 16384L + 4000, List.of("flow 3 h1->h2: ...")));
         assertEquals(List.of(), ChaosCheck.trafficViolations(LOSSY, s, withTraffic(lossy)));
+        // but lost packets are resent: a flow unfinished and not given up on is a violation
+        lossy.set(0, entry(World.INA, flows, flows - 1, (flows - 1) * 16384L + 4000));
+        List<String> v = ChaosCheck.trafficViolations(LOSSY, s, withTraffic(lossy));
+        assertEquals(1, v.size(), v.toString());
+        assertTrue(v.get(0).contains("1 flows did not finish, 0 named as given up"), v.get(0));
     }
 
     @Test
@@ -110,7 +120,7 @@ class ChaosTrafficCheckTest {
         }
 
         List<TrafficReport> lost = honest(flows, size);
-        lost.set(2, entry(null, flows, flows - 1, (flows - 1) * size));
+        lost.set(2, entry(null, flows, flows - 1, (flows - 1) * size, List.of("flow 0 h1->h2: ...")));
         assertEquals(List.of(), ChaosCheck.trafficViolations(LOSSY, s, withTraffic(lost)));
         assertTrue(ChaosCheck.trafficViolations(LOSSLESS, s, withTraffic(lost))
                 .get(0)

@@ -19,6 +19,7 @@ import org.bitina.protocol.TrafficFlows;
 import org.bitina.scenario.Scenario;
 import org.bitina.scenario.ScenarioException;
 import org.bitina.scenario.Schedule;
+import org.bitina.usecase.RecoveryPolicy;
 import org.bitina.usecase.traffic.TrafficPlan;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -104,12 +105,37 @@ class TrafficRunTest {
     }
 
     @Test
-    void aSmallBufferDropsWithTrafficTheJobsStillVerifyAndFlowsWithALostPacketAreUnfinished()
+    void atEightKibBuffersEveryFlowFinishesThroughItsResendsAndTheJobsStillVerify()
             throws IOException, ScenarioException {
         String heavy =
                 "traffic = [{ kind = permutation, load = 60%, flow-size = 128KiB, start = 0us, stop = 40us, seed = 5 }]\n";
-        Scenario s = write(dir, "small.conf", shared("buffer = 16KiB", heavy));
+        Scenario s = write(dir, "small.conf", shared("buffer = 8KiB", heavy));
         Report r = run(s);
+        assertJobsVerify(r);
+        long drops = r.links().stream().mapToLong(LinkReport::queueDrops).sum();
+        assertTrue(drops > 0, "an 8 KiB buffer overflows under the jobs and 60 % traffic");
+        for (LinkReport l : r.links()) {
+            // buffers are the switches' egress ports'; a host's NIC queues what its drivers hand it
+            if (!l.from().matches("h\\d+")) {
+                assertTrue(l.maxQueueBytes() <= 8 * 1024, l.toString());
+            }
+        }
+        assertEveryFlowFinishedThroughItsResends(s, row(r, false));
+    }
+
+    @Test
+    void atTwoPercentLossEveryFlowFinishesAtLeastOneTimeoutLaterAndTheSameTwice()
+            throws IOException, ScenarioException {
+        Scenario s = write(dir, "lossy.conf", shared("buffer = 256KiB, loss = 2%", PERMUTATION));
+        Report r = run(s);
+        assertJobsVerify(r);
+        for (TrafficReport t : r.traffic()) {
+            assertEveryFlowFinishedThroughItsResends(s, t);
+        }
+        assertSameRun(r, run(s), "background traffic at 2 % loss");
+    }
+
+    private static void assertJobsVerify(Report r) {
         for (Report.JobReport j : r.jobs()) {
             assertEquals(
                     Status.COMPLETE,
@@ -118,21 +144,26 @@ class TrafficRunTest {
                             + j.outcome().note());
             assertTrue(j.outcome().verified() && j.outcome().asExpected(), j.name() + " " + j.mode());
         }
-        long drops = r.links().stream().mapToLong(LinkReport::queueDrops).sum();
-        assertTrue(drops > 0, "a 16 KiB buffer overflows under the jobs and 60 % traffic");
-        for (LinkReport l : r.links()) {
-            // buffers are the switches' egress ports'; a host's NIC queues what its drivers hand it
-            if (!l.from().matches("h\\d+")) {
-                assertTrue(l.maxQueueBytes() <= 16 * 1024, l.toString());
-            }
-        }
-        TrafficReport mixed = row(r, false);
-        assertTrue(mixed.finished() <= mixed.flows(), mixed.toString());
-        long planned = TrafficPlan.of(s, 0).flows().stream()
-                .mapToLong(TrafficFlows.Flow::bytes)
-                .sum();
-        // a flow that lost a packet is not finished, and its lost bytes never arrive
-        assertEquals(mixed.finished() < mixed.flows(), mixed.bytes() < planned, mixed.toString());
+    }
+
+    /**
+     * Every flow finished once (every byte arrived, none twice), packets were resent, and the slowest
+     * flow waited at least one retransmission timeout: its completion includes its recovery.
+     */
+    private static void assertEveryFlowFinishedThroughItsResends(Scenario s, TrafficReport t) {
+        TrafficPlan plan = TrafficPlan.of(s, 0);
+        long planned = plan.flows().stream().mapToLong(TrafficFlows.Flow::bytes).sum();
+        assertEquals(plan.flows().size(), t.flows(), t.toString());
+        assertEquals(t.flows(), t.finished(), "every flow finished: " + t);
+        assertEquals(planned, t.bytes(), "every byte arrived, none counted twice: " + t);
+        assertEquals(List.of(), t.gaveUp());
+        assertTrue(t.timeouts() > 0 && t.retransmissions() >= t.timeouts(), t.toString());
+        long shortestTimeout = plan.drivers().stream()
+                .flatMap(d -> d.policies().stream())
+                .mapToLong(RecoveryPolicy::rtoNanos)
+                .min()
+                .orElseThrow();
+        assertTrue(t.fctMaxMicros() * 1000 >= shortestTimeout, shortestTimeout + " ns: " + t);
     }
 
     @Test

@@ -18,9 +18,9 @@ final class TrafficSummary {
     private TrafficSummary() {}
 
     private static final List<String> HEADERS =
-            List.of("traffic", "world", "flows", "finished", "bytes", "FCT p50", "FCT p99", "slowdown");
+            List.of("traffic", "world", "flows", "finished", "resent", "bytes", "FCT p50", "FCT p99", "slowdown");
     private static final List<ConsoleTable.Align> ALIGNS =
-            List.of(LEFT, LEFT, RIGHT, RIGHT, RIGHT, RIGHT, RIGHT, RIGHT);
+            List.of(LEFT, LEFT, RIGHT, RIGHT, RIGHT, RIGHT, RIGHT, RIGHT, RIGHT);
 
     static void print(Report r, PrintStream out, boolean colour) {
         if (r.traffic().isEmpty()) {
@@ -32,8 +32,11 @@ final class TrafficSummary {
             table.add(row(t).stream().map(ConsoleTable.Cell::plain).toList());
         }
         table.lines(colour).forEach(out::println);
-        out.println("(FCT: last byte's arrival minus the flow's start; a flow with a lost packet is not finished;"
-                + " slowdown: p99 in the mix over p99 alone)");
+        for (TrafficReport t : r.traffic()) {
+            t.gaveUp().forEach(g -> out.println("  traffic " + (t.entry() + 1) + " (" + where(t) + "): " + g));
+        }
+        out.println("(FCT: last byte's arrival minus the flow's start, resends included; resent: packets sent again"
+                + " (go-back-N on timeout); slowdown: p99 in the mix over p99 alone)");
     }
 
     /** The small traffic table of the HTML page. */
@@ -42,8 +45,9 @@ final class TrafficSummary {
             return;
         }
         b.append("<section class=\"traffic\"><h2>Background traffic</h2>\n<p class=\"legend\">Open-loop unicast"
-                + " flows beside the jobs, through the same ports and buffers. FCT: last byte's arrival minus the"
-                + " flow's start (modelled); slowdown: p99 in the world's mix over p99 alone.</p>\n<table><tr>");
+                + " flows beside the jobs, through the same ports and buffers, each a go-back-N reliable connection."
+                + " FCT: last byte's arrival minus the flow's start (modelled, resends included); resent: packets"
+                + " sent again; slowdown: p99 in the world's mix over p99 alone.</p>\n<table><tr>");
         HEADERS.forEach(h -> b.append("<th>").append(HtmlReport.esc(h)).append("</th>"));
         b.append("</tr>\n");
         for (TrafficReport t : r.traffic()) {
@@ -51,15 +55,27 @@ final class TrafficSummary {
             row(t).forEach(c -> b.append("<td>").append(HtmlReport.esc(c)).append("</td>"));
             b.append("</tr>\n");
         }
-        b.append("</table></section>\n");
+        b.append("</table>\n");
+        for (TrafficReport t : r.traffic()) {
+            t.gaveUp()
+                    .forEach(g -> b.append("<p class=\"gave-up\">")
+                            .append(HtmlReport.esc("traffic " + (t.entry() + 1) + " (" + where(t) + "): " + g))
+                            .append("</p>\n"));
+        }
+        b.append("</section>\n");
+    }
+
+    private static String where(TrafficReport t) {
+        return t.alone() ? "alone" : t.world().configName();
     }
 
     private static List<String> row(TrafficReport t) {
         return List.of(
                 t.entry() + 1 + ": " + t.kind(),
-                t.alone() ? "alone" : t.world().configName(),
+                where(t),
                 String.valueOf(t.flows()),
                 String.valueOf(t.finished()),
+                String.valueOf(t.retransmissions()),
                 String.valueOf(t.bytes()),
                 t.finished() == 0 ? "-" : Units.micros(t.fctP50Micros()),
                 t.finished() == 0 ? "-" : Units.micros(t.fctP99Micros()),

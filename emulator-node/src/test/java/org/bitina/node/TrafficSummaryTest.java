@@ -23,8 +23,23 @@ class TrafficSummaryTest {
 
     private static final List<TrafficReport> ROWS = List.of(
             new TrafficReport(
-                    0, "permutation", Schedule.World.INA, false, 116, 105, 7_467_068, 21.1, 49.0, 51.6, 30.0, 1.63),
-            new TrafficReport(0, "permutation", null, true, 116, 116, 7_602_176, 15.1, 30.0, 30.1, null, null));
+                    0,
+                    "permutation",
+                    Schedule.World.INA,
+                    false,
+                    116,
+                    115,
+                    7_467_068,
+                    21.1,
+                    49.0,
+                    51.6,
+                    30.0,
+                    1.63,
+                    42,
+                    3,
+                    List.of("flow 7 h3->h9: no acknowledgement of packet 2 of 16 after 16 sends; given up")),
+            new TrafficReport(
+                    0, "permutation", null, true, 116, 116, 7_602_176, 15.1, 30.0, 30.1, null, null, 0, 0, List.of()));
 
     @Test
     void theConsolePrintsARowPerEntryAndWorldAndOneAlone() {
@@ -33,7 +48,13 @@ class TrafficSummaryTest {
         List<String> lines = b.toString(StandardCharsets.UTF_8).lines().toList();
         assertTrue(lines.get(0).startsWith("background traffic:"), lines.toString());
         String ina = lines.stream().filter(l -> l.contains(" ina ")).findFirst().orElseThrow();
-        assertTrue(ina.matches("1: permutation\\s+ina\\s+116\\s+105\\s+7467068\\s+21.1 µs\\s+49.0 µs\\s+1.63x"), ina);
+        assertTrue(
+                ina.matches("1: permutation\\s+ina\\s+116\\s+115\\s+42\\s+7467068\\s+21.1 µs\\s+49.0 µs\\s+1.63x"),
+                ina);
+        assertTrue(
+                lines.contains(
+                        "  traffic 1 (ina): flow 7 h3->h9: no acknowledgement of packet 2 of 16 after 16 sends; given up"),
+                lines.toString());
         String alone =
                 lines.stream().filter(l -> l.contains(" alone ")).findFirst().orElseThrow();
         assertTrue(alone.trim().endsWith("30.0 µs         -"), alone);
@@ -56,7 +77,7 @@ class TrafficSummaryTest {
         String s = html.toString();
         assertTrue(s.startsWith("<section class=\"traffic\"><h2>Background traffic</h2>"), s);
         assertTrue(
-                s.contains("<tr><td>1: permutation</td><td>ina</td><td>116</td><td>105</td><td>7467068</td>"
+                s.contains("<tr><td>1: permutation</td><td>ina</td><td>116</td><td>115</td><td>42</td><td>7467068</td>"
                         + "<td>21.1 µs</td><td>49.0 µs</td><td>1.63x</td></tr>"),
                 s);
         assertTrue(s.contains("<td>alone</td>") && s.contains("<td>-</td></tr>"), s);

@@ -5,6 +5,7 @@ import org.bitina.protocol.TrafficFlows;
 import org.bitina.usecase.DriverSpec;
 import org.bitina.usecase.EndpointDriver;
 import org.bitina.usecase.JobPlan;
+import org.bitina.usecase.RecoveryPolicy;
 import org.bitina.usecase.References;
 
 /**
@@ -14,9 +15,11 @@ import org.bitina.usecase.References;
  *
  * @param entry        the entry's index in the scenario's {@code traffic} list
  * @param sends        the flows this host sends, in start order
+ * @param policies     each sent flow's retransmission rule, in {@code sends} order
  * @param receives     the flows addressed to this host, in start order
  * @param payloadBytes the application bytes a full packet carries (the MTU less header, bitmap and tag)
- * @param giveUpNanos  modelled time after which a flow still missing bytes counts as unfinished
+ * @param giveUpNanos  modelled time after which a flow still missing bytes counts as unfinished (its
+ *                     sender gave up on it before)
  */
 public record TrafficDriverSpec(
         String host,
@@ -24,6 +27,7 @@ public record TrafficDriverSpec(
         int wireJob,
         int entry,
         List<TrafficFlows.Flow> sends,
+        List<RecoveryPolicy> policies,
         List<TrafficFlows.Flow> receives,
         int payloadBytes,
         long giveUpNanos)
@@ -31,6 +35,11 @@ public record TrafficDriverSpec(
 
     public TrafficDriverSpec {
         sends = List.copyOf(sends);
+        policies = List.copyOf(policies);
+        if (policies.size() != sends.size()) {
+            throw new IllegalArgumentException(
+                    "one retransmission rule per flow sent: " + policies.size() + " for " + sends.size());
+        }
         receives = List.copyOf(receives);
         if (payloadBytes <= 0) {
             throw new IllegalArgumentException("a traffic packet must carry payload bytes, got " + payloadBytes);

@@ -1,5 +1,6 @@
 package org.bitina.usecase.traffic;
 
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
@@ -14,7 +15,10 @@ import org.bitina.usecase.DriverReport;
  * completion times (last byte's arrival minus the flow's start) at the 50th and 99th percentile,
  * from an HdrHistogram at 3 significant digits, never past the exact maximum.
  *
- * @param unfinished flows started whose last byte never arrived (a packet was lost)
+ * @param unfinished      flows started whose last byte never arrived (their senders gave up)
+ * @param retransmissions packets sent again (go-back-N: every packet from the first unacknowledged one)
+ * @param timeouts        retransmission timers that fired (each one a go-back, or a give-up)
+ * @param gaveUp          the flows whose senders gave up, each named with why
  */
 public record TrafficFigures(
         int flows,
@@ -23,7 +27,14 @@ public record TrafficFigures(
         long bytes,
         double fctP50Micros,
         double fctP99Micros,
-        double fctMaxMicros) {
+        double fctMaxMicros,
+        long retransmissions,
+        long timeouts,
+        List<String> gaveUp) {
+
+    public TrafficFigures {
+        gaveUp = List.copyOf(gaveUp);
+    }
 
     /** The figures of {@code plan} from the reports of its hosts (any order; one per host, others ignored). */
     public static TrafficFigures of(TrafficPlan plan, Collection<DriverReport> reports) {
@@ -38,6 +49,9 @@ public record TrafficFigures(
         int flows = 0;
         int finished = 0;
         long bytes = 0;
+        long resent = 0;
+        long timeouts = 0;
+        List<String> gaveUp = new ArrayList<>();
         for (TrafficDriverSpec d : plan.drivers()) {
             DriverReport r = byHost.get(d.host());
             if (r == null) {
@@ -45,6 +59,9 @@ public record TrafficFigures(
             }
             flows += r.stats().getOrDefault(TrafficHost.FLOWS_STARTED, 0L).intValue();
             bytes += r.stats().getOrDefault(TrafficHost.BYTES_RECEIVED, 0L);
+            resent += r.stats().getOrDefault(TrafficHost.RETRANSMITTED, 0L);
+            timeouts += r.stats().getOrDefault(TrafficHost.TIMEOUTS, 0L);
+            gaveUp.addAll(r.gaveUp());
             long[] at = r.unitVt();
             List<TrafficFlows.Flow> in = d.receives();
             for (int i = 0; at != null && i < Math.min(at.length, in.size()); i++) {
@@ -57,7 +74,16 @@ public record TrafficFigures(
             }
         }
         return new TrafficFigures(
-                flows, finished, flows - finished, bytes, at(h, 50, max), at(h, 99, max), max / 1000.0);
+                flows,
+                finished,
+                flows - finished,
+                bytes,
+                at(h, 50, max),
+                at(h, 99, max),
+                max / 1000.0,
+                resent,
+                timeouts,
+                gaveUp);
     }
 
     private static double at(Histogram h, double percentile, long max) {

@@ -6,12 +6,16 @@ import java.util.List;
 import java.util.Map;
 import org.bitina.bitmap.FlatBitmap;
 import org.bitina.job.Mode;
+import org.bitina.job.RecoverySettings;
 import org.bitina.protocol.JobTables;
 import org.bitina.protocol.TrafficFlows;
 import org.bitina.scenario.Scenario;
 import org.bitina.topology.Link;
+import org.bitina.topology.LinkSpec;
 import org.bitina.topology.Node;
+import org.bitina.topology.Routing;
 import org.bitina.topology.Topology;
+import org.bitina.usecase.RecoveryPolicy;
 import org.bitina.wire.PacketCodec;
 
 /**
@@ -26,7 +30,8 @@ import org.bitina.wire.PacketCodec;
  * @param tables      what each node holds for it
  * @param drivers     one per host of the entry
  * @param packets     the packets its flows send when nothing is lost
- * @param giveUpNanos modelled time after which a flow still missing packets counts as unfinished
+ * @param giveUpNanos modelled time after which a flow still missing packets counts as unfinished:
+ *                    after the last flow's sender gave up on it
  */
 public record TrafficPlan(
         int index,
@@ -45,30 +50,33 @@ public record TrafficPlan(
     /** What the tables name as the phase's mode: traffic is no job's mode. */
     public static final Mode MODE = Mode.of("background");
 
-    /**
-     * How long after its entry's {@code stop} a flow may take to arrive in full before it counts as
-     * unfinished: far beyond any queue here (256 KiB drains in 21 us at 100 Gbps), short enough that a
-     * lost packet does not hold the phase for long in modelled time.
-     */
-    public static final long GIVE_UP_AFTER_STOP_NANOS = 10_000_000L;
-
     public TrafficPlan {
         flows = List.copyOf(flows);
         tables = Map.copyOf(tables);
         drivers = List.copyOf(drivers);
     }
 
-    /** Every entry of {@code s}, in order. */
+    /** Every entry of {@code s}, in order, its flows' timeouts from the topology's shortest paths. */
     public static List<TrafficPlan> of(Scenario s) {
+        return of(s, Routing.compute(s.topology()));
+    }
+
+    /** Every entry of {@code s}, in order, its flows' timeouts from {@code routing}'s paths. */
+    public static List<TrafficPlan> of(Scenario s, Routing routing) {
         List<TrafficPlan> out = new ArrayList<>();
         for (int i = 0; i < s.traffic().size(); i++) {
-            out.add(of(s, i));
+            out.add(of(s, i, routing));
         }
         return out;
     }
 
     /** Entry {@code index} of {@code s}. */
     public static TrafficPlan of(Scenario s, int index) {
+        return of(s, index, Routing.compute(s.topology()));
+    }
+
+    /** Entry {@code index} of {@code s}, its flows' timeouts from {@code routing}'s paths. */
+    public static TrafficPlan of(Scenario s, int index, Routing routing) {
         Topology topology = s.topology();
         TrafficFlows.Spec spec = s.traffic().get(index);
         int job = index + 1;
@@ -81,7 +89,17 @@ public record TrafficPlan(
                     JobTables.builder(name, TENANT, job, 1, 0).mode(MODE).build());
         }
         int payload = payloadBytes(topology, s.security().tagBytes());
-        long giveUp = spec.stopNanos() + GIVE_UP_AFTER_STOP_NANOS;
+        long overhead = packetOverhead(s.security().tagBytes());
+        Map<TrafficFlows.Flow, RecoveryPolicy> policies = new LinkedHashMap<>();
+        long giveUp = spec.stopNanos();
+        for (TrafficFlows.Flow f : flows) {
+            long rto = rtoNanos(topology, routing, f, payload, overhead);
+            RecoveryPolicy p = RecoveryPolicy.doubling(
+                    rto, RecoveryPolicy.DOUBLINGS, RecoveryPolicy.TRAFFIC_SENDS, RecoverySettings.NONE);
+            policies.put(f, p);
+            // the receiver waits until the sender's last try could have arrived
+            giveUp = Math.max(giveUp, f.startNanos() + p.horizonNanos() + p.rtoNanos());
+        }
         List<TrafficDriverSpec> drivers = new ArrayList<>();
         long packets = 0;
         for (String h : spec.hosts()) {
@@ -92,9 +110,44 @@ public record TrafficPlan(
             for (TrafficFlows.Flow f : sends) {
                 packets += TrafficDriverSpec.packets(f.bytes(), payload);
             }
-            drivers.add(new TrafficDriverSpec(h, TENANT, job, index, sends, receives, payload, giveUp));
+            List<RecoveryPolicy> rules = sends.stream().map(policies::get).toList();
+            drivers.add(new TrafficDriverSpec(h, TENANT, job, index, sends, rules, receives, payload, giveUp));
         }
         return new TrafficPlan(index, spec, TENANT, job, flows, tables, drivers, packets, giveUp);
+    }
+
+    /**
+     * A flow's first retransmission timeout: twice its modelled round trip on an idle fabric, that is
+     * the whole flow serialised at the sender's link, each of its packets' hops (latency and one
+     * packet's serialisation) out and the ACK's back, so that queueing up to as long again as the
+     * flow itself costs no spurious resend. The timer restarts at each acknowledgement that moves, so
+     * this bounds the wait between two of them, not the flow's completion.
+     */
+    static long rtoNanos(Topology topology, Routing routing, TrafficFlows.Flow f, int payload, long overhead) {
+        long packets = TrafficDriverSpec.packets(f.bytes(), payload);
+        long serialised = topology.linksOf(f.from()).stream()
+                .mapToLong((Link l) -> l.spec().serializationNanos(packets * (payload + overhead)))
+                .min()
+                .orElse(0);
+        long out = pathNanos(topology, routing.path(f.from(), f.to()), payload + overhead);
+        long back = pathNanos(topology, routing.path(f.to(), f.from()), overhead);
+        return Math.max(1, 2 * (serialised + out + back));
+    }
+
+    private static long pathNanos(Topology topology, List<String> path, long bytes) {
+        long t = 0;
+        for (int i = 0; i + 1 < path.size(); i++) {
+            LinkSpec l = topology.linkBetween(path.get(i), path.get(i + 1))
+                    .map(Link::spec)
+                    .orElse(LinkSpec.DEFAULT);
+            t += l.latencyNanos() + l.serializationNanos(bytes);
+        }
+        return t;
+    }
+
+    /** The bytes of a packet that are not payload: header, the one-bit bitmap and the S2 tag (an ACK's all). */
+    static long packetOverhead(int tagBytes) {
+        return PacketCodec.HEADER_BYTES + PacketCodec.setBodyBytes(FlatBitmap.of(1)) + tagBytes;
     }
 
     /**
@@ -106,8 +159,7 @@ public record TrafficPlan(
                 .mapToInt((Link l) -> l.spec().mtu())
                 .min()
                 .orElse(4096);
-        int overhead = PacketCodec.HEADER_BYTES + PacketCodec.setBodyBytes(FlatBitmap.of(1)) + tagBytes;
-        return (mtu - overhead) / 4 * 4;
+        return (int) (mtu - packetOverhead(tagBytes)) / 4 * 4;
     }
 
     /** A host's link rate: the fastest of its links (a host has one in every shipped topology). */

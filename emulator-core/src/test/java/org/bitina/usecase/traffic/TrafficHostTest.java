@@ -5,8 +5,15 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.PriorityQueue;
+import java.util.Set;
+import java.util.function.Predicate;
+import org.bitina.job.RecoverySettings;
 import org.bitina.protocol.Frame;
 import org.bitina.protocol.TrafficFlows;
 import org.bitina.topology.LinkSpec;
@@ -14,15 +21,24 @@ import org.bitina.topology.Topologies;
 import org.bitina.topology.Topology;
 import org.bitina.usecase.DriverReport;
 import org.bitina.usecase.EndpointDriver;
+import org.bitina.usecase.RecoveryPolicy;
+import org.bitina.wire.Flags;
 import org.bitina.wire.InaHeader;
 import org.bitina.wire.PacketCodec;
 import org.bitina.wire.PacketType;
 import org.junit.jupiter.api.Test;
 
-/** The background-traffic host driver (T3) without actors: what it sends when, what it counts, when it is done. */
+/**
+ * The background-traffic host driver (T3) without actors: what it sends when, how a flow recovers
+ * from a loss (go-back-N on timeout), what it counts, when it gives up and when it is done.
+ */
 class TrafficHostTest {
     private static final int PAYLOAD = 4000;
+    private static final long RTO = 2_000;
+    private static final RecoveryPolicy POLICY = RecoveryPolicy.doubling(RTO, 2, 4, RecoverySettings.NONE);
     private static final long GIVE_UP = 1_000_000;
+    /** The one-way time of every packet in {@link #run}. */
+    private static final long WIRE = 300;
 
     /** h1 sends flow 0 (10000 bytes at 100 ns) and flow 2 (4000 at 500 ns) to h2; h2 sends flow 1 to h1. */
     private static final List<TrafficFlows.Flow> FLOWS = List.of(
@@ -31,15 +47,7 @@ class TrafficHostTest {
             new TrafficFlows.Flow(2, "h1", "h2", 500, 4_000));
 
     private static TrafficHost host(String name) {
-        return new TrafficHost(new TrafficDriverSpec(
-                name,
-                TrafficFlows.TENANT,
-                1,
-                0,
-                FLOWS.stream().filter(f -> f.from().equals(name)).toList(),
-                FLOWS.stream().filter(f -> f.to().equals(name)).toList(),
-                PAYLOAD,
-                GIVE_UP));
+        return new TrafficHost(spec(name));
     }
 
     @Test
@@ -56,80 +64,123 @@ class TrafficHostTest {
             assertEquals(TrafficFlows.TENANT, h.tenant());
             assertEquals(0, h.seq(), "the flow's number");
             assertEquals(k, h.entropy(), "the packet's index in its flow");
+            assertFalse(h.has(Flags.RETRANSMIT));
             assertEquals("h2", f.destination());
             assertEquals(100, f.vt(), "at the flow's start: the NIC's queue paces them");
         }
         assertEquals(4000, out.get(0).frame().packet().payload().byteSize());
         assertEquals(2000, out.get(2).frame().packet().payload().byteSize());
-        assertEquals(500, h1.nextDeadline(), "the next flow's start");
-        assertFalse(h1.done(), "flow 2 is still to send, flow 1 to receive");
+        assertEquals(500, h1.nextDeadline(), "the next flow's start, before flow 0's timer at 100 + RTO");
+        assertFalse(h1.done(), "flow 0 is unacknowledged, flow 2 still to send, flow 1 to receive");
     }
 
     @Test
-    void aReceiverFinishesAFlowAtItsLastPacketAndCountsDuplicatesOnce() {
+    void aReceiverTakesPacketsInOrderAcknowledgesCumulativelyAndDiscardsPastAGap() {
         TrafficHost h1 = host("h1");
         TrafficHost h2 = host("h2");
         List<Frame> sent = new ArrayList<>();
         h1.onTimer(100).forEach(o -> sent.add(o.frame()));
-        h1.onTimer(500).forEach(o -> sent.add(o.frame()));
         h2.start(0);
-        h2.onTimer(300);
-        // delivered out of order, with a duplicate of the first: flow 0 completes at its last arrival (900)
-        long[] at = {700, 800, 900, 600};
-        int[] order = {1, 0, 2, 3};
-        for (int i = 0; i < order.length; i++) {
-            h2.onDeliver(sent.get(order[i]).withVt(at[i]), at[i]);
-        }
-        h2.onDeliver(sent.get(0).withVt(950), 950);
+        List<EndpointDriver.Out> past = h2.onDeliver(sent.get(1).withVt(700), 700);
+        assertEquals(List.of(), past, "packet 1 before packet 0: discarded, as go-back-N does");
+        List<EndpointDriver.Out> ack = h2.onDeliver(sent.get(0).withVt(800), 800);
+        assertEquals(1, ack.size());
+        InaHeader a = ack.get(0).frame().packet().header();
+        assertEquals(PacketType.ACK, a.type());
+        assertEquals(0, a.seq(), "flow 0's");
+        assertEquals(1, a.entropy(), "one packet taken");
+        assertEquals("h1", ack.get(0).frame().destination());
+        List<EndpointDriver.Out> again = h2.onDeliver(sent.get(0).withVt(850), 850);
+        assertEquals(1, again.get(0).frame().packet().header().entropy(), "a duplicate is acknowledged again");
         DriverReport r = h2.report();
-        assertEquals(2, r.chunks(), "two flows to h2");
-        assertEquals(2, r.received(), "both finished");
-        assertEquals(900, r.unitVt()[0], "flow 0's last packet");
-        assertEquals(600, r.unitVt()[1], "flow 2's one packet");
-        assertEquals(14_000, r.stats().get("bytesReceived"));
+        assertEquals(1, r.stats().get("outOfOrder"));
         assertEquals(1, r.stats().get("duplicates"));
-        assertTrue(h2.done(), "its one flow sent, both to it finished");
-        TrafficFigures f = TrafficFigures.of(
-                new TrafficPlan(0, null, TrafficFlows.TENANT, 1, FLOWS, Map.of(), List.of(spec("h2")), 0, GIVE_UP),
-                List.of(r));
-        assertEquals(1, f.flows(), "h2 started one flow");
-        assertEquals(2, f.finished());
-        // FCTs 900 - 100 = 800 ns and 600 - 500 = 100 ns
-        assertEquals(0.8, f.fctMaxMicros(), 1e-9);
-        assertEquals(0.8, f.fctP99Micros(), 1e-3);
-        assertEquals(0.1, f.fctP50Micros(), 1e-3);
+        assertEquals(4_000, r.stats().get("bytesReceived"), "each byte counted once");
     }
 
     @Test
-    void aFlowMissingAPacketIsUnfinishedAndTheReceiverGivesUpOnItAtItsTime() {
-        TrafficHost h1 = host("h1");
-        TrafficHost h2 = host("h2");
-        List<Frame> sent = new ArrayList<>();
-        h1.onTimer(100).forEach(o -> sent.add(o.frame()));
-        h2.start(0);
-        h2.onTimer(300);
-        h2.onDeliver(sent.get(0), 700);
-        h2.onDeliver(sent.get(2), 800);
-        assertFalse(h2.done(), "flow 0 lacks a packet, flow 2 has none yet");
-        assertEquals(GIVE_UP, h2.nextDeadline());
-        h2.onTimer(GIVE_UP);
-        assertTrue(h2.done(), "it gave up on what did not arrive");
-        DriverReport r = h2.report();
-        assertEquals(0, r.received());
-        assertEquals(-1, r.unitVt()[0]);
-        assertEquals(4_000 + 2_000, r.stats().get("bytesReceived"));
-        assertEquals(Long.MAX_VALUE, h2.nextDeadline());
+    void withNothingLostEveryFlowFinishesOnceAndNothingIsSentAgain() {
+        Map<String, TrafficHost> hosts = run(f -> false);
+        DriverReport r2 = hosts.get("h2").report();
+        assertEquals(2, r2.received(), "both flows to h2 finished");
+        assertEquals(100 + WIRE, r2.unitVt()[0], "flow 0's last packet, handed over at its start");
+        assertEquals(500 + WIRE, r2.unitVt()[1]);
+        assertEquals(0, hosts.get("h1").report().stats().get(TrafficHost.RETRANSMITTED));
+        assertEquals(0, hosts.get("h1").report().stats().get("timeouts"));
+        assertEquals(2, hosts.get("h1").report().stats().get("flowsAcknowledged"));
+        hosts.values().forEach(h -> assertTrue(h.done()));
     }
 
     @Test
-    void aPacketOfNoFlowToThisHostIsAStrayNeverAnError() {
+    void aLostPacketCostsOneTimeoutAndTheRestOfTheFlowIsSentAgain() {
+        Set<String> once = new HashSet<>();
+        // flow 0's packet 1 is lost the first time
+        Map<String, TrafficHost> hosts = run(f -> isData(f, 0, 1) && once.add("lost"));
+        TrafficHost h1 = hosts.get("h1");
+        DriverReport r2 = hosts.get("h2").report();
+        assertEquals(2, r2.received(), "both flows finished");
+        // packet 0's ACK at 100 + 2 WIRE restarts the timer; it fires RTO later and packets 1 and 2 go again
+        long resentAt = 100 + 2 * WIRE + RTO;
+        assertEquals(resentAt + WIRE, r2.unitVt()[0], "the flow ends one timeout after the loss was due");
+        assertTrue(r2.unitVt()[0] - (100 + WIRE) >= RTO, "at least one timeout later than without the loss");
+        assertEquals(2, h1.report().stats().get(TrafficHost.RETRANSMITTED), "go-back-N: packets 1 and 2");
+        assertEquals(1, h1.report().stats().get("timeouts"));
+        assertEquals(1, r2.stats().get("outOfOrder"), "packet 2 behind the gap was discarded");
+        assertEquals(14_000, r2.stats().get("bytesReceived"), "no byte counted twice");
+        assertTrue(h1.report().gaveUp().isEmpty());
+        hosts.values().forEach(h -> assertTrue(h.done()));
+    }
+
+    @Test
+    void aLostAcknowledgementIsRecoveredByTheDuplicateItsTimeoutBrings() {
+        Set<String> once = new HashSet<>();
+        Map<String, TrafficHost> hosts = run(f -> f.packet().header().type() == PacketType.ACK
+                && f.packet().header().seq() == 2
+                && once.add("lost"));
+        assertEquals(2, hosts.get("h2").report().received());
+        assertEquals(500 + WIRE, hosts.get("h2").report().unitVt()[1], "the data arrived at once");
+        assertEquals(1, hosts.get("h2").report().stats().get("duplicates"), "its resend is acknowledged again");
+        assertEquals(2, hosts.get("h1").report().stats().get("flowsAcknowledged"));
+    }
+
+    @Test
+    void aSenderCutOffGivesUpAfterThePolicysSendsAndTheReceiverStopsWaitingAtItsTime() {
+        // everything of flow 2 is lost, for good
+        Map<String, TrafficHost> hosts = run(f -> isData(f, 2, 0));
+        TrafficHost h1 = hosts.get("h1");
+        List<String> gaveUp = h1.report().gaveUp();
+        assertEquals(1, gaveUp.size(), gaveUp.toString());
+        assertTrue(
+                gaveUp.get(0).startsWith("flow 2 h1->h2: no acknowledgement of packet 0 of 1 after 4 sends"),
+                gaveUp.get(0));
+        assertEquals(3, h1.report().stats().get(TrafficHost.RETRANSMITTED), "three resends after the first");
+        DriverReport r2 = hosts.get("h2").report();
+        assertEquals(1, r2.received(), "flow 0 finished, flow 2 not");
+        assertEquals(-1, r2.unitVt()[1]);
+        assertTrue(hosts.get("h2").done(), "it stopped waiting at the give-up time");
+        TrafficFigures fig = TrafficFigures.of(
+                new TrafficPlan(
+                        0, null, TrafficFlows.TENANT, 1, FLOWS, Map.of(), List.of(spec("h1"), spec("h2")), 0, GIVE_UP),
+                List.of(h1.report(), r2, hosts.get("h2").report()));
+        assertEquals(3, fig.flows(), "h1 started two, h2 one");
+        assertEquals(1, fig.unfinished());
+        assertEquals(gaveUp, fig.gaveUp());
+        assertEquals(3, fig.retransmissions());
+        assertEquals(4, fig.timeouts(), "three go-backs and the give-up");
+    }
+
+    @Test
+    void aPacketOrAckOfNoFlowToThisHostIsAStrayNeverAnError() {
         TrafficHost h2 = host("h2");
         Frame foreign = host("h2").onTimer(300).get(0).frame(); // flow 1 goes to h1, not h2
         h2.onDeliver(foreign, 400);
         Frame bad = foreign.withPacket(
                 foreign.packet().withHeader(foreign.packet().header().withEntropy(99)));
         h2.onDeliver(bad, 400);
-        assertEquals(2, h2.report().stats().get("strays"));
+        Frame forgedAck = foreign.withPacket(foreign.packet()
+                .withHeader(foreign.packet().header().withType(PacketType.ACK).withEntropy(7)));
+        h2.onDeliver(forgedAck, 400);
+        assertEquals(3, h2.report().stats().get("strays"));
         assertEquals(0, h2.report().stats().get("packetsReceived"));
     }
 
@@ -142,13 +193,63 @@ class TrafficHostTest {
         assertEquals((mtu - overhead) / 4 * 4, payload);
     }
 
+    private static boolean isData(Frame f, int flow, int packet) {
+        InaHeader h = f.packet().header();
+        return h.type() == PacketType.UNICAST && h.seq() == flow && h.entropy() >= packet;
+    }
+
+    private record InFlight(long at, long order, Frame frame) {}
+
+    /** Both hosts on a wire of {@link #WIRE} each way that loses what {@code lost} says, until nothing is left. */
+    private static Map<String, TrafficHost> run(Predicate<Frame> lost) {
+        Map<String, TrafficHost> hosts = new LinkedHashMap<>();
+        hosts.put("h1", host("h1"));
+        hosts.put("h2", host("h2"));
+        PriorityQueue<InFlight> wire =
+                new PriorityQueue<>(Comparator.comparingLong(InFlight::at).thenComparingLong(InFlight::order));
+        long[] order = {0};
+        java.util.function.Consumer<List<EndpointDriver.Out>> send = outs -> {
+            for (EndpointDriver.Out o : outs) {
+                if (!lost.test(o.frame())) {
+                    wire.add(new InFlight(o.frame().vt() + WIRE, order[0]++, o.frame()));
+                }
+            }
+        };
+        hosts.values().forEach(h -> send.accept(h.start(0)));
+        for (int steps = 0; steps < 10_000; steps++) {
+            long timer = hosts.values().stream()
+                    .mapToLong(TrafficHost::nextDeadline)
+                    .min()
+                    .getAsLong();
+            long arrival = wire.isEmpty() ? Long.MAX_VALUE : wire.peek().at();
+            if (timer == Long.MAX_VALUE && arrival == Long.MAX_VALUE) {
+                return hosts;
+            }
+            if (arrival <= timer) {
+                InFlight in = wire.poll();
+                send.accept(
+                        hosts.get(in.frame().destination()).onDeliver(in.frame().withVt(in.at()), in.at()));
+            } else {
+                for (TrafficHost h : hosts.values()) {
+                    if (h.nextDeadline() == timer) {
+                        send.accept(h.onTimer(timer));
+                    }
+                }
+            }
+        }
+        throw new AssertionError("the hosts never settle");
+    }
+
     private static TrafficDriverSpec spec(String name) {
+        List<TrafficFlows.Flow> sends =
+                FLOWS.stream().filter(f -> f.from().equals(name)).toList();
         return new TrafficDriverSpec(
                 name,
                 TrafficFlows.TENANT,
                 1,
                 0,
-                FLOWS.stream().filter(f -> f.from().equals(name)).toList(),
+                sends,
+                sends.stream().map(f -> POLICY).toList(),
                 FLOWS.stream().filter(f -> f.to().equals(name)).toList(),
                 PAYLOAD,
                 GIVE_UP);
