@@ -42,65 +42,127 @@ public record DriverReport(
         gaveUp = gaveUp == null ? List.of() : List.copyOf(gaveUp);
     }
 
-    /** A report of an endpoint that gives up on nothing. */
-    public DriverReport(
-            String endpoint,
-            Role role,
-            int chunks,
-            int received,
-            List<PartialChunk> partialChunks,
-            List<String> mismatches,
-            long lastVt,
-            int verifiedChunks,
-            boolean done,
-            List<String> dropped,
-            Map<String, Long> stats,
-            ValueChecks values,
-            long[] unitVt) {
-        this(
-                endpoint,
-                role,
-                chunks,
-                received,
-                partialChunks,
-                mismatches,
-                lastVt,
-                verifiedChunks,
-                done,
-                dropped,
-                stats,
-                values,
-                unitVt,
-                List.of());
+    /** A report of {@code endpoint} built field by field; what is not set is empty, zero or false. */
+    public static Builder of(String endpoint, Role role) {
+        return new Builder(endpoint, role);
     }
 
-    public DriverReport(
-            String endpoint,
-            Role role,
-            int chunks,
-            int received,
-            List<PartialChunk> partialChunks,
-            List<String> mismatches,
-            long lastVt,
-            int verifiedChunks,
-            boolean done,
-            List<String> dropped,
-            Map<String, Long> stats) {
-        this(
-                endpoint,
-                role,
-                chunks,
-                received,
-                partialChunks,
-                mismatches,
-                lastVt,
-                verifiedChunks,
-                done,
-                dropped,
-                stats,
-                null,
-                null,
-                List.of());
+    /** A builder holding this report's fields, to change some. */
+    public Builder toBuilder() {
+        return new Builder(endpoint, role)
+                .chunks(chunks)
+                .received(received)
+                .partialChunks(partialChunks)
+                .mismatches(mismatches)
+                .lastVt(lastVt)
+                .verifiedChunks(verifiedChunks)
+                .done(done)
+                .dropped(dropped)
+                .stats(stats)
+                .values(values)
+                .unitVt(unitVt)
+                .gaveUp(gaveUp);
+    }
+
+    /** Names every field, so that a driver's report cannot put one list where another belongs. */
+    public static final class Builder {
+        private final String endpoint;
+        private final Role role;
+        private int chunks;
+        private int received;
+        private List<PartialChunk> partialChunks = List.of();
+        private List<String> mismatches = List.of();
+        private long lastVt;
+        private int verifiedChunks;
+        private boolean done;
+        private List<String> dropped = List.of();
+        private Map<String, Long> stats = Map.of();
+        private ValueChecks values;
+        private long[] unitVt;
+        private List<String> gaveUp = List.of();
+
+        private Builder(String endpoint, Role role) {
+            this.endpoint = endpoint;
+            this.role = role;
+        }
+
+        public Builder chunks(int v) {
+            chunks = v;
+            return this;
+        }
+
+        public Builder received(int v) {
+            received = v;
+            return this;
+        }
+
+        public Builder partialChunks(List<PartialChunk> v) {
+            partialChunks = v;
+            return this;
+        }
+
+        public Builder mismatches(List<String> v) {
+            mismatches = v;
+            return this;
+        }
+
+        public Builder lastVt(long v) {
+            lastVt = v;
+            return this;
+        }
+
+        public Builder verifiedChunks(int v) {
+            verifiedChunks = v;
+            return this;
+        }
+
+        public Builder done(boolean v) {
+            done = v;
+            return this;
+        }
+
+        public Builder dropped(List<String> v) {
+            dropped = v;
+            return this;
+        }
+
+        public Builder stats(Map<String, Long> v) {
+            stats = v;
+            return this;
+        }
+
+        public Builder values(ValueChecks v) {
+            values = v;
+            return this;
+        }
+
+        public Builder unitVt(long[] v) {
+            unitVt = v;
+            return this;
+        }
+
+        public Builder gaveUp(List<String> v) {
+            gaveUp = v;
+            return this;
+        }
+
+        public DriverReport build() {
+            return new DriverReport(
+                    endpoint,
+                    role,
+                    chunks,
+                    received,
+                    partialChunks,
+                    mismatches,
+                    lastVt,
+                    verifiedChunks,
+                    done,
+                    dropped,
+                    stats,
+                    values,
+                    unitVt,
+                    gaveUp);
+        }
     }
 
     /**
@@ -112,59 +174,17 @@ public record DriverReport(
     public record ValueChecks(boolean masking, boolean checksum, List<Long> failed, List<Long> fellBack) {}
 
     public DriverReport withValues(ValueChecks v) {
-        return new DriverReport(
-                endpoint,
-                role,
-                chunks,
-                received,
-                partialChunks,
-                mismatches,
-                lastVt,
-                verifiedChunks,
-                done,
-                dropped,
-                stats,
-                v,
-                unitVt,
-                gaveUp);
+        return toBuilder().values(v).build();
     }
 
     /** This report with the endpoint's per-unit completion times ({@link CompletionTimes}). */
     public DriverReport withUnitTimes(CompletionTimes t) {
-        return new DriverReport(
-                endpoint,
-                role,
-                chunks,
-                received,
-                partialChunks,
-                mismatches,
-                lastVt,
-                verifiedChunks,
-                done,
-                dropped,
-                stats,
-                values,
-                t.toArray(),
-                gaveUp);
+        return toBuilder().unitVt(t.toArray()).build();
     }
 
     /** This report with what the endpoint gave up on ({@link #gaveUp}). */
     public DriverReport withGaveUp(List<String> g) {
-        return new DriverReport(
-                endpoint,
-                role,
-                chunks,
-                received,
-                partialChunks,
-                mismatches,
-                lastVt,
-                verifiedChunks,
-                done,
-                dropped,
-                stats,
-                values,
-                unitVt,
-                g);
+        return toBuilder().gaveUp(g).build();
     }
 
     /** What an endpoint does in its phase, and so what its report means to the phase's end. */
@@ -255,7 +275,15 @@ public record DriverReport(
                 ok++;
             }
         }
-        return new DriverReport(
-                endpoint, role, chunks, received, partial, List.copyOf(problems), lastVt, ok, done, List.of(), stats);
+        return of(endpoint, role)
+                .chunks(chunks)
+                .received(received)
+                .partialChunks(partial)
+                .mismatches(List.copyOf(problems))
+                .lastVt(lastVt)
+                .verifiedChunks(ok)
+                .done(done)
+                .stats(stats)
+                .build();
     }
 }

@@ -140,18 +140,15 @@ class ControlSerializationTest {
         messages.add(new DeviceCommand.LinkFault("s1", false, 0.05, null, null, 1000L));
         messages.add(new DeviceCommand.CollectStats(1, 2, stats.ref()));
         messages.add(new DeviceCommand.CollectStats(1, 2, List.of(5_002_001, 5_002_002), stats.ref()));
-        DriverReport r = new DriverReport(
-                "w1",
-                DriverReport.Role.WORKER,
-                4,
-                3,
-                List.of(new DriverReport.PartialChunk(2, List.of("w4"))),
-                List.of("chunk 3: no result"),
-                99L,
-                3,
-                false,
-                List.of(),
-                Map.of("retransmissions", 2L));
+        DriverReport r = DriverReport.of("w1", DriverReport.Role.WORKER)
+                .chunks(4)
+                .received(3)
+                .partialChunks(List.of(new DriverReport.PartialChunk(2, List.of("w4"))))
+                .mismatches(List.of("chunk 3: no result"))
+                .lastVt(99L)
+                .verifiedChunks(3)
+                .stats(Map.of("retransmissions", 2L))
+                .build();
         messages.add(DeviceCommand.DeviceStats.builder("s1", true)
                 .traffic(new DeviceCommand.DeviceStats.Traffic(
                         Map.of(Counter.FRAMES_IN, 10L),

@@ -63,18 +63,12 @@ class PhaseTimelineTest {
             }
         }
         t.done(0, 1); // a later result of a unit does not move its time
-        return new DriverReport(
-                        name,
-                        DriverReport.Role.WORKER,
-                        vt.length,
-                        vt.length,
-                        List.of(),
-                        List.of(),
-                        0,
-                        vt.length,
-                        true,
-                        List.of(),
-                        Map.of())
+        return DriverReport.of(name, DriverReport.Role.WORKER)
+                .chunks(vt.length)
+                .received(vt.length)
+                .verifiedChunks(vt.length)
+                .done(true)
+                .build()
                 .withUnitTimes(t);
     }
 

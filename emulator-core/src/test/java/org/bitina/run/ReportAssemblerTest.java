@@ -59,18 +59,12 @@ class ReportAssemblerTest {
     }
 
     private static DeviceCommand.DeviceStats host(String name, int received, List<String> mismatches) {
-        DriverReport r = new DriverReport(
-                name,
-                DriverReport.Role.INC_WORKER,
-                4,
-                received,
-                List.of(),
-                mismatches,
-                0,
-                received,
-                false,
-                List.of(),
-                Map.of());
+        DriverReport r = DriverReport.of(name, DriverReport.Role.INC_WORKER)
+                .chunks(4)
+                .received(received)
+                .mismatches(mismatches)
+                .verifiedChunks(received)
+                .build();
         return DeviceCommand.DeviceStats.builder(name, false)
                 .drivers(List.of(r))
                 .build();

@@ -387,18 +387,15 @@ final class GatherMember implements EndpointDriver {
         stats.put("acks", acks);
         stats.put(Recovery.RECOVERY_NANOS, recovery.nanos());
         stats.putAll(policy.stats());
-        return new DriverReport(
-                        host,
-                        routes.ring() ? DriverReport.Role.RING_WORKER : DriverReport.Role.WORKER,
-                        data.chunks(),
-                        held,
-                        List.of(),
-                        List.copyOf(mismatches),
-                        lastVt,
-                        verifiedChunks,
-                        done(),
-                        List.of(),
-                        stats)
+        return DriverReport.of(host, routes.ring() ? DriverReport.Role.RING_WORKER : DriverReport.Role.WORKER)
+                .chunks(data.chunks())
+                .received(held)
+                .mismatches(List.copyOf(mismatches))
+                .lastVt(lastVt)
+                .verifiedChunks(verifiedChunks)
+                .done(done())
+                .stats(stats)
+                .build()
                 .withUnitTimes(times)
                 .withGaveUp(gaveUp());
     }

@@ -165,18 +165,11 @@ public record AttackDriverSpec(
 
         @Override
         public DriverReport report() {
-            return new DriverReport(
-                    spec.host(),
-                    DriverReport.Role.ATTACKER,
-                    sent,
-                    0,
-                    List.of(),
-                    List.of(),
-                    0,
-                    0,
-                    true,
-                    List.of(),
-                    Map.of("attackPackets", (long) sent));
+            return DriverReport.of(spec.host(), DriverReport.Role.ATTACKER)
+                    .chunks(sent)
+                    .done(true)
+                    .stats(Map.of("attackPackets", (long) sent))
+                    .build();
         }
     }
 

@@ -118,17 +118,12 @@ public final class MoeExpert implements EndpointDriver {
 
     @Override
     public DriverReport report() {
-        return new DriverReport(
-                name,
-                DriverReport.Role.EXPERT,
-                answered,
-                answered,
-                List.of(),
-                List.copyOf(errors),
-                0,
-                answered,
-                true,
-                List.of(),
-                Map.of());
+        return DriverReport.of(name, DriverReport.Role.EXPERT)
+                .chunks(answered)
+                .received(answered)
+                .mismatches(List.copyOf(errors))
+                .verifiedChunks(answered)
+                .done(true)
+                .build();
     }
 }

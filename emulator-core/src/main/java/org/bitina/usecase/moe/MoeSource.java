@@ -469,18 +469,17 @@ public final class MoeSource implements EndpointDriver {
                 mismatches.add(m);
             }
         }
-        return new DriverReport(
-                        host,
-                        DriverReport.Role.MOE_SOURCE,
-                        tokens,
-                        received,
-                        partial,
-                        mismatches,
-                        lastVt,
-                        verified,
-                        done(),
-                        List.copyOf(dropped),
-                        Recovery.stats(retransmissions, recovery.nanos(), policy()))
+        return DriverReport.of(host, DriverReport.Role.MOE_SOURCE)
+                .chunks(tokens)
+                .received(received)
+                .partialChunks(partial)
+                .mismatches(mismatches)
+                .lastVt(lastVt)
+                .verifiedChunks(verified)
+                .done(done())
+                .dropped(List.copyOf(dropped))
+                .stats(Recovery.stats(retransmissions, recovery.nanos(), policy()))
+                .build()
                 .withUnitTimes(times);
     }
 

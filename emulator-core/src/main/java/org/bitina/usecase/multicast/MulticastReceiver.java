@@ -141,23 +141,19 @@ public final class MulticastReceiver implements EndpointDriver {
                 mismatches.add("block checksum " + Long.toHexString(crc.getValue()) + " differs from the source's");
             }
         }
-        return new DriverReport(
-                host,
-                DriverReport.Role.RECEIVER,
-                held.length,
-                delivered,
-                List.of(),
-                mismatches,
-                0,
-                verified,
-                complete(),
-                List.of(),
-                Map.of(
+        return DriverReport.of(host, DriverReport.Role.RECEIVER)
+                .chunks(held.length)
+                .received(delivered)
+                .mismatches(mismatches)
+                .verifiedChunks(verified)
+                .done(complete())
+                .stats(Map.of(
                         "duplicatesSuppressed",
                         duplicates,
                         "acksSent",
                         acks,
                         "deliveredBytes",
-                        (long) delivered * plan.params().packetBytes()));
+                        (long) delivered * plan.params().packetBytes()))
+                .build();
     }
 }

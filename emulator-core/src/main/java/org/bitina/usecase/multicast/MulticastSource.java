@@ -209,18 +209,15 @@ public final class MulticastSource implements EndpointDriver {
         stats.put("ackPacketsIntoSource", acksTotal);
         stats.put("dataPackets", dataPackets);
         stats.putAll(plan.roundPolicy().stats());
-        return new DriverReport(
-                        host,
-                        DriverReport.Role.MULTICAST_SOURCE,
-                        plan.params().windows(),
-                        Math.min(window, plan.params().windows()),
-                        unreachableAt,
-                        List.of(),
-                        lastVt,
-                        done() ? plan.params().windows() : 0,
-                        done(),
-                        List.of(),
-                        stats)
+        return DriverReport.of(host, DriverReport.Role.MULTICAST_SOURCE)
+                .chunks(plan.params().windows())
+                .received(Math.min(window, plan.params().windows()))
+                .partialChunks(unreachableAt)
+                .lastVt(lastVt)
+                .verifiedChunks(done() ? plan.params().windows() : 0)
+                .done(done())
+                .stats(stats)
+                .build()
                 .withUnitTimes(times == null ? new CompletionTimes(plan.params().windows()) : times);
     }
 }

@@ -99,19 +99,9 @@ final class ShardWorker implements EndpointDriver {
         }
         List<String> mismatches = new ArrayList<>(r.mismatches());
         mismatches.addAll(problems);
-        return new DriverReport(
-                r.endpoint(),
-                r.role(),
-                r.chunks(),
-                r.received(),
-                r.partialChunks(),
-                List.copyOf(mismatches),
-                r.lastVt(),
-                Math.max(0, r.verifiedChunks() - wrong.size()),
-                r.done(),
-                r.dropped(),
-                r.stats(),
-                r.values(),
-                r.unitVt());
+        return r.toBuilder()
+                .mismatches(List.copyOf(mismatches))
+                .verifiedChunks(Math.max(0, r.verifiedChunks() - wrong.size()))
+                .build();
     }
 }

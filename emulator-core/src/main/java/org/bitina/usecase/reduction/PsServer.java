@@ -120,17 +120,11 @@ public final class PsServer implements EndpointDriver {
 
     @Override
     public DriverReport report() {
-        return new DriverReport(
-                plan.psHost(),
-                DriverReport.Role.PARAMETER_SERVER,
-                plan.data().chunks(),
-                results,
-                List.of(),
-                List.of(),
-                lastVt,
-                0,
-                true,
-                List.of(),
-                Map.of());
+        return DriverReport.of(plan.psHost(), DriverReport.Role.PARAMETER_SERVER)
+                .chunks(plan.data().chunks())
+                .received(results)
+                .lastVt(lastVt)
+                .done(true)
+                .build();
     }
 }

@@ -525,19 +525,17 @@ public final class ScheduleWorker implements EndpointDriver {
         stats.put("sendsGivenUp", givenUp);
         stats.put(Recovery.RECOVERY_NANOS, recovery.nanos());
         stats.putAll(policy().stats());
-        DriverReport r = new DriverReport(
-                        host,
-                        DriverReport.Role.RING_WORKER,
-                        kept,
-                        received,
-                        List.of(),
-                        List.copyOf(mismatches),
-                        // unfinished: how far it got in modelled time (its last event), so a stalled phase is not 0 ns
-                        done() ? lastVt : Math.max(lastVt, lastEventVt),
-                        verifiedChunks,
-                        done(),
-                        List.copyOf(gaveUp),
-                        stats)
+        DriverReport r = DriverReport.of(host, DriverReport.Role.RING_WORKER)
+                .chunks(kept)
+                .received(received)
+                .mismatches(List.copyOf(mismatches))
+                // unfinished: how far it got in modelled time (its last event), so a stalled phase is not 0 ns
+                .lastVt(done() ? lastVt : Math.max(lastVt, lastEventVt))
+                .verifiedChunks(verifiedChunks)
+                .done(done())
+                .dropped(List.copyOf(gaveUp))
+                .stats(stats)
+                .build()
                 .withUnitTimes(times);
         ValueSecurity v = Objects.requireNonNullElse(plan.values(), ValueSecurity.OFF);
         return v.any()

@@ -281,21 +281,16 @@ final class TrafficHost implements EndpointDriver {
         stats.put("duplicates", duplicates);
         stats.put("outOfOrder", outOfOrder);
         stats.put("strays", strays);
-        return new DriverReport(
-                spec.host(),
-                DriverReport.Role.TRAFFIC,
-                total.length,
-                finished,
-                List.of(),
-                List.of(),
-                lastVt,
-                finished,
-                done(),
-                List.of(),
-                stats,
-                null,
-                finishedAt.clone(),
-                gaveUpOn);
+        return DriverReport.of(spec.host(), DriverReport.Role.TRAFFIC)
+                .chunks(total.length)
+                .received(finished)
+                .lastVt(lastVt)
+                .verifiedChunks(finished)
+                .done(done())
+                .stats(stats)
+                .unitVt(finishedAt.clone())
+                .gaveUp(gaveUpOn)
+                .build();
     }
 
     static final String FLOWS_STARTED = "flowsStarted";
