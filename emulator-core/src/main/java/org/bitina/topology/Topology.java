@@ -157,6 +157,21 @@ public final class Topology {
         return linksOf(name).stream().map(l -> l.other(name)).toList();
     }
 
+    /** The link between {@code x} and {@code y}'s properties, the default link's where they share none. */
+    public LinkSpec specBetween(String x, String y) {
+        return linkBetween(x, y).map(Link::spec).orElse(LinkSpec.DEFAULT);
+    }
+
+    /** The modelled time of one packet of {@code bytes} along {@code path}: each hop's latency and serialisation, no queueing. */
+    public long pathNanos(List<String> path, long bytes) {
+        long t = 0;
+        for (int i = 1; i < path.size(); i++) {
+            LinkSpec l = specBetween(path.get(i - 1), path.get(i));
+            t += l.latencyNanos() + l.serializationNanos(bytes);
+        }
+        return t;
+    }
+
     public Optional<Link> linkBetween(String x, String y) {
         Integer i = index.get(x);
         if (i == null) {

@@ -11,7 +11,6 @@ import java.util.Set;
 import org.bitina.job.Mode;
 import org.bitina.job.WireJobs;
 import org.bitina.scenario.Scenario;
-import org.bitina.topology.Link;
 import org.bitina.topology.LinkSpec;
 import org.bitina.topology.Routing;
 import org.bitina.usecase.DriverSpec;
@@ -216,11 +215,12 @@ public final class HostBaselines {
         long window = plan.data().window();
         long rtt = 0;
         for (Trip trip : trips) {
-            long t = pathNanos(s, trip.out(), dataBytes) + pathNanos(s, trip.back(), ackBytes);
+            long t =
+                    s.topology().pathNanos(trip.out(), dataBytes) + s.topology().pathNanos(trip.back(), ackBytes);
             for (List<String> path : List.of(trip.out(), trip.back())) {
                 for (int i = 0; i + 1 < path.size(); i++) {
                     String link = path.get(i) + ">" + path.get(i + 1);
-                    LinkSpec l = spec(s, path.get(i), path.get(i + 1));
+                    LinkSpec l = s.topology().specBetween(path.get(i), path.get(i + 1));
                     t += window * dataOf.getOrDefault(link, Set.of()).size() * l.serializationNanos(dataBytes);
                     t += window * acksFor.getOrDefault(link, Set.of()).size() * l.serializationNanos(ackBytes);
                 }
@@ -232,20 +232,4 @@ public final class HostBaselines {
 
     /** A member's data route to a peer and the acknowledgement's route back. */
     private record Trip(List<String> out, List<String> back) {}
-
-    private static LinkSpec spec(Scenario s, String a, String b) {
-        return s.topology().linkBetween(a, b).map(Link::spec).orElse(LinkSpec.DEFAULT);
-    }
-
-    private static long pathNanos(Scenario s, List<String> path, long bytes) {
-        long t = 0;
-        for (int i = 0; i + 1 < path.size(); i++) {
-            LinkSpec l = s.topology()
-                    .linkBetween(path.get(i), path.get(i + 1))
-                    .map(Link::spec)
-                    .orElse(LinkSpec.DEFAULT);
-            t += l.latencyNanos() + l.serializationNanos(bytes);
-        }
-        return t;
-    }
 }

@@ -11,7 +11,6 @@ import java.util.function.UnaryOperator;
 import org.bitina.scenario.Clock;
 import org.bitina.scenario.Scenario;
 import org.bitina.topology.Link;
-import org.bitina.topology.LinkSpec;
 import org.bitina.topology.Routing;
 import org.bitina.topology.Topology;
 import org.bitina.wire.PacketCodec;
@@ -105,7 +104,7 @@ public final class RoundTrip {
         for (List<List<String>> trip : trips) {
             long c = 0;
             for (List<String> path : trip) {
-                c += cost(t, path, bytes);
+                c += t.pathNanos(path, bytes);
             }
             worst = Math.max(worst, c);
         }
@@ -139,7 +138,8 @@ public final class RoundTrip {
         for (Map.Entry<Hop, Integer> e : streams.entrySet()) {
             Hop h = e.getKey();
             queue = Math.max(
-                    queue, window * e.getValue() * spec(t, h.from(), h.to()).serializationNanos(bytes));
+                    queue,
+                    window * e.getValue() * t.specBetween(h.from(), h.to()).serializationNanos(bytes));
         }
         return queue;
     }
@@ -168,18 +168,5 @@ public final class RoundTrip {
             }
         }
         return shortest == Long.MAX_VALUE ? 0 : 2 * shortest;
-    }
-
-    private static LinkSpec spec(Topology t, String a, String b) {
-        return t.linkBetween(a, b).map(Link::spec).orElse(LinkSpec.DEFAULT);
-    }
-
-    private static long cost(Topology t, List<String> path, long bytes) {
-        long c = 0;
-        for (int i = 1; i < path.size(); i++) {
-            LinkSpec spec = spec(t, path.get(i - 1), path.get(i));
-            c += spec.latencyNanos() + spec.serializationNanos(bytes);
-        }
-        return c;
     }
 }

@@ -11,7 +11,6 @@ import org.bitina.protocol.JobTables;
 import org.bitina.protocol.TrafficFlows;
 import org.bitina.scenario.Scenario;
 import org.bitina.topology.Link;
-import org.bitina.topology.LinkSpec;
 import org.bitina.topology.Node;
 import org.bitina.topology.Routing;
 import org.bitina.topology.Topology;
@@ -129,20 +128,9 @@ public record TrafficPlan(
                 .mapToLong((Link l) -> l.spec().serializationNanos(packets * (payload + overhead)))
                 .min()
                 .orElse(0);
-        long out = pathNanos(topology, routing.path(f.from(), f.to()), payload + overhead);
-        long back = pathNanos(topology, routing.path(f.to(), f.from()), overhead);
+        long out = topology.pathNanos(routing.path(f.from(), f.to()), payload + overhead);
+        long back = topology.pathNanos(routing.path(f.to(), f.from()), overhead);
         return Math.max(1, 2 * (serialised + out + back));
-    }
-
-    private static long pathNanos(Topology topology, List<String> path, long bytes) {
-        long t = 0;
-        for (int i = 0; i + 1 < path.size(); i++) {
-            LinkSpec l = topology.linkBetween(path.get(i), path.get(i + 1))
-                    .map(Link::spec)
-                    .orElse(LinkSpec.DEFAULT);
-            t += l.latencyNanos() + l.serializationNanos(bytes);
-        }
-        return t;
     }
 
     /** The bytes of a packet that are not payload: header, the one-bit bitmap and the S2 tag (an ACK's all). */
