@@ -55,6 +55,9 @@ final class TrafficHost implements EndpointDriver {
 
     // sender, per flow of spec.sends() by index
     private final Map<Integer, Integer> sendSlots = new HashMap<>();
+    /** Packets of each flow sent. */
+    private final int[] sendTotal;
+
     private final int[] acked;
     private final int[] sendsWithoutProgress;
     private final long[] due;
@@ -86,6 +89,7 @@ final class TrafficHost implements EndpointDriver {
         this.spec = spec;
         this.full = Payload.of(new int[spec.payloadBytes() / 4]);
         int s = spec.sends().size();
+        this.sendTotal = new int[s];
         this.acked = new int[s];
         this.sendsWithoutProgress = new int[s];
         this.due = new long[s];
@@ -93,6 +97,7 @@ final class TrafficHost implements EndpointDriver {
                 new TreeSet<>((a, b) -> a.equals(b) ? 0 : due[a] != due[b] ? Long.compare(due[a], due[b]) : a - b);
         for (int i = 0; i < s; i++) {
             sendSlots.put(spec.sends().get(i).index(), i);
+            sendTotal[i] = TrafficDriverSpec.packets(spec.sends().get(i).bytes(), spec.payloadBytes());
         }
         int n = spec.receives().size();
         this.expected = new int[n];
@@ -123,7 +128,7 @@ final class TrafficHost implements EndpointDriver {
         boolean flowNumber = h.seq() >= 0 && h.seq() <= Integer.MAX_VALUE;
         if (h.type() == PacketType.ACK) {
             Integer slot = flowNumber ? sendSlots.get((int) h.seq()) : null;
-            if (slot == null || slot >= next || h.entropy() < 0 || h.entropy() > packetsOf(slot)) {
+            if (slot == null || slot >= next || h.entropy() < 0 || h.entropy() > sendTotal[slot]) {
                 strays++;
                 return List.of();
             }
@@ -173,7 +178,7 @@ final class TrafficHost implements EndpointDriver {
         timers.remove(slot);
         acked[slot] = cumulative;
         sendsWithoutProgress[slot] = 1;
-        if (cumulative == packetsOf(slot)) {
+        if (cumulative == sendTotal[slot]) {
             flowsAcked++;
             return;
         }
@@ -191,13 +196,13 @@ final class TrafficHost implements EndpointDriver {
             TrafficFlows.Flow f = spec.sends().get(slot);
             if (policy.exhausted(sendsWithoutProgress[slot])) {
                 gaveUpOn.add("flow " + f.index() + " " + f.from() + "->" + f.to() + ": no acknowledgement of packet "
-                        + acked[slot] + " of " + packetsOf(slot) + " after " + sendsWithoutProgress[slot]
+                        + acked[slot] + " of " + sendTotal[slot] + " after " + sendsWithoutProgress[slot]
                         + " sends; given up");
                 continue;
             }
             int from = acked[slot];
-            packets(f, from, now, true, out);
-            retransmitted += packetsOf(slot) - from;
+            packets(f, from, sendTotal[slot], now, true, out);
+            retransmitted += sendTotal[slot] - from;
             sendsWithoutProgress[slot]++;
             due[slot] = now + policy.after(sendsWithoutProgress[slot]);
             timers.add(slot);
@@ -214,7 +219,7 @@ final class TrafficHost implements EndpointDriver {
         while (next < spec.sends().size() && spec.sends().get(next).startNanos() <= now) {
             int slot = next++;
             TrafficFlows.Flow f = spec.sends().get(slot);
-            packets(f, 0, f.startNanos(), false, out);
+            packets(f, 0, sendTotal[slot], f.startNanos(), false, out);
             sendsWithoutProgress[slot] = 1;
             due[slot] = f.startNanos() + spec.policies().get(slot).after(1);
             timers.add(slot);
@@ -222,9 +227,8 @@ final class TrafficHost implements EndpointDriver {
         return out;
     }
 
-    /** Packets {@code from} to the end of flow {@code f}, handed to the NIC at {@code vt}. */
-    private void packets(TrafficFlows.Flow f, int from, long vt, boolean again, List<Out> out) {
-        int n = TrafficDriverSpec.packets(f.bytes(), spec.payloadBytes());
+    /** Packets {@code from} to the last ({@code n - 1}) of flow {@code f}, handed to the NIC at {@code vt}. */
+    private void packets(TrafficFlows.Flow f, int from, int n, long vt, boolean again, List<Out> out) {
         for (int k = from; k < n; k++) {
             long left = f.bytes() - (long) k * spec.payloadBytes();
             Payload p = left >= spec.payloadBytes() ? full : Payload.of(new int[(int) ((left + 3) / 4)]);
@@ -236,10 +240,6 @@ final class TrafficHost implements EndpointDriver {
             out.add(new Out(new Frame(new InaPacket(h, none, p), f.to(), vt), 0));
             packetsSent++;
         }
-    }
-
-    private int packetsOf(int sendSlot) {
-        return TrafficDriverSpec.packets(spec.sends().get(sendSlot).bytes(), spec.payloadBytes());
     }
 
     @Override
