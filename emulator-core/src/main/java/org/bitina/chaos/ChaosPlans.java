@@ -147,8 +147,9 @@ public final class ChaosPlans {
      * tenants' AllReduce jobs over the same hosts and bit positions under {@code schedule = shared},
      * the second from 0, a few microseconds later or after the first; strict or best-effort each;
      * a tight pool of switch entries, small drop-tail buffers or none, seeded loss on every link or
-     * none, maybe a straggler; one or both worlds, with or without the alone runs. Queue drops and
-     * loss make such a plan neither lossless nor held to complete: it must keep the other invariants
+     * none, maybe a straggler, maybe a spine crash or a link down ({@link #fabricFaults}); one or both
+     * worlds, with or without the alone runs. Queue drops, loss and faults make such a plan neither
+     * lossless nor held to complete: it must keep the other invariants
      * (verified or naming what is missing, never wrong, never hung). Background traffic beside them ({@link
      * #traffic}) must add up (see {@code run.ChaosCheck}). The same seed gives the same text.
      */
@@ -200,18 +201,50 @@ public final class ChaosPlans {
             t.append("  completion-timeout = ").append(timeout).append("\n}");
         }
         t.append("]\n");
+        List<String> faults = new ArrayList<>();
         boolean straggler = r.nextInt(3) == 0;
         if (straggler) {
-            t.append("faults = [{ at = 0us, kind = straggler, node = h")
-                    .append(1 + r.nextInt(4))
-                    .append(", delay = ")
-                    .append(pick(r, "5us", "50us"))
-                    .append(" }]\n");
+            faults.add("{ at = 0us, kind = straggler, node = h" + (1 + r.nextInt(4)) + ", delay = "
+                    + pick(r, "5us", "50us") + " }");
         }
-        // drawn last, so the draws above (and each seed's topology and jobs) are what they were before traffic
+        // drawn after the rest, so the draws above (and each seed's topology and jobs) are what they were before
         t.append(traffic(r));
-        boolean lossless = buffer.isEmpty() && loss == 0 && !straggler;
+        faults.addAll(fabricFaults(r));
+        if (!faults.isEmpty()) {
+            t.append("faults = [\n  ").append(String.join("\n  ", faults)).append("\n]\n");
+        }
+        boolean lossless = buffer.isEmpty() && loss == 0 && faults.isEmpty();
         return new Plan(seed, t.toString(), lossless, lossless);
+    }
+
+    /**
+     * Network faults on the shared fabric (issue 45 item 3), in a third of the plans: a spine that
+     * crashes (the jobs' root or the other), maybe to recover later, or a leaf's uplink that goes
+     * down and maybe up again; every job and flow on the fabric meets it.
+     */
+    private static List<String> fabricFaults(SplittableRandom r) {
+        if (r.nextInt(3) != 0) {
+            return List.of();
+        }
+        int at = pick(r, 2, 5, 10);
+        boolean back = r.nextBoolean();
+        int later = at + pick(r, 10, 30);
+        if (r.nextBoolean()) {
+            String spine = "spine-" + (1 + r.nextInt(2));
+            List<String> out = new ArrayList<>();
+            out.add("{ at = " + at + "us, kind = switch-crash, node = " + spine + " }");
+            if (back) {
+                out.add("{ at = " + later + "us, kind = switch-recover, node = " + spine + " }");
+            }
+            return out;
+        }
+        String link = "[leaf-" + (1 + r.nextInt(2)) + ", spine-" + (1 + r.nextInt(2)) + "]";
+        List<String> out = new ArrayList<>();
+        out.add("{ at = " + at + "us, kind = link-down, link = " + link + " }");
+        if (back) {
+            out.add("{ at = " + later + "us, kind = link-up, link = " + link + " }");
+        }
+        return out;
     }
 
     /**

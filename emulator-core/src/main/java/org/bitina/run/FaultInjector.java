@@ -56,16 +56,17 @@ final class FaultInjector {
         this.log = log;
     }
 
-    Phase apply(FaultSpec f, Phase p) {
-        return apply(f, p, 0);
+    List<Phase> apply(FaultSpec f, List<Phase> phases) {
+        return apply(f, phases, 0);
     }
 
     /**
      * Applies {@code f} at modelled time {@code vt} (the virtual clock: routing changes happen at
-     * that time on every device). Returns the phase as it goes on: repaired, when a crashed
-     * switch made its use case rebuild its tree.
+     * that time on every device) to the one fabric every phase of {@code phases} runs on (one under
+     * sequential, every job of a shared world's mix). Returns the phases as they go on, in the same
+     * order: repaired, where a crashed switch made a job's use case rebuild its tree.
      */
-    Phase apply(FaultSpec f, Phase p, long vt) {
+    List<Phase> apply(FaultSpec f, List<Phase> phases, long vt) {
         log.info("fault at {}: {}", f.at(), f.kind().configName());
         switch (f.kind()) {
             case LINK_DOWN, LINK_UP -> {
@@ -76,20 +77,25 @@ final class FaultInjector {
                 } else {
                     downLinks.add(f.link());
                 }
-                reroute(p, vt);
+                reroute(phases, vt);
             }
             case SWITCH_CRASH -> {
                 devices.get(f.node()).tell(DeviceCommand.Crash.INSTANCE);
                 downNodes.add(f.node());
-                return retree(p, reroute(p, vt), f.node(), vt);
+                Routing routing = reroute(phases, vt);
+                return phases.stream()
+                        .map(p -> retree(p, routing, f.node(), vt))
+                        .toList();
             }
             case SWITCH_RECOVER -> {
                 // it comes back empty; the reconfiguration gives it its tables over the routing that has it again
                 devices.get(f.node()).tell(new DeviceCommand.Rejoin(vt));
                 downNodes.remove(f.node());
-                Routing routing = reroute(p, vt);
-                reinstall(p, routing, f.node());
-                return rejoin(p, routing, f.node(), vt);
+                Routing routing = reroute(phases, vt);
+                phases.forEach(p -> reinstall(p, routing, f.node()));
+                return phases.stream()
+                        .map(p -> rejoin(p, routing, f.node(), vt))
+                        .toList();
             }
             case MALICIOUS_SWITCH -> {
                 devices.get(f.node()).tell(new DeviceCommand.Tamper(new Tamper(Set.copyOf(f.chunks()))));
@@ -114,7 +120,7 @@ final class FaultInjector {
                 log.warn(
                         "fault kind {} is not applied by this version", f.kind().configName());
         }
-        return p;
+        return phases;
     }
 
     /**
@@ -185,32 +191,30 @@ final class FaultInjector {
         devices.get(l.b()).tell(new DeviceCommand.LinkFault(l.a(), up, loss, dup, reorder, delay, vt));
     }
 
-    /** Recomputes routing and BIFTs around what is down (F7: no bitmap changes). */
-    private Routing reroute(Phase p, long vt) {
+    /**
+     * Recomputes routing and BIFTs around what is down (F7: no bitmap changes), and tells every
+     * device once: the new routing with the BIFTs of every tree of every phase on it.
+     */
+    private Routing reroute(List<Phase> phases, long vt) {
         Routing routing = Routing.compute(scenario.topology(), Set.copyOf(downLinks), Set.copyOf(downNodes));
-        // every tree of the phase (over partitions, H2: each has its own bit space), built on all cores
-        Map<Integer, Map<String, Bift>> rebuilt = new HashMap<>();
-        for (Phase.Tree tree : p.trees()) {
-            rebuilt.put(
-                    tree.wireJob(),
-                    Bift.buildAll(
-                            routing,
-                            scenario.topology().nodes().stream()
-                                    .map(Node::name)
-                                    .filter(n -> tree.tables().get(n) != null
-                                            && tree.tables().get(n).bift() != null)
-                                    .toList(),
-                            tree.bitSpace()));
+        Map<String, Map<JobKey, Bift>> bifts = new HashMap<>();
+        scenario.topology().nodes().forEach(n -> bifts.put(n.name(), new HashMap<>()));
+        for (Phase p : phases) {
+            // every tree of the phase (over partitions, H2: each has its own bit space), built on all cores
+            for (Phase.Tree tree : p.trees()) {
+                Map<String, Bift> rebuilt = Bift.buildAll(
+                        routing,
+                        scenario.topology().nodes().stream()
+                                .map(Node::name)
+                                .filter(n -> tree.tables().get(n) != null
+                                        && tree.tables().get(n).bift() != null)
+                                .toList(),
+                        tree.bitSpace());
+                rebuilt.forEach((n, b) -> bifts.get(n).put(tree.tables().get(n).key(), b));
+            }
         }
         for (Node n : scenario.topology().nodes()) {
-            Map<JobKey, Bift> bifts = new HashMap<>();
-            for (Phase.Tree tree : p.trees()) {
-                JobTables t = tree.tables().get(n.name());
-                if (t != null && t.bift() != null) {
-                    bifts.put(t.key(), rebuilt.get(tree.wireJob()).get(n.name()));
-                }
-            }
-            devices.get(n.name()).tell(new DeviceCommand.Reroute(routing, bifts, vt));
+            devices.get(n.name()).tell(new DeviceCommand.Reroute(routing, bifts.get(n.name()), vt));
         }
         return routing;
     }

@@ -41,7 +41,7 @@ final class PhaseClose {
                 .toList();
         for (int k = 0; k < run.jobs.size(); k++) {
             PhaseRun.JobRun j = run.jobs.get(k);
-            Phase p = j == run.lead && !run.pendingFaults.isEmpty() ? expectingWhatApplied(run) : j.phase;
+            Phase p = run.pendingFaults.isEmpty() ? j.phase : expectingWhatApplied(run, j);
             ReportAssembler.Links links = !run.group.shared() || run.group.alone()
                     ? ReportAssembler.Links.ofJob(p)
                     // the jobs share the links: their traffic is the world's, reported once
@@ -55,7 +55,7 @@ final class PhaseClose {
                     run.wall,
                     run.ended,
                     notApplied,
-                    PhaseTimeline.faults(scenario.faults(), run.pendingFaults, j.phase),
+                    PhaseTimeline.faults(scenario.faults(), run.appliedFaults, j.phase),
                     links,
                     shared);
             report.packetBound(run.bound);
@@ -82,19 +82,23 @@ final class PhaseClose {
     }
 
     /**
-     * The phase expecting what the faults that did apply explain: planned again without those
+     * The job expecting what the faults that did apply explain: planned again without those
      * that never did (a switch crash after the phase ended cut nobody off, so nothing is expected
-     * partial for it). The plan is the use case's own, as at the start.
+     * partial for it). The plan is the use case's own, as at the start: the phase at the same place
+     * of the sequential plan, or a shared world's mix's job of the same name and mode.
      */
-    private Phase expectingWhatApplied(PhaseRun run) {
+    private Phase expectingWhatApplied(PhaseRun run, PhaseRun.JobRun j) {
         List<FaultSpec> applied = new ArrayList<>(scenario.faults());
         applied.removeAll(run.pendingFaults);
-        List<Phase> again = PhasePlanner.plan(scenario.withFaults(applied), routing);
-        Phase p = run.lead.phase;
-        if (run.index >= again.size()) {
+        Scenario s = scenario.withFaults(applied);
+        Phase p = j.phase;
+        List<Phase> again =
+                run.group.shared() ? PhasePlanner.world(s, routing, run.group.world()) : PhasePlanner.plan(s, routing);
+        int at = run.group.shared() ? run.jobs.indexOf(j) : run.index;
+        if (at >= again.size()) {
             return p;
         }
-        Phase same = again.get(run.index);
+        Phase same = again.get(at);
         boolean matches =
                 same.job().name().equals(p.job().name()) && same.mode().equals(p.mode());
         return matches ? p.withExpected(same.expected()) : p;

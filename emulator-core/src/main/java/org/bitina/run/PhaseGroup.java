@@ -127,13 +127,26 @@ record PhaseGroup(List<Entry> jobs, Schedule.World world, boolean alone, StartRu
                 .toList();
     }
 
-    /** Shared: per world the mix, then (with {@code alone}) each job of that world alone from time 0. */
+    /**
+     * Shared: per world the mix, then (with {@code alone}) each job of that world alone from time 0.
+     * The network faults are the mix's: a job alone runs on the healthy fabric, the reference its
+     * slowdown in the faulty, shared one is taken against, and is planned expecting none of them.
+     * With network faults, admission (T2) is decided before the run, in start order, for the mix
+     * and alone alike (see below).
+     */
     static List<PhaseGroup> shared(Scenario s, Routing routing) {
         Schedule schedule = s.schedule();
         List<TrafficPlan> traffic = TrafficPlan.of(s, routing);
         List<PhaseGroup> out = new ArrayList<>();
+        Scenario healthy =
+                s.withFaults(s.faults().stream().filter(f -> !f.inNetwork()).toList());
         for (Schedule.World w : schedule.worlds()) {
-            PhasePlanner.World world = PhasePlanner.worldAtStart(s, routing, w);
+            // with network faults, admission is decided before the run, in start order: a fault's reroute and
+            // repair reach every job's tables, which a job admitted at its start would install after them
+            boolean faulty = healthy.faults().size() != s.faults().size();
+            PhasePlanner.World world = faulty
+                    ? new PhasePlanner.World(PhasePlanner.world(s, routing, w), Map.of())
+                    : PhasePlanner.worldAtStart(s, routing, w);
             List<Phase> phases = world.phases();
             List<Entry> mix = new ArrayList<>();
             for (Phase p : phases) {
@@ -147,7 +160,9 @@ record PhaseGroup(List<Entry> jobs, Schedule.World world, boolean alone, StartRu
             StartRule rule = schedule.rule().isPresent() ? schedule.rule().get().forWorld(w) : new EntryStarts(mix);
             out.add(new PhaseGroup(mix, w, false, rule, traffic));
             if (schedule.alone()) {
-                phases.forEach(p -> out.add(new PhaseGroup(List.of(new Entry(p, 0, List.of())), w, true)));
+                // with faults, each job alone as admitted in the mix (the same mode and grants), expecting no fault
+                List<Phase> alone = faulty ? PhasePlanner.world(healthy, routing, w) : phases;
+                alone.forEach(p -> out.add(new PhaseGroup(List.of(new Entry(p, 0, List.of())), w, true)));
             }
         }
         if (schedule.alone() && !traffic.isEmpty()) {

@@ -33,6 +33,9 @@ final class PhaseRun {
     /** Network faults scheduled for this phase and not applied yet. */
     final List<FaultSpec> pendingFaults = new ArrayList<>();
 
+    /** Network faults applied in this phase, in the order they were. */
+    final List<FaultSpec> appliedFaults = new ArrayList<>();
+
     long start = System.nanoTime();
     long wall;
     long results;

@@ -228,7 +228,7 @@ public final class PhaseRunner {
                 .onMessage(HostEvt.class, m -> onHostEvent(run, m))
                 .onMessage(ApplyFault.class, m -> {
                     run.pendingFaults.remove(m.fault());
-                    run.lead.phase = faults.apply(m.fault(), run.lead.phase);
+                    applyFault(run, m.fault(), 0);
                     return Behaviors.same();
                 })
                 .onMessageEquals(Deadline.INSTANCE, () -> {
@@ -275,21 +275,31 @@ public final class PhaseRunner {
 
     /**
      * A phase's network faults at time zero go in now, in force before the first packet (these
-     * messages reach every device before any frame does); the later ones wait, in time order.
+     * messages reach every device before any frame does); the later ones wait, in time order. A
+     * shared world's job alone, and its traffic alone, run on the healthy fabric: they are the
+     * reference the mix's slowdowns are taken against (docs/shared-fabric.md).
      */
     private void faultsAtStart(PhaseRun run) {
-        if (run.lead == null) {
-            // traffic alone: shared runs take no network faults (the loader refuses them), so none to apply
+        if (run.lead == null || run.group.alone()) {
             return;
         }
         for (FaultSpec f : scenario.faults()) {
             if (f.inNetwork() && f.at().isZero()) {
-                run.lead.phase = faults.apply(f, run.lead.phase);
+                applyFault(run, f, 0);
             } else if (f.inNetwork()) {
                 run.pendingFaults.add(f);
             }
         }
         run.pendingFaults.sort(Comparator.comparing(FaultSpec::at));
+    }
+
+    /** A network fault on the phase's one fabric, at modelled time {@code vt}: every job of the phase meets it. */
+    private void applyFault(PhaseRun run, FaultSpec f, long vt) {
+        List<Phase> now = faults.apply(f, run.jobs.stream().map(j -> j.phase).toList(), vt);
+        for (int k = 0; k < now.size(); k++) {
+            run.jobs.get(k).phase = now.get(k);
+        }
+        run.appliedFaults.add(f);
     }
 
     private long nextFaultNanos(PhaseRun run) {
@@ -394,7 +404,7 @@ public final class PhaseRunner {
         }
         if (step instanceof WindowStep.Faults f) {
             while (!run.pendingFaults.isEmpty() && run.pendingFaults.get(0).at().toNanos() == f.at()) {
-                run.lead.phase = faults.apply(run.pendingFaults.remove(0), run.lead.phase, f.at());
+                applyFault(run, run.pendingFaults.remove(0), f.at());
             }
             // every device has the fault before the window that starts at its time
             return synced(run, () -> window(run, f.at()));

@@ -164,16 +164,17 @@ final class PhaseTimeline {
 
     /**
      * The scenario's faults as they came to this phase: the network faults the runner applied
-     * (those still pending when it ended are in {@code faultsNotApplied} instead), and the
-     * endpoint faults (stragglers, silent endpoints) of the phase's drivers, in time order.
+     * (those still pending when it ended are in {@code faultsNotApplied} instead; a shared world's
+     * job alone meets none), and the endpoint faults (stragglers, silent endpoints) of the phase's
+     * drivers, in time order.
      */
-    static List<Report.FaultMark> faults(List<FaultSpec> plan, List<FaultSpec> pending, Phase p) {
+    static List<Report.FaultMark> faults(List<FaultSpec> plan, List<FaultSpec> applied, Phase p) {
         Set<String> hosts = new HashSet<>();
         p.drivers().forEach(d -> hosts.add(d.host()));
         List<Report.FaultMark> out = new ArrayList<>();
         for (FaultSpec f : plan) {
             boolean network = f.inNetwork();
-            if (network ? !pending.contains(f) : hosts.contains(f.node())) {
+            if (network ? applied.contains(f) : hosts.contains(f.node())) {
                 out.add(new Report.FaultMark(f.at().toNanos() / 1000.0, f.kind().configName(), describe(f)));
             }
         }

@@ -17,8 +17,8 @@ import org.bitina.job.JobSpec;
 /**
  * Reads {@code schedule}, {@code worlds}, {@code alone} (top level) and each job's {@code start},
  * {@code after} and {@code admission} into a {@link Schedule}, checking what a shared run needs: the virtual clock,
- * no network faults (not built under shared yet), and {@code after} naming other jobs of the file
- * without a cycle. Every problem is recorded at its key.
+ * only the faults a shared fabric applies (not a member loss or a malicious switch), and {@code after} naming other
+ * jobs of the file without a cycle. Every problem is recorded at its key.
  */
 final class ScheduleSection {
     private ScheduleSection() {}
@@ -52,11 +52,9 @@ final class ScheduleSection {
             root.problem("schedule", "schedule = shared needs clock = virtual: the jobs start at modelled times");
         }
         for (FaultSpec f : faults) {
-            if (f.inNetwork()) {
-                root.problem(
-                        "faults",
-                        "a " + f.kind().configName() + " fault under schedule = shared is not built yet"
-                                + " (stragglers and silent endpoints are)");
+            String why = notShared(f.kind());
+            if (why != null) {
+                root.problem("faults", "a " + f.kind().configName() + " fault under schedule = shared: " + why);
             }
         }
         Set<String> names = new HashSet<>();
@@ -73,6 +71,22 @@ final class ScheduleSection {
             root.problem("jobs", "the jobs' after lists go round in a circle: " + cycle);
         }
         return new Schedule(Schedule.Mode.SHARED, worlds, alone, starts, admissions);
+    }
+
+    /**
+     * Why a fault of this kind cannot run beside several jobs, or null: the shared fabric applies
+     * link, switch and loss faults to every job and flow on it (docs/shared-fabric.md).
+     */
+    static String notShared(FaultSpec.Kind kind) {
+        return switch (kind) {
+            case MEMBER_LOSS ->
+                "losing a cluster member ends the phase, and with it every job of the mix (run it under"
+                        + " schedule = sequential)";
+            case MALICIOUS_SWITCH ->
+                "a malicious switch (S6) corrupts one AllReduce job's sums, checked by its sequential phase"
+                        + " (run it under schedule = sequential)";
+            default -> null;
+        };
     }
 
     /** Each job's {@code admission} where it sets one (T2): strict or best-effort, under either schedule. */

@@ -90,11 +90,14 @@ class ChaosTest {
         List<String> failures = new ArrayList<>();
         int buffered = 0;
         int withTraffic = 0;
+        int faulted = 0;
         for (long seed = 1; seed <= SHARED_SEEDS; seed++) {
             ChaosPlans.Plan plan = ChaosPlans.generateShared(seed);
             assertTrue(plan.text().equals(ChaosPlans.generateShared(seed).text()), "the same seed, the same text");
             buffered += plan.text().contains("buffer = ") ? 1 : 0;
             withTraffic += plan.text().contains("traffic = ") ? 1 : 0;
+            faulted +=
+                    plan.text().contains("kind = switch-crash") || plan.text().contains("kind = link-down") ? 1 : 0;
             Path file = dir.resolve("shared-" + seed + ".conf");
             Files.writeString(file, plan.text());
             Scenario s = ScenarioLoader.load(file);
@@ -113,6 +116,7 @@ class ChaosTest {
         }
         assertTrue(buffered > 0, "some plans have finite buffers");
         assertTrue(withTraffic > 0, "some plans have background traffic");
+        assertTrue(faulted > 0, "some plans crash a spine or take a link down under both tenants");
         assertTrue(
                 failures.isEmpty(),
                 failures.size() + " of " + SHARED_SEEDS + " shared seeds broke an invariant:\n"

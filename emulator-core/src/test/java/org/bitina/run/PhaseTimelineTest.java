@@ -132,10 +132,14 @@ class PhaseTimelineTest {
                 new FaultSpec(Duration.ofSeconds(9), FaultSpec.Kind.LINK_UP, null, l, null, null, 0, List.of(), 0);
         FaultSpec slow = new FaultSpec(
                 Duration.ZERO, FaultSpec.Kind.STRAGGLER, "w9", null, Duration.ofMillis(1), null, 0, List.of(), 0);
-        List<Report.FaultMark> marks = PhaseTimeline.faults(List.of(down, late, slow), List.of(late), phase);
+        List<Report.FaultMark> marks = PhaseTimeline.faults(List.of(down, late, slow), List.of(down), phase);
         assertEquals(
                 List.of(new Report.FaultMark(2000.0, "link-down", "link-down s1-s2")),
                 marks,
-                "the link-up never came (pending), w9 runs no driver of this phase");
+                "the link-up never came (not applied), w9 runs no driver of this phase");
+        assertEquals(
+                List.of(),
+                PhaseTimeline.faults(List.of(down, late, slow), List.of(), phase),
+                "a phase that met no network fault (a shared world's job alone) shows none");
     }
 }

@@ -86,6 +86,38 @@ class ScenarioLoaderRulesTest {
                 p);
     }
 
+    /**
+     * Issue 45 item 3: a shared fabric takes link, switch and loss faults; a member loss and a
+     * malicious switch are refused, each at the faults' line with why.
+     */
+    @Test
+    void underTheSharedScheduleNetworkFaultsLoadAndAMemberLossOrAMaliciousSwitchIsRefusedWithWhy()
+            throws IOException, ScenarioException {
+        String shared = TOPOLOGY + "schedule = shared\nworlds = [ina]\njobs = [" + ALLREDUCE + "]\n";
+        Path ok = write("ok.conf", shared + """
+                faults = [
+                  { at = 1us, kind = link-down, link = [s1, s2] }
+                  { at = 2us, kind = switch-crash, node = s2 }
+                  { at = 3us, kind = loss, rate = 0.01 }
+                ]
+                """);
+        assertEquals(3, ScenarioLoader.load(ok).faults().size());
+        List<String> p = problems(shared + """
+                faults = [
+                  { at = 1us, kind = member-loss, member = 1 }
+                  { at = 2us, kind = malicious-switch, node = s1 }
+                ]
+                """);
+        assertEquals(
+                List.of(
+                        at(9) + "a member-loss fault under schedule = shared: losing a cluster member ends the"
+                                + " phase, and with it every job of the mix (run it under schedule = sequential)",
+                        at(9) + "a malicious-switch fault under schedule = shared: a malicious switch (S6)"
+                                + " corrupts one AllReduce job's sums, checked by its sequential phase (run it under"
+                                + " schedule = sequential)"),
+                p);
+    }
+
     /** Issue 42 item 13: refused at its line before anything runs, not run as rows that all fail. */
     @Test
     void anElasticJobUnderTheSharedScheduleIsRefusedAtItsLine() throws IOException {
