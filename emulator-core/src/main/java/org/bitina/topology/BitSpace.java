@@ -6,6 +6,7 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import org.bitina.bitmap.EndpointSet;
 import org.bitina.bitmap.FlatBitmap;
 
@@ -30,7 +31,9 @@ public final class BitSpace {
      * experts to their hosts); an endpoint missing from the map is a node itself.
      */
     public BitSpace(List<String> endpoints, Map<String, String> nodeOf) {
-        this.nodeOf = Map.copyOf(nodeOf);
+        // in name order: Map.copyOf's order depends on the JVM's seed and the insertion order, and a plan sent
+        // to another member must serialise the same there as here
+        this.nodeOf = Collections.unmodifiableMap(new TreeMap<>(nodeOf));
         if (endpoints.isEmpty() || endpoints.size() > EndpointSet.MAX_CAPACITY) {
             throw new IllegalArgumentException("a bit space has 1.." + EndpointSet.MAX_CAPACITY + " positions");
         }

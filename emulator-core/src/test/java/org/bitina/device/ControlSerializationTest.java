@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.typesafe.config.ConfigFactory;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -97,6 +98,7 @@ class ControlSerializationTest {
         for (String f : List.of(
                 "paper-fig1-allreduce.conf",
                 "paper-fig2-moe.conf",
+                "moe-skewed.conf",
                 "shrinking-miss-set.conf",
                 "fat-tree-k4-bier-inc.conf",
                 "fat-tree-k8-partitions.conf")) {
@@ -125,6 +127,19 @@ class ControlSerializationTest {
                             Bift.build(routing, node, s.jobs().get(0).common().bitSpace()))));
         }
         assertTrue(plans >= 8, "allreduce (ina, ring, ps), moe (ina, a2a), multicast, bier-inc phases: " + plans);
+        // a MoE job routed by a trace file (issue 45 item 4): its drivers carry the choices to every member
+        Files.writeString(dir.resolve("routes.csv"), "src,0,e1 e8\nsrc,1,e2 e3\n");
+        Scenario traced = reference(
+                dir,
+                "paper-fig2-moe.conf",
+                f -> f.replace("tokens-per-source = 16", "tokens-per-source = 2")
+                        .replace("top-k = 4", "top-k = 2")
+                        .replace(
+                                "pinned = [ { tokens = [0], experts = [e2, e3, e6, e7] } ]",
+                                "routing { trace = " + dir.resolve("routes.csv") + " }"));
+        for (Phase p : PhasePlanner.plan(traced, Routing.compute(traced.topology()))) {
+            p.drivers().forEach(d -> messages.add(new DeviceCommand.StartDriver(d, host.ref())));
+        }
         // background traffic (T3): its tables on every node, its hosts' flows
         for (TrafficPlan t : TrafficPlan.of(reference("shared-fabric.conf"))) {
             t.tables().values().forEach(tables -> messages.add(new DeviceCommand.InstallJob(tables)));

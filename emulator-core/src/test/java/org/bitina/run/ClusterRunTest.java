@@ -100,7 +100,8 @@ class ClusterRunTest {
     @Test
     void underTheVirtualClockThreeMembersReportExactlyWhatOneJvmReports() throws Exception {
         // a spine crash under two tenants: the faults reach every member's devices at their modelled times
-        for (String file : List.of("paper-fig1-allreduce.conf", "paper-fig2-moe.conf", "shared-spine-crash.conf")) {
+        for (String file : List.of(
+                "paper-fig1-allreduce.conf", "paper-fig2-moe.conf", "shared-spine-crash.conf", "moe-skewed.conf")) {
             Scenario s = reference(file);
             Report one = run(s);
             Report three = runOnThree(s);

@@ -70,6 +70,7 @@ class ConfigSchemaTest {
                 TOPOLOGY + "jobs = [{ name = j, kind = moe, sources = [h1], moe {}, experts = [{ %s }] }]\n");
         WHERE.put(section("jobs[].moe"), TOPOLOGY + "jobs = [{ " + MOE + ", moe { %s } }]\n");
         WHERE.put(section("jobs[].moe.pinned[]"), TOPOLOGY + "jobs = [{ " + MOE + ", moe { pinned = [{ %s }] } }]\n");
+        WHERE.put(section("jobs[].moe.routing"), TOPOLOGY + "jobs = [{ " + MOE + ", moe { routing { %s } } }]\n");
         WHERE.put(
                 section("jobs[].ack"),
                 TOPOLOGY

@@ -3,6 +3,7 @@ package org.bitina.usecase.moe;
 import com.typesafe.config.ConfigList;
 import com.typesafe.config.ConfigValue;
 import com.typesafe.config.ConfigValueType;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -37,7 +38,7 @@ public final class MoeJobReader extends JobReader {
                 KIND,
                 List.of(ALL_TO_ALL),
                 Map.of(JobKeys.JOB_PATH, MoeKeys.JOB),
-                List.of(MoeKeys.EXPERT, MoeKeys.MOE_MODEL, MoeKeys.PINNED));
+                List.of(MoeKeys.EXPERT, MoeKeys.MOE_MODEL, MoeKeys.PINNED, MoeKeys.ROUTING));
     }
 
     @Override
@@ -46,7 +47,7 @@ public final class MoeJobReader extends JobReader {
         JobHeader header = JobHeader.read(c, index, kind(), List.of(ALL_TO_ALL), topology);
         List<String> sources = sources(c, topology);
         List<MoeSpec.Expert> experts = explicitOrder(c, experts(c, topology));
-        MoeSpec.Params params = params(c, experts);
+        MoeSpec.Params params = params(c, experts, sources);
         EncodingSpec encoding = JobParts.encoding(c, topology, null);
         if (c.problems().since(before) || header == null || params == null || encoding == null || topology == null) {
             return null;
@@ -178,7 +179,7 @@ public final class MoeJobReader extends JobReader {
         return experts;
     }
 
-    private static MoeSpec.Params params(ConfigReader c, List<MoeSpec.Expert> experts) {
+    private static MoeSpec.Params params(ConfigReader c, List<MoeSpec.Expert> experts, List<String> sources) {
         if (!c.has("moe")) {
             c.problem(c.origin(), "a moe job needs a moe { top-k, hidden, tokens-per-source, ... } section");
             return null;
@@ -208,7 +209,59 @@ public final class MoeJobReader extends JobReader {
         if (m.problems().since(before)) {
             return null;
         }
-        return new MoeSpec.Params(topK, hidden, tokens, capacity, seed, granularity, List.copyOf(pinned), window);
+        ExpertRouting routing = routing(m, List.copyOf(expertNames), sources, topK, tokens, seed);
+        if (m.problems().since(before)) {
+            return null;
+        }
+        return new MoeSpec.Params(
+                topK, hidden, tokens, capacity, seed, granularity, List.copyOf(pinned), window, routing);
+    }
+
+    /**
+     * {@code routing = uniform} (the default), {@code routing { zipf = S }} or {@code routing { trace = FILE }},
+     * the trace read now (relative to the file that names it), so that a bad one is said before anything runs.
+     */
+    private static ExpertRouting routing(
+            ConfigReader m, List<String> experts, List<String> sources, int topK, int tokens, long seed) {
+        String shape = "routing = uniform, routing { zipf = 1.2 } or routing { trace = routes.csv }";
+        if (!m.has("routing")) {
+            return new ExpertRouting.Uniform();
+        }
+        if (m.value("routing").valueType() == ConfigValueType.STRING) {
+            if (!"uniform".equals(m.name("routing", null))) {
+                m.problem("routing", "expected " + shape);
+            }
+            return new ExpertRouting.Uniform();
+        }
+        ConfigReader r = m.objectOf(m.value("routing"), m.label("routing"), shape);
+        if (r == null) {
+            return null;
+        }
+        r.checkKeys(MoeKeys.ROUTING, "routing");
+        if (r.has("zipf") == r.has("trace")) {
+            m.problem("routing", "routing takes one of zipf and trace: " + shape);
+            return null;
+        }
+        if (r.has("zipf")) {
+            double s = r.value("zipf").unwrapped() instanceof Number n ? n.doubleValue() : Double.NaN;
+            if (!(s >= 0 && s <= 10)) {
+                r.problem(
+                        "zipf",
+                        "zipf is the law's exponent, a number from 0 (every expert alike) to 10, got "
+                                + ConfigReader.shown(r.value("zipf")));
+                return null;
+            }
+            return new ExpertRouting.Zipf(s, seed);
+        }
+        String named = r.name("trace", null);
+        if (named == null) {
+            return null;
+        }
+        String where = r.origin("trace").filename();
+        Path file = where == null ? Path.of(named) : Path.of(where).resolveSibling(named);
+        RouteTrace.Read read = RouteTrace.read(file, named, sources, experts, topK, tokens);
+        read.problems().forEach(p -> r.problem("trace", p));
+        return read.trace();
     }
 
     private static List<MoeSpec.PinnedRoute> pinned(ConfigReader m, Set<String> expertNames, int topK, int tokens) {

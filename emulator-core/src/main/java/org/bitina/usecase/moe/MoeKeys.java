@@ -91,13 +91,35 @@ final class MoeKeys {
                             "",
                             "pinned = [{ tokens = [0], experts = [e2, e3] }]",
                             "tokens whose experts are fixed; see `jobs[].moe.pinned[]`"),
+                    key("window", "whole number 1..2^20", "64", "tokens", "window = 64", "tokens in flight per source"),
                     key(
-                            "window",
-                            "whole number 1..2^20",
-                            "64",
-                            "tokens",
-                            "window = 64",
-                            "tokens in flight per source")));
+                            "routing",
+                            "uniform | object",
+                            "uniform",
+                            "",
+                            "routing { zipf = 1.2 }",
+                            "which experts a token chooses; see `jobs[].moe.routing`")));
+
+    static final Section ROUTING = new Section(
+            "jobs[].moe.routing",
+            "Which experts a token chooses before capacity drops any: `uniform` (the seeded router's top-k), or one"
+                    + " of these keys. A pinned route overrides it for its tokens.",
+            List.of(
+                    key(
+                            "zipf",
+                            "number 0..10",
+                            "none (uniform)",
+                            "",
+                            "zipf = 1.2",
+                            "expert i (0-based, as listed) has popularity 1/(i+1)^s; each token draws top-k experts"
+                                    + " without replacement, seeded by the job's seed, source and token"),
+                    key(
+                            "trace",
+                            "file name",
+                            "none (uniform)",
+                            "",
+                            "trace = routes.csv",
+                            "one line source,token,experts per token (h1,0,e2 e5), relative to the file naming it")));
 
     static final Section PINNED = new Section(
             "jobs[].moe.pinned[]",

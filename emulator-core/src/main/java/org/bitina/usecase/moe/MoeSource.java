@@ -117,6 +117,8 @@ public final class MoeSource implements EndpointDriver {
         // M5: capacity per expert and source, enforced here at the end host
         this.capacity = (int) Math.ceil(plan.params().capacityFactor() * tokens * k / e);
         this.kept = new int[tokens][];
+        this.load = new int[e];
+        this.overAt = new int[e];
         this.gates = new float[tokens][];
     }
 
@@ -128,18 +130,31 @@ public final class MoeSource implements EndpointDriver {
 
     @Override
     public List<Out> start(long now) {
-        int[] load = new int[plan.experts().capacity()];
+        int[] load = this.load;
         Map<String, List<Integer>> groups = new LinkedHashMap<>();
         for (int t = 0; t < tokens; t++) {
             float[] x = model.token(sourceIndex, t);
             double[] logits = model.logits(x);
             int[] chosen = pinned(t);
             if (chosen == null) {
-                chosen = model.topK(logits, plan.params().topK());
+                chosen = plan.params()
+                        .routing()
+                        .choose(
+                                model,
+                                logits,
+                                host,
+                                sourceIndex,
+                                t,
+                                plan.params().topK());
             }
             int[] keep = Arrays.stream(chosen).filter(e -> load[e] < capacity).toArray();
             for (int e : keep) {
                 load[e]++;
+            }
+            for (int e : chosen) {
+                if (Arrays.stream(keep).noneMatch(k -> k == e)) {
+                    overAt[e]++;
+                }
             }
             if (keep.length < chosen.length) {
                 int[] over = Arrays.stream(chosen)
@@ -179,6 +194,11 @@ public final class MoeSource implements EndpointDriver {
     }
 
     private int total;
+
+    /** Per expert, the tokens of this source it takes (within capacity) and those over it, dropped (M5). */
+    private final int[] load;
+
+    private final int[] overAt;
 
     /**
      * Sends queued dispatches while fewer than {@code window} tokens are in flight, at
@@ -478,10 +498,26 @@ public final class MoeSource implements EndpointDriver {
                 .verifiedChunks(verified)
                 .done(done())
                 .dropped(List.copyOf(dropped))
-                .stats(Recovery.stats(retransmissions, recovery.nanos(), policy()))
+                .stats(stats())
                 .build()
                 .withUnitTimes(times);
     }
+
+    /** Recovery's counters, and per expert the tokens this source routed to it and those capacity dropped. */
+    private Map<String, Long> stats() {
+        Map<String, Long> out = new LinkedHashMap<>(Recovery.stats(retransmissions, recovery.nanos(), policy()));
+        List<String> names = plan.experts().endpoints();
+        for (int e = 0; e < load.length; e++) {
+            out.put(EXPERT_TOKENS + names.get(e), (long) load[e]);
+            out.put(EXPERT_DROPPED + names.get(e), (long) overAt[e]);
+        }
+        return out;
+    }
+
+    /** The stats' key prefixes of an expert's tokens taken and dropped, summed over the sources in the row. */
+    static final String EXPERT_TOKENS = "expertTokens.";
+
+    static final String EXPERT_DROPPED = "expertDropped.";
 
     private String check(int t, EndpointSet holds, float[] got) {
         int h = plan.params().hidden();

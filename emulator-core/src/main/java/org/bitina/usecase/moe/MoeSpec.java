@@ -19,6 +19,7 @@ public record MoeSpec(JobCommon common, List<String> sources, List<Expert> exper
     /**
      * @param granularity {@code group}: tokens choosing the same experts share a packet (M4);
      *                    {@code pair}: one packet per (source, expert) pair
+     * @param routing     which experts a token chooses (a pinned route overrides it)
      */
     public record Params(
             int topK,
@@ -28,5 +29,28 @@ public record MoeSpec(JobCommon common, List<String> sources, List<Expert> exper
             long seed,
             String granularity,
             List<PinnedRoute> pinned,
-            int window) {}
+            int window,
+            ExpertRouting routing) {
+        /** The seeded router's choice. */
+        public Params(
+                int topK,
+                int hidden,
+                int tokensPerSource,
+                double capacityFactor,
+                long seed,
+                String granularity,
+                List<PinnedRoute> pinned,
+                int window) {
+            this(
+                    topK,
+                    hidden,
+                    tokensPerSource,
+                    capacityFactor,
+                    seed,
+                    granularity,
+                    pinned,
+                    window,
+                    new ExpertRouting.Uniform());
+        }
+    }
 }

@@ -277,7 +277,23 @@ public final class MoeUseCase implements UseCase<MoeSpec> {
 
     @Override
     public KindReport report(MoeSpec job, Phase p, PhaseFigures f) {
-        return f.sourceUplinkBytes() > 0 ? new MoeReport(f.sourceUplinkBytes()) : null;
+        if (f.sourceUplinkBytes() == 0) {
+            return null;
+        }
+        String busiest = null;
+        long most = -1;
+        long taken = 0;
+        long dropped = 0;
+        for (MoeSpec.Expert e : job.experts()) {
+            long t = f.stat(MoeSource.EXPERT_TOKENS + e.name());
+            taken += t;
+            dropped += f.stat(MoeSource.EXPERT_DROPPED + e.name());
+            if (t > most) {
+                most = t;
+                busiest = e.name();
+            }
+        }
+        return new MoeReport(f.sourceUplinkBytes(), job.params().routing().describe(), busiest, most, taken, dropped);
     }
 
     /** One source, h1, and every other host an expert (an expert's bit is its own: no bit-space line). */
