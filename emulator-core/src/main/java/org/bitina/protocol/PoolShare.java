@@ -22,4 +22,14 @@ public record PoolShare(int capacity, boolean bestEffort, boolean foldsAtRoot) {
             throw new IllegalArgumentException("a pool holds at least one entry, not " + capacity);
         }
     }
+
+    /** A job's share at a switch that is its root or not: only a best-effort job folds there outside the pool. */
+    public static PoolShare of(int capacity, boolean bestEffort, boolean root) {
+        return new PoolShare(capacity, bestEffort, bestEffort && root);
+    }
+
+    /** The same share at a switch a repair made the job's root, or no longer its root. */
+    public PoolShare atRoot(boolean root) {
+        return of(capacity, bestEffort, root);
+    }
 }

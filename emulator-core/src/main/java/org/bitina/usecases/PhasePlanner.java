@@ -269,7 +269,7 @@ public final class PhasePlanner {
                                 (n, t) -> grants.containsKey(n)
                                         ? t.withPool(
                                                 grants.get(n),
-                                                new PoolShare(s.capacity().of(n), bestEffort, bestEffort && t.root()))
+                                                PoolShare.of(s.capacity().of(n), bestEffort, t.root()))
                                         : t,
                                 grants.isEmpty() ? "" : granted(entries, grants, bestEffort))
                         .withAdmission(a),

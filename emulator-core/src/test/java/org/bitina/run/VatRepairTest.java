@@ -68,6 +68,48 @@ class VatRepairTest {
                 ina.outcome().note());
     }
 
+    /**
+     * T2 with a repair: a best-effort job granted fewer entries than it has chunks folds the rest at
+     * its root; when the root crashes, the new root folds them (before, its chunks past the grant
+     * were passed on from the new root toward nothing, and every worker gave up on them).
+     */
+    @Test
+    void theRootOfABestEffortJobCrashesAndTheNewRootFoldsWhatFindsNoEntry() throws Exception {
+        Report r = Scenarios.run(dir, "best-effort.conf", """
+                include file("%s")
+                topology {
+                  link-defaults { latency = 1us, bandwidth = 100Gbps, mtu = 4096 }
+                  generator { kind = leaf-spine, spines = 2, leaves = 2, hosts-per-leaf = 2 }
+                  switch-defaults { state-entries = 2 }
+                }
+                jobs = [{
+                  name = t1, kind = allreduce, tenant = 1
+                  admission = best-effort
+                  members = all
+                  tree { mode = auto, root = spine-1 }
+                  data { elements = 1024, type = int32, op = sum, chunk = 256, window = 6, seed = 951 }
+                  completion-timeout = 1ms
+                }]
+                faults = [
+                  { at = 0us, kind = straggler, node = h4, delay = 5us }
+                  { at = 5us, kind = switch-crash, node = spine-1 }
+                ]
+                """.formatted(
+                        Path.of("..", "topology-configs", "defaults.conf").toAbsolutePath()));
+        Report.JobReport ina = Scenarios.mode(r, "ina");
+        assertTrue(
+                ina.outcome().note().contains("granted {leaf-1=2, leaf-2=2, spine-1=2}"),
+                ina.outcome().note());
+        assertTrue(
+                ina.outcome().note().contains("after spine-1 crashed: root leaf-1"),
+                ina.outcome().note());
+        assertEquals(
+                Status.COMPLETE,
+                ina.outcome().status(),
+                ina.recovery().gaveUp() + " " + ina.problems().unfinished());
+        assertTrue(ina.outcome().verified() && ina.outcome().asExpected());
+    }
+
     @Test
     void aConfiguredVatIsRebuiltAutomaticallyOnTheRemainingGraph() throws Exception {
         // the seed's Fig. 1: VAT s1 = [w1, w2], s7 = [w3, w4], root s6; a tree topology, so a crash cuts off or moves

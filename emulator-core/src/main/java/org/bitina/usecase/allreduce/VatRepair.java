@@ -109,13 +109,15 @@ public final class VatRepair {
             long timeout = aBm != null
                     ? AllReduceUseCase.vatNodeTimeout(jobTimeoutNanos, height.getOrDefault(n, 1))
                     : jobTimeoutNanos;
-            // ingress policy, MAC key, reservation, audit key and encoding stay: only the tree changes
+            // ingress policy, MAC key, reservation, audit key and encoding stay: only the tree changes, and with the
+            // root where a best-effort job folds what found no entry of the pool (T2)
             tables.put(
                     n,
                     t.toBuilder()
                             .bift(t.bift() == null ? null : bifts.get(n))
                             .vatNode(aBm, aBm == null || vat == null ? null : vat.parent(n))
                             .root(isRoot)
+                            .pool(t.pool() == null ? null : t.pool().atRoot(isRoot))
                             .timeoutNanos(timeout)
                             .build());
         }
