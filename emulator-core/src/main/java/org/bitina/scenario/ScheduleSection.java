@@ -123,11 +123,9 @@ final class ScheduleSection {
             root.problem("workload", "a workload needs clock = virtual: its steps start at modelled times");
         }
         for (FaultSpec f : faults) {
-            if (f.inNetwork()) {
-                root.problem(
-                        "faults",
-                        "a " + f.kind().configName() + " fault beside a workload is not built yet"
-                                + " (stragglers and silent endpoints are)");
+            String why = notShared(f.kind());
+            if (why != null) {
+                root.problem("faults", "a " + f.kind().configName() + " fault beside a workload: " + why);
             }
         }
         return new Schedule(Schedule.Mode.SHARED, worlds, alone, Map.of(), Map.of(), Optional.of(rule));

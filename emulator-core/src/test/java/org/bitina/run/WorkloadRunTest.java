@@ -135,6 +135,36 @@ class WorkloadRunTest {
         assertTrue(speedup > 1, "ina against ring rings: " + speedup);
     }
 
+    /**
+     * Issue 45 item 3 for workloads: a spine crash and a link down hit the fabric every collective of
+     * the iteration runs on; the collectives whose tree the crash touched rebuild it, every row
+     * verifies, and the iteration takes at least as long as on the healthy fabric.
+     */
+    @Test
+    void theDenseWorkloadUnderASpineCrashAndALinkDownVerifiesEveryCollective() throws Exception {
+        Report healthy = run(reference("workload-dense.conf"));
+        Report r = run(reference(
+                dir,
+                "workload-dense.conf",
+                f -> f + "faults = [{ at = 20us, kind = switch-crash, node = core-1 },"
+                        + " { at = 40us, kind = link-down, link = [edge-1-1, agg-1-1] }]\n"));
+        consistent(r, 2);
+        for (Report.JobReport j : r.jobs()) {
+            assertEquals(2, j.timing().faults().size(), j.name() + " meets both faults");
+        }
+        assertTrue(
+                r.jobs().stream()
+                        .anyMatch(j -> j.outcome().note().contains("VAT rebuilt at 20.0 us after core-1 crashed")),
+                "a collective whose tree had core-1 rebuilds it");
+        for (IterationReport it : r.iterations()) {
+            IterationReport before = healthy.iterations().stream()
+                    .filter(h -> h.world() == it.world() && h.index() == it.index())
+                    .findFirst()
+                    .orElseThrow();
+            assertTrue(it.iterationMicros() >= before.iterationMicros(), it + " against " + before);
+        }
+    }
+
     @Test
     void theMoeWorkloadRunsItsAllToAllsAndAllReducesVerifiedTheSameTwice() throws ScenarioException {
         Report r = run(reference("workload-moe.conf"));
