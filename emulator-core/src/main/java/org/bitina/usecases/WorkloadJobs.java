@@ -16,6 +16,7 @@ import org.bitina.topology.Link;
 import org.bitina.topology.Node;
 import org.bitina.topology.Topology;
 import org.bitina.workload.ModelExpansion;
+import org.bitina.workload.ModelSpec;
 import org.bitina.workload.RankPlacement;
 import org.bitina.workload.Step;
 import org.bitina.workload.StepGraph;
@@ -105,10 +106,14 @@ final class WorkloadJobs {
         StepScheduler names = new StepScheduler(graph, settings.iterations());
         int chunk = chunkElements(topology);
         List<Config> jobs = new ArrayList<>();
+        // a model's MoE routing (issue 45 item 4) goes to every all-to-all's moe job; traces carry none
+        Double zipf = settings.source() instanceof WorkloadSource.Model m
+                ? m.model().moe().map(ModelSpec.MoeSpec::zipf).orElse(null)
+                : null;
         for (String name : names.jobs()) {
             Step s = names.stepOf(name);
             jobs.add(ConfigValueFactory.fromMap(
-                            job(name, jobs.size() + 1, s, hosts, topology, chunk),
+                            job(name, jobs.size() + 1, s, hosts, topology, chunk, zipf),
                             "workload collective " + name + " (" + s.name() + ")")
                     .toConfig());
         }
@@ -116,7 +121,7 @@ final class WorkloadJobs {
     }
 
     private static Map<String, Object> job(
-            String name, int id, Step s, List<String> hosts, Topology topology, int chunk) {
+            String name, int id, Step s, List<String> hosts, Topology topology, int chunk, Double zipf) {
         Step.Collective c = (Step.Collective) s.op();
         List<String> members = c.group().ranks().stream().map(hosts::get).toList();
         long elements = Math.max(1, (c.bytes() + 3) / 4);
@@ -153,21 +158,23 @@ final class WorkloadJobs {
                 j.put("kind", "moe");
                 j.put("sources", members);
                 j.put("experts", List.of(Map.of("prefix", "e", "hosts", members)));
-                j.put(
-                        "moe",
-                        Map.of(
-                                "top-k",
-                                topK,
-                                "hidden",
-                                hidden,
-                                "tokens-per-source",
-                                (int) Math.min(Integer.MAX_VALUE, tokens),
-                                "capacity-factor",
-                                2.0,
-                                "seed",
-                                id,
-                                "granularity",
-                                "group"));
+                Map<String, Object> moe = new LinkedHashMap<>(Map.of(
+                        "top-k",
+                        topK,
+                        "hidden",
+                        hidden,
+                        "tokens-per-source",
+                        (int) Math.min(Integer.MAX_VALUE, tokens),
+                        "capacity-factor",
+                        2.0,
+                        "seed",
+                        id,
+                        "granularity",
+                        "group"));
+                if (zipf != null) {
+                    moe.put("routing", Map.of("zipf", zipf));
+                }
+                j.put("moe", moe);
                 j.put("baselines", List.of("all-to-all"));
             }
             case BROADCAST, REDUCE, SEND_RECV -> {

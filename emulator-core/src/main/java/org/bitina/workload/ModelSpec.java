@@ -11,8 +11,18 @@ import java.util.Optional;
 public record ModelSpec(
         int layers, int hidden, int ffn, int vocab, int seq, int microBatch, Dtype dtype, Optional<MoeSpec> moe) {
 
-    /** {@code experts} experts per MoE block (each a gated MLP of {@code ffn}), {@code topK} per token. */
-    public record MoeSpec(int experts, int topK, int every) {}
+    /**
+     * {@code experts} experts per MoE block (each a gated MLP of {@code ffn}), {@code topK} per token.
+     *
+     * @param zipf the exponent of a Zipf law of expert popularity its all-to-alls route by (as a moe
+     *             job's {@code routing { zipf = S }}), or null for the seeded router's choice
+     */
+    public record MoeSpec(int experts, int topK, int every, Double zipf) {
+        /** Routed by the seeded router. */
+        public MoeSpec(int experts, int topK, int every) {
+            this(experts, topK, every, null);
+        }
+    }
 
     /** Tokens one rank processes per micro-batch. */
     public long tokens() {

@@ -95,7 +95,14 @@ public final class WorkloadKeys {
             List.of(
                     key("experts", "integer", "required", "", "64", "experts per MoE layer"),
                     key("top-k", "integer", "required", "", "2", "experts per token"),
-                    key("every", "integer", "1", "", "2", "every n-th block is MoE (blocks n, 2n, ...)")));
+                    key("every", "integer", "1", "", "2", "every n-th block is MoE (blocks n, 2n, ...)"),
+                    key(
+                            "routing",
+                            "uniform | { zipf = S }",
+                            "uniform",
+                            "",
+                            "routing { zipf = 1.2 }",
+                            "how the all-to-alls' tokens choose experts, as a moe job's `jobs[].moe.routing`")));
 
     public static final Section PARALLEL = new Section(
             "workload.parallel",

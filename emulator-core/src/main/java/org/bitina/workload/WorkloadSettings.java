@@ -109,8 +109,9 @@ public record WorkloadSettings(WorkloadSource source, int iterations, List<Strin
                             "workload.model.moe.every (" + every + ") exceeds layers (" + layers
                                     + "): no block would be MoE");
                 }
+                Double zipf = zipf(e);
                 if (experts != null && topK != null) {
-                    moe = Optional.of(new ModelSpec.MoeSpec(experts, topK, every));
+                    moe = Optional.of(new ModelSpec.MoeSpec(experts, topK, every, zipf));
                 }
             }
         }
@@ -184,5 +185,31 @@ public record WorkloadSettings(WorkloadSource source, int iterations, List<Strin
                     "workload.ranks names " + ranks.size() + " hosts, the model has dp x tp = " + p.worldSize()
                             + " ranks");
         }
+    }
+
+    /**
+     * {@code routing = uniform} or {@code routing { zipf = S }}, as a moe job takes it (the generated
+     * jobs' reader checks the value again); a trace is for a moe job's own tokens, not a model's.
+     */
+    private static Double zipf(ConfigReader moe) {
+        if (!moe.has("routing")) {
+            return null;
+        }
+        Object v = moe.value("routing").unwrapped();
+        if ("uniform".equals(v)) {
+            return null;
+        }
+        if (v instanceof java.util.Map<?, ?> m
+                && m.size() == 1
+                && m.get("zipf") instanceof Number n
+                && n.doubleValue() >= 0
+                && n.doubleValue() <= 10) {
+            return n.doubleValue();
+        }
+        moe.problem(
+                "routing",
+                "a workload's MoE routing is uniform or { zipf = S } (S from 0 to 10); a trace is for a moe job's"
+                        + " own tokens");
+        return null;
     }
 }

@@ -165,6 +165,33 @@ class WorkloadRunTest {
         }
     }
 
+    /**
+     * Issue 45 item 4 for workloads: {@code workload.model.moe.routing { zipf = S }} routes every
+     * all-to-all's tokens by the law (e1, the group's first rank's expert, the hottest), each one
+     * verified; a trace is refused, a model's tokens being made up.
+     */
+    @Test
+    void theMoeWorkloadsAllToAllsRouteByZipfWhenTheModelSaysSo() throws Exception {
+        Report r = run(reference(
+                dir, "workload-moe.conf", f -> f.replace("every = 2 }", "every = 2, routing { zipf = 1.2 } }")));
+        consistent(r, 2);
+        List<Report.JobReport> moe =
+                r.jobs().stream().filter(j -> j.kind().equals("moe")).toList();
+        assertFalse(moe.isEmpty());
+        for (Report.JobReport j : moe) {
+            org.bitina.usecase.moe.MoeReport k = (org.bitina.usecase.moe.MoeReport) j.kindReport();
+            assertEquals("zipf(s = 1.2)", k.routing(), j.name());
+            assertEquals("e1", k.busiestExpert(), j.name() + ": " + j.stats());
+        }
+        ScenarioException trace = assertThrows(
+                ScenarioException.class,
+                () -> reference(
+                        dir,
+                        "workload-moe.conf",
+                        f -> f.replace("every = 2 }", "every = 2, routing { trace = routes.csv } }")));
+        assertTrue(trace.getMessage().contains("a trace is for a moe job's own tokens"), trace.getMessage());
+    }
+
     @Test
     void theMoeWorkloadRunsItsAllToAllsAndAllReducesVerifiedTheSameTwice() throws ScenarioException {
         Report r = run(reference("workload-moe.conf"));
