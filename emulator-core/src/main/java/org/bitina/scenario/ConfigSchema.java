@@ -87,14 +87,64 @@ public final class ConfigSchema {
     /** A job's completion timeout when neither it nor {@code defaults} sets one. */
     static final Duration DEFAULT_COMPLETION_TIMEOUT = Duration.ofMillis(50);
 
-    /** A key of a section without kinds. */
-    public static Key key(String name, String type, String def, String unit, String example, String doc) {
-        return new Key(name, type, def, unit, "", example, doc);
+    /**
+     * A key, each part named where it is written: {@code key("top-k").type("whole number 1..64")
+     * .byDefault("2").unit("experts").example("top-k = 2").means("experts per token")}. The unit and
+     * the kinds (of a section with kinds) are optional; {@link KeyBuilder#means} makes the key.
+     */
+    public static KeyBuilder key(String name) {
+        return new KeyBuilder(name);
     }
 
-    /** A key of a section with kinds. */
-    public static Key key(String name, String kinds, String type, String def, String unit, String example, String doc) {
-        return new Key(name, type, def, unit, kinds, example, doc);
+    /** A key being described; {@link #means} ends it. */
+    public static final class KeyBuilder {
+        private final String name;
+        private String type;
+        private String byDefault;
+        private String unit = "";
+        private String kinds = "";
+        private String example;
+
+        private KeyBuilder(String name) {
+            this.name = name;
+        }
+
+        /** What the value is ({@code whole number 1..64}, {@code group | pair}). */
+        public KeyBuilder type(String type) {
+            this.type = type;
+            return this;
+        }
+
+        /** The default as the reference prints it ({@code required}, {@code none}, or a value). */
+        public KeyBuilder byDefault(String value) {
+            this.byDefault = value;
+            return this;
+        }
+
+        public KeyBuilder unit(String unit) {
+            this.unit = unit;
+            return this;
+        }
+
+        /** The kinds that take it, comma-separated ({@code all}: every kind); none: a section without kinds. */
+        public KeyBuilder kinds(String kinds) {
+            this.kinds = kinds;
+            return this;
+        }
+
+        /** HOCON that sets it. */
+        public KeyBuilder example(String example) {
+            this.example = example;
+            return this;
+        }
+
+        /** The key, with what it means. */
+        public Key means(String doc) {
+            if (type == null || byDefault == null || example == null) {
+                throw new IllegalStateException("key " + name + " needs a type, a default and an example");
+            }
+            return new Key(name, type, byDefault, unit, kinds, example, doc);
+        }
     }
 
     /** Every section, in the order of the reference. */

@@ -40,100 +40,91 @@ public final class JobKeys {
                 .map(e -> String.join(", ", e.getKey()) + " (" + String.join(", ", e.getValue()) + ")")
                 .collect(Collectors.joining("; "));
         return List.of(
-                key("name", EVERY, "name", "required", "", "name = fig1", "the job's name in the report and the trace"),
-                key(
-                        "kind",
-                        EVERY,
-                        readers.stream().map(JobReader::kind).collect(Collectors.joining(" | ")),
-                        "required",
-                        "",
-                        "kind = " + readers.get(0).kind(),
-                        "the use case"),
-                key("tenant", EVERY, "whole number 0..65535", "0", "", "tenant = 2", "the tenant id on the wire (S1)"),
-                key(
-                        "id",
-                        EVERY,
-                        "whole number 1..999999 (an elastic job's 1..9999, over partitions 1..94999)",
-                        "the job's position (1, 2, ...)",
-                        "",
-                        "id = 7",
-                        "the job id on the wire"),
-                key(
-                        "completion-timeout",
-                        EVERY,
-                        "duration",
-                        "defaults.completion-timeout, else " + ConfigSchema.DEFAULT_COMPLETION_TIMEOUT.toMillis()
-                                + "ms",
-                        "ns, us, ms, s",
-                        "completion-timeout = 50ms",
-                        "how long a node waits before sending a partial result (F5)"),
-                key(
-                        "baselines",
-                        EVERY,
-                        "list of modes",
-                        "[]",
-                        "",
-                        "baselines = [ring, ps]",
-                        "host baselines run after INA: " + modes),
-                key(
-                        "expect",
-                        EVERY,
-                        "object",
-                        "what the fault plan implies",
-                        "",
-                        "expect { ina = partial, missing = [h16] }",
-                        "how each mode must end, exactly; see `jobs[].expect`"),
-                key(
-                        "recovery",
-                        EVERY,
-                        "object",
-                        "each endpoint's modelled rule",
-                        "",
-                        "recovery { rto-min = 20us, max-sends = 8 }",
-                        "bounds on the one retransmission rule of every mode, INA and baselines alike; see"
+                key("name")
+                        .type("name")
+                        .byDefault("required")
+                        .kinds(EVERY)
+                        .example("name = fig1")
+                        .means("the job's name in the report and the trace"),
+                key("kind")
+                        .type(readers.stream().map(JobReader::kind).collect(Collectors.joining(" | ")))
+                        .byDefault("required")
+                        .kinds(EVERY)
+                        .example("kind = " + readers.get(0).kind())
+                        .means("the use case"),
+                key("tenant")
+                        .type("whole number 0..65535")
+                        .byDefault("0")
+                        .kinds(EVERY)
+                        .example("tenant = 2")
+                        .means("the tenant id on the wire (S1)"),
+                key("id")
+                        .type("whole number 1..999999 (an elastic job's 1..9999, over partitions 1..94999)")
+                        .byDefault("the job's position (1, 2, ...)")
+                        .kinds(EVERY)
+                        .example("id = 7")
+                        .means("the job id on the wire"),
+                key("completion-timeout")
+                        .type("duration")
+                        .byDefault("defaults.completion-timeout, else "
+                                + ConfigSchema.DEFAULT_COMPLETION_TIMEOUT.toMillis() + "ms")
+                        .unit("ns, us, ms, s")
+                        .kinds(EVERY)
+                        .example("completion-timeout = 50ms")
+                        .means("how long a node waits before sending a partial result (F5)"),
+                key("baselines")
+                        .type("list of modes")
+                        .byDefault("[]")
+                        .kinds(EVERY)
+                        .example("baselines = [ring, ps]")
+                        .means("host baselines run after INA: " + modes),
+                key("expect")
+                        .type("object")
+                        .byDefault("what the fault plan implies")
+                        .kinds(EVERY)
+                        .example("expect { ina = partial, missing = [h16] }")
+                        .means("how each mode must end, exactly; see `jobs[].expect`"),
+                key("recovery")
+                        .type("object")
+                        .byDefault("each endpoint's modelled rule")
+                        .kinds(EVERY)
+                        .example("recovery { rto-min = 20us, max-sends = 8 }")
+                        .means("bounds on the one retransmission rule of every mode, INA and baselines alike; see"
                                 + " `jobs[].recovery`"),
-                key(
-                        "start",
-                        EVERY,
-                        "duration",
-                        "0us",
-                        "ns, us, ms, s",
-                        "start = 20us",
-                        "schedule = shared: when the job starts, in modelled time"),
-                key(
-                        "after",
-                        EVERY,
-                        "list of job names",
-                        "[]",
-                        "",
-                        "after = [ar1]",
-                        "schedule = shared: the job starts when these jobs have completed"),
-                key(
-                        "admission",
-                        EVERY,
-                        "strict | best-effort",
-                        "strict",
-                        "",
-                        "admission = best-effort",
-                        "when a switch's pool of state-entries has too little free at the job's start: strict runs"
-                                + " its host baseline instead, best-effort takes what is free and passes the rest on"
-                                + " unaggregated to the root (T2)"),
-                key(
-                        "bit-space",
-                        EVERY,
-                        "members | hosts | object",
-                        "members",
-                        "",
-                        "bit-space = hosts",
-                        "who holds a bit; see `jobs[].bit-space`"),
-                key(
-                        "encoding",
-                        EVERY,
-                        "flat | hierarchical | node-list | object",
-                        "flat",
-                        "",
-                        "encoding = hierarchical",
-                        "the endpoint-set encoding on the wire (H2); see `jobs[].encoding`"));
+                key("start")
+                        .type("duration")
+                        .byDefault("0us")
+                        .unit("ns, us, ms, s")
+                        .kinds(EVERY)
+                        .example("start = 20us")
+                        .means("schedule = shared: when the job starts, in modelled time"),
+                key("after")
+                        .type("list of job names")
+                        .byDefault("[]")
+                        .kinds(EVERY)
+                        .example("after = [ar1]")
+                        .means("schedule = shared: the job starts when these jobs have completed"),
+                key("admission")
+                        .type("strict | best-effort")
+                        .byDefault("strict")
+                        .kinds(EVERY)
+                        .example("admission = best-effort")
+                        .means(
+                                "when a switch's pool of state-entries has too little free at the job's start: strict runs"
+                                        + " its host baseline instead, best-effort takes what is free and passes the rest on"
+                                        + " unaggregated to the root (T2)"),
+                key("bit-space")
+                        .type("members | hosts | object")
+                        .byDefault("members")
+                        .kinds(EVERY)
+                        .example("bit-space = hosts")
+                        .means("who holds a bit; see `jobs[].bit-space`"),
+                key("encoding")
+                        .type("flat | hierarchical | node-list | object")
+                        .byDefault("flat")
+                        .kinds(EVERY)
+                        .example("encoding = hierarchical")
+                        .means("the endpoint-set encoding on the wire (H2); see `jobs[].encoding`"));
     }
 
     /** The names of the keys every job has. */
@@ -217,13 +208,12 @@ public final class JobKeys {
             "jobs[].bit-space",
             "`members` (the members hold bits 1..n in order), `hosts` (every"
                     + " host holds its position, as in the seed's Fig. 1) or explicit BFR-ids as an object.",
-            List.of(key(
-                    "<endpoint>",
-                    "whole number 1..",
-                    "-",
-                    "bit position",
-                    "h4 = 1",
-                    "the endpoint's position (1-based, unique; every member"
+            List.of(key("<endpoint>")
+                    .type("whole number 1..")
+                    .byDefault("-")
+                    .unit("bit position")
+                    .example("h4 = 1")
+                    .means("the endpoint's position (1-based, unique; every member"
                             + " one; a moe job's experts exactly 1..E)")));
 
     public static final Section ENCODING = new Section(
@@ -231,53 +221,43 @@ public final class JobKeys {
             "The endpoint-set encoding (H2) as an object; a word"
                     + " (`flat`, `hierarchical`, `node-list`) is `kind` alone.",
             List.of(
-                    key(
-                            "kind",
-                            "flat | hierarchical | node-list",
-                            "required unless hosts and fabric",
-                            "",
-                            "kind = hierarchical",
-                            "the encoding on every link"),
-                    key(
-                            "block",
-                            "whole number 1..65535",
-                            "the most bit-space endpoints of one pod",
-                            "bits",
-                            "block = 16",
-                            "hierarchical: bits per block"),
-                    key(
-                            "hosts",
-                            "flat | hierarchical | node-list",
-                            "none (with fabric, instead of kind)",
-                            "",
-                            "hosts = node-list",
-                            "the encoding on host links; the switch at a host's port translates (H2)"),
-                    key(
-                            "fabric",
-                            "flat | hierarchical | node-list",
-                            "none (with hosts, instead of kind)",
-                            "",
-                            "fabric = hierarchical",
-                            "the encoding between switches")));
+                    key("kind")
+                            .type("flat | hierarchical | node-list")
+                            .byDefault("required unless hosts and fabric")
+                            .example("kind = hierarchical")
+                            .means("the encoding on every link"),
+                    key("block")
+                            .type("whole number 1..65535")
+                            .byDefault("the most bit-space endpoints of one pod")
+                            .unit("bits")
+                            .example("block = 16")
+                            .means("hierarchical: bits per block"),
+                    key("hosts")
+                            .type("flat | hierarchical | node-list")
+                            .byDefault("none (with fabric, instead of kind)")
+                            .example("hosts = node-list")
+                            .means("the encoding on host links; the switch at a host's port translates (H2)"),
+                    key("fabric")
+                            .type("flat | hierarchical | node-list")
+                            .byDefault("none (with hosts, instead of kind)")
+                            .example("fabric = hierarchical")
+                            .means("the encoding between switches")));
 
     public static final Section EXPECT = new Section(
             "jobs[].expect",
             "How each mode the job runs must end (else the run exits non-zero).",
             List.of(
-                    key(
-                            "<mode>",
-                            "complete | partial | failed | object",
-                            "-",
-                            "",
-                            "ring = failed",
-                            "`ina` or a baseline: its status, or `{ status, missing }` (see `jobs[].expect.<mode>`)"),
-                    key(
-                            "missing",
-                            "list of hosts (selectors)",
-                            "required for a partial mode",
-                            "",
-                            "missing = [h16]",
-                            "who every partial mode names missing, exactly")));
+                    key("<mode>")
+                            .type("complete | partial | failed | object")
+                            .byDefault("-")
+                            .example("ring = failed")
+                            .means(
+                                    "`ina` or a baseline: its status, or `{ status, missing }` (see `jobs[].expect.<mode>`)"),
+                    key("missing")
+                            .type("list of hosts (selectors)")
+                            .byDefault("required for a partial mode")
+                            .example("missing = [h16]")
+                            .means("who every partial mode names missing, exactly")));
 
     public static final Section RECOVERY = new Section(
             "jobs[].recovery",
@@ -287,48 +267,42 @@ public final class JobKeys {
                     + " modelled round trip of its own packets, queueing behind its job's windows included, so that"
                     + " a lossless run never retransmits; these keys bound it for every mode at once.",
             List.of(
-                    key(
-                            "rto-min",
-                            "duration",
-                            "none: the modelled round trip",
-                            "ns, us, ms, s",
-                            "rto-min = 20us",
-                            "the shortest first timeout (RFC 6298's floor); the cap rises to it"),
-                    key(
-                            "rto-max",
-                            "duration",
-                            "each mode's cap (64 first timeouts; INA's workers: the completion timeout)",
-                            "ns, us, ms, s",
-                            "rto-max = 2ms",
-                            "the longest timeout: the backoff's cap, and the first timeout at most (below the modelled"
-                                    + " round trip a lossless run retransmits)"),
-                    key(
-                            "max-sends",
-                            "whole number 1..32 (the storm guard allows 32 sends of each planned packet)",
-                            "each mode's (INA workers 16, fallback ring 16, host baselines 10, AllGather 10,"
-                                    + " BIER-INC 32, MoE 24)",
-                            "",
-                            "max-sends = 8",
-                            "sends of one packet, the first included, before its sender gives up and names it")));
+                    key("rto-min")
+                            .type("duration")
+                            .byDefault("none: the modelled round trip")
+                            .unit("ns, us, ms, s")
+                            .example("rto-min = 20us")
+                            .means("the shortest first timeout (RFC 6298's floor); the cap rises to it"),
+                    key("rto-max")
+                            .type("duration")
+                            .byDefault("each mode's cap (64 first timeouts; INA's workers: the completion timeout)")
+                            .unit("ns, us, ms, s")
+                            .example("rto-max = 2ms")
+                            .means(
+                                    "the longest timeout: the backoff's cap, and the first timeout at most (below the modelled"
+                                            + " round trip a lossless run retransmits)"),
+                    key("max-sends")
+                            .type("whole number 1..32 (the storm guard allows 32 sends of each planned packet)")
+                            .byDefault("each mode's (INA workers 16, fallback ring 16, host baselines 10, AllGather 10,"
+                                    + " BIER-INC 32, MoE 24)")
+                            .example("max-sends = 8")
+                            .means(
+                                    "sends of one packet, the first included, before its sender gives up and names it")));
 
     public static final Section OUTCOME = new Section(
             "jobs[].expect.<mode>",
             "One mode's expected outcome as an object.",
             List.of(
-                    key(
-                            "status",
-                            "complete | partial | failed",
-                            "required",
-                            "",
-                            "status = partial",
-                            "how the mode ends"),
-                    key(
-                            "missing",
-                            "list of hosts (selectors)",
-                            "expect.missing",
-                            "",
-                            "missing = [h3]",
-                            "who it names missing")));
+                    key("status")
+                            .type("complete | partial | failed")
+                            .byDefault("required")
+                            .example("status = partial")
+                            .means("how the mode ends"),
+                    key("missing")
+                            .type("list of hosts (selectors)")
+                            .byDefault("expect.missing")
+                            .example("missing = [h3]")
+                            .means("who it names missing")));
 
     /**
      * Every job section: the job's, its data, the shared ones, then each kind's own (a section two

@@ -10,25 +10,19 @@ final class BierIncKeys {
     private BierIncKeys() {}
 
     static final List<Key> JOB = List.of(
-            key(
-                    "collective",
-                    "allreduce | reduce | broadcast",
-                    "allreduce",
-                    "",
-                    "collective = reduce",
-                    "what the INC trees compute"),
-            key(
-                    "root",
-                    "member name",
-                    "required for reduce and broadcast",
-                    "",
-                    "root = h1",
-                    "the member a reduce ends at or a broadcast starts from"),
-            key(
-                    "edge",
-                    "hosts | leaf-switches",
-                    "hosts",
-                    "",
-                    "edge = leaf-switches",
-                    "who holds the bit positions: the hosts, or their leaf switches (B6)"));
+            key("collective")
+                    .type("allreduce | reduce | broadcast")
+                    .byDefault("allreduce")
+                    .example("collective = reduce")
+                    .means("what the INC trees compute"),
+            key("root")
+                    .type("member name")
+                    .byDefault("required for reduce and broadcast")
+                    .example("root = h1")
+                    .means("the member a reduce ends at or a broadcast starts from"),
+            key("edge")
+                    .type("hosts | leaf-switches")
+                    .byDefault("hosts")
+                    .example("edge = leaf-switches")
+                    .means("who holds the bit positions: the hosts, or their leaf switches (B6)"));
 }

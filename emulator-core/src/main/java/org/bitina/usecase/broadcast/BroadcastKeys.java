@@ -21,13 +21,11 @@ final class BroadcastKeys {
             Stream.concat(
                             ArrayKeys.JOB.stream().filter(k -> SHARED.contains(k.name())),
                             Stream.of(
-                                    key(
-                                            "root",
-                                            "host name",
-                                            "the first member",
-                                            "",
-                                            "root = h3",
-                                            "the member whose array every other member ends with (broadcast)"),
+                                    key("root")
+                                            .type("host name")
+                                            .byDefault("the first member")
+                                            .example("root = h3")
+                                            .means("the member whose array every other member ends with (broadcast)"),
                                     MulticastKeys.MAX_ROUNDS))
                     .toList(),
             JobKeys.DATA_PATH,

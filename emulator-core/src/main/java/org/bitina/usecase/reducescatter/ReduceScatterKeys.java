@@ -13,13 +13,11 @@ import org.bitina.usecase.reduction.ArrayKeys;
 final class ReduceScatterKeys {
     private ReduceScatterKeys() {}
 
-    static final Key ROOT = key(
-            "root",
-            "node name",
-            "required",
-            "",
-            "root = core-1",
-            "the root of the aggregation tree built for the members (a switch, or a host that is no member)");
+    static final Key ROOT = key("root")
+            .type("node name")
+            .byDefault("required")
+            .example("root = core-1")
+            .means("the root of the aggregation tree built for the members (a switch, or a host that is no member)");
 
     static final Map<String, List<Key>> KEYS = Map.of(JobKeys.JOB_PATH, job(), JobKeys.DATA_PATH, ArrayKeys.DATA);
 
