@@ -30,27 +30,5 @@ public record MoeSpec(JobCommon common, List<String> sources, List<Expert> exper
             String granularity,
             List<PinnedRoute> pinned,
             int window,
-            ExpertRouting routing) {
-        /** The seeded router's choice. */
-        public Params(
-                int topK,
-                int hidden,
-                int tokensPerSource,
-                double capacityFactor,
-                long seed,
-                String granularity,
-                List<PinnedRoute> pinned,
-                int window) {
-            this(
-                    topK,
-                    hidden,
-                    tokensPerSource,
-                    capacityFactor,
-                    seed,
-                    granularity,
-                    pinned,
-                    window,
-                    new ExpertRouting.Uniform());
-        }
-    }
+            ExpertRouting routing) {}
 }

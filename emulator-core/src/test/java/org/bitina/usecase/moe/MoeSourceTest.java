@@ -35,7 +35,8 @@ class MoeSourceTest {
             new BitSpace(List.of("e1", "e2", "e3", "e4"), Map.of("e1", "h1", "e2", "h1", "e3", "h2", "e4", "h2"));
 
     private MoePlan plan(List<MoeSpec.PinnedRoute> pinned, double capacityFactor, int window) {
-        MoeSpec.Params params = new MoeSpec.Params(2, HIDDEN, TOKENS, capacityFactor, 9, "group", pinned, window);
+        MoeSpec.Params params = new MoeSpec.Params(
+                2, HIDDEN, TOKENS, capacityFactor, 9, "group", pinned, window, new ExpertRouting.Uniform());
         return MoePlan.builder()
                 .jobName("moe")
                 .mode(Mode.INA)
