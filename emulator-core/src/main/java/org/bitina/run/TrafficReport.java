@@ -23,6 +23,9 @@ import org.bitina.usecase.traffic.TrafficPlan;
  * @param slowdown      the mix's p99 over the p99 alone, three significant digits
  * @param retransmissions packets sent again (go-back-N)
  * @param timeouts      retransmission timers that fired
+ * @param duplicatesReceived packets a receiver had already taken: a resend that was not needed (its
+ *                      timer fired before the ACK came back) or whose ACK was lost
+ * @param discardedPastGap packets a receiver discarded because one before them was missing (go-back-N)
  * @param gaveUp        the flows whose senders gave up, each named with why; absent when none
  */
 public record TrafficReport(
@@ -40,6 +43,8 @@ public record TrafficReport(
         @JsonInclude(JsonInclude.Include.NON_NULL) Double slowdown,
         long retransmissions,
         long timeouts,
+        long duplicatesReceived,
+        long discardedPastGap,
         @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> gaveUp) {
 
     public TrafficReport {
@@ -62,6 +67,8 @@ public record TrafficReport(
                 null,
                 f.retransmissions(),
                 f.timeouts(),
+                f.duplicatesReceived(),
+                f.discardedPastGap(),
                 f.gaveUp());
     }
 
@@ -101,6 +108,8 @@ public record TrafficReport(
                     s,
                     r.retransmissions(),
                     r.timeouts(),
+                    r.duplicatesReceived(),
+                    r.discardedPastGap(),
                     r.gaveUp()));
         }
         return out;

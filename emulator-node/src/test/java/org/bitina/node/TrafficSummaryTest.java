@@ -37,9 +37,27 @@ class TrafficSummaryTest {
                     1.63,
                     42,
                     3,
+                    30,
+                    9,
                     List.of("flow 7 h3->h9: no acknowledgement of packet 2 of 16 after 16 sends; given up")),
             new TrafficReport(
-                    0, "permutation", null, true, 116, 116, 7_602_176, 15.1, 30.0, 30.1, null, null, 0, 0, List.of()));
+                    0,
+                    "permutation",
+                    null,
+                    true,
+                    116,
+                    116,
+                    7_602_176,
+                    15.1,
+                    30.0,
+                    30.1,
+                    null,
+                    null,
+                    0,
+                    0,
+                    0,
+                    0,
+                    List.of()));
 
     @Test
     void theConsolePrintsARowPerEntryAndWorldAndOneAlone() {

@@ -18,6 +18,9 @@ import org.bitina.usecase.DriverReport;
  * @param unfinished      flows started whose last byte never arrived (their senders gave up)
  * @param retransmissions packets sent again (go-back-N: every packet from the first unacknowledged one)
  * @param timeouts        retransmission timers that fired (each one a go-back, or a give-up)
+ * @param duplicatesReceived packets a receiver had already taken (a resend that was not needed, or whose
+ *                        ACK was lost): the part of the resends a better timeout could have saved
+ * @param discardedPastGap   packets a receiver discarded because one before them was missing (go-back-N)
  * @param gaveUp          the flows whose senders gave up, each named with why
  */
 public record TrafficFigures(
@@ -30,6 +33,8 @@ public record TrafficFigures(
         double fctMaxMicros,
         long retransmissions,
         long timeouts,
+        long duplicatesReceived,
+        long discardedPastGap,
         List<String> gaveUp) {
 
     public TrafficFigures {
@@ -51,6 +56,8 @@ public record TrafficFigures(
         long bytes = 0;
         long resent = 0;
         long timeouts = 0;
+        long duplicates = 0;
+        long discarded = 0;
         List<String> gaveUp = new ArrayList<>();
         for (TrafficDriverSpec d : plan.drivers()) {
             DriverReport r = byHost.get(d.host());
@@ -61,6 +68,8 @@ public record TrafficFigures(
             bytes += r.stats().getOrDefault(TrafficHost.BYTES_RECEIVED, 0L);
             resent += r.stats().getOrDefault(TrafficHost.RETRANSMITTED, 0L);
             timeouts += r.stats().getOrDefault(TrafficHost.TIMEOUTS, 0L);
+            duplicates += r.stats().getOrDefault(TrafficHost.DUPLICATES, 0L);
+            discarded += r.stats().getOrDefault(TrafficHost.OUT_OF_ORDER, 0L);
             gaveUp.addAll(r.gaveUp());
             long[] at = r.unitVt();
             List<TrafficFlows.Flow> in = d.receives();
@@ -83,6 +92,8 @@ public record TrafficFigures(
                 max / 1000.0,
                 resent,
                 timeouts,
+                duplicates,
+                discarded,
                 gaveUp);
     }
 

@@ -278,8 +278,8 @@ final class TrafficHost implements EndpointDriver {
         stats.put("packetsReceived", packets);
         stats.put(BYTES_RECEIVED, bytes);
         stats.put("acks", acks);
-        stats.put("duplicates", duplicates);
-        stats.put("outOfOrder", outOfOrder);
+        stats.put(DUPLICATES, duplicates);
+        stats.put(OUT_OF_ORDER, outOfOrder);
         stats.put("strays", strays);
         return DriverReport.of(spec.host(), DriverReport.Role.TRAFFIC)
                 .chunks(total.length)
@@ -297,4 +297,6 @@ final class TrafficHost implements EndpointDriver {
     static final String BYTES_RECEIVED = "bytesReceived";
     static final String RETRANSMITTED = "retransmitted";
     static final String TIMEOUTS = "timeouts";
+    static final String DUPLICATES = "duplicates";
+    static final String OUT_OF_ORDER = "outOfOrder";
 }

@@ -141,6 +141,12 @@ class TrafficHostTest {
         assertEquals(500 + WIRE, hosts.get("h2").report().unitVt()[1], "the data arrived at once");
         assertEquals(1, hosts.get("h2").report().stats().get("duplicates"), "its resend is acknowledged again");
         assertEquals(2, hosts.get("h1").report().stats().get("flowsAcknowledged"));
+        TrafficFigures fig = TrafficFigures.of(
+                new TrafficPlan(
+                        0, null, TrafficFlows.TENANT, 1, FLOWS, Map.of(), List.of(spec("h1"), spec("h2")), 0, GIVE_UP),
+                List.of(hosts.get("h1").report(), hosts.get("h2").report()));
+        assertEquals(1, fig.duplicatesReceived(), "the resend the lost ACK caused was not needed");
+        assertEquals(0, fig.discardedPastGap());
     }
 
     @Test
