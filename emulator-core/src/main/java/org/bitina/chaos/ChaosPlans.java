@@ -229,20 +229,14 @@ public final class ChaosPlans {
         int at = pick(r, 2, 5, 10);
         boolean back = r.nextBoolean();
         int later = at + pick(r, 10, 30);
-        if (r.nextBoolean()) {
-            String spine = "spine-" + (1 + r.nextInt(2));
-            List<String> out = new ArrayList<>();
-            out.add("{ at = " + at + "us, kind = switch-crash, node = " + spine + " }");
-            if (back) {
-                out.add("{ at = " + later + "us, kind = switch-recover, node = " + spine + " }");
-            }
-            return out;
-        }
-        String link = "[leaf-" + (1 + r.nextInt(2)) + ", spine-" + (1 + r.nextInt(2)) + "]";
+        boolean crash = r.nextBoolean();
+        String what = crash
+                ? "node = spine-" + (1 + r.nextInt(2))
+                : "link = [leaf-" + (1 + r.nextInt(2)) + ", spine-" + (1 + r.nextInt(2)) + "]";
         List<String> out = new ArrayList<>();
-        out.add("{ at = " + at + "us, kind = link-down, link = " + link + " }");
+        out.add("{ at = " + at + "us, kind = " + (crash ? "switch-crash" : "link-down") + ", " + what + " }");
         if (back) {
-            out.add("{ at = " + later + "us, kind = link-up, link = " + link + " }");
+            out.add("{ at = " + later + "us, kind = " + (crash ? "switch-recover" : "link-up") + ", " + what + " }");
         }
         return out;
     }

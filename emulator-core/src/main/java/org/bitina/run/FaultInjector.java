@@ -56,10 +56,6 @@ final class FaultInjector {
         this.log = log;
     }
 
-    List<Phase> apply(FaultSpec f, List<Phase> phases) {
-        return apply(f, phases, 0);
-    }
-
     /**
      * Applies {@code f} at modelled time {@code vt} (the virtual clock: routing changes happen at
      * that time on every device) to the one fabric every phase of {@code phases} runs on (one under

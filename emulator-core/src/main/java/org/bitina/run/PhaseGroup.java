@@ -140,10 +140,10 @@ record PhaseGroup(List<Entry> jobs, Schedule.World world, boolean alone, StartRu
         List<PhaseGroup> out = new ArrayList<>();
         Scenario healthy =
                 s.withFaults(s.faults().stream().filter(f -> !f.inNetwork()).toList());
+        boolean faulty = healthy.faults().size() != s.faults().size();
         for (Schedule.World w : schedule.worlds()) {
             // with network faults, admission is decided before the run, in start order: a fault's reroute and
             // repair reach every job's tables, which a job admitted at its start would install after them
-            boolean faulty = healthy.faults().size() != s.faults().size();
             PhasePlanner.World world = faulty
                     ? new PhasePlanner.World(PhasePlanner.world(s, routing, w), Map.of())
                     : PhasePlanner.worldAtStart(s, routing, w);

@@ -51,12 +51,7 @@ final class ScheduleSection {
         if (clock != Clock.VIRTUAL) {
             root.problem("schedule", "schedule = shared needs clock = virtual: the jobs start at modelled times");
         }
-        for (FaultSpec f : faults) {
-            String why = notShared(f.kind());
-            if (why != null) {
-                root.problem("faults", "a " + f.kind().configName() + " fault under schedule = shared: " + why);
-            }
-        }
+        refuseUnshared(root, faults, "under schedule = shared");
         Set<String> names = new HashSet<>();
         jobs.forEach(j -> names.add(j.name()));
         starts.forEach((job, s) -> s.after().forEach(a -> {
@@ -73,11 +68,21 @@ final class ScheduleSection {
         return new Schedule(Schedule.Mode.SHARED, worlds, alone, starts, admissions);
     }
 
+    /** Each fault of a kind a shared fabric does not apply, refused at {@code faults} with why. */
+    private static void refuseUnshared(ConfigReader root, List<FaultSpec> faults, String where) {
+        for (FaultSpec f : faults) {
+            String why = notShared(f.kind());
+            if (why != null) {
+                root.problem("faults", "a " + f.kind().configName() + " fault " + where + ": " + why);
+            }
+        }
+    }
+
     /**
      * Why a fault of this kind cannot run beside several jobs, or null: the shared fabric applies
      * link, switch and loss faults to every job and flow on it (docs/shared-fabric.md).
      */
-    static String notShared(FaultSpec.Kind kind) {
+    private static String notShared(FaultSpec.Kind kind) {
         return switch (kind) {
             case MEMBER_LOSS ->
                 "losing a cluster member ends the phase, and with it every job of the mix (run it under"
@@ -122,12 +127,7 @@ final class ScheduleSection {
         if (clock != Clock.VIRTUAL) {
             root.problem("workload", "a workload needs clock = virtual: its steps start at modelled times");
         }
-        for (FaultSpec f : faults) {
-            String why = notShared(f.kind());
-            if (why != null) {
-                root.problem("faults", "a " + f.kind().configName() + " fault beside a workload: " + why);
-            }
-        }
+        refuseUnshared(root, faults, "beside a workload");
         return new Schedule(Schedule.Mode.SHARED, worlds, alone, Map.of(), Map.of(), Optional.of(rule));
     }
 

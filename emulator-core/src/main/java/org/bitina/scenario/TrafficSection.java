@@ -10,7 +10,6 @@ import java.util.Locale;
 import java.util.Set;
 import org.bitina.job.JobSpec;
 import org.bitina.protocol.TrafficFlows;
-import org.bitina.topology.Link;
 import org.bitina.topology.Node;
 import org.bitina.topology.Topology;
 
@@ -151,16 +150,8 @@ final class TrafficSection {
             Topology topology, List<String> hosts, double load, long flowBytes, Duration span) {
         double flows = 0;
         for (String h : hosts) {
-            flows += load * linkBps(topology, h) * (span.toNanos() / 1e9) / (flowBytes * 8.0);
+            flows += load * topology.hostBps(h) * (span.toNanos() / 1e9) / (flowBytes * 8.0);
         }
         return flows;
-    }
-
-    /** A host's link rate: the fastest of its links (a host has one in every shipped topology). */
-    static long linkBps(Topology topology, String host) {
-        return topology.linksOf(host).stream()
-                .mapToLong((Link l) -> l.spec().bandwidthBps())
-                .max()
-                .orElse(1);
     }
 }

@@ -3,6 +3,7 @@ package org.bitina.topology;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -155,6 +156,16 @@ public final class Topology {
 
     public List<String> neighbors(String name) {
         return linksOf(name).stream().map(l -> l.other(name)).toList();
+    }
+
+    /** The fastest of {@code node}'s links' properties (a host has one in every shipped topology); empty without a link. */
+    public Optional<LinkSpec> fastestLink(String node) {
+        return linksOf(node).stream().map(Link::spec).max(Comparator.comparingLong(LinkSpec::bandwidthBps));
+    }
+
+    /** A host's link rate: its fastest link's; 1 bit/s without a link (a divisor, never zero). */
+    public long hostBps(String host) {
+        return fastestLink(host).map(LinkSpec::bandwidthBps).orElse(1L);
     }
 
     /** The link between {@code x} and {@code y}'s properties, the default link's where they share none. */

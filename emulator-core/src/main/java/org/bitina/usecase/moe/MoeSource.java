@@ -151,15 +151,13 @@ public final class MoeSource implements EndpointDriver {
             for (int e : keep) {
                 load[e]++;
             }
-            for (int e : chosen) {
-                if (Arrays.stream(keep).noneMatch(k -> k == e)) {
-                    overAt[e]++;
-                }
-            }
             if (keep.length < chosen.length) {
                 int[] over = Arrays.stream(chosen)
                         .filter(e -> Arrays.stream(keep).noneMatch(k -> k == e))
                         .toArray();
+                for (int e : over) {
+                    overAt[e]++;
+                }
                 dropped.add("token " + t + (keep.length == 0 ? " (dropped)" : "") + ": over capacity at "
                         + plan.experts().names(FlatBitmap.of(plan.experts().capacity(), over)));
             }

@@ -80,7 +80,7 @@ public record TrafficPlan(
         TrafficFlows.Spec spec = s.traffic().get(index);
         int job = index + 1;
         String name = "traffic-" + job;
-        List<TrafficFlows.Flow> flows = TrafficFlows.flows(spec, h -> linkBps(topology, h));
+        List<TrafficFlows.Flow> flows = TrafficFlows.flows(spec, topology::hostBps);
         Map<String, JobTables> tables = new LinkedHashMap<>();
         for (Node n : topology.nodes()) {
             tables.put(
@@ -124,10 +124,9 @@ public record TrafficPlan(
      */
     static long rtoNanos(Topology topology, Routing routing, TrafficFlows.Flow f, int payload, long overhead) {
         long packets = TrafficDriverSpec.packets(f.bytes(), payload);
-        long serialised = topology.linksOf(f.from()).stream()
-                .mapToLong((Link l) -> l.spec().serializationNanos(packets * (payload + overhead)))
-                .min()
-                .orElse(0);
+        long serialised = topology.fastestLink(f.from())
+                .map(l -> l.serializationNanos(packets * (payload + overhead)))
+                .orElse(0L);
         long out = topology.pathNanos(routing.path(f.from(), f.to()), payload + overhead);
         long back = topology.pathNanos(routing.path(f.to(), f.from()), overhead);
         return Math.max(1, 2 * (serialised + out + back));
@@ -148,13 +147,5 @@ public record TrafficPlan(
                 .min()
                 .orElse(4096);
         return (int) (mtu - packetOverhead(tagBytes)) / 4 * 4;
-    }
-
-    /** A host's link rate: the fastest of its links (a host has one in every shipped topology). */
-    static long linkBps(Topology topology, String host) {
-        return topology.linksOf(host).stream()
-                .mapToLong((Link l) -> l.spec().bandwidthBps())
-                .max()
-                .orElse(1);
     }
 }
