@@ -53,6 +53,7 @@ local f = {
     flag_last = ProtoField.bool("ina.flags.last", "Last", 8, nil, 0x08),
     flag_late = ProtoField.bool("ina.flags.late", "Late", 8, nil, 0x10),
     flag_provenance = ProtoField.bool("ina.flags.provenance", "Provenance follows", 8, nil, 0x20),
+    flag_ce = ProtoField.bool("ina.flags.ce", "Congestion experienced (on an ACK: CNP)", 8, nil, 0x40),
     etype = ProtoField.uint8("ina.etype", "Element type", base.DEC, ELEMENTS),
     op = ProtoField.uint8("ina.op", "Reduction op", base.DEC, OPS),
     tenant = ProtoField.uint16("ina.tenant", "Tenant", base.DEC),
@@ -71,7 +72,7 @@ local f = {
     length = ProtoField.uint32("ina.length", "INA packet bytes", base.DEC),
 }
 ina.fields = { f.version, f.dir, f.enc, f.type, f.type_name, f.flags, f.flag_partial, f.flag_retransmit,
-    f.flag_auth, f.flag_last, f.flag_late, f.flag_provenance, f.etype, f.op, f.tenant, f.set_param, f.job,
+    f.flag_auth, f.flag_last, f.flag_late, f.flag_provenance, f.flag_ce, f.etype, f.op, f.tenant, f.set_param, f.job,
     f.seq, f.source, f.dest, f.capacity, f.entropy, f.count, f.bitmap, f.provenance, f.values, f.tag, f.length }
 
 -- bit i (0 = the first byte's top bit) of a ByteArray
@@ -180,6 +181,7 @@ function ina.dissector(tvb, pinfo, tree)
     ft:add(f.flag_last, tvb(2, 1))
     ft:add(f.flag_late, tvb(2, 1))
     ft:add(f.flag_provenance, tvb(2, 1))
+    ft:add(f.flag_ce, tvb(2, 1))
     t:add(f.etype, tvb(3, 1), etype)
     t:add(f.op, tvb(3, 1), tvb(3, 1):bitfield(4, 4))
     t:add(f.tenant, tvb(4, 2))

@@ -21,6 +21,8 @@ import org.bitina.protocol.QueueCurve;
 import org.bitina.protocol.SwitchTiming;
 import org.bitina.protocol.TraceEvent;
 import org.bitina.topology.LinkSpec;
+import org.bitina.wire.Flags;
+import org.bitina.wire.InaHeader;
 import org.bitina.wire.PacketCodec;
 
 /**
@@ -254,8 +256,15 @@ final class Ports {
             return;
         }
         long departs = departure(f.vt());
-        LinkModel.Transmission t =
-                link.transmit(PacketCodec.encodedSize(f.packet()), PacketCodec.headerBytes(f.packet()), departs);
+        InaHeader h = f.packet().header();
+        LinkModel.Transmission t = link.transmit(
+                PacketCodec.encodedSize(f.packet()),
+                PacketCodec.headerBytes(f.packet()),
+                departs,
+                Flags.ecnCapable(h.type()));
+        if (t.marked() && !h.has(Flags.CE)) {
+            f = f.withPacket(f.packet().withHeader(h.withFlags(h.flags() | Flags.CE)));
+        }
         if (capturing()) {
             // a duplicated packet is on the link once: its copy is the far end's
             capture(neighbor, f, t.startVt(), t.copies() == 0 ? t.dropReason() : null);

@@ -16,6 +16,9 @@ import org.bitina.topology.LinkSpec;
 public final class LinkModel {
     private final LinkSpec spec;
     private final SplittableRandom random;
+    /** RED's draws, apart from the loss draws so that marking leaves every loss pattern as it was. */
+    private final SplittableRandom marking;
+
     private boolean up = true;
     /** When the link went down, in modelled time (0 under the real clock): meaningful while it is down. */
     private long downSince;
@@ -43,6 +46,7 @@ public final class LinkModel {
     public LinkModel(LinkSpec spec, long seed) {
         this.spec = spec;
         this.random = new SplittableRandom(seed);
+        this.marking = new SplittableRandom(~seed);
         this.loss = spec.loss();
         this.curve = spec.bufferLimited() ? new QueueCurve() : null;
     }
@@ -55,10 +59,25 @@ public final class LinkModel {
      * @param arrivalVt      modelled arrival time at the far end
      * @param wallDelayNanos extra wall-clock delay before delivery (a delay fault, or a small
      *                       hold-back that lets a later packet overtake this one)
+     * @param marked         ECN-marked as it joined the queue: the packet arrives with CE set
      */
-    public record Transmission(int copies, long startVt, long arrivalVt, long wallDelayNanos, String dropReason) {}
+    public record Transmission(
+            int copies, long startVt, long arrivalVt, long wallDelayNanos, String dropReason, boolean marked) {
+        Transmission(int copies, long startVt, long arrivalVt, long wallDelayNanos, String dropReason) {
+            this(copies, startVt, arrivalVt, wallDelayNanos, dropReason, false);
+        }
+    }
 
+    /** What happens to a packet that may be ECN-marked (see {@link #transmit(int, int, long, boolean)}). */
     public Transmission transmit(int packetBytes, int packetHeaderBytes, long vt) {
+        return transmit(packetBytes, packetHeaderBytes, vt, true);
+    }
+
+    /**
+     * What happens to one packet of {@code packetBytes} put on this link at {@code vt}; one that is not
+     * {@code ecnCapable} (an ACK: RoCE sends those in a class no switch marks) is never marked.
+     */
+    public Transmission transmit(int packetBytes, int packetHeaderBytes, long vt, boolean ecnCapable) {
         if (!up) {
             lost++;
             return new Transmission(0, vt, vt, 0, "link down");
@@ -70,6 +89,7 @@ public final class LinkModel {
         }
         waiting.departedBy(vt);
         long departure = Math.max(vt, busyUntil);
+        boolean marked = false;
         if (departure > vt) {
             long queued = waiting.bytes() + packetBytes;
             if (queued > spec.bufferBytes()) {
@@ -82,9 +102,14 @@ public final class LinkModel {
             }
             waiting.add(departure, packetBytes);
             maxQueueBytes = Math.max(maxQueueBytes, queued);
-            if (queued > spec.ecnThresholdBytes()) {
-                // marked as it joins the queue (the instantaneous depth, as DCTCP's switches mark); nothing reacts
-                ecnMarks++;
+            if (ecnCapable && queued > spec.ecnThresholdBytes()) {
+                // marked as it joins the queue (the instantaneous depth, as DCTCP's switches mark); a step
+                // draws nothing, RED between kmin and kmax draws from its own generator
+                double p = spec.markProbability(queued);
+                marked = p >= 1 || (p > 0 && marking.nextDouble() < p);
+                if (marked) {
+                    ecnMarks++;
+                }
             }
         }
         if (curve != null) {
@@ -97,7 +122,7 @@ public final class LinkModel {
         headerBytes += packetHeaderBytes;
         if (loss > 0 && random.nextDouble() < loss) {
             lost++;
-            return new Transmission(0, departure, arrival, 0, "lost on the link");
+            return new Transmission(0, departure, arrival, 0, "lost on the link", marked);
         }
         int copies = duplicate > 0 && random.nextDouble() < duplicate ? 2 : 1;
         if (modelledDelays) {
@@ -108,14 +133,14 @@ public final class LinkModel {
                 long span = spec.latencyNanos() + spec.serializationNanos(packetBytes);
                 hold += span + random.nextLong(2 * span + 1);
             }
-            return new Transmission(copies, departure, arrival + hold, 0, null);
+            return new Transmission(copies, departure, arrival + hold, 0, null, marked);
         }
         long hold = wallDelayNanos;
         if (reorder > 0 && random.nextDouble() < reorder) {
             // held back 1-3 ms so that packets sent after it arrive first
             hold += 1_000_000L + random.nextLong(2_000_000L);
         }
-        return new Transmission(copies, departure, arrival, hold, null);
+        return new Transmission(copies, departure, arrival, hold, null, marked);
     }
 
     public void setUp(boolean isUp) {
@@ -191,7 +216,7 @@ public final class LinkModel {
         return queueDrops;
     }
 
-    /** Packets that joined the queue above the ECN threshold ({@link LinkSpec#ecnThresholdBytes()}). */
+    /** Packets ECN-marked as they joined the queue ({@link LinkSpec#markProbability}). */
     public long ecnMarks() {
         return ecnMarks;
     }

@@ -72,7 +72,21 @@ public final class TrafficFlows {
             long flowBytes,
             long startNanos,
             long stopNanos,
-            long seed) {
+            long seed,
+            Dcqcn.Settings congestion) {
+        /** An entry whose senders run no congestion control. */
+        public Spec(
+                Kind kind,
+                List<String> hosts,
+                String to,
+                double load,
+                long flowBytes,
+                long startNanos,
+                long stopNanos,
+                long seed) {
+            this(kind, hosts, to, load, flowBytes, startNanos, stopNanos, seed, null);
+        }
+
         public Spec {
             hosts = List.copyOf(hosts);
             if (hosts.size() < 2) {

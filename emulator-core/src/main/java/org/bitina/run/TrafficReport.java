@@ -27,6 +27,8 @@ import org.bitina.usecase.traffic.TrafficPlan;
  *                      timer fired before the ACK came back) or whose ACK was lost
  * @param discardedPastGap packets a receiver discarded because one before them was missing (go-back-N)
  * @param gaveUp        the flows whose senders gave up, each named with why; absent when none
+ * @param congestion    what the senders' congestion control did (marks, CNPs, cuts, lowest rate);
+ *                      absent when they run none
  */
 public record TrafficReport(
         int entry,
@@ -45,7 +47,8 @@ public record TrafficReport(
         long timeouts,
         long duplicatesReceived,
         long discardedPastGap,
-        @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> gaveUp) {
+        @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> gaveUp,
+        @JsonInclude(JsonInclude.Include.NON_NULL) TrafficFigures.Congestion congestion) {
 
     public TrafficReport {
         gaveUp = gaveUp == null ? List.of() : List.copyOf(gaveUp);
@@ -69,7 +72,8 @@ public record TrafficReport(
                 f.timeouts(),
                 f.duplicatesReceived(),
                 f.discardedPastGap(),
-                f.gaveUp());
+                f.gaveUp(),
+                f.congestion());
     }
 
     /**
@@ -110,7 +114,8 @@ public record TrafficReport(
                     r.timeouts(),
                     r.duplicatesReceived(),
                     r.discardedPastGap(),
-                    r.gaveUp()));
+                    r.gaveUp(),
+                    r.congestion()));
         }
         return out;
     }

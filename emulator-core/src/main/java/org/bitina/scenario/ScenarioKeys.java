@@ -86,6 +86,13 @@ public final class ScenarioKeys {
                             .means(
                                     "a training iteration whose collectives are the file's jobs, run in one shared phase per world"
                                             + " (no `jobs` beside it); see docs/workloads.md"),
+                    key("congestion")
+                            .type("none | dcqcn | object")
+                            .byDefault("none")
+                            .example("congestion { control = dcqcn, kmin = 4KiB, kmax = 16KiB, pmax = 20% }")
+                            .means("congestion control of the background traffic's senders (each `traffic[]` entry may"
+                                    + " override it); with dcqcn every switch egress queue ECN-marks with RED; see"
+                                    + " `congestion` and docs/shared-fabric.md"),
                     key("security")
                             .type("object")
                             .byDefault("{}")
@@ -551,7 +558,109 @@ public final class ScenarioKeys {
                             .type("whole number")
                             .byDefault("1")
                             .example("seed = 3")
-                            .means("the arrivals' and the pattern's seed")));
+                            .means("the arrivals' and the pattern's seed"),
+                    key("congestion")
+                            .type("none | dcqcn")
+                            .byDefault("the file's `congestion.control`")
+                            .example("congestion = dcqcn")
+                            .means("this entry's senders' congestion control")));
+
+    public static final Section CONGESTION = new Section(
+            "congestion",
+            "Congestion control (off by default): with `control = dcqcn` every switch egress queue ECN-marks packets"
+                    + " with RED (ACKs never: RoCE sends them in a class no switch marks), each receiver answers a marked"
+                    + " packet with a congestion notification (CNP) on its ACK, at most one per flow per `cnp-interval`,"
+                    + " and each sender paces its flow at a rate DCQCN's reaction point sets (org.bitina.protocol.Dcqcn)."
+                    + " Defaults: RED as the DCQCN paper runs it, the reaction point's as HPCC's ns-3 RoCE model"
+                    + " (RdmaHw) sets them. `congestion = dcqcn` alone takes every default. Applies to background"
+                    + " traffic; jobs' endpoints do not react yet.",
+            List.of(
+                    key("control")
+                            .type("none | dcqcn")
+                            .byDefault("none")
+                            .example("control = dcqcn")
+                            .means(
+                                    "the traffic senders' congestion control (a `traffic[]` entry's `congestion` overrides)"),
+                    key("kmin")
+                            .type("size")
+                            .byDefault("5KiB")
+                            .unit("bytes")
+                            .example("kmin = 4KiB")
+                            .means("RED: a packet joining an egress queue of at most this many bytes is never marked"),
+                    key("kmax")
+                            .type("size")
+                            .byDefault("200KiB")
+                            .unit("bytes")
+                            .example("kmax = 16KiB")
+                            .means("RED: above it every packet is marked; between kmin and kmax with a probability"
+                                    + " rising linearly to pmax"),
+                    key("pmax")
+                            .type("fraction")
+                            .byDefault("1%")
+                            .example("pmax = 20%")
+                            .means("RED: the marking probability just below kmax (above 0)"),
+                    key("cnp-interval")
+                            .type("duration")
+                            .byDefault("50us")
+                            .unit("ns, us, ms, s")
+                            .example("cnp-interval = 10us")
+                            .means("a receiver sends at most one CNP per flow per interval"),
+                    key("g").type("number in (0, 1]")
+                            .byDefault("0.0625")
+                            .example("g = 0.00390625")
+                            .means("the gain of alpha's moving average"),
+                    key("alpha-timer")
+                            .type("duration")
+                            .byDefault("55us")
+                            .unit("ns, us, ms, s")
+                            .example("alpha-timer = 55us")
+                            .means("alpha decays (or, after a CNP, rises) once per period"),
+                    key("decrease-timer")
+                            .type("duration")
+                            .byDefault("4us")
+                            .unit("ns, us, ms, s")
+                            .example("decrease-timer = 4us")
+                            .means("a sender cuts its rate at most once per period: rate * (1 - alpha/2)"),
+                    key("increase-timer")
+                            .type("duration")
+                            .byDefault("1500us")
+                            .unit("ns, us, ms, s")
+                            .example("increase-timer = 55us")
+                            .means("the rate rises once per period after a cut"),
+                    key("fast-recovery")
+                            .type("whole number 0..1000")
+                            .byDefault("5")
+                            .example("fast-recovery = 5")
+                            .means("increase steps half way back to the target before the target itself rises"),
+                    key("rate-ai")
+                            .type("bandwidth")
+                            .byDefault("5Mbps")
+                            .unit("bits per second")
+                            .example("rate-ai = 40Mbps")
+                            .means("the target's step in additive increase"),
+                    key("rate-hai")
+                            .type("bandwidth")
+                            .byDefault("50Mbps")
+                            .unit("bits per second")
+                            .example("rate-hai = 400Mbps")
+                            .means("the target's step in hyper increase (after the first additive step)"),
+                    key("min-rate")
+                            .type("bandwidth")
+                            .byDefault("100Mbps")
+                            .unit("bits per second")
+                            .example("min-rate = 1Gbps")
+                            .means("a sender's rate never falls below it"),
+                    key("rate-on-first-cnp")
+                            .type("number in (0, 1]")
+                            .byDefault("1")
+                            .example("rate-on-first-cnp = 0.5")
+                            .means("the fraction of its rate a flow keeps at its first CNP (before the first cut)"),
+                    key("clamp-target")
+                            .type("boolean")
+                            .byDefault("false")
+                            .example("clamp-target = true")
+                            .means("every cut sets the target to the current rate (by default only the first after an"
+                                    + " increase does)")));
 
     public static final List<Section> ALL = List.of(
             ROOT,
@@ -566,5 +675,6 @@ public final class ScenarioKeys {
             REPEAT,
             FAULT,
             ATTACK,
-            TRAFFIC);
+            TRAFFIC,
+            CONGESTION);
 }

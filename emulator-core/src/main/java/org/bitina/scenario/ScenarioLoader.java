@@ -147,7 +147,9 @@ public final class ScenarioLoader {
         Schedule schedule = workload == null
                 ? ScheduleSection.read(root, jobs, faults, clock)
                 : ScheduleSection.forWorkload(root, faults, clock, workload.starts());
-        List<TrafficFlows.Spec> traffic = TrafficSection.read(root, topology, jobs, schedule.shared());
+        List<TrafficFlows.Spec> traffic =
+                TrafficSection.read(root, topology, jobs, schedule.shared(), CongestionSection.read(root));
+        topology = CongestionSection.marking(topology, traffic);
         if (!problems.isEmpty()) {
             throw new ScenarioException(problems.sorted());
         }

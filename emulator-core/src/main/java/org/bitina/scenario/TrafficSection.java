@@ -28,7 +28,12 @@ final class TrafficSection {
      */
     static final long MAX_FLOWS = 200_000;
 
-    static List<TrafficFlows.Spec> read(ConfigReader root, Topology topology, List<JobSpec> jobs, boolean shared) {
+    static List<TrafficFlows.Spec> read(
+            ConfigReader root,
+            Topology topology,
+            List<JobSpec> jobs,
+            boolean shared,
+            CongestionSection.Congestion congestion) {
         List<TrafficFlows.Spec> out = new ArrayList<>();
         ConfigList list = root.list("traffic");
         if (list == null) {
@@ -85,6 +90,8 @@ final class TrafficSection {
             }
             Duration stop = t.positiveDuration("stop", Duration.ZERO);
             long seed = t.seed("seed", 1);
+            boolean dcqcn = "dcqcn"
+                    .equals(t.oneOf("congestion", CongestionSection.CONTROLS, congestion.dcqcn() ? "dcqcn" : "none"));
             if (t.problems().since(before) || topology == null || hosts == null || kindName == null) {
                 continue;
             }
@@ -120,7 +127,8 @@ final class TrafficSection {
                                 MAX_FLOWS));
                 continue;
             }
-            out.add(new TrafficFlows.Spec(kind, hosts, to, load, flowBytes, start.toNanos(), stop.toNanos(), seed));
+            out.add(new TrafficFlows.Spec(
+                    kind, hosts, to, load, flowBytes, start.toNanos(), stop.toNanos(), seed, congestion.of(dcqcn)));
         }
         return out;
     }

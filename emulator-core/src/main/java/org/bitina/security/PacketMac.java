@@ -9,6 +9,7 @@ import java.util.IdentityHashMap;
 import java.util.Map;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
+import org.bitina.wire.Flags;
 import org.bitina.wire.InaPacket;
 import org.bitina.wire.PacketCodec;
 
@@ -49,6 +50,10 @@ public final class PacketMac {
     private byte[] tag(byte[] key, InaPacket p) {
         Mac mac = macs.computeIfAbsent(key, PacketMac::init);
         InaPacket bare = p.withAuthTag(null); // the header as it was signed: without the tag's flag
+        if (Flags.ecnCapable(bare.header().type()) && bare.header().has(Flags.CE)) {
+            // a switch on the way may have marked it: CE is not the sender's to vouch for
+            bare = bare.withHeader(bare.header().withFlags(bare.header().flags() & ~Flags.CE));
+        }
         int size = PacketCodec.headerBytes(bare);
         if (buf.capacity() < size) {
             buf = ByteBuffer.allocate(size);

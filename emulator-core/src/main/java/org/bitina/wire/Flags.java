@@ -22,7 +22,20 @@ public final class Flags {
      */
     public static final int PROVENANCE = 0x20;
 
-    public static final int KNOWN = PARTIAL | RETRANSMIT | AUTH | LAST | LATE | PROVENANCE;
+    /**
+     * Congestion experienced. On a data packet, set by a switch whose egress queue ECN-marked it (any
+     * packet but an ACK may be marked: RoCE sends ACKs and CNPs in a class no switch marks); on an ACK,
+     * set by the receiver: the ACK carries a congestion notification (a CNP, as HPCC's ns-3 RoCE model
+     * flags its ACKs). A switch may change it, so the S2 tag of a packet other than an ACK leaves it out.
+     */
+    public static final int CE = 0x40;
+
+    public static final int KNOWN = PARTIAL | RETRANSMIT | AUTH | LAST | LATE | PROVENANCE | CE;
+
+    /** Whether a switch may mark a packet of type {@code t} (set {@link #CE} on it). */
+    public static boolean ecnCapable(PacketType t) {
+        return t != PacketType.ACK;
+    }
 
     public static String describe(int flags) {
         StringBuilder sb = new StringBuilder();
@@ -32,6 +45,7 @@ public final class Flags {
         if ((flags & LAST) != 0) sb.append("L");
         if ((flags & LATE) != 0) sb.append("T");
         if ((flags & PROVENANCE) != 0) sb.append("V");
+        if ((flags & CE) != 0) sb.append("C");
         return sb.length() == 0 ? "-" : sb.toString();
     }
 }

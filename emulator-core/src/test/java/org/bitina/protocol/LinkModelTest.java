@@ -227,4 +227,47 @@ class LinkModelTest {
                 link.transmit(1000, 40, 0).arrivalVt(),
                 "nothing is queued ahead any more");
     }
+
+    @Test
+    void redMarksBetweenKminAndKmaxWithARisingProbabilityEveryPacketAboveAndNeverAnAck() {
+        // 1000-byte packets into a queue that only grows: the depth a packet joins rises by 1000 each time
+        LinkSpec red = new LinkSpec(LATENCY, BANDWIDTH, 9000, 0.0, LinkSpec.UNLIMITED, 10_000, 30_000, 0.5);
+        int trials = 4000;
+        int marked = 0;
+        int markedAbove = 0;
+        int markedBelow = 0;
+        for (int seed = 0; seed < trials; seed++) {
+            LinkModel link = new LinkModel(red, seed);
+            link.transmit(1000, 40, 0); // on the wire: the queue starts behind it
+            for (int q = 1; q <= 40; q++) {
+                boolean m = link.transmit(1000, 40, 0).marked();
+                long depth = q * 1000L;
+                if (depth <= 10_000) {
+                    markedBelow += m ? 1 : 0;
+                } else if (depth > 30_000) {
+                    markedAbove += m ? 1 : 0;
+                } else if (depth == 20_000) {
+                    marked += m ? 1 : 0; // halfway: pmax / 2
+                }
+            }
+            assertFalse(link.transmit(1000, 40, 0, false).marked(), "an ACK's class is never marked");
+        }
+        assertEquals(0, markedBelow, "nothing at or below kmin");
+        assertEquals(10 * trials, markedAbove, "everything above kmax");
+        // 0.25 of 4000 draws: 1000, sd 27; 5 sd either way
+        assertTrue(Math.abs(marked - 1000) < 140, "halfway between kmin and kmax: " + marked);
+    }
+
+    @Test
+    void markingLeavesTheLossDrawsAsTheyWere() {
+        LinkSpec lossy = new LinkSpec(LATENCY, BANDWIDTH, 9000, 0.3, LinkSpec.UNLIMITED);
+        LinkModel plain = new LinkModel(lossy, 7);
+        LinkModel red = new LinkModel(lossy.withRed(1000, 50_000, 0.5), 7);
+        for (int i = 0; i < 200; i++) {
+            assertEquals(
+                    plain.transmit(1000, 40, 0).copies(),
+                    red.transmit(1000, 40, 0).copies(),
+                    "packet " + i);
+        }
+    }
 }

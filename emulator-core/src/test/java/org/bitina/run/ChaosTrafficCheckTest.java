@@ -60,7 +60,24 @@ class ChaosTrafficCheckTest {
 
     private static TrafficReport entry(World world, int flows, int finished, long bytes, List<String> gaveUp) {
         return new TrafficReport(
-                0, "uniform", world, world == null, flows, finished, bytes, 1, 2, 3, null, null, 0, 0, 0, 0, gaveUp);
+                0,
+                "uniform",
+                world,
+                world == null,
+                flows,
+                finished,
+                bytes,
+                1,
+                2,
+                3,
+                null,
+                null,
+                0,
+                0,
+                0,
+                0,
+                gaveUp,
+                null);
     }
 
     private static List<TrafficReport> honest(int flows, long flowBytes) {

@@ -51,6 +51,7 @@ class ConfigSchemaTest {
         WHERE.put(ScenarioKeys.FAULT, TOPOLOGY + "faults = [{ kind = %k\n%s }]\n");
         WHERE.put(ScenarioKeys.ATTACK, TOPOLOGY + "jobs = [{ " + AR + " }]\nattacks = [{ kind = %k\n%s }]\n");
         WHERE.put(ScenarioKeys.TRAFFIC, TOPOLOGY + "schedule = shared\ntraffic = [{ %s }]\n");
+        WHERE.put(ScenarioKeys.CONGESTION, TOPOLOGY + "congestion { %s }\n");
         WHERE.put(section("jobs[]"), TOPOLOGY + "jobs = [{ kind = %k\n%s }]\n");
         WHERE.put(section("jobs[].data"), TOPOLOGY + "jobs = [{ name = j, kind = %k, data { %s } }]\n");
         WHERE.put(

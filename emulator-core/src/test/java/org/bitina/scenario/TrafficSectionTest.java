@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import org.bitina.protocol.Dcqcn;
 import org.bitina.protocol.TrafficFlows;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -98,5 +99,43 @@ class TrafficSectionTest {
                         + "traffic = [{ kind = uniform, load = 30%, stop = 40us }]\n");
         e = assertThrows(ScenarioException.class, () -> ScenarioLoader.load(p));
         assertTrue(e.getMessage().contains("which background traffic's packets carry"), e.getMessage());
+    }
+
+    @Test
+    void congestionControlIsTheFilesUnlessAnEntryChoosesAndDcqcnMarksEveryLinkWithRed()
+            throws IOException, ScenarioException {
+        String two = "traffic = [{ kind = incast, to = h3, load = 25%, stop = 40us },"
+                + " { kind = permutation, load = 10%, stop = 40us, congestion = none }]\n";
+        Scenario off = load(HEAD + two);
+        assertTrue(off.traffic().stream().allMatch(t -> t.congestion() == null));
+        assertTrue(off.topology().links().stream().noneMatch(l -> l.spec().ecnMarking()), "nothing marks");
+
+        Scenario on = load(HEAD + "congestion { control = dcqcn, kmin = 4KiB, kmax = 16KiB, pmax = 20%,"
+                + " increase-timer = 55us, rate-ai = 40Mbps }\n" + two);
+        Dcqcn.Settings d = on.traffic().get(0).congestion();
+        assertEquals(4096, d.kminBytes());
+        assertEquals(16384, d.kmaxBytes());
+        assertEquals(0.2, d.pmax(), 1e-12);
+        assertEquals(55_000, d.increaseNanos());
+        assertEquals(40_000_000, d.rateAiBps());
+        assertEquals(Dcqcn.Settings.DEFAULTS.g(), d.g(), "what the file leaves out is the default");
+        assertEquals(null, on.traffic().get(1).congestion(), "the entry's own choice");
+        for (var l : on.topology().links()) {
+            assertEquals(4096, l.spec().ecnThresholdBytes());
+            assertEquals(16384, l.spec().ecnMaxBytes());
+        }
+        assertEquals(
+                Dcqcn.Settings.DEFAULTS,
+                load(HEAD + "congestion = dcqcn\n" + two).traffic().get(0).congestion(),
+                "congestion = dcqcn takes every default");
+    }
+
+    @Test
+    void badCongestionSettingsAreRefusedAtTheirKeys() throws IOException {
+        List<String> found = problems("congestion { control = dctcp, kmin = 8KiB, kmax = 4KiB, g = 2 }\n");
+        String text = String.join("\n", found);
+        assertTrue(text.contains("congestion.control"), text);
+        assertTrue(text.contains("kmax (4096 bytes) must be at least kmin (8192 bytes)"), text);
+        assertTrue(text.contains("congestion.g must be at most 1"), text);
     }
 }

@@ -20,6 +20,7 @@ import org.bitina.topology.BitSpace;
 import org.bitina.topology.LinkSpec;
 import org.bitina.topology.Routing;
 import org.bitina.topology.Topologies;
+import org.bitina.wire.Flags;
 import org.bitina.wire.InaHeader;
 import org.bitina.wire.InaPacket;
 import org.bitina.wire.PacketCodec;
@@ -92,6 +93,29 @@ class PacketMacTest {
                 mac.verify(k, contribution("[1000]", 1f).withAuthTag(new byte[InaPacket.AUTH_TAG_BYTES])),
                 "an all-zero tag");
         assertFalse(mac.verify(PacketMac.jobKey(SECRET, 1, 2), signed), "another job's key");
+    }
+
+    @Test
+    void aSwitchMayMarkADataPacketButNotAnAck() {
+        byte[] k = PacketMac.jobKey(SECRET, 1, 1);
+        InaPacket signed = mac.sign(k, contribution("[1000]", 1f));
+        InaPacket marked =
+                signed.withHeader(signed.header().withFlags(signed.header().flags() | Flags.CE));
+        assertTrue(mac.verify(k, marked), "congestion experienced, set on the way, is not the sender's to vouch for");
+        assertFalse(
+                mac.verify(
+                        k,
+                        marked.withHeader(
+                                marked.header().withFlags(marked.header().flags() | Flags.LAST))),
+                "any other flag still is");
+        // an ACK's CE is the receiver's CNP: a switch that set or cleared it would forge congestion
+        InaPacket ack = mac.sign(
+                k,
+                contribution("[1000]", 1f)
+                        .withHeader(contribution("[1000]", 1f).header().withType(PacketType.ACK)));
+        assertTrue(mac.verify(k, ack));
+        assertFalse(
+                mac.verify(k, ack.withHeader(ack.header().withFlags(ack.header().flags() | Flags.CE))));
     }
 
     @Test

@@ -39,7 +39,8 @@ class TrafficSummaryTest {
                     3,
                     30,
                     9,
-                    List.of("flow 7 h3->h9: no acknowledgement of packet 2 of 16 after 16 sends; given up")),
+                    List.of("flow 7 h3->h9: no acknowledgement of packet 2 of 16 after 16 sends; given up"),
+                    null),
             new TrafficReport(
                     0,
                     "permutation",
@@ -57,7 +58,8 @@ class TrafficSummaryTest {
                     0,
                     0,
                     0,
-                    List.of()));
+                    List.of(),
+                    null));
 
     @Test
     void theConsolePrintsARowPerEntryAndWorldAndOneAlone() {

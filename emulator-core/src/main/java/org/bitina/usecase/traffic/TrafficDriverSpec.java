@@ -1,6 +1,7 @@
 package org.bitina.usecase.traffic;
 
 import java.util.List;
+import org.bitina.protocol.Dcqcn;
 import org.bitina.protocol.TrafficFlows;
 import org.bitina.usecase.DriverSpec;
 import org.bitina.usecase.EndpointDriver;
@@ -18,8 +19,12 @@ import org.bitina.usecase.References;
  * @param policies     each sent flow's retransmission rule, in {@code sends} order
  * @param receives     the flows addressed to this host, in start order
  * @param payloadBytes the application bytes a full packet carries (the MTU less header, bitmap and tag)
+ * @param overheadBytes the bytes of a packet that are not payload (header, bitmap and tag)
  * @param giveUpNanos  modelled time after which a flow still missing bytes counts as unfinished (its
  *                     sender gave up on it before)
+ * @param congestion   DCQCN's settings when the entry's senders run it; null: none (each flow's packets
+ *                     go to the NIC at once)
+ * @param lineBps      the host's link rate: where a DCQCN flow's rate starts and the most it recovers to
  */
 public record TrafficDriverSpec(
         String host,
@@ -30,7 +35,10 @@ public record TrafficDriverSpec(
         List<RecoveryPolicy> policies,
         List<TrafficFlows.Flow> receives,
         int payloadBytes,
-        long giveUpNanos)
+        int overheadBytes,
+        long giveUpNanos,
+        Dcqcn.Settings congestion,
+        long lineBps)
         implements DriverSpec {
 
     public TrafficDriverSpec {
@@ -41,6 +49,9 @@ public record TrafficDriverSpec(
                     "one retransmission rule per flow sent: " + policies.size() + " for " + sends.size());
         }
         receives = List.copyOf(receives);
+        if (lineBps <= 0) {
+            throw new IllegalArgumentException("a traffic host's line rate must be positive, got " + lineBps);
+        }
         if (payloadBytes <= 0) {
             throw new IllegalArgumentException("a traffic packet must carry payload bytes, got " + payloadBytes);
         }

@@ -22,6 +22,7 @@ import org.bitina.usecase.DriverReport;
  *                        ACK was lost): the part of the resends a better timeout could have saved
  * @param discardedPastGap   packets a receiver discarded because one before them was missing (go-back-N)
  * @param gaveUp          the flows whose senders gave up, each named with why
+ * @param congestion      what congestion control did; null when the entry's senders run none
  */
 public record TrafficFigures(
         int flows,
@@ -35,11 +36,23 @@ public record TrafficFigures(
         long timeouts,
         long duplicatesReceived,
         long discardedPastGap,
-        List<String> gaveUp) {
+        List<String> gaveUp,
+        Congestion congestion) {
 
     public TrafficFigures {
         gaveUp = List.copyOf(gaveUp);
     }
+
+    /**
+     * What DCQCN did to one entry's flows.
+     *
+     * @param control        the senders' congestion control ({@code dcqcn})
+     * @param ecnMarked      data packets that arrived ECN-marked
+     * @param cnps           CNPs the receivers sent (at most one per flow per CNP interval)
+     * @param rateCuts       rate cuts the senders made (at most one per flow per decrease period)
+     * @param lowestRateGbps the lowest rate any flow ran at
+     */
+    public record Congestion(String control, long ecnMarked, long cnps, long rateCuts, double lowestRateGbps) {}
 
     /** The figures of {@code plan} from the reports of its hosts (any order; one per host, others ignored). */
     public static TrafficFigures of(TrafficPlan plan, Collection<DriverReport> reports) {
@@ -58,6 +71,10 @@ public record TrafficFigures(
         long timeouts = 0;
         long duplicates = 0;
         long discarded = 0;
+        long marked = 0;
+        long cnps = 0;
+        long cuts = 0;
+        long lowest = Long.MAX_VALUE;
         List<String> gaveUp = new ArrayList<>();
         for (TrafficDriverSpec d : plan.drivers()) {
             DriverReport r = byHost.get(d.host());
@@ -70,6 +87,10 @@ public record TrafficFigures(
             timeouts += r.stats().getOrDefault(TrafficHost.TIMEOUTS, 0L);
             duplicates += r.stats().getOrDefault(TrafficHost.DUPLICATES, 0L);
             discarded += r.stats().getOrDefault(TrafficHost.OUT_OF_ORDER, 0L);
+            marked += r.stats().getOrDefault(TrafficHost.MARKED, 0L);
+            cnps += r.stats().getOrDefault(TrafficHost.CNPS_SENT, 0L);
+            cuts += r.stats().getOrDefault(TrafficHost.RATE_CUTS, 0L);
+            lowest = Math.min(lowest, r.stats().getOrDefault(TrafficHost.LOWEST_RATE, d.lineBps()));
             gaveUp.addAll(r.gaveUp());
             long[] at = r.unitVt();
             List<TrafficFlows.Flow> in = d.receives();
@@ -94,7 +115,10 @@ public record TrafficFigures(
                 timeouts,
                 duplicates,
                 discarded,
-                gaveUp);
+                gaveUp,
+                plan.drivers().stream().allMatch(d -> d.congestion() == null)
+                        ? null
+                        : new Congestion("dcqcn", marked, cnps, cuts, lowest == Long.MAX_VALUE ? 0 : lowest / 1e9));
     }
 
     private static double at(Histogram h, double percentile, long max) {

@@ -96,8 +96,17 @@ public record TrafficPlan(
             RecoveryPolicy p = RecoveryPolicy.doubling(
                     rto, RecoveryPolicy.DOUBLINGS, RecoveryPolicy.TRAFFIC_SENDS, RecoverySettings.NONE);
             policies.put(f, p);
-            // the receiver waits until the sender's last try could have arrived
-            giveUp = Math.max(giveUp, f.startNanos() + p.horizonNanos() + p.rtoNanos());
+            // the receiver waits until the sender's last try could have arrived: with DCQCN, after the
+            // flow sent at its lowest rate
+            long paced = spec.congestion() == null
+                    ? 0
+                    : -Math.floorDiv(
+                            -(TrafficDriverSpec.packets(f.bytes(), payload)
+                                    * (payload + overhead)
+                                    * 8L
+                                    * 1_000_000_000L),
+                            spec.congestion().minRateBps());
+            giveUp = Math.max(giveUp, f.startNanos() + paced + p.horizonNanos() + p.rtoNanos());
         }
         List<TrafficDriverSpec> drivers = new ArrayList<>();
         long packets = 0;
@@ -110,7 +119,19 @@ public record TrafficPlan(
                 packets += TrafficDriverSpec.packets(f.bytes(), payload);
             }
             List<RecoveryPolicy> rules = sends.stream().map(policies::get).toList();
-            drivers.add(new TrafficDriverSpec(h, TENANT, job, index, sends, rules, receives, payload, giveUp));
+            drivers.add(new TrafficDriverSpec(
+                    h,
+                    TENANT,
+                    job,
+                    index,
+                    sends,
+                    rules,
+                    receives,
+                    payload,
+                    (int) overhead,
+                    giveUp,
+                    spec.congestion(),
+                    topology.hostBps(h)));
         }
         return new TrafficPlan(index, spec, TENANT, job, flows, tables, drivers, packets, giveUp);
     }

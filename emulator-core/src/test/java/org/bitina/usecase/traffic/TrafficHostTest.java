@@ -13,7 +13,9 @@ import java.util.Map;
 import java.util.PriorityQueue;
 import java.util.Set;
 import java.util.function.Predicate;
+import org.bitina.bitmap.FlatBitmap;
 import org.bitina.job.RecoverySettings;
+import org.bitina.protocol.Dcqcn;
 import org.bitina.protocol.Frame;
 import org.bitina.protocol.TrafficFlows;
 import org.bitina.topology.LinkSpec;
@@ -24,8 +26,10 @@ import org.bitina.usecase.EndpointDriver;
 import org.bitina.usecase.RecoveryPolicy;
 import org.bitina.wire.Flags;
 import org.bitina.wire.InaHeader;
+import org.bitina.wire.InaPacket;
 import org.bitina.wire.PacketCodec;
 import org.bitina.wire.PacketType;
+import org.bitina.wire.Payload;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -247,17 +251,121 @@ class TrafficHostTest {
     }
 
     private static TrafficDriverSpec spec(String name) {
+        return spec(name, FLOWS, POLICY, null);
+    }
+
+    private static TrafficDriverSpec spec(
+            String name, List<TrafficFlows.Flow> flows, RecoveryPolicy policy, Dcqcn.Settings congestion) {
         List<TrafficFlows.Flow> sends =
-                FLOWS.stream().filter(f -> f.from().equals(name)).toList();
+                flows.stream().filter(f -> f.from().equals(name)).toList();
         return new TrafficDriverSpec(
                 name,
                 TrafficFlows.TENANT,
                 1,
                 0,
                 sends,
-                sends.stream().map(f -> POLICY).toList(),
-                FLOWS.stream().filter(f -> f.to().equals(name)).toList(),
+                sends.stream().map(f -> policy).toList(),
+                flows.stream().filter(f -> f.to().equals(name)).toList(),
                 PAYLOAD,
-                GIVE_UP);
+                OVERHEAD,
+                GIVE_UP,
+                congestion,
+                100_000_000_000L);
+    }
+
+    private static final int OVERHEAD = (int) TrafficPlan.packetOverhead(0);
+
+    /** DCQCN with its checks every 4 us and one CNP per flow per 50 us. */
+    private static final Dcqcn.Settings DCQCN = new Dcqcn.Settings(
+            4096,
+            16384,
+            0.2,
+            50_000,
+            1.0 / 16,
+            55_000,
+            4_000,
+            55_000,
+            5,
+            5_000_000,
+            50_000_000,
+            100_000_000,
+            1.0,
+            false);
+
+    /** h1 sends one flow of 100 full packets to h2 from time 0. */
+    private static final List<TrafficFlows.Flow> LONG = List.of(new TrafficFlows.Flow(0, "h1", "h2", 0, 100 * PAYLOAD));
+
+    @Test
+    void underDcqcnAFlowIsPacedAtItsRateAndACnpHalvesItAtTheNextDecreaseCheck() {
+        // a timeout far away: only the pacing decides when packets leave
+        RecoveryPolicy patient = RecoveryPolicy.doubling(1_000_000, 2, 4, RecoverySettings.NONE);
+        TrafficHost h1 = new TrafficHost(spec("h1", LONG, patient, DCQCN));
+        List<Frame> sent = new ArrayList<>();
+        h1.start(0).forEach(o -> sent.add(o.frame()));
+        assertEquals(1, sent.size(), "one packet at the line rate, the next one serialisation later");
+        // 4000 + overhead bytes at 100 Gbps, rounded up to whole nanoseconds
+        long full = -Math.floorDiv(-8L * (PAYLOAD + OVERHEAD), 100);
+        long cut = -Math.floorDiv(-8L * (PAYLOAD + OVERHEAD), 50);
+        assertEquals(full, h1.nextDeadline());
+        Frame ce = sent.get(0);
+        Frame cnp = new Frame(
+                new InaPacket(
+                        InaHeader.of(PacketType.ACK, TrafficFlows.TENANT, 1, 0)
+                                .withEntropy(1)
+                                .withFlags(Flags.CE),
+                        FlatBitmap.of(1),
+                        Payload.EMPTY),
+                "h1",
+                600);
+        h1.onDeliver(cnp, 600); // the first CNP: the rate is cut at the check 4 us + 1 ns later
+        while (sent.size() < 30) {
+            long t = h1.nextDeadline();
+            h1.onTimer(t).forEach(o -> sent.add(o.frame()));
+        }
+        for (int k = 1; k < sent.size(); k++) {
+            long gap = sent.get(k).vt() - sent.get(k - 1).vt();
+            long leftAt = sent.get(k - 1).vt();
+            // the gap after a packet is its serialisation at the rate when it left
+            assertEquals(leftAt < 600 + 4_001 ? full : cut, gap, "packet " + k + " after " + leftAt);
+        }
+        assertEquals(1, h1.report().stats().get(TrafficHost.CNPS_TAKEN));
+        assertEquals(1, h1.report().stats().get(TrafficHost.RATE_CUTS));
+        assertEquals(50_000_000_000L, h1.report().stats().get(TrafficHost.LOWEST_RATE));
+        assertFalse(ce.packet().header().has(Flags.CE), "the sender sends unmarked packets");
+    }
+
+    @Test
+    void aReceiverAnswersAMarkedPacketWithACnpAtMostOncePerFlowPerInterval() {
+        TrafficHost h2 = new TrafficHost(spec("h2", LONG, POLICY, DCQCN));
+        TrafficHost h1 = new TrafficHost(spec("h1", LONG, POLICY, DCQCN));
+        List<Frame> data = new ArrayList<>();
+        h1.start(0).forEach(o -> data.add(o.frame()));
+        while (data.size() < 3) {
+            h1.onTimer(h1.nextDeadline()).forEach(o -> data.add(o.frame()));
+        }
+        List<Boolean> cnps = new ArrayList<>();
+        long[] at = {1_000, 2_000, 52_000};
+        for (int k = 0; k < 3; k++) {
+            Frame d = data.get(k);
+            Frame marked = d.withPacket(d.packet()
+                            .withHeader(d.packet()
+                                    .header()
+                                    .withFlags(d.packet().header().flags() | Flags.CE)))
+                    .withVt(at[k]);
+            Frame ack = h2.onDeliver(marked, at[k]).get(0).frame();
+            assertEquals(PacketType.ACK, ack.packet().header().type());
+            cnps.add(ack.packet().header().has(Flags.CE));
+        }
+        assertEquals(List.of(true, false, true), cnps, "the second came within 50 us of the first");
+        assertEquals(3, h2.report().stats().get(TrafficHost.MARKED));
+        assertEquals(2, h2.report().stats().get(TrafficHost.CNPS_SENT));
+        // without congestion control a receiver counts nothing of it and its ACKs carry no CNP
+        TrafficHost plain = new TrafficHost(spec("h2", LONG, POLICY, null));
+        Frame d = data.get(0);
+        Frame marked = d.withPacket(d.packet()
+                .withHeader(d.packet().header().withFlags(d.packet().header().flags() | Flags.CE)));
+        assertFalse(
+                plain.onDeliver(marked, 1_000).get(0).frame().packet().header().has(Flags.CE));
+        assertFalse(plain.report().stats().containsKey(TrafficHost.CNPS_SENT));
     }
 }

@@ -1,0 +1,86 @@
+package org.bitina.run;
+
+import static org.bitina.run.Scenarios.assertSameRun;
+import static org.bitina.run.Scenarios.fatTree;
+import static org.bitina.run.Scenarios.run;
+import static org.bitina.run.Scenarios.write;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import org.bitina.job.Status;
+import org.bitina.scenario.Scenario;
+import org.bitina.scenario.ScenarioException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * DCQCN end to end (issue 45 item 2): an incast beside two tenants' AllReduce jobs on 32 KiB
+ * buffers, without congestion control and with it. With DCQCN the switches mark, the receiver's ACKs
+ * carry CNPs, the senders cut their rates, and fewer packets are dropped at the queues.
+ */
+class CongestionRunTest {
+    @TempDir
+    Path dir;
+
+    private Scenario incast(String control) throws IOException, ScenarioException {
+        return write(dir, control + ".conf", fatTree(4, """
+                topology.link-defaults { buffer = 32KiB }
+                schedule = shared
+                worlds = [ina]
+                alone = false
+                congestion { control = %s, kmin = 4KiB, kmax = 16KiB, pmax = 20%%, increase-timer = 55us }
+                traffic = [{ kind = incast, to = h16, load = 70%%, flow-size = 64KiB, start = 0us, stop = 40us, seed = 5 }]
+                jobs = [{
+                  name = a, kind = allreduce, tenant = 1
+                  members = [h1, h3, h5, h7, h9, h11, h13, h15]
+                  tree { mode = auto, root = core-1 }
+                  data { elements = 8192, type = float32, op = sum, chunk = 256, window = 64, seed = 3 }
+                }, {
+                  name = b, kind = allreduce, tenant = 2
+                  members = [h2, h4, h6, h8, h10, h12, h14, h16]
+                  tree { mode = auto, root = core-2 }
+                  data { elements = 8192, type = float32, op = sum, chunk = 256, window = 64, seed = 4 }
+                }]
+                """.formatted(control)));
+    }
+
+    private static long queueDrops(Report r) {
+        return r.links().stream().mapToLong(LinkReport::queueDrops).sum();
+    }
+
+    @Test
+    void dcqcnMarksNotifiesCutsRatesAndDropsLessThanNoControlOnAnIncast() throws IOException, ScenarioException {
+        Report none = run(incast("none"));
+        Report dcqcn = run(incast("dcqcn"));
+        for (Report r : new Report[] {none, dcqcn}) {
+            for (Report.JobReport j : r.jobs()) {
+                assertEquals(Status.COMPLETE, j.outcome().status(), j.name() + " " + j.mode());
+                assertTrue(j.outcome().verified(), j.name() + " " + j.mode());
+            }
+            TrafficReport t = r.traffic().get(0);
+            assertEquals(t.flows(), t.finished(), "every flow finishes, through its resends: " + t);
+        }
+        TrafficReport off = none.traffic().get(0);
+        TrafficReport on = dcqcn.traffic().get(0);
+        assertNull(off.congestion(), "no congestion control, no congestion figures: " + off);
+        assertNotNull(on.congestion(), on.toString());
+        assertEquals("dcqcn", on.congestion().control());
+        assertTrue(queueDrops(none) > 0, "the incast overflows 32 KiB buffers without control");
+        assertTrue(
+                queueDrops(dcqcn) < queueDrops(none),
+                "DCQCN drops less: " + queueDrops(dcqcn) + " against " + queueDrops(none));
+        assertTrue(on.congestion().ecnMarked() > 0, on.toString());
+        assertTrue(
+                on.congestion().cnps() > 0
+                        && on.congestion().cnps() <= on.congestion().ecnMarked(),
+                "a CNP answers a marked packet, at most one per flow per interval: " + on);
+        assertTrue(on.congestion().rateCuts() > 0, on.toString());
+        assertTrue(on.congestion().lowestRateGbps() < 100, "the senders slowed down: " + on);
+        assertTrue(on.retransmissions() < off.retransmissions(), on + " against " + off);
+        assertSameRun(dcqcn, run(incast("dcqcn")), "the same incast under DCQCN");
+    }
+}
