@@ -5,6 +5,7 @@ import java.util.List;
 import org.bitina.job.Status;
 import org.bitina.run.Report;
 import org.bitina.run.SharedRun;
+import org.bitina.run.TrafficReport;
 import org.bitina.scenario.Schedule;
 
 /**
@@ -38,7 +39,37 @@ final class SharedAnswer {
                     .toList();
             out.add(sentence(job, mix));
         }
+        for (TrafficReport t : r.traffic()) {
+            if (t.alone()) {
+                out.add(traffic(r, t.entry()));
+            }
+        }
         return out;
+    }
+
+    /**
+     * {@code traffic 1 (incast, dcqcn): p99 2.73 ms in the ina mix (1.10x its p99 alone), 2.93 ms in the
+     * baseline mix (1.19x its p99 alone); 2.47 ms alone}: one entry's p99 flow completion time per world.
+     */
+    static String traffic(Report r, int entry) {
+        List<TrafficReport> rows =
+                r.traffic().stream().filter(t -> t.entry() == entry).toList();
+        TrafficReport first = rows.get(0);
+        List<String> parts = new ArrayList<>();
+        String alone = null;
+        for (TrafficReport t : rows) {
+            String p99 = t.finished() == 0 ? "no flow finished" : Units.micros(t.fctP99Micros());
+            if (t.alone()) {
+                alone = p99 + " alone";
+            } else {
+                parts.add(p99 + " in the " + t.world().configName() + " mix"
+                        + (t.slowdown() == null ? "" : " (" + Answer.times(t.slowdown()) + " its p99 alone)"));
+            }
+        }
+        String control =
+                first.congestion() == null ? "" : ", " + first.congestion().control();
+        return "traffic " + (entry + 1) + " (" + first.kind() + control + "): p99 " + String.join(", ", parts)
+                + (alone == null ? "" : (parts.isEmpty() ? "" : "; ") + alone);
     }
 
     /** {@code mix}: the job's rows in the mix, one per world. */

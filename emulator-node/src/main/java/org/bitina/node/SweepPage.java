@@ -11,6 +11,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.function.Function;
 import org.bitina.run.Report;
+import org.bitina.run.TrafficReport;
 
 /**
  * {@code DIR/sweep.html} of {@code bitina sweep}: one chart per metric against the first swept
@@ -104,6 +105,48 @@ final class SweepPage {
                     .append("<figcaption>")
                     .append(HtmlReport.esc("INA's speed-up over its fastest verified baseline (its time over INA's;"
                             + " above 1: INA faster) against " + paths.get(0)))
+                    .append("</figcaption></figure>\n");
+        }
+        // a shared file's answer: each job's slowdown and each traffic entry's p99, per world
+        Map<String, Map<String, Double>> slowdowns = new LinkedHashMap<>();
+        Map<String, Map<String, Double>> p99s = new LinkedHashMap<>();
+        for (int i = 0; i < points.size(); i++) {
+            String others = others(paths, varying, points.get(i));
+            String x = points.get(i).get(0);
+            for (Report.JobReport j : reports.get(i).jobs()) {
+                if (j.shared() != null && !j.shared().alone() && j.shared().slowdown() != null) {
+                    slowdowns
+                            .computeIfAbsent(
+                                    j.name() + "/" + j.shared().world().configName() + others,
+                                    k -> new LinkedHashMap<>())
+                            .put(x, j.shared().slowdown());
+                }
+            }
+            for (TrafficReport t : reports.get(i).traffic()) {
+                if (t.finished() > 0) {
+                    String where = t.alone() ? "alone" : t.world().configName();
+                    p99s.computeIfAbsent(
+                                    "traffic " + (t.entry() + 1) + "/" + where + others, k -> new LinkedHashMap<>())
+                            .put(x, t.fctP99Micros());
+                }
+            }
+        }
+        if (!slowdowns.isEmpty()) {
+            b.append("<figure class=\"chart\" data-chart=\"sweep-slowdown\">")
+                    .append(SvgCharts.sweep(
+                            "svg" + n++, "slowdown in the shared fabric", paths.get(0), "x", xs, slowdowns))
+                    .append("<figcaption>")
+                    .append(HtmlReport.esc(
+                            "each job's JCT in its world's mix over its JCT alone against " + paths.get(0)))
+                    .append("</figcaption></figure>\n");
+        }
+        if (!p99s.isEmpty()) {
+            b.append("<figure class=\"chart\" data-chart=\"sweep-traffic-p99\">")
+                    .append(SvgCharts.sweep("svg" + n++, "traffic p99 FCT", paths.get(0), "us", xs, p99s))
+                    .append("<figcaption>")
+                    .append(HtmlReport.esc(
+                            "background traffic's p99 flow completion time (us, modelled) in each world's"
+                                    + " mix and alone against " + paths.get(0)))
                     .append("</figcaption></figure>\n");
         }
         List<String> zero = new ArrayList<>();

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Locale;
 import org.bitina.run.Report;
 import org.bitina.run.TrafficReport;
+import org.bitina.usecase.traffic.TrafficFigures;
 
 /**
  * The console's and the HTML page's table of background traffic (T3): one row per traffic entry
@@ -33,6 +34,9 @@ final class TrafficSummary {
         }
         table.lines(colour).forEach(out::println);
         for (TrafficReport t : r.traffic()) {
+            if (t.congestion() != null) {
+                out.println("  traffic " + (t.entry() + 1) + " (" + where(t) + "): " + congestion(t));
+            }
             t.gaveUp().forEach(g -> out.println("  traffic " + (t.entry() + 1) + " (" + where(t) + "): " + g));
         }
         out.println("(FCT: last byte's arrival minus the flow's start, resends included; resent: packets sent again"
@@ -57,12 +61,30 @@ final class TrafficSummary {
         }
         b.append("</table>\n");
         for (TrafficReport t : r.traffic()) {
+            if (t.congestion() != null) {
+                b.append("<p class=\"congestion\">")
+                        .append(HtmlReport.esc("traffic " + (t.entry() + 1) + " (" + where(t) + "): " + congestion(t)))
+                        .append("</p>\n");
+            }
             t.gaveUp()
                     .forEach(g -> b.append("<p class=\"gave-up\">")
                             .append(HtmlReport.esc("traffic " + (t.entry() + 1) + " (" + where(t) + "): " + g))
                             .append("</p>\n"));
         }
         b.append("</section>\n");
+    }
+
+    /** "dcqcn: 738 packets arrived ECN-marked, 320 CNPs, 317 rate cuts, lowest rate 0.286 Gbps". */
+    static String congestion(TrafficReport t) {
+        TrafficFigures.Congestion c = t.congestion();
+        return String.format(
+                Locale.ROOT,
+                "%s: %d packets arrived ECN-marked, %d CNPs, %d rate cuts, lowest rate %.3g Gbps",
+                c.control(),
+                c.ecnMarked(),
+                c.cnps(),
+                c.rateCuts(),
+                c.lowestRateGbps());
     }
 
     private static String where(TrafficReport t) {
