@@ -10,6 +10,8 @@ import org.bitina.topology.EncodingSpec;
  *
  * @param expect   what the scenario says the modes end as, or null: derived from the fault plan
  * @param recovery the job's bounds on its endpoints' retransmission rule ({@code recovery { }})
+ * @param congestionControl whether its endpoints react to ECN marks ({@code congestion = dcqcn}): INA's
+ *                 workers cut their window when a result comes back marked (AIMD)
  */
 public record JobCommon(
         String name,
@@ -22,9 +24,54 @@ public record JobCommon(
         Duration completionTimeout,
         List<Mode> baselines,
         Expect expect,
-        RecoverySettings recovery) {
+        RecoverySettings recovery,
+        boolean congestionControl) {
     public JobCommon {
         recovery = recovery == null ? RecoverySettings.NONE : recovery;
+    }
+
+    public JobCommon(
+            String name,
+            String kind,
+            int tenant,
+            int id,
+            List<String> members,
+            BitSpace bitSpace,
+            EncodingSpec encoding,
+            Duration completionTimeout,
+            List<Mode> baselines,
+            Expect expect,
+            RecoverySettings recovery) {
+        this(
+                name,
+                kind,
+                tenant,
+                id,
+                members,
+                bitSpace,
+                encoding,
+                completionTimeout,
+                baselines,
+                expect,
+                recovery,
+                false);
+    }
+
+    /** This job with {@code others} as its members (an iteration's, a broadcast's receivers), all else kept. */
+    public JobCommon withMembers(List<String> others) {
+        return new JobCommon(
+                name,
+                kind,
+                tenant,
+                id,
+                others,
+                bitSpace,
+                encoding,
+                completionTimeout,
+                baselines,
+                expect,
+                recovery,
+                congestionControl);
     }
 
     public JobCommon(

@@ -143,6 +143,8 @@ public final class AggregationTable {
         EndpointSet held;
         /** H2: in a second stage, the job's endpoints the accumulator holds (null elsewhere). */
         EndpointSet holds;
+        /** Some contribution arrived ECN-marked: the OR of their marks, carried into the emission. */
+        boolean congested;
 
         ReductionOp op;
         Payload acc;
@@ -268,6 +270,7 @@ public final class AggregationTable {
             return mismatch;
         }
         e.maxVt = Math.max(e.maxVt, c.vt());
+        e.congested |= c.congested();
         e.op.apply(e.acc, c.payload());
         e.holds = e.holds.or(c.holds());
         return new Buffered(e.held, MissSet.of(e.nodeBitmap, e.held));
@@ -337,6 +340,7 @@ public final class AggregationTable {
 
     private void reduce(Entry e, Contribution c) {
         e.held = e.held.or(c.pbm());
+        e.congested |= c.congested();
         if (c.holds() != null) {
             e.holds = e.holds == null ? c.holds() : e.holds.or(c.holds());
         }
@@ -481,7 +485,8 @@ public final class AggregationTable {
                 e.firstArrival,
                 now,
                 vt,
-                e.holds);
+                e.holds,
+                e.congested);
         tombstones.put(e.key, new Tombstone(emission, e.held, e.holds, now + tombstoneNanos));
         return emission;
     }

@@ -56,7 +56,13 @@ final class EdgeAggregator implements TreeMechanism {
                 StateKey.Tree.EDGE,
                 p.header().destination(),
                 p.header().seq());
-        Contribution c = new Contribution(FlatBitmap.of(n, local), p.header().op(), p.payload(), f.vt());
+        Contribution c = new Contribution(
+                FlatBitmap.of(n, local),
+                p.header().op(),
+                p.payload(),
+                f.vt(),
+                null,
+                p.header().has(Flags.CE));
         return new Decision.Offer(this, t, f, key, FlatBitmap.full(n), c, "share", now);
     }
 

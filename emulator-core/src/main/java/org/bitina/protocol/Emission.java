@@ -15,6 +15,8 @@ import org.bitina.wire.ReductionOp;
  *                     the timeout (the node waited that long)
  * @param holds        in a second stage over partitions (H2), the job's endpoints the payload holds (the
  *                     union of its contributions'); null elsewhere
+ * @param congested    some contribution arrived ECN-marked: the aggregate, and at the root the result,
+ *                     leaves with CE set, so the mark comes back to every worker
  */
 public record Emission(
         StateKey key,
@@ -26,7 +28,22 @@ public record Emission(
         long firstArrival,
         long emittedAt,
         long vt,
-        EndpointSet holds) {
+        EndpointSet holds,
+        boolean congested) {
+    public Emission(
+            StateKey key,
+            EndpointSet nodeBitmap,
+            EndpointSet pbm,
+            ReductionOp op,
+            Payload payload,
+            boolean partial,
+            long firstArrival,
+            long emittedAt,
+            long vt,
+            EndpointSet holds) {
+        this(key, nodeBitmap, pbm, op, payload, partial, firstArrival, emittedAt, vt, holds, false);
+    }
+
     public Emission(
             StateKey key,
             EndpointSet nodeBitmap,
@@ -42,7 +59,7 @@ public record Emission(
 
     /** This emission carrying another payload (what a malicious switch emits instead, S6). */
     public Emission withPayload(Payload p) {
-        return new Emission(key, nodeBitmap, pbm, op, p, partial, firstArrival, emittedAt, vt, holds);
+        return new Emission(key, nodeBitmap, pbm, op, p, partial, firstArrival, emittedAt, vt, holds, congested);
     }
 
     /** The contributions the node bitmap expected and this emission lacks. */
@@ -75,6 +92,7 @@ public record Emission(
                 firstArrival,
                 now,
                 Math.max(vt, late.vt()),
-                held);
+                held,
+                congested || late.congested());
     }
 }

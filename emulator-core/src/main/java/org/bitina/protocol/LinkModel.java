@@ -16,8 +16,12 @@ import org.bitina.topology.LinkSpec;
 public final class LinkModel {
     private final LinkSpec spec;
     private final SplittableRandom random;
-    /** RED's draws, apart from the loss draws so that marking leaves every loss pattern as it was. */
-    private final SplittableRandom marking;
+    private final long seed;
+    /**
+     * RED's draws, apart from the loss draws so that marking leaves every loss pattern as it was; started
+     * again at every phase, so that a phase's marks do not depend on the phases before it.
+     */
+    private SplittableRandom marking;
 
     private boolean up = true;
     /** When the link went down, in modelled time (0 under the real clock): meaningful while it is down. */
@@ -46,6 +50,7 @@ public final class LinkModel {
     public LinkModel(LinkSpec spec, long seed) {
         this.spec = spec;
         this.random = new SplittableRandom(seed);
+        this.seed = seed;
         this.marking = new SplittableRandom(~seed);
         this.loss = spec.loss();
         this.curve = spec.bufferLimited() ? new QueueCurve() : null;
@@ -252,6 +257,7 @@ public final class LinkModel {
         queueDrops = 0;
         maxQueueBytes = 0;
         ecnMarks = 0;
+        marking = new SplittableRandom(~seed);
         busyUntil = 0;
         waiting.clear();
         if (curve != null) {

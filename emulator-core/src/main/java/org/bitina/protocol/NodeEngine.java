@@ -513,7 +513,13 @@ public final class NodeEngine {
     /** What a frame contributes: its bitmap as the P-BM, its payload. */
     static Contribution contribution(Frame f) {
         InaPacket p = f.packet();
-        return new Contribution(p.endpoints(), p.header().op(), p.payload(), f.vt());
+        return new Contribution(
+                p.endpoints(),
+                p.header().op(),
+                p.payload(),
+                f.vt(),
+                null,
+                p.header().has(Flags.CE));
     }
 
     /** As {@link #contribution(Frame)}; in a second stage (H2) with the job's endpoints it holds. */
@@ -524,7 +530,8 @@ public final class NodeEngine {
                 p.header().op(),
                 p.payload(),
                 f.vt(),
-                t.secondStage() == null ? null : StageBridge.holds(t.secondStage(), p));
+                t.secondStage() == null ? null : StageBridge.holds(t.secondStage(), p),
+                p.header().has(Flags.CE));
     }
 
     /**

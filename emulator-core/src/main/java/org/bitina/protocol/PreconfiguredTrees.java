@@ -98,7 +98,7 @@ final class PreconfiguredTrees implements TreeMechanism {
         InaHeader h = InaHeader.of(
                         PacketType.CONTRIBUTION, t.tenant(), t.job(), e.key().seq())
                 .withOp(e.op())
-                .withFlags(flags | (e.partial() ? Flags.PARTIAL : 0));
+                .withFlags(flags | (e.partial() ? Flags.PARTIAL : 0) | (e.congested() ? Flags.CE : 0));
         return new InaPacket(h, e.pbm(), e.payload(), provenance(t, e.pbm(), e), null);
     }
 
@@ -122,7 +122,7 @@ final class PreconfiguredTrees implements TreeMechanism {
         InaHeader h = InaHeader.of(
                         PacketType.RESULT, t.tenant(), t.job(), e.key().seq())
                 .withOp(e.op())
-                .withFlags(complete ? 0 : Flags.PARTIAL);
+                .withFlags((complete ? 0 : Flags.PARTIAL) | (e.congested() ? Flags.CE : 0));
         // F6: the root's node bitmap is the multicast bitmap (a resend goes to the workers that asked)
         SecondStage stage = t.secondStage();
         EndpointSet holds =

@@ -343,7 +343,7 @@ final class ReportAssembler {
                     && !k.equals(Recovery.RECOVERY_NANOS)
                     && !k.equals(RecoveryPolicy.RTO_NANOS)
                     && !k.equals(RecoveryPolicy.MAX_SENDS)) {
-                extra.merge(k, v, Long::sum);
+                extra.merge(k, v, DriverReport.takesTheSmallest(k) ? Long::min : Long::sum);
             }
         });
     }

@@ -1,5 +1,6 @@
 package org.bitina.scenario;
 
+import com.typesafe.config.ConfigValueFactory;
 import com.typesafe.config.ConfigValueType;
 import java.time.Duration;
 import java.util.List;
@@ -75,6 +76,15 @@ final class CongestionSection {
                         first,
                         c.bool("clamp-target", d.clampTarget())),
                 dcqcn);
+    }
+
+    /** The job defaults with the file's control as every job's {@code congestion}, unless the defaults set it. */
+    static ConfigReader jobDefaults(ConfigReader defaults, Congestion congestion) {
+        if (!congestion.dcqcn() || defaults.has("congestion")) {
+            return defaults;
+        }
+        return defaults.on(
+                defaults.config().withValue("congestion", ConfigValueFactory.fromAnyRef("dcqcn")), "defaults.");
     }
 
     private static double unitInterval(ConfigReader c, String key, double dflt) {

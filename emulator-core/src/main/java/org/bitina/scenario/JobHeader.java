@@ -30,7 +30,8 @@ public record JobHeader(
         Duration completionTimeout,
         List<Mode> baselines,
         Expect expect,
-        RecoverySettings recovery) {
+        RecoverySettings recovery,
+        boolean congestionControl) {
     private static final Duration DEFAULT_COMPLETION_TIMEOUT = ConfigSchema.DEFAULT_COMPLETION_TIMEOUT;
 
     /**
@@ -69,9 +70,11 @@ public record JobHeader(
         }
         Expect expect = c.has("expect") ? expect(c, baselines == null ? List.of() : baselines, topology) : null;
         RecoverySettings recovery = c.has("recovery") ? recovery(c) : RecoverySettings.NONE;
+        // the file's congestion.control reaches every job through its defaults (ScenarioLoader)
+        boolean congestion = "dcqcn".equals(c.oneOf("congestion", CongestionSection.CONTROLS, "none"));
         return c.problems().since(before)
                 ? null
-                : new JobHeader(name, tenant, id, timeout, baselines, expect, recovery);
+                : new JobHeader(name, tenant, id, timeout, baselines, expect, recovery, congestion);
     }
 
     /** {@code recovery { rto-min = 10us, rto-max = 5ms, max-sends = 8 }}: bounds on every endpoint's retransmission rule. */
@@ -163,7 +166,18 @@ public record JobHeader(
 
     public JobCommon common(String kind, List<String> members, BitSpace space, EncodingSpec encoding) {
         return new JobCommon(
-                name, kind, tenant, id, members, space, encoding, completionTimeout, baselines, expect, recovery);
+                name,
+                kind,
+                tenant,
+                id,
+                members,
+                space,
+                encoding,
+                completionTimeout,
+                baselines,
+                expect,
+                recovery,
+                congestionControl);
     }
 
     /**

@@ -91,6 +91,15 @@ public final class JobKeys {
                         .example("recovery { rto-min = 20us, max-sends = 8 }")
                         .means("bounds on the one retransmission rule of every mode, INA and baselines alike; see"
                                 + " `jobs[].recovery`"),
+                key("congestion")
+                        .type("none | dcqcn")
+                        .byDefault("the file's `congestion.control`")
+                        .kinds(EVERY)
+                        .example("congestion = none")
+                        .means("whether the job's endpoints react to ECN marks: an AllReduce's INA workers halve"
+                                + " their window when a result comes back marked and grow it by one per window"
+                                + " of unmarked results (AIMD, as ATP's); other kinds and host baselines do not"
+                                + " react yet"),
                 key("start")
                         .type("duration")
                         .byDefault("0us")
@@ -137,6 +146,7 @@ public final class JobKeys {
             "baselines",
             "expect",
             "recovery",
+            "congestion",
             "bit-space",
             "encoding",
             "start",

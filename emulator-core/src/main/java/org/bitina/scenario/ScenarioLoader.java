@@ -130,10 +130,11 @@ public final class ScenarioLoader {
             defaults.checkKeys(JobKeys.job(kinds.readers()), "defaults (job keys)");
         }
         Scenario.Security security = readSecurity(root);
+        CongestionSection.Congestion congestion = CongestionSection.read(root);
         List<JobSpec> jobs = JobsSection.read(
                 jobsRoot,
                 topology,
-                defaults == null ? root.empty("defaults") : defaults,
+                CongestionSection.jobDefaults(defaults == null ? root.empty("defaults") : defaults, congestion),
                 heapBytes,
                 security.maxCompletionTimeout(),
                 kinds);
@@ -147,8 +148,7 @@ public final class ScenarioLoader {
         Schedule schedule = workload == null
                 ? ScheduleSection.read(root, jobs, faults, clock)
                 : ScheduleSection.forWorkload(root, faults, clock, workload.starts());
-        List<TrafficFlows.Spec> traffic =
-                TrafficSection.read(root, topology, jobs, schedule.shared(), CongestionSection.read(root));
+        List<TrafficFlows.Spec> traffic = TrafficSection.read(root, topology, jobs, schedule.shared(), congestion);
         topology = CongestionSection.marking(topology, traffic);
         if (!problems.isEmpty()) {
             throw new ScenarioException(problems.sorted());

@@ -65,6 +65,16 @@ public record DriverReport(
     }
 
     /** Names every field, so that a driver's report cannot put one list where another belongs. */
+    /**
+     * The stats a job's row takes the smallest of over its endpoints (every other one is summed): the
+     * smallest congestion window any INA worker ran at.
+     */
+    public static final String SMALLEST_WINDOW = "smallestWindow";
+
+    public static boolean takesTheSmallest(String stat) {
+        return stat.equals(SMALLEST_WINDOW);
+    }
+
     public static final class Builder {
         private final String endpoint;
         private final Role role;

@@ -54,6 +54,28 @@ class AggregationTableTest {
     }
 
     @Test
+    void anAggregateCarriesTheOrOfItsContributionsCongestionMarks() {
+        EndpointSet abm = bm("[11110000]");
+        for (boolean firstMarked : new boolean[] {false, true}) {
+            for (boolean secondMarked : new boolean[] {false, true}) {
+                AggregationTable s6 = new AggregationTable(16, TIMEOUT);
+                Contribution a = c("[11000000]", 1f);
+                Contribution b = c("[00110000]", 2f);
+                s6.offer(K, abm, marked(a, firstMarked), TIMEOUT, 0);
+                Emission e = assertInstanceOf(
+                                AggregationTable.Complete.class, s6.offer(K, abm, marked(b, secondMarked), TIMEOUT, MS))
+                        .emission();
+                assertEquals(firstMarked || secondMarked, e.congested(), firstMarked + " " + secondMarked);
+                assertEquals(e.congested(), e.withPayload(e.payload()).congested(), "kept when a payload changes");
+            }
+        }
+    }
+
+    private static Contribution marked(Contribution c, boolean congested) {
+        return new Contribution(c.pbm(), c.op(), c.payload(), c.vt(), c.holds(), congested);
+    }
+
+    @Test
     void duplicateNeverCompletesEarlyNorCountsTwice() {
         EndpointSet abm = bm("[1110]");
         table.offer(K, abm, c("[1000]", 1f), TIMEOUT, 0);

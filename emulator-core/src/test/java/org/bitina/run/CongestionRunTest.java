@@ -5,12 +5,14 @@ import static org.bitina.run.Scenarios.fatTree;
 import static org.bitina.run.Scenarios.run;
 import static org.bitina.run.Scenarios.write;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.Map;
 import org.bitina.job.Status;
 import org.bitina.scenario.Scenario;
 import org.bitina.scenario.ScenarioException;
@@ -81,6 +83,15 @@ class CongestionRunTest {
         assertTrue(on.congestion().rateCuts() > 0, on.toString());
         assertTrue(on.congestion().lowestRateGbps() < 100, "the senders slowed down: " + on);
         assertTrue(on.retransmissions() < off.retransmissions(), on + " against " + off);
+        // INA's workers: the marks came back on the results, and the windows were cut (AIMD)
+        for (Report.JobReport j : dcqcn.jobs()) {
+            Map<String, Long> st = j.stats();
+            assertTrue(st.get("markedResults") > 0 && st.get("windowCuts") > 0, j.name() + " " + st);
+            assertTrue(st.get("smallestWindow") < 64, j.name() + " " + st);
+        }
+        for (Report.JobReport j : none.jobs()) {
+            assertFalse(j.stats().containsKey("windowCuts"), "no congestion control, no window: " + j.stats());
+        }
         assertSameRun(dcqcn, run(incast("dcqcn")), "the same incast under DCQCN");
     }
 }

@@ -75,7 +75,7 @@ class ScenarioLoaderRulesTest {
                 }]
                 """);
         String keys =
-                "(allreduce keys: admission, after, baselines, bit-space, completion-timeout, data, encoding, expect, id, iterations, kind, members, membership, name, partitions, recovery, security, start, tenant, tree)";
+                "(allreduce keys: admission, after, baselines, bit-space, completion-timeout, congestion, data, encoding, expect, id, iterations, kind, members, membership, name, partitions, recovery, security, start, tenant, tree)";
         assertEquals(
                 List.of(
                         at(10) + "key 'experts' is for moe jobs, not for an allreduce job " + keys,
@@ -284,7 +284,7 @@ class ScenarioLoaderRulesTest {
                         at(11) + "data.window must be a whole number, got \"many\"",
                         at(13)
                                 + "key 'experts' is for moe jobs, not for a reliable-multicast job (reliable-multicast keys: ack, admission, after, baselines, bit-space, "
-                                + "completion-timeout, data, encoding, expect, id, kind, max-rounds, name, receivers, recovery, source, start, tenant)",
+                                + "completion-timeout, congestion, data, encoding, expect, id, kind, max-rounds, name, receivers, recovery, source, start, tenant)",
                         at(15) + "faults[0].rate must be at least 0 and below 1 (100%), got \"150%\"",
                         at(16) + "cluster.jvms must be a whole number in 1..64, got 0"),
                 p);
@@ -309,7 +309,7 @@ class ScenarioLoaderRulesTest {
                         at(7) + "data type must be float32 or int32, got 'float64'",
                         at(8)
                                 + "key 'sources' is for moe jobs, not for an allreduce job (allreduce keys: admission, after, baselines, bit-space, completion-timeout, "
-                                + "data, encoding, expect, id, iterations, kind, members, membership, name, partitions, recovery, security, start, tenant, tree)",
+                                + "congestion, data, encoding, expect, id, iterations, kind, members, membership, name, partitions, recovery, security, start, tenant, tree)",
                         at(9) + "straggler needs delay = ..."),
                 p);
     }

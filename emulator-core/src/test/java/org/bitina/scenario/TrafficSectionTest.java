@@ -1,6 +1,7 @@
 package org.bitina.scenario;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -128,6 +129,22 @@ class TrafficSectionTest {
                 Dcqcn.Settings.DEFAULTS,
                 load(HEAD + "congestion = dcqcn\n" + two).traffic().get(0).congestion(),
                 "congestion = dcqcn takes every default");
+    }
+
+    @Test
+    void everyJobReactsUnderTheFilesDcqcnUnlessItSaysNone() throws IOException, ScenarioException {
+        String jobs = "topology { generator { kind = fat-tree, k = 4 } }\n"
+                + "schedule = shared\n"
+                + "congestion = dcqcn\n"
+                + "jobs = [{ name = a, kind = allreduce, tenant = 1, members = [h1, h2],"
+                + " tree { mode = auto, root = core-1 }, data { elements = 256 } },\n"
+                + "  { name = b, kind = allreduce, tenant = 2, members = [h3, h4],"
+                + " tree { mode = auto, root = core-1 }, data { elements = 256 }, congestion = none }]\n";
+        Scenario s = load(jobs);
+        assertTrue(s.jobs().get(0).common().congestionControl());
+        assertFalse(s.jobs().get(1).common().congestionControl());
+        Scenario off = load(jobs.replace("congestion = dcqcn\n", ""));
+        assertFalse(off.jobs().get(0).common().congestionControl(), "none by default");
     }
 
     @Test

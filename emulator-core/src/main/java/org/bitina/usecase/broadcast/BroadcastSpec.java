@@ -36,19 +36,7 @@ public record BroadcastSpec(JobCommon common, String root, DataSpec data, int ma
      * its data the block the root's seed gives, which every receiver checks word by word.
      */
     MulticastSpec multicast() {
-        JobCommon c = common;
-        JobCommon receiving = new JobCommon(
-                c.name(),
-                c.kind(),
-                c.tenant(),
-                c.id(),
-                receivers(),
-                c.bitSpace(),
-                c.encoding(),
-                c.completionTimeout(),
-                c.baselines(),
-                c.expect(),
-                c.recovery());
+        JobCommon receiving = common.withMembers(receivers());
         int packet = data.chunk() * data.type().bytes();
         return new MulticastSpec(
                 receiving,

@@ -45,7 +45,8 @@ public record AllReducePlan(
         ValueSecurity values,
         BitSpace wire,
         long rttNanos,
-        RecoverySettings recovery)
+        RecoverySettings recovery,
+        boolean congestionControl)
         implements JobPlan {
     /** A plan built field by field: every field named, none counted ({@link Builder}). */
     public static Builder builder() {
@@ -71,7 +72,8 @@ public record AllReducePlan(
                 .values(values)
                 .wire(wire)
                 .rttNanos(rttNanos)
-                .recovery(recovery);
+                .recovery(recovery)
+                .congestionControl(congestionControl);
     }
 
     /** The plan of the endpoints of one partition (H2): their tree's wire job and bit space. */
@@ -118,6 +120,7 @@ public record AllReducePlan(
         private BitSpace wire;
         private long rttNanos;
         private RecoverySettings recovery = RecoverySettings.NONE;
+        private boolean congestionControl;
 
         private Builder() {}
 
@@ -208,6 +211,12 @@ public record AllReducePlan(
             return this;
         }
 
+        /** Whether INA's workers run AIMD on their window from the results' ECN marks ({@code congestion = dcqcn}). */
+        public Builder congestionControl(boolean v) {
+            congestionControl = v;
+            return this;
+        }
+
         public AllReducePlan build() {
             require(jobName, "jobName");
             require(mode, "mode");
@@ -231,7 +240,8 @@ public record AllReducePlan(
                     values,
                     wire == null ? space : wire,
                     rttNanos,
-                    recovery);
+                    recovery,
+                    congestionControl);
         }
 
         private static void require(Object v, String field) {

@@ -102,6 +102,8 @@ public final class AllReduceWorker implements EndpointDriver {
     private String uplink;
 
     private boolean cutOff;
+    /** INA under congestion control: how many chunks may be in flight (null: always the plan's window). */
+    private final AimdWindow window;
     /**
      * The members this worker knows will not contribute: the fault plan's silent ones and those a VAT
      * repair cut off. A partial result missing anyone else lacks a share that was lost and is sent again
@@ -128,6 +130,9 @@ public final class AllReduceWorker implements EndpointDriver {
         this.wireBit = plan.wire().index(host);
         this.data = verifier.data(plan.data());
         this.times = new CompletionTimes(data.chunks());
+        this.window = plan.congestionControl() && plan.mode().inNetwork()
+                ? new AimdWindow(plan.data().window())
+                : null;
         this.expected = verifier.members(plan.space(), plan.members());
         this.holds = new EndpointSet[data.chunks()];
         this.verified = new boolean[data.chunks()];
@@ -513,9 +518,17 @@ public final class AllReduceWorker implements EndpointDriver {
         if (first) {
             received++;
         }
-        // a chunk in flight frees a window slot
+        if (first && window != null) {
+            window.onResult(chunk, packet.header().has(Flags.CE), nextChunk);
+        }
+        // a chunk in flight frees a window slot (under AIMD: as many as the window now holds)
         if (first && inFlight && !plan.silent().contains(host)) {
-            out.addAll(sendNext(vt, now));
+            if (window == null) {
+                out.addAll(sendNext(vt, now));
+            }
+            while (window != null && nextChunk < data.chunks() && nextChunk - received < window.size()) {
+                out.addAll(sendNext(vt, now));
+            }
         }
         return finishing(out, now);
     }
@@ -623,7 +636,7 @@ public final class AllReduceWorker implements EndpointDriver {
                         problems,
                         lastVt,
                         done(),
-                        Recovery.stats(retransmissions, recovery.nanos(), rto))
+                        stats())
                 .withUnitTimes(times)
                 .withGaveUp(gaveUp);
         ValueSecurity v = plan.values() == null ? ValueSecurity.OFF : plan.values();
@@ -631,5 +644,15 @@ public final class AllReduceWorker implements EndpointDriver {
                 ? r.withValues(new DriverReport.ValueChecks(
                         v.masking(), v.checksum(), List.copyOf(failed), List.copyOf(fellBack)))
                 : r;
+    }
+
+    private Map<String, Long> stats() {
+        Map<String, Long> s = Recovery.stats(retransmissions, recovery.nanos(), rto);
+        if (window == null) {
+            return s;
+        }
+        Map<String, Long> out = new HashMap<>(s);
+        out.putAll(window.stats());
+        return Map.copyOf(out);
     }
 }

@@ -135,6 +135,7 @@ public final class ArrayPhases {
                 .silent(f.silent())
                 .seed(job.data().seed())
                 .recovery(job.common().recovery())
+                .congestionControl(job.common().congestionControl())
                 .values(job.values())
                 .build();
     }

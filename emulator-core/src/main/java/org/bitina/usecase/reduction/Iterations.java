@@ -34,19 +34,7 @@ public final class Iterations {
         List<Phase> out = new ArrayList<>();
         Phase previous = null;
         for (Elastic.Iteration it : iterations) {
-            JobCommon c = job.common();
-            JobCommon members = new JobCommon(
-                    c.name(),
-                    c.kind(),
-                    c.tenant(),
-                    c.id(),
-                    it.members(),
-                    c.bitSpace(),
-                    c.encoding(),
-                    c.completionTimeout(),
-                    c.baselines(),
-                    c.expect(),
-                    c.recovery());
+            JobCommon members = job.common().withMembers(it.members());
             DataSpec d = job.data();
             DataSpec data = new DataSpec(
                     d.elements(),
@@ -56,7 +44,8 @@ public final class Iterations {
                     d.window(),
                     d.seed() + it.index() - 1,
                     d.fixedPointScale());
-            Phase p = ina.of(members, data, it.silent(), WireJobs.iteration(c.id(), it.index()));
+            Phase p = ina.of(
+                    members, data, it.silent(), WireJobs.iteration(job.common().id(), it.index()));
             String root = p.roots().get(0);
             List<String> rewritten = previous == null ? List.of() : rewritten(s, previous, p);
             double micros = 2
