@@ -90,9 +90,9 @@ public final class ScenarioKeys {
                             .type("none | dcqcn | object")
                             .byDefault("none")
                             .example("congestion { control = dcqcn, kmin = 4KiB, kmax = 16KiB, pmax = 20% }")
-                            .means("congestion control of the background traffic's senders (each `traffic[]` entry may"
-                                    + " override it); with dcqcn every switch egress queue ECN-marks with RED; see"
-                                    + " `congestion` and docs/shared-fabric.md"),
+                            .means("congestion control of the traffic's senders and the jobs' endpoints (a"
+                                    + " `traffic[]` entry or a job may override it); with dcqcn every switch egress"
+                                    + " queue ECN-marks with RED; see `congestion` and docs/shared-fabric.md"),
                     key("security")
                             .type("object")
                             .byDefault("{}")
@@ -511,7 +511,8 @@ public final class ScenarioKeys {
             "traffic[]",
             "Background traffic under schedule = shared (T3): open-loop unicast flows of MTU-sized packets through the"
                     + " jobs' ports, queues and buffers, whose starts are Poisson arrivals at `load` of each sender's link"
-                    + " rate; a flow with a lost packet ends unfinished (no retransmission). See docs/shared-fabric.md.",
+                    + " rate; each flow a go-back-N reliable connection that resends what was lost. See"
+                    + " docs/shared-fabric.md.",
             List.of(
                     key("kind")
                             .type("permutation | incast | uniform | all-to-all")
@@ -572,8 +573,9 @@ public final class ScenarioKeys {
                     + " packet with a congestion notification (CNP) on its ACK, at most one per flow per `cnp-interval`,"
                     + " and each sender paces its flow at a rate DCQCN's reaction point sets (org.bitina.protocol.Dcqcn)."
                     + " Defaults: RED as the DCQCN paper runs it, the reaction point's as HPCC's ns-3 RoCE model"
-                    + " (RdmaHw) sets them. `congestion = dcqcn` alone takes every default. Applies to background"
-                    + " traffic; jobs' endpoints do not react yet.",
+                    + " (RdmaHw) sets them. `congestion = dcqcn` alone takes every default. An AllReduce's INA"
+                    + " workers react with AIMD on their window (a job's `congestion` key); host baselines and other"
+                    + " kinds do not react yet.",
             List.of(
                     key("control")
                             .type("none | dcqcn")

@@ -111,6 +111,17 @@ class ClusterRunTest {
     }
 
     @Test
+    void underDcqcnThreeMembersReportExactlyWhatOneJvmReports() throws Exception {
+        // RED's draws, CNPs, each queue pair's pacing and the INA workers' windows, across members
+        Scenario s = reference(dir, "shared-congestion.conf", f -> f.replace("control = none,", "control = dcqcn,"));
+        Report one = run(s);
+        assertEquals("dcqcn", one.traffic().get(0).congestion().control());
+        Report three = runOnThree(s);
+        assertOnAllThree(three);
+        Scenarios.assertSameRun(one, three, "shared-congestion.conf under dcqcn");
+    }
+
+    @Test
     void aWindowLargerThanOneMessageCrossesMembersInPiecesAndReportsWhatOneJvmReports() throws Exception {
         // 256 frames of 1 KiB to one device in one window are more than an Artery message may carry: before they
         // went in pieces, the message was dropped as oversized and the window barrier waited for it forever
