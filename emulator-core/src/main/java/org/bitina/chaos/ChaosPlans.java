@@ -213,6 +213,7 @@ public final class ChaosPlans {
         if (!faults.isEmpty()) {
             t.append("faults = [\n  ").append(String.join("\n  ", faults)).append("\n]\n");
         }
+        t.append(congestion(r));
         boolean lossless = buffer.isEmpty() && loss == 0 && faults.isEmpty();
         return new Plan(seed, t.toString(), lossless, lossless);
     }
@@ -239,6 +240,20 @@ public final class ChaosPlans {
             out.add("{ at = " + later + "us, kind = " + (crash ? "switch-recover" : "link-up") + ", " + what + " }");
         }
         return out;
+    }
+
+    /**
+     * DCQCN in a third of the plans (issue 45 item 2): RED marking at every queue, the traffic paced by
+     * its reaction points, the INA workers' windows cut by marked results; thresholds small enough for
+     * the plans' buffers to mark.
+     */
+    private static String congestion(SplittableRandom r) {
+        if (r.nextInt(3) != 0) {
+            return "";
+        }
+        return "congestion { control = dcqcn, kmin = " + pick(r, "1KiB", "4KiB") + ", kmax = "
+                + pick(r, "8KiB", "32KiB") + ", pmax = " + pick(r, "5%", "50%") + ", increase-timer = "
+                + pick(r, "10us", "55us") + " }\n";
     }
 
     /**

@@ -3,6 +3,7 @@ package org.bitina.scenario;
 import java.time.Duration;
 import java.util.List;
 import org.bitina.topology.Link;
+import org.bitina.topology.Topology;
 
 /**
  * One entry of a fault plan (E4). Which fields matter depends on the kind; the loader
@@ -35,6 +36,19 @@ public record FaultSpec(
             default -> throw new AssertionError(kind);
         }
         chunks = List.copyOf(chunks);
+    }
+
+    /**
+     * This fault on {@code topology}'s link between the same two nodes: routing tells a down link by
+     * equality, so a fault read on a topology whose links were then given other properties (RED
+     * marking, {@code congestion}) must name the links of the one that runs.
+     */
+    public FaultSpec on(Topology topology) {
+        if (link == null) {
+            return this;
+        }
+        Link there = topology.linkBetween(link.a(), link.b()).orElse(link);
+        return there.equals(link) ? this : new FaultSpec(at, kind, node, there, delay, jitter, rate, chunks, member);
     }
 
     private static void require(boolean present, Kind kind, String field) {

@@ -149,7 +149,12 @@ public final class ScenarioLoader {
                 ? ScheduleSection.read(root, jobs, faults, clock)
                 : ScheduleSection.forWorkload(root, faults, clock, workload.starts());
         List<TrafficFlows.Spec> traffic = TrafficSection.read(root, topology, jobs, schedule.shared(), congestion);
-        topology = CongestionSection.marking(topology, traffic);
+        Topology marked = CongestionSection.marking(topology, traffic);
+        if (marked != topology) {
+            topology = marked;
+            Topology on = marked;
+            faults = faults.stream().map(f -> f.on(on)).toList();
+        }
         if (!problems.isEmpty()) {
             throw new ScenarioException(problems.sorted());
         }

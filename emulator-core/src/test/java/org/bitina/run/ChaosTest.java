@@ -91,6 +91,7 @@ class ChaosTest {
         int buffered = 0;
         int withTraffic = 0;
         int faulted = 0;
+        int dcqcn = 0;
         for (long seed = 1; seed <= SHARED_SEEDS; seed++) {
             ChaosPlans.Plan plan = ChaosPlans.generateShared(seed);
             assertTrue(plan.text().equals(ChaosPlans.generateShared(seed).text()), "the same seed, the same text");
@@ -98,6 +99,7 @@ class ChaosTest {
             withTraffic += plan.text().contains("traffic = ") ? 1 : 0;
             faulted +=
                     plan.text().contains("kind = switch-crash") || plan.text().contains("kind = link-down") ? 1 : 0;
+            dcqcn += plan.text().contains("control = dcqcn") ? 1 : 0;
             Path file = dir.resolve("shared-" + seed + ".conf");
             Files.writeString(file, plan.text());
             Scenario s = ScenarioLoader.load(file);
@@ -117,6 +119,7 @@ class ChaosTest {
         assertTrue(buffered > 0, "some plans have finite buffers");
         assertTrue(withTraffic > 0, "some plans have background traffic");
         assertTrue(faulted > 0, "some plans crash a spine or take a link down under both tenants");
+        assertTrue(dcqcn > 0, "some plans run DCQCN");
         assertTrue(
                 failures.isEmpty(),
                 failures.size() + " of " + SHARED_SEEDS + " shared seeds broke an invariant:\n"

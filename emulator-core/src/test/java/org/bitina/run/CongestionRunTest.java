@@ -12,10 +12,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.Map;
 import org.bitina.job.Status;
+import org.bitina.protocol.TrafficFlows;
 import org.bitina.scenario.Scenario;
 import org.bitina.scenario.ScenarioException;
+import org.bitina.usecase.traffic.TrafficDriverSpec;
+import org.bitina.usecase.traffic.TrafficPlan;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -52,6 +56,26 @@ class CongestionRunTest {
 
     private static long queueDrops(Report r) {
         return r.links().stream().mapToLong(LinkReport::queueDrops).sum();
+    }
+
+    @Test
+    void aReceiverWaitsForEveryFlowOfItsQueuePairSentAtTheLowestRate() throws IOException, ScenarioException {
+        Scenario s = incast("dcqcn");
+        TrafficPlan plan = TrafficPlan.of(s, 0);
+        TrafficDriverSpec d = plan.drivers().get(0);
+        long bitsPerPacket = 8L * (d.payloadBytes() + d.overheadBytes());
+        Map<String, Long> bits = new HashMap<>();
+        long lastStart = 0;
+        for (TrafficFlows.Flow f : plan.flows()) {
+            long packets = (f.bytes() + d.payloadBytes() - 1) / d.payloadBytes();
+            bits.merge(f.from() + ">" + f.to(), packets * bitsPerPacket, Long::sum);
+            lastStart = Math.max(lastStart, f.startNanos());
+        }
+        long slowest = bits.values().stream().mapToLong(Long::longValue).max().orElseThrow();
+        long min = plan.spec().congestion().minRateBps();
+        // a flow slowed to the floor behind its queue pair's others is not given up on while it still sends
+        assertTrue(plan.giveUpNanos() >= slowest * 1_000_000_000L / min, plan.giveUpNanos() + " " + slowest);
+        assertTrue(plan.giveUpNanos() > lastStart);
     }
 
     @Test

@@ -148,6 +148,19 @@ class TrafficSectionTest {
     }
 
     @Test
+    void aLinkFaultUnderDcqcnNamesTheLinkTheRunMarksOn() throws IOException, ScenarioException {
+        // RED gives every link other properties after the faults were read: the fault must still name the
+        // running topology's link, or routing (which tells a down link by equality) keeps using it
+        Scenario s = load(HEAD
+                + "congestion = dcqcn\n"
+                + "traffic = [{ kind = incast, to = h3, load = 25%, stop = 40us }]\n"
+                + "faults = [{ at = 2us, kind = link-down, link = [edge-1-1, agg-1-1] }]\n");
+        FaultSpec f = s.faults().get(0);
+        assertTrue(s.topology().links().contains(f.link()), f.link().toString());
+        assertTrue(f.link().spec().ecnMarking(), "the marking link");
+    }
+
+    @Test
     void badCongestionSettingsAreRefusedAtTheirKeys() throws IOException {
         List<String> found = problems("congestion { control = dctcp, kmin = 8KiB, kmax = 4KiB, g = 2 }\n");
         String text = String.join("\n", found);

@@ -322,7 +322,8 @@ final class TrafficHost implements EndpointDriver {
             sndNxt[slot] = acked[slot];
             nextSend[slot] = now;
             sendsWithoutProgress[slot]++;
-            arm(slot, now + policy.after(sendsWithoutProgress[slot]));
+            // the timer starts again with the first packet that leaves: under DCQCN its queue pair may
+            // still be busy, and a timer that ran with nothing in flight would spend sends never made
             send(slot, now, out);
         }
         if (now >= spec.giveUpNanos() && finished < total.length) {

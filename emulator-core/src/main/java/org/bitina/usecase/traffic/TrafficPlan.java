@@ -1,6 +1,7 @@
 package org.bitina.usecase.traffic;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -91,21 +92,27 @@ public record TrafficPlan(
         long overhead = packetOverhead(s.security().tagBytes());
         Map<TrafficFlows.Flow, RecoveryPolicy> policies = new LinkedHashMap<>();
         long giveUp = spec.stopNanos();
+        Map<String, Long> pairBits = new HashMap<>();
+        if (spec.congestion() != null) {
+            Map<String, Long> bits = new HashMap<>();
+            for (TrafficFlows.Flow f : flows) {
+                bits.merge(
+                        f.from() + ">" + f.to(),
+                        TrafficDriverSpec.packets(f.bytes(), payload) * (payload + overhead) * 8L,
+                        Long::sum);
+            }
+            // as time at the lowest rate, rounded up (in double: the product can pass a long)
+            bits.forEach((k, b) -> pairBits.put(k, (long) Math.min(
+                    Long.MAX_VALUE / 4, Math.ceil(b * 1e9 / spec.congestion().minRateBps()))));
+        }
         for (TrafficFlows.Flow f : flows) {
             long rto = rtoNanos(topology, routing, f, payload, overhead);
             RecoveryPolicy p = RecoveryPolicy.doubling(
                     rto, RecoveryPolicy.DOUBLINGS, RecoveryPolicy.TRAFFIC_SENDS, RecoverySettings.NONE);
             policies.put(f, p);
-            // the receiver waits until the sender's last try could have arrived: with DCQCN, after the
-            // flow sent at its lowest rate
-            long paced = spec.congestion() == null
-                    ? 0
-                    : -Math.floorDiv(
-                            -(TrafficDriverSpec.packets(f.bytes(), payload)
-                                    * (payload + overhead)
-                                    * 8L
-                                    * 1_000_000_000L),
-                            spec.congestion().minRateBps());
+            // the receiver waits until the sender's last try could have arrived: with DCQCN, after every
+            // flow of its queue pair (the same sender and receiver) sent at the lowest rate
+            long paced = spec.congestion() == null ? 0 : pairBits.get(f.from() + ">" + f.to());
             giveUp = Math.max(giveUp, f.startNanos() + paced + p.horizonNanos() + p.rtoNanos());
         }
         List<TrafficDriverSpec> drivers = new ArrayList<>();

@@ -256,6 +256,15 @@ class TrafficHostTest {
 
     private static TrafficDriverSpec spec(
             String name, List<TrafficFlows.Flow> flows, RecoveryPolicy policy, Dcqcn.Settings congestion) {
+        return spec(name, flows, policy, congestion, 100_000_000_000L);
+    }
+
+    private static TrafficDriverSpec spec(
+            String name,
+            List<TrafficFlows.Flow> flows,
+            RecoveryPolicy policy,
+            Dcqcn.Settings congestion,
+            long lineBps) {
         List<TrafficFlows.Flow> sends =
                 flows.stream().filter(f -> f.from().equals(name)).toList();
         return new TrafficDriverSpec(
@@ -270,7 +279,7 @@ class TrafficHostTest {
                 OVERHEAD,
                 GIVE_UP,
                 congestion,
-                100_000_000_000L);
+                lineBps);
     }
 
     private static final int OVERHEAD = (int) TrafficPlan.packetOverhead(0);
@@ -332,6 +341,25 @@ class TrafficHostTest {
         assertEquals(1, h1.report().stats().get(TrafficHost.RATE_CUTS));
         assertEquals(50_000_000_000L, h1.report().stats().get(TrafficHost.LOWEST_RATE));
         assertFalse(ce.packet().header().has(Flags.CE), "the sender sends unmarked packets");
+    }
+
+    @Test
+    void aTimeoutThatFindsTheQueuePairBusySendsWhenItIsFreeAndOnlyThenCountsASend() {
+        // at 1 Gbps a full packet takes about 32 us, sixteen timeouts of 2 us: the go-back waits for the pair
+        TrafficHost h1 = new TrafficHost(spec("h1", LONG, POLICY, DCQCN, 1_000_000_000L));
+        List<Frame> sent = new ArrayList<>();
+        h1.start(0).forEach(o -> sent.add(o.frame()));
+        while (h1.report().gaveUp().isEmpty() && h1.nextDeadline() != Long.MAX_VALUE) {
+            h1.onTimer(h1.nextDeadline()).forEach(o -> sent.add(o.frame()));
+            if (sent.size() > 1000) {
+                break;
+            }
+        }
+        // nothing is ever acknowledged: the flow is given up after the policy's 4 sends of packet 0, each of
+        // which left (a timer that ran while nothing was in flight would have spent sends never made)
+        assertEquals(1, h1.report().gaveUp().size(), h1.report().gaveUp().toString());
+        assertEquals(
+                4, sent.stream().filter(f -> f.packet().header().entropy() == 0).count());
     }
 
     @Test
