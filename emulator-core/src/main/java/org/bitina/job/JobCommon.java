@@ -30,33 +30,6 @@ public record JobCommon(
         recovery = recovery == null ? RecoverySettings.NONE : recovery;
     }
 
-    public JobCommon(
-            String name,
-            String kind,
-            int tenant,
-            int id,
-            List<String> members,
-            BitSpace bitSpace,
-            EncodingSpec encoding,
-            Duration completionTimeout,
-            List<Mode> baselines,
-            Expect expect,
-            RecoverySettings recovery) {
-        this(
-                name,
-                kind,
-                tenant,
-                id,
-                members,
-                bitSpace,
-                encoding,
-                completionTimeout,
-                baselines,
-                expect,
-                recovery,
-                false);
-    }
-
     /** This job with {@code others} as its members (an iteration's, a broadcast's receivers), all else kept. */
     public JobCommon withMembers(List<String> others) {
         return new JobCommon(
@@ -85,7 +58,7 @@ public record JobCommon(
             Duration completionTimeout,
             List<Mode> baselines,
             Expect expect) {
-        this(name, kind, tenant, id, members, bitSpace, encoding, completionTimeout, baselines, expect, null);
+        this(name, kind, tenant, id, members, bitSpace, encoding, completionTimeout, baselines, expect, null, false);
     }
 
     public JobCommon(
@@ -98,6 +71,6 @@ public record JobCommon(
             EncodingSpec encoding,
             Duration completionTimeout,
             List<Mode> baselines) {
-        this(name, kind, tenant, id, members, bitSpace, encoding, completionTimeout, baselines, null, null);
+        this(name, kind, tenant, id, members, bitSpace, encoding, completionTimeout, baselines, null, null, false);
     }
 }

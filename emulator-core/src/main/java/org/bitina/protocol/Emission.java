@@ -39,22 +39,8 @@ public record Emission(
             boolean partial,
             long firstArrival,
             long emittedAt,
-            long vt,
-            EndpointSet holds) {
-        this(key, nodeBitmap, pbm, op, payload, partial, firstArrival, emittedAt, vt, holds, false);
-    }
-
-    public Emission(
-            StateKey key,
-            EndpointSet nodeBitmap,
-            EndpointSet pbm,
-            ReductionOp op,
-            Payload payload,
-            boolean partial,
-            long firstArrival,
-            long emittedAt,
             long vt) {
-        this(key, nodeBitmap, pbm, op, payload, partial, firstArrival, emittedAt, vt, null);
+        this(key, nodeBitmap, pbm, op, payload, partial, firstArrival, emittedAt, vt, null, false);
     }
 
     /** This emission carrying another payload (what a malicious switch emits instead, S6). */

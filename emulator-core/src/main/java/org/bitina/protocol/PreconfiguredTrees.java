@@ -223,7 +223,7 @@ final class PreconfiguredTrees implements TreeMechanism {
                                     f.vt()),
                             now));
         } else if (t.root()) {
-            return foldLate(t, key, p, f.vt(), now);
+            return foldLate(t, key, f, now);
         } else if (t.vatParent() == null) {
             return Decision.drop(t, f, DropReason.LATE_WITHOUT_UPSTREAM);
         } else {
@@ -232,19 +232,14 @@ final class PreconfiguredTrees implements TreeMechanism {
     }
 
     /** A contribution that missed the root's partial result: fold it in and send the better result. */
-    private Decision foldLate(JobTables t, StateKey key, InaPacket p, long vt, long now) {
+    private Decision foldLate(JobTables t, StateKey key, Frame f, long now) {
+        InaPacket p = f.packet();
+        long vt = f.vt();
         Emission prev = table.cachedResult(key);
         if (prev == null) {
             return Decision.drop(t, new Frame(p, null, vt), DropReason.LATE_AFTER_FORGETTING);
         }
-        Emission better = prev.foldIn(
-                new Contribution(
-                        p.endpoints(),
-                        p.header().op(),
-                        p.payload(),
-                        vt,
-                        t.secondStage() == null ? null : StageBridge.holds(t.secondStage(), p)),
-                now);
+        Emission better = prev.foldIn(NodeEngine.contribution(t, f), now);
         if (better == null) {
             return Decision.drop(t, new Frame(p, null, vt), DropReason.LATE_MISMATCH);
         }
