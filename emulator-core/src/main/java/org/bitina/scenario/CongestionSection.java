@@ -4,6 +4,7 @@ import com.typesafe.config.ConfigValueFactory;
 import com.typesafe.config.ConfigValueType;
 import java.time.Duration;
 import java.util.List;
+import org.bitina.job.JobSpec;
 import org.bitina.protocol.Dcqcn;
 import org.bitina.protocol.TrafficFlows;
 import org.bitina.topology.Link;
@@ -97,18 +98,17 @@ final class CongestionSection {
     }
 
     /**
-     * {@code topology} with RED marking on every link when some traffic entry runs DCQCN (a host's NIC
-     * never marks: its queue is not limited), else {@code topology} itself.
+     * {@code topology} with the file's RED marking on every link when some traffic entry or job reacts
+     * to marks (a host's NIC never marks: its queue is not limited), else {@code topology} itself.
      */
-    static Topology marking(Topology topology, List<TrafficFlows.Spec> traffic) {
-        Dcqcn.Settings s = traffic.stream()
-                .map(TrafficFlows.Spec::congestion)
-                .filter(x -> x != null)
-                .findFirst()
-                .orElse(null);
-        if (topology == null || s == null) {
+    static Topology marking(
+            Topology topology, Congestion congestion, List<TrafficFlows.Spec> traffic, List<JobSpec> jobs) {
+        boolean reacts = traffic.stream().anyMatch(t -> t.congestion() != null)
+                || jobs.stream().anyMatch(j -> j.common().congestionControl());
+        if (topology == null || !reacts) {
             return topology;
         }
+        Dcqcn.Settings s = congestion.settings();
         return new Topology(
                 topology.nodes(),
                 topology.links().stream()

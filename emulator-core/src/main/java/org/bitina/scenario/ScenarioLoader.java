@@ -149,7 +149,7 @@ public final class ScenarioLoader {
                 ? ScheduleSection.read(root, jobs, faults, clock)
                 : ScheduleSection.forWorkload(root, faults, clock, workload.starts());
         List<TrafficFlows.Spec> traffic = TrafficSection.read(root, topology, jobs, schedule.shared(), congestion);
-        Topology marked = CongestionSection.marking(topology, traffic);
+        Topology marked = CongestionSection.marking(topology, congestion, traffic, jobs);
         if (marked != topology) {
             topology = marked;
             Topology on = marked;

@@ -143,8 +143,12 @@ class TrafficSectionTest {
         Scenario s = load(jobs);
         assertTrue(s.jobs().get(0).common().congestionControl());
         assertFalse(s.jobs().get(1).common().congestionControl());
+        assertTrue(
+                s.topology().links().stream().allMatch(l -> l.spec().ecnMarking()),
+                "a job that reacts needs the switches to mark, with no traffic in the file");
         Scenario off = load(jobs.replace("congestion = dcqcn\n", ""));
         assertFalse(off.jobs().get(0).common().congestionControl(), "none by default");
+        assertTrue(off.topology().links().stream().noneMatch(l -> l.spec().ecnMarking()), "and nothing marks");
     }
 
     @Test
