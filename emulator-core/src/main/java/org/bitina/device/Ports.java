@@ -263,7 +263,7 @@ final class Ports {
                 departs,
                 Flags.ecnCapable(h.type()));
         if (t.marked() && !h.has(Flags.CE)) {
-            f = f.withPacket(f.packet().withHeader(h.withFlags(h.flags() | Flags.CE)));
+            f = f.withPacket(f.packet().flagged(Flags.CE));
         }
         if (capturing()) {
             // a duplicated packet is on the link once: its copy is the far end's

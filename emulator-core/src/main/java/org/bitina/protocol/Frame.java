@@ -31,10 +31,6 @@ public record Frame(InaPacket packet, String destination, long vt, String via) {
 
     /** This frame flagged LATE: it missed the aggregation it was for and goes on outside it. */
     Frame flaggedLate() {
-        return new Frame(
-                packet.withHeader(packet.header().withFlags(packet.header().flags() | Flags.LATE)),
-                destination,
-                vt,
-                via);
+        return new Frame(packet.flagged(Flags.LATE), destination, vt, via);
     }
 }

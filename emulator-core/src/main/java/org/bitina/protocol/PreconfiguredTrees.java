@@ -352,7 +352,7 @@ final class PreconfiguredTrees implements TreeMechanism {
             return Decision.drop(t, f, DropReason.STAGE_WITHOUT_RESULT);
         }
         InaPacket up = StageBridge.up(t.stage(), t.tenant(), sent);
-        up = up.withHeader(up.header().withFlags(up.header().flags() | Flags.RETRANSMIT));
+        up = up.flagged(Flags.RETRANSMIT);
         return Decision.all(
                 new Decision.Count(t, Counter.RETRANSMISSIONS_PASSED_UP),
                 new Decision.Enter(stage, new Frame(up, t.stage().uplink(), f.vt()), now));

@@ -46,6 +46,11 @@ public record InaPacket(
         return new InaPacket(h, endpoints, payload, provenance, authTag);
     }
 
+    /** This packet with {@code flag} set besides its others (LATE, RETRANSMIT, CE on the way). */
+    public InaPacket flagged(int flag) {
+        return withHeader(header.withFlags(header.flags() | flag));
+    }
+
     public InaPacket withPayload(Payload p) {
         return new InaPacket(header, endpoints, p, provenance, authTag);
     }

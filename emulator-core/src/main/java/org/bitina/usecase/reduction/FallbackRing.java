@@ -202,7 +202,7 @@ final class FallbackRing {
             p.sends++;
             p.dueAt = now + policy.after(p.sends);
             InaPacket was = p.out.frame().packet();
-            InaPacket again = was.withHeader(was.header().withFlags(was.header().flags() | Flags.RETRANSMIT));
+            InaPacket again = was.flagged(Flags.RETRANSMIT);
             Frame f = p.out.frame();
             out.add(new Out(new Frame(again, f.destination(), Math.max(vt, f.vt())), 0));
         }
