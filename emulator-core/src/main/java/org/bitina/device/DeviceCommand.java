@@ -419,7 +419,7 @@ public sealed interface DeviceCommand extends ControlMessage
      *
      * @param queueBucketNanos the interval of {@code queue}
      * @param queue            the egress queue's depth over modelled time, {start ns, most bytes waiting} per
-     *                         interval ({@code QueueCurve}); null where the buffer is unlimited
+     *                         interval ({@code TimeCurve}); null where the buffer is unlimited
      * @param ecnMarks         packets ECN-marked as they joined the queue; null where the link does not mark
      */
     record LinkStats(

@@ -17,8 +17,8 @@ import org.bitina.protocol.JobTables;
 import org.bitina.protocol.LinkModel;
 import org.bitina.protocol.NodeEngine;
 import org.bitina.protocol.PacketCapture;
-import org.bitina.protocol.QueueCurve;
 import org.bitina.protocol.SwitchTiming;
+import org.bitina.protocol.TimeCurve;
 import org.bitina.protocol.TraceEvent;
 import org.bitina.topology.LinkSpec;
 import org.bitina.wire.Flags;
@@ -360,7 +360,7 @@ final class Ports {
     List<DeviceCommand.LinkStats> stats() {
         List<DeviceCommand.LinkStats> out = new ArrayList<>();
         links.forEach((n, l) -> {
-            QueueCurve c = l.queueCurve();
+            TimeCurve c = l.queueCurve();
             out.add(new DeviceCommand.LinkStats(
                     node,
                     n,

@@ -43,7 +43,7 @@ public final class LinkModel {
     /** The waiting packets' departure times (when their serialisation starts) and sizes, oldest first. */
     private final WaitingPackets waiting = new WaitingPackets();
     /** The queue's depth over modelled time, kept only where the buffer is finite (null elsewhere: no cost). */
-    private final QueueCurve curve;
+    private final TimeCurve curve;
 
     public static final String QUEUE_FULL = "queue full";
 
@@ -53,7 +53,7 @@ public final class LinkModel {
         this.seed = seed;
         this.marking = new SplittableRandom(~seed);
         this.loss = spec.loss();
-        this.curve = spec.bufferLimited() ? new QueueCurve() : null;
+        this.curve = spec.bufferLimited() ? new TimeCurve() : null;
     }
 
     /**
@@ -232,10 +232,10 @@ public final class LinkModel {
     }
 
     /**
-     * The queue's depth over modelled time ({@link QueueCurve}: the most bytes waiting per interval),
+     * The queue's depth over modelled time ({@link TimeCurve}: the most bytes waiting per interval),
      * or null where the buffer is unlimited.
      */
-    public QueueCurve queueCurve() {
+    public TimeCurve queueCurve() {
         return curve;
     }
 

@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Objects;
 import org.bitina.job.Mode;
 import org.bitina.job.Status;
+import org.bitina.protocol.TimeCurve;
 import org.bitina.security.ChecksumAudit;
 import org.bitina.usecase.KindReport;
 import org.bitina.usecase.Phase;
@@ -170,14 +171,17 @@ public record Report(
          * @param stateEntries the switches' aggregation entries over the phase's modelled time (absent when none held
          *                     any)
          * @param faults       the faults of the scenario as they came to this phase, on its modelled time axis
+         * @param window       INA under congestion control (AIMD): the workers' windows in chunks over modelled time,
+         *                     the least and the most of any worker per interval; absent without
          */
         public record Timing(
                 long wallMillis,
                 double modeledMicros,
                 Completion completion,
                 @JsonInclude(JsonInclude.Include.NON_NULL) StateEntries stateEntries,
-                List<FaultMark> faults) {
-            public static final Timing NONE = new Timing(0, 0, null, null, List.of());
+                List<FaultMark> faults,
+                @JsonInclude(JsonInclude.Include.NON_NULL) TimeCurve.Range window) {
+            public static final Timing NONE = new Timing(0, 0, null, null, List.of(), null);
         }
 
         /**

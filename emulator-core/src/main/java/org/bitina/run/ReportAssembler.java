@@ -15,6 +15,7 @@ import org.bitina.device.DeviceCommand;
 import org.bitina.job.Status;
 import org.bitina.protocol.Counter;
 import org.bitina.protocol.ObservedTrees;
+import org.bitina.protocol.TimeCurve;
 import org.bitina.scenario.AdmissionMode;
 import org.bitina.scenario.Clock;
 import org.bitina.scenario.Scenario;
@@ -500,7 +501,11 @@ final class ReportAssembler {
                         lastVt / 1000.0,
                         PhaseTimeline.completion(p, ending.values()),
                         PhaseTimeline.entries(stats, lastVt),
-                        List.copyOf(faults)))
+                        List.copyOf(faults),
+                        TimeCurve.Range.merge(ending.values().stream()
+                                .map(DriverReport::pace)
+                                .filter(Objects::nonNull)
+                                .toList())))
                 .traffic(new Report.JobReport.Traffic(
                         t.intoRoot,
                         t.intoHost,

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.bitina.bitmap.EndpointSet;
+import org.bitina.protocol.TimeCurve;
 import org.bitina.topology.BitSpace;
 
 /**
@@ -22,6 +23,8 @@ import org.bitina.topology.BitSpace;
  *                        -1 for a unit without one; null for a role that does not end its phase (servers, experts, receivers)
  * @param gaveUp          what the endpoint gave up on after its sends ran out (a result it never got, an acknowledgement
  *                        that never came), each naming its chunk: its own outcome, not a wrong value ({@code mismatches})
+ * @param pace            under congestion control, how fast the endpoint was let send over modelled time: a DCQCN
+ *                        sender's rate in bits per second, an INA worker's window in chunks; null without
  */
 public record DriverReport(
         String endpoint,
@@ -37,7 +40,8 @@ public record DriverReport(
         Map<String, Long> stats,
         ValueChecks values,
         long[] unitVt,
-        List<String> gaveUp) {
+        List<String> gaveUp,
+        TimeCurve.Range pace) {
     public DriverReport {
         gaveUp = gaveUp == null ? List.of() : List.copyOf(gaveUp);
     }
@@ -61,7 +65,8 @@ public record DriverReport(
                 .stats(stats)
                 .values(values)
                 .unitVt(unitVt)
-                .gaveUp(gaveUp);
+                .gaveUp(gaveUp)
+                .pace(pace);
     }
 
     /** Names every field, so that a driver's report cannot put one list where another belongs. */
@@ -90,6 +95,7 @@ public record DriverReport(
         private ValueChecks values;
         private long[] unitVt;
         private List<String> gaveUp = List.of();
+        private TimeCurve.Range pace;
 
         private Builder(String endpoint, Role role) {
             this.endpoint = endpoint;
@@ -156,6 +162,11 @@ public record DriverReport(
             return this;
         }
 
+        public Builder pace(TimeCurve.Range v) {
+            pace = v;
+            return this;
+        }
+
         public DriverReport build() {
             return new DriverReport(
                     endpoint,
@@ -171,7 +182,8 @@ public record DriverReport(
                     stats,
                     values,
                     unitVt,
-                    gaveUp);
+                    gaveUp,
+                    pace);
         }
     }
 

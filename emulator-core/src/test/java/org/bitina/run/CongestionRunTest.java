@@ -15,6 +15,7 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
 import org.bitina.job.Status;
+import org.bitina.protocol.TimeCurve;
 import org.bitina.protocol.TrafficFlows;
 import org.bitina.scenario.Scenario;
 import org.bitina.scenario.ScenarioException;
@@ -113,8 +114,26 @@ class CongestionRunTest {
             assertTrue(st.get("markedResults") > 0 && st.get("windowCuts") > 0, j.name() + " " + st);
             assertTrue(st.get("smallestWindow") < 64, j.name() + " " + st);
         }
+        // over modelled time: the curves' extremes are the figures the rows print
+        TimeCurve.Range rate = on.congestion().rate();
+        assertNotNull(rate, "the senders' rate over modelled time");
+        assertEquals(
+                Math.round(on.congestion().lowestRateGbps() * 1e9),
+                rate.points().stream().mapToLong(p -> p[1]).min().orElseThrow(),
+                "the lowest rate is the curve's least");
+        assertEquals(100_000_000_000L, rate.points().get(0)[2], "the senders start at line rate");
+        for (Report.JobReport j : dcqcn.jobs()) {
+            TimeCurve.Range w = j.timing().window();
+            assertNotNull(w, j.name());
+            assertEquals(
+                    (long) j.stats().get("smallestWindow"),
+                    w.points().stream().mapToLong(p -> p[1]).min().orElseThrow(),
+                    j.name() + ": the smallest window is the curve's least");
+            assertTrue(w.points().stream().allMatch(p -> p[1] >= 1 && p[2] <= 64), j.name());
+        }
         for (Report.JobReport j : none.jobs()) {
             assertFalse(j.stats().containsKey("windowCuts"), "no congestion control, no window: " + j.stats());
+            assertNull(j.timing().window(), "no congestion control, no window curve");
         }
         assertSameRun(dcqcn, run(incast("dcqcn")), "the same incast under DCQCN");
     }

@@ -48,7 +48,7 @@ class QueueDepthRunTest {
     }
 
     @Test
-    void theBusiestPortsCarryTheirQueueCurveWhoseMaximumIsMaxQueueBytes() throws IOException, ScenarioException {
+    void theBusiestPortsCarryTheirTimeCurveWhoseMaximumIsMaxQueueBytes() throws IOException, ScenarioException {
         Report r = run(write(dir, "buffered.conf", shared("buffer = 64KiB")));
         r.jobs()
                 .forEach(
@@ -93,7 +93,7 @@ class QueueDepthRunTest {
     }
 
     @Test
-    void withoutABufferNoLinkCarriesAQueueCurve() throws IOException, ScenarioException {
+    void withoutABufferNoLinkCarriesATimeCurve() throws IOException, ScenarioException {
         Report r = run(write(dir, "unlimited.conf", shared("latency = 1us")));
         r.links().forEach(l -> assertNull(l.queue(), "no buffer, no curve: " + l));
         assertFalse(RunComparison.comparable(r).toString().contains("\"queue\""), "the JSON has no queue key");

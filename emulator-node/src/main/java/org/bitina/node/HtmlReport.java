@@ -86,6 +86,7 @@ final class HtmlReport {
         TrafficSummary.append(b, r);
         PoolChart.append(b, r);
         QueueChart.append(b, r);
+        PaceChart.append(b, r);
         for (String job : workload ? firstOfEachKind(r) : jobs(r)) {
             List<Report.JobReport> rows =
                     r.jobs().stream().filter(j -> j.name().equals(job)).toList();
@@ -627,7 +628,7 @@ final class HtmlReport {
         return view.zoomable() ? ZoomControl.controls(id) : "";
     }
 
-    private static void figure(StringBuilder b, String name, String caption, String svg) {
+    static void figure(StringBuilder b, String name, String caption, String svg) {
         b.append("<figure class=\"chart\" data-chart=\"")
                 .append(esc(name))
                 .append("\">")

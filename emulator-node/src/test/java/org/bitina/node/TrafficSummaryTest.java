@@ -113,7 +113,7 @@ class TrafficSummaryTest {
         assertEquals(
                 "traffic 1 (permutation): p99 49.0 µs in the ina mix (1.63x its p99 alone); 30.0 µs alone",
                 SharedAnswer.traffic(report(ROWS), 0));
-        TrafficFigures.Congestion c = new TrafficFigures.Congestion("dcqcn", 738, 320, 317, 0.286097287);
+        TrafficFigures.Congestion c = new TrafficFigures.Congestion("dcqcn", 738, 320, 317, 0.286097287, null);
         List<TrafficReport> rows = ROWS.stream()
                 .map(t -> new TrafficReport(
                         t.entry(),

@@ -12,6 +12,7 @@ import java.util.TreeSet;
 import org.bitina.bitmap.EndpointSet;
 import org.bitina.bitmap.FlatBitmap;
 import org.bitina.protocol.Frame;
+import org.bitina.protocol.TimeCurve;
 import org.bitina.usecase.CompletionTimes;
 import org.bitina.usecase.DriverReport;
 import org.bitina.usecase.EndpointDriver;
@@ -104,6 +105,8 @@ public final class AllReduceWorker implements EndpointDriver {
     private boolean cutOff;
     /** INA under congestion control: how many chunks may be in flight (null: always the plan's window). */
     private final AimdWindow window;
+    /** The window after each first result, over modelled time (under AIMD). */
+    private final TimeCurve windowCurve = new TimeCurve();
     /**
      * The members this worker knows will not contribute: the fault plan's silent ones and those a VAT
      * repair cut off. A partial result missing anyone else lacks a share that was lost and is sent again
@@ -520,6 +523,7 @@ public final class AllReduceWorker implements EndpointDriver {
         }
         if (first && window != null) {
             window.onResult(chunk, packet.header().has(Flags.CE), nextChunk);
+            windowCurve.record(vt, window.size());
         }
         // a chunk in flight frees a window slot (under AIMD: as many as the window now holds)
         if (first && inFlight && !plan.silent().contains(host)) {
@@ -637,8 +641,11 @@ public final class AllReduceWorker implements EndpointDriver {
                         lastVt,
                         done(),
                         stats())
-                .withUnitTimes(times)
-                .withGaveUp(gaveUp);
+                .toBuilder()
+                .unitVt(times.toArray())
+                .gaveUp(gaveUp)
+                .pace(window == null ? null : windowCurve.range())
+                .build();
         ValueSecurity v = plan.values() == null ? ValueSecurity.OFF : plan.values();
         return v.any()
                 ? r.withValues(new DriverReport.ValueChecks(

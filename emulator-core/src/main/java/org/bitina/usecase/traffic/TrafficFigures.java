@@ -6,6 +6,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.HdrHistogram.Histogram;
+import org.bitina.protocol.TimeCurve;
 import org.bitina.protocol.TrafficFlows;
 import org.bitina.usecase.DriverReport;
 
@@ -51,8 +52,11 @@ public record TrafficFigures(
      * @param cnps           CNPs the receivers sent (at most one per flow per CNP interval)
      * @param rateCuts       rate cuts the senders made (at most one per flow per decrease period)
      * @param lowestRateGbps the lowest rate any flow ran at
+     * @param rate           the senders' rates over modelled time, bits per second: per interval the least and the
+     *                       most any queue pair sent a packet at
      */
-    public record Congestion(String control, long ecnMarked, long cnps, long rateCuts, double lowestRateGbps) {}
+    public record Congestion(
+            String control, long ecnMarked, long cnps, long rateCuts, double lowestRateGbps, TimeCurve.Range rate) {}
 
     /** The figures of {@code plan} from the reports of its hosts (any order; one per host, others ignored). */
     public static TrafficFigures of(TrafficPlan plan, Collection<DriverReport> reports) {
@@ -76,6 +80,7 @@ public record TrafficFigures(
         long cuts = 0;
         long lowest = Long.MAX_VALUE;
         List<String> gaveUp = new ArrayList<>();
+        List<TimeCurve.Range> rates = new ArrayList<>();
         for (TrafficDriverSpec d : plan.drivers()) {
             DriverReport r = byHost.get(d.host());
             if (r == null) {
@@ -92,6 +97,9 @@ public record TrafficFigures(
             cuts += r.stats().getOrDefault(TrafficHost.RATE_CUTS, 0L);
             lowest = Math.min(lowest, r.stats().getOrDefault(TrafficHost.LOWEST_RATE, d.lineBps()));
             gaveUp.addAll(r.gaveUp());
+            if (r.pace() != null) {
+                rates.add(r.pace());
+            }
             long[] at = r.unitVt();
             List<TrafficFlows.Flow> in = d.receives();
             for (int i = 0; at != null && i < Math.min(at.length, in.size()); i++) {
@@ -118,7 +126,13 @@ public record TrafficFigures(
                 gaveUp,
                 plan.drivers().stream().allMatch(d -> d.congestion() == null)
                         ? null
-                        : new Congestion("dcqcn", marked, cnps, cuts, lowest == Long.MAX_VALUE ? 0 : lowest / 1e9));
+                        : new Congestion(
+                                "dcqcn",
+                                marked,
+                                cnps,
+                                cuts,
+                                lowest == Long.MAX_VALUE ? 0 : lowest / 1e9,
+                                TimeCurve.Range.merge(rates)));
     }
 
     private static double at(Histogram h, double percentile, long max) {

@@ -10,6 +10,7 @@ import java.util.TreeSet;
 import org.bitina.bitmap.FlatBitmap;
 import org.bitina.protocol.Dcqcn;
 import org.bitina.protocol.Frame;
+import org.bitina.protocol.TimeCurve;
 import org.bitina.protocol.TrafficFlows;
 import org.bitina.usecase.DriverReport;
 import org.bitina.usecase.EndpointDriver;
@@ -91,6 +92,8 @@ final class TrafficHost implements EndpointDriver {
     private final Dcqcn[] rates;
 
     private final long[] qpFree;
+    /** The rate each packet left at, over modelled time (under congestion control). */
+    private final TimeCurve rateCurve = new TimeCurve();
     /** Each flow's queue pair (an index into {@link #rates}). */
     private final int[] qpOf;
 
@@ -377,7 +380,9 @@ final class TrafficHost implements EndpointDriver {
                 // the next packet leaves one serialisation of this one at the flow's rate later
                 long bits = 8L * (p.byteSize() + spec.overheadBytes());
                 int q = qpOf[slot];
-                nextSend[slot] = vt + -Math.floorDiv(-bits * 1_000_000_000L, rates[q].rateAt(vt));
+                long rate = rates[q].rateAt(vt);
+                rateCurve.record(vt, rate);
+                nextSend[slot] = vt + -Math.floorDiv(-bits * 1_000_000_000L, rate);
                 qpFree[q] = nextSend[slot];
             }
         }
@@ -455,6 +460,7 @@ final class TrafficHost implements EndpointDriver {
                 .stats(stats)
                 .unitVt(finishedAt.clone())
                 .gaveUp(gaveUpOn)
+                .pace(rates == null ? null : rateCurve.range())
                 .build();
     }
 

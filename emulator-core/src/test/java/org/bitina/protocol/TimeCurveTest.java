@@ -9,11 +9,14 @@ import java.util.List;
 import org.bitina.topology.LinkSpec;
 import org.junit.jupiter.api.Test;
 
-/** An egress queue's bounded depth curve (T3): the most bytes per interval, coarser as a phase grows. */
-class QueueCurveTest {
+/**
+ * A bounded curve over modelled time: an egress queue's depth (T3, the most bytes per interval), a
+ * sender's rate and a worker's window (the least and the most per interval), coarser as a phase grows.
+ */
+class TimeCurveTest {
     @Test
     void keepsTheMostBytesOfEachIntervalAndLeavesOutIntervalsWithoutAPacket() {
-        QueueCurve c = new QueueCurve();
+        TimeCurve c = new TimeCurve();
         c.record(0, 100);
         c.record(500, 300);
         c.record(1023, 200);
@@ -26,8 +29,36 @@ class QueueCurveTest {
     }
 
     @Test
+    void keepsTheLeastAndTheMostOfEachIntervalThroughCoarsening() {
+        TimeCurve c = new TimeCurve();
+        c.record(100, 50);
+        c.record(900, 20);
+        c.record(1500, 70);
+        List<long[]> r = c.range().points();
+        assertArrayEquals(new long[] {0, 20, 50}, r.get(0));
+        assertArrayEquals(new long[] {1024, 70, 70}, r.get(1));
+        c.record(TimeCurve.BUCKETS * 1024L, 5); // past the last interval: 2,048 ns each now
+        assertEquals(2048, c.bucketNanos());
+        r = c.range().points();
+        assertArrayEquals(new long[] {0, 20, 70}, r.get(0));
+        assertArrayEquals(new long[] {TimeCurve.BUCKETS * 1024L, 5, 5}, r.get(1));
+    }
+
+    @Test
+    void curvesOfSeveralEndpointsMergeOnTheCoarsestInterval() {
+        TimeCurve.Range fine = new TimeCurve.Range(1024, List.of(new long[] {0, 8, 9}, new long[] {3072, 4, 6}));
+        TimeCurve.Range coarse = new TimeCurve.Range(2048, List.of(new long[] {2048, 5, 10}));
+        TimeCurve.Range m = TimeCurve.Range.merge(List.of(fine, coarse));
+        assertEquals(2048, m.bucketNanos());
+        assertEquals(2, m.points().size());
+        assertArrayEquals(new long[] {0, 8, 9}, m.points().get(0));
+        assertArrayEquals(new long[] {2048, 4, 10}, m.points().get(1), "3,072 lies in 2,048's interval");
+        assertNull(TimeCurve.Range.merge(List.of()), "no endpoint kept a curve");
+    }
+
+    @Test
     void aLongPhaseDoublesTheIntervalUntilItFitsAndKeepsTheMaximum() {
-        QueueCurve c = new QueueCurve();
+        TimeCurve c = new TimeCurve();
         long max = 0;
         for (long t = 0; t < 10_000_000; t += 777) {
             long bytes = (t * 31) % 65_537;
@@ -35,8 +66,8 @@ class QueueCurveTest {
             c.record(t, bytes);
         }
         List<long[]> p = c.points();
-        assertTrue(p.size() <= QueueCurve.BUCKETS, "bounded: " + p.size());
-        assertTrue(c.bucketNanos() * QueueCurve.BUCKETS > 10_000_000 - 777, "the phase fits");
+        assertTrue(p.size() <= TimeCurve.BUCKETS, "bounded: " + p.size());
+        assertTrue(c.bucketNanos() * TimeCurve.BUCKETS > 10_000_000 - 777, "the phase fits");
         assertEquals(max, p.stream().mapToLong(x -> x[1]).max().orElseThrow());
         for (int i = 1; i < p.size(); i++) {
             assertTrue(p.get(i)[0] > p.get(i - 1)[0], "in time order");
