@@ -173,6 +173,8 @@ public record Report(
          * @param faults       the faults of the scenario as they came to this phase, on its modelled time axis
          * @param window       INA under congestion control (AIMD): the workers' windows in chunks over modelled time,
          *                     the least and the most of any worker per interval; absent without
+         * @param rate         a host baseline under DCQCN: the rates its members' queue pairs sent at over modelled time,
+         *                     bits per second, the least and the most per interval; absent without
          */
         public record Timing(
                 long wallMillis,
@@ -180,8 +182,9 @@ public record Report(
                 Completion completion,
                 @JsonInclude(JsonInclude.Include.NON_NULL) StateEntries stateEntries,
                 List<FaultMark> faults,
-                @JsonInclude(JsonInclude.Include.NON_NULL) TimeCurve.Range window) {
-            public static final Timing NONE = new Timing(0, 0, null, null, List.of(), null);
+                @JsonInclude(JsonInclude.Include.NON_NULL) TimeCurve.Range window,
+                @JsonInclude(JsonInclude.Include.NON_NULL) TimeCurve.Range rate) {
+            public static final Timing NONE = new Timing(0, 0, null, null, List.of(), null, null);
         }
 
         /**

@@ -478,6 +478,10 @@ final class ReportAssembler {
                                         && shortfall <= p.expected().maxShortfall();
                         });
         Traffic t = Traffic.of(p, stats);
+        TimeCurve.Range pace = TimeCurve.Range.merge(ending.values().stream()
+                .map(DriverReport::pace)
+                .filter(Objects::nonNull)
+                .toList());
         Report.ValueSecurity security = valueSecurity(ending.values(), stats);
         String note = p.note()
                 + (ended != null && ended.why() != null ? "; stalled: " + ended.why() : "")
@@ -502,10 +506,9 @@ final class ReportAssembler {
                         PhaseTimeline.completion(p, ending.values()),
                         PhaseTimeline.entries(stats, lastVt),
                         List.copyOf(faults),
-                        TimeCurve.Range.merge(ending.values().stream()
-                                .map(DriverReport::pace)
-                                .filter(Objects::nonNull)
-                                .toList())))
+                        // an INA worker's pace is its window, a host baseline member's its rate
+                        p.mode().inNetwork() ? pace : null,
+                        p.mode().inNetwork() ? null : pace))
                 .traffic(new Report.JobReport.Traffic(
                         t.intoRoot,
                         t.intoHost,

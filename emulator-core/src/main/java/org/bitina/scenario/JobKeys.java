@@ -98,7 +98,9 @@ public final class JobKeys {
                         .example("congestion = none")
                         .means("whether the job's endpoints react to ECN marks: an AllReduce's INA workers halve"
                                 + " their window when a result comes back marked and grow it by one per window"
-                                + " of unmarked results (AIMD, as ATP's); other kinds and host baselines do not"
+                                + " of unmarked results (AIMD, as ATP's); its ring, tree, halving-doubling and"
+                                + " hierarchical members pace each peer at DCQCN's rate, cut by the CNPs their"
+                                + " peers' acknowledgements carry; the parameter server and other kinds do not"
                                 + " react yet"),
                 key("start")
                         .type("duration")

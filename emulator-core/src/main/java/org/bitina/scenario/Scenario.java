@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.bitina.job.JobSpec;
+import org.bitina.protocol.Dcqcn;
 import org.bitina.protocol.SwitchTiming;
 import org.bitina.protocol.TrafficFlows;
 import org.bitina.security.AttackSpec;
@@ -26,11 +27,13 @@ public record Scenario(
         StateCapacity capacity,
         Schedule schedule,
         List<TrafficFlows.Spec> traffic,
-        Repeat repeat) {
+        Repeat repeat,
+        Dcqcn.Settings congestion) {
 
     public Scenario {
         traffic = traffic == null ? List.of() : List.copyOf(traffic);
         repeat = repeat == null ? Repeat.ONCE : repeat;
+        congestion = congestion == null ? Dcqcn.Settings.DEFAULTS : congestion;
     }
 
     /**
@@ -71,7 +74,8 @@ public record Scenario(
                 capacity,
                 schedule,
                 List.of(),
-                Repeat.ONCE);
+                Repeat.ONCE,
+                null);
     }
 
     /** A scenario whose jobs run one after the other (the default schedule). */
@@ -173,13 +177,37 @@ public record Scenario(
     /** The same scenario under another schedule (a shared run's jobs alone, for their slowdown). */
     public Scenario withSchedule(Schedule s) {
         return new Scenario(
-                file, topology, jobs, faults, cluster, clock, security, attacks, capacity, s, traffic, repeat);
+                file,
+                topology,
+                jobs,
+                faults,
+                cluster,
+                clock,
+                security,
+                attacks,
+                capacity,
+                s,
+                traffic,
+                repeat,
+                congestion);
     }
 
     /** The same scenario under another clock (the command line's {@code --clock}). */
     public Scenario withClock(Clock c) {
         return new Scenario(
-                file, topology, jobs, faults, cluster, c, security, attacks, capacity, schedule, traffic, repeat);
+                file,
+                topology,
+                jobs,
+                faults,
+                cluster,
+                c,
+                security,
+                attacks,
+                capacity,
+                schedule,
+                traffic,
+                repeat,
+                congestion);
     }
 
     /** The same scenario with another fault plan (the faults that applied, when some never did). */
@@ -196,12 +224,25 @@ public record Scenario(
                 capacity,
                 schedule,
                 traffic,
-                repeat);
+                repeat,
+                congestion);
     }
 
     /** The same scenario with other security settings. */
     public Scenario withSecurity(Security s) {
         return new Scenario(
-                file, topology, jobs, faults, cluster, clock, s, attacks, capacity, schedule, traffic, repeat);
+                file,
+                topology,
+                jobs,
+                faults,
+                cluster,
+                clock,
+                s,
+                attacks,
+                capacity,
+                schedule,
+                traffic,
+                repeat,
+                congestion);
     }
 }

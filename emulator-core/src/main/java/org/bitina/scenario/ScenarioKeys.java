@@ -574,8 +574,9 @@ public final class ScenarioKeys {
                     + " and each sender paces its flow at a rate DCQCN's reaction point sets (org.bitina.protocol.Dcqcn)."
                     + " Defaults: RED as the DCQCN paper runs it, the reaction point's as HPCC's ns-3 RoCE model"
                     + " (RdmaHw) sets them. `congestion = dcqcn` alone takes every default. An AllReduce's INA"
-                    + " workers react with AIMD on their window (a job's `congestion` key); host baselines and other"
-                    + " kinds do not react yet.",
+                    + " workers react with AIMD on their window, its schedule-run host baselines (ring, tree,"
+                    + " halving-doubling, hierarchical) with DCQCN per peer (a job's `congestion` key); the parameter"
+                    + " server and other kinds do not react yet.",
             List.of(
                     key("control")
                             .type("none | dcqcn")

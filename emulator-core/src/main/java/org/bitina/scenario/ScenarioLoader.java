@@ -170,7 +170,8 @@ public final class ScenarioLoader {
                 capacity,
                 schedule,
                 traffic,
-                new Scenario.Repeat(readRuns(root), draw));
+                new Scenario.Repeat(readRuns(root), draw),
+                congestion.settings());
         wireBudget(scenario, jobsRoot, kinds);
         if (!problems.isEmpty()) {
             throw new ScenarioException(problems.sorted());

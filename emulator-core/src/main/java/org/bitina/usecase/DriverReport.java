@@ -69,17 +69,20 @@ public record DriverReport(
                 .pace(pace);
     }
 
-    /** Names every field, so that a driver's report cannot put one list where another belongs. */
     /**
      * The stats a job's row takes the smallest of over its endpoints (every other one is summed): the
-     * smallest congestion window any INA worker ran at.
+     * smallest congestion window any INA worker ran at, the lowest rate any host baseline's member sent at.
      */
     public static final String SMALLEST_WINDOW = "smallestWindow";
 
+    /** The lowest rate any DCQCN queue pair of the endpoint ran at, bits per second. */
+    public static final String LOWEST_RATE = "lowestRateBps";
+
     public static boolean takesTheSmallest(String stat) {
-        return stat.equals(SMALLEST_WINDOW);
+        return stat.equals(SMALLEST_WINDOW) || stat.equals(LOWEST_RATE);
     }
 
+    /** Names every field, so that a driver's report cannot put one list where another belongs. */
     public static final class Builder {
         private final String endpoint;
         private final Role role;

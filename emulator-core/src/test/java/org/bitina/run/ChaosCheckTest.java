@@ -47,7 +47,7 @@ class ChaosCheckTest {
                 .outcome(new Report.JobReport.Outcome(
                         Status.of(status), verified, missing, "complete", false, note, null))
                 .problems(new Report.JobReport.Problems(partial, mismatches, unfinished, dropped, List.of(), null))
-                .timing(new Report.JobReport.Timing(1, 1.0, null, null, List.of(), null))
+                .timing(new Report.JobReport.Timing(1, 1.0, null, null, List.of(), null, null))
                 .traffic(new Report.JobReport.Traffic(1, 0, 1, 1, 1, 1, 0, 0, null))
                 .plan(new Report.JobReport.Plan("s1", 4, 4, null, null, null))
                 .recovery(new Report.Recovery(0, 0, 0, gaveUp))

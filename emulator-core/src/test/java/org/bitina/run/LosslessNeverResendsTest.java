@@ -86,6 +86,7 @@ class LosslessNeverResendsTest {
                 s.capacity(),
                 s.schedule(),
                 s.traffic(),
-                s.repeat());
+                s.repeat(),
+                s.congestion());
     }
 }

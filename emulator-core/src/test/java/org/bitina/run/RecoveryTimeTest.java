@@ -178,6 +178,7 @@ class RecoveryTimeTest {
                 s.capacity(),
                 s.schedule(),
                 s.traffic(),
-                s.repeat());
+                s.repeat(),
+                s.congestion());
     }
 }

@@ -16,7 +16,7 @@ class RunSetupReportTest {
     private static Report report(String clock, Report.Setup setup) {
         Report.JobReport j = Report.JobReport.builder("j", "allreduce", Mode.INA)
                 .outcome(new Report.JobReport.Outcome(Status.COMPLETE, true, List.of(), "complete", true, null, null))
-                .timing(new Report.JobReport.Timing(17, 1.0, null, null, List.of(), null))
+                .timing(new Report.JobReport.Timing(17, 1.0, null, null, List.of(), null, null))
                 .traffic(new Report.JobReport.Traffic(1, 0, 1, 1, 1, 1, 0, 0, null))
                 .plan(new Report.JobReport.Plan("s1", 4, 4, null, null, null))
                 .build();

@@ -10,7 +10,7 @@ import org.bitina.run.TrafficReport;
 
 /**
  * The HTML page's section on congestion control (issue 45), beside the queue depth: over modelled
- * time, the rate the background traffic's DCQCN senders ran at and the window the INA workers'
+ * time, the rate the DCQCN senders (background traffic, host baselines) ran at and the window the INA workers'
  * AIMD held, each as steps of the least per interval (the slowest sender, the smallest window:
  * where congestion bit hardest). Nothing when nobody ran congestion control.
  */
@@ -29,28 +29,31 @@ final class PaceChart {
         }
         Map<String, List<double[]>> windows = new LinkedHashMap<>();
         for (Report.JobReport j : r.jobs()) {
-            TimeCurve.Range w = j.timing().window();
-            if (w != null) {
-                String name = j.mode() + " " + j.name()
-                        + (j.shared() == null ? "" : j.shared().alone() ? SvgCharts.ALONE : " (mix)");
-                windows.put(name, steps(w, 1));
+            String name = j.mode() + " " + j.name()
+                    + (j.shared() == null ? "" : j.shared().alone() ? SvgCharts.ALONE : " (mix)");
+            if (j.timing().window() != null) {
+                windows.put(name, steps(j.timing().window(), 1));
+            }
+            if (j.timing().rate() != null) {
+                rates.put(name, steps(j.timing().rate(), 1e-9)); // a host baseline's members under DCQCN
             }
         }
         if (rates.isEmpty() && windows.isEmpty()) {
             return;
         }
         b.append("<section class=\"congestion\"><h2>Congestion control</h2>\n<p class=\"legend\">Over modelled"
-                + " time, per interval: the lowest rate any DCQCN sender of a traffic entry sent a packet at, and the"
+                + " time, per interval: the lowest rate any DCQCN sender of a traffic entry or of a host baseline"
+                + " sent a packet at, and the"
                 + " smallest window any INA worker of a job held after a result (AIMD on the marks results bring"
                 + " back). Read beside the queue depth above.</p>\n");
         if (!rates.isEmpty()) {
             HtmlReport.figure(
                     b,
                     "pace-rates",
-                    "background traffic: the slowest sender's rate per interval (DCQCN)",
+                    "background traffic and host baselines: the slowest sender's rate per interval (DCQCN)",
                     SvgCharts.lines(
                             "svg-pace-rates",
-                            "traffic senders' rate",
+                            "senders' rate",
                             "modelled time",
                             "Gbps",
                             rates,

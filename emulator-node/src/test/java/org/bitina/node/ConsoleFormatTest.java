@@ -177,13 +177,13 @@ class ConsoleFormatTest {
     void underLossTheComparisonSaysHowManyTimeoutsEachSideWaitedOut() {
         Report.JobReport ina = Report.JobReport.builder("ft8", "allreduce", Mode.INA)
                 .outcome(new Report.JobReport.Outcome(Status.COMPLETE, true, List.of(), null, false, null, null))
-                .timing(new Report.JobReport.Timing(0, 1880, null, null, List.of(), null))
+                .timing(new Report.JobReport.Timing(0, 1880, null, null, List.of(), null, null))
                 .recovery(new Report.Recovery(117856, 4108, 1820, List.of(), 57.6, 16))
                 .speedup(Map.of(Mode.of("ring"), 2.64))
                 .build();
         Report.JobReport ring = Report.JobReport.builder("ft8", "allreduce", Mode.of("ring"))
                 .outcome(new Report.JobReport.Outcome(Status.COMPLETE, true, List.of(), null, false, null, null))
-                .timing(new Report.JobReport.Timing(0, 4950, null, null, List.of(), null))
+                .timing(new Report.JobReport.Timing(0, 4950, null, null, List.of(), null, null))
                 .recovery(new Report.Recovery(14267, 0, 4390, List.of(), 302, 10))
                 .build();
         ByteArrayOutputStream b = new ByteArrayOutputStream();
@@ -265,7 +265,7 @@ class ConsoleFormatTest {
         return Report.JobReport.builder(name, "allreduce", Mode.of(mode))
                 .outcome(new Report.JobReport.Outcome(
                         Status.of(status), true, List.of(), expected, asExpected, null, null))
-                .timing(new Report.JobReport.Timing(1234, 80.3, null, null, List.of(), null))
+                .timing(new Report.JobReport.Timing(1234, 80.3, null, null, List.of(), null, null))
                 .traffic(new Report.JobReport.Traffic(512, 0, 826112, 1429024128L, 0, 0, 0, 0, null))
                 .plan(new Report.JobReport.Plan("s6", 256, 4, null, null, null))
                 .build();

@@ -102,7 +102,7 @@ class SharedAnswerTest {
     private static Report.JobReport row(String job, String mode, String status, SharedRun s, double modelled) {
         return Report.JobReport.builder(job, "allreduce", Mode.of(mode))
                 .outcome(new Report.JobReport.Outcome(Status.of(status), true, List.of(), "complete", true, null, null))
-                .timing(new Report.JobReport.Timing(0, modelled, null, null, List.of(), null))
+                .timing(new Report.JobReport.Timing(0, modelled, null, null, List.of(), null, null))
                 .traffic(new Report.JobReport.Traffic(0, 0, 1 << 16, 1 << 20, 0, 0, 0, 0, null))
                 .shared(s)
                 .build();

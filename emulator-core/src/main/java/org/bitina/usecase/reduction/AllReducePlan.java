@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.Set;
 import org.bitina.job.Mode;
 import org.bitina.job.RecoverySettings;
+import org.bitina.protocol.Dcqcn;
 import org.bitina.topology.BitSpace;
 import org.bitina.usecase.JobPlan;
 import org.bitina.usecase.Straggler;
@@ -27,6 +28,10 @@ import org.bitina.usecase.Straggler;
  * @param rttNanos     INA under the virtual clock: the modelled round trip of a chunk from the farthest member to the
  *                     root and back, without queueing ({@link AllReduceWorker#policy}); 0: no path model (the baselines, the real
  *                     clock), and a worker waits {@code 4 * timeoutNanos} for a result before it sends again
+ * @param congestion   the endpoints' DCQCN settings when they react to ECN marks ({@code congestion = dcqcn}), else
+ *                     null: INA's workers run AIMD on their window, a host baseline's members pace each peer at
+ *                     DCQCN's rate
+ * @param lineBps      per member, its host link's rate: where a DCQCN rate starts (empty without congestion control)
  */
 public record AllReducePlan(
         String jobName,
@@ -46,8 +51,18 @@ public record AllReducePlan(
         BitSpace wire,
         long rttNanos,
         RecoverySettings recovery,
-        boolean congestionControl)
+        Dcqcn.Settings congestion,
+        Map<String, Long> lineBps)
         implements JobPlan {
+    public AllReducePlan {
+        lineBps = lineBps == null ? Map.of() : Map.copyOf(lineBps);
+    }
+
+    /** Whether the endpoints react to ECN marks. */
+    public boolean congestionControl() {
+        return congestion != null;
+    }
+
     /** A plan built field by field: every field named, none counted ({@link Builder}). */
     public static Builder builder() {
         return new Builder();
@@ -73,7 +88,7 @@ public record AllReducePlan(
                 .wire(wire)
                 .rttNanos(rttNanos)
                 .recovery(recovery)
-                .congestionControl(congestionControl);
+                .congestion(congestion, lineBps);
     }
 
     /** The plan of the endpoints of one partition (H2): their tree's wire job and bit space. */
@@ -120,7 +135,8 @@ public record AllReducePlan(
         private BitSpace wire;
         private long rttNanos;
         private RecoverySettings recovery = RecoverySettings.NONE;
-        private boolean congestionControl;
+        private Dcqcn.Settings congestion;
+        private Map<String, Long> lineBps = Map.of();
 
         private Builder() {}
 
@@ -211,9 +227,10 @@ public record AllReducePlan(
             return this;
         }
 
-        /** Whether INA's workers run AIMD on their window from the results' ECN marks ({@code congestion = dcqcn}). */
-        public Builder congestionControl(boolean v) {
-            congestionControl = v;
+        /** DCQCN's settings when the endpoints react to ECN marks ({@code congestion = dcqcn}), the members' line rates. */
+        public Builder congestion(Dcqcn.Settings v, Map<String, Long> rates) {
+            congestion = v;
+            lineBps = rates;
             return this;
         }
 
@@ -241,7 +258,8 @@ public record AllReducePlan(
                     wire == null ? space : wire,
                     rttNanos,
                     recovery,
-                    congestionControl);
+                    congestion,
+                    lineBps);
         }
 
         private static void require(Object v, String field) {

@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Collectors;
 import org.bitina.job.JobSpec;
 import org.bitina.job.Mode;
 import org.bitina.job.Status;
@@ -135,7 +136,13 @@ public final class ArrayPhases {
                 .silent(f.silent())
                 .seed(job.data().seed())
                 .recovery(job.common().recovery())
-                .congestionControl(job.common().congestionControl())
+                .congestion(
+                        job.common().congestionControl() ? s.congestion() : null,
+                        job.common().congestionControl()
+                                ? job.common().members().stream()
+                                        .collect(Collectors.toMap(
+                                                m -> m, m -> s.topology().hostBps(m)))
+                                : Map.of())
                 .values(job.values())
                 .build();
     }

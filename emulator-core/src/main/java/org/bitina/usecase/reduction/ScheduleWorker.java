@@ -1,6 +1,7 @@
 package org.bitina.usecase.reduction;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.BitSet;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -16,7 +17,9 @@ import java.util.SplittableRandom;
 import java.util.TreeSet;
 import org.bitina.bitmap.EndpointSet;
 import org.bitina.bitmap.FlatBitmap;
+import org.bitina.protocol.Dcqcn;
 import org.bitina.protocol.Frame;
+import org.bitina.protocol.TimeCurve;
 import org.bitina.usecase.CompletionTimes;
 import org.bitina.usecase.DriverReport;
 import org.bitina.usecase.EndpointDriver;
@@ -27,6 +30,7 @@ import org.bitina.usecase.Straggler;
 import org.bitina.wire.Flags;
 import org.bitina.wire.InaHeader;
 import org.bitina.wire.InaPacket;
+import org.bitina.wire.PacketCodec;
 import org.bitina.wire.PacketType;
 import org.bitina.wire.Payload;
 
@@ -53,6 +57,12 @@ import org.bitina.wire.Payload;
  *       After {@link RecoveryPolicy#HOST_SENDS} sends a packet is given up and named, never silently, and so is every
  *       other send to that peer: it does not answer (a silent member), and waiting out each of its
  *       packets in turn would only hold the phase's end back.
+ *   <li><b>Congestion</b> ({@code congestion = dcqcn}): as RoCE's reliable connections do, a member
+ *       answers a data packet that arrived ECN-marked with a CNP on its acknowledgement (at most one
+ *       per peer per CNP interval), and paces its sends to each peer at the rate of that peer's
+ *       queue pair, DCQCN's reaction point ({@link Dcqcn}), cut by the CNPs that come back. A send
+ *       whose peer's queue pair is still busy waits for it, and the sends due behind it wait too
+ *       (the window's order is kept: lowest chunk first).
  * </ul>
  */
 public final class ScheduleWorker implements EndpointDriver {
@@ -129,6 +139,17 @@ public final class ScheduleWorker implements EndpointDriver {
 
     private double rttvar;
 
+    /** Under DCQCN, per peer: its queue pair's reaction point, when it may send next; null without. */
+    private final Dcqcn[] rates;
+
+    private final long[] qpFree;
+    /** Per peer, when this member last put a CNP on an acknowledgement to it. */
+    private final long[] lastCnp;
+
+    private final TimeCurve rateCurve = new TimeCurve();
+    private long marked;
+    private long cnpsSent;
+
     private record Pending(int to, EndpointSet when) {}
 
     /** A send that fell due: what the chunk held then and its value then (payloads are never changed in place). */
@@ -202,6 +223,17 @@ public final class ScheduleWorker implements EndpointDriver {
             k += me >= 0 && schedule.keeps(me, c) ? 1 : 0;
         }
         this.kept = k;
+        this.rates = plan.congestion() == null ? null : new Dcqcn[bits.length];
+        this.qpFree = new long[bits.length];
+        this.lastCnp = new long[bits.length];
+        Arrays.fill(lastCnp, Long.MIN_VALUE / 2);
+        for (int m = 0; rates != null && m < rates.length; m++) {
+            Long line = plan.lineBps().get(host);
+            if (line == null) {
+                throw new IllegalArgumentException("no line rate for " + host + " in the plan of " + plan.jobName());
+            }
+            rates[m] = new Dcqcn(plan.congestion(), line);
+        }
     }
 
     @Override
@@ -233,7 +265,11 @@ public final class ScheduleWorker implements EndpointDriver {
     /** Sends what is due while the window has room. */
     private void drain(long now, List<Out> out) {
         while (outstanding.size() < plan.data().window() && !due.isEmpty()) {
-            Due d = due.poll();
+            Due d = due.peek();
+            if (rates != null && !unanswering.contains(d.to()) && leaves(d) > now) {
+                return; // its peer's queue pair is busy: a timer at qpFree sends it
+            }
+            due.poll();
             if (unanswering.contains(d.to())) {
                 givenUp++;
                 unacked[d.chunk()]--;
@@ -267,6 +303,9 @@ public final class ScheduleWorker implements EndpointDriver {
         int c = (int) p.header().seq();
         lastEventVt = Math.max(lastEventVt, frame.vt());
         if (p.header().type() == PacketType.ACK) {
+            if (rates != null && p.header().has(Flags.CE)) {
+                rates[from].cnp(now); // the CNP this acknowledgement carries
+            }
             acked(c, from, p.endpoints(), now);
         } else {
             apply(frame, c, out);
@@ -363,8 +402,9 @@ public final class ScheduleWorker implements EndpointDriver {
     private Out send(Due d, long now) {
         int c = d.chunk();
         int to = d.to();
-        // a send that waited for the window leaves when the acknowledgement that made room came
-        long vt = Math.max(d.vt(), lastEventVt);
+        // a send that waited for the window leaves when the acknowledgement that made room came, or, under
+        // DCQCN, when its peer's queue pair is free
+        long vt = leaves(d);
         long delay = 0;
         Straggler s = plan.stragglers().get(host);
         if (s != null && s.delays(c)) {
@@ -388,7 +428,19 @@ public final class ScheduleWorker implements EndpointDriver {
         }
         byDue.add(o);
         dataSends++;
+        if (rates != null) {
+            long rate = rates[to].rateAt(vt);
+            rateCurve.record(vt, rate);
+            long bits = 8L * PacketCodec.encodedSize(f.packet());
+            qpFree[to] = vt + delay + -Math.floorDiv(-bits * 1_000_000_000L, rate);
+        }
         return new Out(f, delay);
+    }
+
+    /** When send {@code d} may leave: once it fell due and the window made room, and its peer's queue pair is free. */
+    private long leaves(Due d) {
+        long vt = Math.max(d.vt(), lastEventVt);
+        return rates == null ? vt : Math.max(vt, qpFree[d.to()]);
     }
 
     private Out ack(Frame data, int to) {
@@ -401,6 +453,15 @@ public final class ScheduleWorker implements EndpointDriver {
                         p.header().seq())
                 .withSource(bit)
                 .withDestination(bits[to]);
+        if (rates != null && p.header().has(Flags.CE)) {
+            marked++;
+            if (data.vt() - lastCnp[to] >= plan.congestion().cnpNanos()) {
+                // the notification point: this acknowledgement carries the peer's CNP
+                lastCnp[to] = data.vt();
+                cnpsSent++;
+                h = h.withFlags(Flags.CE);
+            }
+        }
         return new Out(
                 new Frame(
                         new InaPacket(h, p.endpoints(), Payload.EMPTY),
@@ -452,7 +513,11 @@ public final class ScheduleWorker implements EndpointDriver {
 
     @Override
     public long nextDeadline() {
-        return byDue.isEmpty() ? Long.MAX_VALUE : byDue.first().dueAt;
+        long at = byDue.isEmpty() ? Long.MAX_VALUE : byDue.first().dueAt;
+        if (rates != null && !due.isEmpty() && outstanding.size() < plan.data().window()) {
+            at = Math.min(at, leaves(due.peek())); // the send that waits for its queue pair
+        }
+        return at;
     }
 
     @Override
@@ -525,6 +590,21 @@ public final class ScheduleWorker implements EndpointDriver {
         stats.put("sendsGivenUp", givenUp);
         stats.put(Recovery.RECOVERY_NANOS, recovery.nanos());
         stats.putAll(policy().stats());
+        if (rates != null) {
+            long cnps = 0;
+            long cuts = 0;
+            long lowest = Long.MAX_VALUE;
+            for (Dcqcn q : rates) {
+                cnps += q.cnps();
+                cuts += q.cuts();
+                lowest = Math.min(lowest, q.lowestBps());
+            }
+            stats.put(ECN_MARKED, marked);
+            stats.put(CNPS_SENT, cnpsSent);
+            stats.put(CNPS_TAKEN, cnps);
+            stats.put(RATE_CUTS, cuts);
+            stats.put(DriverReport.LOWEST_RATE, lowest);
+        }
         DriverReport r = DriverReport.of(host, DriverReport.Role.RING_WORKER)
                 .chunks(kept)
                 .received(received)
@@ -535,6 +615,7 @@ public final class ScheduleWorker implements EndpointDriver {
                 .done(done())
                 .dropped(List.copyOf(gaveUp))
                 .stats(stats)
+                .pace(rates == null ? null : rateCurve.range())
                 .build()
                 .withUnitTimes(times);
         ValueSecurity v = Objects.requireNonNullElse(plan.values(), ValueSecurity.OFF);
@@ -542,4 +623,9 @@ public final class ScheduleWorker implements EndpointDriver {
                 ? r.withValues(new DriverReport.ValueChecks(v.masking(), v.checksum(), List.copyOf(failed), List.of()))
                 : r;
     }
+
+    static final String ECN_MARKED = "ecnMarked";
+    static final String CNPS_SENT = "cnpsSent";
+    static final String CNPS_TAKEN = "cnpsTaken";
+    static final String RATE_CUTS = "rateCuts";
 }

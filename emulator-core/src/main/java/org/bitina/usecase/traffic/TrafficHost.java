@@ -474,5 +474,5 @@ final class TrafficHost implements EndpointDriver {
     static final String CNPS_SENT = "cnpsSent";
     static final String CNPS_TAKEN = "cnpsTaken";
     static final String RATE_CUTS = "rateCuts";
-    static final String LOWEST_RATE = "lowestRateBps";
+    static final String LOWEST_RATE = DriverReport.LOWEST_RATE;
 }

@@ -7,6 +7,7 @@ import java.util.PriorityQueue;
 import java.util.SplittableRandom;
 import org.bitina.protocol.Frame;
 import org.bitina.usecase.EndpointDriver;
+import org.bitina.wire.Flags;
 import org.bitina.wire.PacketType;
 
 /**
@@ -28,6 +29,10 @@ final class ScheduleNet {
     long lost;
     long duplicated;
     long now;
+    /** Every data frame as its member sent it, in the order sent. */
+    final List<Frame> sent = new java.util.ArrayList<>();
+    /** Whether the network ECN-marks every data packet (a switch queue past kmax all the way). */
+    boolean markAll;
 
     private final double loss;
     private final double duplication;
@@ -56,6 +61,10 @@ final class ScheduleNet {
             Frame f = o.frame();
             boolean data = f.packet().header().type() == PacketType.UNICAST;
             if (data) {
+                sent.add(f);
+                if (markAll) {
+                    f = new Frame(f.packet().flagged(Flags.CE), f.destination(), f.vt());
+                }
                 dataFrames++;
                 dataSent.merge(from, 1L, Long::sum);
                 long f1 = inFlight.merge(from, 1L, Long::sum);
@@ -79,6 +88,12 @@ final class ScheduleNet {
                 order.add(new long[] {at, id});
             }
         }
+    }
+
+    /** Marks every data packet from now on. */
+    ScheduleNet marking() {
+        markAll = true;
+        return this;
     }
 
     /** Runs until no frame is on the way and no timer is left, or modelled {@code limit} passes. */

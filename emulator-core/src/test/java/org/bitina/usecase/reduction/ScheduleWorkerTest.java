@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Set;
 import org.bitina.bitmap.FlatBitmap;
 import org.bitina.job.Mode;
+import org.bitina.protocol.Dcqcn;
 import org.bitina.protocol.Frame;
 import org.bitina.topology.BitSpace;
 import org.bitina.usecase.DriverReport;
@@ -19,6 +20,7 @@ import org.bitina.wire.ElementType;
 import org.bitina.wire.Flags;
 import org.bitina.wire.InaHeader;
 import org.bitina.wire.InaPacket;
+import org.bitina.wire.PacketCodec;
 import org.bitina.wire.PacketType;
 import org.bitina.wire.Payload;
 import org.bitina.wire.ReductionOp;
@@ -49,6 +51,92 @@ class ScheduleWorkerTest {
                 .silent(silent)
                 .seed(3)
                 .build();
+    }
+
+    /** 60 chunks; DCQCN's published defaults but for the CNP interval, 10 us; every member's NIC at {@code lineBps}. */
+    private AllReducePlan dcqcn(int window, long lineBps) {
+        Dcqcn.Settings d = Dcqcn.Settings.DEFAULTS;
+        Dcqcn.Settings s = new Dcqcn.Settings(
+                d.kminBytes(),
+                d.kmaxBytes(),
+                d.pmax(),
+                10_000,
+                d.g(),
+                d.alphaNanos(),
+                d.decreaseNanos(),
+                d.increaseNanos(),
+                d.fastRecovery(),
+                d.rateAiBps(),
+                d.rateHaiBps(),
+                d.minRateBps(),
+                d.rateOnFirstCnp(),
+                d.clampTarget());
+        Map<String, Long> rates = new java.util.HashMap<>();
+        MEMBERS.forEach(m -> rates.put(m, lineBps));
+        return plan(window, Map.of(), Set.of()).toBuilder()
+                .data(new DataSpec(60 * 16, ElementType.INT32, ReductionOp.SUM, 16, window, 11, 1 << 16))
+                .congestion(s, rates)
+                .build();
+    }
+
+    /** The data frames {@code from} sent to {@code to}, in order. */
+    private static List<Frame> sends(ScheduleNet net, String from, String to) {
+        int src = MEMBERS.indexOf(from);
+        return net.sent.stream()
+                .filter(f -> f.destination().equals(to) && f.packet().header().source() == src)
+                .toList();
+    }
+
+    @Test
+    void underDcqcnAMemberPacesEachPeerAtItsQueuePairsRateFromLineRate() {
+        long line = 200_000_000L; // 5 ns a bit: a packet's serialisation outlasts the net's 1 us latency
+        AllReducePlan dcqcn = dcqcn(5, line);
+        ScheduleNet paced = new ScheduleNet(dcqcn, 0, 0, 1).run(Long.MAX_VALUE);
+        assertAllVerified(paced);
+        List<Frame> out = sends(paced, "w1", "w2");
+        assertTrue(out.size() >= 60, "w1 sends its ring successor every chunk at least once: " + out.size());
+        for (int i = 1; i < out.size(); i++) {
+            long bits = 8L * PacketCodec.encodedSize(out.get(i - 1).packet());
+            assertTrue(
+                    out.get(i).vt() - out.get(i - 1).vt() >= 5 * bits,
+                    "packet " + i + " leaves one serialisation at line rate after the one before");
+        }
+        // the same ring without congestion control sends back to back
+        AllReducePlan plain = dcqcn.toBuilder().congestion(null, Map.of()).build();
+        List<Frame> free = sends(new ScheduleNet(plain, 0, 0, 1).run(Long.MAX_VALUE), "w1", "w2");
+        boolean together = false;
+        for (int i = 1; i < free.size(); i++) {
+            together |= free.get(i).vt() - free.get(i - 1).vt()
+                    < 5L * 8 * PacketCodec.encodedSize(free.get(i - 1).packet());
+        }
+        assertTrue(together, "without pacing some packets leave closer than a serialisation");
+        assertEquals(0, paced.stat("rateCuts"), "no mark, no cut");
+    }
+
+    @Test
+    void underDcqcnAMarkedPacketBringsACnpOnItsAcknowledgementAtMostOncePerIntervalAndTheSenderSlowsDown() {
+        long line = 100_000_000_000L;
+        ScheduleNet marked = new ScheduleNet(dcqcn(2, line), 0, 0, 1).marking().run(Long.MAX_VALUE);
+        assertAllVerified(marked);
+        long data = marked.dataFrames;
+        assertEquals(data, marked.stat("ecnMarked"), "every data packet arrived marked");
+        long cnps = marked.stat("cnpsSent");
+        assertTrue(cnps > 0 && cnps < data, "at most one CNP per peer per 10 us: " + cnps + " of " + data);
+        assertEquals(cnps, marked.stat("cnpsTaken"), "no loss: every CNP reaches its sender");
+        assertTrue(marked.stat("rateCuts") > 0, "the senders cut their rates");
+        long lowest = marked.workers.values().stream()
+                .mapToLong(w -> w.report().stats().get("lowestRateBps"))
+                .min()
+                .orElseThrow();
+        assertTrue(lowest < line, "a queue pair ran below line rate: " + lowest);
+        DriverReport r = marked.workers.get("w1").report();
+        assertEquals(
+                r.stats().get("lowestRateBps"),
+                r.pace().points().stream().mapToLong(p -> p[1]).min().orElseThrow(),
+                "the rate curve's least is the lowest rate");
+        ScheduleNet unmarked = new ScheduleNet(dcqcn(2, line), 0, 0, 1).run(Long.MAX_VALUE);
+        assertEquals(0, unmarked.stat("cnpsSent"));
+        assertTrue(marked.now > unmarked.now, "the slowed senders finish later: " + marked.now + " " + unmarked.now);
     }
 
     private static void assertAllVerified(ScheduleNet net) {
