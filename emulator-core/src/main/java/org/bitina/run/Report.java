@@ -171,7 +171,8 @@ public record Report(
          * @param stateEntries the switches' aggregation entries over the phase's modelled time (absent when none held
          *                     any)
          * @param faults       the faults of the scenario as they came to this phase, on its modelled time axis
-         * @param window       INA under congestion control (AIMD): the workers' windows in chunks over modelled time,
+         * @param window       INA or a parameter server under congestion control (AIMD): the workers' windows in chunks
+         *                     over modelled time,
          *                     the least and the most of any worker per interval; absent without
          * @param rate         a host baseline under DCQCN: the rates its members' queue pairs sent at over modelled time,
          *                     bits per second, the least and the most per interval; absent without

@@ -478,9 +478,14 @@ final class ReportAssembler {
                                         && shortfall <= p.expected().maxShortfall();
                         });
         Traffic t = Traffic.of(p, stats);
-        TimeCurve.Range pace = TimeCurve.Range.merge(ending.values().stream()
+        // a host baseline member's pace is its DCQCN rate, an INA or PS worker's its AIMD window
+        TimeCurve.Range window = TimeCurve.Range.merge(ending.values().stream()
+                .filter(r -> r.pace() != null && r.role() != DriverReport.Role.RING_WORKER)
                 .map(DriverReport::pace)
-                .filter(Objects::nonNull)
+                .toList());
+        TimeCurve.Range rate = TimeCurve.Range.merge(ending.values().stream()
+                .filter(r -> r.pace() != null && r.role() == DriverReport.Role.RING_WORKER)
+                .map(DriverReport::pace)
                 .toList());
         Report.ValueSecurity security = valueSecurity(ending.values(), stats);
         String note = p.note()
@@ -506,9 +511,8 @@ final class ReportAssembler {
                         PhaseTimeline.completion(p, ending.values()),
                         PhaseTimeline.entries(stats, lastVt),
                         List.copyOf(faults),
-                        // an INA worker's pace is its window, a host baseline member's its rate
-                        p.mode().inNetwork() ? pace : null,
-                        p.mode().inNetwork() ? null : pace))
+                        window,
+                        rate))
                 .traffic(new Report.JobReport.Traffic(
                         t.intoRoot,
                         t.intoHost,

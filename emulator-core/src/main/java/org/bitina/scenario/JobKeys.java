@@ -100,8 +100,8 @@ public final class JobKeys {
                                 + " their window when a result comes back marked and grow it by one per window"
                                 + " of unmarked results (AIMD, as ATP's); its ring, tree, halving-doubling and"
                                 + " hierarchical members pace each peer at DCQCN's rate, cut by the CNPs their"
-                                + " peers' acknowledgements carry; the parameter server and other kinds do not"
-                                + " react yet"),
+                                + " peers' acknowledgements carry; a parameter server's workers run the same AIMD"
+                                + " on the marks its results carry; other kinds do not react yet"),
                 key("start")
                         .type("duration")
                         .byDefault("0us")

@@ -575,8 +575,8 @@ public final class ScenarioKeys {
                     + " Defaults: RED as the DCQCN paper runs it, the reaction point's as HPCC's ns-3 RoCE model"
                     + " (RdmaHw) sets them. `congestion = dcqcn` alone takes every default. An AllReduce's INA"
                     + " workers react with AIMD on their window, its schedule-run host baselines (ring, tree,"
-                    + " halving-doubling, hierarchical) with DCQCN per peer (a job's `congestion` key); the parameter"
-                    + " server and other kinds do not react yet.",
+                    + " halving-doubling, hierarchical) with DCQCN per peer, its parameter server's workers with AIMD"
+                    + " on the marks its results carry (a job's `congestion` key); other kinds do not react yet.",
             List.of(
                     key("control")
                             .type("none | dcqcn")

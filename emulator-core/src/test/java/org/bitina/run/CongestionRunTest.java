@@ -137,4 +137,63 @@ class CongestionRunTest {
         }
         assertSameRun(dcqcn, run(incast("dcqcn")), "the same incast under DCQCN");
     }
+
+    @Test
+    void underDcqcnTheHostBaselinesReactAParameterServersWorkersByAimdAndARingsMembersByPacing()
+            throws IOException, ScenarioException {
+        Report r = run(write(dir, "baselines.conf", fatTree(4, """
+                topology.link-defaults { buffer = 32KiB }
+                schedule = shared
+                worlds = [baseline]
+                alone = false
+                congestion { control = dcqcn, kmin = 4KiB, kmax = 16KiB, pmax = 20%, increase-timer = 55us }
+                traffic = [{ kind = incast, to = h16, load = 70%, flow-size = 64KiB, start = 0us, stop = 40us, seed = 5 }]
+                jobs = [{
+                  name = a, kind = allreduce, tenant = 1
+                  members = [h1, h3, h5, h7, h9, h11, h13, h15]
+                  tree { mode = auto, root = core-1 }
+                  data { elements = 8192, type = float32, op = sum, chunk = 256, window = 64, seed = 3 }
+                  baselines = [ps]
+                }, {
+                  name = b, kind = allreduce, tenant = 2
+                  members = [h2, h4, h6, h8, h10, h12, h14, h16]
+                  tree { mode = auto, root = core-2 }
+                  data { elements = 8192, type = float32, op = sum, chunk = 256, window = 64, seed = 4 }
+                  baselines = [ring]
+                }]
+                """)));
+        Report.JobReport ps = r.jobs().stream()
+                .filter(j -> j.mode().toString().equals("ps"))
+                .findFirst()
+                .orElseThrow();
+        Report.JobReport ring = r.jobs().stream()
+                .filter(j -> j.mode().toString().equals("ring"))
+                .findFirst()
+                .orElseThrow();
+        for (Report.JobReport j : new Report.JobReport[] {ps, ring}) {
+            assertEquals(Status.COMPLETE, j.outcome().status(), j.name() + " " + j.mode());
+            assertTrue(j.outcome().verified(), j.name() + " " + j.mode());
+        }
+        // the parameter server's results carry its contributions' marks: its workers cut their windows
+        assertTrue(
+                ps.stats().get("markedResults") > 0 && ps.stats().get("windowCuts") > 0,
+                ps.stats().toString());
+        assertNotNull(ps.timing().window(), "the PS workers' windows over modelled time");
+        assertNull(ps.timing().rate());
+        // the ring's members: CNPs on their acknowledgements, rates cut, paced
+        Map<String, Long> st = ring.stats();
+        assertTrue(st.get("ecnMarked") > 0 && st.get("cnpsSent") > 0, st.toString());
+        assertTrue(
+                st.get("cnpsTaken") > 0 && st.get("cnpsTaken") <= st.get("cnpsSent"),
+                "a CNP is taken where it arrives (a full queue may drop its ACK): " + st);
+        assertTrue(st.get("rateCuts") > 0 && st.get("lowestRateBps") < 100_000_000_000L, st.toString());
+        assertNotNull(ring.timing().rate(), "the ring members' rates over modelled time");
+        assertEquals(
+                (long) st.get("lowestRateBps"),
+                ring.timing().rate().points().stream()
+                        .mapToLong(p -> p[1])
+                        .min()
+                        .orElseThrow());
+        assertNull(ring.timing().window());
+    }
 }

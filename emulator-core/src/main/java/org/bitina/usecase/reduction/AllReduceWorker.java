@@ -103,7 +103,7 @@ public final class AllReduceWorker implements EndpointDriver {
     private String uplink;
 
     private boolean cutOff;
-    /** INA under congestion control: how many chunks may be in flight (null: always the plan's window). */
+    /** Under congestion control (INA, PS): how many chunks may be in flight (null: always the plan's window). */
     private final AimdWindow window;
     /** The window after each first result, over modelled time (under AIMD). */
     private final TimeCurve windowCurve = new TimeCurve();
@@ -133,9 +133,8 @@ public final class AllReduceWorker implements EndpointDriver {
         this.wireBit = plan.wire().index(host);
         this.data = verifier.data(plan.data());
         this.times = new CompletionTimes(data.chunks());
-        this.window = plan.congestionControl() && plan.mode().inNetwork()
-                ? new AimdWindow(plan.data().window())
-                : null;
+        // INA's results bring back the marks of the tree, a parameter server's those of its contributions
+        this.window = plan.congestionControl() ? new AimdWindow(plan.data().window()) : null;
         this.expected = verifier.members(plan.space(), plan.members());
         this.holds = new EndpointSet[data.chunks()];
         this.verified = new boolean[data.chunks()];

@@ -21,7 +21,9 @@ import org.bitina.wire.PacketType;
  * The parameter-server baseline (A7): a host collects every worker's chunk by unicast,
  * reduces it with the same aggregation state machine the switches use (so timeouts,
  * duplicates and late contributions behave alike), and unicasts the result to each
- * worker: N packets into the server and N out of it per chunk.
+ * worker: N packets into the server and N out of it per chunk. Under congestion control a result
+ * carries the OR of its contributions' ECN marks (CE), as an INA root's does, and the workers run
+ * the same AIMD window on it.
  */
 public final class PsServer implements EndpointDriver {
     private final AllReducePlan plan;
@@ -54,7 +56,14 @@ public final class PsServer implements EndpointDriver {
         InaPacket p = frame.packet();
         long vt = frame.vt();
         StateKey key = new StateKey(plan.tenant(), plan.wireJob(), 0, p.header().seq());
-        Contribution c = new Contribution(p.endpoints(), p.header().op(), p.payload(), vt);
+        // a marked contribution marks the result, as a switch's aggregate carries its contributions' marks
+        Contribution c = new Contribution(
+                p.endpoints(),
+                p.header().op(),
+                p.payload(),
+                vt,
+                null,
+                p.header().has(Flags.CE));
         AggregationTable.Outcome o = table.offer(key, members, c, plan.timeoutNanos(), now);
         if (o instanceof AggregationTable.Complete done) {
             partials.put(key, done.emission());
@@ -108,6 +117,9 @@ public final class PsServer implements EndpointDriver {
                             e.key().seq())
                     .withOp(e.op())
                     .withDestination(plan.space().index(m));
+            if (e.congested()) {
+                h = h.withFlags(Flags.CE);
+            }
             out.add(new Out(new Frame(new InaPacket(h, e.pbm(), e.payload()), m, e.vt()), 0));
         }
         return out;

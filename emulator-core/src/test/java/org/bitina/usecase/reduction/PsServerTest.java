@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import org.bitina.bitmap.FlatBitmap;
 import org.bitina.job.Mode;
+import org.bitina.protocol.Dcqcn;
 import org.bitina.protocol.Frame;
 import org.bitina.topology.BitSpace;
 import org.bitina.usecase.EndpointDriver;
@@ -151,5 +152,29 @@ class PsServerTest {
                         .withHeader(contribution.packet().header().withType(PacketType.UNICAST))),
                 "its own answers to a worker on the same host are the worker's");
         assertTrue(ps.done(), "a server never holds a phase open");
+    }
+
+    @Test
+    void aMarkedContributionMarksTheResultToEveryWorkerAndItsWorkersCutTheirWindow() {
+        AllReducePlan dcqcn = plan.toBuilder()
+                .congestion(Dcqcn.Settings.DEFAULTS, Map.of("w1", 100L, "w2", 100L))
+                .build();
+        PsServer ps = new PsServer(dcqcn);
+        AllReduceWorker w1 = new AllReduceWorker(dcqcn, "w1");
+        List<EndpointDriver.Out> c1 = w1.start(0);
+        List<EndpointDriver.Out> c2 = new AllReduceWorker(dcqcn, "w2").start(0);
+        // chunk 0: w2's contribution arrives ECN-marked; chunk 1: nothing marked
+        ps.onDeliver(c1.get(0).frame(), MS);
+        Frame marked = c2.get(0).frame();
+        List<EndpointDriver.Out> r0 =
+                ps.onDeliver(new Frame(marked.packet().flagged(Flags.CE), marked.destination(), marked.vt()), MS);
+        ps.onDeliver(c1.get(1).frame(), MS);
+        List<EndpointDriver.Out> r1 = ps.onDeliver(c2.get(1).frame(), MS);
+        assertEquals(2, r0.size());
+        assertTrue(r0.stream().allMatch(o -> o.frame().packet().header().has(Flags.CE)), "both answers carry the mark");
+        assertTrue(r1.stream().noneMatch(o -> o.frame().packet().header().has(Flags.CE)), "an unmarked chunk's do not");
+        w1.onDeliver(r0.get(0).frame(), 2 * MS);
+        assertEquals(1L, w1.report().stats().get("markedResults"));
+        assertEquals(1L, w1.report().stats().get("windowCuts"), "the worker halves its window (AIMD)");
     }
 }
