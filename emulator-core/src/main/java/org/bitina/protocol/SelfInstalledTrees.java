@@ -145,7 +145,8 @@ final class SelfInstalledTrees implements TreeMechanism {
                         PacketType.COMBINE, t.tenant(), t.job(), e.key().seq())
                 .withOp(e.op())
                 .withDestination(origin(e.key()))
-                .withFlags(e.partial() ? Flags.PARTIAL : 0);
+                // the combine carries its answers' ECN marks up, as an aggregate does its contributions'
+                .withFlags((e.partial() ? Flags.PARTIAL : 0) | (e.congested() ? Flags.CE : 0));
         return new Decision.Route(t, new Frame(new InaPacket(h, e.pbm(), e.payload()), up, e.vt()));
     }
 

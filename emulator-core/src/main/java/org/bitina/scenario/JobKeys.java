@@ -101,7 +101,8 @@ public final class JobKeys {
                                 + " of unmarked results (AIMD, as ATP's); its ring, tree, halving-doubling and"
                                 + " hierarchical members pace each peer at DCQCN's rate, cut by the CNPs their"
                                 + " peers' acknowledgements carry; a parameter server's workers run the same AIMD"
-                                + " on the marks its results carry; other kinds do not react yet"),
+                                + " on the marks its results carry; an MoE job's sources halve their window of"
+                                + " tokens on a marked combine; multicast and BIER-INC do not react yet"),
                 key("start")
                         .type("duration")
                         .byDefault("0us")

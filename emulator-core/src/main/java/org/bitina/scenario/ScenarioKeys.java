@@ -576,7 +576,8 @@ public final class ScenarioKeys {
                     + " (RdmaHw) sets them. `congestion = dcqcn` alone takes every default. An AllReduce's INA"
                     + " workers react with AIMD on their window, its schedule-run host baselines (ring, tree,"
                     + " halving-doubling, hierarchical) with DCQCN per peer, its parameter server's workers with AIMD"
-                    + " on the marks its results carry (a job's `congestion` key); other kinds do not react yet.",
+                    + " on the marks its results carry, an MoE job's sources with AIMD on their token window (a job's"
+                    + " `congestion` key); multicast and BIER-INC do not react yet.",
             List.of(
                     key("control")
                             .type("none | dcqcn")

@@ -196,4 +196,36 @@ class CongestionRunTest {
                         .orElseThrow());
         assertNull(ring.timing().window());
     }
+
+    @Test
+    void underDcqcnAnMoeSourceCutsItsTokenWindowOnMarkedCombinesInNetworkAndAllToAll()
+            throws IOException, ScenarioException {
+        Report r = run(write(dir, "moe.conf", fatTree(4, """
+                topology.link-defaults { buffer = 32KiB }
+                schedule = shared
+                worlds = [ina, baseline]
+                alone = false
+                congestion { control = dcqcn, kmin = 4KiB, kmax = 16KiB, pmax = 20%, increase-timer = 55us }
+                traffic = [{ kind = incast, to = h16, load = 70%, flow-size = 64KiB, start = 0us, stop = 40us, seed = 5 }]
+                jobs = [{
+                  name = m, kind = moe, tenant = 1
+                  sources = [h1, h2, h3, h4]
+                  experts = [{ prefix = e, hosts = ["h5..h16"] }]
+                  moe { top-k = 2, hidden = 64, tokens-per-source = 256, capacity-factor = 1.25, seed = 5 }
+                  baselines = [all-to-all]
+                }]
+                """)));
+        assertEquals(2, r.jobs().size());
+        for (Report.JobReport j : r.jobs()) {
+            assertEquals(Status.COMPLETE, j.outcome().status(), j.mode().toString());
+            assertTrue(j.outcome().verified(), j.mode().toString());
+            Map<String, Long> st = j.stats();
+            assertTrue(st.get("markedResults") > 0 && st.get("windowCuts") > 0, j.mode() + " " + st);
+            TimeCurve.Range w = j.timing().window();
+            assertNotNull(w, j.mode() + ": the sources' windows over modelled time");
+            assertEquals(
+                    (long) st.get("smallestWindow"),
+                    w.points().stream().mapToLong(p -> p[1]).min().orElseThrow());
+        }
+    }
 }

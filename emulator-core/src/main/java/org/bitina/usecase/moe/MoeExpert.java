@@ -103,8 +103,9 @@ public final class MoeExpert implements EndpointDriver {
                 .withOp(ReductionOp.SUM)
                 .withSource(bit)
                 .withDestination(sourceIndex)
-                // an answer to a re-dispatch says so: a branch that sent this expert's output up already passes it on
-                .withFlags(p.header().flags() & Flags.RETRANSMIT);
+                // an answer to a re-dispatch says so: a branch that sent this expert's output up already passes it on;
+                // under congestion control it echoes its dispatch's ECN mark, as a parameter server's result does
+                .withFlags(p.header().flags() & (Flags.RETRANSMIT | (plan.congestionControl() ? Flags.CE : 0)));
         InaPacket reply = new InaPacket(header, FlatBitmap.of(plan.experts().capacity(), bit), Payload.of(out));
         String to =
                 plan.ina() && frame.via() != null ? frame.via() : plan.sources().get(sourceIndex);

@@ -22,6 +22,9 @@ import org.bitina.usecase.Straggler;
  * @param rttNanos     under the virtual clock: the modelled round trip from the farthest source to
  *                     the farthest expert and back, a window of packets serialised included
  *                     ({@link org.bitina.usecase.reduction.RoundTrip}); 0 without a path model
+ * @param congestionControl whether the sources react to ECN marks ({@code congestion = dcqcn}): an expert's
+ *                     answer carries its dispatch's mark, a switch's combine the OR of its answers', and a
+ *                     source runs AIMD on its window of tokens
  */
 public record MoePlan(
         String jobName,
@@ -36,7 +39,8 @@ public record MoePlan(
         Map<String, Straggler> stragglers,
         Set<String> silent,
         long rttNanos,
-        RecoverySettings recovery)
+        RecoverySettings recovery,
+        boolean congestionControl)
         implements JobPlan {
     /** A plan built field by field: every field named, none counted ({@link Builder}). */
     public static Builder builder() {
@@ -58,7 +62,8 @@ public record MoePlan(
                 .stragglers(stragglers)
                 .silent(silent)
                 .rttNanos(rttNanos)
-                .recovery(recovery);
+                .recovery(recovery)
+                .congestionControl(congestionControl);
     }
 
     /**
@@ -80,6 +85,7 @@ public record MoePlan(
         private Set<String> silent = Set.of();
         private long rttNanos;
         private RecoverySettings recovery = RecoverySettings.NONE;
+        private boolean congestionControl;
 
         private Builder() {}
 
@@ -149,6 +155,12 @@ public record MoePlan(
             return this;
         }
 
+        /** Whether the sources run AIMD on the marks their combines bring back ({@code congestion = dcqcn}). */
+        public Builder congestionControl(boolean v) {
+            congestionControl = v;
+            return this;
+        }
+
         public MoePlan build() {
             require(jobName, "jobName");
             require(mode, "mode");
@@ -168,7 +180,8 @@ public record MoePlan(
                     stragglers,
                     silent,
                     rttNanos,
-                    recovery);
+                    recovery,
+                    congestionControl);
         }
 
         private static void require(Object v, String field) {

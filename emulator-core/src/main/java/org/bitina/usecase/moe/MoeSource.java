@@ -12,6 +12,8 @@ import java.util.TreeSet;
 import org.bitina.bitmap.EndpointSet;
 import org.bitina.bitmap.FlatBitmap;
 import org.bitina.protocol.Frame;
+import org.bitina.protocol.TimeCurve;
+import org.bitina.usecase.AimdWindow;
 import org.bitina.usecase.CompletionTimes;
 import org.bitina.usecase.DriverReport;
 import org.bitina.usecase.EndpointDriver;
@@ -68,6 +70,11 @@ public final class MoeSource implements EndpointDriver {
     /** Re-dispatches sent, and the modelled time with one still short of its combine (L1). */
     private long retransmissions;
 
+    /** Under congestion control: how many tokens may be in flight (null: always the job's window). */
+    private final AimdWindow window;
+    /** The window after each combine, over modelled time (under AIMD). */
+    private final TimeCurve windowCurve = new TimeCurve();
+
     /** Packets dispatched again and still short of their combine: the time lost to recovery. */
     private final RecoveryTime<Integer> recovery = new RecoveryTime<>();
 
@@ -112,6 +119,7 @@ public final class MoeSource implements EndpointDriver {
                 plan.params().seed(), plan.experts().capacity(), plan.params().hidden(), weights);
         this.tokens = plan.params().tokensPerSource();
         this.times = new CompletionTimes(tokens);
+        this.window = plan.congestionControl() ? new AimdWindow(plan.params().window()) : null;
         int e = plan.experts().capacity();
         int k = plan.params().topK();
         // M5: capacity per expert and source, enforced here at the end host
@@ -205,7 +213,8 @@ public final class MoeSource implements EndpointDriver {
      */
     private List<Out> sendMore(long now, long vt) {
         List<Out> out = new ArrayList<>();
-        while (inFlight < plan.params().window() && !queued.isEmpty()) {
+        int limit = window == null ? plan.params().window() : window.size();
+        while (inFlight < limit && !queued.isEmpty()) {
             int[][] next = queued.poll();
             out.add(dispatch(next[0], next[1], now, vt));
             inFlight += next[1].length;
@@ -365,6 +374,10 @@ public final class MoeSource implements EndpointDriver {
                 st.acc[i][j] += v[i * h + j];
             }
         }
+        if (window != null) {
+            window.onResult((int) seq, p.header().has(Flags.CE), packets.size());
+            windowCurve.record(frame.vt(), window.size());
+        }
         boolean wasFinished = st.finished();
         st.held = st.held.or(holds);
         lastVt = Math.max(lastVt, frame.vt());
@@ -497,6 +510,7 @@ public final class MoeSource implements EndpointDriver {
                 .done(done())
                 .dropped(List.copyOf(dropped))
                 .stats(stats())
+                .pace(window == null ? null : windowCurve.range())
                 .build()
                 .withUnitTimes(times);
     }
@@ -504,6 +518,9 @@ public final class MoeSource implements EndpointDriver {
     /** Recovery's counters, and per expert the tokens this source routed to it and those capacity dropped. */
     private Map<String, Long> stats() {
         Map<String, Long> out = new LinkedHashMap<>(Recovery.stats(retransmissions, recovery.nanos(), policy()));
+        if (window != null) {
+            out.putAll(window.stats());
+        }
         List<String> names = plan.experts().endpoints();
         for (int e = 0; e < load.length; e++) {
             out.put(EXPERT_TOKENS + names.get(e), (long) load[e]);

@@ -225,6 +225,7 @@ public final class MoeUseCase implements UseCase<MoeSpec> {
                 .params(job.params())
                 .timeoutNanos(timeout)
                 .recovery(job.common().recovery())
+                .congestionControl(job.common().congestionControl())
                 .payloadBudget(budget)
                 .stragglers(faults.stragglers())
                 .silent(silentHosts(faults, job))

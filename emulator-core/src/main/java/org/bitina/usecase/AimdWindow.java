@@ -1,18 +1,18 @@
-package org.bitina.usecase.reduction;
+package org.bitina.usecase;
 
 import java.util.Map;
-import org.bitina.usecase.DriverReport;
 
 /**
- * An INA worker's congestion window in chunks, AIMD on the ECN marks its results bring back (as ATP's
- * workers do): a result that arrives with CE set (some contribution, or the result itself, was marked
- * on its way) halves the window, at most once per window of chunks (a cut counts for the chunks sent
- * before it; a mark on one of those is the same congestion); an unmarked result grows it by
- * {@code 1 / window}, one chunk per window of results. The window never leaves {@code [1, max]}, and it
- * starts at {@code max}, the job's configured window. Pure: the worker asks it how many chunks may be
- * in flight.
+ * A congestion window, AIMD on the ECN marks results bring back (as ATP's workers do): a result that
+ * arrives with CE set (some contribution, or the result itself, was marked on its way) halves the
+ * window, at most once per window of sends (a cut counts for the units sent before it; a mark on one
+ * of those is the same congestion); an unmarked result grows it by {@code 1 / window}, one unit per
+ * window of results. The window never leaves {@code [1, max]}, and it starts at {@code max}, the job's
+ * configured window. Its unit is the endpoint's: an INA or parameter-server worker's chunks, an MoE
+ * source's tokens (sends are then numbered by packet). Pure: the endpoint asks it how many units may
+ * be in flight.
  */
-final class AimdWindow {
+public final class AimdWindow {
     private final int max;
     private double window;
     /** Chunks below this were sent before the last cut: their marks are that congestion's. */
@@ -22,7 +22,7 @@ final class AimdWindow {
     private long cuts;
     private double smallest;
 
-    AimdWindow(int max) {
+    public AimdWindow(int max) {
         if (max < 1) {
             throw new IllegalArgumentException("a window holds at least one chunk, got " + max);
         }
@@ -32,7 +32,7 @@ final class AimdWindow {
     }
 
     /** The first result of {@code chunk} came, {@code congested} or not; {@code nextChunk}: the next one to send. */
-    void onResult(int chunk, boolean congested, int nextChunk) {
+    public void onResult(int chunk, boolean congested, int nextChunk) {
         if (!congested) {
             window = Math.min(max, window + 1 / window);
             return;
@@ -48,12 +48,12 @@ final class AimdWindow {
     }
 
     /** How many chunks may be in flight now. */
-    int size() {
+    public int size() {
         return (int) window;
     }
 
     /** What it did: results that came marked, cuts, the smallest window (whole chunks). */
-    Map<String, Long> stats() {
+    public Map<String, Long> stats() {
         return Map.of(MARKED_RESULTS, marked, WINDOW_CUTS, cuts, SMALLEST_WINDOW, (long) smallest);
     }
 

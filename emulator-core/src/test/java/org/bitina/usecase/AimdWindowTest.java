@@ -1,4 +1,4 @@
-package org.bitina.usecase.reduction;
+package org.bitina.usecase;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
