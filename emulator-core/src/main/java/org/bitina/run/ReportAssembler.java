@@ -478,13 +478,13 @@ final class ReportAssembler {
                                         && shortfall <= p.expected().maxShortfall();
                         });
         Traffic t = Traffic.of(p, stats);
-        // a host baseline member's pace is its DCQCN rate, an INA or PS worker's its AIMD window
+        // a DCQCN sender's pace is its rate, an AIMD endpoint's its window
         TimeCurve.Range window = TimeCurve.Range.merge(ending.values().stream()
-                .filter(r -> r.pace() != null && r.role() != DriverReport.Role.RING_WORKER)
+                .filter(r -> r.pace() != null && !r.role().pacedByRate())
                 .map(DriverReport::pace)
                 .toList());
         TimeCurve.Range rate = TimeCurve.Range.merge(ending.values().stream()
-                .filter(r -> r.pace() != null && r.role() == DriverReport.Role.RING_WORKER)
+                .filter(r -> r.pace() != null && r.role().pacedByRate())
                 .map(DriverReport::pace)
                 .toList());
         Report.ValueSecurity security = valueSecurity(ending.values(), stats);

@@ -102,7 +102,8 @@ public final class JobKeys {
                                 + " hierarchical members pace each peer at DCQCN's rate, cut by the CNPs their"
                                 + " peers' acknowledgements carry; a parameter server's workers run the same AIMD"
                                 + " on the marks its results carry; an MoE job's sources halve their window of"
-                                + " tokens on a marked combine; multicast and BIER-INC do not react yet"),
+                                + " tokens on a marked combine; a reliable multicast's source paces its rounds at"
+                                + " DCQCN's rate; BIER-INC does not react yet"),
                 key("start")
                         .type("duration")
                         .byDefault("0us")

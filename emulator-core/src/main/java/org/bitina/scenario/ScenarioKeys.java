@@ -577,7 +577,8 @@ public final class ScenarioKeys {
                     + " workers react with AIMD on their window, its schedule-run host baselines (ring, tree,"
                     + " halving-doubling, hierarchical) with DCQCN per peer, its parameter server's workers with AIMD"
                     + " on the marks its results carry, an MoE job's sources with AIMD on their token window (a job's"
-                    + " `congestion` key); multicast and BIER-INC do not react yet.",
+                    + " `congestion` key), a reliable multicast's source with DCQCN from its receivers' CNPs; BIER-INC"
+                    + " does not react yet.",
             List.of(
                     key("control")
                             .type("none | dcqcn")

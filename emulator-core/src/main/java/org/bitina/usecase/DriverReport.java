@@ -241,6 +241,14 @@ public record DriverReport(
             return endsPhase;
         }
 
+        /**
+         * Under congestion control its {@code pace} is a DCQCN rate (a schedule member's per peer, a
+         * multicast source's), not an AIMD window (an INA, PS or MoE endpoint's).
+         */
+        public boolean pacedByRate() {
+            return this == RING_WORKER || this == MULTICAST_SOURCE;
+        }
+
         /** Its data is checked when the phase ends, though it does not end it. */
         public boolean checkedAtEnd() {
             return checkedAtEnd;

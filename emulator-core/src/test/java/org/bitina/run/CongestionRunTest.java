@@ -228,4 +228,40 @@ class CongestionRunTest {
                     w.points().stream().mapToLong(p -> p[1]).min().orElseThrow());
         }
     }
+
+    @Test
+    void underDcqcnAMulticastSourcePacesItsRoundsAtTheRateTheReceiversCnpsLeaveIt()
+            throws IOException, ScenarioException {
+        Report r = run(write(dir, "multicast.conf", fatTree(4, """
+                topology.link-defaults { buffer = 32KiB }
+                schedule = shared
+                worlds = [ina, baseline]
+                alone = false
+                congestion { control = dcqcn, kmin = 4KiB, kmax = 16KiB, pmax = 20%, increase-timer = 55us }
+                traffic = [{ kind = incast, to = h16, load = 70%, flow-size = 64KiB, start = 0us, stop = 40us, seed = 5 }]
+                jobs = [{
+                  name = push, kind = reliable-multicast, tenant = 1
+                  source = h1
+                  receivers = all
+                  data { bytes = 256KiB, packet = 4000, window = 16, seed = 21 }
+                  ack { per = window, tree = composed }
+                  max-rounds = 8
+                }]
+                """)));
+        assertFalse(r.jobs().isEmpty());
+        for (Report.JobReport j : r.jobs()) {
+            assertEquals(Status.COMPLETE, j.outcome().status(), j.mode().toString());
+            assertTrue(j.outcome().verified(), j.mode().toString());
+            Map<String, Long> st = j.stats();
+            assertTrue(st.get("ecnMarked") > 0 && st.get("cnpsSent") > 0, j.mode() + " " + st);
+            assertTrue(st.get("cnpsTaken") > 0 && st.get("rateCuts") > 0, j.mode() + " " + st);
+            TimeCurve.Range rate = j.timing().rate();
+            assertNotNull(rate, j.mode() + ": the source's rate over modelled time");
+            // the curve holds the rates packets left at: a cut recovered from before the next round sends none
+            assertTrue(
+                    rate.points().stream().mapToLong(p -> p[1]).min().orElseThrow() >= st.get("lowestRateBps"),
+                    rate.points().toString());
+            assertTrue(st.get("lowestRateBps") < 100_000_000_000L, st.toString());
+        }
+    }
 }

@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.Set;
 import org.bitina.job.Mode;
 import org.bitina.job.RecoverySettings;
+import org.bitina.protocol.Dcqcn;
 import org.bitina.topology.BitSpace;
 import org.bitina.usecase.JobPlan;
 import org.bitina.usecase.RecoveryPolicy;
@@ -18,6 +19,9 @@ import org.bitina.usecase.Straggler;
  * @param roundTimeoutNanos how long the source waits for a round's ACK before it takes what it has, at most
  * @param roundBaseNanos the first round's wait, doubled each round up to {@code roundTimeoutNanos} ({@link
  *     AckTimers}); 0 to wait {@code roundTimeoutNanos} every round
+ * @param congestion     DCQCN's settings when the source reacts to ECN marks ({@code congestion = dcqcn}), else null:
+ *                       a receiver's ACK carries a CNP for marked data, and the source paces its packets at DCQCN's rate
+ * @param lineBps        the source's link rate, where its DCQCN rate starts (0 without congestion control)
  */
 public record MulticastPlan(
         String jobName,
@@ -33,7 +37,9 @@ public record MulticastPlan(
         Map<String, Straggler> stragglers,
         Set<String> silent,
         List<String> members,
-        RecoverySettings recovery)
+        RecoverySettings recovery,
+        Dcqcn.Settings congestion,
+        long lineBps)
         implements JobPlan {
 
     /** A plan built field by field: every field named, none counted ({@link Builder}). */
@@ -57,7 +63,8 @@ public record MulticastPlan(
                 .stragglers(stragglers)
                 .silent(silent)
                 .members(members)
-                .recovery(recovery);
+                .recovery(recovery)
+                .congestion(congestion, lineBps);
     }
 
     /**
@@ -80,6 +87,8 @@ public record MulticastPlan(
         private Set<String> silent = Set.of();
         private List<String> members;
         private RecoverySettings recovery = RecoverySettings.NONE;
+        private Dcqcn.Settings congestion;
+        private long lineBps;
 
         private Builder() {}
 
@@ -154,6 +163,13 @@ public record MulticastPlan(
             return this;
         }
 
+        /** DCQCN's settings when the source reacts to ECN marks ({@code congestion = dcqcn}), its link's rate. */
+        public Builder congestion(Dcqcn.Settings v, long rate) {
+            congestion = v;
+            lineBps = rate;
+            return this;
+        }
+
         public MulticastPlan build() {
             require(jobName, "jobName");
             require(mode, "mode");
@@ -175,7 +191,9 @@ public record MulticastPlan(
                     stragglers,
                     silent,
                     members,
-                    recovery);
+                    recovery,
+                    congestion,
+                    lineBps);
         }
 
         private static void require(Object v, String field) {

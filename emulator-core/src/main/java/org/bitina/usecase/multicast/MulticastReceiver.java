@@ -3,6 +3,7 @@ package org.bitina.usecase.multicast;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -13,6 +14,7 @@ import org.bitina.protocol.Frame;
 import org.bitina.usecase.DriverReport;
 import org.bitina.usecase.EndpointDriver;
 import org.bitina.usecase.Straggler;
+import org.bitina.wire.Flags;
 import org.bitina.wire.InaHeader;
 import org.bitina.wire.InaPacket;
 import org.bitina.wire.PacketType;
@@ -38,6 +40,12 @@ public final class MulticastReceiver implements EndpointDriver {
     private int delivered;
     private long duplicates;
     private long acks;
+    /** Under congestion control: data that arrived ECN-marked, whether an ACK has yet to say so, CNPs sent. */
+    private long marked;
+
+    private boolean markedSinceAck;
+    private long lastCnp = Long.MIN_VALUE / 2;
+    private long cnps;
 
     public MulticastReceiver(MulticastPlan plan, String host) {
         this.plan = plan;
@@ -74,6 +82,10 @@ public final class MulticastReceiver implements EndpointDriver {
             errors.add("data packet " + seq + " differs from the source's");
             return List.of();
         }
+        if (p.header().has(Flags.CE)) {
+            markedSinceAck = true; // the next ACK carries a CNP
+            marked++;
+        }
         if (held[seq] == null) {
             held[seq] = words.values();
             delivered++;
@@ -103,6 +115,15 @@ public final class MulticastReceiver implements EndpointDriver {
                 .withDestination(round)
                 .withEntropy(key)
                 .withSource(bit);
+        if (plan.congestion() != null
+                && markedSinceAck
+                && data.vt() - lastCnp >= plan.congestion().cnpNanos()) {
+            // the notification point: this ACK carries a CNP; an ACK tree ORs it into what reaches the source
+            h = h.withFlags(Flags.CE);
+            markedSinceAck = false;
+            lastCnp = data.vt();
+            cnps++;
+        }
         InaPacket ack = new InaPacket(h, FlatBitmap.of(plan.receivers().capacity(), bit), Payload.EMPTY);
         String to = !plan.aggregated()
                 ? plan.source()
@@ -147,13 +168,19 @@ public final class MulticastReceiver implements EndpointDriver {
                 .mismatches(mismatches)
                 .verifiedChunks(verified)
                 .done(complete())
-                .stats(Map.of(
-                        "duplicatesSuppressed",
-                        duplicates,
-                        "acksSent",
-                        acks,
-                        "deliveredBytes",
-                        (long) delivered * plan.params().packetBytes()))
+                .stats(stats())
                 .build();
+    }
+
+    private Map<String, Long> stats() {
+        Map<String, Long> out = new LinkedHashMap<>();
+        out.put("duplicatesSuppressed", duplicates);
+        out.put("acksSent", acks);
+        out.put("deliveredBytes", (long) delivered * plan.params().packetBytes());
+        if (plan.congestion() != null) {
+            out.put("ecnMarked", marked);
+            out.put("cnpsSent", cnps);
+        }
+        return out;
     }
 }

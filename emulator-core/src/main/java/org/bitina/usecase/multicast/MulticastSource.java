@@ -7,8 +7,10 @@ import java.util.Map;
 import java.util.SplittableRandom;
 import org.bitina.bitmap.EndpointSet;
 import org.bitina.bitmap.FlatBitmap;
+import org.bitina.protocol.Dcqcn;
 import org.bitina.protocol.Frame;
 import org.bitina.protocol.MissSet;
+import org.bitina.protocol.TimeCurve;
 import org.bitina.usecase.CompletionTimes;
 import org.bitina.usecase.DriverReport;
 import org.bitina.usecase.EndpointDriver;
@@ -16,6 +18,7 @@ import org.bitina.usecase.Straggler;
 import org.bitina.wire.Flags;
 import org.bitina.wire.InaHeader;
 import org.bitina.wire.InaPacket;
+import org.bitina.wire.PacketCodec;
 import org.bitina.wire.PacketType;
 import org.bitina.wire.Payload;
 
@@ -53,6 +56,11 @@ public final class MulticastSource implements EndpointDriver {
     private long dataPackets;
     private final List<DriverReport.PartialChunk> unreachableAt = new ArrayList<>();
     private final SplittableRandom jitter;
+    /** Under congestion control: the source's queue pair (one per group), when it may send next, its rate over time. */
+    private final Dcqcn rate;
+
+    private long qpFree;
+    private final TimeCurve rateCurve = new TimeCurve();
 
     public MulticastSource(MulticastPlan plan, String host) {
         this.plan = plan;
@@ -64,6 +72,7 @@ public final class MulticastSource implements EndpointDriver {
         this.live = plan.receivers().setOf(plan.members());
         this.unreachable = FlatBitmap.of(plan.receivers().capacity());
         this.jitter = new SplittableRandom(plan.params().seed() ^ 0x5EEDL);
+        this.rate = plan.congestion() == null ? null : new Dcqcn(plan.congestion(), plan.lineBps());
     }
 
     @Override
@@ -118,6 +127,7 @@ public final class MulticastSource implements EndpointDriver {
         // a straggling source sends each round late, and its round timer starts when the data leave
         Straggler straggler = plan.stragglers().get(host);
         long delay = straggler == null ? 0 : straggler.draw(jitter);
+        long last = vt + delay;
         for (int s = window * windowSize; s < Math.min(packets, (window + 1) * windowSize); s++) {
             int key = plan.params().perWindow() ? window : s;
             EndpointSet to = target.get(key);
@@ -128,11 +138,21 @@ public final class MulticastSource implements EndpointDriver {
                     .withDestination(round)
                     .withEntropy(key)
                     .withFlags(round > 0 ? Flags.RETRANSMIT : 0);
-            out.add(new Out(
-                    new Frame(new InaPacket(h, to, Payload.of(data.packet(s))), null, vt + delay, host), delay));
+            InaPacket packet = new InaPacket(h, to, Payload.of(data.packet(s)));
+            long leaves = vt + delay;
+            if (rate != null) {
+                // under DCQCN the round's packets leave one serialisation at the group's rate apart
+                leaves = Math.max(leaves, qpFree);
+                long bps = rate.rateAt(now); // the rate as the round is sent (its clock only goes forward)
+                rateCurve.record(leaves, bps);
+                qpFree = leaves + -Math.floorDiv(-8L * PacketCodec.encodedSize(packet) * 1_000_000_000L, bps);
+                last = Math.max(last, leaves);
+            }
+            out.add(new Out(new Frame(packet, null, leaves, host), delay));
             dataPackets++;
         }
-        roundDeadline = now + delay + plan.roundTimeout(round);
+        // the round's timer starts when its last packet leaves
+        roundDeadline = now + delay + Math.max(0, last - (vt + delay)) + plan.roundTimeout(round);
         return out;
     }
 
@@ -144,6 +164,9 @@ public final class MulticastSource implements EndpointDriver {
         lastVt = Math.max(lastVt, frame.vt());
         if (!acked.containsKey(key)) {
             return List.of(); // an ACK of a window already finished
+        }
+        if (rate != null && p.header().has(Flags.CE)) {
+            rate.cnp(now); // some receiver's CNP, ORed into this ACK on its way up
         }
         // ACK bitmaps of any round are news: those receivers hold the data
         acked.put(key, acked.get(key).or(p.endpoints()));
@@ -209,6 +232,11 @@ public final class MulticastSource implements EndpointDriver {
         stats.put("ackPacketsIntoSource", acksTotal);
         stats.put("dataPackets", dataPackets);
         stats.putAll(plan.roundPolicy().stats());
+        if (rate != null) {
+            stats.put("cnpsTaken", rate.cnps());
+            stats.put("rateCuts", rate.cuts());
+            stats.put(DriverReport.LOWEST_RATE, rate.lowestBps());
+        }
         return DriverReport.of(host, DriverReport.Role.MULTICAST_SOURCE)
                 .chunks(plan.params().windows())
                 .received(Math.min(window, plan.params().windows()))
@@ -217,6 +245,7 @@ public final class MulticastSource implements EndpointDriver {
                 .verifiedChunks(done() ? plan.params().windows() : 0)
                 .done(done())
                 .stats(stats)
+                .pace(rate == null ? null : rateCurve.range())
                 .build()
                 .withUnitTimes(times == null ? new CompletionTimes(plan.params().windows()) : times);
     }

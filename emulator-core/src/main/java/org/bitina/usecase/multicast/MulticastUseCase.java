@@ -196,6 +196,9 @@ public final class MulticastUseCase implements UseCase<MulticastSpec> {
                 .stragglers(faults.stragglers())
                 .silent(silent)
                 .members(List.copyOf(job.common().members()))
+                .congestion(
+                        job.common().congestionControl() ? s.congestion() : null,
+                        s.topology().hostBps(job.source()))
                 .build();
         List<DriverSpec> drivers = new ArrayList<>();
         drivers.add(new MulticastDriver(MulticastDriver.Role.SOURCE, plan, job.source()));
